@@ -25,6 +25,9 @@ export default defineConfig({
   solidity: {
     compilers: [solc0828],
   },
+  typechain: {
+    outDir: 'typechain-types',
+  },
   paths: {
     tests: {
       mocha: 'test/chain',
