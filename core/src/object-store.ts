@@ -1,0 +1,284 @@
+/**
+ * Object storage over the S3 protocol (AWS S3, Cloudflare R2, MinIO, or s3rver in tests and in
+ * the dev stack). Failures come back as values with a code; nothing here throws for an S3 error.
+ *
+ * Public read access is not granted per object (many buckets have ACLs disabled): the bucket
+ * policy or the CDN in front of it exposes the public prefixes (`audio/`, `covers/`) and keeps
+ * the rest (`preview/`) private, reachable only through presigned URLs.
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+export interface ObjectStoreOptions {
+  /** S3 endpoint; omit for AWS S3 in `region`. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  /** Omit to use the SDK's default credential chain (environment, instance role, ...). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Path-style addressing (`endpoint/bucket/key`): needed by MinIO and s3rver. */
+  forcePathStyle?: boolean;
+  /** Base URL that serves the public objects, e.g. a CDN in front of the bucket. */
+  publicBaseUrl: string;
+}
+
+export type ObjectStoreErrorCode =
+  | 'not_found'
+  | 'access_denied'
+  | 'invalid_key'
+  | 'unavailable'
+  | 'failed';
+
+export interface ObjectStoreError {
+  code: ObjectStoreErrorCode;
+  message: string;
+  key?: string;
+}
+
+export type StoreResult<T> = { ok: true; value: T } | { ok: false; error: ObjectStoreError };
+
+export interface PutOptions {
+  contentType: string;
+  cacheControl?: string;
+  /** A private object gets `Cache-Control: private, no-store` unless one is given. */
+  private?: boolean;
+}
+
+export interface ObjectInfo {
+  key: string;
+  size: number;
+  contentType?: string;
+  cacheControl?: string;
+  etag?: string;
+  lastModified?: Date;
+}
+
+export interface StoredObject extends ObjectInfo {
+  bytes: Uint8Array;
+}
+
+export interface ListOptions {
+  /** Keys per list request (S3 caps it at 1000). */
+  pageSize?: number;
+}
+
+export interface ObjectStore {
+  readonly bucket: string;
+  put(key: string, bytes: Uint8Array, options: PutOptions): Promise<StoreResult<ObjectInfo>>;
+  get(key: string): Promise<StoreResult<StoredObject>>;
+  head(key: string): Promise<StoreResult<ObjectInfo>>;
+  /** Deleting a missing key succeeds, as in S3. */
+  delete(key: string): Promise<StoreResult<void>>;
+  /** Every object under `prefix`, fetched page by page. */
+  list(prefix: string, options?: ListOptions): Promise<StoreResult<ObjectInfo[]>>;
+  publicUrl(key: string): string;
+  presignedGetUrl(key: string, expiresInSeconds: number): Promise<StoreResult<string>>;
+  /** Closes the client's sockets. */
+  close(): void;
+}
+
+const PRIVATE_CACHE_CONTROL = 'private, no-store';
+/** S3 keys are at most 1024 bytes of UTF-8. */
+const MAX_KEY_BYTES = 1024;
+/** SigV4 presigned URLs live at most 7 days. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
+  const client = new S3Client({
+    region: options.region,
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+    forcePathStyle: options.forcePathStyle ?? false,
+  });
+  const bucket = options.bucket;
+  const publicBase = options.publicBaseUrl.replace(/\/+$/, '');
+
+  return {
+    bucket,
+
+    async put(key, bytes, putOptions) {
+      const invalid = checkKey(key);
+      if (invalid) return invalid;
+      const cacheControl =
+        putOptions.cacheControl ?? (putOptions.private === true ? PRIVATE_CACHE_CONTROL : undefined);
+      try {
+        const out = await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: bytes,
+            ContentLength: bytes.byteLength,
+            ContentType: putOptions.contentType,
+            ...(cacheControl === undefined ? {} : { CacheControl: cacheControl }),
+          }),
+        );
+        return ok({
+          key,
+          size: bytes.byteLength,
+          contentType: putOptions.contentType,
+          ...(cacheControl === undefined ? {} : { cacheControl }),
+          ...(out.ETag === undefined ? {} : { etag: out.ETag }),
+        });
+      } catch (error) {
+        return fail(error, key);
+      }
+    },
+
+    async get(key) {
+      const invalid = checkKey(key);
+      if (invalid) return invalid;
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (out.Body === undefined) {
+          return { ok: false, error: { code: 'failed', message: 'empty response body', key } };
+        }
+        const bytes = await out.Body.transformToByteArray();
+        return ok({ ...objectInfo(key, out, bytes.byteLength), bytes });
+      } catch (error) {
+        return fail(error, key);
+      }
+    },
+
+    async head(key) {
+      const invalid = checkKey(key);
+      if (invalid) return invalid;
+      try {
+        const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return ok(objectInfo(key, out, out.ContentLength ?? 0));
+      } catch (error) {
+        return fail(error, key);
+      }
+    },
+
+    async delete(key) {
+      const invalid = checkKey(key);
+      if (invalid) return invalid;
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        return ok(undefined);
+      } catch (error) {
+        return fail(error, key);
+      }
+    },
+
+    async list(prefix, listOptions) {
+      const pageSize = Math.min(Math.max(listOptions?.pageSize ?? 1000, 1), 1000);
+      const found: ObjectInfo[] = [];
+      // ListObjects (v1) paged by Marker = last key seen: every S3 implementation supports it,
+      // while s3rver's ListObjectsV2 continuation tokens use DES, which OpenSSL 3 lacks.
+      let marker: string | undefined;
+      try {
+        for (;;) {
+          const page = await client.send(
+            new ListObjectsCommand({
+              Bucket: bucket,
+              Prefix: prefix,
+              MaxKeys: pageSize,
+              ...(marker === undefined ? {} : { Marker: marker }),
+            }),
+          );
+          const contents = page.Contents ?? [];
+          for (const item of contents) {
+            if (item.Key === undefined) continue;
+            found.push({
+              key: item.Key,
+              size: item.Size ?? 0,
+              ...(item.ETag === undefined ? {} : { etag: item.ETag }),
+              ...(item.LastModified === undefined ? {} : { lastModified: item.LastModified }),
+            });
+          }
+          const lastKey = contents.at(-1)?.Key;
+          if (page.IsTruncated !== true || lastKey === undefined) break;
+          marker = lastKey;
+        }
+        return ok(found);
+      } catch (error) {
+        return fail(error, prefix);
+      }
+    },
+
+    publicUrl(key) {
+      return `${publicBase}/${key}`;
+    },
+
+    async presignedGetUrl(key, expiresInSeconds) {
+      const invalid = checkKey(key);
+      if (invalid) return invalid;
+      if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 1 || expiresInSeconds > MAX_PRESIGN_SECONDS) {
+        return {
+          ok: false,
+          error: { code: 'invalid_key', message: `expiry must be 1..${MAX_PRESIGN_SECONDS} seconds`, key },
+        };
+      }
+      try {
+        const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+          expiresIn: expiresInSeconds,
+        });
+        return ok(url);
+      } catch (error) {
+        return fail(error, key);
+      }
+    },
+
+    close() {
+      client.destroy();
+    },
+  };
+}
+
+function ok<T>(value: T): StoreResult<T> {
+  return { ok: true, value };
+}
+
+function checkKey(key: string): { ok: false; error: ObjectStoreError } | undefined {
+  const size = Buffer.byteLength(key, 'utf8');
+  if (size === 0 || size > MAX_KEY_BYTES || key.startsWith('/') || key.split('/').includes('..')) {
+    return { ok: false, error: { code: 'invalid_key', message: 'object key is empty, too long or not relative', key } };
+  }
+  return undefined;
+}
+
+interface ObjectHeaders {
+  ContentType?: string;
+  CacheControl?: string;
+  ETag?: string;
+  LastModified?: Date;
+}
+
+function objectInfo(key: string, out: ObjectHeaders, size: number): ObjectInfo {
+  return {
+    key,
+    size,
+    ...(out.ContentType === undefined ? {} : { contentType: out.ContentType }),
+    ...(out.CacheControl === undefined ? {} : { cacheControl: out.CacheControl }),
+    ...(out.ETag === undefined ? {} : { etag: out.ETag }),
+    ...(out.LastModified === undefined ? {} : { lastModified: out.LastModified }),
+  };
+}
+
+function fail(error: unknown, key: string): { ok: false; error: ObjectStoreError } {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    if (error.name === 'NoSuchKey' || error.name === 'NotFound' || status === 404) {
+      return { ok: false, error: { code: 'not_found', message: `no object at ${key}`, key } };
+    }
+    if (status === 403) {
+      return { ok: false, error: { code: 'access_denied', message: error.message, key } };
+    }
+    if (status !== undefined && status >= 500) {
+      return { ok: false, error: { code: 'unavailable', message: error.message, key } };
+    }
+    return { ok: false, error: { code: 'failed', message: `${error.name}: ${error.message}`, key } };
+  }
+  // Anything else is a transport failure: refused connection, timeout, DNS.
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: { code: 'unavailable', message, key } };
+}

@@ -1,0 +1,60 @@
+/**
+ * A real S3-protocol server for tests and the dev stack: s3rver in-process on a free loopback
+ * port, storing objects in a fresh temp directory, with one bucket created.
+ *
+ * s3rver does NOT verify SigV4 signatures (a wrong secret or a tampered presigned URL is
+ * accepted; only the expiry of a presigned URL is checked). Tests here therefore prove the
+ * protocol path, not credential checks; production points at AWS S3, R2 or MinIO, which do.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+export interface TestS3 {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Closes the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+export interface TestS3Options {
+  bucket?: string;
+  /** Keep objects here instead of a fresh temp directory (which is then not removed). */
+  directory?: string;
+}
+
+/** s3rver's fixed development credentials. */
+const S3RVER_KEY = 'S3RVER';
+
+export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> {
+  const bucket = options.bucket ?? 'songmint-test';
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'songmint-s3-')));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
+  const address = await server.run();
+  let stopped = false;
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    bucket,
+    region: 'us-east-1',
+    accessKeyId: S3RVER_KEY,
+    secretAccessKey: S3RVER_KEY,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      // Keep-alive sockets of S3 clients would hold close() open until they time out.
+      server.httpServer.closeAllConnections();
+      await server.close();
+      if (options.directory === undefined) await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
