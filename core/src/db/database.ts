@@ -1,0 +1,32 @@
+import pgPromise from 'pg-promise';
+
+/**
+ * One pg-promise root per process: it owns the driver settings. Databases opened from it share
+ * them; each `createDatabase` call gets its own connection pool.
+ */
+const pgp = pgPromise({ capSQL: true });
+
+export type Database = pgPromise.IDatabase<object>;
+export type DatabaseTask = pgPromise.ITask<object>;
+
+export interface DatabaseOptions {
+  /** Pool size. */
+  max?: number;
+  /** How long to wait for a new connection before the query fails (ms). */
+  connectionTimeoutMillis?: number;
+}
+
+/** Opens a pooled connection to `databaseUrl`; close it with `closeDatabase`. */
+export function createDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
+  return pgp({
+    connectionString: databaseUrl,
+    max: options.max ?? 20,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 3000,
+    // A dropped server connection must surface as a failed query, never as an unhandled error.
+    allowExitOnIdle: true,
+  });
+}
+
+export async function closeDatabase(db: Database): Promise<void> {
+  await db.$pool.end();
+}

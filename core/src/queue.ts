@@ -1,0 +1,72 @@
+import { PgBoss } from 'pg-boss';
+import type { Db } from 'pg-boss';
+import type { DatabaseTask } from './db/database.ts';
+import {
+  FLEET_PARALLEL_JOBS,
+  GENERATION_QUEUE,
+  JOB_TIME_LIMIT_SECONDS,
+  WORKER_RETRY_LIMIT,
+} from './generation-queue.ts';
+
+/** First retry waits about this long; pg-boss doubles it (with jitter) per attempt. */
+export const GENERATION_RETRY_DELAY_SECONDS = 5;
+/** Upper bound of the retry backoff. */
+export const GENERATION_RETRY_DELAY_MAX_SECONDS = 60;
+
+export interface BossOptions {
+  /** Connections pg-boss may hold (default 4). */
+  max?: number;
+  /** Whether this instance runs pg-boss maintenance (expiry, retention). Default true. */
+  supervise?: boolean;
+}
+
+/**
+ * A pg-boss instance on `databaseUrl` (not started). pg-boss keeps its tables in the `pgboss`
+ * schema of the same database, so a job row and its queue message can commit together.
+ * pg-boss reports background failures as `error` events: the caller must listen for them (an
+ * unheard `error` event would crash the process during a database outage).
+ */
+export function createBoss(databaseUrl: string, options: BossOptions = {}): PgBoss {
+  return new PgBoss({
+    connectionString: databaseUrl,
+    max: options.max ?? 4,
+    connectionTimeoutMillis: 3000,
+    supervise: options.supervise ?? true,
+    schedule: false,
+  });
+}
+
+/** Creates the generation queue (idempotent) with the spec's retry and time limits. */
+export async function ensureGenerationQueue(boss: PgBoss): Promise<void> {
+  const options = {
+    policy: 'standard' as const,
+    retryLimit: WORKER_RETRY_LIMIT,
+    retryDelay: GENERATION_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    retryDelayMax: GENERATION_RETRY_DELAY_MAX_SECONDS,
+    expireInSeconds: JOB_TIME_LIMIT_SECONDS,
+    // Queued work older than a day is stale: the user has long stopped polling.
+    retentionSeconds: 24 * 60 * 60,
+    warningQueueSize: FLEET_PARALLEL_JOBS * 100,
+  };
+  const existing = await boss.getQueue(GENERATION_QUEUE);
+  if (existing === null) {
+    await boss.createQueue(GENERATION_QUEUE, options);
+  } else {
+    const { policy: _policy, ...updatable } = options;
+    await boss.updateQueue(GENERATION_QUEUE, updatable);
+  }
+}
+
+/**
+ * Lets pg-boss run its statements inside a pg-promise transaction (`send(..., { db })`), so a
+ * queue message commits or rolls back with the rows written beside it.
+ */
+export function bossDbFromTask(task: DatabaseTask): Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      const result = await task.result({ text, values: values ?? [] });
+      return { rows: result.rows };
+    },
+  };
+}
