@@ -17,7 +17,7 @@ export const CID_PROFILE_CHUNK_SIZE = 1_048_576;
 export const CID_PROFILE_MAX_LINKS = 1024;
 
 /** Importer options of the profile; a fresh object each call (chunkers are stateless, but the importer writes into its options). */
-export function cidProfileOptions(): ImporterOptions {
+export function cidProfileOptions(): Omit<ImporterOptions, 'onProgress'> {
   return {
     profile: CID_PROFILE_NAME,
     cidVersion: 1,
