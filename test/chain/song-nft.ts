@@ -1,0 +1,465 @@
+import { expect } from 'chai';
+import { network } from 'hardhat';
+import { concatHex, getAddress, hexToBigInt, numberToHex, sliceHex, type Address, type Hex } from 'viem';
+import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import {
+  DAG_PB_CODEC,
+  RAW_CODEC,
+  TEST_ROYALTY_BPS,
+  cidUri,
+  creationCode,
+  randomHash,
+  receiverRuntimes,
+  testPlatformSigner,
+} from './helpers/song-nft.ts';
+
+const { ethers, networkHelpers } = await network.create('base');
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+async function deployFixture() {
+  const [owner, alice, bob, carol] = await ethers.getSigners();
+  if (!owner || !alice || !bob || !carol) throw new Error('the base network needs 4 dev accounts');
+  const nft = await ethers.deployContract('SongNFT', [owner.address, testPlatformSigner.address, TEST_ROYALTY_BPS]);
+  await nft.waitForDeployment();
+  return { nft, owner, alice, bob, carol };
+}
+
+/** Signs a mint for `minter` with the platform key, as the oracle does. */
+async function platformSignature(minter: string, metadataUri: string, audioHash: Hex): Promise<Hex> {
+  return testPlatformSigner.sign({ minter: getAddress(minter), metadataUri, audioHash });
+}
+
+async function mintAs(
+  nft: Awaited<ReturnType<typeof deployFixture>>['nft'],
+  minter: Awaited<ReturnType<typeof ethers.getSigners>>[number],
+  metadataUri: string = cidUri(),
+  audioHash: Hex = randomHash(),
+) {
+  const signature = await platformSignature(minter.address, metadataUri, audioHash);
+  const tx = await nft.connect(minter).mint(metadataUri, audioHash, signature);
+  const receipt = await tx.wait();
+  const tokenId = await nft.totalSupply();
+  return { tx, receipt, tokenId, metadataUri, audioHash, signature };
+}
+
+function splitSignature(signature: Hex): { r: Hex; s: bigint; v: number } {
+  return { r: sliceHex(signature, 0, 32), s: hexToBigInt(sliceHex(signature, 32, 64)), v: Number(hexToBigInt(sliceHex(signature, 64, 65))) };
+}
+
+function joinSignature(r: Hex, s: bigint, v: number): Hex {
+  return concatHex([r, numberToHex(s, { size: 32 }), numberToHex(v, { size: 1 })]);
+}
+
+describe('SongNFT on the base network', function () {
+  it('runs on chain id 8453', async function () {
+    const { chainId } = await ethers.provider.getNetwork();
+    expect(chainId).to.equal(8453n);
+  });
+
+  describe('deployment', function () {
+    it('sets owner, signer, royalty, name and symbol and logs the admin settings', async function () {
+      const { nft, owner } = await networkHelpers.loadFixture(deployFixture);
+      expect(await nft.owner()).to.equal(owner.address);
+      expect(await nft.platformSigner()).to.equal(testPlatformSigner.address);
+      expect(await nft.royaltyBps()).to.equal(TEST_ROYALTY_BPS);
+      expect(await nft.name()).to.equal('Songmint');
+      expect(await nft.symbol()).to.equal('SONG');
+      expect(await nft.totalSupply()).to.equal(0n);
+      const deployTx = nft.deploymentTransaction();
+      if (!deployTx) throw new Error('no deployment transaction');
+      await expect(deployTx).to.emit(nft, 'PlatformSignerUpdated').withArgs(ZERO_ADDRESS, testPlatformSigner.address);
+      await expect(deployTx).to.emit(nft, 'RoyaltyBpsUpdated').withArgs(0, TEST_ROYALTY_BPS);
+    });
+
+    it('rejects a zero signer and a royalty above 10%', async function () {
+      const [owner] = await ethers.getSigners();
+      if (!owner) throw new Error('no signer');
+      const factory = await ethers.getContractFactory('SongNFT');
+      await expect(factory.deploy(owner.address, ZERO_ADDRESS, 0)).to.be.revertedWithCustomError(
+        factory,
+        'ZeroPlatformSigner',
+      );
+      await expect(factory.deploy(owner.address, testPlatformSigner.address, 1001))
+        .to.be.revertedWithCustomError(factory, 'RoyaltyTooHigh')
+        .withArgs(1001);
+      await expect(factory.deploy(ZERO_ADDRESS, testPlatformSigner.address, 0)).to.be.revertedWithCustomError(
+        factory,
+        'OwnableInvalidOwner',
+      );
+    });
+
+    it('declares ERC-165, ERC-721, ERC-721 metadata and ERC-2981 only', async function () {
+      const { nft } = await networkHelpers.loadFixture(deployFixture);
+      for (const id of ['0x01ffc9a7', '0x80ac58cd', '0x5b5e139f', '0x2a55205a']) {
+        expect(await nft.supportsInterface(id), id).to.equal(true);
+      }
+      for (const id of ['0xffffffff', '0x49064906', '0x780e9d63', '0x00000000']) {
+        expect(await nft.supportsInterface(id), id).to.equal(false);
+      }
+    });
+  });
+
+  describe('mint', function () {
+    it('mints sequential ids from 1 to the caller with the exact URI, audio hash and events', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const first = await mintAs(nft, alice);
+      expect(first.tokenId).to.equal(1n);
+      await expect(first.tx).to.emit(nft, 'Transfer').withArgs(ZERO_ADDRESS, alice.address, 1n);
+      await expect(first.tx)
+        .to.emit(nft, 'SongMinted')
+        .withArgs(1n, alice.address, first.audioHash, first.metadataUri);
+
+      const second = await mintAs(nft, bob, cidUri(randomHash(), DAG_PB_CODEC));
+      expect(second.tokenId).to.equal(2n);
+      const third = await mintAs(nft, alice);
+      expect(third.tokenId).to.equal(3n);
+
+      expect(await nft.ownerOf(1n)).to.equal(alice.address);
+      expect(await nft.ownerOf(2n)).to.equal(bob.address);
+      expect(await nft.balanceOf(alice.address)).to.equal(2n);
+      expect(await nft.balanceOf(bob.address)).to.equal(1n);
+      expect(await nft.totalSupply()).to.equal(3n);
+      expect(await nft.tokenURI(1n)).to.equal(first.metadataUri);
+      expect(await nft.tokenURI(2n)).to.equal(second.metadataUri);
+      expect(await nft.audioHashOf(2n)).to.equal(second.audioHash);
+      expect(await nft.creatorOf(3n)).to.equal(alice.address);
+      expect(await nft.isAudioHashUsed(first.audioHash)).to.equal(true);
+      expect(await nft.isAudioHashUsed(randomHash())).to.equal(false);
+    });
+
+    it('returns the new token id', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      await mintAs(nft, alice);
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const signature = await platformSignature(alice.address, uri, audioHash);
+      expect(await nft.connect(alice).mint.staticCall(uri, audioHash, signature)).to.equal(2n);
+    });
+
+    it('returns every URI exactly as minted, packed CIDs and arbitrary strings alike', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      const zeroDigest = `0x${'00'.repeat(32)}` as const;
+      const onesDigest = `0x${'ff'.repeat(32)}` as const;
+      const canonical = cidUri(randomHash(), RAW_CODEC);
+      const uris = [
+        cidUri(onesDigest, RAW_CODEC),
+        cidUri(onesDigest, DAG_PB_CODEC),
+        cidUri(`0x${'00'.repeat(31)}01`, RAW_CODEC),
+        cidUri(zeroDigest, RAW_CODEC), // decodes to a zero digest: stored verbatim
+        '',
+        'ipfs://',
+        'https://example.com/songs/1.json',
+        'ar://8Rk2eJH4hM3a-Bq1mC2Q9e4bQ7wz5xj2sd8Jt3hTq0k',
+        'ipfs://QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG',
+        'ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy/extra',
+        'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/metadata.json',
+        `${canonical.slice(0, 14)}${canonical.slice(14).toUpperCase()}`, // upper-case base32
+        `${canonical.slice(0, 65)}b`, // non-zero padding bits
+        `${canonical.slice(0, 14)}z${canonical.slice(15)}`, // non-zero leading prefix bits
+        `${canonical.slice(0, 30)}1${canonical.slice(31)}`, // '1' is not base32
+        `${canonical.slice(0, 50)}8${canonical.slice(51)}`, // nor is '8'
+        `${canonical.slice(0, 60)}=${canonical.slice(61)}`,
+        `${canonical.slice(0, 40)}\u00e9${canonical.slice(42)}`, // 66 UTF-16 units, 67 bytes
+        `${canonical.slice(0, 7)}bafkreh${canonical.slice(14)}`, // other prefix, same length
+        `ipfs://bafkqei${canonical.slice(14)}`,
+        'Lo-fi 🎵 über straße — 歌 ✓',
+        'x'.repeat(2000),
+      ];
+      for (const [index, uri] of uris.entries()) {
+        const { tokenId } = await mintAs(nft, alice, uri);
+        expect(await nft.tokenURI(tokenId), `uri #${index}`).to.equal(uri);
+      }
+    });
+
+    it('rejects a signature for another minter, URI or audio hash, or by another key', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const forAlice = await platformSignature(alice.address, uri, audioHash);
+      await expect(nft.connect(bob).mint(uri, audioHash, forAlice)).to.be.revertedWith('Invalid signature');
+      await expect(nft.connect(alice).mint(cidUri(), audioHash, forAlice)).to.be.revertedWith('Invalid signature');
+      await expect(nft.connect(alice).mint(`${uri} `, audioHash, forAlice)).to.be.revertedWith('Invalid signature');
+      await expect(nft.connect(alice).mint(uri, randomHash(), forAlice)).to.be.revertedWith('Invalid signature');
+      const stranger = createMintSigner(randomHash());
+      const byStranger = await stranger.sign({ minter: getAddress(alice.address), metadataUri: uri, audioHash });
+      await expect(nft.connect(alice).mint(uri, audioHash, byStranger)).to.be.revertedWith('Invalid signature');
+      expect(await nft.totalSupply()).to.equal(0n);
+      await expect(nft.connect(alice).mint(uri, audioHash, forAlice)).to.emit(nft, 'SongMinted');
+    });
+
+    it('rejects replays and any second signature for the same audio with "Signature used"', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const minted = await mintAs(nft, alice);
+      await expect(nft.connect(alice).mint(minted.metadataUri, minted.audioHash, minted.signature)).to.be.revertedWith(
+        'Signature used',
+      );
+      // A fresh signature for the same audio: other URI, other minter.
+      const otherUri = cidUri();
+      const resigned = await platformSignature(alice.address, otherUri, minted.audioHash);
+      await expect(nft.connect(alice).mint(otherUri, minted.audioHash, resigned)).to.be.revertedWith('Signature used');
+      const forBob = await platformSignature(bob.address, minted.metadataUri, minted.audioHash);
+      await expect(nft.connect(bob).mint(minted.metadataUri, minted.audioHash, forBob)).to.be.revertedWith(
+        'Signature used',
+      );
+      // The signature check comes first: a bad signature on a spent audio hash is "Invalid signature".
+      await expect(nft.connect(bob).mint(minted.metadataUri, minted.audioHash, resigned)).to.be.revertedWith(
+        'Invalid signature',
+      );
+      expect(await nft.totalSupply()).to.equal(1n);
+    });
+
+    it('rejects high-s, malformed and wrong-length signatures', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const good = await platformSignature(alice.address, uri, audioHash);
+      const { r, s, v } = splitSignature(good);
+      const bad: Record<string, Hex> = {
+        // The malleated twin recovers the same signer through a bare ecrecover.
+        highS: joinSignature(r, SECP256K1_N - s, v === 27 ? 28 : 27),
+        compact64: concatHex([r, numberToHex(s | (BigInt(v - 27) << 255n), { size: 32 })]),
+        empty: '0x',
+        extraByte: concatHex([good, '0x00']),
+        short: sliceHex(good, 0, 64),
+        vZero: joinSignature(r, s, v - 27),
+        vOne: joinSignature(r, s, v - 26),
+        v29: joinSignature(r, s, 29),
+        zeroR: joinSignature(`0x${'00'.repeat(32)}`, s, v),
+        zeroS: joinSignature(r, 0n, v),
+        allZero: `0x${'00'.repeat(65)}`,
+        rAboveN: joinSignature(numberToHex(SECP256K1_N + 1n, { size: 32 }), s, v),
+      };
+      for (const [label, signature] of Object.entries(bad)) {
+        await expect(nft.connect(alice).mint(uri, audioHash, signature), label).to.be.revertedWith('Invalid signature');
+      }
+      await expect(nft.connect(alice).mint(uri, audioHash, good)).to.emit(nft, 'SongMinted');
+    });
+  });
+
+  describe('royalties (ERC-2981)', function () {
+    it('pays the creator, also after the token changed hands', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const { tokenId } = await mintAs(nft, alice);
+      expect(await nft.royaltyInfo(tokenId, 10_000n)).to.deep.equal([alice.address, 500n]);
+      expect(await nft.royaltyInfo(tokenId, 999n)).to.deep.equal([alice.address, 49n]);
+      await nft.connect(alice).transferFrom(alice.address, bob.address, tokenId);
+      expect(await nft.ownerOf(tokenId)).to.equal(bob.address);
+      expect(await nft.creatorOf(tokenId)).to.equal(alice.address);
+      expect(await nft.royaltyInfo(tokenId, 1_000_000n)).to.deep.equal([alice.address, 50_000n]);
+      await nft.connect(bob).transferFrom(bob.address, alice.address, tokenId);
+      await nft.connect(alice).transferFrom(alice.address, bob.address, tokenId);
+      expect(await nft.creatorOf(tokenId)).to.equal(alice.address);
+    });
+
+    it('lets only the owner change the rate, up to 10%, with an event', async function () {
+      const { nft, owner, alice } = await networkHelpers.loadFixture(deployFixture);
+      const { tokenId } = await mintAs(nft, alice);
+      await expect(nft.connect(alice).setRoyaltyBps(100))
+        .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
+        .withArgs(alice.address);
+      await expect(nft.connect(owner).setRoyaltyBps(1001)).to.be.revertedWithCustomError(nft, 'RoyaltyTooHigh');
+      await expect(nft.connect(owner).setRoyaltyBps(1000)).to.emit(nft, 'RoyaltyBpsUpdated').withArgs(500, 1000);
+      expect(await nft.royaltyInfo(tokenId, 10_000n)).to.deep.equal([alice.address, 1000n]);
+      await expect(nft.connect(owner).setRoyaltyBps(0)).to.emit(nft, 'RoyaltyBpsUpdated').withArgs(1000, 0);
+      expect(await nft.royaltyInfo(tokenId, 10_000n)).to.deep.equal([alice.address, 0n]);
+    });
+  });
+
+  describe('ERC-721 transfers and approvals', function () {
+    it('moves tokens for the owner, the approved account and an operator', async function () {
+      const { nft, alice, bob, carol } = await networkHelpers.loadFixture(deployFixture);
+      const { tokenId } = await mintAs(nft, alice);
+      await mintAs(nft, alice);
+
+      await expect(nft.connect(alice).transferFrom(alice.address, bob.address, tokenId))
+        .to.emit(nft, 'Transfer')
+        .withArgs(alice.address, bob.address, tokenId);
+      expect(await nft.balanceOf(alice.address)).to.equal(1n);
+      expect(await nft.balanceOf(bob.address)).to.equal(1n);
+
+      await expect(nft.connect(bob).approve(carol.address, tokenId))
+        .to.emit(nft, 'Approval')
+        .withArgs(bob.address, carol.address, tokenId);
+      expect(await nft.getApproved(tokenId)).to.equal(carol.address);
+      await nft.connect(carol).transferFrom(bob.address, carol.address, tokenId);
+      expect(await nft.ownerOf(tokenId)).to.equal(carol.address);
+      expect(await nft.getApproved(tokenId)).to.equal(ZERO_ADDRESS);
+
+      await expect(nft.connect(carol).setApprovalForAll(alice.address, true))
+        .to.emit(nft, 'ApprovalForAll')
+        .withArgs(carol.address, alice.address, true);
+      expect(await nft.isApprovedForAll(carol.address, alice.address)).to.equal(true);
+      // An operator may also approve single tokens of the owner.
+      await expect(nft.connect(alice).approve(bob.address, tokenId))
+        .to.emit(nft, 'Approval')
+        .withArgs(carol.address, bob.address, tokenId);
+      await nft.connect(alice).transferFrom(carol.address, alice.address, tokenId);
+      expect(await nft.ownerOf(tokenId)).to.equal(alice.address);
+      expect(await nft.getApproved(tokenId)).to.equal(ZERO_ADDRESS);
+      expect(await nft.balanceOf(alice.address)).to.equal(2n);
+      expect(await nft.balanceOf(carol.address)).to.equal(0n);
+
+      await nft.connect(carol).setApprovalForAll(alice.address, false);
+      expect(await nft.isApprovedForAll(carol.address, alice.address)).to.equal(false);
+    });
+
+    it('rejects unauthorized, mismatched and invalid transfers and approvals', async function () {
+      const { nft, alice, bob, carol } = await networkHelpers.loadFixture(deployFixture);
+      const { tokenId } = await mintAs(nft, alice);
+      await expect(nft.connect(bob).transferFrom(alice.address, bob.address, tokenId))
+        .to.be.revertedWithCustomError(nft, 'ERC721InsufficientApproval')
+        .withArgs(bob.address, tokenId);
+      await expect(nft.connect(alice).transferFrom(bob.address, carol.address, tokenId))
+        .to.be.revertedWithCustomError(nft, 'ERC721IncorrectOwner')
+        .withArgs(bob.address, tokenId, alice.address);
+      await expect(nft.connect(alice).transferFrom(alice.address, ZERO_ADDRESS, tokenId))
+        .to.be.revertedWithCustomError(nft, 'ERC721InvalidReceiver')
+        .withArgs(ZERO_ADDRESS);
+      await expect(nft.connect(bob).approve(carol.address, tokenId))
+        .to.be.revertedWithCustomError(nft, 'ERC721InvalidApprover')
+        .withArgs(bob.address);
+      await expect(nft.connect(alice).setApprovalForAll(ZERO_ADDRESS, true))
+        .to.be.revertedWithCustomError(nft, 'ERC721InvalidOperator')
+        .withArgs(ZERO_ADDRESS);
+      await expect(nft.balanceOf(ZERO_ADDRESS)).to.be.revertedWithCustomError(nft, 'ERC721InvalidOwner');
+      for (const missing of [0n, tokenId + 1n, 2n ** 256n - 1n]) {
+        await expect(nft.ownerOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken').withArgs(missing);
+        await expect(nft.tokenURI(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.getApproved(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.creatorOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.audioHashOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.royaltyInfo(missing, 1n)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.connect(alice).approve(bob.address, missing)).to.be.revertedWithCustomError(
+          nft,
+          'ERC721NonexistentToken',
+        );
+        await expect(
+          nft.connect(alice).transferFrom(alice.address, bob.address, missing),
+        ).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+      }
+      expect(await nft.ownerOf(tokenId)).to.equal(alice.address);
+    });
+
+    it('safeTransferFrom calls onERC721Received with operator, from, id and data', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const { tokenId } = await mintAs(nft, alice);
+      const receiver = await deployRaw(receiverRuntimes.recordingReceiver);
+      await nft.connect(alice).setApprovalForAll(bob.address, true);
+      const safeWithData = nft.connect(bob)['safeTransferFrom(address,address,uint256,bytes)'];
+      const tx = await safeWithData(alice.address, receiver, tokenId, '0xc0ffee');
+      const receipt = await tx.wait();
+      const log = receipt?.logs.find((entry) => entry.address === receiver);
+      if (!log) throw new Error('the receiver was not called');
+      const iface = new ethers.Interface([
+        'function onERC721Received(address operator, address from, uint256 tokenId, bytes data) returns (bytes4)',
+      ]);
+      const call = iface.parseTransaction({ data: log.data });
+      expect(call?.args.toArray()).to.deep.equal([bob.address, alice.address, tokenId, '0xc0ffee']);
+      expect(await nft.ownerOf(tokenId)).to.equal(receiver);
+
+      const second = await mintAs(nft, alice);
+      await nft.connect(alice)['safeTransferFrom(address,address,uint256)'](alice.address, receiver, second.tokenId);
+      expect(await nft.ownerOf(second.tokenId)).to.equal(receiver);
+      // An EOA needs no callback.
+      const third = await mintAs(nft, alice);
+      await nft.connect(alice)['safeTransferFrom(address,address,uint256)'](alice.address, bob.address, third.tokenId);
+      expect(await nft.ownerOf(third.tokenId)).to.equal(bob.address);
+    });
+
+    it('safeTransferFrom refuses contracts that do not accept the token, bubbling their reason', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      const { tokenId } = await mintAs(nft, alice);
+      const wrongValue = await deployRaw(receiverRuntimes.wrongValueReceiver);
+      const reverting = await deployRaw(receiverRuntimes.revertingReceiver);
+      const nftAddress = await nft.getAddress();
+      const safe = nft.connect(alice)['safeTransferFrom(address,address,uint256)'];
+      await expect(safe(alice.address, wrongValue, tokenId))
+        .to.be.revertedWithCustomError(nft, 'ERC721InvalidReceiver')
+        .withArgs(wrongValue);
+      // A contract without the callback (the NFT itself) reverts with empty data.
+      await expect(safe(alice.address, nftAddress, tokenId))
+        .to.be.revertedWithCustomError(nft, 'ERC721InvalidReceiver')
+        .withArgs(nftAddress);
+      const call = safe.populateTransaction(alice.address, reverting, tokenId);
+      const revertData = await alice
+        .call(await call)
+        .then(() => 'no revert')
+        .catch((error: { data?: string }) => error.data);
+      expect(revertData).to.equal('0xcafebabe');
+      // Plain transferFrom does not call the receiver.
+      await nft.connect(alice).transferFrom(alice.address, reverting, tokenId);
+      expect(await nft.ownerOf(tokenId)).to.equal(reverting);
+    });
+  });
+
+  describe('admin', function () {
+    it('rotates the platform signer (owner only); old signatures stop working', async function () {
+      const { nft, owner, alice } = await networkHelpers.loadFixture(deployFixture);
+      const next = createMintSigner(randomHash());
+      await expect(nft.connect(alice).setPlatformSigner(next.address))
+        .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
+        .withArgs(alice.address);
+      await expect(nft.connect(owner).setPlatformSigner(ZERO_ADDRESS)).to.be.revertedWithCustomError(
+        nft,
+        'ZeroPlatformSigner',
+      );
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const oldSignature = await platformSignature(alice.address, uri, audioHash);
+      await expect(nft.connect(owner).setPlatformSigner(next.address))
+        .to.emit(nft, 'PlatformSignerUpdated')
+        .withArgs(testPlatformSigner.address, next.address);
+      expect(await nft.platformSigner()).to.equal(next.address);
+      await expect(nft.connect(alice).mint(uri, audioHash, oldSignature)).to.be.revertedWith('Invalid signature');
+      const newSignature = await next.sign({ minter: getAddress(alice.address), metadataUri: uri, audioHash });
+      await expect(nft.connect(alice).mint(uri, audioHash, newSignature))
+        .to.emit(nft, 'SongMinted')
+        .withArgs(1n, alice.address, audioHash, uri);
+    });
+
+    it('transfers ownership in two steps and cannot be renounced', async function () {
+      const { nft, owner, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      await expect(nft.connect(alice).transferOwnership(alice.address)).to.be.revertedWithCustomError(
+        nft,
+        'OwnableUnauthorizedAccount',
+      );
+      await expect(nft.connect(owner).transferOwnership(alice.address))
+        .to.emit(nft, 'OwnershipTransferStarted')
+        .withArgs(owner.address, alice.address);
+      expect(await nft.owner()).to.equal(owner.address);
+      expect(await nft.pendingOwner()).to.equal(alice.address);
+      await expect(nft.connect(bob).acceptOwnership())
+        .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
+        .withArgs(bob.address);
+      await expect(nft.connect(alice).acceptOwnership())
+        .to.emit(nft, 'OwnershipTransferred')
+        .withArgs(owner.address, alice.address);
+      expect(await nft.owner()).to.equal(alice.address);
+      expect(await nft.pendingOwner()).to.equal(ZERO_ADDRESS);
+      await expect(nft.connect(owner).setRoyaltyBps(0)).to.be.revertedWithCustomError(
+        nft,
+        'OwnableUnauthorizedAccount',
+      );
+      await expect(nft.connect(alice).setRoyaltyBps(0)).to.emit(nft, 'RoyaltyBpsUpdated');
+      await expect(nft.connect(alice).renounceOwnership()).to.be.revertedWithCustomError(nft, 'RenounceDisabled');
+      await expect(nft.connect(bob).renounceOwnership()).to.be.revertedWithCustomError(
+        nft,
+        'OwnableUnauthorizedAccount',
+      );
+      expect(await nft.owner()).to.equal(alice.address);
+    });
+  });
+});
+
+async function deployRaw(runtime: Hex): Promise<Address> {
+  const [deployer] = await ethers.getSigners();
+  if (!deployer) throw new Error('no signer');
+  const tx = await deployer.sendTransaction({ data: creationCode(runtime) });
+  const receipt = await tx.wait();
+  const address = receipt?.contractAddress;
+  if (!address) throw new Error('raw deployment failed');
+  expect(await ethers.provider.getCode(address)).to.equal(runtime);
+  return getAddress(address);
+}
