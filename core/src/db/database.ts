@@ -18,13 +18,16 @@ export interface DatabaseOptions {
 
 /** Opens a pooled connection to `databaseUrl`; close it with `closeDatabase`. */
 export function createDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
-  return pgp({
+  const connection = {
     connectionString: databaseUrl,
     max: options.max ?? 20,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 3000,
-    // A dropped server connection must surface as a failed query, never as an unhandled error.
     allowExitOnIdle: true,
-  });
+    // Dates (`CURRENT_DATE`, the daily counter's reset day) are UTC days on every replica.
+    // node-postgres sends `options` at connect; pg-promise's typings do not list it.
+    options: '-c TimeZone=UTC',
+  };
+  return pgp(connection);
 }
 
 export async function closeDatabase(db: Database): Promise<void> {

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * The oracle's whole configuration, read from the environment once at start. Every variable is
+ * optional in development: a missing service is replaced by an embedded one (see
+ * scripts/dev-stack.ts). In production (`NODE_ENV=production`) the secrets must be given.
+ */
+
+const port = z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535);
+const positiveInt = z.coerce.number({ error: 'must be a whole number' }).int().positive();
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const hexKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
+const bool = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('.data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+      .optional(),
+    JWT_SECRET: z
+      .string()
+      .refine((value) => Buffer.byteLength(value) >= 32, 'must be at least 32 bytes')
+      .optional(),
+    JWT_TTL_SECONDS: positiveInt.max(30 * 24 * 3600).default(24 * 3600),
+    SIWE_DOMAIN: z.string().min(1).optional(),
+    SIWE_URI: httpUrl.optional(),
+    SIWE_NONCE_TTL_SECONDS: positiveInt.max(3600).default(600),
+    QUEUE_CAPACITY: positiveInt.default(1000),
+    S3_ENDPOINT: httpUrl.optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name').default('songmint'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: bool.optional(),
+    STORAGE_PUBLIC_URL: httpUrl.optional(),
+    IPFS_PINNING_URL: httpUrl.optional(),
+    IPFS_PINNING_TOKEN: z.string().min(1).optional(),
+    CHAIN_RPC_URL: httpUrl.optional(),
+    SONG_NFT_ADDRESS: address.optional(),
+    PLATFORM_SIGNER_KEY: hexKey.optional(),
+    FARCASTER_RPC_URL: httpUrl.optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    const required: ReadonlyArray<[keyof typeof env, string]> = [
+      ['JWT_SECRET', 'required in production (a development secret is generated otherwise)'],
+      ['PLATFORM_SIGNER_KEY', 'required in production (a development key is generated otherwise)'],
+      ['DATABASE_URL', 'required in production (the embedded PostgreSQL is for development)'],
+      ['SIWE_DOMAIN', 'required in production (the host name users sign in to)'],
+    ];
+    for (const [key, message] of required) {
+      if (env[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message });
+    }
+  })
+  .superRefine((env, ctx) => {
+    const s3Credentials = [env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY].filter((v) => v !== undefined);
+    if (env.S3_ENDPOINT !== undefined && s3Credentials.length !== 2) {
+      ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'S3_ENDPOINT needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY' });
+    }
+    if (env.IPFS_PINNING_URL !== undefined && env.IPFS_PINNING_TOKEN === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['IPFS_PINNING_TOKEN'], message: 'IPFS_PINNING_URL needs IPFS_PINNING_TOKEN' });
+    }
+    if ((env.CHAIN_RPC_URL === undefined) !== (env.SONG_NFT_ADDRESS === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['SONG_NFT_ADDRESS'], message: 'CHAIN_RPC_URL and SONG_NFT_ADDRESS go together' });
+    }
+  });
+
+export type OracleEnv = z.infer<typeof envSchema>;
+
+export type ConfigResult =
+  | { ok: true; config: OracleEnv }
+  | { ok: false; problems: string[] };
+
+/** Validates `env` (normally `process.env`); empty strings count as unset. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): ConfigResult {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const problems = parsed.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(environment)';
+    const given = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
+    const secret = /SECRET|KEY|TOKEN|PASSWORD/.test(key);
+    const shown = given === undefined ? '' : secret ? ' (value hidden)' : ` (got ${JSON.stringify(given)})`;
+    return `${key}: ${issue.message}${shown}`;
+  });
+  return { ok: false, problems };
+}

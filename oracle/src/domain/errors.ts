@@ -1,0 +1,128 @@
+/**
+ * Application errors as values. Domain code returns `Failure`s; the HTTP layer renders them in
+ * the body shape of the API variant the request used (see oracle/src/http/error-response.ts).
+ */
+
+/** The spec's Variant A codes, plus the generic ones every API needs. */
+export const ERROR_CODES = [
+  'GEN_001',
+  'GEN_002',
+  'GEN_003',
+  'GEN_004',
+  'GEN_005',
+  'SIGN_001',
+  'SIGN_002',
+  // Signature checks the spec leaves uncoded: (2) job not completed, (4) audio hash mismatch.
+  'SIGN_003',
+  'SIGN_004',
+  'RATE_001',
+  // Hourly per-category request limit (the spec's RATE_001 is the daily tier counter).
+  'RATE_002',
+  'VALIDATION_ERROR',
+  'PAYLOAD_TOO_LARGE',
+  'AUTH_ERROR',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** HTTP status per code (DESIGN.md "HTTP mapping"). */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  GEN_001: 503,
+  GEN_002: 503,
+  GEN_003: 400,
+  GEN_004: 400,
+  GEN_005: 500,
+  SIGN_001: 404,
+  SIGN_002: 409,
+  SIGN_003: 409,
+  SIGN_004: 409,
+  RATE_001: 429,
+  RATE_002: 429,
+  VALIDATION_ERROR: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  AUTH_ERROR: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+
+export interface AppError {
+  code: ErrorCode;
+  message: string;
+  /** Human-readable detail (Variant A `details` is a string). */
+  details?: string;
+  /** Structured detail (Variant C `details` is an object). */
+  fields?: Readonly<Record<string, unknown>>;
+  /** Seconds until a retry may succeed; also sent as the `Retry-After` header. */
+  retryAfter?: number;
+  /** Public id (`gen_<uuid>`) of the job the error concerns. */
+  jobId?: string;
+}
+
+/** Daily tier counter rejection: its 429 body is fixed by the spec. */
+export interface DailyLimitError extends AppError {
+  code: 'RATE_001';
+  limit: number;
+  /** Next UTC midnight. */
+  resetAt: Date;
+}
+
+export type Result<T, E extends AppError = AppError> = { ok: true; value: T } | { ok: false; error: E };
+
+export function ok<T>(value: T): { ok: true; value: T } {
+  return { ok: true, value };
+}
+
+export function fail<E extends AppError>(error: E): { ok: false; error: E } {
+  return { ok: false, error };
+}
+
+export function appError(code: ErrorCode, message: string, extra: Omit<AppError, 'code' | 'message'> = {}): AppError {
+  return { code, message, ...extra };
+}
+
+export function isDailyLimitError(error: AppError): error is DailyLimitError {
+  return error.code === 'RATE_001' && 'limit' in error && 'resetAt' in error;
+}
+
+/** Spec retry guidance: GEN_002 "after 1 minute". */
+export const GPU_UNAVAILABLE_RETRY_SECONDS = 60;
+/** GEN_001 "with backoff": the first wait we suggest. */
+export const QUEUE_FULL_RETRY_SECONDS = 30;
+/** How long to suggest waiting while the database is unreachable. */
+export const DATABASE_RETRY_SECONDS = 5;
+
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/**
+ * True when `error` means the database cannot be reached right now (connection refused or lost,
+ * server shutting down or starting), as opposed to a bad query. Such errors become 503s.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_SOCKET_CODES.has(code)) return true;
+    // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now).
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+  }
+  const message = error.message;
+  if (
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection/i.test(
+      message,
+    )
+  ) {
+    return true;
+  }
+  const cause = (error as Error & { cause?: unknown }).cause;
+  if (cause !== undefined && cause !== error) return isDatabaseUnavailable(cause);
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return false;
+}

@@ -1,0 +1,132 @@
+import type { Database } from '../../../core/src/db/database.ts';
+import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import type { Tier } from '../../../core/src/generation-queue.ts';
+import { liveWorkerCapacity, queuePlace, runRates, runSeconds } from '../queue/queue-state.ts';
+
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface JobRecord {
+  id: string;
+  userId: string;
+  tier: Tier;
+  status: JobStatus;
+  progress: number;
+  duration: number;
+  steps: 27 | 60;
+  actualDuration: number | null;
+  audioUrl: string | null;
+  audioHash: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+}
+
+export type JobView =
+  | { status: 'queued'; job_id: string; progress: number; estimated_remaining: number; position: number }
+  | { status: 'processing'; job_id: string; progress: number; estimated_remaining: number }
+  | { status: 'completed'; job_id: string; audio_url: string; audio_hash: string; duration: number; created_at: string }
+  | { status: 'failed'; job_id: string; error: { code: string; message: string; retry_after?: number } };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `gen_<uuid>` to the UUID, or null for anything else. */
+export function parsePublicJobId(publicId: string): string | null {
+  if (!publicId.startsWith(PUBLIC_JOB_ID_PREFIX)) return null;
+  const id = publicId.slice(PUBLIC_JOB_ID_PREFIX.length).toLowerCase();
+  return UUID.test(id) ? id : null;
+}
+
+interface JobRow {
+  id: string;
+  user_id: string;
+  tier: Tier;
+  status: JobStatus;
+  progress: number;
+  duration: number;
+  steps: 27 | 60;
+  actual_duration: number | null;
+  audio_url: string | null;
+  audio_hash: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  started_at: Date | null;
+}
+
+/** The job if it exists and belongs to `userId`; others' jobs read as absent. */
+export async function findOwnJob(db: Database, id: string, userId: string): Promise<JobRecord | null> {
+  const row = await db.oneOrNone<JobRow>(
+    `SELECT id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
+            error_code, error_message, created_at, started_at
+     FROM generation_jobs WHERE id = $1 AND user_id = $2`,
+    [id, userId],
+  );
+  if (row === null) return null;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    tier: row.tier,
+    status: row.status,
+    progress: row.progress,
+    duration: row.duration,
+    steps: row.steps,
+    actualDuration: row.actual_duration,
+    audioUrl: row.audio_url,
+    audioHash: row.audio_hash,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+  };
+}
+
+/** The spec allows one retry of GEN_005: we suggest waiting this long before resubmitting. */
+export const GENERATION_FAILED_RETRY_SECONDS = 10;
+
+/** The Variant A body of GET /api/generate/{job_id} for `job`'s state. */
+export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<JobView> {
+  const jobId = toPublicJobId(job.id);
+  switch (job.status) {
+    case 'completed':
+      return {
+        status: 'completed',
+        job_id: jobId,
+        // The completed_has_audio constraint guarantees both.
+        audio_url: job.audioUrl ?? '',
+        audio_hash: job.audioHash ?? '',
+        duration: Math.round(job.actualDuration ?? job.duration),
+        created_at: job.createdAt.toISOString(),
+      };
+    case 'failed': {
+      const code = job.errorCode ?? 'GEN_005';
+      return {
+        status: 'failed',
+        job_id: jobId,
+        error: {
+          code,
+          message: job.errorMessage ?? 'Generation failed',
+          ...(code === 'GEN_005' ? { retry_after: GENERATION_FAILED_RETRY_SECONDS } : {}),
+        },
+      };
+    }
+    case 'processing': {
+      const rates = await runRates(db);
+      const total = runSeconds(rates, job.duration, job.steps);
+      const elapsed = job.startedAt === null ? 0 : (now.getTime() - job.startedAt.getTime()) / 1000;
+      // Progress reported by the worker is the better signal once there is any.
+      const remaining = job.progress > 0 ? total * (1 - job.progress / 100) : total - elapsed;
+      return { status: 'processing', job_id: jobId, progress: job.progress, estimated_remaining: Math.max(1, Math.ceil(remaining)) };
+    }
+    case 'queued': {
+      const [rates, capacity] = await Promise.all([runRates(db), liveWorkerCapacity(db)]);
+      const place = await queuePlace(
+        db,
+        { id: job.id, tier: job.tier, createdAt: job.createdAt, duration: job.duration, steps: job.steps },
+        rates,
+        capacity.slots,
+      );
+      return { status: 'queued', job_id: jobId, progress: job.progress, estimated_remaining: place.estimatedSeconds, position: place.position };
+    }
+  }
+}

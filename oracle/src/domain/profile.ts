@@ -1,0 +1,61 @@
+import type { Database } from '../../../core/src/db/database.ts';
+import { TIER_LIMITS } from './limits.ts';
+import { findUserById } from './users.ts';
+
+export interface ProfileView {
+  id: string;
+  wallet_address: string;
+  social_fid: string | null;
+  tier: 'free' | 'pro' | 'enterprise';
+  daily_generations: number;
+  daily_limit: number;
+  max_duration: number;
+  last_generation_reset: string;
+  total_generations: number;
+  total_minted: number;
+  created_at: string;
+  updated_at: string;
+  statistics: {
+    jobs: { queued: number; processing: number; completed: number; failed: number };
+    audio_seconds_generated: number;
+    minted: number;
+  };
+}
+
+/** The user's fields and statistics (GET /v1/user/profile). */
+export async function userProfile(db: Database, userId: string, today: string): Promise<ProfileView | null> {
+  const user = await findUserById(db, userId);
+  if (user === null) return null;
+  const stats = await db.one<{ queued: number; processing: number; completed: number; failed: number; audio_seconds: number; minted: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
+            count(*) FILTER (WHERE status = 'processing')::int AS processing,
+            count(*) FILTER (WHERE status = 'completed')::int AS completed,
+            count(*) FILTER (WHERE status = 'failed')::int AS failed,
+            coalesce(sum(actual_duration) FILTER (WHERE status = 'completed'), 0)::float AS audio_seconds,
+            count(*) FILTER (WHERE nft_token_id IS NOT NULL)::int AS minted
+     FROM generation_jobs WHERE user_id = $1`,
+    [userId],
+  );
+  const limits = TIER_LIMITS[user.tier];
+  // The stored counter belongs to the day of the last reset; a new day starts at zero.
+  const dailyUsed = user.lastGenerationReset < today ? 0 : user.dailyGenerations;
+  return {
+    id: user.id,
+    wallet_address: user.walletAddress,
+    social_fid: user.socialFid,
+    tier: user.tier,
+    daily_generations: dailyUsed,
+    daily_limit: limits.dailyGenerations,
+    max_duration: limits.maxDurationSeconds,
+    last_generation_reset: user.lastGenerationReset,
+    total_generations: user.totalGenerations,
+    total_minted: user.totalMinted,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+    statistics: {
+      jobs: { queued: stats.queued, processing: stats.processing, completed: stats.completed, failed: stats.failed },
+      audio_seconds_generated: stats.audio_seconds,
+      minted: stats.minted,
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { getAddress, verifyMessage } from 'viem';
+import type { Hex } from 'viem';
+import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import type { Database } from '../../../core/src/db/database.ts';
+import { appError, fail, ok } from './errors.ts';
+import type { AppError, Result } from './errors.ts';
+import type { FidVerifier } from './farcaster.ts';
+import { issueSessionToken } from './session-token.ts';
+import type { IssuedToken, SessionTokenKeys } from './session-token.ts';
+import { linkSocialFid, upsertUserByWallet } from './users.ts';
+import type { User } from './users.ts';
+
+/** Songmint runs on Base; a sign-in message for another chain is refused. */
+export const SIWE_CHAIN_ID = 8453;
+
+export interface SignInSettings {
+  domain: string;
+  uri: string;
+  nonceTtlSeconds: number;
+}
+
+export interface IssuedNonce {
+  nonce: string;
+  expiresAt: Date;
+}
+
+/** A single-use nonce, stored so that any replica can consume it. */
+export async function issueNonce(db: Database, settings: SignInSettings, now: Date): Promise<IssuedNonce> {
+  const nonce = randomBytes(16).toString('hex');
+  const expiresAt = new Date(now.getTime() + settings.nonceTtlSeconds * 1000);
+  await db.none('INSERT INTO auth_nonces (nonce, created_at, expires_at) VALUES ($1, $2, $3)', [nonce, now, expiresAt]);
+  // Housekeeping on the write path keeps the table small without a scheduler.
+  await db.none('DELETE FROM auth_nonces WHERE expires_at < $1', [new Date(now.getTime() - 24 * 3600 * 1000)]);
+  return { nonce, expiresAt };
+}
+
+export interface SignInInput {
+  message: string;
+  signature: Hex;
+  socialFid?: bigint;
+}
+
+export interface SignedIn {
+  token: IssuedToken;
+  user: User;
+}
+
+export interface SignInDeps {
+  db: Database;
+  session: SessionTokenKeys;
+  siwe: SignInSettings;
+  fidVerifier?: FidVerifier;
+  now: () => Date;
+}
+
+function refused(details: string): { ok: false; error: AppError } {
+  return fail(appError('AUTH_ERROR', 'Sign-in refused', { details }));
+}
+
+/**
+ * EIP-4361 sign-in: the message must name our domain, URI origin and chain, be within its
+ * validity window, carry an unused unexpired nonce (consumed here, once), and be signed by its
+ * address. The wallet's user is created on first sign-in. A Farcaster fid is linked only when the
+ * IdRegistry says the wallet owns it; without a verifier the claim is ignored.
+ */
+export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Result<SignedIn>> {
+  const now = deps.now();
+  const message = parseSiweMessage(input.message);
+  if (message.address === undefined || message.domain === undefined || message.uri === undefined || message.nonce === undefined) {
+    return refused('not an EIP-4361 message (address, domain, uri and nonce are required)');
+  }
+  if (message.domain !== deps.siwe.domain) return refused(`message domain must be ${deps.siwe.domain}`);
+  if (!message.uri.startsWith(deps.siwe.uri)) return refused(`message uri must start with ${deps.siwe.uri}`);
+  if (message.chainId !== SIWE_CHAIN_ID) return refused(`message chain id must be ${SIWE_CHAIN_ID}`);
+  if (!validateSiweMessage({ message, time: now })) return refused('message is malformed, expired or not yet valid');
+  // A malformed signature throws; it is refused like a wrong one.
+  const valid = await verifyMessage({ address: message.address, message: input.message, signature: input.signature }).catch(() => false);
+  if (!valid) return refused('signature does not match the message address');
+  const consumed = await deps.db.oneOrNone(
+    'UPDATE auth_nonces SET consumed_at = $2 WHERE nonce = $1 AND consumed_at IS NULL AND expires_at > $2 RETURNING nonce',
+    [message.nonce, now],
+  );
+  if (consumed === null) return refused('unknown, expired or already used nonce; request a new one from GET /api/auth/nonce');
+
+  const wallet = getAddress(message.address).toLowerCase();
+  let user = await upsertUserByWallet(deps.db, wallet);
+  if (input.socialFid !== undefined && deps.fidVerifier !== undefined) {
+    let registered: bigint;
+    try {
+      registered = await deps.fidVerifier(getAddress(message.address));
+    } catch {
+      return fail(appError('SERVICE_UNAVAILABLE', 'Farcaster IdRegistry unreachable', { details: 'retry, or sign in without social_fid', retryAfter: 30 }));
+    }
+    if (registered !== input.socialFid) {
+      return refused(`fid ${input.socialFid} is not registered to ${wallet} in the Farcaster IdRegistry`);
+    }
+    if ((await linkSocialFid(deps.db, user.id, input.socialFid)) === 'taken') {
+      return fail(appError('CONFLICT', 'Sign-in refused', { details: 'this fid is linked to another user' }));
+    }
+    user = { ...user, socialFid: input.socialFid.toString() };
+  }
+  const token = await issueSessionToken(deps.session, { userId: user.id, walletAddress: user.walletAddress }, now);
+  return ok({ token, user });
+}

@@ -1,0 +1,74 @@
+import express from 'express';
+import type { Express, Request, RequestHandler } from 'express';
+import { authenticate } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { errorHandler, notFound } from './error-handler.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { anonymousHourlyLimit, hourlyLimit } from './rate-limit.ts';
+import { authRouter } from './routes/auth.ts';
+import { docsRouter } from './routes/docs.ts';
+import { generateRouter } from './routes/generate.ts';
+import { healthRouter } from './routes/health.ts';
+import { v1CoreRouter } from './routes/v1.ts';
+
+export type { AppDeps, MountedRouter } from './deps.ts';
+
+/** Bodies of the core endpoints are small; contributed routers choose their own limit. */
+const CORE_BODY_LIMIT = '64kb';
+
+/** Route template for metrics labels (never the raw path: ids would explode the label set). */
+function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  return route !== undefined && typeof route.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
+}
+
+function observeLatency(deps: AppDeps): RequestHandler {
+  return (req, res, next) => {
+    const end = deps.metrics.httpDuration.startTimer();
+    res.on('finish', () => {
+      end({ method: req.method, route: routeLabel(req), status: String(res.statusCode) });
+    });
+    next();
+  };
+}
+
+/**
+ * The oracle's HTTP app. Public: health, metrics, OpenAPI and docs, sign-in. Everything else
+ * takes a bearer session token and counts against an hourly category limit. Contributed routers
+ * (`deps.routers`) are mounted the same way.
+ */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(observeLatency(deps));
+
+  app.use('/health', healthRouter(deps));
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  const document = buildOpenApiDocument((deps.routers ?? []).flatMap((mounted) => (mounted.openapi === undefined ? [] : [mounted.openapi])));
+  app.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  app.use('/docs', docsRouter());
+
+  const coreJson = express.json({ limit: CORE_BODY_LIMIT });
+  const requireToken = authenticate(deps);
+  app.use('/api/auth', anonymousHourlyLimit(deps), coreJson, authRouter(deps));
+  app.use('/api/generate', requireToken, coreJson, generateRouter(deps));
+  app.use('/v1', requireToken, coreJson, v1CoreRouter(deps));
+  for (const mounted of deps.routers ?? []) {
+    app.use(
+      mounted.path,
+      requireToken,
+      hourlyLimit(deps, mounted.category),
+      express.json({ limit: mounted.bodyLimit ?? CORE_BODY_LIMIT }),
+      mounted.router,
+    );
+  }
+
+  app.use(notFound());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,52 @@
+import type { Router } from 'express';
+import type { Logger } from 'pino';
+import type { PgBoss } from 'pg-boss';
+import type { Database } from '../../../core/src/db/database.ts';
+import type { SessionTokenKeys } from '../domain/session-token.ts';
+import type { RateCategory } from '../domain/limits.ts';
+import type { FidVerifier } from '../domain/farcaster.ts';
+import type { OracleMetrics } from './metrics.ts';
+import type { OpenApiContribution } from './openapi.ts';
+
+/** Sign-In with Ethereum expectations: a message for another site or chain is refused. */
+export interface SiweSettings {
+  /** RFC 3986 authority the message must name (e.g. `app.songmint.xyz` or `127.0.0.1:3000`). */
+  domain: string;
+  /** Origin the message's URI must start with. */
+  uri: string;
+  nonceTtlSeconds: number;
+}
+
+/**
+ * A router another module contributes (metadata, signature, NFT, trading). `createApp` mounts it
+ * at `path` behind bearer authentication and the hourly limit of `category`, with a JSON body
+ * parser limited to `bodyLimit` (default 64 kB). Routes inside the router are relative to `path`.
+ * Handlers read the caller with `authenticatedUser(req)` from ./auth.ts and answer errors with
+ * `sendError` from ./error-response.ts.
+ */
+export interface MountedRouter {
+  path: string;
+  router: Router;
+  category: RateCategory;
+  bodyLimit?: string;
+  /** Registers the router's paths in /openapi.json. */
+  openapi?: OpenApiContribution;
+}
+
+/** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */
+export interface AppDeps {
+  db: Database;
+  boss: PgBoss;
+  logger: Logger;
+  metrics: OracleMetrics;
+  session: SessionTokenKeys;
+  siwe: SiweSettings;
+  /** GEN_001 when this many jobs are already queued. */
+  queueCapacity: number;
+  /** Verifies a Farcaster fid claim on-chain; absent: claims are ignored. */
+  fidVerifier?: FidVerifier;
+  /** Routers of other modules, mounted after the core routes. */
+  routers?: ReadonlyArray<MountedRouter>;
+  /** Source of the current time (tests move it). */
+  now: () => Date;
+}

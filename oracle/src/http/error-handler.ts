@@ -1,0 +1,50 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { DATABASE_RETRY_SECONDS, appError, isDatabaseUnavailable } from '../domain/errors.ts';
+import { sendError } from './error-response.ts';
+
+interface BodyParserError {
+  type: string;
+  status?: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string' && 'status' in error;
+}
+
+/** Unknown paths: 404 in the variant's error shape. */
+export function notFound(): RequestHandler {
+  return (req, res) => {
+    sendError(req, res, appError('NOT_FOUND', 'No such endpoint', { details: `${req.method} ${req.path}` }));
+  };
+}
+
+/**
+ * Last resort: malformed bodies become 400/413, an unreachable database 503 (the pool reconnects
+ * by itself once it is back), anything else a logged 500 without internals in the body.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (isBodyParserError(error)) {
+      if (error.type === 'entity.too.large') {
+        sendError(req, res, appError('PAYLOAD_TOO_LARGE', 'Request body too large'));
+      } else if (error.type === 'entity.parse.failed') {
+        sendError(req, res, appError('VALIDATION_ERROR', 'Request body is not valid JSON'));
+      } else {
+        sendError(req, res, appError('VALIDATION_ERROR', 'Request body could not be read', { details: error.type }));
+      }
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error }, 'database unavailable');
+      sendError(req, res, appError('SERVICE_UNAVAILABLE', 'Database unavailable, retry shortly', { retryAfter: DATABASE_RETRY_SECONDS }));
+      return;
+    }
+    logger.error({ err: error, path: req.path }, 'unhandled error');
+    sendError(req, res, appError('INTERNAL_ERROR', 'Internal server error'));
+  };
+}

@@ -1,0 +1,86 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Database } from '../../../core/src/db/database.ts';
+import { HEARTBEAT_STALE_SECONDS } from '../../../core/src/generation-queue.ts';
+
+export interface OracleMetrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Incremented by POST /api/signature for each signature issued. */
+  signaturesIssued: Counter<never>;
+  /** Requests refused by a limit: `limit` is `daily` or `hourly`, `category` the endpoint category. */
+  limitRejections: Counter<'limit' | 'category'>;
+}
+
+const TIERS = ['free', 'pro', 'enterprise'] as const;
+const STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
+
+/**
+ * The oracle's Prometheus metrics in their own registry. Queue depth and job counts are read from
+ * the database at scrape time, so every replica reports the same fleet-wide numbers.
+ */
+export function createMetrics(db: Database): OracleMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route template, method and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120, 300],
+    registers: [registry],
+  });
+  const signaturesIssued = new Counter({
+    name: 'mint_signatures_issued_total',
+    help: 'Mint signatures issued.',
+    registers: [registry],
+  });
+  const limitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused by the daily tier counter or an hourly category limit.',
+    labelNames: ['limit', 'category'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'generation_queue_depth',
+    help: 'Generation jobs waiting in the queue, by tier.',
+    labelNames: ['tier'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await readOrEmpty(db, `SELECT tier, count(*)::int AS n FROM generation_jobs WHERE status = 'queued' GROUP BY tier`);
+      for (const tier of TIERS) this.set({ tier }, rows.find((row) => row.key === tier)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'generation_jobs',
+    help: 'Generation jobs by status.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await readOrEmpty(db, 'SELECT status AS tier, count(*)::int AS n FROM generation_jobs GROUP BY status');
+      for (const status of STATUSES) this.set({ status }, rows.find((row) => row.key === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'generation_workers_live',
+    help: 'Inference workers with a fresh heartbeat.',
+    registers: [registry],
+    async collect() {
+      const rows = await readOrEmpty(
+        db,
+        `SELECT 'all' AS tier, count(*)::int AS n FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
+        [HEARTBEAT_STALE_SECONDS],
+      );
+      this.set(rows[0]?.n ?? 0);
+    },
+  });
+  return { registry, httpDuration, signaturesIssued, limitRejections };
+}
+
+/** A scrape during a database outage reports zeros rather than failing the whole exposition. */
+async function readOrEmpty(db: Database, sql: string, params: unknown[] = []): Promise<Array<{ key: string; n: number }>> {
+  try {
+    const rows = await db.any<{ tier: string; n: number }>(sql, params);
+    return rows.map((row) => ({ key: row.tier, n: row.n }));
+  } catch {
+    return [];
+  }
+}

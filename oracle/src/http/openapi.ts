@@ -1,0 +1,141 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  dailyLimitErrorSchema,
+  generateAcceptedSchema,
+  generateRequestSchema,
+  generateRequestVariantBSchema,
+  generateVariantBResultSchema,
+  jobStatusSchema,
+  nonceResponseSchema,
+  profileSchema,
+  sessionTokenSchema,
+  variantAErrorSchema,
+  variantCErrorSchema,
+  verifyRequestSchema,
+} from './schemas.ts';
+
+/** Adds another module's paths and schemas to the document. */
+export type OpenApiContribution = (registry: OpenAPIRegistry) => void;
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const rateLimitHeaders = z.object({
+  'X-RateLimit-Limit': z.string().meta({ description: 'Maximum allowed in the window (the tighter of the daily and hourly limits).' }),
+  'X-RateLimit-Remaining': z.string().meta({ description: 'Remaining in the window.' }),
+  'X-RateLimit-Reset': z.string().meta({ description: 'Unix timestamp (seconds) of the reset.' }),
+});
+
+function registerCore(registry: OpenAPIRegistry): void {
+  const bearer = registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Session token from POST /api/auth/verify.',
+  });
+  const security = [{ [bearer.name]: [] }];
+  const errorsA = {
+    400: json(variantAErrorSchema, 'Invalid input (VALIDATION_ERROR, GEN_003, GEN_004).'),
+    401: json(variantAErrorSchema, 'Missing or invalid token (AUTH_ERROR).'),
+    429: json(z.union([dailyLimitErrorSchema, variantAErrorSchema]), 'Daily tier limit (RATE_001 body) or hourly limit (RATE_002).'),
+    503: json(variantAErrorSchema, 'GEN_001 queue full, GEN_002 no GPU worker, or database unavailable.'),
+  };
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/auth/nonce',
+    tags: ['auth'],
+    summary: 'Issue a single-use Sign-In with Ethereum nonce',
+    responses: { 200: json(nonceResponseSchema, 'Nonce and the domain, URI and chain the message must name.') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/auth/verify',
+    tags: ['auth'],
+    summary: 'Exchange a signed EIP-4361 message for a session JWT',
+    request: { body: json(verifyRequestSchema, 'The message and its personal_sign signature.') },
+    responses: { 200: json(sessionTokenSchema, 'Session token.'), 400: errorsA[400], 401: errorsA[401] },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/generate',
+    tags: ['generation'],
+    summary: 'Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B)',
+    security,
+    request: {
+      headers: z.object({ Prefer: z.string().optional().meta({ description: '`wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration} when the job ends (at most 300 s).' }) }),
+      body: {
+        description: 'Variant A body, or Variant B body with `Prefer: wait`.',
+        content: { 'application/json': { schema: z.union([generateRequestSchema, generateRequestVariantBSchema]) } },
+      },
+    },
+    responses: {
+      200: json(generateVariantBResultSchema, 'Variant B: the finished song.'),
+      202: { ...json(z.union([generateAcceptedSchema, jobStatusSchema]), 'Variant A: job queued (Variant B: still running at the time limit; poll Location).'), headers: rateLimitHeaders },
+      ...errorsA,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/generate/{job_id}',
+    tags: ['generation'],
+    summary: 'Job status (owner only)',
+    security,
+    request: { params: z.object({ job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }) }) },
+    responses: { 200: json(jobStatusSchema, 'Queued/processing, completed or failed.'), 401: errorsA[401], 404: json(variantAErrorSchema, 'No such job of yours.') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/music/generate',
+    tags: ['v1'],
+    summary: 'Variant C: start a generation job (same fields as POST /api/generate)',
+    security,
+    request: { body: json(generateRequestSchema, 'Generation request.') },
+    responses: {
+      202: json(generateAcceptedSchema, 'Job queued.'),
+      400: json(variantCErrorSchema, 'Invalid input.'),
+      401: json(variantCErrorSchema, 'Missing or invalid token.'),
+      429: json(variantCErrorSchema, 'Daily (RATE_001) or hourly (RATE_002) limit.'),
+      503: json(variantCErrorSchema, 'GEN_001, GEN_002 or database unavailable.'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/user/profile',
+    tags: ['v1'],
+    summary: 'Variant C: the user profile and statistics',
+    security,
+    responses: { 200: json(profileSchema, 'Profile.'), 401: json(variantCErrorSchema, 'Missing or invalid token.') },
+  });
+  for (const [path, summary] of [
+    ['/health', 'Basic health check'],
+    ['/health/live', 'Liveness: the process runs'],
+    ['/health/ready', 'Readiness: database and a live GPU/CPU worker (503 otherwise)'],
+  ] as const) {
+    registry.registerPath({ method: 'get', path, tags: ['health'], summary, responses: { 200: { description: 'Healthy.' }, 503: { description: 'Not ready.' } } });
+  }
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    tags: ['health'],
+    summary: 'Prometheus text exposition',
+    responses: { 200: { description: 'Metrics.', content: { 'text/plain': { schema: z.string() } } } },
+  });
+}
+
+/** The OpenAPI 3.1 document of the whole API, generated from the zod schemas. */
+export function buildOpenApiDocument(contributions: ReadonlyArray<OpenApiContribution>, serverUrl?: string): object {
+  const registry = new OpenAPIRegistry();
+  registerCore(registry);
+  for (const contribute of contributions) contribute(registry);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Songmint API',
+      version: '1.0.0',
+      description:
+        'Text-to-song generation, metadata upload and mint signatures. Variant A (job based, snake_case) and Variant B (`Prefer: wait`, camelCase) share /api/*; Variant C lives under /v1. Errors: Variant A `{error:{code,message,details,retry_after?,job_id?}}`, daily limit `{error:"rate_limit_exceeded",limit,reset_at}`, Variant C `{error,message,details}`.',
+    },
+    ...(serverUrl === undefined ? {} : { servers: [{ url: serverUrl }] }),
+  });
+}

@@ -1,0 +1,153 @@
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import { JOB_TIME_LIMIT_SECONDS } from '../../../../core/src/generation-queue.ts';
+import { appError } from '../../domain/errors.ts';
+import type { AppError } from '../../domain/errors.ts';
+import { submitGeneration } from '../../domain/generation.ts';
+import type { GenerationRequest } from '../../domain/generation.ts';
+import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
+import type { JobView } from '../../domain/jobs.ts';
+import { authenticatedUser } from '../auth.ts';
+import type { AppDeps } from '../deps.ts';
+import { sendError } from '../error-response.ts';
+import { hourlyLimit, setRateLimitHeaders } from '../rate-limit.ts';
+import { describeIssues, generateRequestSchema, generateRequestVariantBSchema } from '../schemas.ts';
+import type { z } from 'zod';
+
+/**
+ * A request is Variant B (synchronous, camelCase response) when it says so with the RFC 7240
+ * header `Prefer: wait`; its body then has only `prompt` and `duration`. Without the header the
+ * request is Variant A (job based).
+ */
+export function wantsVariantB(req: Request): boolean {
+  const prefer = req.get('prefer');
+  return prefer !== undefined && prefer.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'wait');
+}
+
+/** Maps schema issues to the spec's codes: prompt → GEN_003, duration above 240 → GEN_004. */
+export function generationInputError(error: z.ZodError): AppError {
+  const details = describeIssues(error);
+  const promptIssue = error.issues.some((issue) => issue.path[0] === 'prompt');
+  if (promptIssue) return appError('GEN_003', 'Invalid prompt', { details, fields: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } });
+  const durationTooBig = error.issues.some((issue) => issue.path[0] === 'duration' && issue.code === 'too_big');
+  if (durationTooBig) return appError('GEN_004', 'Duration exceeds the maximum of 240 seconds', { details });
+  return appError('VALIDATION_ERROR', 'Invalid generation request', { details, fields: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } });
+}
+
+type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
+
+/**
+ * Submits a validated Variant A generation and answers it (also POST /v1/music/generate, whose
+ * errors take the Variant C shape). Returns the job's UUID when accepted.
+ */
+export async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, input: GenerationRequest): Promise<string | null> {
+  const user = authenticatedUser(req);
+  const result = await submitGeneration(deps, user, input);
+  if (!result.ok) {
+    if (result.limit !== undefined) setRateLimitHeaders(res, result.limit);
+    if (result.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: result.refusedBy, category: 'generation' });
+    sendError(req, res, result.error);
+    return null;
+  }
+  const accepted = result.value;
+  setRateLimitHeaders(res, accepted.limit);
+  res.setHeader('Location', `/api/generate/${accepted.publicJobId}`);
+  res.status(202).json({
+    job_id: accepted.publicJobId,
+    status: accepted.status,
+    estimated_time: accepted.estimatedTime,
+    position: accepted.position,
+  });
+  return accepted.jobId;
+}
+
+export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>): GenerationRequest {
+  return {
+    prompt: body.prompt,
+    duration: body.duration,
+    steps: body.steps,
+    withLyrics: body.with_lyrics,
+    ...(body.seed === undefined ? {} : { seed: BigInt(body.seed) }),
+    ...(body.lyrics === undefined ? {} : { lyrics: body.lyrics }),
+  };
+}
+
+const WAIT_POLL_MS = 250;
+
+/** Polls until the job leaves the queue and processing, the deadline passes or the client leaves. */
+async function waitForJob(deps: GenerateDeps, jobId: string, userId: string, deadline: number, gone: () => boolean): Promise<JobView | null> {
+  for (;;) {
+    const job = await findOwnJob(deps.db, jobId, userId);
+    if (job === null) return null;
+    if (job.status === 'completed' || job.status === 'failed' || Date.now() >= deadline || gone()) {
+      return viewJob(deps.db, job, deps.now());
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+  }
+}
+
+async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Response): Promise<void> {
+  const parsed = generateRequestVariantBSchema.safeParse(req.body);
+  if (!parsed.success) {
+    sendError(req, res, generationInputError(parsed.error));
+    return;
+  }
+  const user = authenticatedUser(req);
+  const result = await submitGeneration(deps, user, { ...parsed.data, steps: 27, withLyrics: false });
+  if (!result.ok) {
+    if (result.limit !== undefined) setRateLimitHeaders(res, result.limit);
+    if (result.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: result.refusedBy, category: 'generation' });
+    sendError(req, res, result.error);
+    return;
+  }
+  setRateLimitHeaders(res, result.value.limit);
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+  });
+  const deadline = Date.now() + JOB_TIME_LIMIT_SECONDS * 1000;
+  const view = await waitForJob(deps, result.value.jobId, user.id, deadline, () => closed);
+  if (closed) return;
+  if (view === null) throw new Error('job vanished while waiting');
+  if (view.status === 'completed') {
+    res.json({ audioUrl: view.audio_url, audioHash: view.audio_hash, duration: view.duration });
+    return;
+  }
+  if (view.status === 'failed') {
+    sendError(req, res, appError('GEN_005', view.error.message, { details: 'generation failed', jobId: view.job_id, ...(view.error.retry_after === undefined ? {} : { retryAfter: view.error.retry_after }) }));
+    return;
+  }
+  // Still running at the job time limit: hand over to polling.
+  res.setHeader('Location', `/api/generate/${view.job_id}`);
+  res.status(202).json(view);
+}
+
+/** POST / (Variant A or, with `Prefer: wait`, Variant B) and GET /:job_id; mounted at /api/generate. */
+export function generateRouter(deps: GenerateDeps): Router {
+  const router = Router();
+  router.post('/', async (req, res) => {
+    if (wantsVariantB(req)) {
+      await handleGenerateVariantB(deps, req, res);
+      return;
+    }
+    const parsed = generateRequestSchema.safeParse(req.body);
+    if (!parsed.success) {
+      sendError(req, res, generationInputError(parsed.error));
+      return;
+    }
+    await handleGenerate(deps, req, res, toGenerationRequest(parsed.data));
+  });
+  router.get('/:job_id', hourlyLimit(deps, 'general'), async (req, res) => {
+    const user = authenticatedUser(req);
+    const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
+    const id = parsePublicJobId(publicId);
+    const job = id === null ? null : await findOwnJob(deps.db, id, user.id);
+    if (job === null) {
+      sendError(req, res, appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) }));
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await viewJob(deps.db, job, deps.now()));
+  });
+  return router;
+}

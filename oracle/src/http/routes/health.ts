@@ -1,0 +1,49 @@
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { liveWorkerCapacity } from '../../queue/queue-state.ts';
+
+const READY_CHECK_TIMEOUT_MS = 2000;
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * GET /health (basic), /health/live (process up), /health/ready (database reachable and at least
+ * one inference worker with a fresh heartbeat; 503 otherwise). No token needed.
+ */
+export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
+  const router = Router();
+  const startedAt = Date.now();
+  router.get('/', (_req, res) => {
+    res.json({ status: 'ok', service: 'songmint-oracle' });
+  });
+  router.get('/live', (_req, res) => {
+    res.json({ status: 'alive', uptime_seconds: Math.round((Date.now() - startedAt) / 1000) });
+  });
+  router.get('/ready', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const capacity = await withTimeout(liveWorkerCapacity(deps.db), READY_CHECK_TIMEOUT_MS);
+      const ready = capacity.workers > 0;
+      res.status(ready ? 200 : 503).json({
+        status: ready ? 'ready' : 'not_ready',
+        checks: {
+          database: 'up',
+          workers: { live: capacity.workers, slots: capacity.slots, devices: capacity.devices, status: ready ? 'up' : 'down' },
+        },
+      });
+    } catch {
+      res.status(503).json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } } });
+    }
+  });
+  return router;
+}

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { appError } from '../../domain/errors.ts';
+import { userProfile } from '../../domain/profile.ts';
+import { authenticatedUser } from '../auth.ts';
+import type { AppDeps } from '../deps.ts';
+import { sendError } from '../error-response.ts';
+import { hourlyLimit } from '../rate-limit.ts';
+import { generateRequestSchema } from '../schemas.ts';
+import { generationInputError, handleGenerate, toGenerationRequest } from './generate.ts';
+
+type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
+
+/**
+ * Variant C's core operations (mounted at /v1 behind authentication): POST /music/generate with
+ * Variant A's semantics and fields, GET /user/profile. Errors take Variant C's shape.
+ */
+export function v1CoreRouter(deps: V1Deps): Router {
+  const router = Router();
+  router.post('/music/generate', async (req, res) => {
+    const parsed = generateRequestSchema.safeParse(req.body);
+    if (!parsed.success) {
+      sendError(req, res, generationInputError(parsed.error));
+      return;
+    }
+    await handleGenerate(deps, req, res, toGenerationRequest(parsed.data));
+  });
+  router.get('/user/profile', hourlyLimit(deps, 'general'), async (req, res) => {
+    const user = authenticatedUser(req);
+    const today = deps.now().toISOString().slice(0, 10);
+    const profile = await userProfile(deps.db, user.id, today);
+    if (profile === null) {
+      sendError(req, res, appError('NOT_FOUND', 'User not found'));
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(profile);
+  });
+  return router;
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+
+/**
+ * Request and response schemas of the core endpoints. Requests are validated with them at the
+ * edge; /openapi.json is generated from the same objects (./openapi.ts).
+ */
+
+/** Characters as the spec and PostgreSQL count them (code points, not UTF-16 units). */
+const codePoints = (value: string) => [...value].length;
+/** PostgreSQL text cannot hold U+0000. */
+const noNul = (value: string) => !value.includes('\u0000');
+
+export const PROMPT_MAX_CHARS = 500;
+/** Bound on given lyrics (the spec sets none; generated lyrics are at most 512 tokens). */
+export const LYRICS_MAX_CHARS = 5000;
+
+export const promptSchema = z
+  .string()
+  .refine(noNul, 'must not contain NUL characters')
+  .refine((value) => value.trim().length > 0, 'must not be empty')
+  .refine((value) => codePoints(value) <= PROMPT_MAX_CHARS, `must be at most ${PROMPT_MAX_CHARS} characters`)
+  .meta({ description: 'Text prompt, 1 to 500 characters.', example: 'upbeat synthwave with a driving bassline' });
+
+export const durationSchema = z
+  .number()
+  .int()
+  .min(5)
+  .max(240)
+  .meta({ description: 'Seconds of audio, 5 to 240; capped by the tier (free 30, pro 120, enterprise 240).', example: 30 });
+
+export const generateRequestSchema = z
+  .strictObject({
+    prompt: promptSchema,
+    duration: durationSchema,
+    seed: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Reproducibility seed.' }),
+    lyrics: z
+      .string()
+      .refine(noNul, 'must not contain NUL characters')
+      .refine((value) => codePoints(value) <= LYRICS_MAX_CHARS, `must be at most ${LYRICS_MAX_CHARS} characters`)
+      .optional()
+      .meta({ description: 'Lyrics with [verse]/[chorus]/[bridge] tags; given lyrics win over with_lyrics.' }),
+    steps: z.union([z.literal(27), z.literal(60)]).default(27).meta({ description: 'Diffusion steps: 27 (default) or 60.' }),
+    with_lyrics: z.boolean().default(false).meta({ description: 'Generate lyrics from the prompt first (ignored when lyrics are given).' }),
+  })
+  .meta({ id: 'GenerateRequest' });
+
+/** Variant B (`Prefer: wait`): camelCase, prompt and duration only, synchronous. */
+export const generateRequestVariantBSchema = z
+  .strictObject({ prompt: promptSchema, duration: durationSchema })
+  .meta({ id: 'GenerateRequestVariantB' });
+
+export const generateAcceptedSchema = z
+  .object({
+    job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
+    status: z.literal('queued'),
+    estimated_time: z.number().int().meta({ description: 'Seconds until the job is expected to complete.' }),
+    position: z.number().int().meta({ description: 'Place in the queue; 1 starts next.' }),
+  })
+  .meta({ id: 'GenerateAccepted' });
+
+export const generateVariantBResultSchema = z
+  .object({ audioUrl: z.url(), audioHash: z.string(), duration: z.number().int() })
+  .meta({ id: 'GenerateResultVariantB' });
+
+export const jobStatusSchema = z
+  .union([
+    z.object({
+      job_id: z.string(),
+      status: z.literal('queued'),
+      progress: z.number().int(),
+      estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
+      position: z.number().int(),
+    }),
+    z.object({
+      job_id: z.string(),
+      status: z.literal('processing'),
+      progress: z.number().int(),
+      estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
+    }),
+    z.object({
+      job_id: z.string(),
+      status: z.literal('completed'),
+      audio_url: z.url(),
+      audio_hash: z.string().meta({ example: '0x' + 'ab'.repeat(32) }),
+      duration: z.number().int(),
+      created_at: z.iso.datetime(),
+    }),
+    z.object({
+      job_id: z.string(),
+      status: z.literal('failed'),
+      error: z.object({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
+    }),
+  ])
+  .meta({ id: 'JobStatus' });
+
+export const nonceResponseSchema = z
+  .object({
+    nonce: z.string(),
+    expires_at: z.iso.datetime(),
+    domain: z.string().meta({ description: 'The SIWE message must name this domain.' }),
+    uri: z.string().meta({ description: 'The SIWE message URI must start with this origin.' }),
+    chain_id: z.literal(8453),
+  })
+  .meta({ id: 'AuthNonce' });
+
+export const verifyRequestSchema = z
+  .strictObject({
+    message: z.string().min(1).max(4096).meta({ description: 'EIP-4361 message text.' }),
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be 0x-prefixed hex').max(2000),
+    social_fid: z
+      .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')])
+      .optional()
+      .meta({ description: 'Farcaster fid to link; accepted only when the IdRegistry confirms it.' }),
+  })
+  .meta({ id: 'AuthVerifyRequest' });
+
+export const sessionTokenSchema = z
+  .object({
+    token: z.string(),
+    expires_at: z.iso.datetime(),
+    user: z.object({ id: z.string(), wallet_address: z.string(), tier: z.enum(['free', 'pro', 'enterprise']), social_fid: z.string().nullable() }),
+  })
+  .meta({ id: 'SessionToken' });
+
+export const profileSchema = z
+  .object({
+    id: z.string(),
+    wallet_address: z.string(),
+    social_fid: z.string().nullable(),
+    tier: z.enum(['free', 'pro', 'enterprise']),
+    daily_generations: z.number().int(),
+    daily_limit: z.number().int(),
+    max_duration: z.number().int(),
+    last_generation_reset: z.iso.date(),
+    total_generations: z.number().int(),
+    total_minted: z.number().int(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    statistics: z.object({
+      jobs: z.object({ queued: z.number().int(), processing: z.number().int(), completed: z.number().int(), failed: z.number().int() }),
+      audio_seconds_generated: z.number(),
+      minted: z.number().int(),
+    }),
+  })
+  .meta({ id: 'UserProfile' });
+
+export const variantAErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ example: 'GEN_003' }),
+      message: z.string(),
+      details: z.string(),
+      retry_after: z.number().int().optional(),
+      job_id: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'ErrorVariantA' });
+
+export const dailyLimitErrorSchema = z
+  .object({
+    error: z.literal('rate_limit_exceeded'),
+    limit: z.number().int(),
+    reset_at: z.iso.datetime(),
+    code: z.literal('RATE_001'),
+    message: z.string(),
+    retry_after: z.number().int(),
+  })
+  .meta({ id: 'DailyLimitError' });
+
+export const variantCErrorSchema = z
+  .object({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'ErrorVariantC' });
+
+/** "prompt: must not be empty; duration: Too big..." from zod issues. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+}
