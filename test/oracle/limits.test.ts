@@ -1,0 +1,196 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { GENERATION_QUEUE } from '../../core/src/generation-queue.ts';
+import type { GenerationMessage } from '../../core/src/generation-queue.ts';
+import { hourWindowStart } from '../../oracle/src/domain/limits.ts';
+import { startTestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
+import { assertDailyLimitBody, assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+
+describe('limits, queue capacity, worker liveness and priority', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ queueCapacity: 200 });
+  });
+  after(async () => {
+    await app.stop();
+  });
+  beforeEach(async () => {
+    // Each test starts from an empty queue and a live worker.
+    await app.db.none('DELETE FROM generation_jobs');
+    await app.db.none('DELETE FROM pgboss.job');
+    await app.db.none('DELETE FROM worker_heartbeats');
+    await app.addWorkerHeartbeat();
+  });
+
+  const generate = (token: string, body: object = { prompt: 'concurrency', duration: 5 }) => app.request('/api/generate', { token, body });
+
+  it('50 concurrent requests from a free user: exactly 10 accepted, the counter is 10, 40 get the daily 429 body', async () => {
+    const user = await app.login();
+    const results = await Promise.all(Array.from({ length: 50 }, () => generate(user.token)));
+    const accepted = results.filter((r) => r.status === 202);
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(accepted.length, 10);
+    assert.equal(refused.length, 40);
+    for (const r of refused) {
+      assertDailyLimitBody(r.body, 10);
+      assert.equal(r.headers.get('x-ratelimit-remaining'), '0');
+      assert.ok(Number(r.headers.get('retry-after')) > 0);
+    }
+    const counter = await app.db.one('SELECT daily_generations, total_generations FROM users WHERE id = $1', [user.userId]);
+    assert.deepEqual(counter, { daily_generations: 10, total_generations: 10 });
+    const jobs = await app.db.one('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [user.userId]);
+    assert.equal(jobs.n, 10);
+    const messages = await app.db.one('SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1', [GENERATION_QUEUE]);
+    assert.equal(messages.n, 10);
+    const hourly = await app.db.one(`SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]);
+    assert.equal(hourly.count, 10);
+  });
+
+  it('resets the daily counter when last_generation_reset is before today (rule 1)', async () => {
+    const user = await app.login();
+    await app.db.none(`UPDATE users SET daily_generations = 10, last_generation_reset = CURRENT_DATE - 1 WHERE id = $1`, [user.userId]);
+    const res = await generate(user.token);
+    assert.equal(res.status, 202);
+    const row = await app.db.one(`SELECT daily_generations, last_generation_reset = CURRENT_DATE AS today FROM users WHERE id = $1`, [user.userId]);
+    assert.deepEqual(row, { daily_generations: 1, today: true });
+  });
+
+  it('keeps counting when the reset day is today and refuses at the limit without charging', async () => {
+    const user = await app.login();
+    await app.db.none(`UPDATE users SET daily_generations = 10 WHERE id = $1`, [user.userId]);
+    const res = await generate(user.token);
+    assert.equal(res.status, 429);
+    assertDailyLimitBody(res.body, 10);
+    const row = await app.db.one(`SELECT daily_generations, total_generations FROM users WHERE id = $1`, [user.userId]);
+    assert.deepEqual(row, { daily_generations: 10, total_generations: 0 });
+  });
+
+  it('applies each tier daily limit (pro 100) and maximum duration (GEN_004: free 30, pro 120, enterprise 240)', async () => {
+    const user = await app.login();
+    const tooLong = await generate(user.token, { prompt: 'x', duration: 31 });
+    assert.equal(tooLong.status, 400);
+    assertVariantAError(tooLong.body, 'GEN_004');
+    assert.equal((await generate(user.token, { prompt: 'x', duration: 30 })).status, 202);
+    await app.setTier(user.userId, 'pro');
+    assert.equal((await generate(user.token, { prompt: 'x', duration: 120 })).status, 202);
+    assertVariantAError((await generate(user.token, { prompt: 'x', duration: 121 })).body, 'GEN_004');
+    await app.db.none(`UPDATE users SET daily_generations = 100 WHERE id = $1`, [user.userId]);
+    const capped = await generate(user.token, { prompt: 'x', duration: 60 });
+    assert.equal(capped.status, 429);
+    assertDailyLimitBody(capped.body, 100);
+    await app.setTier(user.userId, 'enterprise');
+    assert.equal((await generate(user.token, { prompt: 'x', duration: 240 })).status, 202);
+    const over = await generate(user.token, { prompt: 'x', duration: 241 });
+    assert.equal(over.status, 400);
+    assertVariantAError(over.body, 'GEN_004');
+  });
+
+  it('refuses with the hourly generation limit (RATE_002) when the hour is used up, without charging the daily counter', async () => {
+    const user = await app.login();
+    await app.db.none(
+      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 10)`,
+      [`user:${user.userId}`, hourWindowStart(new Date())],
+    );
+    const res = await generate(user.token);
+    assert.equal(res.status, 429);
+    assertVariantAError(res.body, 'RATE_002');
+    assert.equal(res.headers.get('x-ratelimit-limit'), '10');
+    assert.equal(res.headers.get('x-ratelimit-remaining'), '0');
+    const reset = Number(res.headers.get('x-ratelimit-reset'));
+    assert.equal(reset % 3600, 0);
+    const row = await app.db.one(`SELECT daily_generations FROM users WHERE id = $1`, [user.userId]);
+    assert.equal(row.daily_generations, 0);
+  });
+
+  it('limits other categories per hour with headers (general: 1000/h), Variant C shape on /v1', async () => {
+    const user = await app.login();
+    const ok = await app.request('/v1/user/profile', { token: user.token });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('x-ratelimit-limit'), '1000');
+    assert.equal(ok.headers.get('x-ratelimit-remaining'), '999');
+    await app.db.none(`UPDATE rate_limit_counters SET count = 1000 WHERE subject = $1 AND category = 'general'`, [`user:${user.userId}`]);
+    const refused = await app.request('/v1/user/profile', { token: user.token });
+    assert.equal(refused.status, 429);
+    assertVariantCError(refused.body, 'RATE_002');
+  });
+
+  it('GEN_002 (503, Retry-After 60) when no worker heartbeat is fresh; nothing charged', async () => {
+    const user = await app.login();
+    await app.db.none(`UPDATE worker_heartbeats SET last_seen = now() - interval '1 minute'`);
+    const res = await generate(user.token);
+    assert.equal(res.status, 503);
+    assertVariantAError(res.body, 'GEN_002');
+    assert.equal(res.headers.get('retry-after'), '60');
+    assert.equal((res.body as { error: { retry_after: number } }).error.retry_after, 60);
+    const row = await app.db.one(`SELECT daily_generations FROM users WHERE id = $1`, [user.userId]);
+    assert.equal(row.daily_generations, 0);
+    const v1 = await app.request('/v1/music/generate', { token: user.token, body: { prompt: 'x', duration: 5 } });
+    assert.equal(v1.status, 503);
+    assertVariantCError(v1.body, 'GEN_002');
+  });
+
+  it('GEN_001 (503 with Retry-After) once the queue holds QUEUE_CAPACITY jobs', async () => {
+    const small = await startTestApp({ queueCapacity: 3 });
+    try {
+      await small.addWorkerHeartbeat();
+      const user = await small.login();
+      for (let i = 0; i < 3; i += 1) {
+        assert.equal((await small.request('/api/generate', { token: user.token, body: { prompt: 'q', duration: 5 } })).status, 202);
+      }
+      const full = await small.request('/api/generate', { token: user.token, body: { prompt: 'q', duration: 5 } });
+      assert.equal(full.status, 503);
+      assertVariantAError(full.body, 'GEN_001');
+      assert.ok(Number(full.headers.get('retry-after')) > 0);
+      const row = await small.db.one(`SELECT daily_generations FROM users WHERE id = $1`, [user.userId]);
+      assert.equal(row.daily_generations, 3);
+      // A job leaving the queue frees a place.
+      await small.db.none(`UPDATE generation_jobs SET status = 'processing', started_at = now() WHERE id = (SELECT id FROM generation_jobs LIMIT 1)`);
+      assert.equal((await small.request('/api/generate', { token: user.token, body: { prompt: 'q', duration: 5 } })).status, 202);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it('serves higher tiers first: positions reflect priority and pg-boss hands out enterprise, pro, then free', async () => {
+    const free = await app.login();
+    const pro = await app.login();
+    const enterprise = await app.login();
+    await app.setTier(pro.userId, 'pro');
+    await app.setTier(enterprise.userId, 'enterprise');
+    const f1 = await generate(free.token);
+    const f2 = await generate(free.token);
+    assert.equal((f1.body as { position: number }).position, 1);
+    assert.equal((f2.body as { position: number }).position, 2);
+    const p = await generate(pro.token);
+    assert.equal((p.body as { position: number }).position, 1);
+    const e = await generate(enterprise.token);
+    assert.equal((e.body as { position: number }).position, 1);
+    const f1View = await app.request(`/api/generate/${(f1.body as { job_id: string }).job_id}`, { token: free.token });
+    assert.equal((f1View.body as { position: number }).position, 3);
+    // Waiting behind more work means a later estimate.
+    assert.ok((f1View.body as { estimated_remaining: number }).estimated_remaining >= (e.body as { estimated_time: number }).estimated_time);
+    const order: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const [job] = await app.boss.fetch<GenerationMessage>(GENERATION_QUEUE);
+      assert.ok(job !== undefined);
+      order.push(`gen_${job.data.jobId}`);
+    }
+    assert.deepEqual(order, [e, p, f1, f2].map((r) => (r.body as { job_id: string }).job_id));
+  });
+
+  it('estimates from measured durations of recent completed jobs', async () => {
+    const user = await app.login();
+    await app.setTier(user.userId, 'enterprise');
+    // Recently completed 60-step jobs took 2 s per second of audio.
+    await app.db.none(
+      `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, steps, tier, status, audio_url, audio_hash, started_at, completed_at)
+       SELECT $1, $2, 'done', 10, 60, 'enterprise', 'completed', 'http://s/a.mp3', $3, now() - interval '20 seconds', now()
+       FROM generate_series(1, 3)`,
+      [user.userId, user.address, `0x${'00'.repeat(32)}`],
+    );
+    const res = await generate(user.token, { prompt: 'x', duration: 100, steps: 60 });
+    assert.equal(res.status, 202);
+    assert.equal((res.body as { estimated_time: number }).estimated_time, 200);
+  });
+});
