@@ -1,0 +1,244 @@
+/**
+ * Song metadata upload (spec: POST /api/metadata): the cover goes to object storage and IPFS, the
+ * ERC-721 metadata JSON is serialized canonically, added to IPFS under the pinned CID profile,
+ * optionally pinned remotely, and recorded. `metadata_hash` is the sha256 of exactly the bytes
+ * the CID addresses, so anyone can check one against the other.
+ */
+import type { CID } from 'multiformats/cid';
+import type { Database } from '../../../core/src/db/database.ts';
+import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import type { IpfsContentStore } from '../ipfs/content-store.ts';
+import type { PinningClient } from '../ipfs/pinning-client.ts';
+import { decodeCoverImage } from './cover-image.ts';
+import type { CoverImage } from './cover-image.ts';
+import { appError, fail, ok } from './errors.ts';
+import type { Result } from './errors.ts';
+import { parsePublicJobId } from './jobs.ts';
+import { sha256Hex } from './signatures.ts';
+
+export interface SongAttributesInput {
+  genre?: string;
+  mood?: string;
+  duration?: number;
+  bpm?: number;
+}
+
+export interface MetadataInput {
+  name: string;
+  description: string;
+  audioUrl: string;
+  /** Base64 data URI. */
+  coverImage?: string;
+  attributes?: SongAttributesInput;
+  externalUrl?: string;
+}
+
+export interface MetadataDeps {
+  db: Database;
+  objectStore: Pick<ObjectStore, 'put' | 'publicUrl'>;
+  ipfs: Pick<IpfsContentStore, 'add'>;
+  pinning?: PinningClient;
+  now: () => Date;
+}
+
+export interface PublishedMetadata {
+  cid: string;
+  metadataUri: string;
+  metadataHash: string;
+  /** Public job id when audio_url is the caller's generated audio. */
+  jobId?: string;
+  coverUrl?: string;
+  imageUri?: string;
+  pinStatus?: string;
+}
+
+/** ERC-721 metadata JSON as OpenSea and most marketplaces read it. */
+export interface Erc721Metadata {
+  name: string;
+  description: string;
+  image?: string;
+  animation_url: string;
+  external_url?: string;
+  attributes: Array<{ trait_type: string; value: string | number; display_type?: 'number' }>;
+  properties: {
+    audio_url: string;
+    audio_hash?: string;
+    job_id?: string;
+    cover_url?: string;
+    cover_mime_type?: string;
+  };
+}
+
+interface LinkedJob {
+  id: string;
+  audio_hash: string;
+  duration: number;
+  actual_duration: number | null;
+}
+
+/** Covers at a job's fixed key can be replaced by a later upload: let CDNs revalidate. */
+const JOB_COVER_CACHE_CONTROL = 'public, max-age=300';
+/** Covers keyed by their content never change. */
+const CONTENT_COVER_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/**
+ * JSON with object keys sorted at every level and no whitespace: the same document always has
+ * the same bytes, hence the same CID and hash.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+  }
+  return value;
+}
+
+/**
+ * The UUID of the job whose published audio `audioUrl` is (`{storage_url}/audio/gen_<uuid>.mp3`),
+ * or null for any other URL.
+ */
+export function jobIdOfAudioUrl(objectStore: Pick<ObjectStore, 'publicUrl'>, audioUrl: string): string | null {
+  const prefix = objectStore.publicUrl('audio/');
+  if (!audioUrl.startsWith(prefix)) return null;
+  const match = /^(gen_[^/]+)\.mp3$/.exec(audioUrl.slice(prefix.length));
+  if (match?.[1] === undefined) return null;
+  const id = parsePublicJobId(match[1]);
+  return id !== null && audioObjectKey(id) === `audio/${match[1].toLowerCase()}.mp3` ? id : null;
+}
+
+export function buildErc721Metadata(
+  input: MetadataInput,
+  job: LinkedJob | null,
+  cover: { cid: string; url: string; contentType: string } | null,
+): Erc721Metadata {
+  const attributes: Erc721Metadata['attributes'] = [];
+  const given = input.attributes ?? {};
+  if (given.genre !== undefined) attributes.push({ trait_type: 'Genre', value: given.genre });
+  if (given.mood !== undefined) attributes.push({ trait_type: 'Mood', value: given.mood });
+  const duration = given.duration ?? (job === null ? undefined : Math.round(job.actual_duration ?? job.duration));
+  if (duration !== undefined) attributes.push({ trait_type: 'Duration', value: duration, display_type: 'number' });
+  if (given.bpm !== undefined) attributes.push({ trait_type: 'BPM', value: given.bpm, display_type: 'number' });
+  return {
+    name: input.name,
+    description: input.description,
+    ...(cover === null ? {} : { image: `ipfs://${cover.cid}` }),
+    animation_url: input.audioUrl,
+    ...(input.externalUrl === undefined ? {} : { external_url: input.externalUrl }),
+    attributes,
+    properties: {
+      audio_url: input.audioUrl,
+      ...(job === null ? {} : { audio_hash: job.audio_hash, job_id: toPublicJobId(job.id) }),
+      ...(cover === null ? {} : { cover_url: cover.url, cover_mime_type: cover.contentType }),
+    },
+  };
+}
+
+export async function publishMetadata(deps: MetadataDeps, userId: string, input: MetadataInput, coverField: string, audioField: string): Promise<Result<PublishedMetadata>> {
+  let cover: CoverImage | null = null;
+  if (input.coverImage !== undefined) {
+    const decoded = await decodeCoverImage(input.coverImage, coverField);
+    if (!decoded.ok) return decoded;
+    cover = decoded.value;
+  }
+
+  let job: LinkedJob | null = null;
+  const linkedId = jobIdOfAudioUrl(deps.objectStore, input.audioUrl);
+  if (linkedId !== null) {
+    job = await deps.db.oneOrNone<LinkedJob>(
+      `SELECT id, audio_hash, duration, actual_duration FROM generation_jobs
+        WHERE id = $1 AND user_id = $2 AND status = 'completed'`,
+      [linkedId, userId],
+    );
+    if (job === null) {
+      return fail(
+        appError('VALIDATION_ERROR', 'Unknown audio', {
+          details: `${audioField} points at Songmint audio that is not a completed job of the authenticated user`,
+          fields: { [audioField]: 'not a completed job of yours' },
+        }),
+      );
+    }
+  }
+
+  let storedCover: { cid: string; url: string; key: string; contentType: string } | null = null;
+  let coverCid: CID | null = null;
+  if (cover !== null) {
+    coverCid = await deps.ipfs.add(cover.bytes);
+    const key = job === null ? `covers/${sha256Hex(cover.bytes).slice(2)}.png` : `covers/${toPublicJobId(job.id)}.png`;
+    storedCover = { cid: coverCid.toString(), url: deps.objectStore.publicUrl(key), key, contentType: cover.contentType };
+  }
+
+  const document = buildErc721Metadata(input, job, storedCover);
+  const bytes = new TextEncoder().encode(canonicalJson(document));
+  const cid = await deps.ipfs.add(bytes);
+  const metadataHash = sha256Hex(bytes);
+
+  let pinRequestId: string | null = null;
+  let pinStatus: string | null = null;
+  if (deps.pinning !== undefined) {
+    const targets = [
+      { cid, name: `${input.name.slice(0, 200)}.json` },
+      ...(coverCid === null || storedCover === null ? [] : [{ cid: coverCid, name: storedCover.key }]),
+    ];
+    for (const target of targets) {
+      const pinned = await deps.pinning.pin({ cid: target.cid, name: target.name, meta: { app: 'songmint' } });
+      if (!pinned.ok) {
+        return fail(
+          appError('SERVICE_UNAVAILABLE', 'IPFS pinning failed', { details: `${pinned.error.code}: ${pinned.error.message}`, retryAfter: 30 }),
+        );
+      }
+      if (target.cid.equals(cid)) {
+        pinRequestId = pinned.value.requestId;
+        pinStatus = pinned.value.status;
+      }
+    }
+  }
+
+  // Written last, so that a refused pin leaves neither a replaced cover nor a row behind.
+  if (storedCover !== null && cover !== null) {
+    const put = await deps.objectStore.put(storedCover.key, cover.bytes, {
+      contentType: cover.contentType,
+      cacheControl: job === null ? CONTENT_COVER_CACHE_CONTROL : JOB_COVER_CACHE_CONTROL,
+    });
+    if (!put.ok) {
+      return fail(appError('SERVICE_UNAVAILABLE', 'Object storage unavailable', { details: put.error.message, retryAfter: 5 }));
+    }
+  }
+
+  const metadataUri = `ipfs://${cid.toString()}`;
+  await deps.db.none(
+    `INSERT INTO song_metadata (user_id, job_id, cid, metadata_uri, metadata_hash, document, cover_key, cover_cid,
+                                cover_content_type, pin_request_id, pin_status, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      userId,
+      job?.id ?? null,
+      cid.toString(),
+      metadataUri,
+      metadataHash,
+      JSON.stringify(document),
+      storedCover?.key ?? null,
+      storedCover?.cid ?? null,
+      storedCover?.contentType ?? null,
+      pinRequestId,
+      pinStatus,
+      deps.now(),
+    ],
+  );
+
+  return ok({
+    cid: cid.toString(),
+    metadataUri,
+    metadataHash,
+    ...(job === null ? {} : { jobId: toPublicJobId(job.id) }),
+    ...(storedCover === null ? {} : { coverUrl: storedCover.url, imageUri: `ipfs://${storedCover.cid}` }),
+    ...(pinStatus === null ? {} : { pinStatus }),
+  });
+}

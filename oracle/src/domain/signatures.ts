@@ -1,0 +1,179 @@
+/**
+ * Issuing the platform's mint signature (spec: POST /api/signature). The spec's four checks run
+ * in its order: (1) the job belongs to the requester, (2) it is completed, (3) no signature was
+ * issued for it before, (4) the audio hash recomputed from the stored object equals the job's.
+ *
+ * Exactly-once: the claim is one statement (conditional UPDATE of the job joined to the INSERT
+ * of the signature row), so of any number of concurrent requests for a job exactly one
+ * succeeds and the rest see SIGN_002. The stored audio is read and hashed before the claim,
+ * outside any lock: audio objects are written once, and a request that loses the race has only
+ * spent its own time.
+ */
+import { createHash } from 'node:crypto';
+import type { Address, Hex } from 'viem';
+import type { Database } from '../../../core/src/db/database.ts';
+import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { appError, fail, ok } from './errors.ts';
+import type { Result } from './errors.ts';
+import type { MintSigner } from '../chain/mint-signer.ts';
+import { parsePublicJobId } from './jobs.ts';
+
+/** Spec: "signature lifetime 1 hour, single use". */
+export const SIGNATURE_LIFETIME_SECONDS = 3600;
+
+export type { MintSigner };
+
+export interface SignatureDeps {
+  db: Database;
+  objectStore: Pick<ObjectStore, 'get'>;
+  signer: MintSigner;
+  now: () => Date;
+}
+
+/** Variant A names the job; Variant B names the audio by its hash. */
+export type SignatureSubject = { jobId: string } | { audioHash: Hex };
+
+export interface SignatureRequest {
+  userId: string;
+  /** The authenticated wallet (lower-case): the only address a signature is issued for. */
+  minter: Address;
+  subject: SignatureSubject;
+  metadataUri: string;
+}
+
+export interface IssuedSignature {
+  /** Public job id, `gen_<uuid>`. */
+  jobId: string;
+  signature: Hex;
+  audioHash: Hex;
+  metadataUri: string;
+  minter: Address;
+  signer: Address;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+interface JobRow {
+  id: string;
+  status: string;
+  audio_key: string | null;
+  audio_hash: Hex | null;
+  signature: string | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+export function sha256Hex(bytes: Uint8Array): Hex {
+  return `0x${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+function invalidJob(publicId?: string) {
+  // Unknown, malformed and someone else's job ids answer alike: no job existence leaks.
+  return appError('SIGN_001', 'Invalid job', {
+    details: 'No job with this id belongs to the authenticated user.',
+    ...(publicId === undefined ? {} : { jobId: publicId }),
+  });
+}
+
+async function findJob(db: Database, userId: string, subject: SignatureSubject): Promise<JobRow | null> {
+  if ('jobId' in subject) {
+    const id = parsePublicJobId(subject.jobId);
+    if (id === null) return null;
+    return db.oneOrNone<JobRow>(
+      `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs WHERE id = $1 AND user_id = $2`,
+      [id, userId],
+    );
+  }
+  // Identical audio from two jobs (same prompt and seed) can be minted once: prefer a job that
+  // still has no signature, so the answer is SIGN_002 only when every such job is signed.
+  return db.oneOrNone<JobRow>(
+    `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs
+      WHERE user_id = $1 AND audio_hash = $2 AND status = 'completed'
+      ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`,
+    [userId, subject.audioHash.toLowerCase()],
+  );
+}
+
+export async function issueMintSignature(deps: SignatureDeps, request: SignatureRequest): Promise<Result<IssuedSignature>> {
+  const publicId = 'jobId' in request.subject ? request.subject.jobId : undefined;
+
+  // (1) The job belongs to the requester.
+  const job = await findJob(deps.db, request.userId, request.subject);
+  if (job === null) return fail(invalidJob(publicId));
+  const jobId = toPublicJobId(job.id);
+
+  // (2) Its status is completed.
+  if (job.status !== 'completed' || job.audio_hash === null) {
+    return fail(
+      appError('SIGN_003', 'Job not completed', {
+        details: `The job is ${job.status}; a signature is issued only for completed audio.`,
+        jobId,
+      }),
+    );
+  }
+
+  // (3) No signature was issued for it before.
+  if (job.signature !== null) return fail(alreadySigned(jobId));
+
+  // (4) The audio hash recomputed from the stored object matches the stored value.
+  const stored = await deps.objectStore.get(job.audio_key ?? audioObjectKey(job.id));
+  if (!stored.ok) {
+    if (stored.error.code === 'not_found') {
+      return fail(
+        appError('SIGN_004', 'Audio hash mismatch', { details: 'The audio object of this job is no longer stored.', jobId }),
+      );
+    }
+    return fail(appError('SERVICE_UNAVAILABLE', 'Object storage unavailable', { details: stored.error.message, retryAfter: 5, jobId }));
+  }
+  const recomputed = sha256Hex(stored.value.bytes);
+  if (recomputed !== job.audio_hash) {
+    return fail(
+      appError('SIGN_004', 'Audio hash mismatch', {
+        details: 'The stored audio no longer hashes to the value recorded when the job completed.',
+        jobId,
+      }),
+    );
+  }
+
+  const audioHash = job.audio_hash;
+  const minter = request.minter.toLowerCase() as Address;
+  const signature = await deps.signer.sign({ minter, metadataUri: request.metadataUri, audioHash });
+  const issuedAt = deps.now();
+  const expiresAt = new Date(issuedAt.getTime() + SIGNATURE_LIFETIME_SECONDS * 1000);
+
+  try {
+    const claimed = await deps.db.oneOrNone<{ job_id: string }>(
+      `WITH claimed AS (
+         UPDATE generation_jobs SET signature = $3, metadata_uri = $4
+          WHERE id = $1 AND user_id = $2 AND status = 'completed' AND signature IS NULL
+          RETURNING id, user_id, audio_hash)
+       INSERT INTO mint_signatures
+         (job_id, user_id, minter, metadata_uri, audio_hash, signature, signer_address, issued_at, expires_at)
+       SELECT id, user_id, $5, $4, audio_hash, $3, $6, $7, $8 FROM claimed
+       RETURNING job_id`,
+      [job.id, request.userId, signature.toLowerCase(), request.metadataUri, minter, deps.signer.address.toLowerCase(), issuedAt, expiresAt],
+    );
+    if (claimed === null) return fail(alreadySigned(jobId));
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      return fail(
+        appError('SIGN_002', 'Already signed', {
+          details: 'A signature was already issued for identical audio; the contract mints each audio hash once.',
+          jobId,
+        }),
+      );
+    }
+    throw error;
+  }
+
+  return ok({ jobId, signature, audioHash, metadataUri: request.metadataUri, minter, signer: deps.signer.address, issuedAt, expiresAt });
+}
+
+function alreadySigned(jobId: string) {
+  return appError('SIGN_002', 'Already signed', { details: 'A signature was already issued for this job.', jobId });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && (error as Error & { code?: unknown }).code === UNIQUE_VIOLATION;
+}

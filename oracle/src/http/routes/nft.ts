@@ -1,0 +1,206 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { Router } from 'express';
+import type { Address } from 'viem';
+import { z } from 'zod';
+import { toPublicJobId } from '../../../../core/src/generation-queue.ts';
+import { appError } from '../../domain/errors.ts';
+import type { MountedRouter } from '../deps.ts';
+import { sendError } from '../error-response.ts';
+import { describeIssues, variantCErrorSchema } from '../schemas.ts';
+import { metadataUriSchema, signForRequest } from './signature.ts';
+import type { SignatureRouterDeps } from './signature.ts';
+
+export interface NftRouterDeps extends SignatureRouterDeps {
+  chain: { chainId: number; songNftAddress?: Address };
+}
+
+/** Token ids are sequential from 1 and fit PostgreSQL bigint. */
+const TOKEN_ID = /^[1-9][0-9]{0,18}$/;
+const MAX_BIGINT = 9223372036854775807n;
+
+export const nftMintRequestSchema = z
+  .strictObject({
+    job_id: z.string().min(1).max(100).meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
+    metadata_uri: metadataUriSchema,
+    user_address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
+  })
+  .meta({ id: 'NftMintRequest' });
+
+export const nftMintResponseSchema = z
+  .object({
+    job_id: z.string(),
+    signature: z.string(),
+    metadata_uri: z.string(),
+    audio_hash: z.string(),
+    minter: z.string(),
+    expires_at: z.iso.datetime(),
+    mint_call: z.object({
+      chain_id: z.number().int(),
+      address: z.string().nullable().meta({ description: 'SongNFT address; null when the oracle has no chain configured.' }),
+      function_name: z.literal('mint'),
+      args: z.tuple([z.string(), z.string(), z.string()]).meta({ description: '[metadataURI, audioHash, signature]' }),
+    }),
+  })
+  .meta({ id: 'NftMintResponse' });
+
+export const nftResponseSchema = z
+  .object({
+    token_id: z.string(),
+    chain_id: z.number().int(),
+    contract: z.string().nullable(),
+    metadata_uri: z.string(),
+    metadata: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The metadata JSON when this oracle published it.' }),
+    minter: z.string().meta({ description: 'Address that minted the token (transfers are not tracked).' }),
+    audio_hash: z.string(),
+    audio_url: z.string().nullable(),
+    job_id: z.string(),
+    mint_tx_hash: z.string().nullable(),
+    minted_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Nft' });
+
+export const poolsResponseSchema = z
+  .object({
+    pools: z.array(z.record(z.string(), z.unknown())),
+    count: z.number().int(),
+    indexed: z.boolean().meta({ description: 'false: pools are not indexed by this oracle yet; the list is empty by construction.' }),
+  })
+  .meta({ id: 'TradingPools' });
+
+interface NftRow {
+  token_id: string;
+  job_id: string;
+  minter: string;
+  metadata_uri: string;
+  audio_hash: string;
+  audio_url: string | null;
+  mint_tx_hash: string | null;
+  used_at: Date | null;
+  document: Record<string, unknown> | null;
+}
+
+/** Variant C: GET /v1/nft/{id} (token metadata) and POST /v1/nft/mint (mint authorization). */
+export function nftRouter(deps: NftRouterDeps): MountedRouter {
+  const router = Router();
+
+  router.post('/mint', async (req, res) => {
+    const parsed = nftMintRequestSchema.safeParse(req.body);
+    if (!parsed.success) {
+      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid mint request', { details: describeIssues(parsed.error) }));
+      return;
+    }
+    const issued = await signForRequest(deps, req, res, {
+      subject: { jobId: parsed.data.job_id },
+      metadataUri: parsed.data.metadata_uri,
+      ...(parsed.data.user_address === undefined ? {} : { userAddress: parsed.data.user_address }),
+    });
+    if (issued === null) return;
+    res.json({
+      job_id: issued.jobId,
+      signature: issued.signature,
+      metadata_uri: issued.metadataUri,
+      audio_hash: issued.audioHash,
+      minter: issued.minter,
+      expires_at: issued.expiresAt.toISOString(),
+      mint_call: {
+        chain_id: deps.chain.chainId,
+        address: deps.chain.songNftAddress ?? null,
+        function_name: 'mint',
+        args: [issued.metadataUri, issued.audioHash, issued.signature],
+      },
+    });
+  });
+
+  router.get('/:id', async (req, res) => {
+    const id = String(req.params.id);
+    if (!TOKEN_ID.test(id) || BigInt(id) > MAX_BIGINT) {
+      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid token id', { details: 'the token id is a positive integer', fields: { id } }));
+      return;
+    }
+    const row = await deps.db.oneOrNone<NftRow>(
+      `SELECT s.token_id::text AS token_id, s.job_id, s.minter, s.metadata_uri, s.audio_hash, j.audio_url, s.mint_tx_hash, s.used_at,
+              (SELECT m.document FROM song_metadata m WHERE m.metadata_uri = s.metadata_uri ORDER BY m.created_at LIMIT 1) AS document
+         FROM mint_signatures s JOIN generation_jobs j ON j.id = s.job_id
+        WHERE s.token_id = $1`,
+      [id],
+    );
+    if (row === null) {
+      sendError(req, res, appError('NOT_FOUND', 'Token not found', { details: 'no Songmint token with this id has been indexed', fields: { id } }));
+      return;
+    }
+    res.json({
+      token_id: row.token_id,
+      chain_id: deps.chain.chainId,
+      contract: deps.chain.songNftAddress ?? null,
+      metadata_uri: row.metadata_uri,
+      metadata: row.document,
+      minter: row.minter,
+      audio_hash: row.audio_hash,
+      audio_url: row.audio_url,
+      job_id: toPublicJobId(row.job_id),
+      mint_tx_hash: row.mint_tx_hash,
+      minted_at: row.used_at === null ? null : row.used_at.toISOString(),
+    });
+  });
+
+  return { path: '/v1/nft', router, category: 'metadata_nft', openapi: registerNftApi };
+}
+
+/**
+ * Variant C: GET /v1/trading/pools. Pool data comes from the vault's launch events, which this
+ * oracle does not index yet: the answer is an empty list marked `indexed: false`, never an
+ * invented pool.
+ */
+export function tradingRouter(): MountedRouter {
+  const router = Router();
+  router.get('/pools', (_req, res) => {
+    res.json({ pools: [], count: 0, indexed: false });
+  });
+  return { path: '/v1/trading', router, category: 'trading', openapi: registerTradingApi };
+}
+
+function registerNftApi(registry: OpenAPIRegistry): void {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/nft/mint',
+    tags: ['v1'],
+    summary: 'Variant C: mint authorization for a completed job, with the contract call to make',
+    description: 'Same checks and codes as POST /api/signature, errors in the Variant C shape.',
+    security: [{ bearer: [] }],
+    request: { body: { content: { 'application/json': { schema: nftMintRequestSchema } } } },
+    responses: {
+      200: { description: 'Signature issued.', content: { 'application/json': { schema: nftMintResponseSchema } } },
+      400: error('VALIDATION_ERROR'),
+      401: error('AUTH_ERROR'),
+      403: error('FORBIDDEN: user_address is not the authenticated wallet'),
+      404: error('SIGN_001'),
+      409: error('SIGN_002, SIGN_003, SIGN_004'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/nft/{id}',
+    tags: ['v1'],
+    summary: 'Variant C: a minted token (indexed from SongMinted events)',
+    security: [{ bearer: [] }],
+    request: { params: z.object({ id: z.string().meta({ description: 'Token id.', example: '1' }) }) },
+    responses: {
+      200: { description: 'Token.', content: { 'application/json': { schema: nftResponseSchema } } },
+      400: error('VALIDATION_ERROR'),
+      401: error('AUTH_ERROR'),
+      404: error('NOT_FOUND'),
+    },
+  });
+}
+
+function registerTradingApi(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/trading/pools',
+    tags: ['v1'],
+    summary: 'Variant C: song pools (not indexed yet: always an empty list with indexed=false)',
+    security: [{ bearer: [] }],
+    responses: { 200: { description: 'Pools.', content: { 'application/json': { schema: poolsResponseSchema } } } },
+  });
+}

@@ -1,0 +1,171 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import type { Address, Hex } from 'viem';
+import { z } from 'zod';
+import type { ObjectStore } from '../../../../core/src/object-store.ts';
+import { parseCid } from '../../ipfs/content-store.ts';
+import { appError } from '../../domain/errors.ts';
+import type { AppError } from '../../domain/errors.ts';
+import { issueMintSignature } from '../../domain/signatures.ts';
+import type { IssuedSignature, MintSigner, SignatureSubject } from '../../domain/signatures.ts';
+import { authenticatedUser } from '../auth.ts';
+import type { AppDeps, MountedRouter } from '../deps.ts';
+import { sendError } from '../error-response.ts';
+import { describeIssues, variantAErrorSchema } from '../schemas.ts';
+
+export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> {
+  objectStore: Pick<ObjectStore, 'get'>;
+  signer: MintSigner;
+}
+
+/** Longest metadata URI accepted; the contract stores the string, so keep it bounded. */
+const METADATA_URI_MAX = 512;
+
+/** `ipfs://<cid>` or `ipfs://<cid>/<path>` with a CID that parses. */
+export const metadataUriSchema = z
+  .string()
+  .max(METADATA_URI_MAX)
+  .refine((value) => {
+    const match = /^ipfs:\/\/([A-Za-z0-9]+)(\/[\x21-\x7e]*)?$/.exec(value);
+    return match?.[1] !== undefined && parseCid(match[1]).ok;
+  }, 'must be ipfs://<cid> with a valid CID')
+  .meta({ description: 'Metadata URI the token will carry.', example: 'ipfs://bafkreibwnxqpvexampleexampleexampleexampleexampleexample' });
+
+const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+const audioHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits');
+
+export const signatureRequestSchema = z
+  .strictObject({
+    job_id: z.string().min(1).max(100).meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
+    user_address: addressSchema.meta({ description: 'Must be the authenticated wallet.' }),
+    metadata_uri: metadataUriSchema,
+  })
+  .meta({ id: 'SignatureRequest' });
+
+export const signatureRequestVariantBSchema = z
+  .strictObject({ metadataURI: metadataUriSchema, audioHash: audioHashSchema })
+  .meta({ id: 'SignatureRequestVariantB' });
+
+export const signatureResponseSchema = z
+  .object({
+    signature: z.string().meta({ description: '65-byte EIP-191 signature, hex.' }),
+    audio_hash: z.string(),
+    expires_at: z.iso.datetime().meta({ description: 'Issue time + 1 hour (UTC).' }),
+    job_id: z.string(),
+  })
+  .meta({ id: 'SignatureResponse' });
+
+export const signatureResponseVariantBSchema = z
+  .object({ signature: z.string(), expiresAt: z.number().int().meta({ description: 'Unix seconds.' }) })
+  .meta({ id: 'SignatureResponseVariantB' });
+
+type ParsedRequest =
+  | { ok: true; variant: 'A' | 'B'; subject: SignatureSubject; metadataUri: string; userAddress?: string }
+  | { ok: false; error: AppError };
+
+/** Variant B is recognised by its camelCase fields; anything else is read as Variant A. */
+export function parseSignatureRequest(body: unknown): ParsedRequest {
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const variantB = isObject && !('job_id' in body) && ('metadataURI' in body || 'audioHash' in body);
+  if (variantB) {
+    const parsed = signatureRequestVariantBSchema.safeParse(body);
+    if (!parsed.success) return { ok: false, error: invalid(parsed.error) };
+    return { ok: true, variant: 'B', subject: { audioHash: parsed.data.audioHash.toLowerCase() as Hex }, metadataUri: parsed.data.metadataURI };
+  }
+  const parsed = signatureRequestSchema.safeParse(body);
+  if (!parsed.success) return { ok: false, error: invalid(parsed.error) };
+  return {
+    ok: true,
+    variant: 'A',
+    subject: { jobId: parsed.data.job_id },
+    metadataUri: parsed.data.metadata_uri,
+    userAddress: parsed.data.user_address,
+  };
+}
+
+function invalid(error: z.ZodError): AppError {
+  return appError('VALIDATION_ERROR', 'Invalid signature request', { details: describeIssues(error) });
+}
+
+/** Issues a mint signature: shared by POST /api/signature and Variant C's POST /v1/nft/mint. */
+export async function signForRequest(
+  deps: SignatureRouterDeps,
+  req: Request,
+  res: Response,
+  request: { subject: SignatureSubject; metadataUri: string; userAddress?: string },
+): Promise<IssuedSignature | null> {
+  const user = authenticatedUser(req);
+  if (request.userAddress !== undefined && request.userAddress.toLowerCase() !== user.walletAddress) {
+    sendError(
+      req,
+      res,
+      appError('FORBIDDEN', 'user_address is not your wallet', {
+        details: 'A mint signature is issued only for the authenticated wallet, which must also send the mint transaction.',
+      }),
+    );
+    return null;
+  }
+  const result = await issueMintSignature(
+    { db: deps.db, objectStore: deps.objectStore, signer: deps.signer, now: deps.now },
+    { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri },
+  );
+  if (!result.ok) {
+    if (result.error.code === 'SIGN_004') deps.logger.error({ jobId: result.error.jobId, details: result.error.details }, 'stored audio failed its hash check');
+    sendError(req, res, result.error);
+    return null;
+  }
+  deps.metrics.signaturesIssued.inc();
+  res.setHeader('Cache-Control', 'no-store');
+  return result.value;
+}
+
+/** POST /api/signature (Variants A and B). */
+export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
+  const router = Router();
+  router.post('/', async (req, res) => {
+    const parsed = parseSignatureRequest(req.body);
+    if (!parsed.ok) {
+      sendError(req, res, parsed.error);
+      return;
+    }
+    const issued = await signForRequest(deps, req, res, parsed);
+    if (issued === null) return;
+    if (parsed.variant === 'B') {
+      res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) });
+      return;
+    }
+    res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId });
+  });
+  return { path: '/api/signature', router, category: 'metadata_nft', openapi: registerSignatureApi };
+}
+
+function registerSignatureApi(registry: OpenAPIRegistry): void {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/signature',
+    tags: ['mint'],
+    summary: 'Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)',
+    description:
+      'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409), (4) the stored audio still hashes to the recorded value (SIGN_004, 409). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
+    security: [{ bearer: [] }],
+    request: {
+      body: {
+        content: { 'application/json': { schema: z.union([signatureRequestSchema, signatureRequestVariantBSchema]) } },
+      },
+    },
+    responses: {
+      200: {
+        description: 'Signature issued.',
+        content: { 'application/json': { schema: z.union([signatureResponseSchema, signatureResponseVariantBSchema]) } },
+      },
+      400: error('Invalid input (VALIDATION_ERROR).'),
+      401: error('Missing or invalid token (AUTH_ERROR).'),
+      403: error('user_address is not the authenticated wallet (FORBIDDEN).'),
+      404: error('SIGN_001: no such job of the caller.'),
+      409: error('SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch.'),
+      503: error('Object storage unavailable (SERVICE_UNAVAILABLE).'),
+    },
+  });
+}

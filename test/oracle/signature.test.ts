@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { recoverMessageAddress } from 'viem';
+import type { Address, Hex } from 'viem';
+import { mintMessageHash } from '../../oracle/src/chain/mint-signer.ts';
+import { assertVariantAError } from './helpers/shapes.ts';
+import type { LoggedIn } from './helpers/test-app.ts';
+import { startStorageStack } from './storage-stack.ts';
+import type { StorageStack } from './storage-stack.ts';
+
+const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
+
+describe('POST /api/signature', () => {
+  let stack: StorageStack;
+  let alice: LoggedIn;
+  let bob: LoggedIn;
+
+  before(async () => {
+    stack = await startStorageStack();
+    alice = await stack.app.login();
+    bob = await stack.app.login();
+  });
+  after(() => stack.stop());
+
+  const sign = (who: LoggedIn, body: unknown) => stack.app.request('/api/signature', { token: who.token, body });
+
+  it('signs a completed job of the caller with the platform key, for the contract message', async () => {
+    const job = await stack.seedJob(alice.userId, alice.address);
+    const before = Date.now();
+    const response = await sign(alice, { job_id: job.publicId, user_address: alice.account.address, metadata_uri: METADATA_URI });
+    assert.equal(response.status, 200, response.text);
+    const body = response.body as { signature: Hex; audio_hash: string; expires_at: string; job_id: string };
+    assert.equal(body.audio_hash, job.audioHash);
+    assert.equal(body.job_id, job.publicId);
+    assert.match(body.signature, /^0x[0-9a-f]{130}$/);
+
+    const digest = mintMessageHash({ minter: alice.address as Address, metadataUri: METADATA_URI, audioHash: job.audioHash });
+    const recovered = await recoverMessageAddress({ message: { raw: digest }, signature: body.signature });
+    assert.equal(recovered, stack.signer.address);
+
+    const expires = Date.parse(body.expires_at);
+    assert.match(body.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.ok(expires >= before + 3600_000 && expires <= Date.now() + 3600_000, 'expires one hour after issue');
+
+    const row = await stack.app.db.one<{ signature: string; metadata_uri: string; signature_used: boolean }>(
+      'SELECT signature, metadata_uri, signature_used FROM generation_jobs WHERE id = $1',
+      [job.id],
+    );
+    assert.equal(row.signature, body.signature);
+    assert.equal(row.metadata_uri, METADATA_URI);
+    assert.equal(row.signature_used, false);
+    const stored = await stack.app.db.one<{ minter: string; expires_at: Date; signer_address: string }>(
+      'SELECT minter, expires_at, signer_address FROM mint_signatures WHERE job_id = $1',
+      [job.id],
+    );
+    assert.equal(stored.minter, alice.address);
+    assert.equal(stored.expires_at.toISOString(), body.expires_at);
+    assert.equal(stored.signer_address, stack.signer.address.toLowerCase());
+
+    const metrics = await stack.app.request('/metrics');
+    assert.match(metrics.text, /^mint_signatures_issued_total [1-9]/m);
+  });
+
+  it('refuses a second signature for the same job with SIGN_002 (409)', async () => {
+    const job = await stack.seedJob(alice.userId, alice.address);
+    const body = { job_id: job.publicId, user_address: alice.address, metadata_uri: METADATA_URI };
+    assert.equal((await sign(alice, body)).status, 200);
+    const again = await sign(alice, { ...body, metadata_uri: `${METADATA_URI}/other.json` });
+    assert.equal(again.status, 409);
+    assertVariantAError(again.body, 'SIGN_002');
+  });
+
+  it('answers SIGN_001 (404) alike for another user\'s, an unknown and a malformed job id', async () => {
+    const bobsJob = await stack.seedJob(bob.userId, bob.address);
+    for (const jobId of [bobsJob.publicId, 'gen_00000000-0000-4000-8000-000000000000', 'gen_nope', bobsJob.id]) {
+      const response = await sign(alice, { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI });
+      assert.equal(response.status, 404, jobId);
+      assertVariantAError(response.body, 'SIGN_001');
+    }
+    const untouched = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [bobsJob.id]);
+    assert.equal(untouched.signature, null);
+  });
+
+  it('checks in the spec order: ownership before status, signature before the audio hash', async () => {
+    const bobsQueued = await stack.seedJob(bob.userId, bob.address, 'queued');
+    const foreign = await sign(alice, { job_id: bobsQueued.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
+    assertVariantAError(foreign.body, 'SIGN_001');
+
+    const signed = await stack.seedJob(alice.userId, alice.address);
+    const body = { job_id: signed.publicId, user_address: alice.address, metadata_uri: METADATA_URI };
+    assert.equal((await sign(alice, body)).status, 200);
+    await stack.objectStore.put(signed.audioKey, new Uint8Array([1, 2, 3]), { contentType: 'audio/mpeg' });
+    assertVariantAError((await sign(alice, body)).body, 'SIGN_002');
+  });
+
+  it('refuses jobs that are not completed with SIGN_003 (409)', async () => {
+    for (const status of ['queued', 'processing', 'failed'] as const) {
+      const job = await stack.seedJob(alice.userId, alice.address, status);
+      const response = await sign(alice, { job_id: job.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
+      assert.equal(response.status, 409, status);
+      assertVariantAError(response.body, 'SIGN_003');
+    }
+  });
+
+  it('recomputes the audio hash from the stored object: tampered or missing audio gets SIGN_004 and no signature', async () => {
+    const tampered = await stack.seedJob(alice.userId, alice.address);
+    const changed = new Uint8Array(tampered.bytes);
+    changed[100] = (changed[100] ?? 0) ^ 0xff;
+    await stack.objectStore.put(tampered.audioKey, changed, { contentType: 'audio/mpeg' });
+    const response = await sign(alice, { job_id: tampered.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
+    assert.equal(response.status, 409);
+    assertVariantAError(response.body, 'SIGN_004');
+
+    const missing = await stack.seedJob(alice.userId, alice.address);
+    await stack.objectStore.delete(missing.audioKey);
+    const gone = await sign(alice, { job_id: missing.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
+    assertVariantAError(gone.body, 'SIGN_004');
+
+    const rows = await stack.app.db.one<{ n: number }>(
+      'SELECT count(*)::int AS n FROM mint_signatures WHERE job_id IN ($1, $2)',
+      [tampered.id, missing.id],
+    );
+    assert.equal(rows.n, 0);
+  });
+
+  it('issues only for the authenticated wallet (403 otherwise)', async () => {
+    const job = await stack.seedJob(alice.userId, alice.address);
+    const response = await sign(alice, { job_id: job.publicId, user_address: bob.address, metadata_uri: METADATA_URI });
+    assert.equal(response.status, 403);
+    assertVariantAError(response.body, 'FORBIDDEN');
+    const ok = await sign(alice, { job_id: job.publicId, user_address: alice.address.toUpperCase().replace('0X', '0x'), metadata_uri: METADATA_URI });
+    assert.equal(ok.status, 200, 'the address comparison ignores hex case');
+  });
+
+  it('issues exactly one signature for 50 concurrent requests for one job', async () => {
+    // A fresh user: 50 requests are half of the hourly metadata/NFT allowance.
+    const carol = await stack.app.login();
+    const job = await stack.seedJob(carol.userId, carol.address);
+    const body = { job_id: job.publicId, user_address: carol.address, metadata_uri: METADATA_URI };
+    const responses = await Promise.all(Array.from({ length: 50 }, () => sign(carol, body)));
+    const statuses = responses.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
+    assert.equal(statuses.filter((s) => s === 409).length, 49);
+    for (const r of responses.filter((x) => x.status === 409)) assertVariantAError(r.body, 'SIGN_002');
+    const rows = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE job_id = $1', [job.id]);
+    assert.equal(rows.n, 1);
+  });
+
+  it('signs identical audio once, even across two jobs (the contract mints each audio hash once)', async () => {
+    const first = await stack.seedJob(alice.userId, alice.address);
+    const second = await stack.seedJob(alice.userId, alice.address);
+    await stack.objectStore.put(second.audioKey, first.bytes, { contentType: 'audio/mpeg' });
+    await stack.app.db.none('UPDATE generation_jobs SET audio_hash = $1 WHERE id = $2', [first.audioHash, second.id]);
+    assert.equal((await sign(alice, { job_id: first.publicId, user_address: alice.address, metadata_uri: METADATA_URI })).status, 200);
+    const dup = await sign(alice, { job_id: second.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
+    assert.equal(dup.status, 409);
+    assertVariantAError(dup.body, 'SIGN_002');
+    const job = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [second.id]);
+    assert.equal(job.signature, null, 'the refused claim left no signature on the job');
+  });
+
+  it('Variant B: finds the job by audio hash and answers {signature, expiresAt}', async () => {
+    const job = await stack.seedJob(alice.userId, alice.address);
+    const response = await sign(alice, { metadataURI: METADATA_URI, audioHash: job.audioHash.toUpperCase().replace('0X', '0x') });
+    assert.equal(response.status, 200, response.text);
+    const body = response.body as { signature: Hex; expiresAt: number };
+    assert.deepEqual(Object.keys(body).sort(), ['expiresAt', 'signature']);
+    assert.ok(Number.isInteger(body.expiresAt));
+    assert.ok(Math.abs(body.expiresAt - (Date.now() / 1000 + 3600)) < 60);
+    const digest = mintMessageHash({ minter: alice.address as Address, metadataUri: METADATA_URI, audioHash: job.audioHash });
+    assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: body.signature }), stack.signer.address);
+
+    const again = await sign(alice, { metadataURI: METADATA_URI, audioHash: job.audioHash });
+    assertVariantAError(again.body, 'SIGN_002');
+    const foreign = await sign(bob, { metadataURI: METADATA_URI, audioHash: job.audioHash });
+    assert.equal(foreign.status, 404);
+    assertVariantAError(foreign.body, 'SIGN_001');
+  });
+
+  it('rejects malformed input with 400 in the Variant A shape and charges nothing', async () => {
+    const job = await stack.seedJob(alice.userId, alice.address);
+    const good = { job_id: job.publicId, user_address: alice.address, metadata_uri: METADATA_URI };
+    const bad: unknown[] = [
+      {},
+      [],
+      'text',
+      null,
+      42,
+      { ...good, job_id: 7 },
+      { ...good, job_id: '' },
+      { ...good, user_address: 'alice' },
+      { ...good, user_address: undefined },
+      { ...good, metadata_uri: 'https://example.com/meta.json' },
+      { ...good, metadata_uri: 'ipfs://not-a-cid' },
+      { ...good, metadata_uri: `ipfs://${'b'.repeat(600)}` },
+      { ...good, metadata_uri: undefined },
+      { ...good, extra: true },
+      { metadataURI: METADATA_URI },
+      { metadataURI: METADATA_URI, audioHash: '0x1234' },
+    ];
+    for (const body of bad) {
+      const response = await stack.app.request('/api/signature', { token: alice.token, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      assert.equal(response.status, 400, `${JSON.stringify(body)} -> ${response.text}`);
+      assertVariantAError(response.body, 'VALIDATION_ERROR');
+    }
+    const invalidJson = await stack.app.request('/api/signature', { token: alice.token, rawBody: '{"job_id":', headers: { 'content-type': 'application/json' } });
+    assert.equal(invalidJson.status, 400);
+    assertVariantAError(invalidJson.body, 'VALIDATION_ERROR');
+
+    const noToken = await stack.app.request('/api/signature', { body: good });
+    assert.equal(noToken.status, 401);
+    assertVariantAError(noToken.body, 'AUTH_ERROR');
+
+    const row = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [job.id]);
+    assert.equal(row.signature, null);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The oracle with the storage engineer's routers over real services: PostgreSQL, pg-boss and the
+ * app from startTestApp, s3rver for objects, a filesystem IPFS blockstore, a real platform key.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { deflateSync, crc32 } from 'node:zlib';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Address, Hex } from 'viem';
+import { generatePrivateKey } from 'viem/accounts';
+import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
+import { createObjectStore } from '../../core/src/object-store.ts';
+import type { ObjectStore } from '../../core/src/object-store.ts';
+import { startTestS3 } from '../../core/src/testing/s3.ts';
+import type { TestS3 } from '../../core/src/testing/s3.ts';
+import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
+import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
+import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
+import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
+import { metadataRouter } from '../../oracle/src/http/routes/metadata.ts';
+import { nftRouter, tradingRouter } from '../../oracle/src/http/routes/nft.ts';
+import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
+import { startTestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
+
+export const PUBLIC_BASE_URL = 'https://cdn.songmint.test';
+
+export interface SeededJob {
+  id: string;
+  publicId: string;
+  audioKey: string;
+  audioUrl: string;
+  audioHash: Hex;
+  bytes: Uint8Array;
+}
+
+export interface StorageStack {
+  app: TestApp;
+  s3: TestS3;
+  objectStore: ObjectStore;
+  ipfs: IpfsContentStore;
+  signer: MintSigner;
+  /** A job of `userId` in `status`; completed jobs get an audio object and its hash. */
+  seedJob(userId: string, address: string, status?: 'queued' | 'processing' | 'completed' | 'failed'): Promise<SeededJob>;
+  stop(): Promise<void>;
+}
+
+export interface StorageStackOptions {
+  pinning?: PinningClient;
+  chain?: { chainId: number; songNftAddress?: Address };
+  signerKey?: Hex;
+}
+
+export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
+  const s3 = await startTestS3();
+  const objectStore = createObjectStore({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    forcePathStyle: true,
+    publicBaseUrl: PUBLIC_BASE_URL,
+  });
+  const ipfsDir = await mkdtemp(join(tmpdir(), 'songmint-ipfs-'));
+  const ipfs = await openIpfsContentStore(ipfsDir);
+  const signer = createMintSigner(options.signerKey ?? generatePrivateKey());
+  const chain = options.chain ?? { chainId: 8453 };
+  const app = await startTestApp({
+    routers: (deps) => [
+      metadataRouter({ db: deps.db, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
+      signatureRouter({ ...deps, objectStore, signer }),
+      nftRouter({ ...deps, objectStore, signer, chain }),
+      tradingRouter(),
+    ],
+  });
+
+  async function seedJob(userId: string, address: string, status: 'queued' | 'processing' | 'completed' | 'failed' = 'completed'): Promise<SeededJob> {
+    const id = randomUUID();
+    const audioKey = audioObjectKey(id);
+    const bytes = new Uint8Array(randomBytes(64 * 1024));
+    const audioHash = sha256Hex(bytes);
+    const audioUrl = objectStore.publicUrl(audioKey);
+    const completed = status === 'completed';
+    if (completed) {
+      const put = await objectStore.put(audioKey, bytes, { contentType: 'audio/mpeg' });
+      if (!put.ok) throw new Error(put.error.message);
+    }
+    await app.db.none(
+      `INSERT INTO generation_jobs (id, user_id, user_address, prompt, duration, tier, status, progress, audio_key, audio_url,
+                                    audio_hash, actual_duration, error_code, error_message, completed_at)
+       VALUES ($1, $2, $3, 'test song', 30, 'free', $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        id,
+        userId,
+        address,
+        status,
+        completed ? 100 : 0,
+        completed ? audioKey : null,
+        completed ? audioUrl : null,
+        completed ? audioHash : null,
+        completed ? 29.6 : null,
+        status === 'failed' ? 'GEN_005' : null,
+        status === 'failed' ? 'model error' : null,
+        completed ? new Date() : null,
+      ],
+    );
+    return { id, publicId: toPublicJobId(id), audioKey, audioUrl, audioHash, bytes };
+  }
+
+  return {
+    app,
+    s3,
+    objectStore,
+    ipfs,
+    signer,
+    seedJob,
+    async stop() {
+      await app.stop();
+      objectStore.close();
+      await s3.stop();
+      await ipfs.close();
+      await rm(ipfsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real PNG (RGB, filter 0) of the given size, optionally padded after IEND to `padTo` bytes. */
+export function pngBytes(width: number, height: number, padTo = 0): Uint8Array {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const raw = Buffer.alloc((width * 3 + 1) * height, 0x7f);
+  for (let y = 0; y < height; y++) raw[y * (width * 3 + 1)] = 0;
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return new Uint8Array(padTo > png.length ? Buffer.concat([png, Buffer.alloc(padTo - png.length)]) : png);
+}
+
+export function dataUri(mime: string, bytes: Uint8Array): string {
+  return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+}
