@@ -1,0 +1,84 @@
+/**
+ * MP3 320 kbps CBR encoding off the main thread: the PCM is split into overlapping chunks that
+ * the pool's threads encode in parallel, the streams are joined at frame boundaries (see
+ * chunk-join.ts), and an Info/LAME tag frame records the encoder delay and padding so the file
+ * plays exactly the input's samples. A join that cannot be made falls back to one serial encode.
+ */
+import type { EncoderBackend } from './encoder-backend.ts';
+import type { EncoderPool } from './encoder-pool.ts';
+import { joinChunks, planChunks } from './chunk-join.ts';
+import { LAME_ENCODER_DELAY, buildInfoFrame } from './info-tag.ts';
+import { SAMPLES_PER_FRAME, parseMp3 } from './mp3-frames.ts';
+
+export interface EncodeOptions {
+  backend: EncoderBackend;
+  pool: EncoderPool;
+  /** Chunks to encode in parallel; 1 encodes serially. */
+  parallelism: number;
+  signal: AbortSignal;
+}
+
+export interface EncodedMp3 {
+  bytes: Uint8Array;
+  backend: EncoderBackend;
+  chunks: number;
+  /** True when the parallel join failed and the song was encoded serially. */
+  serialFallback: boolean;
+}
+
+function slicePcm(channels: readonly Float32Array[], start: number, end: number): Float32Array[] {
+  return channels.map((c) => c.slice(start, end));
+}
+
+async function encodeParts(channels: readonly Float32Array[], sampleRate: number, parts: number, options: EncodeOptions): Promise<{ bytes: Uint8Array | undefined; chunks: number }> {
+  const samples = channels[0]?.length ?? 0;
+  const plan = planChunks(samples, parts);
+  const encoded = await Promise.all(
+    plan.ranges.map((r) =>
+      options.pool.run({ backend: options.backend, sampleRate, channels: slicePcm(channels, r.start, r.end) }, options.signal),
+    ),
+  );
+  if (encoded.length === 1) return { bytes: encoded[0], chunks: 1 };
+  const joined = joinChunks(
+    encoded.map((bytes, k) => ({ bytes, firstFrame: (plan.ranges[k]?.start ?? 0) / SAMPLES_PER_FRAME })),
+    plan.joins,
+  );
+  return { bytes: joined.ok ? joined.bytes : undefined, chunks: encoded.length };
+}
+
+export type EncodeResult = ({ ok: true } & EncodedMp3) | { ok: false; code: 'MP3_ENCODE_FAILED'; message: string };
+
+export async function encodeMp3(channels: readonly Float32Array[], sampleRate: number, options: EncodeOptions): Promise<EncodeResult> {
+  const samples = channels[0]?.length ?? 0;
+  if (samples === 0 || channels.length < 1 || channels.length > 2) {
+    return { ok: false, code: 'MP3_ENCODE_FAILED', message: `need 1 or 2 channels of PCM, got ${channels.length} x ${samples}` };
+  }
+  let { bytes, chunks } = await encodeParts(channels, sampleRate, Math.max(1, options.parallelism), options);
+  let serialFallback = false;
+  if (bytes === undefined) {
+    ({ bytes, chunks } = await encodeParts(channels, sampleRate, 1, options));
+    serialFallback = true;
+  }
+  if (bytes === undefined) return { ok: false, code: 'MP3_ENCODE_FAILED', message: 'encoder returned nothing' };
+  const parsed = parseMp3(bytes);
+  if (!parsed.ok) return { ok: false, code: 'MP3_ENCODE_FAILED', message: parsed.message };
+  const template = parsed.frames[0];
+  if (template === undefined) return { ok: false, code: 'MP3_ENCODE_FAILED', message: 'no frames' };
+  const audioFrames = parsed.frames.length;
+  const padding = audioFrames * SAMPLES_PER_FRAME - LAME_ENCODER_DELAY - samples;
+  if (padding < 0 || padding > 4095) {
+    return { ok: false, code: 'MP3_ENCODE_FAILED', message: `unexpected frame count ${audioFrames} for ${samples} samples` };
+  }
+  const info = buildInfoFrame({
+    template,
+    templateHeader: bytes.subarray(0, 4),
+    audioFrames,
+    audioBytes: bytes,
+    delay: LAME_ENCODER_DELAY,
+    padding,
+  });
+  const out = new Uint8Array(info.length + bytes.length);
+  out.set(info, 0);
+  out.set(bytes, info.length);
+  return { ok: true, bytes: out, backend: options.backend, chunks, serialFallback };
+}
