@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
+import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
+import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
+
+/// @title SongToken
+/// @notice The ERC-20 of one launched song: a fixed supply of 1,000,000,000 tokens (18 decimals),
+/// minted once at launch, with EIP-2612 permit. Named "Songmint #<songId>", symbol
+/// "SONG<songId>". No owner, no minting after creation, no burn, no pause.
+/// @dev Deployed by the SongVault as an EIP-1167 clone (CREATE2, salt = song id) whose immutable
+/// argument is the song id, so the address follows from the song id alone and the name costs no
+/// storage. The vault creates and initializes a clone in the same transaction, so nobody can
+/// initialize it first; the implementation itself can never be initialized.
+/// The EIP-712 domain uses the per-song `name()`, which is what wallets read to build a permit.
+contract SongToken is ERC20, IERC20Permit, IERC5267, Nonces {
+    /// @notice The whole supply, minted at launch.
+    uint256 public constant TOTAL_SUPPLY = 1_000_000_000e18;
+
+    bytes32 private constant _PERMIT_TYPEHASH =
+        keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
+    bytes32 private constant _DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+    bytes32 private constant _VERSION_HASH = keccak256("1");
+
+    /// @dev The implementation's own address: clones run this code at another address.
+    address private immutable _IMPLEMENTATION;
+
+    /// @notice `initialize` was called on a token that already has its supply.
+    error AlreadyInitialized();
+    /// @notice `initialize` was called on the implementation, which is never a token.
+    error ImplementationLocked();
+    /// @notice The pool share is larger than the total supply.
+    error PoolShareTooLarge(uint256 poolShare);
+    /// @notice The permit's deadline has passed.
+    error ERC2612ExpiredSignature(uint256 deadline);
+    /// @notice The permit was not signed by the owner.
+    error ERC2612InvalidSigner(address signer, address owner);
+
+    constructor() ERC20("", "") {
+        _IMPLEMENTATION = address(this);
+    }
+
+    /// @notice Mints the whole supply once: `poolShare` to `poolHolder` (the Uniswap v4
+    /// PoolManager, settling the launch liquidity) and the rest to `allocationHolder`.
+    /// @dev Callable once per clone (the supply is never zero afterwards) and never on the
+    /// implementation. The vault calls it in the launch transaction that created the clone.
+    /// @param poolHolder Receiver of the liquidity share.
+    /// @param poolShare Tokens for the liquidity position.
+    /// @param allocationHolder Receiver of the rest of the supply.
+    function initialize(address poolHolder, uint256 poolShare, address allocationHolder) external {
+        if (address(this) == _IMPLEMENTATION) revert ImplementationLocked();
+        if (totalSupply() != 0) revert AlreadyInitialized();
+        if (poolShare > TOTAL_SUPPLY) revert PoolShareTooLarge(poolShare);
+        _mint(poolHolder, poolShare);
+        if (poolShare != TOTAL_SUPPLY) _mint(allocationHolder, TOTAL_SUPPLY - poolShare);
+    }
+
+    /// @notice The song (SongNFT token id) this token belongs to; 0 on the implementation.
+    function songId() public view returns (uint256) {
+        if (address(this) == _IMPLEMENTATION) return 0;
+        return abi.decode(Clones.fetchCloneArgs(address(this)), (uint256));
+    }
+
+    /// @notice "Songmint #<songId>".
+    function name() public view override returns (string memory) {
+        return string.concat("Songmint #", Strings.toString(songId()));
+    }
+
+    /// @notice "SONG<songId>".
+    function symbol() public view override returns (string memory) {
+        return string.concat("SONG", Strings.toString(songId()));
+    }
+
+    /// @notice EIP-2612: sets `spender`'s allowance over `owner`'s tokens from `owner`'s signature.
+    /// @param owner The token holder who signed.
+    /// @param spender The account allowed to spend.
+    /// @param value The allowance.
+    /// @param deadline Last timestamp at which the signature is valid.
+    /// @param v Signature recovery id.
+    /// @param r Signature r.
+    /// @param s Signature s.
+    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
+        external
+    {
+        if (block.timestamp > deadline) revert ERC2612ExpiredSignature(deadline);
+        bytes32 structHash = keccak256(abi.encode(_PERMIT_TYPEHASH, owner, spender, value, _useNonce(owner), deadline));
+        address signer = ECDSA.recover(MessageHashUtils.toTypedDataHash(DOMAIN_SEPARATOR(), structHash), v, r, s);
+        if (signer != owner) revert ERC2612InvalidSigner(signer, owner);
+        _approve(owner, spender, value);
+    }
+
+    /// @notice The next permit nonce of `owner`.
+    /// @param owner The token holder.
+    function nonces(address owner) public view override(IERC20Permit, Nonces) returns (uint256) {
+        return super.nonces(owner);
+    }
+
+    /// @notice The EIP-712 domain separator of permits (name(), version "1", chain id, this address).
+    // solhint-disable-next-line func-name-mixedcase
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return keccak256(abi.encode(_DOMAIN_TYPEHASH, keccak256(bytes(name())), _VERSION_HASH, block.chainid, address(this)));
+    }
+
+    /// @notice ERC-5267: the fields of the EIP-712 domain.
+    function eip712Domain()
+        external
+        view
+        returns (
+            bytes1 fields,
+            string memory domainName,
+            string memory version,
+            uint256 chainId,
+            address verifyingContract,
+            bytes32 salt,
+            uint256[] memory extensions
+        )
+    {
+        return (hex"0f", name(), "1", block.chainid, address(this), bytes32(0), new uint256[](0));
+    }
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
+import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
+import {IUnlockCallback} from "@uniswap/v4-core/src/interfaces/callback/IUnlockCallback.sol";
+import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
+import {SafeCast} from "@uniswap/v4-core/src/libraries/SafeCast.sol";
+import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
+import {Currency, CurrencyLibrary} from "@uniswap/v4-core/src/types/Currency.sol";
+import {PoolId, PoolIdLibrary} from "@uniswap/v4-core/src/types/PoolId.sol";
+import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
+import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmounts.sol";
+import {ISongNFT} from "./interfaces/ISongNFT.sol";
+import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
+import {SongLaunchFeeSplit} from "./libraries/SongLaunchFeeSplit.sol";
+import {SongToken} from "./SongToken.sol";
+
+/// @title SongVault
+/// @notice Launches songs on Uniswap v4 and holds what they earn.
+///
+/// `launch` (by the song NFT's owner) takes the NFT into custody for good, deploys the song's
+/// SongToken, initializes its native-ETH/token pool with the SongPoolHook at the configured start
+/// price, locks the pool share of the supply in a single-sided position below that price (token
+/// only; buyers move the price into it), and mints the rest of the supply (the launcher's
+/// allocation) to the launcher's chosen recipient. All in one transaction.
+///
+/// The vault owns every launch position and has no code path that removes liquidity: it is locked
+/// forever. The pool's LP fees on that position and the hook's ETH swap fees are collected per
+/// song by `collectFees` (anyone may call it) and split between the song's creator (the NFT's
+/// `creatorOf`) and the platform (the vault's owner): the platform gets
+/// `amount * platformShareBps / 10_000` rounded down and the creator the remainder, so the two
+/// always add up to the amount exactly. Each party pulls its share with `claim`.
+///
+/// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
+contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
+    using PoolIdLibrary for PoolKey;
+    using SafeCast for uint256;
+    using SafeCast for int128;
+
+    /// @notice Basis-point denominator of shares.
+    uint256 public constant BPS = SongLaunchFeeSplit.BPS;
+    /// @notice Largest part of the supply a launcher may take (10%); the rest goes to the pool.
+    uint256 public constant MAX_ALLOCATION_BPS = 1_000;
+
+    /// @notice What the launcher chooses.
+    /// @param allocationBps Share of the supply minted to `allocationRecipient` (at most 10%).
+    /// @param allocationRecipient Receiver of the allocation (and of the pool share's rounding dust).
+    struct LaunchParams {
+        uint16 allocationBps;
+        address allocationRecipient;
+    }
+
+    /// @notice Pool shape shared by every song, fixed at deployment.
+    /// @param lpFee The pool's static LP fee in pips (10_000 = 1%).
+    /// @param tickSpacing The pool's tick spacing.
+    /// @param startTick Initial tick (tokens per ETH = 1.0001^startTick); the position's upper tick.
+    /// @param tickLower The position's lower tick: the highest token price (fewest tokens per ETH) it covers.
+    /// @param platformShareBps Platform share of every fee, in basis points.
+    struct LaunchConfig {
+        uint24 lpFee;
+        int24 tickSpacing;
+        int24 startTick;
+        int24 tickLower;
+        uint16 platformShareBps;
+    }
+
+    /// @notice A launched song.
+    struct Song {
+        address creator;
+        uint40 launchedAt;
+    }
+
+    /// @notice Fees credited to one party of one song and not yet claimed.
+    struct FeeBalance {
+        uint128 eth;
+        uint128 token;
+    }
+
+    enum CallbackAction {
+        Launch,
+        Collect
+    }
+
+    /// @notice The Uniswap v4 PoolManager.
+    IPoolManager public immutable poolManager;
+    /// @notice The song NFT collection.
+    ISongNFT public immutable songNFT;
+    /// @notice The SongToken implementation every song token clones.
+    address public immutable tokenImplementation;
+    /// @notice The hook of every song pool.
+    ISongPoolHook public immutable hook;
+    /// @notice The pools' static LP fee in pips.
+    uint24 public immutable lpFee;
+    /// @notice The pools' tick spacing.
+    int24 public immutable tickSpacing;
+    /// @notice Lower tick of every launch position.
+    int24 public immutable tickLower;
+    /// @notice Upper tick of every launch position, and the tick pools start at.
+    int24 public immutable tickUpper;
+    /// @notice Platform share of every fee, in basis points.
+    uint16 public immutable platformShareBps;
+    uint160 private immutable _SQRT_PRICE_LOWER;
+    uint256 private constant _TOTAL_SUPPLY = 1_000_000_000e18;
+    uint160 private immutable _SQRT_PRICE_UPPER;
+
+    mapping(uint256 songId => Song) private _songs;
+    mapping(uint256 songId => uint256) private _swapFeesCollected;
+    mapping(uint256 songId => FeeBalance) private _creatorFees;
+    mapping(uint256 songId => FeeBalance) private _platformFees;
+
+    /// @notice `songId` was launched: its token, pool and locked position exist.
+    event SongLaunched(
+        uint256 indexed songId,
+        address indexed token,
+        PoolId indexed poolId,
+        address creator,
+        address launcher,
+        address allocationRecipient,
+        uint256 allocation,
+        uint256 poolSupply,
+        uint128 liquidity
+    );
+    /// @notice Fees of `songId` were collected and credited (amounts in wei / token units).
+    event FeesCollected(
+        uint256 indexed songId,
+        uint256 lpFeesEth,
+        uint256 lpFeesToken,
+        uint256 swapFeesEth,
+        uint256 creatorEth,
+        uint256 creatorToken,
+        uint256 platformEth,
+        uint256 platformToken
+    );
+    /// @notice `account` claimed its fees of `songId` to `to`.
+    event FeesClaimed(uint256 indexed songId, address indexed account, address to, uint256 eth, uint256 token);
+
+    /// @notice The caller does not own the song NFT.
+    error NotSongOwner(uint256 songId, address caller);
+    /// @notice The allocation exceeds MAX_ALLOCATION_BPS.
+    error AllocationTooLarge(uint256 allocationBps);
+    /// @notice A required address is zero.
+    error ZeroAddress();
+    /// @notice The song has not been launched.
+    error NotLaunched(uint256 songId);
+    /// @notice The caller has nothing to claim for the songs given.
+    error NothingToClaim();
+    /// @notice Sending claimed ETH failed; the fees stay credited.
+    error EthTransferFailed(address to, uint256 amount);
+    /// @notice Only the PoolManager calls back or sends ETH.
+    error NotPoolManager();
+    /// @notice The launch configuration is unusable.
+    error InvalidLaunchConfig();
+    /// @notice Ownership cannot be renounced: platform fees would be stranded.
+    error RenounceDisabled();
+
+    /// @param poolManager_ The Uniswap v4 PoolManager.
+    /// @param songNFT_ The song NFT collection.
+    /// @param tokenImplementation_ A SongToken implementation.
+    /// @param hook_ The SongPoolHook; the vault binds itself to it.
+    /// @param config The pool shape and the platform share.
+    /// @param platform The owner: the platform fee party.
+    constructor(
+        IPoolManager poolManager_,
+        ISongNFT songNFT_,
+        address tokenImplementation_,
+        ISongPoolHook hook_,
+        LaunchConfig memory config,
+        address platform
+    ) Ownable(platform) {
+        if (
+            address(poolManager_) == address(0) || address(songNFT_) == address(0)
+                || tokenImplementation_.code.length == 0 || address(hook_) == address(0)
+        ) revert ZeroAddress();
+        if (
+            config.tickSpacing < TickMath.MIN_TICK_SPACING || config.tickSpacing > TickMath.MAX_TICK_SPACING
+                || config.startTick % config.tickSpacing != 0 || config.tickLower % config.tickSpacing != 0
+                || config.tickLower >= config.startTick || config.tickLower < TickMath.minUsableTick(config.tickSpacing)
+                || config.startTick > TickMath.maxUsableTick(config.tickSpacing) || config.lpFee > LPFeeLibrary.MAX_LP_FEE
+                || config.platformShareBps > SongLaunchFeeSplit.BPS
+        ) revert InvalidLaunchConfig();
+        poolManager = poolManager_;
+        songNFT = songNFT_;
+        tokenImplementation = tokenImplementation_;
+        hook = hook_;
+        lpFee = config.lpFee;
+        tickSpacing = config.tickSpacing;
+        tickLower = config.tickLower;
+        tickUpper = config.startTick;
+        platformShareBps = config.platformShareBps;
+        _SQRT_PRICE_LOWER = TickMath.getSqrtPriceAtTick(config.tickLower);
+        _SQRT_PRICE_UPPER = TickMath.getSqrtPriceAtTick(config.startTick);
+        hook_.bindVault();
+    }
+
+    /// @notice ETH arrives only from the PoolManager (fee collection).
+    receive() external payable {
+        if (msg.sender != address(poolManager)) revert NotPoolManager();
+    }
+
+    /// @notice Launches `songId`: NFT into custody, token, pool, locked liquidity, allocation.
+    /// @dev The caller must own the NFT and have approved the vault for it.
+    /// @param songId The SongNFT token id.
+    /// @param params The allocation and its recipient.
+    /// @return token The song's SongToken.
+    function launch(uint256 songId, LaunchParams calldata params) external nonReentrant returns (address token) {
+        if (songNFT.ownerOf(songId) != msg.sender) revert NotSongOwner(songId, msg.sender);
+        if (params.allocationBps > MAX_ALLOCATION_BPS) revert AllocationTooLarge(params.allocationBps);
+        if (params.allocationRecipient == address(0)) revert ZeroAddress();
+        address creator = songNFT.creatorOf(songId);
+        _songs[songId] = Song({creator: creator, launchedAt: uint40(block.timestamp)});
+
+        songNFT.transferFrom(msg.sender, address(this), songId);
+        token = Clones.cloneDeterministicWithImmutableArgs(tokenImplementation, abi.encode(songId), bytes32(songId));
+        PoolKey memory key = _poolKey(token);
+        poolManager.initialize(key, _SQRT_PRICE_UPPER);
+
+        uint256 poolShare = _TOTAL_SUPPLY - (_TOTAL_SUPPLY * params.allocationBps) / BPS;
+        uint128 liquidity = LiquidityAmounts.getLiquidityForAmount1(_SQRT_PRICE_LOWER, _SQRT_PRICE_UPPER, poolShare);
+        uint256 poolSupply = abi.decode(
+            poolManager.unlock(abi.encode(CallbackAction.Launch, key, liquidity, params.allocationRecipient)), (uint256)
+        );
+        emit SongLaunched(
+            songId,
+            token,
+            key.toId(),
+            creator,
+            msg.sender,
+            params.allocationRecipient,
+            _TOTAL_SUPPLY - poolSupply,
+            poolSupply,
+            liquidity
+        );
+    }
+
+    /// @notice Collects the LP fees of `songId`'s locked position and the hook's swap fees not yet
+    /// collected, and credits them to the creator and the platform. Anyone may call it.
+    /// @param songId A launched song.
+    function collectFees(uint256 songId) external nonReentrant {
+        if (_songs[songId].launchedAt == 0) revert NotLaunched(songId);
+        poolManager.unlock(abi.encode(CallbackAction.Collect, songId));
+    }
+
+    /// @notice Pays the caller's fees of `songIds` to `to`: the creator's share of the songs it
+    /// created, and, for the owner, the platform share. Tokens go song by song, ETH in one transfer.
+    /// @dev A recipient that rejects ETH only fails its own claim; the fees stay credited.
+    /// @param songIds Songs to claim (duplicates are harmless: the second pass finds nothing).
+    /// @param to Receiver of the ETH and tokens.
+    /// @return ethPaid Total ETH sent.
+    function claim(uint256[] calldata songIds, address payable to) external nonReentrant returns (uint256 ethPaid) {
+        if (to == address(0)) revert ZeroAddress();
+        bool isPlatform = msg.sender == owner();
+        bool claimedAny;
+        for (uint256 i = 0; i < songIds.length; ++i) {
+            uint256 songId = songIds[i];
+            FeeBalance memory owed;
+            if (msg.sender == _songs[songId].creator) {
+                owed = _creatorFees[songId];
+                delete _creatorFees[songId];
+            }
+            if (isPlatform) {
+                FeeBalance memory platformOwed = _platformFees[songId];
+                delete _platformFees[songId];
+                owed.eth += platformOwed.eth;
+                owed.token += platformOwed.token;
+            }
+            if (owed.eth == 0 && owed.token == 0) continue;
+            claimedAny = true;
+            ethPaid += owed.eth;
+            emit FeesClaimed(songId, msg.sender, to, owed.eth, owed.token);
+            if (owed.token != 0) {
+                // The vault's own SongToken clone: a plain ERC-20 that reverts on failure.
+                SongToken(tokenOf(songId)).transfer(to, owed.token);
+            }
+        }
+        if (!claimedAny) revert NothingToClaim();
+        if (ethPaid != 0) {
+            (bool sent,) = to.call{value: ethPaid}("");
+            if (!sent) revert EthTransferFailed(to, ethPaid);
+        }
+    }
+
+    /// @notice Disabled: the platform fee party must always exist.
+    function renounceOwnership() public view override onlyOwner {
+        revert RenounceDisabled();
+    }
+
+    /// @notice Handles the vault's PoolManager sessions (launch and fee collection).
+    /// @param data The encoded action.
+    /// @return The launch's pool supply, or nothing.
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        if (msg.sender != address(poolManager)) revert NotPoolManager();
+        if (abi.decode(data[:32], (CallbackAction)) == CallbackAction.Launch) {
+            (, PoolKey memory key, uint128 liquidity, address allocationRecipient) =
+                abi.decode(data, (CallbackAction, PoolKey, uint128, address));
+            return abi.encode(_seedLiquidity(key, liquidity, allocationRecipient));
+        }
+        (, uint256 songId) = abi.decode(data, (CallbackAction, uint256));
+        _collect(songId);
+        return "";
+    }
+
+    /// @notice The SongToken address of `songId` (launched or not yet).
+    /// @param songId The SongNFT token id.
+    function tokenOf(uint256 songId) public view returns (address) {
+        return Clones.predictDeterministicAddressWithImmutableArgs(
+            tokenImplementation, abi.encode(songId), bytes32(songId), address(this)
+        );
+    }
+
+    /// @notice The pool key of `songId`'s pool.
+    /// @param songId The SongNFT token id.
+    function poolKeyOf(uint256 songId) public view returns (PoolKey memory) {
+        return _poolKey(tokenOf(songId));
+    }
+
+    /// @notice `songId`'s creator (fee party) and launch time; zeros if not launched.
+    /// @param songId The SongNFT token id.
+    function songOf(uint256 songId) external view returns (Song memory) {
+        return _songs[songId];
+    }
+
+    /// @notice Fees credited and not yet claimed for `songId`.
+    /// @param songId The SongNFT token id.
+    /// @return creator The creator's balance.
+    /// @return platform The platform's balance.
+    function feesOf(uint256 songId) external view returns (FeeBalance memory creator, FeeBalance memory platform) {
+        return (_creatorFees[songId], _platformFees[songId]);
+    }
+
+    /// @notice Swap fees of `songId` already moved from the hook's running total into balances.
+    /// @param songId The SongNFT token id.
+    function swapFeesCollected(uint256 songId) external view returns (uint256) {
+        return _swapFeesCollected[songId];
+    }
+
+    /// @notice Splits `amount` into the platform share (rounded down) and the creator remainder.
+    /// @param amount The amount to split.
+    function splitFee(uint256 amount) public view returns (uint256 creatorShare, uint256 platformShare) {
+        return SongLaunchFeeSplit.split(amount, platformShareBps);
+    }
+
+    function _seedLiquidity(PoolKey memory key, uint128 liquidity, address allocationRecipient)
+        private
+        returns (uint256 poolSupply)
+    {
+        (BalanceDelta delta,) = poolManager.modifyLiquidity(
+            key,
+            ModifyLiquidityParams({
+                tickLower: tickLower,
+                tickUpper: tickUpper,
+                liquidityDelta: int256(uint256(liquidity)),
+                salt: bytes32(0)
+            }),
+            ""
+        );
+        // Single-sided below the price: the position owes token only, rounded up by the pool.
+        poolSupply = uint256(-int256(delta.amount1()));
+        poolManager.sync(key.currency1);
+        SongToken(Currency.unwrap(key.currency1)).initialize(address(poolManager), poolSupply, allocationRecipient);
+        poolManager.settle();
+    }
+
+    function _collect(uint256 songId) private {
+        PoolKey memory key = _poolKey(tokenOf(songId));
+        (BalanceDelta delta,) = poolManager.modifyLiquidity(
+            key, ModifyLiquidityParams({tickLower: tickLower, tickUpper: tickUpper, liquidityDelta: 0, salt: bytes32(0)}), ""
+        );
+        uint256 lpFeesEth = delta.amount0().toUint128();
+        uint256 lpFeesToken = delta.amount1().toUint128();
+        uint256 swapFeesTotal = hook.accruedSwapFees(key.toId());
+        uint256 swapFeesEth = swapFeesTotal - _swapFeesCollected[songId];
+        _swapFeesCollected[songId] = swapFeesTotal;
+
+        if (swapFeesEth != 0) poolManager.burn(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), swapFeesEth);
+        uint256 eth = lpFeesEth + swapFeesEth;
+        if (eth != 0) poolManager.take(CurrencyLibrary.ADDRESS_ZERO, address(this), eth);
+        if (lpFeesToken != 0) poolManager.take(key.currency1, address(this), lpFeesToken);
+
+        (uint256 creatorEth, uint256 platformEth) = splitFee(eth);
+        (uint256 creatorToken, uint256 platformToken) = splitFee(lpFeesToken);
+        FeeBalance storage creatorFees = _creatorFees[songId];
+        creatorFees.eth += creatorEth.toUint128();
+        creatorFees.token += creatorToken.toUint128();
+        FeeBalance storage platformFees = _platformFees[songId];
+        platformFees.eth += platformEth.toUint128();
+        platformFees.token += platformToken.toUint128();
+        emit FeesCollected(
+            songId, lpFeesEth, lpFeesToken, swapFeesEth, creatorEth, creatorToken, platformEth, platformToken
+        );
+    }
+
+    function _poolKey(address token) private view returns (PoolKey memory) {
+        return PoolKey({
+            currency0: CurrencyLibrary.ADDRESS_ZERO,
+            currency1: Currency.wrap(token),
+            fee: lpFee,
+            tickSpacing: tickSpacing,
+            hooks: IHooks(address(hook))
+        });
+    }
+}

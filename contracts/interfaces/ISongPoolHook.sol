@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
+
+/// @title ISongPoolHook
+/// @notice The Songmint Uniswap v4 hook as the SongVault sees it.
+interface ISongPoolHook {
+    /// @notice Binds the caller as the only account that may initialize pools with the hook.
+    /// @dev Once only; the SongVault calls it from its constructor.
+    function bindVault() external;
+
+    /// @notice The vault bound by {bindVault}; zero before.
+    function vault() external view returns (address);
+
+    /// @notice All ETH swap fees the hook has charged in `poolId` since launch, in wei. The fees
+    /// are held by the vault as PoolManager ERC-6909 claims on native ETH.
+    /// @param poolId The song's pool.
+    function accruedSwapFees(PoolId poolId) external view returns (uint256);
+
+    /// @notice The hook's swap fee in pips (millionths) for a pool launched at `launchedAt`, now.
+    /// @param launchedAt The pool's initialization timestamp.
+    function swapFeePips(uint256 launchedAt) external view returns (uint256);
+}

@@ -1,0 +1,316 @@
+import { expect } from 'chai';
+import type { TransactionReceipt } from 'ethers';
+import { Contract, ZeroAddress } from 'ethers';
+import { network } from 'hardhat';
+import { anyValue } from '@nomicfoundation/hardhat-ethers-chai-matchers/withArgs';
+import type { Hex } from 'viem';
+import {
+  BASE_POOL_MANAGER,
+  CREATE2_DEPLOYER,
+  create2DeployData,
+  mineHookSalt,
+  songPoolHookInitCode,
+} from '../../ignition/songmint-hook.ts';
+import {
+  deploySongmint,
+  feePipsAfter,
+  hookFee,
+  mintAndLaunch,
+  poolIdOf,
+  swap,
+  V4_LIBRARY_ERRORS,
+  type PoolKeyTuple,
+  type Songmint,
+  type SwapKind,
+} from './fixtures/songmint.ts';
+import { deployV4Artifact } from './fixtures/uniswap-v4.ts';
+
+const { ethers, networkHelpers } = await network.create('base');
+const v4Errors = new Contract(ZeroAddress, V4_LIBRARY_ERRORS);
+const ETH = 10n ** 18n;
+
+async function launchedSong(): Promise<Songmint & { songId: bigint; poolKey: PoolKeyTuple; launchedAt: bigint }> {
+  const s = await deploySongmint(ethers);
+  const { songId, poolKey } = await mintAndLaunch(s, 'hook');
+  const launchedAt = BigInt((await s.vault.songOf(songId)).launchedAt);
+  return { ...s, songId, poolKey, launchedAt };
+}
+
+interface SwapOutcome {
+  receipt: TransactionReceipt;
+  poolEth: bigint;
+  fee: bigint;
+  feePips: bigint;
+  traderEthChange: bigint;
+  sender: string;
+}
+
+/** Runs one swap and reads the pool's own ETH amount (PoolManager Swap event) and the hook fee. */
+async function runSwap(s: Songmint, kind: SwapKind, amount: bigint, value = 0n): Promise<SwapOutcome> {
+  const before = await ethers.provider.getBalance(s.trader.address);
+  const tx = await swap(s.swapRouter, s.trader, await keyOf(s), kind, amount, value);
+  const receipt = (await tx.wait()) as TransactionReceipt;
+  const after = await ethers.provider.getBalance(s.trader.address);
+  let poolEth = 0n;
+  let fee = 0n;
+  let feePips = 0n;
+  let sender = '';
+  for (const log of receipt.logs) {
+    if (log.address === BASE_POOL_MANAGER) {
+      const parsed = s.poolManager.interface.parseLog(log);
+      if (parsed?.name === 'Swap') poolEth = parsed.args.getValue('amount0') as bigint;
+    } else if (log.address === (await s.hook.getAddress())) {
+      const parsed = s.hook.interface.parseLog(log);
+      if (parsed?.name === 'SwapFeeCharged') {
+        fee = parsed.args.getValue('fee') as bigint;
+        feePips = parsed.args.getValue('feePips') as bigint;
+        sender = parsed.args.getValue('sender') as string;
+      }
+    }
+  }
+  return { receipt, poolEth, fee, feePips, traderEthChange: after - before + receipt.fee, sender };
+}
+
+let currentKey: PoolKeyTuple | undefined;
+async function keyOf(s: Songmint): Promise<PoolKeyTuple> {
+  if (currentKey === undefined || currentKey.hooks !== (await s.hook.getAddress())) throw new Error('no pool');
+  return currentKey;
+}
+
+describe('SongPoolHook', function () {
+  /** The launched song, with the launch fee fully decayed unless `fresh`. */
+  async function ready(fresh: 'fresh' | 'decayed') {
+    const s = await networkHelpers.loadFixture(launchedSong);
+    currentKey = s.poolKey;
+    if (fresh === 'fresh') return s;
+    // The trader holds tokens and has approved the router, so every kind of swap can run.
+    const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
+    await (await token.connect(s.creator).transfer(s.trader.address, 10_000_000n * ETH)).wait();
+    await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
+    await networkHelpers.time.increase(300);
+    return s;
+  }
+
+  describe('fees on the ETH side, to the wei', function () {
+    it('buy with exact ETH in: the fee comes off the input before the swap', async function () {
+      const s = await ready('decayed');
+      const amount = ETH / 10n;
+      const out = await runSwap(s, 'buyExactIn', amount, amount);
+      const fee = hookFee(amount, 10_000n);
+      expect(out.feePips).to.equal(10_000n);
+      expect(out.fee).to.equal(fee);
+      expect(out.poolEth).to.equal(-(amount - fee));
+      expect(out.traderEthChange).to.equal(-amount);
+      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fee);
+      expect(await s.poolManager.getFunction('balanceOf')(await s.vault.getAddress(), 0n)).to.equal(fee);
+    });
+
+    it('buy exact tokens out: the fee is added to the ETH the pool takes', async function () {
+      const s = await ready('decayed');
+      const out = await runSwap(s, 'buyExactOut', 1_000_000n * ETH, ETH);
+      const poolIn = -out.poolEth;
+      expect(poolIn).to.be.greaterThan(0n);
+      expect(out.fee).to.equal(hookFee(poolIn, 10_000n));
+      expect(out.traderEthChange).to.equal(-(poolIn + out.fee));
+    });
+
+    it('sell exact tokens in: the fee comes off the ETH paid out', async function () {
+      const s = await ready('decayed');
+      await runSwap(s, 'buyExactIn', ETH, ETH);
+      const out = await runSwap(s, 'sellExactIn', 1_000_000n * ETH);
+      expect(out.poolEth).to.be.greaterThan(0n);
+      expect(out.fee).to.equal(hookFee(out.poolEth, 10_000n));
+      expect(out.traderEthChange).to.equal(out.poolEth - out.fee);
+    });
+
+    it('sell for exact ETH out: the pool pays the fee on top and the trader gets the exact amount', async function () {
+      const s = await ready('decayed');
+      await runSwap(s, 'buyExactIn', ETH, ETH);
+      const wanted = ETH / 100n;
+      const out = await runSwap(s, 'sellExactOut', wanted);
+      const fee = hookFee(wanted, 10_000n);
+      expect(out.fee).to.equal(fee);
+      expect(out.poolEth).to.equal(wanted + fee);
+      expect(out.traderEthChange).to.equal(wanted);
+    });
+
+    it('accrues every fee of a pool in one running total that matches the vault ERC-6909 claims', async function () {
+      const s = await ready('decayed');
+      let total = 0n;
+      for (const [kind, amount, value] of [
+        ['buyExactIn', ETH / 3n, ETH / 3n],
+        ['sellExactIn', 123_456n * ETH, 0n],
+        ['buyExactOut', 777n * ETH, ETH],
+        ['sellExactOut', ETH / 1000n, 0n],
+      ] as const) {
+        total += (await runSwap(s, kind, amount, value)).fee;
+      }
+      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(total);
+      expect(await s.poolManager.getFunction('balanceOf')(await s.vault.getAddress(), 0n)).to.equal(total);
+    });
+  });
+
+  describe('launch-fee decay', function () {
+    it('starts at 50% and falls linearly to 1% over 120 s, then stays', async function () {
+      const s = await ready('fresh');
+      for (const elapsed of [1n, 2n, 30n, 60n, 119n, 120n, 121n, 1000n]) {
+        const now = BigInt(await networkHelpers.time.latest());
+        expect(await s.hook.swapFeePips(now - elapsed)).to.equal(feePipsAfter(elapsed));
+      }
+    });
+
+    it('charges the decayed fee of the block a swap lands in', async function () {
+      const s = await ready('fresh');
+      for (const elapsed of [2n, 45n, 90n, 119n, 120n, 400n]) {
+        await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + elapsed);
+        const amount = ETH / 50n;
+        const out = await runSwap(s, 'buyExactIn', amount, amount);
+        expect(out.feePips).to.equal(feePipsAfter(elapsed));
+        expect(out.fee).to.equal(hookFee(amount, feePipsAfter(elapsed)));
+      }
+    });
+
+    it('makes a sniper in the first blocks pay about half the ETH in', async function () {
+      const s = await ready('fresh');
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 1n);
+      const out = await runSwap(s, 'buyExactIn', ETH, ETH);
+      expect(out.fee).to.equal(hookFee(ETH, 495_917n));
+      expect(out.poolEth).to.equal(-(ETH - out.fee));
+    });
+  });
+
+  describe('rounding', function () {
+    it('rounds fees up: a 1-wei buy pays a 1-wei fee and swaps nothing', async function () {
+      const s = await ready('decayed');
+      const out = await runSwap(s, 'buyExactIn', 1n, 1n);
+      expect(out.fee).to.equal(1n);
+      expect(out.poolEth).to.equal(0n);
+    });
+
+    it('splitting a trade into small ones never pays less fee than the whole', async function () {
+      const s = await ready('decayed');
+      const pieces = 7n;
+      const piece = 1_234_567n;
+      let split = 0n;
+      for (let i = 0n; i < pieces; i++) split += (await runSwap(s, 'buyExactIn', piece, piece)).fee;
+      expect(split).to.be.greaterThanOrEqual(hookFee(piece * pieces, 10_000n));
+    });
+
+    it('a sell whose ETH output rounds to zero charges nothing', async function () {
+      const s = await ready('decayed');
+      await runSwap(s, 'buyExactIn', ETH, ETH);
+      const out = await runSwap(s, 'sellExactIn', 1n);
+      expect(out.poolEth).to.equal(0n);
+      expect(out.fee).to.equal(0n);
+    });
+  });
+
+  describe('routers: the sender is not the trader', function () {
+    it('credits the song whoever routes the swap, and logs the router as sender', async function () {
+      const s = await ready('decayed');
+      const otherRouter = await deployV4Artifact('PoolSwapTest', s.stranger, [BASE_POOL_MANAGER]);
+      const amount = ETH / 20n;
+      const viaFirst = await runSwap(s, 'buyExactIn', amount, amount);
+      expect(viaFirst.sender).to.equal(await s.swapRouter.getAddress());
+      await expect(swap(otherRouter, s.stranger, s.poolKey, 'buyExactIn', amount, amount))
+        .to.emit(s.hook, 'SwapFeeCharged')
+        .withArgs(poolIdOf(s.poolKey), await otherRouter.getAddress(), hookFee(amount, 10_000n), 10_000n);
+      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(2n * hookFee(amount, 10_000n));
+    });
+  });
+
+  describe('who may initialize pools with the hook', function () {
+    it('rejects a stranger initializing a pool with the hook (even for a real song token)', async function () {
+      const s = await ready('decayed');
+      const key = { ...s.poolKey, fee: 3000n, tickSpacing: 60n };
+      const only = s.hook.interface.encodeErrorResult('OnlyVault', [s.stranger.address]);
+      await expect(s.poolManager.connect(s.stranger).getFunction('initialize')(key, 2n ** 96n))
+        .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
+        .withArgs(await s.hook.getAddress(), s.hook.interface.getFunction('beforeInitialize').selector, only, anyValue);
+    });
+
+    it('binds to one vault only: a second bindVault reverts', async function () {
+      const s = await ready('decayed');
+      expect(await s.hook.vault()).to.equal(await s.vault.getAddress());
+      await expect(s.hook.connect(s.stranger).bindVault())
+        .to.be.revertedWithCustomError(s.hook, 'VaultAlreadyBound')
+        .withArgs(await s.vault.getAddress());
+    });
+
+    it('a hook only initializes pools whose currency0 is native ETH', async function () {
+      const s = await ready('decayed');
+      // A second hook (another mined salt), bound to an EOA acting as its vault.
+      const factory = await ethers.getContractFactory('SongPoolHook');
+      const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
+      const mined = mineHookSalt({ initCode, start: 1n << 64n });
+      if (!mined.ok) throw new Error(mined.message);
+      await (await s.stranger.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(mined.value.salt, initCode) })).wait();
+      const otherHook = await ethers.getContractAt('SongPoolHook', mined.value.address);
+      await (await otherHook.connect(s.stranger).bindVault()).wait();
+      const tokenA = await s.tokenImplementation.getAddress();
+      const tokenB = s.poolKey.currency1;
+      const [currency0, currency1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA];
+      const key = { currency0, currency1, fee: 3000n, tickSpacing: 60n, hooks: mined.value.address };
+      const notNative = otherHook.interface.encodeErrorResult('NotNativeEthPool', []);
+      await expect(s.poolManager.connect(s.stranger).getFunction('initialize')(key, 2n ** 96n))
+        .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
+        .withArgs(mined.value.address, otherHook.interface.getFunction('beforeInitialize').selector, notNative, anyValue);
+    });
+
+    it('hook callbacks called directly (not by the PoolManager) revert', async function () {
+      const s = await ready('decayed');
+      const params = { zeroForOne: true, amountSpecified: -1n, sqrtPriceLimitX96: 4295128740n };
+      const hook = s.hook.connect(s.stranger);
+      await expect(hook.beforeInitialize(s.stranger.address, s.poolKey, 2n ** 96n)).to.be.revertedWithCustomError(
+        s.hook,
+        'NotPoolManager',
+      );
+      await expect(hook.beforeSwap(s.stranger.address, s.poolKey, params, '0x')).to.be.revertedWithCustomError(
+        s.hook,
+        'NotPoolManager',
+      );
+      await expect(hook.afterSwap(s.stranger.address, s.poolKey, params, 5n, '0x')).to.be.revertedWithCustomError(
+        s.hook,
+        'NotPoolManager',
+      );
+      await expect(
+        hook.afterInitialize(s.stranger.address, s.poolKey, 2n ** 96n, 0n),
+      ).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
+    });
+  });
+
+  describe('hook address flags', function () {
+    it('cannot be deployed at an address without its flag bits', async function () {
+      const factory = await ethers.getContractFactory('SongPoolHook');
+      await expect(factory.deploy(BASE_POOL_MANAGER)).to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid');
+    });
+
+    it('cannot be deployed at an address mined for other flags (afterSwap missing)', async function () {
+      await ready('decayed');
+      const factory = await ethers.getContractFactory('SongPoolHook');
+      const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
+      const wrongFlags = (1n << 13n) | (1n << 7n) | (1n << 3n) | (1n << 2n);
+      const mined = mineHookSalt({ initCode, flags: wrongFlags });
+      if (!mined.ok) throw new Error(mined.message);
+      const [deployer] = await ethers.getSigners();
+      await expect(
+        deployer!.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(mined.value.salt, initCode) }),
+      ).to.be.revert(ethers);
+      expect(await ethers.provider.getCode(mined.value.address)).to.equal('0x');
+    });
+
+    it('the PoolManager refuses a pool whose hook address lacks the flags the hook needs', async function () {
+      const s = await ready('decayed');
+      const notAHook = s.poolKey.currency1;
+      const key = { ...s.poolKey, currency1: await s.tokenImplementation.getAddress(), hooks: notAHook };
+      await expect(s.poolManager.connect(s.stranger).getFunction('initialize')(key, 2n ** 96n))
+        .to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid')
+        .withArgs(notAHook);
+    });
+
+    it('carries exactly the flags of its permissions in its address', async function () {
+      const s = await ready('decayed');
+      expect(BigInt(await s.hook.getAddress()) & 0x3fffn).to.equal(0x20ccn);
+    });
+  });
+});
