@@ -52,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
     res.json(document);
   });
   app.use('/docs', docsRouter());
+  for (const mounted of deps.publicRouters ?? []) app.use(mounted.path, mounted.router);
 
   const coreJson = express.json({ limit: CORE_BODY_LIMIT });
   const requireToken = authenticate(deps);

@@ -47,6 +47,8 @@ export interface AppDeps {
   fidVerifier?: FidVerifier;
   /** Routers of other modules, mounted after the core routes. */
   routers?: ReadonlyArray<MountedRouter>;
+  /** Routers that need no token and no limit (the development IPFS gateway at /ipfs). */
+  publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
   /** Source of the current time (tests move it). */
   now: () => Date;
 }

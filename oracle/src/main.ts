@@ -1,0 +1,161 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import type { Hex } from 'viem';
+import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
+import { migrate } from '../../core/src/db/migrate.ts';
+import { createObjectStore } from '../../core/src/object-store.ts';
+import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
+import { createMintSigner } from './chain/mint-signer.ts';
+import { loadConfig } from './config.ts';
+import type { OracleEnv } from './config.ts';
+import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
+import { createFarcasterFidVerifier } from './domain/farcaster.ts';
+import { pruneRateLimitCounters } from './domain/limits.ts';
+import { createApp } from './http/app.ts';
+import type { AppDeps } from './http/deps.ts';
+import { createMetrics } from './http/metrics.ts';
+import { gatewayRouter } from './http/routes/gateway.ts';
+import { metadataRouter } from './http/routes/metadata.ts';
+import { nftRouter, tradingRouter } from './http/routes/nft.ts';
+import { signatureRouter } from './http/routes/signature.ts';
+import { openIpfsContentStore } from './ipfs/content-store.ts';
+import { createPinningClient } from './ipfs/pinning-client.ts';
+
+export interface RunningOracle {
+  url: string;
+  docsUrl: string;
+  storageUrl: string;
+  signerAddress: string;
+  stop(): Promise<void>;
+}
+
+const PRUNE_INTERVAL_MS = 3_600_000;
+
+/** Public URL of objects: STORAGE_PUBLIC_URL, else the bucket's own address. */
+export function storagePublicUrl(config: OracleEnv): string {
+  if (config.STORAGE_PUBLIC_URL !== undefined) return config.STORAGE_PUBLIC_URL.replace(/\/+$/, '');
+  if (config.S3_ENDPOINT !== undefined) return `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`;
+  return `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`;
+}
+
+/**
+ * Connects to PostgreSQL (migrating it), pg-boss, object storage and IPFS, and serves the API.
+ * `config.DATABASE_URL` must be set (scripts/dev-stack.ts sets it to an embedded server).
+ */
+export async function startOracle(config: OracleEnv, logger: Logger): Promise<RunningOracle> {
+  const databaseUrl = config.DATABASE_URL;
+  if (databaseUrl === undefined) throw new Error('DATABASE_URL is not set (run `npm start` for the embedded development stack)');
+  const dataDir = resolve(config.DATA_DIR);
+  await migrate(databaseUrl);
+  const db = createDatabase(databaseUrl);
+  const boss = createBoss(databaseUrl);
+  boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss error'));
+  await boss.start();
+  await ensureGenerationQueue(boss);
+
+  const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
+  const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
+  const signer = createMintSigner(signerKey);
+  const storageUrl = storagePublicUrl(config);
+  const objectStore = createObjectStore({
+    ...(config.S3_ENDPOINT === undefined ? {} : { endpoint: config.S3_ENDPOINT }),
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET,
+    ...(config.S3_ACCESS_KEY_ID !== undefined && config.S3_SECRET_ACCESS_KEY !== undefined
+      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
+      : {}),
+    forcePathStyle: config.S3_FORCE_PATH_STYLE ?? config.S3_ENDPOINT !== undefined,
+    publicBaseUrl: storageUrl,
+  });
+  const ipfs = await openIpfsContentStore(join(dataDir, 'ipfs'));
+  const pinning =
+    config.IPFS_PINNING_URL !== undefined && config.IPFS_PINNING_TOKEN !== undefined
+      ? createPinningClient({ endpoint: config.IPFS_PINNING_URL, accessToken: config.IPFS_PINNING_TOKEN })
+      : undefined;
+  const origin = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+  const deps: AppDeps = {
+    db,
+    boss,
+    logger,
+    metrics: createMetrics(db),
+    session: { secret: new TextEncoder().encode(jwtSecret), ttlSeconds: config.JWT_TTL_SECONDS },
+    siwe: {
+      domain: config.SIWE_DOMAIN ?? new URL(origin).host,
+      uri: config.SIWE_URI ?? origin,
+      nonceTtlSeconds: config.SIWE_NONCE_TTL_SECONDS,
+    },
+    queueCapacity: config.QUEUE_CAPACITY,
+    ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
+    now: () => new Date(),
+  };
+  const chain = { chainId: 8453, ...(config.SONG_NFT_ADDRESS === undefined ? {} : { songNftAddress: config.SONG_NFT_ADDRESS as Hex }) };
+  deps.routers = [
+    metadataRouter({ db, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
+    signatureRouter({ ...deps, objectStore, signer }),
+    nftRouter({ ...deps, objectStore, signer, chain }),
+    tradingRouter(),
+  ];
+  deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }];
+
+  const server: Server = await new Promise((resolveServer, reject) => {
+    const listening = createApp(deps).listen(config.PORT, config.HOST, () => resolveServer(listening));
+    listening.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const prune = setInterval(() => {
+    pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+
+  return {
+    url,
+    docsUrl: `${url}/docs`,
+    storageUrl,
+    signerAddress: signer.address,
+    async stop() {
+      clearInterval(prune);
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await boss.stop({ graceful: true, timeout: 5000, close: true });
+      await closeDatabase(db);
+      await ipfs.close();
+      objectStore.close();
+    },
+  };
+}
+
+/** Entry point of `npm run oracle`: configuration from the environment, clean stop on signals. */
+async function main(): Promise<void> {
+  const loaded = loadConfig(process.env);
+  if (!loaded.ok) {
+    console.error(`Invalid configuration:\n${loaded.problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    process.exit(1);
+  }
+  const logger = pino({ level: loaded.config.LOG_LEVEL });
+  const oracle = await startOracle(loaded.config, logger);
+  logger.info({ url: oracle.url, docs: oracle.docsUrl, storage: oracle.storageUrl, signer: oracle.signerAddress }, 'oracle listening');
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'stopping');
+    oracle.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

