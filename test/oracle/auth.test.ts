@@ -166,3 +166,42 @@ describe('sign-in (SIWE) and bearer authentication', () => {
     });
   });
 });
+
+describe('Farcaster fid claims with a configured IdRegistry reader', () => {
+  let app: TestApp;
+  const registry = new Map<string, bigint>();
+  let registryDown = false;
+  before(async () => {
+    app = await startTestApp({
+      fidVerifier: async (address) => {
+        if (registryDown) throw new Error('rpc unreachable');
+        return registry.get(address.toLowerCase()) ?? 0n;
+      },
+    });
+  });
+  after(async () => {
+    await app.stop();
+  });
+
+  it('links a fid the registry confirms, refuses one it does not, and one already linked elsewhere', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    registry.set(owner.address.toLowerCase(), 777n);
+    const linked = await app.login(owner, { social_fid: 777 });
+    const row = await app.db.one('SELECT social_fid::text AS fid FROM users WHERE id = $1', [linked.userId]);
+    assert.equal(row.fid, '777');
+
+    const claimant = privateKeyToAccount(generatePrivateKey());
+    await assert.rejects(app.login(claimant, { social_fid: '777' }), /401/);
+    registry.set(claimant.address.toLowerCase(), 777n);
+    await assert.rejects(app.login(claimant, { social_fid: 777 }), /409/);
+  });
+
+  it('answers 503 when the registry cannot be read', async () => {
+    registryDown = true;
+    try {
+      await assert.rejects(app.login(undefined, { social_fid: 5 }), /503/);
+    } finally {
+      registryDown = false;
+    }
+  });
+});

@@ -51,6 +51,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     const id = await settleNextJob('completed');
     const res = await pending;
     assert.equal(res.status, 200);
+    assert.equal(res.headers.get('preference-applied'), 'wait');
     assert.deepEqual(res.body, { audioUrl: `http://storage.test/audio/${toPublicJobId(id)}.mp3`, audioHash: `0x${'cd'.repeat(32)}`, duration: 10 });
     const counter = await app.db.one('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
     assert.equal(counter.daily_generations, 1);

@@ -12,6 +12,7 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
+import type { FidVerifier } from '../../../oracle/src/domain/farcaster.ts';
 import { createApp } from '../../../oracle/src/http/app.ts';
 import type { AppDeps, MountedRouter } from '../../../oracle/src/http/deps.ts';
 import { createMetrics } from '../../../oracle/src/http/metrics.ts';
@@ -51,7 +52,7 @@ export interface TestApp {
   deps: AppDeps;
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Signs in with SIWE as `account` (a fresh one by default). */
-  login(account?: PrivateKeyAccount): Promise<LoggedIn>;
+  login(account?: PrivateKeyAccount, extra?: Record<string, unknown>): Promise<LoggedIn>;
   setTier(userId: string, tier: Tier): Promise<void>;
   /** Records a live inference worker so generation is not refused with GEN_002. */
   addWorkerHeartbeat(workerId?: string, slots?: number): Promise<void>;
@@ -63,6 +64,8 @@ export interface TestAppOptions {
   /** Extra routers (the storage engineer's) built from the core deps. */
   routers?: (deps: AppDeps) => ReadonlyArray<MountedRouter>;
   now?: () => Date;
+  /** Stands in for the Farcaster IdRegistry on Optimism, which this machine cannot reach. */
+  fidVerifier?: FidVerifier;
 }
 
 /** A real PostgreSQL (migrated), pg-boss and the oracle app on a free port. */
@@ -83,6 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     siwe: { domain: TEST_SIWE_DOMAIN, uri: TEST_SIWE_URI, nonceTtlSeconds: 600 },
     queueCapacity: options.queueCapacity ?? 1000,
     now: options.now ?? (() => new Date()),
+    ...(options.fidVerifier === undefined ? {} : { fidVerifier: options.fidVerifier }),
   };
   const routers = options.routers?.(deps);
   if (routers !== undefined) deps.routers = routers;
@@ -110,7 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
-  async function login(account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())): Promise<LoggedIn> {
+  async function login(account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()), extra: Record<string, unknown> = {}): Promise<LoggedIn> {
     const nonce = await request('/api/auth/nonce');
     const { nonce: value } = nonce.body as { nonce: string };
     const message = createSiweMessage({
@@ -123,7 +127,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       issuedAt: new Date(),
     });
     const signature = await account.signMessage({ message });
-    const verified = await request('/api/auth/verify', { body: { message, signature } });
+    const verified = await request('/api/auth/verify', { body: { message, signature, ...extra } });
     if (verified.status !== 200) throw new Error(`login failed: ${verified.status} ${verified.text}`);
     const { token, user } = verified.body as { token: string; user: { id: string } };
     return { token, userId: user.id, address: account.address.toLowerCase(), account };

@@ -101,6 +101,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
     return;
   }
   setRateLimitHeaders(res, result.value.limit);
+  res.setHeader('Preference-Applied', 'wait');
   let closed = false;
   res.on('close', () => {
     closed = true;

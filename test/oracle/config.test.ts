@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../oracle/src/config.ts';
+
+describe('configuration from the environment', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const result = loadConfig({});
+    assert.ok(result.ok);
+    assert.equal(result.config.PORT, 3000);
+    assert.equal(result.config.HOST, '127.0.0.1');
+    assert.equal(result.config.DATA_DIR, '.data');
+    assert.equal(result.config.QUEUE_CAPACITY, 1000);
+    assert.equal(result.config.DATABASE_URL, undefined);
+  });
+
+  it('names every bad value with a clear message and hides secrets', () => {
+    const result = loadConfig({
+      PORT: 'eighty',
+      QUEUE_CAPACITY: '-1',
+      DATABASE_URL: 'mysql://db/x',
+      JWT_SECRET: 'short-secret',
+      S3_FORCE_PATH_STYLE: 'maybe',
+      STORAGE_PUBLIC_URL: 'not a url',
+      PLATFORM_SIGNER_KEY: '0x1234',
+      S3_BUCKET: 'Bad_Bucket',
+    });
+    assert.ok(!result.ok);
+    const text = result.problems.join('\n');
+    for (const key of ['PORT', 'QUEUE_CAPACITY', 'DATABASE_URL', 'JWT_SECRET', 'S3_FORCE_PATH_STYLE', 'STORAGE_PUBLIC_URL', 'PLATFORM_SIGNER_KEY', 'S3_BUCKET']) {
+      assert.match(text, new RegExp(`^${key}: `, 'm'), key);
+    }
+    assert.match(text, /DATABASE_URL: must be a postgres:\/\/ URL \(got "mysql:\/\/db\/x"\)/);
+    assert.ok(!text.includes('short-secret'));
+    assert.ok(!text.includes('0x1234'));
+  });
+
+  it('requires real secrets and services in production', () => {
+    const result = loadConfig({ NODE_ENV: 'production' });
+    assert.ok(!result.ok);
+    const text = result.problems.join('\n');
+    for (const key of ['JWT_SECRET', 'PLATFORM_SIGNER_KEY', 'DATABASE_URL', 'SIWE_DOMAIN']) assert.match(text, new RegExp(`^${key}: required in production`, 'm'));
+    const complete = loadConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      PLATFORM_SIGNER_KEY: `0x${'11'.repeat(32)}`,
+      DATABASE_URL: 'postgres://u:p@db:5432/songmint',
+      SIWE_DOMAIN: 'app.songmint.xyz',
+    });
+    assert.ok(complete.ok);
+  });
+
+  it('checks settings that go together', () => {
+    const result = loadConfig({ S3_ENDPOINT: 'http://minio:9000', IPFS_PINNING_URL: 'https://pins.example', CHAIN_RPC_URL: 'http://127.0.0.1:8545' });
+    assert.ok(!result.ok);
+    const text = result.problems.join('\n');
+    assert.match(text, /S3_ACCESS_KEY_ID: S3_ENDPOINT needs/);
+    assert.match(text, /IPFS_PINNING_TOKEN: IPFS_PINNING_URL needs/);
+    assert.match(text, /SONG_NFT_ADDRESS: CHAIN_RPC_URL and SONG_NFT_ADDRESS go together/);
+  });
+
+  it('treats empty variables as unset', () => {
+    const result = loadConfig({ PORT: '', DATABASE_URL: '' });
+    assert.ok(result.ok);
+    assert.equal(result.config.PORT, 3000);
+  });
+});
