@@ -16,14 +16,16 @@ import {IpfsCidUri} from "./libraries/IpfsCidUri.sol";
 /// @notice One ERC-721 token per generated song. The creator mints it with a one-time signature
 /// from the Songmint platform, which binds the creator's address, the exact metadata URI and the
 /// SHA-256 hash of the audio. Creators receive ERC-2981 royalties.
-/// @dev Storage is laid out so that a mint writes three fresh slots, which is the minimum for the
-/// 84 bytes a token needs (owner, audio hash, metadata digest):
-///  - `_tokens[id].owner` slot: owner, "creator moved" flag and URI kind. Until the first transfer
-///    the owner IS the creator; the first transfer copies the creator to `_movedCreators`.
-///  - `_tokens[id].audioHash` slot: the audio hash.
-///  - `_uriCommitments[audioHash]`: non-zero once the audio is minted (the replay guard), holding
-///    the CID digest of a packed `ipfs://baf…` URI (see {IpfsCidUri}), or the keccak256 of any
-///    other URI, which is then stored verbatim in `_verbatimURIs`.
+/// @dev Storage is laid out so that a mint writes three fresh slots, the minimum for what a
+/// token needs (owner 20 bytes, audio hash 32, a CID digest 32):
+///  - `_tokens[id]` first slot: owner, "creator moved" flag, URI kind and 80 bits of a packed
+///    URI. Until the first transfer the owner IS the creator; the first transfer copies the
+///    creator to `_movedCreators` (ERC721A-style lazy data: mints stay cheap, a first transfer
+///    pays one extra slot).
+///  - `_tokens[id].audioHash`: the audio hash.
+///  - `_uriCommitments[audioHash]`: non-zero once the audio is minted, which is the replay guard,
+///    and it carries the rest of a packed `ipfs://bafkrei…`/`bafybei…` URI (see {IpfsCidUri}).
+///    Any other URI is stored verbatim in `_verbatimURIs` and its keccak256 is the commitment.
 /// The platform signer and the mint counter share one slot, read by every mint anyway.
 contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2Step {
     /// @notice Royalty rates are in basis points of the sale price.
@@ -33,11 +35,17 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     /// @dev secp256k1 order / 2: signatures with a larger s are the malleated twin of a low-s one.
     uint256 private constant _HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
+    /// @dev keccak256("Transfer(address,address,uint256)")
+    bytes32 private constant _TRANSFER_EVENT = 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef;
+    /// @dev keccak256("SongMinted(uint256,address,bytes32,string)"), checked by the tests.
+    bytes32 private constant _SONG_MINTED_EVENT = 0xd0f071d47e5caacf2a8d13ddf1a9d3dab5ea8a5071abb066d6be5737e349ce10;
 
     struct TokenRecord {
         address owner;
         bool creatorMoved;
         uint8 uriKind;
+        // Part of a packed URI (see {IpfsCidUri}); zero for a verbatim one.
+        uint80 uriBits;
         bytes32 audioHash;
     }
 
@@ -71,30 +79,91 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     // ---------------------------------------------------------------- minting
 
     /// @inheritdoc ISongNFT
+    /// @dev The signature must be 65 bytes (r, s, v), s <= n/2, and recover to the platform signer
+    /// from `toEthSignedMessageHash(mintMessageHash(msg.sender, metadataURI, audioHash))`.
+    /// Assembly where it saves gas on the hot path; the writes are those described on the contract.
+    // solhint-disable-next-line function-max-lines
     function mint(string calldata metadataURI, bytes32 audioHash, bytes calldata signature)
         external
         returns (uint256 tokenId)
     {
-        bytes32 digest = keccak256(
-            abi.encodePacked("\x19Ethereum Signed Message:\n32", mintMessageHash(msg.sender, metadataURI, audioHash))
-        );
-        require(_recover(digest, signature) == _platformSigner, "Invalid signature");
-        require(_uriCommitments[audioHash] == bytes32(0), "Signature used");
+        uint256 commitmentSlot;
+        // Scoped so the flags free their stack slots before the URI is packed.
+        {
+            bool signedByPlatform;
+            bool audioUsed;
+            assembly ("memory-safe") {
+                // Free memory is scratch here, never claimed: nothing in it outlives this block.
+                let m := mload(0x40)
+                mstore(m, shl(96, caller()))
+                calldatacopy(add(m, 20), metadataURI.offset, metadataURI.length)
+                mstore(add(add(m, 20), metadataURI.length), audioHash)
+                let message := keccak256(m, add(metadataURI.length, 52))
+                mstore(0x00, "\x19Ethereum Signed Message:\n32")
+                mstore(0x1c, message)
+                mstore(m, keccak256(0x00, 0x3c))
+                mstore(add(m, 0x20), byte(0, calldataload(add(signature.offset, 0x40))))
+                calldatacopy(add(m, 0x40), signature.offset, 0x40)
+                // ecrecover returns nothing for an invalid signature (v not 27/28, r or s out of
+                // range): 0x00 then still holds the prefix word, which never equals a 20-byte
+                // address, so address(0) never passes (and the signer is never zero).
+                pop(staticcall(gas(), 1, m, 0x80, 0x00, 0x20))
+                let state := sload(_platformSigner.slot)
+                signedByPlatform := and(
+                    and(eq(signature.length, 65), iszero(gt(mload(add(m, 0x60)), _HALF_CURVE_ORDER))),
+                    eq(mload(0x00), and(state, 0xffffffffffffffffffffffffffffffffffffffff))
+                )
+                // `_totalMinted` sits above the signer in the same slot.
+                tokenId := add(and(shr(160, state), 0xffffffffffffffff), 1)
+                sstore(_platformSigner.slot, add(state, shl(160, 1)))
+                mstore(0x00, audioHash)
+                mstore(0x20, _uriCommitments.slot)
+                commitmentSlot := keccak256(0x00, 0x40)
+                audioUsed := iszero(iszero(sload(commitmentSlot)))
+            }
+            require(signedByPlatform, "Invalid signature");
+            require(!audioUsed, "Signature used");
+        }
 
-        (uint8 uriKind, bytes32 commitment) = IpfsCidUri.decode(metadataURI);
-        tokenId = ++_totalMinted;
-        if (uriKind == IpfsCidUri.KIND_NONE || commitment == bytes32(0)) {
-            uriKind = IpfsCidUri.KIND_NONE;
-            commitment = keccak256(bytes(metadataURI));
+        (uint256 uriKind, uint256 commitment, uint256 uriBits) = IpfsCidUri.pack(metadataURI);
+        // Record word without the owner: URI kind and bits (see TokenRecord).
+        uriBits |= uriKind << 168;
+        if (uriKind == IpfsCidUri.KIND_NONE) {
+            // Any other URI is stored verbatim; its keccak256 marks the audio hash as used.
+            commitment = uint256(keccak256(bytes(metadataURI)));
             _verbatimURIs[tokenId] = metadataURI;
         }
-        _uriCommitments[audioHash] = commitment;
-        _tokens[tokenId] = TokenRecord({owner: msg.sender, creatorMoved: false, uriKind: uriKind, audioHash: audioHash});
-        unchecked {
-            ++_balances[msg.sender];
+        assembly ("memory-safe") {
+            sstore(commitmentSlot, commitment)
+            // _tokens[tokenId] = TokenRecord(msg.sender, false, uriKind, uriBits, audioHash)
+            mstore(0x00, tokenId)
+            mstore(0x20, _tokens.slot)
+            let record := keccak256(0x00, 0x40)
+            sstore(record, or(caller(), uriBits))
+            sstore(add(record, 1), audioHash)
+            // ++_balances[msg.sender]
+            mstore(0x00, caller())
+            mstore(0x20, _balances.slot)
+            let balanceSlot := keccak256(0x00, 0x40)
+            sstore(balanceSlot, add(sload(balanceSlot), 1))
+
+            // emit Transfer(address(0), msg.sender, tokenId)
+            log4(0, 0, _TRANSFER_EVENT, 0, caller(), tokenId)
+            // emit SongMinted(tokenId, msg.sender, audioHash, metadataURI): data is abi.encode(uri)
+            let m := mload(0x40)
+            mstore(m, 0x20)
+            mstore(add(m, 0x20), metadataURI.length)
+            calldatacopy(add(m, 0x40), metadataURI.offset, metadataURI.length)
+            mstore(add(add(m, 0x40), metadataURI.length), 0)
+            log4(
+                m,
+                add(0x40, and(add(metadataURI.length, 31), not(31))),
+                _SONG_MINTED_EVENT,
+                tokenId,
+                caller(),
+                audioHash
+            )
         }
-        emit Transfer(address(0), msg.sender, tokenId);
-        emit SongMinted(tokenId, msg.sender, audioHash, metadataURI);
     }
 
     /// @inheritdoc ISongNFT
@@ -186,7 +255,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
         TokenRecord storage token = _existing(tokenId);
         uint8 uriKind = token.uriKind;
         if (uriKind == IpfsCidUri.KIND_NONE) return _verbatimURIs[tokenId];
-        return IpfsCidUri.encode(uriKind, _uriCommitments[token.audioHash]);
+        return IpfsCidUri.decodeUri(uriKind, uint256(_uriCommitments[token.audioHash]), uint256(token.uriBits) << 176);
     }
 
     // ---------------------------------------------------------------- ERC-721
@@ -286,15 +355,5 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
         if (newBps > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(newBps);
         emit RoyaltyBpsUpdated(_royaltyBps, newBps);
         _royaltyBps = newBps;
-    }
-
-    /// @dev Signer of `digest`, or address(0) for a malformed, wrong-length or high-s signature.
-    function _recover(bytes32 digest, bytes calldata signature) private pure returns (address) {
-        if (signature.length != 65) return address(0);
-        bytes32 r = bytes32(signature[0:32]);
-        uint256 s = uint256(bytes32(signature[32:64]));
-        uint8 v = uint8(signature[64]);
-        if (s > _HALF_CURVE_ORDER || (v != 27 && v != 28)) return address(0);
-        return ecrecover(digest, v, r, bytes32(s));
     }
 }

@@ -173,6 +173,44 @@ describe('SongNFT on the base network', function () {
       }
     });
 
+    it('round-trips packed CID URIs of both kinds over many digests, also after transfers', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const digests: Hex[] = [
+        `0x${'00'.repeat(32)}`,
+        `0x${'ff'.repeat(32)}`,
+        `0x${'a5'.repeat(32)}`,
+        `0x${'5a'.repeat(32)}`,
+        `0x${'00'.repeat(31)}07`,
+        `0xe0${'00'.repeat(31)}`,
+        ...Array.from({ length: 24 }, () => randomHash()),
+      ];
+      const minted: { tokenId: bigint; metadataUri: string }[] = [];
+      for (const [index, digest] of digests.entries()) {
+        const codec = index % 2 === 0 ? RAW_CODEC : DAG_PB_CODEC;
+        minted.push(await mintAs(nft, alice, cidUri(digest, codec)));
+      }
+      for (const { tokenId } of minted.filter((_, index) => index % 3 === 0)) {
+        await nft.connect(alice).transferFrom(alice.address, bob.address, tokenId);
+      }
+      for (const { tokenId, metadataUri } of minted) {
+        expect(await nft.tokenURI(tokenId)).to.equal(metadataUri);
+      }
+    });
+
+    it('stores a canonical CID URI packed: far cheaper than a 66-byte URI stored verbatim', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      await mintAs(nft, alice);
+      const gasFor = async (uri: string) => (await mintAs(nft, alice, uri)).receipt?.gasUsed ?? 0n;
+      const canonical = cidUri(randomHash(), RAW_CODEC);
+      const verbatimSameLength = `${canonical.slice(0, 14)}${canonical.slice(14).toUpperCase()}`;
+      const packedRaw = await gasFor(canonical);
+      const packedDagPb = await gasFor(cidUri(randomHash(), DAG_PB_CODEC));
+      const verbatim = await gasFor(verbatimSameLength);
+      // A verbatim 66-byte string takes four more fresh storage slots (22,100 gas each).
+      expect(verbatim - packedRaw > 80_000n, `packed ${packedRaw}, verbatim ${verbatim}`).to.equal(true);
+      expect(verbatim - packedDagPb > 80_000n, `packed ${packedDagPb}, verbatim ${verbatim}`).to.equal(true);
+    });
+
     it('rejects a signature for another minter, URI or audio hash, or by another key', async function () {
       const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
       const uri = cidUri();

@@ -60,6 +60,6 @@ export function createMintSigner(privateKey: Hex): MintSigner {
   const account = privateKeyToAccount(privateKey);
   return {
     address: account.address,
-    sign: (input) => account.signMessage({ message: { raw: mintMessageHash(input) } }),
+    sign: async (input) => account.signMessage({ message: { raw: mintMessageHash(input) } }),
   };
 }
