@@ -92,6 +92,8 @@ async function main(): Promise<void> {
     if (nft !== undefined) {
       env.CHAIN_RPC_URL = chain.rpcUrl;
       env.SONG_NFT_ADDRESS = nft;
+      // The local node mines a block per transaction: a mint is final at once.
+      env.CHAIN_CONFIRMATIONS ??= '0';
     }
     if (chainModule.LOCAL_PLATFORM_SIGNER_KEY !== undefined && (env.PLATFORM_SIGNER_KEY ?? '') === '') {
       env.PLATFORM_SIGNER_KEY = chainModule.LOCAL_PLATFORM_SIGNER_KEY;

@@ -47,6 +47,10 @@ export const envSchema = z
     IPFS_PINNING_TOKEN: z.string().min(1).optional(),
     CHAIN_RPC_URL: httpUrl.optional(),
     SONG_NFT_ADDRESS: address.optional(),
+    /** Blocks a SongMinted log must be buried under before the watcher records it. */
+    CHAIN_CONFIRMATIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(1000).default(2),
+    /** First block the watcher reads on a fresh database (the SongNFT deployment block). */
+    CHAIN_START_BLOCK: z.coerce.number({ error: 'must be a whole number' }).int().min(0).default(0),
     PLATFORM_SIGNER_KEY: hexKey.optional(),
     FARCASTER_RPC_URL: httpUrl.optional(),
   })

@@ -4,12 +4,15 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import type { Hex } from 'viem';
+import { createPublicClient, http } from 'viem';
+import type { Address, Hex } from 'viem';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
+import { createChainWatcher } from './chain/watcher.ts';
+import type { ChainWatcher } from './chain/watcher.ts';
 import { loadConfig } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
@@ -92,7 +95,8 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
     ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
     now: () => new Date(),
   };
-  const chain = { chainId: 8453, ...(config.SONG_NFT_ADDRESS === undefined ? {} : { songNftAddress: config.SONG_NFT_ADDRESS as Hex }) };
+  const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
+  const chain = { chainId: 8453, ...(songNftAddress === undefined ? {} : { songNftAddress }) };
   deps.routers = [
     metadataRouter({ db, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
     signatureRouter({ ...deps, objectStore, signer }),
@@ -107,6 +111,20 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  // Marks signature_used and nft_token_id from SongMinted events.
+  let watcher: ChainWatcher | undefined;
+  if (config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined) {
+    watcher = createChainWatcher({
+      db,
+      client: createPublicClient({ transport: http(config.CHAIN_RPC_URL) }),
+      songNftAddress,
+      confirmations: config.CHAIN_CONFIRMATIONS,
+      startBlock: BigInt(config.CHAIN_START_BLOCK),
+      logger,
+      now: deps.now,
+    });
+    watcher.start();
+  }
   const prune = setInterval(() => {
     pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
   }, PRUNE_INTERVAL_MS);
@@ -119,6 +137,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
     signerAddress: signer.address,
     async stop() {
       clearInterval(prune);
+      await watcher?.stop();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await boss.stop({ graceful: true, timeout: 5000, close: true });
