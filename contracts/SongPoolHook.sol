@@ -17,8 +17,9 @@ import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 /// @notice Uniswap v4 hook of every Songmint song pool (native ETH / SongToken). It
 ///  - lets only the SongVault initialize pools with it;
 ///  - charges a swap fee on the ETH side of every swap (ETH paid in, or ETH paid out), credited to
-///    the song: the fee becomes PoolManager ERC-6909 claims held by the vault, and the hook keeps
-///    a per-pool running total the vault reads when it collects fees;
+///    the song: the fee becomes PoolManager ERC-6909 claims on ETH held by the hook, with the vault
+///    as their ERC-6909 operator, and the hook keeps a per-pool running total; the vault burns the
+///    claims for a song's new fees when it collects them;
 ///  - damps launch sniping: the fee starts at LAUNCH_FEE_PIPS (50%) and falls linearly to
 ///    BASE_FEE_PIPS (1%) over LAUNCH_FEE_DURATION (120 s) after the pool's launch.
 /// @dev The fee is taken through return deltas: in beforeSwap when ETH is the specified currency
@@ -55,7 +56,8 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     event VaultBound(address indexed vault);
     /// @notice The vault initialized a song pool with this hook.
     event PoolLaunched(PoolId indexed poolId, uint256 launchedAt);
-    /// @notice A swap paid `fee` wei of ETH to the song (at `feePips`); `sender` is the router.
+    /// @notice A swap paid `fee` wei of ETH to the song (at `feePips`); `sender` is the router
+    /// (the PoolManager's caller), not necessarily the trader.
     event SwapFeeCharged(PoolId indexed poolId, address indexed sender, uint256 fee, uint256 feePips);
 
     /// @notice {bindVault} was already called.
@@ -72,6 +74,7 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     function bindVault() external {
         if (vault != address(0)) revert VaultAlreadyBound(vault);
         vault = msg.sender;
+        poolManager.setOperator(msg.sender, true);
         emit VaultBound(msg.sender);
     }
 
@@ -152,7 +155,8 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     }
 
     /// @dev Credits `fee` of `amount` to the pool's running total and settles the hook's ETH delta
-    /// by minting the vault an ERC-6909 claim, which costs no ETH transfer during the swap.
+    /// by minting itself an ERC-6909 claim (the vault is its operator), which moves no ETH during
+    /// the swap and reads no other storage.
     function _chargeFee(address sender, PoolKey calldata key, uint256 amount) private returns (uint256 fee) {
         PoolId poolId = key.toId();
         PoolState storage pool = _pools[poolId];
@@ -160,7 +164,7 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
         fee = (amount * feePips + _PIPS - 1) / _PIPS;
         if (fee == 0) return 0;
         pool.accruedSwapFees += uint216(fee);
-        poolManager.mint(vault, CurrencyLibrary.ADDRESS_ZERO.toId(), fee);
+        poolManager.mint(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), fee);
         emit SwapFeeCharged(poolId, sender, fee, feePips);
     }
 }

@@ -33,7 +33,8 @@ import {SongToken} from "./SongToken.sol";
 ///
 /// The vault owns every launch position and has no code path that removes liquidity: it is locked
 /// forever. The pool's LP fees on that position and the hook's ETH swap fees are collected per
-/// song by `collectFees` (anyone may call it) and split between the song's creator (the NFT's
+/// song by `collectFees` (anyone may call it; the hook's fee claims are burned by the vault as their
+/// ERC-6909 operator) and split between the song's creator (the NFT's
 /// `creatorOf`) and the platform (the vault's owner): the platform gets
 /// `amount * platformShareBps / 10_000` rounded down and the creator the remainder, so the two
 /// always add up to the amount exactly. Each party pulls its share with `claim`.
@@ -378,7 +379,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         uint256 swapFeesEth = swapFeesTotal - _swapFeesCollected[songId];
         _swapFeesCollected[songId] = swapFeesTotal;
 
-        if (swapFeesEth != 0) poolManager.burn(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), swapFeesEth);
+        if (swapFeesEth != 0) poolManager.burn(address(hook), CurrencyLibrary.ADDRESS_ZERO.toId(), swapFeesEth);
         uint256 eth = lpFeesEth + swapFeesEth;
         if (eth != 0) poolManager.take(CurrencyLibrary.ADDRESS_ZERO, address(this), eth);
         if (lpFeesToken != 0) poolManager.take(key.currency1, address(this), lpFeesToken);

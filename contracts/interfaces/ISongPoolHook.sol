@@ -6,7 +6,8 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 /// @title ISongPoolHook
 /// @notice The Songmint Uniswap v4 hook as the SongVault sees it.
 interface ISongPoolHook {
-    /// @notice Binds the caller as the only account that may initialize pools with the hook.
+    /// @notice Binds the caller as the only account that may initialize pools with the hook, and
+    /// makes it the PoolManager ERC-6909 operator of the hook's fee claims.
     /// @dev Once only; the SongVault calls it from its constructor.
     function bindVault() external;
 
@@ -14,7 +15,7 @@ interface ISongPoolHook {
     function vault() external view returns (address);
 
     /// @notice All ETH swap fees the hook has charged in `poolId` since launch, in wei. The fees
-    /// are held by the vault as PoolManager ERC-6909 claims on native ETH.
+    /// are PoolManager ERC-6909 claims on native ETH held by the hook, burnable by the vault.
     /// @param poolId The song's pool.
     function accruedSwapFees(PoolId poolId) external view returns (uint256);
 

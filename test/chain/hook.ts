@@ -102,7 +102,7 @@ describe('SongPoolHook', function () {
       expect(out.poolEth).to.equal(-(amount - fee));
       expect(out.traderEthChange).to.equal(-amount);
       expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fee);
-      expect(await s.poolManager.getFunction('balanceOf')(await s.vault.getAddress(), 0n)).to.equal(fee);
+      expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(fee);
     });
 
     it('buy exact tokens out: the fee is added to the ETH the pool takes', async function () {
@@ -134,7 +134,7 @@ describe('SongPoolHook', function () {
       expect(out.traderEthChange).to.equal(wanted);
     });
 
-    it('accrues every fee of a pool in one running total that matches the vault ERC-6909 claims', async function () {
+    it('accrues every fee of a pool in one running total that matches the hook ERC-6909 claims', async function () {
       const s = await ready('decayed');
       let total = 0n;
       for (const [kind, amount, value] of [
@@ -146,7 +146,7 @@ describe('SongPoolHook', function () {
         total += (await runSwap(s, kind, amount, value)).fee;
       }
       expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(total);
-      expect(await s.poolManager.getFunction('balanceOf')(await s.vault.getAddress(), 0n)).to.equal(total);
+      expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(total);
     });
   });
 
@@ -216,6 +216,20 @@ describe('SongPoolHook', function () {
         .to.emit(s.hook, 'SwapFeeCharged')
         .withArgs(poolIdOf(s.poolKey), await otherRouter.getAddress(), hookFee(amount, 10_000n), 10_000n);
       expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(2n * hookFee(amount, 10_000n));
+    });
+  });
+
+  describe('the hook fee claims', function () {
+    it('are held by the hook with the vault as their only ERC-6909 operator', async function () {
+      const s = await ready('decayed');
+      const isOperator = s.poolManager.getFunction('isOperator');
+      expect(await isOperator(s.hook.target, s.vault.target)).to.equal(true);
+      expect(await isOperator(s.hook.target, s.stranger.address)).to.equal(false);
+      await runSwap(s, 'buyExactIn', ETH, ETH);
+      // A stranger cannot move them: it has no allowance and is no operator.
+      await expect(
+        s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.hook.target, s.stranger.address, 0n, 1n),
+      ).to.be.revert(ethers);
     });
   });
 

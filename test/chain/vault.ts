@@ -88,7 +88,7 @@ describe('SongVault fees', function () {
       expect(c.creatorToken + c.platformToken).to.equal(c.lpFeesToken);
       expect(c.platformToken).to.equal(split(c.lpFeesToken).platform);
       expect((await ethers.provider.getBalance(s.vault.target)) - vaultEthBefore).to.equal(eth);
-      expect(await s.poolManager.getFunction('balanceOf')(s.vault.target, 0n)).to.equal(0n);
+      expect(await s.poolManager.getFunction('balanceOf')(s.hook.target, 0n)).to.equal(0n);
       expect(await s.vault.swapFeesCollected(s.first.songId)).to.equal(swapFees);
 
       const [creator, platform] = await s.vault.feesOf(s.first.songId);

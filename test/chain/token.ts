@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { Signature } from 'ethers';
+import { network } from 'hardhat';
+import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
+import { deploySongmint, mintAndLaunch, TOTAL_SUPPLY } from './fixtures/songmint.ts';
+
+const { ethers, networkHelpers } = await network.create('base');
+
+async function launched() {
+  const s = await deploySongmint(ethers);
+  return { ...s, ...(await mintAndLaunch(s, 'token')) };
+}
+
+const PERMIT_TYPES = {
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+};
+
+describe('SongToken', function () {
+  it('has a fixed supply, no owner and no mint entry point', async function () {
+    const { token } = await networkHelpers.loadFixture(launched);
+    expect(await token.totalSupply()).to.equal(TOTAL_SUPPLY);
+    const names = token.interface.fragments.filter((f) => f.type === 'function').map((f) => ('name' in f ? String(f.name) : ''));
+    expect(names).to.not.include('mint');
+    expect(names).to.not.include('owner');
+  });
+
+  it('cannot be initialized again, and the implementation cannot be initialized at all', async function () {
+    const s = await networkHelpers.loadFixture(launched);
+    await expect(
+      s.token.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address),
+    ).to.be.revertedWithCustomError(s.token, 'AlreadyInitialized');
+    await expect(
+      s.tokenImplementation.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address),
+    ).to.be.revertedWithCustomError(s.token, 'ImplementationLocked');
+    expect(await s.tokenImplementation.songId()).to.equal(0n);
+    expect(await s.tokenImplementation.totalSupply()).to.equal(0n);
+  });
+
+  it('rejects a pool share above the supply', async function () {
+    const s = await networkHelpers.loadFixture(launched);
+    // A bare clone of the implementation, made the way the vault makes one, never initialized.
+    const clone = await ethers.deployContract('SongTokenCloneProbe', [await s.tokenImplementation.getAddress(), 5n]);
+    const token = await ethers.getContractAt('SongToken', await clone.instance());
+    expect(await token.name()).to.equal('Songmint #5');
+    await expect(token.initialize(BASE_POOL_MANAGER, TOTAL_SUPPLY + 1n, s.stranger.address))
+      .to.be.revertedWithCustomError(token, 'PoolShareTooLarge')
+      .withArgs(TOTAL_SUPPLY + 1n);
+    await (await token.initialize(s.stranger.address, TOTAL_SUPPLY, s.trader.address)).wait();
+    expect(await token.balanceOf(s.stranger.address)).to.equal(TOTAL_SUPPLY);
+    expect(await token.balanceOf(s.trader.address)).to.equal(0n);
+  });
+
+  describe('EIP-2612 permit', function () {
+    async function signPermit(s: Awaited<ReturnType<typeof launched>>, value: bigint, deadline: bigint, nonce?: bigint) {
+      const domain = {
+        name: await s.token.name(),
+        version: '1',
+        chainId: 8453n,
+        verifyingContract: await s.token.getAddress(),
+      };
+      const message = {
+        owner: s.creator.address,
+        spender: s.trader.address,
+        value,
+        nonce: nonce ?? (await s.token.nonces(s.creator.address)),
+        deadline,
+      };
+      return Signature.from(await s.creator.signTypedData(domain, PERMIT_TYPES, message));
+    }
+
+    it('uses the per-song name in its domain, as ERC-5267 reports', async function () {
+      const s = await networkHelpers.loadFixture(launched);
+      const [fields, name, version, chainId, verifyingContract] = await s.token.eip712Domain();
+      expect(fields).to.equal('0x0f');
+      expect(name).to.equal(`Songmint #${s.songId}`);
+      expect(version).to.equal('1');
+      expect(chainId).to.equal(8453n);
+      expect(verifyingContract).to.equal(await s.token.getAddress());
+      expect(await s.token.DOMAIN_SEPARATOR()).to.equal(
+        ethers.TypedDataEncoder.hashDomain({ name, version, chainId, verifyingContract }),
+      );
+    });
+
+    it('sets an allowance from a wallet signature, once', async function () {
+      const s = await networkHelpers.loadFixture(launched);
+      const deadline = BigInt(await networkHelpers.time.latest()) + 3600n;
+      const sig = await signPermit(s, 1234n, deadline);
+      const permit = () => s.token.connect(s.stranger).permit(s.creator.address, s.trader.address, 1234n, deadline, sig.v, sig.r, sig.s);
+      await (await permit()).wait();
+      expect(await s.token.allowance(s.creator.address, s.trader.address)).to.equal(1234n);
+      expect(await s.token.nonces(s.creator.address)).to.equal(1n);
+      await expect(permit()).to.be.revertedWithCustomError(s.token, 'ERC2612InvalidSigner');
+    });
+
+    it('rejects an expired permit and one signed by someone else', async function () {
+      const s = await networkHelpers.loadFixture(launched);
+      const past = BigInt(await networkHelpers.time.latest()) - 1n;
+      const expired = await signPermit(s, 1n, past);
+      await expect(s.token.permit(s.creator.address, s.trader.address, 1n, past, expired.v, expired.r, expired.s))
+        .to.be.revertedWithCustomError(s.token, 'ERC2612ExpiredSignature')
+        .withArgs(past);
+      const deadline = past + 3600n;
+      const good = await signPermit(s, 1n, deadline);
+      await expect(
+        s.token.permit(s.stranger.address, s.trader.address, 1n, deadline, good.v, good.r, good.s),
+      ).to.be.revertedWithCustomError(s.token, 'ERC2612InvalidSigner');
+    });
+  });
+});
