@@ -16,6 +16,7 @@ import type { ChainWatcher } from './chain/watcher.ts';
 import { loadConfig } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
+import { isDatabaseUnavailable } from './domain/errors.ts';
 import { createFarcasterFidVerifier } from './domain/farcaster.ts';
 import { pruneRateLimitCounters } from './domain/limits.ts';
 import { createApp } from './http/app.ts';
@@ -45,6 +46,23 @@ export function storagePublicUrl(config: OracleEnv): string {
   return `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`;
 }
 
+/** How long start-up waits for a database that is not reachable yet (a container starting beside us). */
+const DATABASE_WAIT_MS = 30_000;
+
+async function migrateWhenReachable(databaseUrl: string, logger: Logger): Promise<void> {
+  const deadline = Date.now() + DATABASE_WAIT_MS;
+  for (;;) {
+    try {
+      await migrate(databaseUrl);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      logger.warn('database not reachable yet; retrying');
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
+}
+
 /**
  * Connects to PostgreSQL (migrating it), pg-boss, object storage and IPFS, and serves the API.
  * `config.DATABASE_URL` must be set (scripts/dev-stack.ts sets it to an embedded server).
@@ -53,7 +71,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   const databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) throw new Error('DATABASE_URL is not set (run `npm start` for the embedded development stack)');
   const dataDir = resolve(config.DATA_DIR);
-  await migrate(databaseUrl);
+  await migrateWhenReachable(databaseUrl, logger);
   const db = createDatabase(databaseUrl);
   const boss = createBoss(databaseUrl);
   boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss error'));
