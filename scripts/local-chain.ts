@@ -1,0 +1,92 @@
+/**
+ * A local Base for `npm start` and end-to-end tests: Hardhat's JSON-RPC server over a fresh
+ * simulated `base` network (OP stack, chain id 8453, the node's well-known dev accounts), with the
+ * contracts deployed through Ignition using ignition/parameters/local.json.
+ *
+ *   npx tsx scripts/local-chain.ts [port]     # runs until Ctrl-C, prints the RPC URL and addresses
+ */
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import hre from 'hardhat';
+import { getAddress, type Address, type Hex } from 'viem';
+import SongNFTModule from '../ignition/modules/SongNFT.ts';
+
+export interface LocalChain {
+  readonly rpcUrl: string;
+  readonly chainId: 8453;
+  /** Deployed addresses by contract name (`SongNFT`). */
+  readonly contracts: Record<string, Address>;
+  stop(): Promise<void>;
+}
+
+export interface LocalChainOptions {
+  /** Port on 127.0.0.1; a free one when left out. */
+  readonly port?: number;
+}
+
+/**
+ * Private key of Hardhat's dev account #1, the platform signer in ignition/parameters/local.json.
+ * Public knowledge: never use it on a real chain.
+ */
+export const LOCAL_PLATFORM_SIGNER_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+const BASE_CHAIN_ID = 8453;
+const LOCAL_PARAMETERS = fileURLToPath(new URL('../ignition/parameters/local.json', import.meta.url));
+/** Ignition keeps a journal per deployment id; this one is git-ignored and thrown away. */
+const DEPLOYMENT_ID = 'chain-8453-local';
+const JOURNAL_DIR = fileURLToPath(new URL(`../ignition/deployments/${DEPLOYMENT_ID}/`, import.meta.url));
+
+/** Starts the node, deploys, and resolves once the contracts are live. */
+export async function startLocalChain(opts: LocalChainOptions = {}): Promise<LocalChain> {
+  await hre.tasks.getTask('build').run({ quiet: true });
+  const server = await hre.network.createServer('base', '127.0.0.1', opts.port);
+  const { address, port } = await server.listen();
+  const rpcUrl = `http://${address}:${port}`;
+  try {
+    const contracts = await deploy(rpcUrl);
+    return { rpcUrl, chainId: BASE_CHAIN_ID, contracts, stop: () => server.close() };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
+  const connection = await hre.network.create({ network: 'localBase', override: { url: rpcUrl } });
+  try {
+    const chainId = Number(await connection.provider.request({ method: 'eth_chainId' }));
+    if (chainId !== BASE_CHAIN_ID) throw new Error(`local chain reports chain id ${chainId}, expected ${BASE_CHAIN_ID}`);
+    // The chain is new on every start, so a journal from an earlier one would be stale.
+    await rm(JOURNAL_DIR, { recursive: true, force: true });
+    const { songNFT } = await connection.ignition.deploy(SongNFTModule, {
+      parameters: LOCAL_PARAMETERS,
+      deploymentId: DEPLOYMENT_ID,
+    });
+    return { SongNFT: getAddress(await songNFT.getAddress()) };
+  } finally {
+    await rm(JOURNAL_DIR, { recursive: true, force: true });
+    await connection.close();
+  }
+}
+
+async function runFromCommandLine(portArgument: string | undefined): Promise<void> {
+  const port = portArgument === undefined ? undefined : Number(portArgument);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+    throw new Error(`not a port: ${portArgument}`);
+  }
+  const chain = await startLocalChain({ port });
+  console.log(`Local Base (chain ${chain.chainId}) at ${chain.rpcUrl}`);
+  for (const [name, contractAddress] of Object.entries(chain.contracts)) console.log(`  ${name}  ${contractAddress}`);
+  const stop = () => {
+    void chain.stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runFromCommandLine(process.argv[2]).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createPublicClient, createWalletClient, defineChain, http, parseAbi, parseEventLogs } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { freePort } from '../../core/src/testing/free-port.ts';
+import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
+
+/** Hardhat's dev account #2: a creator with ETH on the local chain. */
+const CREATOR_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+
+const songNftAbi = parseAbi([
+  'function mint(string metadataURI, bytes32 audioHash, bytes signature) returns (uint256)',
+  'function platformSigner() view returns (address)',
+  'function tokenURI(uint256 tokenId) view returns (string)',
+  'event SongMinted(uint256 indexed tokenId, address indexed minter, bytes32 indexed audioHash, string metadataURI)',
+]);
+
+test('scripts/local-chain.ts serves chain 8453 with SongNFT deployed, mintable with the local platform key', async () => {
+  const port = await freePort();
+  const chain = await startLocalChain({ port });
+  try {
+    assert.equal(chain.rpcUrl, `http://127.0.0.1:${port}`);
+    assert.equal(chain.chainId, 8453);
+    const songNft = chain.contracts.SongNFT;
+    assert.ok(songNft, 'SongNFT address');
+
+    const localBase = defineChain({
+      id: 8453,
+      name: 'Local Base',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+    });
+    const publicClient = createPublicClient({ chain: localBase, transport: http(chain.rpcUrl) });
+    assert.equal(await publicClient.getChainId(), 8453);
+
+    const platform = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
+    assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'platformSigner' }), platform.address);
+
+    const creator = privateKeyToAccount(CREATOR_KEY);
+    const wallet = createWalletClient({ account: creator, chain: localBase, transport: http(chain.rpcUrl) });
+    const metadataUri = 'ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy';
+    const audioHash = `0x${'ab'.repeat(32)}` as const;
+    const signature = await platform.sign({ minter: creator.address, metadataUri, audioHash });
+    const hash = await wallet.writeContract({ address: songNft, abi: songNftAbi, functionName: 'mint', args: [metadataUri, audioHash, signature] });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, 'success');
+    const [minted] = parseEventLogs({ abi: songNftAbi, eventName: 'SongMinted', logs: receipt.logs });
+    assert.deepEqual(minted?.args, { tokenId: 1n, minter: creator.address, audioHash, metadataURI: metadataUri });
+    assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'tokenURI', args: [1n] }), metadataUri);
+  } finally {
+    await chain.stop();
+  }
+  await assert.rejects(fetch(`http://127.0.0.1:${port}`, { method: 'POST' }));
+});
