@@ -170,6 +170,22 @@ describe('SongPoolHook', function () {
       }
     });
 
+    it('charges the launch fee on sells too: a sniper who dumps at once pays it twice', async function () {
+      const s = await ready('fresh');
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 1n);
+      const bought = await runSwap(s, 'buyExactIn', ETH, ETH);
+      const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
+      const tokens = await token.balanceOf(s.trader.address);
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 2n);
+      await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), tokens)).wait();
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 3n);
+      const sold = await runSwap(s, 'sellExactIn', tokens);
+      expect(sold.feePips).to.equal(feePipsAfter(3n));
+      expect(sold.fee).to.equal(hookFee(sold.poolEth, feePipsAfter(3n)));
+      expect(sold.traderEthChange).to.be.lessThan((ETH * 3n) / 10n);
+      expect(bought.fee + sold.fee).to.be.greaterThan((ETH * 7n) / 10n);
+    });
+
     it('makes a sniper in the first blocks pay about half the ETH in', async function () {
       const s = await ready('fresh');
       await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 1n);

@@ -97,6 +97,19 @@ describe('SongVault.launch', function () {
     ]);
   });
 
+  it('nobody else can remove the locked position: a router asking to burn it owns no such position', async function () {
+    const s = await networkHelpers.loadFixture(protocol);
+    const { songId, poolKey, token } = await mintAndLaunch(s, 'locked');
+    const liquidity = (await s.vault.queryFilter(s.vault.filters.SongLaunched(songId)))[0]?.args.liquidity;
+    if (liquidity === undefined) throw new Error('no SongLaunched event');
+    const removal = s.liquidityRouter
+      .connect(s.stranger)
+      .getFunction('modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)');
+    const params = { tickLower: LAUNCH_CONFIG.tickLower, tickUpper: LAUNCH_CONFIG.startTick, liquidityDelta: -liquidity, salt: ethers.ZeroHash };
+    await expect(removal(poolKey, params, '0x')).to.be.revert(ethers);
+    expect(await token.balanceOf(BASE_POOL_MANAGER)).to.be.greaterThan((TOTAL_SUPPLY * 9n) / 10n);
+  });
+
   it('takes no allocation when asked for 0% and at most 10%', async function () {
     const s = await networkHelpers.loadFixture(protocol);
     const none = await mintAndLaunch(s, 'zero', 0);
