@@ -1,0 +1,397 @@
+/**
+ * API load benchmark (`npm run bench:api`): POST /api/signature and GET /api/generate/{id} of the
+ * real oracle (embedded PostgreSQL, s3rver, bearer auth, hourly limits, real signing), beside a
+ * bare Express route that returns the same JSON, measured with autocannon in the same run.
+ *
+ * The oracle runs in a child process and s3rver in another; autocannon drives them from this one,
+ * so the load generator shares no event loop with the servers (all share the machine's cores, as
+ * does PostgreSQL). Server CPU per request is reported beside throughput: it does not depend on
+ * what else the machine is running.
+ * Every signature request names a different completed job (a job is signed once), so issuance
+ * here is the whole path: auth, hourly limit, job lookup, S3 GET of the audio, sha256, ECDSA
+ * signature and the exactly-once claim.
+ *
+ * Environment: BENCH_CONNECTIONS (default 32), BENCH_POLL_SECONDS (10),
+ * BENCH_SIGNATURES (4000), BENCH_AUDIO_BYTES (200000: 5 s of 320 kbps MP3, the shortest song),
+ * BENCH_CPU_PROFILE (a directory: V8 CPU profile of the oracle process).
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { pino } from 'pino';
+import { generatePrivateKey } from 'viem/accounts';
+import { closeDatabase, createDatabase } from '../core/src/db/database.ts';
+import { audioObjectKey, toPublicJobId } from '../core/src/generation-queue.ts';
+import { createObjectStore } from '../core/src/object-store.ts';
+import { createBoss, ensureGenerationQueue } from '../core/src/queue.ts';
+import { startTestPostgres } from '../core/src/testing/postgres.ts';
+import { startTestS3 } from '../core/src/testing/s3.ts';
+import { createMintSigner } from '../oracle/src/chain/mint-signer.ts';
+import { issueSessionToken } from '../oracle/src/domain/session-token.ts';
+import { sha256Hex } from '../oracle/src/domain/signatures.ts';
+import { createApp } from '../oracle/src/http/app.ts';
+import type { AppDeps } from '../oracle/src/http/deps.ts';
+import { createMetrics } from '../oracle/src/http/metrics.ts';
+import { signatureRouter } from '../oracle/src/http/routes/signature.ts';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const POLL_SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 10);
+const SIGNATURES = Number(process.env.BENCH_SIGNATURES ?? 4000);
+const AUDIO_BYTES = Number(process.env.BENCH_AUDIO_BYTES ?? 200_000);
+/**
+ * Hourly limits are per user (metadata_nft 100, general 1000 requests): the load is spread over
+ * this many users, so no request of the benchmark is refused.
+ */
+const USERS = Math.max(200, Math.ceil(SIGNATURES / 90));
+const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
+
+interface Seeded {
+  apiUrl: string;
+  bareUrl: string;
+  /** [token, public job id, wallet] per completed job, users interleaved. */
+  jobs: Array<[string, string, string]>;
+  /** The JSON the bare route answers: a completed job's view from the real API. */
+  bareBody: unknown;
+}
+
+type FromServer = { type: 'ready'; seeded: Seeded } | { type: 'failed'; message: string } | { type: 'cpu'; micros: number };
+
+// ---------------------------------------------------------------- server process
+
+/** s3rver in a process of its own, so the oracle's CPU figures exclude the object store's. */
+async function serveS3(): Promise<void> {
+  const s3 = await startTestS3();
+  process.send?.({ endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+  process.on('message', (message) => {
+    if (message === 'stop') void s3.stop().then(() => process.exit(0));
+  });
+}
+
+interface S3Location {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+async function serve(): Promise<void> {
+  const pg = await startTestPostgres();
+  const s3Process = fork(fileURLToPath(import.meta.url), ['--s3'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const s3 = await new Promise<S3Location>((resolve) => s3Process.once('message', (message: S3Location) => resolve(message)));
+  const db = createDatabase(pg.url, { max: 20 });
+  const boss = createBoss(pg.url, { supervise: false });
+  await boss.start();
+  await ensureGenerationQueue(boss);
+  const objectStore = createObjectStore({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    forcePathStyle: true,
+    publicBaseUrl: 'https://cdn.songmint.bench',
+  });
+  const session = { secret: new Uint8Array(randomBytes(32)), ttlSeconds: 3600 };
+  const deps: AppDeps = {
+    db,
+    boss,
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(db),
+    session,
+    siwe: { domain: 'songmint.bench', uri: 'https://songmint.bench', nonceTtlSeconds: 600 },
+    queueCapacity: 1000,
+    now: () => new Date(),
+  };
+  deps.routers = [signatureRouter({ ...deps, objectStore, signer: createMintSigner(generatePrivateKey()) })];
+
+  // Users with session tokens, and completed jobs whose audio objects are all different.
+  const userCount = USERS;
+  const users: Array<{ id: string; token: string; wallet: string }> = [];
+  for (let u = 0; u < userCount; u++) {
+    const wallet = `0x${randomBytes(20).toString('hex')}`;
+    const { id } = await db.one<{ id: string }>(`INSERT INTO users (wallet_address, tier) VALUES ($1, 'enterprise') RETURNING id`, [wallet]);
+    const { token } = await issueSessionToken(session, { userId: id, walletAddress: wallet }, new Date());
+    users.push({ id, token, wallet });
+  }
+  const jobs: Array<[string, string, string]> = [];
+  const base = new Uint8Array(randomBytes(AUDIO_BYTES));
+  const rows: Array<{ id: string; userId: string; key: string; url: string; hash: string }> = [];
+  for (let i = 0; i < SIGNATURES; i++) {
+    const user = users[i % userCount];
+    if (user === undefined) throw new Error('no user');
+    const id = randomUUID();
+    const key = audioObjectKey(id);
+    const bytes = new Uint8Array(base);
+    bytes.set(Buffer.from(id.replaceAll('-', ''), 'hex'), 0);
+    const put = await objectStore.put(key, bytes, { contentType: 'audio/mpeg' });
+    if (!put.ok) throw new Error(put.error.message);
+    rows.push({ id, userId: user.id, key, url: objectStore.publicUrl(key), hash: sha256Hex(bytes) });
+    jobs.push([user.token, toPublicJobId(id), user.wallet]);
+  }
+  await db.none(
+    `INSERT INTO generation_jobs (id, user_id, user_address, prompt, duration, tier, status, progress, audio_key, audio_url, audio_hash,
+                                  actual_duration, completed_at)
+     SELECT r.id::uuid, r.user_id::uuid, u.wallet_address, 'bench song', 5, 'enterprise', 'completed', 100, r.key, r.url, r.hash, 5.0, now()
+       FROM json_to_recordset($1::json) AS r(id text, user_id text, key text, url text, hash text)
+       JOIN users u ON u.id = r.user_id::uuid`,
+    [JSON.stringify(rows.map((r) => ({ id: r.id, user_id: r.userId, key: r.key, url: r.url, hash: r.hash })))],
+  );
+  await db.none('ANALYZE');
+
+  const api = await listen(createApp(deps));
+  const first = jobs[0];
+  if (first === undefined) throw new Error('no jobs');
+  const view = await fetch(`${api}/api/generate/${first[1]}`, { headers: { authorization: `Bearer ${first[0]}` } });
+  const bareBody: unknown = await view.json();
+  const bare = express();
+  bare.get('/bare/:job_id', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(bareBody);
+  });
+  const bareUrl = await listen(bare);
+
+  const send = (message: FromServer) => process.send?.(message);
+  send({ type: 'ready', seeded: { apiUrl: api, bareUrl, jobs, bareBody } });
+  process.on('message', (message) => {
+    if (message === 'cpu') {
+      const usage = process.cpuUsage();
+      send({ type: 'cpu', micros: usage.user + usage.system });
+      return;
+    }
+    if (message === 'stop') {
+      void (async () => {
+        await boss.stop({ graceful: false, close: true });
+        await closeDatabase(db);
+        objectStore.close();
+        s3Process.send('stop');
+        await new Promise((resolve) => s3Process.once('exit', resolve));
+        await pg.stop();
+        process.exit(0);
+      })();
+    }
+  });
+}
+
+function listen(app: express.Express): Promise<string> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+}
+
+// ---------------------------------------------------------------- load generator
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+  '2xx': number;
+}
+
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
+
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  pipelining?: number;
+  duration?: number;
+  amount?: number;
+  requests?: AutocannonRequest[];
+}
+
+type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+// autocannon ships no type declarations; the options and result fields used are typed above.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+interface Figures {
+  name: string;
+  requestsPerSecond: number;
+  /** CPU time of the server process (oracle or bare route; not PostgreSQL, not s3rver) per successful request. */
+  serverCpuMsPerRequest: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+function serverCpuMicros(server: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: FromServer) => {
+      if (message.type !== 'cpu') return;
+      server.off('message', onMessage);
+      resolve(message.micros);
+    };
+    server.on('message', onMessage);
+    server.send('cpu');
+  });
+}
+
+async function measure(server: ChildProcess, name: string, options: AutocannonOptions): Promise<Figures> {
+  const cpuBefore = await serverCpuMicros(server);
+  const result = await autocannon(options);
+  const cpuMicros = (await serverCpuMicros(server)) - cpuBefore;
+  const seconds = result.duration > 0 ? result.duration : 1;
+  const figures: Figures = {
+    name,
+    requestsPerSecond: Math.round(result['2xx'] / seconds),
+    serverCpuMsPerRequest: Number((cpuMicros / 1000 / Math.max(result['2xx'], 1)).toFixed(3)),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  console.log(
+    `${name.padEnd(34)} ${String(figures.requestsPerSecond).padStart(7)} req/s  p50 ${figures.p50Ms} ms  p99 ${figures.p99Ms} ms  server CPU ${figures.serverCpuMsPerRequest} ms/req  (${figures.total} requests, ${figures.non2xx} non-2xx, ${figures.errors} errors)`,
+  );
+  return figures;
+}
+
+function rotating(
+  jobs: ReadonlyArray<[string, string, string]>,
+  build: (token: string, jobId: string, wallet: string) => AutocannonRequest,
+): AutocannonRequest[] {
+  let next = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        const job = jobs[next % jobs.length];
+        next++;
+        if (job === undefined) return request;
+        return { ...request, ...build(job[0], job[1], job[2]) };
+      },
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of the oracle process there.
+  const profile = process.env.BENCH_CPU_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`];
+  const server: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx', ...profile], stdio: 'inherit' });
+  const seeded = await new Promise<Seeded>((resolve, reject) => {
+    server.once('message', (message: FromServer) => {
+      if (message.type === 'ready') resolve(message.seeded);
+      else reject(new Error(message.type === 'failed' ? message.message : 'unexpected message'));
+    });
+    server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  console.log(
+    `API benchmark: ${CONNECTIONS} connections, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'cpu'}), Node ${process.version}; ${seeded.jobs.length} completed jobs, audio objects of ${AUDIO_BYTES} bytes`,
+  );
+  try {
+    // Warm both servers (JIT, connection pools) before measuring.
+    await autocannon({ url: seeded.bareUrl, connections: 8, duration: 2, requests: [{ method: 'GET', path: '/bare/x' }] });
+    await autocannon({
+      url: seeded.apiUrl,
+      connections: 8,
+      duration: 2,
+      requests: rotating(seeded.jobs, (token, jobId) => ({ method: 'GET', path: `/api/generate/${jobId}`, headers: { authorization: `Bearer ${token}` } })),
+    });
+
+    const bare = await measure(server, 'bare Express route (same JSON)', {
+      url: seeded.bareUrl,
+      connections: CONNECTIONS,
+      duration: POLL_SECONDS,
+      requests: rotating(seeded.jobs, (_token, jobId) => ({ method: 'GET', path: `/bare/${jobId}` })),
+    });
+    const poll = await measure(server, 'GET /api/generate/{id}', {
+      url: seeded.apiUrl,
+      connections: CONNECTIONS,
+      duration: POLL_SECONDS,
+      requests: rotating(seeded.jobs, (token, jobId) => ({ method: 'GET', path: `/api/generate/${jobId}`, headers: { authorization: `Bearer ${token}` } })),
+    });
+    const sign = await measure(server, 'POST /api/signature', {
+      url: seeded.apiUrl,
+      connections: CONNECTIONS,
+      amount: seeded.jobs.length,
+      requests: rotating(seeded.jobs, (token, jobId, wallet) => ({
+        method: 'POST',
+        path: '/api/signature',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ job_id: jobId, user_address: wallet, metadata_uri: METADATA_URI }),
+      })),
+    });
+
+    const pollRatio = poll.requestsPerSecond / bare.requestsPerSecond;
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+      settings: { connections: CONNECTIONS, pollSeconds: POLL_SECONDS, signatures: seeded.jobs.length, audioBytes: AUDIO_BYTES },
+      results: { bare, poll, sign },
+      ratios: { pollVsBare: Number(pollRatio.toFixed(3)), signVsBare: Number((sign.requestsPerSecond / bare.requestsPerSecond).toFixed(3)) },
+      targets: {
+        pollAtLeast40PercentOfBare: pollRatio >= 0.4,
+        signatureAtLeast1000PerSecond: sign.requestsPerSecond >= 1000,
+      },
+    };
+    console.log(`polling / bare: ${(pollRatio * 100).toFixed(1)}% (target >= 40%): ${report.targets.pollAtLeast40PercentOfBare ? 'met' : 'MISSED'}`);
+    console.log(`signature issuance: ${sign.requestsPerSecond} req/s (target >= 1000): ${report.targets.signatureAtLeast1000PerSecond ? 'met' : 'MISSED'}`);
+
+    const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+    await mkdir(resultsDir, { recursive: true });
+    await writeFile(join(resultsDir, 'api.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(resultsDir, 'api.md'), markdown(report.results, report.ratios, report.machine, report.settings));
+  } finally {
+    server.send('stop');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+}
+
+function markdown(
+  results: Record<'bare' | 'poll' | 'sign', Figures>,
+  ratios: { pollVsBare: number; signVsBare: number },
+  machine: { cores: number; cpu: string; node: string },
+  settings: { connections: number; pollSeconds: number; signatures: number; audioBytes: number },
+): string {
+  const row = (f: Figures, ratio: string) =>
+    `| ${f.name} | ${f.requestsPerSecond.toLocaleString('en-US')} | ${f.p50Ms} | ${f.p99Ms} | ${f.serverCpuMsPerRequest} | ${f.total} | ${f.non2xx} | ${ratio} |`;
+  return [
+    '# API throughput: oracle vs a bare Express route',
+    '',
+    `${machine.cores} cores (${machine.cpu}), Node ${machine.node}; autocannon, ${settings.connections} connections, no pipelining; the stack (PostgreSQL, s3rver, oracle) and autocannon share the machine.`,
+    `Baseline: a bare Express route returning the same JSON as the job-status route, measured in the same run. Signature issuance: ${settings.signatures} requests, each for a different completed job with a ${settings.audioBytes}-byte audio object (S3 GET + sha256 + ECDSA + exactly-once claim).`,
+    '',
+    '| route | req/s | p50 ms | p99 ms | server CPU ms/req | requests | non-2xx | vs bare |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    row(results.bare, '1.000'),
+    row(results.poll, ratios.pollVsBare.toFixed(3)),
+    row(results.sign, ratios.signVsBare.toFixed(3)),
+    '',
+    'Targets: polling >= 40% of the bare route; signature issuance >= 1,000 req/s on 2 cores.',
+    '',
+  ].join('\n');
+}
+
+if (process.argv.includes('--s3')) {
+  serveS3().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (process.argv.includes('--serve')) {
+  serve().catch((error: unknown) => {
+    process.send?.({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromServer);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
