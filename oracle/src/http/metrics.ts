@@ -45,7 +45,7 @@ export function createMetrics(db: Database): OracleMetrics {
     labelNames: ['tier'] as const,
     registers: [registry],
     async collect() {
-      const rows = await readOrEmpty(db, `SELECT tier, count(*)::int AS n FROM generation_jobs WHERE status = 'queued' GROUP BY tier`);
+      const rows = await readOrEmpty(db, `SELECT tier AS key, count(*)::int AS n FROM generation_jobs WHERE status = 'queued' GROUP BY tier`);
       for (const tier of TIERS) this.set({ tier }, rows.find((row) => row.key === tier)?.n ?? 0);
     },
   });
@@ -55,7 +55,7 @@ export function createMetrics(db: Database): OracleMetrics {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const rows = await readOrEmpty(db, 'SELECT status AS tier, count(*)::int AS n FROM generation_jobs GROUP BY status');
+      const rows = await readOrEmpty(db, 'SELECT status AS key, count(*)::int AS n FROM generation_jobs GROUP BY status');
       for (const status of STATUSES) this.set({ status }, rows.find((row) => row.key === status)?.n ?? 0);
     },
   });
@@ -66,7 +66,7 @@ export function createMetrics(db: Database): OracleMetrics {
     async collect() {
       const rows = await readOrEmpty(
         db,
-        `SELECT 'all' AS tier, count(*)::int AS n FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
+        `SELECT 'all' AS key, count(*)::int AS n FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
         [HEARTBEAT_STALE_SECONDS],
       );
       this.set(rows[0]?.n ?? 0);
@@ -78,8 +78,7 @@ export function createMetrics(db: Database): OracleMetrics {
 /** A scrape during a database outage reports zeros rather than failing the whole exposition. */
 async function readOrEmpty(db: Database, sql: string, params: unknown[] = []): Promise<Array<{ key: string; n: number }>> {
   try {
-    const rows = await db.any<{ tier: string; n: number }>(sql, params);
-    return rows.map((row) => ({ key: row.tier, n: row.n }));
+    return await db.any<{ key: string; n: number }>(sql, params);
   } catch {
     return [];
   }

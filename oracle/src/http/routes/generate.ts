@@ -4,7 +4,7 @@ import { JOB_TIME_LIMIT_SECONDS } from '../../../../core/src/generation-queue.ts
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
-import type { GenerationRequest } from '../../domain/generation.ts';
+import type { GenerationRequest, RejectedGeneration } from '../../domain/generation.ts';
 import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobView } from '../../domain/jobs.ts';
 import { authenticatedUser } from '../auth.ts';
@@ -36,18 +36,22 @@ export function generationInputError(error: z.ZodError): AppError {
 
 type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
 
+function answerRejection(deps: GenerateDeps, req: Request, res: Response, rejected: RejectedGeneration): void {
+  if (rejected.limit !== undefined) setRateLimitHeaders(res, rejected.limit);
+  if (rejected.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: rejected.refusedBy, category: 'generation' });
+  sendError(req, res, rejected.error);
+}
+
 /**
  * Submits a validated Variant A generation and answers it (also POST /v1/music/generate, whose
- * errors take the Variant C shape). Returns the job's UUID when accepted.
+ * errors take the Variant C shape).
  */
-export async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, input: GenerationRequest): Promise<string | null> {
+export async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, input: GenerationRequest): Promise<void> {
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, input);
   if (!result.ok) {
-    if (result.limit !== undefined) setRateLimitHeaders(res, result.limit);
-    if (result.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: result.refusedBy, category: 'generation' });
-    sendError(req, res, result.error);
-    return null;
+    answerRejection(deps, req, res, result);
+    return;
   }
   const accepted = result.value;
   setRateLimitHeaders(res, accepted.limit);
@@ -58,7 +62,6 @@ export async function handleGenerate(deps: GenerateDeps, req: Request, res: Resp
     estimated_time: accepted.estimatedTime,
     position: accepted.position,
   });
-  return accepted.jobId;
 }
 
 export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>): GenerationRequest {
@@ -95,9 +98,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, { ...parsed.data, steps: 27, withLyrics: false });
   if (!result.ok) {
-    if (result.limit !== undefined) setRateLimitHeaders(res, result.limit);
-    if (result.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: result.refusedBy, category: 'generation' });
-    sendError(req, res, result.error);
+    answerRejection(deps, req, res, result);
     return;
   }
   setRateLimitHeaders(res, result.value.limit);
