@@ -35,7 +35,10 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
   let signature: Hex;
 
   before(async () => {
-    artifact = JSON.parse(await readFile('artifacts/contracts/SongNFT.sol/SongNFT.json', 'utf8')) as Artifact;
+    const artifactText = await readFile('artifacts/contracts/SongNFT.sol/SongNFT.json', 'utf8').catch(() => {
+      throw new Error('SongNFT artifact missing: run `npx hardhat build` first (`npm test` does)');
+    });
+    artifact = JSON.parse(artifactText) as Artifact;
     [connection, stack] = await Promise.all([network.connect({ network: 'base' }), startStorageStack({ chain: { chainId: 8453 } })]);
     // No block-number cache and fast receipt polling: the in-process chain answers at once.
     publicClient = createPublicClient({ transport: custom(connection.provider), pollingInterval: 20, cacheTime: 0 });
