@@ -130,4 +130,18 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
     assert.deepEqual(response.body, { pools: [], count: 0, indexed: false });
     assert.ok(response.headers.get('x-ratelimit-limit'), 'the trading category limit applies');
   });
+
+  it('describes the storage routes in /openapi.json', async () => {
+    const response = await stack.app.request('/openapi.json');
+    const paths = (response.body as { paths: Record<string, Record<string, unknown>> }).paths;
+    for (const [path, method] of [
+      ['/api/metadata', 'post'],
+      ['/api/signature', 'post'],
+      ['/v1/nft/mint', 'post'],
+      ['/v1/nft/{id}', 'get'],
+      ['/v1/trading/pools', 'get'],
+    ] as const) {
+      assert.ok(paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`);
+    }
+  });
 });
