@@ -103,6 +103,21 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     assert.equal(row.daily_generations, 0);
   });
 
+  it('shows the tighter limit in the headers: a pro user near the hourly cap sees the hourly window', async () => {
+    const user = await app.login();
+    await app.setTier(user.userId, 'pro');
+    const first = await generate(user.token);
+    assert.equal(first.headers.get('x-ratelimit-limit'), '100');
+    assert.equal(first.headers.get('x-ratelimit-remaining'), '99');
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    assert.equal(Number(first.headers.get('x-ratelimit-reset')), midnight.getTime() / 1000);
+    await app.db.none(`UPDATE rate_limit_counters SET count = 95 WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]);
+    const second = await generate(user.token);
+    assert.equal(second.headers.get('x-ratelimit-remaining'), '4');
+    assert.equal(Number(second.headers.get('x-ratelimit-reset')), hourWindowStart(new Date()).getTime() / 1000 + 3600);
+  });
+
   it('limits other categories per hour with headers (general: 1000/h), Variant C shape on /v1', async () => {
     const user = await app.login();
     const ok = await app.request('/v1/user/profile', { token: user.token });

@@ -30,6 +30,17 @@ export function createDatabase(databaseUrl: string, options: DatabaseOptions = {
   return pgp(connection);
 }
 
+/**
+ * Closes the pool and waits for its connections to be gone. pg-promise's `$pool.end()` returns
+ * before the sockets close and drops its pool error listener; a server stopping right after
+ * would then raise an unheard error on a closing connection, so one is listened for here.
+ */
 export async function closeDatabase(db: Database): Promise<void> {
-  await db.$pool.end();
+  const pool = db.$pool;
+  pool.on('error', () => undefined);
+  await pool.end();
+  const deadline = Date.now() + 5000;
+  while (pool.totalCount > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
