@@ -1,0 +1,26 @@
+/** The worker's row in worker_heartbeats (read by the oracle's readiness check and GEN_002). */
+import type { Database } from '../../../core/src/db/database.ts';
+
+export interface HeartbeatInfo {
+  workerId: string;
+  hostname: string;
+  device: 'cuda' | 'cpu';
+  modelName: string;
+  modelVersion: string;
+  slots: number;
+}
+
+export async function beat(db: Database, info: HeartbeatInfo, activeJobs: number): Promise<void> {
+  await db.none(
+    `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, active_jobs, last_seen)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+     ON CONFLICT (worker_id) DO UPDATE
+       SET device = EXCLUDED.device, model_name = EXCLUDED.model_name, model_version = EXCLUDED.model_version,
+           slots = EXCLUDED.slots, active_jobs = EXCLUDED.active_jobs, last_seen = now()`,
+    [info.workerId, info.hostname, info.device, info.modelName, info.modelVersion, info.slots, activeJobs],
+  );
+}
+
+export async function removeHeartbeat(db: Database, workerId: string): Promise<void> {
+  await db.none('DELETE FROM worker_heartbeats WHERE worker_id = $1', [workerId]);
+}

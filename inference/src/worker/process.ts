@@ -1,0 +1,133 @@
+/**
+ * Wires one worker process from its configuration: database (migrated), pg-boss, object store,
+ * model session (once per process), lyrics generator, encoder pool, retention timer, metrics.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { hostname } from 'node:os';
+import { closeDatabase, createDatabase } from '../../../core/src/db/database.ts';
+import { migrate } from '../../../core/src/db/migrate.ts';
+import { JOB_TIME_LIMIT_SECONDS } from '../../../core/src/generation-queue.ts';
+import { createObjectStore } from '../../../core/src/object-store.ts';
+import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
+import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
+import { EncoderPool } from '../audio/encoder-pool.ts';
+import type { WorkerEnv } from '../config.ts';
+import { storagePublicUrl } from '../config.ts';
+import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
+import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
+import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
+import { loadModel } from '../model/runtime.ts';
+import { sweepRetention } from '../retention/sweep.ts';
+import { createWorkerMetrics, serveMetrics } from './metrics.ts';
+import type { Worker, WorkerDeps } from './worker.ts';
+import { DEFAULT_HEARTBEAT_INTERVAL_MS, createWorker } from './worker.ts';
+
+export type Log = WorkerDeps['log'];
+
+export interface WorkerProcess {
+  worker: Worker;
+  device: 'cuda' | 'cpu';
+  stop(): Promise<void>;
+}
+
+export type StartResult = { ok: true; process: WorkerProcess } | { ok: false; code: string; message: string };
+
+export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<StartResult> {
+  const model = await loadModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
+  if (!model.ok) return model;
+  let lyrics: LyricsGenerator = builtinLyricsGenerator;
+  if (config.LYRICS_MODEL_DIR !== undefined) {
+    const loaded = await loadOnnxLyricsGenerator(config.LYRICS_MODEL_DIR);
+    if (!loaded.ok) {
+      await model.model.release();
+      return loaded;
+    }
+    lyrics = loaded.generator;
+  }
+
+  await migrate(config.DATABASE_URL);
+  const db = createDatabase(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY * 2 + 4 });
+  const boss = createBoss(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY + 2 });
+  boss.on('error', (err: unknown) => log('error', 'pg-boss error', { error: err instanceof Error ? err.message : String(err) }));
+  await boss.start();
+  await ensureGenerationQueue(boss);
+  const store = createObjectStore({
+    ...(config.S3_ENDPOINT === undefined ? {} : { endpoint: config.S3_ENDPOINT }),
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET,
+    ...(config.S3_ACCESS_KEY_ID !== undefined && config.S3_SECRET_ACCESS_KEY !== undefined
+      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
+      : {}),
+    forcePathStyle: config.S3_FORCE_PATH_STYLE ?? config.S3_ENDPOINT !== undefined,
+    publicBaseUrl: storagePublicUrl(config),
+  });
+  const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
+  const pool = new EncoderPool(config.ENCODER_THREADS);
+  const metrics = createWorkerMetrics({
+    device: model.model.device,
+    model: model.model.manifest.name,
+    version: model.model.manifest.version,
+    encoder: backend,
+  });
+  const worker = createWorker(
+    {
+      workerId: config.WORKER_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+      concurrency: config.WORKER_CONCURRENCY,
+      fleetSlots: config.FLEET_SLOTS,
+      jobTimeLimitMs: config.JOB_TIME_LIMIT_MS,
+      pollIntervalMs: config.POLL_INTERVAL_MS,
+      heartbeatIntervalMs: DEFAULT_HEARTBEAT_INTERVAL_MS,
+    },
+    {
+      db,
+      boss,
+      store,
+      pipeline: {
+        model: model.model,
+        lyrics,
+        encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
+        slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
+      },
+      log,
+      onJobSettled: (outcome, song) => metrics.jobSettled(outcome, song),
+    },
+  );
+  await worker.start();
+  log('info', 'encoder selected', { backend, threads: config.ENCODER_THREADS });
+
+  const sweep = (): void => {
+    sweepRetention(db, store, { abandonedAfterSeconds: 2 * JOB_TIME_LIMIT_SECONDS + 120 }).then(
+      (report) => {
+        if (report.ran && (report.audioPurged + report.previewsDeleted + report.abandonedFailed > 0 || report.errors.length > 0)) {
+          log('info', 'retention sweep', { ...report });
+        }
+      },
+      (err: unknown) => log('warn', 'retention sweep failed', { error: err instanceof Error ? err.message : String(err) }),
+    );
+  };
+  const retentionTimer = setInterval(sweep, config.RETENTION_INTERVAL_SECONDS * 1000);
+  let metricsServer: Server | undefined;
+  if (config.WORKER_METRICS_PORT !== undefined) metricsServer = await serveMetrics(metrics, config.WORKER_METRICS_PORT);
+
+  let stopped = false;
+  return {
+    ok: true,
+    process: {
+      worker,
+      device: model.model.device,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        clearInterval(retentionTimer);
+        await worker.stop(config.SHUTDOWN_GRACE_MS);
+        metricsServer?.close();
+        await pool.close();
+        await boss.stop({ graceful: false, close: true });
+        await closeDatabase(db);
+        store.close();
+        await model.model.release();
+      },
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The inference worker: claims generation jobs from the pg-boss queue in tier priority order,
+ * within the fleet-wide slot cap, runs the pipeline under the job time limit, publishes the
+ * audio and completes the job in one transaction, and retries or fails it per the spec.
+ */
+import { hostname } from 'node:os';
+import type { JobWithMetadata, PgBoss } from 'pg-boss';
+import { z } from 'zod';
+import type { Database } from '../../../core/src/db/database.ts';
+import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
+import type { GenerationMessage } from '../../../core/src/generation-queue.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { seedFromJobId } from '../model/seed.ts';
+import { tryAcquireSlot } from './fleet-slots.ts';
+import type { HeartbeatInfo } from './heartbeat.ts';
+import { beat, removeHeartbeat } from './heartbeat.ts';
+import type { ClaimedJob } from './job-store.ts';
+import { claimJob, lockForPublish, markCompleted, markFailed, reportProgress, requeueAfterFailure } from './job-store.ts';
+import type { PipelineDeps, Song } from './pipeline.ts';
+import { generateSong } from './pipeline.ts';
+
+export interface WorkerSettings {
+  workerId: string;
+  /** Jobs this process runs at once. */
+  concurrency: number;
+  /** Fleet-wide parallel jobs (advisory-lock slots). */
+  fleetSlots: number;
+  jobTimeLimitMs: number;
+  pollIntervalMs: number;
+  heartbeatIntervalMs: number;
+}
+
+export interface WorkerDeps {
+  db: Database;
+  boss: PgBoss;
+  store: ObjectStore;
+  pipeline: PipelineDeps;
+  log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  /** Called after every settled job (metrics). */
+  onJobSettled?: (outcome: 'completed' | 'retry' | 'failed' | 'skipped', song: Song | undefined) => void;
+}
+
+export interface Worker {
+  start(): Promise<void>;
+  /** Stops claiming, lets running jobs finish (or aborts them after `graceMs`), removes the heartbeat. */
+  stop(graceMs: number): Promise<void>;
+  readonly activeJobs: number;
+}
+
+const Message = z.object({ jobId: z.uuid() });
+
+export class JobTimeLimitError extends Error {
+  constructor(limitMs: number) {
+    super(`job exceeded the ${limitMs / 1000} s time limit`);
+    this.name = 'JobTimeLimitError';
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker {
+  const { db, boss, store } = deps;
+  const model = deps.pipeline.model;
+  const heartbeatInfo: HeartbeatInfo = {
+    workerId: settings.workerId,
+    hostname: hostname(),
+    device: model.device,
+    modelName: model.manifest.name,
+    modelVersion: model.manifest.version,
+    slots: settings.concurrency,
+  };
+  const running = new Set<AbortController>();
+  const loops: Promise<void>[] = [];
+  const stopping = new AbortController();
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+
+  const sendHeartbeat = (): void => {
+    beat(db, heartbeatInfo, running.size).catch((err: unknown) => deps.log('warn', 'heartbeat failed', { error: describe(err) }));
+  };
+
+  async function publish(job: ClaimedJob, song: Song): Promise<boolean> {
+    const key = audioObjectKey(job.id);
+    // Lock, upload and complete in one transaction: a competing attempt waits on the row lock and
+    // then finds the job no longer its own, so it neither uploads nor completes.
+    return db.tx(async (tx) => {
+      if (!(await lockForPublish(tx, job))) return false;
+      const put = await store.put(key, song.bytes, { contentType: 'audio/mpeg', cacheControl: 'public, max-age=31536000, immutable' });
+      if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
+      return markCompleted(tx, job, {
+        audioKey: key,
+        audioUrl: store.publicUrl(key),
+        audioHash: song.audioHash,
+        actualDuration: song.actualDuration,
+        modelName: model.manifest.name,
+        modelVersion: model.manifest.version,
+        device: model.device,
+        usedLyrics: song.usedLyrics,
+        lyricsTokens: song.lyricsTokens,
+      });
+    });
+  }
+
+  async function runJob(message: JobWithMetadata<GenerationMessage>): Promise<void> {
+    const attempt = { id: message.id, retryCount: message.retryCount };
+    const parsed = Message.safeParse(message.data);
+    if (!parsed.success) {
+      deps.log('error', 'malformed queue message', { id: message.id });
+      await boss.fail(GENERATION_QUEUE, attempt, { message: 'malformed message' });
+      return;
+    }
+    const jobId = parsed.data.jobId;
+    const job = await claimJob(db, jobId, seedFromJobId(jobId));
+    if (job === undefined) {
+      // Finished already (a duplicate delivery) or unknown: nothing to do.
+      await boss.complete(GENERATION_QUEUE, attempt);
+      deps.onJobSettled?.('skipped', undefined);
+      return;
+    }
+    const controller = new AbortController();
+    running.add(controller);
+    const limit = setTimeout(() => controller.abort(new JobTimeLimitError(settings.jobTimeLimitMs)), settings.jobTimeLimitMs);
+    const touch =
+      message.heartbeatSeconds === null
+        ? undefined
+        : setInterval(() => {
+            boss.touch(GENERATION_QUEUE, attempt).catch((err: unknown) => deps.log('warn', 'job heartbeat failed', { error: describe(err) }));
+          }, (message.heartbeatSeconds * 1000) / 2);
+    let lastProgress = 0;
+    const progress = (percent: number): void => {
+      if (percent <= lastProgress) return;
+      lastProgress = percent;
+      reportProgress(db, job, percent).catch((err: unknown) => deps.log('warn', 'progress update failed', { error: describe(err) }));
+    };
+    try {
+      const song = await generateSong(
+        { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics },
+        deps.pipeline,
+        controller.signal,
+        progress,
+      );
+      controller.signal.throwIfAborted();
+      const completed = await publish(job, song);
+      await boss.complete(GENERATION_QUEUE, attempt);
+      deps.log('info', completed ? 'job completed' : 'job attempt superseded', { jobId, attempts: job.attempts, hash: song.audioHash });
+      deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);
+    } catch (err) {
+      const reason = controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : err;
+      const text = describe(reason);
+      const final = message.retryCount >= message.retryLimit;
+      if (final) await markFailed(db, job, `generation failed after ${job.attempts} attempts: ${text}`);
+      else await requeueAfterFailure(db, job, text);
+      await boss.fail(GENERATION_QUEUE, attempt, { message: text });
+      deps.log(final ? 'error' : 'warn', final ? 'job failed' : 'job attempt failed, will retry', { jobId, attempts: job.attempts, error: text });
+      deps.onJobSettled?.(final ? 'failed' : 'retry', undefined);
+    } finally {
+      clearTimeout(limit);
+      if (touch !== undefined) clearInterval(touch);
+      running.delete(controller);
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      let idle = true;
+      try {
+        const slot = await tryAcquireSlot(db, settings.fleetSlots);
+        if (slot !== undefined) {
+          try {
+            if (!stopping.signal.aborted) {
+              const [message] = await boss.fetch<GenerationMessage>(GENERATION_QUEUE, { batchSize: 1, includeMetadata: true });
+              if (message !== undefined) {
+                idle = false;
+                await runJob(message);
+              }
+            }
+          } finally {
+            await slot.release();
+          }
+        }
+      } catch (err) {
+        deps.log('error', 'worker loop error', { error: describe(err) });
+      }
+      if (idle) await sleepUnlessStopped(settings.pollIntervalMs);
+    }
+  }
+
+  function sleepUnlessStopped(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      stopping.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  return {
+    get activeJobs() {
+      return running.size;
+    },
+    async start() {
+      await beat(db, heartbeatInfo, 0);
+      heartbeatTimer = setInterval(sendHeartbeat, settings.heartbeatIntervalMs);
+      for (let i = 0; i < settings.concurrency; i += 1) loops.push(loop());
+      deps.log('info', 'worker started', { ...heartbeatInfo, fallbackReason: model.fallbackReason });
+    },
+    async stop(graceMs) {
+      stopping.abort();
+      const grace = setTimeout(() => {
+        for (const controller of running) controller.abort(new Error('worker shutting down'));
+      }, graceMs);
+      await Promise.all(loops);
+      clearTimeout(grace);
+      if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer);
+      await removeHeartbeat(db, settings.workerId).catch((err: unknown) => deps.log('warn', 'heartbeat removal failed', { error: describe(err) }));
+      deps.log('info', 'worker stopped', { workerId: settings.workerId });
+    },
+  };
+}
+
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = HEARTBEAT_INTERVAL_SECONDS * 1000;

@@ -1,0 +1,33 @@
+/** Decoding and inspection helpers for the produced MP3s. */
+import { MPEGDecoder } from 'mpg123-decoder';
+import { parseMp3 } from '../../../inference/src/audio/mp3-frames.ts';
+
+export interface Decoded {
+  channels: Float32Array[];
+  samples: number;
+  sampleRate: number;
+  errors: number;
+}
+
+export async function decodeMp3(bytes: Uint8Array): Promise<Decoded> {
+  const decoder = new MPEGDecoder({ enableGapless: true });
+  await decoder.ready;
+  try {
+    const out = decoder.decode(bytes);
+    return { channels: out.channelData, samples: out.samplesDecoded, sampleRate: out.sampleRate, errors: out.errors.length };
+  } finally {
+    decoder.free();
+  }
+}
+
+/** Every frame header (the Info frame included) says 320 kbps; sizes are those of CBR frames. */
+export function assertCbr320(bytes: Uint8Array): number {
+  const parsed = parseMp3(bytes);
+  if (!parsed.ok) throw new Error(parsed.message);
+  for (const frame of parsed.frames) {
+    if (frame.bitrateKbps !== 320) throw new Error(`frame at ${frame.offset} is ${frame.bitrateKbps} kbps`);
+    const expected = Math.floor((144 * 320000) / frame.sampleRate) + (frame.padding ? 1 : 0);
+    if (frame.length !== expected) throw new Error(`frame at ${frame.offset} has length ${frame.length}`);
+  }
+  return parsed.frames.length;
+}

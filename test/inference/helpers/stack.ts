@@ -1,0 +1,166 @@
+/**
+ * Real infrastructure for the inference tests: embedded PostgreSQL (migrated), s3rver on
+ * loopback, pg-boss with the generation queue, and helpers to enqueue jobs the way the oracle
+ * does (job row and queue message in one transaction) and to run workers in-process.
+ */
+import { randomBytes } from 'node:crypto';
+import { PgBoss } from 'pg-boss';
+import { closeDatabase, createDatabase } from '../../../core/src/db/database.ts';
+import type { Database } from '../../../core/src/db/database.ts';
+import { GENERATION_QUEUE, TIER_PRIORITY } from '../../../core/src/generation-queue.ts';
+import type { Tier } from '../../../core/src/generation-queue.ts';
+import { createObjectStore } from '../../../core/src/object-store.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { bossDbFromTask, createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
+import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
+import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
+import { startTestS3 } from '../../../core/src/testing/s3.ts';
+import type { TestS3 } from '../../../core/src/testing/s3.ts';
+import { loadWorkerConfig } from '../../../inference/src/config.ts';
+import type { WorkerEnv } from '../../../inference/src/config.ts';
+import type { WorkerProcess } from '../../../inference/src/worker/process.ts';
+import { startWorkerProcess } from '../../../inference/src/worker/process.ts';
+
+export interface JobInput {
+  prompt?: string;
+  duration?: number;
+  seed?: bigint;
+  steps?: 27 | 60;
+  lyrics?: string;
+  withLyrics?: boolean;
+  tier?: Tier;
+}
+
+export interface Stack {
+  pg: TestPostgres;
+  s3: TestS3;
+  db: Database;
+  boss: PgBoss;
+  /** A pg-boss that runs queue maintenance every second (expiry, heartbeat failures). */
+  supervisor: PgBoss;
+  store: ObjectStore;
+  env: Record<string, string>;
+  enqueue(input?: JobInput): Promise<string>;
+  startWorker(overrides?: Record<string, string>): Promise<WorkerProcess>;
+  waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(queueOptions: { retryDelay?: number; heartbeatSeconds?: number } = {}): Promise<Stack> {
+  const pg = await startTestPostgres();
+  const s3 = await startTestS3();
+  const db = createDatabase(pg.url);
+  const boss = createBoss(pg.url, { supervise: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await ensureGenerationQueue(boss);
+  // Test scale: no retry backoff; heartbeats when a test needs crash recovery.
+  await boss.updateQueue(GENERATION_QUEUE, {
+    retryDelay: queueOptions.retryDelay ?? 0,
+    retryBackoff: false,
+    ...(queueOptions.heartbeatSeconds === undefined ? {} : { heartbeatSeconds: queueOptions.heartbeatSeconds }),
+  });
+  const supervisor = new PgBoss({ connectionString: pg.url, supervise: true, schedule: false, monitorIntervalSeconds: 1, superviseIntervalSeconds: 1, max: 2 });
+  supervisor.on('error', () => undefined);
+  await supervisor.start();
+  const store = createObjectStore({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    forcePathStyle: true,
+    publicBaseUrl: `${s3.endpoint}/${s3.bucket}`,
+  });
+  const env: Record<string, string> = {
+    DATABASE_URL: pg.url,
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+    POLL_INTERVAL_MS: '100',
+    ENCODER_THREADS: '2',
+    MP3_ENCODER: 'wasm',
+    LOG_LEVEL: 'silent',
+  };
+  const workers: WorkerProcess[] = [];
+  let user: string | undefined;
+
+  return {
+    pg,
+    s3,
+    db,
+    boss,
+    supervisor,
+    store,
+    env,
+    async enqueue(input = {}) {
+      if (user === undefined) {
+        const wallet = `0x${randomBytes(20).toString('hex')}`;
+        user = (await db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [wallet, 'enterprise'])).id;
+      }
+      const userId = user;
+      const tier = input.tier ?? 'free';
+      return db.tx(async (tx) => {
+        const { id } = await tx.one<{ id: string }>(
+          `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier)
+           SELECT id, wallet_address, $2, $3, $4, $5, $6, $7, $8 FROM users WHERE id = $1
+           RETURNING id`,
+          [userId, input.prompt ?? 'upbeat pop song', input.duration ?? 5, input.seed?.toString() ?? null, input.steps ?? 27, input.lyrics ?? null, input.withLyrics ?? false, tier],
+        );
+        await boss.send(GENERATION_QUEUE, { jobId: id }, { priority: TIER_PRIORITY[tier], db: bossDbFromTask(tx) });
+        return id;
+      });
+    },
+    async startWorker(overrides = {}) {
+      const loaded = loadWorkerConfig({ ...env, ...overrides });
+      if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+      const started = await startWorkerProcess(loaded.config satisfies WorkerEnv, () => undefined);
+      if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
+      workers.push(started.process);
+      return started.process;
+    },
+    async waitFor(what, probe, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await probe();
+        if (value !== undefined) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      for (const w of workers.splice(0)) await w.stop();
+      await supervisor.stop({ graceful: false, close: true });
+      await boss.stop({ graceful: false, close: true });
+      await closeDatabase(db);
+      store.close();
+      await s3.stop();
+      await pg.stop();
+    },
+  };
+}
+
+export interface JobRow {
+  id: string;
+  status: string;
+  progress: number;
+  attempts: number;
+  seed: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  audio_url: string | null;
+  audio_key: string | null;
+  audio_hash: string | null;
+  actual_duration: number | null;
+  device: string | null;
+  used_lyrics: string | null;
+  lyrics_tokens: number | null;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export function jobRow(db: Database, id: string): Promise<JobRow> {
+  return db.one<JobRow>('SELECT * FROM generation_jobs WHERE id = $1', [id]);
+}

@@ -1,0 +1,172 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { audioObjectKey } from '../../core/src/generation-queue.ts';
+import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
+import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
+import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { seedFromJobId } from '../../inference/src/model/seed.ts';
+import type { Stack } from './helpers/stack.ts';
+import { jobRow, startStack } from './helpers/stack.ts';
+import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+
+/** A model directory whose graph loads but fails at run time (a Reshape that cannot fit). */
+async function brokenModelDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'songmint-broken-model-'));
+  await cp(join(BUILTIN_MODEL_DIR, 'manifest.json'), join(dir, 'manifest.json'));
+  const g = new GraphBuilder('');
+  const cond = g.input('conditioning', 'float', [12]);
+  g.input('seed', 'float', [2]);
+  g.input('rhythm', 'float', [16]);
+  const samples = g.input('num_samples', 'int64', [1]);
+  g.input('steps', 'int64', [1]);
+  const impossible = g.op('Concat', [samples, g.i([-1])], { axis: { int: 0 } });
+  g.output(g.op('Reshape', [cond, impossible]), 'audio', 'float', [2, 'num_samples']);
+  await writeFile(join(dir, 'model.onnx'), encodeModel(g.graph('broken'), 'fails at run time'));
+  return dir;
+}
+
+describe('inference worker: queue, database, storage and model end to end', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ retryDelay: 1 });
+  });
+  after(async () => {
+    await stack.stop();
+  });
+
+  it('takes a job queued -> processing -> completed and publishes a verified 320 kbps MP3', async () => {
+    const jobId = await stack.enqueue({ prompt: 'dark techno with lyrics about the city', duration: 5, withLyrics: true });
+    const seen = new Set<string>();
+    const progress: number[] = [];
+    const worker = await stack.startWorker({ INFERENCE_TEST_SLOW_MODEL_MS: '300' });
+    const row = await stack.waitFor('completion', async () => {
+      const r = await jobRow(stack.db, jobId);
+      seen.add(r.status);
+      progress.push(r.progress);
+      return r.status === 'completed' || r.status === 'failed' ? r : undefined;
+    });
+    assert.equal(row.status, 'completed', row.error_message ?? '');
+    assert.ok(seen.has('processing'), 'the job was seen processing');
+    assert.ok(progress.some((p) => p > 0 && p < 100), `intermediate progress seen: ${progress.join(',')}`);
+    assert.equal(row.progress, 100);
+    assert.equal(row.attempts, 1);
+    assert.ok(row.started_at !== null && row.completed_at !== null && row.completed_at >= row.started_at);
+    assert.equal(row.seed, seedFromJobId(jobId).toString(), 'the derived seed is recorded');
+    assert.equal(row.device, worker.device);
+    assert.equal(row.audio_key, audioObjectKey(jobId));
+    assert.equal(row.audio_url, `${stack.s3.endpoint}/${stack.s3.bucket}/audio/gen_${jobId}.mp3`);
+    assert.match(row.used_lyrics ?? '', /^\[verse\]/);
+    assert.match(row.used_lyrics ?? '', /\[chorus\]/);
+    assert.ok((row.lyrics_tokens ?? 0) > 0 && (row.lyrics_tokens ?? 0) <= 512);
+
+    // The published object is fetched over HTTP from its public URL.
+    const response = await fetch(row.audio_url ?? '');
+    assert.equal(response.status, 200);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    assert.equal(`0x${createHash('sha256').update(bytes).digest('hex')}`, row.audio_hash);
+    const frames = assertCbr320(bytes);
+    assert.ok(frames > 190);
+    const measured = measureMp3(bytes);
+    assert.ok(measured.ok);
+    assert.equal(measured.samples, 5 * 44100);
+    assert.equal(row.actual_duration, 5);
+    const decoded = await decodeMp3(bytes);
+    assert.equal(decoded.errors, 0);
+    assert.equal(decoded.channels.length, 2);
+    assert.equal(decoded.sampleRate, 44100);
+    assert.ok(Math.abs(decoded.samples - 5 * 44100) <= 1152, `decoded ${decoded.samples} samples`);
+    const rms = Math.sqrt(decoded.channels[0]!.reduce((s, v) => s + v * v, 0) / decoded.samples);
+    assert.ok(rms > 0.02, `audible output (rms ${rms})`);
+
+    const beat = await stack.db.one<{ device: string; model_name: string }>('SELECT device, model_name FROM worker_heartbeats');
+    assert.equal(beat.device, worker.device);
+    assert.equal(beat.model_name, 'songmint-builtin-procedural');
+    await worker.stop();
+    assert.equal((await stack.db.one<{ n: number }>('SELECT count(*)::int AS n FROM worker_heartbeats')).n, 0, 'heartbeat removed on stop');
+  });
+
+  it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {
+    const dir = await brokenModelDir();
+    try {
+      const jobId = await stack.enqueue({ prompt: 'anything' });
+      const statuses: string[] = [];
+      const worker = await stack.startWorker({ MODEL_DIR: dir });
+      const row = await stack.waitFor('failure', async () => {
+        const r = await jobRow(stack.db, jobId);
+        if (statuses.at(-1) !== `${r.status}/${r.attempts}`) statuses.push(`${r.status}/${r.attempts}`);
+        return r.status === 'failed' ? r : undefined;
+      });
+      await worker.stop();
+      assert.equal(row.error_code, 'GEN_005');
+      assert.equal(row.attempts, 3);
+      assert.match(row.error_message ?? '', /after 3 attempts/);
+      assert.equal(row.audio_url, null);
+      assert.ok(statuses.includes('queued/1') || statuses.includes('queued/2'), `back to queued between attempts: ${statuses.join(' ')}`);
+      assert.ok(!statuses.some((s) => s.startsWith('failed/1') || s.startsWith('failed/2')), 'not failed before the last attempt');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('aborts an attempt at the job time limit and fails the job after the retries', async () => {
+    const jobId = await stack.enqueue({ prompt: 'slow song' });
+    const worker = await stack.startWorker({ JOB_TIME_LIMIT_MS: '700', INFERENCE_TEST_SLOW_MODEL_MS: '60000' });
+    const started = Date.now();
+    const row = await stack.waitFor('time-limit failure', async () => {
+      const r = await jobRow(stack.db, jobId);
+      return r.status === 'failed' ? r : undefined;
+    });
+    await worker.stop();
+    assert.equal(row.error_code, 'GEN_005');
+    assert.equal(row.attempts, 3);
+    assert.match(row.error_message ?? '', /time limit/);
+    assert.ok(Date.now() - started < 30_000, 'the slow model was aborted, not awaited');
+  });
+
+  it('serves enterprise before pro before free when one slot is free', async () => {
+    const free = await stack.enqueue({ tier: 'free', prompt: 'free song' });
+    const pro = await stack.enqueue({ tier: 'pro', prompt: 'pro song' });
+    const enterprise = await stack.enqueue({ tier: 'enterprise', prompt: 'enterprise song' });
+    const worker = await stack.startWorker({ FLEET_SLOTS: '1' });
+    const rows = await stack.waitFor('three completions', async () => {
+      const r = await Promise.all([enterprise, pro, free].map((id) => jobRow(stack.db, id)));
+      return r.every((x) => x.status === 'completed') ? r : undefined;
+    });
+    await worker.stop();
+    const starts = rows.map((r) => r.started_at?.getTime() ?? 0);
+    assert.ok(starts[0]! < starts[1]! && starts[1]! < starts[2]!, `started in tier order: ${starts.join(' < ')}`);
+  });
+
+  it('never runs more than the fleet cap at once across worker processes (11 jobs, cap 10)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i += 1) ids.push(await stack.enqueue({ prompt: `song ${i}` }));
+    const slow = { INFERENCE_TEST_SLOW_MODEL_MS: '2500', WORKER_CONCURRENCY: '4', ENCODER_THREADS: '1' };
+    const workers = await Promise.all([stack.startWorker(slow), stack.startWorker(slow), stack.startWorker(slow)]);
+    const rows = await stack.waitFor('eleven completions', async () => {
+      const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+      return r.every((x) => x.status === 'completed') ? r : undefined;
+    }, 120_000);
+    await Promise.all(workers.map((w) => w.stop()));
+    const events = rows.flatMap((r) => [
+      { t: r.started_at!.getTime(), d: 1 },
+      { t: r.completed_at!.getTime(), d: -1 },
+    ]);
+    events.sort((a, b) => a.t - b.t || a.d - b.d);
+    let running = 0;
+    let peak = 0;
+    for (const e of events) {
+      running += e.d;
+      peak = Math.max(peak, running);
+    }
+    assert.ok(peak <= 10, `at most 10 at once, saw ${peak}`);
+    assert.ok(peak >= 2, `jobs ran in parallel (peak ${peak})`);
+    const lastStart = Math.max(...rows.map((r) => r.started_at!.getTime()));
+    const firstEnd = Math.min(...rows.map((r) => r.completed_at!.getTime()));
+    assert.ok(lastStart >= firstEnd, 'the eleventh job waited for a slot');
+    assert.ok(rows.every((r) => r.attempts === 1));
+  });
+});
