@@ -316,7 +316,7 @@ describe('POST /api/metadata with a remote pinning service', () => {
     assert.equal(response.status, 201, response.text);
     const body = response.body as MetadataResponse;
     assert.equal(body.pin_status, 'pinning');
-    assert.deepEqual(pinned, [body.cid, body.image?.replace('ipfs://', '')]);
+    assert.deepEqual(pinned, [body.image?.replace('ipfs://', ''), body.cid]);
   });
 
   it('refuses with 503 and writes nothing when the service pins another CID', async () => {

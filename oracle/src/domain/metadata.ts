@@ -183,9 +183,10 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
   let pinRequestId: string | null = null;
   let pinStatus: string | null = null;
   if (deps.pinning !== undefined) {
+    // The cover first: metadata is never pinned without the image it names.
     const targets = [
-      { cid, name: `${input.name.slice(0, 200)}.json` },
       ...(coverCid === null || storedCover === null ? [] : [{ cid: coverCid, name: storedCover.key }]),
+      { cid, name: `${input.name.slice(0, 200)}.json` },
     ];
     for (const target of targets) {
       const pinned = await deps.pinning.pin({ cid: target.cid, name: target.name, meta: { app: 'songmint' } });
