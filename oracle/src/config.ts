@@ -36,6 +36,12 @@ export const envSchema = z
     SIWE_URI: httpUrl.optional(),
     SIWE_NONCE_TTL_SECONDS: positiveInt.max(3600).default(600),
     QUEUE_CAPACITY: positiveInt.default(1000),
+    /** Comma-separated origins allowed by CORS, or `*`. */
+    CORS_ORIGINS: z
+      .string()
+      .default('*')
+      .transform((value) => (value.trim() === '*' ? ('*' as const) : value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')))
+      .refine((value) => value === '*' || value.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin)), 'must be * or a comma-separated list of origins like https://app.example'),
     S3_ENDPOINT: httpUrl.optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name').default('songmint'),

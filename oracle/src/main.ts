@@ -110,6 +110,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
       nonceTtlSeconds: config.SIWE_NONCE_TTL_SECONDS,
     },
     queueCapacity: config.QUEUE_CAPACITY,
+    corsOrigins: config.CORS_ORIGINS,
     ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
     now: () => new Date(),
   };

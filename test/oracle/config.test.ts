@@ -58,6 +58,15 @@ describe('configuration from the environment', () => {
     assert.match(text, /SONG_NFT_ADDRESS: CHAIN_RPC_URL and SONG_NFT_ADDRESS go together/);
   });
 
+  it('parses CORS_ORIGINS as * or a list of origins', () => {
+    const list = loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' });
+    assert.ok(list.ok);
+    assert.deepEqual(list.config.CORS_ORIGINS, ['https://a.example', 'http://localhost:5173']);
+    const bad = loadConfig({ CORS_ORIGINS: 'https://a.example/path' });
+    assert.ok(!bad.ok);
+    assert.match(bad.problems.join('\n'), /^CORS_ORIGINS: /m);
+  });
+
   it('treats empty variables as unset', () => {
     const result = loadConfig({ PORT: '', DATABASE_URL: '' });
     assert.ok(result.ok);

@@ -58,6 +58,19 @@ describe('health, metrics, OpenAPI, docs', () => {
     assert.match(text, /generation_workers_live 1/);
   });
 
+  it('answers CORS preflights and exposes the rate-limit headers to browsers', async () => {
+    const preflight = await app.request('/api/generate', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+    const simple = await app.request('/health', { headers: { origin: 'https://dapp.example' } });
+    assert.equal(simple.headers.get('access-control-allow-origin'), '*');
+    assert.match(simple.headers.get('access-control-expose-headers') ?? '', /X-RateLimit-Remaining/);
+  });
+
   it('/openapi.json is OpenAPI 3.1 and describes the core paths; /docs serves Swagger UI locally', async () => {
     const doc = (await app.request('/openapi.json')).body as { openapi: string; paths: Record<string, object>; components: { schemas: Record<string, object> } };
     assert.equal(doc.openapi, '3.1.0');

@@ -1,6 +1,7 @@
 import express from 'express';
 import type { Express, Request, RequestHandler } from 'express';
 import { authenticate } from './auth.ts';
+import { cors } from './cors.ts';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(observeLatency(deps));
+  app.use(cors(deps.corsOrigins ?? '*'));
 
   app.use('/health', healthRouter(deps));
   app.get('/metrics', async (_req, res) => {

@@ -49,6 +49,8 @@ export interface AppDeps {
   routers?: ReadonlyArray<MountedRouter>;
   /** Routers that need no token and no limit (the development IPFS gateway at /ipfs). */
   publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
+  /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */
+  corsOrigins?: ReadonlyArray<string> | '*';
   /** Source of the current time (tests move it). */
   now: () => Date;
 }
