@@ -197,6 +197,23 @@ describe('SongNFT on the base network', function () {
       }
     });
 
+    it('round-trips 150 randomly mutated CID URIs exactly, packed or verbatim', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      const alphabet = 'abcdefghijklmnopqrstuvwxyz234567ABCXYZ01890189=/+-_. ~\x7f';
+      const minted: { tokenId: bigint; metadataUri: string }[] = [];
+      for (let round = 0; round < 150; round++) {
+        const chars = [...cidUri(randomHash(), round % 2 === 0 ? RAW_CODEC : DAG_PB_CODEC)];
+        for (let edits = 1 + (round % 3); edits > 0; edits--) {
+          const at = 7 + Math.floor(Math.random() * (chars.length - 7));
+          chars[at] = alphabet[Math.floor(Math.random() * alphabet.length)] ?? 'a';
+        }
+        minted.push(await mintAs(nft, alice, chars.join('')));
+      }
+      for (const { tokenId, metadataUri } of minted) {
+        expect(await nft.tokenURI(tokenId)).to.equal(metadataUri);
+      }
+    });
+
     it('stores a canonical CID URI packed: far cheaper than a 66-byte URI stored verbatim', async function () {
       const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
       await mintAs(nft, alice);
