@@ -5,8 +5,9 @@
  *
  * The oracle runs in a child process and s3rver in another; autocannon drives them from this one,
  * so the load generator shares no event loop with the servers (all share the machine's cores, as
- * does PostgreSQL). Server CPU per request is reported beside throughput: it does not depend on
- * what else the machine is running.
+ * does PostgreSQL). CPU time per request of the server, PostgreSQL and s3rver (from /proc, so
+ * Linux only) is reported beside throughput: it depends much less than req/s on what else the
+ * machine is running.
  * Every signature request names a different completed job (a job is signed once), so issuance
  * here is the whole path: auth, hourly limit, job lookup, S3 GET of the audio, sha256, ECDSA
  * signature and the exactly-once claim.
@@ -15,9 +16,10 @@
  * BENCH_SIGNATURES (4000), BENCH_AUDIO_BYTES (200000: 5 s of 320 kbps MP3, the shortest song),
  * BENCH_CPU_PROFILE (a directory: V8 CPU profile of the oracle process).
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -61,7 +63,14 @@ interface Seeded {
   bareBody: unknown;
 }
 
-type FromServer = { type: 'ready'; seeded: Seeded } | { type: 'failed'; message: string } | { type: 'cpu'; micros: number };
+/** Cumulative CPU milliseconds of the oracle process, the PostgreSQL server tree and s3rver. */
+interface CpuSnapshot {
+  oracle: number;
+  postgres: number;
+  s3: number;
+}
+
+type FromServer = { type: 'ready'; seeded: Seeded } | { type: 'failed'; message: string } | { type: 'cpu'; cpu: CpuSnapshot };
 
 // ---------------------------------------------------------------- server process
 
@@ -162,7 +171,15 @@ async function serve(): Promise<void> {
   process.on('message', (message) => {
     if (message === 'cpu') {
       const usage = process.cpuUsage();
-      send({ type: 'cpu', micros: usage.user + usage.system });
+      const postmaster = postmasterPid(new URL(pg.url).port);
+      send({
+        type: 'cpu',
+        cpu: {
+          oracle: (usage.user + usage.system) / 1000,
+          postgres: postmaster === undefined ? Number.NaN : treeCpuMs(postmaster),
+          s3: s3Process.pid === undefined ? Number.NaN : treeCpuMs(s3Process.pid),
+        },
+      });
       return;
     }
     if (message === 'stop') {
@@ -177,6 +194,59 @@ async function serve(): Promise<void> {
       })();
     }
   });
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** Linux /proc: [pid, ppid, utime + stime + cutime + cstime in ticks] of every process. */
+function processTable(): Array<[number, number, number]> {
+  const table: Array<[number, number, number]> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may contain spaces.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+      table.push([Number(entry), Number(fields[1]), ticks]);
+    } catch {
+      // The process exited while the table was read.
+    }
+  }
+  return table;
+}
+
+/** CPU milliseconds used by `root` and its live descendants, plus its reaped children. */
+function treeCpuMs(root: number): number {
+  const table = processTable();
+  const inTree = new Set([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of table) {
+      if (!inTree.has(pid) && inTree.has(ppid)) {
+        inTree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  const ticks = table.filter(([pid]) => inTree.has(pid)).reduce((sum, [, , t]) => sum + t, 0);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The PostgreSQL server listening on `port` (started as `postgres ... -p <port>`). */
+function postmasterPid(port: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const flag = args.indexOf('-p');
+      if (args[0]?.endsWith('postgres') === true && flag >= 0 && args[flag + 1] === port) return Number(entry);
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return undefined;
 }
 
 function listen(app: express.Express): Promise<string> {
@@ -222,8 +292,12 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 interface Figures {
   name: string;
   requestsPerSecond: number;
-  /** CPU time of the server process (oracle or bare route; not PostgreSQL, not s3rver) per successful request. */
+  /** CPU time per successful request of the server process (the oracle, or the bare route). */
   serverCpuMsPerRequest: number;
+  /** CPU time per successful request of PostgreSQL (all its processes). */
+  postgresCpuMsPerRequest: number;
+  /** CPU time per successful request of s3rver. */
+  s3CpuMsPerRequest: number;
   p50Ms: number;
   p99Ms: number;
   total: number;
@@ -231,12 +305,12 @@ interface Figures {
   errors: number;
 }
 
-function serverCpuMicros(server: ChildProcess): Promise<number> {
+function serverCpu(server: ChildProcess): Promise<CpuSnapshot> {
   return new Promise((resolve) => {
     const onMessage = (message: FromServer) => {
       if (message.type !== 'cpu') return;
       server.off('message', onMessage);
-      resolve(message.micros);
+      resolve(message.cpu);
     };
     server.on('message', onMessage);
     server.send('cpu');
@@ -244,14 +318,17 @@ function serverCpuMicros(server: ChildProcess): Promise<number> {
 }
 
 async function measure(server: ChildProcess, name: string, options: AutocannonOptions): Promise<Figures> {
-  const cpuBefore = await serverCpuMicros(server);
+  const cpuBefore = await serverCpu(server);
   const result = await autocannon(options);
-  const cpuMicros = (await serverCpuMicros(server)) - cpuBefore;
+  const cpuAfter = await serverCpu(server);
+  const perRequest = (key: keyof CpuSnapshot) => Number(((cpuAfter[key] - cpuBefore[key]) / Math.max(result['2xx'], 1)).toFixed(3));
   const seconds = result.duration > 0 ? result.duration : 1;
   const figures: Figures = {
     name,
     requestsPerSecond: Math.round(result['2xx'] / seconds),
-    serverCpuMsPerRequest: Number((cpuMicros / 1000 / Math.max(result['2xx'], 1)).toFixed(3)),
+    serverCpuMsPerRequest: perRequest('oracle'),
+    postgresCpuMsPerRequest: perRequest('postgres'),
+    s3CpuMsPerRequest: perRequest('s3'),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
@@ -259,7 +336,7 @@ async function measure(server: ChildProcess, name: string, options: AutocannonOp
     errors: result.errors + result.timeouts,
   };
   console.log(
-    `${name.padEnd(34)} ${String(figures.requestsPerSecond).padStart(7)} req/s  p50 ${figures.p50Ms} ms  p99 ${figures.p99Ms} ms  server CPU ${figures.serverCpuMsPerRequest} ms/req  (${figures.total} requests, ${figures.non2xx} non-2xx, ${figures.errors} errors)`,
+    `${name.padEnd(34)} ${String(figures.requestsPerSecond).padStart(7)} req/s  p50 ${figures.p50Ms} ms  p99 ${figures.p99Ms} ms  CPU ms/req: server ${figures.serverCpuMsPerRequest}, postgres ${figures.postgresCpuMsPerRequest}, s3rver ${figures.s3CpuMsPerRequest}  (${figures.total} requests, ${figures.non2xx} non-2xx, ${figures.errors} errors)`,
   );
   return figures;
 }
@@ -361,15 +438,15 @@ function markdown(
   settings: { connections: number; pollSeconds: number; signatures: number; audioBytes: number },
 ): string {
   const row = (f: Figures, ratio: string) =>
-    `| ${f.name} | ${f.requestsPerSecond.toLocaleString('en-US')} | ${f.p50Ms} | ${f.p99Ms} | ${f.serverCpuMsPerRequest} | ${f.total} | ${f.non2xx} | ${ratio} |`;
+    `| ${f.name} | ${f.requestsPerSecond.toLocaleString('en-US')} | ${f.p50Ms} | ${f.p99Ms} | ${f.serverCpuMsPerRequest} | ${f.postgresCpuMsPerRequest} | ${f.s3CpuMsPerRequest} | ${f.total} | ${f.non2xx} | ${ratio} |`;
   return [
     '# API throughput: oracle vs a bare Express route',
     '',
     `${machine.cores} cores (${machine.cpu}), Node ${machine.node}; autocannon, ${settings.connections} connections, no pipelining; the stack (PostgreSQL, s3rver, oracle) and autocannon share the machine.`,
     `Baseline: a bare Express route returning the same JSON as the job-status route, measured in the same run. Signature issuance: ${settings.signatures} requests, each for a different completed job with a ${settings.audioBytes}-byte audio object (S3 GET + sha256 + ECDSA + exactly-once claim).`,
     '',
-    '| route | req/s | p50 ms | p99 ms | server CPU ms/req | requests | non-2xx | vs bare |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| route | req/s | p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | s3rver CPU ms/req | requests | non-2xx | vs bare |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row(results.bare, '1.000'),
     row(results.poll, ratios.pollVsBare.toFixed(3)),
     row(results.sign, ratios.signVsBare.toFixed(3)),
