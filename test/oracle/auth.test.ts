@@ -74,6 +74,7 @@ describe('sign-in (SIWE) and bearer authentication', () => {
     const cases = [
       unknown,
       await signedMessage({ domain: 'evil.example' }),
+      await signedMessage({ uri: `${TEST_SIWE_URI}.evil.example/login` }),
       await signedMessage({ chainId: 1 }),
       await signedMessage({ expirationTime: new Date(Date.now() - 1000) }),
     ];

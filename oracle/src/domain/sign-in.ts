@@ -54,6 +54,14 @@ export interface SignInDeps {
   now: () => Date;
 }
 
+function originOf(uri: string): string | null {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return null;
+  }
+}
+
 function refused(details: string): { ok: false; error: AppError } {
   return fail(appError('AUTH_ERROR', 'Sign-in refused', { details }));
 }
@@ -71,7 +79,8 @@ export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Resu
     return refused('not an EIP-4361 message (address, domain, uri and nonce are required)');
   }
   if (message.domain !== deps.siwe.domain) return refused(`message domain must be ${deps.siwe.domain}`);
-  if (!message.uri.startsWith(deps.siwe.uri)) return refused(`message uri must start with ${deps.siwe.uri}`);
+  const expectedOrigin = originOf(deps.siwe.uri);
+  if (expectedOrigin === null || originOf(message.uri) !== expectedOrigin) return refused(`message uri must be on ${deps.siwe.uri}`);
   if (message.chainId !== SIWE_CHAIN_ID) return refused(`message chain id must be ${SIWE_CHAIN_ID}`);
   if (!validateSiweMessage({ message, time: now })) return refused('message is malformed, expired or not yet valid');
   // A malformed signature throws; it is refused like a wrong one.
