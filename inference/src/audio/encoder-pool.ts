@@ -82,6 +82,11 @@ export class EncoderPool {
         this.discard(worker);
         reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
+      if (signal.aborted) {
+        this.release(worker);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        return;
+      }
       worker.on('message', onMessage);
       worker.on('error', onError);
       signal.addEventListener('abort', onAbort, { once: true });

@@ -16,7 +16,7 @@ const TokenizerJson = z.object({
 const PRETOKENIZE = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
 
 /** GPT-2's reversible map from bytes to printable characters. */
-function byteToUnicode(): Map<number, string> {
+export function byteToUnicode(): Map<number, string> {
   const bytes: number[] = [];
   for (let b = 33; b <= 126; b += 1) bytes.push(b);
   for (let b = 161; b <= 172; b += 1) bytes.push(b);

@@ -287,7 +287,7 @@ export function buildBuiltinModel(): Uint8Array {
   const sixteenths = toF(g.op('Greater', [density, g.f(0.6)]));
   const hatOn = add(sub(g.f(1), offEighth), mul(offEighth, sixteenths));
   const hatAccent = add(g.f(0.55), mul(toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(4)]), g.i(2)])), g.f(0.45)));
-  const hatLevel = mul(mul(field('drums'), add(g.f(0.05), mul(brightness, g.f(0.12)))), stepEnergy);
+  const hatLevel = mul(mul(field('drums'), add(g.f(0.015), mul(brightness, g.f(0.2)))), stepEnergy);
   const hatAmp = mul(mul(hatOn, hatAccent), hatLevel);
   const hatL = mul(unsq(mul(hatAmp, sub(g.f(1), mul(width, g.f(0.5)))), [1]), unsq(hatShape, [0]));
   const hatR = mul(unsq(hatAmp, [1]), unsq(hatShape, [0]));
@@ -315,7 +315,7 @@ export function buildBuiltinModel(): Uint8Array {
   const snareNoise = sub(hash(eighthIndexF, 31), g.f(0.5));
   const snareTone = g.op('Sin', [mul(tEighth, g.f(TWO_PI * 185))]);
   const snareShape = mul(
-    add(mul(snareNoise, g.f(1.4)), mul(snareTone, g.f(0.5))),
+    add(mul(snareNoise, add(g.f(0.5), mul(brightness, g.f(1.3)))), mul(snareTone, g.f(0.5))),
     mul(g.op('Exp', [g.op('Neg', [g.op('Div', [tEighth, g.f(0.06)])])]), releaseEighth),
   );
   const drums = add(

@@ -1,0 +1,198 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
+import { builtinModelFiles } from '../../inference/src/model/builtin-files.ts';
+import { createWithFallback, gpuPresent, providerPlan } from '../../inference/src/model/device.ts';
+import { loadModel } from '../../inference/src/model/runtime.ts';
+import type { MusicModel, PcmAudio } from '../../inference/src/model/runtime.ts';
+import { seedFromJobId, seedToModelInput } from '../../inference/src/model/seed.ts';
+import { encodePrompt } from '../../inference/src/model/text-encoder.ts';
+import { averageSpectrum, chroma, onsetRate, spectralCentroid } from './helpers/dsp.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RATE = 44100;
+
+describe('built-in model: build, determinism, conditioning', () => {
+  let model: MusicModel;
+  before(async () => {
+    const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'cpu' });
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
+    model = loaded.model;
+  });
+  after(async () => {
+    await model.release();
+  });
+
+  async function render(prompt: string, options: { seed?: bigint; seconds?: number; steps?: number; rhythm?: Float32Array } = {}): Promise<PcmAudio> {
+    const encoded = encodePrompt(prompt, model.manifest.conditioning);
+    return model.generate(
+      {
+        conditioning: encoded.conditioning,
+        seed: seedToModelInput(options.seed ?? 7n),
+        rhythm: options.rhythm ?? Float32Array.from(model.manifest.conditioning.default_rhythm),
+        numSamples: (options.seconds ?? 8) * RATE,
+        steps: options.steps ?? 27,
+      },
+      new AbortController().signal,
+    );
+  }
+  const bytesOf = (pcm: PcmAudio): Buffer => Buffer.concat(pcm.channels.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+  const mono = (pcm: PcmAudio): Float32Array => pcm.channels[0]!.map((v, i) => (v + pcm.channels[1]![i]!) / 2);
+
+  it('npm run build:model regenerates byte-identical committed files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'songmint-model-'));
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-model.ts', dir], { cwd: ROOT, stdio: 'ignore' });
+      const files = builtinModelFiles();
+      assert.deepEqual((await readdir(dir)).sort(), Object.keys(files).sort());
+      for (const [name, bytes] of Object.entries(files)) {
+        const rebuilt = await readFile(join(dir, name));
+        const committed = await readFile(join(BUILTIN_MODEL_DIR, name));
+        assert.ok(rebuilt.equals(committed), `${name} rebuilt differs from the committed file`);
+        assert.ok(Buffer.from(bytes).equals(committed), `${name} built in-process differs`);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('produces exactly duration x 44100 stereo samples in [-1, 1]', async () => {
+    for (const seconds of [5, 7, 13]) {
+      const pcm = await render('pop', { seconds });
+      assert.equal(pcm.sampleRate, 44100);
+      assert.equal(pcm.channels.length, 2);
+      assert.equal(pcm.channels[0]!.length, seconds * RATE);
+      assert.ok(pcm.channels.every((c) => c.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)));
+    }
+  });
+
+  it('is seed-reproducible: same inputs give identical samples; seed, prompt words and steps change them', async () => {
+    const base = bytesOf(await render('happy pop', { seed: 11n }));
+    assert.ok(bytesOf(await render('happy pop', { seed: 11n })).equals(base));
+    assert.ok(!bytesOf(await render('happy pop', { seed: 12n })).equals(base), 'seed changes the song');
+    assert.ok(!bytesOf(await render('sad pop', { seed: 11n })).equals(base), 'a mood word changes the song');
+    assert.ok(!bytesOf(await render('happy pop', { seed: 11n, steps: 60 })).equals(base), 'steps change the song');
+    assert.equal(seedFromJobId('0b6f1c0e-3f3c-4a8e-9d7a-0c1e2f3a4b5c'), seedFromJobId('0b6f1c0e-3f3c-4a8e-9d7a-0c1e2f3a4b5c'));
+    assert.notEqual(seedFromJobId('0b6f1c0e-3f3c-4a8e-9d7a-0c1e2f3a4b5c'), seedFromJobId('1b6f1c0e-3f3c-4a8e-9d7a-0c1e2f3a4b5c'));
+  });
+
+  it('60 steps render more partials than 27: more energy above 1.5 kHz in the lead', async () => {
+    const high = (pcm: PcmAudio): number => {
+      const spectrum = averageSpectrum(mono(pcm));
+      const binHz = RATE / 2 / spectrum.length;
+      let e = 0;
+      spectrum.forEach((m, k) => {
+        if (k * binHz > 1500 && k * binHz < 6000) e += m * m;
+      });
+      return e;
+    };
+    const prompt = 'ambient piano no drums';
+    const e27 = high(await render(prompt, { steps: 27 }));
+    const e60 = high(await render(prompt, { steps: 60 }));
+    assert.ok(e60 > e27 * 1.1, `high-band energy 27 steps ${e27.toExponential(2)} vs 60 steps ${e60.toExponential(2)}`);
+  });
+
+  it('tempo words change the onset rate', async () => {
+    const slow = onsetRate(mono(await render('slow ballad', { seconds: 12 })), RATE);
+    const fast = onsetRate(mono(await render('fast energetic metal', { seconds: 12 })), RATE);
+    assert.ok(fast > slow * 1.5, `onsets per second: slow ${slow.toFixed(2)}, fast ${fast.toFixed(2)}`);
+    const at90 = onsetRate(mono(await render('house 90 bpm', { seconds: 12 })), RATE);
+    const at150 = onsetRate(mono(await render('house 150 bpm', { seconds: 12 })), RATE);
+    assert.ok(at150 > at90 * 1.3, `onsets per second: 90 bpm ${at90.toFixed(2)}, 150 bpm ${at150.toFixed(2)}`);
+  });
+
+  it('"bright major" vs "dark minor" changes the spectrum and the chroma (major vs minor third)', async () => {
+    const bright = averageSpectrum(mono(await render('bright happy synth pop in C major', { seconds: 16 })));
+    const dark = averageSpectrum(mono(await render('dark sad synth pop in C minor', { seconds: 16 })));
+    assert.ok(spectralCentroid(bright, RATE) > spectralCentroid(dark, RATE) * 1.5, 'bright has the higher spectral centroid');
+    const cb = chroma(bright, RATE);
+    const cd = chroma(dark, RATE);
+    // In C: E (4) is the major third, E-flat (3) the minor third.
+    const majorThirdBias = (c: number[]): number => c[4]! / c[3]!;
+    assert.ok(majorThirdBias(cb) > 3, `major: E/Eb = ${majorThirdBias(cb).toFixed(2)}`);
+    assert.ok(majorThirdBias(cd) < 1, `minor: E/Eb = ${majorThirdBias(cd).toFixed(2)}`);
+    assert.ok(majorThirdBias(cb) > 4 * majorThirdBias(cd));
+  });
+
+  it('lyrics rhythm changes the melody', async () => {
+    const a = bytesOf(await render('pop', { rhythm: Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]) }));
+    const b = bytesOf(await render('pop', { rhythm: Float32Array.from([1, 0.6, 1, 0.6, 1, 0.6, 1, 0.6, 1, 0.6, 1, 0.6, 1, 0.6, 1, 0.6]) }));
+    assert.ok(!a.equals(b));
+  });
+});
+
+describe('text encoder', () => {
+  let conditioning: Awaited<ReturnType<typeof loadModel>>;
+  before(async () => {
+    conditioning = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'cpu' });
+  });
+  after(async () => {
+    if (conditioning.ok) await conditioning.model.release();
+  });
+
+  it('maps genre, mood, tempo and key words to the conditioning vector, clamped to each range', () => {
+    assert.ok(conditioning.ok);
+    const vocab = conditioning.model.manifest.conditioning;
+    const dark = encodePrompt('Dark techno', vocab);
+    assert.equal(dark.values.minor, 1);
+    assert.ok(dark.values.brightness! < 0.5);
+    assert.equal(dark.values.groove, 1);
+    assert.deepEqual(dark.matched, ['dark', 'techno']);
+    const explicit = encodePrompt('hip hop at 96 BPM in F# minor', vocab);
+    assert.equal(explicit.values.bpm, 96);
+    assert.equal(explicit.values.key, 6);
+    assert.equal(explicit.values.minor, 1);
+    assert.equal(explicit.values.groove, 2);
+    assert.equal(encodePrompt('key of Bb major', vocab).values.key, 10);
+    assert.equal(encodePrompt('999 bpm', vocab).values.bpm, 200);
+    const plain = encodePrompt('something', vocab);
+    assert.deepEqual(plain.matched, []);
+    assert.equal(plain.conditioning.length, vocab.fields.length);
+  });
+});
+
+describe('execution device selection', () => {
+  it('plans CUDA then CPU when a GPU is present or forced, CPU only otherwise', () => {
+    assert.deepEqual(providerPlan('auto', false), [{ device: 'cpu', providers: ['cpu'] }]);
+    assert.deepEqual(providerPlan('auto', true).map((p) => p.device), ['cuda', 'cpu']);
+    assert.deepEqual(providerPlan('auto', true)[0]?.providers, ['cuda', 'cpu']);
+    assert.deepEqual(providerPlan('cuda', false).map((p) => p.device), ['cuda', 'cpu']);
+    assert.deepEqual(providerPlan('cpu', true).map((p) => p.device), ['cpu']);
+    assert.equal(gpuPresent({ deviceNodes: () => false, nvidiaSmi: () => true }), true);
+    assert.equal(gpuPresent({ deviceNodes: () => false, nvidiaSmi: () => false }), false);
+  });
+
+  it('falls back to CPU with the reason when the CUDA provider fails to initialise', async () => {
+    const tried: string[] = [];
+    const choice = await createWithFallback(providerPlan('auto', true), async (providers) => {
+      tried.push(providers.join('+'));
+      if (providers.includes('cuda')) throw new Error('libonnxruntime_providers_cuda.so: cannot open shared object file');
+      return 'session';
+    });
+    assert.deepEqual(tried, ['cuda+cpu', 'cpu']);
+    assert.equal(choice.device, 'cpu');
+    assert.match(choice.fallbackReason ?? '', /providers_cuda/);
+    await assert.rejects(createWithFallback(providerPlan('cpu', false), () => Promise.reject(new Error('bad model'))), /bad model/);
+  });
+
+  it('loads the real model with the CUDA plan: CUDA where onnxruntime has it, else CPU with the reason', async () => {
+    const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'auto', probe: { deviceNodes: () => true, nvidiaSmi: () => true } });
+    assert.ok(loaded.ok);
+    try {
+      if (loaded.model.device === 'cpu') assert.match(loaded.model.fallbackReason ?? '', /cuda/i);
+      else assert.equal(loaded.model.fallbackReason, undefined);
+    } finally {
+      await loaded.model.release();
+    }
+  });
+
+  it('reports a missing or invalid model directory as an error value', async () => {
+    const missing = await loadModel({ modelDir: join(tmpdir(), 'no-such-model-dir'), device: 'cpu' });
+    assert.deepEqual(missing.ok ? 'ok' : missing.code, 'MODEL_MANIFEST_MISSING');
+  });
+});

@@ -1,0 +1,100 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { audioObjectKey } from '../../core/src/generation-queue.ts';
+import { createPreview, previewLink } from '../../inference/src/retention/previews.ts';
+import { RETENTION_LOCK_KEY, sweepRetention } from '../../inference/src/retention/sweep.ts';
+import { sha256Hex } from '../../inference/src/worker/pipeline.ts';
+import type { Stack } from './helpers/stack.ts';
+import { jobRow, startStack } from './helpers/stack.ts';
+
+describe('retention: unminted audio after 90 days, previews after 24 hours', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.stop();
+  });
+
+  /** A completed job with a published object, completed `daysAgo` days ago. */
+  async function publishedJob(daysAgo: number, tokenId: number | null): Promise<{ id: string; key: string }> {
+    const id = await stack.enqueue({ prompt: `song ${daysAgo}` });
+    const key = audioObjectKey(id);
+    const bytes = randomBytes(64);
+    assert.ok((await stack.store.put(key, bytes, { contentType: 'audio/mpeg' })).ok);
+    await stack.db.none(
+      `UPDATE generation_jobs SET status = 'completed', audio_key = $2, audio_url = $3, audio_hash = $4, started_at = now() - make_interval(days => $5),
+              completed_at = now() - make_interval(days => $5), nft_token_id = $6 WHERE id = $1`,
+      [id, key, stack.store.publicUrl(key), sha256Hex(bytes), daysAgo, tokenId],
+    );
+    return { id, key };
+  }
+  const exists = async (key: string): Promise<boolean> => (await stack.store.head(key)).ok;
+  const sweep = () => sweepRetention(stack.db, stack.store, { abandonedAfterSeconds: 720 });
+
+  it('deletes unminted audio older than 90 days, keeps minted and recent audio, and marks purged_at', async () => {
+    const old = await publishedJob(91, null);
+    const minted = await publishedJob(120, 1);
+    const recent = await publishedJob(10, null);
+    const report = await sweep();
+    assert.equal(report.ran, true);
+    assert.equal(report.audioPurged, 1);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual([await exists(old.key), await exists(minted.key), await exists(recent.key)], [false, true, true]);
+    const purged = await stack.db.one<{ purged_at: Date | null; audio_hash: string | null; status: string }>('SELECT purged_at, audio_hash, status FROM generation_jobs WHERE id = $1', [old.id]);
+    assert.ok(purged.purged_at !== null);
+    assert.ok(purged.audio_hash !== null, 'the hash is kept as the record');
+    assert.equal(purged.status, 'completed');
+    assert.equal((await sweep()).audioPurged, 0, 'a second sweep finds nothing');
+  });
+
+  it('stores previews privately behind one-hour signed URLs and deletes them after 24 hours', async () => {
+    const mp3 = randomBytes(2048);
+    const created = await createPreview(stack.db, stack.store, 'session_abc123', mp3);
+    assert.ok(created.ok);
+    assert.equal(created.preview.key, 'preview/session_abc123.mp3');
+    assert.equal(new URL(created.preview.url).searchParams.get('X-Amz-Expires'), '3600');
+    const head = await stack.store.head(created.preview.key);
+    assert.ok(head.ok && head.value.cacheControl === 'private, no-store');
+    const fetched = await fetch(created.preview.url);
+    assert.equal(fetched.status, 200);
+    assert.ok(Buffer.from(await fetched.arrayBuffer()).equals(mp3));
+    assert.ok((await previewLink(stack.db, stack.store, 'session_abc123')).ok);
+    assert.deepEqual(await createPreview(stack.db, stack.store, '../x', mp3).then((r) => (r.ok ? 'ok' : r.code)), 'PREVIEW_INVALID_SESSION');
+
+    const fresh = await createPreview(stack.db, stack.store, 'session_fresh1', mp3);
+    assert.ok(fresh.ok);
+    await stack.db.none(`UPDATE audio_previews SET created_at = now() - interval '25 hours' WHERE session_id = 'session_abc123'`);
+    const report = await sweep();
+    assert.equal(report.previewsDeleted, 1);
+    assert.equal(await exists('preview/session_abc123.mp3'), false);
+    assert.equal(await exists('preview/session_fresh1.mp3'), true);
+    const gone = await previewLink(stack.db, stack.store, 'session_abc123');
+    assert.equal(gone.ok ? 'ok' : gone.code, 'PREVIEW_NOT_FOUND');
+  });
+
+  it('fails a job abandoned on its last attempt (worker gone) with GEN_005', async () => {
+    const id = await stack.enqueue({ prompt: 'abandoned' });
+    const live = await stack.enqueue({ prompt: 'still retrying' });
+    await stack.db.none(`UPDATE generation_jobs SET status = 'processing', attempts = 3, started_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+    await stack.db.none(`UPDATE generation_jobs SET status = 'processing', attempts = 2, started_at = now() - interval '1 hour' WHERE id = $1`, [live]);
+    assert.equal((await sweep()).abandonedFailed, 1);
+    const row = await jobRow(stack.db, id);
+    assert.deepEqual([row.status, row.error_code], ['failed', 'GEN_005']);
+    assert.equal((await jobRow(stack.db, live)).status, 'processing', 'pg-boss still owns retries left');
+  });
+
+  it('runs one sweeper at a time (advisory lock)', async () => {
+    const report = await stack.db.task(async (t) => {
+      await t.one('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
+      try {
+        return await sweep();
+      } finally {
+        await t.one('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      }
+    });
+    assert.equal(report.ran, false);
+    assert.equal((await sweep()).ran, true);
+  });
+});
