@@ -20,10 +20,22 @@ const solc0828 = {
   },
 };
 
+// SongVault embeds SongPoolHook's creation code and deploys it at a CREATE2 address mined from
+// SongPoolHook's own artifact: without the metadata hash (which differs between compilation jobs,
+// e.g. by their remappings) both compile to identical hook bytecode.
+const solc0828NoMetadataHash = {
+  ...solc0828,
+  settings: { ...solc0828.settings, metadata: { bytecodeHash: 'none' as const } },
+};
+
 export default defineConfig({
   plugins: [hardhatToolboxMochaEthersPlugin],
   solidity: {
     compilers: [solc0828],
+    overrides: {
+      'contracts/SongVault.sol': solc0828NoMetadataHash,
+      'contracts/SongPoolHook.sol': solc0828NoMetadataHash,
+    },
   },
   typechain: {
     outDir: 'typechain-types',

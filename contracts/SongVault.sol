@@ -20,6 +20,7 @@ import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmo
 import {ISongNFT} from "./interfaces/ISongNFT.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 import {SongLaunchFeeSplit} from "./libraries/SongLaunchFeeSplit.sol";
+import {SongPoolHook} from "./SongPoolHook.sol";
 import {SongToken} from "./SongToken.sol";
 
 /// @title SongVault
@@ -39,6 +40,11 @@ import {SongToken} from "./SongToken.sol";
 /// `amount * platformShareBps / 10_000` rounded down and the creator the remainder, so the two
 /// always add up to the amount exactly. Each party pulls its share with `claim`.
 ///
+/// The vault deploys its SongPoolHook itself, in its constructor, through the deterministic CREATE2
+/// deployment proxy (so the hook's address, mined for its v4 flag bits, depends only on the hook's
+/// code and the salt), and binds itself to it in the same transaction: there is no window in which
+/// anyone else could bind the hook, and the vault can only ever use a genuine SongPoolHook.
+///
 /// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
 contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     using PoolIdLibrary for PoolKey;
@@ -47,6 +53,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Basis-point denominator of shares.
     uint256 public constant BPS = SongLaunchFeeSplit.BPS;
+    /// @notice The deterministic deployment proxy (calldata: salt ++ init code), present on Base.
+    address public constant CREATE2_DEPLOYER = 0x4e59b44847b379578588920cA78FbF26c0B4956C;
     /// @notice Largest part of the supply a launcher may take (10%); the rest goes to the pool.
     uint256 public constant MAX_ALLOCATION_BPS = 1_000;
 
@@ -160,24 +168,28 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     error InvalidLaunchConfig();
     /// @notice Ownership cannot be renounced: platform fees would be stranded.
     error RenounceDisabled();
+    /// @notice The CREATE2 proxy did not deploy the hook (salt already used, or not mined for the
+    /// hook's flag bits).
+    error HookDeploymentFailed(bytes32 hookSalt);
 
     /// @param poolManager_ The Uniswap v4 PoolManager.
     /// @param songNFT_ The song NFT collection.
     /// @param tokenImplementation_ A SongToken implementation.
-    /// @param hook_ The SongPoolHook; the vault binds itself to it.
+    /// @param hookSalt CREATE2 salt that puts SongPoolHook at an address with its flag bits
+    /// (mined by ignition/songmint-hook.ts).
     /// @param config The pool shape and the platform share.
     /// @param platform The owner: the platform fee party.
     constructor(
         IPoolManager poolManager_,
         ISongNFT songNFT_,
         address tokenImplementation_,
-        ISongPoolHook hook_,
+        bytes32 hookSalt,
         LaunchConfig memory config,
         address platform
     ) Ownable(platform) {
         if (
             address(poolManager_) == address(0) || address(songNFT_) == address(0)
-                || tokenImplementation_.code.length == 0 || address(hook_) == address(0)
+                || tokenImplementation_.code.length == 0
         ) revert ZeroAddress();
         if (
             config.tickSpacing < TickMath.MIN_TICK_SPACING || config.tickSpacing > TickMath.MAX_TICK_SPACING
@@ -189,6 +201,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         poolManager = poolManager_;
         songNFT = songNFT_;
         tokenImplementation = tokenImplementation_;
+        ISongPoolHook hook_ = _deployHook(hookSalt, poolManager_);
         hook = hook_;
         lpFee = config.lpFee;
         tickSpacing = config.tickSpacing;
@@ -345,6 +358,13 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     /// @param amount The amount to split.
     function splitFee(uint256 amount) public view returns (uint256 creatorShare, uint256 platformShare) {
         return SongLaunchFeeSplit.split(amount, platformShareBps);
+    }
+
+    function _deployHook(bytes32 hookSalt, IPoolManager poolManager_) private returns (ISongPoolHook) {
+        bytes memory initCode = abi.encodePacked(type(SongPoolHook).creationCode, abi.encode(poolManager_));
+        (bool deployed, bytes memory hookAddress) = CREATE2_DEPLOYER.call(abi.encodePacked(hookSalt, initCode));
+        if (!deployed || hookAddress.length != 20) revert HookDeploymentFailed(hookSalt);
+        return ISongPoolHook(address(bytes20(hookAddress)));
     }
 
     function _seedLiquidity(PoolKey memory key, uint128 liquidity, address allocationRecipient)

@@ -1,24 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { buildModule } from '@nomicfoundation/hardhat-ignition/modules';
 import { isHex } from 'viem';
-import {
-  BASE_POOL_MANAGER,
-  CREATE2_DEPLOYER,
-  create2DeployData,
-  mineHookSalt,
-  songPoolHookInitCode,
-} from '../songmint-hook.ts';
+import { BASE_POOL_MANAGER, mineHookSalt, songPoolHookInitCode } from '../songmint-hook.ts';
 import SongNFTModule from './SongNFT.ts';
 
 /**
- * The whole Songmint protocol: SongNFT (through its own module), the SongToken implementation,
- * SongPoolHook at a CREATE2 address mined for its Uniswap v4 flag bits, and SongVault, which binds
- * itself to the hook in its constructor. Parameters (`SongmintProtocol` in ignition/parameters):
+ * The whole Songmint protocol: SongNFT (through its own module), the SongToken implementation and
+ * SongVault, whose constructor deploys SongPoolHook through the deterministic CREATE2 proxy at an
+ * address mined for its Uniswap v4 flag bits and binds itself to it, in one transaction. Parameters (`SongmintProtocol` in ignition/parameters):
  * `platform` (vault owner, platform fee party), `lpFee`, `tickSpacing`, `startTick`, `tickLower`,
  * `platformShareBps`. See docs/launch.md.
  *
  * The hook's init code holds only the PoolManager address (Base's, fixed), so its address depends
  * on the compiled bytecode alone and is mined here, when the module is built (deterministic, ~0.2 s).
+ * The SongVault embeds the same SongPoolHook creation code (same build), so the address matches.
  */
 function minedSongPoolHook() {
   const artifactUrl = new URL('../../artifacts/contracts/SongPoolHook.sol/SongPoolHook.json', import.meta.url);
@@ -30,7 +25,7 @@ function minedSongPoolHook() {
   const initCode = songPoolHookInitCode(bytecode, BASE_POOL_MANAGER);
   const mined = mineHookSalt({ initCode });
   if (!mined.ok) throw new Error(mined.message);
-  return { address: mined.value.address, deployData: create2DeployData(mined.value.salt, initCode) };
+  return mined.value;
 }
 
 export default buildModule('SongmintProtocol', (m) => {
@@ -38,13 +33,11 @@ export default buildModule('SongmintProtocol', (m) => {
   const minedHook = minedSongPoolHook();
 
   const tokenImplementation = m.contract('SongToken');
-  const deployHook = m.send('DeploySongPoolHook', CREATE2_DEPLOYER, 0n, minedHook.deployData);
-  const hook = m.contractAt('SongPoolHook', minedHook.address, { after: [deployHook] });
   const vault = m.contract('SongVault', [
     BASE_POOL_MANAGER,
     songNFT,
     tokenImplementation,
-    hook,
+    minedHook.salt,
     {
       lpFee: m.getParameter('lpFee', 10_000),
       tickSpacing: m.getParameter('tickSpacing', 200),
@@ -54,6 +47,7 @@ export default buildModule('SongmintProtocol', (m) => {
     },
     m.getParameter<string>('platform'),
   ]);
+  const hook = m.contractAt('SongPoolHook', minedHook.address, { after: [vault] });
 
   return { songNFT, tokenImplementation, hook, vault };
 });

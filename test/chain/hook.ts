@@ -329,9 +329,10 @@ describe('SongPoolHook', function () {
       expect(await ethers.provider.getCode(mined.value.address)).to.equal('0x');
     });
 
-    it('the PoolManager refuses a pool whose hook address lacks the flags the hook needs', async function () {
+    it('the PoolManager refuses a hook address whose flags are inconsistent (a return delta without its callback)', async function () {
       const s = await ready('decayed');
-      const notAHook = s.poolKey.currency1;
+      // beforeSwapReturnDelta (bit 3) without beforeSwap (bit 7).
+      const notAHook = '0x0000000000000000000000000000000000000008';
       const key = { ...s.poolKey, currency1: await s.tokenImplementation.getAddress(), hooks: notAHook };
       await expect(s.poolManager.connect(s.stranger).getFunction('initialize')(key, 2n ** 96n))
         .to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid')

@@ -5,6 +5,7 @@ import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
 import {
   deploySongmint,
   LAUNCH_CONFIG,
+  minedHookSalt,
   mintAndLaunch,
   mintSong,
   poolIdOf,
@@ -193,14 +194,15 @@ describe('SongVault.launch', function () {
   });
 
   describe('deployment checks', function () {
-    it('rejects an unusable launch configuration', async function () {
+    it('rejects an unusable launch configuration, a missing implementation and a used hook salt', async function () {
       const s = await networkHelpers.loadFixture(protocol);
       const factory = await ethers.getContractFactory('SongVault');
       const nft = await s.nft.getAddress();
       const implementation = await s.tokenImplementation.getAddress();
-      const hook = await s.hook.getAddress();
-      const deploy = (config: { [K in keyof typeof LAUNCH_CONFIG]: number }) =>
-        factory.deploy(BASE_POOL_MANAGER, nft, implementation, hook, config, s.platform.address);
+      const { salt } = await minedHookSalt(ethers, BASE_POOL_MANAGER);
+      const freshSalt = (await minedHookSalt(ethers, BASE_POOL_MANAGER, 1n << 64n)).salt;
+      const deploy = (config: { [K in keyof typeof LAUNCH_CONFIG]: number }, hookSalt: string = freshSalt) =>
+        factory.deploy(BASE_POOL_MANAGER, nft, implementation, hookSalt, config, s.platform.address);
       for (const bad of [
         { ...LAUNCH_CONFIG, startTick: 184_201 },
         { ...LAUNCH_CONFIG, tickLower: 184_200 },
@@ -212,10 +214,16 @@ describe('SongVault.launch', function () {
         await expect(deploy(bad)).to.be.revertedWithCustomError(s.vault, 'InvalidLaunchConfig');
       }
       await expect(
-        factory.deploy(BASE_POOL_MANAGER, nft, s.stranger.address, hook, LAUNCH_CONFIG, s.platform.address),
+        factory.deploy(BASE_POOL_MANAGER, nft, s.stranger.address, freshSalt, LAUNCH_CONFIG, s.platform.address),
       ).to.be.revertedWithCustomError(s.vault, 'ZeroAddress');
-      // The hook is already bound to the first vault, so a second vault cannot use it.
-      await expect(deploy(LAUNCH_CONFIG)).to.be.revertedWithCustomError(s.hook, 'VaultAlreadyBound');
+      // The first vault's hook already sits at the salt's address; a salt not mined for the flags fails too.
+      await expect(deploy(LAUNCH_CONFIG, salt)).to.be.revertedWithCustomError(s.vault, 'HookDeploymentFailed').withArgs(salt);
+      await expect(deploy(LAUNCH_CONFIG, ethers.ZeroHash)).to.be.revertedWithCustomError(s.vault, 'HookDeploymentFailed');
+      // A second vault with its own mined salt gets its own hook, bound to it alone.
+      const second = await deploy(LAUNCH_CONFIG);
+      const secondHook = await ethers.getContractAt('SongPoolHook', await second.hook());
+      expect(await secondHook.vault()).to.equal(await second.getAddress());
+      expect(await s.hook.vault()).to.equal(await s.vault.getAddress());
     });
   });
 });
