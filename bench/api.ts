@@ -23,7 +23,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
@@ -409,7 +409,8 @@ async function main(): Promise<void> {
     const pollRatio = poll.requestsPerSecond / bare.requestsPerSecond;
     const report = {
       date: new Date().toISOString(),
-      machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+      // The 1-minute load average at the end: other work on the machine lowers every req/s figure.
+      machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage: Number((loadavg()[0] ?? 0).toFixed(2)) },
       settings: { connections: CONNECTIONS, pollSeconds: POLL_SECONDS, signatures: seeded.jobs.length, audioBytes: AUDIO_BYTES },
       results: { bare, poll, sign },
       ratios: { pollVsBare: Number(pollRatio.toFixed(3)), signVsBare: Number((sign.requestsPerSecond / bare.requestsPerSecond).toFixed(3)) },
@@ -434,7 +435,7 @@ async function main(): Promise<void> {
 function markdown(
   results: Record<'bare' | 'poll' | 'sign', Figures>,
   ratios: { pollVsBare: number; signVsBare: number },
-  machine: { cores: number; cpu: string; node: string },
+  machine: { cores: number; cpu: string; node: string; loadAverage: number },
   settings: { connections: number; pollSeconds: number; signatures: number; audioBytes: number },
 ): string {
   const row = (f: Figures, ratio: string) =>
@@ -442,7 +443,7 @@ function markdown(
   return [
     '# API throughput: oracle vs a bare Express route',
     '',
-    `${machine.cores} cores (${machine.cpu}), Node ${machine.node}; autocannon, ${settings.connections} connections, no pipelining; the stack (PostgreSQL, s3rver, oracle) and autocannon share the machine.`,
+    `${machine.cores} cores (${machine.cpu}), Node ${machine.node}, 1-minute load average ${machine.loadAverage} when the run ended; autocannon, ${settings.connections} connections, no pipelining; the stack (PostgreSQL, s3rver, oracle) and autocannon share the machine.`,
     `Baseline: a bare Express route returning the same JSON as the job-status route, measured in the same run. Signature issuance: ${settings.signatures} requests, each for a different completed job with a ${settings.audioBytes}-byte audio object (S3 GET + sha256 + ECDSA + exactly-once claim).`,
     '',
     '| route | req/s | p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | s3rver CPU ms/req | requests | non-2xx | vs bare |',
