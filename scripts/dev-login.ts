@@ -5,13 +5,14 @@
  *   BASE_URL=http://host:3000 PRIVATE_KEY=0x... npx tsx scripts/dev-login.ts
  *   TOKEN=$(npx tsx scripts/dev-login.ts --token-only)
  *
- * The default key is Hardhat's well-known test account #1: never use it for anything of value.
+ * The default key is Hardhat's well-known test account #2 (account #1 is the local chain's
+ * platform signer): never use it for anything of value.
  */
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 
-const HARDHAT_ACCOUNT_1_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const HARDHAT_ACCOUNT_2_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 
 interface NonceResponse {
   nonce: string;
@@ -22,7 +23,7 @@ interface NonceResponse {
 
 async function main(): Promise<void> {
   const baseUrl = (process.env.BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
-  const key = process.env.PRIVATE_KEY ?? HARDHAT_ACCOUNT_1_KEY;
+  const key = process.env.PRIVATE_KEY ?? HARDHAT_ACCOUNT_2_KEY;
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error('PRIVATE_KEY must be a 0x-prefixed 32-byte hex key');
   const account = privateKeyToAccount(key as Hex);
 

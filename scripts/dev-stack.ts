@@ -46,6 +46,9 @@ function fail(problems: string[]): never {
 }
 
 async function main(): Promise<void> {
+  // An empty variable means unset, here and in modules that read process.env themselves (the
+  // Hardhat config behind the local chain).
+  for (const [key, value] of Object.entries(process.env)) if (value === '') delete process.env[key];
   const first = loadConfig(process.env);
   if (!first.ok) fail(first.problems);
   if (first.config.NODE_ENV === 'production') fail(['NODE_ENV: npm start runs the development stack; run `npm run oracle` with real services in production']);

@@ -31,7 +31,8 @@ async function devStackDatabaseUrl(): Promise<string | undefined> {
 
 async function main(): Promise<void> {
   const [wallet, tier] = process.argv.slice(2);
-  const databaseUrl = process.env.DATABASE_URL ?? (await devStackDatabaseUrl());
+  const given = process.env.DATABASE_URL;
+  const databaseUrl = given !== undefined && given !== '' ? given : await devStackDatabaseUrl();
   if (wallet === undefined || tier === undefined || !/^0x[0-9a-fA-F]{40}$/.test(wallet) || !isTier(tier)) {
     throw new Error('usage: DATABASE_URL=... npx tsx scripts/set-tier.ts <0x wallet> <free|pro|enterprise>');
   }

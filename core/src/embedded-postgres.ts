@@ -55,7 +55,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog: log,
     onError: (problem: unknown) => log(problem instanceof Error ? problem.message : String(problem)),
   });
-  if (!(await exists(join(dataDir, 'PG_VERSION')))) await server.initialise();
+  if (!(await exists(join(dataDir, 'PG_VERSION')))) {
+    try {
+      await server.initialise();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/Permission denied/.test(message) && userInfo().uid === 0) {
+        throw new Error(`${message}\nRunning as root, PostgreSQL runs as the "postgres" user, which must be able to enter every parent folder of ${options.dir} (chmod o+x).`);
+      }
+      throw error;
+    }
+  }
   await server.start();
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,

@@ -1,0 +1,71 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../core/src/testing/free-port.ts';
+
+const run = promisify(execFile);
+
+/** `npm start` as a user runs it: every service embedded, data in a fresh DATA_DIR. */
+describe('npm start (scripts/dev-stack.ts)', () => {
+  let stack: ChildProcess;
+  let dataDir: string;
+  let baseUrl: string;
+  let output = '';
+  const env = (port: number) => ({ ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', S3_ENDPOINT: '', CHAIN_RPC_URL: '', SONG_NFT_ADDRESS: '' });
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'songmint-stack-'));
+    // As root, PostgreSQL runs as the `postgres` user, which must traverse DATA_DIR.
+    await chmod(dataDir, 0o755);
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], { env: env(port), stdio: ['ignore', 'pipe', 'pipe'] });
+    stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 90_000;
+    while (!output.includes('development stack is up')) {
+      if (stack.exitCode !== null || Date.now() > deadline) throw new Error(`stack did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+  after(async () => {
+    if (stack.exitCode === null) {
+      stack.kill('SIGKILL');
+      await new Promise((resolve) => stack.once('exit', resolve));
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints the base, docs and storage URLs and serves the API and the docs page', async () => {
+    assert.match(output, new RegExp(`API\\s+${baseUrl}`));
+    assert.match(output, new RegExp(`Docs\\s+${baseUrl}/docs`));
+    assert.match(output, /Storage\s+http:\/\/127\.0\.0\.1:\d+\/songmint/);
+    assert.equal((await fetch(`${baseUrl}/health`)).status, 200);
+    const docs = await fetch(`${baseUrl}/docs`);
+    assert.equal(docs.status, 200);
+    assert.match(await docs.text(), /swagger-ui/);
+    const openapi = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    for (const path of ['/api/generate', '/api/metadata', '/api/signature']) assert.ok(path in openapi.paths, path);
+  });
+
+  it('signs in with scripts/dev-login.ts and sets a tier with scripts/set-tier.ts', async () => {
+    const login = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-login.ts', '--token-only'], { env: { ...process.env, BASE_URL: baseUrl } });
+    const token = login.stdout.trim();
+    assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const tier = await run(process.execPath, ['--import', 'tsx', 'scripts/set-tier.ts', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 'pro'], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+    assert.match(tier.stdout, /is now pro/);
+    const profile = await fetch(`${baseUrl}/v1/user/profile`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(((await profile.json()) as { tier: string }).tier, 'pro');
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
+    stack.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  });
+});
