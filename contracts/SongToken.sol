@@ -10,6 +10,9 @@ import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/Messa
 import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 
+/// @dev The fixed supply of every SongToken (1,000,000,000 tokens, 18 decimals), shared with the vault.
+uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
+
 /// @title SongToken
 /// @notice The ERC-20 of one launched song: a fixed supply of 1,000,000,000 tokens (18 decimals),
 /// minted once at launch, with EIP-2612 permit. Named "Songmint #<songId>", symbol
@@ -21,7 +24,7 @@ import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 /// The EIP-712 domain uses the per-song `name()`, which is what wallets read to build a permit.
 contract SongToken is ERC20, IERC20Permit, IERC5267, Nonces {
     /// @notice The whole supply, minted at launch.
-    uint256 public constant TOTAL_SUPPLY = 1_000_000_000e18;
+    uint256 public constant TOTAL_SUPPLY = SONG_TOKEN_SUPPLY;
 
     bytes32 private constant _PERMIT_TYPEHASH =
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");

@@ -21,7 +21,7 @@ import {ISongNFT} from "./interfaces/ISongNFT.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 import {SongLaunchFeeSplit} from "./libraries/SongLaunchFeeSplit.sol";
 import {SongPoolHook} from "./SongPoolHook.sol";
-import {SongToken} from "./SongToken.sol";
+import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 
 /// @title SongVault
 /// @notice Launches songs on Uniswap v4 and holds what they earn.
@@ -46,6 +46,8 @@ import {SongToken} from "./SongToken.sol";
 /// anyone else could bind the hook, and the vault can only ever use a genuine SongPoolHook.
 ///
 /// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
+// Public immutables keep the lowercase getter names of Uniswap v4 and OpenZeppelin (poolManager, ...).
+// solhint-disable immutable-vars-naming
 contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     using PoolIdLibrary for PoolKey;
     using SafeCast for uint256;
@@ -116,7 +118,6 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     /// @notice Platform share of every fee, in basis points.
     uint16 public immutable platformShareBps;
     uint160 private immutable _SQRT_PRICE_LOWER;
-    uint256 private constant _TOTAL_SUPPLY = 1_000_000_000e18;
     uint160 private immutable _SQRT_PRICE_UPPER;
 
     mapping(uint256 songId => Song) private _songs;
@@ -235,7 +236,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         PoolKey memory key = _poolKey(token);
         poolManager.initialize(key, _SQRT_PRICE_UPPER);
 
-        uint256 poolShare = _TOTAL_SUPPLY - (_TOTAL_SUPPLY * params.allocationBps) / BPS;
+        uint256 poolShare = SONG_TOKEN_SUPPLY - (SONG_TOKEN_SUPPLY * params.allocationBps) / BPS;
         uint128 liquidity = LiquidityAmounts.getLiquidityForAmount1(_SQRT_PRICE_LOWER, _SQRT_PRICE_UPPER, poolShare);
         uint256 poolSupply = abi.decode(
             poolManager.unlock(abi.encode(CallbackAction.Launch, key, liquidity, params.allocationRecipient)), (uint256)
@@ -247,7 +248,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
             creator,
             msg.sender,
             params.allocationRecipient,
-            _TOTAL_SUPPLY - poolSupply,
+            SONG_TOKEN_SUPPLY - poolSupply,
             poolSupply,
             liquidity
         );
@@ -295,6 +296,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         }
         if (!claimedAny) revert NothingToClaim();
         if (ethPaid != 0) {
+            // solhint-disable-next-line avoid-low-level-calls
             (bool sent,) = to.call{value: ethPaid}("");
             if (!sent) revert EthTransferFailed(to, ethPaid);
         }
@@ -362,6 +364,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
 
     function _deployHook(bytes32 hookSalt, IPoolManager poolManager_) private returns (ISongPoolHook) {
         bytes memory initCode = abi.encodePacked(type(SongPoolHook).creationCode, abi.encode(poolManager_));
+        // solhint-disable-next-line avoid-low-level-calls
         (bool deployed, bytes memory hookAddress) = CREATE2_DEPLOYER.call(abi.encodePacked(hookSalt, initCode));
         if (!deployed || hookAddress.length != 20) revert HookDeploymentFailed(hookSalt);
         return ISongPoolHook(address(bytes20(hookAddress)));

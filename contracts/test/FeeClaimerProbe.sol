@@ -20,6 +20,7 @@ contract FeeClaimerProbe {
         ReenterCollect
     }
 
+    // solhint-disable-next-line immutable-vars-naming
     SongVault public immutable vault;
     Mode public mode;
     uint256[] private _songIds;
@@ -54,6 +55,7 @@ contract FeeClaimerProbe {
         return vault.claim(songIds, to);
     }
 
+    // solhint-disable-next-line no-complex-fallback
     receive() external payable {
         if (mode == Mode.Reject) revert Rejected();
         if (mode == Mode.ReenterClaim) {
