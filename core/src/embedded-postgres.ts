@@ -61,7 +61,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/Permission denied/.test(message) && userInfo().uid === 0) {
-        throw new Error(`${message}\nRunning as root, PostgreSQL runs as the "postgres" user, which must be able to enter every parent folder of ${options.dir} (chmod o+x).`);
+        throw new Error(`${message}\nRunning as root, PostgreSQL runs as the "postgres" user, which must be able to enter every parent folder of ${options.dir} (chmod o+x).`, { cause: error });
       }
       throw error;
     }
