@@ -8,13 +8,16 @@ import type { Frame } from './mp3-frames.ts';
 /** LAME's encoder delay in samples (ENCDELAY); every encoder here is LAME 3.100. */
 export const LAME_ENCODER_DELAY = 576;
 
+const CRC_TABLE = Uint16Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let i = 0; i < 8; i += 1) c = c & 1 ? (c >>> 1) ^ 0xa001 : c >>> 1;
+  return c;
+});
+
 /** CRC-16 as LAME computes it (polynomial 0x8005, reflected; "CRC-16/ARC"). */
 export function crc16(bytes: Uint8Array, crc = 0): number {
   let c = crc;
-  for (const byte of bytes) {
-    c ^= byte;
-    for (let i = 0; i < 8; i += 1) c = c & 1 ? (c >>> 1) ^ 0xa001 : c >>> 1;
-  }
+  for (let i = 0; i < bytes.length; i += 1) c = (c >>> 8) ^ (CRC_TABLE[(c ^ (bytes[i] ?? 0)) & 0xff] ?? 0);
   return c & 0xffff;
 }
 

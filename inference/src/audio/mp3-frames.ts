@@ -63,14 +63,13 @@ export function parseHeader(bytes: Uint8Array, offset: number): FrameHeader | un
 class BitReader {
   private bit = 0;
   constructor(private readonly bytes: Uint8Array, private readonly start: number) {}
+  /** Reads n <= 24 bits, most significant first. */
   read(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i += 1) {
-      const byte = this.bytes[this.start + (this.bit >> 3)] ?? 0;
-      v = (v << 1) | ((byte >> (7 - (this.bit & 7))) & 1);
-      this.bit += 1;
-    }
-    return v;
+    const at = this.start + (this.bit >> 3);
+    const window = (((this.bytes[at] ?? 0) << 24) | ((this.bytes[at + 1] ?? 0) << 16) | ((this.bytes[at + 2] ?? 0) << 8) | (this.bytes[at + 3] ?? 0)) >>> 0;
+    const value = (window << (this.bit & 7)) >>> (32 - n);
+    this.bit += n;
+    return value;
   }
 }
 

@@ -1,0 +1,203 @@
+/**
+ * Inference benchmark (npm run bench:inference): 30 s, 120 s and 240 s songs through the worker's
+ * pipeline (built-in model on CPU, MP3 320 kbps in parallel threads, sha256, upload to a real S3
+ * server on loopback), split by stage, with baselines measured in the same run:
+ * - encode: one serial encoder thread vs the parallel chunked encode;
+ * - model: a plain copy of the same PCM (the floor any generator pays to produce the buffer);
+ * - native lame/ffmpeg when one is on PATH.
+ * Writes bench/results/inference.json and inference.md.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { createObjectStore } from '../core/src/object-store.ts';
+import { startTestS3 } from '../core/src/testing/s3.ts';
+import { selectEncoderBackend, systemBinaryProbe } from '../inference/src/audio/encoder-backend.ts';
+import { EncoderPool } from '../inference/src/audio/encoder-pool.ts';
+import { encodeMp3 } from '../inference/src/audio/mp3-encoder.ts';
+import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
+import { builtinLyricsGenerator } from '../inference/src/lyrics/builtin-lyrics.ts';
+import { loadModel } from '../inference/src/model/runtime.ts';
+import { seedToModelInput } from '../inference/src/model/seed.ts';
+import { encodePrompt } from '../inference/src/model/text-encoder.ts';
+import { generateSong } from '../inference/src/worker/pipeline.ts';
+
+const DURATIONS = [30, 120, 240] as const;
+const REPEATS = 3;
+const PROMPT = 'upbeat synth pop with a driving beat';
+
+interface Row {
+  durationSeconds: number;
+  runs: number;
+  modelMs: number;
+  encodeMs: number;
+  hashMs: number;
+  uploadMs: number;
+  otherMs: number;
+  totalMs: number;
+  /** CPU time of the whole job, all threads: independent of other load on the machine. */
+  cpuMs: number;
+  realtimeFactor: number;
+  outsideModelAndEncoderShare: number;
+  bytes: number;
+  encodeSerialMs: number;
+  parallelEncodeSpeedup: number;
+  pcmCopyMs: number;
+  modelVsCopy: number;
+  nativeEncodeMs: number | null;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+
+async function main(): Promise<void> {
+  const threads = Math.max(1, Math.min(4, availableParallelism()));
+  const s3 = await startTestS3();
+  const store = createObjectStore({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    forcePathStyle: true,
+    publicBaseUrl: `${s3.endpoint}/${s3.bucket}`,
+  });
+  const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'auto' });
+  if (!loaded.ok) throw new Error(loaded.message);
+  const model = loaded.model;
+  const pool = new EncoderPool(threads);
+  const native = selectEncoderBackend('auto', systemBinaryProbe);
+  const deps = { model, lyrics: builtinLyricsGenerator, encoder: { backend: 'wasm' as const, pool, parallelism: threads }, slowModelMs: 0 };
+  const signal = new AbortController().signal;
+
+  // Warm-up: session arenas, encoder threads and wasm instances, S3 connection.
+  const warm = await generateSong({ prompt: PROMPT, durationSeconds: 30, seed: 1n, steps: 27, lyrics: null, withLyrics: false }, deps, signal, () => undefined);
+  await store.put('audio/warmup.mp3', warm.bytes, { contentType: 'audio/mpeg' });
+
+  const rows: Row[] = [];
+  for (const duration of DURATIONS) {
+    const samples: { model: number; encode: number; hash: number; upload: number; total: number; cpu: number; outside: number; bytes: number }[] = [];
+    for (let run = 0; run < REPEATS; run += 1) {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: BigInt(run + 1), steps: 27, lyrics: null, withLyrics: false }, deps, signal, () => undefined);
+      const tUpload = performance.now();
+      const put = await store.put(`audio/bench_${duration}_${run}.mp3`, song.bytes, { contentType: 'audio/mpeg' });
+      if (!put.ok) throw new Error(put.error.message);
+      const t1 = performance.now();
+      const cpu = process.cpuUsage(cpu0);
+      const total = t1 - t0;
+      samples.push({
+        model: song.timings.modelMs,
+        encode: song.timings.encodeMs,
+        hash: song.timings.hashMs,
+        upload: t1 - tUpload,
+        total,
+        cpu: (cpu.user + cpu.system) / 1000,
+        outside: (total - song.timings.modelMs - song.timings.encodeMs) / total,
+        bytes: song.bytes.length,
+      });
+    }
+    // Baselines on the same PCM: serial encode, a plain copy, native encoder when present.
+    const encoded = encodePrompt(PROMPT, model.manifest.conditioning);
+    const pcm = await model.generate(
+      { conditioning: encoded.conditioning, seed: seedToModelInput(1n), rhythm: Float32Array.from(model.manifest.conditioning.default_rhythm), numSamples: duration * model.manifest.sample_rate, steps: 27 },
+      signal,
+    );
+    let t = performance.now();
+    const serial = await encodeMp3(pcm.channels, pcm.sampleRate, { backend: 'wasm', pool, parallelism: 1, signal });
+    const encodeSerialMs = performance.now() - t;
+    if (!serial.ok) throw new Error(serial.message);
+    const copies: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      t = performance.now();
+      const copy = pcm.channels.map((c) => c.slice());
+      copies.push(performance.now() - t);
+      if (copy[0]?.length !== pcm.channels[0]?.length) throw new Error('copy failed');
+    }
+    let nativeEncodeMs: number | null = null;
+    if (native !== 'wasm') {
+      t = performance.now();
+      const n = await encodeMp3(pcm.channels, pcm.sampleRate, { backend: native, pool, parallelism: threads, signal });
+      nativeEncodeMs = n.ok ? performance.now() - t : null;
+    }
+    const modelMs = median(samples.map((s) => s.model));
+    const encodeMs = median(samples.map((s) => s.encode));
+    const hashMs = median(samples.map((s) => s.hash));
+    const uploadMs = median(samples.map((s) => s.upload));
+    const totalMs = median(samples.map((s) => s.total));
+    const pcmCopyMs = median(copies);
+    rows.push({
+      durationSeconds: duration,
+      runs: REPEATS,
+      modelMs,
+      encodeMs,
+      hashMs,
+      uploadMs,
+      otherMs: Math.max(0, totalMs - modelMs - encodeMs - hashMs - uploadMs),
+      totalMs,
+      cpuMs: median(samples.map((x) => x.cpu)),
+      realtimeFactor: duration / (totalMs / 1000),
+      outsideModelAndEncoderShare: median(samples.map((x) => x.outside)),
+      bytes: samples[0]?.bytes ?? 0,
+      encodeSerialMs,
+      parallelEncodeSpeedup: encodeSerialMs / encodeMs,
+      pcmCopyMs,
+      modelVsCopy: modelMs / pcmCopyMs,
+      nativeEncodeMs,
+    });
+  }
+
+  const longest = rows.find((r) => r.durationSeconds === 240);
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage: loadavg() },
+    device: model.device,
+    model: `${model.manifest.name}@${model.manifest.version}`,
+    encoder: { backend: 'wasm', threads, nativeOnPath: native === 'wasm' ? null : native },
+    steps: 27,
+    rows,
+    targets: {
+      song240TotalMsAtMost: 8000,
+      song240TotalMs: longest?.totalMs ?? null,
+      song240Met: longest !== undefined && longest.totalMs <= 8000,
+      outsideShareAtMost: 0.1,
+      song240OutsideShare: longest?.outsideModelAndEncoderShare ?? null,
+      outsideMet: longest !== undefined && longest.outsideModelAndEncoderShare <= 0.1,
+    },
+  };
+  const fmt = (ms: number): string => (ms / 1000).toFixed(2);
+  const md = [
+    '# Inference benchmark',
+    '',
+    `${result.date}; ${result.machine.cpus} x ${result.machine.cpu}; Node ${result.machine.node}; device ${result.device}; model ${result.model}; ` +
+      `MP3 320 kbps CBR, wasm LAME in ${threads} threads; upload to s3rver on loopback; median of ${REPEATS} runs (27 steps).`,
+    '',
+    '| song | model s | encode s | hash s | upload s | other s | total s | CPU s (all threads) | x realtime | outside model+encoder | MP3 bytes |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.encodeMs)} | ${fmt(r.hashMs)} | ${fmt(r.uploadMs)} | ${fmt(r.otherMs)} | ${fmt(r.totalMs)} | ${fmt(r.cpuMs)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelAndEncoderShare).toFixed(1)}% | ${r.bytes} |`),
+    '',
+    '## Baselines (same run, same PCM)',
+    '',
+    '| song | serial encode s (1 thread) | parallel encode s | speed-up | PCM copy ms | model / copy | native encode s |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.nativeEncodeMs === null ? 'n/a (no lame/ffmpeg on PATH)' : fmt(r.nativeEncodeMs)} |`),
+    '',
+    `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (wall times stretch when other processes share the cores; CPU time does not).`,
+    '',
+    `Targets for 240 s: total <= 8 s: ${result.targets.song240Met ? 'met' : 'NOT met'} (${fmt(result.targets.song240TotalMs ?? 0)} s); ` +
+      `outside model and encoder <= 10%: ${result.targets.outsideMet ? 'met' : 'NOT met'} (${(100 * (result.targets.song240OutsideShare ?? 0)).toFixed(1)}%).`,
+    '',
+  ].join('\n');
+  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+  await writeFile(new URL('./results/inference.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(new URL('./results/inference.md', import.meta.url), md);
+  console.log(md);
+
+  await pool.close();
+  await model.release();
+  store.close();
+  await s3.stop();
+}
+
+await main();
