@@ -17,6 +17,7 @@ import {
   hookFee,
   mintAndLaunch,
   poolIdOf,
+  slot0,
   swap,
   V4_LIBRARY_ERRORS,
   type PoolKeyTuple,
@@ -46,9 +47,9 @@ interface SwapOutcome {
 }
 
 /** Runs one swap and reads the pool's own ETH amount (PoolManager Swap event) and the hook fee. */
-async function runSwap(s: Songmint, kind: SwapKind, amount: bigint, value = 0n): Promise<SwapOutcome> {
+async function runSwap(s: Songmint, kind: SwapKind, amount: bigint, value = 0n, limit?: bigint): Promise<SwapOutcome> {
   const before = await ethers.provider.getBalance(s.trader.address);
-  const tx = await swap(s.swapRouter, s.trader, await keyOf(s), kind, amount, value);
+  const tx = await swap(s.swapRouter, s.trader, await keyOf(s), kind, amount, value, limit);
   const receipt = (await tx.wait()) as TransactionReceipt;
   const after = await ethers.provider.getBalance(s.trader.address);
   let poolEth = 0n;
@@ -192,6 +193,19 @@ describe('SongPoolHook', function () {
       const out = await runSwap(s, 'buyExactIn', ETH, ETH);
       expect(out.fee).to.equal(hookFee(ETH, 495_917n));
       expect(out.poolEth).to.equal(-(ETH - out.fee));
+    });
+  });
+
+  describe('price limits', function () {
+    it('an exact-ETH-in buy stopped early by its price limit pays the fee on the requested amount (documented)', async function () {
+      const s = await ready('decayed');
+      await runSwap(s, 'buyExactIn', ETH / 100n, ETH / 100n);
+      const { sqrtPriceX96 } = await slot0(s.poolManager, s.poolKey);
+      const requested = 10n * ETH;
+      const out = await runSwap(s, 'buyExactIn', requested, requested, (sqrtPriceX96 * 999n) / 1000n);
+      expect(out.fee).to.equal(hookFee(requested, 10_000n));
+      expect(-out.poolEth).to.be.greaterThan(0n).and.lessThan(requested - out.fee);
+      expect(out.traderEthChange).to.equal(out.poolEth - out.fee);
     });
   });
 
