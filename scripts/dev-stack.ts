@@ -134,7 +134,8 @@ async function main(): Promise<void> {
 
   // Lets scripts/set-tier.ts and scripts/dev-login.ts find the running stack.
   const stateFile = join(dataDir, DEV_STACK_STATE_FILE);
-  await writeFile(stateFile, `${JSON.stringify({ api: oracle.url, databaseUrl: env.DATABASE_URL, storage: oracle.storageUrl, rpc: env.CHAIN_RPC_URL ?? null }, null, 2)}\n`);
+  const state = { api: oracle.url, databaseUrl: env.DATABASE_URL, storage: oracle.storageUrl, rpc: env.CHAIN_RPC_URL ?? null, contracts: chain?.contracts ?? {} };
+  await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`);
   stops.push(() => rm(stateFile, { force: true }));
 
   console.log(
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
       `  Storage    ${oracle.storageUrl}`,
       `  IPFS       ${oracle.url}/ipfs/<cid> (local gateway)`,
       `  Chain RPC  ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
+      ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(10)} ${address}`),
       `  Worker     ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}`}`,
       `  Signer     ${oracle.signerAddress}`,
       `  Database   ${env.DATABASE_URL ?? ''}`,
