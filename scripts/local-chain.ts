@@ -1,7 +1,9 @@
 /**
  * A local Base for `npm start` and end-to-end tests: Hardhat's JSON-RPC server over a fresh
- * simulated `base` network (OP stack, chain id 8453, the node's well-known dev accounts), with the
- * contracts deployed through Ignition using ignition/parameters/local.json.
+ * simulated `base` network (OP stack, chain id 8453, the node's well-known dev accounts), with
+ * Uniswap v4 placed at its Base addresses and the whole Songmint protocol (SongNFT, SongToken
+ * implementation, SongVault, SongPoolHook) deployed through Ignition using
+ * ignition/parameters/local.json.
  *
  *   npx tsx scripts/local-chain.ts [port]     # runs until Ctrl-C, prints the RPC URL and addresses
  */
@@ -9,12 +11,13 @@ import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import hre from 'hardhat';
 import { getAddress, type Address, type Hex } from 'viem';
-import SongNFTModule from '../ignition/modules/SongNFT.ts';
+import SongmintProtocolModule from '../ignition/modules/SongmintProtocol.ts';
+import { deployUniswapV4 } from './uniswap-v4.ts';
 
 export interface LocalChain {
   readonly rpcUrl: string;
   readonly chainId: 8453;
-  /** Deployed addresses by contract name (`SongNFT`). */
+  /** Deployed addresses by contract name (SongNFT, SongVault, SongPoolHook, SongToken, PoolManager, PoolSwapTest). */
   readonly contracts: Record<string, Address>;
   stop(): Promise<void>;
 }
@@ -58,11 +61,19 @@ async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
     if (chainId !== BASE_CHAIN_ID) throw new Error(`local chain reports chain id ${chainId}, expected ${BASE_CHAIN_ID}`);
     // The chain is new on every start, so a journal from an earlier one would be stale.
     await rm(JOURNAL_DIR, { recursive: true, force: true });
-    const { songNFT } = await connection.ignition.deploy(SongNFTModule, {
+    const uniswap = await deployUniswapV4(connection.ethers);
+    const deployed = await connection.ignition.deploy(SongmintProtocolModule, {
       parameters: LOCAL_PARAMETERS,
       deploymentId: DEPLOYMENT_ID,
     });
-    return { SongNFT: getAddress(await songNFT.getAddress()) };
+    return {
+      SongNFT: getAddress(await deployed.songNFT.getAddress()),
+      SongVault: getAddress(await deployed.vault.getAddress()),
+      SongPoolHook: getAddress(await deployed.hook.getAddress()),
+      SongToken: getAddress(await deployed.tokenImplementation.getAddress()),
+      PoolManager: getAddress(await uniswap.poolManager.getAddress()),
+      PoolSwapTest: getAddress(await uniswap.swapRouter.getAddress()),
+    };
   } finally {
     await rm(JOURNAL_DIR, { recursive: true, force: true });
     await connection.close();

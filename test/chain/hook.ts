@@ -24,7 +24,7 @@ import {
   type Songmint,
   type SwapKind,
 } from './fixtures/songmint.ts';
-import { deployV4Artifact } from './fixtures/uniswap-v4.ts';
+import { deployV4Artifact } from '../../scripts/uniswap-v4.ts';
 
 const { ethers, networkHelpers } = await network.create('base');
 const v4Errors = new Contract(ZeroAddress, V4_LIBRARY_ERRORS);

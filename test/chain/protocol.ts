@@ -6,7 +6,7 @@ import SongmintProtocol from '../../ignition/modules/SongmintProtocol.ts';
 import { BASE_POOL_MANAGER, SONG_POOL_HOOK_FLAGS } from '../../ignition/songmint-hook.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { poolKeyOf, swap } from './fixtures/songmint.ts';
-import { deployUniswapV4 } from './fixtures/uniswap-v4.ts';
+import { deployUniswapV4 } from '../../scripts/uniswap-v4.ts';
 import { cidUri, randomHash } from './helpers/song-nft.ts';
 
 /** Hardhat's well-known dev account #1, the platform signer of ignition/parameters/local.json. */

@@ -14,9 +14,16 @@ const songNftAbi = parseAbi([
   'function platformSigner() view returns (address)',
   'function tokenURI(uint256 tokenId) view returns (string)',
   'event SongMinted(uint256 indexed tokenId, address indexed minter, bytes32 indexed audioHash, string metadataURI)',
+  'function approve(address to, uint256 tokenId)',
+  'function ownerOf(uint256 tokenId) view returns (address)',
 ]);
 
-test('scripts/local-chain.ts serves chain 8453 with SongNFT deployed, mintable with the local platform key', async () => {
+const songVaultAbi = parseAbi([
+  'function launch(uint256 songId, (uint16 allocationBps, address allocationRecipient) params) returns (address token)',
+  'function tokenOf(uint256 songId) view returns (address)',
+]);
+
+test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint with the local platform key, then launch on Uniswap v4', async () => {
   const port = await freePort();
   const chain = await startLocalChain({ port });
   try {
@@ -48,6 +55,24 @@ test('scripts/local-chain.ts serves chain 8453 with SongNFT deployed, mintable w
     const [minted] = parseEventLogs({ abi: songNftAbi, eventName: 'SongMinted', logs: receipt.logs });
     assert.deepEqual(minted?.args, { tokenId: 1n, minter: creator.address, audioHash, metadataURI: metadataUri });
     assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'tokenURI', args: [1n] }), metadataUri);
+
+    // Uniswap v4 sits at its Base address and the vault launches the song there.
+    assert.equal(chain.contracts.PoolManager, '0x498581fF718922c3f8e6A244956aF099B2652b2b');
+    assert.ok(((await publicClient.getCode({ address: chain.contracts.PoolManager })) ?? '0x').length > 2, 'PoolManager code');
+    const vault = chain.contracts.SongVault;
+    assert.ok(vault, 'SongVault address');
+    const approval = await wallet.writeContract({ address: songNft, abi: songNftAbi, functionName: 'approve', args: [vault, 1n] });
+    await publicClient.waitForTransactionReceipt({ hash: approval });
+    const launch = await wallet.writeContract({
+      address: vault,
+      abi: songVaultAbi,
+      functionName: 'launch',
+      args: [1n, { allocationBps: 500, allocationRecipient: creator.address }],
+    });
+    assert.equal((await publicClient.waitForTransactionReceipt({ hash: launch })).status, 'success');
+    assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'ownerOf', args: [1n] }), vault);
+    const token = await publicClient.readContract({ address: vault, abi: songVaultAbi, functionName: 'tokenOf', args: [1n] });
+    assert.ok(((await publicClient.getCode({ address: token })) ?? '0x').length > 2, 'song token deployed');
   } finally {
     await chain.stop();
   }
