@@ -275,14 +275,19 @@ export function buildBuiltinModel(): Uint8Array {
   const leadAmp = mul(mul(velocity, leadLevel), stepEnergy);
   const envOnset = mul(unsq(mul(leadAmp, gate), [1]), onsetRow);
   const envHeld = mul(unsq(mul(mul(leadAmp, notGate), heldLevel), [1]), decayRow);
-  const lead = mul(leadTone, add(envOnset, envHeld));
+  // A note followed by a new onset fades out over the last 6 ms of its step (no click).
+  const nextGate = g.op('Concat', [g.op('Slice', [gate, g.i([1]), g.i([Number.MAX_SAFE_INTEGER]), g.i([0])]), g.f([1])], { axis: { int: 0 } });
+  const cutRow = sub(g.f(1), g.op('Clip', [g.op('Div', [sub(stepSec, tStepRow), g.f(0.006)]), g.f(0), g.f(1)]));
+  const release = sub(g.f(1), mul(unsq(nextGate, [1]), cutRow));
+  const lead = mul(mul(leadTone, add(envOnset, envHeld)), release);
 
   // Hi-hats on the step grid: high-passed noise bursts; density picks sixteenths or eighths.
   const width = field('width');
   const tStepIndexF = toF(g.op('Range', [g.i(0), stepLen, g.i(1)]));
   const hatNoise = hash(tStepIndexF, 23);
   const hatNoiseNext = hash(add(tStepIndexF, g.f(1)), 23);
-  const hatShape = mul(sub(hatNoise, hatNoiseNext), g.op('Exp', [g.op('Neg', [g.op('Div', [tStep, g.f(0.025)])])]));
+  const stepRelease = g.op('Clip', [g.op('Div', [sub(g.op('Div', [stepLenF, g.f(RATE)]), tStep), g.f(0.004)]), g.f(0), g.f(1)]);
+  const hatShape = mul(mul(sub(hatNoise, hatNoiseNext), g.op('Exp', [g.op('Neg', [g.op('Div', [tStep, g.f(0.025)])])])), stepRelease);
   const offEighth = toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(2)]), g.i(1)]));
   const sixteenths = toF(g.op('Greater', [density, g.f(0.6)]));
   const hatOn = add(sub(g.f(1), offEighth), mul(offEighth, sixteenths));
