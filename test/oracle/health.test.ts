@@ -44,12 +44,14 @@ describe('health, metrics, OpenAPI, docs', () => {
     await app.request('/api/generate', { token: user.token, body: { prompt: 'metric', duration: 10 } });
     await app.db.none('UPDATE users SET daily_generations = 100 WHERE id = $1', [user.userId]);
     assert.equal((await app.request('/api/generate', { token: user.token, body: { prompt: 'metric', duration: 10 } })).status, 429);
+    assert.equal((await app.request('/api/generate', { body: { prompt: 'no token', duration: 10 } })).status, 401);
     app.deps.metrics.signaturesIssued.inc();
     const res = await app.request('/metrics');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
     const text = res.text;
     assert.match(text, /http_request_duration_seconds_bucket\{[^}]*method="POST"[^}]*route="\/api\/generate\/"[^}]*status="202"/);
+    assert.match(text, /http_request_duration_seconds_count\{method="POST",route="\/api\/generate",status="401"\} 1/);
     assert.match(text, /generation_queue_depth\{tier="pro"\} 1/);
     assert.match(text, /generation_queue_depth\{tier="free"\} 0/);
     assert.match(text, /generation_jobs\{status="queued"\} 1/);

@@ -20,7 +20,9 @@ const CORE_BODY_LIMIT = '64kb';
 /** Route template for metrics labels (never the raw path: ids would explode the label set). */
 function routeLabel(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
-  return route !== undefined && typeof route.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
+  if (route !== undefined && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
+  // Answered by middleware before a route (401, 429, 413): label by the mount path.
+  return req.baseUrl !== '' ? req.baseUrl : 'unmatched';
 }
 
 function observeLatency(deps: AppDeps): RequestHandler {
