@@ -74,7 +74,8 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   await migrateWhenReachable(databaseUrl, logger);
   const db = createDatabase(databaseUrl);
   const boss = createBoss(databaseUrl);
-  boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss error'));
+  // The error objects carry whole pg clients; the message and code are what an operator needs.
+  boss.on('error', (error: Error & { code?: unknown }) => logger.warn({ code: error.code, message: error.message }, 'pg-boss error'));
   await boss.start();
   await ensureGenerationQueue(boss);
 
