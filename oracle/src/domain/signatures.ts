@@ -76,23 +76,41 @@ function invalidJob(publicId?: string) {
   });
 }
 
+/*
+ * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
+ * client sends only the name and the values (the issuance path is the oracle's hottest write).
+ */
+const FIND_JOB_BY_ID = {
+  name: 'signature-find-job-by-id',
+  text: `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs WHERE id = $1 AND user_id = $2`,
+};
+// Identical audio from two jobs (same prompt and seed) can be minted once: prefer a job that
+// still has no signature, so the answer is SIGN_002 only when every such job is signed.
+const FIND_JOB_BY_AUDIO_HASH = {
+  name: 'signature-find-job-by-audio-hash',
+  text: `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs
+          WHERE user_id = $1 AND audio_hash = $2 AND status = 'completed'
+          ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`,
+};
+const CLAIM_SIGNATURE = {
+  name: 'signature-claim',
+  text: `WITH claimed AS (
+           UPDATE generation_jobs SET signature = $3, metadata_uri = $4
+            WHERE id = $1 AND user_id = $2 AND status = 'completed' AND signature IS NULL
+            RETURNING id, user_id, audio_hash)
+         INSERT INTO mint_signatures
+           (job_id, user_id, minter, metadata_uri, audio_hash, signature, signer_address, issued_at, expires_at)
+         SELECT id, user_id, $5, $4, audio_hash, $3, $6, $7, $8 FROM claimed
+         RETURNING job_id`,
+};
+
 async function findJob(db: Database, userId: string, subject: SignatureSubject): Promise<JobRow | null> {
   if ('jobId' in subject) {
     const id = parsePublicJobId(subject.jobId);
     if (id === null) return null;
-    return db.oneOrNone<JobRow>(
-      `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs WHERE id = $1 AND user_id = $2`,
-      [id, userId],
-    );
+    return db.oneOrNone<JobRow>({ ...FIND_JOB_BY_ID, values: [id, userId] });
   }
-  // Identical audio from two jobs (same prompt and seed) can be minted once: prefer a job that
-  // still has no signature, so the answer is SIGN_002 only when every such job is signed.
-  return db.oneOrNone<JobRow>(
-    `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs
-      WHERE user_id = $1 AND audio_hash = $2 AND status = 'completed'
-      ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`,
-    [userId, subject.audioHash.toLowerCase()],
-  );
+  return db.oneOrNone<JobRow>({ ...FIND_JOB_BY_AUDIO_HASH, values: [userId, subject.audioHash.toLowerCase()] });
 }
 
 export async function issueMintSignature(deps: SignatureDeps, request: SignatureRequest): Promise<Result<IssuedSignature>> {
@@ -143,17 +161,10 @@ export async function issueMintSignature(deps: SignatureDeps, request: Signature
   const expiresAt = new Date(issuedAt.getTime() + SIGNATURE_LIFETIME_SECONDS * 1000);
 
   try {
-    const claimed = await deps.db.oneOrNone<{ job_id: string }>(
-      `WITH claimed AS (
-         UPDATE generation_jobs SET signature = $3, metadata_uri = $4
-          WHERE id = $1 AND user_id = $2 AND status = 'completed' AND signature IS NULL
-          RETURNING id, user_id, audio_hash)
-       INSERT INTO mint_signatures
-         (job_id, user_id, minter, metadata_uri, audio_hash, signature, signer_address, issued_at, expires_at)
-       SELECT id, user_id, $5, $4, audio_hash, $3, $6, $7, $8 FROM claimed
-       RETURNING job_id`,
-      [job.id, request.userId, signature.toLowerCase(), request.metadataUri, minter, deps.signer.address.toLowerCase(), issuedAt, expiresAt],
-    );
+    const claimed = await deps.db.oneOrNone<{ job_id: string }>({
+      ...CLAIM_SIGNATURE,
+      values: [job.id, request.userId, signature.toLowerCase(), request.metadataUri, minter, deps.signer.address.toLowerCase(), issuedAt, expiresAt],
+    });
     if (claimed === null) return fail(alreadySigned(jobId));
   } catch (error) {
     if (isUniqueViolation(error)) {
