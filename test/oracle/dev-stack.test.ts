@@ -5,10 +5,27 @@ import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { freePort } from '../../core/src/testing/free-port.ts';
 
 const run = promisify(execFile);
+
+async function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** npm start takes PORT (API), PORT+1 (S3) and PORT+2 (chain): find a free run of three. */
+async function freePortRun(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port < 65533 && (await canListen(port + 1)) && (await canListen(port + 2))) return port;
+  }
+}
 
 /** `npm start` as a user runs it: every service embedded, data in a fresh DATA_DIR. */
 describe('npm start (scripts/dev-stack.ts)', () => {
@@ -22,7 +39,7 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'songmint-stack-'));
     // As root, PostgreSQL runs as the `postgres` user, which must traverse DATA_DIR.
     await chmod(dataDir, 0o755);
-    const port = await freePort();
+    const port = await freePortRun();
     baseUrl = `http://127.0.0.1:${port}`;
     stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], { env: env(port), stdio: ['ignore', 'pipe', 'pipe'] });
     stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
