@@ -117,7 +117,7 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
   });
 
   it('GET /v1/nft/{id} refuses ids that are not token ids', async () => {
-    for (const id of ['0', '-1', 'abc', '1.5', '99999999999999999999', '9223372036854775808']) {
+    for (const id of ['0', '-1', 'abc', '1.5', '99999999999999999999', '9223372036854775808', '%E0%A4%A']) {
       const response = await stack.app.request(`/v1/nft/${id}`, { token: alice.token });
       assert.equal(response.status, 400, id);
       assertVariantCError(response.body, 'VALIDATION_ERROR');

@@ -39,6 +39,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       }
       return;
     }
+    // The router could not percent-decode a path parameter (e.g. `/v1/nft/%E0%A4%A`).
+    if (error instanceof URIError) {
+      sendError(req, res, appError('VALIDATION_ERROR', 'Malformed percent-encoding in the path', { details: req.path.slice(0, 200) }));
+      return;
+    }
     if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error }, 'database unavailable');
       sendError(req, res, appError('SERVICE_UNAVAILABLE', 'Database unavailable, retry shortly', { retryAfter: DATABASE_RETRY_SECONDS }));
