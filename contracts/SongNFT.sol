@@ -16,17 +16,35 @@ import {IpfsCidUri} from "./libraries/IpfsCidUri.sol";
 /// @notice One ERC-721 token per generated song. The creator mints it with a one-time signature
 /// from the Songmint platform, which binds the creator's address, the exact metadata URI and the
 /// SHA-256 hash of the audio. Creators receive ERC-2981 royalties.
-/// @dev Storage is laid out so that a mint writes three fresh slots, the minimum for what a
-/// token needs (owner 20 bytes, audio hash 32, a CID digest 32):
-///  - `_tokens[id]` first slot: owner, "creator moved" flag, URI kind and 80 bits of a packed
-///    URI. Until the first transfer the owner IS the creator; the first transfer copies the
-///    creator to `_movedCreators` (ERC721A-style lazy data: mints stay cheap, a first transfer
-///    pays one extra slot).
-///  - `_tokens[id].audioHash`: the audio hash.
-///  - `_uriCommitments[audioHash]`: non-zero once the audio is minted, which is the replay guard,
-///    and it carries the rest of a packed `ipfs://bafkrei…`/`bafybei…` URI (see {IpfsCidUri}).
-///    Any other URI is stored verbatim in `_verbatimURIs` and its keccak256 is the commitment.
+/// @dev Storage is laid out so that a mint writes two fresh slots, the minimum for a token that
+/// carries an owner (20 bytes) and a CID digest (32 bytes) and that must be findable both from its
+/// id (`tokenURI`) and from its audio (the replay guard):
+///  - `_tokenRecords[id]`: owner (bits 0-159), "creator moved" flag (160), URI kind (161-162) and
+///    the audio key (163-255): the high `AUDIO_KEY_BITS` (93) bits of the audio hash. Until the
+///    first transfer the owner IS the creator; the first transfer copies the creator to
+///    `_movedCreators` (ERC721A-style lazy data: mints stay cheap, a first transfer pays one
+///    extra slot).
+///  - `_commitments[audioKey]`: non-zero once a token with that audio key is minted, which is the
+///    replay guard, and it is the URI: the 32-byte sha2-256 digest of a packed `ipfs://bafkrei…` /
+///    `bafybei…` URI (see {IpfsCidUri}), or, for any other URI (stored verbatim in
+///    `_verbatimURIs`), its keccak256.
 /// The platform signer and the mint counter share one slot, read by every mint anyway.
+///
+/// Why a 93-bit audio key and not the 32-byte hash: the slot that guards an audio must be found
+/// from the audio hash alone, and `tokenURI` must find the same slot from the token's record,
+/// which has 93 bits left beside the owner and flags. Keeping the whole hash would cost a third
+/// fresh slot (22,100 gas per mint). The full hash stays in the `SongMinted` event (indexed).
+/// What the truncation allows, and why it is safe:
+///  - a mint fails `Signature used` when another token has the same audio key. For a given
+///    unminted song that takes a second preimage of SHA-256 on 93 bits: about 2^93 candidate
+///    audios, and every candidate must be generated and signed by the platform (it signs only
+///    audio it produced and re-hashed, once per audio), so it is out of reach; aimed at any of N
+///    pending songs, 2^93 / N (2^63 for a billion). Honest songs collide with probability about
+///    N^2 / 2^94 (2^-34 for a billion songs).
+///  - a birthday search (about 2^46.5 generated audios) finds two audios with one key, which only
+///    blocks the searcher's own second audio.
+///  - a signature is still bound to the full audio hash (it is in the signed message), so a key
+///    collision never lets anyone mint audio the platform did not sign.
 contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2Step {
     /// @notice Royalty rates are in basis points of the sale price.
     uint16 public constant ROYALTY_DENOMINATOR = 10_000;
@@ -40,21 +58,20 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     /// @dev keccak256("SongMinted(uint256,address,bytes32,string)"), checked by the tests.
     bytes32 private constant _SONG_MINTED_EVENT = 0xd0f071d47e5caacf2a8d13ddf1a9d3dab5ea8a5071abb066d6be5737e349ce10;
 
-    struct TokenRecord {
-        address owner;
-        bool creatorMoved;
-        uint8 uriKind;
-        // Part of a packed URI (see {IpfsCidUri}); zero for a verbatim one.
-        uint80 uriBits;
-        bytes32 audioHash;
-    }
+    /// @notice Width of the audio key: the high bits of an audio hash that identify it on chain.
+    uint256 public constant AUDIO_KEY_BITS = 93;
+    /// @dev Token record bits (see the layout notes); the shifts are plain literals for assembly.
+    uint256 private constant _AUDIO_KEY_SHIFT = 163;
+    uint256 private constant _URI_KIND_SHIFT = 161;
+    uint256 private constant _CREATOR_MOVED = 1 << 160;
+    uint256 private constant _OWNER_BITS = type(uint160).max;
 
     address private _platformSigner;
     uint64 private _totalMinted;
     uint16 private _royaltyBps;
 
-    mapping(uint256 tokenId => TokenRecord) private _tokens;
-    mapping(bytes32 audioHash => bytes32 commitment) private _uriCommitments;
+    mapping(uint256 tokenId => uint256 record) private _tokenRecords;
+    mapping(uint256 audioKey => bytes32 commitment) private _commitments;
     mapping(address owner => uint256) private _balances;
     mapping(uint256 tokenId => address) private _tokenApprovals;
     mapping(address owner => mapping(address operator => bool)) private _operatorApprovals;
@@ -116,8 +133,8 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
                 // `_totalMinted` sits above the signer in the same slot.
                 tokenId := add(and(shr(160, state), 0xffffffffffffffff), 1)
                 sstore(_platformSigner.slot, add(state, shl(160, 1)))
-                mstore(0x00, audioHash)
-                mstore(0x20, _uriCommitments.slot)
+                mstore(0x00, shr(_AUDIO_KEY_SHIFT, audioHash))
+                mstore(0x20, _commitments.slot)
                 commitmentSlot := keccak256(0x00, 0x40)
                 audioUsed := iszero(iszero(sload(commitmentSlot)))
             }
@@ -125,22 +142,21 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
             require(!audioUsed, "Signature used");
         }
 
-        (uint256 uriKind, uint256 commitment, uint256 uriBits) = IpfsCidUri.pack(metadataURI);
-        // Record word without the owner: URI kind and bits (see TokenRecord).
-        uriBits |= uriKind << 168;
+        (uint256 uriKind, uint256 commitment) = IpfsCidUri.pack(metadataURI);
         if (uriKind == IpfsCidUri.KIND_NONE) {
-            // Any other URI is stored verbatim; its keccak256 marks the audio hash as used.
+            // Any other URI is stored verbatim; its keccak256 marks the audio key as used.
             commitment = uint256(keccak256(bytes(metadataURI)));
             _verbatimURIs[tokenId] = metadataURI;
         }
         assembly ("memory-safe") {
             sstore(commitmentSlot, commitment)
-            // _tokens[tokenId] = TokenRecord(msg.sender, false, uriKind, uriBits, audioHash)
+            // _tokenRecords[tokenId] = audio key | URI kind | creator not moved | msg.sender
             mstore(0x00, tokenId)
-            mstore(0x20, _tokens.slot)
-            let record := keccak256(0x00, 0x40)
-            sstore(record, or(caller(), uriBits))
-            sstore(add(record, 1), audioHash)
+            mstore(0x20, _tokenRecords.slot)
+            sstore(
+                keccak256(0x00, 0x40),
+                or(shl(_AUDIO_KEY_SHIFT, shr(_AUDIO_KEY_SHIFT, audioHash)), or(shl(_URI_KIND_SHIFT, uriKind), caller()))
+            )
             // ++_balances[msg.sender]
             mstore(0x00, caller())
             mstore(0x20, _balances.slot)
@@ -182,7 +198,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     /// @inheritdoc ISongNFT
     function isAudioHashUsed(bytes32 audioHash) external view returns (bool) {
-        return _uriCommitments[audioHash] != bytes32(0);
+        return _commitments[uint256(audioHash) >> _AUDIO_KEY_SHIFT] != bytes32(0);
     }
 
     /// @inheritdoc ISongNFT
@@ -213,13 +229,18 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     /// @inheritdoc ISongNFT
     function creatorOf(uint256 tokenId) public view returns (address) {
-        TokenRecord storage token = _existing(tokenId);
-        return token.creatorMoved ? _movedCreators[tokenId] : token.owner;
+        uint256 record = _existing(tokenId);
+        return record & _CREATOR_MOVED == 0 ? address(uint160(record)) : _movedCreators[tokenId];
     }
 
     /// @inheritdoc ISongNFT
-    function audioHashOf(uint256 tokenId) external view returns (bytes32) {
-        return _existing(tokenId).audioHash;
+    function audioKeyOf(uint256 tokenId) external view returns (uint96) {
+        return uint96(_existing(tokenId) >> _AUDIO_KEY_SHIFT);
+    }
+
+    /// @inheritdoc ISongNFT
+    function matchesAudioHash(uint256 tokenId, bytes32 audioHash) external view returns (bool) {
+        return _existing(tokenId) >> _AUDIO_KEY_SHIFT == uint256(audioHash) >> _AUDIO_KEY_SHIFT;
     }
 
     /// @notice The royalty rate in basis points of the sale price.
@@ -252,10 +273,10 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     /// @inheritdoc IERC721Metadata
     /// @dev Exactly the string passed to {mint}.
     function tokenURI(uint256 tokenId) external view returns (string memory) {
-        TokenRecord storage token = _existing(tokenId);
-        uint8 uriKind = token.uriKind;
+        uint256 record = _existing(tokenId);
+        uint256 uriKind = (record >> _URI_KIND_SHIFT) & 3;
         if (uriKind == IpfsCidUri.KIND_NONE) return _verbatimURIs[tokenId];
-        return IpfsCidUri.decodeUri(uriKind, uint256(_uriCommitments[token.audioHash]), uint256(token.uriBits) << 176);
+        return IpfsCidUri.decodeUri(uriKind, uint256(_commitments[record >> _AUDIO_KEY_SHIFT]));
     }
 
     // ---------------------------------------------------------------- ERC-721
@@ -268,7 +289,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     /// @inheritdoc IERC721
     function ownerOf(uint256 tokenId) public view returns (address) {
-        return _existing(tokenId).owner;
+        return address(uint160(_existing(tokenId)));
     }
 
     /// @inheritdoc IERC721
@@ -300,18 +321,15 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     /// @inheritdoc IERC721
     function transferFrom(address from, address to, uint256 tokenId) public {
         if (to == address(0)) revert ERC721InvalidReceiver(address(0));
-        TokenRecord storage token = _existing(tokenId);
-        address owner = token.owner;
+        uint256 record = _existing(tokenId);
+        address owner = address(uint160(record));
         if (owner != from) revert ERC721IncorrectOwner(from, tokenId, owner);
         if (msg.sender != owner && !_operatorApprovals[owner][msg.sender] && _tokenApprovals[tokenId] != msg.sender) {
             revert ERC721InsufficientApproval(msg.sender, tokenId);
         }
         if (_tokenApprovals[tokenId] != address(0)) delete _tokenApprovals[tokenId];
-        if (!token.creatorMoved) {
-            _movedCreators[tokenId] = owner;
-            token.creatorMoved = true;
-        }
-        token.owner = to;
+        if (record & _CREATOR_MOVED == 0) _movedCreators[tokenId] = owner;
+        _tokenRecords[tokenId] = (record & ~_OWNER_BITS) | _CREATOR_MOVED | uint256(uint160(to));
         unchecked {
             --_balances[from];
             ++_balances[to];
@@ -340,9 +358,10 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     // ---------------------------------------------------------------- internals
 
-    function _existing(uint256 tokenId) private view returns (TokenRecord storage token) {
-        token = _tokens[tokenId];
-        if (token.owner == address(0)) revert ERC721NonexistentToken(tokenId);
+    /// @dev The token's record (see the layout notes); reverts when there is no such token.
+    function _existing(uint256 tokenId) private view returns (uint256 record) {
+        record = _tokenRecords[tokenId];
+        if (record & _OWNER_BITS == 0) revert ERC721NonexistentToken(tokenId);
     }
 
     function _setPlatformSigner(address newSigner) private {

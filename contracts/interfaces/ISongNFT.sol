@@ -20,7 +20,8 @@ interface ISongNFT is IERC721 {
     /// @notice Mints a song token to the caller, authorized by a platform signature over
     /// `keccak256(abi.encodePacked(msg.sender, metadataURI, audioHash))` (EIP-191 signed message).
     /// @dev Reverts `Invalid signature` when the signature is malformed, high-s, or not by the
-    /// platform signer for exactly these values; `Signature used` when `audioHash` was minted before.
+    /// platform signer for exactly these values; `Signature used` when a token with the audio key of
+    /// `audioHash` (its high 93 bits, see `isAudioHashUsed`) was minted before.
     /// @param metadataURI The metadata URI, returned verbatim by `tokenURI`.
     /// @param audioHash SHA-256 of the song's audio bytes; each audio can be minted once.
     /// @param signature The 65-byte platform signature (r, s, v).
@@ -39,6 +40,9 @@ interface ISongNFT is IERC721 {
     function platformSigner() external view returns (address);
 
     /// @notice Whether a token was already minted for `audioHash` (its signature is spent).
+    /// @dev Audio is identified on chain by its audio key, the high 93 bits of the hash: this is
+    /// true for any hash with the key of a minted one (for SHA-256 hashes of different audio,
+    /// finding one takes about 2^93 tries), and exactly then `mint` fails `Signature used`.
     function isAudioHashUsed(bytes32 audioHash) external view returns (bool);
 
     /// @notice Number of tokens minted so far; also the highest token id.
@@ -49,7 +53,13 @@ interface ISongNFT is IERC721 {
     /// @dev Reverts for a token that does not exist.
     function creatorOf(uint256 tokenId) external view returns (address);
 
-    /// @notice SHA-256 of the song's published audio bytes, as bound by the mint signature.
+    /// @notice The token's audio key: the high 93 bits of the SHA-256 audio hash bound by the mint
+    /// signature, `uint256(audioHash) >> 163`. The full hash is in the token's `SongMinted` event.
     /// @dev Reverts for a token that does not exist.
-    function audioHashOf(uint256 tokenId) external view returns (bytes32);
+    function audioKeyOf(uint256 tokenId) external view returns (uint96);
+
+    /// @notice Whether `audioHash` has the token's audio key, i.e. agrees with the hash bound at
+    /// mint on its high 93 bits (a different SHA-256 audio hash passes with probability 2^-93).
+    /// @dev Reverts for a token that does not exist.
+    function matchesAudioHash(uint256 tokenId, bytes32 audioHash) external view returns (bool);
 }

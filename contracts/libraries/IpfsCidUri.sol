@@ -9,21 +9,18 @@ uint256 constant CID_PREFIX_DAG_PB = 0x697066733a2f2f62616679626569;
 /// @title IpfsCidUri
 /// @notice The compact form SongNFT stores for the common metadata URI: a CIDv1 in lower-case
 /// base32 over a sha2-256 digest, `ipfs://bafkrei…` (raw leaves) or `ipfs://bafybei…` (dag-pb).
+/// Such a URI is its kind (raw or dag-pb) plus the 32-byte digest, and that is what is stored.
 /// @dev Such a URI is 66 characters: the 14-character prefix (codec and the CID header) and 52
-/// base32 characters, the first with its 2 high bits zero (the tail of the header byte 0x20) and
-/// the last with its 2 low bits zero (padding). Only strings of exactly this canonical form are
-/// packed, so unpacking reproduces them byte for byte; anything else is stored verbatim.
+/// base32 characters = 260 bits: the 2 low bits of the header byte 0x20 (zero), the 256-bit
+/// digest, 2 padding bits (zero). Only strings of exactly this canonical form are packed (first
+/// character value below 8, last a multiple of 4, lower case), so decoding reproduces them byte
+/// for byte; anything else is stored verbatim by SongNFT.
 ///
-/// Packing works on byte lanes, all 32 of a word at once. With A = characters 14..45 and B =
-/// characters 46..65 (B's 12 lanes past the end counted as value 0), each lane turned into its
-/// 5-bit base32 value:
-///  - the commitment (32 bytes) is A | (B & 0x07 per lane) << 5 | 0x80: every lane holds one A
-///    value in bits 0-4 and the low 3 bits of the B value of the same lane in bits 5-7; the last
-///    lane's bit 7 (always free, B lane 31 is 0) is set so the commitment is never zero;
-///  - `uriBits` (80 bits, kept beside the owner in the token's record slot, bits 176-255) holds
-///    bits 3-4 of the B values: lanes 0-9 in place, lanes 10-19 moved to bits 1-2 of lanes 0-9
-///    (a shift left by 78 bits).
-/// `pack` builds both at mint; `decodeUri` is its inverse.
+/// Both directions work on whole words. Characters 14..45 (A) and 46..65 (B, its 12 lanes past
+/// the end counted as value 0) are loaded as 32 byte lanes each and turned into their 5-bit
+/// base32 values, all lanes at once; `_compact` then squeezes the 32 five-bit lanes of a word
+/// into 160 contiguous bits in five mask-and-shift steps (pairs of lanes, then pairs of pairs…),
+/// and `_expand` is its inverse. digest = A's 160 bits << 98 | B's 100 bits >> 2.
 library IpfsCidUri {
     /// @notice Not a packed URI: the string is stored verbatim.
     uint8 internal constant KIND_NONE = 0;
@@ -35,13 +32,36 @@ library IpfsCidUri {
     /// @dev Length of every packed URI.
     uint256 internal constant URI_LENGTH = 66;
 
-    /// @notice Packs `uri` if it is a canonical CIDv1 sha2-256 base32 URI.
-    /// @return kind `KIND_RAW` or `KIND_DAG_PB`, or `KIND_NONE` (and zeros) for any other string.
-    /// @return commitment Never zero for a packed URI (see the layout above).
-    /// @return uriBits The 80 record bits, in place (bits 176-255).
+    /// @notice Packs `uri` if it is a canonical CIDv1 sha2-256 base32 URI over a non-zero digest.
+    /// @return kind `KIND_RAW` or `KIND_DAG_PB`, or `KIND_NONE` (and a zero digest) for any other
+    /// string. The all-zero digest is left to the verbatim path so a packed digest is never zero.
+    /// @return digest The CID's sha2-256 digest.
     // solhint-disable-next-line function-max-lines
-    function pack(string calldata uri) internal pure returns (uint256 kind, uint256 commitment, uint256 uriBits) {
+    function pack(string calldata uri) internal pure returns (uint256 kind, uint256 digest) {
         assembly ("memory-safe") {
+            // 32 five-bit values in byte lanes -> 160 contiguous bits, lane 0 highest.
+            function compact(x) -> y {
+                y := or(
+                    and(x, 0x001f001f001f001f001f001f001f001f001f001f001f001f001f001f001f001f),
+                    and(shr(3, x), 0x03e003e003e003e003e003e003e003e003e003e003e003e003e003e003e003e0)
+                )
+                y := or(
+                    and(y, 0x000003ff000003ff000003ff000003ff000003ff000003ff000003ff000003ff),
+                    and(shr(6, y), 0x000ffc00000ffc00000ffc00000ffc00000ffc00000ffc00000ffc00000ffc00)
+                )
+                y := or(
+                    and(y, 0x00000000000fffff00000000000fffff00000000000fffff00000000000fffff),
+                    and(shr(12, y), 0x000000fffff00000000000fffff00000000000fffff00000000000fffff00000)
+                )
+                y := or(
+                    and(y, 0x0000000000000000000000ffffffffff0000000000000000000000ffffffffff),
+                    and(shr(24, y), 0x000000000000ffffffffff0000000000000000000000ffffffffff0000000000)
+                )
+                y := or(
+                    and(y, 0x00000000000000000000000000000000000000000000ffffffffffffffffffff),
+                    and(shr(48, y), 0x000000000000000000000000ffffffffffffffffffff00000000000000000000)
+                )
+            }
             if eq(uri.length, 66) {
                 let prefix := shr(144, calldataload(uri.offset))
                 let uriKind := or(eq(prefix, CID_PREFIX_RAW), shl(1, eq(prefix, CID_PREFIX_DAG_PB)))
@@ -95,47 +115,65 @@ library IpfsCidUri {
                         mul(and(shr(6, b), 0x0101010101010101010101010101010101010101010101010101010101010101), 0x49)
                     )
                 )
-                // Canonical form: first value below 8, last value a multiple of 4.
+                // Canonical form: first value below 8, last value a multiple of 4. Those 2 + 2 zero
+                // bits are the ones the shifts below drop.
                 if and(
                     and(gt(uriKind, 0), eq(valid, 0x8080808080808080808080808080808080808080808080808080808080808080)),
                     iszero(or(and(a, shl(248, 0x18)), and(b, shl(96, 3))))
                 ) {
-                    kind := uriKind
-                    commitment := or(or(a, shl(5, and(b, 0x0707070707070707070707070707070707070707070707070707070707070707))), 0x80)
-                    uriBits := or(
-                        and(b, 0x1818181818181818181800000000000000000000000000000000000000000000),
-                        shl(78, and(b, 0x0000000000000000000018181818181818181818000000000000000000000000))
-                    )
+                    digest := or(shl(98, compact(a)), shr(62, compact(b)))
+                    kind := mul(uriKind, iszero(iszero(digest)))
+                    digest := mul(digest, iszero(iszero(kind)))
                 }
             }
         }
     }
 
-    /// @notice Rebuilds the URI from what SongNFT.mint stored for it.
+    /// @notice Rebuilds the URI that {pack} packed.
     /// @param kind `KIND_RAW` or `KIND_DAG_PB`.
-    /// @param commitment The value kept under the token's audio hash.
-    /// @param uriBits The 80 bits kept in the token record (its bits 176-255, here in place).
-    function decodeUri(uint256 kind, uint256 commitment, uint256 uriBits) internal pure returns (string memory uri) {
+    /// @param digest The CID's sha2-256 digest.
+    function decodeUri(uint256 kind, uint256 digest) internal pure returns (string memory uri) {
         uint256 prefix = kind == KIND_RAW ? CID_PREFIX_RAW : CID_PREFIX_DAG_PB;
         uri = new string(URI_LENGTH);
         assembly ("memory-safe") {
+            // Inverse of `compact` in {pack}: 160 bits -> 32 five-bit values in byte lanes.
+            function expand(x) -> y {
+                y := or(
+                    and(x, 0x00000000000000000000000000000000000000000000ffffffffffffffffffff),
+                    and(shl(48, x), 0x000000000000ffffffffffffffffffff00000000000000000000000000000000)
+                )
+                y := or(
+                    and(y, 0x0000000000000000000000ffffffffff0000000000000000000000ffffffffff),
+                    and(shl(24, y), 0x000000ffffffffff0000000000000000000000ffffffffff0000000000000000)
+                )
+                y := or(
+                    and(y, 0x00000000000fffff00000000000fffff00000000000fffff00000000000fffff),
+                    and(shl(12, y), 0x000fffff00000000000fffff00000000000fffff00000000000fffff00000000)
+                )
+                y := or(
+                    and(y, 0x000003ff000003ff000003ff000003ff000003ff000003ff000003ff000003ff),
+                    and(shl(6, y), 0x03ff000003ff000003ff000003ff000003ff000003ff000003ff000003ff0000)
+                )
+                y := or(
+                    and(y, 0x001f001f001f001f001f001f001f001f001f001f001f001f001f001f001f001f),
+                    and(shl(3, y), 0x1f001f001f001f001f001f001f001f001f001f001f001f001f001f001f001f00)
+                )
+            }
             // Values to characters, per lane: v < 26 -> 'a' + v, else '2' + (v - 26) = v + 0x18.
             function chars(values) -> out {
                 let isDigit := shr(7, and(add(values, 0x6666666666666666666666666666666666666666666666666666666666666666), 0x8080808080808080808080808080808080808080808080808080808080808080))
                 out := sub(add(values, 0x6161616161616161616161616161616161616161616161616161616161616161), mul(isDigit, 0x49))
             }
-            let a := and(commitment, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f)
-            let b := or(
-                and(shr(5, commitment), 0x0707070707070707070707070707070707070707000000000000000000000000),
-                or(
-                    and(uriBits, 0x1818181818181818181800000000000000000000000000000000000000000000),
-                    shr(78, and(uriBits, 0x0606060606060606060600000000000000000000000000000000000000000000))
-                )
-            )
             let out := add(uri, 0x20)
             mstore(out, shl(144, prefix))
-            mstore(add(out, 14), chars(a))
-            mstore(add(out, 46), and(chars(b), 0xffffffffffffffffffffffffffffffffffffffff000000000000000000000000))
+            mstore(add(out, 14), chars(expand(shr(98, digest))))
+            mstore(
+                add(out, 46),
+                and(
+                    chars(expand(and(shl(62, digest), 0xffffffffffffffffffffffffffffffffffffffff))),
+                    0xffffffffffffffffffffffffffffffffffffffff000000000000000000000000
+                )
+            )
         }
     }
 }

@@ -1,6 +1,19 @@
 import { expect } from 'chai';
 import { network } from 'hardhat';
-import { concatHex, getAddress, hexToBigInt, numberToHex, sliceHex, type Address, type Hex } from 'viem';
+import { CID } from 'multiformats/cid';
+import {
+  bytesToHex,
+  concatHex,
+  encodeAbiParameters,
+  getAddress,
+  hexToBigInt,
+  keccak256,
+  numberToHex,
+  parseAbiParameters,
+  sliceHex,
+  type Address,
+  type Hex,
+} from 'viem';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import {
   DAG_PB_CODEC,
@@ -17,6 +30,18 @@ const { ethers, networkHelpers } = await network.create('base');
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** SongNFT identifies audio by the high 93 bits of its hash. */
+const AUDIO_KEY_SHIFT = 256n - 93n;
+
+function audioKey(audioHash: Hex): bigint {
+  return hexToBigInt(audioHash) >> AUDIO_KEY_SHIFT;
+}
+
+const uint256Pair = parseAbiParameters('uint256, uint256');
+
+function flipBit(hash: Hex, bit: bigint): Hex {
+  return numberToHex(hexToBigInt(hash) ^ (1n << bit), { size: 32 });
+}
 
 async function deployFixture() {
   const [owner, alice, bob, carol] = await ethers.getSigners();
@@ -123,7 +148,8 @@ describe('SongNFT on the base network', function () {
       expect(await nft.totalSupply()).to.equal(3n);
       expect(await nft.tokenURI(1n)).to.equal(first.metadataUri);
       expect(await nft.tokenURI(2n)).to.equal(second.metadataUri);
-      expect(await nft.audioHashOf(2n)).to.equal(second.audioHash);
+      expect(await nft.audioKeyOf(2n)).to.equal(audioKey(second.audioHash));
+      expect(await nft.matchesAudioHash(2n, second.audioHash)).to.equal(true);
       expect(await nft.creatorOf(3n)).to.equal(alice.address);
       expect(await nft.isAudioHashUsed(first.audioHash)).to.equal(true);
       expect(await nft.isAudioHashUsed(randomHash())).to.equal(false);
@@ -293,6 +319,113 @@ describe('SongNFT on the base network', function () {
     });
   });
 
+  describe('audio keys (the high 93 bits of the audio hash)', function () {
+    it('exposes each token\'s audio key and matches hashes by it, also after transfers', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const hashes: Hex[] = [`0x${'00'.repeat(32)}`, `0x${'ff'.repeat(32)}`, randomHash(), randomHash()];
+      const minted: Awaited<ReturnType<typeof mintAs>>[] = [];
+      for (const audioHash of hashes) minted.push(await mintAs(nft, alice, cidUri(), audioHash));
+      expect(await nft.AUDIO_KEY_BITS()).to.equal(93n);
+      for (const { tokenId, audioHash } of minted) {
+        await nft.connect(alice).transferFrom(alice.address, bob.address, tokenId);
+        expect(await nft.audioKeyOf(tokenId)).to.equal(audioKey(audioHash));
+        expect(await nft.matchesAudioHash(tokenId, audioHash)).to.equal(true);
+        // Bits below the key are not kept; the lowest and the highest key bit are.
+        expect(await nft.matchesAudioHash(tokenId, flipBit(audioHash, 0n))).to.equal(true);
+        expect(await nft.matchesAudioHash(tokenId, flipBit(audioHash, AUDIO_KEY_SHIFT - 1n))).to.equal(true);
+        expect(await nft.matchesAudioHash(tokenId, flipBit(audioHash, AUDIO_KEY_SHIFT))).to.equal(false);
+        expect(await nft.matchesAudioHash(tokenId, flipBit(audioHash, 255n))).to.equal(false);
+      }
+      expect(await nft.audioKeyOf(2n)).to.equal((1n << 93n) - 1n);
+      expect(await nft.audioKeyOf(1n)).to.equal(0n);
+    });
+
+    it('isAudioHashUsed and "Signature used" go by the audio key; neighbouring keys stay free', async function () {
+      const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
+      const first = await mintAs(nft, alice);
+      const sameKey = flipBit(flipBit(first.audioHash, 0n), AUDIO_KEY_SHIFT - 1n);
+      const nextKey = flipBit(first.audioHash, AUDIO_KEY_SHIFT);
+      expect(await nft.isAudioHashUsed(first.audioHash)).to.equal(true);
+      expect(await nft.isAudioHashUsed(sameKey)).to.equal(true);
+      expect(await nft.isAudioHashUsed(nextKey)).to.equal(false);
+      // A platform signature over another hash with the same key cannot mint (the documented
+      // trade-off: reaching one takes a 93-bit second preimage of SHA-256).
+      const uri = cidUri();
+      const sameKeySignature = await platformSignature(bob.address, uri, sameKey);
+      await expect(nft.connect(bob).mint(uri, sameKey, sameKeySignature)).to.be.revertedWith('Signature used');
+      // The signature is still checked against the full hash first.
+      await expect(nft.connect(bob).mint(uri, first.audioHash, sameKeySignature)).to.be.revertedWith(
+        'Invalid signature',
+      );
+      const neighbour = await mintAs(nft, bob, 'https://example.com/neighbour.json', nextKey);
+      expect(await nft.isAudioHashUsed(nextKey)).to.equal(true);
+      expect(await nft.tokenURI(neighbour.tokenId)).to.equal('https://example.com/neighbour.json');
+      expect(await nft.tokenURI(first.tokenId)).to.equal(first.metadataUri);
+      expect(await nft.totalSupply()).to.equal(2n);
+    });
+
+    it('round-trips raw, dag-pb and verbatim URIs on neighbouring keys through first and later transfers', async function () {
+      const { nft, alice, bob, carol } = await networkHelpers.loadFixture(deployFixture);
+      const base = randomHash();
+      const uris = [
+        cidUri(randomHash(), RAW_CODEC),
+        cidUri(randomHash(), DAG_PB_CODEC),
+        'https://songmint.example/metadata/gen_7f3c2a9e.json',
+        cidUri(`0x${'00'.repeat(32)}`, DAG_PB_CODEC), // zero digest: verbatim
+        '',
+        cidUri(`0x${'ff'.repeat(32)}`, RAW_CODEC),
+      ];
+      // Keys that differ from each other in their lowest bit or their highest.
+      const hashes = uris.map((_, index) =>
+        index % 2 === 0 ? flipBit(base, AUDIO_KEY_SHIFT + BigInt(index)) : flipBit(base, 255n - BigInt(index)),
+      );
+      expect(new Set(hashes.map(audioKey)).size).to.equal(uris.length);
+      const minted: Awaited<ReturnType<typeof mintAs>>[] = [];
+      for (const [index, uri] of uris.entries()) minted.push(await mintAs(nft, alice, uri, hashes[index]));
+      const check = async () => {
+        for (const { tokenId, metadataUri, audioHash } of minted) {
+          expect(await nft.tokenURI(tokenId), `token ${tokenId}`).to.equal(metadataUri);
+          expect(await nft.audioKeyOf(tokenId)).to.equal(audioKey(audioHash));
+          expect(await nft.creatorOf(tokenId)).to.equal(alice.address);
+        }
+      };
+      await check();
+      for (const { tokenId } of minted) await nft.connect(alice).transferFrom(alice.address, bob.address, tokenId);
+      await check();
+      for (const { tokenId } of minted) await nft.connect(bob).transferFrom(bob.address, carol.address, tokenId);
+      await check();
+      for (const { tokenId } of minted) expect(await nft.ownerOf(tokenId)).to.equal(carol.address);
+      expect(await nft.balanceOf(carol.address)).to.equal(BigInt(uris.length));
+      expect(await nft.balanceOf(alice.address)).to.equal(0n);
+    });
+
+    it('a packed mint writes four slots: signer+counter, token record, audio-key commitment, balance', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      await mintAs(nft, alice);
+      const packed = await mintAs(nft, alice, cidUri(randomHash(), RAW_CODEC));
+      const verbatim = await mintAs(nft, alice, 'https://example.com/a-verbatim-uri.json');
+      const storesOf = async (hash: string) => {
+        const trace = (await ethers.provider.send('debug_traceTransaction', [hash, {}])) as {
+          structLogs: { op: string }[];
+        };
+        return trace.structLogs.filter((step) => step.op === 'SSTORE').length;
+      };
+      expect(await storesOf(packed.tx.hash)).to.equal(4);
+      // The documented layout: slot 3 maps ids to records, slot 4 audio keys to commitments (slots
+      // 0-2: owner, pending owner, signer + counter + royalty).
+      const record = hexToBigInt(
+        (await ethers.provider.getStorage(nft, keccak256(encodeAbiParameters(uint256Pair, [packed.tokenId, 3n])))) as Hex,
+      );
+      const key = audioKey(packed.audioHash);
+      expect(record).to.equal((key << 163n) | (1n << 161n) | hexToBigInt(alice.address as Hex));
+      const commitment = await ethers.provider.getStorage(nft, keccak256(encodeAbiParameters(uint256Pair, [key, 4n])));
+      const cid = CID.parse(packed.metadataUri.slice('ipfs://'.length));
+      expect(commitment).to.equal(bytesToHex(cid.multihash.digest));
+      // A verbatim URI adds its string: a length slot and two data slots for 39 bytes.
+      expect(await storesOf(verbatim.tx.hash)).to.equal(7);
+    });
+  });
+
   describe('royalties (ERC-2981)', function () {
     it('pays the creator, also after the token changed hands', async function () {
       const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
@@ -384,7 +517,11 @@ describe('SongNFT on the base network', function () {
         await expect(nft.tokenURI(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
         await expect(nft.getApproved(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
         await expect(nft.creatorOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
-        await expect(nft.audioHashOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.audioKeyOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.matchesAudioHash(missing, randomHash())).to.be.revertedWithCustomError(
+          nft,
+          'ERC721NonexistentToken',
+        );
         await expect(nft.royaltyInfo(missing, 1n)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
         await expect(nft.connect(alice).approve(bob.address, missing)).to.be.revertedWithCustomError(
           nft,
