@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
@@ -45,7 +46,22 @@ function fail(problems: string[]): never {
   process.exit(1);
 }
 
-async function main(): Promise<void> {
+/** s3rver reports a taken port as an unhandled event, not a rejection: check it first. */
+async function ensurePortFree(port: number): Promise<void> {
+  await new Promise<void>((done, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done()));
+  });
+}
+
+/** Stops what started, last first. */
+async function stopAll(stops: ReadonlyArray<() => Promise<void>>, onError: (error: unknown) => void): Promise<void> {
+  for (const stop of [...stops].reverse()) await stop().catch(onError);
+}
+
+/** Starts the stack; every started part registers its stop in `stops`, also when a later part fails. */
+async function main(stops: Array<() => Promise<void>>): Promise<void> {
   // An empty variable means unset, here and in modules that read process.env themselves (the
   // Hardhat config behind the local chain).
   for (const [key, value] of Object.entries(process.env)) if (value === '') delete process.env[key];
@@ -56,7 +72,6 @@ async function main(): Promise<void> {
   const dataDir = resolve(first.config.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const env: Record<string, string | undefined> = { ...process.env };
-  const stops: Array<() => Promise<void>> = [];
 
   let postgres: EmbeddedPostgresServer | undefined;
   if (env.DATABASE_URL === undefined || env.DATABASE_URL === '') {
@@ -68,6 +83,7 @@ async function main(): Promise<void> {
 
   if (env.S3_ENDPOINT === undefined || env.S3_ENDPOINT === '') {
     const s3Port = first.config.PORT + 1;
+    await ensurePortFree(s3Port);
     const s3 = new S3rver({
       address: '127.0.0.1',
       port: s3Port,
@@ -164,16 +180,21 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'stopping the development stack');
     // Reverse order of start: worker, oracle, chain, S3, PostgreSQL.
-    for (const stop of [...stops].reverse()) {
-      await stop().catch((error: unknown) => logger.warn({ err: error }, 'stop step failed'));
-    }
+    await stopAll(stops, (error) => logger.warn({ err: error }, 'stop step failed'));
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+const started: Array<() => Promise<void>> = [];
+main(started).catch(async (error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') {
+    console.error(`${error instanceof Error ? error.message : String(error)}\nnpm start listens on PORT (API), PORT+1 (S3) and PORT+2 (chain); choose another PORT.`);
+  } else {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  }
+  await stopAll(started, () => undefined);
   process.exit(1);
 });
