@@ -369,13 +369,15 @@ export function buildBuiltinModel(): Uint8Array {
   const centreFlat = g.op('Reshape', [centre8, flat]);
   const left = add(add(padFlat, centreFlat), g.op('Reshape', [stepL, flat]));
   const right = add(add(padDelayed, centreFlat), g.op('Reshape', [stepR, flat]));
+  // A 1.5 s fade-out at the very end (computed on the bar grid, no per-sample index), then a
+  // soft limiter, then the exact sample count.
+  const fadeSamples = RATE * 1.5;
+  const barStartLeft = g.op('Div', [toF(sub(numSamples, mul(barIdx, barLen))), g.f(fadeSamples)]);
+  const fadeGrid = sub(unsq(barStartLeft, [1]), unsq(g.op('Div', [toF(g.op('Range', [g.i(0), barLen, g.i(1)])), g.f(fadeSamples)]), [0]));
+  const gain = g.op('Reshape', [mul(g.op('Min', [fadeGrid, g.f(1)]), g.f(1.1)), g.i([1, -1])]);
   const stereo = g.op('Concat', [unsq(left, [0]), unsq(right, [0])], { axis: { int: 0 } });
-  const trimmed = g.op('Slice', [stereo, g.i([0]), unsq(numSamples, [0]), g.i([1])]);
-  // A 1.5 s fade-out at the very end, then a soft limiter.
-  const fadeLen = g.f(RATE * 1.5);
-  const sampleF = toF(g.op('Range', [g.i(0), numSamples, g.i(1)]));
-  const fade = g.op('Min', [g.op('Div', [sub(toF(numSamples), sampleF), fadeLen]), g.f(1)]);
-  const audio = g.op('Tanh', [mul(trimmed, mul(unsq(fade, [0]), g.f(1.1)))]);
+  const trimmed = g.op('Slice', [mul(stereo, gain), g.i([0]), unsq(numSamples, [0]), g.i([1])]);
+  const audio = g.op('Tanh', [trimmed]);
   g.output(audio, 'audio', 'float', [2, 'num_samples']);
 
   return encodeModel(

@@ -63,8 +63,21 @@ export class GraphBuilder {
     return name;
   }
 
+  /**
+   * Declares a graph output. A value computed by a node of this graph is renamed in place (no copy);
+   * a graph input or outer-scope value passed through goes via Identity.
+   */
   output(value: string, name: string, elem: ElemType, dims: readonly Dim[]): void {
-    this.nodes.push({ opType: 'Identity', input: [value], output: [name], name: this.fresh('out') });
+    const producer = this.nodes.find((n) => n.output?.includes(value));
+    const alreadyOutput = this.outputs.some((o) => o.name === value);
+    if (producer !== undefined && !alreadyOutput) {
+      for (const node of this.nodes) {
+        node.input = node.input?.map((i) => (i === value ? name : i)) ?? null;
+        node.output = node.output?.map((o) => (o === value ? name : o)) ?? null;
+      }
+    } else {
+      this.nodes.push({ opType: 'Identity', input: [value], output: [name], name: this.fresh('out') });
+    }
     this.outputs.push(valueInfo(name, elem, dims));
   }
 
