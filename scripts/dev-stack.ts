@@ -127,6 +127,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   const oracle = await startOracle(config, logger);
   stops.push(() => oracle.stop());
 
+  let stopping = false;
   let worker: ChildProcess | undefined;
   const workerScript = resolve('inference/src/main.ts');
   if (existsSync(workerScript)) {
@@ -135,6 +136,9 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       env: { ...env, STORAGE_PUBLIC_URL: oracle.storageUrl, DATA_DIR: dataDir },
     });
     const child = worker;
+    child.once('exit', (code, signal) => {
+      if (!stopping) logger.error({ code, signal }, 'the inference worker exited; generation answers GEN_002 until a worker runs (npm run worker)');
+    });
     stops.push(
       () =>
         new Promise<void>((done) => {
@@ -174,7 +178,6 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     ].join('\n'),
   );
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
