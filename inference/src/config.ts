@@ -34,7 +34,7 @@ export const workerEnvSchema = z
     /** Encoder threads (and chunks encoded in parallel per song). */
     ENCODER_THREADS: positiveInt.max(64).default(Math.max(1, Math.min(4, availableParallelism()))),
     WORKER_ID: z.string().min(1).max(200).optional(),
-    WORKER_CONCURRENCY: positiveInt.max(FLEET_PARALLEL_JOBS).default(1),
+    WORKER_CONCURRENCY: positiveInt.max(FLEET_PARALLEL_JOBS, `at most ${FLEET_PARALLEL_JOBS} (the fleet cap)`).default(1),
     FLEET_SLOTS: positiveInt.max(1000).default(FLEET_PARALLEL_JOBS),
     JOB_TIME_LIMIT_MS: positiveInt.default(JOB_TIME_LIMIT_SECONDS * 1000),
     POLL_INTERVAL_MS: positiveInt.default(500),
