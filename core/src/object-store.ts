@@ -16,6 +16,8 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 
 export interface ObjectStoreOptions {
   /** S3 endpoint; omit for AWS S3 in `region`. */
@@ -74,6 +76,8 @@ export interface ObjectStore {
   readonly bucket: string;
   put(key: string, bytes: Uint8Array, options: PutOptions): Promise<StoreResult<ObjectInfo>>;
   get(key: string): Promise<StoreResult<StoredObject>>;
+  /** SHA-256 of an object's bytes (hex, no prefix), streamed: memory stays flat at any size. */
+  sha256(key: string): Promise<StoreResult<{ hex: string; size: number }>>;
   head(key: string): Promise<StoreResult<ObjectInfo>>;
   /** Deleting a missing key succeeds, as in S3. */
   delete(key: string): Promise<StoreResult<void>>;
@@ -142,6 +146,32 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
         }
         const bytes = await out.Body.transformToByteArray();
         return ok({ ...objectInfo(key, out, bytes.byteLength), bytes });
+      } catch (error) {
+        return fail(error, key);
+      }
+    },
+
+    async sha256(key) {
+      const invalid = checkKey(key);
+      if (invalid) return invalid;
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (out.Body === undefined) {
+          return { ok: false, error: { code: 'failed', message: 'empty response body', key } };
+        }
+        const hash = createHash('sha256');
+        let size = 0;
+        if (out.Body instanceof Readable) {
+          for await (const chunk of out.Body as AsyncIterable<Buffer>) {
+            hash.update(chunk);
+            size += chunk.byteLength;
+          }
+        } else {
+          const bytes = await out.Body.transformToByteArray();
+          hash.update(bytes);
+          size = bytes.byteLength;
+        }
+        return ok({ hex: hash.digest('hex'), size });
       } catch (error) {
         return fail(error, key);
       }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
@@ -55,6 +56,16 @@ describe('object store over s3rver', () => {
     const head = await store.head('preview/s1.mp3');
     assert.ok(head.ok);
     assert.equal(head.value.cacheControl, 'private, no-store');
+  });
+
+  it('hashes a stored object by streaming it', async () => {
+    const bytes = new Uint8Array(3 * 1024 * 1024 + 5).map((_, i) => (i * 7) % 256);
+    await store.put('audio/gen_h.mp3', bytes, { contentType: 'audio/mpeg' });
+    const hashed = await store.sha256('audio/gen_h.mp3');
+    assert.ok(hashed.ok);
+    assert.deepEqual(hashed.value, { hex: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength });
+    const missing = await store.sha256('audio/none.mp3');
+    assert.equal(missing.ok ? null : missing.error.code, 'not_found');
   });
 
   it('reports a missing object as not_found, as a value', async () => {

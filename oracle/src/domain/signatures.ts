@@ -26,7 +26,7 @@ export type { MintSigner };
 
 export interface SignatureDeps {
   db: Database;
-  objectStore: Pick<ObjectStore, 'get'>;
+  objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
   now: () => Date;
 }
@@ -135,7 +135,7 @@ export async function issueMintSignature(deps: SignatureDeps, request: Signature
   if (job.signature !== null) return fail(alreadySigned(jobId));
 
   // (4) The audio hash recomputed from the stored object matches the stored value.
-  const stored = await deps.objectStore.get(job.audio_key ?? audioObjectKey(job.id));
+  const stored = await deps.objectStore.sha256(job.audio_key ?? audioObjectKey(job.id));
   if (!stored.ok) {
     if (stored.error.code === 'not_found') {
       return fail(
@@ -144,8 +144,7 @@ export async function issueMintSignature(deps: SignatureDeps, request: Signature
     }
     return fail(appError('SERVICE_UNAVAILABLE', 'Object storage unavailable', { details: stored.error.message, retryAfter: 5, jobId }));
   }
-  const recomputed = sha256Hex(stored.value.bytes);
-  if (recomputed !== job.audio_hash) {
+  if (`0x${stored.value.hex}` !== job.audio_hash) {
     return fail(
       appError('SIGN_004', 'Audio hash mismatch', {
         details: 'The stored audio no longer hashes to the value recorded when the job completed.',

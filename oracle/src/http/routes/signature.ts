@@ -15,7 +15,7 @@ import { sendError } from '../error-response.ts';
 import { describeIssues, variantAErrorSchema } from '../schemas.ts';
 
 export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> {
-  objectStore: Pick<ObjectStore, 'get'>;
+  objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
 }
 
