@@ -226,8 +226,7 @@ export function buildBuiltinModel(): Uint8Array {
   const velocity = g.op('Gather', [add(g.f(0.7), mul(accent, g.f(0.3))), onsetStep], { axis: { int: 0 } });
 
   // Per-sample shapes within a step frame.
-  const stepLenPlusOne = stepLen;
-  const tStep = g.op('Div', [toF(g.op('Range', [g.i(0), stepLenPlusOne, g.i(1)])), g.f(RATE)]);
+  const tStep = g.op('Div', [toF(g.op('Range', [g.i(0), stepLen, g.i(1)])), g.f(RATE)]);
   const tStepRow = unsq(tStep, [0]);
   const stepOffsetSec = g.op('Div', [mul(toF(stepInBar), stepLenF), g.f(RATE)]);
   const tInBar = add(unsq(stepOffsetSec, [1]), tStepRow);

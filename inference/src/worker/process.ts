@@ -20,13 +20,12 @@ import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
 import { loadModel } from '../model/runtime.ts';
 import { sweepRetention } from '../retention/sweep.ts';
 import { createWorkerMetrics, serveMetrics } from './metrics.ts';
-import type { Worker, WorkerDeps } from './worker.ts';
+import type { WorkerDeps } from './worker.ts';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, createWorker } from './worker.ts';
 
 export type Log = WorkerDeps['log'];
 
 export interface WorkerProcess {
-  worker: Worker;
   device: 'cuda' | 'cpu';
   stop(): Promise<void>;
 }
@@ -114,7 +113,6 @@ export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<S
   return {
     ok: true,
     process: {
-      worker,
       device: model.model.device,
       async stop() {
         if (stopped) return;

@@ -44,7 +44,6 @@ export interface Worker {
   start(): Promise<void>;
   /** Stops claiming, lets running jobs finish (or aborts them after `graceMs`), removes the heartbeat. */
   stop(graceMs: number): Promise<void>;
-  readonly activeJobs: number;
 }
 
 const Message = z.object({ jobId: z.uuid() });
@@ -199,9 +198,6 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
   }
 
   return {
-    get activeJobs() {
-      return running.size;
-    },
     async start() {
       await beat(db, heartbeatInfo, 0);
       heartbeatTimer = setInterval(sendHeartbeat, settings.heartbeatIntervalMs);
