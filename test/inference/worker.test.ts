@@ -89,6 +89,27 @@ describe('inference worker: queue, database, storage and model end to end', () =
     assert.equal((await stack.db.one<{ n: number }>('SELECT count(*)::int AS n FROM worker_heartbeats')).n, 0, 'heartbeat removed on stop');
   });
 
+  it('publishes byte-identical audio for the same prompt, seed, duration and steps, and different audio otherwise', async () => {
+    const same = { prompt: 'lo-fi hip hop with rain', duration: 6, seed: 123456789n, steps: 27 as const };
+    const ids = [
+      await stack.enqueue(same),
+      await stack.enqueue(same),
+      await stack.enqueue({ ...same, seed: 987654321n }),
+      await stack.enqueue({ ...same, prompt: 'lo-fi hip hop with rain, bright and fast' }),
+      await stack.enqueue({ ...same, steps: 60 }),
+    ];
+    const worker = await stack.startWorker({ WORKER_CONCURRENCY: '2' });
+    const rows = await stack.waitFor('five completions', async () => {
+      const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+      return r.every((x) => x.status === 'completed') ? r : undefined;
+    });
+    await worker.stop();
+    const hashes = rows.map((r) => r.audio_hash);
+    assert.equal(hashes[0], hashes[1], 'same inputs, same bytes');
+    assert.equal(new Set(hashes).size, 4, `seed, prompt words and steps each change the audio: ${hashes.join(' ')}`);
+    assert.deepEqual(rows.map((r) => r.seed), ['123456789', '123456789', '987654321', '123456789', '123456789']);
+  });
+
   it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {
     const dir = await brokenModelDir();
     try {
