@@ -27,11 +27,12 @@ export function wantsVariantB(req: Request): boolean {
 /** Maps schema issues to the spec's codes: prompt → GEN_003, duration above 240 → GEN_004. */
 export function generationInputError(error: z.ZodError): AppError {
   const details = describeIssues(error);
-  const promptIssue = error.issues.some((issue) => issue.path[0] === 'prompt');
-  if (promptIssue) return appError('GEN_003', 'Invalid prompt', { details, fields: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } });
-  const durationTooBig = error.issues.some((issue) => issue.path[0] === 'duration' && issue.code === 'too_big');
-  if (durationTooBig) return appError('GEN_004', 'Duration exceeds the maximum of 240 seconds', { details });
-  return appError('VALIDATION_ERROR', 'Invalid generation request', { details, fields: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } });
+  const fields = { issues: error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+  if (error.issues.some((issue) => issue.path[0] === 'prompt')) return appError('GEN_003', 'Invalid prompt', { details, fields });
+  if (error.issues.some((issue) => issue.path[0] === 'duration' && issue.code === 'too_big')) {
+    return appError('GEN_004', 'Duration exceeds the maximum of 240 seconds', { details, fields });
+  }
+  return appError('VALIDATION_ERROR', 'Invalid generation request', { details, fields });
 }
 
 type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
