@@ -4,6 +4,7 @@
  */
 import pino from 'pino';
 import { loadWorkerConfig } from './config.ts';
+import type { WorkerProcess } from './worker/process.ts';
 import { startWorkerProcess } from './worker/process.ts';
 
 const loaded = loadWorkerConfig(process.env);
@@ -12,20 +13,13 @@ if (!loaded.ok) {
   process.exit(2);
 }
 const logger = pino({ level: loaded.config.LOG_LEVEL, base: { component: 'inference-worker' } });
-const started = await startWorkerProcess(loaded.config, (level, message, fields) => logger[level](fields ?? {}, message));
-if (!started.ok) {
-  logger.fatal({ code: started.code }, started.message);
-  process.exit(1);
-}
-const { process: running } = started;
-logger.info({ device: running.device }, 'worker running');
 
-let stopping = false;
-const shutdown = (signal: string): void => {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  running.stop().then(
+// Signals are handled from the start: the worker may claim a job before startup returns.
+const state: { running?: WorkerProcess; signal?: string } = {};
+const shutdown = (): void => {
+  if (state.running === undefined || state.signal === undefined) return;
+  logger.info({ signal: state.signal }, 'shutting down');
+  state.running.stop().then(
     () => process.exit(0),
     (err: unknown) => {
       logger.error({ error: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
@@ -33,5 +27,19 @@ const shutdown = (signal: string): void => {
     },
   );
 };
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (state.signal !== undefined) return;
+    state.signal = signal;
+    shutdown();
+  });
+}
+
+const started = await startWorkerProcess(loaded.config, (level, message, fields) => logger[level](fields ?? {}, message));
+if (!started.ok) {
+  logger.fatal({ code: started.code }, started.message);
+  process.exit(1);
+}
+state.running = started.process;
+logger.info({ device: started.process.device }, 'worker running');
+shutdown();
