@@ -10,6 +10,8 @@ import {
 
 /** First retry waits about this long; pg-boss doubles it (with jitter) per attempt. */
 export const GENERATION_RETRY_DELAY_SECONDS = 5;
+/** pg-boss job heartbeat: a job whose worker stopped touching it for this long is retried. */
+export const GENERATION_HEARTBEAT_SECONDS = 30;
 /** Upper bound of the retry backoff. */
 export const GENERATION_RETRY_DELAY_MAX_SECONDS = 60;
 
@@ -45,6 +47,9 @@ export async function ensureGenerationQueue(boss: PgBoss): Promise<void> {
     retryBackoff: true,
     retryDelayMax: GENERATION_RETRY_DELAY_MAX_SECONDS,
     expireInSeconds: JOB_TIME_LIMIT_SECONDS,
+    // Workers touch their jobs every half of this; a SIGKILLed worker's job is retried once it
+    // misses the heartbeat (plus the supervisor interval) instead of after the 300 s expiry.
+    heartbeatSeconds: GENERATION_HEARTBEAT_SECONDS,
     // Queued work older than a day is stale: the user has long stopped polling.
     retentionSeconds: 24 * 60 * 60,
     warningQueueSize: FLEET_PARALLEL_JOBS * 100,

@@ -4,7 +4,7 @@ import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { GENERATION_QUEUE, JOB_TIME_LIMIT_SECONDS, WORKER_RETRY_LIMIT } from '../../core/src/generation-queue.ts';
-import { bossDbFromTask, createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
+import { GENERATION_HEARTBEAT_SECONDS, bossDbFromTask, createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
@@ -49,6 +49,7 @@ describe('core: migrations and the generation queue', () => {
       assert.equal(queue.retryLimit, WORKER_RETRY_LIMIT);
       assert.equal(queue.retryBackoff, true);
       assert.equal(queue.expireInSeconds, JOB_TIME_LIMIT_SECONDS);
+      assert.equal(queue.heartbeatSeconds, GENERATION_HEARTBEAT_SECONDS);
       await assert.rejects(
         db.tx(async (tx) => {
           await boss.send(GENERATION_QUEUE, { jobId: 'rolled-back' }, { db: bossDbFromTask(tx) });
