@@ -37,7 +37,7 @@ export function parsePublicJobId(publicId: string): string | null {
   return UUID.test(id) ? id : null;
 }
 
-interface JobRow {
+export interface JobRow {
   id: string;
   user_id: string;
   tier: Tier;
@@ -54,15 +54,10 @@ interface JobRow {
   started_at: Date | null;
 }
 
-/** The job if it exists and belongs to `userId`; others' jobs read as absent. */
-export async function findOwnJob(db: Database, id: string, userId: string): Promise<JobRecord | null> {
-  const row = await db.oneOrNone<JobRow>(
-    `SELECT id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
-            error_code, error_message, created_at, started_at
-     FROM generation_jobs WHERE id = $1 AND user_id = $2`,
-    [id, userId],
-  );
-  if (row === null) return null;
+export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
+            error_code, error_message, created_at, started_at`;
+
+export function toJobRecord(row: JobRow): JobRecord {
   return {
     id: row.id,
     userId: row.user_id,
@@ -79,6 +74,12 @@ export async function findOwnJob(db: Database, id: string, userId: string): Prom
     createdAt: row.created_at,
     startedAt: row.started_at,
   };
+}
+
+/** The job if it exists and belongs to `userId`; others' jobs read as absent. */
+export async function findOwnJob(db: Database, id: string, userId: string): Promise<JobRecord | null> {
+  const row = await db.oneOrNone<JobRow>(`SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $1 AND user_id = $2`, [id, userId]);
+  return row === null ? null : toJobRecord(row);
 }
 
 /** The spec allows one retry of GEN_005: we suggest waiting this long before resubmitting. */

@@ -1,14 +1,14 @@
 import express from 'express';
 import type { Express, Request, RequestHandler } from 'express';
-import { authenticate } from './auth.ts';
+import { authenticate, authenticateAndCharge } from './auth.ts';
 import { cors } from './cors.ts';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { anonymousHourlyLimit, hourlyLimit } from './rate-limit.ts';
+import { anonymousHourlyLimit } from './rate-limit.ts';
 import { authRouter } from './routes/auth.ts';
 import { docsRouter } from './routes/docs.ts';
-import { generateRouter } from './routes/generate.ts';
+import { generateRouter, jobStatusHandler } from './routes/generate.ts';
 import { healthRouter } from './routes/health.ts';
 import { v1CoreRouter } from './routes/v1.ts';
 
@@ -61,13 +61,14 @@ export function createApp(deps: AppDeps): Express {
   const coreJson = express.json({ limit: CORE_BODY_LIMIT });
   const requireToken = authenticate(deps);
   app.use('/api/auth', anonymousHourlyLimit(deps), coreJson, authRouter(deps));
+  // The polled route answers with one database round trip; it takes no body.
+  app.get('/api/generate/:job_id', jobStatusHandler(deps));
   app.use('/api/generate', requireToken, coreJson, generateRouter(deps));
   app.use('/v1', requireToken, coreJson, v1CoreRouter(deps));
   for (const mounted of deps.routers ?? []) {
     app.use(
       mounted.path,
-      requireToken,
-      hourlyLimit(deps, mounted.category),
+      authenticateAndCharge(deps, mounted.category),
       express.json({ limit: mounted.bodyLimit ?? CORE_BODY_LIMIT }),
       mounted.router,
     );

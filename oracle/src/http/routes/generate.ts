@@ -1,16 +1,17 @@
 import { Router } from 'express';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { JOB_TIME_LIMIT_SECONDS } from '../../../../core/src/generation-queue.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
 import type { GenerationRequest, RejectedGeneration } from '../../domain/generation.ts';
 import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
+import { chargeSessionAndFindJob } from '../../domain/session-charge.ts';
 import type { JobView } from '../../domain/jobs.ts';
-import { authenticatedUser } from '../auth.ts';
+import { admitCharged, authenticatedUser, bearerClaims } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { hourlyLimit, setRateLimitHeaders } from '../rate-limit.ts';
+import { setRateLimitHeaders } from '../rate-limit.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema } from '../schemas.ts';
 import type { z } from 'zod';
 
@@ -125,7 +126,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   res.status(202).json(view);
 }
 
-/** POST / (Variant A or, with `Prefer: wait`, Variant B) and GET /:job_id; mounted at /api/generate. */
+/** POST / (Variant A or, with `Prefer: wait`, Variant B); mounted at /api/generate behind `authenticate`. */
 export function generateRouter(deps: GenerateDeps): Router {
   const router = Router();
   router.post('/', async (req, res) => {
@@ -140,17 +141,29 @@ export function generateRouter(deps: GenerateDeps): Router {
     }
     await handleGenerate(deps, req, res, toGenerationRequest(parsed.data));
   });
-  router.get('/:job_id', hourlyLimit(deps, 'general'), async (req, res) => {
-    const user = authenticatedUser(req);
+  return router;
+}
+
+/**
+ * GET /api/generate/{job_id}, the route clients poll: bearer token (401), the user, the hourly
+ * `general` charge (429) and the owner-only job lookup (404 for unknown, malformed and others'
+ * ids alike) in one database round trip (`chargeSessionAndFindJob`). Mounted on the app itself,
+ * before the /api/generate router, so it does not also run `authenticate`.
+ */
+export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>): RequestHandler {
+  const claimsOf = bearerClaims(deps);
+  return async (req, res) => {
+    const claims = await claimsOf(req, res);
+    if (claims === null) return;
     const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
-    const id = parsePublicJobId(publicId);
-    const job = id === null ? null : await findOwnJob(deps.db, id, user.id);
+    const now = deps.now();
+    const { charge, job } = await chargeSessionAndFindJob(deps.db, claims, parsePublicJobId(publicId), now);
+    if (!admitCharged(deps, req, res, charge, 'general', now)) return;
     if (job === null) {
       sendError(req, res, appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) }));
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await viewJob(deps.db, job, deps.now()));
-  });
-  return router;
+    res.json(await viewJob(deps.db, job, now));
+  };
 }
