@@ -30,6 +30,12 @@ export interface ObjectStoreOptions {
   forcePathStyle?: boolean;
   /** Base URL that serves the public objects, e.g. a CDN in front of the bucket. */
   publicBaseUrl: string;
+  /**
+   * The store keeps S3 additional checksums (AWS S3 does): `sha256(key)` then asks HeadObject for
+   * the SHA-256 the store computed on write before downloading anything. Off (s3rver, stores
+   * without checksums), `sha256` always streams the object through a local SHA-256.
+   */
+  storedChecksums?: boolean;
 }
 
 export type ObjectStoreErrorCode =
@@ -52,6 +58,12 @@ export interface PutOptions {
   cacheControl?: string;
   /** A private object gets `Cache-Control: private, no-store` unless one is given. */
   private?: boolean;
+  /**
+   * SHA-256 of `bytes` (hex, no prefix) the caller already computed: sent as the S3 additional
+   * checksum, so the store recomputes it from the received bytes, refuses the upload on a
+   * mismatch and keeps it with the object (`sha256(key)` reads it back).
+   */
+  sha256?: string;
 }
 
 export interface ObjectInfo {
@@ -76,8 +88,12 @@ export interface ObjectStore {
   readonly bucket: string;
   put(key: string, bytes: Uint8Array, options: PutOptions): Promise<StoreResult<ObjectInfo>>;
   get(key: string): Promise<StoreResult<StoredObject>>;
-  /** SHA-256 of an object's bytes (hex, no prefix), streamed: memory stays flat at any size. */
-  sha256(key: string): Promise<StoreResult<{ hex: string; size: number }>>;
+  /**
+   * SHA-256 of an object's bytes (hex, no prefix): the store's own full-object SHA-256 checksum
+   * when `storedChecksums` is on and the object has one, else the object streamed through a local
+   * SHA-256 (memory stays flat at any size). `source` says which.
+   */
+  sha256(key: string): Promise<StoreResult<{ hex: string; size: number; source: 'store_checksum' | 'download' }>>;
   head(key: string): Promise<StoreResult<ObjectInfo>>;
   /** Deleting a missing key succeeds, as in S3. */
   delete(key: string): Promise<StoreResult<void>>;
@@ -122,6 +138,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
             ContentLength: bytes.byteLength,
             ContentType: putOptions.contentType,
             ...(cacheControl === undefined ? {} : { CacheControl: cacheControl }),
+            ...(putOptions.sha256 === undefined ? {} : { ChecksumSHA256: Buffer.from(putOptions.sha256, 'hex').toString('base64') }),
           }),
         );
         return ok({
@@ -155,6 +172,11 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       const invalid = checkKey(key);
       if (invalid) return invalid;
       try {
+        if (options.storedChecksums === true) {
+          const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
+          const hex = fullObjectSha256(head);
+          if (hex !== undefined) return ok({ hex, size: head.ContentLength ?? 0, source: 'store_checksum' as const });
+        }
         const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         if (out.Body === undefined) {
           return { ok: false, error: { code: 'failed', message: 'empty response body', key } };
@@ -171,7 +193,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
           hash.update(bytes);
           size = bytes.byteLength;
         }
-        return ok({ hex: hash.digest('hex'), size });
+        return ok({ hex: hash.digest('hex'), size, source: 'download' as const });
       } catch (error) {
         return fail(error, key);
       }
@@ -262,6 +284,19 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       client.destroy();
     },
   };
+}
+
+/**
+ * The object's SHA-256 (hex) from a HeadObject answer with checksum mode on, when it is the
+ * checksum of the whole object: a single-part upload's, or a multipart upload's `FULL_OBJECT`
+ * one. A `COMPOSITE` checksum (a hash of the parts' hashes, value suffixed `-<parts>`) is not the
+ * SHA-256 of the bytes, and gives undefined, as does an object stored without a SHA-256.
+ */
+export function fullObjectSha256(head: { ChecksumSHA256?: string; ChecksumType?: string }): string | undefined {
+  const value = head.ChecksumSHA256;
+  if (value === undefined || head.ChecksumType === 'COMPOSITE' || value.includes('-')) return undefined;
+  const digest = Buffer.from(value, 'base64');
+  return digest.byteLength === 32 ? digest.toString('hex') : undefined;
 }
 
 function ok<T>(value: T): StoreResult<T> {

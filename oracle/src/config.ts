@@ -48,6 +48,8 @@ export const envSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.optional(),
+    /** The store keeps S3 additional checksums (default: true for AWS, that is without S3_ENDPOINT). */
+    S3_STORED_CHECKSUMS: bool.optional(),
     STORAGE_PUBLIC_URL: httpUrl.optional(),
     IPFS_PINNING_URL: httpUrl.optional(),
     IPFS_PINNING_TOKEN: z.string().min(1).optional(),

@@ -92,6 +92,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
       : {}),
     forcePathStyle: config.S3_FORCE_PATH_STYLE ?? config.S3_ENDPOINT !== undefined,
     publicBaseUrl: storageUrl,
+    storedChecksums: config.S3_STORED_CHECKSUMS ?? config.S3_ENDPOINT === undefined,
   });
   const ipfs = await openIpfsContentStore(join(dataDir, 'ipfs'));
   const pinning =

@@ -63,7 +63,7 @@ describe('object store over s3rver', () => {
     await store.put('audio/gen_h.mp3', bytes, { contentType: 'audio/mpeg' });
     const hashed = await store.sha256('audio/gen_h.mp3');
     assert.ok(hashed.ok);
-    assert.deepEqual(hashed.value, { hex: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength });
+    assert.deepEqual(hashed.value, { hex: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength, source: 'download' });
     const missing = await store.sha256('audio/none.mp3');
     assert.equal(missing.ok ? null : missing.error.code, 'not_found');
   });

@@ -85,7 +85,13 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     // then finds the job no longer its own, so it neither uploads nor completes.
     return db.tx(async (tx) => {
       if (!(await lockForPublish(tx, job))) return false;
-      const put = await store.put(key, song.bytes, { contentType: 'audio/mpeg', cacheControl: 'public, max-age=31536000, immutable' });
+      // The audio hash goes along as the S3 SHA-256 checksum: the store refuses bytes that do not
+      // match it and keeps it, so the signature check can read it back without downloading.
+      const put = await store.put(key, song.bytes, {
+        contentType: 'audio/mpeg',
+        cacheControl: 'public, max-age=31536000, immutable',
+        sha256: song.audioHash.replace(/^0x/, ''),
+      });
       if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
       return markCompleted(tx, job, {
         audioKey: key,
