@@ -38,17 +38,41 @@ export async function issueSessionToken(keys: SessionTokenKeys, claims: SessionC
 
 export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: string };
 
+/** Verified tokens remembered per verifier; the oldest is forgotten first beyond this. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 /**
  * The session token check for the request path: signature, algorithm (HS256 only: `none` and
- * others are refused), issuer, audience and expiry. The HMAC key is imported once here, not on
- * every call (that import was about a third of the verification's cost).
+ * others are refused), issuer, audience and expiry.
+ *
+ * A polling client sends the same token many times a minute, so a token that verified once is
+ * remembered with its expiry (bounded, oldest forgotten first): whether it is valid depends only
+ * on its bytes, the secret and the time, so later requests need only the expiry check. The user
+ * it names is still looked up in the database on every request. The HMAC key is imported once.
  */
 export function createSessionTokenVerifier(keys: SessionTokenKeys): (token: string, now: Date) => Promise<TokenCheck> {
   const key = createSecretKey(keys.secret);
-  return (token, now) => verifyWithKey(key, token, now);
+  const verified = new Map<string, { claims: SessionClaims; expiresAtMs: number }>();
+  return async (token, now) => {
+    const known = verified.get(token);
+    if (known !== undefined) {
+      // jose's rule: expired once the current time reaches `exp`.
+      if (now.getTime() < known.expiresAtMs) return { ok: true, claims: known.claims };
+      verified.delete(token);
+    }
+    const check = await verifyWithKey(key, token, now);
+    if (check.ok) {
+      if (verified.size >= VERIFIED_TOKENS_KEPT) {
+        const oldest = verified.keys().next();
+        if (oldest.done !== true) verified.delete(oldest.value);
+      }
+      verified.set(token, { claims: check.claims, expiresAtMs: check.expiresAtSeconds * 1000 });
+    }
+    return check.ok ? { ok: true, claims: check.claims } : check;
+  };
 }
 
-async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<TokenCheck> {
+async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<{ ok: true; claims: SessionClaims; expiresAtSeconds: number } | { ok: false; reason: string }> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: [ALGORITHM],
@@ -58,10 +82,10 @@ async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<
       requiredClaims: ['sub', 'exp', 'iat'],
     });
     const wallet = payload.wallet;
-    if (typeof payload.sub !== 'string' || typeof wallet !== 'string') {
+    if (typeof payload.sub !== 'string' || typeof wallet !== 'string' || typeof payload.exp !== 'number') {
       return { ok: false, reason: 'token lacks the subject or wallet claim' };
     }
-    return { ok: true, claims: { userId: payload.sub, walletAddress: wallet } };
+    return { ok: true, claims: { userId: payload.sub, walletAddress: wallet }, expiresAtSeconds: payload.exp };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
     if (error instanceof joseErrors.JOSEError) return { ok: false, reason: `invalid token (${error.code})` };
