@@ -46,6 +46,9 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   app.use(observeLatency(deps));
   app.use(cors(deps.corsOrigins ?? '*'));
+  // The route clients poll, first so that no other layer is matched against it; it answers with
+  // one database round trip (token, user, hourly limit, owned job) and takes no body.
+  app.get('/api/generate/:job_id', jobStatusHandler(deps));
 
   app.use('/health', healthRouter(deps));
   app.get('/metrics', async (_req, res) => {
@@ -61,8 +64,6 @@ export function createApp(deps: AppDeps): Express {
   const coreJson = express.json({ limit: CORE_BODY_LIMIT });
   const requireToken = authenticate(deps);
   app.use('/api/auth', anonymousHourlyLimit(deps), coreJson, authRouter(deps));
-  // The polled route answers with one database round trip; it takes no body.
-  app.get('/api/generate/:job_id', jobStatusHandler(deps));
   app.use('/api/generate', requireToken, coreJson, generateRouter(deps));
   app.use('/v1', requireToken, coreJson, v1CoreRouter(deps));
   for (const mounted of deps.routers ?? []) {
