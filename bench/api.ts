@@ -10,7 +10,8 @@
  * machine is running.
  * Every signature request names a different completed job (a job is signed once), so issuance
  * here is the whole path: auth, hourly limit, job lookup, S3 GET of the audio, sha256, ECDSA
- * signature and the exactly-once claim.
+ * signature and the exactly-once claim. s3rver keeps no S3 checksums, so the audio hash check
+ * downloads the object: the path of a store without checksums (docs/storage-and-signatures.md).
  *
  * Environment: BENCH_CONNECTIONS (default 32), BENCH_POLL_SECONDS (10),
  * BENCH_SIGNATURES (4000), BENCH_AUDIO_BYTES (200000: 5 s of 320 kbps MP3, the shortest song),
@@ -451,7 +452,7 @@ function markdown(
     '# API throughput: oracle vs a bare Express route',
     '',
     `${machine.cores} cores (${machine.cpu}), Node ${machine.node}, 1-minute load average ${machine.loadAverage} when the run ended; autocannon, ${settings.connections} connections, no pipelining; the stack (PostgreSQL, s3rver, oracle) and autocannon share the machine.`,
-    `Baseline: a bare Express route returning the same JSON as the job-status route, measured in the same run. Signature issuance: ${settings.signatures} requests, each for a different completed job with a ${settings.audioBytes}-byte audio object (S3 GET + sha256 + ECDSA + exactly-once claim).`,
+    `Baseline: a bare Express route returning the same JSON as the job-status route, measured in the same run. Signature issuance: ${settings.signatures} requests, each for a different completed job with a ${settings.audioBytes}-byte audio object (S3 GET + sha256, since s3rver keeps no S3 checksums; ECDSA; exactly-once claim).`,
     '',
     '| route | req/s | p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | s3rver CPU ms/req | requests | non-2xx | vs bare |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -134,7 +134,8 @@ export async function issueMintSignature(deps: SignatureDeps, request: Signature
   // (3) No signature was issued for it before.
   if (job.signature !== null) return fail(alreadySigned(jobId));
 
-  // (4) The audio hash recomputed from the stored object matches the stored value.
+  // (4) The audio hash recomputed from the stored object matches the stored value: the store's own
+  // SHA-256 checksum of the object where it keeps one, else the object streamed through SHA-256.
   const stored = await deps.objectStore.sha256(job.audio_key ?? audioObjectKey(job.id));
   if (!stored.ok) {
     if (stored.error.code === 'not_found') {
