@@ -5,26 +5,19 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseEnv } from '../../core/src/config/env.ts';
+import type { EnvResult } from '../../core/src/config/env.ts';
+import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
 import { FLEET_PARALLEL_JOBS, JOB_TIME_LIMIT_SECONDS } from '../../core/src/generation-queue.ts';
 
 export const BUILTIN_MODEL_DIR = fileURLToPath(new URL('../models/builtin', import.meta.url));
 
 const positiveInt = z.coerce.number({ error: 'must be a whole number' }).int().positive();
-const bool = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 export const workerEnvSchema = z
   .object({
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }),
-    S3_ENDPOINT: httpUrl.optional(),
-    S3_REGION: z.string().min(1).default('us-east-1'),
-    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name').default('songmint'),
-    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-    S3_FORCE_PATH_STYLE: bool.optional(),
-    STORAGE_PUBLIC_URL: httpUrl.optional(),
+    ...objectStoreEnvShape,
     /** Model directory (manifest.json + ONNX file); the built-in model by default. */
     MODEL_DIR: z.string().min(1).default(BUILTIN_MODEL_DIR),
     MODEL_DEVICE: z.enum(['auto', 'cuda', 'cpu']).default('auto'),
@@ -45,35 +38,13 @@ export const workerEnvSchema = z
     /** Test hook: delay (ms) before the model runs, to make a job slow. Never set in production. */
     INFERENCE_TEST_SLOW_MODEL_MS: z.coerce.number().int().min(0).default(0),
   })
-  .superRefine((env, ctx) => {
-    if (env.S3_ENDPOINT !== undefined && (env.S3_ACCESS_KEY_ID === undefined || env.S3_SECRET_ACCESS_KEY === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'S3_ENDPOINT needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY' });
-    }
-    if (env.S3_ENDPOINT === undefined && env.STORAGE_PUBLIC_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['STORAGE_PUBLIC_URL'], message: 'required when S3_ENDPOINT is not set (AWS S3)' });
-    }
-  });
+  .superRefine(refineObjectStoreEnv);
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
-export type WorkerConfigResult = { ok: true; config: WorkerEnv } | { ok: false; problems: string[] };
+export type WorkerConfigResult = EnvResult<WorkerEnv>;
 
-/** Validates `env` (normally `process.env`); empty strings count as unset; secrets are not echoed. */
+/** Validates `env` (normally `process.env`); empty strings count as unset, secrets are not echoed. */
 export function loadWorkerConfig(env: Readonly<Record<string, string | undefined>>): WorkerConfigResult {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = workerEnvSchema.safeParse(present);
-  if (parsed.success) return { ok: true, config: parsed.data };
-  return {
-    ok: false,
-    problems: parsed.error.issues.map((issue) => {
-      const key = issue.path.join('.') || '(environment)';
-      const given = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
-      const shown = given === undefined ? '' : /SECRET|KEY|PASSWORD/.test(key) ? ' (value hidden)' : ` (got ${JSON.stringify(given)})`;
-      return `${key}: ${issue.message}${shown}`;
-    }),
-  };
-}
-
-export function storagePublicUrl(config: WorkerEnv): string {
-  return config.STORAGE_PUBLIC_URL ?? `${(config.S3_ENDPOINT ?? '').replace(/\/+$/, '')}/${config.S3_BUCKET}`;
+  return parseEnv(workerEnvSchema, env);
 }

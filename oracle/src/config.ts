@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { parseEnv } from '../../core/src/config/env.ts';
+import type { EnvResult } from '../../core/src/config/env.ts';
+import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -12,9 +15,6 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 const hexKey = z
   .string()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
-const bool = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 
 export const envSchema = z
@@ -42,15 +42,7 @@ export const envSchema = z
       .default('*')
       .transform((value) => (value.trim() === '*' ? ('*' as const) : value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')))
       .refine((value) => value === '*' || value.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin)), 'must be * or a comma-separated list of origins like https://app.example'),
-    S3_ENDPOINT: httpUrl.optional(),
-    S3_REGION: z.string().min(1).default('us-east-1'),
-    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name').default('songmint'),
-    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-    S3_FORCE_PATH_STYLE: bool.optional(),
-    /** The store keeps S3 additional checksums (default: true for AWS, that is without S3_ENDPOINT). */
-    S3_STORED_CHECKSUMS: bool.optional(),
-    STORAGE_PUBLIC_URL: httpUrl.optional(),
+    ...objectStoreEnvShape,
     IPFS_PINNING_URL: httpUrl.optional(),
     IPFS_PINNING_TOKEN: z.string().min(1).optional(),
     CHAIN_RPC_URL: httpUrl.optional(),
@@ -75,10 +67,7 @@ export const envSchema = z
     }
   })
   .superRefine((env, ctx) => {
-    const s3Credentials = [env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY].filter((v) => v !== undefined);
-    if (env.S3_ENDPOINT !== undefined && s3Credentials.length !== 2) {
-      ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'S3_ENDPOINT needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY' });
-    }
+    refineObjectStoreEnv(env, ctx);
     if (env.IPFS_PINNING_URL !== undefined && env.IPFS_PINNING_TOKEN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['IPFS_PINNING_TOKEN'], message: 'IPFS_PINNING_URL needs IPFS_PINNING_TOKEN' });
     }
@@ -89,21 +78,9 @@ export const envSchema = z
 
 export type OracleEnv = z.infer<typeof envSchema>;
 
-export type ConfigResult =
-  | { ok: true; config: OracleEnv }
-  | { ok: false; problems: string[] };
+export type ConfigResult = EnvResult<OracleEnv>;
 
-/** Validates `env` (normally `process.env`); empty strings count as unset. */
+/** Validates `env` (normally `process.env`); empty strings count as unset, secrets are not echoed. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): ConfigResult {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (parsed.success) return { ok: true, config: parsed.data };
-  const problems = parsed.error.issues.map((issue) => {
-    const key = issue.path.join('.') || '(environment)';
-    const given = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
-    const secret = /SECRET|KEY|TOKEN|PASSWORD/.test(key);
-    const shown = given === undefined ? '' : secret ? ' (value hidden)' : ` (got ${JSON.stringify(given)})`;
-    return `${key}: ${issue.message}${shown}`;
-  });
-  return { ok: false, problems };
+  return parseEnv(envSchema, env);
 }

@@ -8,6 +8,7 @@ import { createPublicClient, http } from 'viem';
 import type { Address, Hex } from 'viem';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
+import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/config/object-store-env.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
@@ -39,12 +40,6 @@ export interface RunningOracle {
 
 const PRUNE_INTERVAL_MS = 3_600_000;
 
-/** Public URL of objects: STORAGE_PUBLIC_URL, else the bucket's own address. */
-export function storagePublicUrl(config: OracleEnv): string {
-  if (config.STORAGE_PUBLIC_URL !== undefined) return config.STORAGE_PUBLIC_URL.replace(/\/+$/, '');
-  if (config.S3_ENDPOINT !== undefined) return `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`;
-  return `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`;
-}
 
 /** How long start-up waits for a database that is not reachable yet (a container starting beside us). */
 const DATABASE_WAIT_MS = 30_000;
@@ -83,17 +78,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
   const signer = createMintSigner(signerKey);
   const storageUrl = storagePublicUrl(config);
-  const objectStore = createObjectStore({
-    ...(config.S3_ENDPOINT === undefined ? {} : { endpoint: config.S3_ENDPOINT }),
-    region: config.S3_REGION,
-    bucket: config.S3_BUCKET,
-    ...(config.S3_ACCESS_KEY_ID !== undefined && config.S3_SECRET_ACCESS_KEY !== undefined
-      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
-      : {}),
-    forcePathStyle: config.S3_FORCE_PATH_STYLE ?? config.S3_ENDPOINT !== undefined,
-    publicBaseUrl: storageUrl,
-    storedChecksums: config.S3_STORED_CHECKSUMS ?? config.S3_ENDPOINT === undefined,
-  });
+  const objectStore = createObjectStore(objectStoreOptionsFromEnv(config));
   const ipfs = await openIpfsContentStore(join(dataDir, 'ipfs'));
   const pinning =
     config.IPFS_PINNING_URL !== undefined && config.IPFS_PINNING_TOKEN !== undefined

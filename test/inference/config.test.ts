@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILTIN_MODEL_DIR, loadWorkerConfig, storagePublicUrl } from '../../inference/src/config.ts';
+import { storagePublicUrl } from '../../core/src/config/object-store-env.ts';
+import { BUILTIN_MODEL_DIR, loadWorkerConfig } from '../../inference/src/config.ts';
 
 describe('worker configuration', () => {
   const base = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'very-secret' };
@@ -28,7 +29,8 @@ describe('worker configuration', () => {
     const credProblems = creds.ok ? [] : creds.problems;
     assert.ok(credProblems.some((p) => p.startsWith('S3_ACCESS_KEY_ID')), credProblems.join(' | '));
     assert.ok(![...problems, ...credProblems].join(' ').includes('very-secret'));
-    const aws = loadWorkerConfig({ DATABASE_URL: base.DATABASE_URL });
-    assert.equal(aws.ok ? 'ok' : aws.problems[0]?.split(':')[0], 'STORAGE_PUBLIC_URL');
+    const aws = loadWorkerConfig({ DATABASE_URL: base.DATABASE_URL, S3_BUCKET: 'songs', S3_REGION: 'eu-west-1' });
+    assert.ok(aws.ok, aws.ok ? '' : aws.problems.join(' | '));
+    assert.equal(storagePublicUrl(aws.config), 'https://songs.s3.eu-west-1.amazonaws.com');
   });
 });

@@ -13,7 +13,7 @@ import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
 import { EncoderPool } from '../audio/encoder-pool.ts';
 import type { WorkerEnv } from '../config.ts';
-import { storagePublicUrl } from '../config.ts';
+import { objectStoreOptionsFromEnv } from '../../../core/src/config/object-store-env.ts';
 import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
@@ -51,16 +51,7 @@ export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<S
   boss.on('error', (err: unknown) => log('error', 'pg-boss error', { error: err instanceof Error ? err.message : String(err) }));
   await boss.start();
   await ensureGenerationQueue(boss);
-  const store = createObjectStore({
-    ...(config.S3_ENDPOINT === undefined ? {} : { endpoint: config.S3_ENDPOINT }),
-    region: config.S3_REGION,
-    bucket: config.S3_BUCKET,
-    ...(config.S3_ACCESS_KEY_ID !== undefined && config.S3_SECRET_ACCESS_KEY !== undefined
-      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
-      : {}),
-    forcePathStyle: config.S3_FORCE_PATH_STYLE ?? config.S3_ENDPOINT !== undefined,
-    publicBaseUrl: storagePublicUrl(config),
-  });
+  const store = createObjectStore(objectStoreOptionsFromEnv(config));
   const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
   const pool = new EncoderPool(config.ENCODER_THREADS);
   const metrics = createWorkerMetrics({

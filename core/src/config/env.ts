@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+
+/**
+ * Parsing of a service's environment, shared by the oracle and the workers: empty strings count
+ * as unset, and every problem is reported with the variable's name and, unless it names a secret,
+ * the value that was given.
+ */
+
+export type EnvResult<T> = { ok: true; config: T } | { ok: false; problems: string[] };
+
+const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD/;
+
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Readonly<Record<string, string | undefined>>,
+): EnvResult<z.output<S>> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const problems = parsed.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(environment)';
+    const given = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
+    const shown = given === undefined ? '' : SECRET_NAME.test(key) ? ' (value hidden)' : ` (got ${JSON.stringify(given)})`;
+    return `${key}: ${issue.message}${shown}`;
+  });
+  return { ok: false, problems };
+}
