@@ -154,9 +154,14 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       const reason = controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : err;
       const text = describe(reason);
       const final = message.retryCount >= message.retryLimit;
-      if (final) await markFailed(db, job, `generation failed after ${job.attempts} attempts: ${text}`);
-      else await requeueAfterFailure(db, job, text);
-      await boss.fail(GENERATION_QUEUE, attempt, { message: text });
+      try {
+        if (final) await markFailed(db, job, `generation failed after ${job.attempts} attempts: ${text}`);
+        else await requeueAfterFailure(db, job, text);
+      } finally {
+        // pg-boss must hear of the failure even when the row update did not go through (the next
+        // attempt claims a row left `processing`), or the job would wait for its heartbeat to lapse.
+        await boss.fail(GENERATION_QUEUE, attempt, { message: text });
+      }
       deps.log(final ? 'error' : 'warn', final ? 'job failed' : 'job attempt failed, will retry', { jobId, attempts: job.attempts, error: text });
       deps.onJobSettled?.(final ? 'failed' : 'retry', undefined);
     } finally {
