@@ -35,7 +35,7 @@ import { audioObjectKey, toPublicJobId } from '../core/src/generation-queue.ts';
 import { createObjectStore } from '../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../core/src/queue.ts';
 import { startTestPostgres } from '../core/src/testing/postgres.ts';
-import { startTestS3 } from '../core/src/testing/s3.ts';
+import { startTestS3, testObjectStoreOptions } from '../core/src/testing/s3.ts';
 import { createMintSigner } from '../oracle/src/chain/mint-signer.ts';
 import { issueSessionToken } from '../oracle/src/domain/session-token.ts';
 import { sha256Hex } from '../oracle/src/domain/signatures.ts';
@@ -102,14 +102,7 @@ async function serve(): Promise<void> {
   const boss = createBoss(pg.url, { supervise: false });
   await boss.start();
   await ensureGenerationQueue(boss);
-  const objectStore = createObjectStore({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: true,
-    publicBaseUrl: 'https://cdn.songmint.bench',
-  });
+  const objectStore = createObjectStore(testObjectStoreOptions(s3, 'https://cdn.songmint.bench'));
   const session = { secret: new Uint8Array(randomBytes(32)), ttlSeconds: 3600 };
   const deps: AppDeps = {
     db,

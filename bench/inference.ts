@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { createObjectStore } from '../core/src/object-store.ts';
-import { startTestS3 } from '../core/src/testing/s3.ts';
+import { startTestS3, testObjectStoreOptions } from '../core/src/testing/s3.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../inference/src/audio/encoder-backend.ts';
 import { EncoderPool } from '../inference/src/audio/encoder-pool.ts';
 import { encodeMp3 } from '../inference/src/audio/mp3-encoder.ts';
@@ -73,14 +73,7 @@ const median = (xs: number[]): number => {
 async function main(): Promise<void> {
   const threads = Math.max(1, Math.min(4, availableParallelism()));
   const s3 = await startTestS3();
-  const store = createObjectStore({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: true,
-    publicBaseUrl: `${s3.endpoint}/${s3.bucket}`,
-  });
+  const store = createObjectStore(testObjectStoreOptions(s3));
   const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'auto' });
   if (!loaded.ok) throw new Error(loaded.message);
   const model = loaded.model;

@@ -12,7 +12,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
-import { startTestS3 } from '../../core/src/testing/s3.ts';
+import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
@@ -56,14 +56,7 @@ export interface StorageStackOptions {
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
   const s3 = await startTestS3();
-  const objectStore = createObjectStore({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: true,
-    publicBaseUrl: PUBLIC_BASE_URL,
-  });
+  const objectStore = createObjectStore(testObjectStoreOptions(s3, PUBLIC_BASE_URL));
   const ipfsDir = await mkdtemp(join(tmpdir(), 'songmint-ipfs-'));
   const ipfs = await openIpfsContentStore(ipfsDir);
   const signer = createMintSigner(options.signerKey ?? generatePrivateKey());

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
-import { startTestS3 } from '../../core/src/testing/s3.ts';
+import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 
 describe('object store over s3rver', () => {
@@ -12,14 +12,7 @@ describe('object store over s3rver', () => {
 
   before(async () => {
     s3 = await startTestS3();
-    store = createObjectStore({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      bucket: s3.bucket,
-      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-      forcePathStyle: true,
-      publicBaseUrl: 'https://cdn.example.test/songs/',
-    });
+    store = createObjectStore(testObjectStoreOptions(s3, 'https://cdn.example.test/songs/'));
   });
 
   after(async () => {

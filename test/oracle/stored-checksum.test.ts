@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createObjectStore, fullObjectSha256 } from '../../core/src/object-store.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
-import { startTestS3 } from '../../core/src/testing/s3.ts';
+import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 
 describe('stored SHA-256 checksums (S3 additional checksums)', () => {
@@ -27,15 +27,7 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
 
     before(async () => {
       s3 = await startTestS3();
-      store = createObjectStore({
-        endpoint: s3.endpoint,
-        region: s3.region,
-        bucket: s3.bucket,
-        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-        forcePathStyle: true,
-        publicBaseUrl: 'https://cdn.example.test',
-        storedChecksums: true,
-      });
+      store = createObjectStore({ ...testObjectStoreOptions(s3, 'https://cdn.example.test'), storedChecksums: true });
     });
 
     after(async () => {

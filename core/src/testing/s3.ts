@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import type { ObjectStoreOptions } from '../object-store.ts';
 
 export interface TestS3 {
   endpoint: string;
@@ -19,6 +20,21 @@ export interface TestS3 {
   secretAccessKey: string;
   /** Closes the server and removes its directory. */
   stop(): Promise<void>;
+}
+
+/** Where a test S3 server is and how to sign in to it. */
+export type TestS3Location = Pick<TestS3, 'endpoint' | 'bucket' | 'region' | 'accessKeyId' | 'secretAccessKey'>;
+
+/** Object-store options for a test S3 server: path-style, its credentials, public URLs under `publicBaseUrl`. */
+export function testObjectStoreOptions(s3: TestS3Location, publicBaseUrl = `${s3.endpoint}/${s3.bucket}`): ObjectStoreOptions {
+  return {
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    forcePathStyle: true,
+    publicBaseUrl,
+  };
 }
 
 export interface TestS3Options {

@@ -14,7 +14,7 @@ import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { bossDbFromTask, createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
-import { startTestS3 } from '../../../core/src/testing/s3.ts';
+import { startTestS3, testObjectStoreOptions } from '../../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../../core/src/testing/s3.ts';
 import { loadWorkerConfig } from '../../../inference/src/config.ts';
 import type { WorkerEnv } from '../../../inference/src/config.ts';
@@ -63,14 +63,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
   const supervisor = new PgBoss({ connectionString: pg.url, supervise: true, schedule: false, monitorIntervalSeconds: 1, superviseIntervalSeconds: 1, max: 2 });
   supervisor.on('error', () => undefined);
   await supervisor.start();
-  const store = createObjectStore({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: true,
-    publicBaseUrl: `${s3.endpoint}/${s3.bucket}`,
-  });
+  const store = createObjectStore(testObjectStoreOptions(s3));
   const env: Record<string, string> = {
     DATABASE_URL: pg.url,
     S3_ENDPOINT: s3.endpoint,
