@@ -17,6 +17,10 @@ describe('session charge: authentication and the hourly limit in one statement',
       routers: () => {
         const router = Router();
         router.post('/', (req, res) => {
+          if ((req.body as { bad?: boolean }).bad === true) {
+            res.status(400).json({ error: { code: 'VALIDATION_ERROR', message: 'Invalid request', details: 'bad' } });
+            return;
+          }
           res.json({ user_id: authenticatedUser(req).id, tier: authenticatedUser(req).tier });
         });
         return [{ path: '/api/probe', router, category: 'metadata_nft' }];
@@ -95,6 +99,35 @@ describe('session charge: authentication and the hourly limit in one statement',
     assert.equal(refused.status, 429);
     assertVariantAError(refused.body, 'RATE_002');
     assert.equal(await counter(user.userId, 'metadata_nft'), 100);
+  });
+
+  it('takes back the charge of a request refused for bad input (validation, malformed JSON, oversized body)', async () => {
+    const user = await app.login();
+    assert.equal((await app.request('/api/probe', { token: user.token, body: {} })).status, 200);
+    assert.equal(await counter(user.userId, 'metadata_nft'), 1);
+    const invalid = await app.request('/api/probe', { token: user.token, body: { bad: true } });
+    assert.equal(invalid.status, 400);
+    const malformed = await fetch(`${app.baseUrl}/api/probe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: '{"unterminated":',
+    });
+    assert.equal(malformed.status, 400);
+    const oversized = await fetch(`${app.baseUrl}/api/probe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ padding: 'x'.repeat(200_000) }),
+    });
+    assert.equal(oversized.status, 413);
+    // The refund runs when each response has gone out; wait for it to land.
+    let count = await counter(user.userId, 'metadata_nft');
+    for (let tries = 0; count !== 1 && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      count = await counter(user.userId, 'metadata_nft');
+    }
+    assert.equal(count, 1);
+    assert.equal((await app.request('/api/probe', { token: user.token, body: {} })).status, 200);
+    assert.equal(await counter(user.userId, 'metadata_nft'), 2);
   });
 
   it('applies the limit of the tier read in the same statement, so a tier change counts at once', async () => {

@@ -71,6 +71,18 @@ export async function chargeHourly(
   return { allowed: true, state: { limit, remaining: Math.max(0, limit - row.count), resetAt } };
 }
 
+/**
+ * Takes back one request counted in `windowStart`: a request the service refused after charging
+ * it (bad input, unknown job) must not use up the caller's limit.
+ */
+export async function refundHourly(db: Database, subject: string, category: RateCategory, windowStart: Date): Promise<void> {
+  await db.none(
+    `UPDATE rate_limit_counters SET count = count - 1
+      WHERE subject = $1 AND category = $2 AND window_start = $3 AND count > 0`,
+    [subject, category, windowStart],
+  );
+}
+
 /** Drops counters of windows that ended more than a day ago. */
 export async function pruneRateLimitCounters(db: Database, now: Date): Promise<number> {
   const result = await db.result('DELETE FROM rate_limit_counters WHERE window_start < $1', [new Date(now.getTime() - 24 * HOUR_MS)]);

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { appError } from '../domain/errors.ts';
+import { hourWindowStart, refundHourly } from '../domain/limits.ts';
 import type { RateCategory } from '../domain/limits.ts';
 import { chargeSession } from '../domain/session-charge.ts';
 import type { SessionCharge } from '../domain/session-charge.ts';
@@ -85,7 +86,10 @@ export function authenticate(deps: Pick<AppDeps, 'db' | 'session' | 'now'>): Req
  * there, then 429 `RATE_002` when the tier's hourly limit is reached; `X-RateLimit-*` headers on
  * every charged or refused request.
  */
-export function authenticateAndCharge(deps: Pick<AppDeps, 'db' | 'session' | 'now' | 'metrics'>, category: RateCategory): RequestHandler {
+export function authenticateAndCharge(
+  deps: Pick<AppDeps, 'db' | 'session' | 'now' | 'metrics' | 'logger'>,
+  category: RateCategory,
+): RequestHandler {
   const claimsOf = bearerClaims(deps);
   return async (req: Request, res: Response, next: NextFunction) => {
     const claims = await claimsOf(req, res);
@@ -93,8 +97,22 @@ export function authenticateAndCharge(deps: Pick<AppDeps, 'db' | 'session' | 'no
     const now = deps.now();
     const charge = await chargeSession(deps.db, claims, category, now);
     if (!admitCharged(deps, req, res, charge, category, now)) return;
+    // The body is parsed and validated after the charge: bad input is taken back, so it never
+    // uses up the caller's limit (other answers, 404 and 409 included, count as requests).
+    const windowStart = hourWindowStart(now);
+    res.once('finish', () => {
+      if (!isBadInput(res.statusCode)) return;
+      refundHourly(deps.db, `user:${claims.userId}`, category, windowStart).catch((error: unknown) =>
+        deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
+      );
+    });
     next();
   };
+}
+
+/** 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON). */
+function isBadInput(status: number): boolean {
+  return status === 400 || status === 413 || status === 415;
 }
 
 /**
