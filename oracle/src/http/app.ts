@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps): Express {
   const requireToken = authenticate(deps);
   app.use('/api/auth', anonymousHourlyLimit(deps), coreJson, authRouter(deps));
   app.use('/api/generate', requireToken, coreJson, generateRouter(deps));
-  app.use('/v1', requireToken, coreJson, v1CoreRouter(deps));
+  app.use('/v1', v1CoreRouter(deps, [requireToken, coreJson]));
   for (const mounted of deps.routers ?? []) {
     app.use(
       mounted.path,

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { appError } from '../../domain/errors.ts';
 import { userProfile } from '../../domain/profile.ts';
 import { authenticatedUser } from '../auth.ts';
@@ -11,12 +12,13 @@ import { generationInputError, handleGenerate, toGenerationRequest } from './gen
 type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
 
 /**
- * Variant C's core operations (mounted at /v1 behind authentication): POST /music/generate with
- * Variant A's semantics and fields, GET /user/profile. Errors take Variant C's shape.
+ * Variant C's core operations (mounted at /v1): POST /music/generate with Variant A's semantics
+ * and fields, GET /user/profile. Errors take Variant C's shape. `guards` (authentication, body
+ * parsing) run on these routes only: the other /v1 routers authenticate on their own.
  */
-export function v1CoreRouter(deps: V1Deps): Router {
+export function v1CoreRouter(deps: V1Deps, guards: RequestHandler[]): Router {
   const router = Router();
-  router.post('/music/generate', async (req, res) => {
+  router.post('/music/generate', ...guards, async (req, res) => {
     const parsed = generateRequestSchema.safeParse(req.body);
     if (!parsed.success) {
       sendError(req, res, generationInputError(parsed.error));
@@ -24,7 +26,7 @@ export function v1CoreRouter(deps: V1Deps): Router {
     }
     await handleGenerate(deps, req, res, toGenerationRequest(parsed.data));
   });
-  router.get('/user/profile', hourlyLimit(deps, 'general'), async (req, res) => {
+  router.get('/user/profile', ...guards, hourlyLimit(deps, 'general'), async (req, res) => {
     const user = authenticatedUser(req);
     const today = deps.now().toISOString().slice(0, 10);
     const profile = await userProfile(deps.db, user.id, today);
