@@ -162,6 +162,16 @@ describe('limits, queue capacity, worker liveness and priority', () => {
       // A job leaving the queue frees a place.
       await small.db.none(`UPDATE generation_jobs SET status = 'processing', started_at = now() WHERE id = (SELECT id FROM generation_jobs LIMIT 1)`);
       assert.equal((await small.request('/api/generate', { token: user.token, body: { prompt: 'q', duration: 5 } })).status, 202);
+      // Concurrent requests cannot overshoot the capacity: with one place left, 20 at once admit one.
+      await small.db.none(`UPDATE generation_jobs SET status = 'processing', started_at = now() WHERE id = (SELECT id FROM generation_jobs WHERE status = 'queued' LIMIT 1)`);
+      const others = await Promise.all(Array.from({ length: 4 }, () => small.login()));
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => small.request('/api/generate', { token: others[i % others.length]!.token, body: { prompt: 'q', duration: 5 } })),
+      );
+      assert.equal(burst.filter((response) => response.status === 202).length, 1);
+      assert.equal(burst.filter((response) => response.status === 503).length, 19);
+      const queued = await small.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = 'queued'`);
+      assert.equal(queued.n, 3);
     } finally {
       await small.stop();
     }

@@ -71,6 +71,9 @@ class Rejection extends Error {
   }
 }
 
+/** Advisory lock key that serializes queue admission ("SMQA"). */
+const QUEUE_ADMISSION_LOCK = 0x534d5141;
+
 /**
  * The daily tier counter, rules 1 and 2 in one statement: a counter last reset before today
  * starts again from 0; the request is counted only while the counter is below the tier's limit.
@@ -87,8 +90,8 @@ const CHARGE_DAILY_SQL = `
   RETURNING daily_generations`;
 
 /**
- * Accepts a generation: GEN_002 without a live worker, GEN_001 when the queue is full, then in
- * one transaction the daily counter, the hourly generation limit, the job row and its queue
+ * Accepts a generation: GEN_002 without a live worker, then in one transaction GEN_001 when the
+ * queue is full, the daily counter, the hourly generation limit, the job row and its queue
  * message. Any refusal rolls the whole transaction back, so nothing is half-written and no
  * counter is charged for a refused request.
  */
@@ -109,22 +112,25 @@ export async function submitGeneration(
       }),
     );
   }
-  const queued = await queuedJobCount(deps.db);
-  if (queued >= deps.queueCapacity) {
-    return fail(
-      appError('GEN_001', 'Queue full: too many pending jobs', {
-        details: `${queued} jobs are waiting (capacity ${deps.queueCapacity}); retry with backoff`,
-        fields: { queued, capacity: deps.queueCapacity },
-        retryAfter: QUEUE_FULL_RETRY_SECONDS,
-      }),
-    );
-  }
-
   const now = deps.now();
   const dailyLimit = TIER_LIMITS[user.tier].dailyGenerations;
   const hourlyLimit = HOURLY_LIMITS.generation[user.tier];
   try {
     const created = await deps.db.tx('submit-generation', async (tx) => {
+      // Admission is serialized (one transaction-scoped lock across replicas) so that concurrent
+      // requests cannot overshoot QUEUE_CAPACITY: each counts the queue with the ones before it.
+      await tx.one('SELECT pg_advisory_xact_lock($1)', [QUEUE_ADMISSION_LOCK]);
+      const queued = await queuedJobCount(tx);
+      if (queued >= deps.queueCapacity) {
+        throw new Rejection({
+          ok: false,
+          error: appError('GEN_001', 'Queue full: too many pending jobs', {
+            details: `${queued} jobs are waiting (capacity ${deps.queueCapacity}); retry with backoff`,
+            fields: { queued, capacity: deps.queueCapacity },
+            retryAfter: QUEUE_FULL_RETRY_SECONDS,
+          }),
+        });
+      }
       const daily = await tx.oneOrNone<{ daily_generations: number }>(CHARGE_DAILY_SQL, [user.id, dailyLimit]);
       const resetAt = nextUtcMidnight(now);
       if (daily === null) {

@@ -73,7 +73,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const pg = await startTestPostgres();
   const db = createDatabase(pg.url, { max: 30, connectionTimeoutMillis: 2000 });
   const boss = createBoss(pg.url, { supervise: false });
-  const logger = pino({ level: 'silent' });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss'));
   await boss.start();
   await ensureGenerationQueue(boss);
