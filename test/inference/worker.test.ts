@@ -114,6 +114,12 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const dir = await brokenModelDir();
     try {
       const jobId = await stack.enqueue({ prompt: 'anything' });
+      // The user was charged for this generation today (as the oracle does at enqueue).
+      await stack.db.none(
+        `UPDATE users SET daily_generations = 3, last_generation_reset = CURRENT_DATE
+          WHERE id = (SELECT user_id FROM generation_jobs WHERE id = $1)`,
+        [jobId],
+      );
       const statuses: string[] = [];
       const worker = await stack.startWorker({ MODEL_DIR: dir });
       const row = await stack.waitFor('failure', async () => {
@@ -126,6 +132,11 @@ describe('inference worker: queue, database, storage and model end to end', () =
       assert.equal(row.attempts, 3);
       assert.match(row.error_message ?? '', /after 3 attempts/);
       assert.equal(row.audio_url, null);
+      const owner = await stack.db.one<{ daily_generations: number }>(
+        'SELECT daily_generations FROM users WHERE id = (SELECT user_id FROM generation_jobs WHERE id = $1)',
+        [jobId],
+      );
+      assert.equal(owner.daily_generations, 2, 'the failed generation is given back (once, not per attempt)');
       assert.ok(statuses.includes('queued/1') || statuses.includes('queued/2'), `back to queued between attempts: ${statuses.join(' ')}`);
       assert.ok(!statuses.some((s) => s.startsWith('failed/1') || s.startsWith('failed/2')), 'not failed before the last attempt');
     } finally {

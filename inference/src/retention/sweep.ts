@@ -9,6 +9,7 @@
 import type { Database } from '../../../core/src/db/database.ts';
 import { WORKER_RETRY_LIMIT } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { REFUND_DAILY_GENERATION_CTE } from '../worker/job-store.ts';
 import { PREVIEW_RETENTION_HOURS } from './previews.ts';
 
 export const AUDIO_RETENTION_DAYS = 90;
@@ -66,14 +67,18 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
         await t.none('DELETE FROM audio_previews WHERE session_id = $1', [row.session_id]);
         report.previewsDeleted += 1;
       }
-      const abandoned = await t.result(
-        `UPDATE generation_jobs
-            SET status = 'failed', error_code = 'GEN_005',
-                error_message = 'generation failed: the worker running the last attempt stopped responding'
-          WHERE status = 'processing' AND attempts >= $1 AND started_at < now() - make_interval(secs => $2)`,
+      const abandoned = await t.one<{ failed: number }>(
+        `WITH failed AS (
+           UPDATE generation_jobs
+              SET status = 'failed', error_code = 'GEN_005',
+                  error_message = 'generation failed: the worker running the last attempt stopped responding'
+            WHERE status = 'processing' AND attempts >= $1 AND started_at < now() - make_interval(secs => $2)
+           RETURNING user_id, created_at
+         ), ${REFUND_DAILY_GENERATION_CTE}
+         SELECT count(*)::int AS failed FROM failed`,
         [1 + WORKER_RETRY_LIMIT, options.abandonedAfterSeconds],
       );
-      report.abandonedFailed = abandoned.rowCount;
+      report.abandonedFailed = abandoned.failed;
     } finally {
       await t.one('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
     }

@@ -121,10 +121,27 @@ export async function requeueAfterFailure(db: Queryable, job: ClaimedJob, messag
 }
 
 /** The last attempt failed: `failed` with GEN_005. */
+/**
+ * A CTE that gives the daily generation of each job in `failed` (user_id, created_at) back to its
+ * user, while the user's counter still counts that job's day. GEN_005 is the service's failure:
+ * the spec lets the user retry it, and the retry should not cost a second generation.
+ */
+export const REFUND_DAILY_GENERATION_CTE = `refunded AS (
+    UPDATE users u SET daily_generations = u.daily_generations - 1, updated_at = now()
+      FROM failed f
+     WHERE u.id = f.user_id AND u.daily_generations > 0
+       AND u.last_generation_reset = (f.created_at AT TIME ZONE 'UTC')::date
+    RETURNING u.id
+  )`;
+
 export async function markFailed(db: Queryable, job: ClaimedJob, message: string): Promise<void> {
-  await db.none(
-    `UPDATE generation_jobs SET status = 'failed', error_code = 'GEN_005', error_message = $3
-      WHERE id = $1 AND claim_id = $2 AND status = 'processing'`,
+  await db.one(
+    `WITH failed AS (
+       UPDATE generation_jobs SET status = 'failed', error_code = 'GEN_005', error_message = $3
+        WHERE id = $1 AND claim_id = $2 AND status = 'processing'
+       RETURNING user_id, created_at
+     ), ${REFUND_DAILY_GENERATION_CTE}
+     SELECT count(*)::int AS failed FROM failed`,
     [job.id, job.claimId, message.slice(0, 1000)],
   );
 }
