@@ -19,6 +19,7 @@ import S3rver from 's3rver';
 import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
 import { freePort } from '../core/src/testing/free-port.ts';
+import { enableStoredChecksums } from '../core/src/testing/s3-checksums.ts';
 import { loadConfig } from '../oracle/src/config.ts';
 import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
@@ -91,11 +92,13 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       directory: join(dataDir, 's3'),
       configureBuckets: [{ name: first.config.S3_BUCKET }],
     });
+    enableStoredChecksums(s3);
     await s3.run();
     env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
     env.S3_ACCESS_KEY_ID = DEV_S3_KEY;
     env.S3_SECRET_ACCESS_KEY = DEV_S3_KEY;
     env.S3_FORCE_PATH_STYLE = 'true';
+    env.S3_STORED_CHECKSUMS ??= 'true';
     stops.push(async () => {
       s3.httpServer.closeAllConnections();
       await s3.close();

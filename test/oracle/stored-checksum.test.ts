@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createObjectStore, fullObjectSha256 } from '../../core/src/object-store.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest();
+
 describe('stored SHA-256 checksums (S3 additional checksums)', () => {
-  const digest = createHash('sha256').update('song bytes').digest();
+  const digest = sha256('song bytes');
 
   it('reads a single-part or FULL_OBJECT SHA-256 as the hex of the bytes', () => {
     assert.equal(fullObjectSha256({ ChecksumSHA256: digest.toString('base64') }), digest.toString('hex'));
@@ -21,31 +24,85 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
     assert.equal(fullObjectSha256({}), undefined);
   });
 
-  describe('against s3rver, which keeps no checksums', () => {
+  describe('against the test S3 server (s3rver with SHA-256 checksums added)', () => {
     let s3: TestS3;
     let store: ObjectStore;
+    let downloadOnly: ObjectStore;
+    let client: S3Client;
+    const bytes = new Uint8Array(300_000).map((_, i) => (i * 13) % 256);
+    const hex = sha256(bytes).toString('hex');
 
     before(async () => {
       s3 = await startTestS3();
-      store = createObjectStore({ ...testObjectStoreOptions(s3, 'https://cdn.example.test'), storedChecksums: true });
+      store = createObjectStore(testObjectStoreOptions(s3, 'https://cdn.example.test'));
+      downloadOnly = createObjectStore({ ...testObjectStoreOptions(s3, 'https://cdn.example.test'), storedChecksums: false });
+      client = new S3Client({
+        endpoint: s3.endpoint,
+        region: s3.region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      });
     });
 
     after(async () => {
       store.close();
+      downloadOnly.close();
+      client.destroy();
       await s3.stop();
     });
 
-    it('uploads with the SHA-256 checksum and falls back to hashing the downloaded bytes', async () => {
-      const bytes = new Uint8Array(300_000).map((_, i) => (i * 13) % 256);
-      const hex = createHash('sha256').update(bytes).digest('hex');
+    it('keeps the SHA-256 sent with an upload and answers it to a HEAD, without downloading', async () => {
       const put = await store.put('audio/gen_c.mp3', bytes, { contentType: 'audio/mpeg', sha256: hex });
       assert.ok(put.ok);
       const hashed = await store.sha256('audio/gen_c.mp3');
       assert.ok(hashed.ok);
-      assert.deepEqual(hashed.value, { hex, size: bytes.byteLength, source: 'download' });
+      assert.deepEqual(hashed.value, { hex, size: bytes.byteLength, source: 'store_checksum' });
+      const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_c.mp3', ChecksumMode: 'ENABLED' }));
+      assert.equal(head.ChecksumType, 'FULL_OBJECT');
       const got = await store.get('audio/gen_c.mp3');
       assert.ok(got.ok);
       assert.deepEqual(Buffer.from(got.value.bytes), Buffer.from(bytes));
+    });
+
+    it('with stored checksums off, hashes the downloaded bytes to the same value', async () => {
+      const hashed = await downloadOnly.sha256('audio/gen_c.mp3');
+      assert.ok(hashed.ok);
+      assert.deepEqual(hashed.value, { hex, size: bytes.byteLength, source: 'download' });
+    });
+
+    it('refuses an upload whose bytes do not match its SHA-256 (BadDigest) and keeps the previous object', async () => {
+      const other = new Uint8Array(bytes).fill(7, 0, 10);
+      await assert.rejects(
+        client.send(
+          new PutObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_c.mp3', Body: other, ChecksumSHA256: sha256(bytes).toString('base64') }),
+        ),
+        (error: Error) => error.name === 'BadDigest',
+      );
+      const hashed = await store.sha256('audio/gen_c.mp3');
+      assert.deepEqual(hashed.ok ? hashed.value : null, { hex, size: bytes.byteLength, source: 'store_checksum' });
+    });
+
+    it('forgets the checksum when the object is replaced without one, so the replacement is hashed', async () => {
+      const replacement = new Uint8Array(bytes).fill(1, 0, 100);
+      const put = await store.put('audio/gen_d.mp3', bytes, { contentType: 'audio/mpeg', sha256: hex });
+      assert.ok(put.ok);
+      await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_d.mp3', Body: replacement }));
+      const hashed = await store.sha256('audio/gen_d.mp3');
+      assert.deepEqual(hashed.ok ? hashed.value : null, { hex: sha256(replacement).toString('hex'), size: bytes.byteLength, source: 'download' });
+    });
+
+    it('drops the checksum with a deleted object, so a later upload without one has none', async () => {
+      assert.ok((await store.put('audio/gen_e.mp3', bytes, { contentType: 'audio/mpeg', sha256: hex })).ok);
+      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_e.mp3' }));
+      assert.equal(((await store.sha256('audio/gen_e.mp3')) as { ok: false; error: { code: string } }).error.code, 'not_found');
+      await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_e.mp3', Body: bytes }));
+      const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_e.mp3', ChecksumMode: 'ENABLED' }));
+      assert.equal(head.ChecksumSHA256, undefined);
+    });
+
+    it('answers no checksum without checksum mode, as S3 does', async () => {
+      const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_c.mp3' }));
+      assert.equal(head.ChecksumSHA256, undefined);
     });
 
     it('reports a missing object as not_found from the HEAD as well', async () => {

@@ -2,6 +2,9 @@
  * A real S3-protocol server for tests and the dev stack: s3rver in-process on a free loopback
  * port, storing objects in a fresh temp directory, with one bucket created.
  *
+ * SHA-256 additional checksums are added to s3rver (./s3-checksums.ts), so object stores made
+ * with `testObjectStoreOptions` read them as on AWS S3.
+ *
  * s3rver does NOT verify SigV4 signatures (a wrong secret or a tampered presigned URL is
  * accepted; only the expiry of a presigned URL is checked). Tests here therefore prove the
  * protocol path, not credential checks; production points at AWS S3, R2 or MinIO, which do.
@@ -11,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { ObjectStoreOptions } from '../object-store.ts';
+import { enableStoredChecksums } from './s3-checksums.ts';
 
 export interface TestS3 {
   endpoint: string;
@@ -34,6 +38,7 @@ export function testObjectStoreOptions(s3: TestS3Location, publicBaseUrl = `${s3
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
     forcePathStyle: true,
     publicBaseUrl,
+    storedChecksums: true,
   };
 }
 
@@ -56,6 +61,7 @@ export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> 
     directory,
     configureBuckets: [{ name: bucket }],
   });
+  enableStoredChecksums(server);
   const address = await server.run();
   let stopped = false;
   return {
