@@ -77,6 +77,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
   const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
   const signer = createMintSigner(signerKey);
+  logger.info({ signer: signer.address, backend: signer.backend }, 'platform mint signer');
   const storageUrl = storagePublicUrl(config);
   const objectStore = createObjectStore(objectStoreOptionsFromEnv(config));
   const ipfs = await openIpfsContentStore(join(dataDir, 'ipfs'));

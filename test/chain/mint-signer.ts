@@ -7,6 +7,7 @@ import {
   createMintSigner,
   mintMessageHash,
   type MintAuthorization,
+  type MintSigner,
 } from '../../oracle/src/chain/mint-signer.ts';
 import { DAG_PB_CODEC, TEST_PLATFORM_KEY, TEST_ROYALTY_BPS, cidUri, randomHash, testPlatformSigner } from './helpers/song-nft.ts';
 
@@ -117,8 +118,26 @@ describe('mint signer (oracle/src/chain/mint-signer.ts) against SongNFT', functi
     expect(mintMessageHash(lower)).to.equal(mintMessageHash(input));
   });
 
-  it('signs EIP-191 messages with low s, v 27/28, 65 bytes, recoverable to the platform address', async function () {
-    const signer = createMintSigner(TEST_PLATFORM_KEY);
+  for (const backend of ['auto', 'noble'] as const) {
+    it(`signs EIP-191 messages with low s, v 27/28, 65 bytes, recoverable to the platform address (${backend})`, async function () {
+      await expectWellFormedSignatures(createMintSigner(TEST_PLATFORM_KEY, { backend }));
+    });
+  }
+
+  it('signs with the native libsecp256k1 on this platform, byte for byte as noble does', async function () {
+    const native = createMintSigner(TEST_PLATFORM_KEY);
+    const noble = createMintSigner(TEST_PLATFORM_KEY, { backend: 'noble' });
+    // The prebuilt binary ships for linux-x64 (glibc and musl), darwin-arm64 and win32-x64.
+    if (`${process.platform}-${process.arch}` === 'linux-x64') expect(native.backend).to.equal('libsecp256k1');
+    expect(noble.backend).to.equal('noble');
+    expect(native.address).to.equal(noble.address);
+    for (let index = 0; index < 200; index++) {
+      const input = { minter: randomAddress(), metadataUri: randomUri(index), audioHash: randomHash() };
+      expect(await native.sign(input)).to.equal(await noble.sign(input));
+    }
+  });
+
+  async function expectWellFormedSignatures(signer: MintSigner) {
     expect(signer.address).to.equal(testPlatformSigner.address);
     for (let index = 0; index < 100; index++) {
       const input = { minter: randomAddress(), metadataUri: randomUri(index), audioHash: randomHash() };
@@ -131,7 +150,7 @@ describe('mint signer (oracle/src/chain/mint-signer.ts) against SongNFT', functi
       // Deterministic (RFC 6979): signing again gives the same bytes.
       expect(await signer.sign(input)).to.equal(signature);
     }
-  });
+  }
 
   it('produces signatures that mint on chain, for that minter, URI and audio hash only', async function () {
     const nft = await deploy();
