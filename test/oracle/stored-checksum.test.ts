@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createObjectStore, fullObjectSha256 } from '../../core/src/object-store.ts';
@@ -103,6 +106,23 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
     it('answers no checksum without checksum mode, as S3 does', async () => {
       const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_c.mp3' }));
       assert.equal(head.ChecksumSHA256, undefined);
+    });
+
+    it('keeps checksums across a restart of the server on the same directory', async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'songmint-s3-restart-'));
+      try {
+        for (const round of [1, 2]) {
+          const server = await startTestS3({ directory });
+          const restarted = createObjectStore(testObjectStoreOptions(server));
+          if (round === 1) assert.ok((await restarted.put('audio/gen_f.mp3', bytes, { contentType: 'audio/mpeg', sha256: hex })).ok);
+          const hashed = await restarted.sha256('audio/gen_f.mp3');
+          assert.deepEqual(hashed.ok ? hashed.value : null, { hex, size: bytes.byteLength, source: 'store_checksum' }, `round ${round}`);
+          restarted.close();
+          await server.stop();
+        }
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
     });
 
     it('reports a missing object as not_found from the HEAD as well', async () => {

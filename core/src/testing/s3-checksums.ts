@@ -13,7 +13,8 @@
  * The checksum lives in a file beside s3rver's own object files, bound to the object's ETag (its
  * MD5 in s3rver): an object replaced or removed by any other request (copy, multipart upload,
  * multi-object delete) no longer matches it and reports no checksum, so a stale value is never
- * served. Only SHA-256 over a plain (not aws-chunked) body is handled; other algorithms are passed
+ * served. Checksums read or written are also kept in memory (a bounded map), so answering one
+ * costs the server next to nothing beyond s3rver's own HEAD, as a store's metadata lookup would. Only SHA-256 over a plain (not aws-chunked) body is handled; other algorithms are passed
  * to s3rver, which ignores them, as before.
  */
 import { createHash } from 'node:crypto';
@@ -33,6 +34,9 @@ interface StoredChecksum {
 /** Object sub-resources (`?acl`, `?uploadId=`...): requests on them are not object reads or writes. */
 const SUB_RESOURCES = ['acl', 'attributes', 'legal-hold', 'partNumber', 'restore', 'retention', 'select', 'tagging', 'torrent', 'uploadId', 'uploads'];
 
+/** Checksums kept in memory, by file path; beyond this many the oldest are read from disk again. */
+const CACHED_CHECKSUMS = 100_000;
+
 /** Adds SHA-256 additional checksums to an s3rver instance; call before `run()`. */
 export function enableStoredChecksums(server: S3rver): void {
   const router = server.middleware.pop();
@@ -41,7 +45,35 @@ export function enableStoredChecksums(server: S3rver): void {
   server.middleware.push(checksumMiddleware((bucket, key) => server.store.getResourcePath(bucket, key, 'checksum.json')), router);
 }
 
+/** Sidecar files with a bounded in-memory map in front; `undefined` = no checksum stored. */
+function checksumFiles() {
+  const cache = new Map<string, StoredChecksum | undefined>();
+  const remember = (path: string, value: StoredChecksum | undefined) => {
+    cache.delete(path);
+    cache.set(path, value);
+    if (cache.size > CACHED_CHECKSUMS) cache.delete(cache.keys().next().value as string);
+  };
+  return {
+    async read(path: string): Promise<StoredChecksum | undefined> {
+      if (cache.has(path)) return cache.get(path);
+      const value = await readChecksum(path);
+      remember(path, value);
+      return value;
+    },
+    async write(path: string, value: StoredChecksum): Promise<void> {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, JSON.stringify(value));
+      remember(path, value);
+    },
+    async remove(path: string): Promise<void> {
+      await rm(path, { force: true });
+      remember(path, undefined);
+    },
+  };
+}
+
 function checksumMiddleware(checksumPath: (bucket: string, key: string) => string): S3rverMiddleware {
+  const files = checksumFiles();
   return async (ctx, next) => {
     const target = objectTarget(ctx);
     if (target === undefined) return next();
@@ -51,7 +83,7 @@ function checksumMiddleware(checksumPath: (bucket: string, key: string) => strin
       const declared = ctx.get('x-amz-checksum-sha256');
       if (declared === '') {
         await next();
-        if (ctx.status === 200) await rm(path, { force: true });
+        if (ctx.status === 200) await files.remove(path);
         return;
       }
       if (Buffer.from(declared, 'base64').byteLength !== 32) {
@@ -64,16 +96,14 @@ function checksumMiddleware(checksumPath: (bucket: string, key: string) => strin
       ctx.req = Readable.from([body]);
       await next();
       if (ctx.status !== 200) return;
-      await mkdir(dirname(path), { recursive: true });
-      const stored: StoredChecksum = { sha256: declared, etag: ctx.response.get('ETag') };
-      await writeFile(path, JSON.stringify(stored));
+      await files.write(path, { sha256: declared, etag: ctx.response.get('ETag') });
       return;
     }
 
     if ((ctx.method === 'HEAD' || ctx.method === 'GET') && ctx.get('x-amz-checksum-mode').toUpperCase() === 'ENABLED' && ctx.get('range') === '') {
       await next();
       if (ctx.status !== 200) return;
-      const stored = await readChecksum(path);
+      const stored = await files.read(path);
       if (stored !== undefined && stored.etag === ctx.response.get('ETag')) {
         ctx.set('x-amz-checksum-sha256', stored.sha256);
         ctx.set('x-amz-checksum-type', 'FULL_OBJECT');
@@ -82,7 +112,7 @@ function checksumMiddleware(checksumPath: (bucket: string, key: string) => strin
     }
 
     await next();
-    if (ctx.method === 'DELETE' && ctx.status === 204) await rm(path, { force: true });
+    if (ctx.method === 'DELETE' && ctx.status === 204) await files.remove(path);
   };
 }
 
