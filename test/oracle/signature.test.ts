@@ -179,6 +179,7 @@ describe('POST /api/signature', () => {
 
   it('rejects malformed input with 400 in the Variant A shape and charges nothing', async () => {
     const job = await stack.seedJob(alice.userId, alice.address);
+    const countBefore = await hourlyCount(alice.userId);
     const good = { job_id: job.publicId, user_address: alice.address, metadata_uri: METADATA_URI };
     const bad: unknown[] = [
       {},
@@ -213,5 +214,48 @@ describe('POST /api/signature', () => {
 
     const row = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [job.id]);
     assert.equal(row.signature, null);
+    assert.equal(await hourlyCount(alice.userId), countBefore, 'bad input never reaches the hourly counter');
+  });
+
+  const hourlyCount = async (userId: string) =>
+    (
+      await stack.app.db.oneOrNone<{ count: number }>(
+        `SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = 'metadata_nft' AND window_start = date_trunc('hour', now())`,
+        [`user:${userId}`],
+      )
+    )?.count ?? null;
+
+  it('counts against the metadata_nft hourly limit in the statement that finds the job: 429 RATE_002 at the limit, nothing signed', async () => {
+    const carol = await stack.app.login();
+    const first = await stack.seedJob(carol.userId, carol.address);
+    const signed = await sign(carol, { job_id: first.publicId, user_address: carol.address, metadata_uri: METADATA_URI });
+    assert.equal(signed.status, 200);
+    assert.equal(signed.headers.get('x-ratelimit-limit'), '100');
+    assert.equal(signed.headers.get('x-ratelimit-remaining'), '99');
+    // A refusal by the spec's checks counts as a request (only bad input does not).
+    const unknown = await sign(carol, { job_id: 'gen_00000000-0000-4000-8000-000000000000', user_address: carol.address, metadata_uri: METADATA_URI });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('x-ratelimit-remaining'), '98');
+    assert.equal(await hourlyCount(carol.userId), 2);
+
+    await stack.app.db.none(`UPDATE rate_limit_counters SET count = 100 WHERE subject = $1 AND category = 'metadata_nft'`, [`user:${carol.userId}`]);
+    const second = await stack.seedJob(carol.userId, carol.address);
+    const refused = await sign(carol, { job_id: second.publicId, user_address: carol.address, metadata_uri: METADATA_URI });
+    assert.equal(refused.status, 429);
+    assertVariantAError(refused.body, 'RATE_002');
+    assert.equal(refused.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(await hourlyCount(carol.userId), 100);
+    const row = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [second.id]);
+    assert.equal(row.signature, null);
+  });
+
+  it('answers 401 for a token whose user no longer holds its wallet, before any charge', async () => {
+    const dave = await stack.app.login();
+    const job = await stack.seedJob(dave.userId, dave.address);
+    await stack.app.db.none(`UPDATE users SET wallet_address = '0x000000000000000000000000000000000000dead' WHERE id = $1`, [dave.userId]);
+    const response = await sign(dave, { job_id: job.publicId, user_address: dave.address, metadata_uri: METADATA_URI });
+    assert.equal(response.status, 401);
+    assertVariantAError(response.body, 'AUTH_ERROR');
+    assert.equal(await hourlyCount(dave.userId), null);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The authenticated request's database work in one statement: read the session's user (it must
  * still exist and hold the token's wallet; its tier is read fresh every time), charge the user's
- * hourly category counter atomically while it is below the tier's limit, and, for job polling,
- * read the caller's job. One round trip instead of three; the rules are those of
- * `findUserById`, `chargeHourly` and `findOwnJob`, which the other paths still use.
+ * hourly category counter atomically while it is below the tier's limit, and, for job polling and
+ * signature issuance, read the caller's job. One round trip instead of three; the rules are those
+ * of `findUserById`, `chargeHourly` and the routes' job lookups, which the other paths still use.
  */
 import type { Database } from '../../../core/src/db/database.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
@@ -52,13 +52,31 @@ const CHARGE_SESSION = {
          SELECT u.id, u.wallet_address, u.tier, (SELECT count FROM charge) AS count FROM caller u`,
 };
 
-const CHARGE_SESSION_AND_FIND_JOB = {
-  name: 'session-charge-find-job',
-  text: `WITH ${CHARGE_CTE}
-         SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
-           FROM caller u
-           LEFT JOIN LATERAL (SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $8::uuid AND user_id = u.id) j ON true`,
-};
+/** A session charge joined to one lookup of the caller's data: see `chargeSessionStatement`. */
+export interface ChargeAndSelectStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * The charge statement extended by `lateral`, a subquery over the caller `u` whose parameters
+ * start at `$8`: its columns (none of them named `session_user_id`, `session_tier`,
+ * `wallet_address` or `count`) come back beside the charge, NULL when it finds no row.
+ */
+export function chargeSessionStatement(name: string, lateral: string): ChargeAndSelectStatement {
+  return {
+    name,
+    text: `WITH ${CHARGE_CTE}
+           SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
+             FROM caller u
+             LEFT JOIN LATERAL (${lateral}) j ON true`,
+  };
+}
+
+const CHARGE_SESSION_AND_FIND_JOB = chargeSessionStatement(
+  'session-charge-find-job',
+  `SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $8::uuid AND user_id = u.id`,
+);
 
 interface ChargeRow {
   wallet_address: string;
@@ -93,6 +111,26 @@ export async function chargeSession(
 }
 
 /**
+ * Runs a `chargeSessionStatement` for `category` with the lookup's parameters `lookupValues`:
+ * the charge, and the looked-up row's columns (all undefined or null when it found none).
+ */
+export async function chargeSessionAndSelect<Row extends object>(
+  db: Database,
+  statement: ChargeAndSelectStatement,
+  claims: { userId: string; walletAddress: string },
+  category: RateCategory,
+  now: Date,
+  lookupValues: unknown[],
+): Promise<{ charge: SessionCharge; row: Partial<Row> }> {
+  const row = await db.oneOrNone<ChargeRow & { session_user_id: string; session_tier: Tier } & Partial<Row>>({
+    ...statement,
+    values: [...chargeValues(claims.userId, claims.walletAddress, category, now), ...lookupValues],
+  });
+  if (row === null) return { charge: { kind: 'no_user' }, row: {} };
+  return { charge: toCharge(row.session_user_id, row.session_tier, row, category, now), row };
+}
+
+/**
  * `chargeSession` for the `general` category plus the caller's job `jobId` (a UUID, or null for
  * an id that cannot exist): null when it is not the caller's.
  */
@@ -102,12 +140,7 @@ export async function chargeSessionAndFindJob(
   jobId: string | null,
   now: Date,
 ): Promise<{ charge: SessionCharge; job: JobRecord | null }> {
-  const row = await db.oneOrNone<ChargeRow & { session_user_id: string; session_tier: Tier } & Partial<JobRow>>({
-    ...CHARGE_SESSION_AND_FIND_JOB,
-    values: [...chargeValues(claims.userId, claims.walletAddress, 'general', now), jobId],
-  });
-  if (row === null) return { charge: { kind: 'no_user' }, job: null };
-  const charge = toCharge(row.session_user_id, row.session_tier, row, 'general', now);
+  const { charge, row } = await chargeSessionAndSelect<JobRow>(db, CHARGE_SESSION_AND_FIND_JOB, claims, 'general', now, [jobId]);
   return { charge, job: isJobRow(row) ? toJobRecord(row) : null };
 }
 

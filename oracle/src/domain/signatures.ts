@@ -18,6 +18,8 @@ import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import { parsePublicJobId } from './jobs.ts';
+import { chargeSessionAndSelect, chargeSessionStatement } from './session-charge.ts';
+import type { SessionCharge } from './session-charge.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
 export const SIGNATURE_LIFETIME_SECONDS = 3600;
@@ -54,7 +56,8 @@ export interface IssuedSignature {
   expiresAt: Date;
 }
 
-interface JobRow {
+/** What the four checks read of a job. */
+export interface SignableJob {
   id: string;
   status: string;
   audio_key: string | null;
@@ -80,18 +83,19 @@ function invalidJob(publicId?: string) {
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
-const FIND_JOB_BY_ID = {
-  name: 'signature-find-job-by-id',
-  text: `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs WHERE id = $1 AND user_id = $2`,
-};
+const SIGNABLE_COLUMNS = 'id, status, audio_key, audio_hash, signature';
+/** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
+const byId = (jobId: string, userId: string) => `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs WHERE id = ${jobId} AND user_id = ${userId}`;
 // Identical audio from two jobs (same prompt and seed) can be minted once: prefer a job that
 // still has no signature, so the answer is SIGN_002 only when every such job is signed.
-const FIND_JOB_BY_AUDIO_HASH = {
-  name: 'signature-find-job-by-audio-hash',
-  text: `SELECT id, status, audio_key, audio_hash, signature FROM generation_jobs
-          WHERE user_id = $1 AND audio_hash = $2 AND status = 'completed'
-          ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`,
-};
+const byAudioHash = (userId: string, audioHash: string) => `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs
+          WHERE user_id = ${userId} AND audio_hash = ${audioHash} AND status = 'completed'
+          ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`;
+const FIND_JOB_BY_ID = { name: 'signature-find-job-by-id', text: byId('$1', '$2') };
+const FIND_JOB_BY_AUDIO_HASH = { name: 'signature-find-job-by-audio-hash', text: byAudioHash('$1', '$2') };
+/** The same lookups inside the session charge's statement, for its caller `u`. */
+const CHARGE_AND_FIND_BY_ID = chargeSessionStatement('signature-charge-find-job-by-id', byId('$8::uuid', 'u.id'));
+const CHARGE_AND_FIND_BY_AUDIO_HASH = chargeSessionStatement('signature-charge-find-job-by-audio-hash', byAudioHash('u.id', '$8'));
 const CLAIM_SIGNATURE = {
   name: 'signature-claim',
   text: `WITH claimed AS (
@@ -104,20 +108,41 @@ const CLAIM_SIGNATURE = {
          RETURNING job_id`,
 };
 
-async function findJob(db: Database, userId: string, subject: SignatureSubject): Promise<JobRow | null> {
+/** The requester's job the subject names, or null when there is none. */
+export async function findSignableJob(db: Database, userId: string, subject: SignatureSubject): Promise<SignableJob | null> {
   if ('jobId' in subject) {
     const id = parsePublicJobId(subject.jobId);
     if (id === null) return null;
-    return db.oneOrNone<JobRow>({ ...FIND_JOB_BY_ID, values: [id, userId] });
+    return db.oneOrNone<SignableJob>({ ...FIND_JOB_BY_ID, values: [id, userId] });
   }
-  return db.oneOrNone<JobRow>({ ...FIND_JOB_BY_AUDIO_HASH, values: [userId, subject.audioHash.toLowerCase()] });
+  return db.oneOrNone<SignableJob>({ ...FIND_JOB_BY_AUDIO_HASH, values: [userId, subject.audioHash.toLowerCase()] });
+}
+
+/**
+ * The session charge of the `metadata_nft` category and `findSignableJob` for the session's user,
+ * in one statement (the route of POST /api/signature: one round trip fewer per signature).
+ */
+export async function chargeSessionAndFindSignableJob(
+  db: Database,
+  claims: { userId: string; walletAddress: string },
+  subject: SignatureSubject,
+  now: Date,
+): Promise<{ charge: SessionCharge; job: SignableJob | null }> {
+  const [statement, value] =
+    'jobId' in subject ? [CHARGE_AND_FIND_BY_ID, parsePublicJobId(subject.jobId)] : [CHARGE_AND_FIND_BY_AUDIO_HASH, subject.audioHash.toLowerCase()];
+  const { charge, row } = await chargeSessionAndSelect<SignableJob>(db, statement, claims, 'metadata_nft', now, [value]);
+  return { charge, job: typeof row.id === 'string' ? (row as SignableJob) : null };
 }
 
 export async function issueMintSignature(deps: SignatureDeps, request: SignatureRequest): Promise<Result<IssuedSignature>> {
+  return signFoundJob(deps, request, await findSignableJob(deps.db, request.userId, request.subject));
+}
+
+/** The four checks, the signature and the claim, for `job` as `findSignableJob` found it. */
+export async function signFoundJob(deps: SignatureDeps, request: SignatureRequest, job: SignableJob | null): Promise<Result<IssuedSignature>> {
   const publicId = 'jobId' in request.subject ? request.subject.jobId : undefined;
 
   // (1) The job belongs to the requester.
-  const job = await findJob(deps.db, request.userId, request.subject);
   if (job === null) return fail(invalidJob(publicId));
   const jobId = toPublicJobId(job.id);
 

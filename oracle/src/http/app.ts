@@ -1,6 +1,6 @@
 import express from 'express';
 import type { Express, Request, RequestHandler } from 'express';
-import { authenticate, authenticateAndCharge } from './auth.ts';
+import { authenticate, authenticateAndCharge, requireBearer } from './auth.ts';
 import { cors } from './cors.ts';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFound } from './error-handler.ts';
@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   for (const mounted of deps.routers ?? []) {
     app.use(
       mounted.path,
-      authenticateAndCharge(deps, mounted.category),
+      mounted.chargesItself === true ? requireBearer(deps) : authenticateAndCharge(deps, mounted.category),
       express.json({ limit: mounted.bodyLimit ?? CORE_BODY_LIMIT }),
       mounted.router,
     );

@@ -23,6 +23,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** Set by `authenticate`; read it with `authenticatedUser(req)`. */
     songmintUser?: AuthenticatedUser;
+    /** Set by `requireBearer`; read it with `verifiedClaims(req)`. */
+    songmintClaims?: SessionClaims;
   }
 }
 
@@ -151,6 +153,26 @@ function unauthorized(req: Request, res: Response, details: string): void {
 }
 
 /** The caller of a request that passed `authenticate`. */
+/**
+ * The bearer token check alone (401 as in `bearerClaims`), for routes that read the user and
+ * charge their limit in a statement of their own; they read the claims with `verifiedClaims`.
+ */
+export function requireBearer(deps: SessionDeps): RequestHandler {
+  const claimsOf = bearerClaims(deps);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const claims = await claimsOf(req, res);
+    if (claims === null) return;
+    req.songmintClaims = claims;
+    next();
+  };
+}
+
+export function verifiedClaims(req: Request): SessionClaims {
+  const claims = req.songmintClaims;
+  if (claims === undefined) throw new Error('verifiedClaims() called on a route without requireBearer()');
+  return claims;
+}
+
 export function authenticatedUser(req: Request): AuthenticatedUser {
   const user = req.songmintUser;
   if (user === undefined) throw new Error('authenticatedUser() called on a route without authenticate()');

@@ -28,6 +28,12 @@ export interface MountedRouter {
   path: string;
   router: Router;
   category: RateCategory;
+  /**
+   * The router reads the user and charges `category` itself, in one statement with its own
+   * lookup (after validating the body, so bad input is never charged): it is mounted behind the
+   * bearer token check only (`requireBearer`), not `authenticateAndCharge`.
+   */
+  chargesItself?: boolean;
   bodyLimit?: string;
   /** Registers the router's paths in /openapi.json. */
   openapi?: OpenApiContribution;

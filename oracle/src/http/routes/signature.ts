@@ -7,9 +7,9 @@ import type { ObjectStore } from '../../../../core/src/object-store.ts';
 import { parseCid } from '../../ipfs/content-store.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
-import { issueMintSignature } from '../../domain/signatures.ts';
-import type { IssuedSignature, MintSigner, SignatureSubject } from '../../domain/signatures.ts';
-import { authenticatedUser } from '../auth.ts';
+import { chargeSessionAndFindSignableJob, issueMintSignature, signFoundJob } from '../../domain/signatures.ts';
+import type { IssuedSignature, MintSigner, SignableJob, SignatureSubject } from '../../domain/signatures.ts';
+import { admitCharged, authenticatedUser, verifiedClaims } from '../auth.ts';
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { describeIssues, variantAErrorSchema } from '../schemas.ts';
@@ -18,6 +18,8 @@ export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'l
   objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
 }
+
+const CATEGORY = 'metadata_nft';
 
 /** Longest metadata URI accepted; the contract stores the string, so keep it bounded. */
 const METADATA_URI_MAX = 512;
@@ -88,12 +90,16 @@ function invalid(error: z.ZodError): AppError {
   return appError('VALIDATION_ERROR', 'Invalid signature request', { details: describeIssues(error) });
 }
 
-/** Issues a mint signature: shared by POST /api/signature and Variant C's POST /v1/nft/mint. */
+/**
+ * Issues a mint signature: shared by POST /api/signature and Variant C's POST /v1/nft/mint. The
+ * job is looked up here unless the caller already did (`found`, from `chargeSessionAndFindSignableJob`).
+ */
 export async function signForRequest(
   deps: SignatureRouterDeps,
   req: Request,
   res: Response,
   request: { subject: SignatureSubject; metadataUri: string; userAddress?: string },
+  found?: { job: SignableJob | null },
 ): Promise<IssuedSignature | null> {
   const user = authenticatedUser(req);
   if (request.userAddress !== undefined && request.userAddress.toLowerCase() !== user.walletAddress) {
@@ -106,10 +112,12 @@ export async function signForRequest(
     );
     return null;
   }
-  const result = await issueMintSignature(
-    { db: deps.db, objectStore: deps.objectStore, signer: deps.signer, now: deps.now },
-    { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri },
-  );
+  const signatureDeps = { db: deps.db, objectStore: deps.objectStore, signer: deps.signer, now: deps.now };
+  const signatureRequest = { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri };
+  const result =
+    found === undefined
+      ? await issueMintSignature(signatureDeps, signatureRequest)
+      : await signFoundJob(signatureDeps, signatureRequest, found.job);
   if (!result.ok) {
     if (result.error.code === 'SIGN_004') deps.logger.error({ jobId: result.error.jobId, details: result.error.details }, 'stored audio failed its hash check');
     sendError(req, res, result.error);
@@ -120,16 +128,24 @@ export async function signForRequest(
   return result.value;
 }
 
-/** POST /api/signature (Variants A and B). */
+/**
+ * POST /api/signature (Variants A and B). Mounted behind the token check only: the body is
+ * validated first (bad input is not charged), then one statement reads the user, charges the
+ * `metadata_nft` hourly limit and finds the job.
+ */
 export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
   const router = Router();
   router.post('/', async (req, res) => {
+    const claims = verifiedClaims(req);
     const parsed = parseSignatureRequest(req.body);
     if (!parsed.ok) {
       sendError(req, res, parsed.error);
       return;
     }
-    const issued = await signForRequest(deps, req, res, parsed);
+    const now = deps.now();
+    const { charge, job } = await chargeSessionAndFindSignableJob(deps.db, claims, parsed.subject, now);
+    if (!admitCharged(deps, req, res, charge, CATEGORY, now)) return;
+    const issued = await signForRequest(deps, req, res, parsed, { job });
     if (issued === null) return;
     if (parsed.variant === 'B') {
       res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) });
@@ -137,7 +153,7 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
     }
     res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId });
   });
-  return { path: '/api/signature', router, category: 'metadata_nft', openapi: registerSignatureApi };
+  return { path: '/api/signature', router, category: CATEGORY, chargesItself: true, openapi: registerSignatureApi };
 }
 
 function registerSignatureApi(registry: OpenAPIRegistry): void {
