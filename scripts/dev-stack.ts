@@ -15,11 +15,10 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import S3rver from 's3rver';
 import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
 import { freePort } from '../core/src/testing/free-port.ts';
-import { enableStoredChecksums } from '../core/src/testing/s3-checksums.ts';
+import { createLoopbackS3rver } from '../core/src/testing/s3.ts';
 import { loadConfig } from '../oracle/src/config.ts';
 import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
@@ -85,14 +84,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   if (env.S3_ENDPOINT === undefined || env.S3_ENDPOINT === '') {
     const s3Port = first.config.PORT + 1;
     await ensurePortFree(s3Port);
-    const s3 = new S3rver({
-      address: '127.0.0.1',
-      port: s3Port,
-      silent: true,
-      directory: join(dataDir, 's3'),
-      configureBuckets: [{ name: first.config.S3_BUCKET }],
-    });
-    enableStoredChecksums(s3);
+    const s3 = createLoopbackS3rver({ port: s3Port, directory: join(dataDir, 's3'), bucket: first.config.S3_BUCKET });
     await s3.run();
     env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
     env.S3_ACCESS_KEY_ID = DEV_S3_KEY;

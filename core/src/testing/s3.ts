@@ -51,17 +51,29 @@ export interface TestS3Options {
 /** s3rver's fixed development credentials. */
 const S3RVER_KEY = 'S3RVER';
 
+/**
+ * A silent s3rver on loopback with SHA-256 additional checksums (./s3-checksums.ts), as the tests,
+ * the benchmarks and `npm start` run it; call `run()` on it.
+ */
+export function createLoopbackS3rver(options: { port: number; directory: string; bucket: string }): S3rver {
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port,
+    silent: true,
+    directory: options.directory,
+    configureBuckets: [{ name: options.bucket }],
+  });
+  // s3rver formats a colored log line for every request even when silent (koa-logger, its first
+  // middleware), about a quarter of its CPU per HEAD: a silent server does not need it.
+  if (server.middleware[0]?.name === 'logger') server.middleware.shift();
+  enableStoredChecksums(server);
+  return server;
+}
+
 export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> {
   const bucket = options.bucket ?? 'songmint-test';
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'songmint-s3-')));
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  });
-  enableStoredChecksums(server);
+  const server = createLoopbackS3rver({ port: 0, directory, bucket });
   const address = await server.run();
   let stopped = false;
   return {
