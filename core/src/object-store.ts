@@ -18,6 +18,9 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { createChecksumHead, fullObjectSha256 } from './s3-checksum-head.ts';
+
+export { fullObjectSha256 };
 
 export interface ObjectStoreOptions {
   /** S3 endpoint; omit for AWS S3 in `region`. */
@@ -119,6 +122,12 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
     forcePathStyle: options.forcePathStyle ?? false,
   });
   const bucket = options.bucket;
+  // The stored-checksum read of every signature skips the SDK's command pipeline; anything but a
+  // clear answer falls through to the SDK below.
+  const checksumHead =
+    options.storedChecksums === true
+      ? createChecksumHead({ location: options, credentials: client.config.credentials, sha256: client.config.sha256 })
+      : undefined;
   const publicBase = options.publicBaseUrl.replace(/\/+$/, '');
 
   return {
@@ -172,7 +181,9 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       const invalid = checkKey(key);
       if (invalid) return invalid;
       try {
-        if (options.storedChecksums === true) {
+        if (checksumHead !== undefined) {
+          const fast = await checksumHead(key);
+          if (fast.kind === 'checksum') return ok({ hex: fast.hex, size: fast.size, source: 'store_checksum' as const });
           const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
           const hex = fullObjectSha256(head);
           if (hex !== undefined) return ok({ hex, size: head.ContentLength ?? 0, source: 'store_checksum' as const });
@@ -281,22 +292,10 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
     },
 
     close() {
+      checksumHead?.close();
       client.destroy();
     },
   };
-}
-
-/**
- * The object's SHA-256 (hex) from a HeadObject answer with checksum mode on, when it is the
- * checksum of the whole object: a single-part upload's, or a multipart upload's `FULL_OBJECT`
- * one. A `COMPOSITE` checksum (a hash of the parts' hashes, value suffixed `-<parts>`) is not the
- * SHA-256 of the bytes, and gives undefined, as does an object stored without a SHA-256.
- */
-export function fullObjectSha256(head: { ChecksumSHA256?: string; ChecksumType?: string }): string | undefined {
-  const value = head.ChecksumSHA256;
-  if (value === undefined || head.ChecksumType === 'COMPOSITE' || value.includes('-')) return undefined;
-  const digest = Buffer.from(value, 'base64');
-  return digest.byteLength === 32 ? digest.toString('hex') : undefined;
 }
 
 function ok<T>(value: T): StoreResult<T> {
