@@ -36,6 +36,8 @@ export const envSchema = z
     SIWE_URI: httpUrl.optional(),
     SIWE_NONCE_TTL_SECONDS: positiveInt.max(3600).default(600),
     QUEUE_CAPACITY: positiveInt.default(1000),
+    /** Connections this process keeps to PostgreSQL; size it to the database's cores, not the load. */
+    DATABASE_POOL_SIZE: positiveInt.max(1000).default(10),
     /** Comma-separated origins allowed by CORS, or `*`. */
     CORS_ORIGINS: z
       .string()

@@ -67,7 +67,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   if (databaseUrl === undefined) throw new Error('DATABASE_URL is not set (run `npm start` for the embedded development stack)');
   const dataDir = resolve(config.DATA_DIR);
   await migrateWhenReachable(databaseUrl, logger);
-  const db = createDatabase(databaseUrl);
+  const db = createDatabase(databaseUrl, { max: config.DATABASE_POOL_SIZE });
   const boss = createBoss(databaseUrl);
   // The error objects carry whole pg clients; the message and code are what an operator needs.
   boss.on('error', (error: Error & { code?: unknown }) => logger.warn({ code: error.code, message: error.message }, 'pg-boss error'));
