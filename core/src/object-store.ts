@@ -184,9 +184,11 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
         if (checksumHead !== undefined) {
           const fast = await checksumHead(key);
           if (fast.kind === 'checksum') return ok({ hex: fast.hex, size: fast.size, source: 'store_checksum' as const });
-          const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
-          const hex = fullObjectSha256(head);
-          if (hex !== undefined) return ok({ hex, size: head.ContentLength ?? 0, source: 'store_checksum' as const });
+          if (fast.kind === 'unknown') {
+            const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
+            const hex = fullObjectSha256(head);
+            if (hex !== undefined) return ok({ hex, size: head.ContentLength ?? 0, source: 'store_checksum' as const });
+          }
         }
         const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         if (out.Body === undefined) {

@@ -7,10 +7,11 @@
  * credentials provider (so role and session credentials work as for the SDK), and the object URL
  * is the one the SDK uses (a test compares them key by key).
  *
- * It only ever accelerates: an answer other than 200 with a full-object SHA-256 (404, 403, a
- * redirect to another region, an error, a composite checksum) is reported as `unknown`, and the
- * caller asks the SDK, whose answer decides. A bug here can therefore cost time, never a wrong
- * not-found or a wrong hash.
+ * It only ever accelerates: a 200 with a full-object SHA-256 is the answer; a 200 without one
+ * (no checksum stored, or a composite one) is `none`, and the caller downloads and hashes; any
+ * other answer (404, 403, a redirect to another region, an error) is `unknown`, and the caller
+ * asks the SDK, whose answer decides. A bug here can therefore cost time, never a wrong not-found
+ * or a wrong hash.
  */
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider, ChecksumConstructor, HashConstructor } from '@smithy/types';
@@ -31,7 +32,7 @@ export interface ObjectLocation {
   forcePathStyle?: boolean;
 }
 
-export type ChecksumHeadResult = { kind: 'checksum'; hex: string; size: number } | { kind: 'unknown' };
+export type ChecksumHeadResult = { kind: 'checksum'; hex: string; size: number } | { kind: 'none' } | { kind: 'unknown' };
 
 export interface ChecksumHead {
   (key: string): Promise<ChecksumHeadResult>;
@@ -121,7 +122,8 @@ export function createChecksumHead(options: ChecksumHeadOptions): ChecksumHead {
       if (response.status !== 200) return { kind: 'unknown' };
       const hex = fullObjectSha256({ ChecksumSHA256: header(response.headers, 'x-amz-checksum-sha256'), ChecksumType: header(response.headers, 'x-amz-checksum-type') });
       const size = Number(response.headers['content-length']);
-      return hex === undefined || !Number.isSafeInteger(size) ? { kind: 'unknown' } : { kind: 'checksum', hex, size };
+      if (!Number.isSafeInteger(size)) return { kind: 'unknown' };
+      return hex === undefined ? { kind: 'none' } : { kind: 'checksum', hex, size };
     } catch {
       // Network or signing trouble: the SDK path retries and reports it properly.
       return { kind: 'unknown' };

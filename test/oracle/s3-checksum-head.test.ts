@@ -153,7 +153,7 @@ describe('signed HEAD for stored checksums (core/src/s3-checksum-head.ts)', () =
         sha256: sdk.config.sha256,
       });
       assert.deepEqual(await head('audio/ünï code.mp3'), { kind: 'checksum', hex, size: bytes.byteLength });
-      assert.deepEqual(await head('audio/plain.mp3'), { kind: 'unknown' });
+      assert.deepEqual(await head('audio/plain.mp3'), { kind: 'none' });
       assert.deepEqual(await head('audio/missing.mp3'), { kind: 'unknown' });
       const viaStore = await store.sha256('audio/ünï code.mp3');
       assert.deepEqual(viaStore.ok ? viaStore.value : null, { hex, size: bytes.byteLength, source: 'store_checksum' });
