@@ -14,8 +14,9 @@
  * MD5 in s3rver): an object replaced or removed by any other request (copy, multipart upload,
  * multi-object delete) no longer matches it and reports no checksum, so a stale value is never
  * served. Checksums read or written are also kept in memory (a bounded map), so answering one
- * costs the server next to nothing beyond s3rver's own HEAD, as a store's metadata lookup would. Only SHA-256 over a plain (not aws-chunked) body is handled; other algorithms are passed
- * to s3rver, which ignores them, as before.
+ * costs the server next to nothing beyond s3rver's own HEAD, as a store's metadata lookup would.
+ * Only SHA-256 over a plain (not aws-chunked) body is handled; other algorithms are passed to
+ * s3rver, which ignores them, as before.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

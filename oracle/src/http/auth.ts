@@ -152,7 +152,6 @@ function unauthorized(req: Request, res: Response, details: string): void {
   sendError(req, res, appError('AUTH_ERROR', 'Missing or invalid authentication', { details }));
 }
 
-/** The caller of a request that passed `authenticate`. */
 /**
  * The bearer token check alone (401 as in `bearerClaims`), for routes that read the user and
  * charge their limit in a statement of their own; they read the claims with `verifiedClaims`.
@@ -167,12 +166,14 @@ export function requireBearer(deps: SessionDeps): RequestHandler {
   };
 }
 
+/** The token claims of a request that passed `requireBearer`. */
 export function verifiedClaims(req: Request): SessionClaims {
   const claims = req.songmintClaims;
   if (claims === undefined) throw new Error('verifiedClaims() called on a route without requireBearer()');
   return claims;
 }
 
+/** The caller of a request that passed `authenticate`. */
 export function authenticatedUser(req: Request): AuthenticatedUser {
   const user = req.songmintUser;
   if (user === undefined) throw new Error('authenticatedUser() called on a route without authenticate()');
