@@ -2,7 +2,7 @@
  * Which MP3 encoder runs: a native `lame` or `ffmpeg` (libmp3lame) on PATH when present, else
  * LAME compiled to WebAssembly (wasm-media-encoders), which needs no system package.
  */
-import { execFileSync } from 'node:child_process';
+import { commandOutput } from '../system-command.ts';
 
 export type EncoderBackend = 'lame' | 'ffmpeg' | 'wasm';
 export type EncoderPreference = 'auto' | EncoderBackend;
@@ -13,22 +13,8 @@ export interface BinaryProbe {
 }
 
 export const systemBinaryProbe: BinaryProbe = {
-  lame: () => {
-    try {
-      execFileSync('lame', ['--version'], { stdio: 'ignore', timeout: 5000 });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  ffmpegWithLame: () => {
-    try {
-      const out = execFileSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
-      return out.includes('libmp3lame');
-    } catch {
-      return false;
-    }
-  },
+  lame: () => commandOutput('lame', ['--version']) !== undefined,
+  ffmpegWithLame: () => commandOutput('ffmpeg', ['-hide_banner', '-encoders'])?.includes('libmp3lame') === true,
 };
 
 export function selectEncoderBackend(preference: EncoderPreference, probe: BinaryProbe): EncoderBackend {

@@ -3,8 +3,8 @@
  * again when the CUDA execution provider cannot be initialised (for example onnxruntime-node
  * installed without its CUDA provider libraries).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { commandOutput } from '../system-command.ts';
 
 export type Device = 'cuda' | 'cpu';
 export type DevicePreference = 'auto' | Device;
@@ -17,14 +17,7 @@ export interface GpuProbe {
 
 export const systemGpuProbe: GpuProbe = {
   deviceNodes: () => existsSync('/dev/nvidia0') || existsSync('/dev/nvidiactl'),
-  nvidiaSmi: () => {
-    try {
-      execFileSync('nvidia-smi', ['-L'], { stdio: 'ignore', timeout: 5000 });
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  nvidiaSmi: () => commandOutput('nvidia-smi', ['-L']) !== undefined,
 };
 
 export function gpuPresent(probe: GpuProbe): boolean {
