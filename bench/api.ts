@@ -355,6 +355,8 @@ interface Figures {
   p99Ms: number;
   /** Wall-clock seconds of the run. */
   seconds: number;
+  /** Requests answered 2xx: the ones every per-request figure divides by. */
+  succeeded: number;
   total: number;
   non2xx: number;
   errors: number;
@@ -380,10 +382,10 @@ function median(values: number[]): number {
 
 /** Rounds of one route added up: req/s over their summed time, CPU per request weighted by requests. */
 function combine(name: string, rounds: Figures[]): Figures {
-  const ok = rounds.reduce((sum, f) => sum + f.requestsPerSecond * f.seconds, 0);
+  const ok = rounds.reduce((sum, f) => sum + f.succeeded, 0);
   const seconds = rounds.reduce((sum, f) => sum + f.seconds, 0);
   const weighted = (key: 'serverCpuMsPerRequest' | 'postgresCpuMsPerRequest' | 's3CpuMsPerRequest' | 'loadGeneratorCpuMsPerRequest') =>
-    Number((rounds.reduce((sum, f) => sum + f[key] * f.requestsPerSecond * f.seconds, 0) / Math.max(ok, 1)).toFixed(3));
+    Number((rounds.reduce((sum, f) => sum + f[key] * f.succeeded, 0) / Math.max(ok, 1)).toFixed(3));
   return {
     name,
     requestsPerSecond: Math.round(ok / seconds),
@@ -394,6 +396,7 @@ function combine(name: string, rounds: Figures[]): Figures {
     p50Ms: median(rounds.map((f) => f.p50Ms)),
     p99Ms: Math.max(...rounds.map((f) => f.p99Ms)),
     seconds: Number(seconds.toFixed(3)),
+    succeeded: ok,
     total: rounds.reduce((sum, f) => sum + f.total, 0),
     non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
     errors: rounds.reduce((sum, f) => sum + f.errors, 0),
@@ -441,6 +444,7 @@ async function measure(server: ChildProcess, name: string, options: AutocannonOp
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     seconds: Number(seconds.toFixed(3)),
+    succeeded: result['2xx'],
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
