@@ -17,14 +17,18 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
+import { boundedStep, StartupError, startupBounds } from '../core/src/startup.ts';
 import { freePort } from '../core/src/testing/free-port.ts';
-import { createLoopbackS3rver } from '../core/src/testing/s3.ts';
+import { runLoopbackS3rver } from '../core/src/testing/s3.ts';
 import { loadConfig } from '../oracle/src/config.ts';
 import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
+
+/** Compiling on a fresh clone and deploying through Ignition take the longest of all parts. */
+const LOCAL_CHAIN_TIMEOUT_MS = 300_000;
 
 /** s3rver accepts any credentials; these are its documented defaults. */
 const DEV_S3_KEY = 'S3RVER';
@@ -73,9 +77,11 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   const env: Record<string, string | undefined> = { ...process.env };
 
+  // Every embedded part starts within a bound and names itself and its log when it cannot.
+  const bounds = startupBounds(env);
   let postgres: EmbeddedPostgresServer | undefined;
   if (env.DATABASE_URL === undefined || env.DATABASE_URL === '') {
-    postgres = await startEmbeddedPostgres({ dir: join(dataDir, 'postgres'), port: await freePort() });
+    postgres = await startEmbeddedPostgres({ dir: join(dataDir, 'postgres'), port: await freePort(), bounds });
     env.DATABASE_URL = postgres.url;
     const started = postgres;
     stops.push(() => started.stop());
@@ -84,24 +90,27 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   if (env.S3_ENDPOINT === undefined || env.S3_ENDPOINT === '') {
     const s3Port = first.config.PORT + 1;
     await ensurePortFree(s3Port);
-    const s3 = createLoopbackS3rver({ port: s3Port, directory: join(dataDir, 's3'), bucket: first.config.S3_BUCKET });
-    await s3.run();
+    const s3 = await runLoopbackS3rver({ port: s3Port, directory: join(dataDir, 's3'), bucket: first.config.S3_BUCKET, bounds });
     env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
     env.S3_ACCESS_KEY_ID = DEV_S3_KEY;
     env.S3_SECRET_ACCESS_KEY = DEV_S3_KEY;
     env.S3_FORCE_PATH_STYLE = 'true';
     env.S3_STORED_CHECKSUMS ??= 'true';
-    stops.push(async () => {
-      s3.httpServer.closeAllConnections();
-      await s3.close();
-    });
+    stops.push(() => s3.close());
   }
 
   let chain: LocalChain | undefined;
   const chainScript = resolve('scripts/local-chain.ts');
   if ((env.CHAIN_RPC_URL === undefined || env.CHAIN_RPC_URL === '') && existsSync(chainScript)) {
     const chainModule = (await import(pathToFileURL(chainScript).href)) as LocalChainModule;
-    chain = await chainModule.startLocalChain({ port: first.config.PORT + 2 });
+    chain = await boundedStep({
+      component: 'chain',
+      step: `compile, start on port ${first.config.PORT + 2} and deploy the contracts`,
+      main: true,
+      timeoutMs: LOCAL_CHAIN_TIMEOUT_MS,
+      bounds,
+      run: () => chainModule.startLocalChain({ port: first.config.PORT + 2 }),
+    });
     const nft = chain.contracts.SongNFT;
     if (nft !== undefined) {
       env.CHAIN_RPC_URL = chain.rpcUrl;
@@ -157,18 +166,18 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     [
       '',
       'Songmint development stack is up',
-      `  API        ${oracle.url}`,
-      `  Docs       ${oracle.docsUrl}`,
-      `  OpenAPI    ${oracle.url}/openapi.json`,
-      `  Storage    ${oracle.storageUrl}`,
-      `  IPFS       ${oracle.url}/ipfs/<cid> (local gateway)`,
-      `  Chain RPC  ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
-      ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(10)} ${address}`),
-      `  Worker     ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}`}`,
-      `  Signer     ${oracle.signerAddress}`,
-      `  Database   ${env.DATABASE_URL ?? ''}`,
-      `  Data       ${dataDir}`,
-      '  Sign in    npx tsx scripts/dev-login.ts',
+      `  API          ${oracle.url}`,
+      `  Docs         ${oracle.docsUrl}`,
+      `  OpenAPI      ${oracle.url}/openapi.json`,
+      `  Storage      ${oracle.storageUrl}`,
+      `  IPFS         ${oracle.url}/ipfs/<cid> (local gateway)`,
+      `  Chain RPC    ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
+      ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(12)} ${address}`),
+      `  Worker       ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}`}`,
+      `  Signer       ${oracle.signerAddress}`,
+      `  Database     ${env.DATABASE_URL ?? ''}${postgres !== undefined && postgres.home !== join(dataDir, 'postgres') ? ` (cluster in ${postgres.home}: the postgres user cannot enter ${dataDir})` : ''}`,
+      `  Data         ${dataDir}`,
+      '  Sign in      npx tsx scripts/dev-login.ts',
       '',
     ].join('\n'),
   );
@@ -181,9 +190,9 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     await stopAll(stops, (error) => logger.warn({ err: error }, 'stop step failed'));
     process.exit(0);
   };
-  // embedded-postgres installs async-exit-hook handlers for these signals when it is imported;
-  // they stop PostgreSQL and exit with 128+signal, racing the ordered shutdown above (which
-  // stops PostgreSQL last and exits 0). This process owns its shutdown, so only ours remain.
+  // This process owns its shutdown: a library's exit hook for these signals (embedded-postgres
+  // had one) would stop parts out of order and exit with 128+signal, racing the ordered shutdown
+  // above (which stops PostgreSQL last and exits 0). Only ours remain.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
     process.once(signal, () => void shutdown(signal));
@@ -195,6 +204,9 @@ main(started).catch(async (error: unknown) => {
   const code = (error as { code?: unknown }).code;
   if (code === 'EADDRINUSE') {
     console.error(`${error instanceof Error ? error.message : String(error)}\nnpm start listens on PORT (API), PORT+1 (S3) and PORT+2 (chain); choose another PORT.`);
+  } else if (error instanceof StartupError) {
+    // Its message names the part, the step, its log and what to do: no stack needed.
+    console.error(`npm start could not start the stack.\n${error.message}`);
   } else {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   }

@@ -11,7 +11,6 @@ import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import hre from 'hardhat';
 import { getAddress, type Address, type Hex } from 'viem';
-import SongmintProtocolModule from '../ignition/modules/SongmintProtocol.ts';
 import { deployUniswapV4 } from './uniswap-v4.ts';
 
 export interface LocalChain {
@@ -62,6 +61,9 @@ async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
     // The chain is new on every start, so a journal from an earlier one would be stale.
     await rm(JOURNAL_DIR, { recursive: true, force: true });
     const uniswap = await deployUniswapV4(connection.ethers);
+    // Imported only now: the module reads build artifacts when it loads, and on a fresh clone
+    // they exist only after the build above.
+    const { default: SongmintProtocolModule } = await import('../ignition/modules/SongmintProtocol.ts');
     const deployed = await connection.ignition.deploy(SongmintProtocolModule, {
       parameters: LOCAL_PARAMETERS,
       deploymentId: DEPLOYMENT_ID,

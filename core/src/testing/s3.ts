@@ -9,12 +9,13 @@
  * accepted; only the expiry of a presigned URL is checked). Tests here therefore prove the
  * protocol path, not credential checks; production points at AWS S3, R2 or MinIO, which do.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { ObjectStoreOptions } from '../object-store.ts';
+import { boundedStep } from '../startup.ts';
+import type { StartupBounds } from '../startup.ts';
 import { enableStoredChecksums } from './s3-checksums.ts';
+import { makeTempDir } from './temp-dirs.ts';
 
 export interface TestS3 {
   endpoint: string;
@@ -70,14 +71,52 @@ export function createLoopbackS3rver(options: { port: number; directory: string;
   return server;
 }
 
+/** How long s3rver may take to create its bucket and listen. */
+const S3_START_TIMEOUT_MS = 30_000;
+
+export interface RunningS3rver {
+  server: S3rver;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** `createLoopbackS3rver`, started within a bound (core/src/startup.ts). */
+export async function runLoopbackS3rver(options: { port: number; directory: string; bucket: string; bounds?: StartupBounds }): Promise<RunningS3rver> {
+  const server = createLoopbackS3rver(options);
+  const close = async () => {
+    // Keep-alive sockets of S3 clients would hold close() open until they time out.
+    if (server.httpServer === undefined) return;
+    server.httpServer.closeAllConnections();
+    await server.close();
+  };
+  const address = await boundedStep({
+    component: 's3',
+    step: `create bucket "${options.bucket}" and listen on 127.0.0.1:${options.port}`,
+    main: true,
+    timeoutMs: S3_START_TIMEOUT_MS,
+    ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
+    hint: `objects in ${options.directory}`,
+    run: () => server.run(),
+    abandon: close,
+  });
+  return { server, port: address.port, close };
+}
+
 export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> {
   const bucket = options.bucket ?? 'songmint-test';
-  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'songmint-s3-')));
-  const server = createLoopbackS3rver({ port: 0, directory, bucket });
-  const address = await server.run();
+  const temp = options.directory === undefined ? await makeTempDir('s3') : undefined;
+  // In a subfolder: s3rver takes every folder at its root for a bucket.
+  const directory = options.directory ?? join(temp?.path ?? '', 'objects');
+  let running: RunningS3rver;
+  try {
+    running = await runLoopbackS3rver({ port: 0, directory, bucket });
+  } catch (error) {
+    await temp?.remove();
+    throw error;
+  }
   let stopped = false;
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: `http://127.0.0.1:${running.port}`,
     bucket,
     region: 'us-east-1',
     accessKeyId: S3RVER_KEY,
@@ -85,10 +124,8 @@ export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> 
     async stop() {
       if (stopped) return;
       stopped = true;
-      // Keep-alive sockets of S3 clients would hold close() open until they time out.
-      server.httpServer.closeAllConnections();
-      await server.close();
-      if (options.directory === undefined) await rm(directory, { recursive: true, force: true });
+      await running.close();
+      await temp?.remove();
     },
   };
 }

@@ -8,6 +8,7 @@ import { unixfs } from '@helia/unixfs';
 import type { UnixFS } from '@helia/unixfs';
 import { FsBlockstore } from 'blockstore-fs';
 import { CID } from 'multiformats/cid';
+import { boundedStep } from '../../../core/src/startup.ts';
 import { cidProfileOptions } from './cid-profile.ts';
 
 export type IpfsErrorCode = 'invalid_cid' | 'not_found' | 'too_large' | 'failed';
@@ -36,9 +37,18 @@ export function parseCid(text: string): IpfsResult<CID> {
   }
 }
 
+/** Opening a blockstore only creates its folder: anything near this bound means a stuck filesystem. */
+const OPEN_TIMEOUT_MS = 30_000;
+
 export async function openIpfsContentStore(directory: string): Promise<IpfsContentStore> {
   const blockstore = new FsBlockstore(directory);
-  await blockstore.open();
+  await boundedStep({
+    component: 'ipfs',
+    step: `open the blockstore in ${directory}`,
+    main: true,
+    timeoutMs: OPEN_TIMEOUT_MS,
+    run: () => blockstore.open(),
+  });
   const fs: UnixFS = unixfs({ blockstore });
   return {
     add(bytes) {
