@@ -1,7 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { builtinLyricsGenerator, writeLyrics } from '../../inference/src/lyrics/builtin-lyrics.ts';
@@ -11,6 +10,8 @@ import { lyricsRhythm } from '../../inference/src/lyrics/lyrics-rhythm.ts';
 import { loadOnnxLyricsGenerator } from '../../inference/src/lyrics/onnx-lyrics.ts';
 import { truncateLyrics } from '../../inference/src/lyrics/token-budget.ts';
 import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const request = (over: Partial<Parameters<typeof writeLyrics>[0]> = {}) => ({
   prompt: 'dreamy synthwave about neon city rain',
@@ -78,14 +79,14 @@ async function tinyLyricsModel(dir: string): Promise<void> {
 }
 
 describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
+  let temp: TempDir;
   let dir: string;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'songmint-lyrics-lm-'));
+    temp = await makeTempDir('lyrics-lm');
+    dir = temp.path;
     await tinyLyricsModel(dir);
   });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => temp.remove());
 
   it('tokenizes with tokenizer.json and round-trips text', async () => {
     const { readFile } = await import('node:fs/promises');

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import type { MusicModel, PcmAudio } from '../../inference/src/model/runtime.ts'
 import { seedFromJobId, seedToModelInput } from '../../inference/src/model/seed.ts';
 import { encodePrompt } from '../../inference/src/model/text-encoder.ts';
 import { averageSpectrum, chroma, onsetRate, spectralCentroid } from './helpers/dsp.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RATE = 44100;
@@ -45,7 +46,8 @@ describe('built-in model: build, determinism, conditioning', () => {
   const mono = (pcm: PcmAudio): Float32Array => pcm.channels[0]!.map((v, i) => (v + pcm.channels[1]![i]!) / 2);
 
   it('npm run build:model regenerates byte-identical committed files', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'songmint-model-'));
+    const temp = await makeTempDir('model');
+    const dir = join(temp.path, 'builtin');
     try {
       execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-model.ts', dir], { cwd: ROOT, stdio: 'ignore' });
       const files = builtinModelFiles();
@@ -57,7 +59,7 @@ describe('built-in model: build, determinism, conditioning', () => {
         assert.ok(Buffer.from(bytes).equals(committed), `${name} built in-process differs`);
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await temp.remove();
     }
   });
 

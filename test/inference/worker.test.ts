@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { audioObjectKey } from '../../core/src/generation-queue.ts';
 import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
@@ -12,10 +11,13 @@ import { seedFromJobId } from '../../inference/src/model/seed.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 /** A model directory whose graph loads but fails at run time (a Reshape that cannot fit). */
-async function brokenModelDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'songmint-broken-model-'));
+async function brokenModelDir(): Promise<TempDir> {
+  const temp = await makeTempDir('broken-model');
+  const dir = temp.path;
   await cp(join(BUILTIN_MODEL_DIR, 'manifest.json'), join(dir, 'manifest.json'));
   const g = new GraphBuilder('');
   const cond = g.input('conditioning', 'float', [12]);
@@ -26,7 +28,7 @@ async function brokenModelDir(): Promise<string> {
   const impossible = g.op('Concat', [samples, g.i([-1])], { axis: { int: 0 } });
   g.output(g.op('Reshape', [cond, impossible]), 'audio', 'float', [2, 'num_samples']);
   await writeFile(join(dir, 'model.onnx'), encodeModel(g.graph('broken'), 'fails at run time'));
-  return dir;
+  return temp;
 }
 
 describe('inference worker: queue, database, storage and model end to end', () => {
@@ -111,7 +113,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
   });
 
   it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {
-    const dir = await brokenModelDir();
+    const broken = await brokenModelDir();
     try {
       const jobId = await stack.enqueue({ prompt: 'anything' });
       // The user was charged for this generation today (as the oracle does at enqueue).
@@ -121,7 +123,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
         [jobId],
       );
       const statuses: string[] = [];
-      const worker = await stack.startWorker({ MODEL_DIR: dir });
+      const worker = await stack.startWorker({ MODEL_DIR: broken.path });
       const row = await stack.waitFor('failure', async () => {
         const r = await jobRow(stack.db, jobId);
         if (statuses.at(-1) !== `${r.status}/${r.attempts}`) statuses.push(`${r.status}/${r.attempts}`);
@@ -140,7 +142,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
       assert.ok(statuses.includes('queued/1') || statuses.includes('queued/2'), `back to queued between attempts: ${statuses.join(' ')}`);
       assert.ok(!statuses.some((s) => s.startsWith('failed/1') || s.startsWith('failed/2')), 'not failed before the last attempt');
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await broken.remove();
     }
   });
 

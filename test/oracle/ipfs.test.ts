@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unixfs } from '@helia/unixfs';
@@ -15,6 +13,8 @@ import { sha256 } from 'multiformats/hashes/sha2';
 import { openIpfsContentStore, parseCid } from '../../oracle/src/ipfs/content-store.ts';
 import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import { createPinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 /** Deterministic pseudo-random bytes (xorshift32), so the DAG has many distinct chunks. */
 function pseudoRandomBytes(length: number, seed: number): Uint8Array {
@@ -30,17 +30,19 @@ function pseudoRandomBytes(length: number, seed: number): Uint8Array {
 }
 
 describe('IPFS content store (unixfs-v1-2025 over a filesystem blockstore)', () => {
+  let temp: TempDir;
   let dir: string;
   let store: IpfsContentStore;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'songmint-ipfs-'));
+    temp = await makeTempDir('ipfs');
+    dir = temp.path;
     store = await openIpfsContentStore(join(dir, 'blocks'));
   });
 
   after(async () => {
     await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it('gives small content the raw-codec CIDv1 of its sha256 (bafkrei...)', async () => {

@@ -4,9 +4,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { deflateSync, crc32 } from 'node:zlib';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
@@ -25,6 +22,7 @@ import { nftRouter, tradingRouter } from '../../oracle/src/http/routes/nft.ts';
 import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 
 export const PUBLIC_BASE_URL = 'https://cdn.songmint.test';
 
@@ -57,8 +55,8 @@ export interface StorageStackOptions {
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
   const s3 = await startTestS3();
   const objectStore = createObjectStore(testObjectStoreOptions(s3, PUBLIC_BASE_URL));
-  const ipfsDir = await mkdtemp(join(tmpdir(), 'songmint-ipfs-'));
-  const ipfs = await openIpfsContentStore(ipfsDir);
+  const ipfsDir = await makeTempDir('ipfs');
+  const ipfs = await openIpfsContentStore(ipfsDir.path);
   const signer = createMintSigner(options.signerKey ?? generatePrivateKey());
   const chain = options.chain ?? { chainId: 8453 };
   const app = await startTestApp({
@@ -115,7 +113,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       objectStore.close();
       await s3.stop();
       await ipfs.close();
-      await rm(ipfsDir, { recursive: true, force: true });
+      await ipfsDir.remove();
     },
   };
 }

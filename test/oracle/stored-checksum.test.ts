@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -9,6 +7,7 @@ import { createObjectStore, fullObjectSha256 } from '../../core/src/object-store
 import type { ObjectStore } from '../../core/src/object-store.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest();
 
@@ -109,7 +108,8 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
     });
 
     it('keeps checksums across a restart of the server on the same directory', async () => {
-      const directory = await mkdtemp(join(tmpdir(), 'songmint-s3-restart-'));
+      const temp = await makeTempDir('s3-restart');
+      const directory = join(temp.path, 'objects');
       try {
         for (const round of [1, 2]) {
           const server = await startTestS3({ directory });
@@ -121,7 +121,7 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
           await server.stop();
         }
       } finally {
-        await rm(directory, { recursive: true, force: true });
+        await temp.remove();
       }
     });
 
