@@ -2,12 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { freePort } from '../../core/src/testing/free-port.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const run = promisify(execFile);
 
@@ -27,18 +28,22 @@ async function freePortRun(): Promise<number> {
   }
 }
 
-/** `npm start` as a user runs it: every service embedded, data in a fresh DATA_DIR. */
+/**
+ * `npm start` as a user runs it: every service embedded, data in a fresh DATA_DIR. The DATA_DIR
+ * is private (mode 0700, as mkdtemp makes it): as root, PostgreSQL runs as the `postgres` user,
+ * which cannot enter it, so this also proves the stand-in cluster folder (CLUSTER_HOME).
+ */
 describe('npm start (scripts/dev-stack.ts)', () => {
   let stack: ChildProcess;
+  let data: TempDir;
   let dataDir: string;
   let baseUrl: string;
   let output = '';
   const env = (port: number) => ({ ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', S3_ENDPOINT: '', CHAIN_RPC_URL: '', SONG_NFT_ADDRESS: '' });
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'songmint-stack-'));
-    // As root, PostgreSQL runs as the `postgres` user, which must traverse DATA_DIR.
-    await chmod(dataDir, 0o755);
+    data = await makeTempDir('stack');
+    dataDir = data.path;
     const port = await freePortRun();
     baseUrl = `http://127.0.0.1:${port}`;
     stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], { env: env(port), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,7 +60,9 @@ describe('npm start (scripts/dev-stack.ts)', () => {
       stack.kill('SIGKILL');
       await new Promise((resolve) => stack.once('exit', resolve));
     }
-    await rm(dataDir, { recursive: true, force: true });
+    const standIn = await readFile(join(dataDir, 'postgres', 'CLUSTER_HOME'), 'utf8').then((text) => text.split('\n')[0], () => undefined);
+    if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true });
+    await data.remove();
   });
 
   it('prints the base, docs and storage URLs and serves the API and the docs page', async () => {
@@ -84,5 +91,28 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
     stack.kill('SIGTERM');
     assert.equal(await exited, 0);
+  });
+});
+
+describe('npm start with a part that never becomes ready', () => {
+  it('exits with an error naming the part, the step and the bound instead of waiting (SONGMINT_TEST_STALL=s3:2000)', async () => {
+    const data = await makeTempDir('stack-stalled');
+    try {
+      const port = await freePortRun();
+      const result = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
+        env: { ...process.env, PORT: String(port), DATA_DIR: data.path, LOG_LEVEL: 'warn', DATABASE_URL: '', S3_ENDPOINT: '', CHAIN_RPC_URL: '', SONG_NFT_ADDRESS: '', SONGMINT_TEST_STALL: 's3:2000' },
+        timeout: 120_000,
+      }).then(
+        () => assert.fail('npm start came up with a stalled S3 server'),
+        (error: { code?: unknown; stderr?: string; killed?: boolean }) => error,
+      );
+      assert.equal(result.killed, false, 'it exited by itself');
+      assert.equal(result.code, 1);
+      assert.match(result.stderr ?? '', /npm start could not start the stack\.\nS3 server \(s3rver on loopback\): create bucket "songmint" and listen on 127\.0\.0\.1:\d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
+    } finally {
+      const standIn = await readFile(join(data.path, 'postgres', 'CLUSTER_HOME'), 'utf8').then((text) => text.split('\n')[0], () => undefined);
+      if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true });
+      await data.remove();
+    }
   });
 });

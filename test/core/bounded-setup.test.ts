@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describe, it } from 'node:test';
+
+/**
+ * A test file run the way `npm run test:services` runs its files (same preload, same runner
+ * flags), with extra environment. Resolves with its exit code and output; a run still going
+ * after `giveUpMs` is killed and reported as stalled, so this suite itself cannot hang.
+ */
+function runTestFile(file: string, env: Record<string, string>, giveUpMs = 120_000): Promise<{ code: number | null; stalled: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './test/support/bounded-hooks.ts', '--test', '--test-timeout=300000', '--test-force-exit', '--test-reporter=spec', file],
+      // NODE_TEST_CONTEXT would make the child report to this runner instead of running on its own.
+      { env: { ...withoutTestContext(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let stalled = false;
+    const watchdog = setTimeout(() => {
+      stalled = true;
+      child.kill('SIGKILL');
+    }, giveUpMs);
+    child.once('close', (code) => {
+      clearTimeout(watchdog);
+      resolve({ code, stalled, output });
+    });
+  });
+}
+
+function withoutTestContext(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy.NODE_TEST_CONTEXT;
+  return copy;
+}
+
+describe('a stalled setup fails with a clear message instead of hanging the suite', () => {
+  it('a setup hook waiting on a promise that never settles fails at the hook limit, with the hook\'s file and line', async () => {
+    const result = await runTestFile('test/core/fixtures/stalled-hook.fixture.ts', { SONGMINT_TEST_HOOK_TIMEOUT_MS: '2000' });
+    assert.equal(result.stalled, false, result.output);
+    assert.notEqual(result.code, 0);
+    assert.match(result.output, /before hook at test\/core\/fixtures\/stalled-hook\.fixture\.ts:4 did not finish within 2 s/);
+  });
+
+  it('PostgreSQL stalled on purpose (SONGMINT_TEST_STALL=postgres:2000) fails its setup at the start-up bound, naming the component and its log, and leaves no temp folder', async () => {
+    const result = await runTestFile('test/core/fixtures/stalled-postgres.fixture.ts', { SONGMINT_TEST_STALL: 'postgres:2000' });
+    assert.equal(result.stalled, false, result.output);
+    assert.notEqual(result.code, 0);
+    assert.match(result.output, /PostgreSQL \(embedded\): start the server on port \d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
+    const logPath = /log: (\S+postgres\.log)/.exec(result.output)?.[1];
+    assert.ok(logPath !== undefined, result.output);
+    assert.equal(existsSync(dirname(logPath)), false, 'the failed setup removed its cluster folder');
+  });
+});

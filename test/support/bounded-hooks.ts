@@ -1,0 +1,71 @@
+/**
+ * Preloaded into every node:test process (`--import` in package.json's `test:services`): gives
+ * every hook (`before`, `after`, `beforeEach`, `afterEach`) a time limit.
+ *
+ * Why: `--test-timeout` bounds each test file in the runner and each test in it, but not hooks
+ * (node:test gives them no limit by default). A setup hook that waits on a lost promise (a
+ * component that never answers) would hold its file until the file's limit and then be reported
+ * only as the file or its suite timing out. Here such a hook fails on its own, after
+ * HOOK_LIMIT_MS, with its kind and its place in the test file ("before hook at
+ * test/oracle/metadata.test.ts:45 did not finish within 120 s"), and the rest of the file goes on
+ * to its `after` hooks, which stop what was started.
+ *
+ * node:test's hook functions are wrapped in place and its ESM exports re-synced, so test files
+ * keep importing from 'node:test'. Hooks that take a `done` callback are left as they are.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { relative } from 'node:path';
+
+export const HOOK_LIMIT_MS = Number(process.env.SONGMINT_TEST_HOOK_TIMEOUT_MS ?? 120_000);
+
+type HookFn = (...args: unknown[]) => unknown;
+type HookRegistrar = (fn?: HookFn, options?: Record<string, unknown>) => void;
+const HOOKS = ['before', 'after', 'beforeEach', 'afterEach'] as const;
+
+const require = createRequire(import.meta.url);
+const nodeTest = require('node:test') as Record<(typeof HOOKS)[number], HookRegistrar>;
+
+/** `file:line` of the test file that registers the hook: the first stack frame outside this file. */
+function callerLocation(): string {
+  const frames = (new Error().stack ?? '').split('\n').slice(1);
+  const here = import.meta.url;
+  for (const frame of frames) {
+    const match = /\(?((?:file:\/\/)?\/[^()]+?):(\d+):\d+\)?$/.exec(frame.trim());
+    if (match === null || match[1] === undefined) continue;
+    const file = match[1].replace(/^file:\/\//, '');
+    if (here.endsWith(file) || file.includes('node:') || file.includes('/node_modules/')) continue;
+    return `${relative(process.cwd(), file)}:${match[2] ?? '?'}`;
+  }
+  return 'an unknown place';
+}
+
+function bounded(kind: string, fn: HookFn, where: string): HookFn {
+  return function boundedHook(this: unknown, ...args: unknown[]): unknown {
+    const result = fn.apply(this, args);
+    if (!(result instanceof Promise)) return result;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`${kind} hook at ${where} did not finish within ${HOOK_LIMIT_MS / 1000} s (a lost promise or a component that never answered; see the test's setup)`));
+      }, HOOK_LIMIT_MS);
+      result.then(
+        (value: unknown) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
+}
+
+for (const kind of HOOKS) {
+  const original = nodeTest[kind];
+  nodeTest[kind] = (fn, options) => {
+    if (typeof fn !== 'function' || fn.length >= 2) return original(fn, options);
+    return original(bounded(kind, fn, callerLocation()), options);
+  };
+}
+syncBuiltinESMExports();
