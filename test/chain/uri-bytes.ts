@@ -142,6 +142,37 @@ describe('SongNFT metadata URIs as arbitrary bytes', function () {
     expect(await ctx.nft.tokenURI(1n)).to.equal(uri);
   });
 
+  it('the packer\'s character checks at every range edge, in the first, middle, boundary and last positions', async function () {
+    const harness = await ethers.deployContract('IpfsCidUriHarness');
+    // Just outside and inside '2'-'7' and 'a'-'z', ASCII's ends, and bytes with bit 7 set.
+    const edges = [0x00, 0x31, 0x32, 0x37, 0x38, 0x41, 0x5a, 0x60, 0x61, 0x7a, 0x7b, 0x7f, 0x80, 0xb2, 0xe1, 0xff];
+    // Position 14 is the first base32 character, 45 the last of the first word, 46 the first of
+    // the second, 65 the last of the string.
+    const positions = [14, 30, 45, 46, 57, 65];
+    const inputs: Uint8Array[] = [];
+    for (const codec of [RAW_CODEC, DAG_PB_CODEC]) {
+      const canonical = hexToBytes(toHex(cidUri(`0x${'5a'.repeat(32)}`, codec)));
+      for (const at of positions) {
+        for (const byte of edges) {
+          const input = canonical.slice();
+          input[at] = byte;
+          inputs.push(input);
+        }
+      }
+    }
+    const [kinds, decoded] = await harness.packMany(inputs);
+    let packed = 0;
+    for (const [i, input] of inputs.entries()) {
+      expect(kinds[i] !== 0n, bytesToHex(input)).to.equal(isCanonicalCidUri(input));
+      if (kinds[i] !== 0n) {
+        packed++;
+        expect(decoded[i]).to.equal(bytesToHex(input));
+      }
+    }
+    // In range at a middle position ('2', '7', 'a', 'z'): packed; everything else: verbatim.
+    expect(packed).to.be.greaterThan(2 * 4 * 3);
+  });
+
   it(`the packer packs exactly the canonical CID URIs and decodes them byte for byte (${3000 * RUNS} random byte strings)`, async function () {
     const harness = await ethers.deployContract('IpfsCidUriHarness');
     let packed = 0;
