@@ -35,8 +35,8 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 /// The vault owns every launch position and has no code path that removes liquidity: it is locked
 /// forever. The pool's LP fees on that position and the hook's ETH swap fees are collected per
 /// song by `collectFees` (anyone may call it; the hook's fee claims are burned by the vault as their
-/// ERC-6909 operator) and split between the song's creator (the NFT's
-/// `creatorOf`) and the platform (the vault's owner): the platform gets
+/// ERC-6909 operator) and split between the song's payout recipient (its creator, the NFT's
+/// `creatorOf`, until the role is handed on) and the platform (the vault's owner): the platform gets
 /// `amount * platformShareBps / 10_000` rounded down and the creator the remainder, so the two
 /// always add up to the amount exactly. Each party pulls its share with `claim` (or anyone pushes
 /// it to the party with `claimFor`). The creator share belongs to the song's payout recipient: the
@@ -48,6 +48,8 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 /// anything there first, and the vault can only ever use a genuine SongPoolHook bound to it.
 ///
 /// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
+/// Per-song roles: the payout recipient hands its role on (`setPayoutRecipient`); the creator takes
+/// back its NFT if it reached the vault outside `launch` (`recoverSong`).
 // Public immutables keep the lowercase getter names of Uniswap v4 and OpenZeppelin (poolManager, ...).
 // solhint-disable immutable-vars-naming
 contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
@@ -424,8 +426,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
 
     /// @dev Deploys the SongPoolHook with CREATE2 from this vault at the first salt (counting from 0)
     /// whose address carries exactly the hook's flag bits in its low 14 bits (one address in
-    /// 16,384 does; mean 16,384 tries at about 90 gas each). The hook's constructor binds it to
-    /// msg.sender, this vault.
+    /// 16,384 does: 16,384 tries on average, about 130 gas each). The hook's constructor binds it
+    /// to msg.sender, this vault.
     function _deployHook(IPoolManager poolManager_) private returns (ISongPoolHook) {
         bytes32 initCodeHash = keccak256(abi.encodePacked(type(SongPoolHook).creationCode, abi.encode(poolManager_)));
         uint256 flags = SONG_POOL_HOOK_FLAGS;
