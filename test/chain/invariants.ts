@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
 import { AbiCoder, keccak256, solidityPacked, toUtf8Bytes } from 'ethers';
 import { network } from 'hardhat';
-import {
-  BASE_POOL_MANAGER,
-} from '../../ignition/songmint-hook.ts';
+import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
 import {
   deploySongmint,
   LAUNCH_CONFIG,
