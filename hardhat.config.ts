@@ -20,9 +20,10 @@ const solc0828 = {
   },
 };
 
-// SongVault embeds SongPoolHook's creation code and deploys it at a CREATE2 address mined from
-// SongPoolHook's own artifact: without the metadata hash (which differs between compilation jobs,
-// e.g. by their remappings) both compile to identical hook bytecode.
+// SongVault embeds SongPoolHook's creation code and deploys it with CREATE2 at a salt it mines on
+// chain; off-chain tools predict that address from SongPoolHook's own artifact. Without the
+// metadata hash (which differs between compilation jobs, e.g. by their remappings) every contract
+// that embeds the hook compiles it to the artifact's bytecode, so the prediction holds.
 const solc0828NoMetadataHash = {
   ...solc0828,
   settings: { ...solc0828.settings, metadata: { bytecodeHash: 'none' as const } },
@@ -35,6 +36,7 @@ export default defineConfig({
     overrides: {
       'contracts/SongVault.sol': solc0828NoMetadataHash,
       'contracts/SongPoolHook.sol': solc0828NoMetadataHash,
+      'contracts/test/HookDeployerProbe.sol': solc0828NoMetadataHash,
     },
   },
   typechain: {

@@ -9,6 +9,9 @@ import {IERC721Errors} from "@openzeppelin/contracts/interfaces/draft-IERC6093.s
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {IERC721Metadata} from "@openzeppelin/contracts/token/ERC721/extensions/IERC721Metadata.sol";
 import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Utils.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {IERC7572} from "./interfaces/IERC7572.sol";
 import {ISongNFT} from "./interfaces/ISongNFT.sol";
 import {IpfsCidUri} from "./libraries/IpfsCidUri.sol";
 
@@ -45,11 +48,14 @@ import {IpfsCidUri} from "./libraries/IpfsCidUri.sol";
 ///    blocks the searcher's own second audio.
 ///  - a signature is still bound to the full audio hash (it is in the signed message), so a key
 ///    collision never lets anyone mint audio the platform did not sign.
-contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2Step {
+contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors, Ownable2Step {
     /// @notice Royalty rates are in basis points of the sale price.
     uint16 public constant ROYALTY_DENOMINATOR = 10_000;
     /// @notice Highest royalty rate the owner can set (10%).
     uint16 public constant MAX_ROYALTY_BPS = 1_000;
+    /// @notice `contractURI()` until the owner sets one (ERC-7572 JSON, inline).
+    string public constant DEFAULT_CONTRACT_URI =
+        "data:application/json;utf8,{\"name\":\"Songmint\",\"description\":\"Songs generated with Songmint and owned by their creators.\"}";
 
     /// @dev secp256k1 order / 2: signatures with a larger s are the malleated twin of a low-s one.
     uint256 private constant _HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
@@ -77,6 +83,8 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     mapping(address owner => mapping(address operator => bool)) private _operatorApprovals;
     mapping(uint256 tokenId => address) private _movedCreators;
     mapping(uint256 tokenId => string) private _verbatimURIs;
+    mapping(address signer => bool) private _retiredSigners;
+    string private _contractURI;
 
     /// @notice The platform signer cannot be the zero address.
     error ZeroPlatformSigner();
@@ -84,6 +92,9 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     error RoyaltyTooHigh(uint16 bps);
     /// @notice Ownership cannot be renounced: it would freeze the platform signer forever.
     error RenounceDisabled();
+    /// @notice The signer is the current one or was rotated away before: a retired key never
+    /// signs for this contract again, so its unused signatures stay dead.
+    error PlatformSignerReused(address signer);
 
     /// @param initialOwner Owner (admin) of the contract; see the README for its powers.
     /// @param platformSigner_ Address whose signatures authorize mints.
@@ -197,6 +208,23 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     }
 
     /// @inheritdoc ISongNFT
+    function isRetiredSigner(address signer) external view returns (bool) {
+        return _retiredSigners[signer];
+    }
+
+    /// @inheritdoc ISongNFT
+    /// @dev The checks of {mint}: 65 bytes, s <= n/2, v 27 or 28, a valid point.
+    function recoverMintSigner(
+        address minter,
+        string calldata metadataURI,
+        bytes32 audioHash,
+        bytes calldata signature
+    ) external pure returns (address signer) {
+        bytes32 digest = MessageHashUtils.toEthSignedMessageHash(mintMessageHash(minter, metadataURI, audioHash));
+        (signer,,) = ECDSA.tryRecoverCalldata(digest, signature);
+    }
+
+    /// @inheritdoc ISongNFT
     function isAudioHashUsed(bytes32 audioHash) external view returns (bool) {
         return _commitments[uint256(audioHash) >> _AUDIO_KEY_SHIFT] != bytes32(0);
     }
@@ -208,16 +236,27 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Replaces the platform signer; signatures by the previous signer stop working.
-    /// @dev Owner only. Emits {PlatformSignerUpdated}.
+    /// @notice Replaces the platform signer; signatures by the previous signer stop working for
+    /// good: it is retired and can never be the signer again.
+    /// @dev Owner only. Emits {PlatformSignerUpdated}. Reverts {PlatformSignerReused} for the
+    /// current signer or a retired one.
     function setPlatformSigner(address newSigner) external onlyOwner {
         _setPlatformSigner(newSigner);
     }
 
     /// @notice Sets the royalty rate (basis points, at most `MAX_ROYALTY_BPS`) for all tokens.
-    /// @dev Owner only. Emits {RoyaltyBpsUpdated}.
+    /// @dev Owner only. Emits {RoyaltyBpsUpdated} and ERC-4906 {BatchMetadataUpdate} over every
+    /// token id: marketplaces keep royalty terms with the token data they cache.
     function setRoyaltyBps(uint16 newBps) external onlyOwner {
         _setRoyaltyBps(newBps);
+        emit BatchMetadataUpdate(1, type(uint256).max);
+    }
+
+    /// @notice Sets the collection's ERC-7572 metadata URI (empty: back to DEFAULT_CONTRACT_URI).
+    /// @dev Owner only. Emits {ContractURIUpdated}.
+    function setContractURI(string calldata newContractURI) external onlyOwner {
+        _contractURI = newContractURI;
+        emit ContractURIUpdated();
     }
 
     /// @notice Disabled: without an owner the platform signer could never be rotated.
@@ -241,6 +280,12 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     /// @inheritdoc ISongNFT
     function matchesAudioHash(uint256 tokenId, bytes32 audioHash) external view returns (bool) {
         return _existing(tokenId) >> _AUDIO_KEY_SHIFT == uint256(audioHash) >> _AUDIO_KEY_SHIFT;
+    }
+
+    /// @inheritdoc IERC7572
+    function contractURI() external view returns (string memory) {
+        string memory uri = _contractURI;
+        return bytes(uri).length == 0 ? DEFAULT_CONTRACT_URI : uri;
     }
 
     /// @notice The royalty rate in basis points of the sale price.
@@ -351,9 +396,11 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
     // ---------------------------------------------------------------- ERC-165
 
     /// @inheritdoc IERC165
+    /// @dev ERC-165, ERC-721, ERC-721 Metadata, ERC-2981 and ERC-4906 (`0x49064906`).
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
         return interfaceId == type(IERC165).interfaceId || interfaceId == type(IERC721).interfaceId
-            || interfaceId == type(IERC721Metadata).interfaceId || interfaceId == type(IERC2981).interfaceId;
+            || interfaceId == type(IERC721Metadata).interfaceId || interfaceId == type(IERC2981).interfaceId
+            || interfaceId == bytes4(0x49064906);
     }
 
     // ---------------------------------------------------------------- internals
@@ -366,7 +413,10 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC721Errors, Ownable2
 
     function _setPlatformSigner(address newSigner) private {
         if (newSigner == address(0)) revert ZeroPlatformSigner();
-        emit PlatformSignerUpdated(_platformSigner, newSigner);
+        address previous = _platformSigner;
+        if (newSigner == previous || _retiredSigners[newSigner]) revert PlatformSignerReused(newSigner);
+        if (previous != address(0)) _retiredSigners[previous] = true;
+        emit PlatformSignerUpdated(previous, newSigner);
         _platformSigner = newSigner;
     }
 

@@ -13,22 +13,36 @@ import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 
+/// @dev The low 14 bits a SongPoolHook address must carry, matching {SongPoolHook-getHookPermissions}:
+/// beforeInitialize, beforeSwap, afterSwap, beforeSwapReturnDelta, afterSwapReturnDelta (0x20cc).
+uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEFORE_SWAP_FLAG | Hooks.AFTER_SWAP_FLAG
+    | Hooks.BEFORE_SWAP_RETURNS_DELTA_FLAG | Hooks.AFTER_SWAP_RETURNS_DELTA_FLAG;
+
 /// @title SongPoolHook
 /// @notice Uniswap v4 hook of every Songmint song pool (native ETH / SongToken). It
-///  - lets only the SongVault initialize pools with it;
-///  - charges a swap fee on the ETH side of every swap (ETH paid in, or ETH paid out), credited to
-///    the song: the fee becomes PoolManager ERC-6909 claims on ETH held by the hook, with the vault
-///    as their ERC-6909 operator, and the hook keeps a per-pool running total; the vault burns the
-///    claims for a song's new fees when it collects them;
+///  - lets only its SongVault (the contract that deployed it) initialize pools with it;
+///  - charges a swap fee on the ETH side of every swap, credited to the song: the fee becomes
+///    PoolManager ERC-6909 claims on ETH held by the hook, with the vault as their ERC-6909
+///    operator, and the hook keeps a per-pool running total; the vault burns the claims for a
+///    song's new fees when it collects them;
 ///  - damps launch sniping: the fee starts at LAUNCH_FEE_PIPS (50%) and falls linearly to
 ///    BASE_FEE_PIPS (1%) over LAUNCH_FEE_DURATION (120 s) after the pool's launch.
-/// @dev The fee is taken through return deltas: in beforeSwap when ETH is the specified currency
-/// (exact ETH in, exact ETH out), in afterSwap when ETH is the unspecified one. Fees round up, so
-/// splitting a trade cannot dodge them. With a price limit that stops an ETH-specified swap early
-/// the fee is still computed on the requested amount (it is charged before the swap runs).
+/// @dev Every swap kind pays the same share `p` of the ETH that changes hands (the ETH the trader
+/// pays on a buy, the ETH the pool pays out on a sell):
+///  - where the fee comes out of a gross ETH amount (exact ETH in; exact tokens in, ETH out) it is
+///    `ceil(amount * p / 1e6)`;
+///  - where it is added on top of a net amount (exact tokens out, ETH in; exact ETH out) it is
+///    `ceil(amount * p / (1e6 - p))`, so that it is again `p` of net + fee.
+/// The fee is taken through return deltas: in beforeSwap when ETH is the specified currency (exact
+/// ETH in, exact ETH out), in afterSwap when ETH is the unspecified one. Fees round up, so splitting
+/// a trade cannot dodge them. A swap that specifies its ETH amount is charged before it runs, on the
+/// whole amount, so it must fill completely: afterSwap reverts one stopped early by its price limit
+/// (`ExactEthSwapNotFilled`) instead of charging a fee on ETH that never changed hands. Swaps that
+/// specify the token amount are charged on the ETH actually filled.
 /// The hook never sends ETH during a swap, so no recipient can block trading.
-/// The constructor takes only the PoolManager, so the CREATE2 address (mined for the flag bits)
-/// does not depend on the vault; the vault binds itself once, from its constructor.
+/// The hook is deployed by its vault (CREATE2 from the vault's address, salt mined by the vault for
+/// the flag bits), which it records as `vault` in its constructor: its address is bound to that
+/// vault, so no one else can deploy it, squat its address or bind it to something else.
 contract SongPoolHook is BaseHook, ISongPoolHook {
     using PoolIdLibrary for PoolKey;
     using SafeCast for uint256;
@@ -39,6 +53,8 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     uint256 public constant LAUNCH_FEE_PIPS = 500_000;
     /// @notice Seconds over which the launch fee decays linearly to the base fee.
     uint256 public constant LAUNCH_FEE_DURATION = 120;
+    /// @notice The low 14 bits the hook's address carries (Uniswap v4 reads the callbacks from them).
+    uint256 public constant HOOK_FLAGS = SONG_POOL_HOOK_FLAGS;
     uint256 private constant _PIPS = 1_000_000;
 
     /// @dev One slot per pool, read and written once per swap.
@@ -48,34 +64,39 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     }
 
     /// @inheritdoc ISongPoolHook
-    address public vault;
+    // solhint-disable-next-line immutable-vars-naming
+    address public immutable vault;
 
     mapping(PoolId poolId => PoolState) private _pools;
 
-    /// @notice The vault was bound.
-    event VaultBound(address indexed vault);
+    /// @dev The pool's ETH delta that the swap in progress must produce to fill completely, set by
+    /// beforeSwap for a swap that specifies its ETH amount and checked by afterSwap. Nothing runs
+    /// between the two callbacks of one swap but the PoolManager's own pool math.
+    int256 private transient _expectedEthFill;
+
     /// @notice The vault initialized a song pool with this hook.
     event PoolLaunched(PoolId indexed poolId, uint256 launchedAt);
     /// @notice A swap paid `fee` wei of ETH to the song (at `feePips`); `sender` is the router
     /// (the PoolManager's caller), not necessarily the trader.
     event SwapFeeCharged(PoolId indexed poolId, address indexed sender, uint256 fee, uint256 feePips);
 
-    /// @notice {bindVault} was already called.
-    error VaultAlreadyBound(address vault);
+    /// @notice A swap that specified its ETH amount was stopped early (by its price limit, or the
+    /// pool ran out of liquidity): its fee was charged on the whole amount, so it reverts.
+    /// @param expected The pool's ETH delta a complete fill gives (negative: ETH into the pool).
+    /// @param filled The pool's ETH delta of the partial fill.
+    error ExactEthSwapNotFilled(int256 expected, int256 filled);
     /// @notice Only the bound vault initializes pools with this hook.
     error OnlyVault(address sender);
     /// @notice Song pools pair native ETH (currency0) with the song token.
     error NotNativeEthPool();
 
+    /// @notice Binds the hook to its deployer, the SongVault: the only account that may initialize
+    /// pools with it, and the ERC-6909 operator of its fee claims (the PoolManager logs
+    /// `OperatorSet(hook, vault, true)`).
     /// @param poolManager_ The Uniswap v4 PoolManager.
-    constructor(IPoolManager poolManager_) BaseHook(poolManager_) {}
-
-    /// @inheritdoc ISongPoolHook
-    function bindVault() external {
-        if (vault != address(0)) revert VaultAlreadyBound(vault);
+    constructor(IPoolManager poolManager_) BaseHook(poolManager_) {
         vault = msg.sender;
-        poolManager.setOperator(msg.sender, true);
-        emit VaultBound(msg.sender);
+        poolManager_.setOperator(msg.sender, true);
     }
 
     /// @inheritdoc ISongPoolHook
@@ -136,7 +157,10 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
             return (this.beforeSwap.selector, BeforeSwapDeltaLibrary.ZERO_DELTA, 0);
         }
         uint256 amount = exactInput ? uint256(-params.amountSpecified) : uint256(params.amountSpecified);
-        int128 fee = _chargeFee(sender, key, amount).toInt128();
+        // Exact ETH in: the fee comes out of the ETH paid. Exact ETH out: it is added on top.
+        int128 fee = _chargeFee(sender, key, amount, !exactInput).toInt128();
+        // The pool now swaps amountSpecified + fee of ETH (less ETH in, more ETH out).
+        _expectedEthFill = params.amountSpecified + fee;
         return (this.beforeSwap.selector, toBeforeSwapDelta(fee, 0), 0);
     }
 
@@ -147,21 +171,33 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
         BalanceDelta delta,
         bytes calldata
     ) internal override returns (bytes4, int128) {
-        // ETH is the unspecified currency when buying exact tokens out or selling exact tokens in.
-        if (params.zeroForOne == (params.amountSpecified < 0)) return (this.afterSwap.selector, 0);
+        bool exactInput = params.amountSpecified < 0;
         int128 ethDelta = delta.amount0();
-        uint256 amount = ethDelta < 0 ? uint256(-int256(ethDelta)) : uint256(int256(ethDelta));
-        return (this.afterSwap.selector, _chargeFee(sender, key, amount).toInt128());
+        if (params.zeroForOne != exactInput) {
+            // ETH is the unspecified currency (exact tokens out, ETH in; exact tokens in, ETH out):
+            // charge what was filled. Exact tokens out: the fee is added on top of the ETH the pool takes.
+            uint256 amount = ethDelta < 0 ? uint256(-int256(ethDelta)) : uint256(int256(ethDelta));
+            return (this.afterSwap.selector, _chargeFee(sender, key, amount, !exactInput).toInt128());
+        }
+        // ETH was specified and charged in full by beforeSwap: only a complete fill may stand.
+        int256 expected = _expectedEthFill;
+        if (ethDelta != expected) revert ExactEthSwapNotFilled(expected, ethDelta);
+        return (this.afterSwap.selector, 0);
     }
 
-    /// @dev Credits `fee` of `amount` to the pool's running total and settles the hook's ETH delta
-    /// by minting itself an ERC-6909 claim (the vault is its operator), which moves no ETH during
-    /// the swap and reads no other storage.
-    function _chargeFee(address sender, PoolKey calldata key, uint256 amount) private returns (uint256 fee) {
+    /// @dev Credits the fee of a swap moving `amount` of ETH to the pool's running total and settles
+    /// the hook's ETH delta by minting itself an ERC-6909 claim (the vault is its operator), which
+    /// moves no ETH during the swap and reads no other storage. `onTop`: `amount` is net of the fee
+    /// (the fee is added to it), so the fee is `p / (1 - p)` of it, `p` of the gross amount.
+    function _chargeFee(address sender, PoolKey calldata key, uint256 amount, bool onTop)
+        private
+        returns (uint256 fee)
+    {
         PoolId poolId = key.toId();
         PoolState storage pool = _pools[poolId];
         uint256 feePips = swapFeePips(pool.launchedAt);
-        fee = (amount * feePips + _PIPS - 1) / _PIPS;
+        uint256 denominator = onTop ? _PIPS - feePips : _PIPS;
+        fee = (amount * feePips + denominator - 1) / denominator;
         if (fee == 0) return 0;
         pool.accruedSwapFees += uint216(fee);
         poolManager.mint(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), fee);

@@ -4,11 +4,13 @@ pragma solidity 0.8.28;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
+import {IERC721Metadata} from "@openzeppelin/contracts/token/ERC721/extensions/IERC721Metadata.sol";
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
+import {IERC7572} from "./interfaces/IERC7572.sol";
 
 /// @dev The fixed supply of every SongToken (1,000,000,000 tokens, 18 decimals), shared with the vault.
 uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
@@ -16,13 +18,14 @@ uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
 /// @title SongToken
 /// @notice The ERC-20 of one launched song: a fixed supply of 1,000,000,000 tokens (18 decimals),
 /// minted once at launch, with EIP-2612 permit. Named "Songmint #<songId>", symbol
-/// "SONG<songId>". No owner, no minting after creation, no burn, no pause.
+/// "SONG<songId>". No owner, no minting after creation, no burn, no pause. Its ERC-7572
+/// `contractURI` is its song's metadata URI.
 /// @dev Deployed by the SongVault as an EIP-1167 clone (CREATE2, salt = song id) whose immutable
 /// argument is the song id, so the address follows from the song id alone and the name costs no
 /// storage. The vault creates and initializes a clone in the same transaction, so nobody can
 /// initialize it first; the implementation itself can never be initialized.
 /// The EIP-712 domain uses the per-song `name()`, which is what wallets read to build a permit.
-contract SongToken is ERC20, IERC20Permit, IERC5267, Nonces {
+contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
     /// @notice The whole supply, minted at launch.
     uint256 public constant TOTAL_SUPPLY = SONG_TOKEN_SUPPLY;
 
@@ -31,6 +34,11 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, Nonces {
     bytes32 private constant _DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
     bytes32 private constant _VERSION_HASH = keccak256("1");
+
+    /// @notice The song NFT collection whose songs the tokens belong to (shared by every clone: an
+    /// immutable of the implementation's code).
+    // solhint-disable-next-line immutable-vars-naming
+    IERC721Metadata public immutable songNFT;
 
     /// @dev The implementation's own address: clones run this code at another address.
     address private immutable _IMPLEMENTATION;
@@ -46,7 +54,9 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, Nonces {
     /// @notice The permit was not signed by the owner.
     error ERC2612InvalidSigner(address signer, address owner);
 
-    constructor() ERC20("", "") {
+    /// @param songNFT_ The SongNFT collection (the vault checks it is its own).
+    constructor(IERC721Metadata songNFT_) ERC20("", "") {
+        songNFT = songNFT_;
         _IMPLEMENTATION = address(this);
     }
 
@@ -69,6 +79,14 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, Nonces {
     function songId() public view returns (uint256) {
         if (address(this) == _IMPLEMENTATION) return 0;
         return abi.decode(Clones.fetchCloneArgs(address(this)), (uint256));
+    }
+
+    /// @notice ERC-7572: the token's metadata is its song's, `songNFT.tokenURI(songId)` (which never
+    /// changes, so `ContractURIUpdated` is never emitted). Empty on the implementation.
+    function contractURI() external view returns (string memory) {
+        uint256 id = songId();
+        if (id == 0) return "";
+        return songNFT.tokenURI(id);
     }
 
     /// @notice "Songmint #<songId>".

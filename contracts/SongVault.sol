@@ -20,7 +20,7 @@ import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmo
 import {ISongNFT} from "./interfaces/ISongNFT.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 import {SongLaunchFeeSplit} from "./libraries/SongLaunchFeeSplit.sol";
-import {SongPoolHook} from "./SongPoolHook.sol";
+import {SONG_POOL_HOOK_FLAGS, SongPoolHook} from "./SongPoolHook.sol";
 import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 
 /// @title SongVault
@@ -35,17 +35,21 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 /// The vault owns every launch position and has no code path that removes liquidity: it is locked
 /// forever. The pool's LP fees on that position and the hook's ETH swap fees are collected per
 /// song by `collectFees` (anyone may call it; the hook's fee claims are burned by the vault as their
-/// ERC-6909 operator) and split between the song's creator (the NFT's
-/// `creatorOf`) and the platform (the vault's owner): the platform gets
+/// ERC-6909 operator) and split between the song's payout recipient (its creator, the NFT's
+/// `creatorOf`, until the role is handed on) and the platform (the vault's owner): the platform gets
 /// `amount * platformShareBps / 10_000` rounded down and the creator the remainder, so the two
-/// always add up to the amount exactly. Each party pulls its share with `claim`.
+/// always add up to the amount exactly. Each party pulls its share with `claim` (or anyone pushes
+/// it to the party with `claimFor`). The creator share belongs to the song's payout recipient: the
+/// creator at launch, a role its holder can hand to another address (`setPayoutRecipient`).
 ///
-/// The vault deploys its SongPoolHook itself, in its constructor, through the deterministic CREATE2
-/// deployment proxy (so the hook's address, mined for its v4 flag bits, depends only on the hook's
-/// code and the salt), and binds itself to it in the same transaction: there is no window in which
-/// anyone else could bind the hook, and the vault can only ever use a genuine SongPoolHook.
+/// The vault deploys its SongPoolHook itself, in its constructor, with CREATE2 from its own address
+/// and a salt it mines there for the hook's v4 flag bits; the hook records its deployer as its
+/// vault. The hook's address therefore follows from the vault's address: nobody else can deploy
+/// anything there first, and the vault can only ever use a genuine SongPoolHook bound to it.
 ///
 /// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
+/// Per-song roles: the payout recipient hands its role on (`setPayoutRecipient`); the creator takes
+/// back its NFT if it reached the vault outside `launch` (`recoverSong`).
 // Public immutables keep the lowercase getter names of Uniswap v4 and OpenZeppelin (poolManager, ...).
 // solhint-disable immutable-vars-naming
 contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
@@ -55,8 +59,6 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Basis-point denominator of shares.
     uint256 public constant BPS = SongLaunchFeeSplit.BPS;
-    /// @notice The deterministic deployment proxy (calldata: salt ++ init code), present on Base.
-    address public constant CREATE2_DEPLOYER = 0x4e59b44847b379578588920cA78FbF26c0B4956C;
     /// @notice Largest part of the supply a launcher may take (10%); the rest goes to the pool.
     uint256 public constant MAX_ALLOCATION_BPS = 1_000;
 
@@ -83,8 +85,11 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @notice A launched song.
+    /// @param payoutRecipient Receives the creator share of the song's fees: the creator
+    /// (`SongNFT.creatorOf`) at launch, then whoever the role was handed to.
+    /// @param launchedAt The launch time.
     struct Song {
-        address creator;
+        address payoutRecipient;
         uint40 launchedAt;
     }
 
@@ -150,9 +155,21 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     );
     /// @notice `account` claimed its fees of `songId` to `to`.
     event FeesClaimed(uint256 indexed songId, address indexed account, address to, uint256 eth, uint256 token);
+    /// @notice The creator share of `songId` now goes to `newRecipient`.
+    event PayoutRecipientUpdated(uint256 indexed songId, address indexed previousRecipient, address indexed newRecipient);
+    /// @notice The creator took back `songId`, which had reached the vault outside `launch`.
+    event SongRecovered(uint256 indexed songId, address indexed creator, address indexed to);
 
     /// @notice The caller does not own the song NFT.
     error NotSongOwner(uint256 songId, address caller);
+    /// @notice The caller is not the song's creator.
+    error NotSongCreator(uint256 songId, address caller);
+    /// @notice The caller is not the song's payout recipient (or the song was not launched).
+    error NotPayoutRecipient(uint256 songId, address caller);
+    /// @notice A payout recipient must be able to claim: not zero, not the vault.
+    error InvalidPayoutRecipient(address recipient);
+    /// @notice The song was launched: the vault keeps its NFT for good.
+    error AlreadyLaunched(uint256 songId);
     /// @notice The allocation exceeds MAX_ALLOCATION_BPS.
     error AllocationTooLarge(uint256 allocationBps);
     /// @notice A required address is zero.
@@ -167,31 +184,29 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     error NotPoolManager();
     /// @notice The launch configuration is unusable.
     error InvalidLaunchConfig();
+    /// @notice The token implementation is not a SongToken of this SongNFT.
+    error WrongTokenImplementation(address implementation);
     /// @notice Ownership cannot be renounced: platform fees would be stranded.
     error RenounceDisabled();
-    /// @notice The CREATE2 proxy did not deploy the hook (salt already used, or not mined for the
-    /// hook's flag bits).
-    error HookDeploymentFailed(bytes32 hookSalt);
 
+    /// @dev Deploys the SongPoolHook (see {_deployHook}): its address follows from this vault's.
     /// @param poolManager_ The Uniswap v4 PoolManager.
     /// @param songNFT_ The song NFT collection.
-    /// @param tokenImplementation_ A SongToken implementation.
-    /// @param hookSalt CREATE2 salt that puts SongPoolHook at an address with its flag bits
-    /// (mined by ignition/songmint-hook.ts).
+    /// @param tokenImplementation_ A SongToken implementation made for `songNFT_`.
     /// @param config The pool shape and the platform share.
     /// @param platform The owner: the platform fee party.
     constructor(
         IPoolManager poolManager_,
         ISongNFT songNFT_,
         address tokenImplementation_,
-        bytes32 hookSalt,
         LaunchConfig memory config,
         address platform
     ) Ownable(platform) {
+        if (address(poolManager_) == address(0) || address(songNFT_) == address(0)) revert ZeroAddress();
         if (
-            address(poolManager_) == address(0) || address(songNFT_) == address(0)
-                || tokenImplementation_.code.length == 0
-        ) revert ZeroAddress();
+            tokenImplementation_.code.length == 0
+                || address(SongToken(tokenImplementation_).songNFT()) != address(songNFT_)
+        ) revert WrongTokenImplementation(tokenImplementation_);
         if (
             config.tickSpacing < TickMath.MIN_TICK_SPACING || config.tickSpacing > TickMath.MAX_TICK_SPACING
                 || config.startTick % config.tickSpacing != 0 || config.tickLower % config.tickSpacing != 0
@@ -202,8 +217,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         poolManager = poolManager_;
         songNFT = songNFT_;
         tokenImplementation = tokenImplementation_;
-        ISongPoolHook hook_ = _deployHook(hookSalt, poolManager_);
-        hook = hook_;
+        hook = _deployHook(poolManager_);
         lpFee = config.lpFee;
         tickSpacing = config.tickSpacing;
         tickLower = config.tickLower;
@@ -211,7 +225,6 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         platformShareBps = config.platformShareBps;
         _SQRT_PRICE_LOWER = TickMath.getSqrtPriceAtTick(config.tickLower);
         _SQRT_PRICE_UPPER = TickMath.getSqrtPriceAtTick(config.startTick);
-        hook_.bindVault();
     }
 
     /// @notice ETH arrives only from the PoolManager (fee collection).
@@ -229,7 +242,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         if (params.allocationBps > MAX_ALLOCATION_BPS) revert AllocationTooLarge(params.allocationBps);
         if (params.allocationRecipient == address(0)) revert ZeroAddress();
         address creator = songNFT.creatorOf(songId);
-        _songs[songId] = Song({creator: creator, launchedAt: uint40(block.timestamp)});
+        _songs[songId] = Song({payoutRecipient: creator, launchedAt: uint40(block.timestamp)});
 
         songNFT.transferFrom(msg.sender, address(this), songId);
         token = Clones.cloneDeterministicWithImmutableArgs(tokenImplementation, abi.encode(songId), bytes32(songId));
@@ -262,44 +275,59 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         poolManager.unlock(abi.encode(CallbackAction.Collect, songId));
     }
 
-    /// @notice Pays the caller's fees of `songIds` to `to`: the creator's share of the songs it
-    /// created, and, for the owner, the platform share. Tokens go song by song, ETH in one transfer.
+    /// @notice Pays the caller's fees of `songIds` to `to`: the creator share of the songs whose
+    /// payout recipient it is, and, for the owner, the platform share. Tokens go song by song, ETH
+    /// in one transfer.
     /// @dev A recipient that rejects ETH only fails its own claim; the fees stay credited.
     /// @param songIds Songs to claim (duplicates are harmless: the second pass finds nothing).
     /// @param to Receiver of the ETH and tokens.
     /// @return ethPaid Total ETH sent.
     function claim(uint256[] calldata songIds, address payable to) external nonReentrant returns (uint256 ethPaid) {
         if (to == address(0)) revert ZeroAddress();
-        bool isPlatform = msg.sender == owner();
-        bool claimedAny;
-        for (uint256 i = 0; i < songIds.length; ++i) {
-            uint256 songId = songIds[i];
-            FeeBalance memory owed;
-            if (msg.sender == _songs[songId].creator) {
-                owed = _creatorFees[songId];
-                delete _creatorFees[songId];
-            }
-            if (isPlatform) {
-                FeeBalance memory platformOwed = _platformFees[songId];
-                delete _platformFees[songId];
-                owed.eth += platformOwed.eth;
-                owed.token += platformOwed.token;
-            }
-            if (owed.eth == 0 && owed.token == 0) continue;
-            claimedAny = true;
-            ethPaid += owed.eth;
-            emit FeesClaimed(songId, msg.sender, to, owed.eth, owed.token);
-            if (owed.token != 0) {
-                // The vault's own SongToken clone: a plain ERC-20 that reverts on failure.
-                SongToken(tokenOf(songId)).transfer(to, owed.token);
-            }
-        }
-        if (!claimedAny) revert NothingToClaim();
-        if (ethPaid != 0) {
-            // solhint-disable-next-line avoid-low-level-calls
-            (bool sent,) = to.call{value: ethPaid}("");
-            if (!sent) revert EthTransferFailed(to, ethPaid);
-        }
+        return _claim(msg.sender, songIds, to);
+    }
+
+    /// @notice Pays `account`'s fees of `songIds` to `account` itself, exactly as `account` calling
+    /// `claim(songIds, account)` would. Anyone may call it: it lets a payout recipient that cannot
+    /// make calls (a split contract, for one) receive its share.
+    /// @param songIds Songs to claim.
+    /// @param account A payout recipient or the owner.
+    /// @return ethPaid Total ETH sent.
+    function claimFor(uint256[] calldata songIds, address payable account)
+        external
+        nonReentrant
+        returns (uint256 ethPaid)
+    {
+        return _claim(account, songIds, account);
+    }
+
+    /// @notice Hands the creator share of `songId` (credited and future) to `newRecipient`, for
+    /// instance a split contract or a multisig. Only the current payout recipient may call it; the
+    /// role moves with it (the new recipient is the one who can move it on).
+    /// @param songId A launched song.
+    /// @param newRecipient The new payout recipient: not zero, not the vault.
+    function setPayoutRecipient(uint256 songId, address newRecipient) external {
+        Song storage song = _songs[songId];
+        address previous = song.payoutRecipient;
+        if (msg.sender != previous) revert NotPayoutRecipient(songId, msg.sender);
+        if (newRecipient == address(0) || newRecipient == address(this)) revert InvalidPayoutRecipient(newRecipient);
+        song.payoutRecipient = newRecipient;
+        emit PayoutRecipientUpdated(songId, previous, newRecipient);
+    }
+
+    /// @notice Sends a song NFT that reached the vault without being launched (a plain
+    /// `transferFrom`, which calls no receiver and so cannot be refused) to `to`. Only the song's
+    /// creator may call it: `SongNFT.creatorOf` is the one owner SongNFT keeps on record (the
+    /// sender of a plain transfer is not). A launched song's NFT stays in the vault for good.
+    /// @param songId A song NFT held by the vault and never launched.
+    /// @param to Receiver of the NFT.
+    function recoverSong(uint256 songId, address to) external nonReentrant {
+        if (_songs[songId].launchedAt != 0) revert AlreadyLaunched(songId);
+        if (songNFT.creatorOf(songId) != msg.sender) revert NotSongCreator(songId, msg.sender);
+        if (to == address(0)) revert ZeroAddress();
+        emit SongRecovered(songId, msg.sender, to);
+        // Reverts (ERC721IncorrectOwner) unless the vault holds the NFT.
+        songNFT.transferFrom(address(this), to, songId);
     }
 
     /// @notice Disabled: the platform fee party must always exist.
@@ -336,7 +364,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         return _poolKey(tokenOf(songId));
     }
 
-    /// @notice `songId`'s creator (fee party) and launch time; zeros if not launched.
+    /// @notice `songId`'s payout recipient (creator fee party) and launch time; zeros if not launched.
     /// @param songId The SongNFT token id.
     function songOf(uint256 songId) external view returns (Song memory) {
         return _songs[songId];
@@ -362,12 +390,60 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         return SongLaunchFeeSplit.split(amount, platformShareBps);
     }
 
-    function _deployHook(bytes32 hookSalt, IPoolManager poolManager_) private returns (ISongPoolHook) {
-        bytes memory initCode = abi.encodePacked(type(SongPoolHook).creationCode, abi.encode(poolManager_));
-        // solhint-disable-next-line avoid-low-level-calls
-        (bool deployed, bytes memory hookAddress) = CREATE2_DEPLOYER.call(abi.encodePacked(hookSalt, initCode));
-        if (!deployed || hookAddress.length != 20) revert HookDeploymentFailed(hookSalt);
-        return ISongPoolHook(address(bytes20(hookAddress)));
+    /// @dev Pays `account`'s creator and platform shares of `songIds` to `to`.
+    function _claim(address account, uint256[] calldata songIds, address payable to) private returns (uint256 ethPaid) {
+        bool isPlatform = account == owner();
+        bool claimedAny;
+        for (uint256 i = 0; i < songIds.length; ++i) {
+            uint256 songId = songIds[i];
+            FeeBalance memory owed;
+            if (account == _songs[songId].payoutRecipient) {
+                owed = _creatorFees[songId];
+                delete _creatorFees[songId];
+            }
+            if (isPlatform) {
+                FeeBalance memory platformOwed = _platformFees[songId];
+                delete _platformFees[songId];
+                owed.eth += platformOwed.eth;
+                owed.token += platformOwed.token;
+            }
+            if (owed.eth == 0 && owed.token == 0) continue;
+            claimedAny = true;
+            ethPaid += owed.eth;
+            emit FeesClaimed(songId, account, to, owed.eth, owed.token);
+            if (owed.token != 0) {
+                // The vault's own SongToken clone: a plain ERC-20 that reverts on failure.
+                SongToken(tokenOf(songId)).transfer(to, owed.token);
+            }
+        }
+        if (!claimedAny) revert NothingToClaim();
+        if (ethPaid != 0) {
+            // solhint-disable-next-line avoid-low-level-calls
+            (bool sent,) = to.call{value: ethPaid}("");
+            if (!sent) revert EthTransferFailed(to, ethPaid);
+        }
+    }
+
+    /// @dev Deploys the SongPoolHook with CREATE2 from this vault at the first salt (counting from 0)
+    /// whose address carries exactly the hook's flag bits in its low 14 bits (one address in
+    /// 16,384 does: 16,384 tries on average, about 130 gas each). The hook's constructor binds it
+    /// to msg.sender, this vault.
+    function _deployHook(IPoolManager poolManager_) private returns (ISongPoolHook) {
+        bytes32 initCodeHash = keccak256(abi.encodePacked(type(SongPoolHook).creationCode, abi.encode(poolManager_)));
+        uint256 flags = SONG_POOL_HOOK_FLAGS;
+        bytes32 salt;
+        assembly ("memory-safe") {
+            // Scratch past the free memory pointer: 0xff ++ this ++ salt ++ init code hash (85 bytes
+            // from m + 11), the CREATE2 address preimage.
+            let m := mload(0x40)
+            mstore(m, or(shl(160, 0xff), address()))
+            mstore(add(m, 0x40), initCodeHash)
+            for {} 1 { salt := add(salt, 1) } {
+                mstore(add(m, 0x20), salt)
+                if eq(and(keccak256(add(m, 11), 85), 0x3fff), flags) { break }
+            }
+        }
+        return new SongPoolHook{salt: salt}(poolManager_);
     }
 
     function _seedLiquidity(PoolKey memory key, uint128 liquidity, address allocationRecipient)

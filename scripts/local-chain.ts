@@ -1,9 +1,9 @@
 /**
  * A local Base for `npm start` and end-to-end tests: Hardhat's JSON-RPC server over a fresh
  * simulated `base` network (OP stack, chain id 8453, the node's well-known dev accounts), with
- * Uniswap v4 placed at its Base addresses and the whole Songmint protocol (SongNFT, SongToken
- * implementation, SongVault, SongPoolHook) deployed through Ignition using
- * ignition/parameters/local.json.
+ * Uniswap v4 placed at its Base addresses (plus v4-periphery's V4Router and V4Quoter) and the whole
+ * Songmint protocol (SongNFT, SongToken implementation, SongVault, SongPoolHook) deployed through
+ * Ignition using ignition/parameters/local.json.
  *
  *   npx tsx scripts/local-chain.ts [port]     # runs until Ctrl-C, prints the RPC URL and addresses
  */
@@ -16,7 +16,10 @@ import { deployUniswapV4 } from './uniswap-v4.ts';
 export interface LocalChain {
   readonly rpcUrl: string;
   readonly chainId: 8453;
-  /** Deployed addresses by contract name (SongNFT, SongVault, SongPoolHook, SongToken, PoolManager, PoolSwapTest). */
+  /**
+   * Deployed addresses by contract name (SongNFT, SongVault, SongPoolHook, SongToken, PoolManager,
+   * PoolSwapTest, V4Router, V4Quoter).
+   */
   readonly contracts: Record<string, Address>;
   stop(): Promise<void>;
 }
@@ -75,6 +78,8 @@ async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
       SongToken: getAddress(await deployed.tokenImplementation.getAddress()),
       PoolManager: getAddress(await uniswap.poolManager.getAddress()),
       PoolSwapTest: getAddress(await uniswap.swapRouter.getAddress()),
+      V4Router: getAddress(await uniswap.v4Router.getAddress()),
+      V4Quoter: getAddress(await uniswap.quoter.getAddress()),
     };
   } finally {
     await rm(JOURNAL_DIR, { recursive: true, force: true });

@@ -7,10 +7,12 @@
  *   npx hardhat run bench/gas/launch.ts
  *
  * Prints a table and writes bench/results/gas-launch.json and bench/results/gas-launch.md.
- * Figures are whole-transaction gas from receipts. Swaps go through v4-core's PoolSwapTest
- * router; the hooked pool is measured after the launch fee has decayed (steady state) and after
- * one warm-up swap per pool (which crosses the position's upper tick and creates the vault's
- * ERC-6909 balance), so both pools are measured in the same state.
+ * Figures are whole-transaction gas from receipts. Swaps go through v4-core's PoolSwapTest router
+ * and through v4-periphery's V4Router (the code UniversalRouter runs for v4); the hooked pool is
+ * measured after the launch fee has decayed (steady state) and after one warm-up swap per pool
+ * (which crosses the position's upper tick and creates the vault's ERC-6909 balance), so both
+ * pools are measured in the same state. The vault's own deployment is measured too: its
+ * constructor searches the hook's CREATE2 salt on chain, so its gas varies with the vault address.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { network } from 'hardhat';
@@ -19,6 +21,8 @@ import {
   deploySongmint,
   LAUNCH_CONFIG,
   mintSong,
+  predictedHook,
+  routerSwap,
   slot0,
   swap,
   TOTAL_SUPPLY,
@@ -33,6 +37,21 @@ const ETH = 10n ** 18n;
 const { ethers, networkHelpers } = await network.create('base');
 const s = await deploySongmint(ethers);
 const vaultAddress = await s.vault.getAddress();
+
+// Vault deployments (each mines its hook salt in its constructor): this one and four more.
+interface VaultDeployment {
+  gas: number;
+  saltSearched: number;
+}
+const vaultDeployments: VaultDeployment[] = [];
+const vaultArgs = [BASE_POOL_MANAGER, await s.nft.getAddress(), await s.tokenImplementation.getAddress(), LAUNCH_CONFIG, s.platform.address] as const;
+for (let i = 0; i < 5; i++) {
+  const vault = i === 0 ? s.vault : await ethers.deployContract('SongVault', [...vaultArgs]);
+  const receipt = await vault.deploymentTransaction()?.wait();
+  if (!receipt) throw new Error('no vault deployment receipt');
+  const { salt } = await predictedHook(ethers, await vault.getAddress());
+  vaultDeployments.push({ gas: Number(receipt.gasUsed), saltSearched: Number(BigInt(salt)) + 1 });
+}
 
 async function gasOf(tx: Promise<{ wait(): Promise<{ gasUsed: bigint } | null> }>): Promise<number> {
   const receipt = await (await tx).wait();
@@ -85,8 +104,11 @@ const songToken = await ethers.getContractAt('SongToken', songKey.currency1);
 const router = await s.swapRouter.getAddress();
 await (await songToken.connect(s.creator).transfer(s.trader.address, 50_000_000n * ETH)).wait();
 await (await twinToken.transfer(s.trader.address, 50_000_000n * ETH)).wait();
-await (await songToken.connect(s.trader).approve(router, TOTAL_SUPPLY)).wait();
-await (await twinToken.connect(s.trader).approve(router, TOTAL_SUPPLY)).wait();
+const peripheryRouter = await s.v4Router.getAddress();
+for (const spender of [router, peripheryRouter]) {
+  await (await songToken.connect(s.trader).approve(spender, TOTAL_SUPPLY)).wait();
+  await (await twinToken.connect(s.trader).approve(spender, TOTAL_SUPPLY)).wait();
+}
 await networkHelpers.time.increase(600);
 
 interface SwapCase {
@@ -106,6 +128,7 @@ const cases: SwapCase[] = [
 for (const key of [songKey, twinKey]) await (await swap(s.swapRouter, s.trader, key, 'buyExactIn', ETH, ETH)).wait();
 
 interface SwapResult {
+  router: 'PoolSwapTest' | 'V4Router';
   kind: SwapKind;
   detail: string;
   hooked: number;
@@ -116,7 +139,13 @@ const swaps: SwapResult[] = [];
 for (const c of cases) {
   const hooked = await gasOf(swap(s.swapRouter, s.trader, songKey, c.kind, c.amount, c.value));
   const hookless = await gasOf(swap(s.swapRouter, s.trader, twinKey, c.kind, c.amount, c.value));
-  swaps.push({ kind: c.kind, detail: c.detail, hooked, hookless, overhead: hooked - hookless });
+  swaps.push({ router: 'PoolSwapTest', kind: c.kind, detail: c.detail, hooked, hookless, overhead: hooked - hookless });
+}
+for (const c of cases) {
+  const limits = c.kind === 'buyExactOut' ? { maxIn: c.value } : {};
+  const hooked = await gasOf(routerSwap(s.v4Router, s.trader, songKey, c.kind, c.amount, limits));
+  const hookless = await gasOf(routerSwap(s.v4Router, s.trader, twinKey, c.kind, c.amount, limits));
+  swaps.push({ router: 'V4Router', kind: c.kind, detail: c.detail, hooked, hookless, overhead: hooked - hookless });
 }
 const collect = await gasOf(s.vault.collectFees(1n));
 const claim = await gasOf(s.vault.connect(s.creator).claim([1n], s.creator.address));
@@ -128,6 +157,7 @@ const results = {
   network: 'base (simulated OP chain 8453), v4-core 1.0.2 PoolManager artifact at ' + BASE_POOL_MANAGER,
   solc: '0.8.28, optimizer 10,000 runs, cancun',
   launch: { first: firstLaunch, typical: typicalLaunch, all: launches, target: LAUNCH_TARGET, withinTarget: Math.max(...launches) <= LAUNCH_TARGET },
+  vaultDeployment: vaultDeployments,
   swaps,
   hookOverhead: { max: maxOverhead, target: HOOK_OVERHEAD_TARGET, withinTarget: maxOverhead <= HOOK_OVERHEAD_TARGET },
   collectFees: collect,
@@ -139,8 +169,9 @@ const lines = [
   '',
   `Measured by \`npx hardhat run bench/gas/launch.ts\` on ${results.network}; ${results.solc}.`,
   'Whole-transaction gas from receipts. Baseline: a hookless pool of the same shape (same token code, LP fee,',
-  'tick spacing, start price, liquidity range and size), swapped through the same v4-core PoolSwapTest router',
-  'in the same run, after one warm-up buy per pool; the hooked pool after its launch fee has decayed.',
+  'tick spacing, start price, liquidity range and size), swapped through the same router in the same run',
+  "(v4-core's PoolSwapTest, then v4-periphery's V4Router with SETTLE_ALL/TAKE_ALL), after one warm-up buy per",
+  'pool; the hooked pool after its launch fee has decayed.',
   '',
   '| Operation | Gas | Target |',
   '|---|---:|---:|',
@@ -149,9 +180,19 @@ const lines = [
   `| collectFees (LP fees + hook fees, both currencies) | ${collect.toLocaleString('en-US')} | |`,
   `| claim (creator, one song, ETH + tokens) | ${claim.toLocaleString('en-US')} | |`,
   '',
-  '| Swap | With SongPoolHook | Hookless baseline | Hook overhead (target ≤ 30,000) |',
-  '|---|---:|---:|---:|',
-  ...swaps.map((r) => `| ${r.detail} | ${r.hooked.toLocaleString('en-US')} | ${r.hookless.toLocaleString('en-US')} | ${r.overhead.toLocaleString('en-US')} |`),
+  '| Swap | Router | With SongPoolHook | Hookless baseline | Hook overhead (target ≤ 30,000) |',
+  '|---|---|---:|---:|---:|',
+  ...swaps.map(
+    (r) =>
+      `| ${r.detail} | ${r.router} | ${r.hooked.toLocaleString('en-US')} | ${r.hookless.toLocaleString('en-US')} | ${r.overhead.toLocaleString('en-US')} |`,
+  ),
+  '',
+  'SongVault deployment (once per protocol; the constructor searches the first salt from 0 whose CREATE2',
+  'address from the vault carries the hook flags, one address in 16,384 on average, then deploys the hook):',
+  '',
+  '| Vault | Salts searched | Deployment gas |',
+  '|---:|---:|---:|',
+  ...vaultDeployments.map((d, i) => `| ${i + 1} | ${d.saltSearched.toLocaleString('en-US')} | ${d.gas.toLocaleString('en-US')} |`),
   '',
 ];
 console.log(lines.join('\n'));

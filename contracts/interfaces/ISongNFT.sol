@@ -10,8 +10,15 @@ interface ISongNFT is IERC721 {
     /// metadata `metadataURI` exactly as signed by the platform.
     event SongMinted(uint256 indexed tokenId, address indexed minter, bytes32 indexed audioHash, string metadataURI);
 
-    /// @notice The key whose signatures authorize mints changed.
+    /// @notice The key whose signatures authorize mints changed; `previousSigner` is retired for
+    /// good (zero at deployment). From this event's block on, unused signatures by the previous
+    /// signer fail `Invalid signature`.
     event PlatformSignerUpdated(address indexed previousSigner, address indexed newSigner);
+
+    /// @notice ERC-4906: the metadata of tokens `_fromTokenId` to `_toTokenId` (inclusive) may have
+    /// changed. SongNFT emits it over every id when the royalty rate changes; token URIs never do.
+    // solhint-disable-next-line gas-indexed-events
+    event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
     /// @notice The royalty rate paid to creators (ERC-2981) changed.
     // solhint-disable-next-line gas-indexed-events
@@ -38,6 +45,22 @@ interface ISongNFT is IERC721 {
 
     /// @notice The address whose signatures currently authorize mints.
     function platformSigner() external view returns (address);
+
+    /// @notice Whether `signer` was the platform signer once and was rotated away. A retired signer
+    /// can never be set again, so its unused signatures never mint.
+    function isRetiredSigner(address signer) external view returns (bool);
+
+    /// @notice The address that made `signature` over a mint of `metadataURI` and `audioHash` by
+    /// `minter` (the EIP-191 message of `mintMessageHash`), or zero when `mint` would reject the
+    /// signature as malformed (not 65 bytes, high s, bad v, invalid point). `mint` accepts it iff
+    /// this equals `platformSigner()` (and the audio is unused); after a rotation the oracle reads
+    /// it to tell a retired signer's signature from a live one.
+    function recoverMintSigner(
+        address minter,
+        string calldata metadataURI,
+        bytes32 audioHash,
+        bytes calldata signature
+    ) external pure returns (address);
 
     /// @notice Whether a token was already minted for `audioHash` (its signature is spent).
     /// @dev Audio is identified on chain by its audio key, the high 93 bits of the hash: this is

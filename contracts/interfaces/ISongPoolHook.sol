@@ -6,12 +6,8 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 /// @title ISongPoolHook
 /// @notice The Songmint Uniswap v4 hook as the SongVault sees it.
 interface ISongPoolHook {
-    /// @notice Binds the caller as the only account that may initialize pools with the hook, and
-    /// makes it the PoolManager ERC-6909 operator of the hook's fee claims.
-    /// @dev Once only; the SongVault calls it from its constructor.
-    function bindVault() external;
-
-    /// @notice The vault bound by {bindVault}; zero before.
+    /// @notice The SongVault that deployed the hook: the only account that may initialize pools with
+    /// it, and the PoolManager ERC-6909 operator of the hook's fee claims. Fixed at deployment.
     function vault() external view returns (address);
 
     /// @notice All ETH swap fees the hook has charged in `poolId` since launch, in wei. The fees

@@ -13,8 +13,8 @@ uint256 constant CID_PREFIX_DAG_PB = 0x697066733a2f2f62616679626569;
 /// @dev Such a URI is 66 characters: the 14-character prefix (codec and the CID header) and 52
 /// base32 characters = 260 bits: the 2 low bits of the header byte 0x20 (zero), the 256-bit
 /// digest, 2 padding bits (zero). Only strings of exactly this canonical form are packed (first
-/// character value below 8, last a multiple of 4, lower case), so decoding reproduces them byte
-/// for byte; anything else is stored verbatim by SongNFT.
+/// character value below 8, last a multiple of 4, lower case, every byte ASCII), so decoding
+/// reproduces them byte for byte; anything else is stored verbatim by SongNFT.
 ///
 /// Both directions work on whole words. Characters 14..45 (A) and 46..65 (B, its 12 lanes past
 /// the end counted as value 0) are loaded as 32 byte lanes each and turned into their 5-bit
@@ -74,7 +74,10 @@ library IpfsCidUri {
                     0x616161616161616161616161
                 )
                 // Bit 7 of a lane of (x + 0x1f) ^ (x + 0x05) is set for 0x61 <= x <= 0x7a (a-z), of
-                // (x + 0x4e) ^ (x + 0x48) for 0x32 <= x <= 0x37 (2-7); lanes must be below 0x80.
+                // (x + 0x4e) ^ (x + 0x48) for 0x32 <= x <= 0x37 (2-7), provided every lane is below
+                // 0x80: a lane with bit 7 set would carry into its neighbour and pass as something
+                // else (U+1CB2 packs as "a22"), so such a string is never packed.
+                let ascii := iszero(and(or(a, b), 0x8080808080808080808080808080808080808080808080808080808080808080))
                 let valid := and(
                     and(
                         or(
@@ -118,7 +121,10 @@ library IpfsCidUri {
                 // Canonical form: first value below 8, last value a multiple of 4. Those 2 + 2 zero
                 // bits are the ones the shifts below drop.
                 if and(
-                    and(gt(uriKind, 0), eq(valid, 0x8080808080808080808080808080808080808080808080808080808080808080)),
+                    and(
+                        and(gt(uriKind, 0), ascii),
+                        eq(valid, 0x8080808080808080808080808080808080808080808080808080808080808080)
+                    ),
                     iszero(or(and(a, shl(248, 0x18)), and(b, shl(96, 3))))
                 ) {
                     digest := or(shl(98, compact(a)), shr(62, compact(b)))

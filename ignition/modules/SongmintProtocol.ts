@@ -1,43 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { buildModule } from '@nomicfoundation/hardhat-ignition/modules';
-import { isHex } from 'viem';
-import { BASE_POOL_MANAGER, mineHookSalt, songPoolHookInitCode } from '../songmint-hook.ts';
+import { BASE_POOL_MANAGER } from '../songmint-hook.ts';
 import SongNFTModule from './SongNFT.ts';
 
 /**
- * The whole Songmint protocol: SongNFT (through its own module), the SongToken implementation and
- * SongVault, whose constructor deploys SongPoolHook through the deterministic CREATE2 proxy at an
- * address mined for its Uniswap v4 flag bits and binds itself to it, in one transaction. Parameters (`SongmintProtocol` in ignition/parameters):
- * `platform` (vault owner, platform fee party), `lpFee`, `tickSpacing`, `startTick`, `tickLower`,
+ * The whole Songmint protocol: SongNFT (through its own module), the SongToken implementation (made
+ * for that SongNFT) and SongVault, whose constructor mines a CREATE2 salt for SongPoolHook's
+ * Uniswap v4 flag bits and deploys the hook from its own address, bound to it, in the same
+ * transaction (the module reads the hook's address back from `vault.hook()`). Nothing is mined when
+ * the module is built and no salt is a parameter: the hook's address follows from the vault's, so
+ * no one can take it first. Parameters (`SongmintProtocol` in ignition/parameters): `platform`
+ * (vault owner, platform fee party), `lpFee`, `tickSpacing`, `startTick`, `tickLower`,
  * `platformShareBps`. See docs/launch.md.
- *
- * The hook's init code holds only the PoolManager address (Base's, fixed), so its address depends
- * on the compiled bytecode alone and is mined here, when the module is built (deterministic, ~0.2 s).
- * The SongVault embeds the same SongPoolHook creation code (same build), so the address matches.
  */
-function minedSongPoolHook() {
-  const artifactUrl = new URL('../../artifacts/contracts/SongPoolHook.sol/SongPoolHook.json', import.meta.url);
-  const artifact: unknown = JSON.parse(readFileSync(artifactUrl, 'utf8'));
-  const bytecode = typeof artifact === 'object' && artifact !== null && 'bytecode' in artifact ? artifact.bytecode : undefined;
-  if (typeof bytecode !== 'string' || !isHex(bytecode)) {
-    throw new Error(`SongPoolHook artifact without bytecode at ${artifactUrl.pathname}: run \`npx hardhat build\``);
-  }
-  const initCode = songPoolHookInitCode(bytecode, BASE_POOL_MANAGER);
-  const mined = mineHookSalt({ initCode });
-  if (!mined.ok) throw new Error(mined.message);
-  return mined.value;
-}
-
 export default buildModule('SongmintProtocol', (m) => {
   const { songNFT } = m.useModule(SongNFTModule);
-  const minedHook = minedSongPoolHook();
 
-  const tokenImplementation = m.contract('SongToken');
+  const tokenImplementation = m.contract('SongToken', [songNFT]);
   const vault = m.contract('SongVault', [
     BASE_POOL_MANAGER,
     songNFT,
     tokenImplementation,
-    minedHook.salt,
     {
       lpFee: m.getParameter('lpFee', 10_000),
       tickSpacing: m.getParameter('tickSpacing', 200),
@@ -47,7 +29,7 @@ export default buildModule('SongmintProtocol', (m) => {
     },
     m.getParameter<string>('platform'),
   ]);
-  const hook = m.contractAt('SongPoolHook', minedHook.address, { after: [vault] });
+  const hook = m.contractAt('SongPoolHook', m.staticCall(vault, 'hook'));
 
   return { songNFT, tokenImplementation, hook, vault };
 });

@@ -16,9 +16,12 @@ import {
   feePipsAfter,
   hookFee,
   mintAndLaunch,
+  mintSong,
   poolIdOf,
+  poolKeyOf,
   slot0,
   swap,
+  swapParams,
   V4_LIBRARY_ERRORS,
   type PoolKeyTuple,
   type Songmint,
@@ -47,9 +50,15 @@ interface SwapOutcome {
 }
 
 /** Runs one swap and reads the pool's own ETH amount (PoolManager Swap event) and the hook fee. */
-async function runSwap(s: Songmint, kind: SwapKind, amount: bigint, value = 0n, limit?: bigint): Promise<SwapOutcome> {
+async function runSwap(
+  s: Songmint & { poolKey: PoolKeyTuple },
+  kind: SwapKind,
+  amount: bigint,
+  value = 0n,
+  limit?: bigint,
+): Promise<SwapOutcome> {
   const before = await ethers.provider.getBalance(s.trader.address);
-  const tx = await swap(s.swapRouter, s.trader, await keyOf(s), kind, amount, value, limit);
+  const tx = await swap(s.swapRouter, s.trader, s.poolKey, kind, amount, value, limit);
   const receipt = (await tx.wait()) as TransactionReceipt;
   const after = await ethers.provider.getBalance(s.trader.address);
   let poolEth = 0n;
@@ -72,17 +81,30 @@ async function runSwap(s: Songmint, kind: SwapKind, amount: bigint, value = 0n, 
   return { receipt, poolEth, fee, feePips, traderEthChange: after - before + receipt.fee, sender };
 }
 
-let currentKey: PoolKeyTuple | undefined;
-async function keyOf(s: Songmint): Promise<PoolKeyTuple> {
-  if (currentKey === undefined || currentKey.hooks !== (await s.hook.getAddress())) throw new Error('no pool');
-  return currentKey;
+/**
+ * A song launched at T with its allocation (10%) sent to the trader, who approves the router at
+ * T + 1; at T + 2 the creator buys 1 ETH of tokens, so the pool holds ETH for sells. Every swap
+ * kind can run from T + 3 on.
+ */
+async function tradedSong() {
+  const s = await deploySongmint(ethers);
+  const songId = await mintSong(s.nft, s.creator, 'parity');
+  await (await s.nft.connect(s.creator).approve(await s.vault.getAddress(), songId)).wait();
+  await (await s.vault.connect(s.creator).launch(songId, { allocationBps: 1000, allocationRecipient: s.trader.address })).wait();
+  const launchedAt = BigInt((await s.vault.songOf(songId)).launchedAt);
+  const poolKey = await poolKeyOf(s.vault, songId);
+  const token = await ethers.getContractAt('SongToken', poolKey.currency1);
+  await networkHelpers.time.setNextBlockTimestamp(launchedAt + 1n);
+  await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
+  await networkHelpers.time.setNextBlockTimestamp(launchedAt + 2n);
+  await (await swap(s.swapRouter, s.creator, poolKey, 'buyExactIn', ETH, ETH)).wait();
+  return { ...s, songId, poolKey, launchedAt };
 }
 
 describe('SongPoolHook', function () {
   /** The launched song, with the launch fee fully decayed unless `fresh`. */
   async function ready(fresh: 'fresh' | 'decayed') {
     const s = await networkHelpers.loadFixture(launchedSong);
-    currentKey = s.poolKey;
     if (fresh === 'fresh') return s;
     // The trader holds tokens and has approved the router, so every kind of swap can run.
     const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
@@ -106,12 +128,13 @@ describe('SongPoolHook', function () {
       expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(fee);
     });
 
-    it('buy exact tokens out: the fee is added to the ETH the pool takes', async function () {
+    it('buy exact tokens out: the fee is added to the ETH the pool takes, p of what the trader pays', async function () {
       const s = await ready('decayed');
       const out = await runSwap(s, 'buyExactOut', 1_000_000n * ETH, ETH);
       const poolIn = -out.poolEth;
       expect(poolIn).to.be.greaterThan(0n);
-      expect(out.fee).to.equal(hookFee(poolIn, 10_000n));
+      expect(out.fee).to.equal(hookFee(poolIn, 10_000n, true));
+      expect(out.fee).to.equal((poolIn * 10_000n + 989_999n) / 990_000n);
       expect(out.traderEthChange).to.equal(-(poolIn + out.fee));
     });
 
@@ -129,7 +152,7 @@ describe('SongPoolHook', function () {
       await runSwap(s, 'buyExactIn', ETH, ETH);
       const wanted = ETH / 100n;
       const out = await runSwap(s, 'sellExactOut', wanted);
-      const fee = hookFee(wanted, 10_000n);
+      const fee = hookFee(wanted, 10_000n, true);
       expect(out.fee).to.equal(fee);
       expect(out.poolEth).to.equal(wanted + fee);
       expect(out.traderEthChange).to.equal(wanted);
@@ -149,6 +172,42 @@ describe('SongPoolHook', function () {
       expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(total);
       expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(total);
     });
+  });
+
+  describe('every swap kind pays the same share of the ETH that changes hands', function () {
+    const kinds: { kind: SwapKind; amount: bigint; value: bigint }[] = [
+      { kind: 'buyExactIn', amount: ETH / 20n, value: ETH / 20n },
+      { kind: 'buyExactOut', amount: 2_000_000n * ETH, value: ETH },
+      { kind: 'sellExactIn', amount: 2_000_000n * ETH, value: 0n },
+      { kind: 'sellExactOut', amount: ETH / 50n, value: 0n },
+    ];
+    // 3 s: the first blocks after launch (fee ~48.8%); 60 s: halfway down; 300 s: the steady 1%.
+    for (const elapsed of [3n, 60n, 300n]) {
+      it(`${elapsed} s after launch: fee / ETH paid (buys) or paid out (sells) is the current rate within 1 bp`, async function () {
+        const pips = feePipsAfter(elapsed);
+        const shares: bigint[] = [];
+        for (const { kind, amount, value } of kinds) {
+          const s = await networkHelpers.loadFixture(tradedSong);
+          await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + elapsed);
+          const out = await runSwap(s, kind, amount, value);
+          expect(out.feePips, kind).to.equal(pips);
+          // The ETH that changed hands: what the buyer paid, or what the pool paid out of which the
+          // seller got all but the fee.
+          const gross = kind.startsWith('buy') ? -out.traderEthChange : out.traderEthChange + out.fee;
+          if (kind.startsWith('sell')) expect(gross, kind).to.equal(out.poolEth);
+          expect(gross, kind).to.be.greaterThan(10n ** 15n);
+          // |fee / gross - pips / 1e6| <= 1 bp = 100 pips.
+          const deviation = out.fee * 1_000_000n - pips * gross;
+          expect(deviation < 0n ? -deviation : deviation, kind).to.be.lessThanOrEqual(100n * gross);
+          // Rounding is up, by at most one wei of fee.
+          expect(deviation, kind).to.be.greaterThanOrEqual(0n);
+          expect(deviation, kind).to.be.lessThan(1_000_000n);
+          shares.push((out.fee * 10n ** 12n) / gross);
+        }
+        const spread = shares.reduce((a, b) => (a > b ? a : b)) - shares.reduce((a, b) => (a < b ? a : b));
+        expect(spread).to.be.lessThanOrEqual(10n ** 8n); // 1 bp of 1e12
+      });
+    }
   });
 
   describe('launch-fee decay', function () {
@@ -197,15 +256,60 @@ describe('SongPoolHook', function () {
   });
 
   describe('price limits', function () {
-    it('an exact-ETH-in buy stopped early by its price limit pays the fee on the requested amount (documented)', async function () {
+    /** The hook's ExactEthSwapNotFilled, as v4 wraps a hook's revert. */
+    async function expectNotFilled(s: Songmint & { poolKey: PoolKeyTuple }, kind: SwapKind, amount: bigint, value: bigint, limit: bigint) {
+      const hookAddress = await s.hook.getAddress();
+      await expect(swap(s.swapRouter, s.trader, s.poolKey, kind, amount, value, limit))
+        .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
+        .withArgs(hookAddress, s.hook.interface.getFunction('afterSwap').selector, anyValue, anyValue);
+      const reason = await s.swapRouter
+        .connect(s.trader)
+        .getFunction('swap')
+        .staticCall(s.poolKey, swapParams(kind, amount, limit), { takeClaims: false, settleUsingBurn: false }, '0x', { value })
+        .then(() => '0x', (error: { data?: string }) => v4Errors.interface.parseError(error.data ?? '0x')?.args.getValue('reason') as string);
+      expect(s.hook.interface.parseError(reason)?.name).to.equal('ExactEthSwapNotFilled');
+      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(0n);
+    }
+
+    it('a buy with exact ETH in stopped early by its price limit reverts instead of charging the unfilled ETH', async function () {
       const s = await ready('decayed');
-      await runSwap(s, 'buyExactIn', ETH / 100n, ETH / 100n);
       const { sqrtPriceX96 } = await slot0(s.poolManager, s.poolKey);
       const requested = 10n * ETH;
-      const out = await runSwap(s, 'buyExactIn', requested, requested, (sqrtPriceX96 * 999n) / 1000n);
-      expect(out.fee).to.equal(hookFee(requested, 10_000n));
-      expect(-out.poolEth).to.be.greaterThan(0n).and.lessThan(requested - out.fee);
-      expect(out.traderEthChange).to.equal(out.poolEth - out.fee);
+      await expectNotFilled(s, 'buyExactIn', requested, requested, (sqrtPriceX96 * 999n) / 1000n);
+      // The same buy within its limit fills and pays p of its ETH.
+      const out = await runSwap(s, 'buyExactIn', ETH / 1000n, ETH / 1000n, (sqrtPriceX96 * 999n) / 1000n);
+      expect(out.fee).to.equal(hookFee(ETH / 1000n, 10_000n));
+      expect(out.poolEth).to.equal(-(ETH / 1000n - out.fee));
+    });
+
+    it('a sell for exact ETH out stopped early by its price limit reverts instead of costing the seller ETH', async function () {
+      const s = await ready('decayed');
+      await runSwap(s, 'buyExactIn', ETH / 10n, ETH / 10n);
+      const fees = await s.hook.accruedSwapFees(poolIdOf(s.poolKey));
+      const { sqrtPriceX96 } = await slot0(s.poolManager, s.poolKey);
+      const limit = (sqrtPriceX96 * 1001n) / 1000n;
+      const hookAddress = await s.hook.getAddress();
+      await expect(swap(s.swapRouter, s.trader, s.poolKey, 'sellExactOut', 10n * ETH, ETH, limit))
+        .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
+        .withArgs(hookAddress, s.hook.interface.getFunction('afterSwap').selector, anyValue, anyValue);
+      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fees);
+      const out = await runSwap(s, 'sellExactOut', ETH / 1000n, 0n, limit);
+      expect(out.traderEthChange).to.equal(ETH / 1000n);
+      expect(out.fee).to.equal(hookFee(ETH / 1000n, 10_000n, true));
+    });
+
+    it('swaps for exact tokens stopped by their limit are charged only on the ETH filled, both ways', async function () {
+      const s = await ready('decayed');
+      await runSwap(s, 'buyExactIn', ETH / 10n, ETH / 10n);
+      const { sqrtPriceX96 } = await slot0(s.poolManager, s.poolKey);
+      const buy = await runSwap(s, 'buyExactOut', 500_000_000n * ETH, 10n * ETH, (sqrtPriceX96 * 999n) / 1000n);
+      expect(-buy.poolEth).to.be.greaterThan(0n);
+      expect(buy.fee).to.equal(hookFee(-buy.poolEth, 10_000n, true));
+      expect(buy.traderEthChange).to.equal(buy.poolEth - buy.fee);
+      const sell = await runSwap(s, 'sellExactIn', 500_000_000n * ETH, 0n, sqrtPriceX96);
+      expect(sell.poolEth).to.be.greaterThan(0n);
+      expect(sell.fee).to.equal(hookFee(sell.poolEth, 10_000n));
+      expect(sell.traderEthChange).to.equal(sell.poolEth - sell.fee);
     });
   });
 
@@ -273,30 +377,31 @@ describe('SongPoolHook', function () {
         .withArgs(await s.hook.getAddress(), s.hook.interface.getFunction('beforeInitialize').selector, only, anyValue);
     });
 
-    it('binds to one vault only: a second bindVault reverts', async function () {
+    it('is bound to the vault that deployed it, for good: there is nothing to bind or rebind', async function () {
       const s = await ready('decayed');
       expect(await s.hook.vault()).to.equal(await s.vault.getAddress());
-      await expect(s.hook.connect(s.stranger).bindVault())
-        .to.be.revertedWithCustomError(s.hook, 'VaultAlreadyBound')
-        .withArgs(await s.vault.getAddress());
+      expect(s.hook.interface.fragments.some((f) => f.type === 'function' && 'name' in f && f.name === 'bindVault')).to.equal(false);
+      // The old bindVault() selector finds no function.
+      await expect(s.stranger.sendTransaction({ to: await s.hook.getAddress(), data: '0xa1622fe9' })).to.be.revert(ethers);
     });
 
     it('a hook only initializes pools whose currency0 is native ETH', async function () {
       const s = await ready('decayed');
-      // A second hook (another mined salt), bound to an EOA acting as its vault.
+      // A second hook, deployed (and so bound) by a probe contract acting as its vault.
+      const probe = await ethers.deployContract('HookDeployerProbe', [BASE_POOL_MANAGER], s.stranger);
       const factory = await ethers.getContractFactory('SongPoolHook');
       const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
-      const mined = mineHookSalt({ initCode, start: 1n << 64n });
+      const mined = mineHookSalt({ initCode, deployer: (await probe.getAddress()) as Hex });
       if (!mined.ok) throw new Error(mined.message);
-      await (await s.stranger.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(mined.value.salt, initCode) })).wait();
+      await (await probe.deploy(mined.value.salt)).wait();
       const otherHook = await ethers.getContractAt('SongPoolHook', mined.value.address);
-      await (await otherHook.connect(s.stranger).bindVault()).wait();
+      expect(await otherHook.vault()).to.equal(await probe.getAddress());
       const tokenA = await s.tokenImplementation.getAddress();
       const tokenB = s.poolKey.currency1;
       const [currency0, currency1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA];
       const key = { currency0, currency1, fee: 3000n, tickSpacing: 60n, hooks: mined.value.address };
       const notNative = otherHook.interface.encodeErrorResult('NotNativeEthPool', []);
-      await expect(s.poolManager.connect(s.stranger).getFunction('initialize')(key, 2n ** 96n))
+      await expect(probe.initialize(key, 2n ** 96n))
         .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
         .withArgs(mined.value.address, otherHook.interface.getFunction('beforeInitialize').selector, notNative, anyValue);
     });
@@ -334,7 +439,7 @@ describe('SongPoolHook', function () {
       const factory = await ethers.getContractFactory('SongPoolHook');
       const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
       const wrongFlags = (1n << 13n) | (1n << 7n) | (1n << 3n) | (1n << 2n);
-      const mined = mineHookSalt({ initCode, flags: wrongFlags });
+      const mined = mineHookSalt({ initCode, deployer: CREATE2_DEPLOYER, flags: wrongFlags });
       if (!mined.ok) throw new Error(mined.message);
       const [deployer] = await ethers.getSigners();
       await expect(

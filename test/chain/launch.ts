@@ -1,27 +1,37 @@
 import { expect } from 'chai';
 import { network } from 'hardhat';
 import { anyValue } from '@nomicfoundation/hardhat-ethers-chai-matchers/withArgs';
-import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
+import { Contract, ZeroAddress } from 'ethers';
+import { getContractAddress, type Hex } from 'viem';
+import {
+  BASE_POOL_MANAGER,
+  CREATE2_DEPLOYER,
+  create2DeployData,
+  mineHookSalt,
+  SONG_POOL_HOOK_FLAGS,
+  songPoolHookInitCode,
+} from '../../ignition/songmint-hook.ts';
 import {
   deploySongmint,
   LAUNCH_CONFIG,
-  minedHookSalt,
   mintAndLaunch,
   mintSong,
   poolIdOf,
   poolKeyOf,
+  predictedHook,
   slot0,
   swap,
   TOTAL_SUPPLY,
+  V4_LIBRARY_ERRORS,
 } from './fixtures/songmint.ts';
 
 const { ethers, networkHelpers } = await network.create('base');
+const v4Errors = new Contract(ZeroAddress, V4_LIBRARY_ERRORS);
 
 async function protocol() {
   return deploySongmint(ethers);
 }
 
-/** One fixture per file: a second fixture would redeploy the hook at its taken CREATE2 address. */
 async function songReadyToLaunch() {
   const s = await networkHelpers.loadFixture(protocol);
   const songId = await mintSong(s.nft, s.creator, 'launch');
@@ -62,7 +72,7 @@ describe('SongVault.launch', function () {
     expect(key.hooks).to.equal(await s.hook.getAddress());
 
     const song = await s.vault.songOf(s.songId);
-    expect(song.creator).to.equal(s.creator.address);
+    expect(song.payoutRecipient).to.equal(s.creator.address);
     expect(await s.hook.launchedAt(poolIdOf(key))).to.equal(song.launchedAt);
   });
 
@@ -91,8 +101,11 @@ describe('SongVault.launch', function () {
     expect(writers).to.deep.equal([
       'acceptOwnership',
       'claim',
+      'claimFor',
       'collectFees',
       'launch',
+      'recoverSong',
+      'setPayoutRecipient',
       'transferOwnership',
       'unlockCallback',
     ]);
@@ -124,9 +137,62 @@ describe('SongVault.launch', function () {
     await (await s.nft.connect(s.creator).transferFrom(s.creator.address, s.stranger.address, s.songId)).wait();
     await (await s.nft.connect(s.stranger).approve(await s.vault.getAddress(), s.songId)).wait();
     await (await s.vault.connect(s.stranger).launch(s.songId, { allocationBps: 100, allocationRecipient: s.stranger.address })).wait();
-    expect((await s.vault.songOf(s.songId)).creator).to.equal(s.creator.address);
+    expect((await s.vault.songOf(s.songId)).payoutRecipient).to.equal(s.creator.address);
     const token = await ethers.getContractAt('SongToken', await s.vault.tokenOf(s.songId));
     expect(await token.balanceOf(s.stranger.address)).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 100n);
+  });
+
+  describe('an NFT sent to the vault with a plain transferFrom', function () {
+    it('goes back to its creator\'s chosen address (SongRecovered), after which it launches normally', async function () {
+      const s = await songReadyToLaunch();
+      const vaultAddress = await s.vault.getAddress();
+      await (await s.nft.connect(s.creator).transferFrom(s.creator.address, vaultAddress, s.songId)).wait();
+      expect(await s.nft.ownerOf(s.songId)).to.equal(vaultAddress);
+      // Not a launch: the owner of record cannot launch it from the vault, strangers cannot take it.
+      await expect(s.vault.connect(s.creator).launch(s.songId, { allocationBps: 0, allocationRecipient: s.creator.address }))
+        .to.be.revertedWithCustomError(s.vault, 'NotSongOwner')
+        .withArgs(s.songId, s.creator.address);
+      await expect(s.vault.connect(s.stranger).recoverSong(s.songId, s.stranger.address))
+        .to.be.revertedWithCustomError(s.vault, 'NotSongCreator')
+        .withArgs(s.songId, s.stranger.address);
+      await expect(s.vault.connect(s.creator).recoverSong(s.songId, ethers.ZeroAddress)).to.be.revertedWithCustomError(
+        s.vault,
+        'ZeroAddress',
+      );
+      await expect(s.vault.connect(s.creator).recoverSong(s.songId, s.trader.address))
+        .to.emit(s.vault, 'SongRecovered')
+        .withArgs(s.songId, s.creator.address, s.trader.address);
+      expect(await s.nft.ownerOf(s.songId)).to.equal(s.trader.address);
+      // Recovered, it launches the ordinary way.
+      await (await s.nft.connect(s.trader).approve(vaultAddress, s.songId)).wait();
+      await expect(s.vault.connect(s.trader).launch(s.songId, { allocationBps: 0, allocationRecipient: s.trader.address })).to.emit(
+        s.vault,
+        'SongLaunched',
+      );
+    });
+
+    it('goes to the creator even when a later owner sent it: SongNFT records no other owner', async function () {
+      const s = await songReadyToLaunch();
+      await (await s.nft.connect(s.creator).transferFrom(s.creator.address, s.trader.address, s.songId)).wait();
+      await (await s.nft.connect(s.trader).transferFrom(s.trader.address, await s.vault.getAddress(), s.songId)).wait();
+      await expect(s.vault.connect(s.trader).recoverSong(s.songId, s.trader.address))
+        .to.be.revertedWithCustomError(s.vault, 'NotSongCreator')
+        .withArgs(s.songId, s.trader.address);
+      await (await s.vault.connect(s.creator).recoverSong(s.songId, s.creator.address)).wait();
+      expect(await s.nft.ownerOf(s.songId)).to.equal(s.creator.address);
+    });
+
+    it('cannot pull a launched song out of the vault, nor a song the vault does not hold', async function () {
+      const s = await songReadyToLaunch();
+      await expect(s.vault.connect(s.creator).recoverSong(s.songId, s.creator.address))
+        .to.be.revertedWithCustomError(s.nft, 'ERC721IncorrectOwner')
+        .withArgs(await s.vault.getAddress(), s.songId, s.creator.address);
+      await (await s.vault.connect(s.creator).launch(s.songId, { allocationBps: 0, allocationRecipient: s.creator.address })).wait();
+      await expect(s.vault.connect(s.creator).recoverSong(s.songId, s.creator.address))
+        .to.be.revertedWithCustomError(s.vault, 'AlreadyLaunched')
+        .withArgs(s.songId);
+      expect(await s.nft.ownerOf(s.songId)).to.equal(await s.vault.getAddress());
+    });
   });
 
   describe('reverts', function () {
@@ -194,15 +260,13 @@ describe('SongVault.launch', function () {
   });
 
   describe('deployment checks', function () {
-    it('rejects an unusable launch configuration, a missing implementation and a used hook salt', async function () {
+    it('rejects an unusable launch configuration and a token implementation of another SongNFT', async function () {
       const s = await networkHelpers.loadFixture(protocol);
       const factory = await ethers.getContractFactory('SongVault');
       const nft = await s.nft.getAddress();
       const implementation = await s.tokenImplementation.getAddress();
-      const { salt } = await minedHookSalt(ethers, BASE_POOL_MANAGER);
-      const freshSalt = (await minedHookSalt(ethers, BASE_POOL_MANAGER, 1n << 64n)).salt;
-      const deploy = (config: { [K in keyof typeof LAUNCH_CONFIG]: number }, hookSalt: string = freshSalt) =>
-        factory.deploy(BASE_POOL_MANAGER, nft, implementation, hookSalt, config, s.platform.address);
+      const deploy = (config: { [K in keyof typeof LAUNCH_CONFIG]: number }, tokenImplementation = implementation) =>
+        factory.deploy(BASE_POOL_MANAGER, nft, tokenImplementation, config, s.platform.address);
       for (const bad of [
         { ...LAUNCH_CONFIG, startTick: 184_201 },
         { ...LAUNCH_CONFIG, tickLower: 184_200 },
@@ -213,17 +277,74 @@ describe('SongVault.launch', function () {
       ]) {
         await expect(deploy(bad)).to.be.revertedWithCustomError(s.vault, 'InvalidLaunchConfig');
       }
+      await expect(deploy(LAUNCH_CONFIG, s.stranger.address))
+        .to.be.revertedWithCustomError(s.vault, 'WrongTokenImplementation')
+        .withArgs(s.stranger.address);
+      const foreign = await ethers.deployContract('SongToken', [s.stranger.address]);
+      await expect(deploy(LAUNCH_CONFIG, await foreign.getAddress()))
+        .to.be.revertedWithCustomError(s.vault, 'WrongTokenImplementation')
+        .withArgs(await foreign.getAddress());
       await expect(
-        factory.deploy(BASE_POOL_MANAGER, nft, s.stranger.address, freshSalt, LAUNCH_CONFIG, s.platform.address),
+        factory.deploy(ethers.ZeroAddress, nft, implementation, LAUNCH_CONFIG, s.platform.address),
       ).to.be.revertedWithCustomError(s.vault, 'ZeroAddress');
-      // The first vault's hook already sits at the salt's address; a salt not mined for the flags fails too.
-      await expect(deploy(LAUNCH_CONFIG, salt)).to.be.revertedWithCustomError(s.vault, 'HookDeploymentFailed').withArgs(salt);
-      await expect(deploy(LAUNCH_CONFIG, ethers.ZeroHash)).to.be.revertedWithCustomError(s.vault, 'HookDeploymentFailed');
-      // A second vault with its own mined salt gets its own hook, bound to it alone.
-      const second = await deploy(LAUNCH_CONFIG);
-      const secondHook = await ethers.getContractAt('SongPoolHook', await second.hook());
-      expect(await secondHook.vault()).to.equal(await second.getAddress());
+    });
+
+    it('deploys its hook at the address mined off chain from the vault address, bound to it', async function () {
+      const s = await networkHelpers.loadFixture(protocol);
+      const predicted = await predictedHook(ethers, await s.vault.getAddress());
+      expect(await s.vault.hook()).to.equal(predicted.address);
       expect(await s.hook.vault()).to.equal(await s.vault.getAddress());
+      expect(await s.hook.HOOK_FLAGS()).to.equal(SONG_POOL_HOOK_FLAGS);
+      await expect(s.vault.deploymentTransaction())
+        .to.emit(s.poolManager, 'OperatorSet')
+        .withArgs(predicted.address, await s.vault.getAddress(), true);
+    });
+
+    it('a stranger who deploys first can neither block the vault nor take or bind its hook', async function () {
+      const s = await networkHelpers.loadFixture(protocol);
+      const [deployer] = await ethers.getSigners();
+      if (deployer === undefined) throw new Error('no signer');
+      const args = [BASE_POOL_MANAGER, await s.nft.getAddress(), await s.tokenImplementation.getAddress(), LAUNCH_CONFIG, s.platform.address] as const;
+      // Everything about the next vault is public: its address (deployer + nonce), so its hook's.
+      const nextVault = getContractAddress({ from: deployer.address as Hex, nonce: BigInt(await ethers.provider.getTransactionCount(deployer.address)) });
+      const predicted = await predictedHook(ethers, nextVault);
+      const hookFactory = await ethers.getContractFactory('SongPoolHook');
+      const initCode = songPoolHookInitCode(hookFactory.bytecode as Hex, BASE_POOL_MANAGER);
+
+      // The stranger replays the salt through the public CREATE2 proxy and through its own deployer:
+      // CREATE2 addresses include the deployer, so neither lands on the vault's hook address, and
+      // at those addresses the flag bits are wrong, so the hook's own constructor refuses them.
+      await expect(s.stranger.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(predicted.salt, initCode) })).to.be.revert(ethers);
+      const probe = await ethers.deployContract('HookDeployerProbe', [BASE_POOL_MANAGER], s.stranger);
+      await expect(probe.deploy(predicted.salt)).to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid');
+      // It can deploy genuine SongPoolHooks (mined for its own addresses), and a whole vault of its
+      // own with the same arguments: each is bound to its own deployer.
+      const proxyMined = mineHookSalt({ initCode, deployer: CREATE2_DEPLOYER });
+      if (!proxyMined.ok) throw new Error(proxyMined.message);
+      await (await s.stranger.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(proxyMined.value.salt, initCode) })).wait();
+      const proxyHook = await ethers.getContractAt('SongPoolHook', proxyMined.value.address);
+      expect(await proxyHook.vault()).to.equal(CREATE2_DEPLOYER);
+      const strangerVault = await (await ethers.getContractFactory('SongVault', s.stranger)).deploy(...args);
+      expect(await strangerVault.hook()).to.not.equal(predicted.address);
+      expect(await ethers.provider.getCode(predicted.address)).to.equal('0x');
+
+      // The protocol deploys anyway, its hook where predicted and bound to it alone.
+      const vault = await (await ethers.getContractFactory('SongVault', deployer)).deploy(...args);
+      expect(await vault.getAddress()).to.equal(nextVault);
+      expect(await vault.hook()).to.equal(predicted.address);
+      const hook = await ethers.getContractAt('SongPoolHook', predicted.address);
+      expect(await hook.vault()).to.equal(nextVault);
+      expect(hook.interface.fragments.some((f) => f.type === 'function' && 'name' in f && f.name === 'bindVault')).to.equal(false);
+      // Nobody else initializes pools with it (the stranger's vault neither), and songs launch through it.
+      const songId = await mintSong(s.nft, s.creator, 'after-squat');
+      await (await s.nft.connect(s.creator).approve(nextVault, songId)).wait();
+      const key = { ...(await poolKeyOf(vault, songId)), currency1: await s.tokenImplementation.getAddress() };
+      await expect(s.poolManager.connect(s.stranger).getFunction('initialize')(key, 2n ** 96n)).to.be.revertedWithCustomError(
+        v4Errors,
+        'WrappedError',
+      );
+      await expect(vault.connect(s.creator).launch(songId, { allocationBps: 0, allocationRecipient: s.creator.address }))
+        .to.emit(hook, 'PoolLaunched');
     });
   });
 });

@@ -11,6 +11,7 @@ import {
   numberToHex,
   parseAbiParameters,
   sliceHex,
+  toHex,
   type Address,
   type Hex,
 } from 'viem';
@@ -115,12 +116,12 @@ describe('SongNFT on the base network', function () {
       );
     });
 
-    it('declares ERC-165, ERC-721, ERC-721 metadata and ERC-2981 only', async function () {
+    it('declares ERC-165, ERC-721, ERC-721 metadata, ERC-2981 and ERC-4906 only', async function () {
       const { nft } = await networkHelpers.loadFixture(deployFixture);
-      for (const id of ['0x01ffc9a7', '0x80ac58cd', '0x5b5e139f', '0x2a55205a']) {
+      for (const id of ['0x01ffc9a7', '0x80ac58cd', '0x5b5e139f', '0x2a55205a', '0x49064906']) {
         expect(await nft.supportsInterface(id), id).to.equal(true);
       }
-      for (const id of ['0xffffffff', '0x49064906', '0x780e9d63', '0x00000000']) {
+      for (const id of ['0xffffffff', '0x780e9d63', '0x00000000', '0xe8a3d485']) {
         expect(await nft.supportsInterface(id), id).to.equal(false);
       }
     });
@@ -449,6 +450,10 @@ describe('SongNFT on the base network', function () {
         .withArgs(alice.address);
       await expect(nft.connect(owner).setRoyaltyBps(1001)).to.be.revertedWithCustomError(nft, 'RoyaltyTooHigh');
       await expect(nft.connect(owner).setRoyaltyBps(1000)).to.emit(nft, 'RoyaltyBpsUpdated').withArgs(500, 1000);
+      // ERC-4906: marketplaces refresh every token's cached terms.
+      await expect(nft.connect(owner).setRoyaltyBps(1000))
+        .to.emit(nft, 'BatchMetadataUpdate')
+        .withArgs(1n, 2n ** 256n - 1n);
       expect(await nft.royaltyInfo(tokenId, 10_000n)).to.deep.equal([alice.address, 1000n]);
       await expect(nft.connect(owner).setRoyaltyBps(0)).to.emit(nft, 'RoyaltyBpsUpdated').withArgs(1000, 0);
       expect(await nft.royaltyInfo(tokenId, 10_000n)).to.deep.equal([alice.address, 0n]);
@@ -609,6 +614,99 @@ describe('SongNFT on the base network', function () {
       await expect(nft.connect(alice).mint(uri, audioHash, newSignature))
         .to.emit(nft, 'SongMinted')
         .withArgs(1n, alice.address, audioHash, uri);
+    });
+
+    it('rotation without stranding: rotate, the old signature is refused, a new one for the same audio mints', async function () {
+      const { nft, owner, alice } = await networkHelpers.loadFixture(deployFixture);
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const issued = await platformSignature(alice.address, uri, audioHash);
+      // What the oracle reads before re-issuing: who signed, whether that key is retired, whether the audio is unused.
+      expect(await nft.recoverMintSigner(alice.address, uri, audioHash, issued)).to.equal(testPlatformSigner.address);
+      expect(await nft.isRetiredSigner(testPlatformSigner.address)).to.equal(false);
+
+      const next = createMintSigner(randomHash());
+      const rotation = await (await nft.connect(owner).setPlatformSigner(next.address)).wait();
+      await expect(nft.connect(alice).mint(uri, audioHash, issued)).to.be.revertedWith('Invalid signature');
+      expect(await nft.isRetiredSigner(testPlatformSigner.address)).to.equal(true);
+      expect(await nft.isRetiredSigner(next.address)).to.equal(false);
+      expect(await nft.recoverMintSigner(alice.address, uri, audioHash, issued)).to.not.equal(await nft.platformSigner());
+      expect(await nft.isAudioHashUsed(audioHash)).to.equal(false);
+      // The window closed at the rotation's block: its PlatformSignerUpdated log says so.
+      const [update] = await nft.queryFilter(nft.filters.PlatformSignerUpdated(testPlatformSigner.address), 0);
+      expect(update?.blockNumber).to.equal(rotation?.blockNumber);
+
+      // Re-issued by the new key for the same job (the URI may differ): it mints, and the old one stays dead.
+      const reissuedUri = cidUri();
+      const reissued = await next.sign({ minter: getAddress(alice.address), metadataUri: reissuedUri, audioHash });
+      expect(await nft.recoverMintSigner(alice.address, reissuedUri, audioHash, reissued)).to.equal(next.address);
+      await expect(nft.connect(alice).mint(reissuedUri, audioHash, reissued))
+        .to.emit(nft, 'SongMinted')
+        .withArgs(1n, alice.address, audioHash, reissuedUri);
+      await expect(nft.connect(alice).mint(uri, audioHash, issued)).to.be.revertedWith('Invalid signature');
+    });
+
+    it('never takes a retired signer back, so a retired key\'s unused signatures never revive', async function () {
+      const { nft, owner, alice } = await networkHelpers.loadFixture(deployFixture);
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const issued = await platformSignature(alice.address, uri, audioHash);
+      const second = createMintSigner(randomHash());
+      await expect(nft.connect(owner).setPlatformSigner(testPlatformSigner.address))
+        .to.be.revertedWithCustomError(nft, 'PlatformSignerReused')
+        .withArgs(testPlatformSigner.address);
+      await (await nft.connect(owner).setPlatformSigner(second.address)).wait();
+      await expect(nft.connect(owner).setPlatformSigner(testPlatformSigner.address))
+        .to.be.revertedWithCustomError(nft, 'PlatformSignerReused')
+        .withArgs(testPlatformSigner.address);
+      await expect(nft.connect(alice).mint(uri, audioHash, issued)).to.be.revertedWith('Invalid signature');
+      const third = createMintSigner(randomHash());
+      await expect(nft.connect(owner).setPlatformSigner(third.address))
+        .to.emit(nft, 'PlatformSignerUpdated')
+        .withArgs(second.address, third.address);
+      expect(await nft.isRetiredSigner(second.address)).to.equal(true);
+    });
+
+    it('recoverMintSigner agrees with mint on malformed signatures: zero where mint says Invalid signature', async function () {
+      const { nft, alice } = await networkHelpers.loadFixture(deployFixture);
+      const uri = cidUri();
+      const audioHash = randomHash();
+      const good = await platformSignature(alice.address, uri, audioHash);
+      const { r, s, v } = splitSignature(good);
+      for (const bad of [
+        joinSignature(r, SECP256K1_N - s, v === 27 ? 28 : 27),
+        concatHex([r, numberToHex(s | (BigInt(v - 27) << 255n), { size: 32 })]),
+        '0x' as Hex,
+        concatHex([good, '0x00']),
+        joinSignature(r, s, v - 27),
+        joinSignature(r, s, 29),
+        `0x${'00'.repeat(65)}` as Hex,
+      ]) {
+        expect(await nft.recoverMintSigner(alice.address, uri, audioHash, bad), bad).to.equal(ZERO_ADDRESS);
+        await expect(nft.connect(alice).mint(uri, audioHash, bad)).to.be.revertedWith('Invalid signature');
+      }
+      // For another minter, URI or hash it recovers some other address, never the platform signer.
+      expect(await nft.recoverMintSigner(alice.address, uri, randomHash(), good)).to.not.equal(testPlatformSigner.address);
+      expect(await nft.recoverMintSigner(alice.address, uri, audioHash, good)).to.equal(testPlatformSigner.address);
+      expect(await nft.mintMessageHash(alice.address, uri, audioHash)).to.equal(
+        keccak256(concatHex([alice.address as Hex, toHex(uri), audioHash])),
+      );
+    });
+
+    it('ERC-7572: a collection contractURI the owner sets (ContractURIUpdated), with an inline default', async function () {
+      const { nft, owner, alice } = await networkHelpers.loadFixture(deployFixture);
+      const defaultUri = await nft.contractURI();
+      expect(defaultUri).to.equal(await nft.DEFAULT_CONTRACT_URI());
+      const json: unknown = JSON.parse(defaultUri.slice('data:application/json;utf8,'.length));
+      expect(json).to.deep.include({ name: 'Songmint' });
+      await expect(nft.connect(alice).setContractURI('ipfs://x'))
+        .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
+        .withArgs(alice.address);
+      const collection = cidUri();
+      await expect(nft.connect(owner).setContractURI(collection)).to.emit(nft, 'ContractURIUpdated');
+      expect(await nft.contractURI()).to.equal(collection);
+      await expect(nft.connect(owner).setContractURI('')).to.emit(nft, 'ContractURIUpdated');
+      expect(await nft.contractURI()).to.equal(defaultUri);
     });
 
     it('transfers ownership in two steps and cannot be renounced', async function () {

@@ -42,6 +42,14 @@ describe('SongToken', function () {
     expect(await s.tokenImplementation.totalSupply()).to.equal(0n);
   });
 
+  it('ERC-7572: its contractURI is its song\'s metadata URI (empty on the implementation)', async function () {
+    const s = await networkHelpers.loadFixture(launched);
+    expect(await s.token.songNFT()).to.equal(await s.nft.getAddress());
+    expect(await s.token.contractURI()).to.equal(await s.nft.tokenURI(s.songId));
+    expect(await s.token.contractURI()).to.equal('ipfs://song-token');
+    expect(await s.tokenImplementation.contractURI()).to.equal('');
+  });
+
   it('rejects a pool share above the supply', async function () {
     const s = await networkHelpers.loadFixture(launched);
     // A bare clone of the implementation, made the way the vault makes one, never initialized.

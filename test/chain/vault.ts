@@ -206,6 +206,90 @@ describe('SongVault fees', function () {
     });
   });
 
+  describe('the creator payout role', function () {
+    async function collectedFirst() {
+      const s = await networkHelpers.loadFixture(twoSongs);
+      await buyAndSell(s, s.first.poolKey, ETH, 2_000_000n * ETH);
+      await (await s.vault.collectFees(s.first.songId)).wait();
+      return s;
+    }
+
+    it('the creator hands it to another address (PayoutRecipientUpdated): credited and future fees follow', async function () {
+      const s = await collectedFirst();
+      const split = s.stranger.address;
+      const [owedBefore] = await s.vault.feesOf(s.first.songId);
+      await expect(s.vault.connect(s.creator).setPayoutRecipient(s.first.songId, split))
+        .to.emit(s.vault, 'PayoutRecipientUpdated')
+        .withArgs(s.first.songId, s.creator.address, split);
+      expect((await s.vault.songOf(s.first.songId)).payoutRecipient).to.equal(split);
+      // The other song's role is untouched.
+      expect((await s.vault.songOf(s.second.songId)).payoutRecipient).to.equal(s.creator.address);
+      await expect(s.vault.connect(s.creator).claim([s.first.songId], s.creator.address)).to.be.revertedWithCustomError(
+        s.vault,
+        'NothingToClaim',
+      );
+      await buyAndSell(s, s.first.poolKey, ETH / 2n, ETH);
+      const c = collected(s, await (await s.vault.collectFees(s.first.songId)).wait());
+      await expect(s.vault.connect(s.stranger).claim([s.first.songId], split)).to.changeEtherBalance(
+        ethers,
+        split,
+        owedBefore.eth + c.creatorEth,
+      );
+      // The platform share is unaffected.
+      const [, platform] = await s.vault.feesOf(s.first.songId);
+      expect(platform.eth).to.be.greaterThan(0n);
+    });
+
+    it('only its holder moves it, never to zero or the vault; the new holder can move it on', async function () {
+      const s = await collectedFirst();
+      const id = s.first.songId;
+      await expect(s.vault.connect(s.stranger).setPayoutRecipient(id, s.stranger.address))
+        .to.be.revertedWithCustomError(s.vault, 'NotPayoutRecipient')
+        .withArgs(id, s.stranger.address);
+      await expect(s.vault.connect(s.platform).setPayoutRecipient(id, s.platform.address))
+        .to.be.revertedWithCustomError(s.vault, 'NotPayoutRecipient')
+        .withArgs(id, s.platform.address);
+      await expect(s.vault.connect(s.creator).setPayoutRecipient(999n, s.creator.address))
+        .to.be.revertedWithCustomError(s.vault, 'NotPayoutRecipient')
+        .withArgs(999n, s.creator.address);
+      for (const bad of [ethers.ZeroAddress, await s.vault.getAddress()]) {
+        await expect(s.vault.connect(s.creator).setPayoutRecipient(id, bad))
+          .to.be.revertedWithCustomError(s.vault, 'InvalidPayoutRecipient')
+          .withArgs(bad);
+      }
+      await (await s.vault.connect(s.creator).setPayoutRecipient(id, s.trader.address)).wait();
+      await expect(s.vault.connect(s.creator).setPayoutRecipient(id, s.creator.address)).to.be.revertedWithCustomError(
+        s.vault,
+        'NotPayoutRecipient',
+      );
+      await expect(s.vault.connect(s.trader).setPayoutRecipient(id, s.stranger.address))
+        .to.emit(s.vault, 'PayoutRecipientUpdated')
+        .withArgs(id, s.trader.address, s.stranger.address);
+    });
+
+    it('claimFor: anyone pushes a recipient\'s share to the recipient itself (a contract that cannot call claim)', async function () {
+      const s = await collectedFirst();
+      const id = s.first.songId;
+      const sink = await ethers.deployContract('PayoutSinkProbe');
+      const sinkAddress = await sink.getAddress();
+      const [owed, platformOwed] = await s.vault.feesOf(id);
+      await (await s.vault.connect(s.creator).setPayoutRecipient(id, sinkAddress)).wait();
+      const push = s.vault.connect(s.trader).claimFor([id], sinkAddress);
+      await expect(push).to.emit(s.vault, 'FeesClaimed').withArgs(id, sinkAddress, sinkAddress, owed.eth, owed.token);
+      await expect(push).to.changeEtherBalance(ethers, sinkAddress, owed.eth);
+      expect(await s.first.token.balanceOf(sinkAddress)).to.equal(owed.token);
+      // The platform share can be pushed to the owner the same way; nothing is owed to others.
+      await expect(s.vault.connect(s.trader).claimFor([id], s.platform.address)).to.changeEtherBalance(
+        ethers,
+        s.platform.address,
+        platformOwed.eth,
+      );
+      for (const account of [sinkAddress, s.creator.address, s.trader.address, ethers.ZeroAddress]) {
+        await expect(s.vault.connect(s.trader).claimFor([id], account)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
+      }
+    });
+  });
+
   describe('property: the fee split always adds up', function () {
     it('splits 400 random amounts at random shares with platform + creator == amount', async function () {
       const harness = await ethers.deployContract('FeeSplitHarness');
@@ -267,7 +351,7 @@ describe('SongVault fees', function () {
       });
       await (await probe.mintAndLaunch(uri, audioHash, signature)).wait();
       const songId = await s.nft.totalSupply();
-      expect((await s.vault.songOf(songId)).creator).to.equal(await probe.getAddress());
+      expect((await s.vault.songOf(songId)).payoutRecipient).to.equal(await probe.getAddress());
       return { probe, songId, key: await poolKeyOf(s.vault, songId) };
     }
 
