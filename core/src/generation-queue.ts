@@ -1,7 +1,7 @@
 /**
  * The contract between the oracle and the inference workers: the queue they share and the
  * liveness rule for worker heartbeats. Both sides import this module and nothing else of
- * each other; the rest of the contract is the schema in oracle/src/db/migrations.
+ * each other; the rest of the contract is the schema in core/src/db/migrations.
  */
 
 export type Tier = 'free' | 'pro' | 'enterprise';

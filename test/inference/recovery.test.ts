@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { lockForPublish, markCompleted } from '../../inference/src/worker/job-store.ts';
-import type { ClaimedJob } from '../../inference/src/worker/job-store.ts';
+import { JOB_STATUS, completeJob, lockForPublish } from '../../core/src/jobs/job-state.ts';
+import type { ClaimedJob } from '../../core/src/jobs/job-state.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 
@@ -37,7 +37,7 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
     children.push(doomed);
     const first = await stack.waitFor('first attempt', async () => {
       const r = await stack.db.oneOrNone<{ claim_id: string; attempts: number }>(
-        `SELECT claim_id, attempts FROM generation_jobs WHERE id = $1 AND status = 'processing'`,
+        `SELECT claim_id, attempts FROM generation_jobs WHERE id = $1 AND status = '${JOB_STATUS.processing}'`,
         [jobId],
       );
       return r ?? undefined;
@@ -48,7 +48,7 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
     const worker = await stack.startWorker({ WORKER_ID: 'rescuer' });
     const row = await stack.waitFor('completion by the second worker', async () => {
       const r = await jobRow(stack.db, jobId);
-      return r.status === 'completed' ? r : undefined;
+      return r.status === JOB_STATUS.completed ? r : undefined;
     }, 90_000);
     assert.equal(row.attempts, 2, 'the killed attempt counts, the second completes');
     const objects = await stack.store.list('audio/');
@@ -61,7 +61,7 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
     const stale: ClaimedJob = { id: jobId, claimId: first.claim_id, prompt: '', duration: 5, seed: 0n, steps: 27, lyrics: null, withLyrics: false, attempts: first.attempts };
     const outcome = await stack.db.tx(async (tx) => ({
       locked: await lockForPublish(tx, stale),
-      completed: await markCompleted(tx, stale, {
+      completed: await completeJob(tx, stale, {
         audioKey: 'audio/other.mp3',
         audioUrl: 'http://example.invalid/other.mp3',
         audioHash: `0x${'0'.repeat(64)}`,
@@ -82,13 +82,13 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
     const running = await stack.enqueue({ prompt: 'finish me' });
     const child = spawnWorker({ ...stack.env, INFERENCE_TEST_SLOW_MODEL_MS: '1500', WORKER_ID: 'graceful' });
     children.push(child);
-    await stack.waitFor('processing', async () => ((await jobRow(stack.db, running)).status === 'processing' ? true : undefined));
+    await stack.waitFor('processing', async () => ((await jobRow(stack.db, running)).status === JOB_STATUS.processing ? true : undefined));
     const waiting = await stack.enqueue({ prompt: 'not claimed after SIGTERM' });
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 0);
-    assert.equal((await jobRow(stack.db, running)).status, 'completed');
-    assert.equal((await jobRow(stack.db, waiting)).status, 'queued');
+    assert.equal((await jobRow(stack.db, running)).status, JOB_STATUS.completed);
+    assert.equal((await jobRow(stack.db, waiting)).status, JOB_STATUS.queued);
     const beats = await stack.db.any(`SELECT worker_id FROM worker_heartbeats WHERE worker_id = 'graceful'`);
     assert.deepEqual(beats, []);
   });

@@ -7,6 +7,7 @@ import { RETENTION_LOCK_KEY, sweepRetention } from '../../inference/src/retentio
 import { sha256Hex } from '../../inference/src/worker/pipeline.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('retention: unminted audio after 90 days, previews after 24 hours', () => {
   let stack: Stack;
@@ -24,7 +25,7 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     const bytes = randomBytes(64);
     assert.ok((await stack.store.put(key, bytes, { contentType: 'audio/mpeg' })).ok);
     await stack.db.none(
-      `UPDATE generation_jobs SET status = 'completed', audio_key = $2, audio_url = $3, audio_hash = $4, started_at = now() - make_interval(days => $5),
+      `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', audio_key = $2, audio_url = $3, audio_hash = $4, started_at = now() - make_interval(days => $5),
               completed_at = now() - make_interval(days => $5), nft_token_id = $6 WHERE id = $1`,
       [id, key, stack.store.publicUrl(key), sha256Hex(bytes), daysAgo, tokenId],
     );
@@ -45,7 +46,7 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     const purged = await stack.db.one<{ purged_at: Date | null; audio_hash: string | null; status: string }>('SELECT purged_at, audio_hash, status FROM generation_jobs WHERE id = $1', [old.id]);
     assert.ok(purged.purged_at !== null);
     assert.ok(purged.audio_hash !== null, 'the hash is kept as the record');
-    assert.equal(purged.status, 'completed');
+    assert.equal(purged.status, JOB_STATUS.completed);
     assert.equal((await sweep()).audioPurged, 0, 'a second sweep finds nothing');
   });
 
@@ -77,12 +78,12 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
   it('fails a job abandoned on its last attempt (worker gone) with GEN_005', async () => {
     const id = await stack.enqueue({ prompt: 'abandoned' });
     const live = await stack.enqueue({ prompt: 'still retrying' });
-    await stack.db.none(`UPDATE generation_jobs SET status = 'processing', attempts = 3, started_at = now() - interval '1 hour' WHERE id = $1`, [id]);
-    await stack.db.none(`UPDATE generation_jobs SET status = 'processing', attempts = 2, started_at = now() - interval '1 hour' WHERE id = $1`, [live]);
+    await stack.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', attempts = 3, started_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+    await stack.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', attempts = 2, started_at = now() - interval '1 hour' WHERE id = $1`, [live]);
     assert.equal((await sweep()).abandonedFailed, 1);
     const row = await jobRow(stack.db, id);
-    assert.deepEqual([row.status, row.error_code], ['failed', 'GEN_005']);
-    assert.equal((await jobRow(stack.db, live)).status, 'processing', 'pg-boss still owns retries left');
+    assert.deepEqual([row.status, row.error_code], [JOB_STATUS.failed, 'GEN_005']);
+    assert.equal((await jobRow(stack.db, live)).status, JOB_STATUS.processing, 'pg-boss still owns retries left');
   });
 
   it('runs one sweeper at a time (advisory lock)', async () => {

@@ -13,6 +13,7 @@ import { jobRow, startStack } from './helpers/stack.ts';
 import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 /** A model directory whose graph loads but fails at run time (a Reshape that cannot fit). */
 async function brokenModelDir(): Promise<TempDir> {
@@ -49,10 +50,10 @@ describe('inference worker: queue, database, storage and model end to end', () =
       const r = await jobRow(stack.db, jobId);
       seen.add(r.status);
       progress.push(r.progress);
-      return r.status === 'completed' || r.status === 'failed' ? r : undefined;
+      return r.status === JOB_STATUS.completed || r.status === JOB_STATUS.failed ? r : undefined;
     });
-    assert.equal(row.status, 'completed', row.error_message ?? '');
-    assert.ok(seen.has('processing'), 'the job was seen processing');
+    assert.equal(row.status, JOB_STATUS.completed, row.error_message ?? '');
+    assert.ok(seen.has(JOB_STATUS.processing), 'the job was seen processing');
     assert.ok(progress.some((p) => p > 0 && p < 100), `intermediate progress seen: ${progress.join(',')}`);
     assert.equal(row.progress, 100);
     assert.equal(row.attempts, 1);
@@ -103,7 +104,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const worker = await stack.startWorker({ WORKER_CONCURRENCY: '2' });
     const rows = await stack.waitFor('five completions', async () => {
       const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
-      return r.every((x) => x.status === 'completed') ? r : undefined;
+      return r.every((x) => x.status === JOB_STATUS.completed) ? r : undefined;
     });
     await worker.stop();
     const hashes = rows.map((r) => r.audio_hash);
@@ -127,7 +128,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
       const row = await stack.waitFor('failure', async () => {
         const r = await jobRow(stack.db, jobId);
         if (statuses.at(-1) !== `${r.status}/${r.attempts}`) statuses.push(`${r.status}/${r.attempts}`);
-        return r.status === 'failed' ? r : undefined;
+        return r.status === JOB_STATUS.failed ? r : undefined;
       });
       await worker.stop();
       assert.equal(row.error_code, 'GEN_005');
@@ -154,7 +155,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const started = Date.now();
     const row = await stack.waitFor('time-limit failure', async () => {
       const r = await jobRow(stack.db, jobId);
-      return r.status === 'failed' ? r : undefined;
+      return r.status === JOB_STATUS.failed ? r : undefined;
     });
     await worker.stop();
     assert.equal(row.error_code, 'GEN_005');
@@ -170,7 +171,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const worker = await stack.startWorker({ FLEET_SLOTS: '1' });
     const rows = await stack.waitFor('three completions', async () => {
       const r = await Promise.all([enterprise, pro, free].map((id) => jobRow(stack.db, id)));
-      return r.every((x) => x.status === 'completed') ? r : undefined;
+      return r.every((x) => x.status === JOB_STATUS.completed) ? r : undefined;
     });
     await worker.stop();
     const starts = rows.map((r) => r.started_at?.getTime() ?? 0);
@@ -184,7 +185,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const workers = await Promise.all([stack.startWorker(slow), stack.startWorker(slow), stack.startWorker(slow)]);
     const rows = await stack.waitFor('eleven completions', async () => {
       const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
-      return r.every((x) => x.status === 'completed') ? r : undefined;
+      return r.every((x) => x.status === JOB_STATUS.completed) ? r : undefined;
     }, 120_000);
     await Promise.all(workers.map((w) => w.stop()));
     const events = rows.flatMap((r) => [

@@ -4,6 +4,7 @@ import { GENERATION_QUEUE, TIER_PRIORITY } from '../../core/src/generation-queue
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('POST /api/generate and GET /api/generate/{job_id}', () => {
   let app: TestApp;
@@ -25,13 +26,13 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     assert.equal(res.status, 202);
     const body = res.body as { job_id: string; status: string; estimated_time: number; position: number };
     assert.match(body.job_id, /^gen_[0-9a-f-]{36}$/);
-    assert.equal(body.status, 'queued');
+    assert.equal(body.status, JOB_STATUS.queued);
     assert.ok(Number.isInteger(body.estimated_time) && body.estimated_time > 0);
     assert.ok(Number.isInteger(body.position) && body.position >= 1);
     assert.equal(res.headers.get('location'), `/api/generate/${body.job_id}`);
     const id = body.job_id.slice(4);
     const job = await app.db.one('SELECT status, prompt, duration, seed::text AS seed, steps, with_lyrics, tier, user_id FROM generation_jobs WHERE id = $1', [id]);
-    assert.deepEqual(job, { status: 'queued', prompt: 'lofi beat', duration: 30, seed: '42', steps: 60, with_lyrics: true, tier: 'free', user_id: free.userId });
+    assert.deepEqual(job, { status: JOB_STATUS.queued, prompt: 'lofi beat', duration: 30, seed: '42', steps: 60, with_lyrics: true, tier: 'free', user_id: free.userId });
     const user = await app.db.one('SELECT daily_generations, total_generations FROM users WHERE id = $1', [free.userId]);
     assert.deepEqual(user, { daily_generations: 1, total_generations: 1 });
     const queued = await app.db.one(`SELECT priority, data FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [GENERATION_QUEUE, id]);
@@ -54,7 +55,7 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     assert.equal(own.status, 200);
     const view = own.body as { job_id: string; status: string; progress: number; estimated_remaining: number; position: number };
     assert.equal(view.job_id, job_id);
-    assert.equal(view.status, 'queued');
+    assert.equal(view.status, JOB_STATUS.queued);
     assert.equal(view.progress, 0);
     assert.ok(view.estimated_remaining > 0);
     const other = await app.login();
@@ -70,19 +71,19 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'rock', duration: 20 } });
     const { job_id } = created.body as { job_id: string };
     const id = job_id.slice(4);
-    await app.db.none(`UPDATE generation_jobs SET status = 'processing', progress = 40, started_at = now() WHERE id = $1`, [id]);
+    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [id]);
     const running = await app.request(`/api/generate/${job_id}`, { token: free.token });
     assert.deepEqual(Object.keys(running.body as object).sort(), ['estimated_remaining', 'job_id', 'progress', 'status']);
     assert.equal((running.body as { progress: number }).progress, 40);
 
     const hash = `0x${'ab'.repeat(32)}`;
     await app.db.none(
-      `UPDATE generation_jobs SET status = 'completed', progress = 100, audio_url = $2, audio_hash = $3, actual_duration = 20.4, completed_at = now() WHERE id = $1`,
+      `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', progress = 100, audio_url = $2, audio_hash = $3, actual_duration = 20.4, completed_at = now() WHERE id = $1`,
       [id, `http://storage.test/audio/${job_id}.mp3`, hash],
     );
     const done = await app.request(`/api/generate/${job_id}`, { token: free.token });
     const completed = done.body as Record<string, unknown>;
-    assert.equal(completed.status, 'completed');
+    assert.equal(completed.status, JOB_STATUS.completed);
     assert.equal(completed.audio_url, `http://storage.test/audio/${job_id}.mp3`);
     assert.equal(completed.audio_hash, hash);
     assert.equal(completed.duration, 20);
@@ -90,14 +91,14 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
 
     const second = await app.request('/api/generate', { token: free.token, body: { prompt: 'metal', duration: 20 } });
     const failedId = (second.body as { job_id: string }).job_id;
-    await app.db.none(`UPDATE generation_jobs SET status = 'failed', error_code = 'GEN_005', error_message = 'model inference error' WHERE id = $1`, [failedId.slice(4)]);
+    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error' WHERE id = $1`, [failedId.slice(4)]);
     const failed = await app.request(`/api/generate/${failedId}`, { token: free.token });
-    assert.deepEqual(failed.body, { job_id: failedId, status: 'failed', error: { code: 'GEN_005', message: 'model inference error', retry_after: 10 } });
+    assert.deepEqual(failed.body, { job_id: failedId, status: JOB_STATUS.failed, error: { code: 'GEN_005', message: 'model inference error', retry_after: 10 } });
   });
 
   it('refuses a completed job without audio at the database (constraint)', async () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'x', duration: 5 } });
     const id = (created.body as { job_id: string }).job_id.slice(4);
-    await assert.rejects(app.db.none(`UPDATE generation_jobs SET status = 'completed' WHERE id = $1`, [id]), /completed_has_audio/);
+    await assert.rejects(app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.completed}' WHERE id = $1`, [id]), /completed_has_audio/);
   });
 });

@@ -6,6 +6,7 @@ import { hourWindowStart } from '../../oracle/src/domain/limits.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertDailyLimitBody, assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('limits, queue capacity, worker liveness and priority', () => {
   let app: TestApp;
@@ -160,17 +161,17 @@ describe('limits, queue capacity, worker liveness and priority', () => {
       const row = await small.db.one(`SELECT daily_generations FROM users WHERE id = $1`, [user.userId]);
       assert.equal(row.daily_generations, 3);
       // A job leaving the queue frees a place.
-      await small.db.none(`UPDATE generation_jobs SET status = 'processing', started_at = now() WHERE id = (SELECT id FROM generation_jobs LIMIT 1)`);
+      await small.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = (SELECT id FROM generation_jobs LIMIT 1)`);
       assert.equal((await small.request('/api/generate', { token: user.token, body: { prompt: 'q', duration: 5 } })).status, 202);
       // Concurrent requests cannot overshoot the capacity: with one place left, 20 at once admit one.
-      await small.db.none(`UPDATE generation_jobs SET status = 'processing', started_at = now() WHERE id = (SELECT id FROM generation_jobs WHERE status = 'queued' LIMIT 1)`);
+      await small.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = (SELECT id FROM generation_jobs WHERE status = '${JOB_STATUS.queued}' LIMIT 1)`);
       const others = await Promise.all(Array.from({ length: 4 }, () => small.login()));
       const burst = await Promise.all(
         Array.from({ length: 20 }, (_, i) => small.request('/api/generate', { token: others[i % others.length]!.token, body: { prompt: 'q', duration: 5 } })),
       );
       assert.equal(burst.filter((response) => response.status === 202).length, 1);
       assert.equal(burst.filter((response) => response.status === 503).length, 19);
-      const queued = await small.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = 'queued'`);
+      const queued = await small.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = '${JOB_STATUS.queued}'`);
       assert.equal(queued.n, 3);
     } finally {
       await small.stop();
@@ -210,7 +211,7 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     // Recently completed 60-step jobs took 2 s per second of audio.
     await app.db.none(
       `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, steps, tier, status, audio_url, audio_hash, started_at, completed_at)
-       SELECT $1, $2, 'done', 10, 60, 'enterprise', 'completed', 'http://s/a.mp3', $3, now() - interval '20 seconds', now()
+       SELECT $1, $2, 'done', 10, 60, 'enterprise', '${JOB_STATUS.completed}', 'http://s/a.mp3', $3, now() - interval '20 seconds', now()
        FROM generate_series(1, 3)`,
       [user.userId, user.address, `0x${'00'.repeat(32)}`],
     );

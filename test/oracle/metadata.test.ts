@@ -14,6 +14,7 @@ import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { PUBLIC_BASE_URL, dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 interface MetadataResponse {
   metadata_uri: string;
@@ -150,7 +151,7 @@ describe('POST /api/metadata', () => {
 
   it("refuses Songmint audio that is not the caller's completed job", async () => {
     const bobsJob = await stack.seedJob(bob.userId, bob.address);
-    const queued = await stack.seedJob(alice.userId, alice.address, 'queued');
+    const queued = await stack.seedJob(alice.userId, alice.address, JOB_STATUS.queued);
     for (const audioUrl of [bobsJob.audioUrl, stack.objectStore.publicUrl(`audio/${queued.publicId}.mp3`)]) {
       const response = await upload(alice, { name: 'Not mine', audio_url: audioUrl });
       assert.equal(response.status, 400, audioUrl);

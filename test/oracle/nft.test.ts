@@ -8,6 +8,7 @@ import { assertVariantCError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 const NFT_ADDRESS = '0x00000000000000000000000000000000005047a1' as Address;
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -52,7 +53,7 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
 
   it('POST /v1/nft/mint answers errors in the Variant C shape', async () => {
     const bobsJob = await stack.seedJob(bob.userId, bob.address);
-    const queued = await stack.seedJob(alice.userId, alice.address, 'queued');
+    const queued = await stack.seedJob(alice.userId, alice.address, JOB_STATUS.queued);
     const mine = await stack.seedJob(alice.userId, alice.address);
     const cases: Array<[unknown, number, string]> = [
       [{ job_id: bobsJob.publicId, metadata_uri: METADATA_URI }, 404, 'SIGN_001'],

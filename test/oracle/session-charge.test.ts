@@ -8,6 +8,7 @@ import { authenticatedUser } from '../../oracle/src/http/auth.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 /** The one-statement session check: user, hourly charge and (for polling) the owned job. */
 describe('session charge: authentication and the hourly limit in one statement', () => {
@@ -38,7 +39,7 @@ describe('session charge: authentication and the hourly limit in one statement',
     const id = randomUUID();
     await app.db.none(
       `INSERT INTO generation_jobs (id, user_id, user_address, prompt, duration, tier, status, progress, audio_key, audio_url, audio_hash, actual_duration, completed_at)
-       VALUES ($1, $2, $3, 'song', 5, 'free', 'completed', 100, $4, $5, $6, 5.0, now())`,
+       VALUES ($1, $2, $3, 'song', 5, 'free', '${JOB_STATUS.completed}', 100, $4, $5, $6, 5.0, now())`,
       [id, userId, address.toLowerCase(), `audio/gen_${id}.mp3`, `https://cdn.test/audio/gen_${id}.mp3`, `0x${'ab'.repeat(32)}`],
     );
     return toPublicJobId(id);
@@ -51,7 +52,7 @@ describe('session charge: authentication and the hourly limit in one statement',
 
     const first = await app.request(`/api/generate/${jobId}`, { token: owner.token });
     assert.equal(first.status, 200);
-    assert.equal((first.body as { status: string }).status, 'completed');
+    assert.equal((first.body as { status: string }).status, JOB_STATUS.completed);
     assert.equal(first.headers.get('x-ratelimit-limit'), '1000');
     assert.equal(first.headers.get('x-ratelimit-remaining'), '999');
     assert.equal(first.headers.get('cache-control'), 'no-store');

@@ -7,6 +7,7 @@ import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
 
@@ -82,7 +83,7 @@ describe('POST /api/signature', () => {
   });
 
   it('checks in the spec order: ownership before status, signature before the audio hash', async () => {
-    const bobsQueued = await stack.seedJob(bob.userId, bob.address, 'queued');
+    const bobsQueued = await stack.seedJob(bob.userId, bob.address, JOB_STATUS.queued);
     const foreign = await sign(alice, { job_id: bobsQueued.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
     assertVariantAError(foreign.body, 'SIGN_001');
 
@@ -94,7 +95,7 @@ describe('POST /api/signature', () => {
   });
 
   it('refuses jobs that are not completed with SIGN_003 (409)', async () => {
-    for (const status of ['queued', 'processing', 'failed'] as const) {
+    for (const status of [JOB_STATUS.queued, JOB_STATUS.processing, JOB_STATUS.failed]) {
       const job = await stack.seedJob(alice.userId, alice.address, status);
       const response = await sign(alice, { job_id: job.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
       assert.equal(response.status, 409, status);

@@ -23,6 +23,8 @@ import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { JobStatus } from '../../core/src/jobs/job-state.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 export const PUBLIC_BASE_URL = 'https://cdn.songmint.test';
 
@@ -42,7 +44,7 @@ export interface StorageStack {
   ipfs: IpfsContentStore;
   signer: MintSigner;
   /** A job of `userId` in `status`; completed jobs get an audio object and its hash. */
-  seedJob(userId: string, address: string, status?: 'queued' | 'processing' | 'completed' | 'failed'): Promise<SeededJob>;
+  seedJob(userId: string, address: string, status?: JobStatus): Promise<SeededJob>;
   stop(): Promise<void>;
 }
 
@@ -68,13 +70,13 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
     ],
   });
 
-  async function seedJob(userId: string, address: string, status: 'queued' | 'processing' | 'completed' | 'failed' = 'completed'): Promise<SeededJob> {
+  async function seedJob(userId: string, address: string, status: JobStatus = JOB_STATUS.completed): Promise<SeededJob> {
     const id = randomUUID();
     const audioKey = audioObjectKey(id);
     const bytes = new Uint8Array(randomBytes(64 * 1024));
     const audioHash = sha256Hex(bytes);
     const audioUrl = objectStore.publicUrl(audioKey);
-    const completed = status === 'completed';
+    const completed = status === JOB_STATUS.completed;
     if (completed) {
       const put = await objectStore.put(audioKey, bytes, { contentType: 'audio/mpeg' });
       if (!put.ok) throw new Error(put.error.message);
@@ -93,8 +95,8 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
         completed ? audioUrl : null,
         completed ? audioHash : null,
         completed ? 29.6 : null,
-        status === 'failed' ? 'GEN_005' : null,
-        status === 'failed' ? 'model error' : null,
+        status === JOB_STATUS.failed ? 'GEN_005' : null,
+        status === JOB_STATUS.failed ? 'model error' : null,
         completed ? new Date() : null,
       ],
     );

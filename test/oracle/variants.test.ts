@@ -5,6 +5,7 @@ import type { GenerationMessage } from '../../core/src/generation-queue.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
   let app: TestApp;
@@ -23,20 +24,20 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
   });
 
   /** Plays the inference worker's part on the real queue: take the next message, then settle the job row. */
-  async function settleNextJob(outcome: 'completed' | 'failed'): Promise<string> {
+  async function settleNextJob(outcome: typeof JOB_STATUS.completed | typeof JOB_STATUS.failed): Promise<string> {
     for (let i = 0; i < 100; i += 1) {
       const [message] = await app.boss.fetch<GenerationMessage>(GENERATION_QUEUE);
       if (message !== undefined) {
         const id = message.data.jobId;
-        await app.db.none(`UPDATE generation_jobs SET status = 'processing', started_at = now() WHERE id = $1`, [id]);
-        if (outcome === 'completed') {
+        await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = $1`, [id]);
+        if (outcome === JOB_STATUS.completed) {
           await app.db.none(
-            `UPDATE generation_jobs SET status = 'completed', progress = 100, audio_url = $2, audio_hash = $3, actual_duration = 9.96, completed_at = now() WHERE id = $1`,
+            `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', progress = 100, audio_url = $2, audio_hash = $3, actual_duration = 9.96, completed_at = now() WHERE id = $1`,
             [id, `http://storage.test/audio/${toPublicJobId(id)}.mp3`, `0x${'cd'.repeat(32)}`],
           );
           await app.boss.complete(GENERATION_QUEUE, message.id);
         } else {
-          await app.db.none(`UPDATE generation_jobs SET status = 'failed', error_code = 'GEN_005', error_message = 'model inference error', completed_at = now() WHERE id = $1`, [id]);
+          await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error', completed_at = now() WHERE id = $1`, [id]);
           await app.boss.fail(GENERATION_QUEUE, message.id);
         }
         return id;
@@ -48,7 +49,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
 
   it('Variant B waits for the job and answers {audioUrl, audioHash, duration}', async () => {
     const pending = app.request('/api/generate', { token: user.token, headers: { prefer: 'wait' }, body: { prompt: 'sync please', duration: 10 } });
-    const id = await settleNextJob('completed');
+    const id = await settleNextJob(JOB_STATUS.completed);
     const res = await pending;
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('preference-applied'), 'wait');
@@ -63,8 +64,8 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     const res = await pending;
     assert.equal(res.status, 202);
     const failing = app.request('/api/generate', { token: user.token, headers: { prefer: 'wait' }, body: { prompt: 'will fail', duration: 10 } });
-    await settleNextJob('failed');
-    const id = await settleNextJob('failed');
+    await settleNextJob(JOB_STATUS.failed);
+    const id = await settleNextJob(JOB_STATUS.failed);
     const failed = await failing;
     assert.equal(failed.status, 500);
     assertVariantAError(failed.body, 'GEN_005');
@@ -98,7 +99,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
   it('GET /v1/user/profile returns the user fields and statistics', async () => {
     await app.request('/api/generate', { token: user.token, body: { prompt: 'one', duration: 10 } });
     await app.request('/api/generate', { token: user.token, body: { prompt: 'two', duration: 10 } });
-    await settleNextJob('completed');
+    await settleNextJob(JOB_STATUS.completed);
     const res = await app.request('/v1/user/profile', { token: user.token });
     assert.equal(res.status, 200);
     const profile = res.body as Record<string, unknown> & { statistics: { jobs: Record<string, number>; audio_seconds_generated: number } };

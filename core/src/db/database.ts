@@ -8,6 +8,8 @@ const pgp = pgPromise({ capSQL: true });
 
 export type Database = pgPromise.IDatabase<object>;
 export type DatabaseTask = pgPromise.ITask<object>;
+/** A pool or a task/transaction on it: statements that may run inside a caller's transaction take this. */
+export type Queryable = Database | DatabaseTask;
 
 export interface DatabaseOptions {
   /** Pool size. */

@@ -1,8 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 
-/** SQL migrations of the whole platform (oracle, storage, inference), run in file-name order. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../oracle/src/db/migrations', import.meta.url));
+/**
+ * SQL migrations of the whole platform (oracle, storage, inference), run in file-name order. They
+ * live in core because both services own these tables; the job states they check are those of
+ * core/src/jobs/job-state.ts.
+ */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
  * Applies every pending migration to the database at `databaseUrl`. Several processes (oracle

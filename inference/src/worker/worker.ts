@@ -10,12 +10,12 @@ import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
 import type { GenerationMessage } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
+import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
-import type { ClaimedJob } from './job-store.ts';
-import { claimJob, lockForPublish, markCompleted, markFailed, reportProgress, requeueAfterFailure } from './job-store.ts';
 import type { PipelineDeps, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
 
@@ -93,7 +93,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         sha256: song.audioHash.replace(/^0x/, ''),
       });
       if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
-      return markCompleted(tx, job, {
+      return completeJob(tx, job, {
         audioKey: key,
         audioUrl: store.publicUrl(key),
         audioHash: song.audioHash,
@@ -155,8 +155,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       const text = describe(reason);
       const final = message.retryCount >= message.retryLimit;
       try {
-        if (final) await markFailed(db, job, `generation failed after ${job.attempts} attempts: ${text}`);
-        else await requeueAfterFailure(db, job, text);
+        if (final) await failJob(db, job, `generation failed after ${job.attempts} attempts: ${text}`);
+        else await retryJob(db, job, text);
       } finally {
         // pg-boss must hear of the failure even when the row update did not go through (the next
         // attempt claims a row left `processing`), or the job would wait for its heartbeat to lapse.

@@ -1,8 +1,8 @@
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../../core/src/db/database.ts';
-import { GENERATION_QUEUE, TIER_PRIORITY, toPublicJobId } from '../../../core/src/generation-queue.ts';
-import type { GenerationMessage, Tier } from '../../../core/src/generation-queue.ts';
-import { bossDbFromTask } from '../../../core/src/queue.ts';
+import { toPublicJobId } from '../../../core/src/generation-queue.ts';
+import type { Tier } from '../../../core/src/generation-queue.ts';
+import { JOB_STATUS, queueJob } from '../../../core/src/jobs/job-state.ts';
 import { liveWorkerCapacity, queuePlace, queuedJobCount, runRates } from '../queue/queue-state.ts';
 import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail, ok } from './errors.ts';
 import type { AppError, DailyLimitError } from './errors.ts';
@@ -27,7 +27,7 @@ export interface Requester {
 export interface AcceptedGeneration {
   jobId: string;
   publicJobId: string;
-  status: 'queued';
+  status: typeof JOB_STATUS.queued;
   position: number;
   estimatedTime: number;
   /** The tighter of the daily and hourly limits after this request. */
@@ -159,37 +159,20 @@ export async function submitGeneration(
           refusedBy: 'hourly',
         });
       }
-      const job = await tx.one<{ id: string; created_at: Date }>(
-        `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         RETURNING id, created_at`,
-        [
-          user.id,
-          user.walletAddress,
-          request.prompt,
-          request.duration,
-          request.seed === undefined ? null : request.seed.toString(),
-          request.steps,
-          request.lyrics ?? null,
-          request.withLyrics,
-          user.tier,
-        ],
-      );
-      const message: GenerationMessage = { jobId: job.id };
-      await deps.boss.send(GENERATION_QUEUE, message, { priority: TIER_PRIORITY[user.tier], db: bossDbFromTask(tx) });
+      const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
       return { job, limit: tighter(dailyState, hourly.state) };
     });
     const rates = await runRates(deps.db);
     const place = await queuePlace(
       deps.db,
-      { id: created.job.id, tier: user.tier, createdAt: created.job.created_at, duration: request.duration, steps: request.steps },
+      { id: created.job.id, tier: user.tier, createdAt: created.job.createdAt, duration: request.duration, steps: request.steps },
       rates,
       capacity.slots,
     );
     return ok({
       jobId: created.job.id,
       publicJobId: toPublicJobId(created.job.id),
-      status: 'queued',
+      status: JOB_STATUS.queued,
       position: place.position,
       estimatedTime: place.estimatedSeconds,
       limit: created.limit,

@@ -1,9 +1,9 @@
 import type { Database } from '../../../core/src/db/database.ts';
 import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
+import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import { liveWorkerCapacity, queuePlace, runRates, runSeconds } from '../queue/queue-state.ts';
-
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
 export interface JobRecord {
   id: string;
@@ -23,10 +23,11 @@ export interface JobRecord {
 }
 
 export type JobView =
-  | { status: 'queued'; job_id: string; progress: number; estimated_remaining: number; position: number }
-  | { status: 'processing'; job_id: string; progress: number; estimated_remaining: number }
-  | { status: 'completed'; job_id: string; audio_url: string; audio_hash: string; duration: number; created_at: string }
-  | { status: 'failed'; job_id: string; error: { code: string; message: string; retry_after?: number } };
+  | { status: typeof JOB_STATUS.queued; job_id: string; progress: number; estimated_remaining: number; position: number }
+  | { status: typeof JOB_STATUS.processing; job_id: string; progress: number; estimated_remaining: number }
+  | { status: typeof JOB_STATUS.completed; job_id: string; audio_url: string; audio_hash: string; duration: number; created_at: string }
+  | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: string; message: string; retry_after?: number } }
+  | { status: typeof JOB_STATUS.cancelled; job_id: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -89,9 +90,9 @@ export const GENERATION_FAILED_RETRY_SECONDS = 10;
 export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<JobView> {
   const jobId = toPublicJobId(job.id);
   switch (job.status) {
-    case 'completed':
+    case JOB_STATUS.completed:
       return {
-        status: 'completed',
+        status: JOB_STATUS.completed,
         job_id: jobId,
         // The completed_has_audio constraint guarantees both.
         audio_url: job.audioUrl ?? '',
@@ -99,27 +100,27 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         duration: Math.round(job.actualDuration ?? job.duration),
         created_at: job.createdAt.toISOString(),
       };
-    case 'failed': {
-      const code = job.errorCode ?? 'GEN_005';
+    case JOB_STATUS.failed: {
+      const code = job.errorCode ?? GENERATION_FAILED_CODE;
       return {
-        status: 'failed',
+        status: JOB_STATUS.failed,
         job_id: jobId,
         error: {
           code,
           message: job.errorMessage ?? 'Generation failed',
-          ...(code === 'GEN_005' ? { retry_after: GENERATION_FAILED_RETRY_SECONDS } : {}),
+          ...(code === GENERATION_FAILED_CODE ? { retry_after: GENERATION_FAILED_RETRY_SECONDS } : {}),
         },
       };
     }
-    case 'processing': {
+    case JOB_STATUS.processing: {
       const rates = await runRates(db);
       const total = runSeconds(rates, job.duration, job.steps);
       const elapsed = job.startedAt === null ? 0 : (now.getTime() - job.startedAt.getTime()) / 1000;
       // Progress reported by the worker is the better signal once there is any.
       const remaining = job.progress > 0 ? total * (1 - job.progress / 100) : total - elapsed;
-      return { status: 'processing', job_id: jobId, progress: job.progress, estimated_remaining: Math.max(1, Math.ceil(remaining)) };
+      return { status: JOB_STATUS.processing, job_id: jobId, progress: job.progress, estimated_remaining: Math.max(1, Math.ceil(remaining)) };
     }
-    case 'queued': {
+    case JOB_STATUS.queued: {
       const [rates, capacity] = await Promise.all([runRates(db), liveWorkerCapacity(db)]);
       const place = await queuePlace(
         db,
@@ -127,7 +128,9 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         rates,
         capacity.slots,
       );
-      return { status: 'queued', job_id: jobId, progress: job.progress, estimated_remaining: place.estimatedSeconds, position: place.position };
+      return { status: JOB_STATUS.queued, job_id: jobId, progress: job.progress, estimated_remaining: place.estimatedSeconds, position: place.position };
     }
+    case JOB_STATUS.cancelled:
+      return { status: JOB_STATUS.cancelled, job_id: jobId };
   }
 }

@@ -7,6 +7,7 @@
 import type { CID } from 'multiformats/cid';
 import type { Database } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { IpfsContentStore } from '../ipfs/content-store.ts';
 import type { PinningClient } from '../ipfs/pinning-client.ts';
@@ -154,7 +155,7 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
   if (linkedId !== null) {
     job = await deps.db.oneOrNone<LinkedJob>(
       `SELECT id, audio_hash, duration, actual_duration FROM generation_jobs
-        WHERE id = $1 AND user_id = $2 AND status = 'completed'`,
+        WHERE id = $1 AND user_id = $2 AND status = ${sqlStatus(JOB_STATUS.completed)}`,
       [linkedId, userId],
     );
     if (job === null) {

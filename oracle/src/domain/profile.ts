@@ -1,4 +1,5 @@
 import type { Database } from '../../../core/src/db/database.ts';
+import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { findUserById } from './users.ts';
 
@@ -27,11 +28,11 @@ export async function userProfile(db: Database, userId: string, today: string): 
   const user = await findUserById(db, userId);
   if (user === null) return null;
   const stats = await db.one<{ queued: number; processing: number; completed: number; failed: number; audio_seconds: number; minted: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
-            count(*) FILTER (WHERE status = 'processing')::int AS processing,
-            count(*) FILTER (WHERE status = 'completed')::int AS completed,
-            count(*) FILTER (WHERE status = 'failed')::int AS failed,
-            coalesce(sum(actual_duration) FILTER (WHERE status = 'completed'), 0)::float AS audio_seconds,
+    `SELECT count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.queued)})::int AS queued,
+            count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.processing)})::int AS processing,
+            count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.completed)})::int AS completed,
+            count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.failed)})::int AS failed,
+            coalesce(sum(actual_duration) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.completed)}), 0)::float AS audio_seconds,
             count(*) FILTER (WHERE nft_token_id IS NOT NULL)::int AS minted
      FROM generation_jobs WHERE user_id = $1`,
     [userId],

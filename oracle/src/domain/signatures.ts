@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
 import type { Address, Hex } from 'viem';
 import type { Database } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
+import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
@@ -59,7 +61,7 @@ export interface IssuedSignature {
 /** What the four checks read of a job. */
 export interface SignableJob {
   id: string;
-  status: string;
+  status: JobStatus;
   audio_key: string | null;
   audio_hash: Hex | null;
   signature: string | null;
@@ -89,7 +91,7 @@ const byId = (jobId: string, userId: string) => `SELECT ${SIGNABLE_COLUMNS} FROM
 // Identical audio from two jobs (same prompt and seed) can be minted once: prefer a job that
 // still has no signature, so the answer is SIGN_002 only when every such job is signed.
 const byAudioHash = (userId: string, audioHash: string) => `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs
-          WHERE user_id = ${userId} AND audio_hash = ${audioHash} AND status = 'completed'
+          WHERE user_id = ${userId} AND audio_hash = ${audioHash} AND status = ${sqlStatus(JOB_STATUS.completed)}
           ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`;
 const FIND_JOB_BY_ID = { name: 'signature-find-job-by-id', text: byId('$1', '$2') };
 const FIND_JOB_BY_AUDIO_HASH = { name: 'signature-find-job-by-audio-hash', text: byAudioHash('$1', '$2') };
@@ -100,7 +102,7 @@ const CLAIM_SIGNATURE = {
   name: 'signature-claim',
   text: `WITH claimed AS (
            UPDATE generation_jobs SET signature = $3, metadata_uri = $4
-            WHERE id = $1 AND user_id = $2 AND status = 'completed' AND signature IS NULL
+            WHERE id = $1 AND user_id = $2 AND status = ${sqlStatus(JOB_STATUS.completed)} AND signature IS NULL
             RETURNING id, user_id, audio_hash)
          INSERT INTO mint_signatures
            (job_id, user_id, minter, metadata_uri, audio_hash, signature, signer_address, issued_at, expires_at)
@@ -147,7 +149,7 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
   const jobId = toPublicJobId(job.id);
 
   // (2) Its status is completed.
-  if (job.status !== 'completed' || job.audio_hash === null) {
+  if (job.status !== JOB_STATUS.completed || job.audio_hash === null) {
     return fail(
       appError('SIGN_003', 'Job not completed', {
         details: `The job is ${job.status}; a signature is issued only for completed audio.`,

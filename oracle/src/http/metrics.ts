@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../../../core/src/db/database.ts';
 import { HEARTBEAT_STALE_SECONDS } from '../../../core/src/generation-queue.ts';
+import { JOB_STATUS, JOB_STATUSES, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 
 export interface OracleMetrics {
   registry: Registry;
@@ -12,7 +13,6 @@ export interface OracleMetrics {
 }
 
 const TIERS = ['free', 'pro', 'enterprise'] as const;
-const STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 
 /**
  * The oracle's Prometheus metrics in their own registry. Queue depth and job counts are read from
@@ -45,7 +45,7 @@ export function createMetrics(db: Database): OracleMetrics {
     labelNames: ['tier'] as const,
     registers: [registry],
     async collect() {
-      const rows = await readOrEmpty(db, `SELECT tier AS key, count(*)::int AS n FROM generation_jobs WHERE status = 'queued' GROUP BY tier`);
+      const rows = await readOrEmpty(db, `SELECT tier AS key, count(*)::int AS n FROM generation_jobs WHERE status = ${sqlStatus(JOB_STATUS.queued)} GROUP BY tier`);
       for (const tier of TIERS) this.set({ tier }, rows.find((row) => row.key === tier)?.n ?? 0);
     },
   });
@@ -56,7 +56,7 @@ export function createMetrics(db: Database): OracleMetrics {
     registers: [registry],
     async collect() {
       const rows = await readOrEmpty(db, 'SELECT status AS key, count(*)::int AS n FROM generation_jobs GROUP BY status');
-      for (const status of STATUSES) this.set({ status }, rows.find((row) => row.key === status)?.n ?? 0);
+      for (const status of JOB_STATUSES) this.set({ status }, rows.find((row) => row.key === status)?.n ?? 0);
     },
   });
   new Gauge({

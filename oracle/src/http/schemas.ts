@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 
 /**
  * Request and response schemas of the core endpoints. Requests are validated with them at the
@@ -52,7 +53,7 @@ export const generateRequestVariantBSchema = z
 export const generateAcceptedSchema = z
   .object({
     job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
-    status: z.literal('queued'),
+    status: z.literal(JOB_STATUS.queued),
     estimated_time: z.number().int().meta({ description: 'Seconds until the job is expected to complete.' }),
     position: z.number().int().meta({ description: 'Place in the queue; 1 starts next.' }),
   })
@@ -66,20 +67,20 @@ export const jobStatusSchema = z
   .union([
     z.object({
       job_id: z.string(),
-      status: z.literal('queued'),
+      status: z.literal(JOB_STATUS.queued),
       progress: z.number().int(),
       estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
       position: z.number().int(),
     }),
     z.object({
       job_id: z.string(),
-      status: z.literal('processing'),
+      status: z.literal(JOB_STATUS.processing),
       progress: z.number().int(),
       estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
     }),
     z.object({
       job_id: z.string(),
-      status: z.literal('completed'),
+      status: z.literal(JOB_STATUS.completed),
       audio_url: z.url(),
       audio_hash: z.string().meta({ example: '0x' + 'ab'.repeat(32) }),
       duration: z.number().int(),
@@ -87,9 +88,12 @@ export const jobStatusSchema = z
     }),
     z.object({
       job_id: z.string(),
-      status: z.literal('failed'),
+      status: z.literal(JOB_STATUS.failed),
       error: z.object({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
     }),
+    z
+      .object({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
+      .meta({ description: 'Extension of the spec: the owner cancelled the job while it was queued.' }),
   ])
   .meta({ id: 'JobStatus' });
 

@@ -1,8 +1,11 @@
-import type { Database, DatabaseTask } from '../../../core/src/db/database.ts';
+import type { Queryable } from '../../../core/src/db/database.ts';
 import { FLEET_PARALLEL_JOBS, HEARTBEAT_STALE_SECONDS, TIER_PRIORITY } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
+import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 
-type Queryable = Database | DatabaseTask;
+const QUEUED = sqlStatus(JOB_STATUS.queued);
+const PROCESSING = sqlStatus(JOB_STATUS.processing);
+const COMPLETED = sqlStatus(JOB_STATUS.completed);
 
 /**
  * Seconds of wall time per second of audio when no job has completed recently. Anchored on the
@@ -35,7 +38,7 @@ export async function liveWorkerCapacity(db: Queryable): Promise<WorkerCapacity>
 }
 
 export async function queuedJobCount(db: Queryable): Promise<number> {
-  const row = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = 'queued'`);
+  const row = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = ${QUEUED}`);
   return row.n;
 }
 
@@ -51,7 +54,7 @@ export async function runRates(db: Queryable): Promise<RunRates> {
   const rows = await db.any<{ steps: number; rate: number }>(
     `SELECT steps, avg(extract(epoch FROM completed_at - started_at) / duration)::float AS rate
      FROM (SELECT steps, completed_at, started_at, duration FROM generation_jobs
-           WHERE status = 'completed' AND started_at IS NOT NULL AND completed_at > started_at
+           WHERE status = ${COMPLETED} AND started_at IS NOT NULL AND completed_at > started_at
            ORDER BY completed_at DESC LIMIT $1) recent
      GROUP BY steps`,
     [RATE_SAMPLE],
@@ -98,15 +101,15 @@ export async function queuePlace(db: Queryable, job: QueuedJobRef, rates: RunRat
   const rateSql = `(duration * CASE steps WHEN 60 THEN $4::float ELSE $5::float END + CASE steps WHEN 60 THEN $6::float ELSE $7::float END)`;
   const row = await db.one<{ ahead: number; ahead_work: number; running: number; running_left: number }>(
     `SELECT
-       (SELECT count(*)::int FROM generation_jobs WHERE status = 'processing') AS running,
+       (SELECT count(*)::int FROM generation_jobs WHERE status = ${PROCESSING}) AS running,
        (SELECT count(*)::int FROM generation_jobs
-          WHERE status = 'queued' AND id <> $1
+          WHERE status = ${QUEUED} AND id <> $1
             AND (${PRIORITY_SQL} > $2 OR (${PRIORITY_SQL} = $2 AND created_at < $3))) AS ahead,
        (SELECT coalesce(sum(${rateSql}), 0)::float FROM generation_jobs
-          WHERE status = 'queued' AND id <> $1
+          WHERE status = ${QUEUED} AND id <> $1
             AND (${PRIORITY_SQL} > $2 OR (${PRIORITY_SQL} = $2 AND created_at < $3))) AS ahead_work,
        (SELECT coalesce(sum(greatest(0, ${rateSql} - extract(epoch FROM now() - coalesce(started_at, now())))), 0)::float
-          FROM generation_jobs WHERE status = 'processing') AS running_left`,
+          FROM generation_jobs WHERE status = ${PROCESSING}) AS running_left`,
     [
       job.id,
       priority,

@@ -7,11 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import { closeDatabase, createDatabase } from '../../../core/src/db/database.ts';
 import type { Database } from '../../../core/src/db/database.ts';
-import { GENERATION_QUEUE, TIER_PRIORITY } from '../../../core/src/generation-queue.ts';
+import { GENERATION_QUEUE } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../../core/src/object-store.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
-import { bossDbFromTask, createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
+import { queueJob } from '../../../core/src/jobs/job-state.ts';
+import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
 import { startTestS3, testObjectStoreOptions } from '../../../core/src/testing/s3.ts';
@@ -78,7 +79,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     LOG_LEVEL: 'silent',
   };
   const workers: WorkerProcess[] = [];
-  let user: string | undefined;
+  let user: { id: string; address: string } | undefined;
 
   return {
     pg,
@@ -91,20 +92,23 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     async enqueue(input = {}) {
       if (user === undefined) {
         const wallet = `0x${randomBytes(20).toString('hex')}`;
-        user = (await db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [wallet, 'enterprise'])).id;
+        user = { id: (await db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [wallet, 'enterprise'])).id, address: wallet };
       }
-      const userId = user;
-      const tier = input.tier ?? 'free';
-      return db.tx(async (tx) => {
-        const { id } = await tx.one<{ id: string }>(
-          `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier)
-           SELECT id, wallet_address, $2, $3, $4, $5, $6, $7, $8 FROM users WHERE id = $1
-           RETURNING id`,
-          [userId, input.prompt ?? 'upbeat pop song', input.duration ?? 5, input.seed?.toString() ?? null, input.steps ?? 27, input.lyrics ?? null, input.withLyrics ?? false, tier],
-        );
-        await boss.send(GENERATION_QUEUE, { jobId: id }, { priority: TIER_PRIORITY[tier], db: bossDbFromTask(tx) });
-        return id;
-      });
+      const owner = user;
+      const job = await db.tx((tx) =>
+        queueJob(tx, boss, {
+          userId: owner.id,
+          userAddress: owner.address,
+          prompt: input.prompt ?? 'upbeat pop song',
+          duration: input.duration ?? 5,
+          steps: input.steps ?? 27,
+          withLyrics: input.withLyrics ?? false,
+          tier: input.tier ?? 'free',
+          ...(input.seed === undefined ? {} : { seed: input.seed }),
+          ...(input.lyrics === undefined ? {} : { lyrics: input.lyrics }),
+        }),
+      );
+      return job.id;
     },
     async startWorker(overrides = {}) {
       const loaded = loadWorkerConfig({ ...env, ...overrides });

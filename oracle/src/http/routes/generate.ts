@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Request, RequestHandler, Response } from 'express';
 import { JOB_TIME_LIMIT_SECONDS } from '../../../../core/src/generation-queue.ts';
+import { JOB_STATUS, isFinished } from '../../../../core/src/jobs/job-state.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
@@ -84,7 +85,7 @@ async function waitForJob(deps: GenerateDeps, jobId: string, userId: string, dea
   for (;;) {
     const job = await findOwnJob(deps.db, jobId, userId);
     if (job === null) return null;
-    if (job.status === 'completed' || job.status === 'failed' || Date.now() >= deadline || gone()) {
+    if (isFinished(job.status) || Date.now() >= deadline || gone()) {
       return viewJob(deps.db, job, deps.now());
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
@@ -113,11 +114,11 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   const view = await waitForJob(deps, result.value.jobId, user.id, deadline, () => closed);
   if (closed) return;
   if (view === null) throw new Error('job vanished while waiting');
-  if (view.status === 'completed') {
+  if (view.status === JOB_STATUS.completed) {
     res.json({ audioUrl: view.audio_url, audioHash: view.audio_hash, duration: view.duration });
     return;
   }
-  if (view.status === 'failed') {
+  if (view.status === JOB_STATUS.failed) {
     sendError(req, res, appError('GEN_005', view.error.message, { details: 'generation failed', jobId: view.job_id, ...(view.error.retry_after === undefined ? {} : { retryAfter: view.error.retry_after }) }));
     return;
   }

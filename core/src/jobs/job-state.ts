@@ -1,0 +1,329 @@
+/**
+ * The generation job state machine: every status of `generation_jobs.status` and every
+ * transition between them, for both services (the oracle queues, reads and cancels; the workers
+ * claim, report progress, complete, retry and fail; the retention sweep fails abandoned attempts
+ * and purges old audio). No other module writes a job's status or names one in SQL.
+ *
+ *   queued ──claim──▶ processing ──complete──▶ completed ──purge (90 days unminted)──▶ completed + purged_at
+ *     │  ▲               │  │
+ *     │  └───retry───────┘  └──fail (last attempt) / sweep (abandoned)──▶ failed (GEN_005, daily refund)
+ *     └──cancel (owner)──▶ cancelled (daily refund)
+ *
+ * Every transition is one statement guarded by the status it leaves (and, after the claim, by
+ * the attempt's claim id), so duplicate deliveries, expired attempts, killed workers and racing
+ * requests cannot move a job twice. The schema is core/src/db/migrations.
+ */
+import type { PgBoss } from 'pg-boss';
+import type { DatabaseTask, Queryable } from '../db/database.ts';
+import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
+import type { GenerationMessage, Tier } from '../generation-queue.ts';
+import { bossDbFromTask } from '../queue.ts';
+import { fail, ok } from '../result.ts';
+import type { Result } from '../result.ts';
+
+export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** The statuses by name: code compares with these, never with string literals. */
+export const JOB_STATUS = {
+  queued: 'queued',
+  processing: 'processing',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+} as const satisfies { readonly [S in JobStatus]: S };
+
+/** The spec's four statuses (Variant A); `cancelled` is this project's extension. */
+export const SPEC_JOB_STATUSES = [JOB_STATUS.queued, JOB_STATUS.processing, JOB_STATUS.completed, JOB_STATUS.failed] as const;
+
+/** A job in one of these never moves again (retention only marks `purged_at`). */
+export function isFinished(status: JobStatus): boolean {
+  return status === JOB_STATUS.completed || status === JOB_STATUS.failed || status === JOB_STATUS.cancelled;
+}
+
+/** `status` as an SQL string literal, for queries outside this module that filter by status. */
+export function sqlStatus(status: JobStatus): string {
+  return `'${status}'`;
+}
+
+/** Error code of a job the service failed (spec: "GEN_005 model inference error", retry allowed). */
+export const GENERATION_FAILED_CODE = 'GEN_005';
+
+/** Spec: unminted audio is deleted after 90 days. */
+export const AUDIO_RETENTION_DAYS = 90;
+
+/** Error messages are stored up to this length. */
+const ERROR_MESSAGE_MAX = 1000;
+
+const S = {
+  queued: sqlStatus(JOB_STATUS.queued),
+  processing: sqlStatus(JOB_STATUS.processing),
+  completed: sqlStatus(JOB_STATUS.completed),
+  failed: sqlStatus(JOB_STATUS.failed),
+  cancelled: sqlStatus(JOB_STATUS.cancelled),
+};
+
+/**
+ * A CTE that gives the daily generation of each job in `settled` (user_id, created_at) back to
+ * its user, while the user's counter still counts that job's day. GEN_005 is the service's
+ * failure and a cancelled job never ran: neither should cost the user a generation.
+ */
+const REFUND_DAILY_GENERATION_CTE = `refunded AS (
+    UPDATE users u SET daily_generations = u.daily_generations - 1, updated_at = now()
+      FROM settled s
+     WHERE u.id = s.user_id AND u.daily_generations > 0
+       AND u.last_generation_reset = (s.created_at AT TIME ZONE 'UTC')::date
+    RETURNING u.id
+  )`;
+
+// ---------------------------------------------------------------------------------------------
+// queue (oracle)
+
+export interface NewJob {
+  userId: string;
+  userAddress: string;
+  prompt: string;
+  duration: number;
+  seed?: bigint;
+  steps: 27 | 60;
+  lyrics?: string;
+  withLyrics: boolean;
+  /** Tier at enqueue time: it fixes the queue priority. */
+  tier: Tier;
+}
+
+/**
+ * Writes a `queued` job and its queue message in the caller's transaction, so both commit or
+ * neither does. The caller has charged the daily counter in the same transaction.
+ */
+export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Promise<{ id: string; createdAt: Date }> {
+  const row = await tx.one<{ id: string; created_at: Date }>(
+    `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued})
+     RETURNING id, created_at`,
+    [
+      job.userId,
+      job.userAddress,
+      job.prompt,
+      job.duration,
+      job.seed === undefined ? null : job.seed.toString(),
+      job.steps,
+      job.lyrics ?? null,
+      job.withLyrics,
+      job.tier,
+    ],
+  );
+  const message: GenerationMessage = { jobId: row.id };
+  await boss.send(GENERATION_QUEUE, message, { priority: TIER_PRIORITY[job.tier], db: bossDbFromTask(tx) });
+  return { id: row.id, createdAt: row.created_at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// cancel (oracle)
+
+export type CancelError =
+  | { code: 'not_found'; message: string }
+  /** The job already left the queue (processing or finished). */
+  | { code: 'not_cancellable'; message: string; status: JobStatus };
+
+/**
+ * The owner cancels a queued job: `cancelled`, and the daily generation it cost is given back.
+ * Its queue message stays; the worker's claim skips a cancelled job.
+ */
+export async function cancelJob(db: Queryable, jobId: string, userId: string): Promise<Result<{ status: 'cancelled' }, CancelError>> {
+  const row = await db.one<{ cancelled: number; status: JobStatus | null }>(
+    `WITH settled AS (
+       UPDATE generation_jobs SET status = ${S.cancelled}
+        WHERE id = $1 AND user_id = $2 AND status = ${S.queued}
+       RETURNING user_id, created_at
+     ), ${REFUND_DAILY_GENERATION_CTE}
+     SELECT (SELECT count(*)::int FROM settled) AS cancelled,
+            (SELECT status FROM generation_jobs WHERE id = $1 AND user_id = $2) AS status`,
+    [jobId, userId],
+  );
+  if (row.cancelled === 1) return ok({ status: JOB_STATUS.cancelled });
+  if (row.status === null) return fail({ code: 'not_found', message: 'no such job of this user' });
+  return fail({ code: 'not_cancellable', message: `the job is ${row.status}; only a queued job can be cancelled`, status: row.status });
+}
+
+// ---------------------------------------------------------------------------------------------
+// claim, progress, complete, retry, fail (workers)
+
+export interface ClaimedJob {
+  id: string;
+  claimId: string;
+  prompt: string;
+  duration: number;
+  seed: bigint;
+  steps: 27 | 60;
+  lyrics: string | null;
+  withLyrics: boolean;
+  attempts: number;
+}
+
+interface ClaimRow {
+  id: string;
+  claim_id: string;
+  prompt: string;
+  duration: number;
+  seed: string | null;
+  steps: number;
+  lyrics: string | null;
+  with_lyrics: boolean;
+  attempts: number;
+}
+
+/**
+ * Starts an attempt: `processing`, `started_at`, attempts + 1, a fresh claim id, the seed fixed
+ * (derived from the job id when none was given). A job left `processing` by a lost attempt is
+ * claimed again. Undefined when the job is finished (cancelled included) or unknown.
+ */
+export async function claimJob(db: Queryable, jobId: string, derivedSeed: bigint): Promise<ClaimedJob | undefined> {
+  const row = await db.oneOrNone<ClaimRow>(
+    `UPDATE generation_jobs
+        SET status = ${S.processing}, started_at = now(), attempts = attempts + 1, progress = 0,
+            claim_id = gen_random_uuid(), seed = coalesce(seed, $2::bigint), error_code = NULL
+      WHERE id = $1 AND status IN (${S.queued}, ${S.processing})
+      RETURNING id, claim_id, prompt, duration, seed::text AS seed, steps, lyrics, with_lyrics, attempts`,
+    [jobId, derivedSeed.toString()],
+  );
+  if (row === null) return undefined;
+  if (row.steps !== 27 && row.steps !== 60) throw new Error(`job ${row.id} has steps ${row.steps}`);
+  return {
+    id: row.id,
+    claimId: row.claim_id,
+    prompt: row.prompt,
+    duration: row.duration,
+    seed: BigInt(row.seed ?? derivedSeed.toString()),
+    steps: row.steps,
+    lyrics: row.lyrics,
+    withLyrics: row.with_lyrics,
+    attempts: row.attempts,
+  };
+}
+
+/** Raises the attempt's progress (0-100, never backwards). */
+export async function reportProgress(db: Queryable, job: ClaimedJob, progress: number): Promise<void> {
+  await db.none(
+    `UPDATE generation_jobs SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`,
+    [job.id, job.claimId, Math.max(0, Math.min(100, Math.round(progress)))],
+  );
+}
+
+/** Locks the job row for the publishing transaction; false when this attempt no longer owns it. */
+export async function lockForPublish(tx: DatabaseTask, job: ClaimedJob): Promise<boolean> {
+  const row = await tx.oneOrNone<{ id: string }>(
+    `SELECT id FROM generation_jobs WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} FOR UPDATE`,
+    [job.id, job.claimId],
+  );
+  return row !== null;
+}
+
+export interface CompletedAudio {
+  audioKey: string;
+  audioUrl: string;
+  audioHash: string;
+  actualDuration: number;
+  modelName: string;
+  modelVersion: string;
+  device: 'cuda' | 'cpu';
+  usedLyrics: string | null;
+  lyricsTokens: number | null;
+}
+
+/** `completed` with its published audio; false when this attempt no longer owns the job. */
+export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: CompletedAudio): Promise<boolean> {
+  const result = await tx.result(
+    `UPDATE generation_jobs
+        SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
+            audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
+            used_lyrics = $10, lyrics_tokens = $11, error_code = NULL, error_message = NULL
+      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
+    [
+      job.id,
+      job.claimId,
+      audio.audioKey,
+      audio.audioUrl,
+      audio.audioHash,
+      audio.actualDuration,
+      audio.modelName,
+      audio.modelVersion,
+      audio.device,
+      audio.usedLyrics,
+      audio.lyricsTokens,
+    ],
+  );
+  return result.rowCount === 1;
+}
+
+/** A failed attempt with retries left: back to `queued`, attempts kept, the error recorded. */
+export async function retryJob(db: Queryable, job: ClaimedJob, message: string): Promise<void> {
+  await db.none(
+    `UPDATE generation_jobs SET status = ${S.queued}, progress = 0, error_message = $3
+      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
+    [job.id, job.claimId, message.slice(0, ERROR_MESSAGE_MAX)],
+  );
+}
+
+/** The last attempt failed: `failed` with GEN_005, and the daily generation given back. */
+export async function failJob(db: Queryable, job: ClaimedJob, message: string): Promise<void> {
+  await db.one(
+    `WITH settled AS (
+       UPDATE generation_jobs SET status = ${S.failed}, error_code = '${GENERATION_FAILED_CODE}', error_message = $3
+        WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}
+       RETURNING user_id, created_at
+     ), ${REFUND_DAILY_GENERATION_CTE}
+     SELECT count(*)::int AS failed FROM settled`,
+    [job.id, job.claimId, message.slice(0, ERROR_MESSAGE_MAX)],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// sweep and purge (the retention sweeper)
+
+export const ABANDONED_JOB_MESSAGE = 'generation failed: the worker running the last attempt stopped responding';
+
+/**
+ * Jobs left `processing` by a worker killed on its last attempt (pg-boss gives up on them
+ * silently): `failed` with GEN_005 once the attempt started more than `abandonedAfterSeconds`
+ * ago, each with its daily generation given back. Returns how many were failed.
+ */
+export async function failAbandonedJobs(db: Queryable, abandonedAfterSeconds: number): Promise<number> {
+  const row = await db.one<{ failed: number }>(
+    `WITH settled AS (
+       UPDATE generation_jobs
+          SET status = ${S.failed}, error_code = '${GENERATION_FAILED_CODE}', error_message = $3
+        WHERE status = ${S.processing} AND attempts >= $1 AND started_at < now() - make_interval(secs => $2)
+       RETURNING user_id, created_at
+     ), ${REFUND_DAILY_GENERATION_CTE}
+     SELECT count(*)::int AS failed FROM settled`,
+    [1 + WORKER_RETRY_LIMIT, abandonedAfterSeconds, ABANDONED_JOB_MESSAGE],
+  );
+  return row.failed;
+}
+
+/** Completed, unminted, unpurged jobs whose audio is older than the retention period, oldest first. */
+export async function findExpiredAudio(db: Queryable, limit: number): Promise<{ id: string; audioKey: string }[]> {
+  return db.map(
+    `SELECT id, audio_key FROM generation_jobs
+      WHERE status = ${S.completed} AND nft_token_id IS NULL AND purged_at IS NULL AND audio_key IS NOT NULL
+        AND completed_at < now() - make_interval(days => $1)
+      ORDER BY completed_at LIMIT $2`,
+    [AUDIO_RETENTION_DAYS, limit],
+    (row: { id: string; audio_key: string }) => ({ id: row.id, audioKey: row.audio_key }),
+  );
+}
+
+/**
+ * Marks the job's audio purged (before its object is deleted), unless it was minted meanwhile;
+ * false when it was. The row keeps audio_url and audio_hash as the record of what was published.
+ */
+export async function markPurged(db: Queryable, jobId: string): Promise<boolean> {
+  const marked = await db.result(`UPDATE generation_jobs SET purged_at = now() WHERE id = $1 AND nft_token_id IS NULL AND purged_at IS NULL`, [jobId]);
+  return marked.rowCount === 1;
+}
+
+/** Takes back `markPurged` when deleting the object failed. */
+export async function unmarkPurged(db: Queryable, jobId: string): Promise<void> {
+  await db.none('UPDATE generation_jobs SET purged_at = NULL WHERE id = $1', [jobId]);
+}

@@ -1,0 +1,238 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { PgBoss } from 'pg-boss';
+import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
+import type { Database } from '../../core/src/db/database.ts';
+import { GENERATION_QUEUE, WORKER_RETRY_LIMIT } from '../../core/src/generation-queue.ts';
+import type { Tier } from '../../core/src/generation-queue.ts';
+import {
+  ABANDONED_JOB_MESSAGE,
+  AUDIO_RETENTION_DAYS,
+  GENERATION_FAILED_CODE,
+  JOB_STATUS,
+  JOB_STATUSES,
+  cancelJob,
+  claimJob,
+  completeJob,
+  failAbandonedJobs,
+  failJob,
+  findExpiredAudio,
+  isFinished,
+  lockForPublish,
+  markPurged,
+  queueJob,
+  reportProgress,
+  retryJob,
+  unmarkPurged,
+} from '../../core/src/jobs/job-state.ts';
+import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.ts';
+import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
+import { startTestPostgres } from '../../core/src/testing/postgres.ts';
+import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+
+interface Row {
+  status: string;
+  progress: number;
+  attempts: number;
+  error_code: string | null;
+  error_message: string | null;
+  audio_hash: string | null;
+  purged_at: Date | null;
+}
+
+describe('core: the generation job state machine', () => {
+  let pg: TestPostgres;
+  let db: Database;
+  let boss: PgBoss;
+  before(async () => {
+    pg = await startTestPostgres();
+    db = createDatabase(pg.url);
+    boss = createBoss(pg.url, { supervise: false });
+    boss.on('error', () => undefined);
+    await boss.start();
+    await ensureGenerationQueue(boss);
+  });
+  after(async () => {
+    await boss.stop({ graceful: false, close: true });
+    await closeDatabase(db);
+    await pg.stop();
+  });
+
+  /** A user who has used `dailyUsed` generations today. */
+  async function user(dailyUsed: number, tier: Tier = 'free'): Promise<{ id: string; address: string }> {
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    const row = await db.one<{ id: string }>(
+      'INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset) VALUES ($1, $2, $3, CURRENT_DATE) RETURNING id',
+      [address, tier, dailyUsed],
+    );
+    return { id: row.id, address };
+  }
+
+  const queue = (owner: { id: string; address: string }, prompt = 'a song') =>
+    db.tx((tx) => queueJob(tx, boss, { userId: owner.id, userAddress: owner.address, prompt, duration: 10, steps: 27, withLyrics: false, tier: 'free' }));
+  const row = (id: string) => db.one<Row>('SELECT status, progress, attempts, error_code, error_message, audio_hash, purged_at FROM generation_jobs WHERE id = $1', [id]);
+  const dailyUsed = async (userId: string) => (await db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
+  const audio = (hash: string): CompletedAudio => ({
+    audioKey: 'audio/x.mp3',
+    audioUrl: 'http://127.0.0.1/audio/x.mp3',
+    audioHash: hash,
+    actualDuration: 10,
+    modelName: 'm',
+    modelVersion: '1',
+    device: 'cpu',
+    usedLyrics: null,
+    lyricsTokens: null,
+  });
+  const claim = async (id: string): Promise<ClaimedJob> => {
+    const claimed = await claimJob(db, id, 7n);
+    assert.ok(claimed !== undefined, 'claimable');
+    return claimed;
+  };
+
+  it('the schema allows exactly the module\'s statuses', async () => {
+    const { definition } = await db.one<{ definition: string }>(
+      `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'generation_jobs_status_check'`,
+    );
+    const allowed = [...definition.matchAll(/'([a-z_]+)'::text/g)].map((match) => match[1]);
+    assert.deepEqual([...allowed].sort(), [...JOB_STATUSES].sort());
+    assert.deepEqual(JOB_STATUSES.filter(isFinished), [JOB_STATUS.completed, JOB_STATUS.failed, JOB_STATUS.cancelled]);
+  });
+
+  it('queue writes the row and its queue message together; claim, progress and complete move it once', async () => {
+    const owner = await user(1);
+    const job = await queue(owner);
+    assert.equal((await row(job.id)).status, JOB_STATUS.queued);
+    const messages = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [GENERATION_QUEUE, job.id]);
+    assert.equal(messages.n, 1);
+    await assert.rejects(db.tx(async (tx) => {
+      await queueJob(tx, boss, { userId: owner.id, userAddress: owner.address, prompt: 'rolled back', duration: 10, steps: 27, withLyrics: false, tier: 'free' });
+      throw new Error('abort');
+    }), /abort/);
+    assert.equal((await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE prompt = 'rolled back'`)).n, 0);
+
+    const claimed = await claim(job.id);
+    assert.deepEqual([claimed.attempts, claimed.seed], [1, 7n], 'the derived seed is fixed on the first claim');
+    await reportProgress(db, claimed, 60);
+    await reportProgress(db, claimed, 30);
+    assert.deepEqual([(await row(job.id)).status, (await row(job.id)).progress], [JOB_STATUS.processing, 60], 'progress never goes back');
+    const hash = `0x${'ab'.repeat(32)}`;
+    const done = await db.tx(async (tx) => (await lockForPublish(tx, claimed)) && completeJob(tx, claimed, audio(hash)));
+    assert.equal(done, true);
+    assert.deepEqual(await row(job.id), { status: JOB_STATUS.completed, progress: 100, attempts: 1, error_code: null, error_message: null, audio_hash: hash, purged_at: null });
+    assert.equal(await claimJob(db, job.id, 7n), undefined, 'a duplicate delivery finds the job finished');
+    assert.equal(await db.tx((tx) => completeJob(tx, claimed, audio(`0x${'cd'.repeat(32)}`))), false);
+    await failJob(db, claimed, 'late failure');
+    assert.equal((await row(job.id)).status, JOB_STATUS.completed, 'a finished job never moves');
+  });
+
+  it('retry re-queues an attempt; a superseded claim cannot complete; fail is GEN_005 and gives the daily generation back', async () => {
+    const owner = await user(3);
+    const job = await queue(owner);
+    const first = await claim(job.id);
+    await retryJob(db, first, 'x'.repeat(2000));
+    const retried = await row(job.id);
+    assert.deepEqual([retried.status, retried.attempts, retried.error_message?.length], [JOB_STATUS.queued, 1, 1000]);
+    const second = await claim(job.id);
+    assert.equal(second.attempts, 2);
+    assert.equal(await db.tx((tx) => lockForPublish(tx, first)), false, 'the first attempt no longer owns the job');
+    assert.equal(await db.tx((tx) => completeJob(tx, first, audio(`0x${'ab'.repeat(32)}`))), false);
+    await failJob(db, second, 'model exploded');
+    const failed = await row(job.id);
+    assert.deepEqual([failed.status, failed.error_code, failed.error_message], [JOB_STATUS.failed, GENERATION_FAILED_CODE, 'model exploded']);
+    assert.equal(await dailyUsed(owner.id), 2, 'GEN_005 costs no generation');
+    await failJob(db, second, 'again');
+    assert.equal(await dailyUsed(owner.id), 2, 'the refund happens once');
+  });
+
+  it('a refund is skipped when the counter already belongs to a later day', async () => {
+    const owner = await user(0);
+    const job = await queue(owner);
+    await db.none(`UPDATE generation_jobs SET created_at = now() - interval '2 days' WHERE id = $1`, [job.id]);
+    await db.none('UPDATE users SET daily_generations = 4 WHERE id = $1', [owner.id]);
+    await failJob(db, await claim(job.id), 'failed');
+    assert.equal(await dailyUsed(owner.id), 4, "today's count is not touched by an older job's failure");
+  });
+
+  it('the sweep fails attempts abandoned on their last try, with the refund, and leaves jobs with retries left', async () => {
+    const owner = await user(5);
+    const abandoned = await queue(owner, 'abandoned');
+    const retrying = await queue(owner, 'retrying');
+    const recent = await queue(owner, 'recent');
+    for (let attempt = 0; attempt <= WORKER_RETRY_LIMIT; attempt += 1) {
+      await claim(abandoned.id);
+      await claim(recent.id);
+    }
+    await claim(retrying.id);
+    await db.none(`UPDATE generation_jobs SET started_at = now() - interval '1 hour' WHERE id IN ($1, $2)`, [abandoned.id, retrying.id]);
+    assert.equal(await failAbandonedJobs(db, 720), 1);
+    const failed = await row(abandoned.id);
+    assert.deepEqual([failed.status, failed.error_code, failed.error_message], [JOB_STATUS.failed, GENERATION_FAILED_CODE, ABANDONED_JOB_MESSAGE]);
+    assert.equal((await row(retrying.id)).status, JOB_STATUS.processing, 'pg-boss still owns its retries');
+    assert.equal((await row(recent.id)).status, JOB_STATUS.processing, 'the last attempt may still be running');
+    assert.equal(await dailyUsed(owner.id), 4);
+  });
+
+  it(`purge finds completed unminted audio older than ${AUDIO_RETENTION_DAYS} days, marks it once and can take the mark back`, async () => {
+    const owner = await user(0);
+    const jobs = [];
+    for (const [age, token] of [[AUDIO_RETENTION_DAYS + 1, null], [AUDIO_RETENTION_DAYS + 30, 9], [AUDIO_RETENTION_DAYS - 1, null]] as const) {
+      const job = await queue(owner, `age ${age}`);
+      const claimed = await claim(job.id);
+      await db.tx((tx) => completeJob(tx, claimed, audio(`0x${randomBytes(32).toString('hex')}`)));
+      await db.none('UPDATE generation_jobs SET completed_at = now() - make_interval(days => $2), nft_token_id = $3 WHERE id = $1', [job.id, age, token]);
+      jobs.push(job.id);
+    }
+    const expired = await findExpiredAudio(db, 10);
+    assert.deepEqual(expired.map((job) => job.id), [jobs[0]]);
+    assert.equal(await markPurged(db, jobs[0] ?? ''), true);
+    assert.equal(await markPurged(db, jobs[0] ?? ''), false, 'marked once');
+    assert.deepEqual(await findExpiredAudio(db, 10), []);
+    await unmarkPurged(db, jobs[0] ?? '');
+    assert.deepEqual((await findExpiredAudio(db, 10)).map((job) => job.id), [jobs[0]]);
+    const kept = await row(jobs[0] ?? '');
+    assert.equal(kept.status, JOB_STATUS.completed);
+    assert.ok(kept.audio_hash !== null);
+  });
+
+  it('cancel: a queued job of its owner becomes cancelled with the generation given back; workers skip it', async () => {
+    const owner = await user(2);
+    const stranger = await user(0);
+    const job = await queue(owner);
+    assert.deepEqual(await cancelJob(db, job.id, stranger.id), { ok: false, error: { code: 'not_found', message: 'no such job of this user' } });
+    assert.deepEqual(await cancelJob(db, job.id, owner.id), { ok: true, value: { status: JOB_STATUS.cancelled } });
+    assert.equal((await row(job.id)).status, JOB_STATUS.cancelled);
+    assert.equal(await dailyUsed(owner.id), 1);
+    const again = await cancelJob(db, job.id, owner.id);
+    assert.ok(!again.ok && again.error.code === 'not_cancellable' && again.error.status === JOB_STATUS.cancelled);
+    assert.equal(await dailyUsed(owner.id), 1, 'given back once');
+    assert.equal(await claimJob(db, job.id, 1n), undefined, 'a cancelled job is never claimed');
+
+    const running = await queue(owner);
+    await claim(running.id);
+    const refused = await cancelJob(db, running.id, owner.id);
+    assert.ok(!refused.ok && refused.error.code === 'not_cancellable' && refused.error.status === JOB_STATUS.processing);
+    assert.equal((await row(running.id)).status, JOB_STATUS.processing);
+    assert.equal(await dailyUsed(owner.id), 1);
+  });
+});
+
+describe('core: job statuses have one home', () => {
+  it('no source file outside core/src/jobs/job-state.ts names a job status in SQL', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const root = new URL('../..', import.meta.url).pathname;
+    const offenders: string[] = [];
+    for (const base of ['core/src', 'oracle/src', 'inference/src']) {
+      for (const entry of await readdir(join(root, base), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+        const path = join(entry.parentPath, entry.name);
+        if (path.endsWith(join('core', 'src', 'jobs', 'job-state.ts'))) continue;
+        const text = await readFile(path, 'utf8');
+        const pattern = new RegExp(`status\\s*(=|<>|!=|IN\\s*\\()\\s*'(${JOB_STATUSES.join('|')})'`, 'g');
+        for (const match of text.matchAll(pattern)) offenders.push(`${path.slice(root.length)}: ${match[0]}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
