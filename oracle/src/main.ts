@@ -19,7 +19,7 @@ import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
 import { createFarcasterFidVerifier } from './domain/farcaster.ts';
-import { pruneRateLimitCounters } from './domain/limits.ts';
+import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { createApp } from './http/app.ts';
 import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';

@@ -2,7 +2,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GENERATION_QUEUE } from '../../core/src/generation-queue.ts';
 import type { GenerationMessage } from '../../core/src/generation-queue.ts';
-import { hourWindowStart } from '../../oracle/src/domain/limits.ts';
+import { hourWindowStart } from '../../oracle/src/domain/request-charge.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertDailyLimitBody, assertVariantAError, assertVariantCError } from './helpers/shapes.ts';

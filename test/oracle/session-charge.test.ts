@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Router } from 'express';
 import { toPublicJobId } from '../../core/src/generation-queue.ts';
-import { chargeSession } from '../../oracle/src/domain/session-charge.ts';
+import { chargeRequest } from '../../oracle/src/domain/request-charge.ts';
 import { authenticatedUser } from '../../oracle/src/http/auth.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
@@ -138,14 +138,14 @@ describe('session charge: authentication and the hourly limit in one statement',
       `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', date_trunc('hour', now()), 10)`,
       [`user:${user.userId}`],
     );
-    const free = await chargeSession(app.db, claims, 'generation', new Date());
+    const free = await chargeRequest({ db: app.db, chargee: { session: claims }, category: 'generation', now: new Date() });
     assert.equal(free.kind, 'refused');
     await app.setTier(user.userId, 'pro');
-    const pro = await chargeSession(app.db, claims, 'generation', new Date());
+    const pro = await chargeRequest({ db: app.db, chargee: { session: claims }, category: 'generation', now: new Date() });
     assert.equal(pro.kind, 'charged');
     assert.equal(pro.kind === 'charged' ? pro.state.remaining : null, 89);
-    assert.equal(pro.kind === 'charged' ? pro.user.tier : null, 'pro');
-    const wrongWallet = await chargeSession(app.db, { ...claims, walletAddress: '0x0000000000000000000000000000000000000001' }, 'generation', new Date());
+    assert.equal(pro.kind === 'charged' ? pro.user?.tier : null, 'pro');
+    const wrongWallet = await chargeRequest({ db: app.db, chargee: { session: { ...claims, walletAddress: '0x0000000000000000000000000000000000000001' } }, category: 'generation', now: new Date() });
     assert.equal(wrongWallet.kind, 'no_user');
   });
 });

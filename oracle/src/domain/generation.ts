@@ -5,9 +5,10 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, queueJob } from '../../../core/src/jobs/job-state.ts';
 import { liveWorkerCapacity, queuePlace, queuedJobCount, runRates } from '../queue/queue-state.ts';
 import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail, ok } from './errors.ts';
-import type { AppError, DailyLimitError } from './errors.ts';
-import { HOURLY_LIMITS, TIER_LIMITS, chargeHourly, nextUtcMidnight, tighter } from './limits.ts';
-import type { LimitState } from './limits.ts';
+import type { AppError } from './errors.ts';
+import { TIER_LIMITS } from './limits.ts';
+import { chargeRequest } from './request-charge.ts';
+import type { LimitState, SessionUser } from './request-charge.ts';
 
 export interface GenerationRequest {
   prompt: string;
@@ -18,11 +19,7 @@ export interface GenerationRequest {
   withLyrics: boolean;
 }
 
-export interface Requester {
-  id: string;
-  walletAddress: string;
-  tier: Tier;
-}
+export type Requester = SessionUser;
 
 export interface AcceptedGeneration {
   jobId: string;
@@ -75,21 +72,6 @@ class Rejection extends Error {
 const QUEUE_ADMISSION_LOCK = 0x534d5141;
 
 /**
- * The daily tier counter, rules 1 and 2 in one statement: a counter last reset before today
- * starts again from 0; the request is counted only while the counter is below the tier's limit.
- * The row lock serializes concurrent requests of one user, so exactly `limit` pass.
- */
-const CHARGE_DAILY_SQL = `
-  UPDATE users SET
-    daily_generations = CASE WHEN last_generation_reset < CURRENT_DATE THEN 1 ELSE daily_generations + 1 END,
-    last_generation_reset = CURRENT_DATE,
-    total_generations = total_generations + 1,
-    updated_at = now()
-  WHERE id = $1
-    AND (last_generation_reset < CURRENT_DATE OR daily_generations < $2)
-  RETURNING daily_generations`;
-
-/**
  * Accepts a generation: GEN_002 without a live worker, then in one transaction GEN_001 when the
  * queue is full, the daily counter, the hourly generation limit, the job row and its queue
  * message. Any refusal rolls the whole transaction back, so nothing is half-written and no
@@ -113,8 +95,6 @@ export async function submitGeneration(
     );
   }
   const now = deps.now();
-  const dailyLimit = TIER_LIMITS[user.tier].dailyGenerations;
-  const hourlyLimit = HOURLY_LIMITS.generation[user.tier];
   try {
     const created = await deps.db.tx('submit-generation', async (tx) => {
       // Admission is serialized (one transaction-scoped lock across replicas) so that concurrent
@@ -131,36 +111,11 @@ export async function submitGeneration(
           }),
         });
       }
-      const daily = await tx.oneOrNone<{ daily_generations: number }>(CHARGE_DAILY_SQL, [user.id, dailyLimit]);
-      const resetAt = nextUtcMidnight(now);
-      if (daily === null) {
-        const error: DailyLimitError = {
-          code: 'RATE_001',
-          message: `Daily limit of ${dailyLimit} generations for the ${user.tier} tier reached`,
-          details: `the counter resets at ${resetAt.toISOString()}`,
-          limit: dailyLimit,
-          resetAt,
-          retryAfter: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
-        };
-        throw new Rejection({ ok: false, error, limit: { limit: dailyLimit, remaining: 0, resetAt }, refusedBy: 'daily' });
-      }
-      const dailyState: LimitState = { limit: dailyLimit, remaining: Math.max(0, dailyLimit - daily.daily_generations), resetAt };
-      const hourly = await chargeHourly(tx, `user:${user.id}`, 'generation', hourlyLimit, now);
-      if (!hourly.allowed) {
-        const state = hourly.state;
-        throw new Rejection({
-          ok: false,
-          error: appError('RATE_002', `Hourly limit of ${state.limit} generations reached`, {
-            details: `the limit resets at ${state.resetAt.toISOString()}`,
-            fields: { category: 'generation', limit: state.limit, reset_at: state.resetAt.toISOString() },
-            retryAfter: Math.max(1, Math.ceil((state.resetAt.getTime() - now.getTime()) / 1000)),
-          }),
-          limit: state,
-          refusedBy: 'hourly',
-        });
-      }
+      const charge = await chargeRequest({ db: tx, chargee: { user, daily: true }, category: 'generation', now });
+      if (charge.kind === 'refused') throw new Rejection({ ok: false, error: charge.error, limit: charge.state, refusedBy: charge.limit });
+      if (charge.kind === 'no_user') throw new Error('a charge of a known user found no user');
       const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
-      return { job, limit: tighter(dailyState, hourly.state) };
+      return { job, limit: charge.state };
     });
     const rates = await runRates(deps.db);
     const place = await queuePlace(

@@ -3,6 +3,7 @@ import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generatio
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
+import { chargeLookupStatement } from './request-charge.ts';
 import { liveWorkerCapacity, queuePlace, runRates, runSeconds } from '../queue/queue-state.ts';
 
 export interface JobRecord {
@@ -133,4 +134,15 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
     case JOB_STATUS.cancelled:
       return { status: JOB_STATUS.cancelled, job_id: jobId };
   }
+}
+
+/** The caller's job `$8` (a UUID, or null for an id that cannot exist), joined to the session charge. */
+export const CHARGE_AND_FIND_JOB = chargeLookupStatement(
+  'session-charge-find-job',
+  `SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $8::uuid AND user_id = u.id`,
+);
+
+/** The job columns of a charge with `CHARGE_AND_FIND_JOB`, or null when it found none. */
+export function foundJob(row: Partial<JobRow>): JobRecord | null {
+  return typeof row.id === 'string' ? toJobRecord(row as JobRow) : null;
 }

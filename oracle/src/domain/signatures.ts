@@ -20,8 +20,8 @@ import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import { parsePublicJobId } from './jobs.ts';
-import { chargeSessionAndSelect, chargeSessionStatement } from './session-charge.ts';
-import type { SessionCharge } from './session-charge.ts';
+import { chargeLookupStatement } from './request-charge.ts';
+import type { ChargeLookupStatement } from './request-charge.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
 export const SIGNATURE_LIFETIME_SECONDS = 3600;
@@ -96,8 +96,8 @@ const byAudioHash = (userId: string, audioHash: string) => `SELECT ${SIGNABLE_CO
 const FIND_JOB_BY_ID = { name: 'signature-find-job-by-id', text: byId('$1', '$2') };
 const FIND_JOB_BY_AUDIO_HASH = { name: 'signature-find-job-by-audio-hash', text: byAudioHash('$1', '$2') };
 /** The same lookups inside the session charge's statement, for its caller `u`. */
-const CHARGE_AND_FIND_BY_ID = chargeSessionStatement('signature-charge-find-job-by-id', byId('$8::uuid', 'u.id'));
-const CHARGE_AND_FIND_BY_AUDIO_HASH = chargeSessionStatement('signature-charge-find-job-by-audio-hash', byAudioHash('u.id', '$8'));
+const CHARGE_AND_FIND_BY_ID = chargeLookupStatement('signature-charge-find-job-by-id', byId('$8::uuid', 'u.id'));
+const CHARGE_AND_FIND_BY_AUDIO_HASH = chargeLookupStatement('signature-charge-find-job-by-audio-hash', byAudioHash('u.id', '$8'));
 const CLAIM_SIGNATURE = {
   name: 'signature-claim',
   text: `WITH claimed AS (
@@ -121,19 +121,18 @@ export async function findSignableJob(db: Database, userId: string, subject: Sig
 }
 
 /**
- * The session charge of the `metadata_nft` category and `findSignableJob` for the session's user,
- * in one statement (the route of POST /api/signature: one round trip fewer per signature).
+ * `findSignableJob` for the session's user as a lookup joined to the request charge
+ * (`chargeRequest`): POST /api/signature takes one round trip fewer per signature.
  */
-export async function chargeSessionAndFindSignableJob(
-  db: Database,
-  claims: { userId: string; walletAddress: string },
-  subject: SignatureSubject,
-  now: Date,
-): Promise<{ charge: SessionCharge; job: SignableJob | null }> {
-  const [statement, value] =
-    'jobId' in subject ? [CHARGE_AND_FIND_BY_ID, parsePublicJobId(subject.jobId)] : [CHARGE_AND_FIND_BY_AUDIO_HASH, subject.audioHash.toLowerCase()];
-  const { charge, row } = await chargeSessionAndSelect<SignableJob>(db, statement, claims, 'metadata_nft', now, [value]);
-  return { charge, job: typeof row.id === 'string' ? (row as SignableJob) : null };
+export function signableJobLookup(subject: SignatureSubject): { statement: ChargeLookupStatement; values: unknown[] } {
+  return 'jobId' in subject
+    ? { statement: CHARGE_AND_FIND_BY_ID, values: [parsePublicJobId(subject.jobId)] }
+    : { statement: CHARGE_AND_FIND_BY_AUDIO_HASH, values: [subject.audioHash.toLowerCase()] };
+}
+
+/** The job columns of a charge with `signableJobLookup`, or null when it found none. */
+export function foundSignableJob(row: Partial<SignableJob>): SignableJob | null {
+  return typeof row.id === 'string' ? (row as SignableJob) : null;
 }
 
 export async function issueMintSignature(deps: SignatureDeps, request: SignatureRequest): Promise<Result<IssuedSignature>> {

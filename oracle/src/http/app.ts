@@ -1,11 +1,12 @@
 import express from 'express';
 import type { Express, Request, RequestHandler } from 'express';
-import { authenticate, authenticateAndCharge, requireBearer } from './auth.ts';
+import type { RateCategory } from '../domain/request-charge.ts';
+import { authenticate } from './auth.ts';
+import { authenticateAndCharge, chargeAnonymous, requireBearerFor } from './charging.ts';
 import { cors } from './cors.ts';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { anonymousHourlyLimit } from './rate-limit.ts';
 import { authRouter } from './routes/auth.ts';
 import { docsRouter } from './routes/docs.ts';
 import { generateRouter, jobStatusHandler } from './routes/generate.ts';
@@ -13,6 +14,34 @@ import { healthRouter } from './routes/health.ts';
 import { v1CoreRouter } from './routes/v1.ts';
 
 export type { AppDeps, MountedRouter } from './deps.ts';
+
+/**
+ * Which hourly category each route charges (oracle/src/domain/request-charge.ts), and where.
+ * Health, metrics, OpenAPI, docs and the development IPFS gateway charge nothing.
+ */
+export const ROUTE_CHARGES = {
+  // Per client IP address, before sign-in (`chargeAnonymous`).
+  '/api/auth': 'general',
+  // The daily tier counter, then the hourly limit, in the submit transaction (domain/generation.ts).
+  'POST /api/generate': 'generation',
+  'POST /v1/music/generate': 'generation',
+  // Token, user, charge and the caller's job in one statement (`jobStatusHandler`).
+  'GET /api/generate/:job_id': 'general',
+  'GET /v1/user/profile': 'general',
+  // Mounted routers, behind `authenticateAndCharge` unless they charge themselves.
+  '/api/metadata': 'metadata_nft',
+  // Charges itself after validating the body, with its job lookup in the same statement.
+  '/api/signature': 'metadata_nft',
+  '/v1/nft': 'metadata_nft',
+  '/v1/trading': 'trading',
+} as const satisfies Readonly<Record<string, RateCategory>>;
+
+function mountedCategory(mounted: { path: string; category?: RateCategory }): RateCategory {
+  const listed = (ROUTE_CHARGES as Readonly<Record<string, RateCategory>>)[mounted.path];
+  const category = listed ?? mounted.category;
+  if (category === undefined) throw new Error(`no charge category for ${mounted.path}: add it to ROUTE_CHARGES`);
+  return category;
+}
 
 /** Bodies of the core endpoints are small; contributed routers choose their own limit. */
 const CORE_BODY_LIMIT = '64kb';
@@ -48,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cors(deps.corsOrigins ?? '*'));
   // The route clients poll, first so that no other layer is matched against it; it answers with
   // one database round trip (token, user, hourly limit, owned job) and takes no body.
-  app.get('/api/generate/:job_id', jobStatusHandler(deps));
+  app.get('/api/generate/:job_id', jobStatusHandler(deps, ROUTE_CHARGES['GET /api/generate/:job_id']));
 
   app.use('/health', healthRouter(deps));
   app.get('/metrics', async (_req, res) => {
@@ -63,13 +92,14 @@ export function createApp(deps: AppDeps): Express {
 
   const coreJson = express.json({ limit: CORE_BODY_LIMIT });
   const requireToken = authenticate(deps);
-  app.use('/api/auth', anonymousHourlyLimit(deps), coreJson, authRouter(deps));
+  app.use('/api/auth', chargeAnonymous(deps, ROUTE_CHARGES['/api/auth']), coreJson, authRouter(deps));
   app.use('/api/generate', requireToken, coreJson, generateRouter(deps));
-  app.use('/v1', v1CoreRouter(deps, [requireToken, coreJson]));
+  app.use('/v1', v1CoreRouter(deps, [requireToken, coreJson], ROUTE_CHARGES['GET /v1/user/profile']));
   for (const mounted of deps.routers ?? []) {
+    const category = mountedCategory(mounted);
     app.use(
       mounted.path,
-      mounted.chargesItself === true ? requireBearer(deps) : authenticateAndCharge(deps, mounted.category),
+      mounted.chargesItself === true ? requireBearerFor(deps, category) : authenticateAndCharge(deps, category),
       express.json({ limit: mounted.bodyLimit ?? CORE_BODY_LIMIT }),
       mounted.router,
     );

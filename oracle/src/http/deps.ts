@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../../core/src/db/database.ts';
 import type { SessionTokenKeys } from '../domain/session-token.ts';
-import type { RateCategory } from '../domain/limits.ts';
+import type { RateCategory } from '../domain/request-charge.ts';
 import type { FidVerifier } from '../domain/farcaster.ts';
 import type { OracleMetrics } from './metrics.ts';
 import type { OpenApiContribution } from './openapi.ts';
@@ -19,7 +19,8 @@ export interface SiweSettings {
 
 /**
  * A router another module contributes (metadata, signature, NFT, trading). `createApp` mounts it
- * at `path` behind bearer authentication and the hourly limit of `category`, with a JSON body
+ * at `path` behind bearer authentication and the hourly limit of the path's category in its
+ * `ROUTE_CHARGES` table (oracle/src/http/app.ts), with a JSON body
  * parser limited to `bodyLimit` (default 64 kB). Routes inside the router are relative to `path`.
  * Handlers read the caller with `authenticatedUser(req)` from ./auth.ts and answer errors with
  * `sendError` from ./error-response.ts.
@@ -27,11 +28,12 @@ export interface SiweSettings {
 export interface MountedRouter {
   path: string;
   router: Router;
-  category: RateCategory;
+  /** Only for a path that `ROUTE_CHARGES` does not list (a test's probe router). */
+  category?: RateCategory;
   /**
-   * The router reads the user and charges `category` itself, in one statement with its own
+   * The router reads the user and charges its category itself, in one statement with its own
    * lookup (after validating the body, so bad input is never charged): it is mounted behind the
-   * bearer token check only (`requireBearer`), not `authenticateAndCharge`.
+   * bearer token check only (`requireBearerFor`), not `authenticateAndCharge`.
    */
   chargesItself?: boolean;
   bodyLimit?: string;

@@ -6,13 +6,14 @@ import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
 import type { GenerationRequest, RejectedGeneration } from '../../domain/generation.ts';
-import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
-import { chargeSessionAndFindJob } from '../../domain/session-charge.ts';
-import type { JobView } from '../../domain/jobs.ts';
-import { admitCharged, authenticatedUser, bearerClaims } from '../auth.ts';
+import { CHARGE_AND_FIND_JOB, findOwnJob, foundJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
+import type { JobRow, JobView } from '../../domain/jobs.ts';
+import { chargeRequest } from '../../domain/request-charge.ts';
+import type { RateCategory } from '../../domain/request-charge.ts';
+import { authenticatedUser, bearerClaims } from '../auth.ts';
+import { admitCharged, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { setRateLimitHeaders } from '../rate-limit.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema } from '../schemas.ts';
 import type { z } from 'zod';
 
@@ -147,19 +148,25 @@ export function generateRouter(deps: GenerateDeps): Router {
 
 /**
  * GET /api/generate/{job_id}, the route clients poll: bearer token (401), the user, the hourly
- * `general` charge (429) and the owner-only job lookup (404 for unknown, malformed and others'
- * ids alike) in one database round trip (`chargeSessionAndFindJob`). Mounted on the app itself,
+ * charge of `category` (429) and the owner-only job lookup (404 for unknown, malformed and others'
+ * ids alike) in one database round trip (`chargeRequest` with `CHARGE_AND_FIND_JOB`). Mounted on the app itself,
  * before the /api/generate router, so it does not also run `authenticate`.
  */
-export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>): RequestHandler {
+export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>, category: RateCategory): RequestHandler {
   const claimsOf = bearerClaims(deps);
   return async (req, res) => {
     const claims = await claimsOf(req, res);
     if (claims === null) return;
     const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
     const now = deps.now();
-    const { charge, job } = await chargeSessionAndFindJob(deps.db, claims, parsePublicJobId(publicId), now);
-    if (!admitCharged(deps, req, res, charge, 'general', now)) return;
+    const charge = await chargeRequest<JobRow>({
+      db: deps.db,
+      chargee: { session: claims, lookup: { statement: CHARGE_AND_FIND_JOB, values: [parsePublicJobId(publicId)] } },
+      category,
+      now,
+    });
+    if (!admitCharged(deps, req, res, charge, category)) return;
+    const job = charge.kind === 'charged' ? foundJob(charge.row) : null;
     if (job === null) {
       sendError(req, res, appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) }));
       return;

@@ -157,7 +157,7 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
       ...(published.pinStatus === undefined ? {} : { pin_status: published.pinStatus }),
     });
   });
-  return { path: '/api/metadata', router, category: 'metadata_nft', bodyLimit: METADATA_BODY_LIMIT, openapi: registerMetadataApi };
+  return { path: '/api/metadata', router, bodyLimit: METADATA_BODY_LIMIT, openapi: registerMetadataApi };
 }
 
 function registerMetadataApi(registry: OpenAPIRegistry): void {

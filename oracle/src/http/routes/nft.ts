@@ -143,7 +143,7 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
     });
   });
 
-  return { path: '/v1/nft', router, category: 'metadata_nft', openapi: registerNftApi };
+  return { path: '/v1/nft', router, openapi: registerNftApi };
 }
 
 /**
@@ -156,7 +156,7 @@ export function tradingRouter(): MountedRouter {
   router.get('/pools', (_req, res) => {
     res.json({ pools: [], count: 0, indexed: false });
   });
-  return { path: '/v1/trading', router, category: 'trading', openapi: registerTradingApi };
+  return { path: '/v1/trading', router, openapi: registerTradingApi };
 }
 
 function registerNftApi(registry: OpenAPIRegistry): void {

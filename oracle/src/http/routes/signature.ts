@@ -7,9 +7,11 @@ import type { ObjectStore } from '../../../../core/src/object-store.ts';
 import { parseCid } from '../../ipfs/content-store.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
-import { chargeSessionAndFindSignableJob, issueMintSignature, signFoundJob } from '../../domain/signatures.ts';
+import { chargeRequest } from '../../domain/request-charge.ts';
+import { foundSignableJob, issueMintSignature, signFoundJob, signableJobLookup } from '../../domain/signatures.ts';
 import type { IssuedSignature, MintSigner, SignableJob, SignatureSubject } from '../../domain/signatures.ts';
-import { admitCharged, authenticatedUser, verifiedClaims } from '../auth.ts';
+import { authenticatedUser, verifiedClaims } from '../auth.ts';
+import { admitCharged, chargedCategory } from '../charging.ts';
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { describeIssues, variantAErrorSchema } from '../schemas.ts';
@@ -18,8 +20,6 @@ export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'l
   objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
 }
-
-const CATEGORY = 'metadata_nft';
 
 /** Longest metadata URI accepted; the contract stores the string, so keep it bounded. */
 const METADATA_URI_MAX = 512;
@@ -92,7 +92,7 @@ function invalid(error: z.ZodError): AppError {
 
 /**
  * Issues a mint signature: shared by POST /api/signature and Variant C's POST /v1/nft/mint. The
- * job is looked up here unless the caller already did (`found`, from `chargeSessionAndFindSignableJob`).
+ * job is looked up here unless the caller already did (`found`, from the charge with `signableJobLookup`).
  */
 export async function signForRequest(
   deps: SignatureRouterDeps,
@@ -131,7 +131,7 @@ export async function signForRequest(
 /**
  * POST /api/signature (Variants A and B). Mounted behind the token check only: the body is
  * validated first (bad input is not charged), then one statement reads the user, charges the
- * `metadata_nft` hourly limit and finds the job.
+ * route's hourly category (app.ts) and finds the job.
  */
 export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
   const router = Router();
@@ -143,8 +143,10 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
       return;
     }
     const now = deps.now();
-    const { charge, job } = await chargeSessionAndFindSignableJob(deps.db, claims, parsed.subject, now);
-    if (!admitCharged(deps, req, res, charge, CATEGORY, now)) return;
+    const category = chargedCategory(req);
+    const charge = await chargeRequest<SignableJob>({ db: deps.db, chargee: { session: claims, lookup: signableJobLookup(parsed.subject) }, category, now });
+    if (!admitCharged(deps, req, res, charge, category)) return;
+    const job = charge.kind === 'charged' ? foundSignableJob(charge.row) : null;
     const issued = await signForRequest(deps, req, res, parsed, { job });
     if (issued === null) return;
     if (parsed.variant === 'B') {
@@ -153,7 +155,7 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
     }
     res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId });
   });
-  return { path: '/api/signature', router, category: CATEGORY, chargesItself: true, openapi: registerSignatureApi };
+  return { path: '/api/signature', router, chargesItself: true, openapi: registerSignatureApi };
 }
 
 function registerSignatureApi(registry: OpenAPIRegistry): void {

@@ -4,8 +4,9 @@ import { appError } from '../../domain/errors.ts';
 import { userProfile } from '../../domain/profile.ts';
 import { authenticatedUser } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
+import type { RateCategory } from '../../domain/request-charge.ts';
+import { chargeAuthenticated } from '../charging.ts';
 import { sendError } from '../error-response.ts';
-import { hourlyLimit } from '../rate-limit.ts';
 import { generateRequestSchema } from '../schemas.ts';
 import { generationInputError, handleGenerate, toGenerationRequest } from './generate.ts';
 
@@ -16,7 +17,7 @@ type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>
  * and fields, GET /user/profile. Errors take Variant C's shape. `guards` (authentication, body
  * parsing) run on these routes only: the other /v1 routers authenticate on their own.
  */
-export function v1CoreRouter(deps: V1Deps, guards: RequestHandler[]): Router {
+export function v1CoreRouter(deps: V1Deps, guards: RequestHandler[], profileCategory: RateCategory): Router {
   const router = Router();
   router.post('/music/generate', ...guards, async (req, res) => {
     const parsed = generateRequestSchema.safeParse(req.body);
@@ -26,7 +27,7 @@ export function v1CoreRouter(deps: V1Deps, guards: RequestHandler[]): Router {
     }
     await handleGenerate(deps, req, res, toGenerationRequest(parsed.data));
   });
-  router.get('/user/profile', ...guards, hourlyLimit(deps, 'general'), async (req, res) => {
+  router.get('/user/profile', ...guards, chargeAuthenticated(deps, profileCategory), async (req, res) => {
     const user = authenticatedUser(req);
     const today = deps.now().toISOString().slice(0, 10);
     const profile = await userProfile(deps.db, user.id, today);

@@ -1,0 +1,259 @@
+/**
+ * Charging a request against the spec's limits, in one place: the hourly per-category counters
+ * (per user at the tier's rate, or per IP address before sign-in), the daily tier counter of
+ * generations, the 429 errors they produce (RATE_001 daily, RATE_002 hourly) and the retry-after
+ * arithmetic. `chargeRequest` is the only way in; which route charges which category is the
+ * table in oracle/src/http/app.ts.
+ *
+ * A refused request is never counted: each counter is one conditional statement that counts only
+ * while below the limit. For a signed-in caller the user is read (it must still exist and hold
+ * the token's wallet; the tier is read fresh) and charged in the same statement, optionally with
+ * one lookup of the caller's data joined to it: one round trip for the hot routes (job polling,
+ * signature issuance).
+ */
+import type { Database, Queryable } from '../../../core/src/db/database.ts';
+import type { Tier } from '../../../core/src/generation-queue.ts';
+import type { AppError, DailyLimitError } from './errors.ts';
+import { appError } from './errors.ts';
+import { TIER_LIMITS } from './limits.ts';
+
+/** The spec's endpoint categories. */
+export type RateCategory = 'generation' | 'metadata_nft' | 'trading' | 'general';
+
+/**
+ * Hourly request limits per category. The spec gives "Music generation 10 per hour" and, in
+ * another description, "10 per hour for free and 100 per hour for pro": generation follows the
+ * tier (enterprise gets ten times pro); the other categories are the same for every tier.
+ */
+export const HOURLY_LIMITS: Readonly<Record<RateCategory, Readonly<Record<Tier, number>>>> = {
+  generation: { free: 10, pro: 100, enterprise: 1000 },
+  metadata_nft: { free: 100, pro: 100, enterprise: 100 },
+  trading: { free: 500, pro: 500, enterprise: 500 },
+  general: { free: 1000, pro: 1000, enterprise: 1000 },
+};
+
+/** Unauthenticated endpoints (sign-in) are limited per IP address at the general rate. */
+export const ANONYMOUS_HOURLY_LIMIT = HOURLY_LIMITS.general.free;
+
+export interface LimitState {
+  limit: number;
+  remaining: number;
+  resetAt: Date;
+}
+
+/** The caller of an authenticated request. The tier is read from the database on every request. */
+export interface SessionUser {
+  id: string;
+  walletAddress: string;
+  tier: Tier;
+}
+
+const HOUR_MS = 3_600_000;
+
+export function hourWindowStart(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+}
+
+function hourReset(now: Date): Date {
+  return new Date(hourWindowStart(now).getTime() + HOUR_MS);
+}
+
+/** Next UTC midnight: when the daily counter resets. */
+export function nextUtcMidnight(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+/** Whole seconds until `resetAt`, at least 1 (the `Retry-After` of a 429). */
+export function retryAfterSeconds(resetAt: Date, now: Date): number {
+  return Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+}
+
+/** RATE_002: the hourly limit of `category` is reached. */
+export function hourlyLimitError(category: RateCategory, state: LimitState, now: Date): AppError {
+  return appError('RATE_002', `Hourly limit of ${state.limit} requests for ${category} reached`, {
+    details: `the limit resets at ${state.resetAt.toISOString()}`,
+    fields: { category, limit: state.limit, reset_at: state.resetAt.toISOString() },
+    retryAfter: retryAfterSeconds(state.resetAt, now),
+  });
+}
+
+/** RATE_001: the tier's daily generations are used up (its 429 body is fixed by the spec). */
+export function dailyLimitError(tier: Tier, limit: number, now: Date): DailyLimitError {
+  const resetAt = nextUtcMidnight(now);
+  return {
+    code: 'RATE_001',
+    message: `Daily limit of ${limit} generations for the ${tier} tier reached`,
+    details: `the counter resets at ${resetAt.toISOString()}`,
+    limit,
+    resetAt,
+    retryAfter: retryAfterSeconds(resetAt, now),
+  };
+}
+
+/** The state to show in `X-RateLimit-*` headers when two limits apply: the one with less room. */
+export function tighter(a: LimitState, b: LimitState): LimitState {
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
+  return a.resetAt.getTime() >= b.resetAt.getTime() ? a : b;
+}
+
+/**
+ * The user CTE and the conditional counter upsert. The limit follows the tier just read, so a
+ * tier change applies to the very next request.
+ */
+const SESSION_CHARGE_CTE = `caller AS (
+    SELECT id, wallet_address, tier FROM users WHERE id = $1 AND wallet_address = $2
+  ), charge AS (
+    INSERT INTO rate_limit_counters AS c (subject, category, window_start, count)
+    SELECT 'user:' || id::text, $3, $4, 1 FROM caller
+    ON CONFLICT (subject, category, window_start)
+    DO UPDATE SET count = c.count + 1
+     WHERE c.count < (SELECT CASE tier WHEN 'free' THEN $5::int WHEN 'pro' THEN $6::int ELSE $7::int END FROM caller)
+    RETURNING c.count
+  )`;
+
+/** A session charge joined to one lookup of the caller's data: see `chargeLookupStatement`. */
+export interface ChargeLookupStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/*
+ * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
+ * client sends only the name and the values.
+ */
+const SESSION_CHARGE: ChargeLookupStatement = {
+  name: 'session-charge',
+  text: `WITH ${SESSION_CHARGE_CTE}
+         SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count FROM caller u`,
+};
+
+/**
+ * The session charge extended by `lateral`, a subquery over the caller `u` whose parameters
+ * start at `$8`: its columns (none of them named `session_user_id`, `session_tier`,
+ * `wallet_address` or `count`) come back beside the charge, NULL when it finds no row.
+ */
+export function chargeLookupStatement(name: string, lateral: string): ChargeLookupStatement {
+  return {
+    name,
+    text: `WITH ${SESSION_CHARGE_CTE}
+           SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
+             FROM caller u
+             LEFT JOIN LATERAL (${lateral}) j ON true`,
+  };
+}
+
+/** Counts one request of `subject` in the current hour while the count is below `limit`. */
+const CHARGE_HOURLY_SQL = `
+  INSERT INTO rate_limit_counters AS c (subject, category, window_start, count)
+  VALUES ($1, $2, $3, 1)
+  ON CONFLICT (subject, category, window_start)
+  DO UPDATE SET count = c.count + 1 WHERE c.count < $4
+  RETURNING c.count`;
+
+/**
+ * The daily tier counter, rules 1 and 2 in one statement: a counter last reset before today
+ * starts again from 0; the request is counted only while the counter is below the tier's limit.
+ * The row lock serializes concurrent requests of one user, so exactly `limit` pass.
+ */
+const CHARGE_DAILY_SQL = `
+  UPDATE users SET
+    daily_generations = CASE WHEN last_generation_reset < CURRENT_DATE THEN 1 ELSE daily_generations + 1 END,
+    last_generation_reset = CURRENT_DATE,
+    total_generations = total_generations + 1,
+    updated_at = now()
+  WHERE id = $1
+    AND (last_generation_reset < CURRENT_DATE OR daily_generations < $2)
+  RETURNING daily_generations`;
+
+/** Who is charged. */
+export type Chargee =
+  /** A bearer token's claims: the user is read and checked in the charging statement. */
+  | { session: { userId: string; walletAddress: string }; lookup?: { statement: ChargeLookupStatement; values: unknown[] } }
+  /** A user read already (inside a caller's transaction, e.g. with the daily counter). */
+  | { user: SessionUser; daily?: boolean }
+  /** An unauthenticated client, by IP address. */
+  | { ip: string };
+
+export interface ChargeRequest {
+  db: Queryable;
+  chargee: Chargee;
+  category: RateCategory;
+  now: Date;
+}
+
+export type ChargeOutcome<Row extends object = object> =
+  /** The token names no current user (deleted, or the wallet differs): nothing was charged. */
+  | { kind: 'no_user' }
+  | { kind: 'refused'; user: SessionUser | null; state: LimitState; limit: 'daily' | 'hourly'; error: AppError }
+  /** `state` is the tighter of the limits charged; `row` the session lookup's columns (all absent when it found none). */
+  | { kind: 'charged'; user: SessionUser | null; state: LimitState; row: Partial<Row> };
+
+interface SessionRow {
+  session_user_id: string;
+  wallet_address: string;
+  session_tier: Tier;
+  count: number | null;
+}
+
+/**
+ * Charges one request of `category` (with `daily`, first the daily generation counter), counting
+ * nothing that is refused. `userId` of a session must be a UUID (the token check ensures it).
+ */
+export async function chargeRequest<Row extends object = object>(request: ChargeRequest): Promise<ChargeOutcome<Row>> {
+  const { db, chargee, category, now } = request;
+  const resetAt = hourReset(now);
+  const hourly = (user: SessionUser | null, limit: number, count: number | null, row: Partial<Row>, daily?: LimitState): ChargeOutcome<Row> => {
+    if (count === null) {
+      const state = { limit, remaining: 0, resetAt };
+      return { kind: 'refused', user, state, limit: 'hourly', error: hourlyLimitError(category, state, now) };
+    }
+    const state = { limit, remaining: Math.max(0, limit - count), resetAt };
+    return { kind: 'charged', user, state: daily === undefined ? state : tighter(daily, state), row };
+  };
+
+  if ('session' in chargee) {
+    const limits = HOURLY_LIMITS[category];
+    const statement = chargee.lookup?.statement ?? SESSION_CHARGE;
+    const values = [chargee.session.userId, chargee.session.walletAddress, category, hourWindowStart(now), limits.free, limits.pro, limits.enterprise];
+    const row = await db.oneOrNone<SessionRow & Partial<Row>>({ ...statement, values: [...values, ...(chargee.lookup?.values ?? [])] });
+    if (row === null) return { kind: 'no_user' };
+    const user = { id: row.session_user_id, walletAddress: row.wallet_address, tier: row.session_tier };
+    return hourly(user, limits[user.tier], row.count, row);
+  }
+
+  if ('ip' in chargee) {
+    const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [`ip:${chargee.ip}`, category, hourWindowStart(now), ANONYMOUS_HOURLY_LIMIT]);
+    return hourly(null, ANONYMOUS_HOURLY_LIMIT, row?.count ?? null, {});
+  }
+
+  const { user } = chargee;
+  let daily: LimitState | undefined;
+  if (chargee.daily === true) {
+    const dailyLimit = TIER_LIMITS[user.tier].dailyGenerations;
+    const row = await db.oneOrNone<{ daily_generations: number }>(CHARGE_DAILY_SQL, [user.id, dailyLimit]);
+    const state = { limit: dailyLimit, remaining: Math.max(0, dailyLimit - (row?.daily_generations ?? dailyLimit)), resetAt: nextUtcMidnight(now) };
+    if (row === null) return { kind: 'refused', user, state, limit: 'daily', error: dailyLimitError(user.tier, dailyLimit, now) };
+    daily = state;
+  }
+  const limit = HOURLY_LIMITS[category][user.tier];
+  const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [`user:${user.id}`, category, hourWindowStart(now), limit]);
+  return hourly(user, limit, row?.count ?? null, {}, daily);
+}
+
+/**
+ * Takes back one request of a signed-in user counted in `windowStart`: a request the service
+ * refused after charging it (bad input) must not use up the caller's limit.
+ */
+export async function refundHourly(db: Database, userId: string, category: RateCategory, windowStart: Date): Promise<void> {
+  await db.none(
+    `UPDATE rate_limit_counters SET count = count - 1
+      WHERE subject = $1 AND category = $2 AND window_start = $3 AND count > 0`,
+    [`user:${userId}`, category, windowStart],
+  );
+}
+
+/** Drops counters of windows that ended more than a day ago. */
+export async function pruneRateLimitCounters(db: Database, now: Date): Promise<number> {
+  const result = await db.result('DELETE FROM rate_limit_counters WHERE window_start < $1', [new Date(now.getTime() - 24 * HOUR_MS)]);
+  return result.rowCount;
+}

@@ -1,0 +1,117 @@
+/**
+ * The HTTP side of request charging (oracle/src/domain/request-charge.ts): middleware that
+ * charges a route's category, the `X-RateLimit-*` headers, and the answers to a charge that does
+ * not admit the request (401 for a token naming no user, 429 when a limit refused it).
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { chargeRequest, hourWindowStart, refundHourly } from '../domain/request-charge.ts';
+import type { ChargeOutcome, LimitState, RateCategory } from '../domain/request-charge.ts';
+import { authenticatedUser, bearerClaims, unauthorizedUser } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { sendError } from './error-response.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by `requireBearerFor`: the category a self-charging route charges. */
+    songmintCategory?: RateCategory;
+  }
+}
+
+export function setRateLimitHeaders(res: Response, state: LimitState): void {
+  res.setHeader('X-RateLimit-Limit', String(state.limit));
+  res.setHeader('X-RateLimit-Remaining', String(state.remaining));
+  res.setHeader('X-RateLimit-Reset', String(Math.ceil(state.resetAt.getTime() / 1000)));
+}
+
+/**
+ * Answers a charge that does not admit the request (401 for no user, 429 when refused) and
+ * returns false; otherwise records the caller on `req`, sets the limit headers and returns true.
+ */
+export function admitCharged(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Response, charge: ChargeOutcome, category: RateCategory): boolean {
+  if (charge.kind === 'no_user') {
+    unauthorizedUser(req, res);
+    return false;
+  }
+  setRateLimitHeaders(res, charge.state);
+  if (charge.kind === 'refused') {
+    deps.metrics.limitRejections.inc({ limit: charge.limit, category });
+    sendError(req, res, charge.error);
+    return false;
+  }
+  if (charge.user !== null) req.songmintUser = charge.user;
+  return true;
+}
+
+type ChargeDeps = Pick<AppDeps, 'db' | 'session' | 'now' | 'metrics' | 'logger'>;
+
+/**
+ * Bearer token, user and the hourly limit of `category` in one database statement: 401 as in
+ * `bearerClaims` and for a token whose user no longer exists, then 429 `RATE_002`; `X-RateLimit-*`
+ * headers on every charged or refused request.
+ */
+export function authenticateAndCharge(deps: ChargeDeps, category: RateCategory): RequestHandler {
+  const claimsOf = bearerClaims(deps);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const claims = await claimsOf(req, res);
+    if (claims === null) return;
+    const now = deps.now();
+    const charge = await chargeRequest({ db: deps.db, chargee: { session: claims }, category, now });
+    if (!admitCharged(deps, req, res, charge, category)) return;
+    // The body is parsed and validated after the charge: bad input is taken back, so it never
+    // uses up the caller's limit (other answers, 404 and 409 included, count as requests).
+    const windowStart = hourWindowStart(now);
+    res.once('finish', () => {
+      if (!isBadInput(res.statusCode)) return;
+      refundHourly(deps.db, claims.userId, category, windowStart).catch((error: unknown) =>
+        deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
+      );
+    });
+    next();
+  };
+}
+
+/** 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON). */
+function isBadInput(status: number): boolean {
+  return status === 400 || status === 413 || status === 415;
+}
+
+type LimitDeps = Pick<AppDeps, 'db' | 'metrics' | 'now'>;
+
+/** Hourly limit of `category` for the user `authenticate` read (mount after it). */
+export function chargeAuthenticated(deps: LimitDeps, category: RateCategory): RequestHandler {
+  return async (req, res, next) => {
+    const charge = await chargeRequest({ db: deps.db, chargee: { user: authenticatedUser(req) }, category, now: deps.now() });
+    if (admitCharged(deps, req, res, charge, category)) next();
+  };
+}
+
+/** Hourly limit per client IP address, for endpoints that precede sign-in. */
+export function chargeAnonymous(deps: LimitDeps, category: RateCategory): RequestHandler {
+  return async (req, res, next) => {
+    const charge = await chargeRequest({ db: deps.db, chargee: { ip: req.ip ?? 'unknown' }, category, now: deps.now() });
+    if (admitCharged(deps, req, res, charge, category)) next();
+  };
+}
+
+/**
+ * The bearer token check alone, for a route that charges `category` itself in one statement
+ * with its own lookup (after validating the body); it reads them with `verifiedClaims` and
+ * `chargedCategory`.
+ */
+export function requireBearerFor(deps: Pick<AppDeps, 'session' | 'now'>, category: RateCategory): RequestHandler {
+  const claimsOf = bearerClaims(deps);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const claims = await claimsOf(req, res);
+    if (claims === null) return;
+    req.songmintClaims = claims;
+    req.songmintCategory = category;
+    next();
+  };
+}
+
+/** The category of a route mounted behind `requireBearerFor`. */
+export function chargedCategory(req: Request): RateCategory {
+  const category = req.songmintCategory;
+  if (category === undefined) throw new Error('chargedCategory() called on a route without requireBearerFor()');
+  return category;
+}
