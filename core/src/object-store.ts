@@ -19,6 +19,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createChecksumHead, fullObjectSha256 } from './s3-checksum-head.ts';
+import { ok } from './result.ts';
+import type { DomainError, Result } from './result.ts';
 
 export { fullObjectSha256 };
 
@@ -48,13 +50,11 @@ export type ObjectStoreErrorCode =
   | 'unavailable'
   | 'failed';
 
-export interface ObjectStoreError {
-  code: ObjectStoreErrorCode;
-  message: string;
+export interface ObjectStoreError extends DomainError<ObjectStoreErrorCode> {
   key?: string;
 }
 
-export type StoreResult<T> = { ok: true; value: T } | { ok: false; error: ObjectStoreError };
+export type StoreResult<T> = Result<T, ObjectStoreError>;
 
 export interface PutOptions {
   contentType: string;
@@ -298,10 +298,6 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       client.destroy();
     },
   };
-}
-
-function ok<T>(value: T): StoreResult<T> {
-  return { ok: true, value };
 }
 
 function checkKey(key: string): { ok: false; error: ObjectStoreError } | undefined {

@@ -54,15 +54,15 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     const mp3 = randomBytes(2048);
     const created = await createPreview(stack.db, stack.store, 'session_abc123', mp3);
     assert.ok(created.ok);
-    assert.equal(created.preview.key, 'preview/session_abc123.mp3');
-    assert.equal(new URL(created.preview.url).searchParams.get('X-Amz-Expires'), '3600');
-    const head = await stack.store.head(created.preview.key);
+    assert.equal(created.value.key, 'preview/session_abc123.mp3');
+    assert.equal(new URL(created.value.url).searchParams.get('X-Amz-Expires'), '3600');
+    const head = await stack.store.head(created.value.key);
     assert.ok(head.ok && head.value.cacheControl === 'private, no-store');
-    const fetched = await fetch(created.preview.url);
+    const fetched = await fetch(created.value.url);
     assert.equal(fetched.status, 200);
     assert.ok(Buffer.from(await fetched.arrayBuffer()).equals(mp3));
     assert.ok((await previewLink(stack.db, stack.store, 'session_abc123')).ok);
-    assert.deepEqual(await createPreview(stack.db, stack.store, '../x', mp3).then((r) => (r.ok ? 'ok' : r.code)), 'PREVIEW_INVALID_SESSION');
+    assert.deepEqual(await createPreview(stack.db, stack.store, '../x', mp3).then((r) => (r.ok ? 'ok' : r.error.code)), 'PREVIEW_INVALID_SESSION');
 
     const fresh = await createPreview(stack.db, stack.store, 'session_fresh1', mp3);
     assert.ok(fresh.ok);
@@ -72,7 +72,7 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.equal(await exists('preview/session_abc123.mp3'), false);
     assert.equal(await exists('preview/session_fresh1.mp3'), true);
     const gone = await previewLink(stack.db, stack.store, 'session_abc123');
-    assert.equal(gone.ok ? 'ok' : gone.code, 'PREVIEW_NOT_FOUND');
+    assert.equal(gone.ok ? 'ok' : gone.error.code, 'PREVIEW_NOT_FOUND');
   });
 
   it('fails a job abandoned on its last attempt (worker gone) with GEN_005', async () => {

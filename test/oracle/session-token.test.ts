@@ -12,10 +12,10 @@ describe('session token verifier (verified tokens remembered until they expire)'
   it('accepts a token again while it is valid and refuses it from its expiry on', async () => {
     const verify = createSessionTokenVerifier(keys);
     const { token } = await issueSessionToken(keys, claims, issuedAt);
-    assert.deepEqual(await verify(token, at(1)), { ok: true, claims });
-    assert.deepEqual(await verify(token, at(59.999)), { ok: true, claims });
-    assert.deepEqual(await verify(token, at(60)), { ok: false, reason: 'token expired' });
-    assert.deepEqual(await verify(token, at(30)), { ok: true, claims }, 'verified again from scratch once forgotten');
+    assert.deepEqual(await verify(token, at(1)), { ok: true, value: claims });
+    assert.deepEqual(await verify(token, at(59.999)), { ok: true, value: claims });
+    assert.deepEqual(await verify(token, at(60)), { ok: false, error: { code: 'invalid_token', message: 'token expired' } });
+    assert.deepEqual(await verify(token, at(30)), { ok: true, value: claims }, 'verified again from scratch once forgotten');
   });
 
   it('refuses a tampered token or one signed with another secret after the genuine one was accepted', async () => {

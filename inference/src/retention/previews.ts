@@ -4,6 +4,8 @@
  */
 import type { Database } from '../../../core/src/db/database.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 import { sha256Hex } from '../worker/pipeline.ts';
 
 export const PREVIEW_URL_SECONDS = 3600;
@@ -22,25 +24,23 @@ export interface PreviewLink {
   expiresAt: Date;
 }
 
-export type PreviewResult =
-  | { ok: true; preview: PreviewLink }
-  | { ok: false; code: 'PREVIEW_INVALID_SESSION' | 'PREVIEW_NOT_FOUND' | 'PREVIEW_STORAGE_FAILED'; message: string };
+export type PreviewResult = Result<PreviewLink, DomainError<'PREVIEW_INVALID_SESSION' | 'PREVIEW_NOT_FOUND' | 'PREVIEW_STORAGE_FAILED'>>;
 
 async function signedLink(store: ObjectStore, sessionId: string, audioHash: string): Promise<PreviewResult> {
   const key = previewObjectKey(sessionId);
   const url = await store.presignedGetUrl(key, PREVIEW_URL_SECONDS);
-  if (!url.ok) return { ok: false, code: 'PREVIEW_STORAGE_FAILED', message: url.error.message };
-  return { ok: true, preview: { sessionId, key, url: url.value, audioHash, expiresAt: new Date(Date.now() + PREVIEW_URL_SECONDS * 1000) } };
+  if (!url.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: url.error.message });
+  return ok({ sessionId, key, url: url.value, audioHash, expiresAt: new Date(Date.now() + PREVIEW_URL_SECONDS * 1000) });
 }
 
 /** Stores a preview (private) and returns a signed URL for it. */
 export async function createPreview(db: Database, store: ObjectStore, sessionId: string, mp3: Uint8Array): Promise<PreviewResult> {
   if (!SESSION_ID.test(sessionId)) {
-    return { ok: false, code: 'PREVIEW_INVALID_SESSION', message: 'session id must be 8-128 characters of A-Z a-z 0-9 _ -' };
+    return fail({ code: 'PREVIEW_INVALID_SESSION', message: 'session id must be 8-128 characters of A-Z a-z 0-9 _ -' });
   }
   const key = previewObjectKey(sessionId);
   const put = await store.put(key, mp3, { contentType: 'audio/mpeg', private: true });
-  if (!put.ok) return { ok: false, code: 'PREVIEW_STORAGE_FAILED', message: put.error.message };
+  if (!put.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: put.error.message });
   const audioHash = sha256Hex(mp3);
   await db.none(
     `INSERT INTO audio_previews (session_id, object_key, audio_hash, size_bytes) VALUES ($1, $2, $3, $4)
@@ -56,6 +56,6 @@ export async function previewLink(db: Database, store: ObjectStore, sessionId: s
     `SELECT audio_hash FROM audio_previews WHERE session_id = $1 AND created_at > now() - make_interval(hours => $2)`,
     [sessionId, PREVIEW_RETENTION_HOURS],
   );
-  if (row === null) return { ok: false, code: 'PREVIEW_NOT_FOUND', message: `no live preview for session ${sessionId}` };
+  if (row === null) return fail({ code: 'PREVIEW_NOT_FOUND', message: `no live preview for session ${sessionId}` });
   return signedLink(store, sessionId, row.audio_hash);
 }

@@ -1,7 +1,11 @@
 /**
- * Application errors as values. Domain code returns `Failure`s; the HTTP layer renders them in
- * the body shape of the API variant the request used (see oracle/src/http/error-response.ts).
+ * Application errors as values. Domain code returns `Result`s (core/src/result.ts) whose errors
+ * are `AppError`s; the HTTP layer renders them in the body shape of the API variant the request
+ * used (see oracle/src/http/error-response.ts).
  */
+import type { Result as CoreResult } from '../../../core/src/result.ts';
+
+export { fail, ok } from '../../../core/src/result.ts';
 
 /** The spec's Variant A codes, plus the generic ones every API needs. */
 export const ERROR_CODES = [
@@ -74,15 +78,8 @@ export interface DailyLimitError extends AppError {
   resetAt: Date;
 }
 
-export type Result<T, E extends AppError = AppError> = { ok: true; value: T } | { ok: false; error: E };
-
-export function ok<T>(value: T): { ok: true; value: T } {
-  return { ok: true, value };
-}
-
-export function fail<E extends AppError>(error: E): { ok: false; error: E } {
-  return { ok: false, error };
-}
+/** The core result type with the oracle's errors. */
+export type Result<T, E extends AppError = AppError> = CoreResult<T, E>;
 
 export function appError(code: ErrorCode, message: string, extra: Omit<AppError, 'code' | 'message'> = {}): AppError {
   return { code, message, ...extra };

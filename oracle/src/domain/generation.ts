@@ -5,7 +5,7 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, queueJob } from '../../../core/src/jobs/job-state.ts';
 import { liveWorkerCapacity, queuePlace, queuedJobCount, runRates } from '../queue/queue-state.ts';
 import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail, ok } from './errors.ts';
-import type { AppError } from './errors.ts';
+import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { chargeRequest } from './request-charge.ts';
 import type { LimitState, SessionUser } from './request-charge.ts';
@@ -31,16 +31,15 @@ export interface AcceptedGeneration {
   limit: LimitState;
 }
 
-export interface RejectedGeneration {
-  ok: false;
-  error: AppError;
-  /** Limit state to show in headers, when a limit refused the request. */
-  limit?: LimitState;
+/** A refused generation: the error, and when a limit refused it, which one and its state. */
+export type GenerationRefusal = AppError & {
+  /** Limit state to show in headers. */
+  limitState?: LimitState;
   /** Which limit refused it (metrics). */
   refusedBy?: 'daily' | 'hourly';
-}
+};
 
-export type SubmitResult = { ok: true; value: AcceptedGeneration } | RejectedGeneration;
+export type SubmitResult = Result<AcceptedGeneration, GenerationRefusal>;
 
 export interface GenerationDeps {
   db: Database;
@@ -59,12 +58,12 @@ export function checkTierDuration(tier: Tier, duration: number): AppError | null
   });
 }
 
-/** Thrown inside the transaction to roll it back, carrying the rejection out. */
+/** Thrown inside the transaction to roll it back (pg-promise's way), carrying the refusal out. */
 class Rejection extends Error {
-  readonly rejected: RejectedGeneration;
-  constructor(rejected: RejectedGeneration) {
-    super(rejected.error.message);
-    this.rejected = rejected;
+  readonly refusal: GenerationRefusal;
+  constructor(refusal: GenerationRefusal) {
+    super(refusal.message);
+    this.refusal = refusal;
   }
 }
 
@@ -102,17 +101,16 @@ export async function submitGeneration(
       await tx.one('SELECT pg_advisory_xact_lock($1)', [QUEUE_ADMISSION_LOCK]);
       const queued = await queuedJobCount(tx);
       if (queued >= deps.queueCapacity) {
-        throw new Rejection({
-          ok: false,
-          error: appError('GEN_001', 'Queue full: too many pending jobs', {
+        throw new Rejection(
+          appError('GEN_001', 'Queue full: too many pending jobs', {
             details: `${queued} jobs are waiting (capacity ${deps.queueCapacity}); retry with backoff`,
             fields: { queued, capacity: deps.queueCapacity },
             retryAfter: QUEUE_FULL_RETRY_SECONDS,
           }),
-        });
+        );
       }
       const charge = await chargeRequest({ db: tx, chargee: { user, daily: true }, category: 'generation', now });
-      if (charge.kind === 'refused') throw new Rejection({ ok: false, error: charge.error, limit: charge.state, refusedBy: charge.limit });
+      if (charge.kind === 'refused') throw new Rejection({ ...charge.error, limitState: charge.state, refusedBy: charge.limit });
       if (charge.kind === 'no_user') throw new Error('a charge of a known user found no user');
       const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
       return { job, limit: charge.state };
@@ -133,7 +131,7 @@ export async function submitGeneration(
       limit: created.limit,
     });
   } catch (error) {
-    if (error instanceof Rejection) return error.rejected;
+    if (error instanceof Rejection) return fail(error.refusal);
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 import { createSecretKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 
 /** Pinned so that a token signed for another service, or with another algorithm, is refused. */
 export const SESSION_TOKEN_ISSUER = 'songmint-oracle';
@@ -36,7 +38,8 @@ export async function issueSessionToken(keys: SessionTokenKeys, claims: SessionC
   return { token, expiresAt: new Date(expiresAt * 1000) };
 }
 
-export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: string };
+/** Why a token was refused (the 401's details). */
+export type TokenCheck = Result<SessionClaims, DomainError<'invalid_token'>>;
 
 /** Verified tokens remembered per verifier; the oldest is forgotten first beyond this. */
 const VERIFIED_TOKENS_KEPT = 10_000;
@@ -57,7 +60,7 @@ export function createSessionTokenVerifier(keys: SessionTokenKeys): (token: stri
     const known = verified.get(token);
     if (known !== undefined) {
       // jose's rule: expired once the current time reaches `exp`.
-      if (now.getTime() < known.expiresAtMs) return { ok: true, claims: known.claims };
+      if (now.getTime() < known.expiresAtMs) return ok(known.claims);
       verified.delete(token);
     }
     const check = await verifyWithKey(key, token, now);
@@ -66,13 +69,13 @@ export function createSessionTokenVerifier(keys: SessionTokenKeys): (token: stri
         const oldest = verified.keys().next();
         if (oldest.done !== true) verified.delete(oldest.value);
       }
-      verified.set(token, { claims: check.claims, expiresAtMs: check.expiresAtSeconds * 1000 });
+      verified.set(token, { claims: check.value.claims, expiresAtMs: check.value.expiresAtSeconds * 1000 });
     }
-    return check.ok ? { ok: true, claims: check.claims } : check;
+    return check.ok ? ok(check.value.claims) : check;
   };
 }
 
-async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<{ ok: true; claims: SessionClaims; expiresAtSeconds: number } | { ok: false; reason: string }> {
+async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<Result<{ claims: SessionClaims; expiresAtSeconds: number }, DomainError<'invalid_token'>>> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: [ALGORITHM],
@@ -83,12 +86,16 @@ async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<
     });
     const wallet = payload.wallet;
     if (typeof payload.sub !== 'string' || typeof wallet !== 'string' || typeof payload.exp !== 'number') {
-      return { ok: false, reason: 'token lacks the subject or wallet claim' };
+      return invalidToken('token lacks the subject or wallet claim');
     }
-    return { ok: true, claims: { userId: payload.sub, walletAddress: wallet }, expiresAtSeconds: payload.exp };
+    return ok({ claims: { userId: payload.sub, walletAddress: wallet }, expiresAtSeconds: payload.exp });
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
-    if (error instanceof joseErrors.JOSEError) return { ok: false, reason: `invalid token (${error.code})` };
+    if (error instanceof joseErrors.JWTExpired) return invalidToken('token expired');
+    if (error instanceof joseErrors.JOSEError) return invalidToken(`invalid token (${error.code})`);
     throw error;
   }
+}
+
+function invalidToken(message: string): { ok: false; error: DomainError<'invalid_token'> } {
+  return fail({ code: 'invalid_token', message });
 }

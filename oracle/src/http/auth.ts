@@ -44,14 +44,14 @@ export function bearerClaims(deps: SessionDeps): (req: Request, res: Response) =
     }
     const check = await verify(match[1], deps.now());
     if (!check.ok) {
-      unauthorized(req, res, check.reason);
+      unauthorized(req, res, check.error.message);
       return null;
     }
-    if (!UUID.test(check.claims.userId)) {
+    if (!UUID.test(check.value.userId)) {
       unauthorizedUser(req, res);
       return null;
     }
-    return check.claims;
+    return check.value;
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { HTTP_STATUS, isDailyLimitError } from '../domain/errors.ts';
 import type { AppError } from '../domain/errors.ts';
+import { retryAfterSeconds } from '../domain/request-charge.ts';
 
 /** Variant A: `/api/*` and everything not versioned. Variant C: `/v1/*`. */
 export type ErrorVariant = 'A' | 'C';
@@ -70,7 +71,7 @@ export function sendError(req: Request, res: Response, error: AppError): void {
       reset_at: error.resetAt.toISOString(),
       code: 'RATE_001',
       message: error.message,
-      retry_after: error.retryAfter ?? Math.max(1, Math.ceil((error.resetAt.getTime() - Date.now()) / 1000)),
+      retry_after: error.retryAfter ?? retryAfterSeconds(error.resetAt, new Date()),
     };
     res.status(status).json(body);
     return;

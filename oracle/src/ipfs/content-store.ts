@@ -8,17 +8,15 @@ import { unixfs } from '@helia/unixfs';
 import type { UnixFS } from '@helia/unixfs';
 import { FsBlockstore } from 'blockstore-fs';
 import { CID } from 'multiformats/cid';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 import { boundedStep } from '../../../core/src/startup.ts';
 import { cidProfileOptions } from './cid-profile.ts';
 
 export type IpfsErrorCode = 'invalid_cid' | 'not_found' | 'too_large' | 'failed';
 
-export interface IpfsError {
-  code: IpfsErrorCode;
-  message: string;
-}
+export type IpfsError = DomainError<IpfsErrorCode>;
 
-export type IpfsResult<T> = { ok: true; value: T } | { ok: false; error: IpfsError };
+export type IpfsResult<T> = Result<T, IpfsError>;
 
 export interface IpfsContentStore {
   /** Stores the bytes as one UnixFS file and returns its CID under the pinned profile. */

@@ -6,6 +6,7 @@
  */
 import { CID } from 'multiformats/cid';
 import { z } from 'zod';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 
 export interface PinningClientOptions {
   /** Service base URL, e.g. `https://api.pinata.cloud/psa`; `/pins` is appended. */
@@ -26,13 +27,11 @@ export interface PinReceipt {
 
 export type PinningErrorCode = 'unauthorized' | 'rejected' | 'cid_mismatch' | 'pin_failed' | 'unavailable' | 'bad_response';
 
-export interface PinningError {
-  code: PinningErrorCode;
-  message: string;
+export interface PinningError extends DomainError<PinningErrorCode> {
   httpStatus?: number;
 }
 
-export type PinResult = { ok: true; value: PinReceipt } | { ok: false; error: PinningError };
+export type PinResult = Result<PinReceipt, PinningError>;
 
 export interface PinRequest {
   cid: CID;

@@ -5,7 +5,7 @@ import { JOB_STATUS, isFinished } from '../../../../core/src/jobs/job-state.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
-import type { GenerationRequest, RejectedGeneration } from '../../domain/generation.ts';
+import type { GenerationRefusal, GenerationRequest } from '../../domain/generation.ts';
 import { CHARGE_AND_FIND_JOB, findOwnJob, foundJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobRow, JobView } from '../../domain/jobs.ts';
 import { chargeRequest } from '../../domain/request-charge.ts';
@@ -40,10 +40,10 @@ export function generationInputError(error: z.ZodError): AppError {
 
 type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
 
-function answerRejection(deps: GenerateDeps, req: Request, res: Response, rejected: RejectedGeneration): void {
-  if (rejected.limit !== undefined) setRateLimitHeaders(res, rejected.limit);
-  if (rejected.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: rejected.refusedBy, category: 'generation' });
-  sendError(req, res, rejected.error);
+function answerRejection(deps: GenerateDeps, req: Request, res: Response, refusal: GenerationRefusal): void {
+  if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
+  if (refusal.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: refusal.refusedBy, category: 'generation' });
+  sendError(req, res, refusal);
 }
 
 /**
@@ -54,7 +54,7 @@ export async function handleGenerate(deps: GenerateDeps, req: Request, res: Resp
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, input);
   if (!result.ok) {
-    answerRejection(deps, req, res, result);
+    answerRejection(deps, req, res, result.error);
     return;
   }
   const accepted = result.value;
@@ -102,7 +102,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, { ...parsed.data, steps: 27, withLyrics: false });
   if (!result.ok) {
-    answerRejection(deps, req, res, result);
+    answerRejection(deps, req, res, result.error);
     return;
   }
   setRateLimitHeaders(res, result.value.limit);

@@ -1,7 +1,8 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { Router } from 'express';
 import { z } from 'zod';
-import { appError } from '../../domain/errors.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { AppError, Result } from '../../domain/errors.ts';
 import { publishMetadata } from '../../domain/metadata.ts';
 import type { MetadataDeps, MetadataInput } from '../../domain/metadata.ts';
 import { authenticatedUser } from '../auth.ts';
@@ -87,16 +88,19 @@ export const metadataResponseVariantBSchema = z
   .object({ metadataURI: z.string(), ipfsHash: z.string().meta({ description: 'The CID.' }) })
   .meta({ id: 'MetadataResponseVariantB' });
 
-type ParsedMetadata = { ok: true; variant: 'A' | 'B'; input: MetadataInput } | { ok: false; details: string };
+type ParsedMetadata = Result<{ variant: 'A' | 'B'; input: MetadataInput }>;
+
+function invalid(error: z.ZodError): AppError {
+  return appError('VALIDATION_ERROR', 'Invalid metadata', { details: describeIssues(error) });
+}
 
 export function parseMetadataRequest(body: unknown): ParsedMetadata {
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
   if (isObject && !('audio_url' in body) && ('audioUrl' in body || 'coverImage' in body)) {
     const parsed = metadataRequestVariantBSchema.safeParse(body);
-    if (!parsed.success) return { ok: false, details: describeIssues(parsed.error) };
+    if (!parsed.success) return fail(invalid(parsed.error));
     const { name, description, audioUrl, coverImage, attributes, externalUrl } = parsed.data;
-    return {
-      ok: true,
+    return ok({
       variant: 'B',
       input: {
         name,
@@ -106,13 +110,12 @@ export function parseMetadataRequest(body: unknown): ParsedMetadata {
         ...(attributes === undefined ? {} : { attributes }),
         ...(externalUrl === undefined ? {} : { externalUrl }),
       },
-    };
+    });
   }
   const parsed = metadataRequestSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, details: describeIssues(parsed.error) };
+  if (!parsed.success) return fail(invalid(parsed.error));
   const { name, description, audio_url, cover_image, attributes, external_url } = parsed.data;
-  return {
-    ok: true,
+  return ok({
     variant: 'A',
     input: {
       name,
@@ -122,7 +125,7 @@ export function parseMetadataRequest(body: unknown): ParsedMetadata {
       ...(attributes === undefined ? {} : { attributes }),
       ...(external_url === undefined ? {} : { externalUrl: external_url }),
     },
-  };
+  });
 }
 
 /** POST /api/metadata (Variants A and B). Mount with `bodyLimit: METADATA_BODY_LIMIT`. */
@@ -131,19 +134,19 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
   router.post('/', async (req, res) => {
     const parsed = parseMetadataRequest(req.body);
     if (!parsed.ok) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid metadata', { details: parsed.details }));
+      sendError(req, res, parsed.error);
       return;
     }
-    const fields = parsed.variant === 'A' ? { cover: 'cover_image', audio: 'audio_url' } : { cover: 'coverImage', audio: 'audioUrl' };
+    const fields = parsed.value.variant === 'A' ? { cover: 'cover_image', audio: 'audio_url' } : { cover: 'coverImage', audio: 'audioUrl' };
     const user = authenticatedUser(req);
-    const result = await publishMetadata(deps, user.id, parsed.input, fields.cover, fields.audio);
+    const result = await publishMetadata(deps, user.id, parsed.value.input, fields.cover, fields.audio);
     if (!result.ok) {
       sendError(req, res, result.error);
       return;
     }
     const published = result.value;
     res.status(201);
-    if (parsed.variant === 'B') {
+    if (parsed.value.variant === 'B') {
       res.json({ metadataURI: published.metadataUri, ipfsHash: published.cid });
       return;
     }

@@ -5,8 +5,8 @@ import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import type { ObjectStore } from '../../../../core/src/object-store.ts';
 import { parseCid } from '../../ipfs/content-store.ts';
-import { appError } from '../../domain/errors.ts';
-import type { AppError } from '../../domain/errors.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { AppError, Result } from '../../domain/errors.ts';
 import { chargeRequest } from '../../domain/request-charge.ts';
 import { foundSignableJob, issueMintSignature, signFoundJob, signableJobLookup } from '../../domain/signatures.ts';
 import type { IssuedSignature, MintSigner, SignableJob, SignatureSubject } from '../../domain/signatures.ts';
@@ -62,9 +62,7 @@ export const signatureResponseVariantBSchema = z
   .object({ signature: z.string(), expiresAt: z.number().int().meta({ description: 'Unix seconds.' }) })
   .meta({ id: 'SignatureResponseVariantB' });
 
-type ParsedRequest =
-  | { ok: true; variant: 'A' | 'B'; subject: SignatureSubject; metadataUri: string; userAddress?: string }
-  | { ok: false; error: AppError };
+type ParsedRequest = Result<{ variant: 'A' | 'B'; subject: SignatureSubject; metadataUri: string; userAddress?: string }>;
 
 /** Variant B is recognised by its camelCase fields; anything else is read as Variant A. */
 export function parseSignatureRequest(body: unknown): ParsedRequest {
@@ -72,18 +70,17 @@ export function parseSignatureRequest(body: unknown): ParsedRequest {
   const variantB = isObject && !('job_id' in body) && ('metadataURI' in body || 'audioHash' in body);
   if (variantB) {
     const parsed = signatureRequestVariantBSchema.safeParse(body);
-    if (!parsed.success) return { ok: false, error: invalid(parsed.error) };
-    return { ok: true, variant: 'B', subject: { audioHash: parsed.data.audioHash.toLowerCase() as Hex }, metadataUri: parsed.data.metadataURI };
+    if (!parsed.success) return fail(invalid(parsed.error));
+    return ok({ variant: 'B', subject: { audioHash: parsed.data.audioHash.toLowerCase() as Hex }, metadataUri: parsed.data.metadataURI });
   }
   const parsed = signatureRequestSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, error: invalid(parsed.error) };
-  return {
-    ok: true,
+  if (!parsed.success) return fail(invalid(parsed.error));
+  return ok({
     variant: 'A',
     subject: { jobId: parsed.data.job_id },
     metadataUri: parsed.data.metadata_uri,
     userAddress: parsed.data.user_address,
-  };
+  });
 }
 
 function invalid(error: z.ZodError): AppError {
@@ -137,11 +134,12 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
   const router = Router();
   router.post('/', async (req, res) => {
     const claims = verifiedClaims(req);
-    const parsed = parseSignatureRequest(req.body);
-    if (!parsed.ok) {
-      sendError(req, res, parsed.error);
+    const request = parseSignatureRequest(req.body);
+    if (!request.ok) {
+      sendError(req, res, request.error);
       return;
     }
+    const parsed = request.value;
     const now = deps.now();
     const category = chargedCategory(req);
     const charge = await chargeRequest<SignableJob>({ db: deps.db, chargee: { session: claims, lookup: signableJobLookup(parsed.subject) }, category, now });
