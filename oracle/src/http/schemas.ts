@@ -1,15 +1,11 @@
 import { z } from 'zod';
+import { codePoints, hexSchema, noNul } from './schema-parts.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 
 /**
  * Request and response schemas of the core endpoints. Requests are validated with them at the
  * edge; /openapi.json is generated from the same objects (./openapi.ts).
  */
-
-/** Characters as the spec and PostgreSQL count them (code points, not UTF-16 units). */
-const codePoints = (value: string) => [...value].length;
-/** PostgreSQL text cannot hold U+0000. */
-const noNul = (value: string) => !value.includes('\u0000');
 
 export const PROMPT_MAX_CHARS = 500;
 /** Bound on given lyrics (the spec sets none; generated lyrics are at most 512 tokens). */
@@ -110,7 +106,7 @@ export const nonceResponseSchema = z
 export const verifyRequestSchema = z
   .strictObject({
     message: z.string().min(1).max(4096).meta({ description: 'EIP-4361 message text.' }),
-    signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be 0x-prefixed hex').max(2000),
+    signature: hexSchema.max(2000),
     social_fid: z
       .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')])
       .optional()

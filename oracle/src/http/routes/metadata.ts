@@ -8,6 +8,7 @@ import type { MetadataDeps, MetadataInput } from '../../domain/metadata.ts';
 import { authenticatedUser } from '../auth.ts';
 import type { MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import { codePoints, noNul } from '../schema-parts.ts';
 import { describeIssues, variantAErrorSchema } from '../schemas.ts';
 
 export type MetadataRouterDeps = MetadataDeps;
@@ -18,8 +19,6 @@ export type MetadataRouterDeps = MetadataDeps;
  */
 export const METADATA_BODY_LIMIT = '8mb';
 
-const codePoints = (value: string) => [...value].length;
-const noNul = (value: string) => !value.includes('\u0000');
 
 const nameSchema = z
   .string()

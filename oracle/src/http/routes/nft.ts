@@ -9,6 +9,7 @@ import { sendError } from '../error-response.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
 import { metadataUriSchema, signForRequest } from './signature.ts';
 import type { SignatureRouterDeps } from './signature.ts';
+import { addressSchema } from '../schema-parts.ts';
 
 export interface NftRouterDeps extends SignatureRouterDeps {
   chain: { chainId: number; songNftAddress?: Address };
@@ -22,7 +23,7 @@ export const nftMintRequestSchema = z
   .strictObject({
     job_id: z.string().min(1).max(100).meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
     metadata_uri: metadataUriSchema,
-    user_address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
+    user_address: addressSchema.optional(),
   })
   .meta({ id: 'NftMintRequest' });
 

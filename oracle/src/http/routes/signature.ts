@@ -15,6 +15,7 @@ import { authenticatedUser, verifiedClaims } from '../auth.ts';
 import { admitCharged, chargedCategory } from '../charging.ts';
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import { addressSchema, bytes32Schema } from '../schema-parts.ts';
 import { describeIssues, variantAErrorSchema } from '../schemas.ts';
 
 export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> {
@@ -37,8 +38,6 @@ export const metadataUriSchema = z
   }, 'must be ipfs://<cid> with a valid CID')
   .meta({ description: 'Metadata URI the token will carry.', example: 'ipfs://bafkreibwnxqpvexampleexampleexampleexampleexampleexample' });
 
-const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
-const audioHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits');
 
 export const signatureRequestSchema = z
   .strictObject({
@@ -49,7 +48,7 @@ export const signatureRequestSchema = z
   .meta({ id: 'SignatureRequest' });
 
 export const signatureRequestVariantBSchema = z
-  .strictObject({ metadataURI: metadataUriSchema, audioHash: audioHashSchema })
+  .strictObject({ metadataURI: metadataUriSchema, audioHash: bytes32Schema })
   .meta({ id: 'SignatureRequestVariantB' });
 
 export const signatureResponseSchema = z
