@@ -10,7 +10,7 @@ import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queu
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { IpfsContentStore } from '../ipfs/content-store.ts';
-import type { PinningClient } from '../ipfs/pinning-client.ts';
+import type { PinReceipt, PinningClient } from '../ipfs/pinning-client.ts';
 import { decodeCoverImage } from './cover-image.ts';
 import type { CoverImage } from './cover-image.ts';
 import { appError, fail, ok } from './errors.ts';
@@ -51,7 +51,7 @@ export interface PublishedMetadata {
   jobId?: string;
   coverUrl?: string;
   imageUri?: string;
-  pinStatus?: string;
+  pinStatus?: PinReceipt['status'];
 }
 
 /** ERC-721 metadata JSON as OpenSea and most marketplaces read it. */
@@ -182,7 +182,7 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
   const metadataHash = sha256Hex(bytes);
 
   let pinRequestId: string | null = null;
-  let pinStatus: string | null = null;
+  let pinStatus: PinReceipt['status'] | null = null;
   if (deps.pinning !== undefined) {
     // The cover first: metadata is never pinned without the image it names.
     const targets = [

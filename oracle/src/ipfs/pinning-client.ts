@@ -21,7 +21,8 @@ export type PinStatus = 'queued' | 'pinning' | 'pinned' | 'failed';
 
 export interface PinReceipt {
   requestId: string;
-  status: PinStatus;
+  /** A failed pin is an error, never a receipt. */
+  status: Exclude<PinStatus, 'failed'>;
   cid: string;
 }
 

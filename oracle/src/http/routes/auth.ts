@@ -5,6 +5,8 @@ import { SIWE_CHAIN_ID, issueNonce, signIn } from '../../domain/sign-in.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { describeIssues, verifyRequestSchema } from '../schemas.ts';
+import type { nonceResponseSchema, sessionTokenSchema } from '../schemas.ts';
+import type { z } from 'zod';
 
 /** `GET /nonce` and `POST /verify` (mounted at /api/auth): Sign-In with Ethereum to a session JWT. */
 export function authRouter(deps: AppDeps): Router {
@@ -18,7 +20,7 @@ export function authRouter(deps: AppDeps): Router {
       domain: deps.siwe.domain,
       uri: deps.siwe.uri,
       chain_id: SIWE_CHAIN_ID,
-    });
+    } satisfies z.infer<typeof nonceResponseSchema>);
   });
   router.post('/verify', async (req, res) => {
     const parsed = verifyRequestSchema.safeParse(req.body);
@@ -42,7 +44,7 @@ export function authRouter(deps: AppDeps): Router {
       token: token.token,
       expires_at: token.expiresAt.toISOString(),
       user: { id: user.id, wallet_address: user.walletAddress, tier: user.tier, social_fid: user.socialFid },
-    });
+    } satisfies z.infer<typeof sessionTokenSchema>);
   });
   return router;
 }

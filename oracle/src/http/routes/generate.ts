@@ -15,6 +15,7 @@ import { admitCharged, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema } from '../schemas.ts';
+import type { generateAcceptedSchema, generateVariantBResultSchema, jobStatusSchema } from '../schemas.ts';
 import type { z } from 'zod';
 
 /**
@@ -65,7 +66,7 @@ export async function handleGenerate(deps: GenerateDeps, req: Request, res: Resp
     status: accepted.status,
     estimated_time: accepted.estimatedTime,
     position: accepted.position,
-  });
+  } satisfies z.infer<typeof generateAcceptedSchema>);
 }
 
 export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>): GenerationRequest {
@@ -116,7 +117,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   if (closed) return;
   if (view === null) throw new Error('job vanished while waiting');
   if (view.status === JOB_STATUS.completed) {
-    res.json({ audioUrl: view.audio_url, audioHash: view.audio_hash, duration: view.duration });
+    res.json({ audioUrl: view.audio_url, audioHash: view.audio_hash, duration: view.duration } satisfies z.infer<typeof generateVariantBResultSchema>);
     return;
   }
   if (view.status === JOB_STATUS.failed) {
@@ -125,7 +126,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   }
   // Still running at the job time limit: hand over to polling.
   res.setHeader('Location', `/api/generate/${view.job_id}`);
-  res.status(202).json(view);
+  res.status(202).json(view satisfies z.infer<typeof jobStatusSchema>);
 }
 
 /** POST / (Variant A or, with `Prefer: wait`, Variant B); mounted at /api/generate behind `authenticate`. */
@@ -172,6 +173,6 @@ export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>, 
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await viewJob(deps.db, job, now));
+    res.json((await viewJob(deps.db, job, now)) satisfies z.infer<typeof jobStatusSchema>);
   };
 }

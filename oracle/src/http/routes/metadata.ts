@@ -146,7 +146,7 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
     const published = result.value;
     res.status(201);
     if (parsed.value.variant === 'B') {
-      res.json({ metadataURI: published.metadataUri, ipfsHash: published.cid });
+      res.json({ metadataURI: published.metadataUri, ipfsHash: published.cid } satisfies z.infer<typeof metadataResponseVariantBSchema>);
       return;
     }
     res.json({
@@ -157,7 +157,7 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
       ...(published.imageUri === undefined ? {} : { image: published.imageUri }),
       ...(published.coverUrl === undefined ? {} : { cover_url: published.coverUrl }),
       ...(published.pinStatus === undefined ? {} : { pin_status: published.pinStatus }),
-    });
+    } satisfies z.infer<typeof metadataResponseSchema>);
   });
   return { path: '/api/metadata', router, bodyLimit: METADATA_BODY_LIMIT, openapi: registerMetadataApi };
 }

@@ -156,10 +156,10 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
     const issued = await signForRequest(deps, req, res, parsed, { job });
     if (issued === null) return;
     if (parsed.variant === 'B') {
-      res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) });
+      res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) } satisfies z.infer<typeof signatureResponseVariantBSchema>);
       return;
     }
-    res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId });
+    res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId } satisfies z.infer<typeof signatureResponseSchema>);
   });
   return { path: '/api/signature', router, chargesItself: true, openapi: registerSignatureApi };
 }

@@ -8,6 +8,8 @@ import type { RateCategory } from '../../domain/request-charge.ts';
 import { chargeAuthenticated } from '../charging.ts';
 import { sendError } from '../error-response.ts';
 import { generateRequestSchema } from '../schemas.ts';
+import type { profileSchema } from '../schemas.ts';
+import type { z } from 'zod';
 import { generationInputError, handleGenerate, toGenerationRequest } from './generate.ts';
 
 type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
@@ -36,7 +38,7 @@ export function v1CoreRouter(deps: V1Deps, guards: RequestHandler[], profileCate
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    res.json(profile);
+    res.json(profile satisfies z.infer<typeof profileSchema>);
   });
   return router;
 }
