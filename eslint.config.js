@@ -28,4 +28,10 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Runtime code logs through pino (structured, with levels); scripts and tests print for people.
+    files: ['oracle/src/**/*.ts', 'inference/src/**/*.ts', 'core/src/**/*.ts'],
+    ignores: ['core/src/testing/**'],
+    rules: { 'no-console': 'error' },
+  },
 );
