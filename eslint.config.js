@@ -29,6 +29,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     // Runtime code logs through pino (structured, with levels); scripts and tests print for people.
     files: ['oracle/src/**/*.ts', 'inference/src/**/*.ts', 'core/src/**/*.ts'],
     ignores: ['core/src/testing/**'],
