@@ -170,7 +170,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    console.error(`Invalid configuration:\n${loaded.problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    pino().fatal({ problems: loaded.problems }, 'invalid configuration');
     process.exit(1);
   }
   const logger = pino({ level: loaded.config.LOG_LEVEL });
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    pino().fatal({ err: error }, 'the oracle could not start');
     process.exit(1);
   });
 }
