@@ -27,6 +27,7 @@ import { postmasterPid, treeCpuMs } from './process-cpu.ts';
 import { startProfiler } from './profiler.ts';
 import type { FromServer } from './protocol.ts';
 import { AUDIO_BYTES, DB_POOL, SIGNATURE_JOBS, USERS } from './settings.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 /** The benchmark's entry point, which this module's processes are forked from. */
 const ENTRY = fileURLToPath(new URL('../api.ts', import.meta.url));
@@ -102,7 +103,7 @@ export async function serve(): Promise<void> {
   await db.none(
     `INSERT INTO generation_jobs (id, user_id, user_address, prompt, duration, tier, status, progress, audio_key, audio_url, audio_hash,
                                   actual_duration, completed_at)
-     SELECT r.id::uuid, r.user_id::uuid, u.wallet_address, 'bench song', 5, 'enterprise', 'completed', 100, r.key, r.url, r.hash, 5.0, now()
+     SELECT r.id::uuid, r.user_id::uuid, u.wallet_address, 'bench song', 5, 'enterprise', '${JOB_STATUS.completed}', 100, r.key, r.url, r.hash, 5.0, now()
        FROM json_to_recordset($1::json) AS r(id text, user_id text, key text, url text, hash text)
        JOIN users u ON u.id = r.user_id::uuid`,
     [JSON.stringify(rows.map((r) => ({ id: r.id, user_id: r.userId, key: r.key, url: r.url, hash: r.hash })))],
