@@ -1,0 +1,68 @@
+/**
+ * What the pipeline runs: a song model turns prompt, lyrics, seed and duration into PCM. Two
+ * model directory layouts load into one: a Songmint manifest over one ONNX graph (the built-in
+ * model, `manifest.json`), and the public MusicGen ONNX export (`config.json` + `onnx/`), which
+ * runs as text encoder, autoregressive decoder with key/value cache and EnCodec decoder.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Device } from './device.ts';
+import type { ModelLicence } from './licence.ts';
+import { MANIFEST_FILE } from './manifest.ts';
+import { loadMusicgenModel } from './musicgen/musicgen-model.ts';
+import { MUSICGEN_CONFIG_FILE } from './musicgen/layout.ts';
+import { songModelFromOnnx } from './onnx-song-model.ts';
+import type { LoadModelOptions, PcmAudio } from './runtime.ts';
+import { loadModel } from './runtime.ts';
+
+export interface SongModelRequest {
+  prompt: string;
+  /** The lyrics the song is about (given or generated), or null. */
+  lyrics: string | null;
+  seed: bigint;
+  durationSeconds: number;
+  steps: number;
+}
+
+export interface RenderedSong {
+  pcm: PcmAudio;
+  /** What the prompt set, for logs: conditioning fields, or the text the model was conditioned on. */
+  conditioning: Readonly<Record<string, number | string>>;
+  matchedWords: readonly string[];
+  /** Model time spent on tokens, for the benchmark: tokens generated (0 for a one-pass graph). */
+  tokens: number;
+}
+
+export type ModelFormat = 'songmint-onnx' | 'musicgen-onnx';
+
+export interface SongModel {
+  readonly format: ModelFormat;
+  readonly name: string;
+  readonly version: string;
+  readonly licence: ModelLicence;
+  readonly device: Device;
+  readonly fallbackReason: string | undefined;
+  /** The `steps` values jobs may ask for. */
+  readonly steps: readonly number[];
+  /** Sample rate of the PCM `render` returns. */
+  readonly sampleRate: number;
+  /** Renders exactly `durationSeconds x sampleRate` samples per channel; `progress` gets 0..1. */
+  render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong>;
+  release(): Promise<void>;
+}
+
+export type LoadSongModelResult = { ok: true; model: SongModel } | { ok: false; code: string; message: string };
+
+/** Loads the model directory in whichever layout it holds. */
+export async function loadSongModel(options: LoadModelOptions): Promise<LoadSongModelResult> {
+  if (existsSync(join(options.modelDir, MANIFEST_FILE))) {
+    const loaded = await loadModel(options);
+    return loaded.ok ? { ok: true, model: songModelFromOnnx(loaded.model) } : loaded;
+  }
+  if (existsSync(join(options.modelDir, MUSICGEN_CONFIG_FILE))) return loadMusicgenModel(options);
+  return {
+    ok: false,
+    code: 'MODEL_MANIFEST_MISSING',
+    message: `${options.modelDir} holds neither ${MANIFEST_FILE} (a Songmint ONNX model) nor ${MUSICGEN_CONFIG_FILE} (a MusicGen ONNX export)`,
+  };
+}
