@@ -34,7 +34,7 @@ export interface SignatureDeps {
   signer: MintSigner;
   now: () => Date;
   /** The licence guard's policy (model-licence.ts); absent: enforce. */
-  modelLicence?: ModelLicencePolicy;
+  modelLicence?: ModelLicencePolicy | undefined;
 }
 
 /** Variant A names the job; Variant B names the audio by its hash. */

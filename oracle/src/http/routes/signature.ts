@@ -19,7 +19,7 @@ export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'l
   objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
   /** The licence guard's policy; absent: enforce. */
-  modelLicence?: ModelLicencePolicy;
+  modelLicence?: ModelLicencePolicy | undefined;
 }
 
 const CATEGORY = 'metadata_nft';
