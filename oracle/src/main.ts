@@ -12,6 +12,7 @@ import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/conf
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
+import { createSignerStatus } from './chain/signer-status.ts';
 import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
 import { loadConfig } from './config.ts';
@@ -106,10 +107,21 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   };
   const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
   const chain = { chainId: 8453, ...(songNftAddress === undefined ? {} : { songNftAddress }) };
+  // CHAIN_RPC_URL and SONG_NFT_ADDRESS come together (config.ts): one client for the signer reads
+  // and the watcher.
+  const chainClient =
+    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: http(config.CHAIN_RPC_URL) }) : undefined;
+  const signing = {
+    ...deps,
+    objectStore,
+    signer,
+    modelLicence,
+    ...(chainClient === undefined || songNftAddress === undefined ? {} : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
+  };
   deps.routers = [
     metadataRouter({ db, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
-    signatureRouter({ ...deps, objectStore, signer, modelLicence }),
-    nftRouter({ ...deps, objectStore, signer, chain, modelLicence }),
+    signatureRouter(signing),
+    nftRouter({ ...signing, chain }),
     tradingRouter(),
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }];
@@ -122,10 +134,10 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   // Marks signature_used and nft_token_id from SongMinted events.
   let watcher: ChainWatcher | undefined;
-  if (config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined) {
+  if (chainClient !== undefined && songNftAddress !== undefined) {
     watcher = createChainWatcher({
       db,
-      client: createPublicClient({ transport: http(config.CHAIN_RPC_URL) }),
+      client: chainClient,
       songNftAddress,
       confirmations: config.CHAIN_CONFIRMATIONS,
       startBlock: BigInt(config.CHAIN_START_BLOCK),
