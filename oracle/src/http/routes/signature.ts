@@ -124,6 +124,7 @@ export async function signForRequest(
     signer: deps.signer,
     now: deps.now,
     ...(deps.signerStatus === undefined ? {} : { signerStatus: deps.signerStatus }),
+    modelLicence: deps.modelLicence,
   };
   const signatureRequest = { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri };
   const result =
