@@ -78,6 +78,8 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
   const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
   const signer = createMintSigner(signerKey);
+  const modelLicence = { allowNonCommercialModels: config.ALLOW_NONCOMMERCIAL_MODEL_MINTING };
+  if (modelLicence.allowNonCommercialModels) logger.warn('ALLOW_NONCOMMERCIAL_MODEL_MINTING: mint signatures are issued for audio from non-commercial models too');
   logger.info({ signer: signer.address, backend: signer.backend }, 'platform mint signer');
   const storageUrl = storagePublicUrl(config);
   const objectStore = createObjectStore(objectStoreOptionsFromEnv(config));
@@ -113,6 +115,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
     ...deps,
     objectStore,
     signer,
+    modelLicence,
     ...(chainClient === undefined || songNftAddress === undefined ? {} : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
   };
   deps.routers = [

@@ -83,6 +83,8 @@ describe('core: the generation job state machine', () => {
     device: 'cpu',
     usedLyrics: null,
     lyricsTokens: null,
+    modelLicence: 'MIT',
+    modelCommercialUse: true,
   });
   const claim = async (id: string): Promise<ClaimedJob> => {
     const claimed = await claimJob(db, id, 7n);

@@ -13,6 +13,7 @@ import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.t
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
 import type { SignerStatus } from '../../oracle/src/chain/signer-status.ts';
 import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
 import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
@@ -56,6 +57,8 @@ export interface StorageStackOptions {
   signer?: MintSigner;
   signerKey?: Hex;
   signerStatus?: SignerStatus;
+  /** The mint licence guard's policy (enforcing when absent). */
+  modelLicence?: ModelLicencePolicy;
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -69,8 +72,8 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const app = await startTestApp({
     routers: (deps) => [
       metadataRouter({ db: deps.db, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
-      signatureRouter({ ...deps, objectStore, signer, ...signerStatus }),
-      nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus }),
+      signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),
+      nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence }),
       tradingRouter(),
     ],
   });

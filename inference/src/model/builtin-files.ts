@@ -14,6 +14,7 @@ export function builtinManifest(): ModelManifest {
     description:
       'A small built-in procedural music model for development and CPU-only hosts: an ONNX graph (no learned weights) that ' +
       'renders a chord pad, bass, drums and a melody refined over `steps` iterations, conditioned on prompt words.',
+    licence: { spdx: 'MIT', commercial_use: true },
     file: BUILTIN_MODEL_FILE,
     sample_rate: BUILTIN_SAMPLE_RATE,
     channels: 2,

@@ -17,7 +17,7 @@ import { objectStoreOptionsFromEnv } from '../../../core/src/config/object-store
 import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
-import { loadModel } from '../model/runtime.ts';
+import { loadSongModel } from '../model/load-song-model.ts';
 import { sweepRetention } from '../retention/sweep.ts';
 import { createWorkerMetrics, serveMetrics } from './metrics.ts';
 import type { WorkerLogger } from './worker.ts';
@@ -32,7 +32,7 @@ export interface WorkerProcess {
 export type StartResult = { ok: true; process: WorkerProcess } | { ok: false; code: string; message: string };
 
 export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger): Promise<StartResult> {
-  const model = await loadModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
+  const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
   if (!model.ok) return model;
   let lyrics: LyricsGenerator = builtinLyricsGenerator;
   if (config.LYRICS_MODEL_DIR !== undefined) {
@@ -55,8 +55,8 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
   const pool = new EncoderPool(config.ENCODER_THREADS);
   const metrics = createWorkerMetrics({
     device: model.model.device,
-    model: model.model.manifest.name,
-    version: model.model.manifest.version,
+    model: model.model.name,
+    version: model.model.version,
     encoder: backend,
   });
   const worker = createWorker(

@@ -71,8 +71,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     workerId: settings.workerId,
     hostname: hostname(),
     device: model.device,
-    modelName: model.manifest.name,
-    modelVersion: model.manifest.version,
+    modelName: model.name,
+    modelVersion: model.version,
     slots: settings.concurrency,
   };
   const running = new Set<AbortController>();
@@ -103,11 +103,13 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         audioUrl: store.publicUrl(key),
         audioHash: song.audioHash,
         actualDuration: song.actualDuration,
-        modelName: model.manifest.name,
-        modelVersion: model.manifest.version,
+        modelName: model.name,
+        modelVersion: model.version,
         device: model.device,
         usedLyrics: song.usedLyrics,
         lyricsTokens: song.lyricsTokens,
+        modelLicence: model.licence.spdx,
+        modelCommercialUse: model.licence.commercial_use,
       });
     });
   }
@@ -219,7 +221,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       await beat(db, heartbeatInfo, 0);
       heartbeatTimer = setInterval(sendHeartbeat, settings.heartbeatIntervalMs);
       for (let i = 0; i < settings.concurrency; i += 1) loops.push(loop());
-      deps.logger.info({ ...heartbeatInfo, fallbackReason: model.fallbackReason }, 'worker started');
+      deps.logger.info({ ...heartbeatInfo, format: model.format, licence: model.licence.spdx, fallbackReason: model.fallbackReason }, 'worker started');
     },
     async stop(graceMs) {
       stopping.abort();

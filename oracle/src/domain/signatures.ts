@@ -26,6 +26,8 @@ import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
+import { modelLicenceRefusal } from './model-licence.ts';
+import type { ModelLicencePolicy } from './model-licence.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import { parsePublicJobId } from './jobs.ts';
 import { chargeLookupStatement } from './request-charge.ts';
@@ -43,6 +45,8 @@ export interface SignatureDeps {
   /** SongNFT's signer reads; absent (no chain configured): an issued signature is never replaced. */
   signerStatus?: SignerStatus;
   now: () => Date;
+  /** The licence guard's policy (model-licence.ts); absent: enforce. */
+  modelLicence?: ModelLicencePolicy | undefined;
 }
 
 /** Variant A names the job; Variant B names the audio by its hash. */
@@ -206,6 +210,9 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
       }),
     );
   }
+
+  const refused = await modelLicenceRefusal(deps, job.id, jobId);
+  if (refused !== null) return fail(refused);
 
   const audioHash = job.audio_hash;
   const minter = request.minter.toLowerCase() as Address;
