@@ -160,7 +160,7 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
   return { path: '/api/metadata', router, category: 'metadata_nft', bodyLimit: METADATA_BODY_LIMIT, openapi: registerMetadataApi };
 }
 
-function registerMetadataApi(registry: OpenAPIRegistry): void {
+export function registerMetadataApi(registry: OpenAPIRegistry): void {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
   registry.registerPath({
     method: 'post',

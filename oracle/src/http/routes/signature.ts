@@ -156,7 +156,7 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
   return { path: '/api/signature', router, category: CATEGORY, chargesItself: true, openapi: registerSignatureApi };
 }
 
-function registerSignatureApi(registry: OpenAPIRegistry): void {
+export function registerSignatureApi(registry: OpenAPIRegistry): void {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
   registry.registerPath({
     method: 'post',
