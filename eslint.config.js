@@ -32,4 +32,14 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
+    // Runtime code logs through pino (structured, with levels); scripts and tests print for people.
+    files: ['oracle/src/**/*.ts', 'inference/src/**/*.ts', 'core/src/**/*.ts'],
+    ignores: ['core/src/testing/**'],
+    rules: { 'no-console': 'error' },
+  },
 );

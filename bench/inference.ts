@@ -18,12 +18,35 @@ import { EncoderPool } from '../inference/src/audio/encoder-pool.ts';
 import { encodeMp3 } from '../inference/src/audio/mp3-encoder.ts';
 import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
 import { builtinLyricsGenerator } from '../inference/src/lyrics/builtin-lyrics.ts';
+import type { DevicePreference } from '../inference/src/model/device.ts';
+import { writeTinyMusicgen } from '../inference/src/model/musicgen/tiny-export.ts';
+import { songModelFromOnnx } from '../inference/src/model/onnx-song-model.ts';
 import { loadModel } from '../inference/src/model/runtime.ts';
+import { loadSongModel } from '../inference/src/model/load-song-model.ts';
+import type { SongModel } from '../inference/src/model/song-model.ts';
+import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
 import { seedToModelInput } from '../inference/src/model/seed.ts';
 import { encodePrompt } from '../inference/src/model/text-encoder.ts';
 import { generateSong } from '../inference/src/worker/pipeline.ts';
 
 const DURATIONS = [30, 120, 240] as const;
+/** The tiny MusicGen-format model generates token by token: shorter songs keep the run short. */
+const MUSICGEN_DURATIONS = [10, 30] as const;
+/** CPU by default here; MODEL_DEVICE=cuda (or auto) on a GPU host, as the worker reads it. */
+const DEVICE: DevicePreference = (['auto', 'cuda', 'cpu'] as const).find((d) => d === process.env.MODEL_DEVICE) ?? 'auto';
+
+interface FormatRow {
+  model: string;
+  format: string;
+  device: string;
+  durationSeconds: number;
+  modelMs: number;
+  totalMs: number;
+  /** Decoder tokens (50 a second of audio) per second of model time; null for a one-pass graph. */
+  tokensPerSecond: number | null;
+  realtimeFactor: number;
+  outsideModelShare: number;
+}
 const REPEATS = 3;
 const PROMPT = 'upbeat synth pop with a driving beat';
 
@@ -74,12 +97,13 @@ async function main(): Promise<void> {
   const threads = Math.max(1, Math.min(4, availableParallelism()));
   const s3 = await startTestS3();
   const store = createObjectStore(testObjectStoreOptions(s3));
-  const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'auto' });
+  const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: DEVICE });
   if (!loaded.ok) throw new Error(loaded.message);
   const model = loaded.model;
   const pool = new EncoderPool(threads);
   const backend = selectEncoderBackend('auto', systemBinaryProbe);
-  const deps = { model, lyrics: builtinLyricsGenerator, encoder: { backend, pool, parallelism: threads }, slowModelMs: 0 };
+  const depsFor = (songModel: SongModel) => ({ model: songModel, lyrics: builtinLyricsGenerator, encoder: { backend, pool, parallelism: threads }, slowModelMs: 0 });
+  const deps = depsFor(songModelFromOnnx(model));
   const signal = new AbortController().signal;
 
   // Warm-up: session arenas, encoder threads and wasm instances, S3 connection.
@@ -159,6 +183,34 @@ async function main(): Promise<void> {
     });
   }
 
+  // The built-in graph beside the tiny MusicGen-format model (text encoder, decoder token by
+  // token with KV cache and guidance, EnCodec, 32 -> 48 kHz), one run each, same pipeline.
+  const musicgenDir = await makeTempDir('bench-musicgen');
+  await writeTinyMusicgen(musicgenDir.path);
+  const musicgen = await loadSongModel({ modelDir: musicgenDir.path, device: DEVICE });
+  if (!musicgen.ok) throw new Error(musicgen.message);
+  const formatRows: FormatRow[] = [];
+  for (const songModel of [deps.model, musicgen.model]) {
+    for (const duration of MUSICGEN_DURATIONS) {
+      const t0 = performance.now();
+      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: 1n, steps: 27, lyrics: null, withLyrics: false }, depsFor(songModel), signal, () => undefined);
+      const totalMs = performance.now() - t0;
+      formatRows.push({
+        model: `${songModel.name}@${songModel.version}`,
+        format: songModel.format,
+        device: songModel.device,
+        durationSeconds: duration,
+        modelMs: song.timings.modelMs,
+        totalMs,
+        tokensPerSecond: song.modelTokens === 0 ? null : song.modelTokens / (song.timings.modelMs / 1000),
+        realtimeFactor: duration / (totalMs / 1000),
+        outsideModelShare: (totalMs - song.timings.modelMs) / totalMs,
+      });
+    }
+  }
+  await musicgen.model.release();
+  await musicgenDir.remove();
+
   const longest = rows.find((r) => r.durationSeconds === 240);
   const result = {
     date: new Date().toISOString(),
@@ -168,6 +220,7 @@ async function main(): Promise<void> {
     encoder: { backend, threads },
     steps: 27,
     rows,
+    formats: formatRows,
     targets: {
       song240TotalMsAtMost: 8000,
       song240TotalMs: longest?.totalMs ?? null,
@@ -193,6 +246,14 @@ async function main(): Promise<void> {
     '| song | serial encode s (1 chunk) | parallel encode s | speed-up | PCM copy ms | model / copy | wasm encode s (parallel) |',
     '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.wasmEncodeMs === null ? '(is the main encoder)' : fmt(r.wasmEncodeMs)} |`),
+    '',
+    '## Model formats (same pipeline, one run each)',
+    '',
+    'The built-in one-pass graph beside the tiny MusicGen-format model (the public export\'s layout: text encoder, merged decoder run token by token with its key/value cache and classifier-free guidance, EnCodec decoder, 32 -> 48 kHz). The tiny model\'s weights are random and small: its figures measure the backend\'s loop (graph calls, sampling, cache hand-over), not MusicGen\'s compute.',
+    '',
+    '| model | format | device | song | model s | total s | tokens/s | x realtime | outside model |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...formatRows.map((r) => `| ${r.model} | ${r.format} | ${r.device} | ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.tokensPerSecond === null ? '-' : r.tokensPerSecond.toFixed(0)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% |`),
     '',
     `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (wall times stretch when other processes share the cores; CPU time does not).`,
     '',

@@ -96,6 +96,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     /// signs for this contract again, so its unused signatures stay dead.
     error PlatformSignerReused(address signer);
 
+    /// @notice Creates the collection with its owner, platform signer and royalty rate.
     /// @param initialOwner Owner (admin) of the contract; see the README for its powers.
     /// @param platformSigner_ Address whose signatures authorize mints.
     /// @param royaltyBps_ Royalty rate paid to creators, in basis points (at most 1,000).
@@ -110,8 +111,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     /// @dev The signature must be 65 bytes (r, s, v), s <= n/2, and recover to the platform signer
     /// from `toEthSignedMessageHash(mintMessageHash(msg.sender, metadataURI, audioHash))`.
     /// Assembly where it saves gas on the hot path; the writes are those described on the contract.
-    // solhint-disable-next-line function-max-lines
-    function mint(string calldata metadataURI, bytes32 audioHash, bytes calldata signature)
+    function mint(string calldata metadataURI, bytes32 audioHash, bytes calldata signature) // solhint-disable-line function-max-lines
         external
         returns (uint256 tokenId)
     {
@@ -240,6 +240,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     /// good: it is retired and can never be the signer again.
     /// @dev Owner only. Emits {PlatformSignerUpdated}. Reverts {PlatformSignerReused} for the
     /// current signer or a retired one.
+    /// @param newSigner The new platform signer: neither the current one nor a retired one.
     function setPlatformSigner(address newSigner) external onlyOwner {
         _setPlatformSigner(newSigner);
     }
@@ -247,6 +248,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     /// @notice Sets the royalty rate (basis points, at most `MAX_ROYALTY_BPS`) for all tokens.
     /// @dev Owner only. Emits {RoyaltyBpsUpdated} and ERC-4906 {BatchMetadataUpdate} over every
     /// token id: marketplaces keep royalty terms with the token data they cache.
+    /// @param newBps The royalty rate in basis points, at most `MAX_ROYALTY_BPS`.
     function setRoyaltyBps(uint16 newBps) external onlyOwner {
         _setRoyaltyBps(newBps);
         emit BatchMetadataUpdate(1, type(uint256).max);
@@ -254,6 +256,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
 
     /// @notice Sets the collection's ERC-7572 metadata URI (empty: back to DEFAULT_CONTRACT_URI).
     /// @dev Owner only. Emits {ContractURIUpdated}.
+    /// @param newContractURI The ERC-7572 collection metadata URI; empty restores the default.
     function setContractURI(string calldata newContractURI) external onlyOwner {
         _contractURI = newContractURI;
         emit ContractURIUpdated();

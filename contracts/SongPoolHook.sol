@@ -64,8 +64,7 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     }
 
     /// @inheritdoc ISongPoolHook
-    // solhint-disable-next-line immutable-vars-naming
-    address public immutable vault;
+    address public immutable vault; // solhint-disable-line immutable-vars-naming
 
     mapping(PoolId poolId => PoolState) private _pools;
 
@@ -75,9 +74,15 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     int256 private transient _expectedEthFill;
 
     /// @notice The vault initialized a song pool with this hook.
+    /// @param poolId The pool's id.
+    /// @param launchedAt Timestamp the launch fee decay starts from.
     event PoolLaunched(PoolId indexed poolId, uint256 launchedAt);
     /// @notice A swap paid `fee` wei of ETH to the song (at `feePips`); `sender` is the router
     /// (the PoolManager's caller), not necessarily the trader.
+    /// @param poolId The pool's id.
+    /// @param sender The PoolManager's caller (the router).
+    /// @param fee Wei of ETH taken for the song.
+    /// @param feePips The fee rate applied, in pips (1e6 = 100%).
     event SwapFeeCharged(PoolId indexed poolId, address indexed sender, uint256 fee, uint256 feePips);
 
     /// @notice A swap that specified its ETH amount was stopped early (by its price limit, or the

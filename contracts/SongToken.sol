@@ -37,8 +37,7 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
 
     /// @notice The song NFT collection whose songs the tokens belong to (shared by every clone: an
     /// immutable of the implementation's code).
-    // solhint-disable-next-line immutable-vars-naming
-    IERC721Metadata public immutable songNFT;
+    IERC721Metadata public immutable songNFT; // solhint-disable-line immutable-vars-naming
 
     /// @dev The implementation's own address: clones run this code at another address.
     address private immutable _IMPLEMENTATION;
@@ -54,6 +53,7 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
     /// @notice The permit was not signed by the owner.
     error ERC2612InvalidSigner(address signer, address owner);
 
+    /// @notice Creates the implementation that every song's token clone runs.
     /// @param songNFT_ The SongNFT collection (the vault checks it is its own).
     constructor(IERC721Metadata songNFT_) ERC20("", "") {
         songNFT = songNFT_;
@@ -124,12 +124,18 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
     }
 
     /// @notice The EIP-712 domain separator of permits (name(), version "1", chain id, this address).
-    // solhint-disable-next-line func-name-mixedcase
-    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+    function DOMAIN_SEPARATOR() public view returns (bytes32) { // solhint-disable-line func-name-mixedcase
         return keccak256(abi.encode(_DOMAIN_TYPEHASH, keccak256(bytes(name())), _VERSION_HASH, block.chainid, address(this)));
     }
 
     /// @notice ERC-5267: the fields of the EIP-712 domain.
+    /// @return fields `0x0f`: name, version, chain id and verifying contract are set.
+    /// @return domainName The token's `name()`.
+    /// @return version "1".
+    /// @return chainId The current chain id.
+    /// @return verifyingContract This token's address.
+    /// @return salt Unused (zero).
+    /// @return extensions None.
     function eip712Domain()
         external
         view

@@ -23,6 +23,8 @@ import {SongLaunchFeeSplit} from "./libraries/SongLaunchFeeSplit.sol";
 import {SONG_POOL_HOOK_FLAGS, SongPoolHook} from "./SongPoolHook.sol";
 import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 
+// Public immutables keep the lowercase getter names of Uniswap v4 and OpenZeppelin (poolManager, ...).
+// solhint-disable immutable-vars-naming
 /// @title SongVault
 /// @notice Launches songs on Uniswap v4 and holds what they earn.
 ///
@@ -50,8 +52,6 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 /// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
 /// Per-song roles: the payout recipient hands its role on (`setPayoutRecipient`); the creator takes
 /// back its NFT if it reached the vault outside `launch` (`recoverSong`).
-// Public immutables keep the lowercase getter names of Uniswap v4 and OpenZeppelin (poolManager, ...).
-// solhint-disable immutable-vars-naming
 contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     using PoolIdLibrary for PoolKey;
     using SafeCast for uint256;
@@ -131,6 +131,15 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     mapping(uint256 songId => FeeBalance) private _platformFees;
 
     /// @notice `songId` was launched: its token, pool and locked position exist.
+    /// @param songId The SongNFT token id, now held by the vault for good.
+    /// @param token The song's SongToken clone.
+    /// @param poolId The native-ETH/token pool with the SongPoolHook.
+    /// @param creator The song's creator (its minter), the first payout recipient.
+    /// @param launcher The NFT owner that called `launch`.
+    /// @param allocationRecipient Receiver of the allocation (zero when none).
+    /// @param allocation Tokens sent to the allocation recipient.
+    /// @param poolSupply Tokens placed in the locked single-sided position.
+    /// @param liquidity Liquidity of that position.
     event SongLaunched(
         uint256 indexed songId,
         address indexed token,
@@ -143,6 +152,14 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         uint128 liquidity
     );
     /// @notice Fees of `songId` were collected and credited (amounts in wei / token units).
+    /// @param songId The SongNFT token id.
+    /// @param lpFeesEth LP fees collected in ETH.
+    /// @param lpFeesToken LP fees collected in the song's token.
+    /// @param swapFeesEth Hook swap fees moved from the hook, in ETH.
+    /// @param creatorEth ETH credited to the payout recipient.
+    /// @param creatorToken Tokens credited to the payout recipient.
+    /// @param platformEth ETH credited to the platform.
+    /// @param platformToken Tokens credited to the platform.
     event FeesCollected(
         uint256 indexed songId,
         uint256 lpFeesEth,
@@ -154,10 +171,21 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         uint256 platformToken
     );
     /// @notice `account` claimed its fees of `songId` to `to`.
+    /// @param songId The SongNFT token id.
+    /// @param account The party whose balance was paid (payout recipient or platform).
+    /// @param to Where the fees were sent.
+    /// @param eth ETH paid.
+    /// @param token Song tokens paid.
     event FeesClaimed(uint256 indexed songId, address indexed account, address to, uint256 eth, uint256 token);
     /// @notice The creator share of `songId` now goes to `newRecipient`.
+    /// @param songId The SongNFT token id.
+    /// @param previousRecipient The recipient until now.
+    /// @param newRecipient The recipient from now on.
     event PayoutRecipientUpdated(uint256 indexed songId, address indexed previousRecipient, address indexed newRecipient);
     /// @notice The creator took back `songId`, which had reached the vault outside `launch`.
+    /// @param songId The SongNFT token id.
+    /// @param creator The song's creator, who asked for it back.
+    /// @param to Where the NFT was sent.
     event SongRecovered(uint256 indexed songId, address indexed creator, address indexed to);
 
     /// @notice The caller does not own the song NFT.
@@ -189,6 +217,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     /// @notice Ownership cannot be renounced: platform fees would be stranded.
     error RenounceDisabled();
 
+    /// @notice Creates the vault and its SongPoolHook.
     /// @dev Deploys the SongPoolHook (see {_deployHook}): its address follows from this vault's.
     /// @param poolManager_ The Uniswap v4 PoolManager.
     /// @param songNFT_ The song NFT collection.
@@ -386,6 +415,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Splits `amount` into the platform share (rounded down) and the creator remainder.
     /// @param amount The amount to split.
+    /// @return creatorShare The payout recipient's part: the remainder.
+    /// @return platformShare The platform's part, rounded down.
     function splitFee(uint256 amount) public view returns (uint256 creatorShare, uint256 platformShare) {
         return SongLaunchFeeSplit.split(amount, platformShareBps);
     }

@@ -12,10 +12,13 @@ import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/Messa
 /// SongNFT against: OpenZeppelin ERC721URIStorage, ECDSA and a `mapping(bytes => bool)` of used
 /// signatures. Benchmark only; never deployed.
 contract BaselineSongNFT is ERC721URIStorage, Ownable {
+    /// @notice The address whose signatures authorize mints.
     address public platformSigner;
     uint256 private _lastTokenId;
+    /// @notice Whether a signature was used.
     mapping(bytes signature => bool) public usedSignatures;
 
+    /// @notice Creates the baseline collection.
     /// @param platformSigner_ Address whose signatures authorize mints.
     constructor(address platformSigner_) ERC721("Baseline song", "BSONG") Ownable(msg.sender) {
         platformSigner = platformSigner_;

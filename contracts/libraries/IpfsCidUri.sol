@@ -36,8 +36,8 @@ library IpfsCidUri {
     /// @return kind `KIND_RAW` or `KIND_DAG_PB`, or `KIND_NONE` (and a zero digest) for any other
     /// string. The all-zero digest is left to the verbatim path so a packed digest is never zero.
     /// @return digest The CID's sha2-256 digest.
-    // solhint-disable-next-line function-max-lines
-    function pack(string calldata uri) internal pure returns (uint256 kind, uint256 digest) {
+    /// @param uri The URI to pack.
+    function pack(string calldata uri) internal pure returns (uint256 kind, uint256 digest) { // solhint-disable-line function-max-lines
         assembly ("memory-safe") {
             // 32 five-bit values in byte lanes -> 160 contiguous bits, lane 0 highest.
             function compact(x) -> y {
@@ -138,6 +138,7 @@ library IpfsCidUri {
     /// @notice Rebuilds the URI that {pack} packed.
     /// @param kind `KIND_RAW` or `KIND_DAG_PB`.
     /// @param digest The CID's sha2-256 digest.
+    /// @return uri The `ipfs://` URI of the CIDv1 (base32).
     function decodeUri(uint256 kind, uint256 digest) internal pure returns (string memory uri) {
         uint256 prefix = kind == KIND_RAW ? CID_PREFIX_RAW : CID_PREFIX_DAG_PB;
         uri = new string(URI_LENGTH);

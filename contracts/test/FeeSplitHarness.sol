@@ -3,6 +3,7 @@ pragma solidity 0.8.28;
 
 import {SongLaunchFeeSplit} from "../libraries/SongLaunchFeeSplit.sol";
 
+/// @title FeeSplitHarness
 /// @notice Test-only: exposes SongLaunchFeeSplit for property tests.
 contract FeeSplitHarness {
     /// @notice See {SongLaunchFeeSplit-split}.

@@ -9,7 +9,7 @@ import { startWorkerProcess } from './worker/process.ts';
 
 const loaded = loadWorkerConfig(process.env);
 if (!loaded.ok) {
-  console.error(`invalid worker configuration:\n  ${loaded.problems.join('\n  ')}`);
+  pino({ base: { component: 'inference-worker' } }).fatal({ problems: loaded.problems }, 'invalid worker configuration');
   process.exit(2);
 }
 const logger = pino({ level: loaded.config.LOG_LEVEL, base: { component: 'inference-worker' } });
@@ -22,7 +22,7 @@ const shutdown = (): void => {
   state.running.stop().then(
     () => process.exit(0),
     (err: unknown) => {
-      logger.error({ error: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
+      logger.error({ err }, 'shutdown failed');
       process.exit(1);
     },
   );
@@ -35,7 +35,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-const started = await startWorkerProcess(loaded.config, (level, message, fields) => logger[level](fields ?? {}, message));
+const started = await startWorkerProcess(loaded.config, logger);
 if (!started.ok) {
   logger.fatal({ code: started.code }, started.message);
   process.exit(1);

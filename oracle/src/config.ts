@@ -54,6 +54,14 @@ export const envSchema = z
     /** First block the watcher reads on a fresh database (the SongNFT deployment block). */
     CHAIN_START_BLOCK: z.coerce.number({ error: 'must be a whole number' }).int().min(0).default(0),
     PLATFORM_SIGNER_KEY: hexKey.optional(),
+    /**
+     * Sign mints of audio from models whose licence forbids commercial use (MusicGen's weights are
+     * CC-BY-NC-4.0). Off by default: set it only with rights to the model for commercial use.
+     */
+    ALLOW_NONCOMMERCIAL_MODEL_MINTING: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('false')
+      .transform((value) => value === 'true'),
     FARCASTER_RPC_URL: httpUrl.optional(),
   })
   .superRefine((env, ctx) => {

@@ -13,6 +13,7 @@ import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/conf
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
+import { createSignerStatus } from './chain/signer-status.ts';
 import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
 import { loadConfig } from './config.ts';
@@ -83,6 +84,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
   const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
   const signer = createMintSigner(signerKey);
+  const modelLicence = { allowNonCommercialModels: config.ALLOW_NONCOMMERCIAL_MODEL_MINTING };
+  if (modelLicence.allowNonCommercialModels) logger.warn('ALLOW_NONCOMMERCIAL_MODEL_MINTING: mint signatures are issued for audio from non-commercial models too');
   logger.info({ signer: signer.address, backend: signer.backend }, 'platform mint signer');
   const storageUrl = storagePublicUrl(config);
   const objectStore = createObjectStore(objectStoreOptionsFromEnv(config));
@@ -110,10 +113,21 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   };
   const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
   const chain = { chainId: 8453, ...(songNftAddress === undefined ? {} : { songNftAddress }) };
+  // CHAIN_RPC_URL and SONG_NFT_ADDRESS come together (config.ts): one client for the signer reads
+  // and the watcher.
+  const chainClient =
+    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: http(config.CHAIN_RPC_URL) }) : undefined;
+  const signing = {
+    ...deps,
+    objectStore,
+    signer,
+    modelLicence,
+    ...(chainClient === undefined || songNftAddress === undefined ? {} : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
+  };
   deps.routers = [
     metadataRouter({ db, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
-    signatureRouter({ ...deps, objectStore, signer }),
-    nftRouter({ ...deps, objectStore, signer, chain }),
+    signatureRouter(signing),
+    nftRouter({ ...signing, chain }),
     tradingRouter(),
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
@@ -126,10 +140,10 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   // Marks signature_used and nft_token_id from SongMinted events.
   let watcher: ChainWatcher | undefined;
-  if (config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined) {
+  if (chainClient !== undefined && songNftAddress !== undefined) {
     watcher = createChainWatcher({
       db,
-      client: createPublicClient({ transport: http(config.CHAIN_RPC_URL) }),
+      client: chainClient,
       songNftAddress,
       confirmations: config.CHAIN_CONFIRMATIONS,
       startBlock: BigInt(config.CHAIN_START_BLOCK),
@@ -165,7 +179,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    console.error(`Invalid configuration:\n${loaded.problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    pino().fatal({ problems: loaded.problems }, 'invalid configuration');
     process.exit(1);
   }
   const logger = pino({ level: loaded.config.LOG_LEVEL });
@@ -187,7 +201,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    pino().fatal({ err: error }, 'the oracle could not start');
     process.exit(1);
   });
 }

@@ -4,14 +4,16 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { builtinLyricsGenerator, writeLyrics } from '../../inference/src/lyrics/builtin-lyrics.ts';
-import { byteToUnicode, parseTokenizer } from '../../inference/src/lyrics/bpe-tokenizer.ts';
 import { MAX_LYRICS_TOKENS } from '../../inference/src/lyrics/lyrics-generator.ts';
 import { lyricsRhythm } from '../../inference/src/lyrics/lyrics-rhythm.ts';
+import { loadLyricsTokenizer } from '../../inference/src/lyrics/lyrics-tokenizer.ts';
 import { loadOnnxLyricsGenerator } from '../../inference/src/lyrics/onnx-lyrics.ts';
 import { truncateLyrics } from '../../inference/src/lyrics/token-budget.ts';
 import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { parseTokenizer } from '../../bench/baselines/hand-written-bpe.ts';
+import { byteLevelTokenizerJson } from './helpers/tokenizer-json.ts';
 
 const request = (over: Partial<Parameters<typeof writeLyrics>[0]> = {}) => ({
   prompt: 'dreamy synthwave about neon city rain',
@@ -55,7 +57,7 @@ describe('lyrics step: built-in generator', () => {
   });
 });
 
-/** A tiny causal "LM" (a bigram table as an ONNX graph) and a byte-level tokenizer.json. */
+/** A tiny causal "LM" (a bigram table as an ONNX graph) and a GPT-2 style byte-level tokenizer.json. */
 async function tinyLyricsModel(dir: string): Promise<void> {
   const vocab = 257;
   const eos = 256;
@@ -69,12 +71,7 @@ async function tinyLyricsModel(dir: string): Promise<void> {
   const ids = g.input('input_ids', 'int64', [1, 'n']);
   g.output(g.op('Gather', [g.f([...table], [vocab, vocab]), ids], { axis: { int: 0 } }), 'logits', 'float', [1, 'n', vocab]);
   await writeFile(join(dir, 'model.onnx'), encodeModel(g.graph('bigram'), 'test bigram LM'));
-  const b2u = byteToUnicode();
-  const tokenizer = {
-    model: { type: 'BPE', vocab: Object.fromEntries([...b2u].map(([b, u]) => [u, b])), merges: [] },
-    added_tokens: [{ id: eos, content: '<|endoftext|>', special: true }],
-  };
-  await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
+  await writeFile(join(dir, 'tokenizer.json'), byteLevelTokenizerJson({ added: ['<|endoftext|>'] }));
   await writeFile(join(dir, 'lyrics.json'), JSON.stringify({ top_k: 1 }));
 }
 
@@ -90,12 +87,50 @@ describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
 
   it('tokenizes with tokenizer.json and round-trips text', async () => {
     const { readFile } = await import('node:fs/promises');
-    const parsed = parseTokenizer(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')));
+    const parsed = loadLyricsTokenizer(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')));
     assert.ok(parsed.ok);
     const text = 'Héllo [verse]\n';
     assert.equal(parsed.tokenizer.decode(parsed.tokenizer.encode(text)), text);
     assert.equal(parsed.tokenizer.tokenId('<|endoftext|>'), 256);
-    assert.equal(parseTokenizer({ model: { type: 'WordPiece' } }).ok, false);
+    assert.equal(loadLyricsTokenizer({ model: { type: 'WordPiece' } }).ok, false);
+    assert.equal(loadLyricsTokenizer({ nothing: true }).ok, false);
+  });
+
+  it('treats __proto__, constructor, toString and hasOwnProperty as plain tokens, in the vocabulary, the merges and lookups', () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const json = byteLevelTokenizerJson({ words: [...names, 'verse'], added: ['<|endoftext|>'] });
+    const parsed = loadLyricsTokenizer(JSON.parse(json));
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
+    const { tokenizer } = parsed;
+    const vocab = (JSON.parse(json) as { model: { vocab: Record<string, number> } }).model.vocab;
+    for (const name of names) {
+      const id = tokenizer.tokenId(name);
+      assert.equal(typeof id, 'number', name);
+      assert.equal(id, vocab[name], name);
+      assert.equal(tokenizer.decode([id ?? -1]), name);
+    }
+    // Names an object inherits but the vocabulary lacks are not tokens.
+    for (const name of ['valueOf', 'isPrototypeOf', '__defineGetter__']) assert.equal(tokenizer.tokenId(name), undefined, name);
+    // Merges build the words; text made of them round-trips with integer ids only.
+    assert.deepEqual(tokenizer.encode('constructor'), [vocab.constructor]);
+    assert.deepEqual(tokenizer.encode('toString'), [vocab.toString]);
+    const text = '__proto__ constructor\ntoString hasOwnProperty valueOf __proto__';
+    const ids = tokenizer.encode(text);
+    assert.ok(ids.every((id) => Number.isInteger(id)), JSON.stringify(ids));
+    assert.equal(tokenizer.decode(ids), text);
+    assert.equal(Object.getPrototypeOf({}), Object.prototype);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('encodes exactly as the former hand-written BPE, so lyrics token counts and sampled lyrics are unchanged', () => {
+    const json = JSON.parse(byteLevelTokenizerJson({ words: ['verse', 'chorus', 'the', 'night'], added: ['<|endoftext|>'] })) as unknown;
+    const library = loadLyricsTokenizer(json);
+    const former = parseTokenizer(json);
+    assert.ok(library.ok && former.ok);
+    for (const text of ['[verse]\nthe night is young\n\n[chorus]\nOh night', 'Héllo  wörld 😀\t42', "it's we'll they've"]) {
+      assert.deepEqual(library.tokenizer.encode(text), former.tokenizer.encode(text), text);
+      assert.equal(library.tokenizer.decode(library.tokenizer.encode(text)), text);
+    }
   });
 
   it('generates with the model up to the token limit, cut back to whole lines', async () => {

@@ -71,6 +71,8 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
         device: 'cpu',
         usedLyrics: null,
         lyricsTokens: null,
+        modelLicence: 'MIT',
+        modelCommercialUse: true,
       }),
     }));
     assert.deepEqual(outcome, { locked: false, completed: false });

@@ -13,6 +13,18 @@ describe('configuration from the environment', () => {
     assert.equal(result.config.DATABASE_URL, undefined);
   });
 
+  it('enforces model licences unless ALLOW_NONCOMMERCIAL_MODEL_MINTING is exactly true, and rejects other values', () => {
+    const byDefault = loadConfig({});
+    assert.ok(byDefault.ok);
+    assert.equal(byDefault.config.ALLOW_NONCOMMERCIAL_MODEL_MINTING, false);
+    const allowed = loadConfig({ ALLOW_NONCOMMERCIAL_MODEL_MINTING: 'true' });
+    assert.ok(allowed.ok);
+    assert.equal(allowed.config.ALLOW_NONCOMMERCIAL_MODEL_MINTING, true);
+    const typo = loadConfig({ ALLOW_NONCOMMERCIAL_MODEL_MINTING: 'yes' });
+    assert.ok(!typo.ok);
+    assert.match(typo.problems.join('\n'), /^ALLOW_NONCOMMERCIAL_MODEL_MINTING: must be true or false/m);
+  });
+
   it('names every bad value with a clear message and hides secrets', () => {
     const result = loadConfig({
       PORT: 'eighty',

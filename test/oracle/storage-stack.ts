@@ -13,6 +13,8 @@ import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.t
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
+import type { SignerStatus } from '../../oracle/src/chain/signer-status.ts';
 import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
 import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
@@ -49,7 +51,12 @@ export interface StorageStack {
 export interface StorageStackOptions {
   pinning?: PinningClient;
   chain?: { chainId: number; songNftAddress?: Address };
+  /** The platform signer: a fresh key by default. */
+  signer?: MintSigner;
   signerKey?: Hex;
+  signerStatus?: SignerStatus;
+  /** The mint licence guard's policy (enforcing when absent). */
+  modelLicence?: ModelLicencePolicy;
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -57,13 +64,14 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const objectStore = createObjectStore(testObjectStoreOptions(s3, PUBLIC_BASE_URL));
   const ipfsDir = await makeTempDir('ipfs');
   const ipfs = await openIpfsContentStore(ipfsDir.path);
-  const signer = createMintSigner(options.signerKey ?? generatePrivateKey());
+  const signer = options.signer ?? createMintSigner(options.signerKey ?? generatePrivateKey());
   const chain = options.chain ?? { chainId: 8453 };
+  const signerStatus = options.signerStatus === undefined ? {} : { signerStatus: options.signerStatus };
   const app = await startTestApp({
     routers: (deps) => [
       metadataRouter({ db: deps.db, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
-      signatureRouter({ ...deps, objectStore, signer }),
-      nftRouter({ ...deps, objectStore, signer, chain }),
+      signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),
+      nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence }),
       tradingRouter(),
     ],
   });

@@ -1,7 +1,7 @@
 /**
  * Lyrics from a local ONNX causal language model (LYRICS_MODEL_DIR): `model.onnx` taking
  * `input_ids` (int64 [1, n], plus `attention_mask` when the graph has it) and returning `logits`
- * [1, n, vocab], and a byte-level BPE `tokenizer.json`; optional `lyrics.json` names the end
+ * [1, n, vocab], and its Hugging Face `tokenizer.json`; optional `lyrics.json` names the end
  * token. Sampling is seeded (top-k, temperature), at most 512 new tokens, cut back to the last
  * whole line. The session is created once per process.
  */
@@ -9,9 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
-import { parseTokenizer } from './bpe-tokenizer.ts';
-import type { BpeTokenizer } from './bpe-tokenizer.ts';
 import type { GeneratedLyrics, LyricsGenerator, LyricsRequest } from './lyrics-generator.ts';
+import { loadLyricsTokenizer } from './lyrics-tokenizer.ts';
+import type { LyricsTokenizer } from './lyrics-tokenizer.ts';
 
 const LyricsConfig = z.object({
   eos_token: z.string().default('<|endoftext|>'),
@@ -52,11 +52,11 @@ export function lyricsPrompt(prompt: string): string {
 }
 
 export async function loadOnnxLyricsGenerator(dir: string): Promise<OnnxLyricsResult> {
-  let tokenizer: BpeTokenizer;
+  let tokenizer: LyricsTokenizer;
   let config: z.infer<typeof LyricsConfig>;
   let session: ort.InferenceSession;
   try {
-    const parsed = parseTokenizer(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')));
+    const parsed = loadLyricsTokenizer(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')));
     if (!parsed.ok) return { ok: false, code: 'LYRICS_MODEL_INVALID', message: parsed.message };
     tokenizer = parsed.tokenizer;
     const configText = await readFile(join(dir, 'lyrics.json'), 'utf8').catch(() => '{}');

@@ -1,12 +1,7 @@
 /** The files of the built-in model directory, as bytes: the ONNX graph and its manifest. */
 import { BUILTIN_DEFAULT_RHYTHM, BUILTIN_VOCABULARY } from './builtin-vocabulary.ts';
-import {
-  BUILTIN_MODEL_NAME,
-  BUILTIN_MODEL_VERSION,
-  BUILTIN_SAMPLE_RATE,
-  CONDITIONING_FIELDS,
-  buildBuiltinModel,
-} from './builtin-graph.ts';
+import { BUILTIN_MODEL_NAME, BUILTIN_MODEL_VERSION, BUILTIN_SAMPLE_RATE, CONDITIONING_FIELDS } from './builtin/conditioning.ts';
+import { buildBuiltinModel } from './builtin-graph.ts';
 import type { ModelManifest } from './manifest.ts';
 
 export const BUILTIN_MODEL_FILE = 'model.onnx';
@@ -19,6 +14,7 @@ export function builtinManifest(): ModelManifest {
     description:
       'A small built-in procedural music model for development and CPU-only hosts: an ONNX graph (no learned weights) that ' +
       'renders a chord pad, bass, drums and a melody refined over `steps` iterations, conditioned on prompt words.',
+    licence: { spdx: 'MIT', commercial_use: true },
     file: BUILTIN_MODEL_FILE,
     sample_rate: BUILTIN_SAMPLE_RATE,
     channels: 2,

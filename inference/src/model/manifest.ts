@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ModelLicence } from './licence.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -44,6 +45,8 @@ export const ModelManifest = z
     name: z.string().min(1),
     version: z.string().min(1),
     description: z.string().min(1),
+    /** The weights' licence: recorded on every job, read by the oracle's mint guard. */
+    licence: ModelLicence,
     file: z.string().min(1),
     sample_rate: z.union([z.literal(44100), z.literal(48000)]),
     channels: z.union([z.literal(1), z.literal(2)]),

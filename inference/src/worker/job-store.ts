@@ -85,6 +85,9 @@ export interface CompletedAudio {
   device: 'cuda' | 'cpu';
   usedLyrics: string | null;
   lyricsTokens: number | null;
+  /** SPDX id of the model's licence, and whether it allows commercial use (the mint guard reads it). */
+  modelLicence: string;
+  modelCommercialUse: boolean;
 }
 
 export async function markCompleted(tx: DatabaseTask, job: ClaimedJob, audio: CompletedAudio): Promise<boolean> {
@@ -92,7 +95,8 @@ export async function markCompleted(tx: DatabaseTask, job: ClaimedJob, audio: Co
     `UPDATE generation_jobs
         SET status = 'completed', progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
-            used_lyrics = $10, lyrics_tokens = $11, error_code = NULL, error_message = NULL
+            used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
+            error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = 'processing'`,
     [
       job.id,
@@ -106,6 +110,8 @@ export async function markCompleted(tx: DatabaseTask, job: ClaimedJob, audio: Co
       audio.device,
       audio.usedLyrics,
       audio.lyricsTokens,
+      audio.modelLicence,
+      audio.modelCommercialUse,
     ],
   );
   return result.rowCount === 1;

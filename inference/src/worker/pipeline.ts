@@ -9,12 +9,9 @@ import type { EncoderBackend } from '../audio/encoder-backend.ts';
 import type { EncoderPool } from '../audio/encoder-pool.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
-import { lyricsRhythm } from '../lyrics/lyrics-rhythm.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { MAX_LYRICS_TOKENS } from '../lyrics/lyrics-generator.ts';
-import type { MusicModel } from '../model/runtime.ts';
-import { seedToModelInput } from '../model/seed.ts';
-import { encodePrompt } from '../model/text-encoder.ts';
+import type { SongModel } from '../model/song-model.ts';
 
 /** Spec: an audio file is at most 50 MB. */
 export const MAX_AUDIO_BYTES = 50 * 1024 * 1024;
@@ -29,7 +26,7 @@ export interface SongRequest {
 }
 
 export interface PipelineDeps {
-  model: MusicModel;
+  model: SongModel;
   lyrics: LyricsGenerator;
   encoder: { backend: EncoderBackend; pool: EncoderPool; parallelism: number };
   /** Test hook: an abortable delay before the model runs (a slow model). 0 in production. */
@@ -49,8 +46,10 @@ export interface Song {
   actualDuration: number;
   usedLyrics: string | null;
   lyricsTokens: number | null;
-  conditioning: Readonly<Record<string, number>>;
+  conditioning: Readonly<Record<string, number | string>>;
   matchedWords: readonly string[];
+  /** Tokens the model generated (0 for a one-pass graph). */
+  modelTokens: number;
   encoderBackend: EncoderBackend;
   timings: StageTimings;
 }
@@ -72,9 +71,9 @@ export async function generateSong(
   signal: AbortSignal,
   progress: (percent: number) => void,
 ): Promise<Song> {
-  const manifest = deps.model.manifest;
-  if (!manifest.steps.includes(request.steps)) {
-    throw new PipelineError('INVALID_STEPS', `model ${manifest.name} supports steps ${manifest.steps.join(', ')}, not ${request.steps}`);
+  const model = deps.model;
+  if (!model.steps.includes(request.steps)) {
+    throw new PipelineError('INVALID_STEPS', `model ${model.name} supports steps ${model.steps.join(', ')}, not ${request.steps}`);
   }
   let t = performance.now();
   let usedLyrics = request.lyrics;
@@ -93,22 +92,20 @@ export async function generateSong(
   const lyricsMs = performance.now() - t;
   progress(5);
 
-  // The music step's input: the prompt's words condition the model, the lyrics shape the rhythm.
-  const encoded = encodePrompt(request.prompt, manifest.conditioning);
-  const rhythm = usedLyrics === null ? Float32Array.from(manifest.conditioning.default_rhythm) : lyricsRhythm(usedLyrics, manifest.conditioning.default_rhythm);
+  // The music step: the model conditions on the prompt and the lyrics its own way.
   if (deps.slowModelMs > 0) await sleep(deps.slowModelMs, undefined, { signal });
   t = performance.now();
   progress(10);
-  const pcm = await deps.model.generate(
-    {
-      conditioning: encoded.conditioning,
-      seed: seedToModelInput(request.seed),
-      rhythm,
-      numSamples: request.durationSeconds * manifest.sample_rate,
-      steps: request.steps,
-    },
+  const rendered = await model.render(
+    { prompt: request.prompt, lyrics: usedLyrics, seed: request.seed, durationSeconds: request.durationSeconds, steps: request.steps },
     signal,
+    (fraction) => progress(10 + Math.floor(fraction * 40)),
   );
+  const pcm = rendered.pcm;
+  const expectedSamples = request.durationSeconds * pcm.sampleRate;
+  if (pcm.channels.length === 0 || pcm.channels.some((channel) => channel.length !== expectedSamples)) {
+    throw new PipelineError('MODEL_OUTPUT_INVALID', `model ${model.name} rendered ${pcm.channels[0]?.length ?? 0} samples, expected ${expectedSamples}`);
+  }
   const modelMs = performance.now() - t;
   progress(50);
 
@@ -133,8 +130,9 @@ export async function generateSong(
     actualDuration: measured.seconds,
     usedLyrics,
     lyricsTokens,
-    conditioning: encoded.values,
-    matchedWords: encoded.matched,
+    conditioning: rendered.conditioning,
+    matchedWords: rendered.matchedWords,
+    modelTokens: rendered.tokens,
     encoderBackend: mp3.backend,
     timings: { lyricsMs, modelMs, encodeMs, hashMs },
   };

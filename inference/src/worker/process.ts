@@ -17,13 +17,12 @@ import { objectStoreOptionsFromEnv } from '../../../core/src/config/object-store
 import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
-import { loadModel } from '../model/runtime.ts';
+import { loadSongModel } from '../model/load-song-model.ts';
 import { sweepRetention } from '../retention/sweep.ts';
 import { createWorkerMetrics, serveMetrics } from './metrics.ts';
-import type { WorkerDeps } from './worker.ts';
+import type { WorkerLogger } from './worker.ts';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, createWorker } from './worker.ts';
 
-export type Log = WorkerDeps['log'];
 
 export interface WorkerProcess {
   device: 'cuda' | 'cpu';
@@ -32,8 +31,8 @@ export interface WorkerProcess {
 
 export type StartResult = { ok: true; process: WorkerProcess } | { ok: false; code: string; message: string };
 
-export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<StartResult> {
-  const model = await loadModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
+export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger): Promise<StartResult> {
+  const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
   if (!model.ok) return model;
   let lyrics: LyricsGenerator = builtinLyricsGenerator;
   if (config.LYRICS_MODEL_DIR !== undefined) {
@@ -48,7 +47,7 @@ export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<S
   await migrate(config.DATABASE_URL);
   const db = createDatabase(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY * 2 + 4 });
   const boss = createBoss(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY + 2 });
-  boss.on('error', (err: unknown) => log('error', 'pg-boss error', { error: err instanceof Error ? err.message : String(err) }));
+  boss.on('error', (err: unknown) => logger.error({ err }, 'pg-boss error'));
   await boss.start();
   await ensureGenerationQueue(boss);
   const store = createObjectStore(objectStoreOptionsFromEnv(config));
@@ -56,8 +55,8 @@ export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<S
   const pool = new EncoderPool(config.ENCODER_THREADS);
   const metrics = createWorkerMetrics({
     device: model.model.device,
-    model: model.model.manifest.name,
-    version: model.model.manifest.version,
+    model: model.model.name,
+    version: model.model.version,
     encoder: backend,
   });
   const worker = createWorker(
@@ -79,21 +78,21 @@ export async function startWorkerProcess(config: WorkerEnv, log: Log): Promise<S
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
       },
-      log,
+      logger,
       onJobSettled: (outcome, song) => metrics.jobSettled(outcome, song),
     },
   );
   await worker.start();
-  log('info', 'encoder selected', { backend, threads: config.ENCODER_THREADS });
+  logger.info({ backend, threads: config.ENCODER_THREADS }, 'encoder selected');
 
   const sweep = (): void => {
     sweepRetention(db, store, { abandonedAfterSeconds: 2 * JOB_TIME_LIMIT_SECONDS + 120 }).then(
       (report) => {
         if (report.ran && (report.audioPurged + report.previewsDeleted + report.abandonedFailed > 0 || report.errors.length > 0)) {
-          log('info', 'retention sweep', { ...report });
+          logger.info({ ...report }, 'retention sweep');
         }
       },
-      (err: unknown) => log('warn', 'retention sweep failed', { error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => logger.warn({ err }, 'retention sweep failed'),
     );
   };
   const retentionTimer = setInterval(sweep, config.RETENTION_INTERVAL_SECONDS * 1000);

@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
@@ -30,12 +31,16 @@ export interface WorkerSettings {
   heartbeatIntervalMs: number;
 }
 
+/** The pino levels the worker logs at. */
+export type WorkerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
+
 export interface WorkerDeps {
   db: Database;
   boss: PgBoss;
   store: ObjectStore;
   pipeline: PipelineDeps;
-  log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  /** pino, as in the oracle: structured fields first, then the message; errors under `err`. */
+  logger: WorkerLogger;
   /** Called after every settled job (metrics). */
   onJobSettled?: (outcome: 'completed' | 'retry' | 'failed' | 'skipped', song: Song | undefined) => void;
 }
@@ -66,8 +71,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     workerId: settings.workerId,
     hostname: hostname(),
     device: model.device,
-    modelName: model.manifest.name,
-    modelVersion: model.manifest.version,
+    modelName: model.name,
+    modelVersion: model.version,
     slots: settings.concurrency,
   };
   const running = new Set<AbortController>();
@@ -76,7 +81,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
   let heartbeatTimer: NodeJS.Timeout | undefined;
 
   const sendHeartbeat = (): void => {
-    beat(db, heartbeatInfo, running.size).catch((err: unknown) => deps.log('warn', 'heartbeat failed', { error: describe(err) }));
+    beat(db, heartbeatInfo, running.size).catch((err: unknown) => deps.logger.warn({ err }, 'heartbeat failed'));
   };
 
   async function publish(job: ClaimedJob, song: Song): Promise<boolean> {
@@ -98,11 +103,13 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         audioUrl: store.publicUrl(key),
         audioHash: song.audioHash,
         actualDuration: song.actualDuration,
-        modelName: model.manifest.name,
-        modelVersion: model.manifest.version,
+        modelName: model.name,
+        modelVersion: model.version,
         device: model.device,
         usedLyrics: song.usedLyrics,
         lyricsTokens: song.lyricsTokens,
+        modelLicence: model.licence.spdx,
+        modelCommercialUse: model.licence.commercial_use,
       });
     });
   }
@@ -111,7 +118,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     const attempt = { id: message.id, retryCount: message.retryCount };
     const parsed = Message.safeParse(message.data);
     if (!parsed.success) {
-      deps.log('error', 'malformed queue message', { id: message.id });
+      deps.logger.error({ id: message.id }, 'malformed queue message');
       await boss.fail(GENERATION_QUEUE, attempt, { message: 'malformed message' });
       return;
     }
@@ -130,13 +137,13 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       message.heartbeatSeconds === null
         ? undefined
         : setInterval(() => {
-            boss.touch(GENERATION_QUEUE, attempt).catch((err: unknown) => deps.log('warn', 'job heartbeat failed', { error: describe(err) }));
+            boss.touch(GENERATION_QUEUE, attempt).catch((err: unknown) => deps.logger.warn({ err }, 'job heartbeat failed'));
           }, (message.heartbeatSeconds * 1000) / 2);
     let lastProgress = 0;
     const progress = (percent: number): void => {
       if (percent <= lastProgress) return;
       lastProgress = percent;
-      reportProgress(db, job, percent).catch((err: unknown) => deps.log('warn', 'progress update failed', { error: describe(err) }));
+      reportProgress(db, job, percent).catch((err: unknown) => deps.logger.warn({ err }, 'progress update failed'));
     };
     try {
       const song = await generateSong(
@@ -148,7 +155,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       controller.signal.throwIfAborted();
       const completed = await publish(job, song);
       await boss.complete(GENERATION_QUEUE, attempt);
-      deps.log('info', completed ? 'job completed' : 'job attempt superseded', { jobId, attempts: job.attempts, hash: song.audioHash });
+      deps.logger.info({ jobId, attempts: job.attempts, hash: song.audioHash }, completed ? 'job completed' : 'job attempt superseded');
       deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);
     } catch (err) {
       const reason = controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : err;
@@ -162,7 +169,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         // attempt claims a row left `processing`), or the job would wait for its heartbeat to lapse.
         await boss.fail(GENERATION_QUEUE, attempt, { message: text });
       }
-      deps.log(final ? 'error' : 'warn', final ? 'job failed' : 'job attempt failed, will retry', { jobId, attempts: job.attempts, error: text });
+      if (final) deps.logger.error({ jobId, attempts: job.attempts, error: text }, 'job failed');
+      else deps.logger.warn({ jobId, attempts: job.attempts, error: text }, 'job attempt failed, will retry');
       deps.onJobSettled?.(final ? 'failed' : 'retry', undefined);
     } finally {
       clearTimeout(limit);
@@ -190,7 +198,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
           }
         }
       } catch (err) {
-        deps.log('error', 'worker loop error', { error: describe(err) });
+        deps.logger.error({ err }, 'worker loop error');
       }
       if (idle) await sleepUnlessStopped(settings.pollIntervalMs);
     }
@@ -213,7 +221,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       await beat(db, heartbeatInfo, 0);
       heartbeatTimer = setInterval(sendHeartbeat, settings.heartbeatIntervalMs);
       for (let i = 0; i < settings.concurrency; i += 1) loops.push(loop());
-      deps.log('info', 'worker started', { ...heartbeatInfo, fallbackReason: model.fallbackReason });
+      deps.logger.info({ ...heartbeatInfo, format: model.format, licence: model.licence.spdx, fallbackReason: model.fallbackReason }, 'worker started');
     },
     async stop(graceMs) {
       stopping.abort();
@@ -223,8 +231,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       await Promise.all(loops);
       clearTimeout(grace);
       if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer);
-      await removeHeartbeat(db, settings.workerId).catch((err: unknown) => deps.log('warn', 'heartbeat removal failed', { error: describe(err) }));
-      deps.log('info', 'worker stopped', { workerId: settings.workerId });
+      await removeHeartbeat(db, settings.workerId).catch((err: unknown) => deps.logger.warn({ err }, 'heartbeat removal failed'));
+      deps.logger.info({ workerId: settings.workerId }, 'worker stopped');
     },
   };
 }

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   // Signature checks the spec leaves uncoded: (2) job not completed, (4) audio hash mismatch.
   'SIGN_003',
   'SIGN_004',
+  // The audio's model is licensed for non-commercial use only (model-licence.ts).
+  'SIGN_005',
   'RATE_001',
   // Hourly per-category request limit (the spec's RATE_001 is the daily tier counter).
   'RATE_002',
@@ -41,6 +43,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   SIGN_002: 409,
   SIGN_003: 409,
   SIGN_004: 409,
+  SIGN_005: 403,
   RATE_001: 429,
   RATE_002: 429,
   VALIDATION_ERROR: 400,

@@ -8,6 +8,13 @@
  * succeeds and the rest see SIGN_002. The stored audio is read and hashed before the claim,
  * outside any lock: audio objects are written once, and a request that loses the race has only
  * spent its own time.
+ *
+ * Check (3) counts only a signature that can still mint. One made by a key SongNFT has retired
+ * since, for audio never minted, is dead for good (rotation is the only revocation the spec's
+ * message allows), so it is replaced by one from the current key rather than stranding the song
+ * (docs/minting.md, "Rotating the platform signer"). The replacement is one statement too,
+ * conditional on the stored signature being the one found dead, so concurrent requests again
+ * give exactly one new signature.
  */
 import { createHash } from 'node:crypto';
 import type { Address, Hex } from 'viem';
@@ -17,6 +24,9 @@ import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
+import { modelLicenceRefusal } from './model-licence.ts';
+import type { ModelLicencePolicy } from './model-licence.ts';
+import type { SignerStatus } from '../chain/signer-status.ts';
 import { parsePublicJobId } from './jobs.ts';
 import { chargeSessionAndSelect, chargeSessionStatement } from './session-charge.ts';
 import type { SessionCharge } from './session-charge.ts';
@@ -30,7 +40,11 @@ export interface SignatureDeps {
   db: Database;
   objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
+  /** SongNFT's signer reads; absent (no chain configured): an issued signature is never replaced. */
+  signerStatus?: SignerStatus;
   now: () => Date;
+  /** The licence guard's policy (model-licence.ts); absent: enforce. */
+  modelLicence?: ModelLicencePolicy | undefined;
 }
 
 /** Variant A names the job; Variant B names the audio by its hash. */
@@ -107,6 +121,19 @@ const CLAIM_SIGNATURE = {
          SELECT id, user_id, $5, $4, audio_hash, $3, $6, $7, $8 FROM claimed
          RETURNING job_id`,
 };
+/** Replaces the stored signature `$9` (found stranded) with `$3`; no row when another request did first. */
+const REPLACE_SIGNATURE = {
+  name: 'signature-replace',
+  text: `WITH replaced AS (
+           UPDATE mint_signatures
+              SET minter = $5, metadata_uri = $4, signature = $3, signer_address = $6, issued_at = $7, expires_at = $8,
+                  replaced_signature = signature, replaced_signer_address = signer_address, reissued_at = $7
+            WHERE job_id = $1 AND user_id = $2 AND signature = $9 AND token_id IS NULL
+            RETURNING job_id)
+         UPDATE generation_jobs j SET signature = $3, metadata_uri = $4 FROM replaced WHERE j.id = replaced.job_id
+         RETURNING j.id`,
+};
+const ISSUED_SIGNER = { name: 'signature-issued-signer', text: 'SELECT signer_address, token_id FROM mint_signatures WHERE job_id = $1' };
 
 /** The requester's job the subject names, or null when there is none. */
 export async function findSignableJob(db: Database, userId: string, subject: SignatureSubject): Promise<SignableJob | null> {
@@ -156,8 +183,12 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
     );
   }
 
-  // (3) No signature was issued for it before.
-  if (job.signature !== null) return fail(alreadySigned(jobId));
+  // (3) No signature was issued for it before, unless the one issued can never mint.
+  if (job.signature !== null) {
+    const stranded = await isStranded(deps, job.id, job.audio_hash);
+    if (!stranded.ok) return fail({ ...stranded.error, jobId });
+    if (!stranded.value) return fail(alreadySigned(jobId));
+  }
 
   // (4) The audio hash recomputed from the stored object matches the stored value: the store's own
   // SHA-256 checksum of the object where it keeps one, else the object streamed through SHA-256.
@@ -179,17 +210,21 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
     );
   }
 
+  const refused = await modelLicenceRefusal(deps, job.id, jobId);
+  if (refused !== null) return fail(refused);
+
   const audioHash = job.audio_hash;
   const minter = request.minter.toLowerCase() as Address;
   const signature = await deps.signer.sign({ minter, metadataUri: request.metadataUri, audioHash });
   const issuedAt = deps.now();
   const expiresAt = new Date(issuedAt.getTime() + SIGNATURE_LIFETIME_SECONDS * 1000);
 
+  const values = [job.id, request.userId, signature.toLowerCase(), request.metadataUri, minter, deps.signer.address.toLowerCase(), issuedAt, expiresAt];
   try {
-    const claimed = await deps.db.oneOrNone<{ job_id: string }>({
-      ...CLAIM_SIGNATURE,
-      values: [job.id, request.userId, signature.toLowerCase(), request.metadataUri, minter, deps.signer.address.toLowerCase(), issuedAt, expiresAt],
-    });
+    const claimed =
+      job.signature === null
+        ? await deps.db.oneOrNone<{ job_id: string }>({ ...CLAIM_SIGNATURE, values })
+        : await deps.db.oneOrNone<{ id: string }>({ ...REPLACE_SIGNATURE, values: [...values, job.signature] });
     if (claimed === null) return fail(alreadySigned(jobId));
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -204,6 +239,15 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
   }
 
   return ok({ jobId, signature, audioHash, metadataUri: request.metadataUri, minter, signer: deps.signer.address, issuedAt, expiresAt });
+}
+
+/** Whether the signature issued for `jobId` was made by a key SongNFT has retired, for audio never minted. */
+async function isStranded(deps: SignatureDeps, jobId: string, audioHash: Hex): Promise<Result<boolean>> {
+  if (deps.signerStatus === undefined) return ok(false);
+  const issued = await deps.db.oneOrNone<{ signer_address: Address; token_id: string | null }>({ ...ISSUED_SIGNER, values: [jobId] });
+  // The current key's own signature still works; a recorded mint means the audio is used.
+  if (issued === null || issued.token_id !== null || issued.signer_address === deps.signer.address.toLowerCase()) return ok(false);
+  return deps.signerStatus.isStranded({ signer: issued.signer_address, audioHash });
 }
 
 function alreadySigned(jobId: string) {

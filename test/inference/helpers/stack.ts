@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
+import { pino } from 'pino';
 import { closeDatabase, createDatabase } from '../../../core/src/db/database.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, TIER_PRIORITY } from '../../../core/src/generation-queue.ts';
@@ -109,7 +110,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     async startWorker(overrides = {}) {
       const loaded = loadWorkerConfig({ ...env, ...overrides });
       if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-      const started = await startWorkerProcess(loaded.config satisfies WorkerEnv, () => undefined);
+      const started = await startWorkerProcess(loaded.config satisfies WorkerEnv, pino({ level: 'silent' }));
       if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
       workers.push(started.process);
       return started.process;

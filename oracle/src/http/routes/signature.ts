@@ -4,11 +4,13 @@ import type { Request, Response } from 'express';
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import type { ObjectStore } from '../../../../core/src/object-store.ts';
+import type { SignerStatus } from '../../chain/signer-status.ts';
 import { parseCid } from '../../ipfs/content-store.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { chargeSessionAndFindSignableJob, issueMintSignature, signFoundJob } from '../../domain/signatures.ts';
 import type { IssuedSignature, MintSigner, SignableJob, SignatureSubject } from '../../domain/signatures.ts';
+import type { ModelLicencePolicy } from '../../domain/model-licence.ts';
 import { admitCharged, authenticatedUser, verifiedClaims } from '../auth.ts';
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
@@ -17,6 +19,10 @@ import { describeIssues, variantAErrorSchema } from '../schemas.ts';
 export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> {
   objectStore: Pick<ObjectStore, 'sha256'>;
   signer: MintSigner;
+  /** The licence guard's policy; absent: enforce. */
+  modelLicence?: ModelLicencePolicy | undefined;
+  /** SongNFT's signer reads: a signature by a retired key, never used, is replaced (docs/minting.md). */
+  signerStatus?: SignerStatus;
 }
 
 const CATEGORY = 'metadata_nft';
@@ -112,7 +118,14 @@ export async function signForRequest(
     );
     return null;
   }
-  const signatureDeps = { db: deps.db, objectStore: deps.objectStore, signer: deps.signer, now: deps.now };
+  const signatureDeps = {
+    db: deps.db,
+    objectStore: deps.objectStore,
+    signer: deps.signer,
+    now: deps.now,
+    ...(deps.signerStatus === undefined ? {} : { signerStatus: deps.signerStatus }),
+    modelLicence: deps.modelLicence,
+  };
   const signatureRequest = { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri };
   const result =
     found === undefined
@@ -164,7 +177,7 @@ export function registerSignatureApi(registry: OpenAPIRegistry): void {
     tags: ['mint'],
     summary: 'Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)',
     description:
-      'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409), (4) the stored audio still hashes to the recorded value (SIGN_004, 409). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
+      'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
     security: [{ bearer: [] }],
     request: {
       body: {
@@ -178,10 +191,10 @@ export function registerSignatureApi(registry: OpenAPIRegistry): void {
       },
       400: error('Invalid input (VALIDATION_ERROR).'),
       401: error('Missing or invalid token (AUTH_ERROR).'),
-      403: error('user_address is not the authenticated wallet (FORBIDDEN).'),
+      403: error('user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only.'),
       404: error('SIGN_001: no such job of the caller.'),
       409: error('SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch.'),
-      503: error('Object storage unavailable (SERVICE_UNAVAILABLE).'),
+      503: error('Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE).'),
     },
   });
 }

@@ -1,6 +1,6 @@
 /**
- * A byte-level BPE tokenizer read from a Hugging Face `tokenizer.json` (GPT-2 style: ByteLevel
- * pre-tokenizer, `model.type` BPE with vocab and merges), enough to drive a local causal LM.
+ * The lyrics step's former hand-written byte-level BPE (GPT-2 style), kept only as the baseline of
+ * bench/lyrics-tokenizer.ts. The product uses @huggingface/tokenizers (inference/src/lyrics/lyrics-tokenizer.ts).
  */
 import { z } from 'zod';
 

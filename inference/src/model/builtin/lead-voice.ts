@@ -1,0 +1,77 @@
+/**
+ * The lead voice that sings the melody: floor(steps / 9) partials (at most 8) by a Chebyshev
+ * recurrence in an ONNX Loop, an onset ramp and decay that held steps continue, and a 6 ms release
+ * before the next onset. Computed as [steps, step_length] frames.
+ */
+import { GraphBuilder } from '../onnx-builder.ts';
+import { BUILTIN_SAMPLE_RATE as RATE } from './conditioning.ts';
+import { TWO_PI } from './graph-ops.ts';
+import type { GraphOps } from './graph-ops.ts';
+import type { Melody } from './melody.ts';
+import type { TimingGrid } from './timing-grid.ts';
+
+const MAX_PARTIALS = 8;
+
+export type LeadVoice = ReturnType<typeof leadVoice>;
+
+export function leadVoice({ g, field, mul, add, sub, toF, unsq }: GraphOps, grid: TimingGrid, melody: Melody) {
+  const { stepLen, stepLenF, steps, stepInBar, barOfStep, barEnergy } = grid;
+  const { trueConst, gate, notGate, sinceOnset, leadHz, velocity } = melody;
+
+  // Per-sample shapes within a step frame.
+  const tStep = g.op('Div', [toF(g.op('Range', [g.i(0), stepLen, g.i(1)])), g.f(RATE)]);
+  const tStepRow = unsq(tStep, [0]);
+  const stepOffsetSec = g.op('Div', [mul(toF(stepInBar), stepLenF), g.f(RATE)]);
+  const tInBar = add(unsq(stepOffsetSec, [1]), tStepRow);
+  const theta = mul(unsq(mul(leadHz, g.f(TWO_PI)), [1]), tInBar);
+  const sin1 = g.op('Sin', [theta]);
+  const twoCos = mul(g.op('Cos', [theta]), g.f(2));
+  const brightness = field('brightness');
+  const rolloff = add(g.f(0.3), mul(brightness, g.f(0.6)));
+  const partialWeights = g.op('Div', [
+    g.op('Pow', [rolloff, g.f(Array.from({ length: MAX_PARTIALS }, (_, k) => k))]),
+    g.f(Array.from({ length: MAX_PARTIALS }, (_, k) => k + 1)),
+  ]);
+  const partials = g.op('Min', [g.op('Div', [steps, g.i(9)]), g.i(MAX_PARTIALS)]);
+  const extraPartials = sub(partials, g.i(1));
+  const cheb = new GraphBuilder('partial_');
+  {
+    const iter = cheb.input('partial_iter', 'int64', []);
+    const c = cheb.input('partial_cond_in', 'bool', []);
+    const sPrev = cheb.input('partial_prev_in', 'float', ['frames', 'frame_len']);
+    const sCur = cheb.input('partial_cur_in', 'float', ['frames', 'frame_len']);
+    const acc = cheb.input('partial_acc_in', 'float', ['frames', 'frame_len']);
+    const sNext = cheb.op('Sub', [cheb.op('Mul', [twoCos, sCur]), sPrev]);
+    const weight = cheb.op('Gather', [partialWeights, cheb.op('Add', [iter, cheb.i(1)])], { axis: { int: 0 } });
+    const accNext = cheb.op('Add', [acc, cheb.op('Mul', [sNext, weight])]);
+    cheb.output(c, 'partial_cond_out', 'bool', []);
+    cheb.output(sCur, 'partial_prev_out', 'float', ['frames', 'frame_len']);
+    cheb.output(sNext, 'partial_cur_out', 'float', ['frames', 'frame_len']);
+    cheb.output(accNext, 'partial_acc_out', 'float', ['frames', 'frame_len']);
+  }
+  const zeros = mul(sin1, g.f(0));
+  const [, , leadTone] = g.opN('Loop', [extraPartials, trueConst, zeros, sin1, sin1], 3, {
+    body: { graph: cheb.graph('partials') },
+  });
+  if (leadTone === undefined) throw new Error('unreachable: Loop has three outputs');
+  // Envelope: onset frames ramp in and decay; held frames continue the decay of their onset.
+  const legato = field('legato');
+  const tau = add(g.f(0.12), mul(legato, g.f(0.9)));
+  const decayRow = g.op('Exp', [g.op('Neg', [g.op('Div', [tStepRow, tau])])]);
+  const rampRow = g.op('Min', [g.op('Div', [tStepRow, g.f(0.008)]), g.f(1)]);
+  const onsetRow = mul(rampRow, decayRow);
+  const stepSec = g.op('Div', [stepLenF, g.f(RATE)]);
+  const heldLevel = g.op('Exp', [g.op('Neg', [g.op('Div', [mul(sinceOnset, stepSec), tau])])]);
+  const leadLevel = mul(field('lead'), g.f(0.22));
+  const stepEnergy = g.op('Gather', [barEnergy, barOfStep], { axis: { int: 0 } });
+  const leadAmp = mul(mul(velocity, leadLevel), stepEnergy);
+  const envOnset = mul(unsq(mul(leadAmp, gate), [1]), onsetRow);
+  const envHeld = mul(unsq(mul(mul(leadAmp, notGate), heldLevel), [1]), decayRow);
+  // A note followed by a new onset fades out over the last 6 ms of its step (no click).
+  const nextGate = g.op('Concat', [g.op('Slice', [gate, g.i([1]), g.i([Number.MAX_SAFE_INTEGER]), g.i([0])]), g.f([1])], { axis: { int: 0 } });
+  const cutRow = sub(g.f(1), g.op('Clip', [g.op('Div', [sub(stepSec, tStepRow), g.f(0.006)]), g.f(0), g.f(1)]));
+  const release = sub(g.f(1), mul(unsq(nextGate, [1]), cutRow));
+  const lead = mul(mul(leadTone, add(envOnset, envHeld)), release);
+  // brightness, tStep and stepEnergy are shared with the hats and the bass, which follow.
+  return { lead, brightness, tStep, stepEnergy };
+}

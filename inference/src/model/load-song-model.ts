@@ -1,0 +1,29 @@
+/**
+ * Loads a model directory in whichever layout it holds: a Songmint manifest over one ONNX graph
+ * (the built-in model, `manifest.json`), or the public MusicGen ONNX export (`config.json` +
+ * `onnx/`), which runs as text encoder, autoregressive decoder with key/value cache and EnCodec
+ * decoder.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MANIFEST_FILE } from './manifest.ts';
+import { loadMusicgenModel } from './musicgen/musicgen-model.ts';
+import { MUSICGEN_CONFIG_FILE } from './musicgen/layout.ts';
+import { songModelFromOnnx } from './onnx-song-model.ts';
+import type { LoadModelOptions } from './runtime.ts';
+import { loadModel } from './runtime.ts';
+import type { LoadSongModelResult } from './song-model.ts';
+
+/** Loads the model directory in whichever layout it holds. */
+export async function loadSongModel(options: LoadModelOptions): Promise<LoadSongModelResult> {
+  if (existsSync(join(options.modelDir, MANIFEST_FILE))) {
+    const loaded = await loadModel(options);
+    return loaded.ok ? { ok: true, model: songModelFromOnnx(loaded.model) } : loaded;
+  }
+  if (existsSync(join(options.modelDir, MUSICGEN_CONFIG_FILE))) return loadMusicgenModel(options);
+  return {
+    ok: false,
+    code: 'MODEL_MANIFEST_MISSING',
+    message: `${options.modelDir} holds neither ${MANIFEST_FILE} (a Songmint ONNX model) nor ${MUSICGEN_CONFIG_FILE} (a MusicGen ONNX export)`,
+  };
+}
