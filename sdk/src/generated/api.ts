@@ -374,7 +374,7 @@ export interface paths {
         put?: never;
         /**
          * Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)
-         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409), (4) the stored audio still hashes to the recorded value (SIGN_004, 409). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
+         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
          */
         post: {
             parameters: {
@@ -416,7 +416,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorVariantA"];
                     };
                 };
-                /** @description user_address is not the authenticated wallet (FORBIDDEN). */
+                /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -443,7 +443,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorVariantA"];
                     };
                 };
-                /** @description Object storage unavailable (SERVICE_UNAVAILABLE). */
+                /** @description Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE). */
                 503: {
                     headers: {
                         [name: string]: unknown;
