@@ -67,13 +67,14 @@ module.exports = {
   ],
   options: {
     // Generated and installed code, data, and the fixtures that break the rules on purpose.
-    exclude: { path: '^(node_modules|artifacts|cache|typechain-types|coverage|\\.data|ignition/deployments|inference/models|test/core/fixtures/layers)/' },
+    exclude: { path: '^(node_modules|artifacts|cache|typechain-types|coverage|\\.data|ignition/deployments|inference/models|test/core/fixtures/layers|app/dist|sdk/dist|test-results)/' },
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      // songmint-source: @songmint/sdk resolves to its TypeScript sources inside the repository.
+      conditionNames: ['songmint-source', 'import', 'require', 'node', 'default', 'types'],
       extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
     },
     skipAnalysisNotInRules: true,

@@ -23,6 +23,7 @@ import { runLoopbackS3rver } from '../core/src/testing/s3.ts';
 import { loadConfig } from '../oracle/src/config.ts';
 import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
+import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
@@ -128,7 +129,11 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   const resolved = loadConfig(env);
   if (!resolved.ok) fail(resolved.problems);
   const config: OracleEnv = resolved.config;
-  const oracle = await startOracle(config, logger);
+  // The web app reads the chain from /app/config.json; the development wallet is offered only
+  // on the local chain this stack started.
+  if (await ensureAppBuilt()) logger.info('built the web app (app/dist)');
+  const app = devAppRouter({ rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined });
+  const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });
   stops.push(() => oracle.stop());
 
   let stopping = false;
@@ -167,6 +172,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       '',
       'Songmint development stack is up',
       `  API          ${oracle.url}`,
+      `  App          ${oracle.url}/app/`,
       `  Docs         ${oracle.docsUrl}`,
       `  OpenAPI      ${oracle.url}/openapi.json`,
       `  Storage      ${oracle.storageUrl}`,
@@ -178,6 +184,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       `  Database     ${env.DATABASE_URL ?? ''}${postgres !== undefined && postgres.home !== join(dataDir, 'postgres') ? ` (cluster in ${postgres.home}: the postgres user cannot enter ${dataDir})` : ''}`,
       `  Data         ${dataDir}`,
       '  Sign in      npx tsx scripts/dev-login.ts',
+      '  Demo         npm run demo',
       '',
     ].join('\n'),
   );

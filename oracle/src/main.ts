@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,11 +60,16 @@ async function migrateWhenReachable(databaseUrl: string, logger: Logger): Promis
   }
 }
 
+export interface StartOracleOptions {
+  /** More routers that need no token and no limit (the development stack's web app at /app). */
+  publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
+}
+
 /**
  * Connects to PostgreSQL (migrating it), pg-boss, object storage and IPFS, and serves the API.
  * `config.DATABASE_URL` must be set (scripts/dev-stack.ts sets it to an embedded server).
  */
-export async function startOracle(config: OracleEnv, logger: Logger): Promise<RunningOracle> {
+export async function startOracle(config: OracleEnv, logger: Logger, options: StartOracleOptions = {}): Promise<RunningOracle> {
   const databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) throw new Error('DATABASE_URL is not set (run `npm start` for the embedded development stack)');
   const dataDir = resolve(config.DATA_DIR);
@@ -124,7 +130,7 @@ export async function startOracle(config: OracleEnv, logger: Logger): Promise<Ru
     nftRouter({ ...signing, chain }),
     tradingRouter(),
   ];
-  deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }];
+  deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
   const server: Server = await new Promise((resolveServer, reject) => {
     const listening = createApp(deps).listen(config.PORT, config.HOST, () => resolveServer(listening));

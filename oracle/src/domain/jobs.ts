@@ -17,6 +17,8 @@ export interface JobRecord {
   actualDuration: number | null;
   audioUrl: string | null;
   audioHash: string | null;
+  /** The lyrics the music step used (given, or written by the lyrics step); null for none. */
+  usedLyrics: string | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: Date;
@@ -26,7 +28,7 @@ export interface JobRecord {
 export type JobView =
   | { status: typeof JOB_STATUS.queued; job_id: string; progress: number; estimated_remaining: number; position: number }
   | { status: typeof JOB_STATUS.processing; job_id: string; progress: number; estimated_remaining: number }
-  | { status: typeof JOB_STATUS.completed; job_id: string; audio_url: string; audio_hash: string; duration: number; created_at: string }
+  | { status: typeof JOB_STATUS.completed; job_id: string; audio_url: string; audio_hash: string; duration: number; created_at: string; lyrics: string | null }
   | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: string; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
 
@@ -50,6 +52,7 @@ export interface JobRow {
   actual_duration: number | null;
   audio_url: string | null;
   audio_hash: string | null;
+  used_lyrics: string | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
@@ -57,7 +60,7 @@ export interface JobRow {
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
-            error_code, error_message, created_at, started_at`;
+            used_lyrics, error_code, error_message, created_at, started_at`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -71,6 +74,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     actualDuration: row.actual_duration,
     audioUrl: row.audio_url,
     audioHash: row.audio_hash,
+    usedLyrics: row.used_lyrics,
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: row.created_at,
@@ -100,6 +104,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         audio_hash: job.audioHash ?? '',
         duration: Math.round(job.actualDuration ?? job.duration),
         created_at: job.createdAt.toISOString(),
+        lyrics: job.usedLyrics,
       };
     case JOB_STATUS.failed: {
       const code = job.errorCode ?? GENERATION_FAILED_CODE;

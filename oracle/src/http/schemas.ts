@@ -81,6 +81,7 @@ export const jobStatusSchema = z
       audio_hash: z.string().meta({ example: '0x' + 'ab'.repeat(32) }),
       duration: z.number().int(),
       created_at: z.iso.datetime(),
+      lyrics: z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' }),
     }),
     z.object({
       job_id: z.string(),

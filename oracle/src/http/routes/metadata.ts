@@ -162,7 +162,7 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
   return { path: '/api/metadata', router, bodyLimit: METADATA_BODY_LIMIT, openapi: registerMetadataApi };
 }
 
-function registerMetadataApi(registry: OpenAPIRegistry): void {
+export function registerMetadataApi(registry: OpenAPIRegistry): void {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
   registry.registerPath({
     method: 'post',

@@ -160,7 +160,7 @@ export function tradingRouter(): MountedRouter {
   return { path: '/v1/trading', router, openapi: registerTradingApi };
 }
 
-function registerNftApi(registry: OpenAPIRegistry): void {
+export function registerNftApi(registry: OpenAPIRegistry): void {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
   registry.registerPath({
     method: 'post',
@@ -195,7 +195,7 @@ function registerNftApi(registry: OpenAPIRegistry): void {
   });
 }
 
-function registerTradingApi(registry: OpenAPIRegistry): void {
+export function registerTradingApi(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/v1/trading/pools',

@@ -168,7 +168,7 @@ export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
   return { path: '/api/signature', router, chargesItself: true, openapi: registerSignatureApi };
 }
 
-function registerSignatureApi(registry: OpenAPIRegistry): void {
+export function registerSignatureApi(registry: OpenAPIRegistry): void {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
   registry.registerPath({
     method: 'post',

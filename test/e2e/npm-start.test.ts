@@ -1,32 +1,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort } from '../../core/src/testing/free-port.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
-import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { freePortRun, removeStandInCluster, stackEnv, startNpmStack } from '../support/npm-start.ts';
+import type { NpmStartStack } from '../support/npm-start.ts';
+import { chromiumMissing } from './support/browser.ts';
+import { checkDemoAgainstChainAndApi } from './support/demo-checks.ts';
+import { walkTheWebApp } from './support/web-app-walk.ts';
 
 const run = promisify(execFile);
 
-async function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** npm start takes PORT (API), PORT+1 (S3) and PORT+2 (chain): find a free run of three. */
-async function freePortRun(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (port < 65533 && (await canListen(port + 1)) && (await canListen(port + 2))) return port;
-  }
-}
+const browserSkip = chromiumMissing();
+// Said once where it shows, not only as a SKIP line: the README says how to install it.
+if (browserSkip !== undefined) console.log(`# browser test skipped: ${browserSkip}`);
 
 /**
  * `npm start` as a user runs it: every service embedded, data in a fresh DATA_DIR. The DATA_DIR
@@ -34,35 +21,18 @@ async function freePortRun(): Promise<number> {
  * which cannot enter it, so this also proves the stand-in cluster folder (CLUSTER_HOME).
  */
 describe('npm start (scripts/dev-stack.ts)', () => {
-  let stack: ChildProcess;
-  let data: TempDir;
-  let dataDir: string;
+  let stack: NpmStartStack;
   let baseUrl: string;
+  let dataDir: string;
   let output = '';
-  const env = (port: number) => ({ ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', S3_ENDPOINT: '', CHAIN_RPC_URL: '', SONG_NFT_ADDRESS: '' });
 
   before(async () => {
-    data = await makeTempDir('stack');
-    dataDir = data.path;
-    const port = await freePortRun();
-    baseUrl = `http://127.0.0.1:${port}`;
-    stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], { env: env(port), stdio: ['ignore', 'pipe', 'pipe'] });
-    stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 90_000;
-    while (!output.includes('development stack is up')) {
-      if (stack.exitCode !== null || Date.now() > deadline) throw new Error(`stack did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    stack = await startNpmStack();
+    ({ baseUrl, dataDir } = stack);
+    output = stack.output();
   });
   after(async () => {
-    if (stack.exitCode === null) {
-      stack.kill('SIGKILL');
-      await new Promise((resolve) => stack.once('exit', resolve));
-    }
-    const standIn = await readFile(join(dataDir, 'postgres', 'CLUSTER_HOME'), 'utf8').then((text) => text.split('\n')[0], () => undefined);
-    if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true });
-    await data.remove();
+    await stack.remove();
   });
 
   it('prints the base, docs and storage URLs and serves the API and the docs page', async () => {
@@ -77,6 +47,21 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     for (const path of ['/api/generate', '/api/metadata', '/api/signature']) assert.ok(path in openapi.paths, path);
   });
 
+  it('serves the web app at /app with the local chain in its config.json', async () => {
+    assert.match(output, new RegExp(`App\\s+${baseUrl}/app/`));
+    const page = await fetch(`${baseUrl}/app/`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<title>Songmint<\/title>/);
+    const script = /<script type="module"[^>]* src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(script !== undefined, 'the built page loads its bundle from /app/assets');
+    assert.equal((await fetch(`${baseUrl}${script}`)).status, 200);
+    const config = (await (await fetch(`${baseUrl}/app/config.json`)).json()) as { rpcUrl: string; contracts: Record<string, string>; developmentWallet: boolean };
+    assert.match(config.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(config.contracts.SongNFT ?? '', /^0x[0-9a-fA-F]{40}$/);
+    assert.equal(config.developmentWallet, true);
+  });
+
   it('signs in with scripts/dev-login.ts and sets a tier with scripts/set-tier.ts', async () => {
     const login = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-login.ts', '--token-only'], { env: { ...process.env, BASE_URL: baseUrl } });
     const token = login.stdout.trim();
@@ -87,9 +72,25 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     assert.equal(((await profile.json()) as { tier: string }).tier, 'pro');
   });
 
+  it('runs `npm run demo` against it: every step through the SDK, exit code 0', async () => {
+    const demo = await run('npm', ['run', 'demo'], { env: { ...process.env, API_URL: baseUrl, DATA_DIR: dataDir }, timeout: 240_000 });
+    for (const step of ['Signed in with Ethereum', 'Song ready', 'Metadata on IPFS', 'Minted', 'Launched on Uniswap v4', 'Bought', 'Sold', 'Fees collected and claimed', 'Pool (on chain)', 'Profile (/v1/user/profile)']) {
+      assert.match(demo.stdout, new RegExp(`== ${step.replace(/[()/]/g, '\\$&')}`), step);
+    }
+    assert.match(demo.stdout, /Demo finished: every step passed\./);
+  });
+
+  it("the demo flow's figures agree with the chain and the API; the served OpenAPI document and the local addresses are what the SDK was generated from", async () => {
+    await checkDemoAgainstChainAndApi(stack);
+  });
+
+  it('walks the web app in Chromium: generate, play, mint, launch, buy, on a desktop and a narrow screen', { skip: browserSkip ?? false }, async () => {
+    await walkTheWebApp(stack);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
-    const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
-    stack.kill('SIGTERM');
+    const exited = new Promise<number | null>((resolve) => stack.process.once('exit', (code) => resolve(code)));
+    stack.process.kill('SIGTERM');
     assert.equal(await exited, 0);
   });
 });
@@ -100,7 +101,7 @@ describe('npm start with a part that never becomes ready', () => {
     try {
       const port = await freePortRun();
       const result = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
-        env: { ...process.env, PORT: String(port), DATA_DIR: data.path, LOG_LEVEL: 'warn', DATABASE_URL: '', S3_ENDPOINT: '', CHAIN_RPC_URL: '', SONG_NFT_ADDRESS: '', SONGMINT_TEST_STALL: 's3:2000' },
+        env: stackEnv(port, data.path, { SONGMINT_TEST_STALL: 's3:2000' }),
         timeout: 120_000,
       }).then(
         () => assert.fail('npm start came up with a stalled S3 server'),
@@ -110,8 +111,7 @@ describe('npm start with a part that never becomes ready', () => {
       assert.equal(result.code, 1);
       assert.match(result.stderr ?? '', /npm start could not start the stack\.\nS3 server \(s3rver on loopback\): create bucket "songmint" and listen on 127\.0\.0\.1:\d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
     } finally {
-      const standIn = await readFile(join(data.path, 'postgres', 'CLUSTER_HOME'), 'utf8').then((text) => text.split('\n')[0], () => undefined);
-      if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true });
+      await removeStandInCluster(data.path);
       await data.remove();
     }
   });

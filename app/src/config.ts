@@ -1,0 +1,33 @@
+import { songmintAddresses } from '@songmint/sdk';
+import type { SongmintContracts } from '@songmint/sdk';
+
+/** What the page needs to know about the stack that serves it (GET ./config.json). */
+export interface AppConfig {
+  apiUrl: string;
+  rpcUrl: string;
+  contracts: SongmintContracts;
+  /** Offer the built-in development wallet (local chain only). */
+  developmentWallet: boolean;
+}
+
+const isAddress = (value: unknown): value is `0x${string}` => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
+
+/** Reads and checks ./config.json; the API defaults to this page's origin, the contracts to the local deployment. */
+export async function loadAppConfig(): Promise<AppConfig> {
+  const response = await fetch(new URL('config.json', document.baseURI));
+  if (!response.ok) throw new Error(`config.json: HTTP ${response.status}`);
+  const raw = (await response.json()) as Partial<Record<keyof AppConfig, unknown>>;
+  if (typeof raw.rpcUrl !== 'string') throw new Error('config.json has no rpcUrl');
+  const contracts: SongmintContracts = { ...songmintAddresses.local };
+  if (typeof raw.contracts === 'object' && raw.contracts !== null) {
+    for (const [name, address] of Object.entries(raw.contracts)) {
+      if (name in contracts && isAddress(address)) contracts[name as keyof SongmintContracts] = address;
+    }
+  }
+  return {
+    apiUrl: typeof raw.apiUrl === 'string' ? raw.apiUrl : window.location.origin,
+    rpcUrl: raw.rpcUrl,
+    contracts,
+    developmentWallet: raw.developmentWallet === true,
+  };
+}

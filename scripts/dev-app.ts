@@ -1,0 +1,81 @@
+/**
+ * The reference dApp for `npm start`: its build (app/ with Vite, into app/dist), made when it is
+ * missing or older than its sources, so a fresh clone needs only `npm install && npm start`, and
+ * the router that serves it at /app with the stack's chain in /app/config.json.
+ *
+ *   npx tsx scripts/dev-app.ts      # build now
+ */
+import { existsSync } from 'node:fs';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { Router } from 'express';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const APP_DIST = join(ROOT, 'app', 'dist');
+/** Everything the build reads from this repository. */
+const SOURCES = ['app/index.html', 'app/vite.config.ts', 'app/src', 'sdk/src', 'sdk/package.json', 'package-lock.json'].map((path) => join(ROOT, path));
+
+async function newestMtime(path: string): Promise<number> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) return 0;
+  if (!info.isDirectory()) return info.mtimeMs;
+  const entries = await readdir(path);
+  const times = await Promise.all(entries.map((entry) => newestMtime(join(path, entry))));
+  return Math.max(info.mtimeMs, ...times);
+}
+
+/** True when app/dist is missing or older than a source. */
+export async function appBuildIsStale(): Promise<boolean> {
+  const built = await stat(join(APP_DIST, 'index.html')).catch(() => undefined);
+  if (built === undefined) return true;
+  const sources = await Promise.all(SOURCES.map(newestMtime));
+  return Math.max(...sources) > built.mtimeMs;
+}
+
+/**
+ * Builds app/dist when stale; returns whether it built. The build goes to a fresh folder that
+ * replaces app/dist at the end, so a running server never sees half a build.
+ */
+export async function ensureAppBuilt(): Promise<boolean> {
+  if (!(await appBuildIsStale())) return false;
+  const { build } = await import('vite');
+  const staging = `${APP_DIST}.building-${process.pid}`;
+  try {
+    // logLevel error: viem's optional Tempo code names node:worker_threads, which the page never loads.
+    await build({ configFile: join(ROOT, 'app', 'vite.config.ts'), logLevel: 'error', build: { outDir: staging, emptyOutDir: true } });
+    await rm(APP_DIST, { recursive: true, force: true });
+    await rename(staging, APP_DIST);
+  } finally {
+    if (existsSync(staging)) await rm(staging, { recursive: true, force: true });
+  }
+  return true;
+}
+
+/** What the page reads from ./config.json (app/src/config.ts). */
+export interface DevAppConfig {
+  rpcUrl: string;
+  contracts: Readonly<Record<string, string>>;
+  developmentWallet: boolean;
+}
+
+/** Serves app/dist and its config.json; mount at /app. */
+export function devAppRouter(config: DevAppConfig): Router {
+  const router = Router();
+  router.get('/config.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(config);
+  });
+  router.use(express.static(APP_DIST, { index: 'index.html' }));
+  return router;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  ensureAppBuilt().then(
+    (built) => console.log(built ? `built ${APP_DIST}` : `${APP_DIST} is up to date`),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

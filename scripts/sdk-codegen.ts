@@ -1,0 +1,97 @@
+/**
+ * What the SDK (sdk/) generates from this repository, as pure renderers: the API types from the
+ * oracle's OpenAPI document (built in-process), the contract ABIs from the Hardhat artifacts and
+ * the Uniswap v4 packages, and the local chain's addresses from a deployment. scripts/generate-sdk.ts
+ * writes them; test/sdk/generated.test.ts fails when the checked-in files differ.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { servedOpenApiDocument } from '../oracle/src/http/served-openapi.ts';
+
+const require = createRequire(import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const GENERATED_DIR = `${ROOT}sdk/src/generated/`;
+export const GENERATED_FILES = { api: 'api.ts', abis: 'abis.ts', addresses: 'addresses.ts' } as const;
+
+const HEADER = (source: string, command: string) =>
+  `// Generated from ${source} by \`${command}\`. Do not edit: test/sdk/generated.test.ts fails on drift.\n`;
+
+/** `paths`, `components` and `operations` of the served API, for openapi-fetch. */
+export async function renderApiTypes(): Promise<string> {
+  const ast = await openapiTS(servedOpenApiDocument() as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  return `${HEADER("the oracle's /openapi.json", 'npm run sdk:generate')}${astToString(ast)}`;
+}
+
+interface Artifact {
+  abi: ReadonlyArray<{ type: string; name?: string }>;
+}
+
+async function hardhatAbi(name: string): Promise<Artifact['abi']> {
+  const path = `${ROOT}artifacts/contracts/${name}.sol/${name}.json`;
+  const text = await readFile(path, 'utf8').catch(() => {
+    throw new Error(`${path} is missing: run \`npx hardhat build\` first`);
+  });
+  return (JSON.parse(text) as Artifact).abi;
+}
+
+function packageAbi(path: string): Artifact['abi'] {
+  return (require(path) as Artifact).abi;
+}
+
+/** Entries of `extra` not in `abi` (by type and name), appended: errors a contract raises from its interfaces. */
+function withErrorsOf(abi: Artifact['abi'], extra: Artifact['abi']): Artifact['abi'] {
+  const seen = new Set(abi.map((entry) => `${entry.type}:${entry.name ?? ''}`));
+  return [...abi, ...extra.filter((entry) => entry.type === 'error' && !seen.has(`${entry.type}:${entry.name ?? ''}`))];
+}
+
+/**
+ * The ABIs the SDK calls, `as const` for viem's type inference. V4Router is v4-periphery's
+ * MockV4Router (V4Router's code behind `executeActions`, what scripts/local-chain.ts deploys) with
+ * IV4Router's slippage errors, so a revert decodes to its name.
+ */
+export async function renderAbis(): Promise<string> {
+  const abis: Array<[string, Artifact['abi']]> = [
+    ['songNftAbi', await hardhatAbi('SongNFT')],
+    ['songVaultAbi', await hardhatAbi('SongVault')],
+    ['songTokenAbi', await hardhatAbi('SongToken')],
+    ['songPoolHookAbi', await hardhatAbi('SongPoolHook')],
+    ['poolManagerAbi', packageAbi('@uniswap/v4-core/out/PoolManager.sol/PoolManager.json')],
+    [
+      'v4RouterAbi',
+      withErrorsOf(
+        packageAbi('@uniswap/v4-periphery/foundry-out/MockV4Router.sol/MockV4Router.json'),
+        packageAbi('@uniswap/v4-periphery/foundry-out/IV4Router.sol/IV4Router.json'),
+      ),
+    ],
+    ['v4QuoterAbi', packageAbi('@uniswap/v4-periphery/foundry-out/V4Quoter.sol/V4Quoter.json')],
+  ];
+  const body = abis.map(([name, abi]) => `export const ${name} = ${JSON.stringify(abi, null, 2)} as const;\n`).join('\n');
+  return `${HEADER('artifacts/contracts (Hardhat) and @uniswap/v4-core, @uniswap/v4-periphery', 'npm run sdk:generate')}${body}`;
+}
+
+/** The contracts scripts/local-chain.ts deploys, by name. */
+export const LOCAL_CONTRACT_NAMES = ['SongNFT', 'SongVault', 'SongPoolHook', 'SongToken', 'PoolManager', 'V4Router', 'V4Quoter'] as const;
+
+/**
+ * Addresses of the local Base chain of `npm start` (chain id 8453, deployed fresh and identically on
+ * every start, so the addresses never change). Only the contracts the SDK calls are kept.
+ */
+export function renderAddresses(contracts: Readonly<Record<string, string>>): string {
+  const entries = LOCAL_CONTRACT_NAMES.map((name) => {
+    const address = contracts[name];
+    if (address === undefined) throw new Error(`the local deployment has no ${name}`);
+    return `    ${name}: '${address}',`;
+  });
+  return `${HEADER('a deployment by scripts/local-chain.ts (ignition/parameters/local.json)', 'npm run sdk:generate')}
+/** Songmint and Uniswap v4 contracts by deployment. \`local\`: the chain \`npm start\` runs (chain id 8453). */
+export const songmintAddresses = {
+  local: {
+    chainId: 8453,
+${entries.join('\n')}
+  },
+} as const;
+`;
+}

@@ -1,0 +1,80 @@
+import type { Address, Hash, Hex, TransactionReceipt } from 'viem';
+import { parseEventLogs } from 'viem';
+import { SongmintClientError } from '../errors.ts';
+import { songNftAbi, songVaultAbi } from '../generated/abis.ts';
+import type { SongmintChain } from './context.ts';
+import { accountOf } from './context.ts';
+import { readPoolKey } from './pool.ts';
+import type { PoolKey } from './pool.ts';
+import { confirmed, missingEvent } from './receipt.ts';
+
+/** SongVault.MAX_ALLOCATION_BPS: at most 10% of the supply goes to the allocation recipient. */
+export const MAX_ALLOCATION_BPS = 1_000;
+
+export interface LaunchSongParameters {
+  songId: bigint;
+  /** Share of the 1,000,000,000 tokens sent to `allocationRecipient`, in basis points (0 to 1,000; default 0). */
+  allocationBps?: number;
+  /** Defaults to the wallet's account. */
+  allocationRecipient?: Address;
+}
+
+export interface LaunchedSong {
+  songId: bigint;
+  /** The song's SongToken. */
+  token: Address;
+  poolId: Hex;
+  poolKey: PoolKey;
+  /** Tokens sent to the allocation recipient and seeded into the pool (18 decimals). */
+  allocation: bigint;
+  poolSupply: bigint;
+  liquidity: bigint;
+  /** The approval, when one was needed. */
+  approveHash?: Hash;
+  hash: Hash;
+  receipt: TransactionReceipt;
+}
+
+/**
+ * Launches the song: approves the vault for the NFT when it is not yet, then simulates and sends
+ * `SongVault.launch` (NFT into custody, token, pool, locked liquidity) and reads the result from
+ * SongLaunched.
+ */
+export async function launchSong(chain: SongmintChain, parameters: LaunchSongParameters): Promise<LaunchedSong> {
+  const account = accountOf(chain);
+  const { songId, allocationBps = 0, allocationRecipient = account.address } = parameters;
+  if (!Number.isInteger(allocationBps) || allocationBps < 0 || allocationBps > MAX_ALLOCATION_BPS) {
+    throw new SongmintClientError('INVALID_ARGUMENT', `allocationBps must be an integer from 0 to ${MAX_ALLOCATION_BPS}`);
+  }
+  const vault = chain.contracts.SongVault;
+  let approveHash: Hash | undefined;
+  const approved = await chain.publicClient.readContract({ address: chain.contracts.SongNFT, abi: songNftAbi, functionName: 'getApproved', args: [songId] });
+  if (approved.toLowerCase() !== vault.toLowerCase()) {
+    const { request } = await chain.publicClient.simulateContract({ account, address: chain.contracts.SongNFT, abi: songNftAbi, functionName: 'approve', args: [vault, songId] });
+    approveHash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
+    await confirmed(chain, approveHash, 'SongNFT.approve');
+  }
+  const { request } = await chain.publicClient.simulateContract({
+    account,
+    address: vault,
+    abi: songVaultAbi,
+    functionName: 'launch',
+    args: [songId, { allocationBps, allocationRecipient }],
+  });
+  const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
+  const receipt = await confirmed(chain, hash, 'SongVault.launch');
+  const [launched] = parseEventLogs({ abi: songVaultAbi, eventName: 'SongLaunched', logs: receipt.logs });
+  if (launched === undefined) throw missingEvent('SongLaunched', hash);
+  return {
+    songId,
+    token: launched.args.token,
+    poolId: launched.args.poolId,
+    poolKey: await readPoolKey(chain, songId),
+    allocation: launched.args.allocation,
+    poolSupply: launched.args.poolSupply,
+    liquidity: launched.args.liquidity,
+    ...(approveHash === undefined ? {} : { approveHash }),
+    hash,
+    receipt,
+  };
+}

@@ -1,0 +1,15 @@
+// Generated from a deployment by scripts/local-chain.ts (ignition/parameters/local.json) by `npm run sdk:generate`. Do not edit: test/sdk/generated.test.ts fails on drift.
+
+/** Songmint and Uniswap v4 contracts by deployment. `local`: the chain `npm start` runs (chain id 8453). */
+export const songmintAddresses = {
+  local: {
+    chainId: 8453,
+    SongNFT: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+    SongVault: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853',
+    SongPoolHook: '0x215F047246B738225C3D1A035aF964e0717320Cc',
+    SongToken: '0x0165878A594ca255338adfa4d48449f69242Eb8F',
+    PoolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+    V4Router: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+    V4Quoter: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+  },
+} as const;

@@ -1,0 +1,39 @@
+/**
+ * @songmint/sdk: the Songmint API (sign-in, generation, metadata, mint signatures, profile) and
+ * contracts (mint, launch, trade on Uniswap v4, fee claims), typed end to end.
+ */
+export { createSongmintApi, withSession } from './api/client.ts';
+export type { CreateSongmintApiParameters, SongmintApi } from './api/client.ts';
+export { signIn } from './api/auth.ts';
+export type { Session, SignInParameters } from './api/auth.ts';
+export { generate, waitForJob } from './api/generation.ts';
+export type { CompletedJob, GenerateParameters, GenerationJob, JobProgress, JobStatus, WaitForJobParameters } from './api/generation.ts';
+export { coverDataUri, uploadMetadata } from './api/metadata.ts';
+export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
+export { getMintSignature } from './api/signature.ts';
+export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
+export { getNft, getPools, getProfile } from './api/v1.ts';
+export type { IndexedNft, TradingPools, UserProfile } from './api/v1.ts';
+
+export type { SongmintChain, SongmintContracts } from './chain/context.ts';
+export { connectSongmint, developmentAccount, DEVELOPMENT_PRIVATE_KEY, localBaseChain } from './chain/local.ts';
+export type { ConnectParameters } from './chain/local.ts';
+export { mintSong } from './chain/mint.ts';
+export type { MintedSong, MintSongParameters } from './chain/mint.ts';
+export { launchSong, MAX_ALLOCATION_BPS } from './chain/launch.ts';
+export type { LaunchedSong, LaunchSongParameters } from './chain/launch.ts';
+export { buy, DEFAULT_SLIPPAGE_BPS, encodeExactInSingle, quoteExactIn, sell } from './chain/trade.ts';
+export type { SwapParameters, SwapResult } from './chain/trade.ts';
+export { claimFees } from './chain/fees.ts';
+export type { ClaimedFees, ClaimFeesParameters } from './chain/fees.ts';
+export { poolIdOf, readPool, readPoolKey } from './chain/pool.ts';
+export type { PoolKey, SongPool } from './chain/pool.ts';
+export { predictTokenAddress } from './chain/token-address.ts';
+export type { PredictTokenAddressParameters } from './chain/token-address.ts';
+
+export { apiErrorFromBody, SongmintApiError, SongmintClientError, SongmintError } from './errors.ts';
+export type { ApiErrorCode, ClientErrorCode } from './errors.ts';
+
+export { poolManagerAbi, songNftAbi, songPoolHookAbi, songTokenAbi, songVaultAbi, v4QuoterAbi, v4RouterAbi } from './generated/abis.ts';
+export { songmintAddresses } from './generated/addresses.ts';
+export type { components as ApiComponents, paths as ApiPaths } from './generated/api.ts';

@@ -1,0 +1,75 @@
+/**
+ * The demo's flow (scripts/demo.ts) run in-process against a started stack, its figures checked
+ * against the chain and the API, plus the SDK's two generated inputs that need a running stack:
+ * the served OpenAPI document and the local deployment's addresses.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createPublicClient, getAddress, http } from 'viem';
+import { localBaseChain, songmintAddresses, songNftAbi, songTokenAbi, songVaultAbi } from '@songmint/sdk';
+import { servedOpenApiDocument } from '../../../oracle/src/http/served-openapi.ts';
+import { runDemo } from '../../../scripts/demo.ts';
+import type { NpmStartStack } from '../../support/npm-start.ts';
+
+interface StackState {
+  rpc: string;
+  contracts: Record<string, string>;
+}
+
+export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise<void> {
+  const state = JSON.parse(await readFile(join(stack.dataDir, 'dev-stack.json'), 'utf8')) as StackState;
+
+  // What the SDK's types and addresses were generated from is what this stack serves and deploys.
+  assert.deepEqual(await (await fetch(`${stack.baseUrl}/openapi.json`)).json(), servedOpenApiDocument(), 'sdk/src/generated/api.ts source: run `npm run sdk:generate`');
+  for (const [name, address] of Object.entries(songmintAddresses.local)) {
+    if (name !== 'chainId') assert.equal(state.contracts[name], address, `${name} moved: run \`npm run sdk:generate\``);
+  }
+
+  const lines: string[] = [];
+  const result = await runDemo({ apiUrl: stack.baseUrl, rpcUrl: state.rpc, log: (line) => lines.push(line) });
+  const client = createPublicClient({ chain: localBaseChain(state.rpc), transport: http(state.rpc) });
+  const { SongNFT, SongVault } = songmintAddresses.local;
+
+  assert.match(result.lyrics ?? '', /\[verse\]/, 'with_lyrics: the song has generated lyrics');
+  assert.match(result.audioHash, /^0x[0-9a-f]{64}$/);
+  // The launched NFT is in the vault for good; its creator is the demo wallet.
+  assert.equal(await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'ownerOf', args: [result.tokenId] }), SongVault);
+  assert.equal(await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [result.tokenId] }), result.wallet);
+  assert.equal(await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'tokenURI', args: [result.tokenId] }), result.metadataUri);
+  const token = await client.readContract({ address: SongVault, abi: songVaultAbi, functionName: 'tokenOf', args: [result.tokenId] });
+  assert.equal(result.predictedToken, token);
+  assert.equal(result.launched.token, token);
+
+  // Every token the wallet holds is accounted for: allocation + bought - sold + claimed fees.
+  const claimedTokens = result.claimed.claimed.reduce((sum, entry) => sum + entry.token, 0n);
+  const balance = await client.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [result.wallet] });
+  assert.equal(balance, result.launched.allocation + result.bought.amountOut - result.sold.amountIn + claimedTokens);
+  assert.ok(result.bought.amountOut >= result.bought.minAmountOut && result.sold.amountOut >= result.sold.minAmountOut, 'slippage floors held');
+
+  // The sell's ETH, read from events, is what the wallet's balance gained net of gas.
+  const sellBlock = result.sold.receipt.blockNumber;
+  const [before, after] = await Promise.all([
+    client.getBalance({ address: result.wallet, blockNumber: sellBlock - 1n }),
+    client.getBalance({ address: result.wallet, blockNumber: sellBlock }),
+  ]);
+  const receipt = result.sold.receipt as typeof result.sold.receipt & { l1Fee?: bigint | null };
+  const gas = result.sold.receipt.gasUsed * result.sold.receipt.effectiveGasPrice + (receipt.l1Fee ?? 0n);
+  assert.equal(after - before + gas, result.sold.amountOut);
+
+  // Fees: every hook fee charged was collected, and the creator's share was paid out in full.
+  assert.equal(result.pool.totalSwapFees, result.bought.hookFee + result.sold.hookFee);
+  assert.equal(result.pool.uncollectedSwapFees, 0n);
+  assert.ok(result.claimed.ethPaid > 0n);
+  assert.deepEqual(result.pool.fees.creator, { eth: 0n, token: 0n });
+  assert.equal(result.pool.payoutRecipient, result.wallet);
+
+  // The API saw the mint (chain watcher) and counts it.
+  assert.ok(result.nft !== null, '/v1/nft/{id} indexed the mint');
+  assert.equal(getAddress(result.nft.minter), result.wallet);
+  assert.equal(result.nft.audio_hash, result.audioHash);
+  assert.equal(result.nft.metadata_uri, result.metadataUri);
+  assert.ok(result.profile.total_minted >= 1 && result.profile.total_generations >= 1);
+  assert.equal(result.poolsIndexed, false);
+  assert.ok(lines.some((line) => line.includes('== Launched on Uniswap v4')));
+}

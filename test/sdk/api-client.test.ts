@@ -1,0 +1,167 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  apiErrorFromBody,
+  coverDataUri,
+  createSongmintApi,
+  generate,
+  predictTokenAddress,
+  songmintAddresses,
+  SongmintApiError,
+  SongmintClientError,
+  waitForJob,
+  withSession,
+} from '@songmint/sdk';
+import type { JobProgress, SongmintApi } from '@songmint/sdk';
+
+/**
+ * The SDK's HTTP side against a loopback server that answers as the oracle does (the oracle has no
+ * job event stream yet, so this server is where the SDK's stream reader meets one). The whole flow
+ * against the real oracle runs in test/e2e/npm-start.test.ts.
+ */
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+const JOB = 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11';
+const HASH = `0x${'ab'.repeat(32)}`;
+const completed = { job_id: JOB, status: 'completed', audio_url: 'http://127.0.0.1:1/songmint/audio/x.mp3', audio_hash: HASH, duration: 10, created_at: '2026-11-23T00:00:00.000Z', lyrics: '[verse]\nla' };
+const processing = (progress: number) => ({ job_id: JOB, status: 'processing', progress, estimated_remaining: 3 });
+const queued = { job_id: JOB, status: 'queued', progress: 0, estimated_remaining: 5, position: 2 };
+
+describe('@songmint/sdk over HTTP', () => {
+  let server: Server;
+  let handler: Handler = (_req, res) => res.end();
+  let requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }> = [];
+  let api: SongmintApi;
+
+  before(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        handler(req, res, body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    api = withSession(createSongmintApi({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }), { token: 'session-token' });
+  });
+  after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(value));
+  };
+  const serve = (next: Handler) => {
+    requests = [];
+    handler = next;
+  };
+
+  it('generate sends the body in snake_case, the bearer token and an Idempotency-Key (given, or a fresh UUID)', async () => {
+    serve((_req, res) => json(res, 202, { job_id: JOB, status: 'queued', estimated_time: 5, position: 1 }));
+    const job = await generate(api, { prompt: 'lo-fi', duration: 10, withLyrics: true, idempotencyKey: 'retry-1' });
+    assert.deepEqual(job, { jobId: JOB, status: 'queued', estimatedTime: 5, position: 1, idempotencyKey: 'retry-1' });
+    const [sent] = requests;
+    assert.equal(sent?.url, '/api/generate');
+    assert.equal(sent?.headers['idempotency-key'], 'retry-1');
+    assert.equal(sent?.headers.authorization, 'Bearer session-token');
+    assert.deepEqual(JSON.parse(sent?.body ?? ''), { prompt: 'lo-fi', duration: 10, steps: 27, with_lyrics: true });
+    const fresh = await generate(api, { prompt: 'lo-fi', duration: 10 });
+    assert.match(fresh.idempotencyKey, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(requests[1]?.headers['idempotency-key'], fresh.idempotencyKey);
+  });
+
+  it('a rejected request becomes a SongmintApiError with the API code, status and Retry-After', async () => {
+    serve((_req, res) => json(res, 429, { error: { code: 'RATE_002', message: 'Hourly limit', details: 'generation: 10 per hour' } }, { 'retry-after': '120' }));
+    const error = await generate(api, { prompt: 'x', duration: 10 }).then(() => assert.fail('resolved'), (caught: unknown) => caught);
+    assert.ok(error instanceof SongmintApiError);
+    assert.equal(error.code, 'RATE_002');
+    assert.equal(error.status, 429);
+    assert.equal(error.retryAfter, 120);
+    assert.equal(error.details, 'generation: 10 per hour');
+  });
+
+  it('calls that need a session refuse to run without one, sending nothing', async () => {
+    serve((_req, res) => json(res, 500, {}));
+    const anonymous = createSongmintApi({ baseUrl: api.baseUrl });
+    await assert.rejects(generate(anonymous, { prompt: 'x', duration: 10 }), (error: unknown) => error instanceof SongmintClientError && error.code === 'NOT_SIGNED_IN');
+    assert.equal(requests.length, 0);
+  });
+
+  it('waitForJob follows the job event stream where the API offers it, reporting progress, without polling', async () => {
+    serve((req, res) => {
+      assert.equal(req.url, `/api/generate/${JOB}/events`);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`event: status\ndata: ${JSON.stringify(queued)}\n\n`);
+      res.write(`data: ${JSON.stringify(processing(40))}\r\n\r\n: keep-alive comment\n\n`);
+      res.end(`data: ${JSON.stringify(completed)}\n\n`);
+    });
+    const progress: JobProgress[] = [];
+    const song = await waitForJob(api, { jobId: JOB, onProgress: (report) => progress.push(report) });
+    assert.deepEqual(song, { jobId: JOB, audioUrl: completed.audio_url, audioHash: HASH, duration: 10, createdAt: new Date(completed.created_at), lyrics: '[verse]\nla' });
+    assert.deepEqual(progress, [
+      { jobId: JOB, status: 'queued', progress: 0, estimatedRemaining: 5, position: 2 },
+      { jobId: JOB, status: 'processing', progress: 40, estimatedRemaining: 3 },
+    ]);
+    assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`]);
+  });
+
+  it('waitForJob polls GET /api/generate/{id} with backoff where there is no stream (as today)', async () => {
+    const answers = [queued, processing(20), processing(80), completed];
+    serve((req, res) => {
+      if (req.url?.endsWith('/events') === true) json(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found', details: '' } });
+      else json(res, 200, answers.shift());
+    });
+    const progress: number[] = [];
+    const song = await waitForJob(api, { jobId: JOB, pollIntervalMs: 5, onProgress: (report) => progress.push(report.progress) });
+    assert.equal(song.audioHash, HASH);
+    assert.deepEqual(progress, [0, 20, 80]);
+    assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`, ...Array<string>(4).fill(`/api/generate/${JOB}`)]);
+  });
+
+  it('a failed job rejects with its error code and job id', async () => {
+    serve((req, res) => {
+      if (req.url?.endsWith('/events') === true) json(res, 404, {});
+      else json(res, 200, { job_id: JOB, status: 'failed', error: { code: 'GEN_005', message: 'Generation failed', retry_after: 10 } });
+    });
+    await assert.rejects(waitForJob(api, { jobId: JOB }), (error: unknown) => error instanceof SongmintApiError && error.code === 'GEN_005' && error.jobId === JOB && error.retryAfter === 10);
+  });
+
+  it('the AbortSignal stops waiting with ABORTED', async () => {
+    serve((req, res) => {
+      if (req.url?.endsWith('/events') === true) json(res, 404, {});
+      else json(res, 200, processing(10));
+    });
+    const controller = new AbortController();
+    const waiting = waitForJob(api, { jobId: JOB, pollIntervalMs: 5, signal: controller.signal, onProgress: () => controller.abort() });
+    await assert.rejects(waiting, (error: unknown) => error instanceof SongmintClientError && error.code === 'ABORTED');
+  });
+});
+
+describe('@songmint/sdk helpers', () => {
+  it('apiErrorFromBody reads all three error shapes of the API', () => {
+    const a = apiErrorFromBody(409, { error: { code: 'SIGN_002', message: 'Already signed', details: 'once', job_id: JOB } });
+    assert.deepEqual([a.code, a.status, a.details, a.jobId], ['SIGN_002', 409, 'once', JOB]);
+    const daily = apiErrorFromBody(429, { error: 'rate_limit_exceeded', limit: 10, reset_at: '2026-11-24T00:00:00.000Z', code: 'RATE_001', message: 'Daily limit', retry_after: 99 });
+    assert.deepEqual([daily.code, daily.retryAfter, daily.details], ['RATE_001', 99, { limit: 10, reset_at: '2026-11-24T00:00:00.000Z' }]);
+    const c = apiErrorFromBody(404, { error: 'NOT_FOUND', message: 'Token not found', details: { id: '7' } }, '3');
+    assert.deepEqual([c.code, c.message, c.details, c.retryAfter], ['NOT_FOUND', 'NOT_FOUND: Token not found', { id: '7' }, 3]);
+    assert.equal(apiErrorFromBody(502, 'Bad Gateway').code, 'HTTP_502');
+  });
+
+  it('predictTokenAddress is SongVault.tokenOf of the local deployment (read from the chain for songs 1 and 2)', () => {
+    assert.equal(predictTokenAddress({ songId: 1n, contracts: songmintAddresses.local }), '0xa87A24c3442FDc3627E930877Ed83AbF3caA696F');
+    assert.notEqual(predictTokenAddress({ songId: 2n, contracts: songmintAddresses.local }), '0xa87A24c3442FDc3627E930877Ed83AbF3caA696F');
+  });
+
+  it('coverDataUri encodes image bytes as a base64 data URI', () => {
+    const bytes = new Uint8Array(100_000).map((_, index) => (index * 7) % 256);
+    assert.equal(coverDataUri({ bytes, mimeType: 'image/png' }), `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`);
+    assert.equal(coverDataUri('data:image/gif;base64,R0lG'), 'data:image/gif;base64,R0lG');
+  });
+});
