@@ -36,7 +36,7 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** HTTP status per code (DESIGN.md "HTTP mapping"). */
+/** HTTP status per code (docs/spec-map.md, "Errors, authentication, variants"). */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   GEN_001: 503,
   GEN_002: 503,
