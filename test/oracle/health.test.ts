@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { healthSchema, livenessSchema, readinessSchema } from '../../oracle/src/http/schemas.ts';
 
 describe('health, metrics, OpenAPI, docs', () => {
   let app: TestApp;
@@ -14,17 +15,19 @@ describe('health, metrics, OpenAPI, docs', () => {
   });
 
   it('/health and /health/live answer 200', async () => {
-    assert.deepEqual((await app.request('/health')).body, { status: 'ok', service: 'songmint-oracle' });
+    assert.deepEqual(healthSchema.parse((await app.request('/health')).body), { status: 'ok', service: 'songmint-oracle' });
     const live = await app.request('/health/live');
     assert.equal(live.status, 200);
-    assert.equal((live.body as { status: string }).status, 'alive');
+    assert.equal(livenessSchema.parse(live.body).status, 'alive');
   });
 
   it('/health/ready is 503 without a live worker and 200 with one', async () => {
     await app.db.none('DELETE FROM worker_heartbeats');
     const down = await app.request('/health/ready');
     assert.equal(down.status, 503);
-    assert.deepEqual((down.body as { checks: { database: string } }).checks.database, 'up');
+    const downBody = readinessSchema.parse(down.body);
+    assert.equal(downBody.status, 'not_ready');
+    assert.equal(downBody.checks.database, 'up');
     await app.db.none(
       `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, last_seen)
        VALUES ('stale', 'h', 'cuda', 'm', '1', 2, now() - interval '5 minutes')`,
@@ -33,6 +36,7 @@ describe('health, metrics, OpenAPI, docs', () => {
     await app.addWorkerHeartbeat('gpu-1', 2);
     const up = await app.request('/health/ready');
     assert.equal(up.status, 200);
+    readinessSchema.parse(up.body);
     assert.deepEqual(up.body, { status: 'ready', checks: { database: 'up', workers: { live: 1, slots: 2, devices: ['cpu'], status: 'up' } } });
   });
 

@@ -4,6 +4,7 @@ import { recoverMessageAddress } from 'viem';
 import type { Address, Hex } from 'viem';
 import { mintMessageHash } from '../../oracle/src/chain/mint-signer.ts';
 import { recordSongMinted } from '../../oracle/src/chain/watcher.ts';
+import { nftMintResponseSchema, nftResponseSchema, poolsResponseSchema } from '../../oracle/src/http/routes/nft.ts';
 import { assertVariantCError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
@@ -12,16 +13,6 @@ import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 const NFT_ADDRESS = '0x00000000000000000000000000000000005047a1' as Address;
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
-
-interface MintResponse {
-  job_id: string;
-  signature: Hex;
-  metadata_uri: string;
-  audio_hash: Hex;
-  minter: string;
-  expires_at: string;
-  mint_call: { chain_id: number; address: string | null; function_name: string; args: [string, string, string] };
-}
 
 describe('Variant C: /v1/nft and /v1/trading', () => {
   let stack: StorageStack;
@@ -39,12 +30,12 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
     const job = await stack.seedJob(alice.userId, alice.address);
     const response = await stack.app.request('/v1/nft/mint', { token: alice.token, body: { job_id: job.publicId, metadata_uri: METADATA_URI } });
     assert.equal(response.status, 200, response.text);
-    const body = response.body as MintResponse;
+    const body = nftMintResponseSchema.parse(response.body);
     assert.equal(body.job_id, job.publicId);
     assert.equal(body.minter, alice.address);
     assert.deepEqual(body.mint_call, { chain_id: 8453, address: NFT_ADDRESS, function_name: 'mint', args: [METADATA_URI, job.audioHash, body.signature] });
     const digest = mintMessageHash({ minter: alice.address as Address, metadataUri: METADATA_URI, audioHash: job.audioHash });
-    assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: body.signature }), stack.signer.address);
+    assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: body.signature as Hex }), stack.signer.address);
 
     const again = await stack.app.request('/v1/nft/mint', { token: alice.token, body: { job_id: job.publicId, metadata_uri: METADATA_URI } });
     assert.equal(again.status, 409);
@@ -94,6 +85,7 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
     assert.equal(outcome, 'recorded');
     const response = await stack.app.request('/v1/nft/7', { token: bob.token });
     assert.equal(response.status, 200, response.text);
+    nftResponseSchema.parse(response.body);
     assert.deepEqual(response.body, {
       token_id: '7',
       chain_id: 8453,
@@ -128,6 +120,7 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
   it('GET /v1/trading/pools says plainly that pools are not indexed', async () => {
     const response = await stack.app.request('/v1/trading/pools', { token: alice.token });
     assert.equal(response.status, 200);
+    poolsResponseSchema.parse(response.body);
     assert.deepEqual(response.body, { pools: [], count: 0, indexed: false });
     assert.ok(response.headers.get('x-ratelimit-limit'), 'the trading category limit applies');
   });

@@ -6,9 +6,12 @@ import {
   generateRequestSchema,
   generateRequestVariantBSchema,
   generateVariantBResultSchema,
+  healthSchema,
   jobStatusSchema,
+  livenessSchema,
   nonceResponseSchema,
   profileSchema,
+  readinessSchema,
   sessionTokenSchema,
   variantAErrorSchema,
   variantCErrorSchema,
@@ -107,13 +110,15 @@ function registerCore(registry: OpenAPIRegistry): void {
     security,
     responses: { 200: json(profileSchema, 'Profile.'), 401: json(variantCErrorSchema, 'Missing or invalid token.') },
   });
-  for (const [path, summary] of [
-    ['/health', 'Basic health check'],
-    ['/health/live', 'Liveness: the process runs'],
-    ['/health/ready', 'Readiness: database and a live GPU/CPU worker (503 otherwise)'],
-  ] as const) {
-    registry.registerPath({ method: 'get', path, tags: ['health'], summary, responses: { 200: { description: 'Healthy.' }, 503: { description: 'Not ready.' } } });
-  }
+  registry.registerPath({ method: 'get', path: '/health', tags: ['health'], summary: 'Basic health check', responses: { 200: json(healthSchema, 'Healthy.') } });
+  registry.registerPath({ method: 'get', path: '/health/live', tags: ['health'], summary: 'Liveness: the process runs', responses: { 200: json(livenessSchema, 'Alive.') } });
+  registry.registerPath({
+    method: 'get',
+    path: '/health/ready',
+    tags: ['health'],
+    summary: 'Readiness: database and a live GPU/CPU worker (503 otherwise)',
+    responses: { 200: json(readinessSchema, 'Ready.'), 503: json(readinessSchema, 'Not ready: the database is down or no worker has a fresh heartbeat.') },
+  });
   registry.registerPath({
     method: 'get',
     path: '/metrics',

@@ -146,8 +146,8 @@ export const profileSchema = z
   .meta({ id: 'UserProfile' });
 
 export const variantAErrorSchema = z
-  .object({
-    error: z.object({
+  .strictObject({
+    error: z.strictObject({
       code: z.string().meta({ example: 'GEN_003' }),
       message: z.string(),
       details: z.string(),
@@ -158,7 +158,7 @@ export const variantAErrorSchema = z
   .meta({ id: 'ErrorVariantA' });
 
 export const dailyLimitErrorSchema = z
-  .object({
+  .strictObject({
     error: z.literal('rate_limit_exceeded'),
     limit: z.number().int(),
     reset_at: z.iso.datetime(),
@@ -169,8 +169,30 @@ export const dailyLimitErrorSchema = z
   .meta({ id: 'DailyLimitError' });
 
 export const variantCErrorSchema = z
-  .object({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+  .strictObject({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
   .meta({ id: 'ErrorVariantC' });
+
+export const healthSchema = z.strictObject({ status: z.literal('ok'), service: z.string() }).meta({ id: 'Health' });
+
+export const livenessSchema = z
+  .strictObject({ status: z.literal('alive'), uptime_seconds: z.number().int().meta({ description: 'Seconds since the process started.' }) })
+  .meta({ id: 'Liveness' });
+
+/** GET /health/ready: the 200 and 503 answers share this shape; the worker counts are there when the database answered. */
+export const readinessSchema = z
+  .strictObject({
+    status: z.enum(['ready', 'not_ready']),
+    checks: z.strictObject({
+      database: z.enum(['up', 'down']),
+      workers: z.strictObject({
+        live: z.number().int().optional().meta({ description: 'Workers with a fresh heartbeat.' }),
+        slots: z.number().int().optional(),
+        devices: z.array(z.string()).optional(),
+        status: z.enum(['up', 'down', 'unknown']),
+      }),
+    }),
+  })
+  .meta({ id: 'Readiness' });
 
 /** "prompt: must not be empty; duration: Too big..." from zod issues. */
 export function describeIssues(error: z.ZodError): string {

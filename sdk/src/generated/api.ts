@@ -486,14 +486,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Not ready. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": components["schemas"]["Health"];
                     };
-                    content?: never;
                 };
             };
         };
@@ -522,19 +517,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Healthy. */
+                /** @description Alive. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
-                };
-                /** @description Not ready. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
+                    content: {
+                        "application/json": components["schemas"]["Liveness"];
                     };
-                    content?: never;
                 };
             };
         };
@@ -563,19 +553,23 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Healthy. */
+                /** @description Ready. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
                 };
-                /** @description Not ready. */
+                /** @description Not ready: the database is down or no worker has a fresh heartbeat. */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
                 };
             };
         };
@@ -1039,6 +1033,11 @@ export interface components {
             audioUrl: string;
             duration: number;
         };
+        Health: {
+            service: string;
+            /** @enum {string} */
+            status: "ok";
+        };
         JobStatus: {
             /** @description Seconds. */
             estimated_remaining: number;
@@ -1081,6 +1080,12 @@ export interface components {
             job_id: string;
             /** @enum {string} */
             status: "cancelled";
+        };
+        Liveness: {
+            /** @enum {string} */
+            status: "alive";
+            /** @description Seconds since the process started. */
+            uptime_seconds: number;
         };
         MetadataRequest: {
             attributes?: components["schemas"]["SongAttributes"];
@@ -1193,6 +1198,22 @@ export interface components {
             };
             minter: string;
             signature: string;
+        };
+        Readiness: {
+            checks: {
+                /** @enum {string} */
+                database: "up" | "down";
+                workers: {
+                    devices?: string[];
+                    /** @description Workers with a fresh heartbeat. */
+                    live?: number;
+                    slots?: number;
+                    /** @enum {string} */
+                    status: "up" | "down" | "unknown";
+                };
+            };
+            /** @enum {string} */
+            status: "ready" | "not_ready";
         };
         SessionToken: {
             /** Format: date-time */

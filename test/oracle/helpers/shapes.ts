@@ -1,37 +1,32 @@
 import assert from 'node:assert/strict';
+import type { z } from 'zod';
+import { dailyLimitErrorSchema, variantAErrorSchema, variantCErrorSchema } from '../../../oracle/src/http/schemas.ts';
+
+/** Parses `body` with the app's own (strict) response schema, failing with the body in the message. */
+function parseWith<T extends z.ZodType>(schema: T, body: unknown, what: string): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  assert.ok(parsed.success, `expected ${what}, got ${JSON.stringify(body)}: ${parsed.error?.message ?? ''}`);
+  return parsed.data;
+}
 
 /** Asserts the spec's Variant A error body `{error:{code,message,details,retry_after?,job_id?}}`. */
 export function assertVariantAError(body: unknown, code?: string): void {
-  assert.equal(typeof body, 'object');
-  const error = (body as { error?: unknown }).error;
-  assert.equal(typeof error, 'object', `expected a Variant A error body, got ${JSON.stringify(body)}`);
-  const e = error as Record<string, unknown>;
-  assert.equal(typeof e.code, 'string');
-  assert.equal(typeof e.message, 'string');
-  assert.ok((e.message as string).length > 0);
-  assert.equal(typeof e.details, 'string');
-  if ('retry_after' in e) assert.ok(Number.isInteger(e.retry_after));
-  if ('job_id' in e) assert.equal(typeof e.job_id, 'string');
-  for (const key of Object.keys(e)) assert.ok(['code', 'message', 'details', 'retry_after', 'job_id'].includes(key), `unexpected field ${key}`);
-  if (code !== undefined) assert.equal(e.code, code);
+  const { error } = parseWith(variantAErrorSchema, body, 'a Variant A error body');
+  assert.ok(error.message.length > 0);
+  if (code !== undefined) assert.equal(error.code, code);
 }
 
 /** Asserts the spec's Variant C error body `{error, message, details: object}`. */
 export function assertVariantCError(body: unknown, code?: string): void {
-  const b = body as Record<string, unknown>;
-  assert.equal(typeof b.error, 'string', `expected a Variant C error body, got ${JSON.stringify(body)}`);
-  assert.equal(typeof b.message, 'string');
-  assert.ok(typeof b.details === 'object' && b.details !== null && !Array.isArray(b.details));
-  if (code !== undefined) assert.equal(b.error, code);
+  const parsed = parseWith(variantCErrorSchema, body, 'a Variant C error body');
+  if (code !== undefined) assert.equal(parsed.error, code);
 }
 
 /** Asserts the spec's daily-limit 429 body. */
 export function assertDailyLimitBody(body: unknown, limit: number): void {
-  const b = body as Record<string, unknown>;
-  assert.equal(b.error, 'rate_limit_exceeded');
-  assert.equal(b.limit, limit);
-  assert.equal(typeof b.reset_at, 'string');
-  const reset = new Date(String(b.reset_at));
+  const parsed = parseWith(dailyLimitErrorSchema, body, 'the daily-limit body');
+  assert.equal(parsed.limit, limit);
+  const reset = new Date(parsed.reset_at);
   assert.equal(reset.getUTCHours(), 0);
   assert.equal(reset.getUTCMinutes(), 0);
   assert.ok(reset.getTime() > Date.now());

@@ -1,5 +1,7 @@
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import type { healthSchema, livenessSchema, readinessSchema } from '../schemas.ts';
 import { liveWorkerCapacity } from '../../queue/queue-state.ts';
 
 const READY_CHECK_TIMEOUT_MS = 2000;
@@ -24,10 +26,10 @@ export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
   const router = Router();
   const startedAt = Date.now();
   router.get('/', (_req, res) => {
-    res.json({ status: 'ok', service: 'songmint-oracle' });
+    res.json({ status: 'ok', service: 'songmint-oracle' } satisfies z.infer<typeof healthSchema>);
   });
   router.get('/live', (_req, res) => {
-    res.json({ status: 'alive', uptime_seconds: Math.round((Date.now() - startedAt) / 1000) });
+    res.json({ status: 'alive', uptime_seconds: Math.round((Date.now() - startedAt) / 1000) } satisfies z.infer<typeof livenessSchema>);
   });
   router.get('/ready', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -40,9 +42,9 @@ export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
           database: 'up',
           workers: { live: capacity.workers, slots: capacity.slots, devices: capacity.devices, status: ready ? 'up' : 'down' },
         },
-      });
+      } satisfies z.infer<typeof readinessSchema>);
     } catch {
-      res.status(503).json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } } });
+      res.status(503).json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } } } satisfies z.infer<typeof readinessSchema>);
     }
   });
   return router;

@@ -28,14 +28,14 @@ export const nftMintRequestSchema = z
   .meta({ id: 'NftMintRequest' });
 
 export const nftMintResponseSchema = z
-  .object({
+  .strictObject({
     job_id: z.string(),
     signature: z.string(),
     metadata_uri: z.string(),
     audio_hash: z.string(),
     minter: z.string(),
     expires_at: z.iso.datetime(),
-    mint_call: z.object({
+    mint_call: z.strictObject({
       chain_id: z.number().int(),
       address: z.string().nullable().meta({ description: 'SongNFT address; null when the oracle has no chain configured.' }),
       function_name: z.literal('mint'),
@@ -45,7 +45,7 @@ export const nftMintResponseSchema = z
   .meta({ id: 'NftMintResponse' });
 
 export const nftResponseSchema = z
-  .object({
+  .strictObject({
     token_id: z.string(),
     chain_id: z.number().int(),
     contract: z.string().nullable(),
@@ -61,7 +61,7 @@ export const nftResponseSchema = z
   .meta({ id: 'Nft' });
 
 export const poolsResponseSchema = z
-  .object({
+  .strictObject({
     pools: z.array(z.record(z.string(), z.unknown())),
     count: z.number().int(),
     indexed: z.boolean().meta({ description: 'false: pools are not indexed by this oracle yet; the list is empty by construction.' }),
@@ -109,7 +109,7 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
         function_name: 'mint',
         args: [issued.metadataUri, issued.audioHash, issued.signature],
       },
-    });
+    } satisfies z.infer<typeof nftMintResponseSchema>);
   });
 
   router.get('/:id', async (req, res) => {
@@ -141,7 +141,7 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
       job_id: toPublicJobId(row.job_id),
       mint_tx_hash: row.mint_tx_hash,
       minted_at: row.used_at === null ? null : row.used_at.toISOString(),
-    });
+    } satisfies z.infer<typeof nftResponseSchema>);
   });
 
   return { path: '/v1/nft', router, openapi: registerNftApi };
@@ -155,7 +155,7 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
 export function tradingRouter(): MountedRouter {
   const router = Router();
   router.get('/pools', (_req, res) => {
-    res.json({ pools: [], count: 0, indexed: false });
+    res.json({ pools: [], count: 0, indexed: false } satisfies z.infer<typeof poolsResponseSchema>);
   });
   return { path: '/v1/trading', router, openapi: registerTradingApi };
 }
