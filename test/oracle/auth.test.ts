@@ -7,6 +7,7 @@ import { SESSION_TOKEN_AUDIENCE, SESSION_TOKEN_ISSUER } from '../../oracle/src/d
 import { TEST_SIWE_DOMAIN, TEST_SIWE_URI, startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { nonceResponseSchema, sessionTokenSchema } from '../../oracle/src/http/schemas.ts';
 
 describe('sign-in (SIWE) and bearer authentication', () => {
   let app: TestApp;
@@ -19,7 +20,7 @@ describe('sign-in (SIWE) and bearer authentication', () => {
 
   async function signedMessage(overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {}) {
     const account = privateKeyToAccount(generatePrivateKey());
-    const { nonce } = (await app.request('/api/auth/nonce')).body as { nonce: string };
+    const { nonce } = nonceResponseSchema.parse((await app.request('/api/auth/nonce')).body);
     const message = createSiweMessage({
       address: account.address,
       chainId: 8453,
@@ -36,19 +37,19 @@ describe('sign-in (SIWE) and bearer authentication', () => {
   it('issues a nonce with the domain, uri and chain to sign', async () => {
     const res = await app.request('/api/auth/nonce');
     assert.equal(res.status, 200);
-    const body = res.body as Record<string, unknown>;
-    assert.match(String(body.nonce), /^[0-9a-f]{32}$/);
+    const body = nonceResponseSchema.parse(res.body);
+    assert.match(body.nonce, /^[0-9a-f]{32}$/);
     assert.equal(body.domain, TEST_SIWE_DOMAIN);
     assert.equal(body.uri, TEST_SIWE_URI);
     assert.equal(body.chain_id, 8453);
-    assert.ok(new Date(String(body.expires_at)).getTime() > Date.now());
+    assert.ok(new Date(body.expires_at).getTime() > Date.now());
   });
 
   it('signs in, creates the user once per wallet, and the token opens protected endpoints', async () => {
     const { account, message, signature } = await signedMessage();
     const res = await app.request('/api/auth/verify', { body: { message, signature } });
     assert.equal(res.status, 200);
-    const body = res.body as { token: string; expires_at: string; user: { id: string; wallet_address: string; tier: string } };
+    const body = sessionTokenSchema.parse(res.body);
     assert.equal(body.user.wallet_address, account.address.toLowerCase());
     assert.equal(body.user.tier, 'free');
     const expires = new Date(body.expires_at).getTime();
@@ -103,7 +104,7 @@ describe('sign-in (SIWE) and bearer authentication', () => {
     const { message, signature } = await signedMessage();
     const res = await app.request('/api/auth/verify', { body: { message, signature, social_fid: 1234 } });
     assert.equal(res.status, 200);
-    assert.equal((res.body as { user: { social_fid: unknown } }).user.social_fid, null);
+    assert.equal(sessionTokenSchema.parse(res.body).user.social_fid, null);
   });
 
   describe('401 on protected endpoints', () => {

@@ -4,6 +4,7 @@ import { GENERATION_QUEUE, TIER_PRIORITY } from '../../core/src/generation-queue
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
+import { generateAcceptedSchema, jobStatusSchema } from '../../oracle/src/http/schemas.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('POST /api/generate and GET /api/generate/{job_id}', () => {
@@ -24,11 +25,11 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
   it('queues a job, charges the daily counter and enqueues it on pg-boss with the tier priority', async () => {
     const res = await app.request('/api/generate', { token: free.token, body: { prompt: 'lofi beat', duration: 30, seed: 42, steps: 60, with_lyrics: true } });
     assert.equal(res.status, 202);
-    const body = res.body as { job_id: string; status: string; estimated_time: number; position: number };
+    const body = generateAcceptedSchema.parse(res.body);
     assert.match(body.job_id, /^gen_[0-9a-f-]{36}$/);
     assert.equal(body.status, JOB_STATUS.queued);
-    assert.ok(Number.isInteger(body.estimated_time) && body.estimated_time > 0);
-    assert.ok(Number.isInteger(body.position) && body.position >= 1);
+    assert.ok(body.estimated_time > 0);
+    assert.ok(body.position >= 1);
     assert.equal(res.headers.get('location'), `/api/generate/${body.job_id}`);
     const id = body.job_id.slice(4);
     const job = await app.db.one('SELECT status, prompt, duration, seed::text AS seed, steps, with_lyrics, tier, user_id FROM generation_jobs WHERE id = $1', [id]);
@@ -50,12 +51,12 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
 
   it('shows a queued job to its owner with progress, position and estimated_remaining; 404 to others', async () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'jazz', duration: 10 } });
-    const { job_id } = created.body as { job_id: string };
+    const { job_id } = generateAcceptedSchema.parse(created.body);
     const own = await app.request(`/api/generate/${job_id}`, { token: free.token });
     assert.equal(own.status, 200);
-    const view = own.body as { job_id: string; status: string; progress: number; estimated_remaining: number; position: number };
+    const view = jobStatusSchema.parse(own.body);
     assert.equal(view.job_id, job_id);
-    assert.equal(view.status, JOB_STATUS.queued);
+    assert.ok(view.status === JOB_STATUS.queued, `expected a queued job, got ${view.status}`);
     assert.equal(view.progress, 0);
     assert.ok(view.estimated_remaining > 0);
     const other = await app.login();
@@ -69,12 +70,14 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
 
   it('shows processing, completed and failed jobs in their shapes', async () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'rock', duration: 20 } });
-    const { job_id } = created.body as { job_id: string };
+    const { job_id } = generateAcceptedSchema.parse(created.body);
     const id = job_id.slice(4);
     await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [id]);
     const running = await app.request(`/api/generate/${job_id}`, { token: free.token });
     assert.deepEqual(Object.keys(running.body as object).sort(), ['estimated_remaining', 'job_id', 'progress', 'status']);
-    assert.equal((running.body as { progress: number }).progress, 40);
+    const runningView = jobStatusSchema.parse(running.body);
+    assert.ok(runningView.status === JOB_STATUS.processing, `expected a processing job, got ${runningView.status}`);
+    assert.equal(runningView.progress, 40);
 
     const hash = `0x${'ab'.repeat(32)}`;
     await app.db.none(
@@ -82,17 +85,18 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
       [id, `http://storage.test/audio/${job_id}.mp3`, hash],
     );
     const done = await app.request(`/api/generate/${job_id}`, { token: free.token });
-    const completed = done.body as Record<string, unknown>;
-    assert.equal(completed.status, JOB_STATUS.completed);
+    const completed = jobStatusSchema.parse(done.body);
+    assert.ok(completed.status === JOB_STATUS.completed, `expected a completed job, got ${completed.status}`);
     assert.equal(completed.audio_url, `http://storage.test/audio/${job_id}.mp3`);
     assert.equal(completed.audio_hash, hash);
     assert.equal(completed.duration, 20);
-    assert.match(String(completed.created_at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.match(completed.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const second = await app.request('/api/generate', { token: free.token, body: { prompt: 'metal', duration: 20 } });
-    const failedId = (second.body as { job_id: string }).job_id;
+    const failedId = generateAcceptedSchema.parse(second.body).job_id;
     await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error' WHERE id = $1`, [failedId.slice(4)]);
     const failed = await app.request(`/api/generate/${failedId}`, { token: free.token });
+    jobStatusSchema.parse(failed.body);
     assert.deepEqual(failed.body, { job_id: failedId, status: JOB_STATUS.failed, error: { code: 'GEN_005', message: 'model inference error', retry_after: 10 } });
   });
 

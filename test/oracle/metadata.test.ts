@@ -11,20 +11,11 @@ import { sha256 } from 'multiformats/hashes/sha2';
 import { gatewayRouter } from '../../oracle/src/http/routes/gateway.ts';
 import { createPinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
+import { metadataResponseSchema, metadataResponseVariantBSchema } from '../../oracle/src/http/routes/metadata.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { PUBLIC_BASE_URL, dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
-
-interface MetadataResponse {
-  metadata_uri: string;
-  metadata_hash: string;
-  cid: string;
-  job_id?: string;
-  image?: string;
-  cover_url?: string;
-  pin_status?: string;
-}
 
 interface Document {
   name: string;
@@ -68,7 +59,7 @@ describe('POST /api/metadata', () => {
       attributes: { genre: 'Synthwave', mood: 'Nostalgic', bpm: 118 },
     });
     assert.equal(response.status, 201, response.text);
-    const body = response.body as MetadataResponse;
+    const body = metadataResponseSchema.parse(response.body);
     assert.equal(body.metadata_uri, `ipfs://${body.cid}`);
     assert.equal(body.job_id, job.publicId);
 
@@ -116,8 +107,8 @@ describe('POST /api/metadata', () => {
 
   it('is deterministic: the same input gives the same CID and hash', async () => {
     const input = { name: 'Same', description: 'Twice', audio_url: 'https://example.com/a.mp3', attributes: { mood: 'Calm', genre: 'Ambient' } };
-    const first = (await upload(alice, input)).body as MetadataResponse;
-    const second = (await upload(alice, { attributes: { genre: 'Ambient', mood: 'Calm' }, audio_url: input.audio_url, description: 'Twice', name: 'Same' })).body as MetadataResponse;
+    const first = metadataResponseSchema.parse((await upload(alice, input)).body);
+    const second = metadataResponseSchema.parse((await upload(alice, { attributes: { genre: 'Ambient', mood: 'Calm' }, audio_url: input.audio_url, description: 'Twice', name: 'Same' })).body);
     assert.equal(first.cid, second.cid);
     assert.equal(first.metadata_hash, second.metadata_hash);
     assert.equal(first.job_id, undefined, 'an outside audio URL links no job');
@@ -127,7 +118,7 @@ describe('POST /api/metadata', () => {
     const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
     const response = await upload(alice, { name: 'Outside', audio_url: 'https://example.com/song.mp3', cover_image: dataUri('image/jpeg', jpeg) });
     assert.equal(response.status, 201, response.text);
-    const body = response.body as MetadataResponse;
+    const body = metadataResponseSchema.parse(response.body);
     const key = `covers/${createHash('sha256').update(jpeg).digest('hex')}.png`;
     assert.equal(body.cover_url, `${PUBLIC_BASE_URL}/${key}`);
     const head = await stack.objectStore.head(key);
@@ -142,8 +133,8 @@ describe('POST /api/metadata', () => {
     const job = await stack.seedJob(alice.userId, alice.address);
     const response = await upload(alice, { name: 'B side', description: 'camel', audioUrl: job.audioUrl });
     assert.equal(response.status, 201, response.text);
-    const body = response.body as { metadataURI: string; ipfsHash: string };
-    assert.deepEqual(Object.keys(body).sort(), ['ipfsHash', 'metadataURI']);
+    assert.deepEqual(Object.keys(response.body as object).sort(), ['ipfsHash', 'metadataURI']);
+    const body = metadataResponseVariantBSchema.parse(response.body);
     assert.equal(body.metadataURI, `ipfs://${body.ipfsHash}`);
     const { doc } = await documentAt(body.ipfsHash);
     assert.equal(doc.properties.audio_hash, job.audioHash);
@@ -242,7 +233,7 @@ describe('POST /api/metadata', () => {
         token: user.token,
         body: { name: 'Gateway', audio_url: 'https://example.com/g.mp3', cover_image: dataUri('image/png', cover) },
       });
-      const body = upload.body as MetadataResponse;
+      const body = metadataResponseSchema.parse(upload.body);
 
       const metadata = await fetch(`${base}/${body.cid}`);
       assert.equal(metadata.status, 200);
@@ -315,7 +306,7 @@ describe('POST /api/metadata with a remote pinning service', () => {
       body: { name: 'Pinned', audio_url: 'https://example.com/p.mp3', cover_image: dataUri('image/png', cover) },
     });
     assert.equal(response.status, 201, response.text);
-    const body = response.body as MetadataResponse;
+    const body = metadataResponseSchema.parse(response.body);
     assert.equal(body.pin_status, 'pinning');
     assert.deepEqual(pinned, [body.image?.replace('ipfs://', ''), body.cid]);
   });

@@ -4,6 +4,7 @@ import { recoverMessageAddress } from 'viem';
 import type { Address, Hex } from 'viem';
 import { mintMessageHash } from '../../oracle/src/chain/mint-signer.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
+import { signatureResponseSchema, signatureResponseVariantBSchema } from '../../oracle/src/http/routes/signature.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
@@ -30,13 +31,13 @@ describe('POST /api/signature', () => {
     const before = Date.now();
     const response = await sign(alice, { job_id: job.publicId, user_address: alice.account.address, metadata_uri: METADATA_URI });
     assert.equal(response.status, 200, response.text);
-    const body = response.body as { signature: Hex; audio_hash: string; expires_at: string; job_id: string };
+    const body = signatureResponseSchema.parse(response.body);
     assert.equal(body.audio_hash, job.audioHash);
     assert.equal(body.job_id, job.publicId);
     assert.match(body.signature, /^0x[0-9a-f]{130}$/);
 
     const digest = mintMessageHash({ minter: alice.address as Address, metadataUri: METADATA_URI, audioHash: job.audioHash });
-    const recovered = await recoverMessageAddress({ message: { raw: digest }, signature: body.signature });
+    const recovered = await recoverMessageAddress({ message: { raw: digest }, signature: body.signature as Hex });
     assert.equal(recovered, stack.signer.address);
 
     const expires = Date.parse(body.expires_at);
@@ -164,12 +165,12 @@ describe('POST /api/signature', () => {
     const job = await stack.seedJob(alice.userId, alice.address);
     const response = await sign(alice, { metadataURI: METADATA_URI, audioHash: job.audioHash.toUpperCase().replace('0X', '0x') });
     assert.equal(response.status, 200, response.text);
-    const body = response.body as { signature: Hex; expiresAt: number };
-    assert.deepEqual(Object.keys(body).sort(), ['expiresAt', 'signature']);
+    assert.deepEqual(Object.keys(response.body as object).sort(), ['expiresAt', 'signature']);
+    const body = signatureResponseVariantBSchema.parse(response.body);
     assert.ok(Number.isInteger(body.expiresAt));
     assert.ok(Math.abs(body.expiresAt - (Date.now() / 1000 + 3600)) < 60);
     const digest = mintMessageHash({ minter: alice.address as Address, metadataUri: METADATA_URI, audioHash: job.audioHash });
-    assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: body.signature }), stack.signer.address);
+    assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: body.signature as Hex }), stack.signer.address);
 
     const again = await sign(alice, { metadataURI: METADATA_URI, audioHash: job.audioHash });
     assertVariantAError(again.body, 'SIGN_002');

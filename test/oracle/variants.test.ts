@@ -5,6 +5,7 @@ import type { GenerationMessage } from '../../core/src/generation-queue.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { dailyLimitErrorSchema, generateAcceptedSchema, generateVariantBResultSchema, profileSchema, variantAErrorSchema, variantCErrorSchema } from '../../oracle/src/http/schemas.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
@@ -53,6 +54,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     const res = await pending;
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('preference-applied'), 'wait');
+    generateVariantBResultSchema.parse(res.body);
     assert.deepEqual(res.body, { audioUrl: `http://storage.test/audio/${toPublicJobId(id)}.mp3`, audioHash: `0x${'cd'.repeat(32)}`, duration: 10 });
     const counter = await app.db.one('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
     assert.equal(counter.daily_generations, 1);
@@ -69,31 +71,31 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     const failed = await failing;
     assert.equal(failed.status, 500);
     assertVariantAError(failed.body, 'GEN_005');
-    assert.equal((failed.body as { error: { job_id: string } }).error.job_id, toPublicJobId(id));
+    assert.equal(variantAErrorSchema.parse(failed.body).error.job_id, toPublicJobId(id));
   });
 
   it('Variant B is refused like Variant A by the limits', async () => {
     await app.db.none('UPDATE users SET daily_generations = 10 WHERE id = $1', [user.userId]);
     const res = await app.request('/api/generate', { token: user.token, headers: { prefer: 'wait' }, body: { prompt: 'x', duration: 10 } });
     assert.equal(res.status, 429);
-    assert.equal((res.body as { error: string }).error, 'rate_limit_exceeded');
+    assert.equal(dailyLimitErrorSchema.parse(res.body).error, 'rate_limit_exceeded');
   });
 
   it('POST /v1/music/generate queues like Variant A; its errors take Variant C shape', async () => {
     const ok = await app.request('/v1/music/generate', { token: user.token, body: { prompt: 'v1 song', duration: 12 } });
     assert.equal(ok.status, 202);
-    assert.match((ok.body as { job_id: string }).job_id, /^gen_/);
+    assert.match(generateAcceptedSchema.parse(ok.body).job_id, /^gen_/);
     const bad = await app.request('/v1/music/generate', { token: user.token, body: { prompt: '', duration: 12 } });
     assert.equal(bad.status, 400);
     assertVariantCError(bad.body, 'GEN_003');
     const long = await app.request('/v1/music/generate', { token: user.token, body: { prompt: 'x', duration: 200 } });
     assertVariantCError(long.body, 'GEN_004');
-    assert.equal((long.body as { details: { max_duration: number } }).details.max_duration, 30);
+    assert.equal(variantCErrorSchema.parse(long.body).details.max_duration, 30);
     await app.db.none('UPDATE users SET daily_generations = 10 WHERE id = $1', [user.userId]);
     const limited = await app.request('/v1/music/generate', { token: user.token, body: { prompt: 'x', duration: 12 } });
     assert.equal(limited.status, 429);
     assertVariantCError(limited.body, 'RATE_001');
-    assert.equal((limited.body as { details: { limit: number } }).details.limit, 10);
+    assert.equal(variantCErrorSchema.parse(limited.body).details.limit, 10);
   });
 
   it('GET /v1/user/profile returns the user fields and statistics', async () => {
@@ -102,7 +104,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     await settleNextJob(JOB_STATUS.completed);
     const res = await app.request('/v1/user/profile', { token: user.token });
     assert.equal(res.status, 200);
-    const profile = res.body as Record<string, unknown> & { statistics: { jobs: Record<string, number>; audio_seconds_generated: number } };
+    const profile = profileSchema.parse(res.body);
     assert.equal(profile.id, user.userId);
     assert.equal(profile.wallet_address, user.address);
     assert.equal(profile.tier, 'free');

@@ -124,7 +124,7 @@ export const sessionTokenSchema = z
   .meta({ id: 'SessionToken' });
 
 export const profileSchema = z
-  .object({
+  .strictObject({
     id: z.string(),
     wallet_address: z.string(),
     social_fid: z.string().nullable(),
@@ -137,8 +137,8 @@ export const profileSchema = z
     total_minted: z.number().int(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
-    statistics: z.object({
-      jobs: z.object({ queued: z.number().int(), processing: z.number().int(), completed: z.number().int(), failed: z.number().int() }),
+    statistics: z.strictObject({
+      jobs: z.strictObject({ queued: z.number().int(), processing: z.number().int(), completed: z.number().int(), failed: z.number().int() }),
       audio_seconds_generated: z.number(),
       minted: z.number().int(),
     }),
