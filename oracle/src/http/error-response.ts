@@ -2,6 +2,8 @@ import type { Request, Response } from 'express';
 import { HTTP_STATUS, isDailyLimitError } from '../domain/errors.ts';
 import type { AppError } from '../domain/errors.ts';
 import { retryAfterSeconds } from '../domain/request-charge.ts';
+import type { z } from 'zod';
+import type { dailyLimitErrorSchema, variantAErrorSchema, variantCErrorSchema } from './schemas.ts';
 
 /** Variant A: `/api/*` and everything not versioned. Variant C: `/v1/*`. */
 export type ErrorVariant = 'A' | 'C';
@@ -10,24 +12,10 @@ export function errorVariantOf(req: Request): ErrorVariant {
   return req.originalUrl.startsWith('/v1/') || req.originalUrl === '/v1' ? 'C' : 'A';
 }
 
-export interface VariantAErrorBody {
-  error: { code: string; message: string; details: string; retry_after?: number; job_id?: string };
-}
-
-export interface DailyLimitBody {
-  error: 'rate_limit_exceeded';
-  limit: number;
-  reset_at: string;
-  code: 'RATE_001';
-  message: string;
-  retry_after: number;
-}
-
-export interface VariantCErrorBody {
-  error: string;
-  message: string;
-  details: Record<string, unknown>;
-}
+/** The error bodies are the types of the schemas the OpenAPI document shows (./schemas.ts). */
+export type VariantAErrorBody = z.infer<typeof variantAErrorSchema>;
+export type DailyLimitBody = z.infer<typeof dailyLimitErrorSchema>;
+export type VariantCErrorBody = z.infer<typeof variantCErrorSchema>;
 
 export function variantABody(error: AppError): VariantAErrorBody {
   return {
