@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseEnv } from '../../core/src/config/env.ts';
 import type { EnvResult } from '../../core/src/config/env.ts';
 import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
+import { PIPELINE_STAGES } from './worker/pipeline.ts';
 import { FLEET_PARALLEL_JOBS, JOB_TIME_LIMIT_SECONDS } from '../../core/src/generation-queue.ts';
 
 export const BUILTIN_MODEL_DIR = fileURLToPath(new URL('../models/builtin', import.meta.url));
@@ -37,6 +38,11 @@ export const workerEnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Test hook: delay (ms) before the model runs, to make a job slow. Never set in production. */
     INFERENCE_TEST_SLOW_MODEL_MS: z.coerce.number().int().min(0).default(0),
+    /**
+     * Test hook: hold every attempt at this stage (logging `test hook: holding at stage <name>`)
+     * until the job's time limit, so a fault test can SIGKILL the worker there. Never set in production.
+     */
+    INFERENCE_TEST_HOLD_AT_STAGE: z.enum(PIPELINE_STAGES).optional(),
   })
   .superRefine(refineObjectStoreEnv);
 

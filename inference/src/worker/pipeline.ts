@@ -31,7 +31,17 @@ export interface PipelineDeps {
   encoder: { backend: EncoderBackend; pool: EncoderPool; parallelism: number };
   /** Test hook: an abortable delay before the model runs (a slow model). 0 in production. */
   slowModelMs: number;
+  /**
+   * Test hook (INFERENCE_TEST_HOLD_AT_STAGE): awaited on entering each stage, so a fault test can
+   * kill the worker at a named stage. Absent in production.
+   */
+  enterStage?: StageHook;
 }
+
+/** The stages of one attempt a fault test can stop a worker at (docs/operations.md). */
+export const PIPELINE_STAGES = ['model', 'encode', 'upload', 'completion'] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+export type StageHook = (stage: PipelineStage, signal: AbortSignal) => Promise<void>;
 
 export interface StageTimings {
   lyricsMs: number;
@@ -94,6 +104,7 @@ export async function generateSong(
 
   // The music step: the model conditions on the prompt and the lyrics its own way.
   if (deps.slowModelMs > 0) await sleep(deps.slowModelMs, undefined, { signal });
+  await deps.enterStage?.('model', signal);
   t = performance.now();
   progress(10);
   const rendered = await model.render(
@@ -109,6 +120,7 @@ export async function generateSong(
   const modelMs = performance.now() - t;
   progress(50);
 
+  await deps.enterStage?.('encode', signal);
   t = performance.now();
   const mp3 = await encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal });
   if (!mp3.ok) throw new PipelineError(mp3.code, mp3.message);

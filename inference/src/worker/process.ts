@@ -20,6 +20,7 @@ import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
 import { loadSongModel } from '../model/load-song-model.ts';
 import { sweepRetention } from '../retention/sweep.ts';
 import { createWorkerMetrics, serveMetrics } from './metrics.ts';
+import { holdAtStage } from './stage-hold.ts';
 import type { WorkerLogger } from './worker.ts';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, createWorker } from './worker.ts';
 
@@ -77,6 +78,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
         lyrics,
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
+        ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined ? {} : { enterStage: holdAtStage(config.INFERENCE_TEST_HOLD_AT_STAGE, config.JOB_TIME_LIMIT_MS, logger) }),
       },
       logger,
       onJobSettled: (outcome, song) => metrics.jobSettled(outcome, song),

@@ -84,12 +84,13 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     beat(db, heartbeatInfo, running.size).catch((err: unknown) => deps.logger.warn({ err }, 'heartbeat failed'));
   };
 
-  async function publish(job: ClaimedJob, song: Song): Promise<boolean> {
+  async function publish(job: ClaimedJob, song: Song, signal: AbortSignal): Promise<boolean> {
     const key = audioObjectKey(job.id);
     // Lock, upload and complete in one transaction: a competing attempt waits on the row lock and
     // then finds the job no longer its own, so it neither uploads nor completes.
     return db.tx(async (tx) => {
       if (!(await lockForPublish(tx, job))) return false;
+      await deps.pipeline.enterStage?.('upload', signal);
       // The audio hash goes along as the S3 SHA-256 checksum: the store refuses bytes that do not
       // match it and keeps it, so the signature check can read it back without downloading.
       const put = await store.put(key, song.bytes, {
@@ -98,6 +99,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         sha256: song.audioHash.replace(/^0x/, ''),
       });
       if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
+      await deps.pipeline.enterStage?.('completion', signal);
       return completeJob(tx, job, {
         audioKey: key,
         audioUrl: store.publicUrl(key),
@@ -153,7 +155,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         progress,
       );
       controller.signal.throwIfAborted();
-      const completed = await publish(job, song);
+      const completed = await publish(job, song, controller.signal);
       await boss.complete(GENERATION_QUEUE, attempt);
       deps.logger.info({ jobId, attempts: job.attempts, hash: song.audioHash }, completed ? 'job completed' : 'job attempt superseded');
       deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);
