@@ -40,9 +40,11 @@ export const workerEnvSchema = z
     INFERENCE_TEST_SLOW_MODEL_MS: z.coerce.number().int().min(0).default(0),
     /**
      * Test hook: hold every attempt at this stage (logging `test hook: holding at stage <name>`)
-     * until the job's time limit, so a fault test can SIGKILL the worker there. Never set in production.
+     * until the job's time limit (or INFERENCE_TEST_HOLD_MS), so a fault test can SIGKILL the worker there. Never set in production.
      */
     INFERENCE_TEST_HOLD_AT_STAGE: z.enum(PIPELINE_STAGES).optional(),
+    /** Test hook: hold for this long (ms) instead, then go on with the stage. */
+    INFERENCE_TEST_HOLD_MS: positiveInt.optional(),
   })
   .superRefine(refineObjectStoreEnv);
 

@@ -78,7 +78,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
         lyrics,
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
-        ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined ? {} : { enterStage: holdAtStage(config.INFERENCE_TEST_HOLD_AT_STAGE, config.JOB_TIME_LIMIT_MS, logger) }),
+        ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined ? {} : { enterStage: holdAtStage(config.INFERENCE_TEST_HOLD_AT_STAGE, config.INFERENCE_TEST_HOLD_MS ?? config.JOB_TIME_LIMIT_MS, logger) }),
       },
       logger,
       onJobSettled: (outcome, song) => metrics.jobSettled(outcome, song),
