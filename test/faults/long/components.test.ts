@@ -5,13 +5,13 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
-import { PIPELINE_STAGES } from '../../inference/src/worker/pipeline.ts';
-import { HOLD_LOG_PREFIX } from '../../inference/src/worker/stage-hold.ts';
-import { assertVariantAError } from '../oracle/helpers/shapes.ts';
-import { recordFigure } from './support/figures.ts';
-import type { FaultCluster, HttpResult, Session } from './support/cluster.ts';
-import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from './support/cluster.ts';
+import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import { PIPELINE_STAGES } from '../../../inference/src/worker/pipeline.ts';
+import { HOLD_LOG_PREFIX } from '../../../inference/src/worker/stage-hold.ts';
+import { assertVariantAError } from '../../oracle/helpers/shapes.ts';
+import { recordFigure } from '../support/figures.ts';
+import type { FaultCluster, HttpResult, Session } from '../support/cluster.ts';
+import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from '../support/cluster.ts';
 
 interface JobRow {
   status: string;

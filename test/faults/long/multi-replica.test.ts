@@ -13,12 +13,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
-import { hourWindowStart } from '../../oracle/src/domain/request-charge.ts';
-import { assertDailyLimitBody, assertVariantAError } from '../oracle/helpers/shapes.ts';
-import { recordFigure } from './support/figures.ts';
-import type { FaultCluster, Session } from './support/cluster.ts';
-import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from './support/cluster.ts';
+import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import { hourWindowStart } from '../../../oracle/src/domain/request-charge.ts';
+import { assertDailyLimitBody, assertVariantAError } from '../../oracle/helpers/shapes.ts';
+import { recordFigure } from '../support/figures.ts';
+import type { FaultCluster, Session } from '../support/cluster.ts';
+import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from '../support/cluster.ts';
 
 const USERS = Number(process.env.FAULTS_USERS ?? 20);
 const ACCEPTED_PER_USER = 5;
