@@ -17,7 +17,7 @@ import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import { hourWindowStart } from '../../../oracle/src/domain/request-charge.ts';
 import { assertDailyLimitBody, assertVariantAError } from '../../oracle/helpers/shapes.ts';
 import { recordFigure } from '../support/figures.ts';
-import type { FaultCluster, Session } from '../support/cluster.ts';
+import type { FaultCluster, HttpResult, Session } from '../support/cluster.ts';
 import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from '../support/cluster.ts';
 
 const USERS = Number(process.env.FAULTS_USERS ?? 20);
@@ -133,7 +133,7 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
       const metadata = await httpRequest(`${b.url}/api/metadata`, { token: user.token, body: { name: 'Faults', description: 'multi-replica', audio_url: audioUrl } });
       assert.equal(metadata.status, 201, metadata.text);
       const uri = (metadata.body as { metadata_uri: string }).metadata_uri;
-      const asks = await Promise.all(
+      const asks: HttpResult[] = await Promise.all(
         Array.from({ length: 6 }, (_, n) =>
           httpRequest(`${(n % 2 === 0 ? a : b).url}/api/signature`, { token: user.token, body: { job_id: jobId, user_address: user.address, metadata_uri: uri } }),
         ),

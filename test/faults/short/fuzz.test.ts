@@ -125,7 +125,7 @@ describe('fuzzed requests against every route of the served OpenAPI document', {
         try {
           response = await httpRequest(`${oracle.url}${request.path}`, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { rawBody: request.body }), timeoutMs: 30_000 });
         } catch (error) {
-          throw new Error(`${request.method} ${request.path} got no answer: ${error instanceof Error ? error.message : String(error)}`);
+          throw new Error(`${request.method} ${request.path} got no answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         assert.ok(response.status < 500, `${request.method} ${request.path} answered ${response.status}: ${response.text.slice(0, 500)}`);
