@@ -58,10 +58,12 @@ export function authenticateAndCharge(deps: ChargeDeps, category: RateCategory):
     const charge = await chargeRequest({ db: deps.db, chargee: { session: claims }, category, now });
     if (!admitCharged(deps, req, res, charge, category)) return;
     // The body is parsed and validated after the charge: bad input is taken back, so it never
-    // uses up the caller's limit (other answers, 404 and 409 included, count as requests).
+    // uses up the caller's limit (other answers, 404 and 409 included, count as requests). A 503
+    // (the database or a service unavailable) did nothing for the caller and is taken back too:
+    // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts).
     const windowStart = hourWindowStart(now);
     res.once('finish', () => {
-      if (!isBadInput(res.statusCode)) return;
+      if (!isBadInput(res.statusCode) && res.statusCode !== 503) return;
       refundHourly(deps.db, claims.userId, category, windowStart).catch((error: unknown) =>
         deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
       );
