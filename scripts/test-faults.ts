@@ -58,10 +58,15 @@ const soak = (() => {
     return undefined;
   }
 })();
-const faults = Number(named('component-faults').faultsSurvived ?? 0) + (named('connection-burst').connections === undefined ? 0 : 2);
+const faults =
+  Number(named('component-faults').faultsSurvived ?? 0) +
+  (named('connection-burst').connections === undefined ? 0 : 2) +
+  (named('chain-faults').mintsRecorded === undefined ? 0 : 2) +
+  (named('pinning-failure').refusedThenPinned === undefined ? 0 : 1) +
+  (named('backup-restore').jobsRestored === undefined ? 0 : 1);
 const exactly = Number(named('multi-replica').exactlyOnce ?? 0) + Number(named('postgres-kill').jobsExactlyOnce ?? 0) + figures.filter((f) => String(f.name).startsWith('worker-kill-')).length + Number(named('object-store-down').retriedThenCompleted ?? 0);
 console.log('\n=== test:faults summary ===');
-console.log(`faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst)`);
+console.log(`faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore)`);
 console.log(`requests fuzzed        ${String(named('fuzz').requests ?? 0)} over ${String(named('fuzz').operations ?? 0)} operations, 5xx: ${String(named('fuzz').responses5xx ?? 'n/a')}, statuses ${String(named('fuzz').statuses ?? '')}`);
 console.log(`jobs exactly once      ${exactly} (multi-replica ${String(named('multi-replica').exactlyOnce ?? 0)} of ${String(named('multi-replica').jobs ?? 0)} in ${String(named('multi-replica').completionSeconds ?? '?')} s; one signature per job under ${String(named('multi-replica-signatures').concurrentAsksPerJob ?? '?')} concurrent asks)`);
 if (soak !== undefined) {
