@@ -9,6 +9,7 @@ import type { ChargeOutcome, LimitState, RateCategory } from '../domain/request-
 import { authenticatedUser, bearerClaims, unauthorizedUser } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { sendError } from './error-response.ts';
+import { isIdempotentReplay } from './idempotency.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -58,10 +59,11 @@ export function authenticateAndCharge(deps: ChargeDeps, category: RateCategory):
     const charge = await chargeRequest({ db: deps.db, chargee: { session: claims }, category, now });
     if (!admitCharged(deps, req, res, charge, category)) return;
     // The body is parsed and validated after the charge: bad input is taken back, so it never
-    // uses up the caller's limit (other answers, 404 and 409 included, count as requests).
+    // uses up the caller's limit (other answers, 404 and 409 included, count as requests), and
+    // neither does an Idempotency-Key replay, which runs nothing (./idempotency.ts).
     const windowStart = hourWindowStart(now);
     res.once('finish', () => {
-      if (!isBadInput(res.statusCode)) return;
+      if (!isBadInput(res.statusCode) && !isIdempotentReplay(res)) return;
       refundHourly(deps.db, claims.userId, category, windowStart).catch((error: unknown) =>
         deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
       );
