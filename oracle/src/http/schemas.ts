@@ -59,7 +59,7 @@ export const generateAcceptedSchema = z
 /** The model that made a song (extension of the spec: provenance in every variant). */
 export const modelRecordSchema = z
   .strictObject({
-    name: z.string().meta({ example: 'songmint-builtin' }),
+    name: z.string().meta({ example: 'songmint-builtin-procedural' }),
     version: z.string().meta({ example: '1.0.0' }),
   })
   .meta({ id: 'ModelRecord', description: 'The model that made the audio; null only for a job no model completed.' });

@@ -1397,7 +1397,7 @@ export interface components {
         };
         /** @description The model that made the audio; null only for a job no model completed. */
         ModelRecord: {
-            /** @example songmint-builtin */
+            /** @example songmint-builtin-procedural */
             name: string;
             /** @example 1.0.0 */
             version: string;
