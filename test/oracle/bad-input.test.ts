@@ -153,8 +153,16 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
   });
 
   it('GET /api/generate: bad limit, cursor or parameters are 400 VALIDATION_ERROR', async () => {
-    const forged = Buffer.from('2026-01-01T00:00:00.000000Z|not-a-uuid').toString('base64url');
-    const queries = ['limit=0', 'limit=101', 'limit=-1', 'limit=2.5', 'limit=abc', 'limit=', 'limit=1&limit=2', 'cursor=', 'cursor=%%%', 'cursor=abc', `cursor=${forged}`, `cursor=${'A'.repeat(300)}`, 'cursor[a]=1', 'page=2', 'offset=10'];
+    const forge = (text: string) => Buffer.from(text).toString('base64url');
+    const uuid = '00000000-0000-4000-8000-000000000000';
+    const forged = [
+      forge('2026-01-01T00:00:00.000000Z|not-a-uuid'),
+      forge(`2026-02-31T00:00:00.000000Z|${uuid}`),
+      forge(`2026-11-23T24:00:00.000000Z|${uuid}`),
+      forge(`0000-01-01T00:00:00.000000Z|${uuid}`),
+      forge(`2026-11-23T13:07:37.123Z|${uuid}`),
+    ].map((cursor) => `cursor=${cursor}`);
+    const queries = ['limit=0', 'limit=101', 'limit=-1', 'limit=2.5', 'limit=abc', 'limit=', 'limit=1&limit=2', 'cursor=', 'cursor=%%%', 'cursor=abc', ...forged, `cursor=${'A'.repeat(300)}`, 'cursor[a]=1', 'page=2', 'offset=10'];
     for (const query of queries) {
       const res = await app.request(`/api/generate?${query}`, { token: user.token });
       assert.equal(res.status, 400, query);
@@ -162,6 +170,10 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
     }
     const fine = await app.request('/api/generate?limit=100', { token: user.token });
     assert.equal(fine.status, 200);
+    // A well-formed cursor past every job is an empty last page, not an error.
+    const past = await app.request(`/api/generate?cursor=${forge(`1999-01-01T00:00:00.000000Z|${uuid}`)}`, { token: user.token });
+    assert.equal(past.status, 200);
+    assert.deepEqual(past.body, { jobs: [], next_cursor: null });
     const anonymous = await app.request('/api/generate');
     assert.equal(anonymous.status, 401);
     assertVariantAError(anonymous.body, 'AUTH_ERROR');

@@ -46,7 +46,9 @@ export function decodeCursor(cursor: string): Position | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
   const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (match?.[1] === undefined || match[2] === undefined) return null;
-  if (Number.isNaN(Date.parse(match[1]))) return null;
+  // A real instant PostgreSQL accepts: no Feb 31 or 24:00 (Date would roll them over), no year 0.
+  const time = Date.parse(match[1]);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 19) !== match[1].slice(0, 19) || match[1] < '1970') return null;
   return { createdAt: match[1], id: match[2] };
 }
 
