@@ -48,7 +48,7 @@ export const generateRequestVariantBSchema = z
   .meta({ id: 'GenerateRequestVariantB' });
 
 export const generateAcceptedSchema = z
-  .object({
+  .strictObject({
     job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
     status: z.literal(JOB_STATUS.queued),
     estimated_time: z.number().int().meta({ description: 'Seconds until the job is expected to complete.' }),
@@ -67,7 +67,7 @@ export const modelRecordSchema = z
 const lyricsSchema = z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' });
 
 export const generateVariantBResultSchema = z
-  .object({
+  .strictObject({
     audioUrl: z.url(),
     audioHash: z.string(),
     duration: z.number().int(),
@@ -78,20 +78,20 @@ export const generateVariantBResultSchema = z
 
 export const jobStatusSchema = z
   .union([
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.queued),
       progress: z.number().int(),
       estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
       position: z.number().int(),
     }),
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.processing),
       progress: z.number().int(),
       estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
     }),
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.completed),
       audio_url: z.url(),
@@ -101,13 +101,13 @@ export const jobStatusSchema = z
       lyrics: lyricsSchema,
       model: modelRecordSchema.nullable(),
     }),
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.failed),
-      error: z.object({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
+      error: z.strictObject({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
     }),
     z
-      .object({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
+      .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
       .meta({ description: 'Extension of the spec: the owner cancelled the job (POST /api/generate/{job_id}/cancel) before it completed.' }),
   ])
   .meta({ id: 'JobStatus' });
@@ -169,7 +169,7 @@ export const idempotencyKeyHeaderSchema = z
   });
 
 export const nonceResponseSchema = z
-  .object({
+  .strictObject({
     nonce: z.string(),
     expires_at: z.iso.datetime(),
     domain: z.string().meta({ description: 'The SIWE message must name this domain.' }),
@@ -190,10 +190,10 @@ export const verifyRequestSchema = z
   .meta({ id: 'AuthVerifyRequest' });
 
 export const sessionTokenSchema = z
-  .object({
+  .strictObject({
     token: z.string(),
     expires_at: z.iso.datetime(),
-    user: z.object({ id: z.string(), wallet_address: z.string(), tier: z.enum(['free', 'pro', 'enterprise']), social_fid: z.string().nullable() }),
+    user: z.strictObject({ id: z.string(), wallet_address: z.string(), tier: z.enum(['free', 'pro', 'enterprise']), social_fid: z.string().nullable() }),
   })
   .meta({ id: 'SessionToken' });
 
