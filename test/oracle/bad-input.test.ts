@@ -163,11 +163,15 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       forge(`2026-11-23T13:07:37.123Z|${uuid}`),
     ].map((cursor) => `cursor=${cursor}`);
     const queries = ['limit=0', 'limit=101', 'limit=-1', 'limit=2.5', 'limit=abc', 'limit=', 'limit=1&limit=2', 'cursor=', 'cursor=%%%', 'cursor=abc', ...forged, `cursor=${'A'.repeat(300)}`, 'cursor[a]=1', 'page=2', 'offset=10'];
+    const general = async () =>
+      (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`, [`user:${user.userId}`]))?.n ?? 0;
+    const chargedBefore = await general();
     for (const query of queries) {
       const res = await app.request(`/api/generate?${query}`, { token: user.token });
       assert.equal(res.status, 400, query);
       assertVariantAError(res.body, 'VALIDATION_ERROR');
     }
+    assert.equal(await general(), chargedBefore, 'a refused list query is not charged');
     const fine = await app.request('/api/generate?limit=100', { token: user.token });
     assert.equal(fine.status, 200);
     // A well-formed cursor past every job is an empty last page, not an error.

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Request, RequestHandler, Response } from 'express';
-import { JOB_TIME_LIMIT_SECONDS } from '../../../../core/src/generation-queue.ts';
+import { JOB_TIME_LIMIT_SECONDS, toPublicJobId } from '../../../../core/src/generation-queue.ts';
 import { JOB_STATUS, cancelJob, isFinished } from '../../../../core/src/jobs/job-state.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
@@ -151,20 +151,24 @@ async function handleCancel(deps: GenerateDeps, req: Request, res: Response): Pr
   const id = parsePublicJobId(publicId);
   const user = authenticatedUser(req);
   const result = id === null ? null : await cancelJob(deps.db, id, user.id);
-  if (result === null || (!result.ok && result.error.code === 'not_found')) {
+  if (id === null || result === null || (!result.ok && result.error.code === 'not_found')) {
     sendError(req, res, jobNotFound(publicId));
     return;
   }
+  const jobId = toPublicJobId(id);
   if (!result.ok && result.error.code === 'not_cancellable' && result.error.status !== JOB_STATUS.cancelled) {
-    sendError(req, res, appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId: publicId }));
+    sendError(req, res, appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId }));
     return;
   }
   res.setHeader('Cache-Control', 'no-store');
-  res.json({ job_id: publicId, status: JOB_STATUS.cancelled } satisfies z.infer<typeof jobCancelledSchema>);
+  res.json({ job_id: jobId, status: JOB_STATUS.cancelled } satisfies z.infer<typeof jobCancelledSchema>);
 }
 
-/** GET /?cursor=&limit=: the caller's jobs, newest first (domain/job-list.ts). */
-async function handleList(deps: GenerateDeps, req: Request, res: Response): Promise<void> {
+/**
+ * GET /?cursor=&limit=: the caller's jobs, newest first (domain/job-list.ts). The query is
+ * validated before the hourly charge, so bad input is never counted.
+ */
+async function handleList(deps: GenerateDeps, req: Request, res: Response, category: RateCategory): Promise<void> {
   const query = jobListQuerySchema.safeParse(req.query);
   if (!query.success) {
     sendError(req, res, appError('VALIDATION_ERROR', 'Invalid job list query', { details: describeIssues(query.error) }));
@@ -175,7 +179,10 @@ async function handleList(deps: GenerateDeps, req: Request, res: Response): Prom
     sendError(req, res, appError('VALIDATION_ERROR', 'Invalid job list query', { details: 'cursor: not a cursor this API issued (pass next_cursor back unchanged)' }));
     return;
   }
-  const page = await listJobs(deps.db, authenticatedUser(req).id, { after, limit: query.data.limit });
+  const user = authenticatedUser(req);
+  const charge = await chargeRequest({ db: deps.db, chargee: { user }, category, now: deps.now() });
+  if (!admitCharged(deps, req, res, charge, category)) return;
+  const page = await listJobs(deps.db, user.id, { after, limit: query.data.limit });
   res.setHeader('Cache-Control', 'no-store');
   res.json(page satisfies z.infer<typeof jobListSchema>);
 }
@@ -192,8 +199,8 @@ export interface GenerateRouterCharges {
  */
 export function generateRouter(deps: GenerateDeps, charges: GenerateRouterCharges): Router {
   const router = Router();
-  router.get('/', chargeAuthenticated(deps, charges.list), async (req, res) => {
-    await handleList(deps, req, res);
+  router.get('/', async (req, res) => {
+    await handleList(deps, req, res, charges.list);
   });
   router.post('/:job_id/cancel', chargeAuthenticated(deps, charges.cancel), async (req, res) => {
     await handleCancel(deps, req, res);
