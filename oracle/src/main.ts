@@ -22,6 +22,7 @@ import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
 import { createFarcasterFidVerifier } from './domain/farcaster.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
+import { pruneIdempotencyKeys } from './domain/idempotency.ts';
 import { createApp } from './http/app.ts';
 import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -125,7 +126,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     ...(chainClient === undefined || songNftAddress === undefined ? {} : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
   };
   deps.routers = [
-    metadataRouter({ db, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
+    metadataRouter({ db, logger, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
     signatureRouter(signing),
     nftRouter({ ...signing, chain }),
     tradingRouter(),
@@ -154,6 +155,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   }
   const prune = setInterval(() => {
     pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
+    pruneIdempotencyKeys(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 

@@ -6,8 +6,20 @@ export { createSongmintApi, withSession } from './api/client.ts';
 export type { CreateSongmintApiParameters, SongmintApi } from './api/client.ts';
 export { signIn } from './api/auth.ts';
 export type { Session, SignInParameters } from './api/auth.ts';
-export { generate, waitForJob } from './api/generation.ts';
-export type { CompletedJob, GenerateParameters, GenerationJob, JobProgress, JobStatus, WaitForJobParameters } from './api/generation.ts';
+export { cancelJob, generate, listJobs, waitForJob } from './api/generation.ts';
+export type {
+  CancelJobParameters,
+  CompletedJob,
+  GenerateParameters,
+  GenerationJob,
+  JobPage,
+  JobProgress,
+  JobStatus,
+  JobSummary,
+  ListJobsParameters,
+  ModelRecord,
+  WaitForJobParameters,
+} from './api/generation.ts';
 export { coverDataUri, uploadMetadata } from './api/metadata.ts';
 export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
 export { getMintSignature } from './api/signature.ts';

@@ -12,6 +12,7 @@ import {
   GENERATION_FAILED_CODE,
   JOB_STATUS,
   JOB_STATUSES,
+  attemptCancelled,
   cancelJob,
   claimJob,
   completeJob,
@@ -210,12 +211,33 @@ describe('core: the generation job state machine', () => {
     assert.equal(await dailyUsed(owner.id), 1, 'given back once');
     assert.equal(await claimJob(db, job.id, 1n), undefined, 'a cancelled job is never claimed');
 
+  });
+
+  it('cancel: a processing job is cancelled at once; its attempt can then neither progress, publish, complete, retry nor fail it', async () => {
+    const owner = await user(2);
     const running = await queue(owner);
-    await claim(running.id);
-    const refused = await cancelJob(db, running.id, owner.id);
-    assert.ok(!refused.ok && refused.error.code === 'not_cancellable' && refused.error.status === JOB_STATUS.processing);
-    assert.equal((await row(running.id)).status, JOB_STATUS.processing);
-    assert.equal(await dailyUsed(owner.id), 1);
+    const attempt = await claim(running.id);
+    assert.equal(await attemptCancelled(db, attempt), false);
+    assert.deepEqual(await cancelJob(db, running.id, owner.id), { ok: true, value: { status: JOB_STATUS.cancelled } });
+    assert.equal(await dailyUsed(owner.id), 1, 'the daily generation is given back');
+    assert.equal(await attemptCancelled(db, attempt), true, 'the worker sees it at its next step');
+    await reportProgress(db, attempt, 60);
+    assert.equal(await db.tx((tx) => lockForPublish(tx, attempt)), false, 'no upload');
+    assert.equal(await db.tx((tx) => completeJob(tx, attempt, audio(`0x${'cd'.repeat(32)}`))), false);
+    await retryJob(db, attempt, 'late failure');
+    await failJob(db, attempt, 'late failure');
+    const after = await row(running.id);
+    assert.equal(after.status, JOB_STATUS.cancelled);
+    assert.equal(after.progress, 0);
+    assert.equal(after.audio_hash, null);
+    assert.equal(await dailyUsed(owner.id), 1, 'given back once');
+
+    const done = await queue(owner);
+    const doneAttempt = await claim(done.id);
+    await db.tx((tx) => completeJob(tx, doneAttempt, audio(`0x${'ef'.repeat(32)}`)));
+    const refused = await cancelJob(db, done.id, owner.id);
+    assert.ok(!refused.ok && refused.error.code === 'not_cancellable' && refused.error.status === JOB_STATUS.completed);
+    assert.equal((await row(done.id)).status, JOB_STATUS.completed);
   });
 });
 

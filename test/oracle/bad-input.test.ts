@@ -127,6 +127,76 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
     }
   });
 
+  // Issue 15 (items 1, 2, 5): Idempotency-Key, cancel and list.
+  it('Idempotency-Key: empty, too long, non-ASCII or control characters are 400 and nothing is charged or kept', async () => {
+    const before = await app.db.one('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
+    // (HTTP trims a header value's outer whitespace, so ' ' arrives empty.)
+    for (const key of ['', ' ', 'k'.repeat(256), 'tab\there', 'clé']) {
+      for (const path of ['/api/generate', '/v1/music/generate']) {
+        const res = await app.request(path, { token: user.token, body: { prompt: 'x', duration: 5 }, headers: { 'idempotency-key': key } });
+        assert.equal(res.status, 400, `${path} ${JSON.stringify(key).slice(0, 40)}`);
+        if (path.startsWith('/v1')) assertVariantCError(res.body, 'VALIDATION_ERROR');
+        else assertVariantAError(res.body, 'VALIDATION_ERROR');
+      }
+    }
+    const longest = await app.request('/api/generate', { token: user.token, body: { prompt: 'x', duration: 5, seed: 1 }, headers: { 'idempotency-key': 'k'.repeat(255) } });
+    assert.equal(longest.status, 202);
+    const after = await app.db.one<{ daily_generations: number }>('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
+    assert.equal(after.daily_generations, (before as { daily_generations: number }).daily_generations + 1, 'only the valid key ran');
+    const kept = await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [user.userId]);
+    assert.equal(kept.n, 1);
+    // A bad body with a good key is refused and not kept either.
+    const bad = await app.request('/api/generate', { token: user.token, body: { prompt: '', duration: 5 }, headers: { 'idempotency-key': 'bad-body' } });
+    assert.equal(bad.status, 400);
+    assertVariantAError(bad.body, 'GEN_003');
+    assert.equal((await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [user.userId])).n, 1);
+  });
+
+  it('GET /api/generate: bad limit, cursor or parameters are 400 VALIDATION_ERROR', async () => {
+    const forge = (text: string) => Buffer.from(text).toString('base64url');
+    const uuid = '00000000-0000-4000-8000-000000000000';
+    const forged = [
+      forge('2026-01-01T00:00:00.000000Z|not-a-uuid'),
+      forge(`2026-02-31T00:00:00.000000Z|${uuid}`),
+      forge(`2026-11-23T24:00:00.000000Z|${uuid}`),
+      forge(`0000-01-01T00:00:00.000000Z|${uuid}`),
+      forge(`2026-11-23T13:07:37.123Z|${uuid}`),
+    ].map((cursor) => `cursor=${cursor}`);
+    const queries = ['limit=0', 'limit=101', 'limit=-1', 'limit=2.5', 'limit=abc', 'limit=', 'limit=1&limit=2', 'cursor=', 'cursor=%%%', 'cursor=abc', ...forged, `cursor=${'A'.repeat(300)}`, 'cursor[a]=1', 'page=2', 'offset=10'];
+    const general = async () =>
+      (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`, [`user:${user.userId}`]))?.n ?? 0;
+    const chargedBefore = await general();
+    for (const query of queries) {
+      const res = await app.request(`/api/generate?${query}`, { token: user.token });
+      assert.equal(res.status, 400, query);
+      assertVariantAError(res.body, 'VALIDATION_ERROR');
+    }
+    assert.equal(await general(), chargedBefore, 'a refused list query is not charged');
+    const fine = await app.request('/api/generate?limit=100', { token: user.token });
+    assert.equal(fine.status, 200);
+    // A well-formed cursor past every job is an empty last page, not an error.
+    const past = await app.request(`/api/generate?cursor=${forge(`1999-01-01T00:00:00.000000Z|${uuid}`)}`, { token: user.token });
+    assert.equal(past.status, 200);
+    assert.deepEqual(past.body, { jobs: [], next_cursor: null });
+    const anonymous = await app.request('/api/generate');
+    assert.equal(anonymous.status, 401);
+    assertVariantAError(anonymous.body, 'AUTH_ERROR');
+  });
+
+  it('POST /api/generate/{job_id}/cancel: malformed, unknown and absent ids are 404; no token is 401', async () => {
+    for (const id of ['gen_not-a-uuid', 'nope', `gen_${'f'.repeat(500)}`, encodeURIComponent('gen_%00'), 'gen_00000000-0000-4000-8000-000000000000']) {
+      const res = await app.request(`/api/generate/${id}/cancel`, { token: user.token, method: 'POST' });
+      assert.equal(res.status, 404, id.slice(0, 40));
+      assertVariantAError(res.body, 'NOT_FOUND');
+    }
+    const anonymous = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/cancel', { method: 'POST' });
+    assert.equal(anonymous.status, 401);
+    assertVariantAError(anonymous.body, 'AUTH_ERROR');
+    const wrongMethod = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/cancel', { token: user.token, method: 'GET' });
+    assert.equal(wrongMethod.status, 404);
+    assertVariantAError(wrongMethod.body, 'NOT_FOUND');
+  });
+
   it('Variant B bodies: only prompt and duration', async () => {
     const headers = { prefer: 'wait' };
     for (const body of [{ prompt: 'x', duration: 10, steps: 27 }, { prompt: 'x' }, { audioUrl: 'x' }]) {

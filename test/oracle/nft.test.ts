@@ -96,7 +96,12 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
         description: '',
         animation_url: job.audioUrl,
         attributes: [{ trait_type: 'Duration', value: 30, display_type: 'number' }],
-        properties: { audio_url: job.audioUrl, audio_hash: job.audioHash, job_id: job.publicId },
+        properties: {
+          audio_url: job.audioUrl,
+          audio_hash: job.audioHash,
+          job_id: job.publicId,
+          generation: { prompt: 'test song', lyrics: null, seed: null, model: null },
+        },
       },
       minter: alice.address,
       audio_hash: job.audioHash,

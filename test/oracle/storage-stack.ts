@@ -71,7 +71,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const signerStatus = options.signerStatus === undefined ? {} : { signerStatus: options.signerStatus };
   const app = await startTestApp({
     routers: (deps) => [
-      metadataRouter({ db: deps.db, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
+      metadataRouter({ db: deps.db, logger: deps.logger, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
       signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),
       nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence }),
       tradingRouter(),

@@ -48,14 +48,14 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     throw new Error('no job was queued');
   }
 
-  it('Variant B waits for the job and answers {audioUrl, audioHash, duration}', async () => {
+  it('Variant B waits for the job and answers {audioUrl, audioHash, duration} (+ lyrics, model)', async () => {
     const pending = app.request('/api/generate', { token: user.token, headers: { prefer: 'wait' }, body: { prompt: 'sync please', duration: 10 } });
     const id = await settleNextJob(JOB_STATUS.completed);
     const res = await pending;
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('preference-applied'), 'wait');
     generateVariantBResultSchema.parse(res.body);
-    assert.deepEqual(res.body, { audioUrl: `http://storage.test/audio/${toPublicJobId(id)}.mp3`, audioHash: `0x${'cd'.repeat(32)}`, duration: 10 });
+    assert.deepEqual(res.body, { audioUrl: `http://storage.test/audio/${toPublicJobId(id)}.mp3`, audioHash: `0x${'cd'.repeat(32)}`, duration: 10, lyrics: null, model: null });
     const counter = await app.db.one('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
     assert.equal(counter.daily_generations, 1);
   });

@@ -3,19 +3,24 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// By path, not '@songmint/sdk' (which resolves to the main checkout's package during parallel work).
 import {
   apiErrorFromBody,
+  cancelJob,
   coverDataUri,
   createSongmintApi,
   generate,
+  getMintSignature,
+  listJobs,
   predictTokenAddress,
   songmintAddresses,
   SongmintApiError,
   SongmintClientError,
+  uploadMetadata,
   waitForJob,
   withSession,
-} from '@songmint/sdk';
-import type { JobProgress, SongmintApi } from '@songmint/sdk';
+} from '../../sdk/src/index.ts';
+import type { JobProgress, SongmintApi } from '../../sdk/src/index.ts';
 
 /**
  * The SDK's HTTP side against a loopback server that answers as the oracle does (the oracle has no
@@ -26,7 +31,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
 
 const JOB = 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11';
 const HASH = `0x${'ab'.repeat(32)}`;
-const completed = { job_id: JOB, status: 'completed', audio_url: 'http://127.0.0.1:1/songmint/audio/x.mp3', audio_hash: HASH, duration: 10, created_at: '2026-11-23T00:00:00.000Z', lyrics: '[verse]\nla' };
+const completed = { job_id: JOB, status: 'completed', audio_url: 'http://127.0.0.1:1/songmint/audio/x.mp3', audio_hash: HASH, duration: 10, created_at: '2026-11-23T00:00:00.000Z', lyrics: '[verse]\nla', model: { name: 'songmint-builtin-procedural', version: '1.0.0' } };
 const processing = (progress: number) => ({ job_id: JOB, status: 'processing', progress, estimated_remaining: 3 });
 const queued = { job_id: JOB, status: 'queued', progress: 0, estimated_remaining: 5, position: 2 };
 
@@ -76,6 +81,29 @@ describe('@songmint/sdk over HTTP', () => {
     assert.equal(requests[1]?.headers['idempotency-key'], fresh.idempotencyKey);
   });
 
+  it('cancelJob posts to the job\'s cancel route; listJobs passes cursor and limit and maps next_cursor', async () => {
+    serve((_req, res) => json(res, 200, { job_id: JOB, status: 'cancelled' }));
+    assert.deepEqual(await cancelJob(api, { jobId: JOB }), { jobId: JOB, status: 'cancelled' });
+    assert.equal(requests[0]?.method, 'POST');
+    assert.equal(requests[0]?.url, `/api/generate/${JOB}/cancel`);
+    const summary = { job_id: JOB, status: 'queued', progress: 0, prompt: 'lo-fi', duration: 10, created_at: '2026-11-23T00:00:00.000Z', audio_url: null, audio_hash: null, error_code: null };
+    serve((_req, res) => json(res, 200, { jobs: [summary], next_cursor: 'next-page' }));
+    assert.deepEqual(await listJobs(api, { cursor: 'this-page', limit: 1 }), { jobs: [summary], nextCursor: 'next-page' });
+    assert.equal(requests[0]?.url, '/api/generate?cursor=this-page&limit=1');
+    serve((_req, res) => json(res, 409, { error: { code: 'CONFLICT', message: 'The job is completed and can no longer be cancelled', details: '' } }));
+    await assert.rejects(cancelJob(api, { jobId: JOB }), (error: unknown) => error instanceof SongmintApiError && error.code === 'CONFLICT' && error.status === 409);
+  });
+
+  it('uploadMetadata and getMintSignature send an Idempotency-Key only when given one', async () => {
+    serve((_req, res) => json(res, 201, { metadata_uri: 'ipfs://bafkrei', metadata_hash: HASH, cid: 'bafkrei' }));
+    await uploadMetadata(api, { name: 'n', audioUrl: 'https://a.test/a.mp3', idempotencyKey: 'meta-1' });
+    await uploadMetadata(api, { name: 'n', audioUrl: 'https://a.test/a.mp3' });
+    assert.deepEqual(requests.map((request) => request.headers['idempotency-key']), ['meta-1', undefined]);
+    serve((_req, res) => json(res, 200, { signature: `0x${'11'.repeat(65)}`, audio_hash: HASH, expires_at: '2026-11-23T01:00:00.000Z', job_id: JOB }));
+    await getMintSignature(api, { jobId: JOB, userAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', metadataUri: 'ipfs://bafkrei', idempotencyKey: 'sign-1' });
+    assert.equal(requests[0]?.headers['idempotency-key'], 'sign-1');
+  });
+
   it('a rejected request becomes a SongmintApiError with the API code, status and Retry-After', async () => {
     serve((_req, res) => json(res, 429, { error: { code: 'RATE_002', message: 'Hourly limit', details: 'generation: 10 per hour' } }, { 'retry-after': '120' }));
     const error = await generate(api, { prompt: 'x', duration: 10 }).then(() => assert.fail('resolved'), (caught: unknown) => caught);
@@ -103,7 +131,7 @@ describe('@songmint/sdk over HTTP', () => {
     });
     const progress: JobProgress[] = [];
     const song = await waitForJob(api, { jobId: JOB, onProgress: (report) => progress.push(report) });
-    assert.deepEqual(song, { jobId: JOB, audioUrl: completed.audio_url, audioHash: HASH, duration: 10, createdAt: new Date(completed.created_at), lyrics: '[verse]\nla' });
+    assert.deepEqual(song, { jobId: JOB, audioUrl: completed.audio_url, audioHash: HASH, duration: 10, createdAt: new Date(completed.created_at), lyrics: '[verse]\nla', model: completed.model });
     assert.deepEqual(progress, [
       { jobId: JOB, status: 'queued', progress: 0, estimatedRemaining: 5, position: 2 },
       { jobId: JOB, status: 'processing', progress: 40, estimatedRemaining: 3 },

@@ -5,9 +5,9 @@
  * and purges old audio). No other module writes a job's status or names one in SQL.
  *
  *   queued ──claim──▶ processing ──complete──▶ completed ──purge (90 days unminted)──▶ completed + purged_at
- *     │  ▲               │  │
- *     │  └───retry───────┘  └──fail (last attempt) / sweep (abandoned)──▶ failed (GEN_005, daily refund)
- *     └──cancel (owner)──▶ cancelled (daily refund)
+ *     │  ▲               │  │  │
+ *     │  └───retry───────┘  │  └──fail (last attempt) / sweep (abandoned)──▶ failed (GEN_005, daily refund)
+ *     └──cancel (owner)─────┴──cancel (owner)──▶ cancelled (daily refund)
  *
  * Every transition is one statement guarded by the status it leaves (and, after the claim, by
  * the attempt's claim id), so duplicate deliveries, expired attempts, killed workers and racing
@@ -123,18 +123,21 @@ export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Pro
 
 export type CancelError =
   | { code: 'not_found'; message: string }
-  /** The job already left the queue (processing or finished). */
+  /** The job is finished already (completed, failed, or cancelled before). */
   | { code: 'not_cancellable'; message: string; status: JobStatus };
 
 /**
- * The owner cancels a queued job: `cancelled`, and the daily generation it cost is given back.
- * Its queue message stays; the worker's claim skips a cancelled job.
+ * The owner cancels a job that has not finished: `cancelled`, and the daily generation it cost is
+ * given back. A queued job's message stays; the worker's claim skips a cancelled job. A
+ * processing job stops cooperatively: its attempt no longer owns the row (every worker
+ * transition is guarded by `processing`), and the worker checks `attemptCancelled` between steps.
+ * The row lock orders a cancel against `lockForPublish`: whichever comes first wins.
  */
 export async function cancelJob(db: Queryable, jobId: string, userId: string): Promise<Result<{ status: 'cancelled' }, CancelError>> {
   const row = await db.one<{ cancelled: number; status: JobStatus | null }>(
     `WITH settled AS (
        UPDATE generation_jobs SET status = ${S.cancelled}
-        WHERE id = $1 AND user_id = $2 AND status = ${S.queued}
+        WHERE id = $1 AND user_id = $2 AND status IN (${S.queued}, ${S.processing})
        RETURNING user_id, created_at
      ), ${REFUND_DAILY_GENERATION_CTE}
      SELECT (SELECT count(*)::int FROM settled) AS cancelled,
@@ -143,7 +146,7 @@ export async function cancelJob(db: Queryable, jobId: string, userId: string): P
   );
   if (row.cancelled === 1) return ok({ status: JOB_STATUS.cancelled });
   if (row.status === null) return fail({ code: 'not_found', message: 'no such job of this user' });
-  return fail({ code: 'not_cancellable', message: `the job is ${row.status}; only a queued job can be cancelled`, status: row.status });
+  return fail({ code: 'not_cancellable', message: `the job is ${row.status}; only a queued or processing job can be cancelled`, status: row.status });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,6 +211,12 @@ export async function reportProgress(db: Queryable, job: ClaimedJob, progress: n
     `UPDATE generation_jobs SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`,
     [job.id, job.claimId, Math.max(0, Math.min(100, Math.round(progress)))],
   );
+}
+
+/** True once the owner cancelled the job this attempt runs (the worker's check between steps). */
+export async function attemptCancelled(db: Queryable, job: ClaimedJob): Promise<boolean> {
+  const row = await db.oneOrNone<{ id: string }>(`SELECT id FROM generation_jobs WHERE id = $1 AND status = ${S.cancelled}`, [job.id]);
+  return row !== null;
 }
 
 /** Locks the job row for the publishing transaction; false when this attempt no longer owns it. */

@@ -71,6 +71,17 @@ export class PipelineError extends Error {
   }
 }
 
+/** The steps a job can be stopped before (the upload is the worker's, guarded by the job row). */
+export type PipelineStep = 'lyrics' | 'model' | 'encode' | 'upload';
+
+/**
+ * Awaited before each step; it throws (e.g. `JobCancelledError`) to stop the job there. The
+ * worker checks whether the owner cancelled the job.
+ */
+export type StepCheckpoint = (next: PipelineStep) => Promise<void>;
+
+const noCheckpoint: StepCheckpoint = () => Promise.resolve();
+
 export function sha256Hex(bytes: Uint8Array): string {
   return `0x${createHash('sha256').update(bytes).digest('hex')}`;
 }
@@ -80,6 +91,7 @@ export async function generateSong(
   deps: PipelineDeps,
   signal: AbortSignal,
   progress: (percent: number) => void,
+  checkpoint: StepCheckpoint = noCheckpoint,
 ): Promise<Song> {
   const model = deps.model;
   if (!model.steps.includes(request.steps)) {
@@ -88,6 +100,7 @@ export async function generateSong(
   let t = performance.now();
   let usedLyrics = request.lyrics;
   let lyricsTokens: number | null = null;
+  await checkpoint('lyrics');
   if (usedLyrics === null && request.withLyrics) {
     const generated = await deps.lyrics.generate({
       prompt: request.prompt,
@@ -104,6 +117,7 @@ export async function generateSong(
 
   // The music step: the model conditions on the prompt and the lyrics its own way.
   if (deps.slowModelMs > 0) await sleep(deps.slowModelMs, undefined, { signal });
+  await checkpoint('model');
   await deps.enterStage?.('model', signal);
   t = performance.now();
   progress(10);
@@ -120,6 +134,7 @@ export async function generateSong(
   const modelMs = performance.now() - t;
   progress(50);
 
+  await checkpoint('encode');
   await deps.enterStage?.('encode', signal);
   t = performance.now();
   const mp3 = await encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal });

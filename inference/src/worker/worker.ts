@@ -11,13 +11,13 @@ import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
 import type { GenerationMessage } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
-import { claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
+import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
-import type { PipelineDeps, Song } from './pipeline.ts';
+import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
 
 export interface WorkerSettings {
@@ -34,6 +34,14 @@ export interface WorkerSettings {
 /** The pino levels the worker logs at. */
 export type WorkerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
+/** The owner cancelled the job while it ran: the worker stops before `step` and leaves nothing behind. */
+export class JobCancelledError extends Error {
+  constructor(readonly step: PipelineStep) {
+    super(`job cancelled by its owner before the ${step} step`);
+    this.name = 'JobCancelledError';
+  }
+}
+
 export interface WorkerDeps {
   db: Database;
   boss: PgBoss;
@@ -42,7 +50,7 @@ export interface WorkerDeps {
   /** pino, as in the oracle: structured fields first, then the message; errors under `err`. */
   logger: WorkerLogger;
   /** Called after every settled job (metrics). */
-  onJobSettled?: (outcome: 'completed' | 'retry' | 'failed' | 'skipped', song: Song | undefined) => void;
+  onJobSettled?: (outcome: 'completed' | 'retry' | 'failed' | 'skipped' | 'cancelled', song: Song | undefined) => void;
 }
 
 export interface Worker {
@@ -147,19 +155,32 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       lastProgress = percent;
       reportProgress(db, job, percent).catch((err: unknown) => deps.logger.warn({ err }, 'progress update failed'));
     };
+    // Between steps: has the owner cancelled the job? (POST /api/generate/{job_id}/cancel)
+    const checkpoint = async (step: PipelineStep): Promise<void> => {
+      if (await attemptCancelled(db, job)) throw new JobCancelledError(step);
+    };
     try {
       const song = await generateSong(
         { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics },
         deps.pipeline,
         controller.signal,
         progress,
+        checkpoint,
       );
       controller.signal.throwIfAborted();
+      await checkpoint('upload');
       const completed = await publish(job, song, controller.signal);
       await boss.complete(GENERATION_QUEUE, attempt);
       deps.logger.info({ jobId, attempts: job.attempts, hash: song.audioHash }, completed ? 'job completed' : 'job attempt superseded');
       deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);
     } catch (err) {
+      if (err instanceof JobCancelledError) {
+        // Cancelled: neither a retry nor a failure. The queue message is done; the row is the owner's.
+        await boss.complete(GENERATION_QUEUE, attempt);
+        deps.logger.info({ jobId, step: err.step }, 'job cancelled by its owner');
+        deps.onJobSettled?.('cancelled', undefined);
+        return;
+      }
       const reason = controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : err;
       const text = describe(reason);
       const final = message.retryCount >= message.retryLimit;

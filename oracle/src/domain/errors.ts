@@ -24,6 +24,10 @@ export const ERROR_CODES = [
   'RATE_001',
   // Hourly per-category request limit (the spec's RATE_001 is the daily tier counter).
   'RATE_002',
+  // Idempotency-Key (oracle/src/domain/idempotency.ts): the key was used with another request
+  // (IDEM_001), or its first request is still running (IDEM_002).
+  'IDEM_001',
+  'IDEM_002',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -50,6 +54,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   SIGN_005: 403,
   RATE_001: 429,
   RATE_002: 429,
+  IDEM_001: 422,
+  IDEM_002: 409,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,

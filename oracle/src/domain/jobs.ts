@@ -19,6 +19,9 @@ export interface JobRecord {
   audioHash: string | null;
   /** The lyrics the music step used (given, or written by the lyrics step); null for none. */
   usedLyrics: string | null;
+  /** The model that made the audio (set when the job completed). */
+  modelName: string | null;
+  modelVersion: string | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: Date;
@@ -28,9 +31,29 @@ export interface JobRecord {
 export type JobView =
   | { status: typeof JOB_STATUS.queued; job_id: string; progress: number; estimated_remaining: number; position: number }
   | { status: typeof JOB_STATUS.processing; job_id: string; progress: number; estimated_remaining: number }
-  | { status: typeof JOB_STATUS.completed; job_id: string; audio_url: string; audio_hash: string; duration: number; created_at: string; lyrics: string | null }
+  | {
+      status: typeof JOB_STATUS.completed;
+      job_id: string;
+      audio_url: string;
+      audio_hash: string;
+      duration: number;
+      created_at: string;
+      lyrics: string | null;
+      model: ModelRecord | null;
+    }
   | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: string; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
+
+/** The model that made a song, as the job status and the metadata's generation record show it. */
+export interface ModelRecord {
+  name: string;
+  version: string;
+}
+
+/** Null until a model completed the job (both columns are written together by `completeJob`). */
+export function modelRecord(name: string | null, version: string | null): ModelRecord | null {
+  return name === null || version === null ? null : { name, version };
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -53,6 +76,8 @@ export interface JobRow {
   audio_url: string | null;
   audio_hash: string | null;
   used_lyrics: string | null;
+  model_name: string | null;
+  model_version: string | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
@@ -60,7 +85,7 @@ export interface JobRow {
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
-            used_lyrics, error_code, error_message, created_at, started_at`;
+            used_lyrics, model_name, model_version, error_code, error_message, created_at, started_at`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -75,6 +100,8 @@ export function toJobRecord(row: JobRow): JobRecord {
     audioUrl: row.audio_url,
     audioHash: row.audio_hash,
     usedLyrics: row.used_lyrics,
+    modelName: row.model_name,
+    modelVersion: row.model_version,
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: row.created_at,
@@ -105,6 +132,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         duration: Math.round(job.actualDuration ?? job.duration),
         created_at: job.createdAt.toISOString(),
         lyrics: job.usedLyrics,
+        model: modelRecord(job.modelName, job.modelVersion),
       };
     case JOB_STATUS.failed: {
       const code = job.errorCode ?? GENERATION_FAILED_CODE;

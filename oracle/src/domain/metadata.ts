@@ -15,7 +15,8 @@ import { decodeCoverImage } from './cover-image.ts';
 import type { CoverImage } from './cover-image.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
-import { parsePublicJobId } from './jobs.ts';
+import { modelRecord, parsePublicJobId } from './jobs.ts';
+import type { ModelRecord } from './jobs.ts';
 import { sha256Hex } from './signatures.ts';
 
 export interface SongAttributesInput {
@@ -68,7 +69,18 @@ export interface Erc721Metadata {
     job_id?: string;
     cover_url?: string;
     cover_mime_type?: string;
+    /** Extension: what made the song, so provenance travels with the NFT (linked jobs only). */
+    generation?: GenerationRecord;
   };
+}
+
+/** The generation record of a song: its prompt, lyrics (given or generated), seed and model. */
+export interface GenerationRecord {
+  prompt: string;
+  lyrics: string | null;
+  /** Decimal string: seeds are 64-bit and JSON numbers are not. */
+  seed: string | null;
+  model: ModelRecord | null;
 }
 
 interface LinkedJob {
@@ -76,6 +88,11 @@ interface LinkedJob {
   audio_hash: string;
   duration: number;
   actual_duration: number | null;
+  prompt: string;
+  used_lyrics: string | null;
+  seed: string | null;
+  model_name: string | null;
+  model_version: string | null;
 }
 
 /** Covers at a job's fixed key can be replaced by a later upload: let CDNs revalidate. */
@@ -138,6 +155,16 @@ export function buildErc721Metadata(
       audio_url: input.audioUrl,
       ...(job === null ? {} : { audio_hash: job.audio_hash, job_id: toPublicJobId(job.id) }),
       ...(cover === null ? {} : { cover_url: cover.url, cover_mime_type: cover.contentType }),
+      ...(job === null
+        ? {}
+        : {
+            generation: {
+              prompt: job.prompt,
+              lyrics: job.used_lyrics,
+              seed: job.seed,
+              model: modelRecord(job.model_name, job.model_version),
+            },
+          }),
     },
   };
 }
@@ -154,7 +181,7 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
   const linkedId = jobIdOfAudioUrl(deps.objectStore, input.audioUrl);
   if (linkedId !== null) {
     job = await deps.db.oneOrNone<LinkedJob>(
-      `SELECT id, audio_hash, duration, actual_duration FROM generation_jobs
+      `SELECT id, audio_hash, duration, actual_duration, prompt, used_lyrics, seed::text AS seed, model_name, model_version FROM generation_jobs
         WHERE id = $1 AND user_id = $2 AND status = ${sqlStatus(JOB_STATUS.completed)}`,
       [linkedId, userId],
     );

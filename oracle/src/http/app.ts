@@ -27,6 +27,9 @@ export const ROUTE_CHARGES = {
   'POST /v1/music/generate': 'generation',
   // Token, user, charge and the caller's job in one statement (`jobStatusHandler`).
   'GET /api/generate/:job_id': 'general',
+  // After `authenticate` (`chargeAuthenticated` in the generate router).
+  'GET /api/generate': 'general',
+  'POST /api/generate/:job_id/cancel': 'general',
   'GET /v1/user/profile': 'general',
   // Mounted routers, behind `authenticateAndCharge` unless they charge themselves.
   '/api/metadata': 'metadata_nft',
@@ -93,7 +96,12 @@ export function createApp(deps: AppDeps): Express {
   const coreJson = express.json({ limit: CORE_BODY_LIMIT });
   const requireToken = authenticate(deps);
   app.use('/api/auth', chargeAnonymous(deps, ROUTE_CHARGES['/api/auth']), coreJson, authRouter(deps));
-  app.use('/api/generate', requireToken, coreJson, generateRouter(deps));
+  app.use(
+    '/api/generate',
+    requireToken,
+    coreJson,
+    generateRouter(deps, { list: ROUTE_CHARGES['GET /api/generate'], cancel: ROUTE_CHARGES['POST /api/generate/:job_id/cancel'] }),
+  );
   app.use('/v1', v1CoreRouter(deps, [requireToken, coreJson], ROUTE_CHARGES['GET /v1/user/profile']));
   for (const mounted of deps.routers ?? []) {
     const category = mountedCategory(mounted);

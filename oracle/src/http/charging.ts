@@ -9,6 +9,7 @@ import type { ChargeOutcome, LimitState, RateCategory } from '../domain/request-
 import { authenticatedUser, bearerClaims, unauthorizedUser } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { sendError } from './error-response.ts';
+import { isIdempotentReplay } from './idempotency.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -60,10 +61,11 @@ export function authenticateAndCharge(deps: ChargeDeps, category: RateCategory):
     // The body is parsed and validated after the charge: bad input is taken back, so it never
     // uses up the caller's limit (other answers, 404 and 409 included, count as requests). A 503
     // (the database or a service unavailable) did nothing for the caller and is taken back too:
-    // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts).
+    // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts). Neither
+    // does an Idempotency-Key replay count, which runs nothing (./idempotency.ts).
     const windowStart = hourWindowStart(now);
     res.once('finish', () => {
-      if (!isBadInput(res.statusCode) && res.statusCode !== 503) return;
+      if (!isBadInput(res.statusCode) && res.statusCode !== 503 && !isIdempotentReplay(res)) return;
       refundHourly(deps.db, claims.userId, category, windowStart).catch((error: unknown) =>
         deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
       );

@@ -7,6 +7,10 @@ import {
   generateRequestVariantBSchema,
   generateVariantBResultSchema,
   healthSchema,
+  idempotencyKeyHeaderSchema,
+  jobCancelledSchema,
+  jobListQuerySchema,
+  jobListSchema,
   jobStatusSchema,
   livenessSchema,
   nonceResponseSchema,
@@ -29,6 +33,14 @@ const rateLimitHeaders = z.object({
   'X-RateLimit-Reset': z.string().meta({ description: 'Unix timestamp (seconds) of the reset.' }),
 });
 
+/** The answers `idempotent` adds to a route (./idempotency.ts). */
+function idempotencyErrors(schema: z.ZodType) {
+  return {
+    409: json(schema, 'IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1).'),
+    422: json(schema, 'IDEM_001: Idempotency-Key reused with a different request.'),
+  };
+}
+
 function registerCore(registry: OpenAPIRegistry): void {
   const bearer = registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -37,6 +49,7 @@ function registerCore(registry: OpenAPIRegistry): void {
     description: 'Session token from POST /api/auth/verify.',
   });
   const security = [{ [bearer.name]: [] }];
+  const idempotencyErrorsA = idempotencyErrors(variantAErrorSchema);
   const errorsA = {
     400: json(variantAErrorSchema, 'Invalid input (VALIDATION_ERROR, GEN_003, GEN_004).'),
     401: json(variantAErrorSchema, 'Missing or invalid token (AUTH_ERROR).'),
@@ -66,7 +79,10 @@ function registerCore(registry: OpenAPIRegistry): void {
     summary: 'Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B)',
     security,
     request: {
-      headers: z.object({ Prefer: z.string().optional().meta({ description: '`wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration} when the job ends (at most 300 s).' }) }),
+      headers: z.object({
+        Prefer: z.string().optional().meta({ description: '`wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration, lyrics, model} when the job ends (at most 300 s).' }),
+        'Idempotency-Key': idempotencyKeyHeaderSchema,
+      }),
       body: {
         description: 'Variant A body, or Variant B body with `Prefer: wait`.',
         content: { 'application/json': { schema: z.union([generateRequestSchema, generateRequestVariantBSchema]) } },
@@ -76,6 +92,38 @@ function registerCore(registry: OpenAPIRegistry): void {
       200: json(generateVariantBResultSchema, 'Variant B: the finished song.'),
       202: { ...json(z.union([generateAcceptedSchema, jobStatusSchema]), 'Variant A: job queued (Variant B: still running at the time limit; poll Location).'), headers: rateLimitHeaders },
       ...errorsA,
+      ...idempotencyErrorsA,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/generate',
+    tags: ['generation'],
+    summary: "The caller's jobs, newest first, cursor-paginated (extension of the spec)",
+    security,
+    request: { query: jobListQuerySchema },
+    responses: {
+      200: json(jobListSchema, 'One page; pass `next_cursor` back as `cursor` for the next.'),
+      400: json(variantAErrorSchema, 'Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR).'),
+      401: errorsA[401],
+      429: json(variantAErrorSchema, 'Hourly limit (RATE_002).'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/generate/{job_id}/cancel',
+    tags: ['generation'],
+    summary: 'Cancel a queued or processing job (owner only; extension of the spec)',
+    description:
+      'A queued job is cancelled at once; a processing one is marked cancelled at once and its worker stops before its next step (lyrics, model, encode, upload), publishing nothing. The daily generation is given back. Cancelling a cancelled job answers 200 again.',
+    security,
+    request: { params: z.object({ job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }) }) },
+    responses: {
+      200: json(jobCancelledSchema, 'Cancelled.'),
+      401: errorsA[401],
+      404: json(variantAErrorSchema, 'No such job of yours (NOT_FOUND).'),
+      409: json(variantAErrorSchema, 'The job is completed or failed (CONFLICT).'),
+      429: json(variantAErrorSchema, 'Hourly limit (RATE_002).'),
     },
   });
   registry.registerPath({
@@ -93,9 +141,11 @@ function registerCore(registry: OpenAPIRegistry): void {
     tags: ['v1'],
     summary: 'Variant C: start a generation job (same fields as POST /api/generate)',
     security,
-    request: { body: json(generateRequestSchema, 'Generation request.') },
+    request: { headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }), body: json(generateRequestSchema, 'Generation request.') },
     responses: {
       202: json(generateAcceptedSchema, 'Job queued.'),
+      409: json(variantCErrorSchema, 'IDEM_002: a request with this Idempotency-Key is still running.'),
+      422: json(variantCErrorSchema, 'IDEM_001: Idempotency-Key reused with a different request.'),
       400: json(variantCErrorSchema, 'Invalid input.'),
       401: json(variantCErrorSchema, 'Missing or invalid token.'),
       429: json(variantCErrorSchema, 'Daily (RATE_001) or hourly (RATE_002) limit.'),

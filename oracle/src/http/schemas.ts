@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { codePoints, hexSchema, noNul } from './schema-parts.ts';
-import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
+import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_MAX_LIMIT } from '../domain/job-list.ts';
 
 /**
  * Request and response schemas of the core endpoints. Requests are validated with them at the
@@ -55,8 +56,24 @@ export const generateAcceptedSchema = z
   })
   .meta({ id: 'GenerateAccepted' });
 
+/** The model that made a song (extension of the spec: provenance in every variant). */
+export const modelRecordSchema = z
+  .strictObject({
+    name: z.string().meta({ example: 'songmint-builtin-procedural' }),
+    version: z.string().meta({ example: '1.0.0' }),
+  })
+  .meta({ id: 'ModelRecord', description: 'The model that made the audio; null only for a job no model completed.' });
+
+const lyricsSchema = z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' });
+
 export const generateVariantBResultSchema = z
-  .strictObject({ audioUrl: z.url(), audioHash: z.string(), duration: z.number().int() })
+  .strictObject({
+    audioUrl: z.url(),
+    audioHash: z.string(),
+    duration: z.number().int(),
+    lyrics: lyricsSchema,
+    model: modelRecordSchema.nullable(),
+  })
   .meta({ id: 'GenerateResultVariantB' });
 
 export const jobStatusSchema = z
@@ -81,7 +98,8 @@ export const jobStatusSchema = z
       audio_hash: z.string().meta({ example: '0x' + 'ab'.repeat(32) }),
       duration: z.number().int(),
       created_at: z.iso.datetime(),
-      lyrics: z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' }),
+      lyrics: lyricsSchema,
+      model: modelRecordSchema.nullable(),
     }),
     z.strictObject({
       job_id: z.string(),
@@ -90,9 +108,65 @@ export const jobStatusSchema = z
     }),
     z
       .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
-      .meta({ description: 'Extension of the spec: the owner cancelled the job while it was queued.' }),
+      .meta({ description: 'Extension of the spec: the owner cancelled the job (POST /api/generate/{job_id}/cancel) before it completed.' }),
   ])
   .meta({ id: 'JobStatus' });
+
+// ---------------------------------------------------------------------------------------------
+// Job list and cancel (extensions of the spec, docs/api.md "List and cancel jobs")
+
+export const jobListQuerySchema = z
+  .strictObject({
+    cursor: z.string().min(1).max(200).optional().meta({ description: 'Opaque: the `next_cursor` of the previous page.' }),
+    limit: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int()
+      .min(1)
+      .max(JOB_LIST_MAX_LIMIT)
+      .default(JOB_LIST_DEFAULT_LIMIT)
+      .meta({ description: `Jobs per page, 1 to ${JOB_LIST_MAX_LIMIT} (default ${JOB_LIST_DEFAULT_LIMIT}).` }),
+  })
+  .meta({ id: 'JobListQuery' });
+
+export const jobSummarySchema = z
+  .strictObject({
+    job_id: z.string(),
+    status: z.enum(JOB_STATUSES),
+    progress: z.number().int(),
+    prompt: z.string(),
+    duration: z.number().int().meta({ description: 'Requested seconds.' }),
+    created_at: z.iso.datetime(),
+    audio_url: z.url().nullable(),
+    audio_hash: z.string().nullable(),
+    error_code: z.string().nullable(),
+  })
+  .meta({ id: 'JobSummary' });
+
+export const jobListSchema = z
+  .strictObject({
+    jobs: z.array(jobSummarySchema).meta({ description: 'Newest first.' }),
+    next_cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
+  })
+  .meta({ id: 'JobList' });
+
+export const jobCancelledSchema = z
+  .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
+  .meta({ id: 'JobCancelled' });
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency-Key (extension of the spec, oracle/src/http/idempotency.ts)
+
+/** The request header of every POST that creates or charges, for the OpenAPI document. */
+export const idempotencyKeyHeaderSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .meta({
+    description:
+      'Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept.',
+    example: '5f0c8d0e-7b1e-4c1a-9d2e-1f3a4b5c6d7e',
+  });
 
 export const nonceResponseSchema = z
   .strictObject({

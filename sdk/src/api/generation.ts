@@ -5,6 +5,8 @@ import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
 
 export type JobStatus = components['schemas']['JobStatus'];
+export type JobSummary = components['schemas']['JobSummary'];
+export type ModelRecord = components['schemas']['ModelRecord'];
 
 export interface GenerateParameters {
   prompt: string;
@@ -56,6 +58,50 @@ export async function generate(api: SongmintApi, parameters: GenerateParameters)
   return { jobId: accepted.job_id, status: accepted.status, estimatedTime: accepted.estimated_time, position: accepted.position, idempotencyKey };
 }
 
+export interface CancelJobParameters {
+  jobId: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Cancels a queued or processing job of the signed-in user (POST /api/generate/{job_id}/cancel);
+ * a processing job stops at its worker's next step. The daily generation is given back. A job
+ * that already completed or failed rejects with CONFLICT.
+ */
+export async function cancelJob(api: SongmintApi, parameters: CancelJobParameters): Promise<{ jobId: string; status: 'cancelled' }> {
+  requireSession(api);
+  const { jobId, signal } = parameters;
+  const cancelled = await unwrap(
+    api.http.POST('/api/generate/{job_id}/cancel', { params: { path: { job_id: jobId } }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
+  return { jobId: cancelled.job_id, status: cancelled.status };
+}
+
+export interface ListJobsParameters {
+  /** `nextCursor` of the previous page; the newest jobs when left out. */
+  cursor?: string;
+  /** Jobs per page, 1 to 100 (default 20). */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+export interface JobPage {
+  /** Newest first. */
+  jobs: JobSummary[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** One page of the signed-in user's jobs, newest first (GET /api/generate). */
+export async function listJobs(api: SongmintApi, parameters: ListJobsParameters = {}): Promise<JobPage> {
+  requireSession(api);
+  const { cursor, limit, signal } = parameters;
+  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }) };
+  const page = await unwrap(api.http.GET('/api/generate', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
+  return { jobs: page.jobs, nextCursor: page.next_cursor };
+}
+
 /** The state of a running job, as reported to `onProgress`. */
 export interface JobProgress {
   jobId: string;
@@ -77,6 +123,8 @@ export interface CompletedJob {
   createdAt: Date;
   /** The lyrics the song was made with; null for an instrumental. */
   lyrics: string | null;
+  /** The model that made the song (name and version). */
+  model: ModelRecord | null;
 }
 
 export interface WaitForJobParameters {
@@ -101,7 +149,7 @@ export async function waitForJob(api: SongmintApi, parameters: WaitForJobParamet
   const deadline = Date.now() + timeoutMs;
   const report = (status: JobStatus): CompletedJob | undefined => {
     if (status.status === 'completed') {
-      return { jobId: status.job_id, audioUrl: status.audio_url, audioHash: status.audio_hash as Hex, duration: status.duration, createdAt: new Date(status.created_at), lyrics: status.lyrics };
+      return { jobId: status.job_id, audioUrl: status.audio_url, audioHash: status.audio_hash as Hex, duration: status.duration, createdAt: new Date(status.created_at), lyrics: status.lyrics, model: status.model };
     }
     if (status.status === 'failed') {
       throw new SongmintApiError({

@@ -17,6 +17,8 @@ export interface UploadMetadataParameters {
   cover?: CoverImage;
   attributes?: { genre?: string; mood?: string; duration?: number; bpm?: number };
   externalUrl?: string;
+  /** Sent as the `Idempotency-Key` header: a retry with the same key publishes once and answers the same. */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
@@ -34,7 +36,7 @@ export interface UploadedMetadata {
 /** Publishes the song's ERC-721 metadata JSON (and cover) to IPFS (POST /api/metadata). */
 export async function uploadMetadata(api: SongmintApi, parameters: UploadMetadataParameters): Promise<UploadedMetadata> {
   requireSession(api);
-  const { name, description, audioUrl, cover, attributes, externalUrl, signal } = parameters;
+  const { name, description, audioUrl, cover, attributes, externalUrl, idempotencyKey, signal } = parameters;
   const body = {
     name,
     audio_url: audioUrl,
@@ -43,7 +45,14 @@ export async function uploadMetadata(api: SongmintApi, parameters: UploadMetadat
     ...(attributes === undefined ? {} : { attributes }),
     ...(externalUrl === undefined ? {} : { external_url: externalUrl }),
   };
-  const published = await unwrap(api.http.POST('/api/metadata', { body, ...(signal === undefined ? {} : { signal }) }), signal);
+  const published = await unwrap(
+    api.http.POST('/api/metadata', {
+      body,
+      ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
+      ...(signal === undefined ? {} : { signal }),
+    }),
+    signal,
+  );
   if (!('metadata_uri' in published)) throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/metadata answered ${JSON.stringify(published)}`);
   return {
     metadataUri: published.metadata_uri,

@@ -8,6 +8,8 @@ export interface GetMintSignatureParameters {
   /** The signed-in wallet: the only address the signature lets mint. */
   userAddress: Address;
   metadataUri: string;
+  /** Sent as the `Idempotency-Key` header: a retry with the same key answers the first signature instead of SIGN_002. */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
@@ -26,9 +28,13 @@ export interface MintSignature {
  */
 export async function getMintSignature(api: SongmintApi, parameters: GetMintSignatureParameters): Promise<MintSignature> {
   requireSession(api);
-  const { jobId, userAddress, metadataUri, signal } = parameters;
+  const { jobId, userAddress, metadataUri, idempotencyKey, signal } = parameters;
   const issued = await unwrap(
-    api.http.POST('/api/signature', { body: { job_id: jobId, user_address: userAddress, metadata_uri: metadataUri }, ...(signal === undefined ? {} : { signal }) }),
+    api.http.POST('/api/signature', {
+      body: { job_id: jobId, user_address: userAddress, metadata_uri: metadataUri },
+      ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
+      ...(signal === undefined ? {} : { signal }),
+    }),
     signal,
   );
   if (!('audio_hash' in issued)) throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/signature answered ${JSON.stringify(issued)}`);

@@ -102,14 +102,68 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The caller's jobs, newest first, cursor-paginated (extension of the spec) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Opaque: the `next_cursor` of the previous page. */
+                    cursor?: string;
+                    /** @description Jobs per page, 1 to 100 (default 20). */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page; pass `next_cursor` back as `cursor` for the next. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobList"];
+                    };
+                };
+                /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
         put?: never;
         /** Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B) */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description `wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration} when the job ends (at most 300 s). */
+                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                    "Idempotency-Key"?: string;
+                    /** @description `wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration, lyrics, model} when the job ends (at most 300 s). */
                     Prefer?: string;
                 };
                 path?: never;
@@ -169,6 +223,7 @@ export interface paths {
                             job_id: string;
                             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                             lyrics: string | null;
+                            model: components["schemas"]["ModelRecord"];
                             /** @enum {string} */
                             status: "completed";
                         } | {
@@ -199,6 +254,24 @@ export interface paths {
                 };
                 /** @description Missing or invalid token (AUTH_ERROR). */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description IDEM_001: Idempotency-Key reused with a different request. */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -288,6 +361,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generate/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or processing job (owner only; extension of the spec)
+         * @description A queued job is cancelled at once; a processing one is marked cancelled at once and its worker stops before its next step (lyrics, model, encode, upload), publishing nothing. The daily generation is given back. Cancelling a cancelled job answers 200 again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    job_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cancelled. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobCancelled"];
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description No such job of yours (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description The job is completed or failed (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metadata": {
         parameters: {
             query?: never;
@@ -304,7 +454,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -341,8 +494,26 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorVariantA"];
                     };
                 };
+                /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
                 /** @description Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE). */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description IDEM_001: Idempotency-Key reused with a different request. */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -383,7 +554,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -438,8 +612,17 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorVariantA"];
                     };
                 };
-                /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch. */
+                /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description IDEM_001: Idempotency-Key reused with a different request. */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -630,7 +813,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -661,6 +847,24 @@ export interface paths {
                 };
                 /** @description Missing or invalid token. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+                /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+                /** @description IDEM_001: Idempotency-Key reused with a different request. */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -776,7 +980,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -831,8 +1038,17 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorVariantC"];
                     };
                 };
-                /** @description SIGN_002, SIGN_003, SIGN_004 */
+                /** @description SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running) */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+                /** @description IDEM_001: Idempotency-Key reused with a different request */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1032,11 +1248,25 @@ export interface components {
             /** Format: uri */
             audioUrl: string;
             duration: number;
+            /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
+            lyrics: string | null;
+            model: components["schemas"]["ModelRecord"];
         };
         Health: {
             service: string;
             /** @enum {string} */
             status: "ok";
+        };
+        JobCancelled: {
+            job_id: string;
+            /** @enum {string} */
+            status: "cancelled";
+        };
+        JobList: {
+            /** @description Newest first. */
+            jobs: components["schemas"]["JobSummary"][];
+            /** @description Cursor of the next page; null on the last page. */
+            next_cursor: string | null;
         };
         JobStatus: {
             /** @description Seconds. */
@@ -1064,6 +1294,7 @@ export interface components {
             job_id: string;
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;
+            model: components["schemas"]["ModelRecord"];
             /** @enum {string} */
             status: "completed";
         } | {
@@ -1080,6 +1311,21 @@ export interface components {
             job_id: string;
             /** @enum {string} */
             status: "cancelled";
+        };
+        JobSummary: {
+            audio_hash: string | null;
+            /** Format: uri */
+            audio_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Requested seconds. */
+            duration: number;
+            error_code: string | null;
+            job_id: string;
+            progress: number;
+            prompt: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
         };
         Liveness: {
             /** @enum {string} */
@@ -1149,6 +1395,13 @@ export interface components {
             ipfsHash: string;
             metadataURI: string;
         };
+        /** @description The model that made the audio; null only for a job no model completed. */
+        ModelRecord: {
+            /** @example songmint-builtin-procedural */
+            name: string;
+            /** @example 1.0.0 */
+            version: string;
+        } | null;
         Nft: {
             audio_hash: string;
             audio_url: string | null;

@@ -1,21 +1,23 @@
 import { Router } from 'express';
 import type { Request, RequestHandler, Response } from 'express';
-import { JOB_TIME_LIMIT_SECONDS } from '../../../../core/src/generation-queue.ts';
-import { JOB_STATUS, isFinished } from '../../../../core/src/jobs/job-state.ts';
+import { JOB_TIME_LIMIT_SECONDS, toPublicJobId } from '../../../../core/src/generation-queue.ts';
+import { JOB_STATUS, cancelJob, isFinished } from '../../../../core/src/jobs/job-state.ts';
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
 import type { GenerationRefusal, GenerationRequest } from '../../domain/generation.ts';
+import { decodeCursor, listJobs } from '../../domain/job-list.ts';
 import { CHARGE_AND_FIND_JOB, findOwnJob, foundJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobRow, JobView } from '../../domain/jobs.ts';
 import { chargeRequest } from '../../domain/request-charge.ts';
 import type { RateCategory } from '../../domain/request-charge.ts';
 import { authenticatedUser, bearerClaims } from '../auth.ts';
-import { admitCharged, setRateLimitHeaders } from '../charging.ts';
+import { admitCharged, chargeAuthenticated, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { describeIssues, generateRequestSchema, generateRequestVariantBSchema } from '../schemas.ts';
-import type { generateAcceptedSchema, generateVariantBResultSchema, jobStatusSchema } from '../schemas.ts';
+import { idempotent } from '../idempotency.ts';
+import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
+import type { generateAcceptedSchema, generateVariantBResultSchema, jobCancelledSchema, jobListSchema, jobStatusSchema } from '../schemas.ts';
 import type { z } from 'zod';
 
 /**
@@ -39,7 +41,7 @@ export function generationInputError(error: z.ZodError): AppError {
   return appError('VALIDATION_ERROR', 'Invalid generation request', { details, fields });
 }
 
-type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
+type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'>;
 
 function answerRejection(deps: GenerateDeps, req: Request, res: Response, refusal: GenerationRefusal): void {
   if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
@@ -117,7 +119,13 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   if (closed) return;
   if (view === null) throw new Error('job vanished while waiting');
   if (view.status === JOB_STATUS.completed) {
-    res.json({ audioUrl: view.audio_url, audioHash: view.audio_hash, duration: view.duration } satisfies z.infer<typeof generateVariantBResultSchema>);
+    res.json({
+      audioUrl: view.audio_url,
+      audioHash: view.audio_hash,
+      duration: view.duration,
+      lyrics: view.lyrics,
+      model: view.model,
+    } satisfies z.infer<typeof generateVariantBResultSchema>);
     return;
   }
   if (view.status === JOB_STATUS.failed) {
@@ -129,10 +137,75 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   res.status(202).json(view satisfies z.infer<typeof jobStatusSchema>);
 }
 
-/** POST / (Variant A or, with `Prefer: wait`, Variant B); mounted at /api/generate behind `authenticate`. */
-export function generateRouter(deps: GenerateDeps): Router {
+function jobNotFound(publicId: string): AppError {
+  return appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) });
+}
+
+/**
+ * POST /{job_id}/cancel: the owner cancels a queued or processing job (a processing one stops at
+ * the worker's next step); the daily generation is given back. Cancelling a cancelled job answers
+ * the same 200 again; a completed or failed one is 409 CONFLICT; anyone else's is 404.
+ */
+async function handleCancel(deps: GenerateDeps, req: Request, res: Response): Promise<void> {
+  const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
+  const id = parsePublicJobId(publicId);
+  const user = authenticatedUser(req);
+  const result = id === null ? null : await cancelJob(deps.db, id, user.id);
+  if (id === null || result === null || (!result.ok && result.error.code === 'not_found')) {
+    sendError(req, res, jobNotFound(publicId));
+    return;
+  }
+  const jobId = toPublicJobId(id);
+  if (!result.ok && result.error.code === 'not_cancellable' && result.error.status !== JOB_STATUS.cancelled) {
+    sendError(req, res, appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId }));
+    return;
+  }
+  res.setHeader('Cache-Control', 'no-store');
+  res.json({ job_id: jobId, status: JOB_STATUS.cancelled } satisfies z.infer<typeof jobCancelledSchema>);
+}
+
+/**
+ * GET /?cursor=&limit=: the caller's jobs, newest first (domain/job-list.ts). The query is
+ * validated before the hourly charge, so bad input is never counted.
+ */
+async function handleList(deps: GenerateDeps, req: Request, res: Response, category: RateCategory): Promise<void> {
+  const query = jobListQuerySchema.safeParse(req.query);
+  if (!query.success) {
+    sendError(req, res, appError('VALIDATION_ERROR', 'Invalid job list query', { details: describeIssues(query.error) }));
+    return;
+  }
+  const after = query.data.cursor === undefined ? null : decodeCursor(query.data.cursor);
+  if (query.data.cursor !== undefined && after === null) {
+    sendError(req, res, appError('VALIDATION_ERROR', 'Invalid job list query', { details: 'cursor: not a cursor this API issued (pass next_cursor back unchanged)' }));
+    return;
+  }
+  const user = authenticatedUser(req);
+  const charge = await chargeRequest({ db: deps.db, chargee: { user }, category, now: deps.now() });
+  if (!admitCharged(deps, req, res, charge, category)) return;
+  const page = await listJobs(deps.db, user.id, { after, limit: query.data.limit });
+  res.setHeader('Cache-Control', 'no-store');
+  res.json(page satisfies z.infer<typeof jobListSchema>);
+}
+
+/** The hourly categories of the router's routes other than POST / (ROUTE_CHARGES in app.ts). */
+export interface GenerateRouterCharges {
+  list: RateCategory;
+  cancel: RateCategory;
+}
+
+/**
+ * POST / (Variant A or, with `Prefer: wait`, Variant B), GET / (list) and POST /{job_id}/cancel;
+ * mounted at /api/generate behind `authenticate`.
+ */
+export function generateRouter(deps: GenerateDeps, charges: GenerateRouterCharges): Router {
   const router = Router();
-  router.post('/', async (req, res) => {
+  router.get('/', async (req, res) => {
+    await handleList(deps, req, res, charges.list);
+  });
+  router.post('/:job_id/cancel', chargeAuthenticated(deps, charges.cancel), async (req, res) => {
+    await handleCancel(deps, req, res);
+  });
+  router.post('/', idempotent(deps, { varyOn: ['prefer'] }), async (req, res) => {
     if (wantsVariantB(req)) {
       await handleGenerateVariantB(deps, req, res);
       return;
@@ -169,7 +242,7 @@ export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>, 
     if (!admitCharged(deps, req, res, charge, category)) return;
     const job = charge.kind === 'charged' ? foundJob(charge.row) : null;
     if (job === null) {
-      sendError(req, res, appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) }));
+      sendError(req, res, jobNotFound(publicId));
       return;
     }
     res.setHeader('Cache-Control', 'no-store');

@@ -6,12 +6,13 @@ import type { AppError, Result } from '../../domain/errors.ts';
 import { publishMetadata } from '../../domain/metadata.ts';
 import type { MetadataDeps, MetadataInput } from '../../domain/metadata.ts';
 import { authenticatedUser } from '../auth.ts';
-import type { MountedRouter } from '../deps.ts';
+import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import { idempotent } from '../idempotency.ts';
 import { codePoints, noNul } from '../schema-parts.ts';
-import { describeIssues, variantAErrorSchema } from '../schemas.ts';
+import { describeIssues, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
 
-export type MetadataRouterDeps = MetadataDeps;
+export type MetadataRouterDeps = MetadataDeps & Pick<AppDeps, 'logger'>;
 
 /**
  * A 5 MB cover is ~7 MB of base64; with the other fields the body stays under this. Larger
@@ -130,7 +131,7 @@ export function parseMetadataRequest(body: unknown): ParsedMetadata {
 /** POST /api/metadata (Variants A and B). Mount with `bodyLimit: METADATA_BODY_LIMIT`. */
 export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
   const router = Router();
-  router.post('/', async (req, res) => {
+  router.post('/', idempotent(deps), async (req, res) => {
     const parsed = parseMetadataRequest(req.body);
     if (!parsed.ok) {
       sendError(req, res, parsed.error);
@@ -173,6 +174,7 @@ export function registerMetadataApi(registry: OpenAPIRegistry): void {
       'The cover is sniffed (PNG/JPEG/WebP/GIF, declared type must match, 5 MB), stored in object storage and added to IPFS; the ERC-721 JSON (name, description, image, animation_url, attributes, properties) is serialized with sorted keys and added under the unixfs-v1-2025 CID profile. Variant B (`audioUrl`) answers `{metadataURI, ipfsHash}`.',
     security: [{ bearer: [] }],
     request: {
+      headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
       body: { content: { 'application/json': { schema: z.union([metadataRequestSchema, metadataRequestVariantBSchema]) } } },
     },
     responses: {
@@ -182,7 +184,9 @@ export function registerMetadataApi(registry: OpenAPIRegistry): void {
       },
       400: error('Invalid input or cover image (VALIDATION_ERROR).'),
       401: error('Missing or invalid token (AUTH_ERROR).'),
+      409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
       413: error('Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE).'),
+      422: error('IDEM_001: Idempotency-Key reused with a different request.'),
       503: error('Object storage or the pinning service unavailable (SERVICE_UNAVAILABLE).'),
     },
   });

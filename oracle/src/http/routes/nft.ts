@@ -6,7 +6,8 @@ import { toPublicJobId } from '../../../../core/src/generation-queue.ts';
 import { appError } from '../../domain/errors.ts';
 import type { MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { describeIssues, variantCErrorSchema } from '../schemas.ts';
+import { idempotent } from '../idempotency.ts';
+import { describeIssues, idempotencyKeyHeaderSchema, variantCErrorSchema } from '../schemas.ts';
 import { metadataUriSchema, signForRequest } from './signature.ts';
 import type { SignatureRouterDeps } from './signature.ts';
 import { addressSchema } from '../schema-parts.ts';
@@ -84,7 +85,7 @@ interface NftRow {
 export function nftRouter(deps: NftRouterDeps): MountedRouter {
   const router = Router();
 
-  router.post('/mint', async (req, res) => {
+  router.post('/mint', idempotent(deps), async (req, res) => {
     const parsed = nftMintRequestSchema.safeParse(req.body);
     if (!parsed.success) {
       sendError(req, res, appError('VALIDATION_ERROR', 'Invalid mint request', { details: describeIssues(parsed.error) }));
@@ -169,14 +170,15 @@ export function registerNftApi(registry: OpenAPIRegistry): void {
     summary: 'Variant C: mint authorization for a completed job, with the contract call to make',
     description: 'Same checks and codes as POST /api/signature, errors in the Variant C shape.',
     security: [{ bearer: [] }],
-    request: { body: { content: { 'application/json': { schema: nftMintRequestSchema } } } },
+    request: { headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }), body: { content: { 'application/json': { schema: nftMintRequestSchema } } } },
     responses: {
       200: { description: 'Signature issued.', content: { 'application/json': { schema: nftMintResponseSchema } } },
       400: error('VALIDATION_ERROR'),
       401: error('AUTH_ERROR'),
       403: error('FORBIDDEN: user_address is not the authenticated wallet'),
       404: error('SIGN_001'),
-      409: error('SIGN_002, SIGN_003, SIGN_004'),
+      409: error('SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running)'),
+      422: error('IDEM_001: Idempotency-Key reused with a different request'),
     },
   });
   registry.registerPath({

@@ -16,8 +16,9 @@ import { authenticatedUser, verifiedClaims } from '../auth.ts';
 import { admitCharged, chargedCategory } from '../charging.ts';
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import { idempotent } from '../idempotency.ts';
 import { addressSchema, bytes32Schema } from '../schema-parts.ts';
-import { describeIssues, variantAErrorSchema } from '../schemas.ts';
+import { describeIssues, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
 
 export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> {
   objectStore: Pick<ObjectStore, 'sha256'>;
@@ -144,7 +145,7 @@ export async function signForRequest(
  */
 export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
   const router = Router();
-  router.post('/', async (req, res) => {
+  router.post('/', idempotent(deps), async (req, res) => {
     const claims = verifiedClaims(req);
     const request = parseSignatureRequest(req.body);
     if (!request.ok) {
@@ -179,6 +180,7 @@ export function registerSignatureApi(registry: OpenAPIRegistry): void {
       'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
     security: [{ bearer: [] }],
     request: {
+      headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
       body: {
         content: { 'application/json': { schema: z.union([signatureRequestSchema, signatureRequestVariantBSchema]) } },
       },
@@ -192,7 +194,8 @@ export function registerSignatureApi(registry: OpenAPIRegistry): void {
       401: error('Missing or invalid token (AUTH_ERROR).'),
       403: error('user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only.'),
       404: error('SIGN_001: no such job of the caller.'),
-      409: error('SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch.'),
+      409: error('SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running.'),
+      422: error('IDEM_001: Idempotency-Key reused with a different request.'),
       503: error('Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE).'),
     },
   });

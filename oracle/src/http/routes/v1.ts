@@ -7,12 +7,13 @@ import type { AppDeps } from '../deps.ts';
 import type { RateCategory } from '../../domain/request-charge.ts';
 import { chargeAuthenticated } from '../charging.ts';
 import { sendError } from '../error-response.ts';
+import { idempotent } from '../idempotency.ts';
 import { generateRequestSchema } from '../schemas.ts';
 import type { profileSchema } from '../schemas.ts';
 import type { z } from 'zod';
 import { generationInputError, handleGenerate, toGenerationRequest } from './generate.ts';
 
-type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>;
+type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'>;
 
 /**
  * Variant C's core operations (mounted at /v1): POST /music/generate with Variant A's semantics
@@ -21,7 +22,7 @@ type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics'>
  */
 export function v1CoreRouter(deps: V1Deps, guards: RequestHandler[], profileCategory: RateCategory): Router {
   const router = Router();
-  router.post('/music/generate', ...guards, async (req, res) => {
+  router.post('/music/generate', ...guards, idempotent(deps), async (req, res) => {
     const parsed = generateRequestSchema.safeParse(req.body);
     if (!parsed.success) {
       sendError(req, res, generationInputError(parsed.error));

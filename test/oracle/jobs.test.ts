@@ -1,0 +1,240 @@
+/**
+ * Cancel, list and provenance of generation jobs against the real stack: PostgreSQL, pg-boss,
+ * s3rver, the IPFS blockstore and a real inference worker (built-in model, one job at a time,
+ * slowed before its model step so a job can be caught while it runs).
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { GENERATION_QUEUE, audioObjectKey } from '../../core/src/generation-queue.ts';
+import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
+import { freePort } from '../../core/src/testing/free-port.ts';
+import { loadWorkerConfig } from '../../inference/src/config.ts';
+import { startWorkerProcess } from '../../inference/src/worker/process.ts';
+import type { WorkerProcess } from '../../inference/src/worker/process.ts';
+import { metadataResponseSchema } from '../../oracle/src/http/routes/metadata.ts';
+import {
+  generateAcceptedSchema,
+  generateVariantBResultSchema,
+  jobCancelledSchema,
+  jobListSchema,
+  jobStatusSchema,
+} from '../../oracle/src/http/schemas.ts';
+import { assertVariantAError } from './helpers/shapes.ts';
+import type { LoggedIn } from './helpers/test-app.ts';
+import { PUBLIC_BASE_URL, startStorageStack } from './storage-stack.ts';
+import type { StorageStack } from './storage-stack.ts';
+
+/** The worker waits this long before each model step: long enough to cancel a running job. */
+const SLOW_MODEL_MS = 2500;
+
+describe('job cancel, list and provenance (real worker)', () => {
+  let stack: StorageStack;
+  let worker: WorkerProcess;
+  let workerMetricsUrl: string;
+
+  before(async () => {
+    stack = await startStorageStack();
+    const metricsPort = await freePort();
+    workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    const config = loadWorkerConfig({
+      DATABASE_URL: stack.app.pg.url,
+      S3_ENDPOINT: stack.s3.endpoint,
+      S3_BUCKET: stack.s3.bucket,
+      S3_REGION: stack.s3.region,
+      S3_ACCESS_KEY_ID: stack.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: stack.s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+      STORAGE_PUBLIC_URL: PUBLIC_BASE_URL,
+      MP3_ENCODER: 'wasm',
+      ENCODER_THREADS: '1',
+      WORKER_CONCURRENCY: '1',
+      POLL_INTERVAL_MS: '100',
+      LOG_LEVEL: 'silent',
+      INFERENCE_TEST_SLOW_MODEL_MS: String(SLOW_MODEL_MS),
+      WORKER_METRICS_PORT: String(metricsPort),
+    });
+    if (!config.ok) throw new Error(config.problems.join('; '));
+    const started = await startWorkerProcess(config.config, pino({ level: 'silent' }));
+    if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
+    worker = started.process;
+  });
+  after(async () => {
+    await worker.stop();
+    await stack.stop();
+  });
+
+  async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const statusOf = async (who: LoggedIn, jobId: string) => jobStatusSchema.parse((await stack.app.request(`/api/generate/${jobId}`, { token: who.token })).body);
+  const waitForStatus = (who: LoggedIn, jobId: string, status: string) =>
+    waitFor(`${jobId} ${status}`, async () => {
+      const view = await statusOf(who, jobId);
+      return view.status === status ? view : undefined;
+    });
+  const dailyOf = async (userId: string) => (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
+  const cancel = (who: LoggedIn, jobId: string) => stack.app.request(`/api/generate/${jobId}/cancel`, { method: 'POST', token: who.token });
+  const generate = async (who: LoggedIn, body: Record<string, unknown>) => {
+    const res = await stack.app.request('/api/generate', { token: who.token, body });
+    assert.equal(res.status, 202, res.text);
+    return generateAcceptedSchema.parse(res.body).job_id;
+  };
+
+  it('cancels a queued job at once and a processing one at its next step: nothing published, the generations given back', async () => {
+    const alice = await stack.app.login();
+    const running = await generate(alice, { prompt: 'cancel me while I run', duration: 5 });
+    await waitForStatus(alice, running, JOB_STATUS.processing);
+    // The one worker slot is busy: this one waits in the queue.
+    const queued = await generate(alice, { prompt: 'cancel me in the queue', duration: 5 });
+    assert.equal((await statusOf(alice, queued)).status, JOB_STATUS.queued);
+    assert.equal(await dailyOf(alice.userId), 2);
+
+    const stranger = await stack.app.login();
+    const theirs = await cancel(stranger, queued);
+    assert.equal(theirs.status, 404);
+    assertVariantAError(theirs.body, 'NOT_FOUND');
+
+    const queuedCancel = await cancel(alice, queued);
+    assert.equal(queuedCancel.status, 200, queuedCancel.text);
+    assert.deepEqual(jobCancelledSchema.parse(queuedCancel.body), { job_id: queued, status: JOB_STATUS.cancelled });
+    const runningCancel = await cancel(alice, running);
+    assert.equal(runningCancel.status, 200, runningCancel.text);
+    assert.deepEqual(await statusOf(alice, running), { job_id: running, status: JOB_STATUS.cancelled });
+    assert.equal(await dailyOf(alice.userId), 0, 'both daily generations are given back');
+
+    // Cancelling again answers the same.
+    const twice = await cancel(alice, running);
+    assert.equal(twice.status, 200);
+    assert.equal(twice.text, runningCancel.text);
+
+    // The worker stops at its next step and settles the queue message without a retry.
+    for (const jobId of [running, queued]) {
+      await waitFor(`the queue message of ${jobId} to settle`, async () => {
+        const row = await stack.app.db.oneOrNone<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [
+          GENERATION_QUEUE,
+          jobId.slice(4),
+        ]);
+        return row?.state === 'completed' ? row : undefined;
+      });
+    }
+    const rows = await stack.app.db.manyOrNone<{ status: string; audio_hash: string | null; attempts: number }>(
+      'SELECT status, audio_hash, attempts FROM generation_jobs WHERE id = ANY($1::uuid[]) ORDER BY created_at',
+      [[running.slice(4), queued.slice(4)]],
+    );
+    assert.deepEqual(rows, [
+      { status: JOB_STATUS.cancelled, audio_hash: null, attempts: 1 },
+      { status: JOB_STATUS.cancelled, audio_hash: null, attempts: 0 },
+    ]);
+    for (const jobId of [running, queued]) {
+      const object = await stack.objectStore.get(audioObjectKey(jobId.slice(4)));
+      assert.equal(object.ok, false, `no audio object for ${jobId}`);
+    }
+    // The running attempt stopped at its checkpoint (not by losing the publish race), and the
+    // queued one was skipped at its claim.
+    const metrics = await (await fetch(workerMetricsUrl)).text();
+    assert.match(metrics, /^inference_jobs_total\{outcome="cancelled"\} 1$/m);
+    assert.match(metrics, /^inference_jobs_total\{outcome="skipped"\} 1$/m);
+    assert.doesNotMatch(metrics, /outcome="(completed|retry|failed)"/);
+  });
+
+  it('a completed job: its status carries lyrics and model, cancelling it is 409, and its metadata carries the generation record', async () => {
+    const bob = await stack.app.login();
+    const jobId = await generate(bob, { prompt: 'sunny folk song about a harbour', duration: 5, seed: 1234, with_lyrics: true });
+    const done = await waitForStatus(bob, jobId, JOB_STATUS.completed);
+    assert.ok(done.status === JOB_STATUS.completed);
+    assert.ok(done.lyrics !== null && done.lyrics.length > 0, 'generated lyrics are shown');
+    assert.ok(done.model !== null);
+    const heartbeat = await stack.app.db.one<{ model_name: string; model_version: string }>('SELECT model_name, model_version FROM worker_heartbeats LIMIT 1');
+    assert.deepEqual(done.model, { name: heartbeat.model_name, version: heartbeat.model_version });
+
+    const refused = await cancel(bob, jobId);
+    assert.equal(refused.status, 409);
+    assertVariantAError(refused.body, 'CONFLICT');
+    assert.equal((await statusOf(bob, jobId)).status, JOB_STATUS.completed);
+
+    const published = await stack.app.request('/api/metadata', { token: bob.token, body: { name: 'Harbour', audio_url: done.audio_url } });
+    assert.equal(published.status, 201, published.text);
+    const { cid } = metadataResponseSchema.parse(published.body);
+    const stored = await stack.app.db.one<{ document: { properties: Record<string, unknown> } }>('SELECT document FROM song_metadata WHERE cid = $1', [cid]);
+    assert.deepEqual(stored.document.properties.generation, {
+      prompt: 'sunny folk song about a harbour',
+      lyrics: done.lyrics,
+      seed: '1234',
+      model: done.model,
+    });
+  });
+
+  it('Variant B (`Prefer: wait`) answers lyrics and model too, and replays the same answer for the same Idempotency-Key', async () => {
+    const carol = await stack.app.login();
+    const key = randomUUID();
+    const send = () =>
+      stack.app.request('/api/generate', { token: carol.token, body: { prompt: 'short ambient drone', duration: 5 }, headers: { prefer: 'wait', 'idempotency-key': key } });
+    const first = await send();
+    assert.equal(first.status, 200, first.text);
+    const song = generateVariantBResultSchema.parse(first.body);
+    assert.equal(song.lyrics, null, 'Variant B never asks for lyrics');
+    assert.ok(song.model !== null && song.model.name.length > 0);
+    const again = await send();
+    assert.equal(again.status, 200);
+    assert.equal(again.text, first.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.headers.get('preference-applied'), 'wait');
+    const jobs = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [carol.userId]);
+    assert.equal(jobs.n, 1);
+  });
+
+  it('lists the caller’s jobs newest first, a page at a time, with an opaque cursor', async () => {
+    const dave = await stack.app.login();
+    const ids: string[] = [];
+    // Written directly as failed jobs (the worker never picks them up), a second apart.
+    for (let index = 0; index < 5; index += 1) {
+      const row = await stack.app.db.one<{ id: string }>(
+        `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, error_code, error_message, created_at)
+         VALUES ($1, $2, $3, 10, 'free', $4, 'GEN_005', 'model error', now() - make_interval(secs => $5)) RETURNING id`,
+        [dave.userId, dave.address, `song ${index}`, JOB_STATUS.failed, 10 - index],
+      );
+      ids.push(`gen_${row.id}`);
+    }
+    const newestFirst = [...ids].reverse();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? '?limit=2' : `?limit=2&cursor=${cursor}`;
+      const res = await stack.app.request(`/api/generate${query}`, { token: dave.token });
+      assert.equal(res.status, 200, res.text);
+      const page = jobListSchema.parse(res.body);
+      assert.ok(page.jobs.length <= 2);
+      seen.push(...page.jobs.map((job) => job.job_id));
+      cursor = page.next_cursor;
+      pages += 1;
+    } while (cursor !== null);
+    assert.deepEqual(seen, newestFirst);
+    assert.equal(pages, 3);
+
+    const all = jobListSchema.parse((await stack.app.request('/api/generate', { token: dave.token })).body);
+    assert.deepEqual(all.jobs.map((job) => job.job_id), newestFirst, 'default limit 20 holds them all');
+    assert.equal(all.next_cursor, null);
+    assert.deepEqual(all.jobs[0], {
+      job_id: newestFirst[0],
+      status: JOB_STATUS.failed,
+      progress: 0,
+      prompt: 'song 4',
+      duration: 10,
+      created_at: all.jobs[0]?.created_at,
+      audio_url: null,
+      audio_hash: null,
+      error_code: 'GEN_005',
+    });
+    const stranger = await stack.app.login();
+    assert.deepEqual(jobListSchema.parse((await stack.app.request('/api/generate', { token: stranger.token })).body), { jobs: [], next_cursor: null });
+  });
+});
