@@ -17,7 +17,7 @@ import { createSignerStatus } from './chain/signer-status.ts';
 import { createWalletSignatureVerifier } from './chain/wallet-signature.ts';
 import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
-import { loadConfig } from './config.ts';
+import { apiOrigin, loadConfig } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
@@ -97,7 +97,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
       : undefined;
   // Sign-in checks smart wallets' signatures (ERC-1271, ERC-6492) on the configured chain.
   const signInClient = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
-  const origin = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+  const origin = apiOrigin(config);
   const deps: AppDeps = {
     db,
     boss,

@@ -193,6 +193,13 @@ export const readinessSchema = z
         status: z.enum(['up', 'down', 'unknown']),
       }),
     }),
+    waiting_for: z
+      .array(z.enum(['database', 'workers']))
+      .optional()
+      .meta({
+        description:
+          'Only when not ready: what the service waits for. `database`: PostgreSQL does not answer; `workers`: no inference worker has a heartbeat newer than 20 s.',
+      }),
   })
   .meta({ id: 'Readiness' });
 
