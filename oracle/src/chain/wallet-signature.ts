@@ -11,7 +11,7 @@ import type { Address, Hex, PublicClient } from 'viem';
 import { verifyMessage } from 'viem/actions';
 
 export type WalletSignatureCheck =
-  | { readonly valid: true; readonly wallet: 'eoa' | 'contract' }
+  | { readonly valid: true }
   /**
    * `mismatch`: not signed by the address. `needs_chain`: a smart-contract wallet's signature
    * (ERC-6492 wrapped, or not a 65-byte ECDSA signature) and no chain to check it on.
@@ -57,10 +57,10 @@ export function createWalletSignatureVerifier({ client }: WalletSignatureOptions
     smartWallets: client !== undefined,
     async verify(input) {
       const wrapped = isErc6492Signature(input.signature);
-      if (!wrapped && (await signedByEoa(input))) return { valid: true, wallet: 'eoa' };
+      if (!wrapped && (await signedByEoa(input))) return { valid: true };
       if (client === undefined) return { valid: false, reason: wrapped || !looksLikeEcdsa(input.signature) ? 'needs_chain' : 'mismatch' };
       try {
-        if (await verifyMessage(client, { address: input.address, message: input.message, signature: input.signature })) return { valid: true, wallet: 'contract' };
+        if (await verifyMessage(client, { address: input.address, message: input.message, signature: input.signature })) return { valid: true };
       } catch {
         // A malformed wrapper or a failed call: decided below by whether the chain answers.
       }
