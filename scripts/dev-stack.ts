@@ -6,6 +6,7 @@
  *   IPFS        Helia filesystem blockstore, DATA_DIR/ipfs      (IPFS_PINNING_URL adds pinning)
  *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS)
  *   Worker      inference/src/main.ts as a child process, when present
+ * The banner is printed only once the API answers `/health/ready` as ready, i.e. a worker is live.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -30,6 +31,10 @@ const DEV_STACK_STATE_FILE = 'dev-stack.json';
 
 /** Compiling on a fresh clone and deploying through Ignition take the longest of all parts. */
 const LOCAL_CHAIN_TIMEOUT_MS = 300_000;
+
+/** Loading the music model on a slow CPU is the worker's longest step. */
+const WORKER_READY_TIMEOUT_MS = 120_000;
+const READY_POLL_MS = 250;
 
 /** s3rver accepts any credentials; these are its documented defaults. */
 const DEV_S3_KEY = 'S3RVER';
@@ -58,6 +63,27 @@ async function ensurePortFree(port: number): Promise<void> {
     probe.once('error', reject);
     probe.listen(port, '127.0.0.1', () => probe.close(() => done()));
   });
+}
+
+/**
+ * Resolves once `apiUrl`/health/ready answers 200 (the database answers and a worker is live);
+ * rejects when `worker` exits first, or when `abandoned` is set (the bound fired).
+ */
+async function untilReady(apiUrl: string, worker: ChildProcess, abandoned: () => boolean): Promise<void> {
+  let waitingFor = 'a first answer';
+  while (!abandoned()) {
+    if (worker.exitCode !== null || worker.signalCode !== null) {
+      throw new Error(`the worker exited (${worker.exitCode ?? worker.signalCode ?? '?'}) before it was live; its log is above`);
+    }
+    const answer = await fetch(`${apiUrl}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
+      async (response) => ({ status: response.status, body: (await response.json().catch(() => ({}))) as { waiting_for?: string[] } }),
+      () => undefined,
+    );
+    if (answer?.status === 200) return;
+    waitingFor = answer?.body.waiting_for?.join(', ') ?? waitingFor;
+    await new Promise((done) => setTimeout(done, READY_POLL_MS));
+  }
+  throw new Error(`/health/ready was still waiting for ${waitingFor}`);
 }
 
 /** Stops what started, last first. */
@@ -140,25 +166,41 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   let worker: ChildProcess | undefined;
   const workerScript = resolve('inference/src/main.ts');
   if (existsSync(workerScript)) {
-    worker = spawn(process.execPath, ['--import', 'tsx', workerScript], {
-      stdio: 'inherit',
-      env: { ...env, STORAGE_PUBLIC_URL: oracle.storageUrl, DATA_DIR: dataDir },
+    // Until a worker is live, /health/ready answers 503 naming what it waits for, and no banner.
+    let abandoned = false;
+    worker = await boundedStep({
+      component: 'worker',
+      step: 'start and report live at /health/ready',
+      main: true,
+      timeoutMs: WORKER_READY_TIMEOUT_MS,
+      bounds,
+      hint: 'its log is above; `npm run worker` runs it alone',
+      abandon: async () => {
+        abandoned = true;
+      },
+      run: async () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', workerScript], {
+          stdio: 'inherit',
+          env: { ...env, STORAGE_PUBLIC_URL: oracle.storageUrl, DATA_DIR: dataDir },
+        });
+        child.once('exit', (code, signal) => {
+          if (!stopping) logger.error({ code, signal }, 'the inference worker exited; generation answers GEN_002 until a worker runs (npm run worker)');
+        });
+        stops.push(
+          () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null || child.signalCode !== null) {
+                done();
+                return;
+              }
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        );
+        await untilReady(oracle.url, child, () => abandoned);
+        return child;
+      },
     });
-    const child = worker;
-    child.once('exit', (code, signal) => {
-      if (!stopping) logger.error({ code, signal }, 'the inference worker exited; generation answers GEN_002 until a worker runs (npm run worker)');
-    });
-    stops.push(
-      () =>
-        new Promise<void>((done) => {
-          if (child.exitCode !== null) {
-            done();
-            return;
-          }
-          child.once('exit', () => done());
-          child.kill('SIGTERM');
-        }),
-    );
   }
 
   // Lets scripts/set-tier.ts and scripts/dev-login.ts find the running stack.
@@ -179,7 +221,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       `  IPFS         ${oracle.url}/ipfs/<cid> (local gateway)`,
       `  Chain RPC    ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
       ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(12)} ${address}`),
-      `  Worker       ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}`}`,
+      `  Worker       ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}, live (${oracle.url}/health/ready answers ready)`}`,
       `  Signer       ${oracle.signerAddress}`,
       `  Database     ${env.DATABASE_URL ?? ''}${postgres !== undefined && postgres.home !== join(dataDir, 'postgres') ? ` (cluster in ${postgres.home}: the postgres user cannot enter ${dataDir})` : ''}`,
       `  Data         ${dataDir}`,

@@ -1,6 +1,6 @@
 /**
  * Bounded start-up of the embedded components (PostgreSQL, the S3 server, the IPFS blockstore,
- * the local chain). A component that never answers must not hold `npm start` or a test setup
+ * the local chain, the inference worker). A component that never answers must not hold `npm start` or a test setup
  * forever: every step here either finishes within its bound or fails with a `StartupError` that
  * names the component, the step, its log and the last lines of that log.
  *
@@ -13,13 +13,14 @@
 import { readFile } from 'node:fs/promises';
 
 /** Names used in messages and in `SONGMINT_TEST_STALL`. */
-export type StartupComponent = 'postgres' | 's3' | 'ipfs' | 'chain';
+export type StartupComponent = 'postgres' | 's3' | 'ipfs' | 'chain' | 'worker';
 
 const COMPONENT_LABEL: Readonly<Record<StartupComponent, string>> = {
   postgres: 'PostgreSQL (embedded)',
   s3: 'S3 server (s3rver on loopback)',
   ipfs: 'IPFS blockstore',
   chain: 'local Base chain',
+  worker: 'inference worker',
 };
 
 export interface StartupBounds {
@@ -49,7 +50,7 @@ export class StartupError extends Error {
   }
 }
 
-const COMPONENTS: readonly StartupComponent[] = ['postgres', 's3', 'ipfs', 'chain'];
+const COMPONENTS: readonly StartupComponent[] = ['postgres', 's3', 'ipfs', 'chain', 'worker'];
 
 /** Reads the two switches from an environment (process.env by default). */
 export function startupBounds(env: Readonly<Record<string, string | undefined>> = process.env): StartupBounds {

@@ -90,6 +90,11 @@ export type OracleEnv = z.infer<typeof envSchema>;
 
 export type ConfigResult = EnvResult<OracleEnv>;
 
+/** The API's own origin from HOST and PORT (an IPv6 host in brackets): `http://127.0.0.1:3000` by default. */
+export function apiOrigin(config: Pick<OracleEnv, 'HOST' | 'PORT'>): string {
+  return `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+}
+
 /** Validates `env` (normally `process.env`); empty strings count as unset, secrets are not echoed. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): ConfigResult {
   return parseEnv(envSchema, env);

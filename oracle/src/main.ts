@@ -14,9 +14,10 @@ import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
 import { createSignerStatus } from './chain/signer-status.ts';
+import { createWalletSignatureVerifier } from './chain/wallet-signature.ts';
 import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
-import { loadConfig } from './config.ts';
+import { apiOrigin, loadConfig } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
@@ -95,7 +96,9 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     config.IPFS_PINNING_URL !== undefined && config.IPFS_PINNING_TOKEN !== undefined
       ? createPinningClient({ endpoint: config.IPFS_PINNING_URL, accessToken: config.IPFS_PINNING_TOKEN })
       : undefined;
-  const origin = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+  // Sign-in checks smart wallets' signatures (ERC-1271, ERC-6492) on the configured chain.
+  const signInClient = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
+  const origin = apiOrigin(config);
   const deps: AppDeps = {
     db,
     boss,
@@ -110,6 +113,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     queueCapacity: config.QUEUE_CAPACITY,
     corsOrigins: config.CORS_ORIGINS,
     ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
+    walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     now: () => new Date(),
   };
   const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import { readinessSchema } from '../../oracle/src/http/schemas.ts';
 import { freePortRun, removeStandInCluster, stackEnv, startNpmStack } from '../support/npm-start.ts';
 import type { NpmStartStack } from '../support/npm-start.ts';
 import { chromiumMissing } from './support/browser.ts';
@@ -25,9 +26,13 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   let baseUrl: string;
   let dataDir: string;
   let output = '';
+  /** /health/ready asked the moment the banner appeared. */
+  let readyAtBanner: { status: number; body: unknown };
 
   before(async () => {
     stack = await startNpmStack();
+    const atBanner = await fetch(`${stack.baseUrl}/health/ready`);
+    readyAtBanner = { status: atBanner.status, body: await atBanner.json() };
     ({ baseUrl, dataDir } = stack);
     output = stack.output();
   });
@@ -47,6 +52,14 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     for (const path of ['/api/generate', '/api/metadata', '/api/signature']) assert.ok(path in openapi.paths, path);
   });
 
+  it('prints its banner only once /health/ready answers ready with a worker live', () => {
+    assert.equal(readyAtBanner.status, 200, JSON.stringify(readyAtBanner.body));
+    const ready = readinessSchema.parse(readyAtBanner.body);
+    assert.equal(ready.status, 'ready');
+    assert.ok((ready.checks.workers.live ?? 0) >= 1, JSON.stringify(ready));
+    assert.match(output, new RegExp(`Worker\\s+pid \\d+, live \\(${baseUrl}/health/ready answers ready\\)`));
+  });
+
   it('serves the web app at /app with the local chain in its config.json', async () => {
     assert.match(output, new RegExp(`App\\s+${baseUrl}/app/`));
     const page = await fetch(`${baseUrl}/app/`);
@@ -62,8 +75,10 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     assert.equal(config.developmentWallet, true);
   });
 
-  it('signs in with scripts/dev-login.ts and sets a tier with scripts/set-tier.ts', async () => {
-    const login = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-login.ts', '--token-only'], { env: { ...process.env, BASE_URL: baseUrl } });
+  it('signs in with scripts/dev-login.ts (found by PORT, as npm start, on this non-default port) and sets a tier with scripts/set-tier.ts', async () => {
+    const port = new URL(baseUrl).port;
+    assert.notEqual(port, '3000');
+    const login = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-login.ts', '--token-only'], { env: { ...process.env, BASE_URL: '', HOST: '', PORT: port } });
     const token = login.stdout.trim();
     assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
     const tier = await run(process.execPath, ['--import', 'tsx', 'scripts/set-tier.ts', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 'pro'], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
@@ -110,6 +125,43 @@ describe('npm start with a part that never becomes ready', () => {
       assert.equal(result.killed, false, 'it exited by itself');
       assert.equal(result.code, 1);
       assert.match(result.stderr ?? '', /npm start could not start the stack\.\nS3 server \(s3rver on loopback\): create bucket "songmint" and listen on 127\.0\.0\.1:\d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
+    } finally {
+      await removeStandInCluster(data.path);
+      await data.remove();
+    }
+  });
+
+  it('prints no banner while no worker is live: /health/ready answers 503 waiting for workers, then the bound names the worker (SONGMINT_TEST_STALL=worker:4000)', async () => {
+    const data = await makeTempDir('stack-no-worker');
+    try {
+      const port = await freePortRun();
+      // An external chain (unreachable, unused here) skips the local chain's deployment: the API is up sooner.
+      const stalled = run(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
+        env: stackEnv(port, data.path, { SONGMINT_TEST_STALL: 'worker:4000', CHAIN_RPC_URL: `http://127.0.0.1:${port + 2}`, SONG_NFT_ADDRESS: `0x${'11'.repeat(20)}`, LOG_LEVEL: 'silent' }),
+        timeout: 120_000,
+      }).then(
+        () => assert.fail('npm start came up with no worker'),
+        (error: { code?: unknown; stdout?: string; stderr?: string; killed?: boolean }) => error,
+      );
+      let exited = false;
+      void stalled.then(() => (exited = true));
+      const answers: Array<{ httpStatus: number; readiness: ReturnType<typeof readinessSchema.parse> }> = [];
+      while (!exited) {
+        const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
+        if (response !== undefined) answers.push({ httpStatus: response.status, readiness: readinessSchema.parse(await response.json()) });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const result = await stalled;
+      assert.ok(answers.length > 0, 'the API answered while the stack waited for a worker');
+      for (const { httpStatus, readiness } of answers) {
+        assert.equal(httpStatus, 503);
+        assert.equal(readiness.status, 'not_ready');
+        assert.deepEqual(readiness.waiting_for, ['workers']);
+      }
+      assert.equal(result.killed, false, 'it exited by itself');
+      assert.equal(result.code, 1);
+      assert.doesNotMatch(result.stdout ?? '', /development stack is up/);
+      assert.match(result.stderr ?? '', /npm start could not start the stack\.\ninference worker: start and report live at \/health\/ready did not finish within 4 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
     } finally {
       await removeStandInCluster(data.path);
       await data.remove();

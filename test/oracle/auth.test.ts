@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, UnsecuredJWT } from 'jose';
+import { serializeErc6492Signature } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { SESSION_TOKEN_AUDIENCE, SESSION_TOKEN_ISSUER } from '../../oracle/src/domain/session-token.ts';
@@ -90,8 +91,28 @@ describe('sign-in (SIWE) and bearer authentication', () => {
     assert.equal(wrong.status, 401);
   });
 
+  it('without a chain RPC, refuses a smart-wallet signature with a clear AUTH_ERROR (not a 500) and keeps the nonce usable for an EOA', async () => {
+    const { account, message, signature } = await signedMessage();
+    const factory = privateKeyToAccount(generatePrivateKey()).address;
+    const details = (body: unknown) => (body as { error: { details: string } }).error.details;
+    // ERC-6492 (an undeployed account's signature wrapped with its factory) and an ERC-1271 blob of another length.
+    for (const smart of [serializeErc6492Signature({ address: factory, data: '0xdeadbeef', signature }), `0x${'ab'.repeat(300)}` as const]) {
+      const res = await app.request('/api/auth/verify', { body: { message, signature: smart } });
+      assert.equal(res.status, 401, res.text);
+      assertVariantAError(res.body, 'AUTH_ERROR');
+      assert.match(details(res.body), /smart-wallet signatures \(ERC-1271\/ERC-6492\) cannot be checked: this server has no chain RPC \(CHAIN_RPC_URL\)/);
+    }
+    const impostor = await privateKeyToAccount(generatePrivateKey()).signMessage({ message });
+    const wrong = await app.request('/api/auth/verify', { body: { message, signature: impostor } });
+    assert.equal(wrong.status, 401);
+    assert.match(details(wrong.body), /does not match the message address \(this server checks EOA signatures only/);
+    const ok = await app.request('/api/auth/verify', { body: { message, signature } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(sessionTokenSchema.parse(ok.body).user.wallet_address, account.address.toLowerCase());
+  });
+
   it('rejects malformed sign-in bodies with 400', async () => {
-    for (const body of [{}, { message: 'hi' }, { message: 'hi', signature: 'nothex' }, { message: 1, signature: '0x00' }]) {
+    for (const body of [{}, { message: 'hi' }, { message: 'hi', signature: 'nothex' }, { message: 1, signature: '0x00' }, { message: 'hi', signature: `0x${'ab'.repeat(8193)}` }]) {
       const res = await app.request('/api/auth/verify', { body });
       assert.equal(res.status, 400);
       assertVariantAError(res.body, 'VALIDATION_ERROR');

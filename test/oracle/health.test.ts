@@ -28,6 +28,7 @@ describe('health, metrics, OpenAPI, docs', () => {
     const downBody = readinessSchema.parse(down.body);
     assert.equal(downBody.status, 'not_ready');
     assert.equal(downBody.checks.database, 'up');
+    assert.deepEqual(downBody.waiting_for, ['workers']);
     await app.db.none(
       `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, last_seen)
        VALUES ('stale', 'h', 'cuda', 'm', '1', 2, now() - interval '5 minutes')`,
@@ -122,7 +123,9 @@ describe('database outage: 503 while PostgreSQL is down, recovery without a rest
     const v1 = await app.request('/v1/user/profile', { token: user.token });
     assert.equal(v1.status, 503);
     assertVariantCError(v1.body, 'SERVICE_UNAVAILABLE');
-    assert.equal((await app.request('/health/ready')).status, 503);
+    const unready = await app.request('/health/ready');
+    assert.equal(unready.status, 503);
+    assert.deepEqual(readinessSchema.parse(unready.body).waiting_for, ['database']);
     assert.equal((await app.request('/health/live')).status, 200);
     assert.equal((await app.request('/metrics')).status, 200);
 

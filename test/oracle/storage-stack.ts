@@ -14,6 +14,7 @@ import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
 import type { SignerStatus } from '../../oracle/src/chain/signer-status.ts';
+import type { WalletSignatureVerifier } from '../../oracle/src/chain/wallet-signature.ts';
 import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
 import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
@@ -59,6 +60,8 @@ export interface StorageStackOptions {
   signerStatus?: SignerStatus;
   /** The mint licence guard's policy (enforcing when absent). */
   modelLicence?: ModelLicencePolicy;
+  /** Sign-in signature checks (a chain-backed one for smart wallets). */
+  walletSignatures?: WalletSignatureVerifier;
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -70,6 +73,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const chain = options.chain ?? { chainId: 8453 };
   const signerStatus = options.signerStatus === undefined ? {} : { signerStatus: options.signerStatus };
   const app = await startTestApp({
+    ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     routers: (deps) => [
       metadataRouter({ db: deps.db, logger: deps.logger, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
       signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { getAddress, verifyMessage } from 'viem';
+import { getAddress } from 'viem';
 import type { Hex } from 'viem';
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { Database } from '../../../core/src/db/database.ts';
+import { createWalletSignatureVerifier } from '../chain/wallet-signature.ts';
+import type { WalletSignatureCheck, WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import type { FidVerifier } from './farcaster.ts';
@@ -51,7 +53,35 @@ export interface SignInDeps {
   session: SessionTokenKeys;
   siwe: SignInSettings;
   fidVerifier?: FidVerifier;
+  /** Checks the wallet's signature; absent: EOAs only, checked locally. */
+  walletSignatures?: WalletSignatureVerifier;
   now: () => Date;
+}
+
+/** Seconds to suggest before retrying while the chain cannot be read. */
+const CHAIN_RETRY_SECONDS = 30;
+
+const EOA_ONLY = createWalletSignatureVerifier();
+
+/** The refusal for a signature that did not verify, saying what a smart wallet needs. */
+function signatureRefused(check: Exclude<WalletSignatureCheck, { valid: true }>, smartWallets: boolean): { ok: false; error: AppError } {
+  switch (check.reason) {
+    case 'chain_unreachable':
+      return fail(
+        appError('SERVICE_UNAVAILABLE', 'Chain unreachable', {
+          details: 'a smart-wallet signature (ERC-1271/ERC-6492) is checked on chain, which cannot be read now; retry with the same message',
+          retryAfter: CHAIN_RETRY_SECONDS,
+        }),
+      );
+    case 'needs_chain':
+      return refused('smart-wallet signatures (ERC-1271/ERC-6492) cannot be checked: this server has no chain RPC (CHAIN_RPC_URL); sign in with an EOA');
+    case 'mismatch':
+      return refused(
+        smartWallets
+          ? 'signature does not match the message address (checked as an EOA, ERC-1271 and ERC-6492 signature)'
+          : 'signature does not match the message address (this server checks EOA signatures only: no chain RPC for smart wallets)',
+      );
+  }
 }
 
 function originOf(uri: string): string | null {
@@ -68,8 +98,10 @@ function refused(details: string): { ok: false; error: AppError } {
 
 /**
  * EIP-4361 sign-in: the message must name our domain, URI origin and chain, be within its
- * validity window, carry an unused unexpired nonce (consumed here, once), and be signed by its
- * address. The wallet's user is created on first sign-in. A Farcaster fid is linked only when the
+ * validity window, be signed by its address (an EOA, or a smart-contract wallet through ERC-1271
+ * or ERC-6492 when a chain is configured), and carry an unused unexpired nonce (consumed here,
+ * once, after the signature, so a refused or unverifiable signature leaves it usable). The
+ * wallet's user is created on first sign-in. A Farcaster fid is linked only when the
  * IdRegistry says the wallet owns it; without a verifier the claim is ignored.
  */
 export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Result<SignedIn>> {
@@ -83,9 +115,9 @@ export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Resu
   if (expectedOrigin === null || originOf(message.uri) !== expectedOrigin) return refused(`message uri must be on ${deps.siwe.uri}`);
   if (message.chainId !== SIWE_CHAIN_ID) return refused(`message chain id must be ${SIWE_CHAIN_ID}`);
   if (!validateSiweMessage({ message, time: now })) return refused('message is malformed, expired or not yet valid');
-  // A malformed signature throws; it is refused like a wrong one.
-  const valid = await verifyMessage({ address: message.address, message: input.message, signature: input.signature }).catch(() => false);
-  if (!valid) return refused('signature does not match the message address');
+  const verifier = deps.walletSignatures ?? EOA_ONLY;
+  const check = await verifier.verify({ address: message.address, message: input.message, signature: input.signature });
+  if (!check.valid) return signatureRefused(check, verifier.smartWallets);
   const consumed = await deps.db.oneOrNone(
     'UPDATE auth_nonces SET consumed_at = $2 WHERE nonce = $1 AND consumed_at IS NULL AND expires_at > $2 RETURNING nonce',
     [message.nonce, now],

@@ -5,6 +5,7 @@ import type { Database } from '../../../core/src/db/database.ts';
 import type { SessionTokenKeys } from '../domain/session-token.ts';
 import type { RateCategory } from '../domain/request-charge.ts';
 import type { FidVerifier } from '../domain/farcaster.ts';
+import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
 import type { OpenApiContribution } from './openapi.ts';
 
@@ -53,6 +54,8 @@ export interface AppDeps {
   queueCapacity: number;
   /** Verifies a Farcaster fid claim on-chain; absent: claims are ignored. */
   fidVerifier?: FidVerifier;
+  /** Checks sign-in signatures; with a chain client smart wallets (ERC-1271, ERC-6492) sign in too. Absent: EOAs only. */
+  walletSignatures?: WalletSignatureVerifier;
   /** Routers of other modules, mounted after the core routes. */
   routers?: ReadonlyArray<MountedRouter>;
   /** Routers that need no token and no limit (the development IPFS gateway at /ipfs). */

@@ -69,8 +69,15 @@ function registerCore(registry: OpenAPIRegistry): void {
     path: '/api/auth/verify',
     tags: ['auth'],
     summary: 'Exchange a signed EIP-4361 message for a session JWT',
-    request: { body: json(verifyRequestSchema, 'The message and its personal_sign signature.') },
-    responses: { 200: json(sessionTokenSchema, 'Session token.'), 400: errorsA[400], 401: errorsA[401] },
+    description:
+      'EOA signatures are checked locally; smart-wallet signatures (ERC-1271 deployed, ERC-6492 counterfactual) on the chain of CHAIN_RPC_URL. Without that RPC a smart-wallet signature is refused (401 AUTH_ERROR naming CHAIN_RPC_URL); while the chain cannot be read it is 503 with Retry-After and the nonce stays usable.',
+    request: { body: json(verifyRequestSchema, 'The message and its personal_sign signature (EOA or smart wallet).') },
+    responses: {
+      200: json(sessionTokenSchema, 'Session token.'),
+      400: errorsA[400],
+      401: json(variantAErrorSchema, 'Sign-in refused (AUTH_ERROR): wrong domain, URI, chain, time window, signature or nonce.'),
+      503: json(variantAErrorSchema, 'SERVICE_UNAVAILABLE: the database, or the chain a smart-wallet signature is checked on, cannot be read now.'),
+    },
   });
   registry.registerPath({
     method: 'post',

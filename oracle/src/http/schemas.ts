@@ -181,7 +181,9 @@ export const nonceResponseSchema = z
 export const verifyRequestSchema = z
   .strictObject({
     message: z.string().min(1).max(4096).meta({ description: 'EIP-4361 message text.' }),
-    signature: hexSchema.max(2000),
+    signature: hexSchema
+      .max(16_384)
+      .meta({ description: 'The wallet\'s EIP-191 signature of `message`: 65 bytes from an EOA; any length from a smart wallet (ERC-1271, or ERC-6492 wrapped while undeployed).' }),
     social_fid: z
       .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')])
       .optional()
@@ -265,6 +267,13 @@ export const readinessSchema = z
         status: z.enum(['up', 'down', 'unknown']),
       }),
     }),
+    waiting_for: z
+      .array(z.enum(['database', 'workers']))
+      .optional()
+      .meta({
+        description:
+          'Only when not ready: what the service waits for. `database`: PostgreSQL does not answer; `workers`: no inference worker has a heartbeat newer than 20 s.',
+      }),
   })
   .meta({ id: 'Readiness' });
 

@@ -45,7 +45,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a signed EIP-4361 message for a session JWT */
+        /**
+         * Exchange a signed EIP-4361 message for a session JWT
+         * @description EOA signatures are checked locally; smart-wallet signatures (ERC-1271 deployed, ERC-6492 counterfactual) on the chain of CHAIN_RPC_URL. Without that RPC a smart-wallet signature is refused (401 AUTH_ERROR naming CHAIN_RPC_URL); while the chain cannot be read it is 503 with Retry-After and the nonce stays usable.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -53,7 +56,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description The message and its personal_sign signature. */
+            /** @description The message and its personal_sign signature (EOA or smart wallet). */
             requestBody?: {
                 content: {
                     "application/json": components["schemas"]["AuthVerifyRequest"];
@@ -78,8 +81,17 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorVariantA"];
                     };
                 };
-                /** @description Missing or invalid token (AUTH_ERROR). */
+                /** @description Sign-in refused (AUTH_ERROR): wrong domain, URI, chain, time window, signature or nonce. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE: the database, or the chain a smart-wallet signature is checked on, cannot be read now. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1163,6 +1175,7 @@ export interface components {
         AuthVerifyRequest: {
             /** @description EIP-4361 message text. */
             message: string;
+            /** @description The wallet's EIP-191 signature of `message`: 65 bytes from an EOA; any length from a smart wallet (ERC-1271, or ERC-6492 wrapped while undeployed). */
             signature: string;
             /** @description Farcaster fid to link; accepted only when the IdRegistry confirms it. */
             social_fid?: number | string;
@@ -1467,6 +1480,8 @@ export interface components {
             };
             /** @enum {string} */
             status: "ready" | "not_ready";
+            /** @description Only when not ready: what the service waits for. `database`: PostgreSQL does not answer; `workers`: no inference worker has a heartbeat newer than 20 s. */
+            waiting_for?: ("database" | "workers")[];
         };
         SessionToken: {
             /** Format: date-time */

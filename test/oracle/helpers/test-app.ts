@@ -13,6 +13,7 @@ import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { FidVerifier } from '../../../oracle/src/domain/farcaster.ts';
+import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-signature.ts';
 import { createApp } from '../../../oracle/src/http/app.ts';
 import type { AppDeps, MountedRouter } from '../../../oracle/src/http/deps.ts';
 import { createMetrics } from '../../../oracle/src/http/metrics.ts';
@@ -66,6 +67,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Stands in for the Farcaster IdRegistry on Optimism, which this machine cannot reach. */
   fidVerifier?: FidVerifier;
+  /** Sign-in signature checks (a chain-backed one for smart wallets); EOAs only when absent. */
+  walletSignatures?: WalletSignatureVerifier;
 }
 
 /** A real PostgreSQL (migrated), pg-boss and the oracle app on a free port. */
@@ -87,6 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     queueCapacity: options.queueCapacity ?? 1000,
     now: options.now ?? (() => new Date()),
     ...(options.fidVerifier === undefined ? {} : { fidVerifier: options.fidVerifier }),
+    ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
   };
   const routers = options.routers?.(deps);
   if (routers !== undefined) deps.routers = routers;

@@ -20,7 +20,8 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * GET /health (basic), /health/live (process up), /health/ready (database reachable and at least
- * one inference worker with a fresh heartbeat; 503 otherwise). No token needed.
+ * one inference worker with a fresh heartbeat; 503 naming what it waits for otherwise). No token
+ * needed. `npm start` prints its banner only once this answers ready.
  */
 export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
   const router = Router();
@@ -42,9 +43,13 @@ export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
           database: 'up',
           workers: { live: capacity.workers, slots: capacity.slots, devices: capacity.devices, status: ready ? 'up' : 'down' },
         },
+        ...(ready ? {} : { waiting_for: ['workers' as const] }),
       } satisfies z.infer<typeof readinessSchema>);
     } catch {
-      res.status(503).json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } } } satisfies z.infer<typeof readinessSchema>);
+      // Whether a worker is live is unknown until the database answers.
+      res
+        .status(503)
+        .json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } }, waiting_for: ['database'] } satisfies z.infer<typeof readinessSchema>);
     }
   });
   return router;
