@@ -16,6 +16,9 @@ import { createMintSigner } from './chain/mint-signer.ts';
 import { createSignerStatus } from './chain/signer-status.ts';
 import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
+import { createClaimableFeesReader } from './chain/pool-fees.ts';
+import { createPoolIndexer, poolCursorName } from './chain/pool-indexer.ts';
+import type { PoolIndexer } from './chain/pool-indexer.ts';
 import { loadConfig } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
@@ -27,7 +30,8 @@ import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
 import { gatewayRouter } from './http/routes/gateway.ts';
 import { metadataRouter } from './http/routes/metadata.ts';
-import { nftRouter, tradingRouter } from './http/routes/nft.ts';
+import { nftRouter } from './http/routes/nft.ts';
+import { tradingRouter } from './http/routes/trading.ts';
 import { signatureRouter } from './http/routes/signature.ts';
 import { openIpfsContentStore } from './ipfs/content-store.ts';
 import { createPinningClient } from './ipfs/pinning-client.ts';
@@ -117,6 +121,11 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   // and the watcher.
   const chainClient =
     config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: http(config.CHAIN_RPC_URL) }) : undefined;
+  const songVaultAddress = config.SONG_VAULT_ADDRESS as Address | undefined;
+  const vault =
+    chainClient === undefined || songVaultAddress === undefined
+      ? undefined
+      : { address: songVaultAddress, cursorName: poolCursorName(songVaultAddress), readClaimable: createClaimableFeesReader(chainClient, songVaultAddress) };
   const signing = {
     ...deps,
     objectStore,
@@ -128,7 +137,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     metadataRouter({ db, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
     signatureRouter(signing),
     nftRouter({ ...signing, chain }),
-    tradingRouter(),
+    tradingRouter({ db, chainId: chain.chainId, logger, now: deps.now, ...(vault === undefined ? {} : { vault }) }),
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
@@ -152,6 +161,20 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     });
     watcher.start();
   }
+  // Follows the vault's launches and its pools' swaps, liquidity and fees for /v1/trading/pools.
+  let poolIndexer: PoolIndexer | undefined;
+  if (chainClient !== undefined && vault !== undefined) {
+    poolIndexer = createPoolIndexer({
+      db,
+      client: chainClient,
+      songVaultAddress: vault.address,
+      poolManagerAddress: config.POOL_MANAGER_ADDRESS as Address,
+      confirmations: config.CHAIN_CONFIRMATIONS,
+      startBlock: BigInt(config.CHAIN_START_BLOCK),
+      logger,
+    });
+    poolIndexer.start();
+  }
   const prune = setInterval(() => {
     pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
   }, PRUNE_INTERVAL_MS);
@@ -165,6 +188,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     async stop() {
       clearInterval(prune);
       await watcher?.stop();
+      await poolIndexer?.stop();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await boss.stop({ graceful: true, timeout: 5000, close: true });
