@@ -105,6 +105,9 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
       job_id: job.publicId,
       mint_tx_hash: txHash,
       minted_at: '2026-11-22T00:00:00.000Z',
+      // Not launched: no pool yet (the launched case: test/oracle/pools.test.ts).
+      pool_id: null,
+      pool_url: null,
     });
     const profile = await stack.app.db.one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [alice.userId]);
     assert.equal(profile.total_minted, 1);
