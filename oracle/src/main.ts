@@ -174,6 +174,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
       logger,
     });
     poolIndexer.start();
+  } else if (chainClient !== undefined) {
+    logger.info('SONG_VAULT_ADDRESS is not set: no pool is indexed and /v1/trading/pools stays empty');
   }
   const prune = setInterval(() => {
     pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
