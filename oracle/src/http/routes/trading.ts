@@ -6,7 +6,7 @@ import type { Database } from '../../../../core/src/db/database.ts';
 import type { ClaimableFees, ClaimableFeesReader } from '../../chain/pool-fees.ts';
 import { appError } from '../../domain/errors.ts';
 import { decodePoolCursor, encodePoolCursor, findPool, indexedThrough, listPools, poolPrices } from '../../domain/pools.ts';
-import type { PoolRow } from '../../domain/pools.ts';
+import type { PoolPosition, PoolRow } from '../../domain/pools.ts';
 import type { MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
@@ -163,7 +163,7 @@ export function tradingRouter(deps: TradingRouterDeps): MountedRouter {
       sendError(req, res, appError('VALIDATION_ERROR', 'Invalid query', { details: describeIssues(query.error) }));
       return;
     }
-    let after;
+    let after: PoolPosition | undefined;
     if (query.data.cursor !== undefined) {
       const decoded = decodePoolCursor(query.data.cursor);
       if (!decoded.ok) {
