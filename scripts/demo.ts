@@ -23,7 +23,7 @@ import {
   generate,
   getMintSignature,
   getNft,
-  getPools,
+  getPool,
   getProfile,
   launchSong,
   mintSong,
@@ -35,7 +35,7 @@ import {
   uploadMetadata,
   waitForJob,
 } from '@songmint/sdk';
-import type { ClaimedFees, IndexedNft, LaunchedSong, SongPool, SwapResult, UserProfile } from '@songmint/sdk';
+import type { ClaimedFees, IndexedNft, LaunchedSong, SongPool, SwapResult, TradingPool, UserProfile } from '@songmint/sdk';
 
 export interface DemoOptions {
   apiUrl: string;
@@ -63,7 +63,8 @@ export interface DemoResult {
   pool: SongPool;
   nft: IndexedNft | null;
   profile: UserProfile;
-  poolsIndexed: boolean;
+  /** The oracle's indexed view of the pool once it has caught up with the claim (null if it never did). */
+  indexedPool: TradingPool | null;
 }
 
 const tokens = (amount: bigint) => `${Number(formatEther(amount)).toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens`;
@@ -128,12 +129,14 @@ export async function runDemo({ apiUrl, rpcUrl, log = console.log, prompt = 'dre
   step('Fees collected and claimed (creator share)', `${eth(claimed.ethPaid)} and ${tokens(claimedToken)} to ${account.address}`);
 
   const pool = await readPool(chain, { songId: minted.tokenId });
-  const pools = await getPools(api);
+  const indexedPool = await indexedPoolAfter(api, pool);
   step(
     'Pool (on chain)',
     `price ${pool.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH, tick ${pool.tick}, liquidity ${pool.liquidity}`,
     `hook fee now ${Number(pool.swapFeePips) / 10_000}%, swap fees ${eth(pool.totalSwapFees)} (uncollected ${eth(pool.uncollectedSwapFees)}), platform owed ${eth(pool.fees.platform.eth)}`,
-    `/v1/trading/pools: ${pools.count} pools, indexed ${pools.indexed}`,
+    indexedPool === null
+      ? `/v1/trading/pools/${minted.tokenId}: not indexed yet`
+      : `/v1/trading/pools/${minted.tokenId}: ${indexedPool.trades_total} trades, 24 h volume ${eth(BigInt(indexedPool.volume_24h.eth))}, ${indexedPool.price?.tokens_per_eth ?? '?'} tokens per ETH, platform claimable ${eth(BigInt(indexedPool.fees.claimable?.platform.eth ?? '0'))}`,
   );
 
   const nft = await indexedNft(api, minted.tokenId);
@@ -161,7 +164,7 @@ export async function runDemo({ apiUrl, rpcUrl, log = console.log, prompt = 'dre
     pool,
     nft,
     profile,
-    poolsIndexed: pools.indexed,
+    indexedPool,
   };
 }
 
@@ -174,6 +177,20 @@ async function indexedNft(api: Parameters<typeof getNft>[0], tokenId: bigint): P
       if (!(error instanceof SongmintApiError && error.code === 'NOT_FOUND')) throw error;
       await new Promise((done) => setTimeout(done, 500));
     }
+  }
+  return null;
+}
+
+/** The oracle's pool indexer polls the chain: wait until its view has the pool's on-chain price and every fee collected. */
+async function indexedPoolAfter(api: Parameters<typeof getPool>[0], pool: SongPool): Promise<TradingPool | null> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    try {
+      const view = await getPool(api, { songId: pool.songId });
+      if (view.price?.sqrt_price_x96 === pool.sqrtPriceX96.toString() && view.fees.swap_fees_eth === pool.totalSwapFees.toString() && view.fees.uncollected_swap_fees_eth === '0') return view;
+    } catch (error) {
+      if (!(error instanceof SongmintApiError && error.code === 'NOT_FOUND')) throw error;
+    }
+    await new Promise((done) => setTimeout(done, 500));
   }
   return null;
 }

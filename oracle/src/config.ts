@@ -53,6 +53,10 @@ export const envSchema = z
     CHAIN_CONFIRMATIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(1000).default(2),
     /** First block the watcher reads on a fresh database (the SongNFT deployment block). */
     CHAIN_START_BLOCK: z.coerce.number({ error: 'must be a whole number' }).int().min(0).default(0),
+    /** SongVault whose launches and pools the pool indexer follows (needs CHAIN_RPC_URL). */
+    SONG_VAULT_ADDRESS: address.optional(),
+    /** Uniswap v4 PoolManager of the vault's pools (its Base address by default). */
+    POOL_MANAGER_ADDRESS: address.default('0x498581fF718922c3f8e6A244956aF099B2652b2b'),
     PLATFORM_SIGNER_KEY: hexKey.optional(),
     /**
      * Sign mints of audio from models whose licence forbids commercial use (MusicGen's weights are
@@ -83,6 +87,9 @@ export const envSchema = z
     }
     if ((env.CHAIN_RPC_URL === undefined) !== (env.SONG_NFT_ADDRESS === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['SONG_NFT_ADDRESS'], message: 'CHAIN_RPC_URL and SONG_NFT_ADDRESS go together' });
+    }
+    if (env.SONG_VAULT_ADDRESS !== undefined && env.CHAIN_RPC_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['SONG_VAULT_ADDRESS'], message: 'SONG_VAULT_ADDRESS needs CHAIN_RPC_URL' });
     }
   });
 

@@ -17,6 +17,9 @@ import { createSignerStatus } from './chain/signer-status.ts';
 import { createWalletSignatureVerifier } from './chain/wallet-signature.ts';
 import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
+import { createClaimableFeesReader } from './chain/pool-fees.ts';
+import { createPoolIndexer, poolCursorName } from './chain/pool-indexer.ts';
+import type { PoolIndexer } from './chain/pool-indexer.ts';
 import { apiOrigin, loadConfig } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
@@ -29,7 +32,8 @@ import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
 import { gatewayRouter } from './http/routes/gateway.ts';
 import { metadataRouter } from './http/routes/metadata.ts';
-import { nftRouter, tradingRouter } from './http/routes/nft.ts';
+import { nftRouter } from './http/routes/nft.ts';
+import { tradingRouter } from './http/routes/trading.ts';
 import { signatureRouter } from './http/routes/signature.ts';
 import { openIpfsContentStore } from './ipfs/content-store.ts';
 import { createPinningClient } from './ipfs/pinning-client.ts';
@@ -122,6 +126,11 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   // and the watcher.
   const chainClient =
     config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: http(config.CHAIN_RPC_URL) }) : undefined;
+  const songVaultAddress = config.SONG_VAULT_ADDRESS as Address | undefined;
+  const vault =
+    chainClient === undefined || songVaultAddress === undefined
+      ? undefined
+      : { address: songVaultAddress, cursorName: poolCursorName(songVaultAddress), readClaimable: createClaimableFeesReader(chainClient, songVaultAddress) };
   const signing = {
     ...deps,
     objectStore,
@@ -133,7 +142,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     metadataRouter({ db, logger, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
     signatureRouter(signing),
     nftRouter({ ...signing, chain }),
-    tradingRouter(),
+    tradingRouter({ db, chainId: chain.chainId, logger, now: deps.now, ...(vault === undefined ? {} : { vault }) }),
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
@@ -157,6 +166,22 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     });
     watcher.start();
   }
+  // Follows the vault's launches and its pools' swaps, liquidity and fees for /v1/trading/pools.
+  let poolIndexer: PoolIndexer | undefined;
+  if (chainClient !== undefined && vault !== undefined) {
+    poolIndexer = createPoolIndexer({
+      db,
+      client: chainClient,
+      songVaultAddress: vault.address,
+      poolManagerAddress: config.POOL_MANAGER_ADDRESS as Address,
+      confirmations: config.CHAIN_CONFIRMATIONS,
+      startBlock: BigInt(config.CHAIN_START_BLOCK),
+      logger,
+    });
+    poolIndexer.start();
+  } else if (chainClient !== undefined) {
+    logger.info('SONG_VAULT_ADDRESS is not set: no pool is indexed and /v1/trading/pools stays empty');
+  }
   const prune = setInterval(() => {
     pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
     pruneIdempotencyKeys(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
@@ -171,6 +196,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     async stop() {
       clearInterval(prune);
       await watcher?.stop();
+      await poolIndexer?.stop();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await boss.stop({ graceful: true, timeout: 5000, close: true });

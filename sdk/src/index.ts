@@ -24,8 +24,8 @@ export { coverDataUri, uploadMetadata } from './api/metadata.ts';
 export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
 export { getMintSignature } from './api/signature.ts';
 export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
-export { getNft, getPools, getProfile } from './api/v1.ts';
-export type { IndexedNft, TradingPools, UserProfile } from './api/v1.ts';
+export { getNft, getPool, getPools, getProfile } from './api/v1.ts';
+export type { GetPoolsParameters, IndexedNft, TradingPool, TradingPools, UserProfile } from './api/v1.ts';
 
 export type { SongmintChain, SongmintContracts } from './chain/context.ts';
 export { connectSongmint, developmentAccount, DEVELOPMENT_PRIVATE_KEY, localBaseChain } from './chain/local.ts';

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
 
 describe('bad input: no 5xx, every error in the spec shape, nothing charged', () => {
   let app: TestApp;
@@ -204,5 +205,64 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       assert.equal(res.status, 400, JSON.stringify(body));
       assertVariantAError(res.body);
     }
+  });
+});
+
+// Issue 15, item 8: the pool routes (their happy path against a real chain: test/oracle/pools.test.ts).
+describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5xx', () => {
+  let app: TestApp;
+  let user: LoggedIn;
+  before(async () => {
+    app = await startTestApp({ routers: (deps) => [tradingRouter({ db: deps.db, chainId: 8453, logger: deps.logger, now: deps.now })] });
+    user = await app.login();
+  });
+  after(async () => {
+    await app.stop();
+  });
+
+  it('GET /v1/trading/pools: bad cursor and limit are 400; edge limits are served', async () => {
+    const forged = Buffer.from('pools1:1:99999999999').toString('base64url');
+    const bad = [
+      'cursor=',
+      'cursor=not-a-cursor!',
+      `cursor=${Buffer.from('pools1:x:1').toString('base64url')}`,
+      `cursor=${Buffer.from('pools2:1:1').toString('base64url')}`,
+      `cursor=${forged}`,
+      `cursor=${'A'.repeat(300)}`,
+      'cursor=a&cursor=b',
+      'limit=0',
+      'limit=101',
+      'limit=-1',
+      'limit=1.5',
+      'limit=abc',
+      'limit=',
+      'limit=1e2',
+      'limit=20&limit=30',
+      'page=2',
+    ];
+    for (const query of bad) {
+      const res = await app.request(`/v1/trading/pools?${query}`, { token: user.token });
+      assert.equal(res.status, 400, query.slice(0, 60));
+      assertVariantCError(res.body, 'VALIDATION_ERROR');
+    }
+    for (const query of ['limit=1', 'limit=100', `cursor=${Buffer.from('pools1:1:0').toString('base64url')}&limit=5`]) {
+      const res = await app.request(`/v1/trading/pools?${query}`, { token: user.token });
+      assert.equal(res.status, 200, query);
+      assert.deepEqual(res.body, { pools: [], next_cursor: null, indexed_through_block: null });
+    }
+  });
+
+  it('GET /v1/trading/pools/{songId}: non-ids are 400, unknown songs 404, no token 401', async () => {
+    for (const id of ['0', '-1', 'abc', '1.5', '0x1', '99999999999999999999', '9223372036854775808', '%E0%A4%A', ' 1']) {
+      const res = await app.request(`/v1/trading/pools/${id}`, { token: user.token });
+      assert.equal(res.status, 400, id);
+      assertVariantCError(res.body, 'VALIDATION_ERROR');
+    }
+    const missing = await app.request('/v1/trading/pools/9223372036854775807', { token: user.token });
+    assert.equal(missing.status, 404);
+    assertVariantCError(missing.body, 'NOT_FOUND');
+    const anonymous = await app.request('/v1/trading/pools/1');
+    assert.equal(anonymous.status, 401);
+    assertVariantCError(anonymous.body, 'AUTH_ERROR');
   });
 });

@@ -68,6 +68,12 @@ describe('configuration from the environment', () => {
     assert.match(text, /S3_ACCESS_KEY_ID: S3_ENDPOINT needs/);
     assert.match(text, /IPFS_PINNING_TOKEN: IPFS_PINNING_URL needs/);
     assert.match(text, /SONG_NFT_ADDRESS: CHAIN_RPC_URL and SONG_NFT_ADDRESS go together/);
+    const vaultOnly = loadConfig({ SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
+    assert.ok(!vaultOnly.ok);
+    assert.match(vaultOnly.problems.join('\n'), /SONG_VAULT_ADDRESS: SONG_VAULT_ADDRESS needs CHAIN_RPC_URL/);
+    const pools = loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', SONG_NFT_ADDRESS: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
+    assert.ok(pools.ok);
+    assert.equal(pools.config.POOL_MANAGER_ADDRESS, '0x498581fF718922c3f8e6A244956aF099B2652b2b', "Uniswap v4's PoolManager on Base by default");
   });
 
   it('parses CORS_ORIGINS as * or a list of origins', () => {

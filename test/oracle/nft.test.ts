@@ -4,7 +4,8 @@ import { recoverMessageAddress } from 'viem';
 import type { Address, Hex } from 'viem';
 import { mintMessageHash } from '../../oracle/src/chain/mint-signer.ts';
 import { recordSongMinted } from '../../oracle/src/chain/watcher.ts';
-import { nftMintResponseSchema, nftResponseSchema, poolsResponseSchema } from '../../oracle/src/http/routes/nft.ts';
+import { nftMintResponseSchema, nftResponseSchema } from '../../oracle/src/http/routes/nft.ts';
+import { poolsResponseSchema } from '../../oracle/src/http/routes/trading.ts';
 import { assertVariantCError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
@@ -109,6 +110,9 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
       job_id: job.publicId,
       mint_tx_hash: txHash,
       minted_at: '2026-11-22T00:00:00.000Z',
+      // Not launched: no pool yet (the launched case: test/oracle/pools.test.ts).
+      pool_id: null,
+      pool_url: null,
     });
     const profile = await stack.app.db.one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [alice.userId]);
     assert.equal(profile.total_minted, 1);
@@ -122,11 +126,11 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
     }
   });
 
-  it('GET /v1/trading/pools says plainly that pools are not indexed', async () => {
+  it('GET /v1/trading/pools without a configured vault: an empty list, nothing indexed', async () => {
     const response = await stack.app.request('/v1/trading/pools', { token: alice.token });
     assert.equal(response.status, 200);
     poolsResponseSchema.parse(response.body);
-    assert.deepEqual(response.body, { pools: [], count: 0, indexed: false });
+    assert.deepEqual(response.body, { pools: [], next_cursor: null, indexed_through_block: null });
     assert.ok(response.headers.get('x-ratelimit-limit'), 'the trading category limit applies');
   });
 
@@ -139,6 +143,7 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
       ['/v1/nft/mint', 'post'],
       ['/v1/nft/{id}', 'get'],
       ['/v1/trading/pools', 'get'],
+      ['/v1/trading/pools/{songId}', 'get'],
     ] as const) {
       assert.ok(paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`);
     }

@@ -20,7 +20,9 @@ import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
 import { metadataRouter } from '../../oracle/src/http/routes/metadata.ts';
-import { nftRouter, tradingRouter } from '../../oracle/src/http/routes/nft.ts';
+import { nftRouter } from '../../oracle/src/http/routes/nft.ts';
+import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
+import type { TradingRouterDeps } from '../../oracle/src/http/routes/trading.ts';
 import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
@@ -62,6 +64,8 @@ export interface StorageStackOptions {
   modelLicence?: ModelLicencePolicy;
   /** Sign-in signature checks (a chain-backed one for smart wallets). */
   walletSignatures?: WalletSignatureVerifier;
+  /** The SongVault whose indexed pools the trading routes serve (none by default). */
+  vault?: TradingRouterDeps['vault'];
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -78,7 +82,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       metadataRouter({ db: deps.db, logger: deps.logger, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
       signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),
       nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence }),
-      tradingRouter(),
+      tradingRouter({ db: deps.db, chainId: chain.chainId, logger: deps.logger, now: deps.now, ...(options.vault === undefined ? {} : { vault: options.vault }) }),
     ],
   });
 

@@ -2,15 +2,16 @@
  * Chain watcher: reads SongNFT's `SongMinted` logs and records each mint against the signature
  * that authorized it (`generation_jobs.signature_used`, `nft_token_id`, `users.total_minted`).
  *
- * It reads only blocks `confirmations` deep, remembers the last block it finished in
- * `chain_cursors` (so a restart resumes, and replicas share progress), and records each event
- * idempotently: a log seen twice (two replicas, a retried batch) counts once. A reorg deeper
- * than `confirmations` is not undone.
+ * It follows the chain with the shared log follower (./log-follower.ts: confirmations, batches,
+ * the cursor in `chain_cursors`) and records each event idempotently: a log seen twice (two
+ * replicas, a retried batch) counts once. A reorg deeper than `confirmations` is not undone.
  */
 import { parseAbiItem } from 'viem';
 import type { Address, Hex, PublicClient } from 'viem';
 import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
+import { createLogFollower, createPollLoop } from './log-follower.ts';
+import type { PollLoop } from './log-follower.ts';
 
 export const SONG_MINTED_EVENT = parseAbiItem(
   'event SongMinted(uint256 indexed tokenId, address indexed minter, bytes32 indexed audioHash, string metadataURI)',
@@ -56,7 +57,7 @@ export async function recordSongMinted(db: Database, event: SongMinted, now: Dat
 
 export interface ChainWatcherOptions {
   db: Database;
-  client: Pick<PublicClient, 'getBlockNumber' | 'getLogs'>;
+  client: Pick<PublicClient, 'getBlockNumber' | 'getLogs' | 'getBlock'>;
   songNftAddress: Address;
   /** Blocks a log must be buried under before it is read. */
   confirmations: number;
@@ -77,29 +78,26 @@ export interface PollResult {
   unknown: number;
 }
 
-export interface ChainWatcher {
+export interface ChainWatcher extends PollLoop {
   /** Processes every confirmed block not processed yet. */
-  poll(): Promise<PollResult>;
-  start(): void;
-  stop(): Promise<void>;
+  poll(signal?: AbortSignal): Promise<PollResult>;
 }
 
 export function createChainWatcher(options: ChainWatcherOptions): ChainWatcher {
-  const cursorName = `SongMinted:${options.songNftAddress.toLowerCase()}`;
-  const batchSize = options.batchSize ?? 2000n;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
+  const follower = createLogFollower({
+    db: options.db,
+    client: options.client,
+    cursorName: `SongMinted:${options.songNftAddress.toLowerCase()}`,
+    confirmations: options.confirmations,
+    startBlock: options.startBlock,
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    logger: options.logger,
+  });
 
-  async function poll(): Promise<PollResult> {
+  async function poll(signal?: AbortSignal): Promise<PollResult> {
     const result: PollResult = { throughBlock: null, recorded: 0, duplicates: 0, unknown: 0 };
-    const head = await options.client.getBlockNumber();
-    const safe = head - BigInt(options.confirmations);
-    const cursor = await options.db.oneOrNone<{ block_number: string }>('SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1', [cursorName]);
-    let from = cursor === null ? options.startBlock : BigInt(cursor.block_number) + 1n;
-    while (from <= safe && !stopped) {
-      const to = from + batchSize - 1n < safe ? from + batchSize - 1n : safe;
-      const logs = await options.client.getLogs({ address: options.songNftAddress, event: SONG_MINTED_EVENT, fromBlock: from, toBlock: to, strict: true });
+    const followed = await follower.poll(async ({ fromBlock, toBlock }) => {
+      const logs = await options.client.getLogs({ address: options.songNftAddress, event: SONG_MINTED_EVENT, fromBlock, toBlock, strict: true });
       for (const log of logs) {
         if (log.transactionHash === null || log.blockNumber === null) continue;
         const outcome = await recordSongMinted(
@@ -121,39 +119,19 @@ export function createChainWatcher(options: ChainWatcherOptions): ChainWatcher {
           options.logger.warn({ tokenId: log.args.tokenId.toString(), audioHash: log.args.audioHash }, 'SongMinted without a signature issued here');
         }
       }
-      await options.db.none(
-        `INSERT INTO chain_cursors (name, block_number, updated_at) VALUES ($1, $2, now())
-         ON CONFLICT (name) DO UPDATE SET block_number = GREATEST(chain_cursors.block_number, EXCLUDED.block_number), updated_at = now()`,
-        [cursorName, to.toString()],
-      );
-      result.throughBlock = to;
-      from = to + 1n;
-    }
+    }, signal);
+    result.throughBlock = followed.throughBlock;
     return result;
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = poll()
-        .then((result) => {
-          if (result.recorded > 0) options.logger.info({ ...result, throughBlock: result.throughBlock?.toString() }, 'mints recorded');
-        })
-        .catch((error: unknown) => options.logger.error({ err: error }, 'chain watcher poll failed; retrying'))
-        .finally(schedule);
-    }, options.pollIntervalMs ?? 4000);
-  }
-
-  return {
+  const loop = createPollLoop({
     poll,
-    start() {
-      stopped = false;
-      schedule();
+    intervalMs: options.pollIntervalMs ?? 4000,
+    onResult: (result) => {
+      if (result.recorded > 0) options.logger.info({ ...result, throughBlock: result.throughBlock?.toString() }, 'mints recorded');
     },
-    async stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      await running;
-    },
-  };
+    logger: options.logger,
+    failureMessage: 'chain watcher poll failed; retrying',
+  });
+  return { poll, start: loop.start, stop: loop.stop };
 }

@@ -1,7 +1,8 @@
 import { buildOpenApiDocument } from './openapi.ts';
 import type { OpenApiContribution } from './openapi.ts';
 import { registerMetadataApi } from './routes/metadata.ts';
-import { registerNftApi, registerTradingApi } from './routes/nft.ts';
+import { registerNftApi } from './routes/nft.ts';
+import { registerTradingApi } from './routes/trading.ts';
 import { registerSignatureApi } from './routes/signature.ts';
 
 /**

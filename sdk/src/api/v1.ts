@@ -4,6 +4,7 @@ import { requireSession, unwrap } from './client.ts';
 
 export type UserProfile = components['schemas']['UserProfile'];
 export type TradingPools = components['schemas']['TradingPools'];
+export type TradingPool = components['schemas']['TradingPool'];
 export type IndexedNft = components['schemas']['Nft'];
 
 /** The signed-in user's profile and statistics (GET /v1/user/profile). */
@@ -12,10 +13,31 @@ export async function getProfile(api: SongmintApi, { signal }: { signal?: AbortS
   return unwrap(api.http.GET('/v1/user/profile', signal === undefined ? {} : { signal }), signal);
 }
 
-/** Song pools the oracle indexed (GET /v1/trading/pools); `indexed: false` while it indexes none. */
-export async function getPools(api: SongmintApi, { signal }: { signal?: AbortSignal } = {}): Promise<TradingPools> {
+export interface GetPoolsParameters {
+  /** `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Pools per page, 1 to 100 (the API's default: 20). */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A page of the song pools the oracle indexed, newest launch first (GET /v1/trading/pools): price,
+ * liquidity, fees per party, 24 h volume. Pass `next_cursor` back as `cursor` for the next page.
+ */
+export async function getPools(api: SongmintApi, { cursor, limit, signal }: GetPoolsParameters = {}): Promise<TradingPools> {
   requireSession(api);
-  return unwrap(api.http.GET('/v1/trading/pools', signal === undefined ? {} : { signal }), signal);
+  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: String(limit) }) };
+  return unwrap(api.http.GET('/v1/trading/pools', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
+}
+
+/** The indexed pool of one song (GET /v1/trading/pools/{songId}); a `NOT_FOUND` error until its launch is indexed. */
+export async function getPool(api: SongmintApi, { songId, signal }: { songId: bigint; signal?: AbortSignal }): Promise<TradingPool> {
+  requireSession(api);
+  return unwrap(
+    api.http.GET('/v1/trading/pools/{songId}', { params: { path: { songId: songId.toString() } }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
 }
 
 /** A minted token as the oracle indexed it from SongMinted (GET /v1/nft/{id}). */

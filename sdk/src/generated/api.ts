@@ -1083,23 +1083,115 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Variant C: song pools (not indexed yet: always an empty list with indexed=false) */
+        /**
+         * Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)
+         * @description Indexed from SongVault launches and the Uniswap v4 PoolManager events of Songmint pools, confirmed CHAIN_CONFIRMATIONS deep; claimable fees are read from SongVault at answer time.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Opaque: a `next_cursor` of this route. */
+                    cursor?: string;
+                    /** @description Pools per page, 1 to 100 (default 20). */
+                    limit?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Pools. */
+                /** @description A page of pools. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["TradingPools"];
+                    };
+                };
+                /** @description VALIDATION_ERROR: a bad cursor or limit */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+                /** @description AUTH_ERROR */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trading/pools/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Variant C: the pool of one song */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description SongNFT token id. */
+                    songId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pool. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TradingPool"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+                /** @description AUTH_ERROR */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
+                    };
+                };
+                /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantC"];
                     };
                 };
             };
@@ -1431,6 +1523,13 @@ export interface components {
             minted_at: string | null;
             /** @description Address that minted the token (transfers are not tracked). */
             minter: string;
+            /** @description Uniswap v4 PoolId of the song's pool; null until its launch is indexed. */
+            pool_id: string | null;
+            /**
+             * @description The pool route (`/v1/trading/pools/{id}`); null until the launch is indexed.
+             * @example /v1/trading/pools/1
+             */
+            pool_url: string | null;
             token_id: string;
         };
         NftMintRequest: {
@@ -1537,13 +1636,120 @@ export interface components {
             genre?: string;
             mood?: string;
         };
+        TradingPool: {
+            chain_id: number;
+            /** @description The song's creator, as SongLaunched names it. */
+            creator: string;
+            fees: {
+                /** @description What `SongVault.claim` would pay each party now, read from `feesOf` at answer time; null when the chain could not be read. */
+                claimable: {
+                    block_number: string;
+                    creator: {
+                        /** @description The party that `SongVault.claim` pays. */
+                        account: string;
+                        /** @description Wei. */
+                        eth: string;
+                        /** @description Song token base units. */
+                        token: string;
+                    };
+                    platform: {
+                        /** @description The party that `SongVault.claim` pays. */
+                        account: string;
+                        /** @description Wei. */
+                        eth: string;
+                        /** @description Song token base units. */
+                        token: string;
+                    };
+                } | null;
+                collected: {
+                    /** @description LP fees collected, wei (Uniswap v4 computes LP fees only when a position is touched, so uncollected LP fees are not shown). */
+                    lp_fees_eth: string;
+                    /** @description LP fees collected, song token units. */
+                    lp_fees_token: string;
+                    /** @description Hook swap fees collected, wei. */
+                    swap_fees_eth: string;
+                };
+                /** @description Fees credited to each party by `collectFees` so far, all time (FeesCollected). */
+                credited: {
+                    creator: {
+                        /** @description Wei. */
+                        eth: string;
+                        /** @description Song token base units (18 decimals). */
+                        token: string;
+                    };
+                    platform: {
+                        /** @description Wei. */
+                        eth: string;
+                        /** @description Song token base units (18 decimals). */
+                        token: string;
+                    };
+                };
+                /** @description Wei of ETH the hook charged on swaps, all time (SwapFeeCharged). */
+                swap_fees_eth: string;
+                /** @description Of those, wei not yet moved into the parties' balances by `collectFees`. */
+                uncollected_swap_fees_eth: string;
+            };
+            launch_tx_hash: string;
+            /** Format: date-time */
+            launched_at: string;
+            /** @description Active liquidity at the current tick (Uniswap v4 L), from the indexed Swap and ModifyLiquidity events. */
+            liquidity: string;
+            /**
+             * @description The song's NFT route.
+             * @example /v1/nft/1
+             */
+            nft_url: string;
+            /** @description Uniswap v4 PoolId (keccak256 of the pool key). */
+            pool_id: string;
+            /** @description Null only in the instant between the launch and its Initialize log being indexed. */
+            price: {
+                /** @description Block of that event. */
+                block_number: string;
+                /** @description ETH per song token, the inverse, decimal, rounded down to 18 places. */
+                eth_per_token: string;
+                /**
+                 * @description `swap`: the latest indexed Swap; `launch`: the pool's Initialize (no swap yet).
+                 * @enum {string}
+                 */
+                source: "swap" | "launch";
+                /** @description sqrtPriceX96 of the latest indexed Swap (of Initialize before any swap). */
+                sqrt_price_x96: string;
+                tick: number;
+                /**
+                 * @description Song tokens per ETH, (sqrtPriceX96 / 2^96)^2, decimal, rounded down to 18 places.
+                 * @example 1234567.891
+                 */
+                tokens_per_eth: string;
+            } | null;
+            /**
+             * @description SongNFT token id.
+             * @example 1
+             */
+            song_id: string;
+            /** @description The song's SongToken (currency1; currency0 is native ETH). */
+            token: string;
+            /** @description Swaps since the launch. */
+            trades_total: number;
+            /**
+             * @description This pool's route.
+             * @example /v1/trading/pools/1
+             */
+            url: string;
+            volume_24h: {
+                /** @description Wei of ETH swapped through the pool in the last 24 hours (|amount0| of each Swap, before the hook fee). */
+                eth: string;
+                /** @description Song token units swapped in the last 24 hours. */
+                token: string;
+                /** @description Swaps in the last 24 hours. */
+                trades: number;
+            };
+        };
         TradingPools: {
-            count: number;
-            /** @description false: pools are not indexed by this oracle yet; the list is empty by construction. */
-            indexed: boolean;
-            pools: {
-                [key: string]: unknown;
-            }[];
+            /** @description Last block the indexer has read (confirmed); null before its first batch or without a chain. */
+            indexed_through_block: string | null;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+            pools: components["schemas"]["TradingPool"][];
         };
         UserProfile: {
             /** Format: date-time */

@@ -20,6 +20,11 @@ export interface NftRouterDeps extends SignatureRouterDeps {
 const TOKEN_ID = /^[1-9][0-9]{0,18}$/;
 const MAX_BIGINT = 9223372036854775807n;
 
+/** A SongNFT token id from a path segment, or null when it is not one. */
+export function parseTokenId(text: string): bigint | null {
+  return TOKEN_ID.test(text) && BigInt(text) <= MAX_BIGINT ? BigInt(text) : null;
+}
+
 export const nftMintRequestSchema = z
   .strictObject({
     job_id: z.string().min(1).max(100).meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
@@ -58,16 +63,10 @@ export const nftResponseSchema = z
     job_id: z.string(),
     mint_tx_hash: z.string().nullable(),
     minted_at: z.iso.datetime().nullable(),
+    pool_id: z.string().nullable().meta({ description: 'Uniswap v4 PoolId of the song\'s pool; null until its launch is indexed.' }),
+    pool_url: z.string().nullable().meta({ description: 'The pool route (`/v1/trading/pools/{id}`); null until the launch is indexed.', example: '/v1/trading/pools/1' }),
   })
   .meta({ id: 'Nft' });
-
-export const poolsResponseSchema = z
-  .strictObject({
-    pools: z.array(z.record(z.string(), z.unknown())),
-    count: z.number().int(),
-    indexed: z.boolean().meta({ description: 'false: pools are not indexed by this oracle yet; the list is empty by construction.' }),
-  })
-  .meta({ id: 'TradingPools' });
 
 interface NftRow {
   token_id: string;
@@ -79,6 +78,7 @@ interface NftRow {
   mint_tx_hash: string | null;
   used_at: Date | null;
   document: Record<string, unknown> | null;
+  pool_id: string | null;
 }
 
 /** Variant C: GET /v1/nft/{id} (token metadata) and POST /v1/nft/mint (mint authorization). */
@@ -115,13 +115,14 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
 
   router.get('/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!TOKEN_ID.test(id) || BigInt(id) > MAX_BIGINT) {
+    if (parseTokenId(id) === null) {
       sendError(req, res, appError('VALIDATION_ERROR', 'Invalid token id', { details: 'the token id is a positive integer', fields: { id } }));
       return;
     }
     const row = await deps.db.oneOrNone<NftRow>(
       `SELECT s.token_id::text AS token_id, s.job_id, s.minter, s.metadata_uri, s.audio_hash, j.audio_url, s.mint_tx_hash, s.used_at,
-              (SELECT m.document FROM song_metadata m WHERE m.metadata_uri = s.metadata_uri ORDER BY m.created_at LIMIT 1) AS document
+              (SELECT m.document FROM song_metadata m WHERE m.metadata_uri = s.metadata_uri ORDER BY m.created_at LIMIT 1) AS document,
+              (SELECT p.pool_id FROM song_pools p WHERE p.song_id = s.token_id) AS pool_id
          FROM mint_signatures s JOIN generation_jobs j ON j.id = s.job_id
         WHERE s.token_id = $1`,
       [id],
@@ -142,23 +143,12 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
       job_id: toPublicJobId(row.job_id),
       mint_tx_hash: row.mint_tx_hash,
       minted_at: row.used_at === null ? null : row.used_at.toISOString(),
+      pool_id: row.pool_id,
+      pool_url: row.pool_id === null ? null : `/v1/trading/pools/${row.token_id}`,
     } satisfies z.infer<typeof nftResponseSchema>);
   });
 
   return { path: '/v1/nft', router, openapi: registerNftApi };
-}
-
-/**
- * Variant C: GET /v1/trading/pools. Pool data comes from the vault's launch events, which this
- * oracle does not index yet: the answer is an empty list marked `indexed: false`, never an
- * invented pool.
- */
-export function tradingRouter(): MountedRouter {
-  const router = Router();
-  router.get('/pools', (_req, res) => {
-    res.json({ pools: [], count: 0, indexed: false } satisfies z.infer<typeof poolsResponseSchema>);
-  });
-  return { path: '/v1/trading', router, openapi: registerTradingApi };
 }
 
 export function registerNftApi(registry: OpenAPIRegistry): void {
@@ -194,16 +184,5 @@ export function registerNftApi(registry: OpenAPIRegistry): void {
       401: error('AUTH_ERROR'),
       404: error('NOT_FOUND'),
     },
-  });
-}
-
-export function registerTradingApi(registry: OpenAPIRegistry): void {
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/trading/pools',
-    tags: ['v1'],
-    summary: 'Variant C: song pools (not indexed yet: always an empty list with indexed=false)',
-    security: [{ bearer: [] }],
-    responses: { 200: { description: 'Pools.', content: { 'application/json': { schema: poolsResponseSchema } } } },
   });
 }

@@ -1,0 +1,260 @@
+/**
+ * Pool indexer: follows SongVault's launches and, for Songmint pools only, the Uniswap v4
+ * PoolManager's `Initialize`, `Swap` and `ModifyLiquidity` events, SongPoolHook's
+ * `SwapFeeCharged` and SongVault's `FeesCollected`, into the tables of migration 0010. The pool
+ * view (../domain/pools.ts) is derived from these rows when it is asked for, so undoing a reorg
+ * is deleting the rows above the last block still on the chain: the shared log follower
+ * (./log-follower.ts) does that, with the confirmations and the stored cursor of the mint watcher.
+ */
+import { parseAbi, parseAbiItem } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
+import type { Logger } from 'pino';
+import type { Database, DatabaseTask } from '../../../core/src/db/database.ts';
+import { createLogFollower, createPollLoop } from './log-follower.ts';
+import type { BlockRange, PollLoop } from './log-follower.ts';
+
+export const SONG_LAUNCHED_EVENT = parseAbiItem(
+  'event SongLaunched(uint256 indexed songId, address indexed token, bytes32 indexed poolId, address creator, address launcher, address allocationRecipient, uint256 allocation, uint256 poolSupply, uint128 liquidity)',
+);
+export const FEES_COLLECTED_EVENT = parseAbiItem(
+  'event FeesCollected(uint256 indexed songId, uint256 lpFeesEth, uint256 lpFeesToken, uint256 swapFeesEth, uint256 creatorEth, uint256 creatorToken, uint256 platformEth, uint256 platformToken)',
+);
+export const SWAP_FEE_CHARGED_EVENT = parseAbiItem('event SwapFeeCharged(bytes32 indexed poolId, address indexed sender, uint256 fee, uint256 feePips)');
+export const INITIALIZE_EVENT = parseAbiItem(
+  'event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick)',
+);
+export const SWAP_EVENT = parseAbiItem(
+  'event Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)',
+);
+export const MODIFY_LIQUIDITY_EVENT = parseAbiItem(
+  'event ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
+);
+const VAULT_HOOK_ABI = parseAbi(['function hook() view returns (address)']);
+
+/** Pool ids per eth_getLogs topic filter (providers cap the size of an OR list). */
+const POOL_IDS_PER_REQUEST = 200;
+
+/** Uniswap v4's PoolManager on Base (and on the local chain of `npm start`). */
+export const BASE_POOL_MANAGER: Address = '0x498581fF718922c3f8e6A244956aF099B2652b2b';
+
+export interface PoolIndexerOptions {
+  db: Database;
+  client: Pick<PublicClient, 'getBlockNumber' | 'getBlock' | 'getLogs' | 'readContract'>;
+  songVaultAddress: Address;
+  poolManagerAddress: Address;
+  /** Blocks a log must be buried under before it is read. */
+  confirmations: number;
+  /** First block to read when no cursor is stored (the vault's deployment block). */
+  startBlock: bigint;
+  batchSize?: bigint;
+  pollIntervalMs?: number;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+export interface PoolIndexResult {
+  throughBlock: bigint | null;
+  rewoundTo: bigint | null;
+  launches: number;
+  swaps: number;
+}
+
+export interface PoolIndexer extends PollLoop {
+  /** Indexes every confirmed block not indexed yet. */
+  poll(signal?: AbortSignal): Promise<PoolIndexResult>;
+}
+
+/** Deletes every indexed row of blocks above `block` (a reorg took them away). */
+async function deleteAbove(t: DatabaseTask, block: bigint): Promise<void> {
+  const above = block.toString();
+  for (const table of ['pool_swaps', 'pool_liquidity_changes', 'pool_swap_fees', 'pool_fee_collections']) {
+    await t.none(`DELETE FROM ${table} WHERE block_number > $1`, [above]);
+  }
+  await t.none('DELETE FROM song_pools WHERE launch_block > $1', [above]);
+}
+
+interface LogPosition {
+  blockNumber: bigint | null;
+  logIndex: number | null;
+  transactionHash: Hex | null;
+}
+
+/** Block number and log index of a mined log (getLogs never returns pending ones). */
+function positionOf(log: LogPosition): { block: string; index: number; tx: Hex } {
+  if (log.blockNumber === null || log.logIndex === null || log.transactionHash === null) throw new Error('eth_getLogs returned a pending log');
+  return { block: log.blockNumber.toString(), index: log.logIndex, tx: log.transactionHash };
+}
+
+/** The pool indexer's `chain_cursors` row for `vault` (the pool routes show how far it read). */
+export function poolCursorName(vault: Address): string {
+  return `SongPools:${vault.toLowerCase()}`;
+}
+
+export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
+  const { db, client } = options;
+  const vault = options.songVaultAddress;
+  let hook: Address | undefined;
+  const follower = createLogFollower({
+    db,
+    client,
+    cursorName: poolCursorName(vault),
+    confirmations: options.confirmations,
+    startBlock: options.startBlock,
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    rewind: deleteAbove,
+    logger: options.logger,
+  });
+
+  async function blockTimes(blockNumbers: ReadonlyArray<bigint>): Promise<Map<bigint, Date>> {
+    const times = new Map<bigint, Date>();
+    for (const blockNumber of new Set(blockNumbers)) {
+      const block = await client.getBlock({ blockNumber });
+      times.set(blockNumber, new Date(Number(block.timestamp) * 1000));
+    }
+    return times;
+  }
+
+  async function indexRange({ fromBlock, toBlock }: BlockRange, result: PoolIndexResult): Promise<void> {
+    // The hook is immutable in the vault: one read for the life of the indexer.
+    hook ??= await client.readContract({ address: vault, abi: VAULT_HOOK_ABI, functionName: 'hook' });
+    const songmintLogs = await client.getLogs({
+      address: [vault, hook],
+      events: [SONG_LAUNCHED_EVENT, FEES_COLLECTED_EVENT, SWAP_FEE_CHARGED_EVENT],
+      fromBlock,
+      toBlock,
+      strict: true,
+    });
+    const launches = songmintLogs.filter((log) => log.eventName === 'SongLaunched');
+    const launchTimes = await blockTimes(launches.map((log) => log.blockNumber).filter((n): n is bigint => n !== null));
+    await db.tx(async (t) => {
+      for (const log of songmintLogs) {
+        const at = positionOf(log);
+        if (log.eventName === 'SongLaunched') {
+          if (log.address.toLowerCase() !== vault.toLowerCase()) continue;
+          const { args } = log;
+          const launchedAt = launchTimes.get(BigInt(at.block));
+          const inserted = await t.result(
+            `INSERT INTO song_pools (song_id, pool_id, token, creator, launcher, allocation, pool_supply, launch_liquidity,
+                                     launch_block, launch_log_index, launch_tx_hash, launched_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (song_id) DO NOTHING`,
+            [
+              args.songId.toString(),
+              args.poolId.toLowerCase(),
+              args.token,
+              args.creator,
+              args.launcher,
+              args.allocation.toString(),
+              args.poolSupply.toString(),
+              args.liquidity.toString(),
+              at.block,
+              at.index,
+              at.tx,
+              launchedAt,
+            ],
+          );
+          result.launches += inserted.rowCount;
+        } else if (log.eventName === 'FeesCollected') {
+          if (log.address.toLowerCase() !== vault.toLowerCase()) continue;
+          const { args } = log;
+          await t.none(
+            `INSERT INTO pool_fee_collections (block_number, log_index, song_id, lp_fees_eth, lp_fees_token, swap_fees_eth,
+                                               creator_eth, creator_token, platform_eth, platform_token)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+            [
+              at.block,
+              at.index,
+              args.songId.toString(),
+              args.lpFeesEth.toString(),
+              args.lpFeesToken.toString(),
+              args.swapFeesEth.toString(),
+              args.creatorEth.toString(),
+              args.creatorToken.toString(),
+              args.platformEth.toString(),
+              args.platformToken.toString(),
+            ],
+          );
+        } else if (log.address.toLowerCase() === hook?.toLowerCase()) {
+          await t.none('INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+            at.block,
+            at.index,
+            log.args.poolId.toLowerCase(),
+            log.args.fee.toString(),
+          ]);
+        }
+      }
+    });
+
+    // Songmint pools only: the PoolManager serves every pool on the chain.
+    const pools = await db.map<Hex>('SELECT pool_id FROM song_pools WHERE launch_block <= $1', [toBlock.toString()], (row: { pool_id: Hex }) => row.pool_id);
+    for (let i = 0; i < pools.length; i += POOL_IDS_PER_REQUEST) {
+      const ids = pools.slice(i, i + POOL_IDS_PER_REQUEST);
+      const range = { address: options.poolManagerAddress, args: { id: ids }, fromBlock, toBlock, strict: true } as const;
+      const [initialized, swaps, modified] = await Promise.all([
+        client.getLogs({ ...range, event: INITIALIZE_EVENT }),
+        client.getLogs({ ...range, event: SWAP_EVENT }),
+        client.getLogs({ ...range, event: MODIFY_LIQUIDITY_EVENT }),
+      ]);
+      const swapTimes = await blockTimes(swaps.map((log) => log.blockNumber).filter((n): n is bigint => n !== null));
+      await db.tx(async (t) => {
+        for (const log of initialized) {
+          await t.none('UPDATE song_pools SET init_sqrt_price_x96 = $2, init_tick = $3 WHERE pool_id = $1', [
+            log.args.id.toLowerCase(),
+            log.args.sqrtPriceX96.toString(),
+            log.args.tick,
+          ]);
+        }
+        for (const log of swaps) {
+          const at = positionOf(log);
+          const { args } = log;
+          const inserted = await t.result(
+            `INSERT INTO pool_swaps (block_number, log_index, pool_id, tx_hash, sender, amount0, amount1, sqrt_price_x96, liquidity, tick, fee_pips, block_time)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
+            [
+              at.block,
+              at.index,
+              args.id.toLowerCase(),
+              at.tx,
+              args.sender,
+              args.amount0.toString(),
+              args.amount1.toString(),
+              args.sqrtPriceX96.toString(),
+              args.liquidity.toString(),
+              args.tick,
+              args.fee,
+              swapTimes.get(BigInt(at.block)),
+            ],
+          );
+          result.swaps += inserted.rowCount;
+        }
+        for (const log of modified) {
+          const at = positionOf(log);
+          await t.none(
+            `INSERT INTO pool_liquidity_changes (block_number, log_index, pool_id, tick_lower, tick_upper, liquidity_delta)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+            [at.block, at.index, log.args.id.toLowerCase(), log.args.tickLower, log.args.tickUpper, log.args.liquidityDelta.toString()],
+          );
+        }
+      });
+    }
+  }
+
+  async function poll(signal?: AbortSignal): Promise<PoolIndexResult> {
+    const result: PoolIndexResult = { throughBlock: null, rewoundTo: null, launches: 0, swaps: 0 };
+    const followed = await follower.poll((range) => indexRange(range, result), signal);
+    result.throughBlock = followed.throughBlock;
+    result.rewoundTo = followed.rewoundTo;
+    return result;
+  }
+
+  const loop = createPollLoop({
+    poll,
+    intervalMs: options.pollIntervalMs ?? 4000,
+    onResult: (result) => {
+      if (result.launches > 0 || result.swaps > 0 || result.rewoundTo !== null) {
+        options.logger.info({ ...result, throughBlock: result.throughBlock?.toString(), rewoundTo: result.rewoundTo?.toString() }, 'pools indexed');
+      }
+    },
+    logger: options.logger,
+    failureMessage: 'pool indexer poll failed; retrying',
+  });
+  return { poll, start: loop.start, stop: loop.stop };
+}
