@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
+import { RGBA, encodePng } from './png.ts';
 import { formatEther, parseEther } from 'viem';
 import type { Address, Hex } from 'viem';
 import {
@@ -180,30 +180,7 @@ async function indexedNft(api: Parameters<typeof getNft>[0], tokenId: bigint): P
 
 /** A 64x64 PNG cover (a violet-to-teal gradient), encoded here so the demo needs no file. */
 export function coverPng(): Uint8Array {
-  const size = 64;
-  const rows: number[] = [];
-  for (let y = 0; y < size; y += 1) {
-    rows.push(0);
-    for (let x = 0; x < size; x += 1) rows.push(120 - x, 40 + y * 2, 200 - y, 255);
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(64, 64, RGBA, (x, y) => [120 - x, 40 + y * 2, 200 - y, 255]);
 }
 
 /** The chain of the running stack: RPC_URL, else what `npm start` wrote to DATA_DIR/dev-stack.json. */

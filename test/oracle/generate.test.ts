@@ -74,7 +74,6 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     const id = job_id.slice(4);
     await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [id]);
     const running = await app.request(`/api/generate/${job_id}`, { token: free.token });
-    assert.deepEqual(Object.keys(running.body as object).sort(), ['estimated_remaining', 'job_id', 'progress', 'status']);
     const runningView = jobStatusSchema.parse(running.body);
     assert.ok(runningView.status === JOB_STATUS.processing, `expected a processing job, got ${runningView.status}`);
     assert.equal(runningView.progress, 40);

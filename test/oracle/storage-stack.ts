@@ -3,7 +3,6 @@
  * app from startTestApp, s3rver for objects, a filesystem IPFS blockstore, a real platform key.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { deflateSync, crc32 } from 'node:zlib';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
@@ -25,6 +24,7 @@ import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import { RGB, encodePng } from '../../scripts/png.ts';
 import type { JobStatus } from '../../core/src/jobs/job-state.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
@@ -128,30 +128,13 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   };
 }
 
-/** A real PNG (RGB, filter 0) of the given size, optionally padded after IEND to `padTo` bytes. */
+/** A real PNG (RGB, mid grey) of the given size, optionally padded after IEND to `padTo` bytes. */
 export function pngBytes(width: number, height: number, padTo = 0): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const raw = Buffer.alloc((width * 3 + 1) * height, 0x7f);
-  for (let y = 0; y < height; y++) raw[y * (width * 3 + 1)] = 0;
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-  return new Uint8Array(padTo > png.length ? Buffer.concat([png, Buffer.alloc(padTo - png.length)]) : png);
+  const png = encodePng(width, height, RGB, () => [0x7f, 0x7f, 0x7f]);
+  if (padTo <= png.length) return png;
+  const padded = new Uint8Array(padTo);
+  padded.set(png);
+  return padded;
 }
 
 export function dataUri(mime: string, bytes: Uint8Array): string {

@@ -47,7 +47,7 @@ export const generateRequestVariantBSchema = z
   .meta({ id: 'GenerateRequestVariantB' });
 
 export const generateAcceptedSchema = z
-  .object({
+  .strictObject({
     job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
     status: z.literal(JOB_STATUS.queued),
     estimated_time: z.number().int().meta({ description: 'Seconds until the job is expected to complete.' }),
@@ -56,25 +56,25 @@ export const generateAcceptedSchema = z
   .meta({ id: 'GenerateAccepted' });
 
 export const generateVariantBResultSchema = z
-  .object({ audioUrl: z.url(), audioHash: z.string(), duration: z.number().int() })
+  .strictObject({ audioUrl: z.url(), audioHash: z.string(), duration: z.number().int() })
   .meta({ id: 'GenerateResultVariantB' });
 
 export const jobStatusSchema = z
   .union([
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.queued),
       progress: z.number().int(),
       estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
       position: z.number().int(),
     }),
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.processing),
       progress: z.number().int(),
       estimated_remaining: z.number().int().meta({ description: 'Seconds.' }),
     }),
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.completed),
       audio_url: z.url(),
@@ -83,19 +83,19 @@ export const jobStatusSchema = z
       created_at: z.iso.datetime(),
       lyrics: z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' }),
     }),
-    z.object({
+    z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.failed),
-      error: z.object({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
+      error: z.strictObject({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
     }),
     z
-      .object({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
+      .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
       .meta({ description: 'Extension of the spec: the owner cancelled the job while it was queued.' }),
   ])
   .meta({ id: 'JobStatus' });
 
 export const nonceResponseSchema = z
-  .object({
+  .strictObject({
     nonce: z.string(),
     expires_at: z.iso.datetime(),
     domain: z.string().meta({ description: 'The SIWE message must name this domain.' }),
@@ -116,10 +116,10 @@ export const verifyRequestSchema = z
   .meta({ id: 'AuthVerifyRequest' });
 
 export const sessionTokenSchema = z
-  .object({
+  .strictObject({
     token: z.string(),
     expires_at: z.iso.datetime(),
-    user: z.object({ id: z.string(), wallet_address: z.string(), tier: z.enum(['free', 'pro', 'enterprise']), social_fid: z.string().nullable() }),
+    user: z.strictObject({ id: z.string(), wallet_address: z.string(), tier: z.enum(['free', 'pro', 'enterprise']), social_fid: z.string().nullable() }),
   })
   .meta({ id: 'SessionToken' });
 
