@@ -206,6 +206,17 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       assertVariantAError(res.body);
     }
   });
+
+  it('odd If-None-Match headers on the job status route: 200 with the view, never 304 or 5xx', async () => {
+    const created = await post({ prompt: 'conditional', duration: 5 });
+    assert.equal(created.status, 202);
+    const { job_id } = created.body as { job_id: string };
+    for (const tag of ['garbage', 'W/', '""', ',,,', `"${'x'.repeat(6000)}"`, 'W/"a", "b", \u00e9']) {
+      const res = await app.request(`/api/generate/${job_id}`, { token: user.token, headers: { 'if-none-match': tag } });
+      assert.equal(res.status, 200, tag.slice(0, 40));
+      assert.equal((res.body as { job_id: string }).job_id, job_id);
+    }
+  });
 });
 
 // Issue 15, item 8: the pool routes (their happy path against a real chain: test/oracle/pools.test.ts).

@@ -55,7 +55,7 @@ describe('session charge: authentication and the hourly limit in one statement',
     assert.equal((first.body as { status: string }).status, JOB_STATUS.completed);
     assert.equal(first.headers.get('x-ratelimit-limit'), '1000');
     assert.equal(first.headers.get('x-ratelimit-remaining'), '999');
-    assert.equal(first.headers.get('cache-control'), 'no-store');
+    assert.equal(first.headers.get('cache-control'), 'private, no-cache');
 
     const foreign = await app.request(`/api/generate/${jobId}`, { token: other.token });
     assert.equal(foreign.status, 404);

@@ -41,6 +41,11 @@ function idempotencyErrors(schema: z.ZodType) {
   };
 }
 
+const jobViewHeaders = z.object({
+  ETag: z.string().meta({ description: 'Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`.' }),
+  'Cache-Control': z.string().meta({ description: '`private, no-cache`: keep the view, revalidate it each time.' }),
+});
+
 function registerCore(registry: OpenAPIRegistry): void {
   const bearer = registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -139,8 +144,16 @@ function registerCore(registry: OpenAPIRegistry): void {
     tags: ['generation'],
     summary: 'Job status (owner only)',
     security,
-    request: { params: z.object({ job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }) }) },
-    responses: { 200: json(jobStatusSchema, 'Queued/processing, completed or failed.'), 401: errorsA[401], 404: json(variantAErrorSchema, 'No such job of yours.') },
+    request: {
+      params: z.object({ job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }) }),
+      headers: z.object({ 'If-None-Match': z.string().optional().meta({ description: 'The `ETag` of a view the client holds: 304 while the job shows the same view.' }) }),
+    },
+    responses: {
+      200: { ...json(jobStatusSchema, 'Queued/processing, completed or failed.'), headers: jobViewHeaders },
+      304: { description: 'Not modified: the view matching `If-None-Match` is current (no body; still counts as a request).', headers: jobViewHeaders },
+      401: errorsA[401],
+      404: json(variantAErrorSchema, 'No such job of yours.'),
+    },
   });
   registry.registerPath({
     method: 'post',

@@ -328,7 +328,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` of a view the client holds: 304 while the job shows the same view. */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     job_id: string;
                 };
@@ -339,11 +342,26 @@ export interface paths {
                 /** @description Queued/processing, completed or failed. */
                 200: {
                     headers: {
+                        /** @description `private, no-cache`: keep the view, revalidate it each time. */
+                        "Cache-Control": string;
+                        /** @description Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`. */
+                        ETag: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["JobStatus"];
                     };
+                };
+                /** @description Not modified: the view matching `If-None-Match` is current (no body; still counts as a request). */
+                304: {
+                    headers: {
+                        /** @description `private, no-cache`: keep the view, revalidate it each time. */
+                        "Cache-Control": string;
+                        /** @description Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`. */
+                        ETag: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Missing or invalid token (AUTH_ERROR). */
                 401: {

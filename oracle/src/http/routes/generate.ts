@@ -15,6 +15,7 @@ import { authenticatedUser, bearerClaims } from '../auth.ts';
 import { admitCharged, chargeAuthenticated, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import { bodyEtag, ifNoneMatchHits } from '../etag.ts';
 import { idempotent } from '../idempotency.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
 import type { generateAcceptedSchema, generateVariantBResultSchema, jobCancelledSchema, jobListSchema, jobStatusSchema } from '../schemas.ts';
@@ -245,7 +246,14 @@ export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>, 
       sendError(req, res, jobNotFound(publicId));
       return;
     }
-    res.setHeader('Cache-Control', 'no-store');
-    res.json((await viewJob(deps.db, job, now)) satisfies z.infer<typeof jobStatusSchema>);
+    const body = JSON.stringify((await viewJob(deps.db, job, now)) satisfies z.infer<typeof jobStatusSchema>);
+    const etag = bodyEtag(body);
+    // `no-cache`, not `no-store`: a client may keep the view but must revalidate it every time.
+    res.setHeader('Cache-Control', 'private, no-cache').setHeader('ETag', etag);
+    if (ifNoneMatchHits(req.get('if-none-match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json').send(body);
   };
 }
