@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createPublicClient, createWalletClient, defineChain, http, parseAbi, parseEventLogs } from 'viem';
+import { createWalletClient, http, parseAbi, parseEventLogs } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
+import { localBase, localPublicClient } from './support/local-base.ts';
 
 /** Hardhat's dev account #2: a creator with ETH on the local chain. */
 const CREATOR_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
@@ -32,13 +33,7 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     const songNft = chain.contracts.SongNFT;
     assert.ok(songNft, 'SongNFT address');
 
-    const localBase = defineChain({
-      id: 8453,
-      name: 'Local Base',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [chain.rpcUrl] } },
-    });
-    const publicClient = createPublicClient({ chain: localBase, transport: http(chain.rpcUrl) });
+    const publicClient = localPublicClient(chain.rpcUrl);
     assert.equal(await publicClient.getChainId(), 8453);
 
     const platform = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);

@@ -6,16 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
-import { loadWorkerConfig } from '../../inference/src/config.ts';
 import { writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
-import { startWorkerProcess } from '../../inference/src/worker/process.ts';
 import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
 import { assertVariantAError } from '../oracle/helpers/shapes.ts';
-import { PUBLIC_BASE_URL, startStorageStack } from '../oracle/storage-stack.ts';
+import { startStackWorker, startStorageStack } from '../oracle/storage-stack.ts';
 import type { StorageStack } from '../oracle/storage-stack.ts';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -31,25 +28,7 @@ describe('mint signatures and the licence of the model that made the audio', () 
     modelDir = await makeTempDir('musicgen-nc');
     await writeTinyMusicgen(modelDir.path, { name: 'musicgen-nc-tiny', licence: { spdx: 'CC-BY-NC-4.0', commercial_use: false } });
     stack = await startStorageStack({ modelLicence: policy });
-    const config = loadWorkerConfig({
-      DATABASE_URL: stack.app.pg.url,
-      S3_ENDPOINT: stack.s3.endpoint,
-      S3_BUCKET: stack.s3.bucket,
-      S3_REGION: stack.s3.region,
-      S3_ACCESS_KEY_ID: stack.s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: stack.s3.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
-      STORAGE_PUBLIC_URL: PUBLIC_BASE_URL,
-      MODEL_DIR: modelDir.path,
-      MP3_ENCODER: 'wasm',
-      ENCODER_THREADS: '2',
-      POLL_INTERVAL_MS: '100',
-      LOG_LEVEL: 'silent',
-    });
-    if (!config.ok) throw new Error(config.problems.join('; '));
-    const started = await startWorkerProcess(config.config, pino({ level: 'silent' }));
-    if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
-    worker = started.process;
+    worker = await startStackWorker(stack, { MODEL_DIR: modelDir.path, ENCODER_THREADS: '2' });
   });
   after(async () => {
     await worker.stop();

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, createWalletClient, defineChain, http, parseAbi, parseEther, parseEventLogs, recoverMessageAddress } from 'viem';
+import { createWalletClient, http, parseAbi, parseEther, parseEventLogs, recoverMessageAddress } from 'viem';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createMintSigner, mintMessageHash } from '../../oracle/src/chain/mint-signer.ts';
@@ -17,6 +17,7 @@ import type { LocalChain } from '../../scripts/local-chain.ts';
 import { assertVariantAError } from '../oracle/helpers/shapes.ts';
 import type { LoggedIn, TestResponse } from '../oracle/helpers/test-app.ts';
 import { startStorageStack } from '../oracle/storage-stack.ts';
+import { localBase, localPublicClient } from './support/local-base.ts';
 import type { SeededJob, StorageStack } from '../oracle/storage-stack.ts';
 
 /** SongNFT's owner and the platform treasury in ignition/parameters/local.json (Hardhat account #0, unlocked). */
@@ -36,14 +37,6 @@ function expectError(response: TestResponse, status: number, code: string): void
   assertVariantAError(response.body, code);
 }
 
-/** Chain 8453 as served by scripts/local-chain.ts (each client names its RPC URL). */
-const localBase = defineChain({
-  id: 8453,
-  name: 'Local Base',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-});
-const localPublicClient = (rpcUrl: string) => createPublicClient({ chain: localBase, transport: http(rpcUrl) });
 
 /** The oracle's key, swapped as an operator does when restarting with a new PLATFORM_SIGNER_KEY. */
 function rotatableSigner(initial: MintSigner): { signer: MintSigner; rotateTo(next: MintSigner): void } {

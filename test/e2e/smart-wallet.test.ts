@@ -9,9 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import {
-  createPublicClient,
   createWalletClient,
-  defineChain,
   encodeFunctionData,
   hashMessage,
   http,
@@ -37,6 +35,7 @@ import { TEST_SIWE_DOMAIN, TEST_SIWE_URI } from '../oracle/helpers/test-app.ts';
 import type { TestResponse } from '../oracle/helpers/test-app.ts';
 import { startStorageStack } from '../oracle/storage-stack.ts';
 import type { StorageStack } from '../oracle/storage-stack.ts';
+import { localBase, localPublicClient } from './support/local-base.ts';
 
 /** Hardhat account #0, unlocked on the local node: funds the test's keys. */
 const FUNDER: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -54,14 +53,6 @@ const songNftAbi = parseAbi([
   'event SongMinted(uint256 indexed tokenId, address indexed minter, bytes32 indexed audioHash, string metadataURI)',
 ]);
 
-const localBase = defineChain({
-  id: 8453,
-  name: 'Local Base',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-});
-
-const localPublicClient = (rpcUrl: string) => createPublicClient({ chain: localBase, transport: http(rpcUrl) });
 
 /** What the account's owner signs for `account` to approve `hash` (SmartAccountProbe.replaySafeHash). */
 function ownerSignature(owner: PrivateKeyAccount, account: Address, hash: Hex): Promise<Hex> {

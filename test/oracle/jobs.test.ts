@@ -6,12 +6,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { GENERATION_QUEUE, audioObjectKey } from '../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { freePort } from '../../core/src/testing/free-port.ts';
-import { loadWorkerConfig } from '../../inference/src/config.ts';
-import { startWorkerProcess } from '../../inference/src/worker/process.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import { metadataResponseSchema } from '../../oracle/src/http/routes/metadata.ts';
 import {
@@ -23,7 +20,7 @@ import {
 } from '../../oracle/src/http/schemas.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
-import { PUBLIC_BASE_URL, startStorageStack } from './storage-stack.ts';
+import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 
 /** The worker waits this long before each model step: long enough to cancel a running job. */
@@ -38,27 +35,12 @@ describe('job cancel, list and provenance (real worker)', () => {
     stack = await startStorageStack();
     const metricsPort = await freePort();
     workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-    const config = loadWorkerConfig({
-      DATABASE_URL: stack.app.pg.url,
-      S3_ENDPOINT: stack.s3.endpoint,
-      S3_BUCKET: stack.s3.bucket,
-      S3_REGION: stack.s3.region,
-      S3_ACCESS_KEY_ID: stack.s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: stack.s3.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
-      STORAGE_PUBLIC_URL: PUBLIC_BASE_URL,
-      MP3_ENCODER: 'wasm',
+    worker = await startStackWorker(stack, {
       ENCODER_THREADS: '1',
       WORKER_CONCURRENCY: '1',
-      POLL_INTERVAL_MS: '100',
-      LOG_LEVEL: 'silent',
       INFERENCE_TEST_SLOW_MODEL_MS: String(SLOW_MODEL_MS),
       WORKER_METRICS_PORT: String(metricsPort),
     });
-    if (!config.ok) throw new Error(config.problems.join('; '));
-    const started = await startWorkerProcess(config.config, pino({ level: 'silent' }));
-    if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
-    worker = started.process;
   });
   after(async () => {
     await worker.stop();

@@ -28,6 +28,10 @@ import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { RGB, encodePng } from '../../scripts/png.ts';
+import { pino } from 'pino';
+import { loadWorkerConfig } from '../../inference/src/config.ts';
+import { startWorkerProcess } from '../../inference/src/worker/process.ts';
+import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import type { JobStatus } from '../../core/src/jobs/job-state.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
@@ -147,4 +151,29 @@ export function pngBytes(width: number, height: number, padTo = 0): Uint8Array {
 
 export function dataUri(mime: string, bytes: Uint8Array): string {
   return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+}
+
+/**
+ * Starts a real inference worker (in this process) on the stack's PostgreSQL and bucket, with the
+ * wasm encoder and a fast poll; `settings` add or override worker environment variables.
+ */
+export async function startStackWorker(stack: StorageStack, settings: Record<string, string> = {}): Promise<WorkerProcess> {
+  const config = loadWorkerConfig({
+    DATABASE_URL: stack.app.pg.url,
+    S3_ENDPOINT: stack.s3.endpoint,
+    S3_BUCKET: stack.s3.bucket,
+    S3_REGION: stack.s3.region,
+    S3_ACCESS_KEY_ID: stack.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: stack.s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+    STORAGE_PUBLIC_URL: PUBLIC_BASE_URL,
+    MP3_ENCODER: 'wasm',
+    POLL_INTERVAL_MS: '100',
+    LOG_LEVEL: 'silent',
+    ...settings,
+  });
+  if (!config.ok) throw new Error(config.problems.join('; '));
+  const started = await startWorkerProcess(config.config, pino({ level: 'silent' }));
+  if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
+  return started.process;
 }
