@@ -326,4 +326,27 @@ describe('POST /api/metadata with a remote pinning service', () => {
     const head = await stack.objectStore.head(key);
     assert.equal(head.ok ? null : head.error.code, 'not_found', 'no cover written for a refused upload');
   });
+
+  it('gives the hourly charge of a 503 back before the answer reaches the client', async () => {
+    mode = 'other-cid';
+    const charged = async (): Promise<number> =>
+      (await stack.app.db.oneOrNone<{ n: number }>(
+        "SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'metadata_nft'",
+        [`user:${user.userId}`],
+      ))?.n ?? 0;
+    const before = await charged();
+    const refused = await stack.app.request('/api/metadata', { token: user.token, body: { name: 'Refunded', audio_url: 'https://example.com/r.mp3' } });
+    assert.equal(refused.status, 503);
+    assertVariantAError(refused.body, 'SERVICE_UNAVAILABLE');
+    // Read at once, with no wait: the refund committed before the answer was sent.
+    assert.equal(await charged(), before, 'the 503 used up none of the hourly limit');
+    const limit = Number(refused.headers.get('x-ratelimit-limit'));
+    assert.equal(Number(refused.headers.get('x-ratelimit-remaining')), limit - before, 'the header counts the request given back');
+
+    mode = 'ok';
+    const served = await stack.app.request('/api/metadata', { token: user.token, body: { name: 'Served', audio_url: 'https://example.com/s.mp3' } });
+    assert.equal(served.status, 201, served.text);
+    assert.equal(await charged(), before + 1, 'a served request is counted');
+    assert.equal(Number(served.headers.get('x-ratelimit-remaining')), limit - before - 1);
+  });
 });

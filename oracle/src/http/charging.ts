@@ -28,7 +28,13 @@ export function setRateLimitHeaders(res: Response, state: LimitState): void {
  * Answers a charge that does not admit the request (401 for no user, 429 when refused) and
  * returns false; otherwise records the caller on `req`, sets the limit headers and returns true.
  */
-export function admitCharged(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Response, charge: ChargeOutcome, category: RateCategory): boolean {
+export function admitCharged<Row extends object>(
+  deps: Pick<AppDeps, 'metrics'>,
+  req: Request,
+  res: Response,
+  charge: ChargeOutcome<Row>,
+  category: RateCategory,
+): charge is Extract<ChargeOutcome<Row>, { kind: 'charged' }> {
   if (charge.kind === 'no_user') {
     unauthorizedUser(req, res);
     return false;
@@ -63,15 +69,35 @@ export function authenticateAndCharge(deps: ChargeDeps, category: RateCategory):
     // (the database or a service unavailable) did nothing for the caller and is taken back too:
     // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts). Neither
     // does an Idempotency-Key replay count, which runs nothing (./idempotency.ts).
-    const windowStart = hourWindowStart(now);
-    res.once('finish', () => {
-      if (!isBadInput(res.statusCode) && res.statusCode !== 503 && !isIdempotentReplay(res)) return;
-      refundHourly(deps.db, claims.userId, category, windowStart).catch((error: unknown) =>
-        deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
-      );
-    });
+    refundBeforeAnswer(res, charge.state, () => refundHourly(deps.db, claims.userId, category, hourWindowStart(now)), (error) =>
+      deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
+    );
     next();
   };
+}
+
+function isRefunded(res: Response): boolean {
+  return isBadInput(res.statusCode) || res.statusCode === 503 || isIdempotentReplay(res);
+}
+
+/**
+ * Holds the end of a refunded answer until the refund has committed (the way express-session
+ * saves a session before `res.end`): a client that retries at once, on any replica, must find its
+ * charge already given back, not race the refund. The `X-RateLimit-Remaining` header then counts
+ * the request given back. A failed refund is logged and the answer still goes out.
+ */
+function refundBeforeAnswer(res: Response, state: LimitState, refund: () => Promise<void>, onError: (error: unknown) => void): void {
+  const end = res.end;
+  res.end = function endAfterRefund(this: Response, ...args: unknown[]) {
+    res.end = end;
+    if (!isRefunded(res)) return Reflect.apply(end, this, args) as Response;
+    refund()
+      .then(() => {
+        if (!res.headersSent) res.setHeader('X-RateLimit-Remaining', String(Math.min(state.limit, state.remaining + 1)));
+      }, onError)
+      .finally(() => Reflect.apply(end, this, args));
+    return this;
+  } as Response['end'];
 }
 
 /** 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON). */
