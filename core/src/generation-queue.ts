@@ -36,6 +36,9 @@ export const HEARTBEAT_INTERVAL_SECONDS = 5;
 /** A worker whose last heartbeat is older than this is not live (GEN_002, readiness). */
 export const HEARTBEAT_STALE_SECONDS = 20;
 
+/** Spec, "Files": a generated audio file is at most 50 MB (read as MiB, the larger reading). */
+export const MAX_AUDIO_BYTES = 50 * 1024 * 1024;
+
 /** Public job id in Variant A: `gen_<uuid>`. */
 export const PUBLIC_JOB_ID_PREFIX = 'gen_';
 

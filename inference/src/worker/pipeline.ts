@@ -12,9 +12,8 @@ import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { MAX_LYRICS_TOKENS } from '../lyrics/lyrics-generator.ts';
 import type { SongModel } from '../model/song-model.ts';
+import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
 
-/** Spec: an audio file is at most 50 MB. */
-export const MAX_AUDIO_BYTES = 50 * 1024 * 1024;
 
 export interface SongRequest {
   prompt: string;
@@ -69,6 +68,12 @@ export class PipelineError extends Error {
     super(message);
     this.name = 'PipelineError';
   }
+}
+
+/** The spec's cap on a generated file (`MAX_AUDIO_BYTES`): `AUDIO_TOO_LARGE` above it, nothing published. */
+export function audioSizeRefusal(byteLength: number): PipelineError | null {
+  if (byteLength <= MAX_AUDIO_BYTES) return null;
+  return new PipelineError('AUDIO_TOO_LARGE', `audio is ${byteLength} bytes, the limit is ${MAX_AUDIO_BYTES}`);
 }
 
 /** The steps a job can be stopped before (the upload is the worker's, guarded by the job row). */
@@ -143,9 +148,8 @@ export async function generateSong(
   progress(85);
 
   t = performance.now();
-  if (mp3.bytes.length > MAX_AUDIO_BYTES) {
-    throw new PipelineError('AUDIO_TOO_LARGE', `audio is ${mp3.bytes.length} bytes, the limit is ${MAX_AUDIO_BYTES}`);
-  }
+  const tooLarge = audioSizeRefusal(mp3.bytes.length);
+  if (tooLarge !== null) throw tooLarge;
   const audioHash = sha256Hex(mp3.bytes);
   const hashMs = performance.now() - t;
   const measured = measureMp3(mp3.bytes);

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
+import { MAX_AUDIO_BYTES } from '../../../../core/src/generation-queue.ts';
 import { appError } from '../../domain/errors.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import type { IpfsContentStore, IpfsErrorCode } from '../../ipfs/content-store.ts';
@@ -10,8 +11,8 @@ export interface GatewayDeps {
   ipfs: Pick<IpfsContentStore, 'cat'>;
 }
 
-/** Largest file served: the spec's 50 MB audio limit. */
-const GATEWAY_MAX_BYTES = 50 * 1024 * 1024;
+/** Largest file served: the spec's audio limit. */
+const GATEWAY_MAX_BYTES = MAX_AUDIO_BYTES;
 /** Content under a CID never changes. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
