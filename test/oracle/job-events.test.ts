@@ -14,6 +14,8 @@ import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../oracle/src/
 import type { JobEventsHub } from '../../oracle/src/domain/job-events-hub.ts';
 import { createApp } from '../../oracle/src/http/app.ts';
 import { generateAcceptedSchema, jobStatusSchema } from '../../oracle/src/http/schemas.ts';
+import { createSongmintApi, waitForJob, withSession } from '../../sdk/src/index.ts';
+import type { JobProgress } from '../../sdk/src/index.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import { openEventStream } from './helpers/sse-client.ts';
 import type { SseBlock, SseConnection } from './helpers/sse-client.ts';
@@ -91,6 +93,24 @@ describe('job events with a real worker', () => {
       stream.close();
     }
     await waitUntil('the stream to be released', () => stack.app.deps.jobEvents.stats().streams === 0);
+  });
+
+  it('the SDK\'s waitForJob follows the stream to the song, without polling', async () => {
+    const user = await stack.app.login();
+    const urls: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      urls.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    };
+    const api = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl, fetch: counting }), { token: user.token });
+    const created = await stack.app.request('/api/generate', { token: user.token, body: { prompt: 'sse sdk song', duration: 5 } });
+    const { job_id } = generateAcceptedSchema.parse(created.body);
+    const progress: JobProgress[] = [];
+    const song = await waitForJob(api, { jobId: job_id, timeoutMs: 120_000, onProgress: (report) => progress.push(report) });
+    assert.equal(song.jobId, job_id);
+    assert.match(song.audioHash, /^0x[0-9a-f]{64}$/);
+    assert.ok(progress.length >= 1);
+    assert.deepEqual(urls, [`${stack.app.baseUrl}/api/generate/${job_id}/events`], 'one stream, no poll');
   });
 });
 
