@@ -159,6 +159,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
+  // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not
+  // sending the answer, so they do not cut a long job event stream; `server.timeout` stays 0.
   const server: Server = await new Promise((resolveServer, reject) => {
     const listening = createApp(deps).listen(config.PORT, config.HOST, () => resolveServer(listening));
     listening.once('error', reject);
