@@ -21,6 +21,7 @@ import { issueSessionToken } from '../../oracle/src/domain/session-token.ts';
 import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
 import { createApp } from '../../oracle/src/http/app.ts';
 import type { AppDeps } from '../../oracle/src/http/deps.ts';
+import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../oracle/src/domain/job-events-hub.ts';
 import { createMetrics } from '../../oracle/src/http/metrics.ts';
 import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
 import { postmasterPid, treeCpuMs } from './process-cpu.ts';
@@ -69,6 +70,7 @@ export async function serve(): Promise<void> {
     session,
     siwe: { domain: 'songmint.bench', uri: 'https://songmint.bench', nonceTtlSeconds: 600 },
     queueCapacity: 1000,
+    jobEvents: createJobEventsHub({ db, logger: pino({ level: 'silent' }), limits: DEFAULT_JOB_STREAM_LIMITS }),
     now: () => new Date(),
   };
   deps.routers = [signatureRouter({ ...deps, objectStore, signer })];
@@ -147,6 +149,7 @@ export async function serve(): Promise<void> {
     if (message === 'stop') {
       void (async () => {
         await boss.stop({ graceful: false, close: true });
+        await deps.jobEvents.close();
         await closeDatabase(db);
         objectStore.close();
         downloadStore.close();

@@ -67,6 +67,13 @@ export const envSchema = z
       .default('false')
       .transform((value) => value === 'true'),
     FARCASTER_RPC_URL: httpUrl.optional(),
+    // Job event streams (GET /api/generate/{job_id}/events, oracle/src/domain/job-events-hub.ts).
+    /** Streams one process serves at once; more are refused with 503 and Retry-After. */
+    JOB_EVENTS_MAX_STREAMS: positiveInt.max(100_000).default(1000),
+    /** Seconds between heartbeat comments on an idle stream. */
+    JOB_EVENTS_HEARTBEAT_SECONDS: positiveInt.max(300).default(15),
+    /** A stream ends after this long (the 300 s job limit plus queueing margin); clients resume with Last-Event-ID. */
+    JOB_EVENTS_MAX_STREAM_SECONDS: positiveInt.max(86_400).default(600),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

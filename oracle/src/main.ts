@@ -25,6 +25,7 @@ import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
 import { createFarcasterFidVerifier } from './domain/farcaster.ts';
+import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-events-hub.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
 import { createApp } from './http/app.ts';
@@ -103,6 +104,17 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   // Sign-in checks smart wallets' signatures (ERC-1271, ERC-6492) on the configured chain.
   const signInClient = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
   const origin = apiOrigin(config);
+  // One LISTEN connection (outside the pool) for every job event stream this process serves.
+  const jobEvents = createJobEventsHub({
+    db,
+    logger,
+    limits: {
+      maxStreams: config.JOB_EVENTS_MAX_STREAMS,
+      heartbeatMs: config.JOB_EVENTS_HEARTBEAT_SECONDS * 1000,
+      maxStreamMs: config.JOB_EVENTS_MAX_STREAM_SECONDS * 1000,
+      retryMs: DEFAULT_JOB_STREAM_LIMITS.retryMs,
+    },
+  });
   const deps: AppDeps = {
     db,
     boss,
@@ -118,6 +130,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     corsOrigins: config.CORS_ORIGINS,
     ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
+    jobEvents,
     now: () => new Date(),
   };
   const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
@@ -146,6 +159,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
+  // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not
+  // sending the answer, so they do not cut a long job event stream; `server.timeout` stays 0.
   const server: Server = await new Promise((resolveServer, reject) => {
     const listening = createApp(deps).listen(config.PORT, config.HOST, () => resolveServer(listening));
     listening.once('error', reject);
@@ -199,6 +214,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
       await poolIndexer?.stop();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await jobEvents.close();
       await boss.stop({ graceful: true, timeout: 5000, close: true });
       await closeDatabase(db);
       await ipfs.close();

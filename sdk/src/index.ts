@@ -6,12 +6,14 @@ export { createSongmintApi, withSession } from './api/client.ts';
 export type { CreateSongmintApiParameters, SongmintApi } from './api/client.ts';
 export { signIn } from './api/auth.ts';
 export type { Session, SignInParameters } from './api/auth.ts';
-export { cancelJob, generate, listJobs, waitForJob } from './api/generation.ts';
+export { cancelJob, generate, jobEvents, listJobs, waitForJob } from './api/generation.ts';
 export type {
   CancelJobParameters,
   CompletedJob,
   GenerateParameters,
   GenerationJob,
+  JobEvent,
+  JobEventsParameters,
   JobPage,
   JobProgress,
   JobStatus,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
+import { openEventStream } from './helpers/sse-client.ts';
 import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
 
 describe('bad input: no 5xx, every error in the spec shape, nothing charged', () => {
@@ -215,6 +216,40 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       const res = await app.request(`/api/generate/${job_id}`, { token: user.token, headers: { 'if-none-match': tag } });
       assert.equal(res.status, 200, tag.slice(0, 40));
       assert.equal((res.body as { job_id: string }).job_id, job_id);
+    }
+  });
+
+  // Issue 15, item 3: the job event stream (its behaviour: test/oracle/job-events.test.ts).
+  it('GET /api/generate/{job_id}/events: bad ids 404, bad tokens 401, odd Last-Event-ID still streams; never 5xx', async () => {
+    const events = (id: string) => `${app.baseUrl}/api/generate/${id}/events`;
+    for (const id of ['gen_not-a-uuid', 'nope', `gen_${'f'.repeat(500)}`, encodeURIComponent('gen_%00'), 'gen_00000000-0000-4000-8000-000000000000', '%20']) {
+      const res = await openEventStream(events(id), { token: user.token });
+      assert.equal(res.status, 404, id.slice(0, 40));
+      assertVariantAError(res.errorBody, 'NOT_FOUND');
+    }
+    const malformed = await app.request('/api/generate/%E0%A4%A/events', { token: user.token });
+    assert.ok(malformed.status === 400 || malformed.status === 404, String(malformed.status));
+    assertVariantAError(malformed.body);
+    for (const authorization of ['', 'Bearer', 'Bearer x.y.z', 'Basic dXNlcjpwYXNz', `Bearer ${'a'.repeat(5000)}`]) {
+      const res = await openEventStream(events('gen_00000000-0000-4000-8000-000000000000'), { headers: { authorization } });
+      assert.equal(res.status, 401, authorization.slice(0, 20));
+      assertVariantAError(res.errorBody, 'AUTH_ERROR');
+    }
+    const wrongMethod = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/events', { token: user.token, method: 'POST', body: {} });
+    assert.equal(wrongMethod.status, 404);
+    assertVariantAError(wrongMethod.body, 'NOT_FOUND');
+
+    const created = await post({ prompt: 'events with odd ids', duration: 5 });
+    const { job_id } = created.body as { job_id: string };
+    for (const lastEventId of ['garbage', '', 'completed', `${'x'.repeat(5000)}`, 'queued-999', '\u00e9\u00e8']) {
+      const stream = await openEventStream(events(job_id), { token: user.token, headers: { 'last-event-id': lastEventId } });
+      try {
+        assert.equal(stream.status, 200, lastEventId.slice(0, 40));
+        const first = await stream.nextEvent();
+        assert.equal(first?.id, 'queued-0', 'an id the server did not send gets the current view');
+      } finally {
+        stream.close();
+      }
     }
   });
 });

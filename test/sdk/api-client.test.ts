@@ -11,6 +11,7 @@ import {
   createSongmintApi,
   generate,
   getMintSignature,
+  jobEvents,
   listJobs,
   predictTokenAddress,
   songmintAddresses,
@@ -23,9 +24,10 @@ import {
 import type { JobProgress, SongmintApi } from '../../sdk/src/index.ts';
 
 /**
- * The SDK's HTTP side against a loopback server that answers as the oracle does (the oracle has no
- * job event stream yet, so this server is where the SDK's stream reader meets one). The whole flow
- * against the real oracle runs in test/e2e/npm-start.test.ts.
+ * The SDK's HTTP side against a loopback server that answers as the oracle does (here a stream can
+ * end early or break on purpose). The whole flow against the real oracle runs in
+ * test/e2e/npm-start.test.ts; the SDK against the oracle's real job event stream in
+ * test/oracle/job-events.test.ts.
  */
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -136,6 +138,70 @@ describe('@songmint/sdk over HTTP', () => {
       { jobId: JOB, status: 'queued', progress: 0, estimatedRemaining: 5, position: 2 },
       { jobId: JOB, status: 'processing', progress: 40, estimatedRemaining: 3 },
     ]);
+    assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`]);
+  });
+
+  it('jobEvents yields named events with their ids, sends Last-Event-ID, and rejects an error answer with its API code', async () => {
+    serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('retry: 3000\n\n');
+      res.write(`event: status\nid: processing-40\ndata: ${JSON.stringify(processing(40))}\n\n: heartbeat\n\n`);
+      res.end(`event: completed\nid: completed\ndata: ${JSON.stringify(completed)}\n\n`);
+    });
+    const seen: Array<{ event: string; id: string | undefined; status: string }> = [];
+    for await (const event of jobEvents(api, { jobId: JOB, lastEventId: 'queued-0' })) seen.push({ event: event.event, id: event.id, status: event.job.status });
+    assert.deepEqual(seen, [
+      { event: 'status', id: 'processing-40', status: 'processing' },
+      { event: 'completed', id: 'completed', status: 'completed' },
+    ]);
+    assert.equal(requests[0]?.headers['last-event-id'], 'queued-0');
+    assert.equal(requests[0]?.headers.authorization, 'Bearer session-token');
+
+    serve((_req, res) => json(res, 404, { error: { code: 'NOT_FOUND', message: 'Job not found', details: '' } }));
+    const consume = async () => {
+      for await (const event of jobEvents(api, { jobId: JOB })) assert.fail(`no event expected, got ${event.event}`);
+    };
+    await assert.rejects(consume(), (error: unknown) => error instanceof SongmintApiError && error.code === 'NOT_FOUND' && error.status === 404);
+  });
+
+  it('waitForJob resumes a stream the server ended early from its last event id', async () => {
+    let streams = 0;
+    serve((req, res) => {
+      assert.ok(req.url?.endsWith('/events'));
+      streams++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (streams === 1) res.end(`event: status\nid: processing-40\ndata: ${JSON.stringify(processing(40))}\n\n`);
+      else res.end(`event: completed\nid: completed\ndata: ${JSON.stringify(completed)}\n\n`);
+    });
+    const song = await waitForJob(api, { jobId: JOB, pollIntervalMs: 5 });
+    assert.equal(song.audioHash, HASH);
+    assert.deepEqual(requests.map((request) => [request.url, request.headers['last-event-id']]), [
+      [`/api/generate/${JOB}/events`, undefined],
+      [`/api/generate/${JOB}/events`, 'processing-40'],
+    ]);
+  });
+
+  it('waitForJob falls back to polling when the stream breaks mid-way', async () => {
+    serve((req, res) => {
+      if (req.url?.endsWith('/events') === true) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: status\nid: processing-20\ndata: ${JSON.stringify(processing(20))}\n\n`);
+        setTimeout(() => res.destroy(), 20);
+      } else json(res, 200, completed);
+    });
+    const progress: number[] = [];
+    const song = await waitForJob(api, { jobId: JOB, pollIntervalMs: 5, onProgress: (report) => progress.push(report.progress) });
+    assert.equal(song.audioHash, HASH);
+    assert.deepEqual(progress, [20]);
+    assert.equal(requests.at(-1)?.url, `/api/generate/${JOB}`);
+  });
+
+  it('waitForJob rejects with CANCELLED from the stream, without polling', async () => {
+    serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`event: cancelled\nid: cancelled\ndata: ${JSON.stringify({ job_id: JOB, status: 'cancelled' })}\n\n`);
+    });
+    await assert.rejects(waitForJob(api, { jobId: JOB }), (error: unknown) => error instanceof SongmintApiError && error.code === 'CANCELLED');
     assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`]);
   });
 

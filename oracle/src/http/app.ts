@@ -11,6 +11,7 @@ import { authRouter } from './routes/auth.ts';
 import { docsRouter } from './routes/docs.ts';
 import { generateRouter, jobStatusHandler } from './routes/generate.ts';
 import { healthRouter } from './routes/health.ts';
+import { jobEventsHandler } from './routes/job-events.ts';
 import { v1CoreRouter } from './routes/v1.ts';
 
 export type { AppDeps, MountedRouter } from './deps.ts';
@@ -27,6 +28,8 @@ export const ROUTE_CHARGES = {
   'POST /v1/music/generate': 'generation',
   // Token, user, charge and the caller's job in one statement (`jobStatusHandler`).
   'GET /api/generate/:job_id': 'general',
+  // Once per connection, however long the stream runs (`jobEventsHandler`, as the status route).
+  'GET /api/generate/:job_id/events': 'general',
   // After `authenticate` (`chargeAuthenticated` in the generate router).
   'GET /api/generate': 'general',
   'POST /api/generate/:job_id/cancel': 'general',
@@ -81,6 +84,8 @@ export function createApp(deps: AppDeps): Express {
   // The route clients poll, first so that no other layer is matched against it; it answers with
   // one database round trip (token, user, hourly limit, owned job) and takes no body.
   app.get('/api/generate/:job_id', jobStatusHandler(deps, ROUTE_CHARGES['GET /api/generate/:job_id']));
+  // The job's Server-Sent Events: like the status route, before `authenticate` and body parsing.
+  app.get('/api/generate/:job_id/events', jobEventsHandler(deps, ROUTE_CHARGES['GET /api/generate/:job_id/events']));
 
   app.use('/health', healthRouter(deps));
   app.get('/metrics', async (_req, res) => {

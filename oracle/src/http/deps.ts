@@ -5,6 +5,7 @@ import type { Database } from '../../../core/src/db/database.ts';
 import type { SessionTokenKeys } from '../domain/session-token.ts';
 import type { RateCategory } from '../domain/request-charge.ts';
 import type { FidVerifier } from '../domain/farcaster.ts';
+import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
 import type { OpenApiContribution } from './openapi.ts';
@@ -62,6 +63,8 @@ export interface AppDeps {
   publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
   /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */
   corsOrigins?: ReadonlyArray<string> | '*';
+  /** This process's job event streams and their LISTEN connection (GET /api/generate/{job_id}/events). */
+  jobEvents: JobEventsHub;
   /** Source of the current time (tests move it). */
   now: () => Date;
 }

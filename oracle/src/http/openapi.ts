@@ -155,6 +155,31 @@ function registerCore(registry: OpenAPIRegistry): void {
       404: json(variantAErrorSchema, 'No such job of yours.'),
     },
   });
+  // Issue 15 item 3 (oracle/src/http/routes/job-events.ts).
+  registry.registerPath({
+    method: 'get',
+    path: '/api/generate/{job_id}/events',
+    tags: ['generation'],
+    summary: "The job's progress as Server-Sent Events (owner only; extension of the spec)",
+    description:
+      'A `text/event-stream`. It opens with `retry:`, then sends the current view as an event, and each later change of status or progress. Events are named `status` while the job is queued or processing, and `completed`, `failed` or `cancelled` for the final one, after which the server ends the stream. Each event\'s `data` is the body of GET /api/generate/{job_id}; its `id` is the view\'s version (opaque): reconnect with `Last-Event-ID` to be sent only what changed after it. Heartbeat comments keep an idle stream open; a stream ends after JOB_EVENTS_MAX_STREAM_SECONDS (reconnect with `Last-Event-ID`). Charged once per connection in the general hourly category.',
+    security,
+    request: {
+      params: z.object({ job_id: z.string().meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }) }),
+      headers: z.object({ 'Last-Event-ID': z.string().optional().meta({ description: 'The `id` of the last event received: only later changes are sent.' }) }),
+    },
+    responses: {
+      200: {
+        description: 'The event stream (`event:` status|completed|failed|cancelled, `id:` version, `data:` JobStatus JSON).',
+        headers: rateLimitHeaders,
+        content: { 'text/event-stream': { schema: z.string() } },
+      },
+      401: errorsA[401],
+      404: json(variantAErrorSchema, 'No such job of yours (NOT_FOUND).'),
+      429: json(variantAErrorSchema, 'Hourly limit (RATE_002).'),
+      503: json(variantAErrorSchema, 'This replica serves its maximum of streams (Retry-After), or the database is unavailable.'),
+    },
+  });
   registry.registerPath({
     method: 'post',
     path: '/v1/music/generate',

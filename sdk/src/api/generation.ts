@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import { SongmintApiError, SongmintClientError } from '../errors.ts';
+import { SongmintApiError, SongmintClientError, apiErrorFromBody } from '../errors.ts';
 import type { components } from '../generated/api.ts';
 import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
@@ -173,9 +173,35 @@ export async function waitForJob(api: SongmintApi, parameters: WaitForJobParamet
     return undefined;
   };
 
-  for await (const status of jobEvents(api, jobId, signal)) {
-    const done = report(status);
-    if (done !== undefined) return done;
+  // The event stream first; a stream that ends before the job (the server's stream lifetime) is
+  // resumed from the last event. Any failure of the stream falls back to polling, which reports
+  // real errors (401, 404) as they are.
+  let lastEventId: string | undefined;
+  let emptyStreams = 0;
+  streams: while (emptyStreams < MAX_EMPTY_STREAMS && Date.now() < deadline) {
+    const events = jobEvents(api, { jobId, ...(signal === undefined ? {} : { signal }), ...(lastEventId === undefined ? {} : { lastEventId }) });
+    let received = 0;
+    try {
+      for (;;) {
+        let next: IteratorResult<JobEvent>;
+        try {
+          next = await events.next();
+        } catch (error) {
+          if (error instanceof SongmintClientError && error.code === 'ABORTED') throw error;
+          break streams;
+        }
+        if (next.done === true) break;
+        received++;
+        lastEventId = next.value.id ?? lastEventId;
+        // Throws the job's own error for a failed or cancelled job.
+        const done = report(next.value.job);
+        if (done !== undefined) return done;
+      }
+    } finally {
+      await events.return(undefined);
+    }
+    emptyStreams = received === 0 ? emptyStreams + 1 : 0;
+    await sleep(pollIntervalMs, signal);
   }
 
   let interval = pollIntervalMs;
@@ -193,25 +219,56 @@ export async function waitForJob(api: SongmintApi, parameters: WaitForJobParamet
   }
 }
 
+/** Streams in a row that bring no event before `waitForJob` stops reconnecting and polls. */
+const MAX_EMPTY_STREAMS = 3;
+
+/** One server-sent event of a job's stream. */
+export interface JobEvent {
+  /** `status` while queued or processing; `completed`, `failed` or `cancelled` for the last one. */
+  event: string;
+  /** The view's version: pass it as `lastEventId` to resume after it. */
+  id: string | undefined;
+  /** The body of GET /api/generate/{job_id}. */
+  job: JobStatus;
+}
+
+export interface JobEventsParameters {
+  jobId: string;
+  /** Resume: only changes after this event are sent. */
+  lastEventId?: string;
+  signal?: AbortSignal;
+}
+
 /**
- * The job's statuses from `GET /api/generate/{id}/events` (`text/event-stream`, each event's data
- * a JobStatus), or nothing when the API does not offer the stream: the caller then polls.
+ * The job's events from `GET /api/generate/{job_id}/events` (Server-Sent Events over fetch, so the
+ * bearer token can be sent: EventSource cannot). Ends after the final event or when the server
+ * ends the stream (its lifetime: resume with `lastEventId`); rejects with a SongmintApiError for
+ * an error answer (401, 404, 429, 503) and ABORTED when `signal` aborts. Breaking out of the loop
+ * closes the connection.
  */
-async function* jobEvents(api: SongmintApi, jobId: string, signal: AbortSignal | undefined): AsyncGenerator<JobStatus> {
+export async function* jobEvents(api: SongmintApi, parameters: JobEventsParameters): AsyncGenerator<JobEvent> {
+  requireSession(api);
+  const { jobId, lastEventId, signal } = parameters;
   let response: Response;
   try {
     response = await api.fetch(`${api.baseUrl}/api/generate/${encodeURIComponent(jobId)}/events`, {
-      headers: { accept: 'text/event-stream', authorization: `Bearer ${api.token ?? ''}` },
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${api.token ?? ''}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) },
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
     if (signal?.aborted === true) throw new SongmintClientError('ABORTED', 'aborted by the caller', { cause: error });
-    return;
+    throw new SongmintClientError('NETWORK_ERROR', `GET /api/generate/${jobId}/events failed`, { cause: error });
   }
   const body = response.body;
   if (!response.ok || body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    await body?.cancel();
-    return;
+    const text = await response.text().catch(() => '');
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the error carries the text
+    }
+    throw apiErrorFromBody(response.status, parsed, response.headers.get('retry-after'));
   }
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -222,14 +279,9 @@ async function* jobEvents(api: SongmintApi, jobId: string, signal: AbortSignal |
       buffer += value.replace(/\r\n?/g, '\n');
       let end: number;
       while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const event = buffer.slice(0, end);
+        const event = parseEvent(buffer.slice(0, end));
         buffer = buffer.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data !== '') yield JSON.parse(data) as JobStatus;
+        if (event !== undefined) yield event;
       }
     }
   } catch (error) {
@@ -238,6 +290,24 @@ async function* jobEvents(api: SongmintApi, jobId: string, signal: AbortSignal |
   } finally {
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/** One block of an event stream; undefined for comments (heartbeats) and `retry:`. */
+function parseEvent(block: string): JobEvent | undefined {
+  let name = 'message';
+  let id: string | undefined;
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') name = value;
+    else if (field === 'id') id = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (data.length === 0) return undefined;
+  return { event: name, id, job: JSON.parse(data.join('\n')) as JobStatus };
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

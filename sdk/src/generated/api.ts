@@ -468,6 +468,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generate/{job_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The job's progress as Server-Sent Events (owner only; extension of the spec)
+         * @description A `text/event-stream`. It opens with `retry:`, then sends the current view as an event, and each later change of status or progress. Events are named `status` while the job is queued or processing, and `completed`, `failed` or `cancelled` for the final one, after which the server ends the stream. Each event's `data` is the body of GET /api/generate/{job_id}; its `id` is the view's version (opaque): reconnect with `Last-Event-ID` to be sent only what changed after it. Heartbeat comments keep an idle stream open; a stream ends after JOB_EVENTS_MAX_STREAM_SECONDS (reconnect with `Last-Event-ID`). Charged once per connection in the general hourly category.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `id` of the last event received: only later changes are sent. */
+                    "Last-Event-ID"?: string;
+                };
+                path: {
+                    job_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event stream (`event:` status|completed|failed|cancelled, `id:` version, `data:` JobStatus JSON). */
+                200: {
+                    headers: {
+                        /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                        "X-RateLimit-Limit": string;
+                        /** @description Remaining in the window. */
+                        "X-RateLimit-Remaining": string;
+                        /** @description Unix timestamp (seconds) of the reset. */
+                        "X-RateLimit-Reset": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description No such job of yours (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description This replica serves its maximum of streams (Retry-After), or the database is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metadata": {
         parameters: {
             query?: never;

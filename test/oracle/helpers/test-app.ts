@@ -13,6 +13,8 @@ import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { FidVerifier } from '../../../oracle/src/domain/farcaster.ts';
+import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../../oracle/src/domain/job-events-hub.ts';
+import type { JobStreamLimits } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-signature.ts';
 import { createApp } from '../../../oracle/src/http/app.ts';
 import type { AppDeps, MountedRouter } from '../../../oracle/src/http/deps.ts';
@@ -69,6 +71,8 @@ export interface TestAppOptions {
   fidVerifier?: FidVerifier;
   /** Sign-in signature checks (a chain-backed one for smart wallets); EOAs only when absent. */
   walletSignatures?: WalletSignatureVerifier;
+  /** Job event stream limits (short heartbeats and lifetimes in tests). */
+  jobStreams?: Partial<JobStreamLimits>;
 }
 
 /** A real PostgreSQL (migrated), pg-boss and the oracle app on a free port. */
@@ -88,6 +92,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     session: { secret: randomBytes(32), ttlSeconds: 3600 },
     siwe: { domain: TEST_SIWE_DOMAIN, uri: TEST_SIWE_URI, nonceTtlSeconds: 600 },
     queueCapacity: options.queueCapacity ?? 1000,
+    jobEvents: createJobEventsHub({ db, logger, limits: { ...DEFAULT_JOB_STREAM_LIMITS, ...options.jobStreams } }),
     now: options.now ?? (() => new Date()),
     ...(options.fidVerifier === undefined ? {} : { fidVerifier: options.fidVerifier }),
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
@@ -159,6 +164,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.jobEvents.close();
       await boss.stop({ graceful: false, close: true });
       await closeDatabase(db);
       await pg.stop();

@@ -138,7 +138,8 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   res.status(202).json(view satisfies z.infer<typeof jobStatusSchema>);
 }
 
-function jobNotFound(publicId: string): AppError {
+/** 404 for an unknown, malformed or someone else's job id (the status, cancel and events routes). */
+export function jobNotFound(publicId: string): AppError {
   return appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) });
 }
 
