@@ -8,6 +8,7 @@ import type { FidVerifier } from '../domain/farcaster.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
 import type { OpenApiContribution } from './openapi.ts';
+import type { AllowList } from '../webhooks/address-policy.ts';
 
 /** Sign-In with Ethereum expectations: a message for another site or chain is refused. */
 export interface SiweSettings {
@@ -64,4 +65,6 @@ export interface AppDeps {
   corsOrigins?: ReadonlyArray<string> | '*';
   /** Source of the current time (tests move it). */
   now: () => Date;
+  /** Webhook hosts exempt from the https and public-address rules (`WEBHOOK_ALLOWED_HOSTS`); absent: none. */
+  webhookAllowList?: AllowList;
 }
