@@ -20,7 +20,7 @@ import type { ChainWatcher } from './chain/watcher.ts';
 import { createClaimableFeesReader } from './chain/pool-fees.ts';
 import { createPoolIndexer, poolCursorName } from './chain/pool-indexer.ts';
 import type { PoolIndexer } from './chain/pool-indexer.ts';
-import { apiOrigin, loadConfig } from './config.ts';
+import { apiOrigin, loadConfig, webhookSettings } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
@@ -36,6 +36,7 @@ import { nftRouter } from './http/routes/nft.ts';
 import { tradingRouter } from './http/routes/trading.ts';
 import { signatureRouter } from './http/routes/signature.ts';
 import { openIpfsContentStore } from './ipfs/content-store.ts';
+import { startWebhookService } from './webhooks/service.ts';
 import { createPinningClient } from './ipfs/pinning-client.ts';
 
 export interface RunningOracle {
@@ -119,6 +120,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     now: () => new Date(),
+    webhookAllowList: config.WEBHOOK_ALLOWED_HOSTS,
   };
   const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
   const chain = { chainId: 8453, ...(songNftAddress === undefined ? {} : { songNftAddress }) };
@@ -187,6 +189,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     pruneIdempotencyKeys(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
+  // Signed webhooks: the outbox relay and the delivery workers (oracle/src/webhooks/).
+  const webhooks = await startWebhookService({ db, boss, logger, settings: webhookSettings(config), now: deps.now });
 
   return {
     url,
@@ -195,6 +199,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     signerAddress: signer.address,
     async stop() {
       clearInterval(prune);
+      await webhooks.stop();
       await watcher?.stop();
       await poolIndexer?.stop();
       server.closeAllConnections();
