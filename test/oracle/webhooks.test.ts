@@ -304,11 +304,10 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
   });
 
   it('two replicas (two relays and two delivery workers on one database) deliver each event exactly once', async () => {
-    let db2: Database | undefined;
     const boss2 = createBoss(stack.app.pg.url, { supervise: false });
     boss2.on('error', () => undefined);
     await boss2.start();
-    db2 = createDatabase(stack.app.pg.url, { max: 10 });
+    const db2: Database = createDatabase(stack.app.pg.url, { max: 10 });
     const replica = await startWebhookService({ db: db2, boss: boss2, logger: pino({ level: 'silent' }), settings: { ...TEST_SETTINGS, allowList }, now: () => new Date() });
     try {
       const paths = Array.from({ length: 12 }, (_, index) => `/hooks/replica-${index}`);
@@ -325,7 +324,6 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
       await replica.stop();
       await boss2.stop({ graceful: false, close: true });
       await closeDatabase(db2);
-      db2 = undefined;
     }
   });
 

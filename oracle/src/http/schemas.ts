@@ -36,7 +36,9 @@ export const webhookUrlSchema = z
   .superRefine((value, ctx) => {
     // WHATWG parsing forgives `https:host`; an absolute URL spells out `//`.
     const url = /^https?:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : null;
-    if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
+    // Controls and spaces would be silently stripped or escaped by the parser: refuse them instead.
+    const hasControl = [...value].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f);
+    if (url === null || hasControl || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
       ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
     } else if (url.username !== '' || url.password !== '') {
       ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });

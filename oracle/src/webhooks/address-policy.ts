@@ -49,21 +49,26 @@ const IPV6_REFUSED: ReadonlyArray<[string, number]> = [
   ['ff00::', 8], // multicast
 ];
 
-function refusedRanges(): BlockList {
+/**
+ * One list per family: a BlockList checks IPv4 addresses against its IPv6 rules too (as
+ * IPv4-mapped), so the `::ffff:0:0/96` rule would refuse every IPv4 address in a shared list.
+ */
+function refusedRanges(ranges: ReadonlyArray<[string, number]>, family: 'ipv4' | 'ipv6'): BlockList {
   const list = new BlockList();
-  for (const [network, prefix] of IPV4_REFUSED) list.addSubnet(network, prefix, 'ipv4');
-  for (const [network, prefix] of IPV6_REFUSED) list.addSubnet(network, prefix, 'ipv6');
+  for (const [network, prefix] of ranges) list.addSubnet(network, prefix, family);
   return list;
 }
 
 /** Built once and never changed after. */
-const REFUSED = refusedRanges();
+const REFUSED_IPV4 = refusedRanges(IPV4_REFUSED, 'ipv4');
+const REFUSED_IPV6 = refusedRanges(IPV6_REFUSED, 'ipv6');
 
 /** Whether `address` (an IP literal, IPv6 without brackets) is a public unicast address. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return false;
-  return !REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !REFUSED_IPV4.check(address, 'ipv4');
+  if (family === 6) return !REFUSED_IPV6.check(address, 'ipv6');
+  return false;
 }
 
 /** `[::1]` → `::1`; lower-case, as URL hostnames and allow-list entries are compared. */
