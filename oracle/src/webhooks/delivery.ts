@@ -98,10 +98,25 @@ function readSnippet(response: IncomingMessage): Promise<string> {
   });
 }
 
-/** Posts once; never throws. */
+function timeLeft(deadline: number): number {
+  return Math.max(0, deadline - Date.now());
+}
+
+/** `work`, or `late` once `ms` have passed, whichever settles first. */
+function within<T>(work: Promise<T>, ms: number, late: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+/** Posts once, within `timeoutMs` from the DNS lookup to the answer; never throws. */
 export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptOutcome> {
+  const deadline = Date.now() + attempt.timeoutMs;
+  const tooLate: AttemptOutcome = { kind: 'no_answer', message: `no answer within ${attempt.timeoutMs} ms` };
   const url = new URL(attempt.url);
-  const resolved = await resolveChecked(url, attempt.allowList);
+  const resolved = await within(resolveChecked(url, attempt.allowList), attempt.timeoutMs, { ok: false as const, outcome: tooLate });
   if (!resolved.ok) return resolved.outcome;
   const options: RequestOptions = {
     method: 'POST',
@@ -118,7 +133,7 @@ export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptO
     const settle = (outcome: AttemptOutcome) => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
+      clearTimeout(timer);
       resolve(outcome);
     };
     const request: ClientRequest = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (response) => {
@@ -130,10 +145,10 @@ export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptO
       }
       readSnippet(response).then((snippet) => settle({ kind: 'answered', status, snippet }), () => settle({ kind: 'answered', status }));
     });
-    const deadline = setTimeout(() => {
-      settle({ kind: 'no_answer', message: `no answer within ${attempt.timeoutMs} ms` });
+    const timer = setTimeout(() => {
+      settle(tooLate);
       request.destroy();
-    }, attempt.timeoutMs);
+    }, timeLeft(deadline));
     request.once('error', (error) => settle({ kind: 'no_answer', message: error.message }));
     request.end(attempt.body);
   });
