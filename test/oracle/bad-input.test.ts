@@ -231,6 +231,7 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       'https://user:pw@hooks.example/',
       'https://user@hooks.example/',
       `https://hooks.example/${'a'.repeat(2048)}`,
+      `https://hooks.example/${'é'.repeat(400)}`, // 422 characters, 2422 once percent-encoded
       'http://hooks.example/', // http only for allow-listed hosts (none here, as in production)
       'https://127.0.0.1/',
       'https://127.1/',

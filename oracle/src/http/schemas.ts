@@ -42,6 +42,9 @@ export const webhookUrlSchema = z
       ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
     } else if (url.username !== '' || url.password !== '') {
       ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
+    } else if (url.href.length > WEBHOOK_URL_MAX_CHARS) {
+      // Percent-encoding and punycode lengthen a URL: the stored (normalized) form must fit too.
+      ctx.addIssue({ code: 'custom', message: `must be at most ${WEBHOOK_URL_MAX_CHARS} characters once encoded` });
     }
   })
   .meta({
