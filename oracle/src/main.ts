@@ -87,6 +87,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   boss.on('error', (error: Error & { code?: unknown }) => logger.warn({ code: error.code, message: error.message }, 'pg-boss error'));
   await boss.start();
   await ensureGenerationQueue(boss);
+  // Signed webhooks: the outbox relay and the delivery workers (oracle/src/webhooks/).
+  const webhooks = await startWebhookService({ db, boss, logger, settings: webhookSettings(config), now: () => new Date() });
 
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
   const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
@@ -189,8 +191,6 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     pruneIdempotencyKeys(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
-  // Signed webhooks: the outbox relay and the delivery workers (oracle/src/webhooks/).
-  const webhooks = await startWebhookService({ db, boss, logger, settings: webhookSettings(config), now: deps.now });
 
   return {
     url,
