@@ -18,7 +18,7 @@ import { createBoss } from '../../core/src/queue.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import { generateAcceptedSchema } from '../../oracle/src/http/schemas.ts';
 import { webhookSecretSchema } from '../../oracle/src/http/routes/webhooks.ts';
-import { DEFAULT_WEBHOOK_SETTINGS } from '../../oracle/src/webhooks/webhook-queue.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_QUEUE } from '../../oracle/src/webhooks/webhook-queue.ts';
 import type { WebhookSettings } from '../../oracle/src/webhooks/webhook-queue.ts';
 import { startWebhookService } from '../../oracle/src/webhooks/service.ts';
 import type { WebhookService } from '../../oracle/src/webhooks/service.ts';
@@ -147,14 +147,18 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
    * A job of `who` with a webhook, failed by a real writer other than the worker: the sweep that
    * fails jobs whose last attempt's worker stopped responding (`failAbandonedJobs`).
    */
-  async function failedJob(who: LoggedIn, webhook: string): Promise<string> {
+  async function abandonedJob(who: LoggedIn, webhook: string): Promise<string> {
     const row = await stack.app.db.one<{ id: string }>(
       `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, attempts, started_at, webhook_url)
        VALUES ($1, $2, 'abandoned song', 10, 'free', 'processing', 3, now() - interval '1 hour', $3) RETURNING id`,
       [who.userId, who.address, webhook],
     );
-    assert.ok((await failAbandonedJobs(stack.app.db, 60)) >= 1);
     return `gen_${row.id}`;
+  }
+  async function failedJob(who: LoggedIn, webhook: string): Promise<string> {
+    const jobId = await abandonedJob(who, webhook);
+    assert.ok((await failAbandonedJobs(stack.app.db, 60)) >= 1);
+    return jobId;
   }
 
   function independentSignature(secret: string, received: Received): string {
@@ -312,13 +316,18 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     try {
       const paths = Array.from({ length: 12 }, (_, index) => `/hooks/replica-${index}`);
       const jobIds: string[] = [];
-      for (const path of paths) jobIds.push(await failedJob(alice, receiver.url(path)));
+      for (const path of paths) jobIds.push(await abandonedJob(alice, receiver.url(path)));
+      // One statement fails them all: one commit, twelve notifications, both relays racing for the rows.
+      assert.equal(await failAbandonedJobs(stack.app.db, 60), paths.length);
       await waitFor('every replica delivery', () => (paths.every((path) => receiver.received(path).length > 0) ? true : undefined), 60_000);
       await sleep(2000);
       for (const path of paths) assert.equal(receiver.received(path).length, 1, path);
       for (const jobId of jobIds) {
         const rows = await deliveriesOf(jobId);
         assert.deepEqual(rows.map((row) => [row.state, row.attempts]), [['delivered', 1]]);
+        // Queued once: one pg-boss message per outbox row.
+        const messages = await stack.app.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [WEBHOOK_QUEUE, rows[0]?.id]);
+        assert.equal(messages.n, 1);
       }
     } finally {
       await replica.stop();
