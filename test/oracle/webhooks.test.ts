@@ -19,6 +19,7 @@ import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import { generateAcceptedSchema } from '../../oracle/src/http/schemas.ts';
 import { webhookSecretSchema } from '../../oracle/src/http/routes/webhooks.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_QUEUE } from '../../oracle/src/webhooks/webhook-queue.ts';
+import { ABANDONED_DELIVERY_MESSAGE } from '../../oracle/src/webhooks/deliver.ts';
 import type { WebhookSettings } from '../../oracle/src/webhooks/webhook-queue.ts';
 import { startWebhookService } from '../../oracle/src/webhooks/service.ts';
 import type { WebhookService } from '../../oracle/src/webhooks/service.ts';
@@ -334,6 +335,26 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
       await boss2.stop({ graceful: false, close: true });
       await closeDatabase(db2);
     }
+  });
+
+  it('a delivery whose last attempt never reports back is recorded as given up (pg-boss dead letter)', async () => {
+    receiver.script('/hooks/expired', () => 'hang');
+    // A job without a webhook (no trigger row) and a hand-made outbox row, queued with a 1 s
+    // expiry and no retries: the attempt outlives its pg-boss job, as when an oracle dies mid-attempt.
+    const jobId = await abandonedJob(alice, receiver.url('/hooks/unused'));
+    await stack.app.db.none('UPDATE generation_jobs SET webhook_url = NULL WHERE id = $1', [jobId.replace(/^gen_/, '')]);
+    await failAbandonedJobs(stack.app.db, 60);
+    const { id } = await stack.app.db.one<{ id: string }>(
+      `INSERT INTO webhook_deliveries (job_id, event, url, state) VALUES ($1, 'generation.failed', $2, 'queued') RETURNING id`,
+      [jobId.replace(/^gen_/, ''), receiver.url('/hooks/expired')],
+    );
+    await stack.app.boss.send(WEBHOOK_QUEUE, { deliveryId: id }, { retryLimit: 0, expireInSeconds: 1 });
+    const row = await waitFor('the abandoned delivery', async () => {
+      const [found] = await deliveriesOf(jobId);
+      return found?.state === 'gave_up' ? found : undefined;
+    }, 60_000);
+    assert.equal(row.last_error, ABANDONED_DELIVERY_MESSAGE);
+    assert.equal(receiver.received('/hooks/expired').length, 1);
   });
 
   it('rotating the secret: a new secret, returned from then on', async () => {

@@ -115,3 +115,14 @@ export async function deliverOnce(deps: DeliverDeps, deliveryId: string, retryCo
   if (delivered && outcome.kind === 'answered') return { kind: 'delivered', status: outcome.status };
   return giveUp ? { kind: 'gave_up', message } : { kind: 'retry', message };
 }
+
+export const ABANDONED_DELIVERY_MESSAGE = 'the last attempt never finished (the delivering oracle stopped or the database failed)';
+
+/** A delivery pg-boss gave up on without a recorded end (./webhook-queue.ts, the dead-letter queue). */
+export async function markAbandoned(db: Database, deliveryId: string): Promise<boolean> {
+  const settled = await db.result(
+    `UPDATE webhook_deliveries SET state = 'gave_up', last_error = $2 WHERE id = $1 AND state NOT IN ('delivered', 'gave_up')`,
+    [deliveryId, ABANDONED_DELIVERY_MESSAGE],
+  );
+  return settled.rowCount === 1;
+}

@@ -5,9 +5,9 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../../core/src/db/database.ts';
-import { deliverOnce } from './deliver.ts';
+import { deliverOnce, markAbandoned } from './deliver.ts';
 import { startOutboxRelay } from './outbox-relay.ts';
-import { WEBHOOK_QUEUE, ensureWebhookQueue } from './webhook-queue.ts';
+import { WEBHOOK_DEAD_LETTER_QUEUE, WEBHOOK_QUEUE, ensureWebhookQueue } from './webhook-queue.ts';
 import type { WebhookMessage, WebhookSettings } from './webhook-queue.ts';
 
 export interface WebhookServiceDeps {
@@ -47,11 +47,17 @@ export async function startWebhookService(deps: WebhookServiceDeps): Promise<Web
       if (result.kind === 'gave_up') deps.logger.warn({ ...log, reason: result.message }, 'webhook delivery given up');
     },
   );
+  const deadWorkerId = await deps.boss.work<WebhookMessage>(WEBHOOK_DEAD_LETTER_QUEUE, { pollingIntervalSeconds: deps.settings.pollingIntervalSeconds }, async (jobs) => {
+    for (const job of jobs) {
+      if (await markAbandoned(deps.db, job.data.deliveryId)) deps.logger.warn({ delivery: job.data.deliveryId }, 'webhook delivery given up: its last attempt never finished');
+    }
+  });
   const relay = startOutboxRelay({ db: deps.db, boss: deps.boss, logger: deps.logger, sweepIntervalMs: deps.settings.sweepIntervalMs });
   return {
     async stop() {
       await relay.stop();
       await deps.boss.offWork(WEBHOOK_QUEUE, { id: workerId, wait: true });
+      await deps.boss.offWork(WEBHOOK_DEAD_LETTER_QUEUE, { id: deadWorkerId, wait: true });
     },
   };
 }

@@ -7,6 +7,12 @@ import type { PgBoss } from 'pg-boss';
 import type { AllowList } from './address-policy.ts';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
+/**
+ * Where pg-boss moves a delivery whose last attempt never reported back (the oracle running it
+ * stopped, or the database failed mid-attempt); ./service.ts records those as given up. An
+ * attempt that ends normally records its own give-up and never lands here.
+ */
+export const WEBHOOK_DEAD_LETTER_QUEUE = 'webhook-delivery-dead';
 
 /** Defaults (docs/api.md "Webhooks (extension)"): about 42 minutes of retries in all. */
 export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 10_000;
@@ -48,8 +54,10 @@ export interface WebhookMessage {
 
 /** Creates or updates the queue (idempotent; every replica runs it at start). */
 export async function ensureWebhookQueue(boss: PgBoss, settings: WebhookSettings): Promise<void> {
+  if ((await boss.getQueue(WEBHOOK_DEAD_LETTER_QUEUE)) === null) await boss.createQueue(WEBHOOK_DEAD_LETTER_QUEUE, { policy: 'standard' });
   const options = {
     policy: 'standard' as const,
+    deadLetter: WEBHOOK_DEAD_LETTER_QUEUE,
     retryLimit: settings.retryLimit,
     retryDelay: settings.retryDelaySeconds,
     retryBackoff: true,
