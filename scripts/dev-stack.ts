@@ -155,6 +155,9 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     stops.push(() => started.stop());
   }
 
+  // Webhooks to a receiver on this machine (a developer's test endpoint) are allowed here only.
+  env.WEBHOOK_ALLOWED_HOSTS ??= '127.0.0.1,localhost';
+
   const resolved = loadConfig(env);
   if (!resolved.ok) fail(resolved.problems);
   const config: OracleEnv = resolved.config;

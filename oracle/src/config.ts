@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { parseEnv } from '../../core/src/config/env.ts';
 import type { EnvResult } from '../../core/src/config/env.ts';
 import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
+import { parseAllowList } from './webhooks/address-policy.ts';
+import type { AllowList } from './webhooks/address-policy.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_CONCURRENCY, WEBHOOK_RETRY_DELAY_SECONDS, WEBHOOK_RETRY_LIMIT } from './webhooks/webhook-queue.ts';
+import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -74,6 +78,21 @@ export const envSchema = z
     JOB_EVENTS_HEARTBEAT_SECONDS: positiveInt.max(300).default(15),
     /** A stream ends after this long (the 300 s job limit plus queueing margin); clients resume with Last-Event-ID. */
     JOB_EVENTS_MAX_STREAM_SECONDS: positiveInt.max(86_400).default(600),
+    // Webhooks (docs/api.md "Webhooks (extension)").
+    /** Comma list of host or host:port that webhooks may reach over http and on private addresses; development only. */
+    WEBHOOK_ALLOWED_HOSTS: z
+      .string()
+      .default('')
+      .transform((value, ctx): AllowList => {
+        const parsed = parseAllowList(value);
+        if (parsed.ok) return parsed.value;
+        ctx.addIssue({ code: 'custom', message: parsed.problem });
+        return z.NEVER;
+      }),
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(WEBHOOK_ATTEMPT_TIMEOUT_MS),
+    WEBHOOK_RETRY_LIMIT: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(20).default(WEBHOOK_RETRY_LIMIT),
+    WEBHOOK_RETRY_DELAY_SECONDS: positiveInt.max(3600).default(WEBHOOK_RETRY_DELAY_SECONDS),
+    WEBHOOK_CONCURRENCY: positiveInt.max(200).default(WEBHOOK_CONCURRENCY),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -85,6 +104,9 @@ export const envSchema = z
     ];
     for (const [key, message] of required) {
       if (env[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message });
+    }
+    if (env.WEBHOOK_ALLOWED_HOSTS.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_HOSTS'], message: 'must be empty in production (it lets webhooks reach private and loopback addresses)' });
     }
   })
   .superRefine((env, ctx) => {
@@ -107,6 +129,18 @@ export type ConfigResult = EnvResult<OracleEnv>;
 /** The API's own origin from HOST and PORT (an IPv6 host in brackets): `http://127.0.0.1:3000` by default. */
 export function apiOrigin(config: Pick<OracleEnv, 'HOST' | 'PORT'>): string {
   return `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+}
+
+/** The webhook delivery settings the environment chose. */
+export function webhookSettings(config: Pick<OracleEnv, 'WEBHOOK_ALLOWED_HOSTS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_LIMIT' | 'WEBHOOK_RETRY_DELAY_SECONDS' | 'WEBHOOK_CONCURRENCY'>): WebhookSettings {
+  return {
+    ...DEFAULT_WEBHOOK_SETTINGS,
+    allowList: config.WEBHOOK_ALLOWED_HOSTS,
+    attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryLimit: config.WEBHOOK_RETRY_LIMIT,
+    retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+  };
 }
 
 /** Validates `env` (normally `process.env`); empty strings count as unset, secrets are not echoed. */

@@ -20,7 +20,7 @@ import type { ChainWatcher } from './chain/watcher.ts';
 import { createClaimableFeesReader } from './chain/pool-fees.ts';
 import { createPoolIndexer, poolCursorName } from './chain/pool-indexer.ts';
 import type { PoolIndexer } from './chain/pool-indexer.ts';
-import { apiOrigin, loadConfig } from './config.ts';
+import { apiOrigin, loadConfig, webhookSettings } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
@@ -37,6 +37,7 @@ import { nftRouter } from './http/routes/nft.ts';
 import { tradingRouter } from './http/routes/trading.ts';
 import { signatureRouter } from './http/routes/signature.ts';
 import { openIpfsContentStore } from './ipfs/content-store.ts';
+import { startWebhookService } from './webhooks/service.ts';
 import { createPinningClient } from './ipfs/pinning-client.ts';
 
 export interface RunningOracle {
@@ -87,6 +88,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   boss.on('error', (error: Error & { code?: unknown }) => logger.warn({ code: error.code, message: error.message }, 'pg-boss error'));
   await boss.start();
   await ensureGenerationQueue(boss);
+  // Signed webhooks: the outbox relay and the delivery workers (oracle/src/webhooks/).
+  const webhooks = await startWebhookService({ db, boss, logger, settings: webhookSettings(config), now: () => new Date() });
 
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
   const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
@@ -132,6 +135,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     jobEvents,
     now: () => new Date(),
+    webhookAllowList: config.WEBHOOK_ALLOWED_HOSTS,
   };
   const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
   const chain = { chainId: 8453, ...(songNftAddress === undefined ? {} : { songNftAddress }) };
@@ -210,6 +214,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     signerAddress: signer.address,
     async stop() {
       clearInterval(prune);
+      await webhooks.stop();
       await watcher?.stop();
       await poolIndexer?.stop();
       server.closeAllConnections();

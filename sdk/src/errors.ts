@@ -44,7 +44,9 @@ export type ClientErrorCode =
   /** A mined transaction lacks the event that carries its result. */
   | 'EVENT_NOT_FOUND'
   /** A bad argument, caught before anything was sent. */
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  /** A webhook delivery whose signature, timestamp or body does not check out (verifyWebhook). */
+  | 'INVALID_WEBHOOK';
 
 export abstract class SongmintError extends Error {
   abstract readonly code: string;

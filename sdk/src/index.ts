@@ -27,6 +27,8 @@ export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './a
 export { getMintSignature } from './api/signature.ts';
 export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
 export { getNft, getPool, getPools, getProfile } from './api/v1.ts';
+export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, getWebhookSecret, rotateWebhookSecret, verifyWebhook } from './api/webhooks.ts';
+export type { VerifyWebhookParameters, WebhookEvent, WebhookHeaders, WebhookSecret } from './api/webhooks.ts';
 export type { GetPoolsParameters, IndexedNft, TradingPool, TradingPools, UserProfile } from './api/v1.ts';
 
 export type { SongmintChain, SongmintContracts } from './chain/context.ts';

@@ -208,6 +208,92 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
     }
   });
 
+  // Issue 15, item 4: the webhook field and the webhook secret routes.
+  it('webhook: malformed, insecure, private and loopback targets are 400 on both generate routes; nothing is charged or created', async () => {
+    const charged = async () => ({
+      daily: (await app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [user.userId])).n,
+      jobs: (await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [user.userId])).n,
+      hourly:
+        (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]))?.n ?? 0,
+    });
+    const before = await charged();
+    const webhooks: unknown[] = [
+      42,
+      null,
+      true,
+      ['https://hooks.example/'],
+      '',
+      'not a url',
+      '/relative/path',
+      'hooks.example/path',
+      'https:hooks.example',
+      'ftp://hooks.example/',
+      'javascript:alert(1)',
+      'https://user:pw@hooks.example/',
+      'https://user@hooks.example/',
+      `https://hooks.example/${'a'.repeat(2048)}`,
+      `https://hooks.example/${'é'.repeat(400)}`, // 422 characters, 2422 once percent-encoded
+      'http://hooks.example/', // http only for allow-listed hosts (none here, as in production)
+      'https://127.0.0.1/',
+      'https://127.1/',
+      'https://2130706433/', // 127.0.0.1 as a number
+      'https://0x7f000001/',
+      'https://0.0.0.0/',
+      'https://10.0.0.1/',
+      'https://172.16.5.4/',
+      'https://192.168.1.1/',
+      'https://100.64.0.1/',
+      'https://169.254.169.254/latest/meta-data',
+      'https://224.0.0.1/',
+      'https://255.255.255.255/',
+      'https://[::1]/',
+      'https://[::]/',
+      'https://[fe80::1]/',
+      'https://[fd00::1]/',
+      'https://[ff02::1]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:10.0.0.1]/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://hooks.example/\u0000',
+    ];
+    for (const webhook of webhooks) {
+      for (const path of ['/api/generate', '/v1/music/generate']) {
+        const res = await app.request(path, { token: user.token, body: { prompt: 'x', duration: 5, webhook } });
+        assert.equal(res.status, 400, `${path} ${JSON.stringify(webhook).slice(0, 60)}`);
+        if (path.startsWith('/v1')) assertVariantCError(res.body, 'VALIDATION_ERROR');
+        else assertVariantAError(res.body, 'VALIDATION_ERROR');
+      }
+    }
+    // Variant B (synchronous) has no webhook.
+    const variantB = await app.request('/api/generate', { token: user.token, body: { prompt: 'x', duration: 5, webhook: 'https://hooks.example/' }, headers: { prefer: 'wait' } });
+    assert.equal(variantB.status, 400);
+    assertVariantAError(variantB.body, 'VALIDATION_ERROR');
+    assert.deepEqual(await charged(), before);
+    // Public https targets (names are checked again at delivery) are accepted.
+    for (const webhook of ['https://hooks.example/songmint?x=1', 'https://[2606:4700:4700::1111]/hook', 'https://93.184.215.14:8443/']) {
+      const res = await post({ prompt: 'x', duration: 5, webhook });
+      assert.equal(res.status, 202, `${webhook}: ${res.text}`);
+    }
+  });
+
+  it('GET /api/webhooks/secret and POST /api/webhooks/secret/rotate: 401 without a token, 404 for other methods and paths', async () => {
+    for (const [method, path] of [['GET', '/api/webhooks/secret'], ['POST', '/api/webhooks/secret/rotate']] as const) {
+      const anonymous = await app.request(path, { method });
+      assert.equal(anonymous.status, 401, path);
+      assertVariantAError(anonymous.body, 'AUTH_ERROR');
+      const forged = await app.request(path, { method, token: 'not.a.jwt' });
+      assert.equal(forged.status, 401, path);
+    }
+    for (const [method, path] of [['POST', '/api/webhooks/secret'], ['GET', '/api/webhooks/secret/rotate'], ['DELETE', '/api/webhooks/secret'], ['GET', '/api/webhooks'], ['GET', '/api/webhooks/secret/x']] as const) {
+      const res = await app.request(path, { method, token: user.token });
+      assert.equal(res.status, 404, `${method} ${path}`);
+      assertVariantAError(res.body, 'NOT_FOUND');
+    }
+    // A body on the rotate route is ignored, whatever it is.
+    const rotated = await app.request('/api/webhooks/secret/rotate', { token: user.token, rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+    assert.equal(rotated.status, 200);
+  });
+
   it('odd If-None-Match headers on the job status route: 200 with the view, never 304 or 5xx', async () => {
     const created = await post({ prompt: 'conditional', duration: 5 });
     assert.equal(created.status, 202);

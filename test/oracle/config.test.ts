@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../oracle/src/config.ts';
+import { loadConfig, webhookSettings } from '../../oracle/src/config.ts';
 
 describe('configuration from the environment', () => {
   it('runs on embedded defaults with an empty environment', () => {
@@ -83,6 +83,31 @@ describe('configuration from the environment', () => {
     const bad = loadConfig({ CORS_ORIGINS: 'https://a.example/path' });
     assert.ok(!bad.ok);
     assert.match(bad.problems.join('\n'), /^CORS_ORIGINS: /m);
+  });
+
+  it('webhook settings: an empty allow-list by default, host and host:port entries, none allowed in production', () => {
+    const byDefault = loadConfig({});
+    assert.ok(byDefault.ok);
+    assert.deepEqual(webhookSettings(byDefault.config).allowList, []);
+    assert.equal(webhookSettings(byDefault.config).attemptTimeoutMs, 10_000);
+    assert.equal(webhookSettings(byDefault.config).retryLimit, 8);
+    const dev = loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, localhost:8080', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_LIMIT: '0' });
+    assert.ok(dev.ok);
+    assert.deepEqual(webhookSettings(dev.config).allowList, [{ host: '127.0.0.1' }, { host: 'localhost', port: 8080 }]);
+    assert.equal(webhookSettings(dev.config).retryLimit, 0);
+    const bad = loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://x/', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_CONCURRENCY: 'many' });
+    assert.ok(!bad.ok);
+    for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CONCURRENCY']) assert.match(bad.problems.join('\n'), new RegExp(`^${key}: `, 'm'));
+    const production = loadConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      PLATFORM_SIGNER_KEY: `0x${'11'.repeat(32)}`,
+      DATABASE_URL: 'postgres://u:p@db:5432/songmint',
+      SIWE_DOMAIN: 'app.songmint.xyz',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    });
+    assert.ok(!production.ok);
+    assert.match(production.problems.join('\n'), /^WEBHOOK_ALLOWED_HOSTS: must be empty in production/m);
   });
 
   it('treats empty variables as unset', () => {

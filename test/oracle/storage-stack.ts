@@ -34,6 +34,7 @@ import { startWorkerProcess } from '../../inference/src/worker/process.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import type { JobStatus } from '../../core/src/jobs/job-state.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
+import type { AllowList } from '../../oracle/src/webhooks/address-policy.ts';
 
 export const PUBLIC_BASE_URL = 'https://cdn.songmint.test';
 
@@ -70,6 +71,8 @@ export interface StorageStackOptions {
   walletSignatures?: WalletSignatureVerifier;
   /** The SongVault whose indexed pools the trading routes serve (none by default). */
   vault?: TradingRouterDeps['vault'];
+  /** Webhook hosts exempt from the https and public-address rules (none by default). */
+  webhookAllowList?: AllowList;
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -82,6 +85,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const signerStatus = options.signerStatus === undefined ? {} : { signerStatus: options.signerStatus };
   const app = await startTestApp({
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
+    ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
     routers: (deps) => [
       metadataRouter({ db: deps.db, logger: deps.logger, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
       signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),

@@ -11,13 +11,16 @@ import {
   createSongmintApi,
   generate,
   getMintSignature,
+  getWebhookSecret,
   jobEvents,
   listJobs,
   predictTokenAddress,
+  rotateWebhookSecret,
   songmintAddresses,
   SongmintApiError,
   SongmintClientError,
   uploadMetadata,
+  verifyWebhook,
   waitForJob,
   withSession,
 } from '../../sdk/src/index.ts';
@@ -235,6 +238,18 @@ describe('@songmint/sdk over HTTP', () => {
     const waiting = waitForJob(api, { jobId: JOB, pollIntervalMs: 5, signal: controller.signal, onProgress: () => controller.abort() });
     await assert.rejects(waiting, (error: unknown) => error instanceof SongmintClientError && error.code === 'ABORTED');
   });
+
+  it('webhooks: generate sends `webhook`; the secret routes map to { secret, createdAt }', async () => {
+    serve((req, res) => {
+      if (req.url === '/api/generate') json(res, 202, { job_id: JOB, status: 'queued', estimated_time: 5, position: 1 });
+      else json(res, 200, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: '2026-11-24T07:00:00.000Z' });
+    });
+    await generate(api, { prompt: 'lo-fi', duration: 10, webhook: 'https://hooks.example/x', idempotencyKey: 'k' });
+    assert.equal(JSON.parse(requests[0]?.body ?? '').webhook, 'https://hooks.example/x');
+    assert.deepEqual(await getWebhookSecret(api), { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAt: new Date('2026-11-24T07:00:00.000Z') });
+    await rotateWebhookSecret(api);
+    assert.deepEqual(requests.slice(1).map((request) => `${request.method} ${request.url}`), ['GET /api/webhooks/secret', 'POST /api/webhooks/secret/rotate']);
+  });
 });
 
 describe('@songmint/sdk helpers', () => {
@@ -251,6 +266,30 @@ describe('@songmint/sdk helpers', () => {
   it('predictTokenAddress is SongVault.tokenOf of the local deployment (read from the chain for songs 1 and 2)', () => {
     assert.equal(predictTokenAddress({ songId: 1n, contracts: songmintAddresses.local }), '0xa87A24c3442FDc3627E930877Ed83AbF3caA696F');
     assert.notEqual(predictTokenAddress({ songId: 2n, contracts: songmintAddresses.local }), '0xa87A24c3442FDc3627E930877Ed83AbF3caA696F');
+  });
+
+  it('verifyWebhook: the Standard Webhooks test vector verifies; tampering, other secrets, stale timestamps and missing headers are INVALID_WEBHOOK', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const body = '{"test": 2432232314}';
+    const now = new Date(1614265330 * 1000);
+    const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' };
+    assert.deepEqual(await verifyWebhook({ secret, headers, body, now }), { test: 2432232314 });
+    assert.deepEqual(await verifyWebhook({ secret, headers: new Headers(headers), body: new TextEncoder().encode(body), now }), { test: 2432232314 });
+    // Several signatures (a key change): any one that matches is enough.
+    await verifyWebhook({ secret, headers: { ...headers, 'webhook-signature': `v1,AAAA ${headers['webhook-signature']}` }, body, now });
+    const refused = [
+      { secret, headers, body: '{"test": 2432232315}', now },
+      { secret: 'whsec_' + Buffer.from('another key of enough length!!').toString('base64'), headers, body, now },
+      { secret, headers, body, now: new Date(now.getTime() + 301_000) },
+      { secret, headers, body, now: new Date(now.getTime() - 301_000) },
+      { secret, headers: { ...headers, 'webhook-id': 'msg_other' }, body, now },
+      { secret, headers: { ...headers, 'webhook-signature': 'v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' }, body, now },
+      { secret, headers: { 'webhook-id': headers['webhook-id'], 'webhook-timestamp': headers['webhook-timestamp'] }, body, now },
+      { secret, headers: { ...headers, 'webhook-timestamp': '1614265330.5' }, body, now },
+      { secret: 'not-a-secret', headers, body, now },
+    ];
+    for (const parameters of refused) await assert.rejects(verifyWebhook(parameters), (error: unknown) => error instanceof SongmintClientError && error.code === 'INVALID_WEBHOOK');
+    assert.deepEqual(await verifyWebhook({ secret, headers, body, now: new Date(now.getTime() + 3_000_000), toleranceSeconds: 3600 }), { test: 2432232314 });
   });
 
   it('coverDataUri encodes image bytes as a base64 data URI', () => {

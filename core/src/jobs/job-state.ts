@@ -90,6 +90,8 @@ export interface NewJob {
   withLyrics: boolean;
   /** Tier at enqueue time: it fixes the queue priority. */
   tier: Tier;
+  /** Where migration 0011's trigger sends `generation.completed`/`generation.failed` (checked by the caller). */
+  webhookUrl?: string;
 }
 
 /**
@@ -98,8 +100,8 @@ export interface NewJob {
  */
 export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Promise<{ id: string; createdAt: Date }> {
   const row = await tx.one<{ id: string; created_at: Date }>(
-    `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued})
+    `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status, webhook_url)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10)
      RETURNING id, created_at`,
     [
       job.userId,
@@ -111,6 +113,7 @@ export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Pro
       job.lyrics ?? null,
       job.withLyrics,
       job.tier,
+      job.webhookUrl ?? null,
     ],
   );
   const message: GenerationMessage = { jobId: row.id };

@@ -17,6 +17,8 @@ export interface GenerationRequest {
   lyrics?: string;
   steps: 27 | 60;
   withLyrics: boolean;
+  /** Checked against the operator's allow-list before submit (oracle/src/webhooks/target-url.ts). */
+  webhookUrl?: string;
 }
 
 export type Requester = SessionUser;

@@ -13,6 +13,7 @@ import { generateRouter, jobStatusHandler } from './routes/generate.ts';
 import { healthRouter } from './routes/health.ts';
 import { jobEventsHandler } from './routes/job-events.ts';
 import { v1CoreRouter } from './routes/v1.ts';
+import { webhooksRouter } from './routes/webhooks.ts';
 
 export type { AppDeps, MountedRouter } from './deps.ts';
 
@@ -34,6 +35,9 @@ export const ROUTE_CHARGES = {
   'GET /api/generate': 'general',
   'POST /api/generate/:job_id/cancel': 'general',
   'GET /v1/user/profile': 'general',
+  // Webhook signing secret (after `authenticate`, `chargeAuthenticated` in the webhooks router).
+  'GET /api/webhooks/secret': 'general',
+  'POST /api/webhooks/secret/rotate': 'general',
   // Mounted routers, behind `authenticateAndCharge` unless they charge themselves.
   '/api/metadata': 'metadata_nft',
   // Charges itself after validating the body, with its job lookup in the same statement.
@@ -108,6 +112,11 @@ export function createApp(deps: AppDeps): Express {
     generateRouter(deps, { list: ROUTE_CHARGES['GET /api/generate'], cancel: ROUTE_CHARGES['POST /api/generate/:job_id/cancel'] }),
   );
   app.use('/v1', v1CoreRouter(deps, [requireToken, coreJson], ROUTE_CHARGES['GET /v1/user/profile']));
+  app.use(
+    '/api/webhooks',
+    requireToken,
+    webhooksRouter(deps, { read: ROUTE_CHARGES['GET /api/webhooks/secret'], rotate: ROUTE_CHARGES['POST /api/webhooks/secret/rotate'] }),
+  );
   for (const mounted of deps.routers ?? []) {
     const category = mountedCategory(mounted);
     app.use(

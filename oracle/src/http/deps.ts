@@ -9,6 +9,7 @@ import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
 import type { OpenApiContribution } from './openapi.ts';
+import type { AllowList } from '../webhooks/address-policy.ts';
 
 /** Sign-In with Ethereum expectations: a message for another site or chain is refused. */
 export interface SiweSettings {
@@ -67,4 +68,6 @@ export interface AppDeps {
   jobEvents: JobEventsHub;
   /** Source of the current time (tests move it). */
   now: () => Date;
+  /** Webhook hosts exempt from the https and public-address rules (`WEBHOOK_ALLOWED_HOSTS`); absent: none. */
+  webhookAllowList?: AllowList;
 }

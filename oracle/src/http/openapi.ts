@@ -21,6 +21,7 @@ import {
   variantCErrorSchema,
   verifyRequestSchema,
 } from './schemas.ts';
+import { registerWebhookPaths } from './routes/webhooks.ts';
 
 /** Adds another module's paths and schemas to the document. */
 export type OpenApiContribution = (registry: OpenAPIRegistry) => void;
@@ -221,6 +222,7 @@ function registerCore(registry: OpenAPIRegistry): void {
     summary: 'Prometheus text exposition',
     responses: { 200: { description: 'Metrics.', content: { 'text/plain': { schema: z.string() } } } },
   });
+  registerWebhookPaths(registry, security);
 }
 
 /** The OpenAPI 3.1 document of the whole API, generated from the zod schemas. */

@@ -26,6 +26,33 @@ export const durationSchema = z
   .max(240)
   .meta({ description: 'Seconds of audio, 5 to 240; capped by the tier (free 30, pro 120, enterprise 240).', example: 30 });
 
+// Webhooks (extension, docs/api.md "Webhooks (extension)"): the shape only; the allow-list
+// dependent checks (https, public IP literal) are oracle/src/webhooks/target-url.ts.
+export const WEBHOOK_URL_MAX_CHARS = 2048;
+
+export const webhookUrlSchema = z
+  .string()
+  .max(WEBHOOK_URL_MAX_CHARS, `must be at most ${WEBHOOK_URL_MAX_CHARS} characters`)
+  .superRefine((value, ctx) => {
+    // WHATWG parsing forgives `https:host`; an absolute URL spells out `//`.
+    const url = /^https?:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : null;
+    // Controls and spaces would be silently stripped or escaped by the parser: refuse them instead.
+    const hasControl = [...value].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f);
+    if (url === null || hasControl || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
+    } else if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
+    } else if (url.href.length > WEBHOOK_URL_MAX_CHARS) {
+      // Percent-encoding and punycode lengthen a URL: the stored (normalized) form must fit too.
+      ctx.addIssue({ code: 'custom', message: `must be at most ${WEBHOOK_URL_MAX_CHARS} characters once encoded` });
+    }
+  })
+  .meta({
+    description:
+      'Extension: URL that receives a signed `generation.completed` or `generation.failed` POST when the job finishes. https (http only for hosts in the operator\'s development allow-list); never a private or loopback address.',
+    example: 'https://example.com/hooks/songmint',
+  });
+
 export const generateRequestSchema = z
   .strictObject({
     prompt: promptSchema,
@@ -39,6 +66,7 @@ export const generateRequestSchema = z
       .meta({ description: 'Lyrics with [verse]/[chorus]/[bridge] tags; given lyrics win over with_lyrics.' }),
     steps: z.union([z.literal(27), z.literal(60)]).default(27).meta({ description: 'Diffusion steps: 27 (default) or 60.' }),
     with_lyrics: z.boolean().default(false).meta({ description: 'Generate lyrics from the prompt first (ignored when lyrics are given).' }),
+    webhook: webhookUrlSchema.optional(),
   })
   .meta({ id: 'GenerateRequest' });
 

@@ -18,6 +18,8 @@ export interface GenerateParameters {
   /** Have the worker write lyrics from the prompt first. */
   withLyrics?: boolean;
   steps?: 27 | 60;
+  /** URL that receives the signed generation.completed/failed delivery (https; verify it with `verifyWebhook`). */
+  webhook?: string;
   /**
    * Sent as the `Idempotency-Key` header so that a retried request cannot start a second job; a
    * random UUID when left out (returned, so a retry can reuse it).
@@ -38,7 +40,7 @@ export interface GenerationJob {
 /** Starts a generation job (POST /api/generate). */
 export async function generate(api: SongmintApi, parameters: GenerateParameters): Promise<GenerationJob> {
   requireSession(api);
-  const { prompt, duration, seed, lyrics, withLyrics = false, steps = 27, signal } = parameters;
+  const { prompt, duration, seed, lyrics, withLyrics = false, steps = 27, webhook, signal } = parameters;
   const idempotencyKey = parameters.idempotencyKey ?? globalThis.crypto.randomUUID();
   const body = {
     prompt,
@@ -47,6 +49,7 @@ export async function generate(api: SongmintApi, parameters: GenerateParameters)
     with_lyrics: withLyrics,
     ...(seed === undefined ? {} : { seed }),
     ...(lyrics === undefined ? {} : { lyrics }),
+    ...(webhook === undefined ? {} : { webhook }),
   };
   const accepted = await unwrap(
     api.http.POST('/api/generate', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) }),

@@ -763,6 +763,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhook signing secret (made on first use; extension of the spec) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The secret. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookSecret"];
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace your webhook signing secret; later attempts, retries included, are signed with the new one */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The secret. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookSecret"];
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1354,7 +1462,50 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    generation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job with a `webhook` finished: generation.completed or generation.failed
+         * @description Signed per Standard Webhooks: `webhook-id` (constant across retries), `webhook-timestamp` (unix seconds of the attempt), `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`. Any 2xx acknowledges; anything else (redirects included) or no answer within 10 s is retried with exponential backoff.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The event. */
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["WebhookPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AuthNonce: {
@@ -1434,6 +1585,11 @@ export interface components {
              * @default 27
              */
             steps: 27 | 60;
+            /**
+             * @description Extension: URL that receives a signed `generation.completed` or `generation.failed` POST when the job finishes. https (http only for hosts in the operator's development allow-list); never a private or loopback address.
+             * @example https://example.com/hooks/songmint
+             */
+            webhook?: string;
             /**
              * @description Generate lyrics from the prompt first (ignored when lyrics are given).
              * @default false
@@ -1882,6 +2038,72 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             wallet_address: string;
+        };
+        WebhookPayload: {
+            /** @description The job as GET /api/generate/{job_id} shows it. */
+            data: {
+                /** @description Seconds. */
+                estimated_remaining: number;
+                job_id: string;
+                position: number;
+                progress: number;
+                /** @enum {string} */
+                status: "queued";
+            } | {
+                /** @description Seconds. */
+                estimated_remaining: number;
+                job_id: string;
+                progress: number;
+                /** @enum {string} */
+                status: "processing";
+            } | {
+                /** @example 0xabababababababababababababababababababababababababababababababab */
+                audio_hash: string;
+                /** Format: uri */
+                audio_url: string;
+                /** Format: date-time */
+                created_at: string;
+                duration: number;
+                job_id: string;
+                /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
+                lyrics: string | null;
+                model: components["schemas"]["ModelRecord"];
+                /** @enum {string} */
+                status: "completed";
+            } | {
+                error: {
+                    /** @example GEN_005 */
+                    code: string;
+                    message: string;
+                    retry_after?: number;
+                };
+                job_id: string;
+                /** @enum {string} */
+                status: "failed";
+            } | {
+                job_id: string;
+                /** @enum {string} */
+                status: "cancelled";
+            };
+            /**
+             * Format: date-time
+             * @description When the job reached this state.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "generation.completed" | "generation.failed";
+        };
+        WebhookSecret: {
+            /**
+             * Format: date-time
+             * @description When this secret was made (by first use or rotation).
+             */
+            created_at: string;
+            /**
+             * @description Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes (the HMAC key).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
     };
     responses: never;

@@ -19,6 +19,7 @@ import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-s
 import { createApp } from '../../../oracle/src/http/app.ts';
 import type { AppDeps, MountedRouter } from '../../../oracle/src/http/deps.ts';
 import { createMetrics } from '../../../oracle/src/http/metrics.ts';
+import type { AllowList } from '../../../oracle/src/webhooks/address-policy.ts';
 
 export const TEST_SIWE_DOMAIN = 'songmint.test';
 export const TEST_SIWE_URI = 'https://songmint.test';
@@ -73,6 +74,8 @@ export interface TestAppOptions {
   walletSignatures?: WalletSignatureVerifier;
   /** Job event stream limits (short heartbeats and lifetimes in tests). */
   jobStreams?: Partial<JobStreamLimits>;
+  /** Webhook hosts exempt from the https and public-address rules (none by default, as in production). */
+  webhookAllowList?: AllowList;
 }
 
 /** A real PostgreSQL (migrated), pg-boss and the oracle app on a free port. */
@@ -96,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now: options.now ?? (() => new Date()),
     ...(options.fidVerifier === undefined ? {} : { fidVerifier: options.fidVerifier }),
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
+    ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
   };
   const routers = options.routers?.(deps);
   if (routers !== undefined) deps.routers = routers;

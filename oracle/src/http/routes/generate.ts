@@ -15,6 +15,7 @@ import { authenticatedUser, bearerClaims } from '../auth.ts';
 import { admitCharged, chargeAuthenticated, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import { checkWebhookTarget } from '../../webhooks/target-url.ts';
 import { bodyEtag, ifNoneMatchHits } from '../etag.ts';
 import { idempotent } from '../idempotency.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
@@ -42,7 +43,7 @@ export function generationInputError(error: z.ZodError): AppError {
   return appError('VALIDATION_ERROR', 'Invalid generation request', { details, fields });
 }
 
-type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'>;
+type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger' | 'webhookAllowList'>;
 
 function answerRejection(deps: GenerateDeps, req: Request, res: Response, refusal: GenerationRefusal): void {
   if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
@@ -54,7 +55,17 @@ function answerRejection(deps: GenerateDeps, req: Request, res: Response, refusa
  * Submits a validated Variant A generation and answers it (also POST /v1/music/generate, whose
  * errors take the Variant C shape).
  */
-export async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, input: GenerationRequest): Promise<void> {
+export async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, request: GenerationRequest): Promise<void> {
+  let input = request;
+  if (input.webhookUrl !== undefined) {
+    // Before submit: a refused webhook charges nothing and creates no job.
+    const target = checkWebhookTarget(input.webhookUrl, deps.webhookAllowList ?? []);
+    if (!target.ok) {
+      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid generation request', { details: `webhook: ${target.error.message}` }));
+      return;
+    }
+    input = { ...input, webhookUrl: target.value };
+  }
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, input);
   if (!result.ok) {
@@ -80,6 +91,7 @@ export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>)
     withLyrics: body.with_lyrics,
     ...(body.seed === undefined ? {} : { seed: BigInt(body.seed) }),
     ...(body.lyrics === undefined ? {} : { lyrics: body.lyrics }),
+    ...(body.webhook === undefined ? {} : { webhookUrl: body.webhook }),
   };
 }
 

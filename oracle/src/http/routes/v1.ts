@@ -13,7 +13,7 @@ import type { profileSchema } from '../schemas.ts';
 import type { z } from 'zod';
 import { generationInputError, handleGenerate, toGenerationRequest } from './generate.ts';
 
-type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'>;
+type V1Deps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger' | 'webhookAllowList'>;
 
 /**
  * Variant C's core operations (mounted at /v1): POST /music/generate with Variant A's semantics

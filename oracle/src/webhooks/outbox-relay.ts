@@ -1,0 +1,128 @@
+/**
+ * Moves new outbox rows (written by migration 0011's trigger, whoever finished the job) into the
+ * pg-boss delivery queue. Each row is claimed with `FOR UPDATE SKIP LOCKED` and its queue message
+ * is sent in the same transaction that marks it `queued`, so with any number of replicas every
+ * row is queued exactly once, and a crash in between leaves it `pending` for the next pass.
+ * A pass runs on each NOTIFY of `webhook_delivery_pending` and on a timer (the backstop for a
+ * notification sent while no listener was connected).
+ */
+import type { Logger } from 'pino';
+import type { PgBoss } from 'pg-boss';
+import type { Database } from '../../../core/src/db/database.ts';
+import { bossDbFromTask } from '../../../core/src/queue.ts';
+import { WEBHOOK_QUEUE } from './webhook-queue.ts';
+import type { WebhookMessage } from './webhook-queue.ts';
+
+export const WEBHOOK_PENDING_CHANNEL = 'webhook_delivery_pending';
+
+/** Rows one transaction moves; a pass loops until the outbox is empty. */
+const RELAY_BATCH = 100;
+
+/** Queues up to RELAY_BATCH pending rows; returns how many. */
+export async function relayPendingDeliveries(db: Database, boss: PgBoss): Promise<number> {
+  return db.tx('relay-webhooks', async (tx) => {
+    const rows = await tx.any<{ id: string }>(
+      `SELECT id FROM webhook_deliveries WHERE state = 'pending' ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [RELAY_BATCH],
+    );
+    if (rows.length === 0) return 0;
+    const bossDb = bossDbFromTask(tx);
+    for (const row of rows) {
+      const message: WebhookMessage = { deliveryId: row.id };
+      await boss.send(WEBHOOK_QUEUE, message, { db: bossDb });
+    }
+    await tx.none(`UPDATE webhook_deliveries SET state = 'queued' WHERE id IN ($1:csv)`, [rows.map((row) => row.id)]);
+    return rows.length;
+  });
+}
+
+export interface OutboxRelay {
+  stop(): Promise<void>;
+}
+
+export interface OutboxRelayDeps {
+  db: Database;
+  boss: PgBoss;
+  logger: Logger;
+  sweepIntervalMs: number;
+}
+
+type Listener = Awaited<ReturnType<Database['connect']>>;
+
+export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let listener: Listener | null = null;
+  let connecting = false;
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      while (!stopped && (await relayPendingDeliveries(deps.db, deps.boss)) === RELAY_BATCH) {
+        // A full batch: there may be more.
+      }
+    } while (again && !stopped);
+  }
+
+  /** Runs a pass now, or one more after the pass that is running (notifications coalesce). */
+  function pass(): void {
+    if (stopped) return;
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'webhook relay pass failed'))
+      .finally(() => {
+        running = null;
+      });
+  }
+
+  async function listen(): Promise<void> {
+    if (listener !== null || connecting || stopped) return;
+    connecting = true;
+    try {
+      const connection = await deps.db.connect({ direct: true });
+      connection.client.on('notification', () => pass());
+      connection.client.on('error', (error: Error) => {
+        deps.logger.warn({ err: error }, 'webhook relay listener lost; the sweep carries on');
+        if (listener === connection) listener = null;
+        connection.done(true);
+      });
+      await connection.none('LISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]);
+      if (stopped) {
+        connection.done(true);
+        return;
+      }
+      listener = connection;
+      // Rows written before the LISTEN took effect are picked up here.
+      pass();
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'webhook relay could not listen; the sweep carries on');
+    } finally {
+      connecting = false;
+    }
+  }
+
+  void listen();
+  const sweep = setInterval(() => {
+    void listen();
+    pass();
+  }, deps.sweepIntervalMs);
+  sweep.unref();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(sweep);
+      await running;
+      const connection = listener;
+      listener = null;
+      if (connection !== null) {
+        await connection.none('UNLISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]).catch(() => undefined);
+        connection.done(true);
+      }
+    },
+  };
+}
