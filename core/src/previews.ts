@@ -25,6 +25,17 @@ export function previewObjectKey(sessionId: string): string {
   return `preview/${sessionId}.mp3`;
 }
 
+/** True for a URL of a preview object (signed or not, any host): what metadata must not point at. */
+export function isPreviewObjectUrl(url: string): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+  return /(^|\/)preview\/[A-Za-z0-9_-]{8,128}\.mp3$/.test(path);
+}
+
 export interface PreviewLink {
   sessionId: string;
   key: string;

@@ -125,6 +125,9 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     assert.equal(byHash.status, 404, byHash.text);
     const status = await stack.app.request(`/api/generate/gen_${id}`, { token: alice.token });
     assert.equal(status.status, 404);
+    const metadata = await stack.app.request('/api/metadata', { token: alice.token, body: { name: 'Preview', description: 'not a song', audio_url: again.preview_url } });
+    assert.equal(metadata.status, 400, metadata.text);
+    assertVariantAError(metadata.body, 'VALIDATION_ERROR');
 
     // Owner only: another user's and unknown sessions are 404 alike.
     const mallory = await stack.app.login();
