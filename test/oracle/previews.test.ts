@@ -15,6 +15,8 @@ import type { LoggedIn } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import type { z } from 'zod';
+// By path, not '@songmint/sdk' (which resolves to the main checkout's package during parallel work).
+import { createPreview, createSongmintApi, getPreview, SongmintApiError, waitForPreview, withSession } from '../../sdk/src/index.ts';
 
 type PreviewStatus = z.infer<typeof previewStatusSchema>;
 type CompletedPreview = Extract<PreviewStatus, { status: 'completed' }>;
@@ -201,5 +203,20 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     // Both wait in the one generation queue.
     const messages = await stack.app.db.one<{ previews: number }>(`SELECT count(*)::int AS previews FROM pgboss.job WHERE name = $1 AND data ? 'previewId'`, [GENERATION_QUEUE]);
     assert.ok(messages.previews >= 1);
+  });
+
+  it('the SDK: createPreview, waitForPreview and getPreview against the real oracle (PREVIEW_EXPIRED after 24 hours)', async () => {
+    const dave = await stack.app.login();
+    const api = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: dave.token });
+    const queued = await createPreview(api, { prompt: 'sdk preview', duration: 5, idempotencyKey: 'sdk-preview-1' });
+    assert.equal(queued.status, 'queued');
+    const done = await waitForPreview(api, { sessionId: queued.sessionId, pollIntervalMs: 100 });
+    assert.equal(done.duration, 5);
+    const clip = await fetch(done.previewUrl);
+    assert.equal(clip.status, 200);
+    assert.equal(`0x${createHash('sha256').update(new Uint8Array(await clip.arrayBuffer())).digest('hex')}`, done.audioHash);
+    assert.equal((await getPreview(api, { sessionId: queued.sessionId })).status, 'completed');
+    await stack.app.db.none(`UPDATE preview_jobs SET created_at = now() - interval '25 hours' WHERE session_id = $1`, [queued.sessionId]);
+    await assert.rejects(getPreview(api, { sessionId: queued.sessionId }), (error: unknown) => error instanceof SongmintApiError && error.code === 'PREVIEW_EXPIRED' && error.status === 410);
   });
 });
