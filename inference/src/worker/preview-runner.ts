@@ -4,6 +4,7 @@
  * `preview/<session_id>.mp3` (core/src/previews.ts) and never under the public `audio/` prefix.
  */
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE } from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
@@ -27,7 +28,7 @@ export interface PreviewRunnerDeps {
   boss: PgBoss;
   store: ObjectStore;
   pipeline: PipelineDeps;
-  logger: { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   jobTimeLimitMs: number;
   /** Registers the attempt's controller with the worker (stop aborts it); returns its removal. */
   track: (controller: AbortController) => () => void;
