@@ -14,6 +14,14 @@ export interface GenerationMessage {
   jobId: string;
 }
 
+/** Payload of a queued preview (core/src/jobs/preview-state.ts): the `preview_jobs.id` (UUID). */
+export interface PreviewMessage {
+  previewId: string;
+}
+
+/** What the generation queue carries: songs and previews share the queue and the workers. */
+export type QueueMessage = GenerationMessage | PreviewMessage;
+
 /** pg-boss priority: a higher number is served first. */
 export const TIER_PRIORITY: Readonly<Record<Tier, number>> = {
   free: 1,

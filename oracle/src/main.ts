@@ -28,12 +28,13 @@ import { createFarcasterFidVerifier } from './domain/farcaster.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-events-hub.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
-import { createApp } from './http/app.ts';
+import { ROUTE_CHARGES, createApp } from './http/app.ts';
 import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
 import { gatewayRouter } from './http/routes/gateway.ts';
 import { metadataRouter } from './http/routes/metadata.ts';
 import { nftRouter } from './http/routes/nft.ts';
+import { previewRouter } from './http/routes/previews.ts';
 import { tradingRouter } from './http/routes/trading.ts';
 import { signatureRouter } from './http/routes/signature.ts';
 import { openIpfsContentStore } from './ipfs/content-store.ts';
@@ -160,6 +161,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     signatureRouter(signing),
     nftRouter({ ...signing, chain }),
     tradingRouter({ db, chainId: chain.chainId, logger, now: deps.now, ...(vault === undefined ? {} : { vault }) }),
+    previewRouter({ ...deps, objectStore, charges: { submit: ROUTE_CHARGES['POST /api/previews'], status: ROUTE_CHARGES['GET /api/previews/:session_id'] } }),
   ];
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 

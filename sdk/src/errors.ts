@@ -17,6 +17,7 @@ export type ApiErrorCode =
   | 'SIGN_004'
   | 'RATE_001'
   | 'RATE_002'
+  | 'PREVIEW_EXPIRED'
   | 'VALIDATION_ERROR'
   | 'PAYLOAD_TOO_LARGE'
   | 'AUTH_ERROR'

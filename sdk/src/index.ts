@@ -22,6 +22,8 @@ export type {
   ModelRecord,
   WaitForJobParameters,
 } from './api/generation.ts';
+export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
+export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';
 export { coverDataUri, uploadMetadata } from './api/metadata.ts';
 export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
 export { getMintSignature } from './api/signature.ts';

@@ -5,6 +5,8 @@ import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
 import { openEventStream } from './helpers/sse-client.ts';
 import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
+import { startStorageStack } from './storage-stack.ts';
+import type { StorageStack } from './storage-stack.ts';
 
 describe('bad input: no 5xx, every error in the spec shape, nothing charged', () => {
   let app: TestApp;
@@ -396,5 +398,126 @@ describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5x
     const anonymous = await app.request('/v1/trading/pools/1');
     assert.equal(anonymous.status, 401);
     assertVariantCError(anonymous.body, 'AUTH_ERROR');
+  });
+});
+
+// Issue 15, item 7: previews (their happy path with a real worker: test/oracle/previews.test.ts).
+describe('bad input on the preview routes: 4xx in the Variant A shape, never 5xx, nothing charged', () => {
+  let stack: StorageStack;
+  let user: LoggedIn;
+  before(async () => {
+    stack = await startStorageStack();
+    await stack.app.addWorkerHeartbeat('bad-input-preview-worker', 4);
+    user = await stack.app.login();
+    await stack.app.setTier(user.userId, 'enterprise');
+  });
+  after(async () => {
+    await stack.stop();
+  });
+
+  const post = (body: unknown, headers: Record<string, string> = {}) => stack.app.request('/api/previews', { token: user.token, body, headers });
+  /** Preview requests charged this hour and preview jobs of the user. */
+  const charged = async () =>
+    stack.app.db.one<{ previews: number; counted: number; daily: number }>(
+      `SELECT (SELECT count(*)::int FROM preview_jobs WHERE user_id = $1) AS previews,
+              coalesce((SELECT sum(count)::int FROM rate_limit_counters WHERE subject = 'user:' || $1::text AND category = 'preview'), 0) AS counted,
+              (SELECT daily_generations FROM users WHERE id = $1) AS daily`,
+      [user.userId],
+    );
+
+  it('POST /api/previews: boundaries (duration 4/5/15/16, prompt 500/501, steps), wrong types, unknown fields', async () => {
+    const cases: Array<[unknown, number, string | null]> = [
+      [{ prompt: 'b' }, 202, null],
+      [{ prompt: 'b', duration: 4 }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'b', duration: 5 }, 202, null],
+      [{ prompt: 'b', duration: 15 }, 202, null],
+      [{ prompt: 'b', duration: 16 }, 400, 'GEN_004'],
+      [{ prompt: 'b', duration: 240 }, 400, 'GEN_004'],
+      [{ prompt: 'b', duration: 5.5 }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'b', duration: '10' }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'b', steps: 26 }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'b', steps: 60 }, 202, null],
+      [{ prompt: 'p'.repeat(500) }, 202, null],
+      [{ prompt: 'p'.repeat(501) }, 400, 'GEN_003'],
+      [{ prompt: '🎵'.repeat(501) }, 400, 'GEN_003'],
+      [{}, 400, 'GEN_003'],
+      [{ prompt: '' }, 400, 'GEN_003'],
+      [{ prompt: '  \n ' }, 400, 'GEN_003'],
+      [{ prompt: 'nul\u0000byte' }, 400, 'GEN_003'],
+      [{ prompt: 42 }, 400, 'GEN_003'],
+      [{ prompt: 'x', seed: 1.5 }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'x', lyrics: 'l'.repeat(5001) }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'x', with_lyrics: 'yes' }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'x', session_id: 'prv_mine_mine_mine' }, 400, 'VALIDATION_ERROR'],
+      [{ prompt: 'x', tier: 'enterprise' }, 400, 'VALIDATION_ERROR'],
+      [[], 400, 'VALIDATION_ERROR'],
+      [null, 400, 'VALIDATION_ERROR'],
+      ['just a string', 400, 'VALIDATION_ERROR'],
+    ];
+    const before = await charged();
+    let accepted = 0;
+    for (const [body, status, code] of cases) {
+      const res = await post(body);
+      assert.equal(res.status, status, `${JSON.stringify(body).slice(0, 80)}: ${res.text.slice(0, 200)}`);
+      if (code !== null) assertVariantAError(res.body, code);
+      else accepted += 1;
+    }
+    const after = await charged();
+    assert.deepEqual(after, { previews: before.previews + accepted, counted: before.counted + accepted, daily: before.daily }, 'only accepted previews are charged');
+  });
+
+  it('POST /api/previews: invalid JSON, wrong content type, oversized body, bad Idempotency-Key, no token; nothing charged', async () => {
+    const before = await charged();
+    for (const raw of ['{', '{"prompt": "x",}', 'nul']) {
+      const res = await stack.app.request('/api/previews', { token: user.token, rawBody: raw, headers: { 'content-type': 'application/json' }, method: 'POST' });
+      assert.equal(res.status, 400, raw);
+      assertVariantAError(res.body, 'VALIDATION_ERROR');
+    }
+    const form = await stack.app.request('/api/previews', { token: user.token, rawBody: 'prompt=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, method: 'POST' });
+    assert.equal(form.status, 400);
+    assertVariantAError(form.body, 'VALIDATION_ERROR');
+    const big = await post({ prompt: 'x', lyrics: 'a'.repeat(200_000) });
+    assert.equal(big.status, 413);
+    assertVariantAError(big.body, 'PAYLOAD_TOO_LARGE');
+    for (const key of ['', 'k'.repeat(256), 'tab\there', 'clé']) {
+      const res = await post({ prompt: 'x' }, { 'idempotency-key': key });
+      assert.equal(res.status, 400, JSON.stringify(key).slice(0, 40));
+      assertVariantAError(res.body, 'VALIDATION_ERROR');
+    }
+    const anonymous = await stack.app.request('/api/previews', { body: { prompt: 'x' } });
+    assert.equal(anonymous.status, 401);
+    assertVariantAError(anonymous.body, 'AUTH_ERROR');
+    const forged = await stack.app.request('/api/previews', { token: `${user.token}x`, body: { prompt: 'x' } });
+    assert.equal(forged.status, 401);
+    assert.deepEqual(await charged(), before);
+  });
+
+  it('POST /api/previews: GEN_002 (503, Retry-After 60) without a live worker; nothing charged', async () => {
+    const before = await charged();
+    await stack.app.db.none(`UPDATE worker_heartbeats SET last_seen = now() - interval '1 hour'`);
+    try {
+      const res = await post({ prompt: 'no worker' });
+      assert.equal(res.status, 503, res.text);
+      assertVariantAError(res.body, 'GEN_002');
+      assert.equal(res.headers.get('retry-after'), '60');
+    } finally {
+      await stack.app.addWorkerHeartbeat('bad-input-preview-worker', 4);
+    }
+    assert.deepEqual(await charged(), before);
+  });
+
+  it('GET /api/previews/{session_id}: malformed, unknown and odd ids are 404; no token 401; DELETE is 404', async () => {
+    const ids = ['x', 'prv_AAAAAAAAAAAAAAAAAAAAAAAA', encodeURIComponent('prv_%00'), encodeURIComponent("'; DROP TABLE preview_jobs; --"), 'p'.repeat(5000), encodeURIComponent('../../audio/x')];
+    for (const id of ids) {
+      const res = await stack.app.request(`/api/previews/${id}`, { token: user.token });
+      assert.equal(res.status, 404, `${id.slice(0, 60)}: ${res.text.slice(0, 200)}`);
+      assertVariantAError(res.body, 'NOT_FOUND');
+    }
+    const anonymous = await stack.app.request('/api/previews/prv_AAAAAAAAAAAAAAAAAAAAAAAA');
+    assert.equal(anonymous.status, 401);
+    assertVariantAError(anonymous.body, 'AUTH_ERROR');
+    const wrongMethod = await stack.app.request('/api/previews/prv_AAAAAAAAAAAAAAAAAAAAAAAA', { token: user.token, method: 'DELETE' });
+    assert.equal(wrongMethod.status, 404);
+    assertVariantAError(wrongMethod.body, 'NOT_FOUND');
   });
 });

@@ -24,6 +24,8 @@ import { nftRouter } from '../../oracle/src/http/routes/nft.ts';
 import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
 import type { TradingRouterDeps } from '../../oracle/src/http/routes/trading.ts';
 import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
+import { previewRouter } from '../../oracle/src/http/routes/previews.ts';
+import { ROUTE_CHARGES } from '../../oracle/src/http/app.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -91,6 +93,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),
       nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence }),
       tradingRouter({ db: deps.db, chainId: chain.chainId, logger: deps.logger, now: deps.now, ...(options.vault === undefined ? {} : { vault: options.vault }) }),
+      previewRouter({ ...deps, objectStore, charges: { submit: ROUTE_CHARGES['POST /api/previews'], status: ROUTE_CHARGES['GET /api/previews/:session_id'] } }),
     ],
   });
 

@@ -15,6 +15,7 @@ import type { ObjectStoreOptions } from '../object-store.ts';
 import { boundedStep } from '../startup.ts';
 import type { StartupBounds } from '../startup.ts';
 import { enableStoredChecksums } from './s3-checksums.ts';
+import { enablePrivatePrefixes } from './s3-private-prefix.ts';
 import { makeTempDir } from './temp-dirs.ts';
 
 export interface TestS3 {
@@ -68,6 +69,8 @@ export function createLoopbackS3rver(options: { port: number; directory: string;
   // middleware), about a quarter of its CPU per HEAD: a silent server does not need it.
   if (server.middleware[0]?.name === 'logger') server.middleware.shift();
   enableStoredChecksums(server);
+  // Previews are private: anonymous reads of preview/ are refused, as the production bucket does.
+  enablePrivatePrefixes(server, options.bucket);
   return server;
 }
 

@@ -1,61 +1,6 @@
 /**
- * Previews: private MP3s at `preview/<session_id>.mp3`, never public, reachable only through
- * presigned GET URLs valid one hour, deleted by the retention sweep after 24 hours.
+ * Previews are stored by workers and signed by the oracle, so the module lives in core
+ * (core/src/previews.ts); this name stays for the worker's and the sweep's imports.
  */
-import type { Database } from '../../../core/src/db/database.ts';
-import type { ObjectStore } from '../../../core/src/object-store.ts';
-import { fail, ok } from '../../../core/src/result.ts';
-import type { DomainError, Result } from '../../../core/src/result.ts';
-import { sha256Hex } from '../worker/pipeline.ts';
-
-export const PREVIEW_URL_SECONDS = 3600;
-export const PREVIEW_RETENTION_HOURS = 24;
-const SESSION_ID = /^[A-Za-z0-9_-]{8,128}$/;
-
-export function previewObjectKey(sessionId: string): string {
-  return `preview/${sessionId}.mp3`;
-}
-
-export interface PreviewLink {
-  sessionId: string;
-  key: string;
-  url: string;
-  audioHash: string;
-  expiresAt: Date;
-}
-
-export type PreviewResult = Result<PreviewLink, DomainError<'PREVIEW_INVALID_SESSION' | 'PREVIEW_NOT_FOUND' | 'PREVIEW_STORAGE_FAILED'>>;
-
-async function signedLink(store: ObjectStore, sessionId: string, audioHash: string): Promise<PreviewResult> {
-  const key = previewObjectKey(sessionId);
-  const url = await store.presignedGetUrl(key, PREVIEW_URL_SECONDS);
-  if (!url.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: url.error.message });
-  return ok({ sessionId, key, url: url.value, audioHash, expiresAt: new Date(Date.now() + PREVIEW_URL_SECONDS * 1000) });
-}
-
-/** Stores a preview (private) and returns a signed URL for it. */
-export async function createPreview(db: Database, store: ObjectStore, sessionId: string, mp3: Uint8Array): Promise<PreviewResult> {
-  if (!SESSION_ID.test(sessionId)) {
-    return fail({ code: 'PREVIEW_INVALID_SESSION', message: 'session id must be 8-128 characters of A-Z a-z 0-9 _ -' });
-  }
-  const key = previewObjectKey(sessionId);
-  const put = await store.put(key, mp3, { contentType: 'audio/mpeg', private: true });
-  if (!put.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: put.error.message });
-  const audioHash = sha256Hex(mp3);
-  await db.none(
-    `INSERT INTO audio_previews (session_id, object_key, audio_hash, size_bytes) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (session_id) DO UPDATE SET audio_hash = EXCLUDED.audio_hash, size_bytes = EXCLUDED.size_bytes, created_at = now()`,
-    [sessionId, key, audioHash, mp3.length],
-  );
-  return signedLink(store, sessionId, audioHash);
-}
-
-/** A fresh one-hour URL for a preview that has not expired. */
-export async function previewLink(db: Database, store: ObjectStore, sessionId: string): Promise<PreviewResult> {
-  const row = await db.oneOrNone<{ audio_hash: string }>(
-    `SELECT audio_hash FROM audio_previews WHERE session_id = $1 AND created_at > now() - make_interval(hours => $2)`,
-    [sessionId, PREVIEW_RETENTION_HOURS],
-  );
-  if (row === null) return fail({ code: 'PREVIEW_NOT_FOUND', message: `no live preview for session ${sessionId}` });
-  return signedLink(store, sessionId, row.audio_hash);
-}
+export { PREVIEW_RETENTION_HOURS, PREVIEW_URL_SECONDS, createPreview, previewLink, previewObjectKey } from '../../../core/src/previews.ts';
+export type { PreviewLink, PreviewResult } from '../../../core/src/previews.ts';

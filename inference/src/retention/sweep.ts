@@ -3,12 +3,14 @@
  * transitions of core/src/jobs/job-state.ts:
  * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): object deleted, row
  *   marked `purged_at` (the row keeps audio_url and audio_hash as the record of what was published);
- * - previews older than 24 hours: object and row deleted;
+ * - previews older than 24 hours: object and row deleted (the preview job's record stays, so its
+ *   status route answers 410, until `PREVIEW_RECORD_DAYS`);
  * - jobs left `processing` by a worker killed on its last attempt (pg-boss gives up on them
- *   silently): failed with GEN_005 once their attempt is long past the job time limit.
+ *   silently): failed with GEN_005 once their attempt is long past the job time limit; previews alike.
  */
 import type { Database } from '../../../core/src/db/database.ts';
-import { failAbandonedJobs, findExpiredAudio, markPurged, unmarkPurged } from '../../../core/src/jobs/job-state.ts';
+import { ABANDONED_JOB_MESSAGE, failAbandonedJobs, findExpiredAudio, markPurged, unmarkPurged } from '../../../core/src/jobs/job-state.ts';
+import { failAbandonedPreviews, prunePreviewRecords } from '../../../core/src/jobs/preview-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { PREVIEW_RETENTION_HOURS } from './previews.ts';
 
@@ -59,6 +61,8 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
         report.previewsDeleted += 1;
       }
       report.abandonedFailed = await failAbandonedJobs(t, options.abandonedAfterSeconds);
+      report.abandonedFailed += await failAbandonedPreviews(t, options.abandonedAfterSeconds, ABANDONED_JOB_MESSAGE);
+      await prunePreviewRecords(t);
     } finally {
       await t.one('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
     }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
-import type { GenerationMessage } from '../../../core/src/generation-queue.ts';
+import type { QueueMessage } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
@@ -19,6 +19,7 @@ import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
 import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
+import { runPreviewAttempt } from './preview-runner.ts';
 
 export interface WorkerSettings {
   workerId: string;
@@ -60,6 +61,8 @@ export interface Worker {
 }
 
 const Message = z.object({ jobId: z.uuid() });
+/** A preview job on the same queue (core/src/jobs/preview-state.ts). */
+const PreviewMessage = z.object({ previewId: z.uuid() });
 
 export class JobTimeLimitError extends Error {
   constructor(limitMs: number) {
@@ -124,8 +127,30 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     });
   }
 
-  async function runJob(message: JobWithMetadata<GenerationMessage>): Promise<void> {
+  async function runJob(message: JobWithMetadata<QueueMessage>): Promise<void> {
     const attempt = { id: message.id, retryCount: message.retryCount };
+    const preview = PreviewMessage.safeParse(message.data);
+    if (preview.success) {
+      await runPreviewAttempt(
+        {
+          db,
+          boss,
+          store,
+          pipeline: deps.pipeline,
+          logger: deps.logger,
+          jobTimeLimitMs: settings.jobTimeLimitMs,
+          track: (controller) => {
+            running.add(controller);
+            return () => running.delete(controller);
+          },
+          timeLimitError: (limitMs) => new JobTimeLimitError(limitMs),
+          ...(deps.onJobSettled === undefined ? {} : { onSettled: deps.onJobSettled }),
+        },
+        message,
+        preview.data.previewId,
+      );
+      return;
+    }
     const parsed = Message.safeParse(message.data);
     if (!parsed.success) {
       deps.logger.error({ id: message.id }, 'malformed queue message');
@@ -210,7 +235,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         if (slot !== undefined) {
           try {
             if (!stopping.signal.aborted) {
-              const [message] = await boss.fetch<GenerationMessage>(GENERATION_QUEUE, { batchSize: 1, includeMetadata: true });
+              const [message] = await boss.fetch<QueueMessage>(GENERATION_QUEUE, { batchSize: 1, includeMetadata: true });
               if (message !== undefined) {
                 idle = false;
                 await runJob(message);

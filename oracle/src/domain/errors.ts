@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   // (IDEM_001), or its first request is still running (IDEM_002).
   'IDEM_001',
   'IDEM_002',
+  // A preview past its 24 hours: the clip is deleted (oracle/src/domain/previews.ts).
+  'PREVIEW_EXPIRED',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -56,6 +58,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   RATE_002: 429,
   IDEM_001: 422,
   IDEM_002: 409,
+  PREVIEW_EXPIRED: 410,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,

@@ -69,8 +69,8 @@ class Rejection extends Error {
   }
 }
 
-/** Advisory lock key that serializes queue admission ("SMQA"). */
-const QUEUE_ADMISSION_LOCK = 0x534d5141;
+/** Advisory lock key that serializes queue admission ("SMQA"); previews take it too (previews.ts). */
+export const QUEUE_ADMISSION_LOCK = 0x534d5141;
 
 /**
  * Accepts a generation: GEN_002 without a live worker, then in one transaction GEN_001 when the

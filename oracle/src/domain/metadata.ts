@@ -9,6 +9,7 @@ import type { Database } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { isPreviewObjectUrl } from '../../../core/src/previews.ts';
 import type { IpfsContentStore } from '../ipfs/content-store.ts';
 import type { PinReceipt, PinningClient } from '../ipfs/pinning-client.ts';
 import { decodeCoverImage } from './cover-image.ts';
@@ -175,6 +176,17 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
     const decoded = await decodeCoverImage(input.coverImage, coverField);
     if (!decoded.ok) return decoded;
     cover = decoded.value;
+  }
+
+  // A preview is never minted (docs/api.md "Previews"): its private clip, behind a URL that
+  // expires in an hour and deleted after 24, must not become a token's audio.
+  if (isPreviewObjectUrl(input.audioUrl)) {
+    return fail(
+      appError('VALIDATION_ERROR', 'Previews cannot be minted', {
+        details: `${audioField} is a preview; generate the song with POST /api/generate and use its audio_url`,
+        fields: { [audioField]: 'a preview' },
+      }),
+    );
   }
 
   let job: LinkedJob | null = null;

@@ -17,8 +17,8 @@ import type { AppError, DailyLimitError } from './errors.ts';
 import { appError } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 
-/** The spec's endpoint categories. */
-export type RateCategory = 'generation' | 'metadata_nft' | 'trading' | 'general';
+/** The spec's endpoint categories, and `preview` (POST /api/previews, docs/api.md "Previews"). */
+export type RateCategory = 'generation' | 'metadata_nft' | 'trading' | 'general' | 'preview';
 
 /**
  * Hourly request limits per category. The spec gives "Music generation 10 per hour" and, in
@@ -30,6 +30,10 @@ export const HOURLY_LIMITS: Readonly<Record<RateCategory, Readonly<Record<Tier, 
   metadata_nft: { free: 100, pro: 100, enterprise: 100 },
   trading: { free: 500, pro: 500, enterprise: 500 },
   general: { free: 1000, pro: 1000, enterprise: 1000 },
+  // Previews (5-15 s, default 10 s): 30 default previews are 300 s of audio, the free tier's
+  // hourly generation budget (10 songs of its 30 s maximum); pro and enterprise scale by ten as
+  // generation does. Previews never touch the daily generation counter.
+  preview: { free: 30, pro: 300, enterprise: 3000 },
 };
 
 /** Unauthenticated endpoints (sign-in) are limited per IP address at the general rate. */

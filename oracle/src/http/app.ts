@@ -44,6 +44,11 @@ export const ROUTE_CHARGES = {
   '/api/signature': 'metadata_nft',
   '/v1/nft': 'metadata_nft',
   '/v1/trading': 'trading',
+  // Previews (docs/api.md "Previews (extension)"): the router charges itself, submit in its
+  // admission transaction (domain/previews.ts), status with its owner-only lookup.
+  '/api/previews': 'preview',
+  'POST /api/previews': 'preview',
+  'GET /api/previews/:session_id': 'general',
 } as const satisfies Readonly<Record<string, RateCategory>>;
 
 function mountedCategory(mounted: { path: string; category?: RateCategory }): RateCategory {

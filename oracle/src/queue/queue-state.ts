@@ -37,8 +37,11 @@ export async function liveWorkerCapacity(db: Queryable): Promise<WorkerCapacity>
   return { workers: row.workers, slots: Math.min(row.slots, FLEET_PARALLEL_JOBS), devices: row.devices };
 }
 
+/** Queued songs and previews: both wait in the one generation queue (GEN_001 counts both). */
 export async function queuedJobCount(db: Queryable): Promise<number> {
-  const row = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = ${QUEUED}`);
+  const row = await db.one<{ n: number }>(
+    `SELECT ((SELECT count(*) FROM generation_jobs WHERE status = ${QUEUED}) + (SELECT count(*) FROM preview_jobs WHERE status = ${QUEUED}))::int AS n`,
+  );
   return row.n;
 }
 

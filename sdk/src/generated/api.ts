@@ -654,6 +654,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a short preview of a prompt before a full generation (extension of the spec)
+         * @description A 5-15 s clip (default 10 s) made by the generation workers and stored privately at preview/<session_id>.mp3, reachable only through presigned URLs valid 1 hour, deleted after 24 hours. Charges the hourly `preview` limit (free 30, pro 300, enterprise 3000), never the daily generation counter. A preview is never mintable and is not a job of GET /api/generate.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["PreviewRequest"];
+                };
+            };
+            responses: {
+                /** @description Preview queued; poll Location. */
+                202: {
+                    headers: {
+                        /** @description Hourly preview limit of the tier. */
+                        "X-RateLimit-Limit": string;
+                        /** @description Remaining in the window. */
+                        "X-RateLimit-Remaining": string;
+                        /** @description Unix timestamp (seconds) of the reset. */
+                        "X-RateLimit-Reset": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PreviewAccepted"];
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR, GEN_003 prompt, GEN_004 duration above 15 s). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description IDEM_001: Idempotency-Key reused with a different request. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly preview limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description GEN_001 queue full, GEN_002 no GPU worker, or database unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/previews/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview status; when completed, a fresh one-hour signed URL of the clip (owner only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Server-generated preview session id. */
+                    session_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued/processing, completed or failed. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PreviewStatus"];
+                    };
+                };
+                /** @description Missing or invalid token (AUTH_ERROR). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description No such preview of yours (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description PREVIEW_EXPIRED: the preview is past its 24 hours and its clip is deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Hourly limit (RATE_002). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+                /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorVariantA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signature": {
         parameters: {
             query?: never;
@@ -1823,6 +2013,128 @@ export interface components {
             };
             minter: string;
             signature: string;
+        };
+        PreviewAccepted: {
+            /** @description Seconds until the preview is expected to complete. */
+            estimated_time: number;
+            /** @description Place in the generation queue; 1 starts next. */
+            position: number;
+            /**
+             * @description Server-generated preview session id.
+             * @example prv_Jm3v0yq0cVd3mS2k1nQ1Xw8a
+             */
+            session_id: string;
+            /** @enum {string} */
+            status: "queued";
+        };
+        PreviewRequest: {
+            /**
+             * @description Seconds of the clip, 5 to 15 (default 10).
+             * @default 10
+             * @example 10
+             */
+            duration: number;
+            /** @description Lyrics with [verse]/[chorus]/[bridge] tags; given lyrics win over with_lyrics. */
+            lyrics?: string;
+            /**
+             * @description Text prompt, 1 to 500 characters.
+             * @example upbeat synthwave with a driving bassline
+             */
+            prompt: string;
+            /** @description Reproducibility seed. */
+            seed?: number;
+            /**
+             * @description Diffusion steps: 27 (default) or 60.
+             * @default 27
+             */
+            steps: 27 | 60;
+            /**
+             * @description Generate lyrics from the prompt first (ignored when lyrics are given).
+             * @default false
+             */
+            with_lyrics: boolean;
+        };
+        PreviewStatus: {
+            /** @description Seconds. */
+            estimated_remaining: number;
+            /**
+             * Format: date-time
+             * @description When the preview is deleted: its request + 24 hours (UTC). From then on the status answers 410 PREVIEW_EXPIRED.
+             */
+            expires_at: string;
+            position: number;
+            progress: number;
+            /**
+             * @description Server-generated preview session id.
+             * @example prv_Jm3v0yq0cVd3mS2k1nQ1Xw8a
+             */
+            session_id: string;
+            /** @enum {string} */
+            status: "queued";
+        } | {
+            /** @description Seconds. */
+            estimated_remaining: number;
+            /**
+             * Format: date-time
+             * @description When the preview is deleted: its request + 24 hours (UTC). From then on the status answers 410 PREVIEW_EXPIRED.
+             */
+            expires_at: string;
+            progress: number;
+            /**
+             * @description Server-generated preview session id.
+             * @example prv_Jm3v0yq0cVd3mS2k1nQ1Xw8a
+             */
+            session_id: string;
+            /** @enum {string} */
+            status: "processing";
+        } | {
+            /** @description `0x` + SHA-256 of the clip bytes. */
+            audio_hash: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds of the clip. */
+            duration: number;
+            /**
+             * Format: date-time
+             * @description When the preview is deleted: its request + 24 hours (UTC). From then on the status answers 410 PREVIEW_EXPIRED.
+             */
+            expires_at: string;
+            /**
+             * Format: uri
+             * @description Presigned GET URL of the private clip, valid 1 hour; every status request issues a fresh one.
+             */
+            preview_url: string;
+            /**
+             * @description Server-generated preview session id.
+             * @example prv_Jm3v0yq0cVd3mS2k1nQ1Xw8a
+             */
+            session_id: string;
+            /** @enum {string} */
+            status: "completed";
+            /**
+             * Format: date-time
+             * @description When `preview_url` stops working (UTC).
+             */
+            url_expires_at: string;
+        } | {
+            error: {
+                /** @example GEN_005 */
+                code: string;
+                message: string;
+                retry_after?: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the preview is deleted: its request + 24 hours (UTC). From then on the status answers 410 PREVIEW_EXPIRED.
+             */
+            expires_at: string;
+            /**
+             * @description Server-generated preview session id.
+             * @example prv_Jm3v0yq0cVd3mS2k1nQ1Xw8a
+             */
+            session_id: string;
+            /** @enum {string} */
+            status: "failed";
         };
         Readiness: {
             checks: {

@@ -28,7 +28,8 @@ const CHARGE_SNAPSHOT = `SELECT
   (SELECT coalesce(sum(count), 0)::int FROM rate_limit_counters WHERE subject LIKE 'user:%') AS hourly,
   (SELECT count(*)::int FROM generation_jobs) AS jobs,
   (SELECT count(*)::int FROM song_metadata) AS metadata,
-  (SELECT count(*)::int FROM mint_signatures) AS signatures`;
+  (SELECT count(*)::int FROM mint_signatures) AS signatures,
+  (SELECT count(*)::int FROM preview_jobs) AS previews`;
 
 interface Snapshot {
   daily: number;
@@ -37,6 +38,7 @@ interface Snapshot {
   jobs: number;
   metadata: number;
   signatures: number;
+  previews: number;
 }
 
 /** Bad input (oracle/src/http/charging.ts): refunded in full, once the response has finished. */

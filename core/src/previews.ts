@@ -1,0 +1,88 @@
+/**
+ * Previews (spec, "Files"): private MP3s at `preview/<session_id>.mp3`, never public, reachable
+ * only through presigned GET URLs valid one hour, deleted by the retention sweep after 24 hours.
+ *
+ * In core because both services need it: workers store previews, the oracle signs fresh links
+ * for GET /api/previews/{session_id}, and neither may import the other.
+ */
+import { createHash } from 'node:crypto';
+import type { Queryable } from './db/database.ts';
+import type { ObjectStore } from './object-store.ts';
+import { fail, ok } from './result.ts';
+import type { DomainError, Result } from './result.ts';
+
+/** Spec: "signed preview URL 1 hour". */
+export const PREVIEW_URL_SECONDS = 3600;
+/** Spec: "preview retention 24 hours". */
+export const PREVIEW_RETENTION_HOURS = 24;
+const SESSION_ID = /^[A-Za-z0-9_-]{8,128}$/;
+
+export function isPreviewSessionId(value: string): boolean {
+  return SESSION_ID.test(value);
+}
+
+export function previewObjectKey(sessionId: string): string {
+  return `preview/${sessionId}.mp3`;
+}
+
+/** True for a URL of a preview object (signed or not, any host): what metadata must not point at. */
+export function isPreviewObjectUrl(url: string): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+  return /(^|\/)preview\/[A-Za-z0-9_-]{8,128}\.mp3$/.test(path);
+}
+
+export interface PreviewLink {
+  sessionId: string;
+  key: string;
+  url: string;
+  audioHash: string;
+  /** When the signed URL stops working (issue time + 1 hour). */
+  expiresAt: Date;
+}
+
+export type PreviewResult = Result<PreviewLink, DomainError<'PREVIEW_INVALID_SESSION' | 'PREVIEW_NOT_FOUND' | 'PREVIEW_STORAGE_FAILED'>>;
+
+function sha256Hex(bytes: Uint8Array): string {
+  return `0x${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+async function signedLink(store: Pick<ObjectStore, 'presignedGetUrl'>, sessionId: string, audioHash: string): Promise<PreviewResult> {
+  const key = previewObjectKey(sessionId);
+  // The expiry is taken before signing, so the URL never outlives what the caller is told.
+  const expiresAt = new Date(Date.now() + PREVIEW_URL_SECONDS * 1000);
+  const url = await store.presignedGetUrl(key, PREVIEW_URL_SECONDS);
+  if (!url.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: url.error.message });
+  return ok({ sessionId, key, url: url.value, audioHash, expiresAt });
+}
+
+/** Stores a preview (private) and returns a signed URL for it. */
+export async function createPreview(db: Queryable, store: ObjectStore, sessionId: string, mp3: Uint8Array): Promise<PreviewResult> {
+  if (!SESSION_ID.test(sessionId)) {
+    return fail({ code: 'PREVIEW_INVALID_SESSION', message: 'session id must be 8-128 characters of A-Z a-z 0-9 _ -' });
+  }
+  const key = previewObjectKey(sessionId);
+  const put = await store.put(key, mp3, { contentType: 'audio/mpeg', private: true });
+  if (!put.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: put.error.message });
+  const audioHash = sha256Hex(mp3);
+  await db.none(
+    `INSERT INTO audio_previews (session_id, object_key, audio_hash, size_bytes) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (session_id) DO UPDATE SET audio_hash = EXCLUDED.audio_hash, size_bytes = EXCLUDED.size_bytes, created_at = now()`,
+    [sessionId, key, audioHash, mp3.length],
+  );
+  return signedLink(store, sessionId, audioHash);
+}
+
+/** A fresh one-hour URL for a preview that has not expired. */
+export async function previewLink(db: Queryable, store: Pick<ObjectStore, 'presignedGetUrl'>, sessionId: string): Promise<PreviewResult> {
+  const row = await db.oneOrNone<{ audio_hash: string }>(
+    `SELECT audio_hash FROM audio_previews WHERE session_id = $1 AND created_at > now() - make_interval(hours => $2)`,
+    [sessionId, PREVIEW_RETENTION_HOURS],
+  );
+  if (row === null) return fail({ code: 'PREVIEW_NOT_FOUND', message: `no live preview for session ${sessionId}` });
+  return signedLink(store, sessionId, row.audio_hash);
+}
