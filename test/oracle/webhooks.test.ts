@@ -17,7 +17,7 @@ import { failAbandonedJobs } from '../../core/src/jobs/job-state.ts';
 import { createBoss } from '../../core/src/queue.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import { generateAcceptedSchema } from '../../oracle/src/http/schemas.ts';
-import { webhookSecretSchema } from '../../oracle/src/http/routes/webhooks.ts';
+import { webhookSecretSchema } from '../../oracle/src/http/webhooks-openapi.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_QUEUE } from '../../oracle/src/webhooks/webhook-queue.ts';
 import { ABANDONED_DELIVERY_MESSAGE } from '../../oracle/src/webhooks/deliver.ts';
 import type { WebhookSettings } from '../../oracle/src/webhooks/webhook-queue.ts';

@@ -21,7 +21,7 @@ import {
   variantCErrorSchema,
   verifyRequestSchema,
 } from './schemas.ts';
-import { registerWebhookPaths } from './routes/webhooks.ts';
+import { registerWebhookPaths } from './webhooks-openapi.ts';
 
 /** Adds another module's paths and schemas to the document. */
 export type OpenApiContribution = (registry: OpenAPIRegistry) => void;
