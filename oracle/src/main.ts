@@ -123,7 +123,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     db,
     boss,
     logger,
-    metrics: createMetrics(db),
+    metrics: createMetrics(db, { openJobEventStreams: () => jobEvents.stats().streams }),
     session: { secret: new TextEncoder().encode(jwtSecret), ttlSeconds: config.JWT_TTL_SECONDS },
     siwe: {
       domain: config.SIWE_DOMAIN ?? new URL(origin).host,

@@ -63,6 +63,9 @@ describe('health, metrics, OpenAPI, docs', () => {
     assert.match(text, /mint_signatures_issued_total 1/);
     assert.match(text, /rate_limit_rejections_total\{limit="daily",category="generation"\} 1/);
     assert.match(text, /generation_workers_live 1/);
+    assert.match(text, /webhook_deliveries\{state="pending"\} 0/);
+    assert.match(text, /preview_jobs\{status="queued"\} 0/);
+    assert.match(text, /job_event_streams_open 0/);
   });
 
   it('answers CORS preflights and exposes the rate-limit headers to browsers', async () => {

@@ -63,6 +63,7 @@ describe('job events with a real worker', () => {
       assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
       assert.equal(stream.headers.get('cache-control'), 'no-cache, no-transform');
       assert.equal(stream.headers.get('x-accel-buffering'), 'no');
+      assert.match((await stack.app.request('/metrics')).text, /job_event_streams_open 1/);
       const first = await stream.next();
       assert.ok(first !== null && first.retry !== undefined && first.retry > 0, 'the stream opens with retry:');
 
@@ -93,6 +94,9 @@ describe('job events with a real worker', () => {
       stream.close();
     }
     await waitUntil('the stream to be released', () => stack.app.deps.jobEvents.stats().streams === 0);
+    const metrics = (await stack.app.request('/metrics')).text;
+    assert.match(metrics, /job_event_streams_open 0/);
+    assert.doesNotMatch(metrics, /http_request_duration_seconds_count\{[^}]*route="\/api\/generate\/:job_id\/events"[^}]*status="200"/, 'a stream is not a latency sample');
   });
 
   it('the SDK\'s waitForJob follows the stream to the song, without polling', async () => {

@@ -73,6 +73,9 @@ function observeLatency(deps: AppDeps): RequestHandler {
   return (req, res, next) => {
     const end = deps.metrics.httpDuration.startTimer();
     res.on('finish', () => {
+      // A job event stream lasts as long as its job: it would fill the slowest buckets and say
+      // nothing of latency. Streams are counted by `job_event_streams_open` instead.
+      if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) return;
       end({ method: req.method, route: routeLabel(req), status: String(res.statusCode) });
     });
     next();

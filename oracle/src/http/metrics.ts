@@ -13,12 +13,22 @@ export interface OracleMetrics {
 }
 
 const TIERS = ['free', 'pro', 'enterprise'] as const;
+/** `webhook_deliveries.state` (migration 0011). */
+const WEBHOOK_DELIVERY_STATES = ['pending', 'queued', 'delivered', 'gave_up'] as const;
+/** `preview_jobs.status` (migration 0012): the job statuses without `cancelled`. */
+const PREVIEW_STATUSES = [JOB_STATUS.queued, JOB_STATUS.processing, JOB_STATUS.completed, JOB_STATUS.failed] as const;
+
+/** What the process reports of itself beside the fleet-wide numbers read from the database. */
+export interface ProcessGauges {
+  /** Job event streams this process holds open (oracle/src/domain/job-events-hub.ts). */
+  openJobEventStreams?: () => number;
+}
 
 /**
  * The oracle's Prometheus metrics in their own registry. Queue depth and job counts are read from
  * the database at scrape time, so every replica reports the same fleet-wide numbers.
  */
-export function createMetrics(db: Database): OracleMetrics {
+export function createMetrics(db: Database, gauges: ProcessGauges = {}): OracleMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -72,6 +82,37 @@ export function createMetrics(db: Database): OracleMetrics {
       this.set(rows[0]?.n ?? 0);
     },
   });
+  new Gauge({
+    name: 'webhook_deliveries',
+    help: 'Webhook deliveries by state (pending in the outbox, queued for an attempt, delivered, gave_up).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await readOrEmpty(db, 'SELECT state AS key, count(*)::int AS n FROM webhook_deliveries GROUP BY state');
+      for (const state of WEBHOOK_DELIVERY_STATES) this.set({ state }, rows.find((row) => row.key === state)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'preview_jobs',
+    help: 'Preview jobs by status.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await readOrEmpty(db, 'SELECT status AS key, count(*)::int AS n FROM preview_jobs GROUP BY status');
+      for (const status of PREVIEW_STATUSES) this.set({ status }, rows.find((row) => row.key === status)?.n ?? 0);
+    },
+  });
+  const openStreams = gauges.openJobEventStreams;
+  if (openStreams !== undefined) {
+    new Gauge({
+      name: 'job_event_streams_open',
+      help: 'Job event streams (SSE) this process holds open; their durations are not in http_request_duration_seconds.',
+      registers: [registry],
+      collect() {
+        this.set(openStreams());
+      },
+    });
+  }
   return { registry, httpDuration, signaturesIssued, limitRejections };
 }
 

@@ -87,15 +87,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss'));
   await boss.start();
   await ensureGenerationQueue(boss);
+  const jobEvents = createJobEventsHub({ db, logger, limits: { ...DEFAULT_JOB_STREAM_LIMITS, ...options.jobStreams } });
   const deps: AppDeps = {
     db,
     boss,
     logger,
-    metrics: createMetrics(db),
+    metrics: createMetrics(db, { openJobEventStreams: () => jobEvents.stats().streams }),
     session: { secret: randomBytes(32), ttlSeconds: 3600 },
     siwe: { domain: TEST_SIWE_DOMAIN, uri: TEST_SIWE_URI, nonceTtlSeconds: 600 },
     queueCapacity: options.queueCapacity ?? 1000,
-    jobEvents: createJobEventsHub({ db, logger, limits: { ...DEFAULT_JOB_STREAM_LIMITS, ...options.jobStreams } }),
+    jobEvents,
     now: options.now ?? (() => new Date()),
     ...(options.fidVerifier === undefined ? {} : { fidVerifier: options.fidVerifier }),
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
