@@ -1,5 +1,5 @@
 import type { PgBoss } from 'pg-boss';
-import type { Database } from '../../../core/src/db/database.ts';
+import type { Database, DatabaseTask } from '../../../core/src/db/database.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, queueJob } from '../../../core/src/jobs/job-state.ts';
@@ -8,7 +8,7 @@ import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { chargeRequest } from './request-charge.ts';
-import type { LimitState, SessionUser } from './request-charge.ts';
+import type { LimitState, RateCategory, SessionUser } from './request-charge.ts';
 
 export interface GenerationRequest {
   prompt: string;
@@ -69,23 +69,36 @@ class Rejection extends Error {
   }
 }
 
-/** Advisory lock key that serializes queue admission ("SMQA"); previews take it too (previews.ts). */
-export const QUEUE_ADMISSION_LOCK = 0x534d5141;
+/** Advisory lock key that serializes queue admission ("SMQA"), for songs and previews alike. */
+const QUEUE_ADMISSION_LOCK = 0x534d5141;
+
+/** What an admission charges: its hourly category and, for a song, the daily tier counter. */
+export interface AdmissionCharge {
+  category: RateCategory;
+  daily: boolean;
+}
+
+export interface Admitted<T> {
+  /** What `write` returned. */
+  written: T;
+  /** The tighter of the limits charged, after this request. */
+  limit: LimitState;
+  /** Live worker slots, for the queue place. */
+  slots: number;
+}
 
 /**
- * Accepts a generation: GEN_002 without a live worker, then in one transaction GEN_001 when the
- * queue is full, the daily counter, the hourly generation limit, the job row and its queue
- * message. Any refusal rolls the whole transaction back, so nothing is half-written and no
- * counter is charged for a refused request.
+ * Admission to the generation queue, shared by songs and previews (domain/previews.ts): GEN_002
+ * without a live worker, then in one transaction GEN_001 when the queue is full, the charge, and
+ * `write` (the row and its queue message). Any refusal rolls the whole transaction back, so
+ * nothing is half-written and no counter is charged for a refused request.
  */
-export async function submitGeneration(
+export async function admitToQueue<T>(
   deps: GenerationDeps,
   user: Requester,
-  request: GenerationRequest,
-): Promise<SubmitResult> {
-  const tooLong = checkTierDuration(user.tier, request.duration);
-  if (tooLong !== null) return fail(tooLong);
-
+  charge: AdmissionCharge,
+  write: (tx: DatabaseTask) => Promise<T>,
+): Promise<Result<Admitted<T>, GenerationRefusal>> {
   const capacity = await liveWorkerCapacity(deps.db);
   if (capacity.workers === 0) {
     return fail(
@@ -97,7 +110,7 @@ export async function submitGeneration(
   }
   const now = deps.now();
   try {
-    const created = await deps.db.tx('submit-generation', async (tx) => {
+    const admitted = await deps.db.tx(`admit-${charge.category}`, async (tx) => {
       // Admission is serialized (one transaction-scoped lock across replicas) so that concurrent
       // requests cannot overshoot QUEUE_CAPACITY: each counts the queue with the ones before it.
       await tx.one('SELECT pg_advisory_xact_lock($1)', [QUEUE_ADMISSION_LOCK]);
@@ -111,29 +124,39 @@ export async function submitGeneration(
           }),
         );
       }
-      const charge = await chargeRequest({ db: tx, chargee: { user, daily: true }, category: 'generation', now });
-      if (charge.kind === 'refused') throw new Rejection({ ...charge.error, limitState: charge.state, refusedBy: charge.limit });
-      if (charge.kind === 'no_user') throw new Error('a charge of a known user found no user');
-      const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
-      return { job, limit: charge.state };
+      const charged = await chargeRequest({ db: tx, chargee: { user, daily: charge.daily }, category: charge.category, now });
+      if (charged.kind === 'refused') throw new Rejection({ ...charged.error, limitState: charged.state, refusedBy: charged.limit });
+      if (charged.kind === 'no_user') throw new Error('a charge of a known user found no user');
+      return { written: await write(tx), limit: charged.state };
     });
-    const rates = await runRates(deps.db);
-    const place = await queuePlace(
-      deps.db,
-      { id: created.job.id, tier: user.tier, createdAt: created.job.createdAt, duration: request.duration, steps: request.steps },
-      rates,
-      capacity.slots,
-    );
-    return ok({
-      jobId: created.job.id,
-      publicJobId: toPublicJobId(created.job.id),
-      status: JOB_STATUS.queued,
-      position: place.position,
-      estimatedTime: place.estimatedSeconds,
-      limit: created.limit,
-    });
+    return ok({ ...admitted, slots: capacity.slots });
   } catch (error) {
     if (error instanceof Rejection) return fail(error.refusal);
     throw error;
   }
+}
+
+/** Accepts a song: GEN_004 above the tier's maximum duration, then `admitToQueue` with the daily counter. */
+export async function submitGeneration(
+  deps: GenerationDeps,
+  user: Requester,
+  request: GenerationRequest,
+): Promise<SubmitResult> {
+  const tooLong = checkTierDuration(user.tier, request.duration);
+  if (tooLong !== null) return fail(tooLong);
+  const admitted = await admitToQueue(deps, user, { category: 'generation', daily: true }, (tx) =>
+    queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier }),
+  );
+  if (!admitted.ok) return fail(admitted.error);
+  const { written: job, limit, slots } = admitted.value;
+  const rates = await runRates(deps.db);
+  const place = await queuePlace(deps.db, { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps }, rates, slots);
+  return ok({
+    jobId: job.id,
+    publicJobId: toPublicJobId(job.id),
+    status: JOB_STATUS.queued,
+    position: place.position,
+    estimatedTime: place.estimatedSeconds,
+    limit,
+  });
 }

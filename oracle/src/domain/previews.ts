@@ -8,7 +8,6 @@
  * valid one hour (core/src/previews.ts), and gone after 24 hours: the status answers 410 then.
  */
 import { randomBytes } from 'node:crypto';
-import type { PgBoss } from 'pg-boss';
 import type { Database, Queryable } from '../../../core/src/db/database.ts';
 import { TIER_PRIORITY } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
@@ -17,14 +16,14 @@ import { queuePreview } from '../../../core/src/jobs/preview-state.ts';
 import type { PreviewStatus } from '../../../core/src/jobs/preview-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { PREVIEW_RETENTION_HOURS, isPreviewSessionId, previewLink } from '../../../core/src/previews.ts';
-import { PRIORITY_SQL, liveWorkerCapacity, queuePlace, queuedJobCount, runRates } from '../queue/queue-state.ts';
+import { PRIORITY_SQL, liveWorkerCapacity, queuePlace, runRates } from '../queue/queue-state.ts';
 import type { QueuePlace } from '../queue/queue-state.ts';
-import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail, ok } from './errors.ts';
+import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
-import type { GenerationRefusal } from './generation.ts';
-import { QUEUE_ADMISSION_LOCK } from './generation.ts';
+import { admitToQueue } from './generation.ts';
+import type { GenerationDeps, GenerationRefusal, GenerationRequest } from './generation.ts';
 import { GENERATION_FAILED_RETRY_SECONDS } from './jobs.ts';
-import { chargeLookupStatement, chargeRequest } from './request-charge.ts';
+import { chargeLookupStatement } from './request-charge.ts';
 import type { LimitState, SessionUser } from './request-charge.ts';
 
 /** A preview is a short clip: 5 to 15 seconds, 10 when not asked. */
@@ -40,14 +39,8 @@ export function newPreviewSessionId(): string {
   return `${SESSION_PREFIX}${randomBytes(SESSION_RANDOM_BYTES).toString('base64url')}`;
 }
 
-export interface PreviewRequest {
-  prompt: string;
-  duration: number;
-  seed?: bigint;
-  lyrics?: string;
-  steps: 27 | 60;
-  withLyrics: boolean;
-}
+/** A song's request without what only a song has (its webhook). */
+export type PreviewRequest = Omit<GenerationRequest, 'webhookUrl'>;
 
 export interface AcceptedPreview {
   sessionId: string;
@@ -57,56 +50,21 @@ export interface AcceptedPreview {
   limit: LimitState;
 }
 
-export interface PreviewDeps {
-  db: Database;
-  boss: PgBoss;
-  queueCapacity: number;
-  now: () => Date;
-}
+export type PreviewDeps = GenerationDeps;
 
-/** Thrown inside the admission transaction to roll it back, carrying the refusal out. */
-class Rejection extends Error {
-  readonly refusal: GenerationRefusal;
-  constructor(refusal: GenerationRefusal) {
-    super(refusal.message);
-    this.refusal = refusal;
-  }
-}
-
+/**
+ * Admits a preview as a song is admitted (`admitToQueue`: GEN_002, GEN_001, one transaction), but
+ * charged to the hourly `preview` category only: a preview is not a generation the user commits to.
+ */
 export async function submitPreview(deps: PreviewDeps, user: SessionUser, request: PreviewRequest): Promise<Result<AcceptedPreview, GenerationRefusal>> {
-  const capacity = await liveWorkerCapacity(deps.db);
-  if (capacity.workers === 0) {
-    return fail(appError('GEN_002', 'No GPU capacity: no generation worker is live', { details: 'retry after 1 minute', retryAfter: GPU_UNAVAILABLE_RETRY_SECONDS }));
-  }
-  const now = deps.now();
   const sessionId = newPreviewSessionId();
-  try {
-    const created = await deps.db.tx('submit-preview', async (tx) => {
-      // The same admission lock as songs: both count against one queue capacity.
-      await tx.one('SELECT pg_advisory_xact_lock($1)', [QUEUE_ADMISSION_LOCK]);
-      const queued = await queuedJobCount(tx);
-      if (queued >= deps.queueCapacity) {
-        throw new Rejection(
-          appError('GEN_001', 'Queue full: too many pending jobs', {
-            details: `${queued} jobs are waiting (capacity ${deps.queueCapacity}); retry with backoff`,
-            fields: { queued, capacity: deps.queueCapacity },
-            retryAfter: QUEUE_FULL_RETRY_SECONDS,
-          }),
-        );
-      }
-      // No `daily`: a preview is not a generation the user commits to.
-      const charge = await chargeRequest({ db: tx, chargee: { user }, category: 'preview', now });
-      if (charge.kind === 'refused') throw new Rejection({ ...charge.error, limitState: charge.state, refusedBy: charge.limit });
-      if (charge.kind === 'no_user') throw new Error('a charge of a known user found no user');
-      const preview = await queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier });
-      return { preview, limit: charge.state };
-    });
-    const place = await previewPlace(deps.db, { id: created.preview.id, tier: user.tier, createdAt: created.preview.createdAt, duration: request.duration, steps: request.steps }, capacity.slots);
-    return ok({ sessionId, status: JOB_STATUS.queued, position: place.position, estimatedTime: place.estimatedSeconds, limit: created.limit });
-  } catch (error) {
-    if (error instanceof Rejection) return fail(error.refusal);
-    throw error;
-  }
+  const admitted = await admitToQueue(deps, user, { category: 'preview', daily: false }, (tx) =>
+    queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier }),
+  );
+  if (!admitted.ok) return fail(admitted.error);
+  const { written: preview, limit, slots } = admitted.value;
+  const place = await previewPlace(deps.db, { id: preview.id, tier: user.tier, createdAt: preview.createdAt, duration: request.duration, steps: request.steps }, slots);
+  return ok({ sessionId, status: JOB_STATUS.queued, position: place.position, estimatedTime: place.estimatedSeconds, limit });
 }
 
 interface PlaceRef {

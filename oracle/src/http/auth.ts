@@ -64,14 +64,21 @@ export function authenticate(deps: Pick<AppDeps, 'db' | 'session' | 'now'>): Req
   return async (req: Request, res: Response, next: NextFunction) => {
     const claims = await claimsOf(req, res);
     if (claims === null) return;
-    const user = await findUserById(deps.db, claims.userId);
-    if (user === null || user.walletAddress !== claims.walletAddress) {
+    const user = await currentUser(deps.db, claims);
+    if (user === null) {
       unauthorizedUser(req, res);
       return;
     }
-    req.songmintUser = { id: user.id, walletAddress: user.walletAddress, tier: user.tier };
+    req.songmintUser = user;
     next();
   };
+}
+
+/** The user verified claims name, or null when it no longer exists or holds another wallet (401). */
+export async function currentUser(db: AppDeps['db'], claims: SessionClaims): Promise<AuthenticatedUser | null> {
+  const user = await findUserById(db, claims.userId);
+  if (user === null || user.walletAddress !== claims.walletAddress) return null;
+  return { id: user.id, walletAddress: user.walletAddress, tier: user.tier };
 }
 
 export function unauthorizedUser(req: Request, res: Response): void {

@@ -5,6 +5,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { chargeRequest, hourWindowStart, refundHourly } from '../domain/request-charge.ts';
+import type { GenerationRefusal } from '../domain/generation.ts';
 import type { ChargeOutcome, LimitState, RateCategory } from '../domain/request-charge.ts';
 import { authenticatedUser, bearerClaims, unauthorizedUser } from './auth.ts';
 import type { AppDeps } from './deps.ts';
@@ -47,6 +48,16 @@ export function admitCharged<Row extends object>(
   }
   if (charge.user !== null) req.songmintUser = charge.user;
   return true;
+}
+
+/**
+ * Answers a refused queue admission (`admitToQueue`: GEN_001, GEN_002, a limit), with the limit
+ * headers and the rejection metric when a limit refused it.
+ */
+export function answerRefusal(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Response, refusal: GenerationRefusal, category: RateCategory): void {
+  if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
+  if (refusal.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: refusal.refusedBy, category });
+  sendError(req, res, refusal);
 }
 
 type ChargeDeps = Pick<AppDeps, 'db' | 'session' | 'now' | 'metrics' | 'logger'>;

@@ -5,14 +5,14 @@ import { JOB_STATUS, cancelJob, isFinished } from '../../../../core/src/jobs/job
 import { appError } from '../../domain/errors.ts';
 import type { AppError } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
-import type { GenerationRefusal, GenerationRequest } from '../../domain/generation.ts';
+import type { GenerationRequest } from '../../domain/generation.ts';
 import { decodeCursor, listJobs } from '../../domain/job-list.ts';
 import { CHARGE_AND_FIND_JOB, findOwnJob, foundJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobRow, JobView } from '../../domain/jobs.ts';
 import { chargeRequest } from '../../domain/request-charge.ts';
 import type { RateCategory } from '../../domain/request-charge.ts';
 import { authenticatedUser, bearerClaims } from '../auth.ts';
-import { admitCharged, chargeAuthenticated, setRateLimitHeaders } from '../charging.ts';
+import { admitCharged, answerRefusal, chargeAuthenticated, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { checkWebhookTarget } from '../../webhooks/target-url.ts';
@@ -45,12 +45,6 @@ export function generationInputError(error: z.ZodError): AppError {
 
 type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger' | 'webhookAllowList'>;
 
-function answerRejection(deps: GenerateDeps, req: Request, res: Response, refusal: GenerationRefusal): void {
-  if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
-  if (refusal.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: refusal.refusedBy, category: 'generation' });
-  sendError(req, res, refusal);
-}
-
 /**
  * Submits a validated Variant A generation and answers it (also POST /v1/music/generate, whose
  * errors take the Variant C shape).
@@ -69,7 +63,7 @@ export async function handleGenerate(deps: GenerateDeps, req: Request, res: Resp
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, input);
   if (!result.ok) {
-    answerRejection(deps, req, res, result.error);
+    answerRefusal(deps, req, res, result.error, 'generation');
     return;
   }
   const accepted = result.value;
@@ -83,7 +77,10 @@ export async function handleGenerate(deps: GenerateDeps, req: Request, res: Resp
   } satisfies z.infer<typeof generateAcceptedSchema>);
 }
 
-export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>): GenerationRequest {
+type SongInputFields = Pick<z.infer<typeof generateRequestSchema>, 'prompt' | 'duration' | 'steps' | 'with_lyrics' | 'seed' | 'lyrics'>;
+
+/** The fields a song and a preview share (POST /api/previews takes the same ones). */
+export function toSongInput(body: SongInputFields): Omit<GenerationRequest, 'webhookUrl'> {
   return {
     prompt: body.prompt,
     duration: body.duration,
@@ -91,8 +88,11 @@ export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>)
     withLyrics: body.with_lyrics,
     ...(body.seed === undefined ? {} : { seed: BigInt(body.seed) }),
     ...(body.lyrics === undefined ? {} : { lyrics: body.lyrics }),
-    ...(body.webhook === undefined ? {} : { webhookUrl: body.webhook }),
   };
+}
+
+export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>): GenerationRequest {
+  return { ...toSongInput(body), ...(body.webhook === undefined ? {} : { webhookUrl: body.webhook }) };
 }
 
 const WAIT_POLL_MS = 250;
@@ -118,7 +118,7 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   const user = authenticatedUser(req);
   const result = await submitGeneration(deps, user, { ...parsed.data, steps: 27, withLyrics: false });
   if (!result.ok) {
-    answerRejection(deps, req, res, result.error);
+    answerRefusal(deps, req, res, result.error, 'generation');
     return;
   }
   setRateLimitHeaders(res, result.value.limit);

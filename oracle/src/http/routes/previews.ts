@@ -23,16 +23,16 @@ import {
   submitPreview,
   viewPreview,
 } from '../../domain/previews.ts';
-import type { PreviewRequest, PreviewRow } from '../../domain/previews.ts';
+import type { PreviewRow } from '../../domain/previews.ts';
 import { chargeRequest } from '../../domain/request-charge.ts';
 import type { RateCategory } from '../../domain/request-charge.ts';
-import { findUserById } from '../../domain/users.ts';
-import { unauthorizedUser, verifiedClaims } from '../auth.ts';
-import { admitCharged, setRateLimitHeaders } from '../charging.ts';
+import { currentUser, unauthorizedUser, verifiedClaims } from '../auth.ts';
+import { admitCharged, answerRefusal, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { idempotent } from '../idempotency.ts';
 import { describeIssues, generateRequestSchema, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
+import { toSongInput } from './generate.ts';
 
 export const previewRequestSchema = z
   .strictObject({
@@ -115,17 +115,6 @@ function previewInputError(error: z.ZodError): AppError {
   return appError('VALIDATION_ERROR', 'Invalid preview request', { details });
 }
 
-function toPreviewRequest(body: z.infer<typeof previewRequestSchema>): PreviewRequest {
-  return {
-    prompt: body.prompt,
-    duration: body.duration,
-    steps: body.steps,
-    withLyrics: body.with_lyrics,
-    ...(body.seed === undefined ? {} : { seed: BigInt(body.seed) }),
-    ...(body.lyrics === undefined ? {} : { lyrics: body.lyrics }),
-  };
-}
-
 function previewNotFound(): AppError {
   // Unknown, malformed and others' session ids answer alike: no preview existence leaks.
   return appError('NOT_FOUND', 'Preview not found', { details: 'no preview with this session id belongs to you' });
@@ -137,18 +126,14 @@ async function handleSubmit(deps: PreviewRouterDeps, req: Request, res: Response
     sendError(req, res, previewInputError(parsed.error));
     return;
   }
-  const claims = verifiedClaims(req);
-  const user = await findUserById(deps.db, claims.userId);
-  if (user === null || user.walletAddress !== claims.walletAddress) {
+  const user = await currentUser(deps.db, verifiedClaims(req));
+  if (user === null) {
     unauthorizedUser(req, res);
     return;
   }
-  const result = await submitPreview(deps, { id: user.id, walletAddress: user.walletAddress, tier: user.tier }, toPreviewRequest(parsed.data));
+  const result = await submitPreview(deps, user, toSongInput(parsed.data));
   if (!result.ok) {
-    const refusal = result.error;
-    if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
-    if (refusal.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: refusal.refusedBy, category: deps.charges.submit });
-    sendError(req, res, refusal);
+    answerRefusal(deps, req, res, result.error, deps.charges.submit);
     return;
   }
   const accepted = result.value;
