@@ -2,6 +2,7 @@ import createClient from 'openapi-fetch';
 import type { Client } from 'openapi-fetch';
 import { apiErrorFromBody, SongmintClientError } from '../errors.ts';
 import type { paths } from '../generated/api.ts';
+import { abortedError } from './abort.ts';
 
 /** A client of one Songmint oracle; immutable: `withSession` returns a new one. */
 export interface SongmintApi {
@@ -56,7 +57,7 @@ export async function unwrap<T>(request: Promise<FetchResult<T>>, signal?: Abort
   try {
     result = await request;
   } catch (error) {
-    if (signal?.aborted === true) throw new SongmintClientError('ABORTED', 'aborted by the caller', { cause: error });
+    if (signal?.aborted === true) throw abortedError(error);
     throw new SongmintClientError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), { cause: error });
   }
   if (!result.response.ok || result.data === undefined) {

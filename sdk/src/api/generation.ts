@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import { SongmintApiError, SongmintClientError, apiErrorFromBody } from '../errors.ts';
 import type { components } from '../generated/api.ts';
+import { abortedError, sleep, throwIfAborted } from './abort.ts';
 import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
 
@@ -259,7 +260,7 @@ export async function* jobEvents(api: SongmintApi, parameters: JobEventsParamete
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
-    if (signal?.aborted === true) throw new SongmintClientError('ABORTED', 'aborted by the caller', { cause: error });
+    if (signal?.aborted === true) throw abortedError(error);
     throw new SongmintClientError('NETWORK_ERROR', `GET /api/generate/${jobId}/events failed`, { cause: error });
   }
   const body = response.body;
@@ -288,7 +289,7 @@ export async function* jobEvents(api: SongmintApi, parameters: JobEventsParamete
       }
     }
   } catch (error) {
-    if (signal?.aborted === true) throw new SongmintClientError('ABORTED', 'aborted by the caller', { cause: error });
+    if (signal?.aborted === true) throw abortedError(error);
     throw error;
   } finally {
     await reader.cancel().catch(() => undefined);
@@ -311,23 +312,4 @@ function parseEvent(block: string): JobEvent | undefined {
   }
   if (data.length === 0) return undefined;
   return { event: name, id, job: JSON.parse(data.join('\n')) as JobStatus };
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted === true) throw new SongmintClientError('ABORTED', 'aborted by the caller', { cause: signal.reason });
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  throwIfAborted(signal);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new SongmintClientError('ABORTED', 'aborted by the caller', { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

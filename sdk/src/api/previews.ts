@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import { SongmintApiError, SongmintClientError } from '../errors.ts';
 import type { components } from '../generated/api.ts';
+import { sleep } from './abort.ts';
 import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
 
@@ -104,17 +105,7 @@ export async function waitForPreview(
       });
     }
     if (Date.now() + interval > deadline) throw new SongmintClientError('TIMEOUT', `preview ${sessionId} did not end within ${timeoutMs} ms`);
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new SongmintClientError('ABORTED', 'aborted by the caller', { cause: signal?.reason }));
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, interval);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    await sleep(interval, signal);
     interval = Math.min(maxPollIntervalMs, Math.ceil(interval * 1.5));
   }
 }
