@@ -53,7 +53,8 @@ export const GENERATION_FAILED_CODE = 'GEN_005';
 export const AUDIO_RETENTION_DAYS = 90;
 
 /** Error messages are stored up to this length. */
-const ERROR_MESSAGE_MAX = 1000;
+/** Stored error messages are cut to this many characters. */
+export const ERROR_MESSAGE_MAX = 1000;
 
 const S = {
   queued: sqlStatus(JOB_STATUS.queued),
@@ -180,40 +181,85 @@ interface ClaimRow {
 }
 
 /**
- * Starts an attempt: `processing`, `started_at`, attempts + 1, a fresh claim id, the seed fixed
- * (derived from the job id when none was given). A job left `processing` by a lost attempt is
- * claimed again. Undefined when the job is finished (cancelled included) or unknown.
+ * The tables whose rows are generation attempts: songs, and previews (./preview-state.ts). Both
+ * have the attempt columns (status, progress, claim id, attempts, seed, started_at), so starting,
+ * advancing, locking and retrying an attempt is one rule for both, written here once.
  */
-export async function claimJob(db: Queryable, jobId: string, derivedSeed: bigint): Promise<ClaimedJob | undefined> {
-  const row = await db.oneOrNone<ClaimRow>(
-    `UPDATE generation_jobs
+export type AttemptTable = 'generation_jobs' | 'preview_jobs';
+
+/**
+ * Starts an attempt on a row of `table`: `processing`, `started_at`, attempts + 1, a fresh claim
+ * id, the seed fixed (derived from the row's id when none was given). A row left `processing` by a
+ * lost attempt is claimed again. Undefined when the row is finished (cancelled included) or
+ * unknown. `extraColumns` are returned beside the attempt as they are stored.
+ */
+export async function claimAttempt<Extra extends Record<string, unknown> = Record<never, never>>(
+  db: Queryable,
+  table: AttemptTable,
+  id: string,
+  derivedSeed: bigint,
+  extraColumns: ReadonlyArray<keyof Extra & string> = [],
+): Promise<{ attempt: ClaimedJob; extra: Extra } | undefined> {
+  const extra = extraColumns.map((column) => `, ${column}`).join('');
+  const row = await db.oneOrNone<ClaimRow & Extra>(
+    `UPDATE ${table}
         SET status = ${S.processing}, started_at = now(), attempts = attempts + 1, progress = 0,
             claim_id = gen_random_uuid(), seed = coalesce(seed, $2::bigint), error_code = NULL
       WHERE id = $1 AND status IN (${S.queued}, ${S.processing})
-      RETURNING id, claim_id, prompt, duration, seed::text AS seed, steps, lyrics, with_lyrics, attempts`,
-    [jobId, derivedSeed.toString()],
+      RETURNING id, claim_id, prompt, duration, seed::text AS seed, steps, lyrics, with_lyrics, attempts${extra}`,
+    [id, derivedSeed.toString()],
   );
   if (row === null) return undefined;
-  if (row.steps !== 27 && row.steps !== 60) throw new Error(`job ${row.id} has steps ${row.steps}`);
+  if (row.steps !== 27 && row.steps !== 60) throw new Error(`${table} row ${row.id} has steps ${row.steps}`);
   return {
-    id: row.id,
-    claimId: row.claim_id,
-    prompt: row.prompt,
-    duration: row.duration,
-    seed: BigInt(row.seed ?? derivedSeed.toString()),
-    steps: row.steps,
-    lyrics: row.lyrics,
-    withLyrics: row.with_lyrics,
-    attempts: row.attempts,
+    attempt: {
+      id: row.id,
+      claimId: row.claim_id,
+      prompt: row.prompt,
+      duration: row.duration,
+      seed: BigInt(row.seed ?? derivedSeed.toString()),
+      steps: row.steps,
+      lyrics: row.lyrics,
+      withLyrics: row.with_lyrics,
+      attempts: row.attempts,
+    },
+    extra: Object.fromEntries(extraColumns.map((column) => [column, row[column]])) as Extra,
   };
 }
 
 /** Raises the attempt's progress (0-100, never backwards). */
-export async function reportProgress(db: Queryable, job: ClaimedJob, progress: number): Promise<void> {
+export async function raiseAttemptProgress(db: Queryable, table: AttemptTable, attempt: Pick<ClaimedJob, 'id' | 'claimId'>, progress: number): Promise<void> {
   await db.none(
-    `UPDATE generation_jobs SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`,
-    [job.id, job.claimId, Math.max(0, Math.min(100, Math.round(progress)))],
+    `UPDATE ${table} SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`,
+    [attempt.id, attempt.claimId, Math.max(0, Math.min(100, Math.round(progress)))],
   );
+}
+
+/** Locks the attempt's row for its publishing transaction; false when the attempt no longer owns it. */
+export async function lockAttempt(tx: DatabaseTask, table: AttemptTable, attempt: Pick<ClaimedJob, 'id' | 'claimId'>): Promise<boolean> {
+  const row = await tx.oneOrNone<{ id: string }>(
+    `SELECT id FROM ${table} WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} FOR UPDATE`,
+    [attempt.id, attempt.claimId],
+  );
+  return row !== null;
+}
+
+/** A failed attempt with retries left: back to `queued`, attempts kept, the error recorded. */
+export async function retryAttempt(db: Queryable, table: AttemptTable, attempt: Pick<ClaimedJob, 'id' | 'claimId'>, message: string): Promise<void> {
+  await db.none(
+    `UPDATE ${table} SET status = ${S.queued}, progress = 0, error_message = $3
+      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
+    [attempt.id, attempt.claimId, message.slice(0, ERROR_MESSAGE_MAX)],
+  );
+}
+
+/** Starts an attempt of a song (`claimAttempt`). */
+export async function claimJob(db: Queryable, jobId: string, derivedSeed: bigint): Promise<ClaimedJob | undefined> {
+  return (await claimAttempt(db, 'generation_jobs', jobId, derivedSeed))?.attempt;
+}
+
+export async function reportProgress(db: Queryable, job: ClaimedJob, progress: number): Promise<void> {
+  await raiseAttemptProgress(db, 'generation_jobs', job, progress);
 }
 
 /** True once the owner cancelled the job this attempt runs (the worker's check between steps). */
@@ -222,13 +268,8 @@ export async function attemptCancelled(db: Queryable, job: ClaimedJob): Promise<
   return row !== null;
 }
 
-/** Locks the job row for the publishing transaction; false when this attempt no longer owns it. */
 export async function lockForPublish(tx: DatabaseTask, job: ClaimedJob): Promise<boolean> {
-  const row = await tx.oneOrNone<{ id: string }>(
-    `SELECT id FROM generation_jobs WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} FOR UPDATE`,
-    [job.id, job.claimId],
-  );
-  return row !== null;
+  return lockAttempt(tx, 'generation_jobs', job);
 }
 
 export interface CompletedAudio {
@@ -274,13 +315,8 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
   return result.rowCount === 1;
 }
 
-/** A failed attempt with retries left: back to `queued`, attempts kept, the error recorded. */
 export async function retryJob(db: Queryable, job: ClaimedJob, message: string): Promise<void> {
-  await db.none(
-    `UPDATE generation_jobs SET status = ${S.queued}, progress = 0, error_message = $3
-      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
-    [job.id, job.claimId, message.slice(0, ERROR_MESSAGE_MAX)],
-  );
+  await retryAttempt(db, 'generation_jobs', job, message);
 }
 
 /** The last attempt failed: `failed` with GEN_005, and the daily generation given back. */

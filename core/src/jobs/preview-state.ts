@@ -16,14 +16,13 @@ import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
 import type { PreviewMessage, Tier } from '../generation-queue.ts';
 import { bossDbFromTask } from '../queue.ts';
-import { GENERATION_FAILED_CODE, JOB_STATUS, sqlStatus } from './job-state.ts';
+import { ERROR_MESSAGE_MAX, GENERATION_FAILED_CODE, JOB_STATUS, claimAttempt, lockAttempt, raiseAttemptProgress, retryAttempt, sqlStatus } from './job-state.ts';
+import type { ClaimedJob } from './job-state.ts';
 
 export type PreviewStatus = typeof JOB_STATUS.queued | typeof JOB_STATUS.processing | typeof JOB_STATUS.completed | typeof JOB_STATUS.failed;
 
 /** A preview record (its status, without the clip) is kept this long for a 410 answer, then removed. */
 export const PREVIEW_RECORD_DAYS = 7;
-
-const ERROR_MESSAGE_MAX = 1000;
 
 const S = {
   queued: sqlStatus(JOB_STATUS.queued),
@@ -68,72 +67,22 @@ export async function queuePreview(tx: DatabaseTask, boss: PgBoss, preview: NewP
   return { id: row.id, createdAt: row.created_at };
 }
 
-export interface ClaimedPreview {
-  id: string;
-  sessionId: string;
-  claimId: string;
-  prompt: string;
-  duration: number;
-  seed: bigint;
-  steps: 27 | 60;
-  lyrics: string | null;
-  withLyrics: boolean;
-  attempts: number;
-}
+/** A preview's attempt: a song's attempt fields and the session its clip is stored under. */
+export type ClaimedPreview = ClaimedJob & { sessionId: string };
 
-interface ClaimRow {
-  id: string;
-  session_id: string;
-  claim_id: string;
-  prompt: string;
-  duration: number;
-  seed: string | null;
-  steps: number;
-  lyrics: string | null;
-  with_lyrics: boolean;
-  attempts: number;
-}
-
-/** Starts an attempt (as `claimJob`); undefined when the preview is finished or unknown. */
+/** Starts an attempt (`claimAttempt`, as for songs); undefined when the preview is finished or unknown. */
 export async function claimPreview(db: Queryable, previewId: string, derivedSeed: bigint): Promise<ClaimedPreview | undefined> {
-  const row = await db.oneOrNone<ClaimRow>(
-    `UPDATE preview_jobs
-        SET status = ${S.processing}, started_at = now(), attempts = attempts + 1, progress = 0,
-            claim_id = gen_random_uuid(), seed = coalesce(seed, $2::bigint), error_code = NULL
-      WHERE id = $1 AND status IN (${S.queued}, ${S.processing})
-      RETURNING id, session_id, claim_id, prompt, duration, seed::text AS seed, steps, lyrics, with_lyrics, attempts`,
-    [previewId, derivedSeed.toString()],
-  );
-  if (row === null) return undefined;
-  if (row.steps !== 27 && row.steps !== 60) throw new Error(`preview ${row.id} has steps ${row.steps}`);
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    claimId: row.claim_id,
-    prompt: row.prompt,
-    duration: row.duration,
-    seed: BigInt(row.seed ?? derivedSeed.toString()),
-    steps: row.steps,
-    lyrics: row.lyrics,
-    withLyrics: row.with_lyrics,
-    attempts: row.attempts,
-  };
+  const claimed = await claimAttempt<{ session_id: string }>(db, 'preview_jobs', previewId, derivedSeed, ['session_id']);
+  return claimed === undefined ? undefined : { ...claimed.attempt, sessionId: claimed.extra.session_id };
 }
 
 export async function reportPreviewProgress(db: Queryable, preview: ClaimedPreview, progress: number): Promise<void> {
-  await db.none(
-    `UPDATE preview_jobs SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`,
-    [preview.id, preview.claimId, Math.max(0, Math.min(100, Math.round(progress)))],
-  );
+  await raiseAttemptProgress(db, 'preview_jobs', preview, progress);
 }
 
 /** Locks the preview row for the storing transaction; false when this attempt no longer owns it. */
 export async function lockPreviewForPublish(tx: DatabaseTask, preview: ClaimedPreview): Promise<boolean> {
-  const row = await tx.oneOrNone<{ id: string }>(
-    `SELECT id FROM preview_jobs WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} FOR UPDATE`,
-    [preview.id, preview.claimId],
-  );
-  return row !== null;
+  return lockAttempt(tx, 'preview_jobs', preview);
 }
 
 /** `completed` with the stored clip's hash and length; false when this attempt no longer owns it. */
@@ -149,11 +98,7 @@ export async function completePreview(tx: DatabaseTask, preview: ClaimedPreview,
 }
 
 export async function retryPreview(db: Queryable, preview: ClaimedPreview, message: string): Promise<void> {
-  await db.none(
-    `UPDATE preview_jobs SET status = ${S.queued}, progress = 0, error_message = $3
-      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
-    [preview.id, preview.claimId, message.slice(0, ERROR_MESSAGE_MAX)],
-  );
+  await retryAttempt(db, 'preview_jobs', preview, message);
 }
 
 export async function failPreview(db: Queryable, preview: ClaimedPreview, message: string): Promise<void> {
