@@ -83,21 +83,21 @@ export interface Admitted<T> {
   written: T;
   /** The tighter of the limits charged, after this request. */
   limit: LimitState;
-  /** Live worker slots, for the queue place. */
-  slots: number;
 }
 
 /**
  * Admission to the generation queue, shared by songs and previews (domain/previews.ts): GEN_002
  * without a live worker, then in one transaction GEN_001 when the queue is full, the charge, and
- * `write` (the row and its queue message). Any refusal rolls the whole transaction back, so
- * nothing is half-written and no counter is charged for a refused request.
+ * `write` (the row, its queue message, and its place given the live worker `slots`). Any refusal
+ * rolls the whole transaction back, so nothing is half-written and no counter is charged for a
+ * refused request. Everything the answer needs is read inside the transaction: once it commits,
+ * no further database read can fail and turn an admitted request into a 503.
  */
 export async function admitToQueue<T>(
   deps: GenerationDeps,
   user: Requester,
   charge: AdmissionCharge,
-  write: (tx: DatabaseTask) => Promise<T>,
+  write: (tx: DatabaseTask, slots: number) => Promise<T>,
 ): Promise<Result<Admitted<T>, GenerationRefusal>> {
   const capacity = await liveWorkerCapacity(deps.db);
   if (capacity.workers === 0) {
@@ -127,9 +127,9 @@ export async function admitToQueue<T>(
       const charged = await chargeRequest({ db: tx, chargee: { user, daily: charge.daily }, category: charge.category, now });
       if (charged.kind === 'refused') throw new Rejection({ ...charged.error, limitState: charged.state, refusedBy: charged.limit });
       if (charged.kind === 'no_user') throw new Error('a charge of a known user found no user');
-      return { written: await write(tx), limit: charged.state };
+      return { written: await write(tx, capacity.slots), limit: charged.state };
     });
-    return ok({ ...admitted, slots: capacity.slots });
+    return ok(admitted);
   } catch (error) {
     if (error instanceof Rejection) return fail(error.refusal);
     throw error;
@@ -144,13 +144,13 @@ export async function submitGeneration(
 ): Promise<SubmitResult> {
   const tooLong = checkTierDuration(user.tier, request.duration);
   if (tooLong !== null) return fail(tooLong);
-  const admitted = await admitToQueue(deps, user, { category: 'generation', daily: true }, (tx) =>
-    queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier }),
-  );
+  const admitted = await admitToQueue(deps, user, { category: 'generation', daily: true }, async (tx, slots) => {
+    const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
+    const place = await queuePlace(tx, { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps }, await runRates(tx), slots);
+    return { job, place };
+  });
   if (!admitted.ok) return fail(admitted.error);
-  const { written: job, limit, slots } = admitted.value;
-  const rates = await runRates(deps.db);
-  const place = await queuePlace(deps.db, { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps }, rates, slots);
+  const { written: { job, place }, limit } = admitted.value;
   return ok({
     jobId: job.id,
     publicJobId: toPublicJobId(job.id),

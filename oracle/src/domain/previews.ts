@@ -58,12 +58,12 @@ export type PreviewDeps = GenerationDeps;
  */
 export async function submitPreview(deps: PreviewDeps, user: SessionUser, request: PreviewRequest): Promise<Result<AcceptedPreview, GenerationRefusal>> {
   const sessionId = newPreviewSessionId();
-  const admitted = await admitToQueue(deps, user, { category: 'preview', daily: false }, (tx) =>
-    queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier }),
-  );
+  const admitted = await admitToQueue(deps, user, { category: 'preview', daily: false }, async (tx, slots) => {
+    const preview = await queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier });
+    return previewPlace(tx, { id: preview.id, tier: user.tier, createdAt: preview.createdAt, duration: request.duration, steps: request.steps }, slots);
+  });
   if (!admitted.ok) return fail(admitted.error);
-  const { written: preview, limit, slots } = admitted.value;
-  const place = await previewPlace(deps.db, { id: preview.id, tier: user.tier, createdAt: preview.createdAt, duration: request.duration, steps: request.steps }, slots);
+  const { written: place, limit } = admitted.value;
   return ok({ sessionId, status: JOB_STATUS.queued, position: place.position, estimatedTime: place.estimatedSeconds, limit });
 }
 
