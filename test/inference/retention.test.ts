@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { audioObjectKey } from '../../core/src/generation-queue.ts';
-import { createPreview, previewLink } from '../../inference/src/retention/previews.ts';
+import { createPreview, previewLink } from '../../core/src/previews.ts';
 import { RETENTION_LOCK_KEY, sweepRetention } from '../../inference/src/retention/sweep.ts';
-import { sha256Hex } from '../../inference/src/worker/pipeline.ts';
+import { contentHash } from '../../core/src/content-hash.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -27,7 +27,7 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     await stack.db.none(
       `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', audio_key = $2, audio_url = $3, audio_hash = $4, started_at = now() - make_interval(days => $5),
               completed_at = now() - make_interval(days => $5), nft_token_id = $6 WHERE id = $1`,
-      [id, key, stack.store.publicUrl(key), sha256Hex(bytes), daysAgo, tokenId],
+      [id, key, stack.store.publicUrl(key), contentHash(bytes), daysAgo, tokenId],
     );
     return { id, key };
   }
