@@ -179,8 +179,8 @@ export async function startStackWorker(stack: StorageStack, settings: Record<str
     LOG_LEVEL: 'silent',
     ...settings,
   });
-  if (!config.ok) throw new Error(config.problems.join('; '));
-  const started = await startWorkerProcess(config.config, pino({ level: 'silent' }));
-  if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
-  return started.process;
+  if (!config.ok) throw new Error(config.error.problems.join('; '));
+  const started = await startWorkerProcess(config.value, pino({ level: 'silent' }));
+  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
+  return started.value;
 }
