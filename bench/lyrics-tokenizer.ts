@@ -11,6 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Result } from '../core/src/result.ts';
 import { writeLyrics } from '../inference/src/lyrics/builtin-lyrics.ts';
 import { loadLyricsTokenizer } from '../inference/src/lyrics/lyrics-tokenizer.ts';
 import { byteLevelTokenizerJson } from '../test/inference/helpers/tokenizer-json.ts';
@@ -35,9 +36,9 @@ function timeLoad(load: () => unknown): number {
   return performance.now() - started;
 }
 
-function load<T>(result: { ok: true; tokenizer: T } | { ok: false; message: string }): T {
-  if (!result.ok) throw new Error(result.message);
-  return result.tokenizer;
+function load<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
 }
 
 /** Tokens encoded per second over ENCODES encodes of the texts, in turn. */

@@ -31,8 +31,8 @@ function oracleUrl(env: NodeJS.ProcessEnv): string {
   const explicit = env.BASE_URL ?? '';
   if (explicit !== '') return explicit.replace(/\/+$/, '');
   const loaded = loadConfig(env);
-  if (!loaded.ok) throw new Error(`Invalid configuration:\n${loaded.problems.map((problem) => `  - ${problem}`).join('\n')}`);
-  return apiOrigin(loaded.config);
+  if (!loaded.ok) throw new Error(`Invalid configuration:\n${loaded.error.problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  return apiOrigin(loaded.value);
 }
 
 async function main(): Promise<void> {

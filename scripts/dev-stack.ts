@@ -98,10 +98,10 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   // Hardhat config behind the local chain).
   for (const [key, value] of Object.entries(process.env)) if (value === '') delete process.env[key];
   const first = loadConfig(process.env);
-  if (!first.ok) fail(first.problems);
-  if (first.config.NODE_ENV === 'production') fail(['NODE_ENV: npm start runs the development stack; run `npm run oracle` with real services in production']);
-  const logger = pino({ level: first.config.LOG_LEVEL });
-  const dataDir = resolve(first.config.DATA_DIR);
+  if (!first.ok) fail(first.error.problems);
+  if (first.value.NODE_ENV === 'production') fail(['NODE_ENV: npm start runs the development stack; run `npm run oracle` with real services in production']);
+  const logger = pino({ level: first.value.LOG_LEVEL });
+  const dataDir = resolve(first.value.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const env: Record<string, string | undefined> = { ...process.env };
 
@@ -116,9 +116,9 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   }
 
   if (env.S3_ENDPOINT === undefined || env.S3_ENDPOINT === '') {
-    const s3Port = first.config.PORT + 1;
+    const s3Port = first.value.PORT + 1;
     await ensurePortFree(s3Port);
-    const s3 = await runLoopbackS3rver({ port: s3Port, directory: join(dataDir, 's3'), bucket: first.config.S3_BUCKET, bounds });
+    const s3 = await runLoopbackS3rver({ port: s3Port, directory: join(dataDir, 's3'), bucket: first.value.S3_BUCKET, bounds });
     env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
     env.S3_ACCESS_KEY_ID = DEV_S3_KEY;
     env.S3_SECRET_ACCESS_KEY = DEV_S3_KEY;
@@ -133,11 +133,11 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     const chainModule = (await import(pathToFileURL(chainScript).href)) as LocalChainModule;
     chain = await boundedStep({
       component: 'chain',
-      step: `compile, start on port ${first.config.PORT + 2} and deploy the contracts`,
+      step: `compile, start on port ${first.value.PORT + 2} and deploy the contracts`,
       main: true,
       timeoutMs: LOCAL_CHAIN_TIMEOUT_MS,
       bounds,
-      run: () => chainModule.startLocalChain({ port: first.config.PORT + 2 }),
+      run: () => chainModule.startLocalChain({ port: first.value.PORT + 2 }),
     });
     const nft = chain.contracts.SongNFT;
     if (nft !== undefined) {
@@ -159,8 +159,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   env.WEBHOOK_ALLOWED_HOSTS ??= '127.0.0.1,localhost';
 
   const resolved = loadConfig(env);
-  if (!resolved.ok) fail(resolved.problems);
-  const config: OracleEnv = resolved.config;
+  if (!resolved.ok) fail(resolved.error.problems);
+  const config: OracleEnv = resolved.value;
   // The web app reads the chain from /app/config.json; the development wallet is offered only
   // on the local chain this stack started.
   if (await ensureAppBuilt()) logger.info('built the web app (app/dist)');

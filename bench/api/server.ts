@@ -18,7 +18,7 @@ import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { issueSessionToken } from '../../oracle/src/domain/session-token.ts';
-import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
+import { contentHash } from '../../core/src/content-hash.ts';
 import { createApp } from '../../oracle/src/http/app.ts';
 import type { AppDeps } from '../../oracle/src/http/deps.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../oracle/src/domain/job-events-hub.ts';
@@ -96,7 +96,7 @@ export async function serve(): Promise<void> {
     const bytes = new Uint8Array(base);
     bytes.set(Buffer.from(id.replaceAll('-', ''), 'hex'), 0);
     // As the worker uploads audio: with its SHA-256 as the S3 additional checksum.
-    const hash = sha256Hex(bytes);
+    const hash = contentHash(bytes);
     const put = await objectStore.put(key, bytes, { contentType: 'audio/mpeg', sha256: hash.slice(2) });
     if (!put.ok) throw new Error(put.error.message);
     rows.push({ id, userId: user.id, key, url: objectStore.publicUrl(key), hash });

@@ -3,6 +3,8 @@
  * bench/lyrics-tokenizer.ts. The product uses @huggingface/tokenizers (inference/src/lyrics/lyrics-tokenizer.ts).
  */
 import { z } from 'zod';
+import { fail, ok } from '../../core/src/result.ts';
+import type { Result } from '../../core/src/result.ts';
 
 const TokenizerJson = z.object({
   model: z.object({
@@ -39,11 +41,11 @@ export interface BpeTokenizer {
   tokenId(content: string): number | undefined;
 }
 
-export type TokenizerResult = { ok: true; tokenizer: BpeTokenizer } | { ok: false; message: string };
+export type TokenizerResult = Result<BpeTokenizer>;
 
 export function parseTokenizer(json: unknown): TokenizerResult {
   const parsed = TokenizerJson.safeParse(json);
-  if (!parsed.success) return { ok: false, message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` };
+  if (!parsed.success) return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` });
   const { vocab, merges } = parsed.data.model;
   const ranks = new Map<string, number>();
   merges.forEach((m, i) => ranks.set(typeof m === 'string' ? m : `${m[0]} ${m[1]}`, i));
@@ -70,34 +72,31 @@ export function parseTokenizer(json: unknown): TokenizerResult {
     }
   };
 
-  return {
-    ok: true,
-    tokenizer: {
-      encode(text) {
-        const ids: number[] = [];
-        for (const piece of text.match(PRETOKENIZE) ?? []) {
-          const mapped = [...new TextEncoder().encode(piece)].map((b) => b2u.get(b) ?? '').join('');
-          for (const token of bpe(mapped)) {
-            const id = vocab[token];
-            if (id === undefined) throw new Error(`token ${JSON.stringify(token)} missing from the vocabulary`);
-            ids.push(id);
-          }
+  return ok<BpeTokenizer>({
+    encode(text) {
+      const ids: number[] = [];
+      for (const piece of text.match(PRETOKENIZE) ?? []) {
+        const mapped = [...new TextEncoder().encode(piece)].map((b) => b2u.get(b) ?? '').join('');
+        for (const token of bpe(mapped)) {
+          const id = vocab[token];
+          if (id === undefined) throw new Error(`token ${JSON.stringify(token)} missing from the vocabulary`);
+          ids.push(id);
         }
-        return ids;
-      },
-      decode(ids) {
-        const bytes: number[] = [];
-        for (const id of ids) {
-          for (const ch of idToToken.get(id) ?? '') {
-            const b = u2b.get(ch);
-            if (b !== undefined) bytes.push(b);
-          }
-        }
-        return new TextDecoder().decode(Uint8Array.from(bytes));
-      },
-      tokenId(content) {
-        return vocab[content] ?? parsed.data.added_tokens.find((t) => t.content === content)?.id;
-      },
+      }
+      return ids;
     },
-  };
+    decode(ids) {
+      const bytes: number[] = [];
+      for (const id of ids) {
+        for (const ch of idToToken.get(id) ?? '') {
+          const b = u2b.get(ch);
+          if (b !== undefined) bytes.push(b);
+        }
+      }
+      return new TextDecoder().decode(Uint8Array.from(bytes));
+    },
+    tokenId(content) {
+      return vocab[content] ?? parsed.data.added_tokens.find((t) => t.content === content)?.id;
+    },
+  });
 }

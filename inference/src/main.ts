@@ -9,10 +9,10 @@ import { startWorkerProcess } from './worker/process.ts';
 
 const loaded = loadWorkerConfig(process.env);
 if (!loaded.ok) {
-  pino({ base: { component: 'inference-worker' } }).fatal({ problems: loaded.problems }, 'invalid worker configuration');
+  pino({ base: { component: 'inference-worker' } }).fatal({ problems: loaded.error.problems }, 'invalid worker configuration');
   process.exit(2);
 }
-const logger = pino({ level: loaded.config.LOG_LEVEL, base: { component: 'inference-worker' } });
+const logger = pino({ level: loaded.value.LOG_LEVEL, base: { component: 'inference-worker' } });
 
 // Signals are handled from the start: the worker may claim a job before startup returns.
 const state: { running?: WorkerProcess; signal?: string } = {};
@@ -35,11 +35,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-const started = await startWorkerProcess(loaded.config, logger);
+const started = await startWorkerProcess(loaded.value, logger);
 if (!started.ok) {
-  logger.fatal({ code: started.code }, started.message);
+  logger.fatal({ code: started.error.code }, started.error.message);
   process.exit(1);
 }
-state.running = started.process;
-logger.info({ device: started.process.device }, 'worker running');
+state.running = started.value;
+logger.info({ device: started.value.device }, 'worker running');
 shutdown();

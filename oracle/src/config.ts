@@ -86,7 +86,7 @@ export const envSchema = z
       .transform((value, ctx): AllowList => {
         const parsed = parseAllowList(value);
         if (parsed.ok) return parsed.value;
-        ctx.addIssue({ code: 'custom', message: parsed.problem });
+        ctx.addIssue({ code: 'custom', message: parsed.error.message });
         return z.NEVER;
       }),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(WEBHOOK_ATTEMPT_TIMEOUT_MS),

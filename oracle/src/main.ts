@@ -234,11 +234,11 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    pino().fatal({ problems: loaded.problems }, 'invalid configuration');
+    pino().fatal({ problems: loaded.error.problems }, 'invalid configuration');
     process.exit(1);
   }
-  const logger = pino({ level: loaded.config.LOG_LEVEL });
-  const oracle = await startOracle(loaded.config, logger);
+  const logger = pino({ level: loaded.value.LOG_LEVEL });
+  const oracle = await startOracle(loaded.value, logger);
   logger.info({ url: oracle.url, docs: oracle.docsUrl, storage: oracle.storageUrl, signer: oracle.signerAddress }, 'oracle listening');
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'stopping');

@@ -11,7 +11,7 @@ import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
-describe('core: every job status/progress change is announced on PostgreSQL NOTIFY (migration 0008)', () => {
+describe('core: every job status/progress change is announced on PostgreSQL NOTIFY (migration 0009)', () => {
   let pg: TestPostgres;
   let db: Database;
   let boss: PgBoss;

@@ -18,8 +18,8 @@ test('the oracle and the workers derive the same object store and public URLs fr
     const oracle = loadConfig(env);
     const worker = loadWorkerConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
     assert.ok(oracle.ok && worker.ok, JSON.stringify([oracle, worker]));
-    const fromOracle = objectStoreOptionsFromEnv(oracle.config);
-    assert.deepEqual(objectStoreOptionsFromEnv(worker.config), fromOracle);
+    const fromOracle = objectStoreOptionsFromEnv(oracle.value);
+    assert.deepEqual(objectStoreOptionsFromEnv(worker.value), fromOracle);
     assert.doesNotMatch(fromOracle.publicBaseUrl, /\/$/);
   }
 });
@@ -30,7 +30,7 @@ test('both refuse an S3 endpoint without credentials, naming the variable', () =
   const worker = loadWorkerConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
   for (const result of [oracle, worker]) {
     assert.equal(result.ok, false);
-    const problems = result.ok ? [] : result.problems;
+    const problems = result.ok ? [] : result.error.problems;
     assert.ok(problems.some((problem) => problem.startsWith('S3_ACCESS_KEY_ID: S3_ENDPOINT needs')), problems.join(' | '));
     assert.ok(!problems.join(' ').includes('secret-value'));
   }

@@ -90,8 +90,8 @@ describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
     const parsed = loadLyricsTokenizer(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')));
     assert.ok(parsed.ok);
     const text = 'Héllo [verse]\n';
-    assert.equal(parsed.tokenizer.decode(parsed.tokenizer.encode(text)), text);
-    assert.equal(parsed.tokenizer.tokenId('<|endoftext|>'), 256);
+    assert.equal(parsed.value.decode(parsed.value.encode(text)), text);
+    assert.equal(parsed.value.tokenId('<|endoftext|>'), 256);
     assert.equal(loadLyricsTokenizer({ model: { type: 'WordPiece' } }).ok, false);
     assert.equal(loadLyricsTokenizer({ nothing: true }).ok, false);
   });
@@ -100,8 +100,8 @@ describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
     const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
     const json = byteLevelTokenizerJson({ words: [...names, 'verse'], added: ['<|endoftext|>'] });
     const parsed = loadLyricsTokenizer(JSON.parse(json));
-    assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
-    const { tokenizer } = parsed;
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.error.message);
+    const tokenizer = parsed.value;
     const vocab = (JSON.parse(json) as { model: { vocab: Record<string, number> } }).model.vocab;
     for (const name of names) {
       const id = tokenizer.tokenId(name);
@@ -128,18 +128,18 @@ describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
     const former = parseTokenizer(json);
     assert.ok(library.ok && former.ok);
     for (const text of ['[verse]\nthe night is young\n\n[chorus]\nOh night', 'Héllo  wörld 😀\t42', "it's we'll they've"]) {
-      assert.deepEqual(library.tokenizer.encode(text), former.tokenizer.encode(text), text);
-      assert.equal(library.tokenizer.decode(library.tokenizer.encode(text)), text);
+      assert.deepEqual(library.value.encode(text), former.value.encode(text), text);
+      assert.equal(library.value.decode(library.value.encode(text)), text);
     }
   });
 
   it('generates with the model up to the token limit, cut back to whole lines', async () => {
     const loaded = await loadOnnxLyricsGenerator(dir);
-    assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
-    const out = await loaded.generator.generate({ prompt: 'anything', seed: 1n, durationSeconds: 30, maxNewTokens: 20, signal: new AbortController().signal });
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
+    const out = await loaded.value.generate({ prompt: 'anything', seed: 1n, durationSeconds: 30, maxNewTokens: 20, signal: new AbortController().signal });
     assert.equal(out.text, '[verse]\nla di\nla di\nla di');
     assert.ok(out.tokens <= 20);
     const missing = await loadOnnxLyricsGenerator(join(dir, 'nope'));
-    assert.equal(missing.ok ? 'ok' : missing.code, 'LYRICS_MODEL_INVALID');
+    assert.equal(missing.ok ? 'ok' : missing.error.code, 'LYRICS_MODEL_INVALID');
   });
 });

@@ -2,9 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { audioObjectKey } from '../../core/src/generation-queue.ts';
-import { createPreview, previewLink } from '../../inference/src/retention/previews.ts';
+import { queuePreview } from '../../core/src/jobs/preview-state.ts';
+import { createPreview, previewExpiresAt, previewLink } from '../../core/src/previews.ts';
 import { RETENTION_LOCK_KEY, sweepRetention } from '../../inference/src/retention/sweep.ts';
-import { sha256Hex } from '../../inference/src/worker/pipeline.ts';
+import { contentHash } from '../../core/src/content-hash.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -27,7 +28,7 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     await stack.db.none(
       `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', audio_key = $2, audio_url = $3, audio_hash = $4, started_at = now() - make_interval(days => $5),
               completed_at = now() - make_interval(days => $5), nft_token_id = $6 WHERE id = $1`,
-      [id, key, stack.store.publicUrl(key), sha256Hex(bytes), daysAgo, tokenId],
+      [id, key, stack.store.publicUrl(key), contentHash(bytes), daysAgo, tokenId],
     );
     return { id, key };
   }
@@ -73,6 +74,37 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.equal(await exists('preview/session_fresh1.mp3'), true);
     const gone = await previewLink(stack.db, stack.store, 'session_abc123');
     assert.equal(gone.ok ? 'ok' : gone.error.code, 'PREVIEW_NOT_FOUND');
+  });
+
+  it('a preview expires 24 hours after its request, whenever its clip was stored: status, links and sweep agree', async () => {
+    const owner = await stack.db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [
+      `0x${randomBytes(20).toString('hex')}`,
+      'pro',
+    ]);
+    const request = (sessionId: string) =>
+      stack.db.tx((tx) => queuePreview(tx, stack.boss, { sessionId, userId: owner.id, prompt: 'a preview', duration: 5, steps: 27, withLyrics: false, tier: 'pro' }));
+    // Requested a day and a minute ago, its clip stored just now: expired.
+    await request('session_requested_long_ago');
+    await stack.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours 1 minute' WHERE session_id = 'session_requested_long_ago'`);
+    assert.ok((await createPreview(stack.db, stack.store, 'session_requested_long_ago', randomBytes(512))).ok);
+    // Requested 23 hours ago, its clip row claiming an older store time: still live.
+    await request('session_requested_lately');
+    await stack.db.none(`UPDATE preview_jobs SET created_at = now() - interval '23 hours' WHERE session_id = 'session_requested_lately'`);
+    assert.ok((await createPreview(stack.db, stack.store, 'session_requested_lately', randomBytes(512))).ok);
+    await stack.db.none(`UPDATE audio_previews SET created_at = now() - interval '25 hours' WHERE session_id = 'session_requested_lately'`);
+
+    const requestedAt = async (sessionId: string) =>
+      (await stack.db.one<{ created_at: Date }>('SELECT created_at FROM preview_jobs WHERE session_id = $1', [sessionId])).created_at;
+    const now = Date.now();
+    assert.ok(previewExpiresAt(await requestedAt('session_requested_long_ago')).getTime() <= now, 'the status route calls it expired');
+    assert.ok(previewExpiresAt(await requestedAt('session_requested_lately')).getTime() > now);
+    const links = await Promise.all(['session_requested_long_ago', 'session_requested_lately'].map((id) => previewLink(stack.db, stack.store, id)));
+    assert.deepEqual(links.map((link) => (link.ok ? 'ok' : link.error.code)), ['PREVIEW_NOT_FOUND', 'ok']);
+    await sweep();
+    assert.deepEqual(
+      [await exists('preview/session_requested_long_ago.mp3'), await exists('preview/session_requested_lately.mp3')],
+      [false, true],
+    );
   });
 
   it('fails a job abandoned on its last attempt (worker gone) with GEN_005', async () => {

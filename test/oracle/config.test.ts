@@ -6,23 +6,23 @@ describe('configuration from the environment', () => {
   it('runs on embedded defaults with an empty environment', () => {
     const result = loadConfig({});
     assert.ok(result.ok);
-    assert.equal(result.config.PORT, 3000);
-    assert.equal(result.config.HOST, '127.0.0.1');
-    assert.equal(result.config.DATA_DIR, '.data');
-    assert.equal(result.config.QUEUE_CAPACITY, 1000);
-    assert.equal(result.config.DATABASE_URL, undefined);
+    assert.equal(result.value.PORT, 3000);
+    assert.equal(result.value.HOST, '127.0.0.1');
+    assert.equal(result.value.DATA_DIR, '.data');
+    assert.equal(result.value.QUEUE_CAPACITY, 1000);
+    assert.equal(result.value.DATABASE_URL, undefined);
   });
 
   it('enforces model licences unless ALLOW_NONCOMMERCIAL_MODEL_MINTING is exactly true, and rejects other values', () => {
     const byDefault = loadConfig({});
     assert.ok(byDefault.ok);
-    assert.equal(byDefault.config.ALLOW_NONCOMMERCIAL_MODEL_MINTING, false);
+    assert.equal(byDefault.value.ALLOW_NONCOMMERCIAL_MODEL_MINTING, false);
     const allowed = loadConfig({ ALLOW_NONCOMMERCIAL_MODEL_MINTING: 'true' });
     assert.ok(allowed.ok);
-    assert.equal(allowed.config.ALLOW_NONCOMMERCIAL_MODEL_MINTING, true);
+    assert.equal(allowed.value.ALLOW_NONCOMMERCIAL_MODEL_MINTING, true);
     const typo = loadConfig({ ALLOW_NONCOMMERCIAL_MODEL_MINTING: 'yes' });
     assert.ok(!typo.ok);
-    assert.match(typo.problems.join('\n'), /^ALLOW_NONCOMMERCIAL_MODEL_MINTING: must be true or false/m);
+    assert.match(typo.error.problems.join('\n'), /^ALLOW_NONCOMMERCIAL_MODEL_MINTING: must be true or false/m);
   });
 
   it('names every bad value with a clear message and hides secrets', () => {
@@ -37,7 +37,7 @@ describe('configuration from the environment', () => {
       S3_BUCKET: 'Bad_Bucket',
     });
     assert.ok(!result.ok);
-    const text = result.problems.join('\n');
+    const text = result.error.problems.join('\n');
     for (const key of ['PORT', 'QUEUE_CAPACITY', 'DATABASE_URL', 'JWT_SECRET', 'S3_FORCE_PATH_STYLE', 'STORAGE_PUBLIC_URL', 'PLATFORM_SIGNER_KEY', 'S3_BUCKET']) {
       assert.match(text, new RegExp(`^${key}: `, 'm'), key);
     }
@@ -49,7 +49,7 @@ describe('configuration from the environment', () => {
   it('requires real secrets and services in production', () => {
     const result = loadConfig({ NODE_ENV: 'production' });
     assert.ok(!result.ok);
-    const text = result.problems.join('\n');
+    const text = result.error.problems.join('\n');
     for (const key of ['JWT_SECRET', 'PLATFORM_SIGNER_KEY', 'DATABASE_URL', 'SIWE_DOMAIN']) assert.match(text, new RegExp(`^${key}: required in production`, 'm'));
     const complete = loadConfig({
       NODE_ENV: 'production',
@@ -64,40 +64,40 @@ describe('configuration from the environment', () => {
   it('checks settings that go together', () => {
     const result = loadConfig({ S3_ENDPOINT: 'http://minio:9000', IPFS_PINNING_URL: 'https://pins.example', CHAIN_RPC_URL: 'http://127.0.0.1:8545' });
     assert.ok(!result.ok);
-    const text = result.problems.join('\n');
+    const text = result.error.problems.join('\n');
     assert.match(text, /S3_ACCESS_KEY_ID: S3_ENDPOINT needs/);
     assert.match(text, /IPFS_PINNING_TOKEN: IPFS_PINNING_URL needs/);
     assert.match(text, /SONG_NFT_ADDRESS: CHAIN_RPC_URL and SONG_NFT_ADDRESS go together/);
     const vaultOnly = loadConfig({ SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
     assert.ok(!vaultOnly.ok);
-    assert.match(vaultOnly.problems.join('\n'), /SONG_VAULT_ADDRESS: SONG_VAULT_ADDRESS needs CHAIN_RPC_URL/);
+    assert.match(vaultOnly.error.problems.join('\n'), /SONG_VAULT_ADDRESS: SONG_VAULT_ADDRESS needs CHAIN_RPC_URL/);
     const pools = loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', SONG_NFT_ADDRESS: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
     assert.ok(pools.ok);
-    assert.equal(pools.config.POOL_MANAGER_ADDRESS, '0x498581fF718922c3f8e6A244956aF099B2652b2b', "Uniswap v4's PoolManager on Base by default");
+    assert.equal(pools.value.POOL_MANAGER_ADDRESS, '0x498581fF718922c3f8e6A244956aF099B2652b2b', "Uniswap v4's PoolManager on Base by default");
   });
 
   it('parses CORS_ORIGINS as * or a list of origins', () => {
     const list = loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' });
     assert.ok(list.ok);
-    assert.deepEqual(list.config.CORS_ORIGINS, ['https://a.example', 'http://localhost:5173']);
+    assert.deepEqual(list.value.CORS_ORIGINS, ['https://a.example', 'http://localhost:5173']);
     const bad = loadConfig({ CORS_ORIGINS: 'https://a.example/path' });
     assert.ok(!bad.ok);
-    assert.match(bad.problems.join('\n'), /^CORS_ORIGINS: /m);
+    assert.match(bad.error.problems.join('\n'), /^CORS_ORIGINS: /m);
   });
 
   it('webhook settings: an empty allow-list by default, host and host:port entries, none allowed in production', () => {
     const byDefault = loadConfig({});
     assert.ok(byDefault.ok);
-    assert.deepEqual(webhookSettings(byDefault.config).allowList, []);
-    assert.equal(webhookSettings(byDefault.config).attemptTimeoutMs, 10_000);
-    assert.equal(webhookSettings(byDefault.config).retryLimit, 8);
+    assert.deepEqual(webhookSettings(byDefault.value).allowList, []);
+    assert.equal(webhookSettings(byDefault.value).attemptTimeoutMs, 10_000);
+    assert.equal(webhookSettings(byDefault.value).retryLimit, 8);
     const dev = loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, localhost:8080', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_LIMIT: '0' });
     assert.ok(dev.ok);
-    assert.deepEqual(webhookSettings(dev.config).allowList, [{ host: '127.0.0.1' }, { host: 'localhost', port: 8080 }]);
-    assert.equal(webhookSettings(dev.config).retryLimit, 0);
+    assert.deepEqual(webhookSettings(dev.value).allowList, [{ host: '127.0.0.1' }, { host: 'localhost', port: 8080 }]);
+    assert.equal(webhookSettings(dev.value).retryLimit, 0);
     const bad = loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://x/', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_CONCURRENCY: 'many' });
     assert.ok(!bad.ok);
-    for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CONCURRENCY']) assert.match(bad.problems.join('\n'), new RegExp(`^${key}: `, 'm'));
+    for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CONCURRENCY']) assert.match(bad.error.problems.join('\n'), new RegExp(`^${key}: `, 'm'));
     const production = loadConfig({
       NODE_ENV: 'production',
       JWT_SECRET: 'x'.repeat(32),
@@ -107,12 +107,12 @@ describe('configuration from the environment', () => {
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     });
     assert.ok(!production.ok);
-    assert.match(production.problems.join('\n'), /^WEBHOOK_ALLOWED_HOSTS: must be empty in production/m);
+    assert.match(production.error.problems.join('\n'), /^WEBHOOK_ALLOWED_HOSTS: must be empty in production/m);
   });
 
   it('treats empty variables as unset', () => {
     const result = loadConfig({ PORT: '', DATABASE_URL: '' });
     assert.ok(result.ok);
-    assert.equal(result.config.PORT, 3000);
+    assert.equal(result.value.PORT, 3000);
   });
 });

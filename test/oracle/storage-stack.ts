@@ -15,7 +15,7 @@ import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
 import type { SignerStatus } from '../../oracle/src/chain/signer-status.ts';
 import type { WalletSignatureVerifier } from '../../oracle/src/chain/wallet-signature.ts';
-import { sha256Hex } from '../../oracle/src/domain/signatures.ts';
+import { contentHash } from '../../core/src/content-hash.ts';
 import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
@@ -101,7 +101,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
     const id = randomUUID();
     const audioKey = audioObjectKey(id);
     const bytes = new Uint8Array(randomBytes(64 * 1024));
-    const audioHash = sha256Hex(bytes);
+    const audioHash = contentHash(bytes);
     const audioUrl = objectStore.publicUrl(audioKey);
     const completed = status === JOB_STATUS.completed;
     if (completed) {
@@ -179,8 +179,8 @@ export async function startStackWorker(stack: StorageStack, settings: Record<str
     LOG_LEVEL: 'silent',
     ...settings,
   });
-  if (!config.ok) throw new Error(config.problems.join('; '));
-  const started = await startWorkerProcess(config.config, pino({ level: 'silent' }));
-  if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
-  return started.process;
+  if (!config.ok) throw new Error(config.error.problems.join('; '));
+  const started = await startWorkerProcess(config.value, pino({ level: 'silent' }));
+  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
+  return started.value;
 }

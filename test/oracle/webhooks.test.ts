@@ -14,6 +14,7 @@ import { verifyWebhook } from '../../sdk/src/index.ts';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { failAbandonedJobs } from '../../core/src/jobs/job-state.ts';
+import { DELIVERY_STATE } from '../../core/src/jobs/webhook-delivery-state.ts';
 import { createBoss } from '../../core/src/queue.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import { generateAcceptedSchema } from '../../oracle/src/http/schemas.ts';
@@ -270,7 +271,7 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     // 1 + retryLimit attempts, then given up and recorded.
     const gaveUp = await waitFor('the broken delivery given up', async () => {
       const [found] = await deliveriesOf(brokenJob);
-      return found?.state === 'gave_up' ? found : undefined;
+      return found?.state === DELIVERY_STATE.gave_up ? found : undefined;
     });
     assert.equal(gaveUp.attempts, 1 + TEST_SETTINGS.retryLimit);
     assert.equal(gaveUp.last_status, 500);
@@ -301,7 +302,7 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     const jobId = await failedJob(alice, `https://localhost:${receiver.port}/hooks/sneaky`);
     const row = await waitFor('the refused delivery', async () => {
       const [found] = await deliveriesOf(jobId);
-      return found?.state === 'gave_up' ? found : undefined;
+      return found?.state === DELIVERY_STATE.gave_up ? found : undefined;
     });
     assert.equal(row.attempts, 1);
     assert.match(row.last_error ?? '', /refused: .*private, loopback or reserved/);
@@ -351,7 +352,7 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     await stack.app.boss.send(WEBHOOK_QUEUE, { deliveryId: id }, { retryLimit: 0, expireInSeconds: 1 });
     const row = await waitFor('the abandoned delivery', async () => {
       const [found] = await deliveriesOf(jobId);
-      return found?.state === 'gave_up' ? found : undefined;
+      return found?.state === DELIVERY_STATE.gave_up ? found : undefined;
     }, 60_000);
     assert.equal(row.last_error, ABANDONED_DELIVERY_MESSAGE);
     assert.equal(receiver.received('/hooks/expired').length, 1);

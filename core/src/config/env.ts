@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { fail, ok } from '../result.ts';
+import type { DomainError, Result } from '../result.ts';
 
 /**
  * Parsing of a service's environment, shared by the oracle and the workers: empty strings count
@@ -6,7 +8,12 @@ import type { z } from 'zod';
  * the value that was given.
  */
 
-export type EnvResult<T> = { ok: true; config: T } | { ok: false; problems: string[] };
+/** Every problem of the environment, one line each (`problems`), and all of them in `message`. */
+export interface ConfigError extends DomainError<'CONFIG_INVALID'> {
+  problems: string[];
+}
+
+export type EnvResult<T> = Result<T, ConfigError>;
 
 const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD/;
 
@@ -16,12 +23,12 @@ export function parseEnv<S extends z.ZodType>(
 ): EnvResult<z.output<S>> {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = schema.safeParse(present);
-  if (parsed.success) return { ok: true, config: parsed.data };
+  if (parsed.success) return ok(parsed.data);
   const problems = parsed.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(environment)';
     const given = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
     const shown = given === undefined ? '' : SECRET_NAME.test(key) ? ' (value hidden)' : ` (got ${JSON.stringify(given)})`;
     return `${key}: ${issue.message}${shown}`;
   });
-  return { ok: false, problems };
+  return fail({ code: 'CONFIG_INVALID', message: problems.join('; '), problems });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The PostgreSQL channel on which migration 0008's trigger announces every change of a generation
+ * The PostgreSQL channel on which migration 0009's trigger announces every change of a generation
  * job's status or progress, from any writer.
  */
 export const JOB_CHANGED_CHANNEL = 'generation_job_changed';

@@ -6,6 +6,8 @@
  */
 import { Tokenizer } from '@huggingface/tokenizers';
 import { z } from 'zod';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 
 const TokenizerJson = z.looseObject({
   model: z.looseObject({ type: z.string() }),
@@ -20,23 +22,20 @@ export interface LyricsTokenizer {
   tokenId(content: string): number | undefined;
 }
 
-export type LyricsTokenizerResult = { ok: true; tokenizer: LyricsTokenizer } | { ok: false; message: string };
+export type LyricsTokenizerResult = Result<LyricsTokenizer, DomainError<'LYRICS_TOKENIZER_UNSUPPORTED'>>;
 
 export function loadLyricsTokenizer(json: unknown): LyricsTokenizerResult {
   const parsed = TokenizerJson.safeParse(json);
-  if (!parsed.success) return { ok: false, message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` };
+  if (!parsed.success) return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` });
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(json as object, {});
   } catch (err) {
-    return { ok: false, message: `unsupported tokenizer.json: ${err instanceof Error ? err.message : String(err)}` };
+    return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${err instanceof Error ? err.message : String(err)}` });
   }
-  return {
-    ok: true,
-    tokenizer: {
-      encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
-      decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
-      tokenId: (content) => tokenizer.token_to_id(content),
-    },
-  };
+  return ok<LyricsTokenizer>({
+    encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
+    decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
+    tokenId: (content) => tokenizer.token_to_id(content),
+  });
 }

@@ -9,6 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 import type { GeneratedLyrics, LyricsGenerator, LyricsRequest } from './lyrics-generator.ts';
 import { loadLyricsTokenizer } from './lyrics-tokenizer.ts';
 import type { LyricsTokenizer } from './lyrics-tokenizer.ts';
@@ -19,7 +21,7 @@ const LyricsConfig = z.object({
   top_k: z.number().int().positive().default(40),
 });
 
-export type OnnxLyricsResult = { ok: true; generator: LyricsGenerator } | { ok: false; code: 'LYRICS_MODEL_INVALID'; message: string };
+export type OnnxLyricsResult = Result<LyricsGenerator, DomainError<'LYRICS_MODEL_INVALID'>>;
 
 function prng(seed: bigint): () => number {
   let state = Number(seed & 0xffffffffn) ^ 0x9e3779b9;
@@ -57,52 +59,49 @@ export async function loadOnnxLyricsGenerator(dir: string): Promise<OnnxLyricsRe
   let session: ort.InferenceSession;
   try {
     const parsed = loadLyricsTokenizer(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')));
-    if (!parsed.ok) return { ok: false, code: 'LYRICS_MODEL_INVALID', message: parsed.message };
-    tokenizer = parsed.tokenizer;
+    if (!parsed.ok) return fail({ code: 'LYRICS_MODEL_INVALID', message: parsed.error.message });
+    tokenizer = parsed.value;
     const configText = await readFile(join(dir, 'lyrics.json'), 'utf8').catch(() => '{}');
     config = LyricsConfig.parse(JSON.parse(configText));
     session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'] });
   } catch (err) {
-    return { ok: false, code: 'LYRICS_MODEL_INVALID', message: `cannot load lyrics model from ${dir}: ${err instanceof Error ? err.message : String(err)}` };
+    return fail({ code: 'LYRICS_MODEL_INVALID', message: `cannot load lyrics model from ${dir}: ${err instanceof Error ? err.message : String(err)}` });
   }
   if (!session.inputNames.includes('input_ids') || !session.outputNames.includes('logits')) {
-    return { ok: false, code: 'LYRICS_MODEL_INVALID', message: 'lyrics model needs an input_ids input and a logits output' };
+    return fail({ code: 'LYRICS_MODEL_INVALID', message: 'lyrics model needs an input_ids input and a logits output' });
   }
   const eos = tokenizer.tokenId(config.eos_token);
   const withMask = session.inputNames.includes('attention_mask');
 
-  return {
-    ok: true,
-    generator: {
-      name: `onnx-causal-lm:${dir}`,
-      async generate(request: LyricsRequest): Promise<GeneratedLyrics> {
-        const random = prng(request.seed);
-        const head = '[verse]\n';
-        const ids = tokenizer.encode(lyricsPrompt(request.prompt));
-        const promptLength = ids.length;
-        while (ids.length - promptLength < request.maxNewTokens) {
-          request.signal.throwIfAborted();
-          const n = ids.length;
-          const feeds: Record<string, ort.Tensor> = {
-            input_ids: new ort.Tensor('int64', BigInt64Array.from(ids.map((i) => BigInt(i))), [1, n]),
-          };
-          if (withMask) feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]);
-          const out = await session.run(feeds);
-          const logits = out.logits;
-          if (logits === undefined) throw new Error('lyrics model returned no logits');
-          const vocab = Number(logits.dims[logits.dims.length - 1]);
-          const next = sample(logits.data as Float32Array, (n - 1) * vocab, vocab, config.top_k, config.temperature, random);
-          if (next === eos) break;
-          ids.push(next);
-        }
-        const generated = ids.slice(promptLength);
-        let text = head + tokenizer.decode(generated);
-        const hitLimit = generated.length >= request.maxNewTokens;
-        // A generation cut by the token limit ends mid-line: keep whole lines only.
-        if (hitLimit && text.includes('\n')) text = text.slice(0, text.lastIndexOf('\n'));
-        text = text.trimEnd();
-        return { text, tokens: tokenizer.encode(text.slice(head.length)).length, tokenizer: 'tokenizer.json' };
-      },
+  return ok<LyricsGenerator>({
+    name: `onnx-causal-lm:${dir}`,
+    async generate(request: LyricsRequest): Promise<GeneratedLyrics> {
+      const random = prng(request.seed);
+      const head = '[verse]\n';
+      const ids = tokenizer.encode(lyricsPrompt(request.prompt));
+      const promptLength = ids.length;
+      while (ids.length - promptLength < request.maxNewTokens) {
+        request.signal.throwIfAborted();
+        const n = ids.length;
+        const feeds: Record<string, ort.Tensor> = {
+          input_ids: new ort.Tensor('int64', BigInt64Array.from(ids.map((i) => BigInt(i))), [1, n]),
+        };
+        if (withMask) feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]);
+        const out = await session.run(feeds);
+        const logits = out.logits;
+        if (logits === undefined) throw new Error('lyrics model returned no logits');
+        const vocab = Number(logits.dims[logits.dims.length - 1]);
+        const next = sample(logits.data as Float32Array, (n - 1) * vocab, vocab, config.top_k, config.temperature, random);
+        if (next === eos) break;
+        ids.push(next);
+      }
+      const generated = ids.slice(promptLength);
+      let text = head + tokenizer.decode(generated);
+      const hitLimit = generated.length >= request.maxNewTokens;
+      // A generation cut by the token limit ends mid-line: keep whole lines only.
+      if (hitLimit && text.includes('\n')) text = text.slice(0, text.lastIndexOf('\n'));
+      text = text.trimEnd();
+      return { text, tokens: tokenizer.encode(text.slice(head.length)).length, tokenizer: 'tokenizer.json' };
     },
-  };
+  });
 }

@@ -3,8 +3,9 @@
  * transitions of core/src/jobs/job-state.ts:
  * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): object deleted, row
  *   marked `purged_at` (the row keeps audio_url and audio_hash as the record of what was published);
- * - previews older than 24 hours: object and row deleted (the preview job's record stays, so its
- *   status route answers 410, until `PREVIEW_RECORD_DAYS`);
+ * - previews past their expiry (core/src/previews.ts, 24 hours after the request): object and
+ *   clip row deleted (the preview job's record stays, so its status route answers 410, until
+ *   `PREVIEW_RECORD_DAYS`);
  * - jobs left `processing` by a worker killed on its last attempt (pg-boss gives up on them
  *   silently): failed with GEN_005 once their attempt is long past the job time limit; previews alike.
  */
@@ -12,7 +13,7 @@ import type { Database } from '../../../core/src/db/database.ts';
 import { ABANDONED_JOB_MESSAGE, failAbandonedJobs, findExpiredAudio, markPurged, unmarkPurged } from '../../../core/src/jobs/job-state.ts';
 import { failAbandonedPreviews, prunePreviewRecords } from '../../../core/src/jobs/preview-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
-import { PREVIEW_RETENTION_HOURS } from './previews.ts';
+import { findExpiredClips, forgetClip } from '../../../core/src/previews.ts';
 
 /** Second key "SMR" + 1 of the sweeper's advisory lock. */
 export const RETENTION_LOCK_KEY = 0x534d5201;
@@ -47,17 +48,13 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
           report.errors.push(`${row.audioKey}: ${deleted.error.message}`);
         }
       }
-      const previews = await t.any<{ session_id: string; object_key: string }>(
-        `SELECT session_id, object_key FROM audio_previews WHERE created_at < now() - make_interval(hours => $1) ORDER BY created_at LIMIT $2`,
-        [PREVIEW_RETENTION_HOURS, BATCH],
-      );
-      for (const row of previews) {
-        const deleted = await store.delete(row.object_key);
+      for (const clip of await findExpiredClips(t, BATCH)) {
+        const deleted = await store.delete(clip.key);
         if (!deleted.ok) {
-          report.errors.push(`${row.object_key}: ${deleted.error.message}`);
+          report.errors.push(`${clip.key}: ${deleted.error.message}`);
           continue;
         }
-        await t.none('DELETE FROM audio_previews WHERE session_id = $1', [row.session_id]);
+        await forgetClip(t, clip.sessionId);
         report.previewsDeleted += 1;
       }
       report.abandonedFailed = await failAbandonedJobs(t, options.abandonedAfterSeconds);

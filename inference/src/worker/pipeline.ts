@@ -3,7 +3,6 @@
  * model, MP3 encoding, hashing, and the exact duration measured from the file. Publishing (upload
  * + completion) is the caller's, inside the job's transaction.
  */
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EncoderBackend } from '../audio/encoder-backend.ts';
 import type { EncoderPool } from '../audio/encoder-pool.ts';
@@ -12,6 +11,7 @@ import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { MAX_LYRICS_TOKENS } from '../lyrics/lyrics-generator.ts';
 import type { SongModel } from '../model/song-model.ts';
+import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
 
 
@@ -87,10 +87,6 @@ export type StepCheckpoint = (next: PipelineStep) => Promise<void>;
 
 const noCheckpoint: StepCheckpoint = () => Promise.resolve();
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return `0x${createHash('sha256').update(bytes).digest('hex')}`;
-}
-
 export async function generateSong(
   request: SongRequest,
   deps: PipelineDeps,
@@ -150,7 +146,7 @@ export async function generateSong(
   t = performance.now();
   const tooLarge = audioSizeRefusal(mp3.bytes.length);
   if (tooLarge !== null) throw tooLarge;
-  const audioHash = sha256Hex(mp3.bytes);
+  const audioHash = contentHash(mp3.bytes);
   const hashMs = performance.now() - t;
   const measured = measureMp3(mp3.bytes);
   if (!measured.ok) throw new PipelineError(measured.code, measured.message);

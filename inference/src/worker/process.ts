@@ -9,6 +9,8 @@ import { closeDatabase, createDatabase } from '../../../core/src/db/database.ts'
 import { migrate } from '../../../core/src/db/migrate.ts';
 import { JOB_TIME_LIMIT_SECONDS } from '../../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../../core/src/object-store.ts';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { Result } from '../../../core/src/result.ts';
 import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
 import { EncoderPool } from '../audio/encoder-pool.ts';
@@ -30,11 +32,12 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export type StartResult = { ok: true; process: WorkerProcess } | { ok: false; code: string; message: string };
+export type StartResult = Result<WorkerProcess>;
 
 export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger): Promise<StartResult> {
   const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
-  if (!model.ok) return model;
+  // inference/src/model keeps its own result shape (its owners' to move to core's Result).
+  if (!model.ok) return fail({ code: model.code, message: model.message });
   let lyrics: LyricsGenerator = builtinLyricsGenerator;
   if (config.LYRICS_MODEL_DIR !== undefined) {
     const loaded = await loadOnnxLyricsGenerator(config.LYRICS_MODEL_DIR);
@@ -42,7 +45,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
       await model.model.release();
       return loaded;
     }
-    lyrics = loaded.generator;
+    lyrics = loaded.value;
   }
 
   await migrate(config.DATABASE_URL);
@@ -102,22 +105,19 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
   if (config.WORKER_METRICS_PORT !== undefined) metricsServer = await serveMetrics(metrics, config.WORKER_METRICS_PORT);
 
   let stopped = false;
-  return {
-    ok: true,
-    process: {
-      device: model.model.device,
-      async stop() {
-        if (stopped) return;
-        stopped = true;
-        clearInterval(retentionTimer);
-        await worker.stop(config.SHUTDOWN_GRACE_MS);
-        metricsServer?.close();
-        await pool.close();
-        await boss.stop({ graceful: false, close: true });
-        await closeDatabase(db);
-        store.close();
-        await model.model.release();
-      },
+  return ok({
+    device: model.model.device,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(retentionTimer);
+      await worker.stop(config.SHUTDOWN_GRACE_MS);
+      metricsServer?.close();
+      await pool.close();
+      await boss.stop({ graceful: false, close: true });
+      await closeDatabase(db);
+      store.close();
+      await model.model.release();
     },
-  };
+  });
 }

@@ -2,7 +2,7 @@
  * The INFERENCE_TEST_HOLD_AT_STAGE hook (docs/operations.md): every attempt stops at one named
  * stage and waits there, logging where, for `holdMs` (INFERENCE_TEST_HOLD_MS) or until the job's
  * time limit aborts it. The fault suite
- * (test/faults/worker-stages.test.ts) SIGKILLs the worker while it waits, to prove each stage's
+ * (test/faults/long/components.test.ts) SIGKILLs the worker while it waits, to prove each stage's
  * crash leaves the job to complete exactly once. Unset (production), no hook is installed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,25 +1,24 @@
 /**
- * The inference worker: claims generation jobs from the pg-boss queue in tier priority order,
- * within the fleet-wide slot cap, runs the pipeline under the job time limit, publishes the
- * audio and completes the job in one transaction, and retries or fails it per the spec.
+ * The inference worker: claims generation jobs of every kind (songs and previews, ./job-kinds.ts)
+ * from the pg-boss queue in tier priority order, within the fleet-wide slot cap, runs the
+ * pipeline under the job time limit, publishes the audio and completes the job in one
+ * transaction, and retries or fails it per the spec: one attempt runner for all kinds.
  */
 import { hostname } from 'node:os';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Database } from '../../../core/src/db/database.ts';
-import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
+import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS } from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
-import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
-import { seedFromJobId } from '../model/seed.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
+import { previewJobKind, songJobKind } from './job-kinds.ts';
+import type { JobKind } from './job-kinds.ts';
 import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
-import { runPreviewAttempt } from './preview-runner.ts';
 
 export interface WorkerSettings {
   workerId: string;
@@ -60,10 +59,6 @@ export interface Worker {
   stop(graceMs: number): Promise<void>;
 }
 
-const Message = z.object({ jobId: z.uuid() });
-/** A preview job on the same queue (core/src/jobs/preview-state.ts). */
-const PreviewMessage = z.object({ previewId: z.uuid() });
-
 export class JobTimeLimitError extends Error {
   constructor(limitMs: number) {
     super(`job exceeded the ${limitMs / 1000} s time limit`);
@@ -76,7 +71,7 @@ function describe(err: unknown): string {
 }
 
 export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker {
-  const { db, boss, store } = deps;
+  const { db, boss } = deps;
   const model = deps.pipeline.model;
   const heartbeatInfo: HeartbeatInfo = {
     workerId: settings.workerId,
@@ -95,76 +90,41 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     beat(db, heartbeatInfo, running.size).catch((err: unknown) => deps.logger.warn({ err }, 'heartbeat failed'));
   };
 
-  async function publish(job: ClaimedJob, song: Song, signal: AbortSignal): Promise<boolean> {
-    const key = audioObjectKey(job.id);
-    // Lock, upload and complete in one transaction: a competing attempt waits on the row lock and
-    // then finds the job no longer its own, so it neither uploads nor completes.
-    return db.tx(async (tx) => {
-      if (!(await lockForPublish(tx, job))) return false;
-      await deps.pipeline.enterStage?.('upload', signal);
-      // The audio hash goes along as the S3 SHA-256 checksum: the store refuses bytes that do not
-      // match it and keeps it, so the signature check can read it back without downloading.
-      const put = await store.put(key, song.bytes, {
-        contentType: 'audio/mpeg',
-        cacheControl: 'public, max-age=31536000, immutable',
-        sha256: song.audioHash.replace(/^0x/, ''),
-      });
-      if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
-      await deps.pipeline.enterStage?.('completion', signal);
-      return completeJob(tx, job, {
-        audioKey: key,
-        audioUrl: store.publicUrl(key),
-        audioHash: song.audioHash,
-        actualDuration: song.actualDuration,
-        modelName: model.name,
-        modelVersion: model.version,
-        device: model.device,
-        usedLyrics: song.usedLyrics,
-        lyricsTokens: song.lyricsTokens,
-        modelLicence: model.licence.spdx,
-        modelCommercialUse: model.licence.commercial_use,
-      });
-    });
+  const route = <Claimed extends ClaimedJob>(kind: JobKind<Claimed>) => ({
+    rowId: kind.rowId,
+    run: (message: JobWithMetadata<QueueMessage>, rowId: string) => runAttempt(kind, message, rowId),
+  });
+  const routes = [route(songJobKind(deps)), route(previewJobKind(deps))];
+
+  /** Hands a queue message to the runner with its kind; a message of no kind is failed at once. */
+  async function runJob(message: JobWithMetadata<QueueMessage>): Promise<void> {
+    for (const { rowId: rowIdOf, run } of routes) {
+      const rowId = rowIdOf(message.data);
+      if (rowId !== undefined) {
+        await run(message, rowId);
+        return;
+      }
+    }
+    deps.logger.error({ id: message.id }, 'malformed queue message');
+    await boss.fail(GENERATION_QUEUE, { id: message.id, retryCount: message.retryCount }, { message: 'malformed message' });
   }
 
-  async function runJob(message: JobWithMetadata<QueueMessage>): Promise<void> {
-    const attempt = { id: message.id, retryCount: message.retryCount };
-    const preview = PreviewMessage.safeParse(message.data);
-    if (preview.success) {
-      await runPreviewAttempt(
-        {
-          db,
-          boss,
-          store,
-          pipeline: deps.pipeline,
-          logger: deps.logger,
-          jobTimeLimitMs: settings.jobTimeLimitMs,
-          track: (controller) => {
-            running.add(controller);
-            return () => running.delete(controller);
-          },
-          timeLimitError: (limitMs) => new JobTimeLimitError(limitMs),
-          ...(deps.onJobSettled === undefined ? {} : { onSettled: deps.onJobSettled }),
-        },
-        message,
-        preview.data.previewId,
-      );
-      return;
-    }
-    const parsed = Message.safeParse(message.data);
-    if (!parsed.success) {
-      deps.logger.error({ id: message.id }, 'malformed queue message');
-      await boss.fail(GENERATION_QUEUE, attempt, { message: 'malformed message' });
-      return;
-    }
-    const jobId = parsed.data.jobId;
-    const job = await claimJob(db, jobId, seedFromJobId(jobId));
-    if (job === undefined) {
-      // Finished already (a duplicate delivery) or unknown: nothing to do.
-      await boss.complete(GENERATION_QUEUE, attempt);
+  /**
+   * One attempt of one job of any kind: claim the row, run the pipeline under the job time limit
+   * (keeping the queue message alive and the progress rising), publish in one transaction with
+   * the row locked, and settle the queue message: completed, or failed for pg-boss to retry after
+   * the row went back to `queued` (or, on the last attempt, to `failed`).
+   */
+  async function runAttempt<Claimed extends ClaimedJob>(kind: JobKind<Claimed>, message: JobWithMetadata<QueueMessage>, rowId: string): Promise<void> {
+    const queued = { id: message.id, retryCount: message.retryCount };
+    const attempt = await kind.claim(db, rowId);
+    if (attempt === undefined) {
+      // Finished already (a duplicate delivery), cancelled, or unknown: nothing to do.
+      await boss.complete(GENERATION_QUEUE, queued);
       deps.onJobSettled?.('skipped', undefined);
       return;
     }
+    const fields = kind.logFields(attempt);
     const controller = new AbortController();
     running.add(controller);
     const limit = setTimeout(() => controller.abort(new JobTimeLimitError(settings.jobTimeLimitMs)), settings.jobTimeLimitMs);
@@ -172,37 +132,43 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       message.heartbeatSeconds === null
         ? undefined
         : setInterval(() => {
-            boss.touch(GENERATION_QUEUE, attempt).catch((err: unknown) => deps.logger.warn({ err }, 'job heartbeat failed'));
+            boss.touch(GENERATION_QUEUE, queued).catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kind.name} queue heartbeat failed`));
           }, (message.heartbeatSeconds * 1000) / 2);
     let lastProgress = 0;
     const progress = (percent: number): void => {
       if (percent <= lastProgress) return;
       lastProgress = percent;
-      reportProgress(db, job, percent).catch((err: unknown) => deps.logger.warn({ err }, 'progress update failed'));
+      kind.raiseProgress(db, attempt, percent).catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kind.name} progress update failed`));
     };
     // Between steps: has the owner cancelled the job? (POST /api/generate/{job_id}/cancel)
-    const checkpoint = async (step: PipelineStep): Promise<void> => {
-      if (await attemptCancelled(db, job)) throw new JobCancelledError(step);
-    };
+    const cancelled = kind.cancelled;
+    const checkpoint =
+      cancelled === undefined
+        ? undefined
+        : async (step: PipelineStep): Promise<void> => {
+            if (await cancelled(db, attempt)) throw new JobCancelledError(step);
+          };
     try {
       const song = await generateSong(
-        { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics },
+        { prompt: attempt.prompt, durationSeconds: attempt.duration, seed: attempt.seed, steps: attempt.steps, lyrics: attempt.lyrics, withLyrics: attempt.withLyrics },
         deps.pipeline,
         controller.signal,
         progress,
         checkpoint,
       );
       controller.signal.throwIfAborted();
-      await checkpoint('upload');
-      const completed = await publish(job, song, controller.signal);
-      await boss.complete(GENERATION_QUEUE, attempt);
-      deps.logger.info({ jobId, attempts: job.attempts, hash: song.audioHash }, completed ? 'job completed' : 'job attempt superseded');
+      await checkpoint?.('upload');
+      // Lock, store and complete in one transaction: a competing attempt waits on the row lock and
+      // then finds the row no longer its own, so it neither stores nor completes.
+      const completed = await db.tx(async (tx) => (await kind.lock(tx, attempt)) && kind.publish(tx, attempt, song, controller.signal));
+      await boss.complete(GENERATION_QUEUE, queued);
+      deps.logger.info({ ...fields, hash: song.audioHash }, completed ? `${kind.name} completed` : `${kind.name} attempt superseded`);
       deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);
     } catch (err) {
       if (err instanceof JobCancelledError) {
         // Cancelled: neither a retry nor a failure. The queue message is done; the row is the owner's.
-        await boss.complete(GENERATION_QUEUE, attempt);
-        deps.logger.info({ jobId, step: err.step }, 'job cancelled by its owner');
+        await boss.complete(GENERATION_QUEUE, queued);
+        deps.logger.info({ ...fields, step: err.step }, `${kind.name} cancelled by its owner`);
         deps.onJobSettled?.('cancelled', undefined);
         return;
       }
@@ -210,15 +176,15 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       const text = describe(reason);
       const final = message.retryCount >= message.retryLimit;
       try {
-        if (final) await failJob(db, job, `generation failed after ${job.attempts} attempts: ${text}`);
-        else await retryJob(db, job, text);
+        if (final) await kind.fail(db, attempt, kind.failureMessage(attempt, text));
+        else await kind.retry(db, attempt, text);
       } finally {
         // pg-boss must hear of the failure even when the row update did not go through (the next
         // attempt claims a row left `processing`), or the job would wait for its heartbeat to lapse.
-        await boss.fail(GENERATION_QUEUE, attempt, { message: text });
+        await boss.fail(GENERATION_QUEUE, queued, { message: text });
       }
-      if (final) deps.logger.error({ jobId, attempts: job.attempts, error: text }, 'job failed');
-      else deps.logger.warn({ jobId, attempts: job.attempts, error: text }, 'job attempt failed, will retry');
+      if (final) deps.logger.error({ ...fields, error: text }, `${kind.name} failed`);
+      else deps.logger.warn({ ...fields, error: text }, `${kind.name} attempt failed, will retry`);
       deps.onJobSettled?.(final ? 'failed' : 'retry', undefined);
     } finally {
       clearTimeout(limit);

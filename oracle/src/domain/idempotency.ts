@@ -3,7 +3,7 @@
  * httpapi-idempotency-key-header): the first request with a key runs; a repeat with the same key
  * and the same request within 24 hours gets the first answer again, byte for byte, and runs
  * nothing; a repeat with another request is refused. Records live in PostgreSQL
- * (core/src/db/migrations/0007_idempotency_keys.sql), so every oracle replica sees them.
+ * (core/src/db/migrations/0008_idempotency_keys.sql), so every oracle replica sees them.
  *
  * A key is `in_flight` while its first request runs: a concurrent duplicate is told so (409,
  * retry shortly) rather than run. Only a successful (2xx) answer is recorded; any other answer

@@ -2,7 +2,7 @@
  * The job event streams of one oracle process (GET /api/generate/{job_id}/events) and the one
  * PostgreSQL connection that feeds them. Every writer of a job, on any machine (oracle, worker,
  * sweeps, cancel), announces its status and progress changes on `generation_job_changed`
- * (migration 0008), so a process that LISTENs serves any job's stream, whichever replica or
+ * (migration 0009), so a process that LISTENs serves any job's stream, whichever replica or
  * worker moved it. The payload only names the job: streams re-read it for the view.
  *
  * The hub holds no state beyond this process's open streams: a stream takes one slot of the

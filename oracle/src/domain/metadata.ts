@@ -5,6 +5,7 @@
  * the CID addresses, so anyone can check one against the other.
  */
 import type { CID } from 'multiformats/cid';
+import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
@@ -18,7 +19,6 @@ import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
 import { modelRecord, parsePublicJobId } from './jobs.ts';
 import type { ModelRecord } from './jobs.ts';
-import { sha256Hex } from './signatures.ts';
 
 export interface SongAttributesInput {
   genre?: string;
@@ -211,14 +211,14 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
   let coverCid: CID | null = null;
   if (cover !== null) {
     coverCid = await deps.ipfs.add(cover.bytes);
-    const key = job === null ? `covers/${sha256Hex(cover.bytes).slice(2)}.png` : `covers/${toPublicJobId(job.id)}.png`;
+    const key = job === null ? `covers/${sha256OfContentHash(contentHash(cover.bytes))}.png` : `covers/${toPublicJobId(job.id)}.png`;
     storedCover = { cid: coverCid.toString(), url: deps.objectStore.publicUrl(key), key, contentType: cover.contentType };
   }
 
   const document = buildErc721Metadata(input, job, storedCover);
   const bytes = new TextEncoder().encode(canonicalJson(document));
   const cid = await deps.ipfs.add(bytes);
-  const metadataHash = sha256Hex(bytes);
+  const metadataHash = contentHash(bytes);
 
   let pinRequestId: string | null = null;
   let pinStatus: PinReceipt['status'] | null = null;

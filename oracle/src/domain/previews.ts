@@ -15,7 +15,7 @@ import { GENERATION_FAILED_CODE, JOB_STATUS, sqlStatus } from '../../../core/src
 import { queuePreview } from '../../../core/src/jobs/preview-state.ts';
 import type { PreviewStatus } from '../../../core/src/jobs/preview-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
-import { PREVIEW_RETENTION_HOURS, isPreviewSessionId, previewLink } from '../../../core/src/previews.ts';
+import { PREVIEW_RETENTION_HOURS, isPreviewSessionId, previewExpiresAt, previewLink } from '../../../core/src/previews.ts';
 import { PRIORITY_SQL, liveWorkerCapacity, queuePlace, runRates } from '../queue/queue-state.ts';
 import type { QueuePlace } from '../queue/queue-state.ts';
 import { appError, fail, ok } from './errors.ts';
@@ -144,11 +144,6 @@ export type PreviewView =
       created_at: string;
     }
   | { session_id: string; status: typeof JOB_STATUS.failed; error: { code: string; message: string; retry_after?: number }; expires_at: string };
-
-/** When a preview is deleted: its creation + 24 hours (the spec's retention). */
-export function previewExpiresAt(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + PREVIEW_RETENTION_HOURS * 3_600_000);
-}
 
 function expired(sessionId: string, expiresAt: Date): AppError {
   return appError('PREVIEW_EXPIRED', 'Preview expired', {

@@ -16,8 +16,8 @@
  * conditional on the stored signature being the one found dead, so concurrent requests again
  * give exactly one new signature.
  */
-import { createHash } from 'node:crypto';
 import type { Address, Hex } from 'viem';
+import { contentHashFromSha256 } from '../../../core/src/content-hash.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
@@ -82,10 +82,6 @@ export interface SignableJob {
 }
 
 const UNIQUE_VIOLATION = '23505';
-
-export function sha256Hex(bytes: Uint8Array): Hex {
-  return `0x${createHash('sha256').update(bytes).digest('hex')}`;
-}
 
 function invalidJob(publicId?: string) {
   // Unknown, malformed and someone else's job ids answer alike: no job existence leaks.
@@ -202,7 +198,7 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
     }
     return fail(appError('SERVICE_UNAVAILABLE', 'Object storage unavailable', { details: stored.error.message, retryAfter: 5, jobId }));
   }
-  if (`0x${stored.value.hex}` !== job.audio_hash) {
+  if (contentHashFromSha256(stored.value.hex) !== job.audio_hash) {
     return fail(
       appError('SIGN_004', 'Audio hash mismatch', {
         details: 'The stored audio no longer hashes to the value recorded when the job completed.',

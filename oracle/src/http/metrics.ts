@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Database } from '../../../core/src/db/database.ts';
 import { HEARTBEAT_STALE_SECONDS } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, JOB_STATUSES, sqlStatus } from '../../../core/src/jobs/job-state.ts';
+import { DELIVERY_STATES } from '../../../core/src/jobs/webhook-delivery-state.ts';
 
 export interface OracleMetrics {
   registry: Registry;
@@ -13,8 +14,6 @@ export interface OracleMetrics {
 }
 
 const TIERS = ['free', 'pro', 'enterprise'] as const;
-/** `webhook_deliveries.state` (migration 0011). */
-const WEBHOOK_DELIVERY_STATES = ['pending', 'queued', 'delivered', 'gave_up'] as const;
 /** `preview_jobs.status` (migration 0012): the job statuses without `cancelled`. */
 const PREVIEW_STATUSES = [JOB_STATUS.queued, JOB_STATUS.processing, JOB_STATUS.completed, JOB_STATUS.failed] as const;
 
@@ -89,7 +88,7 @@ export function createMetrics(db: Database, gauges: ProcessGauges = {}): OracleM
     registers: [registry],
     async collect() {
       const rows = await readOrEmpty(db, 'SELECT state AS key, count(*)::int AS n FROM webhook_deliveries GROUP BY state');
-      for (const state of WEBHOOK_DELIVERY_STATES) this.set({ state }, rows.find((row) => row.key === state)?.n ?? 0);
+      for (const state of DELIVERY_STATES) this.set({ state }, rows.find((row) => row.key === state)?.n ?? 0);
     },
   });
   new Gauge({

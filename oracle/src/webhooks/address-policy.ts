@@ -7,6 +7,8 @@
  * (`WEBHOOK_ALLOWED_HOSTS`, empty in production) lifts the guard for named hosts in development.
  */
 import { BlockList, isIP } from 'node:net';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 
 /** A host, optionally with a port; no port matches every port of the host. */
 export interface AllowedHost {
@@ -92,9 +94,9 @@ export function isAllowListed(url: URL, allowList: AllowList): boolean {
 
 /**
  * Parses `WEBHOOK_ALLOWED_HOSTS`: a comma list of `host` or `host:port` (an IPv6 literal in
- * brackets). Returns the problem for a malformed entry.
+ * brackets). Fails with the first malformed entry.
  */
-export function parseAllowList(value: string): { ok: true; value: AllowList } | { ok: false; problem: string } {
+export function parseAllowList(value: string): Result<AllowList, DomainError<'ALLOW_LIST_INVALID'>> {
   const entries: AllowedHost[] = [];
   for (const raw of value.split(',')) {
     const item = raw.trim();
@@ -103,13 +105,13 @@ export function parseAllowList(value: string): { ok: true; value: AllowList } | 
     try {
       parsed = new URL(`http://${item}`);
     } catch {
-      return { ok: false, problem: `${item}: not a host or host:port` };
+      return fail({ code: 'ALLOW_LIST_INVALID', message: `${item}: not a host or host:port` });
     }
     if (parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '' || item.includes('/')) {
-      return { ok: false, problem: `${item}: not a host or host:port` };
+      return fail({ code: 'ALLOW_LIST_INVALID', message: `${item}: not a host or host:port` });
     }
     const hasPort = /:\d+$/.test(item) && !(item.startsWith('[') && item.endsWith(']'));
     entries.push({ host: bareHost(parsed.hostname), ...(hasPort ? { port: Number(item.slice(item.lastIndexOf(':') + 1)) } : {}) });
   }
-  return { ok: true, value: entries };
+  return ok(entries);
 }

@@ -2,9 +2,12 @@
  * One attempt of one outbox row, as the pg-boss worker runs it: the payload (fixed at the first
  * attempt, so retries carry the same bytes under the same `webhook-id`), the owner's signature,
  * the guarded POST, and the record of the attempt. A failed attempt is reported back to pg-boss
- * (which schedules the retry) until the retry limit, when the row is marked `gave_up`.
+ * (which schedules the retry) until the retry limit, when the row is marked `gave_up` (the states:
+ * core/src/jobs/webhook-delivery-state.ts).
  */
 import type { Database } from '../../../core/src/db/database.ts';
+import { DELIVERY_STATE, giveUpDelivery, isSettled, recordAttempt } from '../../../core/src/jobs/webhook-delivery-state.ts';
+import type { DeliveryState } from '../../../core/src/jobs/webhook-delivery-state.ts';
 import { JOB_COLUMNS, toJobRecord, viewJob } from '../domain/jobs.ts';
 import type { JobRow, JobView } from '../domain/jobs.ts';
 import { attemptDelivery, isDelivered } from './delivery.ts';
@@ -38,7 +41,7 @@ interface DeliveryRow {
   id: string;
   event: WebhookEvent;
   url: string;
-  state: 'pending' | 'queued' | 'delivered' | 'gave_up';
+  state: DeliveryState;
   body: string | null;
   created_at: Date;
 }
@@ -84,7 +87,7 @@ export async function deliverOnce(deps: DeliverDeps, deliveryId: string, retryCo
     'SELECT id, job_id, event, url, state, body, created_at FROM webhook_deliveries WHERE id = $1',
     [deliveryId],
   );
-  if (found === null || found.state === 'delivered' || found.state === 'gave_up') return { kind: 'settled' };
+  if (found === null || isSettled(found.state)) return { kind: 'settled' };
   const job = await deps.db.one<JobRow>(`SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $1`, [found.job_id]);
   const body = await fixedBody(deps, found, job);
   const { secret } = await userWebhookSecret(deps.db, job.user_id);
@@ -103,15 +106,13 @@ export async function deliverOnce(deps: DeliverDeps, deliveryId: string, retryCo
   const delivered = isDelivered(outcome);
   // A refused target stays refused: the guard's verdict does not improve with retries.
   const giveUp = !delivered && (outcome.kind === 'refused' || retryCount >= deps.settings.retryLimit);
-  const state = delivered ? 'delivered' : giveUp ? 'gave_up' : 'queued';
   const message = describe(outcome);
-  await deps.db.none(
-    `UPDATE webhook_deliveries
-        SET attempts = attempts + 1, last_attempt_at = $2, last_status = $3, last_error = $4, state = $5,
-            delivered_at = CASE WHEN $5 = 'delivered' THEN $2 ELSE delivered_at END
-      WHERE id = $1 AND state NOT IN ('delivered', 'gave_up')`,
-    [found.id, attemptedAt, outcome.kind === 'answered' ? outcome.status : null, delivered ? null : message.slice(0, 1000), state],
-  );
+  await recordAttempt(deps.db, found.id, {
+    at: attemptedAt,
+    end: delivered ? DELIVERY_STATE.delivered : giveUp ? DELIVERY_STATE.gave_up : DELIVERY_STATE.queued,
+    httpStatus: outcome.kind === 'answered' ? outcome.status : null,
+    error: delivered ? null : message,
+  });
   if (delivered && outcome.kind === 'answered') return { kind: 'delivered', status: outcome.status };
   return giveUp ? { kind: 'gave_up', message } : { kind: 'retry', message };
 }
@@ -120,9 +121,5 @@ export const ABANDONED_DELIVERY_MESSAGE = 'the last attempt never finished (the 
 
 /** A delivery pg-boss gave up on without a recorded end (./webhook-queue.ts, the dead-letter queue). */
 export async function markAbandoned(db: Database, deliveryId: string): Promise<boolean> {
-  const settled = await db.result(
-    `UPDATE webhook_deliveries SET state = 'gave_up', last_error = $2 WHERE id = $1 AND state NOT IN ('delivered', 'gave_up')`,
-    [deliveryId, ABANDONED_DELIVERY_MESSAGE],
-  );
-  return settled.rowCount === 1;
+  return giveUpDelivery(db, deliveryId, ABANDONED_DELIVERY_MESSAGE);
 }

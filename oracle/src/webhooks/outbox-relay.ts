@@ -1,6 +1,6 @@
 /**
  * Moves new outbox rows (written by migration 0011's trigger, whoever finished the job) into the
- * pg-boss delivery queue. Each row is claimed with `FOR UPDATE SKIP LOCKED` and its queue message
+ * pg-boss delivery queue: `pending` -> `queued` (core/src/jobs/webhook-delivery-state.ts). Each row is claimed with `FOR UPDATE SKIP LOCKED` and its queue message
  * is sent in the same transaction that marks it `queued`, so with any number of replicas every
  * row is queued exactly once, and a crash in between leaves it `pending` for the next pass.
  * A pass runs on each NOTIFY of `webhook_delivery_pending` and on a timer (the backstop for a
@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../../core/src/db/database.ts';
+import { claimPendingDeliveries, markQueued } from '../../../core/src/jobs/webhook-delivery-state.ts';
 import { bossDbFromTask } from '../../../core/src/queue.ts';
 import { WEBHOOK_QUEUE } from './webhook-queue.ts';
 import type { WebhookMessage } from './webhook-queue.ts';
@@ -21,18 +22,15 @@ const RELAY_BATCH = 100;
 /** Queues up to RELAY_BATCH pending rows; returns how many. */
 export async function relayPendingDeliveries(db: Database, boss: PgBoss): Promise<number> {
   return db.tx('relay-webhooks', async (tx) => {
-    const rows = await tx.any<{ id: string }>(
-      `SELECT id FROM webhook_deliveries WHERE state = 'pending' ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [RELAY_BATCH],
-    );
-    if (rows.length === 0) return 0;
+    const ids = await claimPendingDeliveries(tx, RELAY_BATCH);
+    if (ids.length === 0) return 0;
     const bossDb = bossDbFromTask(tx);
-    for (const row of rows) {
-      const message: WebhookMessage = { deliveryId: row.id };
+    for (const deliveryId of ids) {
+      const message: WebhookMessage = { deliveryId };
       await boss.send(WEBHOOK_QUEUE, message, { db: bossDb });
     }
-    await tx.none(`UPDATE webhook_deliveries SET state = 'queued' WHERE id IN ($1:csv)`, [rows.map((row) => row.id)]);
-    return rows.length;
+    await markQueued(tx, ids);
+    return ids.length;
   });
 }
 

@@ -2,7 +2,7 @@
  * Standard Webhooks signing (https://www.standardwebhooks.com): the signed content is
  * `<webhook-id>.<webhook-timestamp>.<body>`, the key is the base64-decoded part of the secret after
  * `whsec_`, and the header carries `v1,<base64 HMAC-SHA256>`. The SDK's `verifyWebhook` is the
- * other half (sdk/src/webhooks.ts).
+ * other half (sdk/src/api/webhooks.ts).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 

@@ -113,11 +113,11 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     },
     async startWorker(overrides = {}) {
       const loaded = loadWorkerConfig({ ...env, ...overrides });
-      if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-      const started = await startWorkerProcess(loaded.config satisfies WorkerEnv, pino({ level: 'silent' }));
-      if (!started.ok) throw new Error(`${started.code}: ${started.message}`);
-      workers.push(started.process);
-      return started.process;
+      if (!loaded.ok) throw new Error(loaded.error.problems.join('; '));
+      const started = await startWorkerProcess(loaded.value satisfies WorkerEnv, pino({ level: 'silent' }));
+      if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
+      workers.push(started.value);
+      return started.value;
     },
     async waitFor(what, probe, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;

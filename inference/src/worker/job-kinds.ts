@@ -1,0 +1,128 @@
+/**
+ * The kinds of generation job the workers run from the one queue, as descriptors of what differs
+ * between them; the attempt itself (claim, time limit, queue heartbeat, monotonic progress,
+ * publish, retry or fail) is one runner for all kinds (./worker.ts `runAttempt`).
+ * - song: `generation_jobs` (core/src/jobs/job-state.ts), published at the public
+ *   `audio/<job_id>.mp3`, cancellable by its owner between steps, its daily generation given back
+ *   when it fails;
+ * - preview: `preview_jobs` (core/src/jobs/preview-state.ts), stored privately at
+ *   `preview/<session_id>.mp3` (core/src/previews.ts), never cancelled, never charged daily.
+ */
+import { z } from 'zod';
+import { sha256OfContentHash } from '../../../core/src/content-hash.ts';
+import type { DatabaseTask, Queryable } from '../../../core/src/db/database.ts';
+import { audioObjectKey } from '../../../core/src/generation-queue.ts';
+import type { GenerationMessage, PreviewMessage } from '../../../core/src/generation-queue.ts';
+import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
+import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
+import {
+  claimPreview,
+  completePreview,
+  failPreview,
+  lockPreviewForPublish,
+  reportPreviewProgress,
+  retryPreview,
+} from '../../../core/src/jobs/preview-state.ts';
+import type { ClaimedPreview } from '../../../core/src/jobs/preview-state.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { createPreview } from '../../../core/src/previews.ts';
+import { seedFromJobId } from '../model/seed.ts';
+import type { PipelineDeps, Song } from './pipeline.ts';
+
+/** What the kinds' publishing needs of the worker. */
+export interface JobKindDeps {
+  store: ObjectStore;
+  pipeline: PipelineDeps;
+}
+
+/** One kind of job: everything the attempt runner does differently for it. */
+export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
+  /** Names the kind in logs ("song completed", "preview attempt failed, will retry"). */
+  readonly name: 'song' | 'preview';
+  /** The row id a queue message of this kind names; undefined for a message of another kind. */
+  rowId(data: unknown): string | undefined;
+  /** Starts an attempt (seed derived from the row id when none was given); undefined when finished or unknown. */
+  claim(db: Queryable, rowId: string): Promise<Claimed | undefined>;
+  raiseProgress(db: Queryable, attempt: Claimed, percent: number): Promise<void>;
+  /** True once the owner cancelled the row (checked between steps); absent where a kind cannot be cancelled. */
+  cancelled?: (db: Queryable, attempt: Claimed) => Promise<boolean>;
+  /** Locks the row for the publishing transaction; false when this attempt no longer owns it. */
+  lock(tx: DatabaseTask, attempt: Claimed): Promise<boolean>;
+  /** Inside that transaction: stores the audio and completes the row; false when superseded. */
+  publish(tx: DatabaseTask, attempt: Claimed, song: Song, signal: AbortSignal): Promise<boolean>;
+  retry(db: Queryable, attempt: Claimed, message: string): Promise<void>;
+  /** The last attempt failed: the row is failed (GEN_005) with `message`. */
+  fail(db: Queryable, attempt: Claimed, message: string): Promise<void>;
+  /** The stored error message of a row whose last attempt failed with `reason`. */
+  failureMessage(attempt: Claimed, reason: string): string;
+  /** The fields that name an attempt of this kind in logs. */
+  logFields(attempt: Claimed): Record<string, string | number>;
+}
+
+const SongMessage = z.object({ jobId: z.uuid() }) satisfies z.ZodType<GenerationMessage>;
+const PreviewQueueMessage = z.object({ previewId: z.uuid() }) satisfies z.ZodType<PreviewMessage>;
+
+/** Songs: published at `audio/<job_id>.mp3` with the model's name and licence on the row. */
+export function songJobKind(deps: JobKindDeps): JobKind {
+  const model = deps.pipeline.model;
+  return {
+    name: 'song',
+    rowId: (data) => SongMessage.safeParse(data).data?.jobId,
+    claim: (db, jobId) => claimJob(db, jobId, seedFromJobId(jobId)),
+    raiseProgress: reportProgress,
+    cancelled: attemptCancelled,
+    lock: lockForPublish,
+    async publish(tx, job, song, signal) {
+      const key = audioObjectKey(job.id);
+      // A competing attempt waits on the row lock taken before this, then finds the job no longer
+      // its own, so it neither uploads nor completes.
+      await deps.pipeline.enterStage?.('upload', signal);
+      // The audio hash goes along as the S3 SHA-256 checksum: the store refuses bytes that do not
+      // match it and keeps it, so the signature check can read it back without downloading.
+      const put = await deps.store.put(key, song.bytes, {
+        contentType: 'audio/mpeg',
+        cacheControl: 'public, max-age=31536000, immutable',
+        sha256: sha256OfContentHash(song.audioHash),
+      });
+      if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
+      await deps.pipeline.enterStage?.('completion', signal);
+      return completeJob(tx, job, {
+        audioKey: key,
+        audioUrl: deps.store.publicUrl(key),
+        audioHash: song.audioHash,
+        actualDuration: song.actualDuration,
+        modelName: model.name,
+        modelVersion: model.version,
+        device: model.device,
+        usedLyrics: song.usedLyrics,
+        lyricsTokens: song.lyricsTokens,
+        modelLicence: model.licence.spdx,
+        modelCommercialUse: model.licence.commercial_use,
+      });
+    },
+    retry: retryJob,
+    fail: failJob,
+    failureMessage: (job, reason) => `generation failed after ${job.attempts} attempts: ${reason}`,
+    logFields: (job) => ({ jobId: job.id, attempts: job.attempts }),
+  };
+}
+
+/** Previews: stored privately under their session id, never under the public `audio/` prefix. */
+export function previewJobKind(deps: JobKindDeps): JobKind<ClaimedPreview> {
+  return {
+    name: 'preview',
+    rowId: (data) => PreviewQueueMessage.safeParse(data).data?.previewId,
+    claim: (db, previewId) => claimPreview(db, previewId, seedFromJobId(previewId)),
+    raiseProgress: reportPreviewProgress,
+    lock: lockPreviewForPublish,
+    async publish(tx, preview, song) {
+      const stored = await createPreview(tx, deps.store, preview.sessionId, song.bytes);
+      if (!stored.ok) throw new Error(`storing preview ${preview.sessionId} failed: ${stored.error.code} ${stored.error.message}`);
+      return completePreview(tx, preview, { audioHash: stored.value.audioHash, actualDuration: song.actualDuration });
+    },
+    retry: retryPreview,
+    fail: failPreview,
+    failureMessage: (preview, reason) => `preview failed after ${preview.attempts} attempts: ${reason}`,
+    logFields: (preview) => ({ previewId: preview.id, sessionId: preview.sessionId, attempts: preview.attempts }),
+  };
+}
