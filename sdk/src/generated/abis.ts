@@ -2759,6 +2759,17 @@ export const songPoolHookAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "sender",
+        "type": "address"
+      }
+    ],
+    "name": "LiquidityOnlyFromVault",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "NotNativeEthPool",
     "type": "error"
