@@ -14,6 +14,7 @@ import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/Messa
 import {IERC7572} from "./interfaces/IERC7572.sol";
 import {ISongNFT} from "./interfaces/ISongNFT.sol";
 import {IpfsCidUri} from "./libraries/IpfsCidUri.sol";
+import {TokenRecord, TokenRecordLibrary} from "./types/TokenRecord.sol";
 
 /// @title SongNFT
 /// @notice One ERC-721 token per generated song. The creator mints it with a one-time signature
@@ -22,9 +23,9 @@ import {IpfsCidUri} from "./libraries/IpfsCidUri.sol";
 /// @dev Storage is laid out so that a mint writes two fresh slots, the minimum for a token that
 /// carries an owner (20 bytes) and a CID digest (32 bytes) and that must be findable both from its
 /// id (`tokenURI`) and from its audio (the replay guard):
-///  - `_tokenRecords[id]`: owner (bits 0-159), "creator moved" flag (160), URI kind (161-162) and
-///    the audio key (163-255): the high `AUDIO_KEY_BITS` (93) bits of the audio hash. Until the
-///    first transfer the owner IS the creator; the first transfer copies the creator to
+///  - `_tokenRecords[id]`: a {TokenRecord}: owner, "creator moved" flag, URI kind and the audio
+///    key, the high `AUDIO_KEY_BITS` (93) bits of the audio hash (layout in types/TokenRecord.sol).
+///    Until the first transfer the owner IS the creator; the first transfer copies the creator to
 ///    `_movedCreators` (ERC721A-style lazy data: mints stay cheap, a first transfer pays one
 ///    extra slot).
 ///  - `_commitments[audioKey]`: non-zero once a token with that audio key is minted, which is the
@@ -65,18 +66,13 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     bytes32 private constant _SONG_MINTED_EVENT = 0xd0f071d47e5caacf2a8d13ddf1a9d3dab5ea8a5071abb066d6be5737e349ce10;
 
     /// @notice Width of the audio key: the high bits of an audio hash that identify it on chain.
-    uint256 public constant AUDIO_KEY_BITS = 93;
-    /// @dev Token record bits (see the layout notes); the shifts are plain literals for assembly.
-    uint256 private constant _AUDIO_KEY_SHIFT = 163;
-    uint256 private constant _URI_KIND_SHIFT = 161;
-    uint256 private constant _CREATOR_MOVED = 1 << 160;
-    uint256 private constant _OWNER_BITS = type(uint160).max;
+    uint256 public constant AUDIO_KEY_BITS = TokenRecordLibrary.AUDIO_KEY_BITS;
 
     address private _platformSigner;
     uint64 private _totalMinted;
     uint16 private _royaltyBps;
 
-    mapping(uint256 tokenId => uint256 record) private _tokenRecords;
+    mapping(uint256 tokenId => TokenRecord) private _tokenRecords;
     mapping(uint256 audioKey => bytes32 commitment) private _commitments;
     mapping(address owner => uint256) private _balances;
     mapping(uint256 tokenId => address) private _tokenApprovals;
@@ -88,8 +84,10 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
 
     /// @notice The platform signer cannot be the zero address.
     error ZeroPlatformSigner();
-    /// @notice Royalty rate above `MAX_ROYALTY_BPS`.
-    error RoyaltyTooHigh(uint16 bps);
+    /// @notice OpenZeppelin ERC2981's error for an unusable default royalty: here any rate above
+    /// `MAX_ROYALTY_BPS` (numerator) over `ROYALTY_DENOMINATOR` (denominator), a stricter bound than
+    /// OpenZeppelin's `numerator <= denominator`, reported the same way.
+    error ERC2981InvalidDefaultRoyalty(uint256 numerator, uint256 denominator);
     /// @notice Ownership cannot be renounced: it would freeze the platform signer forever.
     error RenounceDisabled();
     /// @notice The signer is the current one or was rotated away before: a retired key never
@@ -120,6 +118,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
         {
             bool signedByPlatform;
             bool audioUsed;
+            uint256 audioKey = TokenRecordLibrary.audioKeyOf(audioHash);
             assembly ("memory-safe") {
                 // Free memory is scratch here, never claimed: nothing in it outlives this block.
                 let m := mload(0x40)
@@ -144,7 +143,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
                 // `_totalMinted` sits above the signer in the same slot.
                 tokenId := add(and(shr(160, state), 0xffffffffffffffff), 1)
                 sstore(_platformSigner.slot, add(state, shl(160, 1)))
-                mstore(0x00, shr(_AUDIO_KEY_SHIFT, audioHash))
+                mstore(0x00, audioKey)
                 mstore(0x20, _commitments.slot)
                 commitmentSlot := keccak256(0x00, 0x40)
                 audioUsed := iszero(iszero(sload(commitmentSlot)))
@@ -159,15 +158,13 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
             commitment = uint256(keccak256(bytes(metadataURI)));
             _verbatimURIs[tokenId] = metadataURI;
         }
+        TokenRecord record = TokenRecordLibrary.minted(msg.sender, uriKind, audioHash);
         assembly ("memory-safe") {
             sstore(commitmentSlot, commitment)
-            // _tokenRecords[tokenId] = audio key | URI kind | creator not moved | msg.sender
+            // _tokenRecords[tokenId] = record
             mstore(0x00, tokenId)
             mstore(0x20, _tokenRecords.slot)
-            sstore(
-                keccak256(0x00, 0x40),
-                or(shl(_AUDIO_KEY_SHIFT, shr(_AUDIO_KEY_SHIFT, audioHash)), or(shl(_URI_KIND_SHIFT, uriKind), caller()))
-            )
+            sstore(keccak256(0x00, 0x40), record)
             // ++_balances[msg.sender]
             mstore(0x00, caller())
             mstore(0x20, _balances.slot)
@@ -226,7 +223,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
 
     /// @inheritdoc ISongNFT
     function isAudioHashUsed(bytes32 audioHash) external view returns (bool) {
-        return _commitments[uint256(audioHash) >> _AUDIO_KEY_SHIFT] != bytes32(0);
+        return _commitments[TokenRecordLibrary.audioKeyOf(audioHash)] != bytes32(0);
     }
 
     /// @inheritdoc ISongNFT
@@ -271,18 +268,17 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
 
     /// @inheritdoc ISongNFT
     function creatorOf(uint256 tokenId) public view returns (address) {
-        uint256 record = _existing(tokenId);
-        return record & _CREATOR_MOVED == 0 ? address(uint160(record)) : _movedCreators[tokenId];
+        return _creator(tokenId, _existing(tokenId));
     }
 
     /// @inheritdoc ISongNFT
     function audioKeyOf(uint256 tokenId) external view returns (uint96) {
-        return uint96(_existing(tokenId) >> _AUDIO_KEY_SHIFT);
+        return uint96(_existing(tokenId).audioKey());
     }
 
     /// @inheritdoc ISongNFT
     function matchesAudioHash(uint256 tokenId, bytes32 audioHash) external view returns (bool) {
-        return _existing(tokenId) >> _AUDIO_KEY_SHIFT == uint256(audioHash) >> _AUDIO_KEY_SHIFT;
+        return _existing(tokenId).audioKey() == TokenRecordLibrary.audioKeyOf(audioHash);
     }
 
     /// @inheritdoc IERC7572
@@ -297,13 +293,18 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     }
 
     /// @inheritdoc IERC2981
-    /// @dev The receiver is the song's creator. Reverts for a token that does not exist.
+    /// @dev The receiver is the song's creator. A token that does not exist has no creator and so no
+    /// royalty: `(address(0), 0)`, what OpenZeppelin's ERC2981 answers for a token without royalty
+    /// information (it never reverts for an unknown id either).
     function royaltyInfo(uint256 tokenId, uint256 salePrice)
         external
         view
         returns (address receiver, uint256 royaltyAmount)
     {
-        return (creatorOf(tokenId), salePrice * _royaltyBps / ROYALTY_DENOMINATOR);
+        TokenRecord record = _tokenRecords[tokenId];
+        if (!record.exists()) return (address(0), 0);
+        receiver = _creator(tokenId, record);
+        royaltyAmount = salePrice * _royaltyBps / ROYALTY_DENOMINATOR;
     }
 
     // ---------------------------------------------------------------- ERC-721 metadata
@@ -321,10 +322,10 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     /// @inheritdoc IERC721Metadata
     /// @dev Exactly the string passed to {mint}.
     function tokenURI(uint256 tokenId) external view returns (string memory) {
-        uint256 record = _existing(tokenId);
-        uint256 uriKind = (record >> _URI_KIND_SHIFT) & 3;
+        TokenRecord record = _existing(tokenId);
+        uint256 uriKind = record.uriKind();
         if (uriKind == IpfsCidUri.KIND_NONE) return _verbatimURIs[tokenId];
-        return IpfsCidUri.decodeUri(uriKind, uint256(_commitments[record >> _AUDIO_KEY_SHIFT]));
+        return IpfsCidUri.decodeUri(uriKind, uint256(_commitments[record.audioKey()]));
     }
 
     // ---------------------------------------------------------------- ERC-721
@@ -337,7 +338,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
 
     /// @inheritdoc IERC721
     function ownerOf(uint256 tokenId) public view returns (address) {
-        return address(uint160(_existing(tokenId)));
+        return _existing(tokenId).owner();
     }
 
     /// @inheritdoc IERC721
@@ -369,15 +370,15 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     /// @inheritdoc IERC721
     function transferFrom(address from, address to, uint256 tokenId) public {
         if (to == address(0)) revert ERC721InvalidReceiver(address(0));
-        uint256 record = _existing(tokenId);
-        address owner = address(uint160(record));
+        TokenRecord record = _existing(tokenId);
+        address owner = record.owner();
         if (owner != from) revert ERC721IncorrectOwner(from, tokenId, owner);
         if (msg.sender != owner && !_operatorApprovals[owner][msg.sender] && _tokenApprovals[tokenId] != msg.sender) {
             revert ERC721InsufficientApproval(msg.sender, tokenId);
         }
         if (_tokenApprovals[tokenId] != address(0)) delete _tokenApprovals[tokenId];
-        if (record & _CREATOR_MOVED == 0) _movedCreators[tokenId] = owner;
-        _tokenRecords[tokenId] = (record & ~_OWNER_BITS) | _CREATOR_MOVED | uint256(uint160(to));
+        if (!record.creatorMoved()) _movedCreators[tokenId] = owner;
+        _tokenRecords[tokenId] = record.transferredTo(to);
         unchecked {
             --_balances[from];
             ++_balances[to];
@@ -409,9 +410,14 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     // ---------------------------------------------------------------- internals
 
     /// @dev The token's record (see the layout notes); reverts when there is no such token.
-    function _existing(uint256 tokenId) private view returns (uint256 record) {
+    function _existing(uint256 tokenId) private view returns (TokenRecord record) {
         record = _tokenRecords[tokenId];
-        if (record & _OWNER_BITS == 0) revert ERC721NonexistentToken(tokenId);
+        if (!record.exists()) revert ERC721NonexistentToken(tokenId);
+    }
+
+    /// @dev The creator of an existing token: the owner until the first transfer moves it aside.
+    function _creator(uint256 tokenId, TokenRecord record) private view returns (address) {
+        return record.creatorMoved() ? _movedCreators[tokenId] : record.owner();
     }
 
     function _setPlatformSigner(address newSigner) private {
@@ -424,7 +430,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     }
 
     function _setRoyaltyBps(uint16 newBps) private {
-        if (newBps > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(newBps);
+        if (newBps > MAX_ROYALTY_BPS) revert ERC2981InvalidDefaultRoyalty(newBps, ROYALTY_DENOMINATOR);
         emit RoyaltyBpsUpdated(_royaltyBps, newBps);
         _royaltyBps = newBps;
     }

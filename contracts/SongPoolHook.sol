@@ -10,17 +10,21 @@ import {BeforeSwapDelta, BeforeSwapDeltaLibrary, toBeforeSwapDelta} from "@unisw
 import {CurrencyLibrary} from "@uniswap/v4-core/src/types/Currency.sol";
 import {PoolId, PoolIdLibrary} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
-import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {ModifyLiquidityParams, SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 
 /// @dev The low 14 bits a SongPoolHook address must carry, matching {SongPoolHook-getHookPermissions}:
-/// beforeInitialize, beforeSwap, afterSwap, beforeSwapReturnDelta, afterSwapReturnDelta (0x20cc).
-uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEFORE_SWAP_FLAG | Hooks.AFTER_SWAP_FLAG
-    | Hooks.BEFORE_SWAP_RETURNS_DELTA_FLAG | Hooks.AFTER_SWAP_RETURNS_DELTA_FLAG;
+/// beforeInitialize, beforeAddLiquidity, beforeSwap, afterSwap, beforeSwapReturnDelta,
+/// afterSwapReturnDelta (0x28cc).
+uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEFORE_ADD_LIQUIDITY_FLAG
+    | Hooks.BEFORE_SWAP_FLAG | Hooks.AFTER_SWAP_FLAG | Hooks.BEFORE_SWAP_RETURNS_DELTA_FLAG
+    | Hooks.AFTER_SWAP_RETURNS_DELTA_FLAG;
 
 /// @title SongPoolHook
 /// @notice Uniswap v4 hook of every Songmint song pool (native ETH / SongToken). It
-///  - lets only its SongVault (the contract that deployed it) initialize pools with it;
+///  - lets only its SongVault (the contract that deployed it) initialize pools with it and add
+///    liquidity to them: the vault's locked launch position is the only position a song pool ever
+///    has (see below);
 ///  - charges a swap fee on the ETH side of every swap, credited to the song: the fee becomes
 ///    PoolManager ERC-6909 claims on ETH held by the hook, with the vault as their ERC-6909
 ///    operator, and the hook keeps a per-pool running total; the vault burns the claims for a
@@ -40,6 +44,13 @@ uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEF
 /// (`ExactEthSwapNotFilled`) instead of charging a fee on ETH that never changed hands. Swaps that
 /// specify the token amount are charged on the ETH actually filled.
 /// The hook never sends ETH during a swap, so no recipient can block trading.
+/// Why only the vault provides liquidity: a position is a limit order. Tokens placed in a range just
+/// below the price are bought by the next buyers, and removing the position pays out ETH through
+/// `modifyLiquidity`, which no swap fee touches; so open liquidity would let a sniper (or a launcher
+/// parking its allocation) sell without the launch fee, and would let anyone dilute the locked
+/// position's LP fees just in time. Refusing every other addition in `beforeAddLiquidity` makes the
+/// swap the only way to trade a song token in its pool. Removals need no check: the only position
+/// belongs to the vault, which never removes it (its fee collection is a zero-liquidity poke).
 /// The hook is deployed by its vault (CREATE2 from the vault's address, salt mined by the vault for
 /// the flag bits), which it records as `vault` in its constructor: its address is bound to that
 /// vault, so no one else can deploy it, squat its address or bind it to something else.
@@ -92,6 +103,9 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     error ExactEthSwapNotFilled(int256 expected, int256 filled);
     /// @notice Only the bound vault initializes pools with this hook.
     error OnlyVault(address sender);
+    /// @notice Only the bound vault adds liquidity to a song pool: `sender` (the PoolManager's
+    /// caller, a router or position manager) may not.
+    error LiquidityOnlyFromVault(address sender);
     /// @notice Song pools pair native ETH (currency0) with the song token.
     error NotNativeEthPool();
 
@@ -127,7 +141,7 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
         return Hooks.Permissions({
             beforeInitialize: true,
             afterInitialize: false,
-            beforeAddLiquidity: false,
+            beforeAddLiquidity: true,
             afterAddLiquidity: false,
             beforeRemoveLiquidity: false,
             afterRemoveLiquidity: false,
@@ -149,6 +163,17 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
         _pools[poolId].launchedAt = uint40(block.timestamp);
         emit PoolLaunched(poolId, block.timestamp);
         return this.beforeInitialize.selector;
+    }
+
+    /// @dev Refuses every addition of liquidity that the vault did not make (see the contract notes).
+    function _beforeAddLiquidity(address sender, PoolKey calldata, ModifyLiquidityParams calldata, bytes calldata)
+        internal
+        view
+        override
+        returns (bytes4)
+    {
+        if (sender != vault) revert LiquidityOnlyFromVault(sender);
+        return this.beforeAddLiquidity.selector;
     }
 
     function _beforeSwap(address sender, PoolKey calldata key, SwapParams calldata params, bytes calldata)

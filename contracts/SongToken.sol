@@ -3,7 +3,6 @@ pragma solidity 0.8.28;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
-import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {IERC721Metadata} from "@openzeppelin/contracts/token/ERC721/extensions/IERC721Metadata.sol";
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
@@ -11,6 +10,7 @@ import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/Messa
 import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 import {IERC7572} from "./interfaces/IERC7572.sol";
+import {SongTokenDomain} from "./SongTokenDomain.sol";
 
 /// @dev The fixed supply of every SongToken (1,000,000,000 tokens, 18 decimals), shared with the vault.
 uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
@@ -25,7 +25,7 @@ uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
 /// storage. The vault creates and initializes a clone in the same transaction, so nobody can
 /// initialize it first; the implementation itself can never be initialized.
 /// The EIP-712 domain uses the per-song `name()`, which is what wallets read to build a permit.
-contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
+contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     /// @notice The whole supply, minted at launch.
     uint256 public constant TOTAL_SUPPLY = SONG_TOKEN_SUPPLY;
 
@@ -91,7 +91,7 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
 
     /// @notice "Songmint #<songId>".
     function name() public view override returns (string memory) {
-        return string.concat("Songmint #", Strings.toString(songId()));
+        return _songName();
     }
 
     /// @notice "SONG<songId>".
@@ -128,27 +128,12 @@ contract SongToken is ERC20, IERC20Permit, IERC5267, IERC7572, Nonces {
         return keccak256(abi.encode(_DOMAIN_TYPEHASH, keccak256(bytes(name())), _VERSION_HASH, block.chainid, address(this)));
     }
 
-    /// @notice ERC-5267: the fields of the EIP-712 domain.
-    /// @return fields `0x0f`: name, version, chain id and verifying contract are set.
-    /// @return domainName The token's `name()`.
-    /// @return version "1".
-    /// @return chainId The current chain id.
-    /// @return verifyingContract This token's address.
-    /// @return salt Unused (zero).
-    /// @return extensions None.
-    function eip712Domain()
-        external
-        view
-        returns (
-            bytes1 fields,
-            string memory domainName,
-            string memory version,
-            uint256 chainId,
-            address verifyingContract,
-            bytes32 salt,
-            uint256[] memory extensions
-        )
-    {
-        return (hex"0f", name(), "1", block.chainid, address(this), bytes32(0), new uint256[](0));
+    /// @dev The EIP-712 domain name: the per-song `name()`.
+    function _domainName() internal view override returns (string memory) {
+        return _songName();
+    }
+
+    function _songName() private view returns (string memory) {
+        return string.concat("Songmint #", Strings.toString(songId()));
     }
 }

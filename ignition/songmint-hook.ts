@@ -16,10 +16,11 @@ export const CREATE2_DEPLOYER_RUNTIME_CODE: Hex =
 
 /**
  * Uniswap v4 reads a hook's callbacks from the low 14 bits of its address. SongPoolHook uses
- * beforeInitialize (bit 13), beforeSwap (7), afterSwap (6), beforeSwapReturnDelta (3) and
- * afterSwapReturnDelta (2); every other bit must be clear. (`SongPoolHook.HOOK_FLAGS` on chain.)
+ * beforeInitialize (bit 13), beforeAddLiquidity (11), beforeSwap (7), afterSwap (6),
+ * beforeSwapReturnDelta (3) and afterSwapReturnDelta (2): 0x28cc; every other bit must be clear.
+ * (`SongPoolHook.HOOK_FLAGS` on chain.)
  */
-export const SONG_POOL_HOOK_FLAGS = (1n << 13n) | (1n << 7n) | (1n << 6n) | (1n << 3n) | (1n << 2n);
+export const SONG_POOL_HOOK_FLAGS = (1n << 13n) | (1n << 11n) | (1n << 7n) | (1n << 6n) | (1n << 3n) | (1n << 2n);
 export const HOOK_FLAG_MASK = (1n << 14n) - 1n;
 
 /** SongPoolHook's init code: its creation bytecode and constructor argument (the PoolManager). */

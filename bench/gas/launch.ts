@@ -13,6 +13,8 @@
  * (which crosses the position's upper tick and creates the vault's ERC-6909 balance), so both
  * pools are measured in the same state. The vault's own deployment is measured too: its
  * constructor searches the hook's CREATE2 salt on chain, so its gas varies with the vault address.
+ * Last, a stranger's liquidity addition to a song pool, which the hook refuses: the gas of that
+ * reverted transaction is all it costs the stranger (nothing moves).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { network } from 'hardhat';
@@ -148,6 +150,26 @@ for (const c of cases) {
   swaps.push({ router: 'V4Router', kind: c.kind, detail: c.detail, hooked, hookless, overhead: hooked - hookless });
 }
 const collect = await gasOf(s.vault.collectFees(1n));
+
+/** Gas of a transaction that reverts, read from its mined receipt (sent with a fixed gas limit). */
+async function revertedGasOf(from: typeof s.stranger, to: string, data: string): Promise<number> {
+  const block = (await ethers.provider.getBlockNumber()) + 1;
+  await from.sendTransaction({ to, data, gasLimit: 1_000_000n }).then((tx) => tx.wait()).catch(() => undefined);
+  const [hash] = (await ethers.provider.getBlock(block))?.transactions ?? [];
+  const receipt = hash === undefined ? null : await ethers.provider.getTransactionReceipt(hash);
+  if (receipt?.status !== 0) throw new Error('the refused addition did not revert');
+  return Number(receipt.gasUsed);
+}
+const { tick: songTick } = await slot0(s.poolManager, songKey);
+const rangeTop = (songTick / BigInt(LAUNCH_CONFIG.tickSpacing)) * BigInt(LAUNCH_CONFIG.tickSpacing);
+const refusedAdd = await revertedGasOf(
+  s.stranger,
+  await s.liquidityRouter.getAddress(),
+  s.liquidityRouter.interface.encodeFunctionData(
+    'modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)',
+    [songKey, { tickLower: rangeTop - BigInt(LAUNCH_CONFIG.tickSpacing), tickUpper: rangeTop, liquidityDelta: 10n ** 21n, salt: ethers.ZeroHash }, '0x'],
+  ),
+);
 const claim = await gasOf(s.vault.connect(s.creator).claim([1n], s.creator.address));
 
 const firstLaunch = launches[0] ?? 0;
@@ -162,6 +184,7 @@ const results = {
   hookOverhead: { max: maxOverhead, target: HOOK_OVERHEAD_TARGET, withinTarget: maxOverhead <= HOOK_OVERHEAD_TARGET },
   collectFees: collect,
   claim,
+  refusedLiquidityAddition: refusedAdd,
 };
 
 const lines = [
@@ -179,6 +202,7 @@ const lines = [
   `| launch, typical (mean of launches 2-5) | ${typicalLaunch.toLocaleString('en-US')} | ≤ ${LAUNCH_TARGET.toLocaleString('en-US')} |`,
   `| collectFees (LP fees + hook fees, both currencies) | ${collect.toLocaleString('en-US')} | |`,
   `| claim (creator, one song, ETH + tokens) | ${claim.toLocaleString('en-US')} | |`,
+  `| a stranger's liquidity addition, refused by the hook (reverts; all it costs) | ${refusedAdd.toLocaleString('en-US')} | |`,
   '',
   '| Swap | Router | With SongPoolHook | Hookless baseline | Hook overhead (target ≤ 30,000) |',
   '|---|---|---:|---:|---:|',

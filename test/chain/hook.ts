@@ -21,6 +21,7 @@ import {
   poolKeyOf,
   slot0,
   swap,
+  swapLogsOf,
   swapParams,
   V4_LIBRARY_ERRORS,
   type PoolKeyTuple,
@@ -61,24 +62,7 @@ async function runSwap(
   const tx = await swap(s.swapRouter, s.trader, s.poolKey, kind, amount, value, limit);
   const receipt = (await tx.wait()) as TransactionReceipt;
   const after = await ethers.provider.getBalance(s.trader.address);
-  let poolEth = 0n;
-  let fee = 0n;
-  let feePips = 0n;
-  let sender = '';
-  for (const log of receipt.logs) {
-    if (log.address === BASE_POOL_MANAGER) {
-      const parsed = s.poolManager.interface.parseLog(log);
-      if (parsed?.name === 'Swap') poolEth = parsed.args.getValue('amount0') as bigint;
-    } else if (log.address === (await s.hook.getAddress())) {
-      const parsed = s.hook.interface.parseLog(log);
-      if (parsed?.name === 'SwapFeeCharged') {
-        fee = parsed.args.getValue('fee') as bigint;
-        feePips = parsed.args.getValue('feePips') as bigint;
-        sender = parsed.args.getValue('sender') as string;
-      }
-    }
-  }
-  return { receipt, poolEth, fee, feePips, traderEthChange: after - before + receipt.fee, sender };
+  return { receipt, ...(await swapLogsOf(s, receipt)), traderEthChange: after - before + receipt.fee };
 }
 
 /**
@@ -460,7 +444,7 @@ describe('SongPoolHook', function () {
 
     it('carries exactly the flags of its permissions in its address', async function () {
       const s = await ready('decayed');
-      expect(BigInt(await s.hook.getAddress()) & 0x3fffn).to.equal(0x20ccn);
+      expect(BigInt(await s.hook.getAddress()) & 0x3fffn).to.equal(0x28ccn);
     });
   });
 });

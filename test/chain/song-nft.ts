@@ -108,8 +108,8 @@ describe('SongNFT on the base network', function () {
         'ZeroPlatformSigner',
       );
       await expect(factory.deploy(owner.address, testPlatformSigner.address, 1001))
-        .to.be.revertedWithCustomError(factory, 'RoyaltyTooHigh')
-        .withArgs(1001);
+        .to.be.revertedWithCustomError(factory, 'ERC2981InvalidDefaultRoyalty')
+        .withArgs(1001, 10_000);
       await expect(factory.deploy(ZERO_ADDRESS, testPlatformSigner.address, 0)).to.be.revertedWithCustomError(
         factory,
         'OwnableInvalidOwner',
@@ -448,7 +448,12 @@ describe('SongNFT on the base network', function () {
       await expect(nft.connect(alice).setRoyaltyBps(100))
         .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
         .withArgs(alice.address);
-      await expect(nft.connect(owner).setRoyaltyBps(1001)).to.be.revertedWithCustomError(nft, 'RoyaltyTooHigh');
+      // OpenZeppelin ERC2981's error and arguments, for OpenZeppelin's own bound (above 100%) and ours (10%).
+      for (const bps of [1001, 10_000, 10_001, 65_535]) {
+        await expect(nft.connect(owner).setRoyaltyBps(bps))
+          .to.be.revertedWithCustomError(nft, 'ERC2981InvalidDefaultRoyalty')
+          .withArgs(bps, 10_000);
+      }
       await expect(nft.connect(owner).setRoyaltyBps(1000)).to.emit(nft, 'RoyaltyBpsUpdated').withArgs(500, 1000);
       // ERC-4906: marketplaces refresh every token's cached terms.
       await expect(nft.connect(owner).setRoyaltyBps(1000))
@@ -527,7 +532,8 @@ describe('SongNFT on the base network', function () {
           nft,
           'ERC721NonexistentToken',
         );
-        await expect(nft.royaltyInfo(missing, 1n)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        // As OpenZeppelin's ERC2981, no revert: a token without a creator has no royalty.
+        expect(await nft.royaltyInfo(missing, 10_000n)).to.deep.equal([ZERO_ADDRESS, 0n]);
         await expect(nft.connect(alice).approve(bob.address, missing)).to.be.revertedWithCustomError(
           nft,
           'ERC721NonexistentToken',

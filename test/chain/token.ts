@@ -95,6 +95,21 @@ describe('SongToken', function () {
       );
     });
 
+    it('names its ERC-5267 outputs as the ERC does: a client that reads the domain by field name signs a working permit', async function () {
+      const s = await networkHelpers.loadFixture(launched);
+      const outputs = s.token.interface.getFunction('eip712Domain').outputs.map((output) => output.name);
+      expect(outputs).to.deep.equal(['fields', 'name', 'version', 'chainId', 'verifyingContract', 'salt', 'extensions']);
+      // What ethers-based wallets and libraries do: read the fields by name, then sign over them.
+      const read = await s.token.eip712Domain();
+      const domain = { name: read.name, version: read.version, chainId: read.chainId, verifyingContract: read.verifyingContract };
+      expect(domain.name).to.equal(`Songmint #${s.songId}`);
+      const deadline = BigInt(await networkHelpers.time.latest()) + 3600n;
+      const message = { owner: s.creator.address, spender: s.trader.address, value: 77n, nonce: 0n, deadline };
+      const sig = Signature.from(await s.creator.signTypedData(domain, PERMIT_TYPES, message));
+      await (await s.token.connect(s.stranger).permit(s.creator.address, s.trader.address, 77n, deadline, sig.v, sig.r, sig.s)).wait();
+      expect(await s.token.allowance(s.creator.address, s.trader.address)).to.equal(77n);
+    });
+
     it('sets an allowance from a wallet signature, once', async function () {
       const s = await networkHelpers.loadFixture(launched);
       const deadline = BigInt(await networkHelpers.time.latest()) + 3600n;

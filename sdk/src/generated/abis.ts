@@ -24,6 +24,22 @@ export const songNftAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "numerator",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "denominator",
+        "type": "uint256"
+      }
+    ],
+    "name": "ERC2981InvalidDefaultRoyalty",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "sender",
         "type": "address"
@@ -160,17 +176,6 @@ export const songNftAbi = [
   {
     "inputs": [],
     "name": "RenounceDisabled",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint16",
-        "name": "bps",
-        "type": "uint16"
-      }
-    ],
-    "name": "RoyaltyTooHigh",
     "type": "error"
   },
   {
@@ -2483,7 +2488,7 @@ export const songTokenAbi = [
       },
       {
         "internalType": "string",
-        "name": "domainName",
+        "name": "name",
         "type": "string"
       },
       {
@@ -2751,6 +2756,17 @@ export const songPoolHookAbi = [
   {
     "inputs": [],
     "name": "HookNotImplemented",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "sender",
+        "type": "address"
+      }
+    ],
+    "name": "LiquidityOnlyFromVault",
     "type": "error"
   },
   {
