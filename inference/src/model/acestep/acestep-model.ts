@@ -33,8 +33,8 @@ import { checkSessionSignature, validateFiles } from './validate.ts';
 export const ACESTEP_OUTPUT_RATE = 48_000;
 
 /** Shares of the render's progress: text and condition encoders, the diffusion steps, the VAE. */
-const PROGRESS_ENCODED = 0.08;
-const PROGRESS_SAMPLED = 0.9;
+export const PROGRESS_ENCODED = 0.08;
+export const PROGRESS_SAMPLED = 0.9;
 
 export interface AcestepLoadError {
   code: string;
