@@ -6,6 +6,8 @@
  * - encode: one serial encoder (one chunk) vs the parallel chunked encode, and the other encoder
  *   (wasm LAME when a native lame/ffmpeg is picked);
  * - model: a plain copy of the same PCM (the floor any generator pays to produce the buffer).
+ * Then the tiny MusicGen- and ACE-Step-1.5-format models through the same pipeline, with the
+ * ACE-Step turbo projection (bench/acestep.ts).
  * Writes bench/results/inference.json and inference.md.
  */
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { encodeMp3 } from '../inference/src/audio/mp3-encoder.ts';
 import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
 import { builtinLyricsGenerator } from '../inference/src/lyrics/builtin-lyrics.ts';
 import type { DevicePreference } from '../inference/src/model/device.ts';
+import { benchAcestep } from './acestep.ts';
 import { writeTinyMusicgen } from '../inference/src/model/musicgen/tiny-export.ts';
 import { songModelFromOnnx } from '../inference/src/model/onnx-song-model.ts';
 import { loadModel } from '../inference/src/model/runtime.ts';
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
   }
   await musicgen.model.release();
   await musicgenDir.remove();
+  const acestep = await benchAcestep(DEVICE, depsFor);
 
   const longest = rows.find((r) => r.durationSeconds === 240);
   const result = {
@@ -221,6 +225,7 @@ async function main(): Promise<void> {
     steps: 27,
     rows,
     formats: formatRows,
+    acestep: acestep.json,
     targets: {
       song240TotalMsAtMost: 8000,
       song240TotalMs: longest?.totalMs ?? null,
@@ -255,6 +260,7 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|---|---|---|',
     ...formatRows.map((r) => `| ${r.model} | ${r.format} | ${r.device} | ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.tokensPerSecond === null ? '-' : r.tokensPerSecond.toFixed(0)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% |`),
     '',
+    ...acestep.markdown,
     `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (wall times stretch when other processes share the cores; CPU time does not).`,
     '',
     `Targets for 240 s: total <= 8 s: ${result.targets.song240Met ? 'met' : 'NOT met'} (${fmt(result.targets.song240TotalMs ?? 0)} s); ` +

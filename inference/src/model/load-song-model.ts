@@ -2,10 +2,13 @@
  * Loads a model directory in whichever layout it holds: a Songmint manifest over one ONNX graph
  * (the built-in model, `manifest.json`), or the public MusicGen ONNX export (`config.json` +
  * `onnx/`), which runs as text encoder, autoregressive decoder with key/value cache and EnCodec
- * decoder.
+ * decoder; or an ACE-Step 1.5 export with `songmint-acestep.json` (checked first: a public
+ * ACE-Step export carries a `manifest.json` of its own that is not a Songmint manifest).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadAcestepModel } from './acestep/acestep-model.ts';
+import { ACESTEP_MANIFEST_FILE } from './acestep/manifest.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 import { loadMusicgenModel } from './musicgen/musicgen-model.ts';
 import { MUSICGEN_CONFIG_FILE } from './musicgen/layout.ts';
@@ -16,6 +19,10 @@ import type { LoadSongModelResult } from './song-model.ts';
 
 /** Loads the model directory in whichever layout it holds. */
 export async function loadSongModel(options: LoadModelOptions): Promise<LoadSongModelResult> {
+  if (existsSync(join(options.modelDir, ACESTEP_MANIFEST_FILE))) {
+    const loaded = await loadAcestepModel(options);
+    return loaded.ok ? { ok: true, model: loaded.value } : { ok: false, ...loaded.error };
+  }
   if (existsSync(join(options.modelDir, MANIFEST_FILE))) {
     const loaded = await loadModel(options);
     return loaded.ok ? { ok: true, model: songModelFromOnnx(loaded.model) } : loaded;
@@ -24,6 +31,6 @@ export async function loadSongModel(options: LoadModelOptions): Promise<LoadSong
   return {
     ok: false,
     code: 'MODEL_MANIFEST_MISSING',
-    message: `${options.modelDir} holds neither ${MANIFEST_FILE} (a Songmint ONNX model) nor ${MUSICGEN_CONFIG_FILE} (a MusicGen ONNX export)`,
+    message: `${options.modelDir} holds neither ${ACESTEP_MANIFEST_FILE} (ACE-Step 1.5), ${MANIFEST_FILE} (a Songmint ONNX model) nor ${MUSICGEN_CONFIG_FILE} (a MusicGen ONNX export)`,
   };
 }

@@ -1,7 +1,8 @@
 /**
- * What the pipeline runs: a song model turns prompt, lyrics, seed and duration into PCM. Two
+ * What the pipeline runs: a song model turns prompt, lyrics, seed and duration into PCM. Three
  * model directory layouts implement it (see ./load-song-model.ts): a Songmint manifest over one
- * ONNX graph (the built-in model), and the public MusicGen ONNX export.
+ * ONNX graph (the built-in model), the public MusicGen ONNX export, and an ACE-Step 1.5 export
+ * with `songmint-acestep.json`.
  */
 import type { Device } from './device.ts';
 import type { ModelLicence } from './licence.ts';
@@ -25,7 +26,7 @@ export interface RenderedSong {
   tokens: number;
 }
 
-export type ModelFormat = 'songmint-onnx' | 'musicgen-onnx';
+export type ModelFormat = 'songmint-onnx' | 'musicgen-onnx' | 'acestep-onnx';
 
 export interface SongModel {
   readonly format: ModelFormat;

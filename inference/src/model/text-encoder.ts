@@ -26,6 +26,36 @@ function tokenize(prompt: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+export interface ExplicitKey {
+  /** 0 = C .. 11 = B. */
+  pitchClass: number;
+  /** The tonic as written, capitalised with its accidental: `F#`, `Bb`, `C`. */
+  tonic: string;
+  mode: 'major' | 'minor' | undefined;
+  /** The phrase that said it (`in f# minor`). */
+  phrase: string;
+}
+
+/** The tempo ("96 bpm") and key ("in F# minor", "key of D", "Bb major key") a prompt states, if any. */
+export function explicitTempoAndKey(prompt: string): { bpm: number | undefined; key: ExplicitKey | undefined } {
+  const text = prompt.toLowerCase();
+  const bpm = BPM_PATTERN.exec(text)?.[1];
+  const key = KEY_PATTERN.exec(text) ?? KEY_SUFFIX_PATTERN.exec(text);
+  if (key?.[1] === undefined) return { bpm: bpm === undefined ? undefined : Number(bpm), key: undefined };
+  const accidental = (key[2] ?? '').trim();
+  const shift = accidental === '#' || accidental === 'sharp' ? 1 : accidental === 'b' || accidental === 'flat' ? -1 : 0;
+  const mode = key[3] === undefined ? undefined : key[3].startsWith('min') ? ('minor' as const) : ('major' as const);
+  return {
+    bpm: bpm === undefined ? undefined : Number(bpm),
+    key: {
+      pitchClass: ((PITCH_CLASS[key[1]] ?? 0) + shift + 12) % 12,
+      tonic: `${key[1].toUpperCase()}${shift === 1 ? '#' : shift === -1 ? 'b' : ''}`,
+      mode,
+      phrase: key[0].trim(),
+    },
+  };
+}
+
 export function encodePrompt(prompt: string, conditioning: ModelManifest['conditioning']): EncodedPrompt {
   const values: Record<string, number> = {};
   for (const field of conditioning.fields) values[field.name] = field.default;
@@ -52,20 +82,15 @@ export function encodePrompt(prompt: string, conditioning: ModelManifest['condit
     i += consumed;
   }
 
-  const text = prompt.toLowerCase();
-  const bpm = BPM_PATTERN.exec(text);
-  if (bpm?.[1] !== undefined && 'bpm' in values) {
-    values.bpm = Number(bpm[1]);
-    matched.push(`${bpm[1]} bpm`);
+  const explicit = explicitTempoAndKey(prompt);
+  if (explicit.bpm !== undefined && 'bpm' in values) {
+    values.bpm = explicit.bpm;
+    matched.push(`${explicit.bpm} bpm`);
   }
-  const key = KEY_PATTERN.exec(text) ?? KEY_SUFFIX_PATTERN.exec(text);
-  if (key?.[1] !== undefined && 'key' in values) {
-    const accidental = (key[2] ?? '').trim();
-    const shift = accidental === '#' || accidental === 'sharp' ? 1 : accidental === 'b' || accidental === 'flat' ? -1 : 0;
-    values.key = ((PITCH_CLASS[key[1]] ?? 0) + shift + 12) % 12;
-    const mode = key[3];
-    if (mode !== undefined && 'minor' in values) values.minor = mode.startsWith('min') ? 1 : 0;
-    matched.push(`key ${key[0].trim()}`);
+  if (explicit.key !== undefined && 'key' in values) {
+    values.key = explicit.key.pitchClass;
+    if (explicit.key.mode !== undefined && 'minor' in values) values.minor = explicit.key.mode === 'minor' ? 1 : 0;
+    matched.push(`key ${explicit.key.phrase}`);
   }
 
   const vector = new Float32Array(conditioning.fields.length);

@@ -1,0 +1,367 @@
+/**
+ * The ACE-Step 1.5 backend (DiT-only mode): a directory with `songmint-acestep.json` as a song
+ * model, run by the project's own loop over onnxruntime-node. Per song: the caption and lyric
+ * texts in the model's templates, tokenized once; the caption through the Qwen3 embedding model,
+ * the lyrics through its token table; the condition encoder once; seeded noise integrated by the
+ * flow-matching Euler sampler (one DiT call per step, two with guidance; the latent padded to the
+ * DiT's patch size); the VAE decoded in overlapping chunks to 48 kHz stereo. Five sessions per
+ * process, created on the device the worker chose (CUDA, or CPU as fallback), each checked against
+ * the manifest, which is checked against the contract and the files' sha256 before any loads.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import * as ort from 'onnxruntime-node';
+import type { Result } from '../../../../core/src/result.ts';
+import { fail, ok } from '../../../../core/src/result.ts';
+import { resample } from '../../audio/resample.ts';
+import type { Device, ExecutionProviders, SessionChoice } from '../device.ts';
+import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
+import { seededRandom } from '../musicgen/sampler.ts';
+import type { LoadModelOptions } from '../runtime.ts';
+import type { RenderedSong, SongModel, SongModelRequest } from '../song-model.ts';
+import type { GraphName, TensorType } from './contract.ts';
+import { GRAPH_NAMES, PATCH_SIZE } from './contract.ts';
+import type { AcestepManifest } from './manifest.ts';
+import { combinedLicence, readAcestepManifest, requestSteps } from './manifest.ts';
+import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from './flow-sampler.ts';
+import { captionText, lyricText, promptMetadata } from './prompt.ts';
+import type { SessionValue } from './validate.ts';
+import { checkSessionSignature, validateFiles } from './validate.ts';
+
+/** The MP3 encoder's rate; the VAE's 48 kHz is one, so the resampler passes it through. */
+export const ACESTEP_OUTPUT_RATE = 48_000;
+
+/** Shares of the render's progress: text and condition encoders, the diffusion steps, the VAE. */
+export const PROGRESS_ENCODED = 0.08;
+export const PROGRESS_SAMPLED = 0.9;
+
+export interface AcestepLoadError {
+  code: string;
+  message: string;
+}
+
+const defaultCreateSession = (modelPath: string, providers: ExecutionProviders): Promise<ort.InferenceSession> =>
+  ort.InferenceSession.create(modelPath, { executionProviders: [...providers], graphOptimizationLevel: 'all' });
+
+function sessionValues(metadata: readonly ort.InferenceSession.ValueMetadata[]): SessionValue[] {
+  return metadata.map((m) => (m.isTensor ? { name: m.name, type: m.type, shape: m.shape } : { name: m.name, type: undefined, shape: undefined }));
+}
+
+function dtypeOf(manifest: AcestepManifest, graph: GraphName, input: string): TensorType {
+  const tensor = manifest.graphs[graph].inputs.find((t) => t.name === input);
+  if (tensor === undefined) throw new Error(`manifest graph ${graph} has no input ${input}`);
+  return tensor.dtype;
+}
+
+/** A 0/1 mask in whichever dtype the graph takes it. */
+function maskTensor(type: TensorType, values: ArrayLike<number>, dims: readonly number[]): ort.Tensor {
+  if (type === 'int64') return new ort.Tensor('int64', BigInt64Array.from(Array.from(values, (x) => BigInt(x === 0 ? 0 : 1))), dims);
+  if (type === 'bool') return new ort.Tensor('bool', Uint8Array.from(Array.from(values, (x) => (x === 0 ? 0 : 1))), dims);
+  return new ort.Tensor('float32', Float32Array.from(values, (x) => (x === 0 ? 0 : 1)), dims);
+}
+
+/** A mask output (float, int64 or bool) as 0/1 numbers. */
+function maskValues(tensor: ort.Tensor): number[] {
+  return Array.from(tensor.data as ArrayLike<number | bigint | boolean>, (x) => (Number(x) === 0 ? 0 : 1));
+}
+
+function floatOutput(outputs: ort.InferenceSession.OnnxValueMapType, name: string, graph: GraphName): ort.Tensor {
+  const tensor = outputs[name];
+  if (tensor === undefined || tensor.type !== 'float32') throw new Error(`${graph} returned no float32 ${name}`);
+  return tensor;
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+/** The first `frames` frames of the silence latent, repeated when the song is longer than it. */
+function silenceFrames(silence: Float32Array, silenceFramesCount: number, channels: number, frames: number): Float32Array {
+  const out = new Float32Array(frames * channels);
+  for (let f = 0; f < frames; f += 1) out.set(silence.subarray((f % silenceFramesCount) * channels, ((f % silenceFramesCount) + 1) * channels), f * channels);
+  return out;
+}
+
+/** `[frames, channels]` padded with zero frames to `padded` frames. */
+function padFrames(values: Float32Array, frames: number, padded: number, channels: number): Float32Array {
+  if (padded === frames) return values;
+  const out = new Float32Array(padded * channels);
+  out.set(values.subarray(0, frames * channels));
+  return out;
+}
+
+interface Sessions {
+  embed: ort.InferenceSession;
+  tokens: ort.InferenceSession;
+  condition: ort.InferenceSession;
+  dit: ort.InferenceSession;
+  vae: ort.InferenceSession;
+}
+
+interface LoadedParts {
+  manifest: AcestepManifest;
+  tokenizer: Tokenizer;
+  silence: Float32Array;
+  nullCondition: Float32Array | undefined;
+}
+
+async function readParts(dir: string): Promise<Result<LoadedParts, AcestepLoadError>> {
+  const read = await readAcestepManifest(dir);
+  if (!read.ok) return read;
+  const manifest = read.value;
+  const valid = await validateFiles(dir, manifest);
+  if (!valid.ok) return valid;
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(JSON.parse(await readFile(join(dir, manifest.tokenizer.file), 'utf8')) as object, {});
+  } catch (err) {
+    return fail({ code: 'MODEL_LAYOUT_INVALID', message: `tokenizer ${manifest.tokenizer.file}: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  const floats = async (file: string): Promise<Float32Array> => {
+    const bytes = await readFile(join(dir, file));
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  };
+  const silence = await floats(manifest.silence_latent.file);
+  const nullCondition = manifest.schedule.null_condition === undefined ? undefined : await floats(manifest.schedule.null_condition.file);
+  return ok({ manifest, tokenizer, silence, nullCondition });
+}
+
+export async function loadAcestepModel(options: LoadModelOptions): Promise<Result<SongModel, AcestepLoadError>> {
+  const parts = await readParts(options.modelDir);
+  if (!parts.ok) return parts;
+  const { manifest, tokenizer, silence, nullCondition } = parts.value;
+  const plan = providerPlan(options.device, gpuPresent(options.probe ?? systemGpuProbe));
+  const create = options.createSession ?? defaultCreateSession;
+  const opened: SessionChoice<ort.InferenceSession>[] = [];
+  const releaseAll = () => Promise.all(opened.map((c) => c.session.release()));
+  const byGraph = new Map<GraphName, SessionChoice<ort.InferenceSession>>();
+  for (const graph of GRAPH_NAMES) {
+    let choice: SessionChoice<ort.InferenceSession>;
+    try {
+      choice = await createWithFallback(plan, (providers) => create(join(options.modelDir, manifest.graphs[graph].file), providers));
+    } catch (err) {
+      await releaseAll();
+      return fail({ code: 'MODEL_LOAD_FAILED', message: `graph ${graph}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+    opened.push(choice);
+    byGraph.set(graph, choice);
+    const signature = checkSessionSignature(graph, manifest, sessionValues(choice.session.inputMetadata), sessionValues(choice.session.outputMetadata));
+    if (!signature.ok) {
+      await releaseAll();
+      return signature;
+    }
+  }
+  const session = (graph: GraphName): ort.InferenceSession => {
+    const choice = byGraph.get(graph);
+    if (choice === undefined) throw new Error(`no session for ${graph}`);
+    return choice.session;
+  };
+  const sessions: Sessions = {
+    embed: session('qwen3_embedding_0p6'),
+    tokens: session('qwen3_token_embeddings'),
+    condition: session('condition_encoder'),
+    dit: session('dit_decoder'),
+    vae: session('vae_decoder'),
+  };
+  // The DiT runs N times per song: its device is the model's.
+  const dit = byGraph.get('dit_decoder');
+  const device: Device = dit?.device ?? 'cpu';
+  const fallbackReason = opened.map((c) => c.fallbackReason).find((r) => r !== undefined);
+  const renderer = new AcestepRenderer(manifest, sessions, tokenizer, silence, nullCondition);
+  return ok({
+    format: 'acestep-onnx',
+    name: manifest.name,
+    version: manifest.version,
+    licence: combinedLicence(manifest),
+    device,
+    fallbackReason,
+    steps: requestSteps(manifest),
+    sampleRate: ACESTEP_OUTPUT_RATE,
+    render: (request, signal, progress) => renderer.render(request, signal, progress),
+    release: async () => {
+      await releaseAll();
+    },
+  });
+}
+
+interface Condition {
+  hidden: ort.Tensor;
+  mask: number[];
+  context: Float32Array;
+  captionTokens: number;
+  lyricTokens: number;
+}
+
+class AcestepRenderer {
+  private readonly C: number;
+  private readonly Cc: number;
+
+  constructor(
+    private readonly manifest: AcestepManifest,
+    private readonly sessions: Sessions,
+    private readonly tokenizer: Tokenizer,
+    private readonly silence: Float32Array,
+    private readonly nullCondition: Float32Array | undefined,
+  ) {
+    this.C = manifest.dims.latent_channels;
+    this.Cc = manifest.dims.context_channels;
+  }
+
+  private tokenize(text: string, max: number): number[] {
+    const ids = this.tokenizer.encode(text).ids.slice(0, max);
+    if (ids.length === 0) throw new Error('the tokenizer produced no tokens');
+    return ids;
+  }
+
+  private async encode(request: SongModelRequest, frames: number): Promise<Condition> {
+    const m = this.manifest;
+    const { C } = this;
+    const caption = this.tokenize(captionText(request.prompt, promptMetadata(request.prompt, request.durationSeconds)), m.tokenizer.max_caption_tokens);
+    const lyrics = this.tokenize(lyricText(request.lyrics), m.tokenizer.max_lyric_tokens);
+    const ids = (list: number[]) => new ort.Tensor('int64', BigInt64Array.from(list, (id) => BigInt(id)), [1, list.length]);
+
+    const embedded = await this.sessions.embed.run({ input_ids: ids(caption), attention_mask: maskTensor('int64', new Array<number>(caption.length).fill(1), [1, caption.length]) }, ['last_hidden_state']);
+    const text = floatOutput(embedded, 'last_hidden_state', 'qwen3_embedding_0p6');
+    const lyricOut = await this.sessions.tokens.run({ input_ids: ids(lyrics) }, ['token_embeddings']);
+    const lyric = floatOutput(lyricOut, 'token_embeddings', 'qwen3_token_embeddings');
+
+    // Plain text-to-music: the source is the checkpoint's silence, the timbre reference its first
+    // timbre_frames frames, every frame to be generated (chunk mask 1), no cover, no LM hints.
+    const source = silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
+    const reference = this.silence.subarray(0, m.dims.timbre_frames * C);
+    const ones = (n: number) => new Array<number>(n).fill(1);
+    const input = (name: string) => dtypeOf(m, 'condition_encoder', name);
+    const latent = (values: Float32Array) => new ort.Tensor('float32', values, [1, frames, C]);
+    const out = await this.sessions.condition.run(
+      {
+        text_hidden_states: text,
+        text_attention_mask: maskTensor(input('text_attention_mask'), ones(caption.length), [1, caption.length]),
+        lyric_hidden_states: lyric,
+        lyric_attention_mask: maskTensor(input('lyric_attention_mask'), ones(lyrics.length), [1, lyrics.length]),
+        refer_audio_acoustic_hidden_states_packed: new ort.Tensor('float32', Float32Array.from(reference), [1, m.dims.timbre_frames, C]),
+        refer_audio_order_mask: new ort.Tensor('int64', BigInt64Array.from([0n]), [1]),
+        hidden_states: latent(source),
+        attention_mask: maskTensor(input('attention_mask'), ones(frames), [1, frames]),
+        silence_latent: latent(source),
+        src_latents: latent(source),
+        chunk_masks: latent(new Float32Array(frames * C).fill(1)),
+        is_covers: new ort.Tensor('bool', Uint8Array.from([0]), [1]),
+        precomputed_lm_hints_25hz: latent(source),
+      },
+      ['encoder_hidden_states', 'encoder_attention_mask', 'context_latents'],
+    );
+    const hidden = floatOutput(out, 'encoder_hidden_states', 'condition_encoder');
+    const maskOut = out.encoder_attention_mask;
+    if (maskOut === undefined) throw new Error('condition_encoder returned no encoder_attention_mask');
+    const context = floatOutput(out, 'context_latents', 'condition_encoder');
+    if (context.dims[1] !== frames || context.dims[2] !== this.Cc) throw new Error(`condition_encoder context_latents is [${context.dims.join(', ')}], expected [1, ${frames}, ${this.Cc}]`);
+    return { hidden, mask: maskValues(maskOut), context: context.data as Float32Array, captionTokens: caption.length, lyricTokens: lyrics.length };
+  }
+
+  /** The unconditioned encoder states: the learned null condition repeated over the condition's tokens. */
+  private nullStates(like: ort.Tensor): ort.Tensor {
+    const nullCondition = this.nullCondition;
+    const rows = this.manifest.schedule.null_condition?.shape[0];
+    if (nullCondition === undefined || rows === undefined) throw new Error('guidance needs the null condition');
+    const tokens = Number(like.dims[1]);
+    const width = this.manifest.dims.encoder_hidden;
+    const out = new Float32Array(tokens * width);
+    for (let s = 0; s < tokens; s += 1) out.set(nullCondition.subarray((s % rows) * width, ((s % rows) + 1) * width), s * width);
+    return new ort.Tensor('float32', out, like.dims);
+  }
+
+  private async velocity(x: Float32Array, t: number, frames: number, padded: number, condition: Condition, states: ort.Tensor): Promise<Float32Array> {
+    const m = this.manifest;
+    const { C } = this;
+    const input = (name: string) => dtypeOf(m, 'dit_decoder', name);
+    const mask = new Array<number>(padded).fill(0).fill(1, 0, frames);
+    const out = await this.sessions.dit.run(
+      {
+        hidden_states: new ort.Tensor('float32', padFrames(x, frames, padded, C), [1, padded, C]),
+        timestep: new ort.Tensor('float32', Float32Array.from([t]), [1]),
+        timestep_r: new ort.Tensor('float32', Float32Array.from([t]), [1]),
+        attention_mask: maskTensor(input('attention_mask'), mask, [1, padded]),
+        encoder_hidden_states: states,
+        encoder_attention_mask: maskTensor(input('encoder_attention_mask'), condition.mask, [1, condition.mask.length]),
+        context_latents: new ort.Tensor('float32', padFrames(condition.context, frames, padded, this.Cc), [1, padded, this.Cc]),
+      },
+      ['vt'],
+    );
+    const vt = floatOutput(out, 'vt', 'dit_decoder');
+    if (vt.dims[1] !== padded || vt.dims[2] !== C) throw new Error(`dit_decoder vt is [${vt.dims.join(', ')}], expected [1, ${padded}, ${C}]`);
+    // Batch 1, frames-major: the first `frames` frames are the song, the rest the patch padding.
+    return (vt.data as Float32Array).slice(0, frames * C);
+  }
+
+  /** The VAE over overlapping chunks of frames: each chunk decoded with context each side, the context dropped. */
+  private async decode(latent: Float32Array, frames: number, signal: AbortSignal, progress: (fraction: number) => void): Promise<Float32Array[]> {
+    const m = this.manifest;
+    const { C } = this;
+    const spf = m.samples_per_frame;
+    const channels = [new Float32Array(frames * spf), new Float32Array(frames * spf)];
+    for (let start = 0; start < frames; start += m.vae_chunk_frames) {
+      if (signal.aborted) throw abortError(signal);
+      const end = Math.min(frames, start + m.vae_chunk_frames);
+      const from = Math.max(0, start - m.vae_overlap_frames);
+      const to = Math.min(frames, end + m.vae_overlap_frames);
+      const width = to - from;
+      // [frames, C] -> [1, C, width]
+      const input = new Float32Array(C * width);
+      for (let f = 0; f < width; f += 1) for (let c = 0; c < C; c += 1) input[c * width + f] = latent[(from + f) * C + c] ?? 0;
+      const out = await this.sessions.vae.run({ latents: new ort.Tensor('float32', input, [1, C, width]) }, ['waveform']);
+      const wave = floatOutput(out, 'waveform', 'vae_decoder');
+      if (wave.dims.length !== 3 || wave.dims[1] !== 2 || wave.dims[2] !== width * spf) {
+        throw new Error(`vae_decoder waveform is [${wave.dims.join(', ')}], expected [1, 2, ${width * spf}]`);
+      }
+      const data = wave.data as Float32Array;
+      const skip = (start - from) * spf;
+      const take = (end - start) * spf;
+      for (const [ch, target] of channels.entries()) target.set(data.subarray(ch * width * spf + skip, ch * width * spf + skip + take), start * spf);
+      progress(end / frames);
+    }
+    return channels;
+  }
+
+  async render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
+    const m = this.manifest;
+    const diffusionSteps = m.schedule.steps_for_request[String(request.steps)];
+    if (diffusionSteps === undefined) throw new Error(`model ${m.name} maps no diffusion schedule to steps ${request.steps}`);
+    const frames = request.durationSeconds * m.frames_per_second;
+    const padded = Math.ceil(frames / PATCH_SIZE) * PATCH_SIZE;
+    if (signal.aborted) throw abortError(signal);
+
+    const condition = await this.encode(request, frames);
+    progress?.(PROGRESS_ENCODED);
+    const guided = m.schedule.guidance_scale > 1;
+    const unconditioned = guided ? this.nullStates(condition.hidden) : undefined;
+    const noise = gaussianNoise(frames * this.C, seededRandom(request.seed, 'acestep-noise'));
+    const latent = await sampleFlow(noise, {
+      timesteps: flowTimesteps(diffusionSteps, m.schedule.shift),
+      signal,
+      velocity: async (x, t) => {
+        const cond = await this.velocity(x, t, frames, padded, condition, condition.hidden);
+        if (unconditioned === undefined) return cond;
+        return guidedVelocity(cond, await this.velocity(x, t, frames, padded, condition, unconditioned), m.schedule.guidance_scale);
+      },
+      onStep: (done, total) => progress?.(PROGRESS_ENCODED + ((PROGRESS_SAMPLED - PROGRESS_ENCODED) * done) / total),
+    });
+    const audio = await this.decode(latent, frames, signal, (fraction) => progress?.(PROGRESS_SAMPLED + (1 - PROGRESS_SAMPLED) * fraction));
+    const meta = promptMetadata(request.prompt, request.durationSeconds);
+    return {
+      pcm: { sampleRate: ACESTEP_OUTPUT_RATE, channels: audio.map((channel) => resample(channel, m.sample_rate, ACESTEP_OUTPUT_RATE)) },
+      conditioning: {
+        caption_tokens: condition.captionTokens,
+        lyric_tokens: condition.lyricTokens,
+        latent_frames: frames,
+        diffusion_steps: diffusionSteps,
+        shift: m.schedule.shift,
+        guidance_scale: m.schedule.guidance_scale,
+        bpm: meta.bpm ?? 'N/A',
+        keyscale: meta.keyscale ?? 'N/A',
+      },
+      matchedWords: [],
+      tokens: 0,
+    };
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * `songmint-acestep.json`: what Songmint needs to know about an ACE-Step 1.5 directory beyond the
+ * export itself, machine-readable: every file with its sha256, each graph's inputs and outputs
+ * (name, dtype, shape with the fixed widths as numbers), its precision, the widths that must agree
+ * across graphs, the tokenizer, the silence latent, the sampling schedule and how the request's
+ * `steps` maps onto it, and the licences. A public export keeps its own `manifest.json` and
+ * `io_contract_core.json`; this file sits beside them under its own name.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Result } from '../../../../core/src/result.ts';
+import { fail, ok } from '../../../../core/src/result.ts';
+import { ModelLicence } from '../licence.ts';
+import { GRAPH_NAMES, WIDTHS } from './contract.ts';
+
+export const ACESTEP_MANIFEST_FILE = 'songmint-acestep.json';
+export const IO_CONTRACT_CORE_FILE = 'io_contract_core.json';
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits');
+const RelativePath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'a path inside the model directory');
+
+const FileRef = z.object({ file: RelativePath, sha256: Sha256 });
+export type FileRef = z.infer<typeof FileRef>;
+
+const Tensor = z.object({
+  name: z.string().min(1),
+  dtype: z.enum(['float32', 'int64', 'bool']),
+  /** Numbers for fixed widths, labels for dimensions that vary per song. */
+  shape: z.array(z.union([z.number().int().positive(), z.string().min(1)])).min(1),
+});
+export type ManifestTensor = z.infer<typeof Tensor>;
+
+const Graph = FileRef.extend({
+  /** The weights' precision: fp16 Qwen-family exports overflow the residual stream unless rescaled. */
+  precision: z.enum(['fp32', 'fp16', 'bf16', 'int8']),
+  /** External-data sidecars (weights over protobuf's 2 GB limit). */
+  external_data: z.array(FileRef).default([]),
+  inputs: z.array(Tensor).min(1),
+  outputs: z.array(Tensor).min(1),
+});
+export type ManifestGraph = z.infer<typeof Graph>;
+
+const Licence = ModelLicence.extend({ component: z.string().min(1).max(200) });
+
+const StepCount = z.number().int().min(1).max(200);
+
+export const AcestepManifest = z
+  .object({
+    format: z.literal('songmint-acestep/1'),
+    name: z.string().min(1).max(200),
+    version: z.string().min(1).max(100),
+    description: z.string().min(1),
+    /** One per component; the model may be minted only when every one allows commercial use. */
+    licences: z.array(Licence).min(1),
+    sample_rate: z.literal(48_000),
+    channels: z.literal(2),
+    samples_per_frame: z.literal(1920),
+    frames_per_second: z.literal(25),
+    patch_size: z.literal(2),
+    dims: z.object(Object.fromEntries(WIDTHS.map((name) => [name, z.number().int().positive()])) as Record<(typeof WIDTHS)[number], z.ZodNumber>),
+    tokenizer: FileRef.extend({ max_caption_tokens: z.number().int().positive().max(4096), max_lyric_tokens: z.number().int().positive().max(8192) }),
+    /** The checkpoint's silence latent, raw little-endian float32 `[frames, latent_channels]`. */
+    silence_latent: FileRef.extend({ dtype: z.literal('float32'), shape: z.tuple([z.number().int().positive(), z.number().int().positive()]) }),
+    schedule: z.object({
+      /** Diffusion steps for each `steps` value a request may carry (the spec allows 27 and 60). */
+      steps_for_request: z.record(z.string().regex(/^\d+$/), StepCount).refine((m) => Object.keys(m).length > 0, 'at least one entry'),
+      /** Timestep shift s of t = s u / (1 + (s - 1) u): 3 for turbo, 1 for base/SFT. */
+      shift: z.number().min(0.1).max(20),
+      /** Classifier-free guidance scale; 1 means none (turbo). */
+      guidance_scale: z.number().min(1).max(30),
+      /** The learned null condition `[condition_tokens or 1, encoder_hidden]` float32, required when guidance_scale > 1. */
+      null_condition: FileRef.extend({ shape: z.tuple([z.number().int().positive(), z.number().int().positive()]) }).optional(),
+    }),
+    /** Latent frames the VAE decodes per call (each with `vae_overlap_frames` of context each side). */
+    vae_chunk_frames: z.number().int().positive().default(512),
+    vae_overlap_frames: z.number().int().nonnegative().default(32),
+    graphs: z.object(Object.fromEntries(GRAPH_NAMES.map((name) => [name, Graph])) as Record<(typeof GRAPH_NAMES)[number], typeof Graph>),
+  })
+  .superRefine((m, ctx) => {
+    if (m.dims.context_channels !== 2 * m.dims.latent_channels) {
+      ctx.addIssue({ code: 'custom', path: ['dims', 'context_channels'], message: `context_channels ${m.dims.context_channels} must be 2 x latent_channels (${m.dims.latent_channels}): source latents and chunk masks` });
+    }
+    if (m.silence_latent.shape[1] !== m.dims.latent_channels) {
+      ctx.addIssue({ code: 'custom', path: ['silence_latent', 'shape'], message: `silence latent has ${m.silence_latent.shape[1]} channels, dims.latent_channels is ${m.dims.latent_channels}` });
+    }
+    if (m.silence_latent.shape[0] < m.dims.timbre_frames) {
+      ctx.addIssue({ code: 'custom', path: ['silence_latent', 'shape'], message: `silence latent has ${m.silence_latent.shape[0]} frames, the timbre reference needs ${m.dims.timbre_frames}` });
+    }
+    if (m.schedule.guidance_scale > 1 && m.schedule.null_condition === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['schedule', 'null_condition'], message: 'guidance_scale > 1 needs the null condition' });
+    }
+    if (m.schedule.null_condition !== undefined && m.schedule.null_condition.shape[1] !== m.dims.encoder_hidden) {
+      ctx.addIssue({ code: 'custom', path: ['schedule', 'null_condition', 'shape'], message: `null condition width ${m.schedule.null_condition.shape[1]} is not dims.encoder_hidden ${m.dims.encoder_hidden}` });
+    }
+  });
+export type AcestepManifest = z.infer<typeof AcestepManifest>;
+
+export type ManifestErrorCode = 'MODEL_MANIFEST_MISSING' | 'MODEL_MANIFEST_INVALID';
+
+export async function readAcestepManifest(dir: string): Promise<Result<AcestepManifest, { code: ManifestErrorCode; message: string }>> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, ACESTEP_MANIFEST_FILE), 'utf8');
+  } catch (err) {
+    return fail({ code: 'MODEL_MANIFEST_MISSING', message: `no ${ACESTEP_MANIFEST_FILE} in ${dir}: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${ACESTEP_MANIFEST_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  const parsed = AcestepManifest.safeParse(json);
+  if (!parsed.success) return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${ACESTEP_MANIFEST_FILE}: ${z.prettifyError(parsed.error)}` });
+  return ok(parsed.data);
+}
+
+/** The licence recorded on each job: commercial only when every component's licence is. */
+export function combinedLicence(manifest: AcestepManifest): ModelLicence {
+  const spdx = [...new Set(manifest.licences.map((l) => l.spdx))].join(' AND ');
+  return { spdx: spdx.slice(0, 100), commercial_use: manifest.licences.every((l) => l.commercial_use) };
+}
+
+/** The request `steps` values this model accepts, ascending. */
+export function requestSteps(manifest: AcestepManifest): number[] {
+  return Object.keys(manifest.schedule.steps_for_request)
+    .map(Number)
+    .sort((a, b) => a - b);
+}

@@ -1,0 +1,292 @@
+/**
+ * A tiny model in exactly the ACE-Step 1.5 layout, built from TypeScript with the project's ONNX
+ * builder (no downloads, no Python): the five graphs with the contract's names, ranks and dtypes
+ * (masks as float32 like the public exports, Qwen masks int64, `is_covers` bool), a Qwen-style
+ * byte-level BPE `tokenizer.json` with `<|endoftext|>`, a silence latent, the export's
+ * `io_contract_core.json` and our `songmint-acestep.json` with every file's sha256. The widths are
+ * small (the VAE keeps ACE-Step's 1920 samples per latent frame at 48 kHz) and the weights seeded
+ * random: it proves the backend's loop end to end, not ACE-Step's music. The DiT really patches
+ * frame pairs (an odd frame count fails in its Reshape), and the VAE is frame-local, so chunked
+ * decoding must give the very samples a single call gives. Deterministic: same options, same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { ModelLicence } from '../licence.ts';
+import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
+import type { ElemType } from '../onnx-builder.ts';
+import { seededRandom } from '../musicgen/sampler.ts';
+import type { ContractTensor, GraphName, TensorType, Width } from './contract.ts';
+import { CONTRACT, CORE_GRAPHS, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
+import type { AcestepManifest, ManifestTensor } from './manifest.ts';
+import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './manifest.ts';
+
+export const TINY_WIDTHS: Readonly<Record<Width, number>> = {
+  text_hidden: 16,
+  latent_channels: 8,
+  context_channels: 16,
+  encoder_hidden: 24,
+  timbre_frames: 12,
+};
+const DIT_HIDDEN = 32;
+const VAE_BASIS = 8;
+/** 12 s of silence: longer songs repeat it, as the backend does past the real latent's end. */
+const SILENCE_FRAMES = 300;
+
+export interface TinyAcestepOptions {
+  name?: string;
+  licences?: (ModelLicence & { component: string })[];
+  /** Classifier-free guidance (base/SFT-style); turbo's 1 (none) by default. */
+  guidanceScale?: number;
+  vaeChunkFrames?: number;
+  vaeOverlapFrames?: number;
+}
+
+const ELEM: Readonly<Record<TensorType, ElemType>> = { float32: 'float', int64: 'int64', bool: 'bool' };
+
+/** The contract's tensor with the tiny widths and the first dtype it allows (float32 masks, as the public export). */
+function tinyTensor(tensor: ContractTensor): ManifestTensor {
+  return {
+    name: tensor.name,
+    dtype: tensor.types[0] ?? 'float32',
+    shape: tensor.dims.map((d) => ('width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : d.varies)),
+  };
+}
+
+function declareInputs(g: GraphBuilder, graph: GraphName): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const tensor of CONTRACT[graph].inputs.map(tinyTensor)) names[tensor.name] = g.input(tensor.name, ELEM[tensor.dtype], tensor.shape);
+  return names;
+}
+
+function declareOutput(g: GraphBuilder, graph: GraphName, value: string, name: string): void {
+  const tensor = CONTRACT[graph].outputs.map(tinyTensor).find((t) => t.name === name);
+  if (tensor === undefined) throw new Error(`contract graph ${graph} has no output ${name}`);
+  g.output(value, name, ELEM[tensor.dtype], tensor.shape);
+}
+
+type Draw = () => number;
+const uniform = (draw: Draw, count: number, scale: number): number[] => Array.from({ length: count }, () => (draw() * 2 - 1) * scale);
+
+/** GPT-2's reversible bytes-to-characters map, which Qwen's byte-level BPE uses too. */
+function byteChars(): string[] {
+  const printable = new Set<number>();
+  for (const [from, to] of [[33, 126], [161, 172], [174, 255]] as const) for (let b = from; b <= to; b += 1) printable.add(b);
+  let shifted = 0;
+  return Array.from({ length: 256 }, (_, b) => String.fromCodePoint(printable.has(b) ? b : 256 + shifted++));
+}
+
+const WORDS = ['Instruction', 'Caption', 'Metas', 'Languages', 'Lyric', 'bpm', 'duration', 'seconds', 'keyscale', 'timesignature', 'verse', 'chorus', 'love', 'night'];
+const SPECIAL = ['<|endoftext|>', '<|im_start|>', '<|im_end|>'];
+
+/** A Qwen-style tokenizer.json: byte-level BPE, a few merged words, the special tokens added. */
+function tokenizerJson(): { json: object; vocabSize: number } {
+  const chars = byteChars();
+  const vocab = new Map<string, number>(chars.map((c, b) => [c, b]));
+  const merges: [string, string][] = [];
+  for (const word of WORDS) {
+    let left = chars[(word.codePointAt(0) ?? 0) & 0xff] ?? '';
+    for (const char of word.slice(1)) {
+      merges.push([left, char]);
+      left += char;
+      if (!vocab.has(left)) vocab.set(left, vocab.size);
+    }
+  }
+  const added = SPECIAL.map((content, i) => ({ id: vocab.size + i, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+  return {
+    vocabSize: vocab.size + SPECIAL.length,
+    json: {
+      version: '1.0',
+      truncation: null,
+      padding: null,
+      added_tokens: added,
+      normalizer: { type: 'NFC' },
+      pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
+      post_processor: null,
+      decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
+      model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '', fuse_unk: false, byte_fallback: false, vocab: Object.fromEntries(vocab), merges },
+    },
+  };
+}
+
+function captionEncoderGraph(table: number[], vocabSize: number, draw: Draw): Uint8Array {
+  const D = TINY_WIDTHS.text_hidden;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'qwen3_embedding_0p6');
+  const emb = g.op('Gather', [g.f(table, [vocabSize, D]), io.input_ids ?? '']);
+  const mask = g.op('Unsqueeze', [g.op('Cast', [io.attention_mask ?? ''], { to: { int: 1 } }), g.i([2])]);
+  // One mixing layer: each token plus the mean of the (unmasked) sequence, as a stand-in for Qwen3's layers.
+  const h = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [emb, g.f(uniform(draw, D * D, 0.5), [D, D])])]), mask]);
+  const mean = g.op('ReduceMean', [h], { axes: { ints: [1] }, keepdims: { int: 1 } });
+  const mixed = g.op('Tanh', [g.op('Add', [h, g.op('MatMul', [mean, g.f(uniform(draw, D * D, 0.5), [D, D])])])]);
+  declareOutput(g, 'qwen3_embedding_0p6', g.op('Mul', [mixed, mask]), 'last_hidden_state');
+  return encodeModel(g.graph('qwen3_embedding_0p6'), 'songmint tiny ACE-Step-1.5-format caption encoder (Qwen3-Embedding stand-in)');
+}
+
+function tokenEmbeddingGraph(table: number[], vocabSize: number): Uint8Array {
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'qwen3_token_embeddings');
+  declareOutput(g, 'qwen3_token_embeddings', g.op('Gather', [g.f(table, [vocabSize, TINY_WIDTHS.text_hidden]), io.input_ids ?? '']), 'token_embeddings');
+  return encodeModel(g.graph('qwen3_token_embeddings'), 'songmint tiny ACE-Step-1.5-format lyric token embeddings (the caption encoder\'s table)');
+}
+
+function conditionEncoderGraph(draw: Draw): Uint8Array {
+  const { text_hidden: Dt, latent_channels: C, encoder_hidden: He } = TINY_WIDTHS;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'condition_encoder');
+  const input = (name: string): string => io[name] ?? '';
+  const toFloat = (x: string) => g.op('Cast', [x], { to: { int: 1 } });
+  const text = g.op('MatMul', [input('text_hidden_states'), g.f(uniform(draw, Dt * He, 0.6), [Dt, He])]);
+  const lyric = g.op('Tanh', [g.op('MatMul', [input('lyric_hidden_states'), g.f(uniform(draw, Dt * He, 0.6), [Dt, He])])]);
+  // The timbre token: the reference's mean frame, projected (one reference per song here).
+  const timbre = g.op('MatMul', [g.op('ReduceMean', [input('refer_audio_acoustic_hidden_states_packed')], { axes: { ints: [1] }, keepdims: { int: 1 } }), g.f(uniform(draw, C * He, 0.6), [C, He])]);
+  const lyricMask = toFloat(input('lyric_attention_mask'));
+  const one = g.op('Add', [g.op('Mul', [g.op('Slice', [lyricMask, g.i([0]), g.i([1]), g.i([1])]), g.f(0)]), g.f(1)]);
+  const mask = g.op('Concat', [lyricMask, one, toFloat(input('text_attention_mask'))], { axis: { int: 1 } });
+  const states = g.op('Mul', [g.op('Concat', [lyric, timbre, text], { axis: { int: 1 } }), g.op('Unsqueeze', [mask, g.i([2])])]);
+  declareOutput(g, 'condition_encoder', states, 'encoder_hidden_states');
+  declareOutput(g, 'condition_encoder', mask, 'encoder_attention_mask');
+  // Context: the source (the LM hints for a cover) beside the chunk mask, as ACE-Step's encoder packs it.
+  const source = g.op('Where', [g.op('Unsqueeze', [input('is_covers'), g.i([1, 2])]), input('precomputed_lm_hints_25hz'), input('src_latents')]);
+  declareOutput(g, 'condition_encoder', g.op('Concat', [source, input('chunk_masks')], { axis: { int: 2 } }), 'context_latents');
+  return encodeModel(g.graph('condition_encoder'), 'songmint tiny ACE-Step-1.5-format condition encoder');
+}
+
+function ditGraph(draw: Draw): Uint8Array {
+  const { latent_channels: C, context_channels: Cc, encoder_hidden: He } = TINY_WIDTHS;
+  const D = DIT_HIDDEN;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'dit_decoder');
+  const input = (name: string): string => io[name] ?? '';
+  const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(uniform(draw, rows * cols, scale), [rows, cols]);
+  // Patchify: two frames of [latent, context] per token. An odd frame count cannot be reshaped.
+  const frames = g.op('Concat', [input('hidden_states'), input('context_latents')], { axis: { int: 2 } });
+  const patched = g.op('Reshape', [frames, g.i([0, -1, 2 * (C + Cc)])]);
+  let h = g.op('MatMul', [patched, mat(2 * (C + Cc), D)]);
+  // Time embedding of t and r (sinusoidal, projected), added to every token.
+  const freqs = g.f(Array.from({ length: D / 2 }, (_, i) => 1000 / 10_000 ** ((2 * i) / D)), [1, D / 2]);
+  const embed = (t: string) => {
+    const angles = g.op('Mul', [g.op('Unsqueeze', [t, g.i([1])]), freqs]);
+    return g.op('MatMul', [g.op('Concat', [g.op('Sin', [angles]), g.op('Cos', [angles])], { axis: { int: 1 } }), mat(D, D)]);
+  };
+  h = g.op('Add', [h, g.op('Unsqueeze', [g.op('Add', [embed(input('timestep')), embed(input('timestep_r'))]), g.i([1])])]);
+  // Cross-attention over the condition, padding masked out.
+  const q = g.op('MatMul', [h, mat(D, D)]);
+  const k = g.op('MatMul', [input('encoder_hidden_states'), mat(He, D)]);
+  const value = g.op('MatMul', [input('encoder_hidden_states'), mat(He, D)]);
+  const encMask = g.op('Cast', [input('encoder_attention_mask')], { to: { int: 1 } });
+  const bias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [g.f(1), encMask]), g.f(-1e9)]), g.i([1])]);
+  const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 2, 1] } })]), g.f(1 / Math.sqrt(D))]), bias]);
+  h = g.op('Add', [h, g.op('MatMul', [g.op('MatMul', [g.op('Softmax', [scores], { axis: { int: -1 } }), value]), mat(D, D)])]);
+  h = g.op('Add', [h, g.op('MatMul', [g.op('Relu', [g.op('MatMul', [h, mat(D, 2 * D)])]), mat(2 * D, D)])]);
+  // Padding frames (attention mask 0) predict no velocity.
+  const patchMask = g.op('ReduceMax', [g.op('Reshape', [g.op('Cast', [input('attention_mask')], { to: { int: 1 } }), g.i([0, -1, 2])])], { axes: { ints: [2] }, keepdims: { int: 1 } });
+  const out = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [h, mat(D, 2 * C)])]), patchMask]);
+  declareOutput(g, 'dit_decoder', g.op('Reshape', [out, g.i([0, -1, C])]), 'vt');
+  return encodeModel(g.graph('dit_decoder'), 'songmint tiny ACE-Step-1.5-format DiT decoder (patch size 2)');
+}
+
+function vaeGraph(draw: Draw): Uint8Array {
+  const C = TINY_WIDTHS.latent_channels;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'vae_decoder');
+  const features = g.op('Tanh', [g.op('MatMul', [g.op('Transpose', [io.latents ?? ''], { perm: { ints: [0, 2, 1] } }), g.f(uniform(draw, C * VAE_BASIS, 1), [C, VAE_BASIS])])]);
+  // Each frame: tones at whole multiples of the 25 Hz frame rate, so phases meet at frame edges; one set per channel.
+  const basis: number[] = [];
+  for (let k = 0; k < VAE_BASIS; k += 1) {
+    for (let ch = 0; ch < 2; ch += 1) {
+      const hz = FRAMES_PER_SECOND * (4 + 3 * k + ch);
+      for (let n = 0; n < SAMPLES_PER_FRAME; n += 1) basis.push(Math.sin((2 * Math.PI * hz * n) / SAMPLE_RATE) / VAE_BASIS);
+    }
+  }
+  const perFrame = g.op('MatMul', [features, g.f(basis, [VAE_BASIS, 2 * SAMPLES_PER_FRAME])]);
+  const split = g.op('Transpose', [g.op('Reshape', [perFrame, g.i([0, 0, 2, SAMPLES_PER_FRAME])])], { perm: { ints: [0, 2, 1, 3] } });
+  declareOutput(g, 'vae_decoder', g.op('Mul', [g.op('Reshape', [split, g.i([0, 2, -1])]), g.f(0.8)]), 'waveform');
+  return encodeModel(g.graph('vae_decoder'), 'songmint tiny ACE-Step-1.5-format VAE decoder (1920 samples per frame, 48 kHz stereo)');
+}
+
+const GRAPH_FILE = (graph: GraphName): string => `${graph}.onnx`;
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+const floatBytes = (values: readonly number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
+
+/** The directory's files by relative path. */
+export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<string, Uint8Array> {
+  const random = seededRandom(20_260_415n, 'tiny-acestep-weights');
+  const draw: Draw = () => random.next();
+  const tokenizer = tokenizerJson();
+  const table = uniform(draw, tokenizer.vocabSize * TINY_WIDTHS.text_hidden, 1);
+  const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
+  const guidance = options.guidanceScale ?? 1;
+
+  const files: Record<string, Uint8Array> = {
+    'tokenizer.json': json(tokenizer.json),
+    'silence_latent.bin': floatBytes(uniform(draw, SILENCE_FRAMES * TINY_WIDTHS.latent_channels, 0.3)),
+    [GRAPH_FILE('qwen3_embedding_0p6')]: captionEncoderGraph(table, tokenizer.vocabSize, draw),
+    [GRAPH_FILE('qwen3_token_embeddings')]: tokenEmbeddingGraph(table, tokenizer.vocabSize),
+    [GRAPH_FILE('condition_encoder')]: conditionEncoderGraph(draw),
+    [GRAPH_FILE('dit_decoder')]: ditGraph(draw),
+    [GRAPH_FILE('vae_decoder')]: vaeGraph(draw),
+  };
+  if (guidance > 1) files['null_condition.bin'] = floatBytes(uniform(draw, TINY_WIDTHS.encoder_hidden, 0.5));
+  const ref = (file: string) => ({ file, sha256: sha256(files[file] ?? new Uint8Array()) });
+
+  const tinyGraphEntry = (graph: GraphName): AcestepManifest['graphs'][GraphName] => ({
+    ...ref(GRAPH_FILE(graph)),
+    precision: 'fp32',
+    external_data: [],
+    inputs: CONTRACT[graph].inputs.map(tinyTensor),
+    outputs: CONTRACT[graph].outputs.map(tinyTensor),
+  });
+  files[IO_CONTRACT_CORE_FILE] = json({
+    inputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].inputs.map((t) => t.name)])),
+    outputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].outputs.map((t) => t.name)])),
+  });
+  const manifest: AcestepManifest = {
+    format: 'songmint-acestep/1',
+    name: options.name ?? 'songmint-acestep-1.5-tiny',
+    version: '1.5.0-tiny',
+    description: 'Tiny random-weight model in the ACE-Step 1.5 DiT-only ONNX layout (npm run build:acestep-tiny): proves the backend, makes no music.',
+    licences: options.licences ?? [
+      { component: 'ACE-Step 1.5 graphs (condition encoder, DiT, VAE)', spdx: 'MIT', commercial_use: true, url: 'https://github.com/ace-step/ACE-Step-1.5' },
+      { component: 'Qwen3-Embedding-0.6B (caption encoder, token table, tokenizer)', spdx: 'Apache-2.0', commercial_use: true, url: 'https://huggingface.co/Qwen/Qwen3-Embedding-0.6B' },
+    ],
+    sample_rate: 48_000,
+    channels: 2,
+    samples_per_frame: 1920,
+    frames_per_second: 25,
+    patch_size: 2,
+    dims: { ...TINY_WIDTHS },
+    tokenizer: { ...ref('tokenizer.json'), max_caption_tokens: 256, max_lyric_tokens: 2048 },
+    silence_latent: { ...ref('silence_latent.bin'), dtype: 'float32', shape: [SILENCE_FRAMES, TINY_WIDTHS.latent_channels] },
+    schedule: {
+      // Turbo is distilled for 8 steps at shift 3: both of the spec's values run that schedule.
+      steps_for_request: guidance > 1 ? { '27': 27, '60': 60 } : { '27': 8, '60': 8 },
+      shift: guidance > 1 ? 1 : 3,
+      guidance_scale: guidance,
+      ...(guidance > 1 ? { null_condition: { ...ref('null_condition.bin'), shape: [1, TINY_WIDTHS.encoder_hidden] as [number, number] } } : {}),
+    },
+    vae_chunk_frames: options.vaeChunkFrames ?? 48,
+    vae_overlap_frames: options.vaeOverlapFrames ?? 4,
+    graphs: {
+      qwen3_embedding_0p6: tinyGraphEntry('qwen3_embedding_0p6'),
+      qwen3_token_embeddings: tinyGraphEntry('qwen3_token_embeddings'),
+      condition_encoder: tinyGraphEntry('condition_encoder'),
+      dit_decoder: tinyGraphEntry('dit_decoder'),
+      vae_decoder: tinyGraphEntry('vae_decoder'),
+    },
+  };
+  files[ACESTEP_MANIFEST_FILE] = json(manifest);
+  return files;
+}
+
+/** Writes the tiny model into `dir` (created if need be). */
+export async function writeTinyAcestep(dir: string, options: TinyAcestepOptions = {}): Promise<string[]> {
+  const written: string[] = [];
+  for (const [name, bytes] of Object.entries(tinyAcestepFiles(options))) {
+    const path = join(dir, name);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, bytes);
+    written.push(path);
+  }
+  return written;
+}

@@ -1,0 +1,47 @@
+/**
+ * `npm run model:check -- <dir> [--files-only]`: validates a model directory the way the worker
+ * does at start, without generating anything. For an ACE-Step 1.5 directory: the manifest
+ * against the layout contract and `io_contract_core.json`, every file's sha256, then each graph
+ * opened on CPU and its inputs and outputs compared with the manifest (`--files-only` skips the
+ * graphs, for a host without the memory to open them). Other layouts are loaded and released.
+ * Exits 0 when the directory passes, 1 with the first mismatch otherwise.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ACESTEP_MANIFEST_FILE, combinedLicence, readAcestepManifest } from '../inference/src/model/acestep/manifest.ts';
+import { validateFiles } from '../inference/src/model/acestep/validate.ts';
+import { loadSongModel } from '../inference/src/model/load-song-model.ts';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'files-only': { type: 'boolean', default: false } } });
+const dir = positionals[0];
+if (dir === undefined) {
+  console.error('usage: npm run model:check -- <model dir> [--files-only]');
+  process.exit(2);
+}
+
+function failed(code: string, message: string): never {
+  console.error(`model:check FAILED ${dir}\n  ${code}: ${message}`);
+  process.exit(1);
+}
+
+if (existsSync(join(dir, ACESTEP_MANIFEST_FILE))) {
+  const read = await readAcestepManifest(dir);
+  if (!read.ok) failed(read.error.code, read.error.message);
+  const manifest = read.value;
+  const files = await validateFiles(dir, manifest);
+  if (!files.ok) failed(files.error.code, files.error.message);
+  console.log(`${manifest.name} ${manifest.version} (ACE-Step 1.5 layout): manifest, contract and sha256 of every file pass`);
+  for (const [graph, entry] of Object.entries(manifest.graphs)) console.log(`  ${graph}: ${entry.file} (${entry.precision}, ${entry.inputs.length} inputs, ${entry.outputs.length} outputs)`);
+  console.log(`  widths: ${Object.entries(manifest.dims).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  const schedule = manifest.schedule;
+  console.log(`  schedule: request steps ${Object.entries(schedule.steps_for_request).map(([k, v]) => `${k} -> ${v}`).join(', ')} diffusion steps, shift ${schedule.shift}, guidance ${schedule.guidance_scale}`);
+  const licence = combinedLicence(manifest);
+  console.log(`  licences: ${manifest.licences.map((l) => `${l.component}: ${l.spdx}`).join('; ')} (commercial use: ${licence.commercial_use ? 'yes' : 'no'})`);
+  if (values['files-only']) process.exit(0);
+}
+
+const loaded = await loadSongModel({ modelDir: dir, device: 'cpu' });
+if (!loaded.ok) failed(loaded.code, loaded.message);
+console.log(`model:check passed: ${loaded.model.name} ${loaded.model.version} (${loaded.model.format}) loads on CPU; request steps ${loaded.model.steps.join(', ')}; licence ${loaded.model.licence.spdx}`);
+await loaded.model.release();

@@ -1,0 +1,99 @@
+/**
+ * The worker running an ACE-Step-1.5-format model directory end to end: the tiny model the
+ * project builds behind MODEL_DIR, jobs with lyrics through PostgreSQL and pg-boss, MP3 to S3,
+ * the model and its (commercial) licence recorded on each job, the same decoded samples for the
+ * same seed; and a directory with a wrong sha256 refused at start with a message naming it.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
+import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import type { Stack } from './helpers/stack.ts';
+import { jobRow, startStack } from './helpers/stack.ts';
+
+describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () => {
+  let stack: Stack;
+  let dir: TempDir;
+  before(async () => {
+    dir = await makeTempDir('acestep-worker');
+    await writeTinyAcestep(join(dir.path, 'model'));
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.stop();
+    await dir.remove();
+  });
+
+  it('sings each job\'s lyrics into a decodable 320 kbps stereo MP3: same seed same samples, other lyrics or seed other audio', async () => {
+    const song = { prompt: 'dreamy synthwave, 96 bpm, in A minor', duration: 5, seed: 42n, lyrics: '[verse]\nneon rain on the night road\n[chorus]\nhold on' };
+    const ids = [
+      await stack.enqueue(song),
+      await stack.enqueue(song),
+      await stack.enqueue({ ...song, seed: 43n }),
+      await stack.enqueue({ ...song, lyrics: '[verse]\nanother story entirely' }),
+      await stack.enqueue({ ...song, lyrics: undefined, withLyrics: true }),
+    ];
+    const worker = await stack.startWorker({ MODEL_DIR: join(dir.path, 'model'), MODEL_DEVICE: 'cpu' });
+    const rows = await stack.waitFor(
+      'five completions',
+      async () => {
+        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+        const failed = r.find((x) => x.status === 'failed');
+        if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
+        return r.every((x) => x.status === 'completed') ? r : undefined;
+      },
+      120_000,
+    );
+    await worker.stop();
+    const [first, again, otherSeed, otherLyrics, written] = rows;
+    assert.ok(first !== undefined && again !== undefined && otherSeed !== undefined && otherLyrics !== undefined && written !== undefined);
+    assert.equal(first.audio_hash, again.audio_hash, 'same seed, same bytes');
+    assert.notEqual(first.audio_hash, otherSeed.audio_hash, 'another seed, other audio');
+    assert.notEqual(first.audio_hash, otherLyrics.audio_hash, 'other lyrics, other audio: the lyrics are sung');
+    assert.equal(first.used_lyrics, song.lyrics);
+    assert.match(written.used_lyrics ?? '', /\[verse\]/, 'the lyrics step wrote lyrics for the model to sing');
+
+    const fetchMp3 = async (url: string | null) => {
+      const response = await fetch(url ?? '');
+      assert.equal(response.status, 200);
+      return new Uint8Array(await response.arrayBuffer());
+    };
+    const bytes = await fetchMp3(first.audio_url);
+    assert.equal(`0x${createHash('sha256').update(bytes).digest('hex')}`, first.audio_hash);
+    assertCbr320(bytes);
+    const measured = measureMp3(bytes);
+    assert.ok(measured.ok);
+    assert.equal(measured.samples, 5 * 48_000, '125 latent frames x 1920 samples at 48 kHz');
+    assert.ok(Math.abs((first.actual_duration ?? 0) - 5) <= 1152 / 48_000, `duration ${first.actual_duration} within one frame of 5 s`);
+    const decoded = await decodeMp3(bytes);
+    assert.equal(decoded.errors, 0);
+    assert.equal(decoded.sampleRate, 48_000);
+    assert.equal(decoded.channels.length, 2);
+    assert.notDeepEqual(decoded.channels[0], decoded.channels[1], 'stereo');
+    assert.ok(Math.abs(decoded.samples - 5 * 48_000) <= 1152, `decoded ${decoded.samples} samples`);
+    const decodedAgain = await decodeMp3(await fetchMp3(again.audio_url));
+    assert.deepEqual(decodedAgain.channels, decoded.channels, 'same seed, same decoded samples');
+
+    const model = await stack.db.one<{ model_name: string; model_version: string; model_licence: string; model_commercial_use: boolean; steps: number }>(
+      'SELECT model_name, model_version, model_licence, model_commercial_use, steps FROM generation_jobs WHERE id = $1',
+      [first.id],
+    );
+    assert.deepEqual(model, { model_name: 'songmint-acestep-1.5-tiny', model_version: '1.5.0-tiny', model_licence: 'MIT AND Apache-2.0', model_commercial_use: true, steps: 27 });
+  });
+
+  it('refuses to start on a directory whose file does not match its sha256, naming the file', async () => {
+    const broken = join(dir.path, 'broken');
+    await writeTinyAcestep(broken);
+    const dit = join(broken, 'dit_decoder.onnx');
+    const bytes = await readFile(dit);
+    bytes[bytes.length - 2] = (bytes[bytes.length - 2] ?? 0) ^ 0x40;
+    await writeFile(dit, bytes);
+    await assert.rejects(stack.startWorker({ MODEL_DIR: broken, MODEL_DEVICE: 'cpu' }), /MODEL_CHECKSUM_MISMATCH: graph dit_decoder: dit_decoder\.onnx sha256 expected [0-9a-f]{64}, found [0-9a-f]{64}/);
+  });
+});

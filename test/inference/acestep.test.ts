@@ -1,0 +1,312 @@
+/**
+ * The ACE-Step 1.5 backend on the tiny ACE-Step-1.5-format model the project builds (the DiT-only
+ * layout's graph names, ranks and dtypes, small widths, seeded random weights): the sampler
+ * against a reference computed here, the prompt templates, the start-up checks that name the
+ * first mismatch, `npm run model:check`, and whole songs rendered by the real backend.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { loadAcestepModel } from '../../inference/src/model/acestep/acestep-model.ts';
+import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from '../../inference/src/model/acestep/flow-sampler.ts';
+import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from '../../inference/src/model/acestep/manifest.ts';
+import { captionText, lyricText, promptMetadata } from '../../inference/src/model/acestep/prompt.ts';
+import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
+import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
+import { seededRandom } from '../../inference/src/model/musicgen/sampler.ts';
+import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
+
+const run = promisify(execFile);
+const signal = new AbortController().signal;
+const REQUEST: SongModelRequest = { prompt: 'dreamy synthwave, 96 bpm, in A minor, 3/4', lyrics: '[verse]\nneon rain on the night road', seed: 42n, durationSeconds: 3, steps: 27 };
+
+async function load(dir: string): Promise<SongModel> {
+  const loaded = await loadAcestepModel({ modelDir: dir, device: 'cpu' });
+  if (!loaded.ok) throw new Error(`${loaded.error.code}: ${loaded.error.message}`);
+  return loaded.value;
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Edits the manifest of a copy of the tiny model. */
+async function editManifest(dir: string, edit: (manifest: Record<string, unknown> & { graphs: Record<string, { sha256: string; inputs: { name: string }[] }> }) => void): Promise<void> {
+  const path = join(dir, ACESTEP_MANIFEST_FILE);
+  const manifest = JSON.parse(await readFile(path, 'utf8')) as Parameters<typeof edit>[0];
+  edit(manifest);
+  await writeFile(path, JSON.stringify(manifest));
+}
+
+describe('ACE-Step flow-matching sampler', () => {
+  it('gives the turbo schedule: 8 steps at shift 3, and the plain linear one at shift 1', () => {
+    const turbo = flowTimesteps(8, 3);
+    const expected = [1, 0.9545, 0.9, 0.8333, 0.75, 0.6429, 0.5, 0.3];
+    assert.equal(turbo.length, 8);
+    turbo.forEach((t, i) => assert.ok(Math.abs(t - (expected[i] ?? NaN)) < 5e-5, `t_${i} = ${t}, expected ${expected[i]}`));
+    assert.deepEqual(flowTimesteps(4, 1), [1, 0.75, 0.5, 0.25]);
+  });
+
+  it('integrates exactly as x <- x - v (t_i - t_i+1), the last step x - t_last v, against a reference computed here', async () => {
+    // A velocity field that depends on x and t, on a 6-value latent.
+    const velocity = (x: ArrayLike<number>, t: number) => Float32Array.from(x, (value, k) => 0.5 * value - t * (k + 1) * 0.1);
+    const noise = Float32Array.from([0.3, -1.2, 0.8, 0.05, -0.4, 1.7]);
+    const timesteps = [1, 0.9545454545454546, 0.9, 0.8333333333333334, 0.75, 0.6428571428571429, 0.5, 0.3];
+    // Reference: plain double arithmetic, rounding to float32 after each step as the backend stores.
+    let reference = Array.from(noise);
+    for (let i = 0; i < timesteps.length; i += 1) {
+      const t = timesteps[i] ?? 0;
+      const v = Array.from(velocity(Float32Array.from(reference), t));
+      reference = reference.map((value, k) => Math.fround(value - (v[k] ?? 0) * (i === timesteps.length - 1 ? t : t - (timesteps[i + 1] ?? 0))));
+    }
+    const seen: number[] = [];
+    const result = await sampleFlow(noise, { timesteps: flowTimesteps(8, 3), signal, velocity: (x, t) => Promise.resolve(velocity(x, t)), onStep: (done) => seen.push(done) });
+    result.forEach((value, k) => assert.ok(Math.abs(value - (reference[k] ?? NaN)) < 1e-5, `x0[${k}] = ${value}, reference ${reference[k]}`));
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8], 'one report per diffusion step');
+    assert.deepEqual(Array.from(noise), [0.30000001192092896, -1.2000000476837158, 0.800000011920929, 0.05000000074505806, -0.4000000059604645, 1.7000000476837158], 'the noise is not modified');
+  });
+
+  it('mixes guided velocities as uncond + g (cond - uncond) and stops at an abort', async () => {
+    assert.deepEqual(Array.from(guidedVelocity(Float32Array.from([1, 2]), Float32Array.from([0.5, 3]), 3)), [2, 0]);
+    const controller = new AbortController();
+    let calls = 0;
+    await assert.rejects(
+      sampleFlow(new Float32Array(4), {
+        timesteps: flowTimesteps(8, 3),
+        signal: controller.signal,
+        velocity: (x) => {
+          calls += 1;
+          if (calls === 3) controller.abort(new Error('job cancelled'));
+          return Promise.resolve(new Float32Array(x.length));
+        },
+      }),
+      /job cancelled/,
+    );
+    assert.equal(calls, 3);
+  });
+
+  it('draws the same standard normal noise for a seed and other noise for another', () => {
+    const a = gaussianNoise(20_000, seededRandom(7n, 'acestep-noise'));
+    assert.deepEqual(a, gaussianNoise(20_000, seededRandom(7n, 'acestep-noise')));
+    assert.notDeepEqual(a, gaussianNoise(20_000, seededRandom(8n, 'acestep-noise')));
+    const mean = a.reduce((s, x) => s + x, 0) / a.length;
+    const variance = a.reduce((s, x) => s + (x - mean) ** 2, 0) / a.length;
+    assert.ok(Math.abs(mean) < 0.03 && Math.abs(variance - 1) < 0.05, `mean ${mean}, variance ${variance}`);
+  });
+});
+
+describe('ACE-Step prompt templates', () => {
+  it('fills SFT_GEN_PROMPT with the instruction, caption and metadata block from the prompt', () => {
+    const meta = promptMetadata(REQUEST.prompt, 93);
+    assert.deepEqual(meta, { bpm: 96, keyscale: 'A minor', timeSignature: 3, durationSeconds: 93 });
+    assert.equal(
+      captionText('  dreamy synthwave ', meta),
+      '# Instruction\nFill the audio semantic mask based on the given conditions:\n\n# Caption\ndreamy synthwave\n\n# Metas\n- bpm: 96\n- timesignature: 3\n- keyscale: A minor\n- duration: 93 seconds\n<|endoftext|>\n',
+    );
+    assert.equal(
+      captionText('lofi', promptMetadata('lofi in Bb', 30)).split('# Metas\n')[1],
+      '- bpm: N/A\n- timesignature: N/A\n- keyscale: Bb major\n- duration: 30 seconds\n<|endoftext|>\n',
+    );
+  });
+
+  it('writes the lyric text with its language line, and sings an instrumental without lyrics', () => {
+    assert.equal(lyricText('[verse]\nla la\n'), '# Languages\nunknown\n\n# Lyric\n[verse]\nla la<|endoftext|>');
+    assert.equal(lyricText(null), '# Languages\nunknown\n\n# Lyric\n[Instrumental]<|endoftext|>');
+    assert.equal(lyricText('  '), lyricText(null));
+  });
+});
+
+describe('the tiny ACE-Step-1.5-format model and the backend', () => {
+  let dir: TempDir;
+  let model: SongModel;
+  before(async () => {
+    dir = await makeTempDir('acestep-tiny');
+    await writeTinyAcestep(join(dir.path, 'turbo'));
+    model = await load(join(dir.path, 'turbo'));
+  });
+  after(async () => {
+    await model.release();
+    await dir.remove();
+  });
+
+  it('is built deterministically, and npm run build:acestep-tiny writes the same bytes', async () => {
+    const again = tinyAcestepFiles();
+    for (const [name, bytes] of Object.entries(again)) assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, 'turbo', name))), `${name} rebuilt byte for byte`);
+    await run(process.execPath, ['--import', 'tsx', 'scripts/build-acestep-tiny.ts', join(dir.path, 'script')]);
+    for (const [name, bytes] of Object.entries(again)) assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, 'script', name))), `script's ${name} byte for byte`);
+  });
+
+  it('names the model, its licences (commercial use), the request steps and the device', () => {
+    assert.equal(model.format, 'acestep-onnx');
+    assert.equal(model.name, 'songmint-acestep-1.5-tiny');
+    assert.deepEqual(model.licence, { spdx: 'MIT AND Apache-2.0', commercial_use: true });
+    assert.deepEqual(model.steps, [27, 60]);
+    assert.equal(model.device, 'cpu');
+    assert.equal(model.sampleRate, 48_000);
+  });
+
+  it('renders the asked duration in 48 kHz stereo, the same samples for a seed, one progress report per diffusion step', async () => {
+    const progress: number[] = [];
+    const first = await model.render(REQUEST, signal, (f) => progress.push(f));
+    assert.equal(first.pcm.sampleRate, 48_000);
+    assert.equal(first.pcm.channels.length, 2);
+    for (const channel of first.pcm.channels) assert.equal(channel.length, 3 * 48_000, '75 latent frames x 1920 samples');
+    assert.notDeepEqual(first.pcm.channels[0], first.pcm.channels[1], 'two channels, not one copied');
+    const peak = Math.max(...first.pcm.channels.map((c) => c.reduce((m, x) => Math.max(m, Math.abs(x)), 0)));
+    assert.ok(peak > 0.01 && peak <= 1, `peak ${peak}`);
+    assert.equal(first.conditioning.diffusion_steps, 8, 'request steps 27 runs the turbo schedule');
+    assert.equal(first.conditioning.latent_frames, 75);
+    assert.equal(first.conditioning.keyscale, 'A minor');
+    // Progress: the encoders, each of the 8 steps, the VAE chunks (75 frames in 48-frame chunks), rising to 1.
+    assert.ok(progress.every((p, i) => i === 0 || p > (progress[i - 1] ?? 0)), `progress rises: ${progress.join(', ')}`);
+    assert.equal(progress.length, 1 + 8 + 2);
+    assert.equal(progress.at(-1), 1);
+
+    const again = await model.render({ ...REQUEST, steps: 60 }, signal);
+    assert.deepEqual(again.pcm.channels, first.pcm.channels, 'same seed, same samples (60 maps to the same turbo schedule)');
+    const other = await model.render({ ...REQUEST, seed: 43n }, signal);
+    assert.notDeepEqual(other.pcm.channels[0], first.pcm.channels[0], 'another seed, other samples');
+  });
+
+  it('sings the lyrics it is given: they reach the lyric input and change the song', async () => {
+    const sung = await model.render(REQUEST, signal);
+    const other = await model.render({ ...REQUEST, lyrics: '[chorus]\nlove love love' }, signal);
+    const instrumental = await model.render({ ...REQUEST, lyrics: null }, signal);
+    const tokenizer = JSON.parse(await readFile(join(dir.path, 'turbo', 'tokenizer.json'), 'utf8')) as { added_tokens: { content: string }[] };
+    assert.ok(tokenizer.added_tokens.some((t) => t.content === '<|endoftext|>'));
+    assert.ok(Number(sung.conditioning.lyric_tokens) > Number(instrumental.conditioning.lyric_tokens), 'the lyric text is tokenized whole');
+    assert.notDeepEqual(other.pcm.channels[0], sung.pcm.channels[0], 'other lyrics, other song');
+    assert.notDeepEqual(instrumental.pcm.channels[0], sung.pcm.channels[0]);
+    const caption = await model.render({ ...REQUEST, prompt: 'dreamy synthwave, 120 bpm, in A minor, 3/4' }, signal);
+    assert.notDeepEqual(caption.pcm.channels[0], sung.pcm.channels[0], 'the BPM in the metadata block conditions the song');
+  });
+
+  it('pads an odd latent length to the DiT patch size and crops it back; VAE chunks give the samples of one call', async () => {
+    const odd = await model.render({ ...REQUEST, durationSeconds: 1 }, signal);
+    assert.equal(odd.conditioning.latent_frames, 25);
+    assert.equal(odd.pcm.channels[0]?.length, 48_000);
+    await writeTinyAcestep(join(dir.path, 'one-chunk'), { vaeChunkFrames: 1000 });
+    const whole = await load(join(dir.path, 'one-chunk'));
+    try {
+      const single = await whole.render({ ...REQUEST, durationSeconds: 1 }, signal);
+      assert.deepEqual(single.pcm.channels, odd.pcm.channels);
+    } finally {
+      await whole.release();
+    }
+  });
+
+  it('runs a base/SFT-style schedule with classifier-free guidance from the manifest', async () => {
+    await writeTinyAcestep(join(dir.path, 'guided'), { guidanceScale: 4 });
+    const guided = await load(join(dir.path, 'guided'));
+    try {
+      let reports = 0;
+      const song = await guided.render({ ...REQUEST, durationSeconds: 1 }, signal, () => (reports += 1));
+      assert.equal(song.conditioning.diffusion_steps, 27);
+      assert.equal(song.conditioning.guidance_scale, 4);
+      assert.equal(reports, 1 + 27 + 1);
+      assert.equal(song.pcm.channels[0]?.length, 48_000);
+    } finally {
+      await guided.release();
+    }
+  });
+});
+
+describe('ACE-Step directory checks (worker start and npm run model:check)', () => {
+  let dir: TempDir;
+  let good: string;
+  before(async () => {
+    dir = await makeTempDir('acestep-checks');
+    good = join(dir.path, 'good');
+    await writeTinyAcestep(good);
+  });
+  after(() => dir.remove());
+
+  const copy = async (name: string): Promise<string> => {
+    const target = join(dir.path, name);
+    await cp(good, target, { recursive: true });
+    return target;
+  };
+  const failure = async (modelDir: string) => {
+    const loaded = await loadSongModel({ modelDir, device: 'cpu' });
+    if (loaded.ok) {
+      await loaded.model.release();
+      assert.fail('the directory loaded');
+    }
+    return loaded;
+  };
+
+  it('is picked by its manifest even beside a public export\'s own manifest.json', async () => {
+    const withExportManifest = await copy('with-export-manifest');
+    await writeFile(join(withExportManifest, 'manifest.json'), JSON.stringify({ files: [{ path: 'dit_decoder.onnx', sha256: 'x' }] }));
+    const loaded = await loadSongModel({ modelDir: withExportManifest, device: 'cpu' });
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
+    assert.equal(loaded.model.format, 'acestep-onnx');
+    await loaded.model.release();
+  });
+
+  it('fails on a wrong sha256, naming the file and both hashes', async () => {
+    const broken = await copy('wrong-sha');
+    const vae = join(broken, 'vae_decoder.onnx');
+    const bytes = await readFile(vae);
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+    await writeFile(vae, bytes);
+    const loaded = await failure(broken);
+    assert.equal(loaded.code, 'MODEL_CHECKSUM_MISMATCH');
+    assert.match(loaded.message, /graph vae_decoder: vae_decoder\.onnx sha256 expected [0-9a-f]{64}, found [0-9a-f]{64}/);
+    assert.ok(loaded.message.includes(sha256(bytes)));
+  });
+
+  it('fails on a graph whose input has another name, naming the graph, the input and what it found', async () => {
+    const broken = await copy('wrong-input');
+    const path = join(broken, 'condition_encoder.onnx');
+    // Same length, so the protobuf stays well formed: the graph now takes `lyric_attention_masq`.
+    const bytes = Buffer.from((await readFile(path)).toString('latin1').replaceAll('lyric_attention_mask', 'lyric_attention_masq'), 'latin1');
+    await writeFile(path, bytes);
+    await editManifest(broken, (m) => {
+      const graph = m.graphs.condition_encoder;
+      if (graph !== undefined) graph.sha256 = sha256(bytes);
+    });
+    const loaded = await failure(broken);
+    assert.equal(loaded.code, 'MODEL_LAYOUT_INVALID');
+    assert.match(loaded.message, /graph condition_encoder .*input lyric_attention_mask expected, found .*lyric_attention_masq/);
+  });
+
+  it('fails on a manifest that leaves the contract or disagrees with io_contract_core.json', async () => {
+    const renamed = await copy('manifest-renamed');
+    await editManifest(renamed, (m) => {
+      const input = m.graphs.dit_decoder?.inputs.find((i) => i.name === 'timestep_r');
+      if (input !== undefined) input.name = 'timestep_s';
+    });
+    assert.match((await failure(renamed)).message, /graph dit_decoder: input timestep_r expected/);
+
+    const widths = await copy('manifest-widths');
+    await editManifest(widths, (m) => {
+      (m.dims as Record<string, number>).encoder_hidden = 2048;
+    });
+    assert.match((await failure(widths)).message, /dimension 2 expected encoder_hidden=2048, found 24/);
+
+    const io = await copy('io-contract');
+    const contract = JSON.parse(await readFile(join(io, IO_CONTRACT_CORE_FILE), 'utf8')) as { inputs: Record<string, string[]> };
+    contract.inputs.dit_decoder = (contract.inputs.dit_decoder ?? []).filter((n) => n !== 'encoder_attention_mask');
+    await writeFile(join(io, IO_CONTRACT_CORE_FILE), JSON.stringify(contract));
+    assert.match((await failure(io)).message, /graph dit_decoder: input encoder_attention_mask expected, io_contract_core\.json has/);
+  });
+
+  it('npm run model:check passes on the tiny directory and fails on a broken one with the mismatch', async () => {
+    const passed = await run(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', good]);
+    assert.match(passed.stdout, /model:check passed: songmint-acestep-1\.5-tiny/);
+    assert.match(passed.stdout, /request steps 27 -> 8, 60 -> 8 diffusion steps, shift 3/);
+    const broken = await copy('check-broken');
+    await writeFile(join(broken, 'silence_latent.bin'), new Uint8Array(16));
+    const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', broken]).then(
+      () => assert.fail('model:check passed a broken directory'),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /MODEL_CHECKSUM_MISMATCH: silence latent: silence_latent\.bin sha256 expected/);
+  });
+});
