@@ -12,6 +12,8 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { fail, ok } from '../../../core/src/result.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
 import { bareHost, effectivePort, isAllowListed, isPublicAddress } from './address-policy.ts';
 import type { AllowList } from './address-policy.ts';
 
@@ -43,9 +45,12 @@ interface Resolved {
   family: 4 | 6;
 }
 
-async function resolveChecked(url: URL, allowList: AllowList): Promise<{ ok: true; value: Resolved } | { ok: false; outcome: AttemptOutcome }> {
+/** Why a target gets no request: the guard refused it, or it has no address to reach. */
+type Unreachable = DomainError<'refused' | 'no_answer'>;
+
+async function resolveChecked(url: URL, allowList: AllowList): Promise<Result<Resolved, Unreachable>> {
   const allowed = isAllowListed(url, allowList);
-  if (!allowed && url.protocol !== 'https:') return { ok: false, outcome: { kind: 'refused', message: 'not https and not in the allow-list' } };
+  if (!allowed && url.protocol !== 'https:') return fail({ code: 'refused', message: 'not https and not in the allow-list' });
   const host = bareHost(url.hostname);
   let addresses: Resolved[];
   const literal = isIP(host);
@@ -56,17 +61,17 @@ async function resolveChecked(url: URL, allowList: AllowList): Promise<{ ok: tru
       const found = await dnsLookup(host, { all: true, verbatim: true });
       addresses = found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
     } catch (error) {
-      return { ok: false, outcome: { kind: 'no_answer', message: `DNS lookup failed: ${error instanceof Error ? error.message : String(error)}` } };
+      return fail({ code: 'no_answer', message: `DNS lookup failed: ${error instanceof Error ? error.message : String(error)}` });
     }
   }
   // Every answer must be public: a name that mixes a public and a private address is refused
   // rather than hoping the public one is picked.
   if (!allowed && (addresses.length === 0 || addresses.some((entry) => !isPublicAddress(entry.address)))) {
-    return { ok: false, outcome: { kind: 'refused', message: `${host} resolves to a private, loopback or reserved address` } };
+    return fail({ code: 'refused', message: `${host} resolves to a private, loopback or reserved address` });
   }
   const first = addresses[0];
-  if (first === undefined) return { ok: false, outcome: { kind: 'no_answer', message: `${host} has no address` } };
-  return { ok: true, value: first };
+  if (first === undefined) return fail({ code: 'no_answer', message: `${host} has no address` });
+  return ok(first);
 }
 
 /** A `lookup` that answers with the checked address whatever is asked. */
@@ -114,10 +119,10 @@ function within<T>(work: Promise<T>, ms: number, late: T): Promise<T> {
 /** Posts once, within `timeoutMs` from the DNS lookup to the answer; never throws. */
 export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptOutcome> {
   const deadline = Date.now() + attempt.timeoutMs;
-  const tooLate: AttemptOutcome = { kind: 'no_answer', message: `no answer within ${attempt.timeoutMs} ms` };
+  const tooLate = { kind: 'no_answer', message: `no answer within ${attempt.timeoutMs} ms` } as const satisfies AttemptOutcome;
   const url = new URL(attempt.url);
-  const resolved = await within(resolveChecked(url, attempt.allowList), attempt.timeoutMs, { ok: false as const, outcome: tooLate });
-  if (!resolved.ok) return resolved.outcome;
+  const resolved = await within(resolveChecked(url, attempt.allowList), attempt.timeoutMs, fail<Unreachable>({ code: tooLate.kind, message: tooLate.message }));
+  if (!resolved.ok) return { kind: resolved.error.code, message: resolved.error.message };
   const options: RequestOptions = {
     method: 'POST',
     host: bareHost(url.hostname),
