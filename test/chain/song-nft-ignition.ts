@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Wallet } from 'ethers';
 import { network } from 'hardhat';
 import { readFileSync } from 'node:fs';
 import { getAddress } from 'viem';
@@ -43,6 +44,30 @@ describe('SongNFT Ignition module', function () {
     await expect(nft.connect(creator).mint(uri, audioHash, signature))
       .to.emit(nft, 'SongMinted')
       .withArgs(1n, creator.address, audioHash, uri);
+  });
+
+  it('deploys with a contract owner (a multisig stands in) that administers through its own transactions', async function () {
+    const { ethers, ignition } = await network.create('base');
+    const [, , , keyholder, outsider] = await ethers.getSigners();
+    if (!keyholder || !outsider) throw new Error('no signers');
+    // The account's single key stands in for a Safe's threshold: only the account itself is owner.
+    const multisig = await ethers.deployContract('SmartAccountProbe', [keyholder.address]);
+    const parameters = { SongNFT: { ...songNftParameters('local'), owner: await multisig.getAddress() } };
+    const { songNFT } = await ignition.deploy(SongNFTModule, { parameters, displayUi: false });
+    const nft = await ethers.getContractAt('SongNFT', await songNFT.getAddress());
+    expect(await nft.owner()).to.equal(await multisig.getAddress());
+    const nextSigner = Wallet.createRandom().address;
+    await expect(nft.connect(keyholder).setPlatformSigner(nextSigner))
+      .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
+      .withArgs(keyholder.address);
+    const call = nft.interface.encodeFunctionData('setPlatformSigner', [nextSigner]);
+    await expect(multisig.connect(keyholder).execute(await nft.getAddress(), 0n, call)).to.emit(nft, 'PlatformSignerUpdated');
+    expect(await nft.platformSigner()).to.equal(nextSigner);
+    // Two-step handover works the same for it: the next owner accepts, and the account is out.
+    const handover = nft.interface.encodeFunctionData('transferOwnership', [outsider.address]);
+    await (await multisig.connect(keyholder).execute(await nft.getAddress(), 0n, handover)).wait();
+    await (await nft.connect(outsider).acceptOwnership()).wait();
+    expect(await nft.owner()).to.equal(outsider.address);
   });
 
   it('refuses to deploy the placeholder ignition/parameters/base.json', async function () {
