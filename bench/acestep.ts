@@ -102,8 +102,7 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
     // The step reports: the render's progress between the encoders' share and the sampler's end.
     const stepTimes: number[] = [];
     let lastReport = 0;
-    const baseRss = process.memoryUsage().rss;
-    let peakRss = baseRss;
+    let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
     const timed: SongModel = {
       ...model,
@@ -133,7 +132,7 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
       outsideModelShare: (totalMs - song.timings.modelMs) / totalMs,
       diffusionSteps: stepTimes.length,
       msPerDiffusionStep: stepTimes.reduce((a, b) => a + b, 0) / Math.max(1, stepTimes.length),
-      peakRssMb: (peakRss - baseRss) / 2 ** 20,
+      peakRssMb: peakRss / 2 ** 20,
     });
   }
   await model.release();
@@ -167,9 +166,9 @@ export async function benchAcestep(preference: DevicePreference, depsFor: (model
   const markdown = [
     '## ACE-Step 1.5 format (tiny model, same pipeline)',
     '',
-    'The tiny ACE-Step-1.5-format model (`npm run build:acestep-tiny`: the five DiT-only graphs with the real names, ranks, dtypes and 1920 samples per frame at 48 kHz stereo, small widths, random weights) through the worker pipeline with lyrics, turbo schedule (8 steps). Its figures measure the backend\'s loop (tokenizing, graph calls, the sampler, padding, chunked VAE, MP3 of 48 kHz stereo), not ACE-Step\'s compute. Peak memory: resident set growth while the song renders and encodes.',
+    'The tiny ACE-Step-1.5-format model (`npm run build:acestep-tiny`: the five DiT-only graphs with the real names, ranks, dtypes and 1920 samples per frame at 48 kHz stereo, small widths, random weights) through the worker pipeline with lyrics, turbo schedule (8 steps). Its figures measure the backend\'s loop (tokenizing, graph calls, the sampler, padding, chunked VAE, MP3 of 48 kHz stereo), not ACE-Step\'s compute. Peak memory: the bench process\'s resident set while the song renders and encodes (it also holds the other models and the encoder pool).',
     '',
-    '| song | device | model s | total s | x realtime | outside model | diffusion steps | ms per step | peak RSS growth MB |',
+    '| song | device | model s | total s | x realtime | outside model | diffusion steps | ms per step | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.durationSeconds} s | ${r.device} | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% | ${r.diffusionSteps} | ${r.msPerDiffusionStep.toFixed(1)} | ${r.peakRssMb.toFixed(0)} |`),
     '',

@@ -38,7 +38,7 @@ describe('health, metrics, OpenAPI, docs', () => {
     const up = await app.request('/health/ready');
     assert.equal(up.status, 200);
     readinessSchema.parse(up.body);
-    assert.deepEqual(up.body, { status: 'ready', checks: { database: 'up', workers: { live: 1, slots: 2, devices: ['cpu'], status: 'up' } } });
+    assert.deepEqual(up.body, { status: 'ready', checks: { database: 'up', workers: { live: 1, slots: 2, devices: ['cpu'], models: ['test-model@0'], status: 'up' } } });
   });
 
   it('/metrics exposes latency histograms, queue depth by tier, jobs by status, signatures and limit rejections', async () => {

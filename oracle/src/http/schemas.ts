@@ -292,6 +292,7 @@ export const readinessSchema = z
         live: z.number().int().optional().meta({ description: 'Workers with a fresh heartbeat.' }),
         slots: z.number().int().optional(),
         devices: z.array(z.string()).optional(),
+        models: z.array(z.string()).optional().meta({ description: 'The models the live workers run, as `name@version`.' }),
         status: z.enum(['up', 'down', 'unknown']),
       }),
     }),

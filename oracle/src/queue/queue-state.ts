@@ -25,16 +25,19 @@ export interface WorkerCapacity {
   /** Parallel jobs the live workers can run, capped by the fleet limit. */
   slots: number;
   devices: string[];
+  /** The models the live workers run (`name@version`), so a deployer sees which backend serves. */
+  models: string[];
 }
 
 export async function liveWorkerCapacity(db: Queryable): Promise<WorkerCapacity> {
-  const row = await db.one<{ workers: number; slots: number; devices: string[] }>(
+  const row = await db.one<{ workers: number; slots: number; devices: string[]; models: string[] }>(
     `SELECT count(*)::int AS workers, coalesce(sum(slots), 0)::int AS slots,
-            coalesce(array_agg(DISTINCT device) FILTER (WHERE device IS NOT NULL), '{}') AS devices
+            coalesce(array_agg(DISTINCT device) FILTER (WHERE device IS NOT NULL), '{}') AS devices,
+            coalesce(array_agg(DISTINCT model_name || '@' || model_version), '{}') AS models
      FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
     [HEARTBEAT_STALE_SECONDS],
   );
-  return { workers: row.workers, slots: Math.min(row.slots, FLEET_PARALLEL_JOBS), devices: row.devices };
+  return { workers: row.workers, slots: Math.min(row.slots, FLEET_PARALLEL_JOBS), devices: row.devices, models: row.models };
 }
 
 /** Queued songs and previews: both wait in the one generation queue (GEN_001 counts both). */

@@ -2144,6 +2144,8 @@ export interface components {
                     devices?: string[];
                     /** @description Workers with a fresh heartbeat. */
                     live?: number;
+                    /** @description The models the live workers run, as `name@version`. */
+                    models?: string[];
                     slots?: number;
                     /** @enum {string} */
                     status: "up" | "down" | "unknown";

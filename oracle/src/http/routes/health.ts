@@ -41,7 +41,7 @@ export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
         status: ready ? 'ready' : 'not_ready',
         checks: {
           database: 'up',
-          workers: { live: capacity.workers, slots: capacity.slots, devices: capacity.devices, status: ready ? 'up' : 'down' },
+          workers: { live: capacity.workers, slots: capacity.slots, devices: capacity.devices, models: capacity.models, status: ready ? 'up' : 'down' },
         },
         ...(ready ? {} : { waiting_for: ['workers' as const] }),
       } satisfies z.infer<typeof readinessSchema>);

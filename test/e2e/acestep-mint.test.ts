@@ -1,0 +1,64 @@
+/**
+ * ACE-Step 1.5 through the API end to end: a real worker on the tiny ACE-Step-1.5-format model
+ * (MIT + Apache-2.0, commercial use) sings a song with lyrics asked through `POST /api/generate`;
+ * `/health/ready` and the job's `model` field name the model, and the oracle signs its mint with
+ * no override (the licence guard's positive side).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
+import type { WorkerProcess } from '../../inference/src/worker/process.ts';
+import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
+import { startStackWorker, startStorageStack } from '../oracle/storage-stack.ts';
+import type { StorageStack } from '../oracle/storage-stack.ts';
+
+const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
+const LYRICS = '[verse]\nneon rain on the night road\n[chorus]\nhold on, hold on';
+
+describe('ACE-Step 1.5 behind the API', () => {
+  const policy: ModelLicencePolicy = { allowNonCommercialModels: false };
+  let stack: StorageStack;
+  let modelDir: TempDir;
+  let worker: WorkerProcess;
+
+  before(async () => {
+    modelDir = await makeTempDir('acestep-api');
+    await writeTinyAcestep(modelDir.path);
+    stack = await startStorageStack({ modelLicence: policy });
+    worker = await startStackWorker(stack, { MODEL_DIR: modelDir.path, MODEL_DEVICE: 'cpu', ENCODER_THREADS: '2' });
+  });
+  after(async () => {
+    await worker.stop();
+    await stack.stop();
+    await modelDir.remove();
+  });
+
+  it('sings the asked lyrics, names the model when ready and on the job, and gets its mint signed', async () => {
+    const ready = await stack.app.request('/health/ready');
+    assert.equal(ready.status, 200, ready.text);
+    assert.deepEqual((ready.body as { checks: { workers: { models: string[] } } }).checks.workers.models, ['songmint-acestep-1.5-tiny@1.5.0-tiny']);
+
+    const alice = await stack.app.login();
+    const created = await stack.app.request('/api/generate', { token: alice.token, body: { prompt: 'dreamy synthwave, 96 bpm, in A minor', duration: 5, seed: 7, lyrics: LYRICS } });
+    assert.equal(created.status, 202, created.text);
+    const jobId = (created.body as { job_id: string }).job_id;
+    const deadline = Date.now() + 120_000;
+    let job: { status: string; lyrics?: string; duration?: number; model?: { name: string; version: string } } = { status: 'queued' };
+    while (job.status !== 'completed') {
+      const polled = await stack.app.request(`/api/generate/${jobId}`, { token: alice.token });
+      job = polled.body as typeof job;
+      assert.notEqual(job.status, 'failed', polled.text);
+      assert.ok(Date.now() < deadline, 'job completed in time');
+      if (job.status !== 'completed') await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(job.model, { name: 'songmint-acestep-1.5-tiny', version: '1.5.0-tiny' });
+    assert.equal(job.lyrics, LYRICS);
+    assert.equal(job.duration, 5);
+
+    const signed = await stack.app.request('/api/signature', { token: alice.token, body: { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI } });
+    assert.equal(signed.status, 200, signed.text);
+    assert.match((signed.body as { signature: string }).signature, /^0x[0-9a-f]{130}$/);
+  });
+});
