@@ -4,6 +4,8 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import { chargeLookupStatement } from './request-charge.ts';
+import { jobFailureCode } from './errors.ts';
+import type { ErrorCode } from './errors.ts';
 import { liveWorkerCapacity, queuePlace, runRates, runSeconds } from '../queue/queue-state.ts';
 
 export interface JobRecord {
@@ -41,7 +43,7 @@ export type JobView =
       lyrics: string | null;
       model: ModelRecord | null;
     }
-  | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: string; message: string; retry_after?: number } }
+  | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: ErrorCode; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
 
 /** The model that made a song, as the job status and the metadata's generation record show it. */
@@ -135,7 +137,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         model: modelRecord(job.modelName, job.modelVersion),
       };
     case JOB_STATUS.failed: {
-      const code = job.errorCode ?? GENERATION_FAILED_CODE;
+      const code = jobFailureCode(job.errorCode);
       return {
         status: JOB_STATUS.failed,
         job_id: jobId,

@@ -18,8 +18,8 @@ import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { PREVIEW_RETENTION_HOURS, isPreviewSessionId, previewLink } from '../../../core/src/previews.ts';
 import { PRIORITY_SQL, liveWorkerCapacity, queuePlace, runRates } from '../queue/queue-state.ts';
 import type { QueuePlace } from '../queue/queue-state.ts';
-import { appError, fail, ok } from './errors.ts';
-import type { AppError, Result } from './errors.ts';
+import { appError, fail, jobFailureCode, ok } from './errors.ts';
+import type { AppError, ErrorCode, Result } from './errors.ts';
 import { admitToQueue } from './generation.ts';
 import type { GenerationDeps, GenerationRefusal, GenerationRequest } from './generation.ts';
 import { GENERATION_FAILED_RETRY_SECONDS } from './jobs.ts';
@@ -143,7 +143,7 @@ export type PreviewView =
       duration: number;
       created_at: string;
     }
-  | { session_id: string; status: typeof JOB_STATUS.failed; error: { code: string; message: string; retry_after?: number }; expires_at: string };
+  | { session_id: string; status: typeof JOB_STATUS.failed; error: { code: ErrorCode; message: string; retry_after?: number }; expires_at: string };
 
 /** When a preview is deleted: its creation + 24 hours (the spec's retention). */
 export function previewExpiresAt(createdAt: Date): Date {
@@ -187,7 +187,7 @@ export async function viewPreview(deps: PreviewViewDeps, preview: PreviewRow, no
       });
     }
     case JOB_STATUS.failed: {
-      const code = preview.preview_error_code ?? GENERATION_FAILED_CODE;
+      const code = jobFailureCode(preview.preview_error_code);
       return ok({
         session_id: sessionId,
         status: JOB_STATUS.failed,

@@ -240,8 +240,7 @@ export interface paths {
                             status: "completed";
                         } | {
                             error: {
-                                /** @example GEN_005 */
-                                code: string;
+                                code: components["schemas"]["ErrorCode"];
                                 message: string;
                                 retry_after?: number;
                             };
@@ -1728,10 +1727,15 @@ export interface components {
             reset_at: string;
             retry_after: number;
         };
+        /**
+         * @description The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status alone.
+         * @example GEN_003
+         * @enum {string}
+         */
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
-                /** @example GEN_003 */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 details: string;
                 job_id?: string;
                 message: string;
@@ -1742,7 +1746,7 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
-            error: string;
+            error: components["schemas"]["ErrorCode"];
             message: string;
         };
         GenerateAccepted: {
@@ -1854,8 +1858,7 @@ export interface components {
             status: "completed";
         } | {
             error: {
-                /** @example GEN_005 */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 retry_after?: number;
             };
@@ -1875,7 +1878,7 @@ export interface components {
             created_at: string;
             /** @description Requested seconds. */
             duration: number;
-            error_code: string | null;
+            error_code: components["schemas"]["ErrorCode"] & (string | null);
             job_id: string;
             progress: number;
             prompt: string;
@@ -2118,8 +2121,7 @@ export interface components {
             url_expires_at: string;
         } | {
             error: {
-                /** @example GEN_005 */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 retry_after?: number;
             };
@@ -2384,8 +2386,7 @@ export interface components {
                 status: "completed";
             } | {
                 error: {
-                    /** @example GEN_005 */
-                    code: string;
+                    code: components["schemas"]["ErrorCode"];
                     message: string;
                     retry_after?: number;
                 };

@@ -31,7 +31,7 @@ import { admitCharged, answerRefusal, setRateLimitHeaders } from '../charging.ts
 import type { AppDeps, MountedRouter } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { idempotent } from '../idempotency.ts';
-import { describeIssues, generateRequestSchema, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
+import { describeIssues, errorCodeSchema, generateRequestSchema, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
 import { toSongInput } from './generate.ts';
 
 export const previewRequestSchema = z
@@ -93,7 +93,7 @@ export const previewStatusSchema = z
     z.strictObject({
       session_id: sessionIdSchema,
       status: z.literal(JOB_STATUS.failed),
-      error: z.strictObject({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
+      error: z.strictObject({ code: errorCodeSchema, message: z.string(), retry_after: z.number().int().optional() }),
       expires_at: expiresAtSchema,
     }),
   ])
