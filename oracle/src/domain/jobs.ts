@@ -3,7 +3,8 @@ import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generatio
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
-import { chargeLookupStatement } from './request-charge.ts';
+import { chargedLookup } from './request-charge.ts';
+import type { ChargedLookup } from './request-charge.ts';
 import { jobFailureCode } from './errors.ts';
 import type { ErrorCode } from './errors.ts';
 import { liveWorkerCapacity, queuePlace, runRates, runSeconds } from '../queue/queue-state.ts';
@@ -171,13 +172,16 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
   }
 }
 
-/** The caller's job `$8` (a UUID, or null for an id that cannot exist), joined to the session charge. */
-export const CHARGE_AND_FIND_JOB = chargeLookupStatement(
+const chargeAndFindOwnJob = chargedLookup<JobRecord>(
   'session-charge-find-job',
-  `SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $8::uuid AND user_id = u.id`,
+  (caller, [id]) => `SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = ${id}::uuid AND user_id = ${caller}`,
+  (row) => (typeof row.id === 'string' ? toJobRecord(row as unknown as JobRow) : null),
 );
 
-/** The job columns of a charge with `CHARGE_AND_FIND_JOB`, or null when it found none. */
-export function foundJob(row: Partial<JobRow>): JobRecord | null {
-  return typeof row.id === 'string' ? toJobRecord(row as JobRow) : null;
+/**
+ * The caller's job `publicId` read in the charge of its request (`chargeRequest`): the status
+ * poll and the event stream answer with one database round trip. Malformed ids find nothing.
+ */
+export function ownJobLookup(publicId: string): ChargedLookup<JobRecord> {
+  return chargeAndFindOwnJob(parsePublicJobId(publicId));
 }
