@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export const GENERATED_DIR = `${ROOT}sdk/src/generated/`;
-export const GENERATED_FILES = { api: 'api.ts', abis: 'abis.ts', addresses: 'addresses.ts' } as const;
+export const GENERATED_FILES = { api: 'api.ts', errorCodes: 'error-codes.ts', abis: 'abis.ts', addresses: 'addresses.ts' } as const;
 
 const HEADER = (source: string, command: string) =>
   `// Generated from ${source} by \`${command}\`. Do not edit: test/sdk/generated.test.ts fails on drift.\n`;
@@ -23,6 +23,24 @@ const HEADER = (source: string, command: string) =>
 export async function renderApiTypes(): Promise<string> {
   const ast = await openapiTS(servedOpenApiDocument() as Parameters<typeof openapiTS>[0], { alphabetize: true });
   return `${HEADER("the oracle's /openapi.json", 'npm run sdk:generate')}${astToString(ast)}`;
+}
+
+/**
+ * The `ErrorCode` enum of the served document as a runtime list: the SDK narrows an answer's code
+ * with it, so a code the oracle adds reaches the SDK's `ApiErrorCode` with the next generation.
+ */
+export function renderErrorCodes(): string {
+  const document = servedOpenApiDocument() as { components?: { schemas?: Record<string, { enum?: unknown }> } };
+  const codes = document.components?.schemas?.ErrorCode?.enum;
+  if (!Array.isArray(codes) || !codes.every((code) => typeof code === 'string')) throw new Error('the OpenAPI document has no ErrorCode enum of strings');
+  const list = codes.map((code) => `  '${code}',\n`).join('');
+  return `${HEADER("the ErrorCode enum of the oracle's /openapi.json", 'npm run sdk:generate')}
+/** Every code the API answers with (docs/api.md). */
+export const API_ERROR_CODES = [
+${list}] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+`;
 }
 
 interface Artifact {

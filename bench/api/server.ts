@@ -23,7 +23,6 @@ import { createApp } from '../../oracle/src/http/app.ts';
 import type { AppDeps } from '../../oracle/src/http/deps.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../oracle/src/domain/job-events-hub.ts';
 import { createMetrics } from '../../oracle/src/http/metrics.ts';
-import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
 import { postmasterPid, treeCpuMs } from './process-cpu.ts';
 import { startProfiler } from './profiler.ts';
 import type { FromServer } from './protocol.ts';
@@ -73,8 +72,8 @@ export async function serve(): Promise<void> {
     jobEvents: createJobEventsHub({ db, logger: pino({ level: 'silent' }), limits: DEFAULT_JOB_STREAM_LIMITS }),
     now: () => new Date(),
   };
-  deps.routers = [signatureRouter({ ...deps, objectStore, signer })];
-  const downloadDeps: AppDeps = { ...deps, routers: [signatureRouter({ ...deps, objectStore: downloadStore, signer })] };
+  deps.mint = { objectStore, signer, chain: { chainId: 8453 } };
+  const downloadDeps: AppDeps = { ...deps, mint: { objectStore: downloadStore, signer, chain: { chainId: 8453 } } };
 
   // Users with session tokens, and completed jobs whose audio objects are all different.
   const userCount = USERS;

@@ -28,15 +28,10 @@ import { createFarcasterFidVerifier } from './domain/farcaster.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-events-hub.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
-import { ROUTE_CHARGES, createApp } from './http/app.ts';
+import { createApp } from './http/app.ts';
 import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
 import { gatewayRouter } from './http/routes/gateway.ts';
-import { metadataRouter } from './http/routes/metadata.ts';
-import { nftRouter } from './http/routes/nft.ts';
-import { previewRouter } from './http/routes/previews.ts';
-import { tradingRouter } from './http/routes/trading.ts';
-import { signatureRouter } from './http/routes/signature.ts';
 import { openIpfsContentStore } from './ipfs/content-store.ts';
 import { startWebhookService } from './webhooks/service.ts';
 import { createPinningClient } from './ipfs/pinning-client.ts';
@@ -149,20 +144,16 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     chainClient === undefined || songVaultAddress === undefined
       ? undefined
       : { address: songVaultAddress, cursorName: poolCursorName(songVaultAddress), readClaimable: createClaimableFeesReader(chainClient, songVaultAddress) };
-  const signing = {
-    ...deps,
+  deps.metadata = { objectStore, ipfs, ...(pinning === undefined ? {} : { pinning }) };
+  deps.mint = {
     objectStore,
     signer,
     modelLicence,
+    chain,
     ...(chainClient === undefined || songNftAddress === undefined ? {} : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
   };
-  deps.routers = [
-    metadataRouter({ db, logger, objectStore, ipfs, now: deps.now, ...(pinning === undefined ? {} : { pinning }) }),
-    signatureRouter(signing),
-    nftRouter({ ...signing, chain }),
-    tradingRouter({ db, chainId: chain.chainId, logger, now: deps.now, ...(vault === undefined ? {} : { vault }) }),
-    previewRouter({ ...deps, objectStore, charges: { submit: ROUTE_CHARGES['POST /api/previews'], status: ROUTE_CHARGES['GET /api/previews/:session_id'] } }),
-  ];
+  deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }) };
+  deps.previews = { objectStore };
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
   // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not

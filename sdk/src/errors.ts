@@ -4,29 +4,17 @@
  * client or the chain.
  */
 
-/** Codes the API answers with (docs/api.md), plus any it adds later. */
-export type ApiErrorCode =
-  | 'GEN_001'
-  | 'GEN_002'
-  | 'GEN_003'
-  | 'GEN_004'
-  | 'GEN_005'
-  | 'SIGN_001'
-  | 'SIGN_002'
-  | 'SIGN_003'
-  | 'SIGN_004'
-  | 'RATE_001'
-  | 'RATE_002'
-  | 'PREVIEW_EXPIRED'
-  | 'VALIDATION_ERROR'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'AUTH_ERROR'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_ERROR'
-  | (string & {});
+import { API_ERROR_CODES } from './generated/error-codes.ts';
+import type { ApiErrorCode } from './generated/error-codes.ts';
+
+export type { ApiErrorCode };
+
+/**
+ * `HTTP_<status>`: an answer that carries no code the SDK knows (a body without the documented
+ * shape, or a code added by a newer server, whose text stays in the error's message).
+ * `CANCELLED`: the job `waitForJob` waited for was cancelled.
+ */
+export type UnlistedErrorCode = `HTTP_${number}` | 'CANCELLED';
 
 /** Codes of failures the SDK detects itself. */
 export type ClientErrorCode =
@@ -56,7 +44,7 @@ export abstract class SongmintError extends Error {
 /** The API refused a request; `code`, `status` and `details` are the API's. */
 export class SongmintApiError extends SongmintError {
   override readonly name = 'SongmintApiError';
-  readonly code: ApiErrorCode;
+  readonly code: ApiErrorCode | UnlistedErrorCode;
   readonly status: number;
   /** Variant A: a string; Variant C: an object. */
   readonly details: string | Readonly<Record<string, unknown>>;
@@ -65,7 +53,7 @@ export class SongmintApiError extends SongmintError {
   readonly jobId: string | undefined;
 
   constructor(args: {
-    code: ApiErrorCode;
+    code: ApiErrorCode | UnlistedErrorCode;
     message: string;
     status: number;
     details?: string | Readonly<Record<string, unknown>>;
@@ -95,6 +83,15 @@ export class SongmintClientError extends SongmintError {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalNumber = (value: unknown) => (typeof value === 'number' ? value : undefined);
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const KNOWN_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
+const isApiErrorCode = (value: unknown): value is ApiErrorCode => typeof value === 'string' && KNOWN_CODES.has(value);
+
+/** The body's code when the SDK knows it; otherwise `HTTP_<status>` with the body's code kept in the message. */
+function codeAndMessage(status: number, code: unknown, message: unknown): { code: ApiErrorCode | UnlistedErrorCode; message: string } {
+  const text = optionalString(message) ?? `HTTP ${status}`;
+  if (isApiErrorCode(code)) return { code, message: text };
+  return { code: `HTTP_${status}`, message: typeof code === 'string' ? `${code}: ${text}` : text };
+}
 
 /**
  * The error in an API error body of any of its three shapes: Variant A
@@ -107,8 +104,7 @@ export function apiErrorFromBody(status: number, body: unknown, retryAfterHeader
   if (isRecord(body) && isRecord(body.error)) {
     const inner = body.error;
     return new SongmintApiError({
-      code: optionalString(inner.code) ?? `HTTP_${status}`,
-      message: optionalString(inner.message) ?? `HTTP ${status}`,
+      ...codeAndMessage(status, inner.code, inner.message),
       status,
       details: optionalString(inner.details) ?? '',
       ...withDefined('retryAfter', optionalNumber(inner.retry_after) ?? fallbackRetry),
@@ -127,8 +123,7 @@ export function apiErrorFromBody(status: number, body: unknown, retryAfterHeader
   if (isRecord(body) && typeof body.error === 'string') {
     const details = isRecord(body.details) ? body.details : {};
     return new SongmintApiError({
-      code: body.error,
-      message: optionalString(body.message) ?? `HTTP ${status}`,
+      ...codeAndMessage(status, body.error, body.message),
       status,
       details,
       ...withDefined('retryAfter', optionalNumber(details.retry_after) ?? fallbackRetry),

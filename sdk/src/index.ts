@@ -50,7 +50,8 @@ export { predictTokenAddress } from './chain/token-address.ts';
 export type { PredictTokenAddressParameters } from './chain/token-address.ts';
 
 export { apiErrorFromBody, SongmintApiError, SongmintClientError, SongmintError } from './errors.ts';
-export type { ApiErrorCode, ClientErrorCode } from './errors.ts';
+export type { ApiErrorCode, ClientErrorCode, UnlistedErrorCode } from './errors.ts';
+export { API_ERROR_CODES } from './generated/error-codes.ts';
 
 export { poolManagerAbi, songNftAbi, songPoolHookAbi, songTokenAbi, songVaultAbi, v4QuoterAbi, v4RouterAbi } from './generated/abis.ts';
 export { songmintAddresses } from './generated/addresses.ts';

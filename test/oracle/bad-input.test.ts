@@ -4,7 +4,6 @@ import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
 import { openEventStream } from './helpers/sse-client.ts';
-import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 
@@ -347,7 +346,7 @@ describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5x
   let app: TestApp;
   let user: LoggedIn;
   before(async () => {
-    app = await startTestApp({ routers: (deps) => [tradingRouter({ db: deps.db, chainId: 8453, logger: deps.logger, now: deps.now })] });
+    app = await startTestApp({ services: () => ({ trading: { chainId: 8453 } }) });
     user = await app.login();
   });
   after(async () => {

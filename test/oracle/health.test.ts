@@ -55,7 +55,8 @@ describe('health, metrics, OpenAPI, docs', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
     const text = res.text;
-    assert.match(text, /http_request_duration_seconds_bucket\{[^}]*method="POST"[^}]*route="\/api\/generate\/"[^}]*status="202"/);
+    // Labelled by the route table's template, the same for an answered and a refused request.
+    assert.match(text, /http_request_duration_seconds_bucket\{[^}]*method="POST"[^}]*route="\/api\/generate"[^}]*status="202"/);
     assert.match(text, /http_request_duration_seconds_count\{method="POST",route="\/api\/generate",status="401"\} 1/);
     assert.match(text, /generation_queue_depth\{tier="pro"\} 1/);
     assert.match(text, /generation_queue_depth\{tier="free"\} 0/);

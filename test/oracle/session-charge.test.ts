@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Router } from 'express';
 import { toPublicJobId } from '../../core/src/generation-queue.ts';
 import { chargeRequest } from '../../oracle/src/domain/request-charge.ts';
-import { authenticatedUser } from '../../oracle/src/http/auth.ts';
+import { DEFAULT_BODY_LIMIT, bearerRoute } from '../../oracle/src/http/route.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
@@ -14,19 +13,23 @@ import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 describe('session charge: authentication and the hourly limit in one statement', () => {
   let app: TestApp;
   before(async () => {
-    app = await startTestApp({
-      routers: () => {
-        const router = Router();
-        router.post('/', (req, res) => {
-          if ((req.body as { bad?: boolean }).bad === true) {
-            res.status(400).json({ error: { code: 'VALIDATION_ERROR', message: 'Invalid request', details: 'bad' } });
-            return;
-          }
-          res.json({ user_id: authenticatedUser(req).id, tier: authenticatedUser(req).tier });
-        });
-        return [{ path: '/api/probe', router, category: 'metadata_nft' }];
+    // A probe route of the metadata_nft category whose handler refuses `bad` bodies after the charge.
+    const probe = bearerRoute({
+      method: 'post',
+      path: '/api/probe',
+      operationId: 'probe',
+      charge: { by: 'session', category: 'metadata_nft' },
+      body: { limit: DEFAULT_BODY_LIMIT },
+      handle: () => ({ res, user, req }) => {
+        if ((req.body as { bad?: boolean }).bad === true) {
+          res.status(400).json({ error: { code: 'VALIDATION_ERROR', message: 'Invalid request', details: 'bad' } });
+          return;
+        }
+        res.json({ user_id: user.id, tier: user.tier });
       },
+      docs: { responses: { 200: { description: 'The caller.' } } },
     });
+    app = await startTestApp({ extraRoutes: [probe] });
   });
   after(async () => {
     await app.stop();
@@ -74,7 +77,7 @@ describe('session charge: authentication and the hourly limit in one statement',
     assert.equal(await counter(owner.userId, 'general'), 1000);
   });
 
-  it('a deleted user gets 401 on polling and on mounted routers, and nothing is charged', async () => {
+  it('a deleted user gets 401 on polling and on session-charged routes, and nothing is charged', async () => {
     const user = await app.login();
     const jobId = await completedJob(user.userId, user.address);
     await app.db.none('DELETE FROM generation_jobs WHERE user_id = $1', [user.userId]);
@@ -88,7 +91,7 @@ describe('session charge: authentication and the hourly limit in one statement',
     assert.equal(await counter(user.userId, 'metadata_nft'), null);
   });
 
-  it('mounted routers get the caller and their category limit (metadata_nft: 100/h)', async () => {
+  it('session-charged routes get the caller and their category limit (metadata_nft: 100/h)', async () => {
     const user = await app.login();
     const ok = await app.request('/api/probe', { token: user.token, body: {} });
     assert.equal(ok.status, 200);

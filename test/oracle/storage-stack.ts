@@ -1,5 +1,5 @@
 /**
- * The oracle with the storage engineer's routers over real services: PostgreSQL, pg-boss and the
+ * The oracle with the storage, minting, trading and preview routes over real services: PostgreSQL, pg-boss and the
  * app from startTestApp, s3rver for objects, a filesystem IPFS blockstore, a real platform key.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -19,13 +19,7 @@ import { contentHash } from '../../core/src/content-hash.ts';
 import { openIpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
-import { metadataRouter } from '../../oracle/src/http/routes/metadata.ts';
-import { nftRouter } from '../../oracle/src/http/routes/nft.ts';
-import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
 import type { TradingRouterDeps } from '../../oracle/src/http/routes/trading.ts';
-import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
-import { previewRouter } from '../../oracle/src/http/routes/previews.ts';
-import { ROUTE_CHARGES } from '../../oracle/src/http/app.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -88,13 +82,12 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const app = await startTestApp({
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
-    routers: (deps) => [
-      metadataRouter({ db: deps.db, logger: deps.logger, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
-      signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),
-      nftRouter({ ...deps, objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence }),
-      tradingRouter({ db: deps.db, chainId: chain.chainId, logger: deps.logger, now: deps.now, ...(options.vault === undefined ? {} : { vault: options.vault }) }),
-      previewRouter({ ...deps, objectStore, charges: { submit: ROUTE_CHARGES['POST /api/previews'], status: ROUTE_CHARGES['GET /api/previews/:session_id'] } }),
-    ],
+    services: () => ({
+      metadata: { objectStore, ipfs, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) },
+      mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },
+      trading: { chainId: chain.chainId, ...(options.vault === undefined ? {} : { vault: options.vault }) },
+      previews: { objectStore },
+    }),
   });
 
   async function seedJob(userId: string, address: string, status: JobStatus = JOB_STATUS.completed): Promise<SeededJob> {

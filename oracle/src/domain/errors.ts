@@ -97,6 +97,14 @@ export function appError(code: ErrorCode, message: string, extra: Omit<AppError,
   return { code, message, ...extra };
 }
 
+/**
+ * The code a failed job carries in its status: the one stored with it (the workers write
+ * GEN_005), or GEN_005 for none or one this API does not list.
+ */
+export function jobFailureCode(stored: string | null): ErrorCode {
+  return (ERROR_CODES as ReadonlyArray<string>).includes(stored ?? '') ? (stored as ErrorCode) : 'GEN_005';
+}
+
 export function isDailyLimitError(error: AppError): error is DailyLimitError {
   return error.code === 'RATE_001' && 'limit' in error && 'resetAt' in error;
 }

@@ -136,15 +136,19 @@ export async function admitToQueue<T>(
   }
 }
 
-/** Accepts a song: GEN_004 above the tier's maximum duration, then `admitToQueue` with the daily counter. */
+/**
+ * Accepts a song: GEN_004 above the tier's maximum duration, then `admitToQueue` with `charge`
+ * (the route table's: the `generation` category and the daily counter).
+ */
 export async function submitGeneration(
   deps: GenerationDeps,
   user: Requester,
   request: GenerationRequest,
+  charge: AdmissionCharge,
 ): Promise<SubmitResult> {
   const tooLong = checkTierDuration(user.tier, request.duration);
   if (tooLong !== null) return fail(tooLong);
-  const admitted = await admitToQueue(deps, user, { category: 'generation', daily: true }, async (tx, slots) => {
+  const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
     const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
     const place = await queuePlace(tx, { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps }, await runRates(tx), slots);
     return { job, place };

@@ -7,6 +7,8 @@
 import type { Queryable } from '../../../core/src/db/database.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
+import { jobFailureCode } from './errors.ts';
+import type { ErrorCode } from './errors.ts';
 
 export const JOB_LIST_DEFAULT_LIMIT = 20;
 export const JOB_LIST_MAX_LIMIT = 100;
@@ -20,7 +22,7 @@ export interface JobSummary {
   created_at: string;
   audio_url: string | null;
   audio_hash: string | null;
-  error_code: string | null;
+  error_code: ErrorCode | null;
 }
 
 export interface JobPage {
@@ -89,7 +91,7 @@ export async function listJobs(db: Queryable, userId: string, page: { after: Pos
       created_at: row.created_at.toISOString(),
       audio_url: row.audio_url,
       audio_hash: row.audio_hash,
-      error_code: row.error_code,
+      error_code: row.error_code === null ? null : jobFailureCode(row.error_code),
     })),
     next_cursor: rows.length > page.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
   };

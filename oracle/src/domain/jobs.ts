@@ -3,7 +3,10 @@ import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generatio
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
-import { chargeLookupStatement } from './request-charge.ts';
+import { chargedLookup } from './request-charge.ts';
+import type { ChargedLookup } from './request-charge.ts';
+import { jobFailureCode } from './errors.ts';
+import type { ErrorCode } from './errors.ts';
 import { liveWorkerCapacity, queuePlace, runRates, runSeconds } from '../queue/queue-state.ts';
 
 export interface JobRecord {
@@ -41,7 +44,7 @@ export type JobView =
       lyrics: string | null;
       model: ModelRecord | null;
     }
-  | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: string; message: string; retry_after?: number } }
+  | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: ErrorCode; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
 
 /** The model that made a song, as the job status and the metadata's generation record show it. */
@@ -135,7 +138,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         model: modelRecord(job.modelName, job.modelVersion),
       };
     case JOB_STATUS.failed: {
-      const code = job.errorCode ?? GENERATION_FAILED_CODE;
+      const code = jobFailureCode(job.errorCode);
       return {
         status: JOB_STATUS.failed,
         job_id: jobId,
@@ -169,13 +172,16 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
   }
 }
 
-/** The caller's job `$8` (a UUID, or null for an id that cannot exist), joined to the session charge. */
-export const CHARGE_AND_FIND_JOB = chargeLookupStatement(
+const chargeAndFindOwnJob = chargedLookup<JobRecord>(
   'session-charge-find-job',
-  `SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = $8::uuid AND user_id = u.id`,
+  (caller, [id]) => `SELECT ${JOB_COLUMNS} FROM generation_jobs WHERE id = ${id}::uuid AND user_id = ${caller}`,
+  (row) => (typeof row.id === 'string' ? toJobRecord(row as unknown as JobRow) : null),
 );
 
-/** The job columns of a charge with `CHARGE_AND_FIND_JOB`, or null when it found none. */
-export function foundJob(row: Partial<JobRow>): JobRecord | null {
-  return typeof row.id === 'string' ? toJobRecord(row as JobRow) : null;
+/**
+ * The caller's job `publicId` read in the charge of its request (`chargeRequest`): the status
+ * poll and the event stream answer with one database round trip. Malformed ids find nothing.
+ */
+export function ownJobLookup(publicId: string): ChargedLookup<JobRecord> {
+  return chargeAndFindOwnJob(parsePublicJobId(publicId));
 }

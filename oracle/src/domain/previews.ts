@@ -18,12 +18,13 @@ import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { PREVIEW_RETENTION_HOURS, isPreviewSessionId, previewExpiresAt, previewLink } from '../../../core/src/previews.ts';
 import { PRIORITY_SQL, liveWorkerCapacity, queuePlace, runRates } from '../queue/queue-state.ts';
 import type { QueuePlace } from '../queue/queue-state.ts';
-import { appError, fail, ok } from './errors.ts';
-import type { AppError, Result } from './errors.ts';
+import { appError, fail, jobFailureCode, ok } from './errors.ts';
+import type { AppError, ErrorCode, Result } from './errors.ts';
 import { admitToQueue } from './generation.ts';
-import type { GenerationDeps, GenerationRefusal, GenerationRequest } from './generation.ts';
+import type { AdmissionCharge, GenerationDeps, GenerationRefusal, GenerationRequest } from './generation.ts';
 import { GENERATION_FAILED_RETRY_SECONDS } from './jobs.ts';
-import { chargeLookupStatement } from './request-charge.ts';
+import { chargedLookup } from './request-charge.ts';
+import type { ChargedLookup } from './request-charge.ts';
 import type { LimitState, SessionUser } from './request-charge.ts';
 
 /** A preview is a short clip: 5 to 15 seconds, 10 when not asked. */
@@ -54,11 +55,17 @@ export type PreviewDeps = GenerationDeps;
 
 /**
  * Admits a preview as a song is admitted (`admitToQueue`: GEN_002, GEN_001, one transaction), but
- * charged to the hourly `preview` category only: a preview is not a generation the user commits to.
+ * charged as the route table says: the hourly `preview` category only, never the daily counter
+ * (a preview is not a generation the user commits to).
  */
-export async function submitPreview(deps: PreviewDeps, user: SessionUser, request: PreviewRequest): Promise<Result<AcceptedPreview, GenerationRefusal>> {
+export async function submitPreview(
+  deps: PreviewDeps,
+  user: SessionUser,
+  request: PreviewRequest,
+  charge: AdmissionCharge,
+): Promise<Result<AcceptedPreview, GenerationRefusal>> {
   const sessionId = newPreviewSessionId();
-  const admitted = await admitToQueue(deps, user, { category: 'preview', daily: false }, async (tx, slots) => {
+  const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
     const preview = await queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier });
     return previewPlace(tx, { id: preview.id, tier: user.tier, createdAt: preview.createdAt, duration: request.duration, steps: request.steps }, slots);
   });
@@ -108,26 +115,20 @@ export interface PreviewRow {
   preview_started_at: Date | null;
 }
 
-/**
- * The caller's preview `$8` (a session id, or null for one that cannot exist) joined to the
- * session charge; columns prefixed so that none collides with the charge's.
- */
-export const CHARGE_AND_FIND_PREVIEW = chargeLookupStatement(
+const chargeAndFindPreview = chargedLookup<PreviewRow>(
   'session-charge-find-preview',
-  `SELECT id AS preview_id, session_id AS preview_session_id, status AS preview_status, progress AS preview_progress,
+  (caller, [sessionId]) => `SELECT id AS preview_id, session_id AS preview_session_id, status AS preview_status, progress AS preview_progress,
           duration AS preview_duration, steps AS preview_steps, tier AS preview_tier, audio_hash AS preview_audio_hash,
           actual_duration AS preview_actual_duration, error_code AS preview_error_code, error_message AS preview_error_message,
           created_at AS preview_created_at, started_at AS preview_started_at
-     FROM preview_jobs WHERE session_id = $8::text AND user_id = u.id`,
+     FROM preview_jobs WHERE session_id = ${sessionId}::text AND user_id = ${caller}`,
+  // Columns prefixed so that none collides with the charge's.
+  (row) => (typeof row.preview_id === 'string' ? (row as unknown as PreviewRow) : null),
 );
 
-/** The lookup value for `CHARGE_AND_FIND_PREVIEW`: null for anything that is not a session id. */
-export function previewLookupValue(sessionId: string): string | null {
-  return isPreviewSessionId(sessionId) ? sessionId : null;
-}
-
-export function foundPreview(row: Partial<PreviewRow>): PreviewRow | null {
-  return typeof row.preview_id === 'string' ? (row as PreviewRow) : null;
+/** The caller's preview `sessionId` read in the charge of its request; ids that cannot exist find nothing. */
+export function ownPreviewLookup(sessionId: string): ChargedLookup<PreviewRow> {
+  return chargeAndFindPreview(isPreviewSessionId(sessionId) ? sessionId : null);
 }
 
 export type PreviewView =
@@ -143,7 +144,7 @@ export type PreviewView =
       duration: number;
       created_at: string;
     }
-  | { session_id: string; status: typeof JOB_STATUS.failed; error: { code: string; message: string; retry_after?: number }; expires_at: string };
+  | { session_id: string; status: typeof JOB_STATUS.failed; error: { code: ErrorCode; message: string; retry_after?: number }; expires_at: string };
 
 function expired(sessionId: string, expiresAt: Date): AppError {
   return appError('PREVIEW_EXPIRED', 'Preview expired', {
@@ -182,7 +183,7 @@ export async function viewPreview(deps: PreviewViewDeps, preview: PreviewRow, no
       });
     }
     case JOB_STATUS.failed: {
-      const code = preview.preview_error_code ?? GENERATION_FAILED_CODE;
+      const code = jobFailureCode(preview.preview_error_code);
       return ok({
         session_id: sessionId,
         status: JOB_STATUS.failed,

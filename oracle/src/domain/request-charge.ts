@@ -3,7 +3,7 @@
  * (per user at the tier's rate, or per IP address before sign-in), the daily tier counter of
  * generations, the 429 errors they produce (RATE_001 daily, RATE_002 hourly) and the retry-after
  * arithmetic. `chargeRequest` is the only way in; which route charges which category is the
- * table in oracle/src/http/app.ts.
+ * route table (oracle/src/http/route-table.ts).
  *
  * A refused request is never counted: each counter is one conditional statement that counts only
  * while below the limit. For a signed-in caller the user is read (it must still exist and hold
@@ -115,34 +115,52 @@ const SESSION_CHARGE_CTE = `caller AS (
     RETURNING c.count
   )`;
 
-/** A session charge joined to one lookup of the caller's data: see `chargeLookupStatement`. */
-export interface ChargeLookupStatement {
-  readonly name: string;
-  readonly text: string;
+/**
+ * One read of the caller's own data made in the charging statement (the status poll, the
+ * signature and preview routes): a domain module builds it with `chargedLookup` and the route
+ * table hands it to the charge, which returns what `found` makes of the row.
+ */
+export interface ChargedLookup<Found> {
+  readonly statement: { readonly name: string; readonly text: string };
+  readonly values: ReadonlyArray<unknown>;
+  /** The lookup's columns of the charge's row (all absent when it matched nothing), or null. */
+  found(row: Readonly<Record<string, unknown>>): Found | null;
 }
 
 /*
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values.
  */
-const SESSION_CHARGE: ChargeLookupStatement = {
+const SESSION_CHARGE = {
   name: 'session-charge',
   text: `WITH ${SESSION_CHARGE_CTE}
          SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count FROM caller u`,
 };
 
+/** The charge's own parameters are $1-$7; a lookup's come after them. */
+const CHARGE_PARAMETERS = 7;
+
 /**
- * The session charge extended by `lateral`, a subquery over the caller `u` whose parameters
- * start at `$8`: its columns (none of them named `session_user_id`, `session_tier`,
- * `wallet_address` or `count`) come back beside the charge, NULL when it finds no row.
+ * A lookup of the caller's data joined to the session charge, as a prepared statement called
+ * `name`. `select` writes the query from the caller's id column (`caller`) and the SQL
+ * placeholders of its own `values` in order (`params`); its columns must not be named
+ * `session_user_id`, `session_tier`, `wallet_address` or `count`.
  */
-export function chargeLookupStatement(name: string, lateral: string): ChargeLookupStatement {
-  return {
-    name,
-    text: `WITH ${SESSION_CHARGE_CTE}
-           SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
-             FROM caller u
-             LEFT JOIN LATERAL (${lateral}) j ON true`,
+export function chargedLookup<Found>(
+  name: string,
+  select: (caller: string, params: ReadonlyArray<string>) => string,
+  found: (row: Readonly<Record<string, unknown>>) => Found | null,
+): (...values: unknown[]) => ChargedLookup<Found> {
+  let statement: ChargedLookup<Found>['statement'] | undefined;
+  return (...values) => {
+    statement ??= {
+      name,
+      text: `WITH ${SESSION_CHARGE_CTE}
+             SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
+               FROM caller u
+               LEFT JOIN LATERAL (${select('u.id', values.map((_, index) => `$${CHARGE_PARAMETERS + 1 + index}`))}) j ON true`,
+    };
+    return { statement, values, found };
   };
 }
 
@@ -172,7 +190,7 @@ const CHARGE_DAILY_SQL = `
 /** Who is charged. */
 export type Chargee =
   /** A bearer token's claims: the user is read and checked in the charging statement. */
-  | { session: { userId: string; walletAddress: string }; lookup?: { statement: ChargeLookupStatement; values: unknown[] } }
+  | { session: { userId: string; walletAddress: string }; lookup?: ChargedLookup<unknown> }
   /** A user read already (inside a caller's transaction, e.g. with the daily counter). */
   | { user: SessionUser; daily?: boolean }
   /** An unauthenticated client, by IP address. */
@@ -185,12 +203,12 @@ export interface ChargeRequest {
   now: Date;
 }
 
-export type ChargeOutcome<Row extends object = object> =
+export type ChargeOutcome =
   /** The token names no current user (deleted, or the wallet differs): nothing was charged. */
   | { kind: 'no_user' }
   | { kind: 'refused'; user: SessionUser | null; state: LimitState; limit: 'daily' | 'hourly'; error: AppError }
-  /** `state` is the tighter of the limits charged; `row` the session lookup's columns (all absent when it found none). */
-  | { kind: 'charged'; user: SessionUser | null; state: LimitState; row: Partial<Row> };
+  /** `state` is the tighter of the limits charged; `found` what the session lookup found (null: nothing, or no lookup). */
+  | { kind: 'charged'; user: SessionUser | null; state: LimitState; found: unknown };
 
 interface SessionRow {
   session_user_id: string;
@@ -203,31 +221,31 @@ interface SessionRow {
  * Charges one request of `category` (with `daily`, first the daily generation counter), counting
  * nothing that is refused. `userId` of a session must be a UUID (the token check ensures it).
  */
-export async function chargeRequest<Row extends object = object>(request: ChargeRequest): Promise<ChargeOutcome<Row>> {
+export async function chargeRequest(request: ChargeRequest): Promise<ChargeOutcome> {
   const { db, chargee, category, now } = request;
   const resetAt = hourReset(now);
-  const hourly = (user: SessionUser | null, limit: number, count: number | null, row: Partial<Row>, daily?: LimitState): ChargeOutcome<Row> => {
+  const hourly = (user: SessionUser | null, limit: number, count: number | null, found: unknown, daily?: LimitState): ChargeOutcome => {
     if (count === null) {
       const state = { limit, remaining: 0, resetAt };
       return { kind: 'refused', user, state, limit: 'hourly', error: hourlyLimitError(category, state, now) };
     }
     const state = { limit, remaining: Math.max(0, limit - count), resetAt };
-    return { kind: 'charged', user, state: daily === undefined ? state : tighter(daily, state), row };
+    return { kind: 'charged', user, state: daily === undefined ? state : tighter(daily, state), found };
   };
 
   if ('session' in chargee) {
     const limits = HOURLY_LIMITS[category];
     const statement = chargee.lookup?.statement ?? SESSION_CHARGE;
     const values = [chargee.session.userId, chargee.session.walletAddress, category, hourWindowStart(now), limits.free, limits.pro, limits.enterprise];
-    const row = await db.oneOrNone<SessionRow & Partial<Row>>({ ...statement, values: [...values, ...(chargee.lookup?.values ?? [])] });
+    const row = await db.oneOrNone<SessionRow & Record<string, unknown>>({ ...statement, values: [...values, ...(chargee.lookup?.values ?? [])] });
     if (row === null) return { kind: 'no_user' };
     const user = { id: row.session_user_id, walletAddress: row.wallet_address, tier: row.session_tier };
-    return hourly(user, limits[user.tier], row.count, row);
+    return hourly(user, limits[user.tier], row.count, chargee.lookup?.found(row) ?? null);
   }
 
   if ('ip' in chargee) {
     const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [`ip:${chargee.ip}`, category, hourWindowStart(now), ANONYMOUS_HOURLY_LIMIT]);
-    return hourly(null, ANONYMOUS_HOURLY_LIMIT, row?.count ?? null, {});
+    return hourly(null, ANONYMOUS_HOURLY_LIMIT, row?.count ?? null, null);
   }
 
   const { user } = chargee;
@@ -241,7 +259,7 @@ export async function chargeRequest<Row extends object = object>(request: Charge
   }
   const limit = HOURLY_LIMITS[category][user.tier];
   const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [`user:${user.id}`, category, hourWindowStart(now), limit]);
-  return hourly(user, limit, row?.count ?? null, {}, daily);
+  return hourly(user, limit, row?.count ?? null, null, daily);
 }
 
 /**

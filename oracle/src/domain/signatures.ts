@@ -30,8 +30,8 @@ import { modelLicenceRefusal } from './model-licence.ts';
 import type { ModelLicencePolicy } from './model-licence.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import { parsePublicJobId } from './jobs.ts';
-import { chargeLookupStatement } from './request-charge.ts';
-import type { ChargeLookupStatement } from './request-charge.ts';
+import { chargedLookup } from './request-charge.ts';
+import type { ChargedLookup } from './request-charge.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
 export const SIGNATURE_LIFETIME_SECONDS = 3600;
@@ -103,11 +103,10 @@ const byId = (jobId: string, userId: string) => `SELECT ${SIGNABLE_COLUMNS} FROM
 const byAudioHash = (userId: string, audioHash: string) => `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs
           WHERE user_id = ${userId} AND audio_hash = ${audioHash} AND status = ${sqlStatus(JOB_STATUS.completed)}
           ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`;
-const FIND_JOB_BY_ID = { name: 'signature-find-job-by-id', text: byId('$1', '$2') };
-const FIND_JOB_BY_AUDIO_HASH = { name: 'signature-find-job-by-audio-hash', text: byAudioHash('$1', '$2') };
-/** The same lookups inside the session charge's statement, for its caller `u`. */
-const CHARGE_AND_FIND_BY_ID = chargeLookupStatement('signature-charge-find-job-by-id', byId('$8::uuid', 'u.id'));
-const CHARGE_AND_FIND_BY_AUDIO_HASH = chargeLookupStatement('signature-charge-find-job-by-audio-hash', byAudioHash('u.id', '$8'));
+/** The same lookups inside the session charge's statement. */
+const signableJob = (row: Readonly<Record<string, unknown>>): SignableJob | null => (typeof row.id === 'string' ? (row as unknown as SignableJob) : null);
+const chargeAndFindById = chargedLookup('signature-charge-find-job-by-id', (caller, [id]) => byId(`${id}::uuid`, caller), signableJob);
+const chargeAndFindByAudioHash = chargedLookup('signature-charge-find-job-by-audio-hash', (caller, [hash]) => byAudioHash(caller, hash ?? ''), signableJob);
 const CLAIM_SIGNATURE = {
   name: 'signature-claim',
   text: `WITH claimed AS (
@@ -133,36 +132,16 @@ const REPLACE_SIGNATURE = {
 };
 const ISSUED_SIGNER = { name: 'signature-issued-signer', text: 'SELECT signer_address, token_id FROM mint_signatures WHERE job_id = $1' };
 
-/** The requester's job the subject names, or null when there is none. */
-export async function findSignableJob(db: Database, userId: string, subject: SignatureSubject): Promise<SignableJob | null> {
-  if ('jobId' in subject) {
-    const id = parsePublicJobId(subject.jobId);
-    if (id === null) return null;
-    return db.oneOrNone<SignableJob>({ ...FIND_JOB_BY_ID, values: [id, userId] });
-  }
-  return db.oneOrNone<SignableJob>({ ...FIND_JOB_BY_AUDIO_HASH, values: [userId, subject.audioHash.toLowerCase()] });
-}
-
 /**
- * `findSignableJob` for the session's user as a lookup joined to the request charge
- * (`chargeRequest`): POST /api/signature takes one round trip fewer per signature.
+ * The caller's job the subject names (by job id, or by audio hash preferring an unsigned job),
+ * read in the charge of its request (`chargeRequest`): the signature routes take one round trip
+ * fewer per signature. Ids that cannot exist find nothing.
  */
-export function signableJobLookup(subject: SignatureSubject): { statement: ChargeLookupStatement; values: unknown[] } {
-  return 'jobId' in subject
-    ? { statement: CHARGE_AND_FIND_BY_ID, values: [parsePublicJobId(subject.jobId)] }
-    : { statement: CHARGE_AND_FIND_BY_AUDIO_HASH, values: [subject.audioHash.toLowerCase()] };
+export function signableJobLookup(subject: SignatureSubject): ChargedLookup<SignableJob> {
+  return 'jobId' in subject ? chargeAndFindById(parsePublicJobId(subject.jobId)) : chargeAndFindByAudioHash(subject.audioHash.toLowerCase());
 }
 
-/** The job columns of a charge with `signableJobLookup`, or null when it found none. */
-export function foundSignableJob(row: Partial<SignableJob>): SignableJob | null {
-  return typeof row.id === 'string' ? (row as SignableJob) : null;
-}
-
-export async function issueMintSignature(deps: SignatureDeps, request: SignatureRequest): Promise<Result<IssuedSignature>> {
-  return signFoundJob(deps, request, await findSignableJob(deps.db, request.userId, request.subject));
-}
-
-/** The four checks, the signature and the claim, for `job` as `findSignableJob` found it. */
+/** The four checks, the signature and the claim, for `job` as `signableJobLookup` found it (null: none of the caller's). */
 export async function signFoundJob(deps: SignatureDeps, request: SignatureRequest, job: SignableJob | null): Promise<Result<IssuedSignature>> {
   const publicId = 'jobId' in request.subject ? request.subject.jobId : undefined;
 

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { appError } from '../domain/errors.ts';
 import type { SessionUser } from '../domain/request-charge.ts';
 import { createSessionTokenVerifier } from '../domain/session-token.ts';
@@ -9,15 +9,6 @@ import { sendError } from './error-response.ts';
 
 /** The caller of an authenticated request. The tier is read from the database on every request. */
 export type AuthenticatedUser = SessionUser;
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** Set by `authenticate`; read it with `authenticatedUser(req)`. */
-    songmintUser?: AuthenticatedUser;
-    /** Set by `requireBearerFor`; read it with `verifiedClaims(req)`. */
-    songmintClaims?: SessionClaims;
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
@@ -55,25 +46,6 @@ export function bearerClaims(deps: SessionDeps): (req: Request, res: Response) =
   };
 }
 
-/**
- * Bearer JWT check for every endpoint except health and metrics: 401 for a bad token (see
- * `bearerClaims`) and for one whose user no longer exists.
- */
-export function authenticate(deps: Pick<AppDeps, 'db' | 'session' | 'now'>): RequestHandler {
-  const claimsOf = bearerClaims(deps);
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const claims = await claimsOf(req, res);
-    if (claims === null) return;
-    const user = await currentUser(deps.db, claims);
-    if (user === null) {
-      unauthorizedUser(req, res);
-      return;
-    }
-    req.songmintUser = user;
-    next();
-  };
-}
-
 /** The user verified claims name, or null when it no longer exists or holds another wallet (401). */
 export async function currentUser(db: AppDeps['db'], claims: SessionClaims): Promise<AuthenticatedUser | null> {
   const user = await findUserById(db, claims.userId);
@@ -88,18 +60,4 @@ export function unauthorizedUser(req: Request, res: Response): void {
 function unauthorized(req: Request, res: Response, details: string): void {
   res.setHeader('WWW-Authenticate', 'Bearer realm="songmint"');
   sendError(req, res, appError('AUTH_ERROR', 'Missing or invalid authentication', { details }));
-}
-
-/** The token claims of a request that passed `requireBearerFor` (./charging.ts). */
-export function verifiedClaims(req: Request): SessionClaims {
-  const claims = req.songmintClaims;
-  if (claims === undefined) throw new Error('verifiedClaims() called on a route without requireBearerFor()');
-  return claims;
-}
-
-/** The caller of a request that passed `authenticate`. */
-export function authenticatedUser(req: Request): AuthenticatedUser {
-  const user = req.songmintUser;
-  if (user === undefined) throw new Error('authenticatedUser() called on a route without authenticate()');
-  return user;
 }

@@ -1,21 +1,83 @@
 /**
- * The HTTP side of request charging (oracle/src/domain/request-charge.ts): middleware that
- * charges a route's category, the `X-RateLimit-*` headers, and the answers to a charge that does
- * not admit the request (401 for a token naming no user, 429 when a limit refused it).
+ * The HTTP side of request charging (oracle/src/domain/request-charge.ts): `chargeFor`, the one
+ * step of every route's pipeline (./route.ts) that charges what the route table says, the
+ * `X-RateLimit-*` headers, and the answers to a charge that does not admit the request (401 for
+ * a token naming no user, 429 when a limit refused it).
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { chargeRequest, hourWindowStart, refundHourly } from '../domain/request-charge.ts';
 import type { GenerationRefusal } from '../domain/generation.ts';
-import type { ChargeOutcome, LimitState, RateCategory } from '../domain/request-charge.ts';
-import { authenticatedUser, bearerClaims, unauthorizedUser } from './auth.ts';
+import type { ChargeOutcome, ChargedLookup, LimitState, RateCategory, SessionUser } from '../domain/request-charge.ts';
+import type { SessionClaims } from '../domain/session-token.ts';
+import { currentUser, unauthorizedUser } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { sendError } from './error-response.ts';
-import { isIdempotentReplay } from './idempotency.ts';
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** Set by `requireBearerFor`: the category a self-charging route charges. */
-    songmintCategory?: RateCategory;
+/**
+ * What a route charges, as the route table states it:
+ * - `nothing`: health, metrics and the like;
+ * - `ip`: the hourly `category` per client IP address (sign-in, before there is a user);
+ * - `session`: the token's user and the hourly `category` in one statement, with the route's
+ *   `lookup` of the caller's data when it has one; taken back when the answer is bad input
+ *   (400, 413, 415) or 503, which did nothing for the caller;
+ * - `admission`: the queue admission charges the hourly `category` (and for a song the daily
+ *   counter) in the transaction that writes the job (`admitToQueue`), so a refused request
+ *   writes nothing and a failed write charges nothing; here the user is only read.
+ */
+export type ChargeRule =
+  | { by: 'nothing' }
+  | { by: 'ip'; category: RateCategory }
+  | { by: 'session'; category: RateCategory }
+  | { by: 'admission'; category: RateCategory; daily: boolean };
+
+/** What admitted a request: its caller and, for a `session` charge with a lookup, what it found. */
+export interface Charged<Found> {
+  user: SessionUser | null;
+  found: Found | null;
+}
+
+type ChargeDeps = Pick<AppDeps, 'db' | 'now' | 'metrics' | 'logger'>;
+
+/**
+ * Charges one request as `rule` says. Returns null after answering a request it does not admit;
+ * otherwise the caller, with the limit headers set. `claims` are the verified bearer token's
+ * (null on public routes); `lookup` is read in a `session` charge's statement.
+ */
+export async function chargeFor<Found>(
+  deps: ChargeDeps,
+  rule: ChargeRule,
+  call: { req: Request; res: Response; claims: SessionClaims | null; lookup?: ChargedLookup<Found> | undefined },
+): Promise<Charged<Found> | null> {
+  const { req, res, claims } = call;
+  switch (rule.by) {
+    case 'nothing':
+      return { user: null, found: null };
+    case 'ip': {
+      const charge = await chargeRequest({ db: deps.db, chargee: { ip: req.ip ?? 'unknown' }, category: rule.category, now: deps.now() });
+      return admitCharged(deps, req, res, charge, rule.category) ? { user: null, found: null } : null;
+    }
+    case 'admission': {
+      const user = claims === null ? null : await currentUser(deps.db, claims);
+      if (user === null) {
+        unauthorizedUser(req, res);
+        return null;
+      }
+      return { user, found: null };
+    }
+    case 'session': {
+      if (claims === null) throw new Error('a session charge on a route without a bearer token');
+      const now = deps.now();
+      const charge = await chargeRequest({ db: deps.db, chargee: { session: claims, ...(call.lookup === undefined ? {} : { lookup: call.lookup }) }, category: rule.category, now });
+      if (!admitCharged(deps, req, res, charge, rule.category)) return null;
+      // Bad input found after the charge (a cover that is no image) is taken back, so it never
+      // uses up the caller's limit (other answers, 404 and 409 included, count as requests). A 503
+      // (the database or a service unavailable) did nothing for the caller and is taken back too:
+      // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts).
+      refundBeforeAnswer(res, charge.state, () => refundHourly(deps.db, claims.userId, rule.category, hourWindowStart(now)), (error) =>
+        deps.logger.warn({ err: error, category: rule.category }, 'hourly limit refund failed'),
+      );
+      return { user: charge.user, found: charge.found as Found | null };
+    }
   }
 }
 
@@ -27,15 +89,9 @@ export function setRateLimitHeaders(res: Response, state: LimitState): void {
 
 /**
  * Answers a charge that does not admit the request (401 for no user, 429 when refused) and
- * returns false; otherwise records the caller on `req`, sets the limit headers and returns true.
+ * returns false; otherwise sets the limit headers and returns true.
  */
-export function admitCharged<Row extends object>(
-  deps: Pick<AppDeps, 'metrics'>,
-  req: Request,
-  res: Response,
-  charge: ChargeOutcome<Row>,
-  category: RateCategory,
-): charge is Extract<ChargeOutcome<Row>, { kind: 'charged' }> {
+function admitCharged(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Response, charge: ChargeOutcome, category: RateCategory): charge is Extract<ChargeOutcome, { kind: 'charged' }> {
   if (charge.kind === 'no_user') {
     unauthorizedUser(req, res);
     return false;
@@ -46,7 +102,6 @@ export function admitCharged<Row extends object>(
     sendError(req, res, charge.error);
     return false;
   }
-  if (charge.user !== null) req.songmintUser = charge.user;
   return true;
 }
 
@@ -60,35 +115,9 @@ export function answerRefusal(deps: Pick<AppDeps, 'metrics'>, req: Request, res:
   sendError(req, res, refusal);
 }
 
-type ChargeDeps = Pick<AppDeps, 'db' | 'session' | 'now' | 'metrics' | 'logger'>;
-
-/**
- * Bearer token, user and the hourly limit of `category` in one database statement: 401 as in
- * `bearerClaims` and for a token whose user no longer exists, then 429 `RATE_002`; `X-RateLimit-*`
- * headers on every charged or refused request.
- */
-export function authenticateAndCharge(deps: ChargeDeps, category: RateCategory): RequestHandler {
-  const claimsOf = bearerClaims(deps);
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const claims = await claimsOf(req, res);
-    if (claims === null) return;
-    const now = deps.now();
-    const charge = await chargeRequest({ db: deps.db, chargee: { session: claims }, category, now });
-    if (!admitCharged(deps, req, res, charge, category)) return;
-    // The body is parsed and validated after the charge: bad input is taken back, so it never
-    // uses up the caller's limit (other answers, 404 and 409 included, count as requests). A 503
-    // (the database or a service unavailable) did nothing for the caller and is taken back too:
-    // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts). Neither
-    // does an Idempotency-Key replay count, which runs nothing (./idempotency.ts).
-    refundBeforeAnswer(res, charge.state, () => refundHourly(deps.db, claims.userId, category, hourWindowStart(now)), (error) =>
-      deps.logger.warn({ err: error, category }, 'hourly limit refund failed'),
-    );
-    next();
-  };
-}
-
-function isRefunded(res: Response): boolean {
-  return isBadInput(res.statusCode) || res.statusCode === 503 || isIdempotentReplay(res);
+/** 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON), 503 (unavailable). */
+function isRefunded(status: number): boolean {
+  return status === 400 || status === 413 || status === 415 || status === 503;
 }
 
 /**
@@ -101,7 +130,7 @@ function refundBeforeAnswer(res: Response, state: LimitState, refund: () => Prom
   const end = res.end;
   res.end = function endAfterRefund(this: Response, ...args: unknown[]) {
     res.end = end;
-    if (!isRefunded(res)) return Reflect.apply(end, this, args) as Response;
+    if (!isRefunded(res.statusCode)) return Reflect.apply(end, this, args) as Response;
     refund()
       .then(() => {
         if (!res.headersSent) res.setHeader('X-RateLimit-Remaining', String(Math.min(state.limit, state.remaining + 1)));
@@ -109,50 +138,4 @@ function refundBeforeAnswer(res: Response, state: LimitState, refund: () => Prom
       .finally(() => Reflect.apply(end, this, args));
     return this;
   } as Response['end'];
-}
-
-/** 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON). */
-function isBadInput(status: number): boolean {
-  return status === 400 || status === 413 || status === 415;
-}
-
-type LimitDeps = Pick<AppDeps, 'db' | 'metrics' | 'now'>;
-
-/** Hourly limit of `category` for the user `authenticate` read (mount after it). */
-export function chargeAuthenticated(deps: LimitDeps, category: RateCategory): RequestHandler {
-  return async (req, res, next) => {
-    const charge = await chargeRequest({ db: deps.db, chargee: { user: authenticatedUser(req) }, category, now: deps.now() });
-    if (admitCharged(deps, req, res, charge, category)) next();
-  };
-}
-
-/** Hourly limit per client IP address, for endpoints that precede sign-in. */
-export function chargeAnonymous(deps: LimitDeps, category: RateCategory): RequestHandler {
-  return async (req, res, next) => {
-    const charge = await chargeRequest({ db: deps.db, chargee: { ip: req.ip ?? 'unknown' }, category, now: deps.now() });
-    if (admitCharged(deps, req, res, charge, category)) next();
-  };
-}
-
-/**
- * The bearer token check alone, for a route that charges `category` itself in one statement
- * with its own lookup (after validating the body); it reads them with `verifiedClaims` and
- * `chargedCategory`.
- */
-export function requireBearerFor(deps: Pick<AppDeps, 'session' | 'now'>, category: RateCategory): RequestHandler {
-  const claimsOf = bearerClaims(deps);
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const claims = await claimsOf(req, res);
-    if (claims === null) return;
-    req.songmintClaims = claims;
-    req.songmintCategory = category;
-    next();
-  };
-}
-
-/** The category of a route mounted behind `requireBearerFor`. */
-export function chargedCategory(req: Request): RateCategory {
-  const category = req.songmintCategory;
-  if (category === undefined) throw new Error('chargedCategory() called on a route without requireBearerFor()');
-  return category;
 }

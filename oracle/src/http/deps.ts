@@ -1,14 +1,19 @@
 import type { Router } from 'express';
+import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../../core/src/db/database.ts';
 import type { SessionTokenKeys } from '../domain/session-token.ts';
-import type { RateCategory } from '../domain/request-charge.ts';
+import type { MetadataDeps } from '../domain/metadata.ts';
+import type { ModelLicencePolicy } from '../domain/model-licence.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import type { MintSigner } from '../chain/mint-signer.ts';
+import type { SignerStatus } from '../chain/signer-status.ts';
+import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
 import type { FidVerifier } from '../domain/farcaster.ts';
 import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
-import type { OpenApiContribution } from './openapi.ts';
 import type { AllowList } from '../webhooks/address-policy.ts';
 
 /** Sign-In with Ethereum expectations: a message for another site or chain is refused. */
@@ -20,28 +25,35 @@ export interface SiweSettings {
   nonceTtlSeconds: number;
 }
 
-/**
- * A router another module contributes (metadata, signature, NFT, trading). `createApp` mounts it
- * at `path` behind bearer authentication and the hourly limit of the path's category in its
- * `ROUTE_CHARGES` table (oracle/src/http/app.ts), with a JSON body
- * parser limited to `bodyLimit` (default 64 kB). Routes inside the router are relative to `path`.
- * Handlers read the caller with `authenticatedUser(req)` from ./auth.ts and answer errors with
- * `sendError` from ./error-response.ts.
- */
-export interface MountedRouter {
-  path: string;
-  router: Router;
-  /** Only for a path that `ROUTE_CHARGES` does not list (a test's probe router). */
-  category?: RateCategory;
-  /**
-   * The router reads the user and charges its category itself, in one statement with its own
-   * lookup (after validating the body, so bad input is never charged): it is mounted behind the
-   * bearer token check only (`requireBearerFor`), not `authenticateAndCharge`.
-   */
-  chargesItself?: boolean;
-  bodyLimit?: string;
-  /** Registers the router's paths in /openapi.json. */
-  openapi?: OpenApiContribution;
+/** POST /api/metadata: object storage for covers, IPFS for the JSON, an optional pinning service. */
+export type MetadataServices = Omit<MetadataDeps, 'db' | 'now'>;
+
+/** POST /api/signature and /v1/nft: the audio check, the platform signer, the chain the mint goes to. */
+export interface MintServices {
+  objectStore: Pick<ObjectStore, 'sha256'>;
+  signer: MintSigner;
+  /** The licence guard's policy; absent: enforce. */
+  modelLicence?: ModelLicencePolicy | undefined;
+  /** SongNFT's signer reads: a signature by a retired key, never used, is replaced (docs/minting.md). */
+  signerStatus?: SignerStatus;
+  chain: { chainId: number; songNftAddress?: Address };
+}
+
+/** /v1/trading: the pools of the SongVault this oracle indexes (oracle/src/chain/pool-indexer.ts). */
+export interface TradingServices {
+  chainId: number;
+  /** Absent: no vault is configured, so no pool is indexed and the list is empty. */
+  vault?: {
+    /** The pool indexer's `chain_cursors` row (`SongPools:<vault>`). */
+    cursorName: string;
+    /** Reads the claimable fees from the vault at answer time. */
+    readClaimable: ClaimableFeesReader;
+  };
+}
+
+/** /api/previews: the private clips' presigned URLs. */
+export interface PreviewServices {
+  objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
 }
 
 /** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */
@@ -58,9 +70,12 @@ export interface AppDeps {
   fidVerifier?: FidVerifier;
   /** Checks sign-in signatures; with a chain client smart wallets (ERC-1271, ERC-6492) sign in too. Absent: EOAs only. */
   walletSignatures?: WalletSignatureVerifier;
-  /** Routers of other modules, mounted after the core routes. */
-  routers?: ReadonlyArray<MountedRouter>;
-  /** Routers that need no token and no limit (the development IPFS gateway at /ipfs). */
+  /** The services of the routes beyond the core ones; a route whose services are absent is not mounted (404). */
+  metadata?: MetadataServices;
+  mint?: MintServices;
+  trading?: TradingServices;
+  previews?: PreviewServices;
+  /** Routers that are no API operations and need no token and no limit (the development IPFS gateway at /ipfs, the web app). */
   publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
   /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */
   corsOrigins?: ReadonlyArray<string> | '*';

@@ -1,13 +1,12 @@
 /**
- * `Idempotency-Key` for POST routes that create or charge: a route opts in with one line,
- *
- *   router.post('/', idempotent(deps), handler)
- *
- * placed after authentication and body parsing. Without the header the route runs as before. The
- * rules (24 hours, same request → the first answer again, other request → 422 IDEM_001, first
+ * `Idempotency-Key` for POST routes that create or charge: a route of the table
+ * (./route-table.ts) opts in with `idempotency: {}`, and its pipeline (./route.ts) calls
+ * `decideIdempotency` after authentication and input validation, before the charge: a request
+ * answered here (a replay, a mismatch, a key still in flight) runs nothing and is charged nothing.
+ * Without the header the route runs as before. The rules (24 hours, same request → the first answer again, other request → 422 IDEM_001, first
  * still running → 409 IDEM_002, only 2xx answers kept) are oracle/src/domain/idempotency.ts.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { appError } from '../domain/errors.ts';
 import {
   IDEMPOTENCY_IN_FLIGHT_RETRY_SECONDS,
@@ -32,24 +31,11 @@ export interface IdempotencyOptions {
   varyOn?: readonly string[];
 }
 
-/** True for an answer `idempotent` replayed: nothing ran, so nothing is charged (./charging.ts). */
-export function isIdempotentReplay(res: Response): boolean {
-  return res.getHeader(IDEMPOTENT_REPLAY_HEADER) === 'true';
-}
-
-/** `POST /api/generate`: the mount path and route template, never the raw URL. */
-function routeOf(req: Request): string {
-  const route = (req as Request & { route?: { path?: unknown } }).route;
-  const template = typeof route?.path === 'string' ? route.path : '';
-  const path = `${req.baseUrl}${template}`.replace(/\/+$/, '');
-  return `${req.method} ${path === '' ? '/' : path}`;
-}
-
-function callerOf(req: Request): string {
-  const userId = req.songmintUser?.id ?? req.songmintClaims?.userId;
-  if (userId === undefined) throw new Error('idempotent() mounted before authentication');
-  return userId;
-}
+/**
+ * What became of a request's key: `none` (no header) and `held` (this request runs and its
+ * answer is kept) go on to the charge and the handler; `answered` was answered here.
+ */
+export type IdempotencyDecision = { kind: 'none' } | { kind: 'held' } | { kind: 'answered' };
 
 function replay(res: Response, stored: StoredResponse): void {
   for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
@@ -99,53 +85,55 @@ function holdKey(deps: Pick<AppDeps, 'db' | 'logger'>, res: Response, scope: Key
   });
 }
 
-/** The one line a route adds to honour `Idempotency-Key` (see the module comment). */
-export function idempotent(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>, options: IdempotencyOptions = {}): RequestHandler {
-  const varyOn = (options.varyOn ?? []).map((name) => name.toLowerCase());
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const raw = req.get(IDEMPOTENCY_KEY_HEADER);
-    if (raw === undefined) {
-      next();
-      return;
-    }
-    const checked = checkIdempotencyKey(raw);
-    if (!checked.ok) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid Idempotency-Key header', { details: checked.reason, fields: { header: IDEMPOTENCY_KEY_HEADER } }));
-      return;
-    }
-    const scope: KeyScope = { userId: callerOf(req), route: routeOf(req), key: checked.key };
-    const vary = Object.fromEntries(varyOn.map((name) => [name, req.get(name) ?? null]));
-    const fingerprint = requestFingerprint(req.body, vary);
-    const claim = await claimKey(deps.db, scope, fingerprint, deps.now());
-    switch (claim.kind) {
-      case 'replay':
-        replay(res, claim.response);
-        return;
-      case 'mismatch':
-        sendError(
-          req,
-          res,
-          appError('IDEM_001', 'Idempotency-Key reused with a different request', {
-            details: 'this key was used in the last 24 hours with another body; send a new key for a new request',
-            fields: { header: IDEMPOTENCY_KEY_HEADER },
-          }),
-        );
-        return;
-      case 'in_flight':
-        sendError(
-          req,
-          res,
-          appError('IDEM_002', 'A request with this Idempotency-Key is still running', {
-            details: 'retry shortly with the same key to receive its answer',
-            retryAfter: IDEMPOTENCY_IN_FLIGHT_RETRY_SECONDS,
-            fields: { header: IDEMPOTENCY_KEY_HEADER },
-          }),
-        );
-        return;
-      case 'acquired':
-        holdKey(deps, res, scope, claim.leaseId);
-        next();
-        return;
-    }
-  };
+/**
+ * The key of a request to `route` (`POST /api/generate`: the route's template, never the raw URL)
+ * by the user `userId`, decided as the module comment says.
+ */
+export async function decideIdempotency(
+  deps: Pick<AppDeps, 'db' | 'logger' | 'now'>,
+  req: Request,
+  res: Response,
+  target: { route: string; userId: string },
+  options: IdempotencyOptions = {},
+): Promise<IdempotencyDecision> {
+  const raw = req.get(IDEMPOTENCY_KEY_HEADER);
+  if (raw === undefined) return { kind: 'none' };
+  const checked = checkIdempotencyKey(raw);
+  if (!checked.ok) {
+    sendError(req, res, appError('VALIDATION_ERROR', 'Invalid Idempotency-Key header', { details: checked.reason, fields: { header: IDEMPOTENCY_KEY_HEADER } }));
+    return { kind: 'answered' };
+  }
+  const scope: KeyScope = { userId: target.userId, route: target.route, key: checked.key };
+  const vary = Object.fromEntries((options.varyOn ?? []).map((name) => [name.toLowerCase(), req.get(name) ?? null]));
+  const fingerprint = requestFingerprint(req.body, vary);
+  const claim = await claimKey(deps.db, scope, fingerprint, deps.now());
+  switch (claim.kind) {
+    case 'replay':
+      replay(res, claim.response);
+      return { kind: 'answered' };
+    case 'mismatch':
+      sendError(
+        req,
+        res,
+        appError('IDEM_001', 'Idempotency-Key reused with a different request', {
+          details: 'this key was used in the last 24 hours with another body; send a new key for a new request',
+          fields: { header: IDEMPOTENCY_KEY_HEADER },
+        }),
+      );
+      return { kind: 'answered' };
+    case 'in_flight':
+      sendError(
+        req,
+        res,
+        appError('IDEM_002', 'A request with this Idempotency-Key is still running', {
+          details: 'retry shortly with the same key to receive its answer',
+          retryAfter: IDEMPOTENCY_IN_FLIGHT_RETRY_SECONDS,
+          fields: { header: IDEMPOTENCY_KEY_HEADER },
+        }),
+      );
+      return { kind: 'answered' };
+    case 'acquired':
+      holdKey(deps, res, scope, claim.leaseId);
+      return { kind: 'held' };
+  }
 }

@@ -2,11 +2,19 @@ import { z } from 'zod';
 import { codePoints, hexSchema, noNul } from './schema-parts.ts';
 import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
 import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_MAX_LIMIT } from '../domain/job-list.ts';
+import { ERROR_CODES } from '../domain/errors.ts';
 
 /**
  * Request and response schemas of the core endpoints. Requests are validated with them at the
  * edge; /openapi.json is generated from the same objects (./openapi.ts).
  */
+
+/** Every code the API answers with (oracle/src/domain/errors.ts): the SDK's `ApiErrorCode` is generated from it. */
+export const errorCodeSchema = z.enum(ERROR_CODES).meta({
+  id: 'ErrorCode',
+  description: 'The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status alone.',
+  example: 'GEN_003',
+});
 
 export const PROMPT_MAX_CHARS = 500;
 /** Bound on given lyrics (the spec sets none; generated lyrics are at most 512 tokens). */
@@ -132,7 +140,7 @@ export const jobStatusSchema = z
     z.strictObject({
       job_id: z.string(),
       status: z.literal(JOB_STATUS.failed),
-      error: z.strictObject({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
+      error: z.strictObject({ code: errorCodeSchema, message: z.string(), retry_after: z.number().int().optional() }),
     }),
     z
       .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
@@ -166,7 +174,7 @@ export const jobSummarySchema = z
     created_at: z.iso.datetime(),
     audio_url: z.url().nullable(),
     audio_hash: z.string().nullable(),
-    error_code: z.string().nullable(),
+    error_code: errorCodeSchema.nullable(),
   })
   .meta({ id: 'JobSummary' });
 
@@ -252,7 +260,7 @@ export const profileSchema = z
 export const variantAErrorSchema = z
   .strictObject({
     error: z.strictObject({
-      code: z.string().meta({ example: 'GEN_003' }),
+      code: errorCodeSchema,
       message: z.string(),
       details: z.string(),
       retry_after: z.number().int().optional(),
@@ -273,7 +281,7 @@ export const dailyLimitErrorSchema = z
   .meta({ id: 'DailyLimitError' });
 
 export const variantCErrorSchema = z
-  .strictObject({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+  .strictObject({ error: errorCodeSchema, message: z.string(), details: z.record(z.string(), z.unknown()) })
   .meta({ id: 'ErrorVariantC' });
 
 export const healthSchema = z.strictObject({ status: z.literal('ok'), service: z.string() }).meta({ id: 'Health' });

@@ -1,11 +1,11 @@
 /**
- * The webhook routes and the delivery (an OpenAPI 3.1 `webhooks` entry) as /openapi.json shows
- * them. Apart from the router (./routes/webhooks.ts) so the document's builder imports no route
- * code (no cycle through the app's dependencies).
+ * The webhook secret routes and the delivery (an OpenAPI 3.1 `webhooks` entry) as /openapi.json
+ * shows them; the handlers are ./routes/webhooks.ts.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { jobStatusSchema, variantAErrorSchema } from './schemas.ts';
+import type { RouteDocs } from './route.ts';
 
 export const webhookSecretSchema = z
   .strictObject({
@@ -22,33 +22,33 @@ export const webhookPayloadSchema = z
   })
   .meta({ id: 'WebhookPayload' });
 
-/** The routes and the delivery (an OpenAPI 3.1 `webhooks` entry) in /openapi.json. */
-export function registerWebhookPaths(registry: OpenAPIRegistry, security: ReadonlyArray<Record<string, string[]>>): void {
-  const secretResponses = {
-    200: { description: 'The secret.', content: { 'application/json': { schema: webhookSecretSchema } } },
-    401: { description: 'Missing or invalid token (AUTH_ERROR).', content: { 'application/json': { schema: variantAErrorSchema } } },
-    429: { description: 'Hourly limit (RATE_002).', content: { 'application/json': { schema: variantAErrorSchema } } },
-  };
-  registry.registerPath({
-    method: 'get',
-    path: '/api/webhooks/secret',
-    tags: ['webhooks'],
-    summary: 'Your webhook signing secret (made on first use; extension of the spec)',
-    security: [...security],
-    responses: secretResponses,
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/webhooks/secret/rotate',
-    tags: ['webhooks'],
-    summary: 'Replace your webhook signing secret; later attempts, retries included, are signed with the new one',
-    security: [...security],
-    responses: secretResponses,
-  });
+const secretResponses = {
+  200: { description: 'The secret.', content: { 'application/json': { schema: webhookSecretSchema } } },
+  401: { description: 'Missing or invalid token (AUTH_ERROR).', content: { 'application/json': { schema: variantAErrorSchema } } },
+  429: { description: 'Hourly limit (RATE_002).', content: { 'application/json': { schema: variantAErrorSchema } } },
+};
+
+export const webhookSecretDocs: RouteDocs = {
+  tags: ['webhooks'],
+  summary: 'Your webhook signing secret (made on first use; extension of the spec)',
+  responses: secretResponses,
+};
+
+export const rotateWebhookSecretDocs: RouteDocs = {
+  tags: ['webhooks'],
+  summary: 'Replace your webhook signing secret; later attempts, retries included, are signed with the new one',
+  responses: secretResponses,
+};
+
+/** The delivery, an OpenAPI 3.1 `webhooks` entry of /openapi.json. */
+export function registerWebhookDelivery(registry: OpenAPIRegistry): void {
   registry.registerWebhook({
     method: 'post',
     path: 'generation',
+    operationId: 'generationWebhook',
     tags: ['webhooks'],
+    // Sent by the oracle to the job's webhook URL: authenticated by its signature headers, no scheme of this API.
+    security: [],
     summary: 'A job with a `webhook` finished: generation.completed or generation.failed',
     description:
       'Signed per Standard Webhooks: `webhook-id` (constant across retries), `webhook-timestamp` (unix seconds of the attempt), `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`. Any 2xx acknowledges; anything else (redirects included) or no answer within 10 s is retried with exponential backoff.',

@@ -8,26 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /** Issue a single-use Sign-In with Ethereum nonce */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Nonce and the domain, URI and chain the message must name. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AuthNonce"];
-                    };
-                };
-            };
-        };
+        get: operations["getSignInNonce"];
         put?: never;
         post?: never;
         delete?: never;
@@ -49,58 +30,7 @@ export interface paths {
          * Exchange a signed EIP-4361 message for a session JWT
          * @description EOA signatures are checked locally; smart-wallet signatures (ERC-1271 deployed, ERC-6492 counterfactual) on the chain of CHAIN_RPC_URL. Without that RPC a smart-wallet signature is refused (401 AUTH_ERROR naming CHAIN_RPC_URL); while the chain cannot be read it is 503 with Retry-After and the nonce stays usable.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description The message and its personal_sign signature (EOA or smart wallet). */
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["AuthVerifyRequest"];
-                };
-            };
-            responses: {
-                /** @description Session token. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SessionToken"];
-                    };
-                };
-                /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Sign-in refused (AUTH_ERROR): wrong domain, URI, chain, time window, signature or nonce. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description SERVICE_UNAVAILABLE: the database, or the chain a smart-wallet signature is checked on, cannot be read now. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["signIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -115,202 +45,10 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's jobs, newest first, cursor-paginated (extension of the spec) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Opaque: the `next_cursor` of the previous page. */
-                    cursor?: string;
-                    /** @description Jobs per page, 1 to 100 (default 20). */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page; pass `next_cursor` back as `cursor` for the next. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JobList"];
-                    };
-                };
-                /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        get: operations["listJobs"];
         put?: never;
         /** Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
-                    "Idempotency-Key"?: string;
-                    /** @description `wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration, lyrics, model} when the job ends (at most 300 s). */
-                    Prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            /** @description Variant A body, or Variant B body with `Prefer: wait`. */
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["GenerateRequest"] | components["schemas"]["GenerateRequestVariantB"];
-                };
-            };
-            responses: {
-                /** @description Variant B: the finished song. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GenerateResultVariantB"];
-                    };
-                };
-                /** @description Variant A: job queued (Variant B: still running at the time limit; poll Location). */
-                202: {
-                    headers: {
-                        /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
-                        "X-RateLimit-Limit": string;
-                        /** @description Remaining in the window. */
-                        "X-RateLimit-Remaining": string;
-                        /** @description Unix timestamp (seconds) of the reset. */
-                        "X-RateLimit-Reset": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GenerateAccepted"] | {
-                            /** @description Seconds. */
-                            estimated_remaining: number;
-                            job_id: string;
-                            position: number;
-                            progress: number;
-                            /** @enum {string} */
-                            status: "queued";
-                        } | {
-                            /** @description Seconds. */
-                            estimated_remaining: number;
-                            job_id: string;
-                            progress: number;
-                            /** @enum {string} */
-                            status: "processing";
-                        } | {
-                            /** @example 0xabababababababababababababababababababababababababababababababab */
-                            audio_hash: string;
-                            /** Format: uri */
-                            audio_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            duration: number;
-                            job_id: string;
-                            /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
-                            lyrics: string | null;
-                            model: components["schemas"]["ModelRecord"];
-                            /** @enum {string} */
-                            status: "completed";
-                        } | {
-                            error: {
-                                /** @example GEN_005 */
-                                code: string;
-                                message: string;
-                                retry_after?: number;
-                            };
-                            job_id: string;
-                            /** @enum {string} */
-                            status: "failed";
-                        } | {
-                            job_id: string;
-                            /** @enum {string} */
-                            status: "cancelled";
-                        };
-                    };
-                };
-                /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_001: Idempotency-Key reused with a different request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Daily tier limit (RATE_001 body) or hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DailyLimitError"] | components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description GEN_001 queue full, GEN_002 no GPU worker, or database unavailable. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["createJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -325,64 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** Job status (owner only) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `ETag` of a view the client holds: 304 while the job shows the same view. */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    job_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued/processing, completed or failed. */
-                200: {
-                    headers: {
-                        /** @description `private, no-cache`: keep the view, revalidate it each time. */
-                        "Cache-Control": string;
-                        /** @description Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`. */
-                        ETag: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JobStatus"];
-                    };
-                };
-                /** @description Not modified: the view matching `If-None-Match` is current (no body; still counts as a request). */
-                304: {
-                    headers: {
-                        /** @description `private, no-cache`: keep the view, revalidate it each time. */
-                        "Cache-Control": string;
-                        /** @description Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`. */
-                        ETag: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description No such job of yours. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        get: operations["getJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -404,64 +85,7 @@ export interface paths {
          * Cancel a queued or processing job (owner only; extension of the spec)
          * @description A queued job is cancelled at once; a processing one is marked cancelled at once and its worker stops before its next step (lyrics, model, encode, upload), publishing nothing. The daily generation is given back. Cancelling a cancelled job answers 200 again.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    job_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Cancelled. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JobCancelled"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description No such job of yours (NOT_FOUND). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description The job is completed or failed (CONFLICT). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -479,73 +103,7 @@ export interface paths {
          * The job's progress as Server-Sent Events (owner only; extension of the spec)
          * @description A `text/event-stream`. It opens with `retry:`, then sends the current view as an event, and each later change of status or progress. Events are named `status` while the job is queued or processing, and `completed`, `failed` or `cancelled` for the final one, after which the server ends the stream. Each event's `data` is the body of GET /api/generate/{job_id}; its `id` is the view's version (opaque): reconnect with `Last-Event-ID` to be sent only what changed after it. Heartbeat comments keep an idle stream open; a stream ends after JOB_EVENTS_MAX_STREAM_SECONDS (reconnect with `Last-Event-ID`). Charged once per connection in the general hourly category.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `id` of the last event received: only later changes are sent. */
-                    "Last-Event-ID"?: string;
-                };
-                path: {
-                    job_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The event stream (`event:` status|completed|failed|cancelled, `id:` version, `data:` JobStatus JSON). */
-                200: {
-                    headers: {
-                        /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
-                        "X-RateLimit-Limit": string;
-                        /** @description Remaining in the window. */
-                        "X-RateLimit-Remaining": string;
-                        /** @description Unix timestamp (seconds) of the reset. */
-                        "X-RateLimit-Reset": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description No such job of yours (NOT_FOUND). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description This replica serves its maximum of streams (Retry-After), or the database is unavailable. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        get: operations["streamJobEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -567,87 +125,7 @@ export interface paths {
          * Upload song metadata (and cover) to IPFS; returns ipfs://<cid> and the sha256 of the stored JSON
          * @description The cover is sniffed (PNG/JPEG/WebP/GIF, declared type must match, 5 MB), stored in object storage and added to IPFS; the ERC-721 JSON (name, description, image, animation_url, attributes, properties) is serialized with sorted keys and added under the unixfs-v1-2025 CID profile. Variant B (`audioUrl`) answers `{metadataURI, ipfsHash}`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
-                    "Idempotency-Key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["MetadataRequest"] | components["schemas"]["MetadataRequestVariantB"];
-                };
-            };
-            responses: {
-                /** @description Stored. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MetadataResponse"] | components["schemas"]["MetadataResponseVariantB"];
-                    };
-                };
-                /** @description Invalid input or cover image (VALIDATION_ERROR). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_002: a request with this Idempotency-Key is still running. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_001: Idempotency-Key reused with a different request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Object storage or the pinning service unavailable (SERVICE_UNAVAILABLE). */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["publishMetadata"];
         delete?: never;
         options?: never;
         head?: never;
@@ -667,93 +145,7 @@ export interface paths {
          * Queue a short preview of a prompt before a full generation (extension of the spec)
          * @description A 5-15 s clip (default 10 s) made by the generation workers and stored privately at preview/<session_id>.mp3, reachable only through presigned URLs valid 1 hour, deleted after 24 hours. Charges the hourly `preview` limit (free 30, pro 300, enterprise 3000), never the daily generation counter. A preview is never mintable and is not a job of GET /api/generate.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
-                    "Idempotency-Key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["PreviewRequest"];
-                };
-            };
-            responses: {
-                /** @description Preview queued; poll Location. */
-                202: {
-                    headers: {
-                        /** @description Hourly preview limit of the tier. */
-                        "X-RateLimit-Limit": string;
-                        /** @description Remaining in the window. */
-                        "X-RateLimit-Remaining": string;
-                        /** @description Unix timestamp (seconds) of the reset. */
-                        "X-RateLimit-Reset": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PreviewAccepted"];
-                    };
-                };
-                /** @description Invalid input (VALIDATION_ERROR, GEN_003 prompt, GEN_004 duration above 15 s). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_002: a request with this Idempotency-Key is still running. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_001: Idempotency-Key reused with a different request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly preview limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description GEN_001 queue full, GEN_002 no GPU worker, or database unavailable. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["createPreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -768,74 +160,7 @@ export interface paths {
             cookie?: never;
         };
         /** Preview status; when completed, a fresh one-hour signed URL of the clip (owner only) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Server-generated preview session id. */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued/processing, completed or failed. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PreviewStatus"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description No such preview of yours (NOT_FOUND). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description PREVIEW_EXPIRED: the preview is past its 24 hours and its clip is deleted. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        get: operations["getPreview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -857,96 +182,7 @@ export interface paths {
          * Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)
          * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
-                    "Idempotency-Key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["SignatureRequest"] | components["schemas"]["SignatureRequestVariantB"];
-                };
-            };
-            responses: {
-                /** @description Signature issued. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SignatureResponse"] | components["schemas"]["SignatureResponseVariantB"];
-                    };
-                };
-                /** @description Invalid input (VALIDATION_ERROR). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description SIGN_001: no such job of the caller. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description IDEM_001: Idempotency-Key reused with a different request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE). */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["issueSignature"];
         delete?: never;
         options?: never;
         head?: never;
@@ -961,44 +197,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your webhook signing secret (made on first use; extension of the spec) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The secret. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookSecret"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhookSecret"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1017,44 +216,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Replace your webhook signing secret; later attempts, retries included, are signed with the new one */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The secret. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookSecret"];
-                    };
-                };
-                /** @description Missing or invalid token (AUTH_ERROR). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-                /** @description Hourly limit (RATE_002). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantA"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1069,26 +231,7 @@ export interface paths {
             cookie?: never;
         };
         /** Basic health check */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Healthy. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Health"];
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1105,26 +248,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process runs */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Alive. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Liveness"];
-                    };
-                };
-            };
-        };
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1141,35 +265,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: database and a live GPU/CPU worker (503 otherwise) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Ready. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Readiness"];
-                    };
-                };
-                /** @description Not ready: the database is down or no worker has a fresh heartbeat. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Readiness"];
-                    };
-                };
-            };
-        };
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1186,26 +282,7 @@ export interface paths {
             cookie?: never;
         };
         /** Prometheus text exposition */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Metrics. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": string;
-                    };
-                };
-            };
-        };
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1224,88 +301,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Variant C: start a generation job (same fields as POST /api/generate) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
-                    "Idempotency-Key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            /** @description Generation request. */
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["GenerateRequest"];
-                };
-            };
-            responses: {
-                /** @description Job queued. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GenerateAccepted"];
-                    };
-                };
-                /** @description Invalid input. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description Missing or invalid token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description IDEM_002: a request with this Idempotency-Key is still running. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description IDEM_001: Idempotency-Key reused with a different request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description Daily (RATE_001) or hourly (RATE_002) limit. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description GEN_001, GEN_002 or database unavailable. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-            };
-        };
+        post: operations["createJobV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1320,56 +316,7 @@ export interface paths {
             cookie?: never;
         };
         /** Variant C: a minted token (indexed from SongMinted events) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Token id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Token. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Nft"];
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description AUTH_ERROR */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-            };
-        };
+        get: operations["getNft"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1391,87 +338,7 @@ export interface paths {
          * Variant C: mint authorization for a completed job, with the contract call to make
          * @description Same checks and codes as POST /api/signature, errors in the Variant C shape.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
-                    "Idempotency-Key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["NftMintRequest"];
-                };
-            };
-            responses: {
-                /** @description Signature issued. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["NftMintResponse"];
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description AUTH_ERROR */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description FORBIDDEN: user_address is not the authenticated wallet */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description SIGN_001 */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description IDEM_001: Idempotency-Key reused with a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-            };
-        };
+        post: operations["mintAuthorization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1489,49 +356,7 @@ export interface paths {
          * Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)
          * @description Indexed from SongVault launches and the Uniswap v4 PoolManager events of Songmint pools, confirmed CHAIN_CONFIRMATIONS deep; claimable fees are read from SongVault at answer time.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Opaque: a `next_cursor` of this route. */
-                    cursor?: string;
-                    /** @description Pools per page, 1 to 100 (default 20). */
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of pools. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TradingPools"];
-                    };
-                };
-                /** @description VALIDATION_ERROR: a bad cursor or limit */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description AUTH_ERROR */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-            };
-        };
+        get: operations["listPools"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1548,56 +373,7 @@ export interface paths {
             cookie?: never;
         };
         /** Variant C: the pool of one song */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description SongNFT token id. */
-                    songId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The pool. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TradingPool"];
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description AUTH_ERROR */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-                /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-            };
-        };
+        get: operations["getPool"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1614,35 +390,7 @@ export interface paths {
             cookie?: never;
         };
         /** Variant C: the user profile and statistics */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Profile. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserProfile"];
-                    };
-                };
-                /** @description Missing or invalid token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorVariantC"];
-                    };
-                };
-            };
-        };
+        get: operations["getProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1666,29 +414,7 @@ export interface webhooks {
          * A job with a `webhook` finished: generation.completed or generation.failed
          * @description Signed per Standard Webhooks: `webhook-id` (constant across retries), `webhook-timestamp` (unix seconds of the attempt), `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`. Any 2xx acknowledges; anything else (redirects included) or no answer within 10 s is retried with exponential backoff.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description The event. */
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["WebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["generationWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1728,10 +454,15 @@ export interface components {
             reset_at: string;
             retry_after: number;
         };
+        /**
+         * @description The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status alone.
+         * @example GEN_003
+         * @enum {string}
+         */
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
-                /** @example GEN_003 */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 details: string;
                 job_id?: string;
                 message: string;
@@ -1742,7 +473,7 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
-            error: string;
+            error: components["schemas"]["ErrorCode"];
             message: string;
         };
         GenerateAccepted: {
@@ -1854,8 +585,7 @@ export interface components {
             status: "completed";
         } | {
             error: {
-                /** @example GEN_005 */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 retry_after?: number;
             };
@@ -1875,7 +605,7 @@ export interface components {
             created_at: string;
             /** @description Requested seconds. */
             duration: number;
-            error_code: string | null;
+            error_code: components["schemas"]["ErrorCode"] & (string | null);
             job_id: string;
             progress: number;
             prompt: string;
@@ -2118,8 +848,7 @@ export interface components {
             url_expires_at: string;
         } | {
             error: {
-                /** @example GEN_005 */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 retry_after?: number;
             };
@@ -2386,8 +1115,7 @@ export interface components {
                 status: "completed";
             } | {
                 error: {
-                    /** @example GEN_005 */
-                    code: string;
+                    code: components["schemas"]["ErrorCode"];
                     message: string;
                     retry_after?: number;
                 };
@@ -2427,4 +1155,1392 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getSignInNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nonce and the domain, URI and chain the message must name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthNonce"];
+                };
+            };
+            /** @description Hourly limit of the client IP address (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The message and its personal_sign signature (EOA or smart wallet). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AuthVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description Session token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionToken"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Sign-in refused (AUTH_ERROR): wrong domain, URI, chain, time window, signature or nonce. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit of the client IP address (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database, or the chain a smart-wallet signature is checked on, cannot be read now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description Opaque: the `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Jobs per page, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; pass `next_cursor` back as `cursor` for the next. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                "Idempotency-Key"?: string;
+                /** @description `wait` selects Variant B: body {prompt, duration}, response {audioUrl, audioHash, duration, lyrics, model} when the job ends (at most 300 s). */
+                Prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Variant A body, or Variant B body with `Prefer: wait`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GenerateRequest"] | components["schemas"]["GenerateRequestVariantB"];
+            };
+        };
+        responses: {
+            /** @description Variant B: the finished song. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateResultVariantB"];
+                };
+            };
+            /** @description Variant A: job queued (Variant B: still running at the time limit; poll Location). */
+            202: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateAccepted"] | {
+                        /** @description Seconds. */
+                        estimated_remaining: number;
+                        job_id: string;
+                        position: number;
+                        progress: number;
+                        /** @enum {string} */
+                        status: "queued";
+                    } | {
+                        /** @description Seconds. */
+                        estimated_remaining: number;
+                        job_id: string;
+                        progress: number;
+                        /** @enum {string} */
+                        status: "processing";
+                    } | {
+                        /** @example 0xabababababababababababababababababababababababababababababababab */
+                        audio_hash: string;
+                        /** Format: uri */
+                        audio_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        duration: number;
+                        job_id: string;
+                        /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
+                        lyrics: string | null;
+                        model: components["schemas"]["ModelRecord"];
+                        /** @enum {string} */
+                        status: "completed";
+                    } | {
+                        error: {
+                            code: components["schemas"]["ErrorCode"];
+                            message: string;
+                            retry_after?: number;
+                        };
+                        job_id: string;
+                        /** @enum {string} */
+                        status: "failed";
+                    } | {
+                        job_id: string;
+                        /** @enum {string} */
+                        status: "cancelled";
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_001: Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Daily tier limit (RATE_001 body) or hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyLimitError"] | components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description GEN_001 queue full, GEN_002 no GPU worker, or database unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of a view the client holds: 304 while the job shows the same view. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued/processing, completed or failed. */
+            200: {
+                headers: {
+                    /** @description `private, no-cache`: keep the view, revalidate it each time. */
+                    "Cache-Control": string;
+                    /** @description Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStatus"];
+                };
+            };
+            /** @description Not modified: the view matching `If-None-Match` is current (no body; still counts as a request). */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: keep the view, revalidate it each time. */
+                    "Cache-Control": string;
+                    /** @description Strong tag of the response body (SHA-256 prefix); send it back as `If-None-Match`. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCancelled"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The job is completed or failed (CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    streamJobEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received: only later changes are sent. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (`event:` status|completed|failed|cancelled, `id:` version, `data:` JobStatus JSON). */
+            200: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description This replica serves its maximum of streams (Retry-After), or the database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    publishMetadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MetadataRequest"] | components["schemas"]["MetadataRequestVariantB"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataResponse"] | components["schemas"]["MetadataResponseVariantB"];
+                };
+            };
+            /** @description Invalid input or cover image (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_001: Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly metadata and NFT limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage or the pinning service unavailable (SERVICE_UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    createPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Preview queued; poll Location. */
+            202: {
+                headers: {
+                    /** @description Hourly preview limit of the tier. */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewAccepted"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR, GEN_003 prompt, GEN_004 duration above 15 s). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_001: Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly preview limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description GEN_001 queue full, GEN_002 no GPU worker, or database unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    getPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Server-generated preview session id. */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued/processing, completed or failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewStatus"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such preview of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description PREVIEW_EXPIRED: the preview is past its 24 hours and its clip is deleted. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    issueSignature: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SignatureRequest"] | components["schemas"]["SignatureRequestVariantB"];
+            };
+        };
+        responses: {
+            /** @description Signature issued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignatureResponse"] | components["schemas"]["SignatureResponseVariantB"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SIGN_001: no such job of the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description IDEM_001: Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly metadata and NFT limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    getWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Healthy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: the database is down or no worker has a fresh heartbeat. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    createJobV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Generation request. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description Job queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateAccepted"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description Missing or invalid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description IDEM_001: Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description Daily (RATE_001) or hourly (RATE_002) limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description GEN_001, GEN_002 or database unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getNft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Nft"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description AUTH_ERROR */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly metadata and NFT limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    mintAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NftMintRequest"];
+            };
+        };
+        responses: {
+            /** @description Signature issued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NftMintResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description AUTH_ERROR */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description FORBIDDEN: user_address is not the authenticated wallet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description SIGN_001 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description IDEM_001: Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly metadata and NFT limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    listPools: {
+        parameters: {
+            query?: {
+                /** @description Opaque: a `next_cursor` of this route. */
+                cursor?: string;
+                /** @description Pools per page, 1 to 100 (default 20). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pools. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradingPools"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description AUTH_ERROR */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pool. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradingPool"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description AUTH_ERROR */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserProfile"];
+                };
+            };
+            /** @description Missing or invalid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    generationWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

@@ -17,7 +17,9 @@ import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../../oracle/s
 import type { JobStreamLimits } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-signature.ts';
 import { createApp } from '../../../oracle/src/http/app.ts';
-import type { AppDeps, MountedRouter } from '../../../oracle/src/http/deps.ts';
+import type { AppDeps, MetadataServices, MintServices, PreviewServices, TradingServices } from '../../../oracle/src/http/deps.ts';
+import type { Route } from '../../../oracle/src/http/route.ts';
+import { API_ROUTES } from '../../../oracle/src/http/route-table.ts';
 import { createMetrics } from '../../../oracle/src/http/metrics.ts';
 import type { AllowList } from '../../../oracle/src/webhooks/address-policy.ts';
 
@@ -65,8 +67,10 @@ export interface TestApp {
 
 export interface TestAppOptions {
   queueCapacity?: number;
-  /** Extra routers (the storage engineer's) built from the core deps. */
-  routers?: (deps: AppDeps) => ReadonlyArray<MountedRouter>;
+  /** The services of the routes beyond the core ones (storage, minting, trading, previews), built from the core deps. */
+  services?: (deps: AppDeps) => { metadata?: MetadataServices; mint?: MintServices; trading?: TradingServices; previews?: PreviewServices };
+  /** Routes a test adds to the table (a probe). */
+  extraRoutes?: ReadonlyArray<Route>;
   now?: () => Date;
   /** Stands in for the Farcaster IdRegistry on Optimism, which this machine cannot reach. */
   fidVerifier?: FidVerifier;
@@ -102,10 +106,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
   };
-  const routers = options.routers?.(deps);
-  if (routers !== undefined) deps.routers = routers;
+  Object.assign(deps, options.services?.(deps));
+  const routes = [...API_ROUTES, ...(options.extraRoutes ?? [])];
   const server: Server = await new Promise((resolve) => {
-    const listening = createApp(deps).listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = createApp(deps, routes).listen(0, '127.0.0.1', () => resolve(listening));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

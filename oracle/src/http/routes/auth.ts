@@ -1,17 +1,18 @@
-import { Router } from 'express';
+import type { Request } from 'express';
 import type { Hex } from 'viem';
-import { appError } from '../../domain/errors.ts';
+import type { z } from 'zod';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { Result } from '../../domain/errors.ts';
 import { SIWE_CHAIN_ID, issueNonce, signIn } from '../../domain/sign-in.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
+import type { PublicCall } from '../route.ts';
 import { describeIssues, verifyRequestSchema } from '../schemas.ts';
 import type { nonceResponseSchema, sessionTokenSchema } from '../schemas.ts';
-import type { z } from 'zod';
 
-/** `GET /nonce` and `POST /verify` (mounted at /api/auth): Sign-In with Ethereum to a session JWT. */
-export function authRouter(deps: AppDeps): Router {
-  const router = Router();
-  router.get('/nonce', async (_req, res) => {
+/** GET /api/auth/nonce: a single-use Sign-In with Ethereum nonce. */
+export function signInNonceHandler(deps: Pick<AppDeps, 'db' | 'siwe' | 'now'>): (call: PublicCall<undefined>) => Promise<void> {
+  return async ({ res }) => {
     const issued = await issueNonce(deps.db, deps.siwe, deps.now());
     res.setHeader('Cache-Control', 'no-store');
     res.json({
@@ -21,17 +22,23 @@ export function authRouter(deps: AppDeps): Router {
       uri: deps.siwe.uri,
       chain_id: SIWE_CHAIN_ID,
     } satisfies z.infer<typeof nonceResponseSchema>);
-  });
-  router.post('/verify', async (req, res) => {
-    const parsed = verifyRequestSchema.safeParse(req.body);
-    if (!parsed.success) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid sign-in request', { details: describeIssues(parsed.error) }));
-      return;
-    }
-    const fid = parsed.data.social_fid;
+  };
+}
+
+export type SignInInput = z.infer<typeof verifyRequestSchema>;
+
+export function signInInput(req: Request): Result<SignInInput> {
+  const parsed = verifyRequestSchema.safeParse(req.body);
+  return parsed.success ? ok(parsed.data) : fail(appError('VALIDATION_ERROR', 'Invalid sign-in request', { details: describeIssues(parsed.error) }));
+}
+
+/** POST /api/auth/verify: a signed EIP-4361 message for a session JWT. */
+export function signInVerifyHandler(deps: AppDeps): (call: PublicCall<SignInInput>) => Promise<void> {
+  return async ({ req, res, input }) => {
+    const fid = input.social_fid;
     const result = await signIn(deps, {
-      message: parsed.data.message,
-      signature: parsed.data.signature as Hex,
+      message: input.message,
+      signature: input.signature as Hex,
       ...(fid === undefined ? {} : { socialFid: BigInt(fid) }),
     });
     if (!result.ok) {
@@ -45,6 +52,5 @@ export function authRouter(deps: AppDeps): Router {
       expires_at: token.expiresAt.toISOString(),
       user: { id: user.id, wallet_address: user.walletAddress, tier: user.tier, social_fid: user.socialFid },
     } satisfies z.infer<typeof sessionTokenSchema>);
-  });
-  return router;
+  };
 }

@@ -1,23 +1,20 @@
-import { Router } from 'express';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { JOB_TIME_LIMIT_SECONDS, toPublicJobId } from '../../../../core/src/generation-queue.ts';
 import { JOB_STATUS, cancelJob, isFinished } from '../../../../core/src/jobs/job-state.ts';
-import { appError } from '../../domain/errors.ts';
-import type { AppError } from '../../domain/errors.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { AppError, Result } from '../../domain/errors.ts';
 import { submitGeneration } from '../../domain/generation.ts';
-import type { GenerationRequest } from '../../domain/generation.ts';
+import type { AdmissionCharge, GenerationRequest } from '../../domain/generation.ts';
 import { decodeCursor, listJobs } from '../../domain/job-list.ts';
-import { CHARGE_AND_FIND_JOB, findOwnJob, foundJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
-import type { JobRow, JobView } from '../../domain/jobs.ts';
-import { chargeRequest } from '../../domain/request-charge.ts';
-import type { RateCategory } from '../../domain/request-charge.ts';
-import { authenticatedUser, bearerClaims } from '../auth.ts';
-import { admitCharged, answerRefusal, chargeAuthenticated, setRateLimitHeaders } from '../charging.ts';
+import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
+import type { JobRecord, JobView } from '../../domain/jobs.ts';
+import type { SessionUser } from '../../domain/request-charge.ts';
+import { answerRefusal, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { checkWebhookTarget } from '../../webhooks/target-url.ts';
 import { bodyEtag, ifNoneMatchHits } from '../etag.ts';
-import { idempotent } from '../idempotency.ts';
+import type { SignedInCall } from '../route.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
 import type { generateAcceptedSchema, generateVariantBResultSchema, jobCancelledSchema, jobListSchema, jobStatusSchema } from '../schemas.ts';
 import type { z } from 'zod';
@@ -45,11 +42,32 @@ export function generationInputError(error: z.ZodError): AppError {
 
 type GenerateDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger' | 'webhookAllowList'>;
 
+/** A song's request, as POST /api/generate (either variant) and POST /v1/music/generate take it. */
+export type GenerateInput = { variant: 'A'; request: GenerationRequest } | { variant: 'B'; request: GenerationRequest };
+
+/** POST /v1/music/generate and POST /api/generate without `Prefer: wait`: Variant A's body. */
+export function variantAInput(req: Request): Result<GenerateInput> {
+  const parsed = generateRequestSchema.safeParse(req.body);
+  return parsed.success ? ok({ variant: 'A', request: toGenerationRequest(parsed.data) }) : fail(generationInputError(parsed.error));
+}
+
+/** POST /api/generate: Variant B's body with `Prefer: wait`, Variant A's otherwise. */
+export function generateInput(req: Request): Result<GenerateInput> {
+  if (!wantsVariantB(req)) return variantAInput(req);
+  const parsed = generateRequestVariantBSchema.safeParse(req.body);
+  return parsed.success ? ok({ variant: 'B', request: { ...parsed.data, steps: 27, withLyrics: false } }) : fail(generationInputError(parsed.error));
+}
+
+function admissionOf(call: { admission: AdmissionCharge | null }): AdmissionCharge {
+  if (call.admission === null) throw new Error('a generation route without an admission charge');
+  return call.admission;
+}
+
 /**
  * Submits a validated Variant A generation and answers it (also POST /v1/music/generate, whose
  * errors take the Variant C shape).
  */
-export async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, request: GenerationRequest): Promise<void> {
+async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, user: SessionUser, request: GenerationRequest, charge: AdmissionCharge): Promise<void> {
   let input = request;
   if (input.webhookUrl !== undefined) {
     // Before submit: a refused webhook charges nothing and creates no job.
@@ -60,10 +78,9 @@ export async function handleGenerate(deps: GenerateDeps, req: Request, res: Resp
     }
     input = { ...input, webhookUrl: target.value };
   }
-  const user = authenticatedUser(req);
-  const result = await submitGeneration(deps, user, input);
+  const result = await submitGeneration(deps, user, input, charge);
   if (!result.ok) {
-    answerRefusal(deps, req, res, result.error, 'generation');
+    answerRefusal(deps, req, res, result.error, charge.category);
     return;
   }
   const accepted = result.value;
@@ -109,16 +126,10 @@ async function waitForJob(deps: GenerateDeps, jobId: string, userId: string, dea
   }
 }
 
-async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Response): Promise<void> {
-  const parsed = generateRequestVariantBSchema.safeParse(req.body);
-  if (!parsed.success) {
-    sendError(req, res, generationInputError(parsed.error));
-    return;
-  }
-  const user = authenticatedUser(req);
-  const result = await submitGeneration(deps, user, { ...parsed.data, steps: 27, withLyrics: false });
+async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Response, user: SessionUser, request: GenerationRequest, charge: AdmissionCharge): Promise<void> {
+  const result = await submitGeneration(deps, user, request, charge);
   if (!result.ok) {
-    answerRefusal(deps, req, res, result.error, 'generation');
+    answerRefusal(deps, req, res, result.error, charge.category);
     return;
   }
   setRateLimitHeaders(res, result.value.limit);
@@ -150,9 +161,23 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
   res.status(202).json(view satisfies z.infer<typeof jobStatusSchema>);
 }
 
+/** POST /api/generate (Variant A, or Variant B with `Prefer: wait`) and POST /v1/music/generate. */
+export function createJob(deps: GenerateDeps): (call: SignedInCall<GenerateInput, never>) => Promise<void> {
+  return async (call) => {
+    const { req, res, user, input } = call;
+    if (input.variant === 'B') await handleGenerateVariantB(deps, req, res, user, input.request, admissionOf(call));
+    else await handleGenerate(deps, req, res, user, input.request, admissionOf(call));
+  };
+}
+
 /** 404 for an unknown, malformed or someone else's job id (the status, cancel and events routes). */
 export function jobNotFound(publicId: string): AppError {
   return appError('NOT_FOUND', 'Job not found', { details: 'no job with this id belongs to you', jobId: publicId.slice(0, 64) });
+}
+
+/** The `{job_id}` path parameter as given (a malformed one finds no job: 404, never 400). */
+export function jobIdInput(req: Request): Result<string> {
+  return ok(typeof req.params.job_id === 'string' ? req.params.job_id : '');
 }
 
 /**
@@ -160,106 +185,58 @@ export function jobNotFound(publicId: string): AppError {
  * the worker's next step); the daily generation is given back. Cancelling a cancelled job answers
  * the same 200 again; a completed or failed one is 409 CONFLICT; anyone else's is 404.
  */
-async function handleCancel(deps: GenerateDeps, req: Request, res: Response): Promise<void> {
-  const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
-  const id = parsePublicJobId(publicId);
-  const user = authenticatedUser(req);
-  const result = id === null ? null : await cancelJob(deps.db, id, user.id);
-  if (id === null || result === null || (!result.ok && result.error.code === 'not_found')) {
-    sendError(req, res, jobNotFound(publicId));
-    return;
-  }
-  const jobId = toPublicJobId(id);
-  if (!result.ok && result.error.code === 'not_cancellable' && result.error.status !== JOB_STATUS.cancelled) {
-    sendError(req, res, appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId }));
-    return;
-  }
-  res.setHeader('Cache-Control', 'no-store');
-  res.json({ job_id: jobId, status: JOB_STATUS.cancelled } satisfies z.infer<typeof jobCancelledSchema>);
+export function cancelJobHandler(deps: Pick<AppDeps, 'db'>): (call: SignedInCall<string, never>) => Promise<void> {
+  return async ({ req, res, user, input: publicId }) => {
+    const id = parsePublicJobId(publicId);
+    const result = id === null ? null : await cancelJob(deps.db, id, user.id);
+    if (id === null || result === null || (!result.ok && result.error.code === 'not_found')) {
+      sendError(req, res, jobNotFound(publicId));
+      return;
+    }
+    const jobId = toPublicJobId(id);
+    if (!result.ok && result.error.code === 'not_cancellable' && result.error.status !== JOB_STATUS.cancelled) {
+      sendError(req, res, appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId }));
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ job_id: jobId, status: JOB_STATUS.cancelled } satisfies z.infer<typeof jobCancelledSchema>);
+  };
 }
 
-/**
- * GET /?cursor=&limit=: the caller's jobs, newest first (domain/job-list.ts). The query is
- * validated before the hourly charge, so bad input is never counted.
- */
-async function handleList(deps: GenerateDeps, req: Request, res: Response, category: RateCategory): Promise<void> {
+type JobListInput = { after: NonNullable<ReturnType<typeof decodeCursor>> | null; limit: number };
+
+/** GET /api/generate's query: a bad cursor or limit is 400 before the charge. */
+export function jobListInput(req: Request): Result<JobListInput> {
   const query = jobListQuerySchema.safeParse(req.query);
-  if (!query.success) {
-    sendError(req, res, appError('VALIDATION_ERROR', 'Invalid job list query', { details: describeIssues(query.error) }));
-    return;
-  }
+  if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid job list query', { details: describeIssues(query.error) }));
   const after = query.data.cursor === undefined ? null : decodeCursor(query.data.cursor);
   if (query.data.cursor !== undefined && after === null) {
-    sendError(req, res, appError('VALIDATION_ERROR', 'Invalid job list query', { details: 'cursor: not a cursor this API issued (pass next_cursor back unchanged)' }));
-    return;
+    return fail(appError('VALIDATION_ERROR', 'Invalid job list query', { details: 'cursor: not a cursor this API issued (pass next_cursor back unchanged)' }));
   }
-  const user = authenticatedUser(req);
-  const charge = await chargeRequest({ db: deps.db, chargee: { user }, category, now: deps.now() });
-  if (!admitCharged(deps, req, res, charge, category)) return;
-  const page = await listJobs(deps.db, user.id, { after, limit: query.data.limit });
-  res.setHeader('Cache-Control', 'no-store');
-  res.json(page satisfies z.infer<typeof jobListSchema>);
+  return ok({ after, limit: query.data.limit });
 }
 
-/** The hourly categories of the router's routes other than POST / (ROUTE_CHARGES in app.ts). */
-export interface GenerateRouterCharges {
-  list: RateCategory;
-  cancel: RateCategory;
-}
-
-/**
- * POST / (Variant A or, with `Prefer: wait`, Variant B), GET / (list) and POST /{job_id}/cancel;
- * mounted at /api/generate behind `authenticate`.
- */
-export function generateRouter(deps: GenerateDeps, charges: GenerateRouterCharges): Router {
-  const router = Router();
-  router.get('/', async (req, res) => {
-    await handleList(deps, req, res, charges.list);
-  });
-  router.post('/:job_id/cancel', chargeAuthenticated(deps, charges.cancel), async (req, res) => {
-    await handleCancel(deps, req, res);
-  });
-  router.post('/', idempotent(deps, { varyOn: ['prefer'] }), async (req, res) => {
-    if (wantsVariantB(req)) {
-      await handleGenerateVariantB(deps, req, res);
-      return;
-    }
-    const parsed = generateRequestSchema.safeParse(req.body);
-    if (!parsed.success) {
-      sendError(req, res, generationInputError(parsed.error));
-      return;
-    }
-    await handleGenerate(deps, req, res, toGenerationRequest(parsed.data));
-  });
-  return router;
+/** GET /?cursor=&limit=: the caller's jobs, newest first (domain/job-list.ts). */
+export function listJobsHandler(deps: Pick<AppDeps, 'db'>): (call: SignedInCall<JobListInput, never>) => Promise<void> {
+  return async ({ res, user, input }) => {
+    const page = await listJobs(deps.db, user.id, { after: input.after, limit: input.limit });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(page satisfies z.infer<typeof jobListSchema>);
+  };
 }
 
 /**
- * GET /api/generate/{job_id}, the route clients poll: bearer token (401), the user, the hourly
- * charge of `category` (429) and the owner-only job lookup (404 for unknown, malformed and others'
- * ids alike) in one database round trip (`chargeRequest` with `CHARGE_AND_FIND_JOB`). Mounted on the app itself,
- * before the /api/generate router, so it does not also run `authenticate`.
+ * GET /api/generate/{job_id}, the route clients poll: the route table charges it with the
+ * owner-only job lookup (`ownJobLookup`) in one statement, so an answer is one database round
+ * trip (404 for unknown, malformed and others' ids alike).
  */
-export function jobStatusHandler(deps: GenerateDeps & Pick<AppDeps, 'session'>, category: RateCategory): RequestHandler {
-  const claimsOf = bearerClaims(deps);
-  return async (req, res) => {
-    const claims = await claimsOf(req, res);
-    if (claims === null) return;
-    const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
-    const now = deps.now();
-    const charge = await chargeRequest<JobRow>({
-      db: deps.db,
-      chargee: { session: claims, lookup: { statement: CHARGE_AND_FIND_JOB, values: [parsePublicJobId(publicId)] } },
-      category,
-      now,
-    });
-    if (!admitCharged(deps, req, res, charge, category)) return;
-    const job = charge.kind === 'charged' ? foundJob(charge.row) : null;
+export function jobStatusHandler(deps: Pick<AppDeps, 'db' | 'now'>): (call: SignedInCall<string, JobRecord>) => Promise<void> {
+  return async ({ req, res, input: publicId, found: job }) => {
     if (job === null) {
       sendError(req, res, jobNotFound(publicId));
       return;
     }
-    const body = JSON.stringify((await viewJob(deps.db, job, now)) satisfies z.infer<typeof jobStatusSchema>);
+    const body = JSON.stringify((await viewJob(deps.db, job, deps.now())) satisfies z.infer<typeof jobStatusSchema>);
     const etag = bodyEtag(body);
     // `no-cache`, not `no-store`: a client may keep the view but must revalidate it every time.
     res.setHeader('Cache-Control', 'private, no-cache').setHeader('ETag', etag);

@@ -1,6 +1,6 @@
-import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import type { PublicCall } from '../route.ts';
 import type { healthSchema, livenessSchema, readinessSchema } from '../schemas.ts';
 import { liveWorkerCapacity } from '../../queue/queue-state.ts';
 
@@ -18,21 +18,30 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/**
- * GET /health (basic), /health/live (process up), /health/ready (database reachable and at least
- * one inference worker with a fresh heartbeat; 503 naming what it waits for otherwise). No token
- * needed. `npm start` prints its banner only once this answers ready.
- */
-export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
-  const router = Router();
-  const startedAt = Date.now();
-  router.get('/', (_req, res) => {
+type Handler = (call: PublicCall<undefined>) => Promise<void> | void;
+
+/** GET /health: the process answers. */
+export function healthHandler(): Handler {
+  return ({ res }) => {
     res.json({ status: 'ok', service: 'songmint-oracle' } satisfies z.infer<typeof healthSchema>);
-  });
-  router.get('/live', (_req, res) => {
+  };
+}
+
+/** GET /health/live: the process runs, and for how long. */
+export function livenessHandler(): Handler {
+  const startedAt = Date.now();
+  return ({ res }) => {
     res.json({ status: 'alive', uptime_seconds: Math.round((Date.now() - startedAt) / 1000) } satisfies z.infer<typeof livenessSchema>);
-  });
-  router.get('/ready', async (_req, res) => {
+  };
+}
+
+/**
+ * GET /health/ready: the database reachable and at least one inference worker with a fresh
+ * heartbeat; 503 naming what it waits for otherwise. `npm start` prints its banner only once this
+ * answers ready.
+ */
+export function readinessHandler(deps: Pick<AppDeps, 'db'>): Handler {
+  return async ({ res }) => {
     res.setHeader('Cache-Control', 'no-store');
     try {
       const capacity = await withTimeout(liveWorkerCapacity(deps.db), READY_CHECK_TIMEOUT_MS);
@@ -51,6 +60,12 @@ export function healthRouter(deps: Pick<AppDeps, 'db'>): Router {
         .status(503)
         .json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } }, waiting_for: ['database'] } satisfies z.infer<typeof readinessSchema>);
     }
-  });
-  return router;
+  };
+}
+
+/** GET /metrics: the Prometheus text exposition. */
+export function metricsHandler(deps: Pick<AppDeps, 'metrics'>): Handler {
+  return async ({ res }) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  };
 }

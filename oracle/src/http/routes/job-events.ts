@@ -9,23 +9,20 @@
  * `Last-Event-ID` is sent only what changed after it, and nothing but the end for a finished job
  * it has seen finish.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { isFinished } from '../../../../core/src/jobs/job-state.ts';
 import { appError, isDatabaseUnavailable } from '../../domain/errors.ts';
 import type { JobStream } from '../../domain/job-events-hub.ts';
-import { CHARGE_AND_FIND_JOB, findOwnJob, foundJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
-import type { JobRow, JobView } from '../../domain/jobs.ts';
-import { chargeRequest } from '../../domain/request-charge.ts';
-import type { RateCategory } from '../../domain/request-charge.ts';
-import { bearerClaims } from '../auth.ts';
-import { admitCharged } from '../charging.ts';
+import { findOwnJob, viewJob } from '../../domain/jobs.ts';
+import type { JobRecord, JobView } from '../../domain/jobs.ts';
 import type { AppDeps } from '../deps.ts';
+import type { SignedInCall } from '../route.ts';
 import { sendError } from '../error-response.ts';
 import type { jobStatusSchema } from '../schemas.ts';
 import { jobNotFound } from './generate.ts';
 import type { z } from 'zod';
 
-type JobEventsDeps = Pick<AppDeps, 'db' | 'session' | 'now' | 'metrics' | 'logger' | 'jobEvents'>;
+type JobEventsDeps = Pick<AppDeps, 'db' | 'now' | 'logger' | 'jobEvents'>;
 
 /** Seconds a client refused for the stream cap is asked to wait. */
 export const STREAMS_FULL_RETRY_SECONDS = 5;
@@ -144,41 +141,23 @@ function serveStream(deps: JobEventsDeps, res: Response, stream: JobStream, targ
 }
 
 /**
- * The route's handler, mounted on the app before the /api/generate router (as `jobStatusHandler`).
- * 401 without a valid token; 503 + Retry-After when this process already serves its cap of
- * streams; 429 past the hourly limit; 404 for unknown, malformed and others' ids; 503 when the
+ * The route's handler. The route table charges the stream as the status route (one statement
+ * with the owner-only lookup): 401 without a valid token, 429 past the hourly limit. Here: 404 for
+ * unknown, malformed and others' ids; 503 + Retry-After when this process already serves its cap
+ * of streams (a 503 is taken back, so a refused stream costs the caller nothing); 503 when the
  * database is unreachable at connect (the error handler).
  */
-export function jobEventsHandler(deps: JobEventsDeps, category: RateCategory): RequestHandler {
-  const claimsOf = bearerClaims(deps);
-  return async (req, res) => {
-    const claims = await claimsOf(req, res);
-    if (claims === null) return;
-    // The slot is taken before the charge, so a refused stream costs the caller nothing.
+export function jobEventsHandler(deps: JobEventsDeps): (call: SignedInCall<string, JobRecord>) => void {
+  return ({ req, res, input: publicId, found: job }) => {
+    if (job === null) {
+      sendError(req, res, jobNotFound(publicId));
+      return;
+    }
     const stream = deps.jobEvents.open();
     if (stream === null) {
       sendError(req, res, appError('SERVICE_UNAVAILABLE', 'Too many open event streams, retry shortly or poll GET /api/generate/{job_id}', { retryAfter: STREAMS_FULL_RETRY_SECONDS }));
       return;
     }
-    let streaming = false;
-    try {
-      const publicId = typeof req.params.job_id === 'string' ? req.params.job_id : '';
-      const charge = await chargeRequest<JobRow>({
-        db: deps.db,
-        chargee: { session: claims, lookup: { statement: CHARGE_AND_FIND_JOB, values: [parsePublicJobId(publicId)] } },
-        category,
-        now: deps.now(),
-      });
-      if (!admitCharged(deps, req, res, charge, category)) return;
-      const job = charge.kind === 'charged' ? foundJob(charge.row) : null;
-      if (job === null) {
-        sendError(req, res, jobNotFound(publicId));
-        return;
-      }
-      streaming = true;
-      serveStream(deps, res, stream, { jobId: job.id, userId: job.userId, lastEventId: lastEventIdOf(req) });
-    } finally {
-      if (!streaming) stream.close();
-    }
+    serveStream(deps, res, stream, { jobId: job.id, userId: job.userId, lastEventId: lastEventIdOf(req) });
   };
 }

@@ -1,14 +1,11 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Router } from 'express';
 import { z } from 'zod';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { AppError, Result } from '../../domain/errors.ts';
 import { publishMetadata } from '../../domain/metadata.ts';
 import type { MetadataDeps, MetadataInput } from '../../domain/metadata.ts';
-import { authenticatedUser } from '../auth.ts';
-import type { AppDeps, MountedRouter } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { idempotent } from '../idempotency.ts';
+import type { RouteDocs, SignedInCall } from '../route.ts';
 import { codePoints, noNul } from '../schema-parts.ts';
 import { describeIssues, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
 
@@ -88,12 +85,14 @@ export const metadataResponseVariantBSchema = z
   .object({ metadataURI: z.string(), ipfsHash: z.string().meta({ description: 'The CID.' }) })
   .meta({ id: 'MetadataResponseVariantB' });
 
-type ParsedMetadata = Result<{ variant: 'A' | 'B'; input: MetadataInput }>;
+export type MetadataRequest = { variant: 'A' | 'B'; input: MetadataInput };
+type ParsedMetadata = Result<MetadataRequest>;
 
 function invalid(error: z.ZodError): AppError {
   return appError('VALIDATION_ERROR', 'Invalid metadata', { details: describeIssues(error) });
 }
 
+/** POST /api/metadata's body: Variant B by its camelCase fields, Variant A otherwise. */
 export function parseMetadataRequest(body: unknown): ParsedMetadata {
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
   if (isObject && !('audio_url' in body) && ('audioUrl' in body || 'coverImage' in body)) {
@@ -128,25 +127,18 @@ export function parseMetadataRequest(body: unknown): ParsedMetadata {
   });
 }
 
-/** POST /api/metadata (Variants A and B). Mount with `bodyLimit: METADATA_BODY_LIMIT`. */
-export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
-  const router = Router();
-  router.post('/', idempotent(deps), async (req, res) => {
-    const parsed = parseMetadataRequest(req.body);
-    if (!parsed.ok) {
-      sendError(req, res, parsed.error);
-      return;
-    }
-    const fields = parsed.value.variant === 'A' ? { cover: 'cover_image', audio: 'audio_url' } : { cover: 'coverImage', audio: 'audioUrl' };
-    const user = authenticatedUser(req);
-    const result = await publishMetadata(deps, user.id, parsed.value.input, fields.cover, fields.audio);
+/** POST /api/metadata (Variants A and B); its input is `parseMetadataRequest`. */
+export function publishMetadataHandler(deps: MetadataRouterDeps): (call: SignedInCall<MetadataRequest, never>) => Promise<void> {
+  return async ({ req, res, user, input }) => {
+    const fields = input.variant === 'A' ? { cover: 'cover_image', audio: 'audio_url' } : { cover: 'coverImage', audio: 'audioUrl' };
+    const result = await publishMetadata(deps, user.id, input.input, fields.cover, fields.audio);
     if (!result.ok) {
       sendError(req, res, result.error);
       return;
     }
     const published = result.value;
     res.status(201);
-    if (parsed.value.variant === 'B') {
+    if (input.variant === 'B') {
       res.json({ metadataURI: published.metadataUri, ipfsHash: published.cid } satisfies z.infer<typeof metadataResponseVariantBSchema>);
       return;
     }
@@ -159,20 +151,15 @@ export function metadataRouter(deps: MetadataRouterDeps): MountedRouter {
       ...(published.coverUrl === undefined ? {} : { cover_url: published.coverUrl }),
       ...(published.pinStatus === undefined ? {} : { pin_status: published.pinStatus }),
     } satisfies z.infer<typeof metadataResponseSchema>);
-  });
-  return { path: '/api/metadata', router, bodyLimit: METADATA_BODY_LIMIT, openapi: registerMetadataApi };
+  };
 }
 
-export function registerMetadataApi(registry: OpenAPIRegistry): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/metadata',
+const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
+export const metadataDocs: RouteDocs = {
     tags: ['mint'],
     summary: 'Upload song metadata (and cover) to IPFS; returns ipfs://<cid> and the sha256 of the stored JSON',
     description:
       'The cover is sniffed (PNG/JPEG/WebP/GIF, declared type must match, 5 MB), stored in object storage and added to IPFS; the ERC-721 JSON (name, description, image, animation_url, attributes, properties) is serialized with sorted keys and added under the unixfs-v1-2025 CID profile. Variant B (`audioUrl`) answers `{metadataURI, ipfsHash}`.',
-    security: [{ bearer: [] }],
     request: {
       headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
       body: { content: { 'application/json': { schema: z.union([metadataRequestSchema, metadataRequestVariantBSchema]) } } },
@@ -187,7 +174,7 @@ export function registerMetadataApi(registry: OpenAPIRegistry): void {
       409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
       413: error('Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE).'),
       422: error('IDEM_001: Idempotency-Key reused with a different request.'),
+      429: error('Hourly metadata and NFT limit (RATE_002).'),
       503: error('Object storage or the pinning service unavailable (SERVICE_UNAVAILABLE).'),
     },
-  });
-}
+};

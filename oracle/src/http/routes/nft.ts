@@ -1,20 +1,16 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Router } from 'express';
-import type { Address } from 'viem';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { toPublicJobId } from '../../../../core/src/generation-queue.ts';
-import { appError } from '../../domain/errors.ts';
-import type { MountedRouter } from '../deps.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { Result } from '../../domain/errors.ts';
+import type { SignableJob } from '../../domain/signatures.ts';
+import type { AppDeps, MintServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { idempotent } from '../idempotency.ts';
+import type { RouteDocs, SignedInCall } from '../route.ts';
 import { describeIssues, idempotencyKeyHeaderSchema, variantCErrorSchema } from '../schemas.ts';
 import { metadataUriSchema, signForRequest } from './signature.ts';
-import type { SignatureRouterDeps } from './signature.ts';
+import type { SignatureInput, SignatureRouterDeps } from './signature.ts';
 import { addressSchema } from '../schema-parts.ts';
-
-export interface NftRouterDeps extends SignatureRouterDeps {
-  chain: { chainId: number; songNftAddress?: Address };
-}
 
 /** Token ids are sequential from 1 and fit PostgreSQL bigint. */
 const TOKEN_ID = /^[1-9][0-9]{0,18}$/;
@@ -81,23 +77,23 @@ interface NftRow {
   pool_id: string | null;
 }
 
-/** Variant C: GET /v1/nft/{id} (token metadata) and POST /v1/nft/mint (mint authorization). */
-export function nftRouter(deps: NftRouterDeps): MountedRouter {
-  const router = Router();
+/** POST /v1/nft/mint's body, as the signature routes take it. */
+export function nftMintInput(req: Request): Result<SignatureInput> {
+  const parsed = nftMintRequestSchema.safeParse(req.body);
+  if (!parsed.success) return fail(appError('VALIDATION_ERROR', 'Invalid mint request', { details: describeIssues(parsed.error) }));
+  return ok({
+    subject: { jobId: parsed.data.job_id },
+    metadataUri: parsed.data.metadata_uri,
+    ...(parsed.data.user_address === undefined ? {} : { userAddress: parsed.data.user_address }),
+  });
+}
 
-  router.post('/mint', idempotent(deps), async (req, res) => {
-    const parsed = nftMintRequestSchema.safeParse(req.body);
-    if (!parsed.success) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid mint request', { details: describeIssues(parsed.error) }));
-      return;
-    }
-    const issued = await signForRequest(deps, req, res, {
-      subject: { jobId: parsed.data.job_id },
-      metadataUri: parsed.data.metadata_uri,
-      ...(parsed.data.user_address === undefined ? {} : { userAddress: parsed.data.user_address }),
-    });
+/** Variant C: POST /v1/nft/mint, a mint authorization with the contract call to make. */
+export function nftMintHandler(deps: SignatureRouterDeps): (call: SignedInCall<SignatureInput, SignableJob>) => Promise<void> {
+  return async (call) => {
+    const issued = await signForRequest(deps, call);
     if (issued === null) return;
-    res.json({
+    call.res.json({
       job_id: issued.jobId,
       signature: issued.signature,
       metadata_uri: issued.metadataUri,
@@ -111,14 +107,19 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
         args: [issued.metadataUri, issued.audioHash, issued.signature],
       },
     } satisfies z.infer<typeof nftMintResponseSchema>);
-  });
+  };
+}
 
-  router.get('/:id', async (req, res) => {
-    const id = String(req.params.id);
-    if (parseTokenId(id) === null) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid token id', { details: 'the token id is a positive integer', fields: { id } }));
-      return;
-    }
+/** The `{id}` of GET /v1/nft/{id}: a token id, 400 otherwise. */
+export function tokenIdInput(req: Request): Result<string> {
+  const id = String(req.params.id);
+  if (parseTokenId(id) === null) return fail(appError('VALIDATION_ERROR', 'Invalid token id', { details: 'the token id is a positive integer', fields: { id } }));
+  return ok(id);
+}
+
+/** Variant C: GET /v1/nft/{id}, a minted token (indexed from SongMinted events). */
+export function nftHandler(deps: Pick<AppDeps, 'db'> & Pick<MintServices, 'chain'>): (call: SignedInCall<string, never>) => Promise<void> {
+  return async ({ req, res, input: id }) => {
     const row = await deps.db.oneOrNone<NftRow>(
       `SELECT s.token_id::text AS token_id, s.job_id, s.minter, s.metadata_uri, s.audio_hash, j.audio_url, s.mint_tx_hash, s.used_at,
               (SELECT m.document FROM song_metadata m WHERE m.metadata_uri = s.metadata_uri ORDER BY m.created_at LIMIT 1) AS document,
@@ -146,20 +147,14 @@ export function nftRouter(deps: NftRouterDeps): MountedRouter {
       pool_id: row.pool_id,
       pool_url: row.pool_id === null ? null : `/v1/trading/pools/${row.token_id}`,
     } satisfies z.infer<typeof nftResponseSchema>);
-  });
-
-  return { path: '/v1/nft', router, openapi: registerNftApi };
+  };
 }
 
-export function registerNftApi(registry: OpenAPIRegistry): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
-  registry.registerPath({
-    method: 'post',
-    path: '/v1/nft/mint',
+const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
+export const nftMintDocs: RouteDocs = {
     tags: ['v1'],
     summary: 'Variant C: mint authorization for a completed job, with the contract call to make',
     description: 'Same checks and codes as POST /api/signature, errors in the Variant C shape.',
-    security: [{ bearer: [] }],
     request: { headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }), body: { content: { 'application/json': { schema: nftMintRequestSchema } } } },
     responses: {
       200: { description: 'Signature issued.', content: { 'application/json': { schema: nftMintResponseSchema } } },
@@ -169,20 +164,19 @@ export function registerNftApi(registry: OpenAPIRegistry): void {
       404: error('SIGN_001'),
       409: error('SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running)'),
       422: error('IDEM_001: Idempotency-Key reused with a different request'),
+      429: error('RATE_002: the hourly metadata and NFT limit'),
     },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/nft/{id}',
+};
+
+export const nftDocs: RouteDocs = {
     tags: ['v1'],
     summary: 'Variant C: a minted token (indexed from SongMinted events)',
-    security: [{ bearer: [] }],
     request: { params: z.object({ id: z.string().meta({ description: 'Token id.', example: '1' }) }) },
     responses: {
       200: { description: 'Token.', content: { 'application/json': { schema: nftResponseSchema } } },
       400: error('VALIDATION_ERROR'),
       401: error('AUTH_ERROR'),
       404: error('NOT_FOUND'),
+      429: error('RATE_002: the hourly metadata and NFT limit'),
     },
-  });
-}
+};

@@ -1,37 +1,23 @@
 /**
  * POST /api/previews and GET /api/previews/{session_id} (docs/api.md "Previews (extension)";
- * the rules are oracle/src/domain/previews.ts). Mounted behind the token check only: POST
- * validates its body first (bad input is never charged) and charges the `preview` category in
- * its admission transaction; GET charges its category in one statement with the owner-only lookup.
+ * the rules are oracle/src/domain/previews.ts). POST is charged the `preview` category in its
+ * admission transaction; GET its category in one statement with the owner-only lookup (the
+ * route table, ./route-table.ts).
  */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Router } from 'express';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
-import type { ObjectStore } from '../../../../core/src/object-store.ts';
 import { JOB_STATUS } from '../../../../core/src/jobs/job-state.ts';
 import { PREVIEW_RETENTION_HOURS, PREVIEW_URL_SECONDS } from '../../../../core/src/previews.ts';
-import { appError } from '../../domain/errors.ts';
-import type { AppError } from '../../domain/errors.ts';
-import {
-  CHARGE_AND_FIND_PREVIEW,
-  PREVIEW_DEFAULT_SECONDS,
-  PREVIEW_MAX_SECONDS,
-  PREVIEW_MIN_SECONDS,
-  foundPreview,
-  previewLookupValue,
-  submitPreview,
-  viewPreview,
-} from '../../domain/previews.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { AppError, Result } from '../../domain/errors.ts';
+import type { GenerationRequest } from '../../domain/generation.ts';
+import { PREVIEW_DEFAULT_SECONDS, PREVIEW_MAX_SECONDS, PREVIEW_MIN_SECONDS, submitPreview, viewPreview } from '../../domain/previews.ts';
 import type { PreviewRow } from '../../domain/previews.ts';
-import { chargeRequest } from '../../domain/request-charge.ts';
-import type { RateCategory } from '../../domain/request-charge.ts';
-import { currentUser, unauthorizedUser, verifiedClaims } from '../auth.ts';
-import { admitCharged, answerRefusal, setRateLimitHeaders } from '../charging.ts';
-import type { AppDeps, MountedRouter } from '../deps.ts';
+import { answerRefusal, setRateLimitHeaders } from '../charging.ts';
+import type { AppDeps, PreviewServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { idempotent } from '../idempotency.ts';
-import { describeIssues, generateRequestSchema, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
+import type { RouteDocs, SignedInCall } from '../route.ts';
+import { describeIssues, errorCodeSchema, generateRequestSchema, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
 import { toSongInput } from './generate.ts';
 
 export const previewRequestSchema = z
@@ -93,17 +79,13 @@ export const previewStatusSchema = z
     z.strictObject({
       session_id: sessionIdSchema,
       status: z.literal(JOB_STATUS.failed),
-      error: z.strictObject({ code: z.string().meta({ example: 'GEN_005' }), message: z.string(), retry_after: z.number().int().optional() }),
+      error: z.strictObject({ code: errorCodeSchema, message: z.string(), retry_after: z.number().int().optional() }),
       expires_at: expiresAtSchema,
     }),
   ])
   .meta({ id: 'PreviewStatus' });
 
-export interface PreviewRouterDeps extends Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'> {
-  objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
-  /** The hourly categories of the two routes (ROUTE_CHARGES in app.ts). */
-  charges: { submit: RateCategory; status: RateCategory };
-}
+export type PreviewRouterDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'> & PreviewServices;
 
 /** Schema issues to codes as for POST /api/generate: prompt → GEN_003, too long → GEN_004. */
 function previewInputError(error: z.ZodError): AppError {
@@ -120,85 +102,68 @@ function previewNotFound(): AppError {
   return appError('NOT_FOUND', 'Preview not found', { details: 'no preview with this session id belongs to you' });
 }
 
-async function handleSubmit(deps: PreviewRouterDeps, req: Request, res: Response): Promise<void> {
+export type PreviewInput = Omit<GenerationRequest, 'webhookUrl'>;
+
+/** POST /api/previews's body. */
+export function previewInput(req: Request): Result<PreviewInput> {
   const parsed = previewRequestSchema.safeParse(req.body);
-  if (!parsed.success) {
-    sendError(req, res, previewInputError(parsed.error));
-    return;
-  }
-  const user = await currentUser(deps.db, verifiedClaims(req));
-  if (user === null) {
-    unauthorizedUser(req, res);
-    return;
-  }
-  const result = await submitPreview(deps, user, toSongInput(parsed.data));
-  if (!result.ok) {
-    answerRefusal(deps, req, res, result.error, deps.charges.submit);
-    return;
-  }
-  const accepted = result.value;
-  setRateLimitHeaders(res, accepted.limit);
-  res.setHeader('Location', `/api/previews/${accepted.sessionId}`);
-  res.status(202).json({
-    session_id: accepted.sessionId,
-    status: accepted.status,
-    estimated_time: accepted.estimatedTime,
-    position: accepted.position,
-  } satisfies z.infer<typeof previewAcceptedSchema>);
+  return parsed.success ? ok(toSongInput(parsed.data)) : fail(previewInputError(parsed.error));
 }
 
-async function handleStatus(deps: PreviewRouterDeps, req: Request, res: Response): Promise<void> {
-  const claims = verifiedClaims(req);
-  const sessionId = typeof req.params.session_id === 'string' ? req.params.session_id : '';
-  const now = deps.now();
-  const category = deps.charges.status;
-  const charge = await chargeRequest<PreviewRow>({
-    db: deps.db,
-    chargee: { session: claims, lookup: { statement: CHARGE_AND_FIND_PREVIEW, values: [previewLookupValue(sessionId)] } },
-    category,
-    now,
-  });
-  if (!admitCharged(deps, req, res, charge, category)) return;
-  const preview = charge.kind === 'charged' ? foundPreview(charge.row) : null;
-  if (preview === null) {
-    sendError(req, res, previewNotFound());
-    return;
-  }
-  const view = await viewPreview(deps, preview, now);
-  if (!view.ok) {
-    sendError(req, res, view.error);
-    return;
-  }
-  // Each answer carries a freshly signed URL: never cache it.
-  res.setHeader('Cache-Control', 'no-store');
-  res.json(view.value satisfies z.infer<typeof previewStatusSchema>);
+/** POST /api/previews: admitted and charged in its admission transaction (`submitPreview`). */
+export function createPreviewHandler(deps: PreviewRouterDeps): (call: SignedInCall<PreviewInput, never>) => Promise<void> {
+  return async ({ req, res, user, input, admission }) => {
+    if (admission === null) throw new Error('POST /api/previews without an admission charge');
+    const result = await submitPreview(deps, user, input, admission);
+    if (!result.ok) {
+      answerRefusal(deps, req, res, result.error, admission.category);
+      return;
+    }
+    const accepted = result.value;
+    setRateLimitHeaders(res, accepted.limit);
+    res.setHeader('Location', `/api/previews/${accepted.sessionId}`);
+    res.status(202).json({
+      session_id: accepted.sessionId,
+      status: accepted.status,
+      estimated_time: accepted.estimatedTime,
+      position: accepted.position,
+    } satisfies z.infer<typeof previewAcceptedSchema>);
+  };
 }
 
-export function previewRouter(deps: PreviewRouterDeps): MountedRouter {
-  const router = Router();
-  router.post('/', idempotent(deps), async (req, res) => {
-    await handleSubmit(deps, req, res);
-  });
-  router.get('/:session_id', async (req, res) => {
-    await handleStatus(deps, req, res);
-  });
-  return { path: '/api/previews', router, chargesItself: true, openapi: registerPreviewApi };
+/** The `{session_id}` path parameter as given (a malformed one finds no preview: 404). */
+export function sessionIdInput(req: Request): Result<string> {
+  return ok(typeof req.params.session_id === 'string' ? req.params.session_id : '');
 }
 
-export function registerPreviewApi(registry: OpenAPIRegistry): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
-  const rateLimitHeaders = z.object({
-    'X-RateLimit-Limit': z.string().meta({ description: 'Hourly preview limit of the tier.' }),
-    'X-RateLimit-Remaining': z.string().meta({ description: 'Remaining in the window.' }),
-    'X-RateLimit-Reset': z.string().meta({ description: 'Unix timestamp (seconds) of the reset.' }),
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/previews',
+/** GET /api/previews/{session_id}: charged with the owner-only lookup (`ownPreviewLookup`) in one statement. */
+export function previewHandler(deps: PreviewRouterDeps): (call: SignedInCall<string, PreviewRow>) => Promise<void> {
+  return async ({ req, res, found: preview }) => {
+    if (preview === null) {
+      sendError(req, res, previewNotFound());
+      return;
+    }
+    const view = await viewPreview(deps, preview, deps.now());
+    if (!view.ok) {
+      sendError(req, res, view.error);
+      return;
+    }
+    // Each answer carries a freshly signed URL: never cache it.
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(view.value satisfies z.infer<typeof previewStatusSchema>);
+  };
+}
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
+const rateLimitHeaders = z.object({
+  'X-RateLimit-Limit': z.string().meta({ description: 'Hourly preview limit of the tier.' }),
+  'X-RateLimit-Remaining': z.string().meta({ description: 'Remaining in the window.' }),
+  'X-RateLimit-Reset': z.string().meta({ description: 'Unix timestamp (seconds) of the reset.' }),
+});
+export const createPreviewDocs: RouteDocs = {
     tags: ['previews'],
     summary: 'Queue a short preview of a prompt before a full generation (extension of the spec)',
     description: `A ${PREVIEW_MIN_SECONDS}-${PREVIEW_MAX_SECONDS} s clip (default ${PREVIEW_DEFAULT_SECONDS} s) made by the generation workers and stored privately at preview/<session_id>.mp3, reachable only through presigned URLs valid ${PREVIEW_URL_SECONDS / 3600} hour, deleted after ${PREVIEW_RETENTION_HOURS} hours. Charges the hourly \`preview\` limit (free 30, pro 300, enterprise 3000), never the daily generation counter. A preview is never mintable and is not a job of GET /api/generate.`,
-    security: [{ bearer: [] }],
     request: {
       headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
       body: { content: { 'application/json': { schema: previewRequestSchema } } },
@@ -212,13 +177,11 @@ export function registerPreviewApi(registry: OpenAPIRegistry): void {
       429: error('Hourly preview limit (RATE_002).'),
       503: error('GEN_001 queue full, GEN_002 no GPU worker, or database unavailable.'),
     },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/previews/{session_id}',
+};
+
+export const previewDocs: RouteDocs = {
     tags: ['previews'],
     summary: 'Preview status; when completed, a fresh one-hour signed URL of the clip (owner only)',
-    security: [{ bearer: [] }],
     request: { params: z.object({ session_id: sessionIdSchema }) },
     responses: {
       200: { description: 'Queued/processing, completed or failed.', content: { 'application/json': { schema: previewStatusSchema } } },
@@ -228,5 +191,4 @@ export function registerPreviewApi(registry: OpenAPIRegistry): void {
       429: error('Hourly limit (RATE_002).'),
       503: error('Object storage or database unavailable (SERVICE_UNAVAILABLE).'),
     },
-  });
-}
+};

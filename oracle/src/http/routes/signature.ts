@@ -1,33 +1,19 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Router } from 'express';
 import type { Request, Response } from 'express';
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
-import type { ObjectStore } from '../../../../core/src/object-store.ts';
-import type { SignerStatus } from '../../chain/signer-status.ts';
 import { parseCid } from '../../ipfs/content-store.ts';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { AppError, Result } from '../../domain/errors.ts';
-import { chargeRequest } from '../../domain/request-charge.ts';
-import { foundSignableJob, issueMintSignature, signFoundJob, signableJobLookup } from '../../domain/signatures.ts';
-import type { IssuedSignature, MintSigner, SignableJob, SignatureSubject } from '../../domain/signatures.ts';
-import type { ModelLicencePolicy } from '../../domain/model-licence.ts';
-import { authenticatedUser, verifiedClaims } from '../auth.ts';
-import { admitCharged, chargedCategory } from '../charging.ts';
-import type { AppDeps, MountedRouter } from '../deps.ts';
+import type { SessionUser } from '../../domain/request-charge.ts';
+import { signFoundJob } from '../../domain/signatures.ts';
+import type { IssuedSignature, SignableJob, SignatureSubject } from '../../domain/signatures.ts';
+import type { AppDeps, MintServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
-import { idempotent } from '../idempotency.ts';
+import type { RouteDocs, SignedInCall } from '../route.ts';
 import { addressSchema, bytes32Schema } from '../schema-parts.ts';
 import { describeIssues, idempotencyKeyHeaderSchema, variantAErrorSchema } from '../schemas.ts';
 
-export interface SignatureRouterDeps extends Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> {
-  objectStore: Pick<ObjectStore, 'sha256'>;
-  signer: MintSigner;
-  /** The licence guard's policy; absent: enforce. */
-  modelLicence?: ModelLicencePolicy | undefined;
-  /** SongNFT's signer reads: a signature by a retired key, never used, is replaced (docs/minting.md). */
-  signerStatus?: SignerStatus;
-}
+export type SignatureRouterDeps = Pick<AppDeps, 'db' | 'metrics' | 'logger' | 'now'> & MintServices;
 
 /** Longest metadata URI accepted; the contract stores the string, so keep it bounded. */
 const METADATA_URI_MAX = 512;
@@ -68,7 +54,7 @@ export const signatureResponseVariantBSchema = z
   .object({ signature: z.string(), expiresAt: z.number().int().meta({ description: 'Unix seconds.' }) })
   .meta({ id: 'SignatureResponseVariantB' });
 
-type ParsedRequest = Result<{ variant: 'A' | 'B'; subject: SignatureSubject; metadataUri: string; userAddress?: string }>;
+type ParsedRequest = Result<SignatureInput & { variant: 'A' | 'B' }>;
 
 /** Variant B is recognised by its camelCase fields; anything else is read as Variant A. */
 export function parseSignatureRequest(body: unknown): ParsedRequest {
@@ -93,18 +79,24 @@ function invalid(error: z.ZodError): AppError {
   return appError('VALIDATION_ERROR', 'Invalid signature request', { details: describeIssues(error) });
 }
 
+/** What the signature routes issue a signature for (their input). */
+export interface SignatureInput {
+  subject: SignatureSubject;
+  metadataUri: string;
+  /** Variant A and C name the wallet; it must be the caller's. */
+  userAddress?: string;
+}
+
 /**
- * Issues a mint signature: shared by POST /api/signature and Variant C's POST /v1/nft/mint. The
- * job is looked up here unless the caller already did (`found`, from the charge with `signableJobLookup`).
+ * Issues a mint signature for `job`, as the charge's lookup (`signableJobLookup`) found it:
+ * shared by POST /api/signature and Variant C's POST /v1/nft/mint. Answers the error and returns
+ * null when it refuses.
  */
 export async function signForRequest(
   deps: SignatureRouterDeps,
-  req: Request,
-  res: Response,
-  request: { subject: SignatureSubject; metadataUri: string; userAddress?: string },
-  found?: { job: SignableJob | null },
+  call: { req: Request; res: Response; user: SessionUser; input: SignatureInput; found: SignableJob | null },
 ): Promise<IssuedSignature | null> {
-  const user = authenticatedUser(req);
+  const { req, res, user, input: request } = call;
   if (request.userAddress !== undefined && request.userAddress.toLowerCase() !== user.walletAddress) {
     sendError(
       req,
@@ -124,10 +116,7 @@ export async function signForRequest(
     modelLicence: deps.modelLicence,
   };
   const signatureRequest = { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri };
-  const result =
-    found === undefined
-      ? await issueMintSignature(signatureDeps, signatureRequest)
-      : await signFoundJob(signatureDeps, signatureRequest, found.job);
+  const result = await signFoundJob(signatureDeps, signatureRequest, call.found);
   if (!result.ok) {
     if (result.error.code === 'SIGN_004') deps.logger.error({ jobId: result.error.jobId, details: result.error.details }, 'stored audio failed its hash check');
     sendError(req, res, result.error);
@@ -138,47 +127,34 @@ export async function signForRequest(
   return result.value;
 }
 
-/**
- * POST /api/signature (Variants A and B). Mounted behind the token check only: the body is
- * validated first (bad input is not charged), then one statement reads the user, charges the
- * route's hourly category (app.ts) and finds the job.
- */
-export function signatureRouter(deps: SignatureRouterDeps): MountedRouter {
-  const router = Router();
-  router.post('/', idempotent(deps), async (req, res) => {
-    const claims = verifiedClaims(req);
-    const request = parseSignatureRequest(req.body);
-    if (!request.ok) {
-      sendError(req, res, request.error);
-      return;
-    }
-    const parsed = request.value;
-    const now = deps.now();
-    const category = chargedCategory(req);
-    const charge = await chargeRequest<SignableJob>({ db: deps.db, chargee: { session: claims, lookup: signableJobLookup(parsed.subject) }, category, now });
-    if (!admitCharged(deps, req, res, charge, category)) return;
-    const job = charge.kind === 'charged' ? foundSignableJob(charge.row) : null;
-    const issued = await signForRequest(deps, req, res, parsed, { job });
-    if (issued === null) return;
-    if (parsed.variant === 'B') {
-      res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) } satisfies z.infer<typeof signatureResponseVariantBSchema>);
-      return;
-    }
-    res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId } satisfies z.infer<typeof signatureResponseSchema>);
-  });
-  return { path: '/api/signature', router, chargesItself: true, openapi: registerSignatureApi };
+/** POST /api/signature's body: Variant B by its camelCase fields, Variant A otherwise. */
+export function signatureInput(req: Request): Result<SignatureInput & { variant: 'A' | 'B' }> {
+  return parseSignatureRequest(req.body);
 }
 
-export function registerSignatureApi(registry: OpenAPIRegistry): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/signature',
+/**
+ * POST /api/signature (Variants A and B): the route table validates the body first (bad input is
+ * not charged), then reads the user, charges the route's category and finds the job in one
+ * statement (`signableJobLookup`).
+ */
+export function signatureHandler(deps: SignatureRouterDeps): (call: SignedInCall<SignatureInput & { variant: 'A' | 'B' }, SignableJob>) => Promise<void> {
+  return async (call) => {
+    const issued = await signForRequest(deps, call);
+    if (issued === null) return;
+    if (call.input.variant === 'B') {
+      call.res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) } satisfies z.infer<typeof signatureResponseVariantBSchema>);
+      return;
+    }
+    call.res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId } satisfies z.infer<typeof signatureResponseSchema>);
+  };
+}
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
+export const signatureDocs: RouteDocs = {
     tags: ['mint'],
     summary: 'Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)',
     description:
       'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
-    security: [{ bearer: [] }],
     request: {
       headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
       body: {
@@ -196,7 +172,7 @@ export function registerSignatureApi(registry: OpenAPIRegistry): void {
       404: error('SIGN_001: no such job of the caller.'),
       409: error('SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running.'),
       422: error('IDEM_001: Idempotency-Key reused with a different request.'),
+      429: error('Hourly metadata and NFT limit (RATE_002).'),
       503: error('Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE).'),
     },
-  });
-}
+};

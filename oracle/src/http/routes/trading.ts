@@ -1,31 +1,18 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Router } from 'express';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
-import type { Database } from '../../../../core/src/db/database.ts';
-import type { ClaimableFees, ClaimableFeesReader } from '../../chain/pool-fees.ts';
-import { appError } from '../../domain/errors.ts';
+import type { ClaimableFees } from '../../chain/pool-fees.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { Result } from '../../domain/errors.ts';
 import { decodePoolCursor, encodePoolCursor, findPool, indexedThrough, listPools, poolPrices } from '../../domain/pools.ts';
 import type { PoolPosition, PoolRow } from '../../domain/pools.ts';
-import type { MountedRouter } from '../deps.ts';
+import type { AppDeps, TradingServices } from '../deps.ts';
+import type { RouteDocs, SignedInCall } from '../route.ts';
 import { sendError } from '../error-response.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
 import { parseTokenId } from './nft.ts';
 
 /** Pools of the SongVault this oracle indexes (oracle/src/chain/pool-indexer.ts). */
-export interface TradingRouterDeps {
-  db: Database;
-  chainId: number;
-  /** Absent: no vault is configured, so no pool is indexed and the list is empty. */
-  vault?: {
-    /** The pool indexer's `chain_cursors` row (`SongPools:<vault>`). */
-    cursorName: string;
-    /** Reads the claimable fees from the vault at answer time. */
-    readClaimable: ClaimableFeesReader;
-  };
-  logger: { warn(object: object, message: string): void };
-  now: () => Date;
-}
+export type TradingRouterDeps = Pick<AppDeps, 'db' | 'logger' | 'now'> & TradingServices;
 
 export const POOLS_DEFAULT_LIMIT = 20;
 export const POOLS_MAX_LIMIT = 100;
@@ -143,97 +130,98 @@ function poolView(row: PoolRow, chainId: number, claimable: ClaimableFees | unde
   };
 }
 
-/** Variant C: GET /v1/trading/pools (cursor-paginated, newest launch first) and GET /v1/trading/pools/{songId}. */
-export function tradingRouter(deps: TradingRouterDeps): MountedRouter {
-  const router = Router();
-
-  async function claimableOf(rows: ReadonlyArray<PoolRow>): Promise<Map<bigint, ClaimableFees>> {
-    if (deps.vault === undefined || rows.length === 0) return new Map();
-    try {
-      return await deps.vault.readClaimable(rows.map((row) => BigInt(row.song_id)));
-    } catch (error) {
-      deps.logger.warn({ err: error }, 'reading claimable fees from SongVault failed; answering claimable: null');
-      return new Map();
-    }
+async function claimableOf(deps: TradingRouterDeps, rows: ReadonlyArray<PoolRow>): Promise<Map<bigint, ClaimableFees>> {
+  if (deps.vault === undefined || rows.length === 0) return new Map();
+  try {
+    return await deps.vault.readClaimable(rows.map((row) => BigInt(row.song_id)));
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'reading claimable fees from SongVault failed; answering claimable: null');
+    return new Map();
   }
+}
 
-  router.get('/pools', async (req: Request, res: Response) => {
-    const query = poolsQuerySchema.safeParse(req.query);
-    if (!query.success) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid query', { details: describeIssues(query.error) }));
-      return;
-    }
-    let after: PoolPosition | undefined;
-    if (query.data.cursor !== undefined) {
-      const decoded = decodePoolCursor(query.data.cursor);
-      if (!decoded.ok) {
-        sendError(req, res, decoded.error);
-        return;
-      }
-      after = decoded.value;
-    }
-    const limit = query.data.limit ?? POOLS_DEFAULT_LIMIT;
+interface PoolsInput {
+  after: PoolPosition | undefined;
+  limit: number;
+}
+
+/** GET /v1/trading/pools's query: a bad cursor or limit is 400 before the charge. */
+export function poolsInput(req: Request): Result<PoolsInput> {
+  const query = poolsQuerySchema.safeParse(req.query);
+  if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid query', { details: describeIssues(query.error) }));
+  let after: PoolPosition | undefined;
+  if (query.data.cursor !== undefined) {
+    const decoded = decodePoolCursor(query.data.cursor);
+    if (!decoded.ok) return fail(decoded.error);
+    after = decoded.value;
+  }
+  return ok({ after, limit: query.data.limit ?? POOLS_DEFAULT_LIMIT });
+}
+
+/** Variant C: GET /v1/trading/pools (cursor-paginated, newest launch first). */
+export function poolsHandler(deps: TradingRouterDeps): (call: SignedInCall<PoolsInput, never>) => Promise<void> {
+  return async ({ res, input: { after, limit } }) => {
     // One more than the page tells whether a next page exists.
     const rows = await listPools(deps.db, { limit: limit + 1, now: deps.now(), ...(after === undefined ? {} : { after }) });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const claimable = await claimableOf(page);
+    const claimable = await claimableOf(deps, page);
     res.json({
       pools: page.map((row) => poolView(row, deps.chainId, claimable.get(BigInt(row.song_id)))),
       next_cursor:
         rows.length > limit && last !== undefined ? encodePoolCursor({ launchBlock: BigInt(last.launch_block), launchLogIndex: last.launch_log_index }) : null,
       indexed_through_block: deps.vault === undefined ? null : await indexedThrough(deps.db, deps.vault.cursorName),
     } satisfies z.infer<typeof poolsResponseSchema>);
-  });
+  };
+}
 
-  router.get('/pools/:songId', async (req: Request, res: Response) => {
-    const songId = parseTokenId(String(req.params.songId));
-    if (songId === null) {
-      sendError(req, res, appError('VALIDATION_ERROR', 'Invalid song id', { details: 'the song id is a SongNFT token id, a positive integer', fields: { songId: req.params.songId } }));
-      return;
-    }
+/** The `{songId}` of GET /v1/trading/pools/{songId}: a SongNFT token id, 400 otherwise. */
+export function songIdInput(req: Request): Result<bigint> {
+  const songId = parseTokenId(String(req.params.songId));
+  if (songId === null) {
+    return fail(appError('VALIDATION_ERROR', 'Invalid song id', { details: 'the song id is a SongNFT token id, a positive integer', fields: { songId: req.params.songId } }));
+  }
+  return ok(songId);
+}
+
+/** Variant C: GET /v1/trading/pools/{songId}. */
+export function poolHandler(deps: TradingRouterDeps): (call: SignedInCall<bigint, never>) => Promise<void> {
+  return async ({ req, res, input: songId }) => {
     const row = await findPool(deps.db, { songId, now: deps.now() });
     if (row === null) {
       sendError(req, res, appError('NOT_FOUND', 'Pool not found', { details: 'no pool of this song has been indexed (not launched, or not confirmed yet)', fields: { songId: songId.toString() } }));
       return;
     }
-    const claimable = await claimableOf([row]);
+    const claimable = await claimableOf(deps, [row]);
     res.json(poolView(row, deps.chainId, claimable.get(songId)) satisfies z.infer<typeof poolSchema>);
-  });
-
-  return { path: '/v1/trading', router, openapi: registerTradingApi };
+  };
 }
 
-export function registerTradingApi(registry: OpenAPIRegistry): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/trading/pools',
+const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
+export const poolsDocs: RouteDocs = {
     tags: ['v1'],
     summary: 'Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)',
     description:
       'Indexed from SongVault launches and the Uniswap v4 PoolManager events of Songmint pools, confirmed CHAIN_CONFIRMATIONS deep; claimable fees are read from SongVault at answer time.',
-    security: [{ bearer: [] }],
     request: { query: poolsQuerySchema },
     responses: {
       200: { description: 'A page of pools.', content: { 'application/json': { schema: poolsResponseSchema } } },
       400: error('VALIDATION_ERROR: a bad cursor or limit'),
       401: error('AUTH_ERROR'),
+      429: error('RATE_002: the hourly trading limit'),
     },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/trading/pools/{songId}',
+};
+
+export const poolDocs: RouteDocs = {
     tags: ['v1'],
     summary: 'Variant C: the pool of one song',
-    security: [{ bearer: [] }],
     request: { params: z.object({ songId: z.string().meta({ description: 'SongNFT token id.', example: '1' }) }) },
     responses: {
       200: { description: 'The pool.', content: { 'application/json': { schema: poolSchema } } },
       400: error('VALIDATION_ERROR'),
       401: error('AUTH_ERROR'),
       404: error('NOT_FOUND: not launched, or the launch is not indexed yet'),
+      429: error('RATE_002: the hourly trading limit'),
     },
-  });
-}
+};
 

@@ -1,20 +1,17 @@
 /**
  * The caller's webhook signing secret (extension, docs/api.md "Webhooks (extension)"):
- * GET /secret returns it (made on first use), POST /secret/rotate replaces it. Mounted at
- * /api/webhooks behind `authenticate`; each route charges the `general` hourly category.
+ * GET /api/webhooks/secret returns it (made on first use), POST /api/webhooks/secret/rotate
+ * replaces it.
  */
-import { Router } from 'express';
 import type { Response } from 'express';
 import type { z } from 'zod';
-import type { RateCategory } from '../../domain/request-charge.ts';
 import { rotateWebhookSecret, userWebhookSecret } from '../../webhooks/secrets.ts';
 import type { WebhookSecret } from '../../webhooks/secrets.ts';
-import { authenticatedUser } from '../auth.ts';
-import { chargeAuthenticated } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
+import type { SignedInCall } from '../route.ts';
 import type { webhookSecretSchema } from '../webhooks-openapi.ts';
 
-type WebhookRouteDeps = Pick<AppDeps, 'db' | 'metrics' | 'now'>;
+type SecretHandler = (call: SignedInCall<undefined, never>) => Promise<void>;
 
 function answerSecret(res: Response, secret: WebhookSecret): void {
   // A credential: never kept by a cache.
@@ -22,18 +19,10 @@ function answerSecret(res: Response, secret: WebhookSecret): void {
   res.json({ secret: secret.secret, created_at: secret.createdAt.toISOString() } satisfies z.infer<typeof webhookSecretSchema>);
 }
 
-export interface WebhookRouterCharges {
-  read: RateCategory;
-  rotate: RateCategory;
+export function webhookSecretHandler(deps: Pick<AppDeps, 'db'>): SecretHandler {
+  return async ({ res, user }) => answerSecret(res, await userWebhookSecret(deps.db, user.id));
 }
 
-export function webhooksRouter(deps: WebhookRouteDeps, charges: WebhookRouterCharges): Router {
-  const router = Router();
-  router.get('/secret', chargeAuthenticated(deps, charges.read), async (req, res) => {
-    answerSecret(res, await userWebhookSecret(deps.db, authenticatedUser(req).id));
-  });
-  router.post('/secret/rotate', chargeAuthenticated(deps, charges.rotate), async (req, res) => {
-    answerSecret(res, await rotateWebhookSecret(deps.db, authenticatedUser(req).id));
-  });
-  return router;
+export function rotateWebhookSecretHandler(deps: Pick<AppDeps, 'db'>): SecretHandler {
+  return async ({ res, user }) => answerSecret(res, await rotateWebhookSecret(deps.db, user.id));
 }
