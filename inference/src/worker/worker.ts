@@ -186,7 +186,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     };
     try {
       const song = await generateSong(
-        { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics },
+        { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics, jobId, kind: 'song' },
         deps.pipeline,
         controller.signal,
         progress,
