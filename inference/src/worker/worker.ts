@@ -123,6 +123,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
         lyricsTokens: song.lyricsTokens,
         modelLicence: model.licence.spdx,
         modelCommercialUse: model.licence.commercial_use,
+        contentCredentials: { standard: 'c2pa', manifest: song.credentials.manifestLabel, signer: deps.pipeline.signingIdentity.subject },
       });
     });
   }
