@@ -22,7 +22,7 @@ import type { TestSigningIdentity } from '../support/c2pa.ts';
 import { decodeMp3 } from './helpers/mp3-checks.ts';
 
 const PROMPT = 'dreamy lo-fi piano with soft rain and a slow beat at night';
-const JOB_ID = '7b0c1f7e-9d51-4a43-8d8e-1f2a3b4c5d6e';
+const JOB_ID = 'gen_7b0c1f7e-9d51-4a43-8d8e-1f2a3b4c5d6e';
 
 interface Id3Frame {
   id: string;

@@ -96,7 +96,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     assert.deepEqual(manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data, {
       generator: { name: 'Songmint', version: GENERATOR.version },
       kind: 'song',
-      jobId,
+      jobId: `gen_${jobId}`,
       model: { name: 'songmint-builtin-procedural', version: '1.0.0', licence: { spdx: 'MIT', commercialUse: true } },
       seed: row.seed,
       promptSha256: promptSha256('dark techno with lyrics about the city'),

@@ -84,8 +84,8 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     // Previews carry content credentials too, read back by c2pa-rs: signed, bound, made by AI.
     const credentials = await readC2pa(bytes, stack.c2pa.caPem);
     assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
-    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as { kind: string; seed: string };
-    assert.deepEqual([generation.kind, generation.seed], ['preview', '7']);
+    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as { kind: string; seed: string; jobId: string };
+    assert.deepEqual([generation.kind, generation.seed, generation.jobId], ['preview', '7', accepted.session_id]);
 
     // Stored privately at preview/<session_id>.mp3, nothing under the public audio/ prefix.
     const key = previewObjectKey(accepted.session_id);

@@ -24,7 +24,7 @@ export interface SongRequest {
   steps: number;
   lyrics: string | null;
   withLyrics: boolean;
-  /** The job the song is published as, named in its content credentials. */
+  /** The public id the song is published under (`gen_…`, a preview's session id), named in its content credentials. */
   jobId: string;
   kind: 'song' | 'preview';
 }

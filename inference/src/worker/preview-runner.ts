@@ -67,7 +67,7 @@ export async function runPreviewAttempt(deps: PreviewRunnerDeps, message: JobWit
   };
   try {
     const song = await generateSong(
-      { prompt: preview.prompt, durationSeconds: preview.duration, seed: preview.seed, steps: preview.steps, lyrics: preview.lyrics, withLyrics: preview.withLyrics, jobId: preview.id, kind: 'preview' },
+      { prompt: preview.prompt, durationSeconds: preview.duration, seed: preview.seed, steps: preview.steps, lyrics: preview.lyrics, withLyrics: preview.withLyrics, jobId: preview.sessionId, kind: 'preview' },
       deps.pipeline,
       controller.signal,
       progress,

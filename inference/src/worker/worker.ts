@@ -8,7 +8,7 @@ import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../../core/src/db/database.ts';
-import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey } from '../../../core/src/generation-queue.ts';
+import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
@@ -187,7 +187,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     };
     try {
       const song = await generateSong(
-        { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics, jobId, kind: 'song' },
+        { prompt: job.prompt, durationSeconds: job.duration, seed: job.seed, steps: job.steps, lyrics: job.lyrics, withLyrics: job.withLyrics, jobId: toPublicJobId(jobId), kind: 'song' },
         deps.pipeline,
         controller.signal,
         progress,
