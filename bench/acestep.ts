@@ -97,7 +97,7 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
   const signal = new AbortController().signal;
   const rows: AcestepRow[] = [];
   // Warm-up: session arenas.
-  await generateSong({ prompt: 'warm up', durationSeconds: 2, seed: 1n, steps: 27, lyrics: LYRICS, withLyrics: false }, depsFor(model), signal, () => undefined);
+  await generateSong({ prompt: 'warm up', durationSeconds: 2, seed: 1n, steps: 27, lyrics: LYRICS, withLyrics: false, jobId: 'bench', kind: 'song' }, depsFor(model), signal, () => undefined);
   for (const duration of DURATIONS) {
     // The step reports: the render's progress between the encoders' share and the sampler's end.
     const stepTimes: number[] = [];
@@ -116,7 +116,7 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
     };
     const t0 = performance.now();
     const song = await generateSong(
-      { prompt: 'dreamy synthwave, 96 bpm, in A minor', durationSeconds: duration, seed: 7n, steps: 27, lyrics: LYRICS, withLyrics: false },
+      { prompt: 'dreamy synthwave, 96 bpm, in A minor', durationSeconds: duration, seed: 7n, steps: 27, lyrics: LYRICS, withLyrics: false, jobId: 'bench', kind: 'song' },
       depsFor(timed),
       signal,
       () => undefined,

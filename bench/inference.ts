@@ -6,6 +6,8 @@
  * - encode: one serial encoder (one chunk) vs the parallel chunked encode, and the other encoder
  *   (wasm LAME when a native lame/ffmpeg is picked);
  * - model: a plain copy of the same PCM (the floor any generator pays to produce the buffer).
+ * Content credentials (ID3 tags + signed C2PA manifest, finishMp3) are reported beside the
+ * encoder: the time and bytes they add per song.
  * Then the tiny MusicGen- and ACE-Step-1.5-format models through the same pipeline, with the
  * ACE-Step turbo projection (bench/acestep.ts).
  * Writes bench/results/inference.json and inference.md.
@@ -31,6 +33,8 @@ import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
 import { seedToModelInput } from '../inference/src/model/seed.ts';
 import { encodePrompt } from '../inference/src/model/text-encoder.ts';
 import { generateSong } from '../inference/src/worker/pipeline.ts';
+import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
+import { loadSigningIdentity } from '../inference/src/audio/signing-identity.ts';
 
 const DURATIONS = [30, 120, 240] as const;
 /** The tiny MusicGen-format model generates token by token: shorter songs keep the run short. */
@@ -75,6 +79,16 @@ interface Row {
   wasmEncodeMs: number | null;
 }
 
+/** What the content credentials (finishMp3) add to one song: time beside the encoder's, bytes. */
+interface CredentialRow {
+  durationSeconds: number;
+  credentialsMs: number;
+  encodeMs: number;
+  manifestBytes: number;
+  tagBytes: number;
+  bytes: number;
+}
+
 /**
  * CPU time of this process and its finished children (native encoder processes), in ms: utime,
  * stime, cutime, cstime from /proc/self/stat; without /proc, this process only.
@@ -105,26 +119,33 @@ async function main(): Promise<void> {
   const model = loaded.model;
   const pool = new EncoderPool(threads);
   const backend = selectEncoderBackend('auto', systemBinaryProbe);
-  const depsFor = (songModel: SongModel) => ({ model: songModel, lyrics: builtinLyricsGenerator, encoder: { backend, pool, parallelism: threads }, slowModelMs: 0 });
+  const identityDir = await makeTempDir('bench-c2pa');
+  const identity = loadSigningIdentity(await ensureDevelopmentIdentity(identityDir.path));
+  if (!identity.ok) throw new Error(identity.error.message);
+  const signingIdentity = identity.value;
+  const depsFor = (songModel: SongModel) => ({ model: songModel, lyrics: builtinLyricsGenerator, encoder: { backend, pool, parallelism: threads }, signingIdentity, slowModelMs: 0 });
   const deps = depsFor(songModelFromOnnx(model));
   const signal = new AbortController().signal;
 
   // Warm-up: session arenas, encoder threads and wasm instances, S3 connection.
-  const warm = await generateSong({ prompt: PROMPT, durationSeconds: 30, seed: 1n, steps: 27, lyrics: null, withLyrics: false }, deps, signal, () => undefined);
+  const warm = await generateSong({ prompt: PROMPT, durationSeconds: 30, seed: 1n, steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' }, deps, signal, () => undefined);
   await store.put('audio/warmup.mp3', warm.bytes, { contentType: 'audio/mpeg' });
 
   const rows: Row[] = [];
+  const credentialRows: CredentialRow[] = [];
   for (const duration of DURATIONS) {
+    const credentialSamples: Omit<CredentialRow, 'durationSeconds'>[] = [];
     const samples: { model: number; encode: number; hash: number; upload: number; total: number; cpu: number; outside: number; bytes: number }[] = [];
     for (let run = 0; run < REPEATS; run += 1) {
       const cpu0 = cpuMs();
       const t0 = performance.now();
-      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: BigInt(run + 1), steps: 27, lyrics: null, withLyrics: false }, deps, signal, () => undefined);
+      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: BigInt(run + 1), steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' }, deps, signal, () => undefined);
       const tUpload = performance.now();
       const put = await store.put(`audio/bench_${duration}_${run}.mp3`, song.bytes, { contentType: 'audio/mpeg' });
       if (!put.ok) throw new Error(put.error.message);
       const t1 = performance.now();
       const total = t1 - t0;
+      credentialSamples.push({ credentialsMs: song.timings.credentialsMs, encodeMs: song.timings.encodeMs, manifestBytes: song.credentials.manifestBytes, tagBytes: song.credentials.tagBytes, bytes: song.bytes.length });
       samples.push({
         model: song.timings.modelMs,
         encode: song.timings.encodeMs,
@@ -159,6 +180,10 @@ async function main(): Promise<void> {
       const w = await encodeMp3(pcm.channels, pcm.sampleRate, { backend: 'wasm', pool, parallelism: threads, signal });
       wasmEncodeMs = w.ok ? performance.now() - t : null;
     }
+    const credentialsMs = median(credentialSamples.map((c) => c.credentialsMs));
+    const encodeOnlyMs = median(credentialSamples.map((c) => c.encodeMs));
+    const first = credentialSamples[0];
+    if (first !== undefined) credentialRows.push({ durationSeconds: duration, credentialsMs, encodeMs: encodeOnlyMs, manifestBytes: first.manifestBytes, tagBytes: first.tagBytes, bytes: first.bytes });
     const modelMs = median(samples.map((s) => s.model));
     const encodeMs = median(samples.map((s) => s.encode));
     const hashMs = median(samples.map((s) => s.hash));
@@ -196,7 +221,7 @@ async function main(): Promise<void> {
   for (const songModel of [deps.model, musicgen.model]) {
     for (const duration of MUSICGEN_DURATIONS) {
       const t0 = performance.now();
-      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: 1n, steps: 27, lyrics: null, withLyrics: false }, depsFor(songModel), signal, () => undefined);
+      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: 1n, steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' }, depsFor(songModel), signal, () => undefined);
       const totalMs = performance.now() - t0;
       formatRows.push({
         model: `${songModel.name}@${songModel.version}`,
@@ -224,6 +249,7 @@ async function main(): Promise<void> {
     encoder: { backend, threads },
     steps: 27,
     rows,
+    contentCredentials: credentialRows,
     formats: formatRows,
     acestep: acestep.json,
     targets: {
@@ -252,6 +278,14 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.wasmEncodeMs === null ? '(is the main encoder)' : fmt(r.wasmEncodeMs)} |`),
     '',
+    '## Content credentials (ID3 tags + signed C2PA manifest) beside the encoder, per song',
+    '',
+    'finishMp3 after the encoder: TIT2/TSSE/COMM tags and a C2PA manifest store (claim v2, actions, generation assertion, data hash over the whole file, ES256 signature with the development certificate) in a GEOB frame; median of the same runs.',
+    '',
+    '| song | encode ms | credentials ms | credentials / encode | manifest bytes | tag bytes (manifest included) | share of the MP3 |',
+    '|---|---|---|---|---|---|---|',
+    ...credentialRows.map((c) => `| ${c.durationSeconds} s | ${c.encodeMs.toFixed(0)} | ${c.credentialsMs.toFixed(1)} | ${(100 * c.credentialsMs / c.encodeMs).toFixed(1)}% | ${c.manifestBytes} | ${c.tagBytes} | ${(100 * c.tagBytes / c.bytes).toFixed(2)}% |`),
+    '',
     '## Model formats (same pipeline, one run each)',
     '',
     'The built-in one-pass graph beside the tiny MusicGen-format model (the public export\'s layout: text encoder, merged decoder run token by token with its key/value cache and classifier-free guidance, EnCodec decoder, 32 -> 48 kHz). The tiny model\'s weights are random and small: its figures measure the backend\'s loop (graph calls, sampling, cache hand-over), not MusicGen\'s compute.',
@@ -273,6 +307,7 @@ async function main(): Promise<void> {
   console.log(md);
 
   await pool.close();
+  await identityDir.remove();
   await model.release();
   store.close();
   await s3.stop();

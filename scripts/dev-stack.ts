@@ -7,6 +7,7 @@
  *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS;
  *               SONG_VAULT_ADDRESS starts the pool indexer)
  *   Worker      inference/src/main.ts as a child process, when present
+ *   C2PA        a development signing certificate, DATA_DIR/c2pa    (C2PA_SIGN_CERT + C2PA_PRIVATE_KEY)
  * The banner is printed only once the API answers `/health/ready` as ready, i.e. a worker is live.
  */
 import { spawn } from 'node:child_process';
@@ -25,6 +26,7 @@ import { runLoopbackS3rver } from '../core/src/testing/s3.ts';
 import { loadConfig } from '../oracle/src/config.ts';
 import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
+import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
 
 /** Written under DATA_DIR while the stack runs. */
@@ -171,6 +173,14 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   let stopping = false;
   let worker: ChildProcess | undefined;
   const workerScript = resolve('inference/src/main.ts');
+  // Songs are signed with the operator's certificate when one is set, else a development one.
+  let c2paSigner = `operator certificate ${env.C2PA_SIGN_CERT ?? ''}`;
+  if (env.C2PA_SIGN_CERT === undefined || env.C2PA_PRIVATE_KEY === undefined) {
+    const development = await ensureDevelopmentIdentity(join(dataDir, 'c2pa'));
+    env.C2PA_SIGN_CERT = development.certFile;
+    env.C2PA_PRIVATE_KEY = development.keyFile;
+    c2paSigner = `DEVELOPMENT certificate ${development.certFile} (validators show it as untrusted; docs/content-credentials.md)`;
+  }
   if (existsSync(workerScript)) {
     // Until a worker is live, /health/ready answers 503 naming what it waits for, and no banner.
     let abandoned = false;
@@ -229,6 +239,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(12)} ${address}`),
       `  Worker       ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}, live (${oracle.url}/health/ready answers ready)`}`,
       `  Signer       ${oracle.signerAddress}`,
+      `  C2PA         ${c2paSigner}`,
       `  Database     ${env.DATABASE_URL ?? ''}${postgres !== undefined && postgres.home !== join(dataDir, 'postgres') ? ` (cluster in ${postgres.home}: the postgres user cannot enter ${dataDir})` : ''}`,
       `  Data         ${dataDir}`,
       '  Sign in      npx tsx scripts/dev-login.ts',

@@ -86,6 +86,7 @@ describe('core: the generation job state machine', () => {
     lyricsTokens: null,
     modelLicence: 'MIT',
     modelCommercialUse: true,
+    contentCredentials: { standard: 'c2pa', manifest: 'urn:c2pa:test', signer: 'CN=test' },
   });
   const claim = async (id: string): Promise<ClaimedJob> => {
     const claimed = await claimJob(db, id, 7n);

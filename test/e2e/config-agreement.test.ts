@@ -16,7 +16,7 @@ const environments: Record<string, string>[] = [
 test('the oracle and the workers derive the same object store and public URLs from one environment', () => {
   for (const env of environments) {
     const oracle = loadConfig(env);
-    const worker = loadWorkerConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
+    const worker = loadWorkerConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', C2PA_SIGN_CERT: 'chain.pem', C2PA_PRIVATE_KEY: 'key.pem' });
     assert.ok(oracle.ok && worker.ok, JSON.stringify([oracle, worker]));
     const fromOracle = objectStoreOptionsFromEnv(oracle.value);
     assert.deepEqual(objectStoreOptionsFromEnv(worker.value), fromOracle);
@@ -27,7 +27,7 @@ test('the oracle and the workers derive the same object store and public URLs fr
 test('both refuse an S3 endpoint without credentials, naming the variable', () => {
   const env = { S3_ENDPOINT: 'http://127.0.0.1:9000', S3_SECRET_ACCESS_KEY: 'secret-value' };
   const oracle = loadConfig(env);
-  const worker = loadWorkerConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
+  const worker = loadWorkerConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', C2PA_SIGN_CERT: 'chain.pem', C2PA_PRIVATE_KEY: 'key.pem' });
   for (const result of [oracle, worker]) {
     assert.equal(result.ok, false);
     const problems = result.ok ? [] : result.error.problems;

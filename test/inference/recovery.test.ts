@@ -73,6 +73,7 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
         lyricsTokens: null,
         modelLicence: 'MIT',
         modelCommercialUse: true,
+        contentCredentials: { standard: 'c2pa', manifest: 'urn:c2pa:test', signer: 'CN=test' },
       }),
     }));
     assert.deepEqual(outcome, { locked: false, completed: false });

@@ -11,6 +11,10 @@ import { seedFromJobId } from '../../inference/src/model/seed.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import { readC2pa } from '../support/c2pa.ts';
+import { id3v2Length } from '../../inference/src/audio/id3-tag.ts';
+import { contentHash } from '../../core/src/content-hash.ts';
+import { GENERATOR, promptSha256 } from '../../inference/src/audio/content-credentials.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -84,6 +88,19 @@ describe('inference worker: queue, database, storage and model end to end', () =
     assert.ok(Math.abs(decoded.samples - 5 * 44100) <= 1152, `decoded ${decoded.samples} samples`);
     const rms = Math.sqrt(decoded.channels[0]!.reduce((s, v) => s + v * v, 0) / decoded.samples);
     assert.ok(rms > 0.02, `audible output (rms ${rms})`);
+    // The served bytes carry a C2PA manifest c2pa-rs validates, naming this job and its seed.
+    const credentials = await readC2pa(bytes, stack.c2paCaPem);
+    assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
+    const manifest = credentials.manifests[credentials.active_manifest];
+    assert.equal((manifest?.assertions.find((a) => a.label === 'c2pa.actions.v2')?.data as { actions: { digitalSourceType: string }[] }).actions[0]?.digitalSourceType, 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
+    assert.deepEqual(manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data, {
+      generator: { name: 'Songmint', version: GENERATOR.version },
+      kind: 'song',
+      jobId: `gen_${jobId}`,
+      model: { name: 'songmint-builtin-procedural', version: '1.0.0', licence: { spdx: 'MIT', commercialUse: true } },
+      seed: row.seed,
+      promptSha256: promptSha256('dark techno with lyrics about the city'),
+    });
 
     const beat = await stack.db.one<{ device: string; model_name: string }>('SELECT device, model_name FROM worker_heartbeats');
     assert.equal(beat.device, worker.device);
@@ -107,9 +124,14 @@ describe('inference worker: queue, database, storage and model end to end', () =
       return r.every((x) => x.status === JOB_STATUS.completed) ? r : undefined;
     });
     await worker.stop();
-    const hashes = rows.map((r) => r.audio_hash);
-    assert.equal(hashes[0], hashes[1], 'same inputs, same bytes');
+    // The audio (every MPEG frame after the ID3 tag) is reproducible; the published files differ
+    // by their content credentials, which name the job and carry a fresh signature.
+    const files = await Promise.all(rows.map(async (r) => new Uint8Array(await (await fetch(r.audio_url ?? '')).arrayBuffer())));
+    const hashes = files.map((bytes) => contentHash(bytes.subarray(id3v2Length(bytes))));
+    assert.equal(hashes[0], hashes[1], 'same inputs, same audio frames');
     assert.equal(new Set(hashes).size, 4, `seed, prompt words and steps each change the audio: ${hashes.join(' ')}`);
+    assert.notEqual(rows[0]?.audio_hash, rows[1]?.audio_hash, 'each job\'s file carries its own manifest');
+    assert.deepEqual(files.map((bytes, i) => contentHash(bytes) === rows[i]?.audio_hash), [true, true, true, true, true]);
     assert.deepEqual(rows.map((r) => r.seed), ['123456789', '123456789', '987654321', '123456789', '123456789']);
   });
 

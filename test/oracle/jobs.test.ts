@@ -22,6 +22,7 @@ import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
+import { readC2pa } from '../support/c2pa.ts';
 
 /** The worker waits this long before each model step: long enough to cancel a running job. */
 const SLOW_MODEL_MS = 2500;
@@ -136,6 +137,16 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.ok(done.model !== null);
     const heartbeat = await stack.app.db.one<{ model_name: string; model_version: string }>('SELECT model_name, model_version FROM worker_heartbeats LIMIT 1');
     assert.deepEqual(done.model, { name: heartbeat.model_name, version: heartbeat.model_version });
+    // It says the song carries content credentials, and the served MP3 does (read by c2pa-rs).
+    const served = await stack.objectStore.get(audioObjectKey(jobId.slice(4)));
+    assert.ok(served.ok);
+    const credentials = await readC2pa(served.value.bytes, stack.c2pa.caPem);
+    assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
+    assert.deepEqual(done.content_credentials, {
+      standard: 'c2pa',
+      manifest: credentials.active_manifest,
+      signer: 'CN=Songmint Development Signer, O=Songmint (development only)',
+    });
 
     const refused = await cancel(bob, jobId);
     assert.equal(refused.status, 409);
@@ -151,6 +162,7 @@ describe('job cancel, list and provenance (real worker)', () => {
       lyrics: done.lyrics,
       seed: '1234',
       model: done.model,
+      content_credentials: done.content_credentials,
     });
   });
 

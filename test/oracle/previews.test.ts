@@ -10,6 +10,7 @@ import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import { HOURLY_LIMITS, hourWindowStart } from '../../oracle/src/domain/request-charge.ts';
 import { previewAcceptedSchema, previewStatusSchema } from '../../oracle/src/http/routes/previews.ts';
 import { assertCbr320, decodeMp3 } from '../inference/helpers/mp3-checks.ts';
+import { readC2pa } from '../support/c2pa.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
@@ -80,6 +81,11 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     const decoded = await decodeMp3(bytes);
     assert.equal(decoded.errors, 0);
     assert.ok(Math.abs(decoded.samples / decoded.sampleRate - 6) < 0.1, `${decoded.samples / decoded.sampleRate} s`);
+    // Previews carry content credentials too, read back by c2pa-rs: signed, bound, made by AI.
+    const credentials = await readC2pa(bytes, stack.c2pa.caPem);
+    assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
+    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as { kind: string; seed: string; jobId: string };
+    assert.deepEqual([generation.kind, generation.seed, generation.jobId], ['preview', '7', accepted.session_id]);
 
     // Stored privately at preview/<session_id>.mp3, nothing under the public audio/ prefix.
     const key = previewObjectKey(accepted.session_id);

@@ -27,6 +27,8 @@ import { RGB, encodePng } from '../../scripts/png.ts';
 import { pino } from 'pino';
 import { loadWorkerConfig } from '../../inference/src/config.ts';
 import { startWorkerProcess } from '../../inference/src/worker/process.ts';
+import { testSigningIdentity } from '../support/c2pa.ts';
+import type { TestSigningIdentity } from '../support/c2pa.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import type { JobStatus } from '../../core/src/jobs/job-state.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -49,6 +51,8 @@ export interface StorageStack {
   objectStore: ObjectStore;
   ipfs: IpfsContentStore;
   signer: MintSigner;
+  /** The C2PA signing identity the stack's workers sign songs with. */
+  c2pa: TestSigningIdentity;
   /** A job of `userId` in `status`; completed jobs get an audio object and its hash. */
   seedJob(userId: string, address: string, status?: JobStatus): Promise<SeededJob>;
   stop(): Promise<void>;
@@ -76,6 +80,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const objectStore = createObjectStore(testObjectStoreOptions(s3, PUBLIC_BASE_URL));
   const ipfsDir = await makeTempDir('ipfs');
   const ipfs = await openIpfsContentStore(ipfsDir.path);
+  const c2pa = await testSigningIdentity();
   const signer = options.signer ?? createMintSigner(options.signerKey ?? generatePrivateKey());
   const chain = options.chain ?? { chainId: 8453 };
   const signerStatus = options.signerStatus === undefined ? {} : { signerStatus: options.signerStatus };
@@ -129,6 +134,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
     objectStore,
     ipfs,
     signer,
+    c2pa,
     seedJob,
     async stop() {
       await app.stop();
@@ -136,6 +142,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       await s3.stop();
       await ipfs.close();
       await ipfsDir.remove();
+      await c2pa.remove();
     },
   };
 }
@@ -170,6 +177,7 @@ export async function startStackWorker(stack: StorageStack, settings: Record<str
     MP3_ENCODER: 'wasm',
     POLL_INTERVAL_MS: '100',
     LOG_LEVEL: 'silent',
+    ...stack.c2pa.env,
     ...settings,
   });
   if (!config.ok) throw new Error(config.error.problems.join('; '));

@@ -285,6 +285,17 @@ export interface CompletedAudio {
   /** SPDX id of the model's licence, and whether it allows commercial use (the mint guard reads it). */
   modelLicence: string;
   modelCommercialUse: boolean;
+  /** The C2PA manifest embedded in the audio (docs/content-credentials.md). */
+  contentCredentials: ContentCredentialsRecord;
+}
+
+/** What a job's audio carries as content credentials: the `content_credentials` column. */
+export interface ContentCredentialsRecord {
+  standard: 'c2pa';
+  /** The active manifest's label (`urn:c2pa:…`). */
+  manifest: string;
+  /** Subject of the certificate that signed it. */
+  signer: string;
 }
 
 /** `completed` with its published audio; false when this attempt no longer owns the job. */
@@ -294,7 +305,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
-            error_code = NULL, error_message = NULL
+            content_credentials = $14, error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
     [
       job.id,
@@ -310,6 +321,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.lyricsTokens,
       audio.modelLicence,
       audio.modelCommercialUse,
+      JSON.stringify(audio.contentCredentials),
     ],
   );
   return result.rowCount === 1;

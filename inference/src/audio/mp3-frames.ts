@@ -3,6 +3,7 @@
  * (main_data_begin, part2_3_length, block types) and the Info/LAME tag, from which the playable
  * duration is measured exactly: (audio frames x 1152 - encoder delay - padding) / sample rate.
  */
+import { id3v2Length } from './id3-tag.ts';
 
 export const SAMPLES_PER_FRAME = 1152;
 const BITRATES_KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
@@ -126,10 +127,13 @@ function readTag(bytes: Uint8Array, frame: Frame): LameTag | undefined {
   return { delay: (d0 << 4) | (d1 >> 4), padding: ((d1 & 0x0f) << 8) | d2, frameCount, byteCount };
 }
 
-/** Parses every frame; the stream must be frames only (no ID3), as our encoder writes it. */
+/**
+ * Parses every frame after a leading ID3v2 tag (the published files carry one, see
+ * content-credentials.ts); past the tag the stream must be frames only, as our encoder writes it.
+ */
 export function parseMp3(bytes: Uint8Array): ParseResult {
   const frames: Frame[] = [];
-  let offset = 0;
+  let offset = id3v2Length(bytes);
   while (offset < bytes.length) {
     const header = parseHeader(bytes, offset);
     if (header === undefined) {

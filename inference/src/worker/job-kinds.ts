@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { DatabaseTask, Queryable } from '../../../core/src/db/database.ts';
-import { audioObjectKey } from '../../../core/src/generation-queue.ts';
+import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { GenerationMessage, PreviewMessage } from '../../../core/src/generation-queue.ts';
 import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
@@ -55,6 +55,8 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
   fail(db: Queryable, attempt: Claimed, message: string): Promise<void>;
   /** The stored error message of a row whose last attempt failed with `reason`. */
   failureMessage(attempt: Claimed, reason: string): string;
+  /** The id the public knows the row by (`gen_…`, a preview's session id): named in its content credentials. */
+  publicId(attempt: Claimed): string;
   /** The fields that name an attempt of this kind in logs. */
   logFields(attempt: Claimed): Record<string, string | number>;
 }
@@ -98,11 +100,13 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         lyricsTokens: song.lyricsTokens,
         modelLicence: model.licence.spdx,
         modelCommercialUse: model.licence.commercial_use,
+        contentCredentials: { standard: 'c2pa', manifest: song.credentials.manifestLabel, signer: deps.pipeline.signingIdentity.subject },
       });
     },
     retry: retryJob,
     fail: failJob,
     failureMessage: (job, reason) => `generation failed after ${job.attempts} attempts: ${reason}`,
+    publicId: (job) => toPublicJobId(job.id),
     logFields: (job) => ({ jobId: job.id, attempts: job.attempts }),
   };
 }
@@ -123,6 +127,7 @@ export function previewJobKind(deps: JobKindDeps): JobKind<ClaimedPreview> {
     retry: retryPreview,
     fail: failPreview,
     failureMessage: (preview, reason) => `preview failed after ${preview.attempts} attempts: ${reason}`,
+    publicId: (preview) => preview.sessionId,
     logFields: (preview) => ({ previewId: preview.id, sessionId: preview.sessionId, attempts: preview.attempts }),
   };
 }

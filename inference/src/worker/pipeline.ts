@@ -1,11 +1,13 @@
 /**
  * One generation, from prompt to MP3 bytes: lyrics step (when asked), text encoding, the music
- * model, MP3 encoding, hashing, and the exact duration measured from the file. Publishing (upload
+ * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file. Publishing (upload
  * + completion) is the caller's, inside the job's transaction.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EncoderBackend } from '../audio/encoder-backend.ts';
 import type { EncoderPool } from '../audio/encoder-pool.ts';
+import { finishMp3 } from '../audio/content-credentials.ts';
+import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
@@ -22,12 +24,17 @@ export interface SongRequest {
   steps: number;
   lyrics: string | null;
   withLyrics: boolean;
+  /** The public id the song is published under (`gen_…`, a preview's session id), named in its content credentials. */
+  jobId: string;
+  kind: 'song' | 'preview';
 }
 
 export interface PipelineDeps {
   model: SongModel;
   lyrics: LyricsGenerator;
   encoder: { backend: EncoderBackend; pool: EncoderPool; parallelism: number };
+  /** Signs every song's C2PA manifest (the operator's certificate, checked at start). */
+  signingIdentity: SigningIdentity;
   /** Test hook: an abortable delay before the model runs (a slow model). 0 in production. */
   slowModelMs: number;
   /**
@@ -46,6 +53,8 @@ export interface StageTimings {
   lyricsMs: number;
   modelMs: number;
   encodeMs: number;
+  /** ID3 tags and the signed C2PA manifest. */
+  credentialsMs: number;
   hashMs: number;
 }
 
@@ -60,6 +69,8 @@ export interface Song {
   /** Tokens the model generated (0 for a one-pass graph). */
   modelTokens: number;
   encoderBackend: EncoderBackend;
+  /** What the tags and manifest add to the encoder's bytes. */
+  credentials: { manifestBytes: number; tagBytes: number; manifestLabel: string };
   timings: StageTimings;
 }
 
@@ -143,16 +154,25 @@ export async function generateSong(
   const encodeMs = performance.now() - t;
   progress(85);
 
+  // Tags and content credentials go in before hashing: audio_hash is the hash of the served bytes.
   t = performance.now();
-  const tooLarge = audioSizeRefusal(mp3.bytes.length);
+  const finished = await finishMp3(
+    mp3.bytes,
+    { jobId: request.jobId, kind: request.kind, prompt: request.prompt, seed: request.seed, model: { name: model.name, version: model.version, licence: model.licence } },
+    deps.signingIdentity,
+  );
+  const credentialsMs = performance.now() - t;
+
+  t = performance.now();
+  const tooLarge = audioSizeRefusal(finished.bytes.length);
   if (tooLarge !== null) throw tooLarge;
-  const audioHash = contentHash(mp3.bytes);
+  const audioHash = contentHash(finished.bytes);
   const hashMs = performance.now() - t;
-  const measured = measureMp3(mp3.bytes);
+  const measured = measureMp3(finished.bytes);
   if (!measured.ok) throw new PipelineError(measured.code, measured.message);
   progress(90);
   return {
-    bytes: mp3.bytes,
+    bytes: finished.bytes,
     audioHash,
     actualDuration: measured.seconds,
     usedLyrics,
@@ -161,6 +181,7 @@ export async function generateSong(
     matchedWords: rendered.matchedWords,
     modelTokens: rendered.tokens,
     encoderBackend: mp3.backend,
-    timings: { lyricsMs, modelMs, encodeMs, hashMs },
+    credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
+    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs },
   };
 }

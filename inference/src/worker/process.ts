@@ -14,6 +14,7 @@ import type { Result } from '../../../core/src/result.ts';
 import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
 import { EncoderPool } from '../audio/encoder-pool.ts';
+import { loadSigningIdentity } from '../audio/signing-identity.ts';
 import type { WorkerEnv } from '../config.ts';
 import { objectStoreOptionsFromEnv } from '../../../core/src/config/object-store-env.ts';
 import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
@@ -35,6 +36,10 @@ export interface WorkerProcess {
 export type StartResult = Result<WorkerProcess>;
 
 export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger): Promise<StartResult> {
+  // Checked before anything starts: a worker that cannot sign would publish songs without credentials.
+  const identity = loadSigningIdentity({ certFile: config.C2PA_SIGN_CERT, keyFile: config.C2PA_PRIVATE_KEY });
+  if (!identity.ok) return fail({ code: identity.error.code, message: identity.error.message });
+  logger.info({ subject: identity.value.subject, notAfter: identity.value.notAfter.toISOString() }, 'C2PA signing identity loaded');
   const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
   // inference/src/model keeps its own result shape (its owners' to move to core's Result).
   if (!model.ok) return fail({ code: model.code, message: model.message });
@@ -80,6 +85,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
         model: model.model,
         lyrics,
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
+        signingIdentity: identity.value,
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
         ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined ? {} : { enterStage: holdAtStage(config.INFERENCE_TEST_HOLD_AT_STAGE, config.INFERENCE_TEST_HOLD_MS ?? config.JOB_TIME_LIMIT_MS, logger) }),
       },

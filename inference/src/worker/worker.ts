@@ -150,7 +150,16 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
           };
     try {
       const song = await generateSong(
-        { prompt: attempt.prompt, durationSeconds: attempt.duration, seed: attempt.seed, steps: attempt.steps, lyrics: attempt.lyrics, withLyrics: attempt.withLyrics },
+        {
+          prompt: attempt.prompt,
+          durationSeconds: attempt.duration,
+          seed: attempt.seed,
+          steps: attempt.steps,
+          lyrics: attempt.lyrics,
+          withLyrics: attempt.withLyrics,
+          jobId: kind.publicId(attempt),
+          kind: kind.name,
+        },
         deps.pipeline,
         controller.signal,
         progress,

@@ -2,7 +2,7 @@ import type { Database } from '../../../core/src/db/database.ts';
 import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
+import type { ContentCredentialsRecord, JobStatus } from '../../../core/src/jobs/job-state.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
 import { jobFailureCode } from './errors.ts';
@@ -25,6 +25,8 @@ export interface JobRecord {
   /** The model that made the audio (set when the job completed). */
   modelName: string | null;
   modelVersion: string | null;
+  /** The C2PA manifest the audio carries; null for audio published before credentials were embedded. */
+  contentCredentials: ContentCredentialsRecord | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: Date;
@@ -43,6 +45,7 @@ export type JobView =
       created_at: string;
       lyrics: string | null;
       model: ModelRecord | null;
+      content_credentials: ContentCredentialsRecord | null;
     }
   | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: ErrorCode; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
@@ -81,6 +84,7 @@ export interface JobRow {
   used_lyrics: string | null;
   model_name: string | null;
   model_version: string | null;
+  content_credentials: ContentCredentialsRecord | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
@@ -88,7 +92,7 @@ export interface JobRow {
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
-            used_lyrics, model_name, model_version, error_code, error_message, created_at, started_at`;
+            used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -105,6 +109,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     usedLyrics: row.used_lyrics,
     modelName: row.model_name,
     modelVersion: row.model_version,
+    contentCredentials: row.content_credentials,
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: row.created_at,
@@ -136,6 +141,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         created_at: job.createdAt.toISOString(),
         lyrics: job.usedLyrics,
         model: modelRecord(job.modelName, job.modelVersion),
+        content_credentials: job.contentCredentials,
       };
     case JOB_STATUS.failed: {
       const code = jobFailureCode(job.errorCode);

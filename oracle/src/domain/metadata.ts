@@ -9,6 +9,7 @@ import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash
 import type { Database } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
+import type { ContentCredentialsRecord } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { isPreviewObjectUrl } from '../../../core/src/previews.ts';
 import type { IpfsContentStore } from '../ipfs/content-store.ts';
@@ -82,6 +83,8 @@ export interface GenerationRecord {
   /** Decimal string: seeds are 64-bit and JSON numbers are not. */
   seed: string | null;
   model: ModelRecord | null;
+  /** The C2PA manifest embedded in the audio (docs/content-credentials.md); null for older audio. */
+  content_credentials: ContentCredentialsRecord | null;
 }
 
 interface LinkedJob {
@@ -94,6 +97,7 @@ interface LinkedJob {
   seed: string | null;
   model_name: string | null;
   model_version: string | null;
+  content_credentials: ContentCredentialsRecord | null;
 }
 
 /** Covers at a job's fixed key can be replaced by a later upload: let CDNs revalidate. */
@@ -164,6 +168,7 @@ export function buildErc721Metadata(
               lyrics: job.used_lyrics,
               seed: job.seed,
               model: modelRecord(job.model_name, job.model_version),
+              content_credentials: job.content_credentials,
             },
           }),
     },
@@ -193,7 +198,7 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
   const linkedId = jobIdOfAudioUrl(deps.objectStore, input.audioUrl);
   if (linkedId !== null) {
     job = await deps.db.oneOrNone<LinkedJob>(
-      `SELECT id, audio_hash, duration, actual_duration, prompt, used_lyrics, seed::text AS seed, model_name, model_version FROM generation_jobs
+      `SELECT id, audio_hash, duration, actual_duration, prompt, used_lyrics, seed::text AS seed, model_name, model_version, content_credentials FROM generation_jobs
         WHERE id = $1 AND user_id = $2 AND status = ${sqlStatus(JOB_STATUS.completed)}`,
       [linkedId, userId],
     );

@@ -100,6 +100,19 @@ export const modelRecordSchema = z
   })
   .meta({ id: 'ModelRecord', description: 'The model that made the audio; null only for a job no model completed.' });
 
+/** The C2PA content credentials a song's MP3 carries (extension: docs/content-credentials.md). */
+export const contentCredentialsSchema = z
+  .strictObject({
+    standard: z.literal('c2pa'),
+    manifest: z.string().meta({ description: "The active manifest's label.", example: 'urn:c2pa:3f1c2b9e-7a4d-4e55-9b0a-2d6f8c1e5a70' }),
+    signer: z.string().meta({ description: 'Subject of the certificate that signed it.', example: 'CN=Songmint, O=Songmint' }),
+  })
+  .meta({
+    id: 'ContentCredentials',
+    description:
+      'The signed C2PA manifest embedded in the MP3 (ID3 GEOB frame): made by AI (c2pa.created, trainedAlgorithmicMedia), model and licence, seed, prompt hash, job id. Null for audio published before credentials were embedded.',
+  });
+
 const lyricsSchema = z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' });
 
 export const generateVariantBResultSchema = z
@@ -136,6 +149,7 @@ export const jobStatusSchema = z
       created_at: z.iso.datetime(),
       lyrics: lyricsSchema,
       model: modelRecordSchema.nullable(),
+      content_credentials: contentCredentialsSchema.nullable(),
     }),
     z.strictObject({
       job_id: z.string(),

@@ -443,6 +443,21 @@ export interface components {
             /** @description Farcaster fid to link; accepted only when the IdRegistry confirms it. */
             social_fid?: number | string;
         };
+        /** @description The signed C2PA manifest embedded in the MP3 (ID3 GEOB frame): made by AI (c2pa.created, trainedAlgorithmicMedia), model and licence, seed, prompt hash, job id. Null for audio published before credentials were embedded. */
+        ContentCredentials: {
+            /**
+             * @description The active manifest's label.
+             * @example urn:c2pa:3f1c2b9e-7a4d-4e55-9b0a-2d6f8c1e5a70
+             */
+            manifest: string;
+            /**
+             * @description Subject of the certificate that signed it.
+             * @example CN=Songmint, O=Songmint
+             */
+            signer: string;
+            /** @enum {string} */
+            standard: "c2pa";
+        } | null;
         DailyLimitError: {
             /** @enum {string} */
             code: "RATE_001";
@@ -574,6 +589,7 @@ export interface components {
             audio_hash: string;
             /** Format: uri */
             audio_url: string;
+            content_credentials: components["schemas"]["ContentCredentials"];
             /** Format: date-time */
             created_at: string;
             duration: number;
@@ -1104,6 +1120,7 @@ export interface components {
                 audio_hash: string;
                 /** Format: uri */
                 audio_url: string;
+                content_credentials: components["schemas"]["ContentCredentials"];
                 /** Format: date-time */
                 created_at: string;
                 duration: number;
@@ -1358,6 +1375,7 @@ export interface operations {
                         audio_hash: string;
                         /** Format: uri */
                         audio_url: string;
+                        content_credentials: components["schemas"]["ContentCredentials"];
                         /** Format: date-time */
                         created_at: string;
                         duration: number;

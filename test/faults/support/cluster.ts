@@ -28,6 +28,7 @@ import { runLoopbackS3rver } from '../../../core/src/testing/s3.ts';
 import type { RunningS3rver } from '../../../core/src/testing/s3.ts';
 import { makeTempDir } from '../../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../../core/src/testing/temp-dirs.ts';
+import { ensureDevelopmentIdentity } from '../../../inference/src/audio/development-identity.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -264,8 +265,11 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
       IPFS_PINNING_URL: '',
       IPFS_PINNING_TOKEN: '',
     };
+    const signing = await ensureDevelopmentIdentity(join(temp.path, 'c2pa'));
     const workerEnv: Record<string, string> = {
       ...storage,
+      C2PA_SIGN_CERT: signing.certFile,
+      C2PA_PRIVATE_KEY: signing.keyFile,
       DATABASE_URL: pg.url,
       MODEL_DEVICE: 'cpu',
       MP3_ENCODER: 'wasm',

@@ -18,6 +18,7 @@ import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
 import { startTestS3, testObjectStoreOptions } from '../../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../../core/src/testing/s3.ts';
+import { testSigningIdentity } from '../../support/c2pa.ts';
 import { loadWorkerConfig } from '../../../inference/src/config.ts';
 import type { WorkerEnv } from '../../../inference/src/config.ts';
 import type { WorkerProcess } from '../../../inference/src/worker/process.ts';
@@ -42,6 +43,8 @@ export interface Stack {
   supervisor: PgBoss;
   store: ObjectStore;
   env: Record<string, string>;
+  /** The development CA the workers' signing certificate chains to (C2PA trust anchor). */
+  c2paCaPem: string;
   enqueue(input?: JobInput): Promise<string>;
   startWorker(overrides?: Record<string, string>): Promise<WorkerProcess>;
   waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
@@ -66,7 +69,9 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
   supervisor.on('error', () => undefined);
   await supervisor.start();
   const store = createObjectStore(testObjectStoreOptions(s3));
+  const signing = await testSigningIdentity();
   const env: Record<string, string> = {
+    ...signing.env,
     DATABASE_URL: pg.url,
     S3_ENDPOINT: s3.endpoint,
     S3_BUCKET: s3.bucket,
@@ -90,6 +95,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     supervisor,
     store,
     env,
+    c2paCaPem: signing.caPem,
     async enqueue(input = {}) {
       if (user === undefined) {
         const wallet = `0x${randomBytes(20).toString('hex')}`;
@@ -136,6 +142,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
       store.close();
       await s3.stop();
       await pg.stop();
+      await signing.remove();
     },
   };
 }

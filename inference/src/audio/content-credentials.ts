@@ -1,0 +1,175 @@
+/**
+ * The last step before an MP3 is hashed and published: ID3v2 tags a player shows and a signed
+ * C2PA manifest that says, in a form machines read, that the song was made by AI (EU AI Act
+ * Art. 50(2)). Every song and preview goes through `finishMp3`, so `audio_hash` is the hash of
+ * exactly these bytes.
+ *
+ * Layout: one ID3v2.4 tag (TIT2 title, TSSE generator, COMM "AI-generated with Songmint", then a
+ * GEOB frame `application/c2pa` holding the manifest store), then the encoder's frames untouched.
+ * The manifest is built with @trustnxt/c2pa-ts (JUMBF boxes, CBOR claim v2 and assertions,
+ * COSE_Sign1); this module places it and computes the hard binding itself, as the reference
+ * implementation (c2pa-rs) reads MP3: the `c2pa.hash.data` exclusion is exactly the manifest
+ * store's bytes inside the GEOB frame, so the tags and every audio byte are covered. (c2pa-ts's
+ * own MP3 writer excludes the whole ID3 tag, which c2pa-rs rejects, and its ECDSA signer writes
+ * DER where COSE wants r|s: the identity's signer is used instead.)
+ *
+ * Assertions: `c2pa.actions.v2` with `c2pa.created`, digitalSourceType trainedAlgorithmicMedia
+ * and the model as softwareAgent; `com.songmint.generation` with the generator, the model's
+ * name, version and licence, the seed, the prompt's SHA-256 (not the prompt: it is the user's),
+ * the job id and whether it is a song or a preview; and the `c2pa.hash.data` hard binding.
+ * The claim's generator is Songmint and its version.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import type { IBox } from '@trustnxt/c2pa-ts/jumbf';
+import { CBORBox } from '@trustnxt/c2pa-ts/jumbf';
+import { ActionAssertion, ActionType, Assertion, ClaimVersion, DataHashAssertion, DigitalSourceType, ManifestStore, Signature } from '@trustnxt/c2pa-ts/manifest';
+import type { Signer } from '@trustnxt/c2pa-ts/cose';
+import songmintPackage from '../../../package.json' with { type: 'json' };
+import type { SigningIdentity } from './signing-identity.ts';
+import { commentFrame, geobPreamble, id3TagHead, textFrame } from './id3-tag.ts';
+
+export const GENERATOR = { name: 'Songmint', version: songmintPackage.version } as const;
+export const AI_COMMENT = 'AI-generated with Songmint';
+export const GENERATION_ASSERTION_LABEL = 'com.songmint.generation';
+/** The GEOB MIME type C2PA 2.x gives an MP3's manifest store. */
+export const C2PA_GEOB_MIME = 'application/c2pa';
+
+/** Room left in the COSE signature box for the signature itself (RSA-4096 needs 512 bytes). */
+const SIGNATURE_RESERVE = 1024;
+const TITLE_WORDS = 8;
+const TITLE_MAX_CHARS = 60;
+/** ISO/IEC 19566-5 type of a CBOR content box ("cbor" + the ISO suffix). */
+const CBOR_ASSERTION_UUID = Uint8Array.from(Buffer.from('63626f72001100108000' + '00aa00389b71', 'hex'));
+
+/** What made the song, as the manifest states it. */
+export interface SongProvenance {
+  jobId: string;
+  kind: 'song' | 'preview';
+  prompt: string;
+  seed: bigint;
+  model: { name: string; version: string; licence: { spdx: string; commercial_use: boolean; url?: string | undefined } };
+}
+
+export interface FinishedMp3 {
+  bytes: Uint8Array;
+  /** Size of the signed manifest store, and of the whole ID3 tag that carries it and the text frames. */
+  manifestBytes: number;
+  tagBytes: number;
+  /** The active manifest's label (`urn:c2pa:…`). */
+  manifestLabel: string;
+}
+
+/** `com.songmint.generation`: a CBOR assertion with the generation's parameters. */
+class GenerationAssertion extends Assertion {
+  override label = GENERATION_ASSERTION_LABEL;
+  override uuid = CBOR_ASSERTION_UUID;
+  constructor(private content: Record<string, unknown>) {
+    super();
+  }
+  readContentFromJUMBF(box: IBox): void {
+    this.content = (box as CBORBox).content as Record<string, unknown>;
+  }
+  generateJUMBFBoxForContent(): IBox {
+    const box = new CBORBox();
+    box.content = this.content;
+    return box;
+  }
+}
+
+/** The title a player shows: the prompt's first words. */
+export function titleFromPrompt(prompt: string): string {
+  const words = prompt.trim().split(/\s+/).filter((w) => w.length > 0).slice(0, TITLE_WORDS).join(' ');
+  const title = words.length > TITLE_MAX_CHARS ? `${words.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…` : words;
+  return title.length === 0 ? 'Untitled' : title.charAt(0).toUpperCase() + title.slice(1);
+}
+
+export function promptSha256(prompt: string): string {
+  return `0x${createHash('sha256').update(prompt, 'utf8').digest('hex')}`;
+}
+
+function coseSigner(identity: SigningIdentity): Signer {
+  const [signer, ...intermediates] = identity.chain;
+  if (signer === undefined) throw new Error('signing identity without a certificate');
+  return {
+    algorithm: identity.algorithm,
+    // c2pa-ts reads the certificates with its own @peculiar/x509 copy: hand it DER-built ones.
+    certificate: new x509.X509Certificate(signer.rawData),
+    chainCertificates: intermediates.map((c) => new x509.X509Certificate(c.rawData)),
+    sign: (payload) => Promise.resolve(identity.sign(payload)),
+  };
+}
+
+/**
+ * Tags and signs `mp3` (the encoder's frames, no tag yet): returns the bytes to hash and
+ * publish. Throws only on a fault (the identity was checked at start).
+ */
+export async function finishMp3(mp3: Uint8Array, provenance: SongProvenance, identity: SigningIdentity): Promise<FinishedMp3> {
+  const signer = coseSigner(identity);
+  const title = titleFromPrompt(provenance.prompt);
+  const store = new ManifestStore();
+  const manifest = store.createManifest({
+    claimVersion: ClaimVersion.V2,
+    assetFormat: 'audio/mpeg',
+    instanceID: `xmp:iid:${randomUUID()}`,
+    defaultHashAlgorithm: 'SHA-256',
+    signer,
+  });
+  manifest.signature = Signature.create(signer, SIGNATURE_RESERVE);
+  const claim = manifest.claim;
+  if (claim === undefined) throw new Error('c2pa-ts made a manifest without a claim');
+  claim.claimGeneratorName = GENERATOR.name;
+  claim.claimGeneratorVersion = GENERATOR.version;
+
+  const actions = new ActionAssertion();
+  actions.label = 'c2pa.actions.v2';
+  actions.actions = [
+    {
+      action: ActionType.C2paCreated,
+      digitalSourceType: DigitalSourceType.TrainedAlgorithmicMedia,
+      softwareAgent: { name: provenance.model.name, version: provenance.model.version },
+    },
+  ];
+  manifest.addAssertion(actions);
+  const licence = provenance.model.licence;
+  manifest.addAssertion(
+    new GenerationAssertion({
+      generator: { ...GENERATOR },
+      kind: provenance.kind,
+      jobId: provenance.jobId,
+      model: {
+        name: provenance.model.name,
+        version: provenance.model.version,
+        licence: { spdx: licence.spdx, commercialUse: licence.commercial_use, ...(licence.url === undefined ? {} : { url: licence.url }) },
+      },
+      // A decimal string: the seed is a uint64, beyond what JSON readers keep exactly.
+      seed: provenance.seed.toString(),
+      promptSha256: promptSha256(provenance.prompt),
+    }),
+  );
+  const dataHash = DataHashAssertion.create('SHA-256');
+  manifest.addAssertion(dataHash);
+
+  const frames = [textFrame('TIT2', title), textFrame('TSSE', `${GENERATOR.name} ${GENERATOR.version}`), commentFrame(AI_COMMENT)];
+  const preamble = geobPreamble(C2PA_GEOB_MIME, 'c2pa', 'c2pa manifest store');
+  // The manifest's offset does not depend on its length (ID3 sizes are fixed-width), so the
+  // exclusion is set first and the data hash's padding absorbs the bytes its numbers take.
+  const placeholderHead = id3TagHead(frames, { id: 'GEOB', head: preamble, length: 0 });
+  const sizeBefore = dataHash.generateJUMBFBox().measureSize();
+  const storeLength = store.measureSize();
+  dataHash.exclusions = [{ start: placeholderHead.length, length: storeLength }];
+  dataHash.paddingLength -= dataHash.generateJUMBFBox().measureSize() - sizeBefore;
+  if (dataHash.paddingLength < 0 || store.measureSize() !== storeLength) throw new Error('the data hash outgrew its padding');
+
+  const head = id3TagHead(frames, { id: 'GEOB', head: preamble, length: storeLength });
+  dataHash.hash = new Uint8Array(createHash('sha256').update(head).update(mp3).digest());
+  await manifest.sign(signer);
+  const jumbf = store.getBytes();
+  if (jumbf.length !== storeLength) throw new Error(`the signed manifest store is ${jumbf.length} bytes, ${storeLength} were reserved`);
+
+  const bytes = new Uint8Array(head.length + jumbf.length + mp3.length);
+  bytes.set(head, 0);
+  bytes.set(jumbf, head.length);
+  bytes.set(mp3, head.length + jumbf.length);
+  return { bytes, manifestBytes: jumbf.length, tagBytes: head.length + jumbf.length, manifestLabel: manifest.label ?? '' };
+}
