@@ -15,6 +15,7 @@
  */
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
+import { REFUND_DAILY_GENERATION_CTE } from '../daily-generations.ts';
 import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
 import type { GenerationMessage, Tier } from '../generation-queue.ts';
 import { bossDbFromTask } from '../queue.ts';
@@ -63,19 +64,6 @@ const S = {
   failed: sqlStatus(JOB_STATUS.failed),
   cancelled: sqlStatus(JOB_STATUS.cancelled),
 };
-
-/**
- * A CTE that gives the daily generation of each job in `settled` (user_id, created_at) back to
- * its user, while the user's counter still counts that job's day. GEN_005 is the service's
- * failure and a cancelled job never ran: neither should cost the user a generation.
- */
-const REFUND_DAILY_GENERATION_CTE = `refunded AS (
-    UPDATE users u SET daily_generations = u.daily_generations - 1, updated_at = now()
-      FROM settled s
-     WHERE u.id = s.user_id AND u.daily_generations > 0
-       AND u.last_generation_reset = (s.created_at AT TIME ZONE 'UTC')::date
-    RETURNING u.id
-  )`;
 
 // ---------------------------------------------------------------------------------------------
 // queue (oracle)

@@ -50,14 +50,22 @@ export interface GenerationDeps {
   now: () => Date;
 }
 
-/** GEN_004: a duration above the tier maximum (the spec's rule 3). */
-export function checkTierDuration(tier: Tier, duration: number): AppError | null {
-  const max = TIER_LIMITS[tier].maxDurationSeconds;
-  if (duration <= max) return null;
-  return appError('GEN_004', `Duration ${duration} s exceeds the ${tier} tier maximum of ${max} s`, {
+/**
+ * GEN_004, decided here only: `duration` seconds above `cap.max`. The caps are the tier's maximum
+ * (the spec's rule 3, `checkTierDuration`), the API's 240 s of any song (the request schema's
+ * bound, so it is the caller's answer before a tier is read) and a preview's 15 s.
+ */
+export function durationRefusal(duration: number, cap: { max: number; of: string; fields?: Readonly<Record<string, unknown>> }): AppError | null {
+  if (duration <= cap.max) return null;
+  return appError('GEN_004', `Duration ${duration} s exceeds the ${cap.of} maximum of ${cap.max} s`, {
     details: `tier maximums: free ${TIER_LIMITS.free.maxDurationSeconds} s, pro ${TIER_LIMITS.pro.maxDurationSeconds} s, enterprise ${TIER_LIMITS.enterprise.maxDurationSeconds} s`,
-    fields: { max_duration: max, tier },
+    fields: { max_duration: cap.max, ...cap.fields },
   });
+}
+
+/** GEN_004 for a song above the tier's maximum duration. */
+export function checkTierDuration(tier: Tier, duration: number): AppError | null {
+  return durationRefusal(duration, { max: TIER_LIMITS[tier].maxDurationSeconds, of: `${tier} tier`, fields: { tier } });
 }
 
 /** Thrown inside the transaction to roll it back (pg-promise's way), carrying the refusal out. */

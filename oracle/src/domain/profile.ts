@@ -1,6 +1,7 @@
 import type { Database } from '../../../core/src/db/database.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import { TIER_LIMITS } from './limits.ts';
+import { dailyGenerationsUsed } from '../../../core/src/daily-generations.ts';
 import { findUserById } from './users.ts';
 
 export interface ProfileView {
@@ -38,8 +39,7 @@ export async function userProfile(db: Database, userId: string, today: string): 
     [userId],
   );
   const limits = TIER_LIMITS[user.tier];
-  // The stored counter belongs to the day of the last reset; a new day starts at zero.
-  const dailyUsed = user.lastGenerationReset < today ? 0 : user.dailyGenerations;
+  const dailyUsed = dailyGenerationsUsed(user, today);
   return {
     id: user.id,
     wallet_address: user.walletAddress,

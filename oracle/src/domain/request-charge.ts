@@ -1,7 +1,7 @@
 /**
  * Charging a request against the spec's limits, in one place: the hourly per-category counters
  * (per user at the tier's rate, or per IP address before sign-in), the daily tier counter of
- * generations, the 429 errors they produce (RATE_001 daily, RATE_002 hourly) and the retry-after
+ * generations (its statement and its refund: core/src/daily-generations.ts), the 429 errors they produce (RATE_001 daily, RATE_002 hourly) and the retry-after
  * arithmetic. `chargeRequest` is the only way in; which route charges which category is the
  * route table (oracle/src/http/route-table.ts).
  *
@@ -13,6 +13,7 @@
  */
 import type { Database, Queryable } from '../../../core/src/db/database.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
+import { chargeDailyGeneration, nextUtcMidnight } from '../../../core/src/daily-generations.ts';
 import type { AppError, DailyLimitError } from './errors.ts';
 import { appError } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
@@ -60,11 +61,6 @@ export function hourWindowStart(now: Date): Date {
 
 function hourReset(now: Date): Date {
   return new Date(hourWindowStart(now).getTime() + HOUR_MS);
-}
-
-/** Next UTC midnight: when the daily counter resets. */
-export function nextUtcMidnight(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
 /** Whole seconds until `resetAt`, at least 1 (the `Retry-After` of a 429). */
@@ -172,21 +168,6 @@ const CHARGE_HOURLY_SQL = `
   DO UPDATE SET count = c.count + 1 WHERE c.count < $4
   RETURNING c.count`;
 
-/**
- * The daily tier counter, rules 1 and 2 in one statement: a counter last reset before today
- * starts again from 0; the request is counted only while the counter is below the tier's limit.
- * The row lock serializes concurrent requests of one user, so exactly `limit` pass.
- */
-const CHARGE_DAILY_SQL = `
-  UPDATE users SET
-    daily_generations = CASE WHEN last_generation_reset < CURRENT_DATE THEN 1 ELSE daily_generations + 1 END,
-    last_generation_reset = CURRENT_DATE,
-    total_generations = total_generations + 1,
-    updated_at = now()
-  WHERE id = $1
-    AND (last_generation_reset < CURRENT_DATE OR daily_generations < $2)
-  RETURNING daily_generations`;
-
 /** Who is charged. */
 export type Chargee =
   /** A bearer token's claims: the user is read and checked in the charging statement. */
@@ -252,9 +233,9 @@ export async function chargeRequest(request: ChargeRequest): Promise<ChargeOutco
   let daily: LimitState | undefined;
   if (chargee.daily === true) {
     const dailyLimit = TIER_LIMITS[user.tier].dailyGenerations;
-    const row = await db.oneOrNone<{ daily_generations: number }>(CHARGE_DAILY_SQL, [user.id, dailyLimit]);
-    const state = { limit: dailyLimit, remaining: Math.max(0, dailyLimit - (row?.daily_generations ?? dailyLimit)), resetAt: nextUtcMidnight(now) };
-    if (row === null) return { kind: 'refused', user, state, limit: 'daily', error: dailyLimitError(user.tier, dailyLimit, now) };
+    const counted = await chargeDailyGeneration(db, user.id, dailyLimit);
+    const state = { limit: dailyLimit, remaining: Math.max(0, dailyLimit - (counted ?? dailyLimit)), resetAt: nextUtcMidnight(now) };
+    if (counted === null) return { kind: 'refused', user, state, limit: 'daily', error: dailyLimitError(user.tier, dailyLimit, now) };
     daily = state;
   }
   const limit = HOURLY_LIMITS[category][user.tier];

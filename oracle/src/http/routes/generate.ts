@@ -3,7 +3,7 @@ import { JOB_TIME_LIMIT_SECONDS, toPublicJobId } from '../../../../core/src/gene
 import { JOB_STATUS, cancelJob, isFinished } from '../../../../core/src/jobs/job-state.ts';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { AppError, Result } from '../../domain/errors.ts';
-import { submitGeneration } from '../../domain/generation.ts';
+import { durationRefusal, submitGeneration } from '../../domain/generation.ts';
 import type { AdmissionCharge, GenerationRequest } from '../../domain/generation.ts';
 import { decodeCursor, listJobs } from '../../domain/job-list.ts';
 import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
@@ -29,13 +29,15 @@ export function wantsVariantB(req: Request): boolean {
   return prefer !== undefined && prefer.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'wait');
 }
 
-/** Maps schema issues to the spec's codes: prompt → GEN_003, duration above 240 → GEN_004. */
-export function generationInputError(error: z.ZodError): AppError {
+/** Maps schema issues to the spec's codes: prompt → GEN_003, duration above the schema's bound → GEN_004 (`durationRefusal`). */
+export function generationInputError(error: z.ZodError, body: unknown): AppError {
   const details = describeIssues(error);
   const fields = { issues: error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
   if (error.issues.some((issue) => issue.path[0] === 'prompt')) return appError('GEN_003', 'Invalid prompt', { details, fields });
-  if (error.issues.some((issue) => issue.path[0] === 'duration' && issue.code === 'too_big')) {
-    return appError('GEN_004', 'Duration exceeds the maximum of 240 seconds', { details, fields });
+  const tooLong = error.issues.find((issue) => issue.path[0] === 'duration' && issue.code === 'too_big');
+  if (tooLong !== undefined && tooLong.code === 'too_big') {
+    const refusal = durationRefusal(Number((body as { duration?: unknown }).duration), { max: Number(tooLong.maximum), of: 'song' });
+    if (refusal !== null) return refusal;
   }
   return appError('VALIDATION_ERROR', 'Invalid generation request', { details, fields });
 }
@@ -48,14 +50,14 @@ export type GenerateInput = { variant: 'A'; request: GenerationRequest } | { var
 /** POST /v1/music/generate and POST /api/generate without `Prefer: wait`: Variant A's body. */
 export function variantAInput(req: Request): Result<GenerateInput> {
   const parsed = generateRequestSchema.safeParse(req.body);
-  return parsed.success ? ok({ variant: 'A', request: toGenerationRequest(parsed.data) }) : fail(generationInputError(parsed.error));
+  return parsed.success ? ok({ variant: 'A', request: toGenerationRequest(parsed.data) }) : fail(generationInputError(parsed.error, req.body));
 }
 
 /** POST /api/generate: Variant B's body with `Prefer: wait`, Variant A's otherwise. */
 export function generateInput(req: Request): Result<GenerateInput> {
   if (!wantsVariantB(req)) return variantAInput(req);
   const parsed = generateRequestVariantBSchema.safeParse(req.body);
-  return parsed.success ? ok({ variant: 'B', request: { ...parsed.data, steps: 27, withLyrics: false } }) : fail(generationInputError(parsed.error));
+  return parsed.success ? ok({ variant: 'B', request: { ...parsed.data, steps: 27, withLyrics: false } }) : fail(generationInputError(parsed.error, req.body));
 }
 
 function admissionOf(call: { admission: AdmissionCharge | null }): AdmissionCharge {

@@ -10,6 +10,7 @@ import { JOB_STATUS } from '../../../../core/src/jobs/job-state.ts';
 import { PREVIEW_RETENTION_HOURS, PREVIEW_URL_SECONDS } from '../../../../core/src/previews.ts';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { AppError, Result } from '../../domain/errors.ts';
+import { durationRefusal } from '../../domain/generation.ts';
 import type { GenerationRequest } from '../../domain/generation.ts';
 import { PREVIEW_DEFAULT_SECONDS, PREVIEW_MAX_SECONDS, PREVIEW_MIN_SECONDS, submitPreview, viewPreview } from '../../domain/previews.ts';
 import type { PreviewRow } from '../../domain/previews.ts';
@@ -87,12 +88,13 @@ export const previewStatusSchema = z
 
 export type PreviewRouterDeps = Pick<AppDeps, 'db' | 'boss' | 'queueCapacity' | 'now' | 'metrics' | 'logger'> & PreviewServices;
 
-/** Schema issues to codes as for POST /api/generate: prompt → GEN_003, too long → GEN_004. */
-function previewInputError(error: z.ZodError): AppError {
+/** Schema issues to codes as for POST /api/generate: prompt → GEN_003, too long → GEN_004 (`durationRefusal`). */
+function previewInputError(error: z.ZodError, body: unknown): AppError {
   const details = describeIssues(error);
   if (error.issues.some((issue) => issue.path[0] === 'prompt')) return appError('GEN_003', 'Invalid prompt', { details });
   if (error.issues.some((issue) => issue.path[0] === 'duration' && issue.code === 'too_big')) {
-    return appError('GEN_004', `Preview duration exceeds the maximum of ${PREVIEW_MAX_SECONDS} seconds`, { details });
+    const refusal = durationRefusal(Number((body as { duration?: unknown }).duration), { max: PREVIEW_MAX_SECONDS, of: 'preview' });
+    if (refusal !== null) return refusal;
   }
   return appError('VALIDATION_ERROR', 'Invalid preview request', { details });
 }
@@ -107,7 +109,7 @@ export type PreviewInput = Omit<GenerationRequest, 'webhookUrl'>;
 /** POST /api/previews's body. */
 export function previewInput(req: Request): Result<PreviewInput> {
   const parsed = previewRequestSchema.safeParse(req.body);
-  return parsed.success ? ok(toSongInput(parsed.data)) : fail(previewInputError(parsed.error));
+  return parsed.success ? ok(toSongInput(parsed.data)) : fail(previewInputError(parsed.error, req.body));
 }
 
 /** POST /api/previews: admitted and charged in its admission transaction (`submitPreview`). */
