@@ -34,6 +34,7 @@ import { createMetrics } from './http/metrics.ts';
 import { gatewayRouter } from './http/routes/gateway.ts';
 import { metadataRouter } from './http/routes/metadata.ts';
 import { nftRouter } from './http/routes/nft.ts';
+import { poolHistoryRouter } from './http/routes/pool-history.ts';
 import { previewRouter } from './http/routes/previews.ts';
 import { tradingRouter } from './http/routes/trading.ts';
 import { signatureRouter } from './http/routes/signature.ts';
@@ -163,7 +164,11 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     tradingRouter({ db, chainId: chain.chainId, logger, now: deps.now, ...(vault === undefined ? {} : { vault }) }),
     previewRouter({ ...deps, objectStore, charges: { submit: ROUTE_CHARGES['POST /api/previews'], status: ROUTE_CHARGES['GET /api/previews/:session_id'] } }),
   ];
-  deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
+  deps.publicRouters = [
+    { path: '/ipfs', router: gatewayRouter({ ipfs }) },
+    poolHistoryRouter({ ...deps, category: ROUTE_CHARGES['GET /v1/trading/pools/:songId/history'], ...(vault === undefined ? {} : { cursorName: vault.cursorName }) }),
+    ...(options.publicRouters ?? []),
+  ];
 
   // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not
   // sending the answer, so they do not cut a long job event stream; `server.timeout` stays 0.

@@ -21,6 +21,7 @@ import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
 import { metadataRouter } from '../../oracle/src/http/routes/metadata.ts';
 import { nftRouter } from '../../oracle/src/http/routes/nft.ts';
+import { poolHistoryRouter } from '../../oracle/src/http/routes/pool-history.ts';
 import { tradingRouter } from '../../oracle/src/http/routes/trading.ts';
 import type { TradingRouterDeps } from '../../oracle/src/http/routes/trading.ts';
 import { signatureRouter } from '../../oracle/src/http/routes/signature.ts';
@@ -88,6 +89,9 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const app = await startTestApp({
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
+    publicRouters: (deps) => [
+      poolHistoryRouter({ ...deps, category: ROUTE_CHARGES['GET /v1/trading/pools/:songId/history'], ...(options.vault === undefined ? {} : { cursorName: options.vault.cursorName }) }),
+    ],
     routers: (deps) => [
       metadataRouter({ db: deps.db, logger: deps.logger, objectStore, ipfs, now: deps.now, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) }),
       signatureRouter({ ...deps, objectStore, signer, ...signerStatus, modelLicence: options.modelLicence }),

@@ -44,6 +44,8 @@ export const ROUTE_CHARGES = {
   '/api/signature': 'metadata_nft',
   '/v1/nft': 'metadata_nft',
   '/v1/trading': 'trading',
+  // Public market data, per client IP address (routes/pool-history.ts charges itself).
+  'GET /v1/trading/pools/:songId/history': 'trading',
   // Previews (docs/api.md "Previews (extension)"): the router charges itself, submit in its
   // admission transaction (domain/previews.ts), status with its owner-only lookup.
   '/api/previews': 'preview',
@@ -103,7 +105,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
-  const document = buildOpenApiDocument((deps.routers ?? []).flatMap((mounted) => (mounted.openapi === undefined ? [] : [mounted.openapi])));
+  const document = buildOpenApiDocument([...(deps.routers ?? []), ...(deps.publicRouters ?? [])].flatMap((mounted) => (mounted.openapi === undefined ? [] : [mounted.openapi])));
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

@@ -60,8 +60,8 @@ export interface AppDeps {
   walletSignatures?: WalletSignatureVerifier;
   /** Routers of other modules, mounted after the core routes. */
   routers?: ReadonlyArray<MountedRouter>;
-  /** Routers that need no token and no limit (the development IPFS gateway at /ipfs). */
-  publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
+  /** Routers that need no token (the development IPFS gateway at /ipfs; public market data, which charges per client address itself). */
+  publicRouters?: ReadonlyArray<{ path: string; router: Router; openapi?: OpenApiContribution }>;
   /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */
   corsOrigins?: ReadonlyArray<string> | '*';
   /** This process's job event streams and their LISTEN connection (GET /api/generate/{job_id}/events). */

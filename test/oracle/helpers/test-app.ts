@@ -67,6 +67,8 @@ export interface TestAppOptions {
   queueCapacity?: number;
   /** Extra routers (the storage engineer's) built from the core deps. */
   routers?: (deps: AppDeps) => ReadonlyArray<MountedRouter>;
+  /** Routers mounted with no token (public market data), built from the core deps. */
+  publicRouters?: (deps: AppDeps) => NonNullable<AppDeps['publicRouters']>;
   now?: () => Date;
   /** Stands in for the Farcaster IdRegistry on Optimism, which this machine cannot reach. */
   fidVerifier?: FidVerifier;
@@ -104,6 +106,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const routers = options.routers?.(deps);
   if (routers !== undefined) deps.routers = routers;
+  const publicRouters = options.publicRouters?.(deps);
+  if (publicRouters !== undefined) deps.publicRouters = publicRouters;
   const server: Server = await new Promise((resolve) => {
     const listening = createApp(deps).listen(0, '127.0.0.1', () => resolve(listening));
   });
