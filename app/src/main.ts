@@ -1,7 +1,7 @@
 import './style.css';
 import { createSongmintApi } from '@songmint/sdk';
 import { createPublicClient, http } from 'viem';
-import { clearError, showError } from './actions.ts';
+import { announce, clearError, showError } from './actions.ts';
 import { loadAppConfig } from './config.ts';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -37,6 +37,7 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     leaving.abort();
     leaving = new AbortController();
     clearError();
+    announce('');
     const context: AppContext = { config, read, publicApi, session, setSession, navigate, signal: leaving.signal };
     renderWalletArea(byId('wallet'), context);
     const route = routeOf(window.location.pathname);

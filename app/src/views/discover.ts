@@ -1,4 +1,4 @@
-import { getPools } from '@songmint/sdk';
+import { getNft, getPools } from '@songmint/sdk';
 import type { TradingPool } from '@songmint/sdk';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
@@ -22,6 +22,8 @@ export function discoverView(context: AppContext): HTMLElement {
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show more');
   view.append(h('div', { class: 'row inline' }, h('label', { for: 'discover-order' }, 'Order'), order), list, more);
   const pools: TradingPool[] = [];
+  /** Titles from the indexed metadata (GET /v1/nft/{id}), filled in as they arrive. */
+  const names = new Map<string, string>();
   let cursor: string | undefined;
 
   const render = () => {
@@ -31,9 +33,9 @@ export function discoverView(context: AppContext): HTMLElement {
         h(
           'li',
           { class: 'card', 'data-song-id': pool.song_id },
-          h('h2', { class: 'card-title' }, h('a', { href: `/app/song/${pool.song_id}`, 'data-link': true }, `Song #${pool.song_id}`)),
+          h('h2', { class: 'card-title' }, h('a', { href: `/app/song/${pool.song_id}`, 'data-link': true }, names.get(pool.song_id) ?? `Song #${pool.song_id}`)),
           h('p', {}, `by ${shortAddress(pool.creator)}, launched ${new Date(pool.launched_at).toLocaleString('en-GB')}`),
-          h('p', {}, `${pool.price === null ? 'no price yet' : `${Number(pool.price.tokens_per_eth).toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`}; 24 h volume ${eth(BigInt(pool.volume_24h.eth))} in ${pool.volume_24h.trades} trades`),
+          h('p', {}, `${pool.price === null ? 'no price yet' : `${Number(pool.price.tokens_per_eth).toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`}; 24 h volume ${eth(BigInt(pool.volume_24h.eth))} in ${pool.volume_24h.trades} ${pool.volume_24h.trades === 1 ? 'trade' : 'trades'}`),
         ),
       ),
     );
@@ -44,6 +46,11 @@ export function discoverView(context: AppContext): HTMLElement {
     pools.push(...page.pools);
     cursor = page.next_cursor ?? undefined;
     more.hidden = page.next_cursor === null;
+    render();
+    const titles = await Promise.all(
+      page.pools.map((pool) => getNft(apiOf(context), { tokenId: BigInt(pool.song_id), signal: context.signal }).then((nft) => [pool.song_id, nft.metadata?.name] as const, () => [pool.song_id, undefined] as const)),
+    );
+    for (const [songId, name] of titles) if (typeof name === 'string' && name !== '') names.set(songId, `${name} (#${songId})`);
     render();
   };
   order.addEventListener('change', render);
