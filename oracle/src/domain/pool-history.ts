@@ -6,8 +6,9 @@
  * the swap it came from was rewound.
  */
 import type { Queryable } from '../../../core/src/db/database.ts';
-import { fail, ok } from './errors.ts';
+import { ok } from './errors.ts';
 import type { Result } from './errors.ts';
+import { positionCursorCodec } from './position-cursor.ts';
 
 export interface SwapPosition {
   blockNumber: bigint;
@@ -68,19 +69,14 @@ export function absolute(amount: string): string {
   return (value < 0n ? -value : value).toString();
 }
 
-const CURSOR_PREFIX = 'swaps1';
-const CURSOR_TEXT = /^swaps1:([0-9]{1,19}):([0-9]{1,9})$/;
+const SWAP_CURSOR = positionCursorCodec('swaps1');
 
-/** The opaque cursor of the page after `position`: base64url of its block and log index. */
+/** The opaque cursor of the page after `position`: its block and log index. */
 export function encodeSwapCursor(position: SwapPosition): string {
-  return Buffer.from(`${CURSOR_PREFIX}:${position.blockNumber}:${position.logIndex}`).toString('base64url');
+  return SWAP_CURSOR.encode({ block: position.blockNumber, logIndex: position.logIndex });
 }
 
 export function decodeSwapCursor(cursor: string): Result<SwapPosition> {
-  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = CURSOR_TEXT.exec(text);
-  if (match === null || match[1] === undefined || match[2] === undefined) {
-    return fail({ code: 'VALIDATION_ERROR', message: 'Invalid cursor', details: 'cursor must be a next_cursor value returned by this route', fields: { cursor } });
-  }
-  return ok({ blockNumber: BigInt(match[1]), logIndex: Number(match[2]) });
+  const decoded = SWAP_CURSOR.decode(cursor);
+  return decoded.ok ? ok({ blockNumber: decoded.value.block, logIndex: decoded.value.logIndex }) : decoded;
 }
