@@ -5,12 +5,18 @@
  * claim the fees, and show the pool and the profile. Prints each step with its figures; exits 1 on
  * any failure.
  *
- *   npm run demo                               # API http://127.0.0.1:3000, its chain from .data/dev-stack.json
+ *   npm run demo                               # the stack of `npm start`: API http://127.0.0.1:3000, its chain from .data/dev-stack.json
+ *   PORT=4100 DATA_DIR=/tmp/s npm run demo     # the stack of `PORT=4100 DATA_DIR=/tmp/s npm start`
  *   API_URL=http://127.0.0.1:4000 RPC_URL=http://127.0.0.1:4002 npm run demo
+ *
+ * The stack is found as `npm start` places it (and as scripts/dev-login.ts finds it): API_URL when
+ * set, otherwise HOST and PORT with the oracle's defaults (oracle/src/config.ts); its chain is
+ * RPC_URL when set, otherwise what `npm start` wrote to DATA_DIR/dev-stack.json.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiOrigin, loadConfig } from '../oracle/src/config.ts';
 import { RGBA, encodePng } from './png.ts';
 import { formatEther, parseEther } from 'viem';
 import type { Address, Hex } from 'viem';
@@ -200,18 +206,27 @@ export function coverPng(): Uint8Array {
   return encodePng(64, 64, RGBA, (x, y) => [120 - x, 40 + y * 2, 200 - y, 255]);
 }
 
-/** The chain of the running stack: RPC_URL, else what `npm start` wrote to DATA_DIR/dev-stack.json. */
-async function stackRpcUrl(apiUrl: string): Promise<string> {
-  if (process.env.RPC_URL !== undefined && process.env.RPC_URL !== '') return process.env.RPC_URL;
-  const stateFile = join(resolve(process.env.DATA_DIR ?? '.data'), 'dev-stack.json');
+/** The API and chain of the running stack, found as `npm start` places them (see the header). */
+export async function findStack(env: NodeJS.ProcessEnv): Promise<{ apiUrl: string; rpcUrl: string }> {
+  const loaded = loadConfig(env);
+  if (!loaded.ok) throw new Error(`Invalid configuration:\n${loaded.error.problems.map((problem: string) => `  - ${problem}`).join('\n')}`);
+  const explicitApi = env.API_URL ?? '';
+  const apiUrl = (explicitApi !== '' ? explicitApi : apiOrigin(loaded.value)).replace(/\/+$/, '');
+  if (env.RPC_URL !== undefined && env.RPC_URL !== '') return { apiUrl, rpcUrl: env.RPC_URL };
+  const stateFile = join(resolve(loaded.value.DATA_DIR), 'dev-stack.json');
   const state = await readFile(stateFile, 'utf8').then((text) => JSON.parse(text) as { api?: string; rpc?: string | null }, () => undefined);
-  if (state?.rpc !== undefined && state.rpc !== null && state.api === apiUrl) return state.rpc;
-  throw new Error(`no chain for ${apiUrl}: start the stack with \`npm start\` (it writes ${stateFile}) or set RPC_URL`);
+  if (state === undefined) {
+    throw new Error(`no \`npm start\` stack in ${stateFile}: start one (it writes that file), or run the demo with the same DATA_DIR (and PORT/HOST) as \`npm start\`, or set API_URL and RPC_URL`);
+  }
+  if (state.api !== apiUrl) {
+    throw new Error(`the stack in ${stateFile} serves ${state.api ?? '?'}, not ${apiUrl}: run the demo with the same PORT/HOST as \`npm start\`, or set API_URL`);
+  }
+  if (state.rpc === undefined || state.rpc === null) throw new Error(`the stack at ${apiUrl} runs without a chain (CHAIN_RPC_URL unset): set RPC_URL`);
+  return { apiUrl, rpcUrl: state.rpc };
 }
 
 async function main(): Promise<void> {
-  const apiUrl = (process.env.API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
-  const rpcUrl = await stackRpcUrl(apiUrl);
+  const { apiUrl, rpcUrl } = await findStack(process.env);
   console.log(`Songmint demo against ${apiUrl} (chain ${rpcUrl})`);
   await runDemo({ apiUrl, rpcUrl });
   console.log('\nDemo finished: every step passed.');

@@ -59,7 +59,7 @@ export interface DevAppConfig {
   developmentWallet: boolean;
 }
 
-/** Serves app/dist and its config.json; mount at /app. */
+/** Serves app/dist, its config.json and its routes (/discover, /song/<tokenId>); mount at /app. */
 export function devAppRouter(config: DevAppConfig): Router {
   const router = Router();
   router.get('/config.json', (_req, res) => {
@@ -67,6 +67,11 @@ export function devAppRouter(config: DevAppConfig): Router {
     res.json(config);
   });
   router.use(express.static(APP_DIST, { index: 'index.html' }));
+  // The app's own routes (app/src/main.ts: `routeOf`) are the same page: a shared song link opens.
+  router.get(['/discover', /^\/song\/[1-9][0-9]{0,76}$/], (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(APP_DIST, 'index.html'));
+  });
   return router;
 }
 

@@ -12,9 +12,10 @@ export interface AppConfig {
 
 const isAddress = (value: unknown): value is `0x${string}` => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
 
-/** Reads and checks ./config.json; the API defaults to this page's origin, the contracts to the local deployment. */
+/** Reads and checks the app's config.json; the API defaults to this page's origin, the contracts to the local deployment. */
 export async function loadAppConfig(): Promise<AppConfig> {
-  const response = await fetch(new URL('config.json', document.baseURI));
+  // From the app's base, not the page: /app/song/7 reads /app/config.json too.
+  const response = await fetch(new URL(`${import.meta.env.BASE_URL}config.json`, window.location.origin));
   if (!response.ok) throw new Error(`config.json: HTTP ${response.status}`);
   const raw = (await response.json()) as Partial<Record<keyof AppConfig, unknown>>;
   if (typeof raw.rpcUrl !== 'string') throw new Error('config.json has no rpcUrl');

@@ -2,8 +2,8 @@
  * @songmint/sdk: the Songmint API (sign-in, generation, metadata, mint signatures, profile) and
  * contracts (mint, launch, trade on Uniswap v4, fee claims), typed end to end.
  */
-export { createSongmintApi, withSession } from './api/client.ts';
-export type { CreateSongmintApiParameters, SongmintApi } from './api/client.ts';
+export { createSongmintApi, rateLimitOf, withSession } from './api/client.ts';
+export type { CreateSongmintApiParameters, RateLimitQuota, SongmintApi } from './api/client.ts';
 export { signIn } from './api/auth.ts';
 export type { Session, SignInParameters } from './api/auth.ts';
 export { cancelJob, generate, jobEvents, listJobs, waitForJob } from './api/generation.ts';
@@ -28,10 +28,10 @@ export { coverDataUri, uploadMetadata } from './api/metadata.ts';
 export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
 export { getMintSignature } from './api/signature.ts';
 export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
-export { getNft, getPool, getPools, getProfile } from './api/v1.ts';
+export { getNft, getPool, getPoolHistory, getPools, getProfile } from './api/v1.ts';
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, getWebhookSecret, rotateWebhookSecret, verifyWebhook } from './api/webhooks.ts';
 export type { VerifyWebhookParameters, WebhookEvent, WebhookHeaders, WebhookSecret } from './api/webhooks.ts';
-export type { GetPoolsParameters, IndexedNft, TradingPool, TradingPools, UserProfile } from './api/v1.ts';
+export type { GetPoolHistoryParameters, GetPoolsParameters, IndexedNft, PoolHistory, PoolSwap, TradingPool, TradingPools, UserProfile } from './api/v1.ts';
 
 export type { SongmintChain, SongmintContracts } from './chain/context.ts';
 export { connectSongmint, developmentAccount, DEVELOPMENT_PRIVATE_KEY, localBaseChain } from './chain/local.ts';
@@ -44,6 +44,10 @@ export { buy, DEFAULT_SLIPPAGE_BPS, encodeExactInSingle, quoteExactIn, sell } fr
 export type { SwapParameters, SwapResult } from './chain/trade.ts';
 export { claimFees } from './chain/fees.ts';
 export type { ClaimedFees, ClaimFeesParameters } from './chain/fees.ts';
+export { setPayoutRecipient } from './chain/payout.ts';
+export { findMintedSongs, readSong } from './chain/songs.ts';
+export type { FindMintedSongsParameters, SongRecord } from './chain/songs.ts';
+export type { PayoutRecipientChanged, SetPayoutRecipientParameters } from './chain/payout.ts';
 export { poolIdOf, readPool, readPoolKey } from './chain/pool.ts';
 export type { PoolKey, SongPool } from './chain/pool.ts';
 export { predictTokenAddress } from './chain/token-address.ts';

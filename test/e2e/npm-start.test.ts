@@ -87,8 +87,9 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     assert.equal(((await profile.json()) as { tier: string }).tier, 'pro');
   });
 
-  it('runs `npm run demo` against it: every step through the SDK, exit code 0', async () => {
-    const demo = await run('npm', ['run', 'demo'], { env: { ...process.env, API_URL: baseUrl, DATA_DIR: dataDir }, timeout: 240_000 });
+  it('runs `npm run demo` against it, found as `npm start` places it (PORT and DATA_DIR, no API_URL): every step through the SDK, exit code 0', async () => {
+    const port = new URL(baseUrl).port;
+    const demo = await run('npm', ['run', 'demo'], { env: { ...process.env, API_URL: '', RPC_URL: '', HOST: '', PORT: port, DATA_DIR: dataDir }, timeout: 240_000 });
     for (const step of ['Signed in with Ethereum', 'Song ready', 'Metadata on IPFS', 'Minted', 'Launched on Uniswap v4', 'Bought', 'Sold', 'Fees collected and claimed', 'Pool (on chain)', 'Profile (/v1/user/profile)']) {
       assert.match(demo.stdout, new RegExp(`== ${step.replace(/[()/]/g, '\\$&')}`), step);
     }
@@ -99,7 +100,7 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     await checkDemoAgainstChainAndApi(stack);
   });
 
-  it('walks the web app in Chromium: generate, play, mint, launch, buy, on a desktop and a narrow screen', { skip: browserSkip ?? false }, async () => {
+  it('walks the web app in Chromium: preview, generate live, mint, launch, buy (the chart moves), claim, move payouts, discover, reload, the song link without a wallet; axe and the script budget on every view at 360 px and desktop', { skip: browserSkip ?? false }, async () => {
     await walkTheWebApp(stack);
   });
 

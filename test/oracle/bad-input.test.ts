@@ -4,6 +4,7 @@ import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
 import { openEventStream } from './helpers/sse-client.ts';
+import { ANONYMOUS_HOURLY_LIMIT } from '../../oracle/src/domain/request-charge.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 
@@ -397,6 +398,43 @@ describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5x
     const anonymous = await app.request('/v1/trading/pools/1');
     assert.equal(anonymous.status, 401);
     assertVariantCError(anonymous.body, 'AUTH_ERROR');
+  });
+
+  it('GET /v1/trading/pools/{songId}/history (public): bad ids, cursors and limits are 400 and charge nothing; an unknown pool is 404; pages of an empty pool', async () => {
+    const charged = async () =>
+      (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject LIKE 'ip:%' AND category = 'trading'`))?.n ?? 0;
+    const before = await charged();
+    for (const id of ['0', '-1', 'abc', '1.5', '0x1', '99999999999999999999', '%E0%A4%A', ' 1']) {
+      const res = await app.request(`/v1/trading/pools/${id}/history`);
+      assert.equal(res.status, 400, id);
+      assertVariantCError(res.body, 'VALIDATION_ERROR');
+    }
+    const forged = Buffer.from('swaps1:1:99999999999').toString('base64url');
+    for (const query of ['cursor=', 'cursor=!', `cursor=${Buffer.from('pools1:1:1').toString('base64url')}`, `cursor=${forged}`, 'cursor=a&cursor=b', 'limit=0', 'limit=501', 'limit=1.5', 'limit=', 'limit=1&limit=2', 'from=0']) {
+      const res = await app.request(`/v1/trading/pools/1/history?${query}`);
+      assert.equal(res.status, 400, query);
+      assertVariantCError(res.body, 'VALIDATION_ERROR');
+    }
+    assert.equal(await charged(), before, 'refused requests are not charged');
+    const missing = await app.request('/v1/trading/pools/1/history?limit=500');
+    assert.equal(missing.status, 404, missing.text);
+    assertVariantCError(missing.body, 'NOT_FOUND');
+    assert.equal(await charged(), before + 1, 'an answered request is charged to the client address, with no token');
+    assert.equal(missing.headers.get('x-ratelimit-limit'), String(ANONYMOUS_HOURLY_LIMIT));
+
+    // A launched pool with no swap yet: its launch price and an empty page.
+    await app.db.none(
+      `INSERT INTO song_pools (song_id, pool_id, token, creator, launcher, allocation, pool_supply, launch_liquidity, launch_block, launch_log_index, launch_tx_hash, launched_at, init_sqrt_price_x96, init_tick)
+       VALUES (7, '0x${'07'.repeat(32)}', '0x${'aa'.repeat(20)}', '0x${'bb'.repeat(20)}', '0x${'bb'.repeat(20)}', 1, 1, 0, 12, 3, '0x${'cc'.repeat(32)}', now(), $1, 0)`,
+      [(2n ** 96n).toString()],
+    );
+    const empty = await app.request(`/v1/trading/pools/7/history?limit=1&cursor=${Buffer.from('swaps1:12:0').toString('base64url')}`);
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual((empty.body as { swaps: unknown[]; next_cursor: unknown; launch: { tokens_per_eth: string; tick: number } }).swaps, []);
+    assert.deepEqual((empty.body as { launch: unknown }).launch, { sqrt_price_x96: (2n ** 96n).toString(), tick: 0, tokens_per_eth: '1', eth_per_token: '1', block_number: '12', time: (empty.body as { launch: { time: string } }).launch.time });
+    // The token-holding routes beside it still need their token.
+    assert.equal((await app.request('/v1/trading/pools/7')).status, 401);
+    assert.equal((await app.request('/v1/trading/pools/7', { token: user.token })).status, 200);
   });
 });
 

@@ -11,11 +11,12 @@ import { createPoolIndexer, poolCursorName } from '../../oracle/src/chain/pool-i
 import type { PoolIndexer } from '../../oracle/src/chain/pool-indexer.ts';
 import { createChainWatcher } from '../../oracle/src/chain/watcher.ts';
 import { nftResponseSchema } from '../../oracle/src/http/routes/nft.ts';
+import { poolHistorySchema } from '../../oracle/src/http/routes/pool-history.ts';
 import { poolSchema, poolsResponseSchema } from '../../oracle/src/http/routes/trading.ts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
 import type { LocalChain } from '../../scripts/local-chain.ts';
 // The worktree's SDK (node_modules/@songmint/sdk may be another checkout's).
-import { buy, connectSongmint, createSongmintApi, DEVELOPMENT_PRIVATE_KEY, developmentAccount, getPool, getPools, launchSong, mintSong, poolManagerAbi, readPool, sell, songVaultAbi, withSession } from '../../sdk/src/index.ts';
+import { buy, connectSongmint, createSongmintApi, DEVELOPMENT_PRIVATE_KEY, developmentAccount, getPool, getPoolHistory, getPools, launchSong, mintSong, poolManagerAbi, readPool, sell, setPayoutRecipient, songVaultAbi, withSession } from '../../sdk/src/index.ts';
 import type { SongmintChain } from '../../sdk/src/index.ts';
 import { dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
@@ -56,6 +57,13 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       batchSize: 7n,
       logger,
     });
+
+  /** The public swap history: no token. */
+  const getHistory = async (songId: bigint, query = '') => {
+    const response = await stack.app.request(`/v1/trading/pools/${songId}/history${query}`);
+    assert.equal(response.status, 200, response.text);
+    return poolHistorySchema.parse(response.body);
+  };
 
   const getView = async (songId: bigint) => {
     const response = await stack.app.request(`/v1/trading/pools/${songId}`, { token: creator.token });
@@ -206,6 +214,9 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     await indexer.poll();
     const seen = await getView(1n);
     assert.equal(seen.trades_total, 3, 'the swap was indexed before the reorg');
+    const seenHistory = await getHistory(1n, '?limit=1');
+    assert.equal(seenHistory.swaps[0]?.tx_hash, reverted.hash);
+    assert.ok(seenHistory.next_cursor !== null);
     assert.notEqual(seen.price?.sqrt_price_x96, settled.price?.sqrt_price_x96);
 
     assert.equal(await rpc<boolean>('evm_revert', [snapshot]), true);
@@ -218,6 +229,12 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(after.trades_total, 2);
     const swapRow = await stack.app.db.oneOrNone('SELECT 1 FROM pool_swaps WHERE tx_hash = $1', [reverted.hash]);
     assert.equal(swapRow, null);
+    // The chart's history lost the rewound swap too; a cursor taken from it still pages on.
+    const rewoundHistory = await getHistory(1n);
+    assert.deepEqual(rewoundHistory.swaps.map((swap) => swap.tx_hash), swapReceipts.map((receipt) => receipt.transactionHash).reverse());
+    assert.equal(rewoundHistory.swaps[0]?.sqrt_price_x96, settled.price?.sqrt_price_x96);
+    const afterCursor = await getHistory(1n, `?cursor=${seenHistory.next_cursor}`);
+    assert.deepEqual(afterCursor.swaps, rewoundHistory.swaps);
 
     const replacement = await buy(sdk, { songId: 1n, amountIn: parseEther('0.02') });
     swapReceipts.push(replacement.receipt);
@@ -257,6 +274,38 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     indexer = restarted;
   });
 
+  it('serves the swap history without a token: each swap as the chain logged it, newest first, paged by cursor; the SDK reads it without a session', async () => {
+    const swaps = swapReceipts.flatMap((receipt) => parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }));
+    assert.equal(swaps.length, 4);
+    const newestFirst = [...swaps].reverse();
+    const first = await getHistory(1n, '?limit=3');
+    assert.equal(first.swaps.length, 3);
+    assert.ok(first.next_cursor !== null);
+    const second = await getHistory(1n, `?limit=3&cursor=${first.next_cursor}`);
+    assert.equal(second.next_cursor, null);
+    const all = [...first.swaps, ...second.swaps];
+    assert.deepEqual(
+      all.map((swap) => ({ tx: swap.tx_hash, block: swap.block_number, side: swap.side, eth: swap.eth, token: swap.token, sqrt: swap.sqrt_price_x96, tick: swap.tick })),
+      newestFirst.map((log) => ({
+        tx: log.transactionHash,
+        block: log.blockNumber.toString(),
+        side: log.args.amount0 < 0n ? 'buy' : 'sell',
+        eth: (log.args.amount0 < 0n ? -log.args.amount0 : log.args.amount0).toString(),
+        token: (log.args.amount1 < 0n ? -log.args.amount1 : log.args.amount1).toString(),
+        sqrt: log.args.sqrtPriceX96.toString(),
+        tick: log.args.tick,
+      })),
+    );
+    assert.deepEqual(all.map((swap) => swap.side), ['sell', 'buy', 'sell', 'buy']);
+    // The newest swap's price is the pool's price now; the launch point is the pool's Initialize.
+    const view = await getView(1n);
+    assert.equal(all[0]?.tokens_per_eth, view.price?.tokens_per_eth);
+    assert.equal(first.launch?.sqrt_price_x96, (await stack.app.db.one<{ p: string }>('SELECT init_sqrt_price_x96::text AS p FROM song_pools WHERE song_id = 1')).p);
+    assert.ok(first.launch !== null && Number(first.launch.tokens_per_eth) > Number(all.at(-1)?.tokens_per_eth), 'the first buy made the token dearer than at launch');
+    assert.equal(first.indexed_through_block, (await reader.getBlockNumber()).toString());
+    assert.deepEqual(await getPoolHistory(createSongmintApi({ baseUrl: stack.app.baseUrl }), { songId: 1n, limit: 3 }), first);
+  });
+
   it('lists pools newest launch first with an opaque cursor; the SDK reads the same pages', async () => {
     // Song 2: minted with the local platform key directly and launched by the same wallet.
     const signer = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
@@ -280,5 +329,22 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.deepEqual(all.pools.map((pool) => pool.song_id), [minted.tokenId.toString(), '1']);
     assert.equal(all.next_cursor, null);
     assert.deepEqual(await getPool(api, { songId: 1n }), await getView(1n));
+    // Song 2's history holds none of song 1's swaps.
+    const fresh = await getHistory(minted.tokenId);
+    assert.deepEqual(fresh.swaps, []);
+    assert.equal(fresh.next_cursor, null);
+    assert.ok(fresh.launch !== null);
+  });
+
+  it('moves the payout role with setPayoutRecipient (SDK): the vault and the indexed claimable fees name the new recipient; anyone else is refused before sending', async () => {
+    const recipient = privateKeyToAccount(LOCAL_PLATFORM_SIGNER_KEY).address;
+    const changed = await setPayoutRecipient(sdk, { songId: 1n, recipient });
+    assert.equal(changed.previousRecipient, developmentAccount().address);
+    assert.equal(changed.newRecipient, recipient);
+    assert.equal((await readPool(sdk, { songId: 1n })).payoutRecipient, recipient);
+    assert.equal((await getView(1n)).fees.claimable?.creator.account, recipient);
+    const nonceBefore = await sdk.publicClient.getTransactionCount({ address: developmentAccount().address });
+    await assert.rejects(setPayoutRecipient(sdk, { songId: 1n, recipient: developmentAccount().address }), /NotPayoutRecipient/);
+    assert.equal(await sdk.publicClient.getTransactionCount({ address: developmentAccount().address }), nonceBefore, 'refused in simulation: nothing sent');
   });
 });

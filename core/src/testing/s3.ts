@@ -57,13 +57,19 @@ const S3RVER_KEY = 'S3RVER';
  * A silent s3rver on loopback with SHA-256 additional checksums (./s3-checksums.ts), as the tests,
  * the benchmarks and `npm start` run it; call `run()` on it.
  */
+/**
+ * Public objects (audio, covers) may be read by a page of any origin, as the production CDN
+ * serves them: the web app fetches a song's MP3 to draw its waveform.
+ */
+const PUBLIC_READ_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><MaxAgeSeconds>3600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
 export function createLoopbackS3rver(options: { port: number; directory: string; bucket: string }): S3rver {
   const server = new S3rver({
     address: '127.0.0.1',
     port: options.port,
     silent: true,
     directory: options.directory,
-    configureBuckets: [{ name: options.bucket }],
+    configureBuckets: [{ name: options.bucket, configs: [PUBLIC_READ_CORS] }],
   });
   // s3rver formats a colored log line for every request even when silent (koa-logger, its first
   // middleware), about a quarter of its CPU per HEAD: a silent server does not need it.

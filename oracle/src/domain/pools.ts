@@ -6,8 +6,9 @@
  * 24 hours of swaps. Nothing is cached, so a reorg that deleted rows changes the next answer.
  */
 import type { Queryable } from '../../../core/src/db/database.ts';
-import { fail, ok } from './errors.ts';
+import { ok } from './errors.ts';
 import type { Result } from './errors.ts';
+import { positionCursorCodec } from './position-cursor.ts';
 
 export interface PoolPosition {
   launchBlock: bigint;
@@ -100,21 +101,16 @@ export async function indexedThrough(db: Queryable, cursorName: string): Promise
   return row?.block_number ?? null;
 }
 
-const CURSOR_PREFIX = 'pools1';
-const CURSOR_TEXT = /^pools1:([0-9]{1,19}):([0-9]{1,9})$/;
+const POOL_CURSOR = positionCursorCodec('pools1');
 
-/** The opaque cursor of the page after `row`: base64url of the row's launch block and log index. */
+/** The opaque cursor of the page after `row`: its launch block and log index. */
 export function encodePoolCursor(position: PoolPosition): string {
-  return Buffer.from(`${CURSOR_PREFIX}:${position.launchBlock}:${position.launchLogIndex}`).toString('base64url');
+  return POOL_CURSOR.encode({ block: position.launchBlock, logIndex: position.launchLogIndex });
 }
 
 export function decodePoolCursor(cursor: string): Result<PoolPosition> {
-  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = CURSOR_TEXT.exec(text);
-  if (match === null || match[1] === undefined || match[2] === undefined) {
-    return fail({ code: 'VALIDATION_ERROR', message: 'Invalid cursor', details: 'cursor must be a next_cursor value returned by this route', fields: { cursor } });
-  }
-  return ok({ launchBlock: BigInt(match[1]), launchLogIndex: Number(match[2]) });
+  const decoded = POOL_CURSOR.decode(cursor);
+  return decoded.ok ? ok({ launchBlock: decoded.value.block, launchLogIndex: decoded.value.logIndex }) : decoded;
 }
 
 const Q96 = 2n ** 96n;

@@ -43,6 +43,7 @@ import { METADATA_BODY_LIMIT, metadataDocs, parseMetadataRequest, publishMetadat
 import { nftDocs, nftHandler, nftMintDocs, nftMintHandler, nftMintInput, tokenIdInput } from './routes/nft.ts';
 import { createPreviewDocs, createPreviewHandler, previewDocs, previewHandler, previewInput, sessionIdInput } from './routes/previews.ts';
 import { signatureDocs, signatureHandler, signatureInput } from './routes/signature.ts';
+import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/pool-history.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
 import { rotateWebhookSecretHandler, webhookSecretHandler } from './routes/webhooks.ts';
@@ -95,6 +96,8 @@ export const API_ROUTES: ReadonlyArray<Route> = [
 
   bearerRoute({ method: 'get', path: '/v1/trading/pools', operationId: 'listPools', charge: { by: 'session', category: 'trading' }, input: poolsInput, handle: (deps) => deps.trading && poolsHandler({ ...deps, ...deps.trading }), docs: poolsDocs }),
   bearerRoute({ method: 'get', path: '/v1/trading/pools/{songId}', operationId: 'getPool', charge: { by: 'session', category: 'trading' }, input: songIdInput, handle: (deps) => deps.trading && poolHandler({ ...deps, ...deps.trading }), docs: poolDocs }),
+  // Public market data for song pages opened from a link: per client address, before any session.
+  publicRoute({ method: 'get', path: '/v1/trading/pools/{songId}/history', operationId: 'getPoolHistory', charge: { by: 'ip', category: 'trading' }, input: poolHistoryInput, handle: (deps) => deps.trading && poolHistoryHandler({ ...deps, ...deps.trading }), docs: poolHistoryDocs }),
 
   // Previews (docs/api.md "Previews (extension)"): their own hourly category, never the daily counter.
   bearerRoute({

@@ -188,7 +188,8 @@ export const jobSummarySchema = z
     created_at: z.iso.datetime(),
     audio_url: z.url().nullable(),
     audio_hash: z.string().nullable(),
-    error_code: errorCodeSchema.nullable(),
+    // A union, not .nullable(): a nullable $ref is emitted as allOf + type, which generators read as never null.
+    error_code: z.union([errorCodeSchema, z.null()]),
   })
   .meta({ id: 'JobSummary' });
 

@@ -65,3 +65,17 @@ export async function unwrap<T>(request: Promise<FetchResult<T>>, signal?: Abort
   }
   return result.data;
 }
+
+/** The hourly (or tighter daily) limit an answer reported in its `X-RateLimit-*` headers. */
+export interface RateLimitQuota {
+  limit: number;
+  remaining: number;
+  resetAt: Date;
+}
+
+/** The quota in `headers`, or undefined when the answer carried none (or a malformed one). */
+export function rateLimitOf(headers: Headers): RateLimitQuota | undefined {
+  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => Number(headers.get(name) ?? Number.NaN));
+  if (limit === undefined || remaining === undefined || reset === undefined || ![limit, remaining, reset].every(Number.isFinite)) return undefined;
+  return { limit, remaining, resetAt: new Date(reset * 1000) };
+}

@@ -3,7 +3,8 @@ import { SongmintApiError, SongmintClientError } from '../errors.ts';
 import type { components } from '../generated/api.ts';
 import { sleep } from './abort.ts';
 import type { SongmintApi } from './client.ts';
-import { requireSession, unwrap } from './client.ts';
+import { rateLimitOf, requireSession, unwrap } from './client.ts';
+import type { RateLimitQuota } from './client.ts';
 
 export type PreviewStatus = components['schemas']['PreviewStatus'];
 
@@ -27,6 +28,8 @@ export interface QueuedPreview {
   estimatedTime: number;
   position: number;
   idempotencyKey: string;
+  /** The hourly preview quota after this request (`X-RateLimit-*`), when the answer carried it. */
+  quota?: RateLimitQuota;
 }
 
 /**
@@ -45,11 +48,10 @@ export async function createPreview(api: SongmintApi, parameters: CreatePreviewP
     ...(seed === undefined ? {} : { seed }),
     ...(lyrics === undefined ? {} : { lyrics }),
   };
-  const accepted = await unwrap(
-    api.http.POST('/api/previews', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) }),
-    signal,
-  );
-  return { sessionId: accepted.session_id, status: accepted.status, estimatedTime: accepted.estimated_time, position: accepted.position, idempotencyKey };
+  const request = api.http.POST('/api/previews', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) });
+  const accepted = await unwrap(request, signal);
+  const quota = rateLimitOf((await request).response.headers);
+  return { sessionId: accepted.session_id, status: accepted.status, estimatedTime: accepted.estimated_time, position: accepted.position, idempotencyKey, ...(quota === undefined ? {} : { quota }) };
 }
 
 /**

@@ -6,6 +6,8 @@ export type UserProfile = components['schemas']['UserProfile'];
 export type TradingPools = components['schemas']['TradingPools'];
 export type TradingPool = components['schemas']['TradingPool'];
 export type IndexedNft = components['schemas']['Nft'];
+export type PoolHistory = components['schemas']['PoolHistory'];
+export type PoolSwap = components['schemas']['PoolSwap'];
 
 /** The signed-in user's profile and statistics (GET /v1/user/profile). */
 export async function getProfile(api: SongmintApi, { signal }: { signal?: AbortSignal } = {}): Promise<UserProfile> {
@@ -44,4 +46,26 @@ export async function getPool(api: SongmintApi, { songId, signal }: { songId: bi
 export async function getNft(api: SongmintApi, { tokenId, signal }: { tokenId: bigint; signal?: AbortSignal }): Promise<IndexedNft> {
   requireSession(api);
   return unwrap(api.http.GET('/v1/nft/{id}', { params: { path: { id: tokenId.toString() } }, ...(signal === undefined ? {} : { signal }) }), signal);
+}
+
+export interface GetPoolHistoryParameters {
+  songId: bigint;
+  /** `next_cursor` of the previous page (older swaps). */
+  cursor?: string;
+  /** Swaps per page, 1 to 500 (the API's default: 100). */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A song pool's swap history, newest first, with its launch price (GET
+ * /v1/trading/pools/{songId}/history): public market data, so it needs no session. Pass
+ * `next_cursor` back as `cursor` for older swaps; a `NOT_FOUND` error until the launch is indexed.
+ */
+export async function getPoolHistory(api: SongmintApi, { songId, cursor, limit, signal }: GetPoolHistoryParameters): Promise<PoolHistory> {
+  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: String(limit) }) };
+  return unwrap(
+    api.http.GET('/v1/trading/pools/{songId}/history', { params: { path: { songId: songId.toString() }, query }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
 }

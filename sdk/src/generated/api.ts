@@ -382,6 +382,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trading/pools/{songId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Variant C: the swap history of one song pool (price after each swap, newest first), public
+         * @description Public market data: no token needed; charged per client address in the trading category. Indexed from the Uniswap v4 PoolManager's Swap events, confirmed CHAIN_CONFIRMATIONS deep; a reorg deeper than that removes the rewound swaps from the next answer.
+         */
+        get: operations["getPoolHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/profile": {
         parameters: {
             query?: never;
@@ -621,7 +641,7 @@ export interface components {
             created_at: string;
             /** @description Requested seconds. */
             duration: number;
-            error_code: components["schemas"]["ErrorCode"] & (string | null);
+            error_code: components["schemas"]["ErrorCode"] | null;
             job_id: string;
             progress: number;
             prompt: string;
@@ -759,6 +779,62 @@ export interface components {
             };
             minter: string;
             signature: string;
+        };
+        PoolHistory: {
+            /** @description Last block the indexer has read (confirmed); null before its first batch or without a chain. */
+            indexed_through_block: string | null;
+            /** @description The pool's starting price (PoolManager.Initialize); null only in the instant before that log is indexed. */
+            launch: {
+                block_number: string;
+                /** @description ETH per song token, decimal, rounded down to 18 places. */
+                eth_per_token: string;
+                /** @description sqrtPriceX96 after the event. */
+                sqrt_price_x96: string;
+                tick: number;
+                /**
+                 * Format: date-time
+                 * @description Block time.
+                 */
+                time: string;
+                /** @description Song tokens per ETH, (sqrtPriceX96 / 2^96)^2, decimal, rounded down to 18 places. */
+                tokens_per_eth: string;
+            } | null;
+            /** @description Pass as `cursor` for older swaps; null on the last page. */
+            next_cursor: string | null;
+            pool_id: string;
+            song_id: string;
+            /** @description Newest first. */
+            swaps: components["schemas"]["PoolSwap"][];
+        };
+        PoolSwap: {
+            block_number: string;
+            /** @description Wei of ETH through the pool (|amount0|, before the hook fee). */
+            eth: string;
+            /** @description ETH per song token, decimal, rounded down to 18 places. */
+            eth_per_token: string;
+            /** @description The swap's LP fee in pips (hundredths of a basis point). */
+            fee_pips: number;
+            /** @description Active liquidity after the swap. */
+            liquidity: string;
+            log_index: number;
+            /**
+             * @description `buy`: ETH in, song tokens out; `sell`: the other way.
+             * @enum {string}
+             */
+            side: "buy" | "sell";
+            /** @description sqrtPriceX96 after the event. */
+            sqrt_price_x96: string;
+            tick: number;
+            /**
+             * Format: date-time
+             * @description Block time.
+             */
+            time: string;
+            /** @description Song token units through the pool (|amount1|). */
+            token: string;
+            /** @description Song tokens per ETH, (sqrtPriceX96 / 2^96)^2, decimal, rounded down to 18 places. */
+            tokens_per_eth: string;
+            tx_hash: string;
         };
         PreviewAccepted: {
             /** @description Seconds until the preview is expected to complete. */
@@ -2490,6 +2566,61 @@ export interface operations {
                 };
             };
             /** @description RATE_002: the hourly trading limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getPoolHistory: {
+        parameters: {
+            query?: {
+                /** @description Opaque: a `next_cursor` of this route. */
+                cursor?: string;
+                /** @description Swaps per page, 1 to 500 (default 100). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of swaps and the launch price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PoolHistory"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad song id, cursor or limit, or an unknown parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
             429: {
                 headers: {
                     [name: string]: unknown;

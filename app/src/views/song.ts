@@ -1,0 +1,255 @@
+import { buy, claimFees, getPoolHistory, readPool, readSong, sell, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
+import type { PoolHistory, SongPool, SongRecord } from '@songmint/sdk';
+import { isAddress, parseEther } from 'viem';
+import type { Address } from 'viem';
+import { announce, runAction, showError } from '../actions.ts';
+import { priceChart } from '../chart.ts';
+import type { PricePoint } from '../chart.ts';
+import type { AppContext } from '../context.ts';
+import { walletOf } from '../context.ts';
+import { facts, h } from '../dom.ts';
+import { eth, percentOfPips, shortAddress, tokens } from '../format.ts';
+import { connectPanel } from './wallet.ts';
+
+const HISTORY_LIMIT = 500;
+const DAY_MS = 86_400_000;
+/** How long to wait for the oracle's indexer to show a trade just made. */
+const INDEX_WAIT_MS = 60_000;
+
+interface Metadata {
+  name?: unknown;
+  description?: unknown;
+  image?: unknown;
+  animation_url?: unknown;
+}
+
+/** ipfs://<cid> through this stack's gateway (GET /ipfs/<cid>); other URLs as they are. */
+function gatewayUrl(context: AppContext, uri: string): string {
+  return uri.startsWith('ipfs://') ? `${context.config.apiUrl}/ipfs/${uri.slice('ipfs://'.length)}` : uri;
+}
+
+/** A song page, readable by anyone: the chain, IPFS through the gateway, and the public swap history. */
+export function songView(context: AppContext, songId: bigint): HTMLElement {
+  const heading = h('h1', { id: 'view-title', tabindex: '-1' }, `Song #${songId}`);
+  const view = h('section', { 'aria-labelledby': 'view-title', class: 'view song', 'data-song-id': songId.toString() }, heading);
+  view.setAttribute('aria-busy', 'true');
+  void (async () => {
+    let record: SongRecord;
+    try {
+      record = await readSong(context.read, { songId });
+    } catch (error) {
+      view.append(h('p', { id: 'song-missing' }, `There is no song #${songId} on this chain.`));
+      view.setAttribute('aria-busy', 'false');
+      if (!(error instanceof Error && /revert|nonexistent|ERC721/i.test(error.message))) showError(error);
+      return;
+    }
+    const metadata: Metadata = await fetch(gatewayUrl(context, record.metadataUri), { signal: context.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<Metadata>) : {}))
+      .catch(() => ({}));
+    if (typeof metadata.name === 'string') heading.textContent = metadata.name;
+    const about = h('div', { class: 'song-head' });
+    if (typeof metadata.image === 'string') about.append(h('img', { class: 'cover', src: gatewayUrl(context, metadata.image), alt: `Cover of ${heading.textContent}`, width: 160, height: 160 }));
+    const details = h('div', {});
+    if (typeof metadata.animation_url === 'string') details.append(h('audio', { id: 'song-player', controls: true, preload: 'metadata', src: gatewayUrl(context, metadata.animation_url), 'aria-label': `Play ${heading.textContent}` }));
+    if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
+    details.append(
+      facts([
+        ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],
+        ['Royalty', `${record.royaltyBps / 100}% on resales`],
+        ['Metadata', h('a', { href: gatewayUrl(context, record.metadataUri) }, 'on IPFS')],
+      ]),
+    );
+    about.append(details);
+    view.append(about);
+    if (record.launchedAt === 0n) view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its creator can launch it from My songs.'));
+    else view.append(await poolSection(context, songId));
+    view.setAttribute('aria-busy', 'false');
+  })().catch((error: unknown) => {
+    view.setAttribute('aria-busy', 'false');
+    showError(error);
+  });
+  return view;
+}
+
+function historyPoints(history: PoolHistory): PricePoint[] {
+  const points: PricePoint[] = [];
+  if (history.launch !== null) points.push({ time: new Date(history.launch.time), price: Number(history.launch.eth_per_token) });
+  for (const swap of [...history.swaps].reverse()) points.push({ time: new Date(swap.time), price: Number(swap.eth_per_token) });
+  return points;
+}
+
+async function poolSection(context: AppContext, songId: bigint): Promise<HTMLElement> {
+  const section = h('section', { 'aria-labelledby': 'pool-title', class: 'pool' }, h('h2', { id: 'pool-title' }, 'Token and pool'));
+  const figures = h('div', { id: 'pool-facts' });
+  const chartBox = h('figure', { id: 'price-chart', class: 'chart-box' });
+  section.append(figures, h('h3', {}, 'Price (ETH per token)'), chartBox);
+
+  let pool = await readPool(context.read, { songId });
+  let history: PoolHistory | undefined;
+
+  const drawFigures = () => {
+    const volume = history?.swaps.filter((swap) => Date.parse(swap.time) > Date.now() - DAY_MS).reduce((sum, swap) => sum + BigInt(swap.eth), 0n);
+    figures.replaceChildren(
+      facts([
+        ['Token', h('code', { title: pool.token }, shortAddress(pool.token))],
+        ['Price', h('span', { id: 'pool-price' }, `${pool.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`)],
+        ['Liquidity', h('span', { id: 'pool-liquidity' }, pool.liquidity.toString())],
+        ['24 h volume', h('span', { id: 'pool-volume' }, volume === undefined ? 'loading…' : eth(volume))],
+        ['Swap fee now', h('span', { id: 'pool-fee' }, percentOfPips(pool.swapFeePips))],
+      ]),
+    );
+  };
+  const drawChart = () => {
+    const points = history === undefined ? [] : historyPoints(history);
+    chartBox.replaceChildren(priceChart(points), h('figcaption', { class: 'note' }, `${history?.swaps.length ?? 0} ${history?.swaps.length === 1 ? 'trade' : 'trades'} since the launch`));
+  };
+  const loadHistory = async () => {
+    try {
+      history = await getPoolHistory(context.publicApi, { songId, limit: HISTORY_LIMIT, signal: context.signal });
+    } catch (error) {
+      // The oracle indexes the launch a poll or two after it is mined.
+      if (!(error instanceof SongmintApiError && error.code === 'NOT_FOUND')) throw error;
+    }
+    drawFigures();
+    drawChart();
+  };
+  drawFigures();
+  await loadHistory();
+  // The oracle indexes a launch a poll or two after it is mined: look again until it has.
+  const waitForLaunch = window.setInterval(() => {
+    if (history !== undefined) window.clearInterval(waitForLaunch);
+    else loadHistory().catch(() => window.clearInterval(waitForLaunch));
+  }, 2000);
+  context.signal.addEventListener('abort', () => window.clearInterval(waitForLaunch));
+
+  // The launch-window fee decays every second: show it moving until it settles.
+  let lastFee = pool.swapFeePips;
+  const feeTimer = window.setInterval(() => {
+    readPool(context.read, { songId }).then((fresh) => {
+      pool = fresh;
+      drawFigures();
+      if (fresh.swapFeePips === lastFee) window.clearInterval(feeTimer);
+      lastFee = fresh.swapFeePips;
+    }, () => window.clearInterval(feeTimer));
+  }, 5000);
+  context.signal.addEventListener('abort', () => window.clearInterval(feeTimer));
+
+  /** After a trade: the chain's figures now, the chart once the indexer has the swap. */
+  const afterTrade = async (txHash: string) => {
+    pool = await readPool(context.read, { songId });
+    drawFigures();
+    const deadline = Date.now() + INDEX_WAIT_MS;
+    while (Date.now() < deadline && history?.swaps.some((swap) => swap.tx_hash === txHash) !== true) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await loadHistory();
+    }
+  };
+
+  if (context.session?.chain === undefined) {
+    section.append(h('h3', {}, 'Trade'), h('p', {}, 'Connect a wallet to buy or sell this song\'s token.'), connectPanel(context));
+    return section;
+  }
+  section.append(tradeForms(context, songId, afterTrade));
+  const address = context.session.chain.walletClient.account?.address;
+  if (address !== undefined && address.toLowerCase() === pool.payoutRecipient.toLowerCase()) {
+    section.append(creatorTools(context, songId, pool, async () => {
+      pool = await readPool(context.read, { songId });
+      drawFigures();
+      return pool;
+    }));
+  }
+  return section;
+}
+
+function slippageBps(input: HTMLInputElement): number {
+  const percent = Number(input.value);
+  if (!Number.isFinite(percent) || percent < 0 || percent > 100) throw new Error('Slippage must be a percentage from 0 to 100');
+  return Math.round(percent * 100);
+}
+
+function amountOf(input: HTMLInputElement, what: string): bigint {
+  const amount = /^\d+(\.\d{1,18})?$/.test(input.value.trim()) ? parseEther(input.value.trim()) : 0n;
+  if (amount <= 0n) throw new Error(`${what} must be a positive number`);
+  return amount;
+}
+
+function tradeForms(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
+  const buyAmount = h('input', { id: 'buy-amount', inputmode: 'decimal', value: '0.01', required: true });
+  const sellAmount = h('input', { id: 'sell-amount', inputmode: 'decimal', value: '100000', required: true });
+  const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
+  const lastTrade = h('p', { id: 'last-trade', class: 'note' }, 'No trade yet in this visit.');
+  const buyButton = h('button', { type: 'submit', id: 'buy' }, 'Buy');
+  const sellButton = h('button', { type: 'submit', id: 'sell', class: 'secondary' }, 'Sell');
+  const buyForm = h('form', { class: 'row' }, h('div', {}, h('label', { for: 'buy-amount' }, 'ETH to spend'), buyAmount), buyButton);
+  const sellForm = h('form', { class: 'row' }, h('div', {}, h('label', { for: 'sell-amount' }, 'Tokens to sell'), sellAmount), sellButton);
+  buyForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void runAction(buyButton, 'Buying: confirm in your wallet', async () => {
+      const bought = await buy(walletOf(context), { songId, amountIn: amountOf(buyAmount, 'The ETH to spend'), slippageBps: slippageBps(slippage) });
+      lastTrade.textContent = `Bought ${tokens(bought.amountOut)} for ${eth(bought.amountIn)} (hook fee ${eth(bought.hookFee)})`;
+      announce(`${lastTrade.textContent}. Updating the chart.`);
+      await afterTrade(bought.hash);
+    });
+  });
+  sellForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void runAction(sellButton, 'Selling: confirm in your wallet', async () => {
+      const sold = await sell(walletOf(context), { songId, amountIn: amountOf(sellAmount, 'The tokens to sell'), slippageBps: slippageBps(slippage) });
+      lastTrade.textContent = `Sold ${tokens(sold.amountIn)} for ${eth(sold.amountOut)} (hook fee ${eth(sold.hookFee)})`;
+      announce(`${lastTrade.textContent}. Updating the chart.`);
+      await afterTrade(sold.hash);
+    });
+  });
+  return h(
+    'section',
+    { 'aria-labelledby': 'trade-title', class: 'panel' },
+    h('h3', { id: 'trade-title' }, 'Trade'),
+    buyForm,
+    sellForm,
+    h('div', { class: 'row inline' }, h('label', { for: 'slippage' }, 'Slippage (%)'), slippage),
+    lastTrade,
+  );
+}
+
+function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement {
+  const claimable = h('p', { id: 'claimable' });
+  const showClaimable = (current: SongPool) => {
+    claimable.textContent = `Claimable now: ${eth(current.fees.creator.eth)} and ${tokens(current.fees.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
+  };
+  showClaimable(pool);
+  const claim = h('button', { type: 'button', id: 'claim' }, 'Collect and claim');
+  const claimed = h('p', { id: 'claimed', class: 'note' });
+  claim.addEventListener('click', () =>
+    void runAction(claim, 'Collecting and claiming your fees: confirm in your wallet', async () => {
+      const result = await claimFees(walletOf(context), { songIds: [songId] });
+      claimed.textContent = `Claimed ${eth(result.ethPaid)}`;
+      announce(claimed.textContent);
+      showClaimable(await reload());
+    }),
+  );
+  const recipient = h('input', { id: 'payout-recipient', autocomplete: 'off', spellcheck: 'false', placeholder: '0x…', required: true });
+  const move = h('button', { type: 'submit', id: 'set-payout' }, 'Move payouts');
+  const moveForm = h('form', { class: 'row' }, h('div', { class: 'grow' }, h('label', { for: 'payout-recipient' }, 'New payout recipient'), recipient), move);
+  moveForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void runAction(move, 'Moving the payouts: confirm in your wallet', async () => {
+      const to = recipient.value.trim();
+      if (!isAddress(to)) throw new Error('The payout recipient must be an address (0x and 40 hex digits)');
+      const changed = await setPayoutRecipient(walletOf(context), { songId, recipient: to as Address });
+      announce(`Payouts of #${songId} now go to ${changed.newRecipient}: this wallet can no longer claim or move them.`);
+      await reload();
+      moveForm.replaceWith(h('p', { id: 'payout-moved' }, `Payouts go to ${changed.newRecipient}.`));
+      claim.remove();
+    });
+  });
+  return h(
+    'section',
+    { 'aria-labelledby': 'creator-title', class: 'panel' },
+    h('h3', { id: 'creator-title' }, 'Creator tools'),
+    claimable,
+    claim,
+    claimed,
+    h('p', { class: 'note' }, 'Moving the payouts hands this song\'s creator share, and the right to move it on, to another address: a split contract, a multisig, another wallet.'),
+    moveForm,
+  );
+}
