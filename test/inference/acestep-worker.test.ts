@@ -13,7 +13,7 @@ import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
-import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 
@@ -53,18 +53,16 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     await worker.stop();
     const [first, again, otherSeed, otherLyrics, written] = rows;
     assert.ok(first !== undefined && again !== undefined && otherSeed !== undefined && otherLyrics !== undefined && written !== undefined);
-    assert.equal(first.audio_hash, again.audio_hash, 'same seed, same bytes');
-    assert.notEqual(first.audio_hash, otherSeed.audio_hash, 'another seed, other audio');
-    assert.notEqual(first.audio_hash, otherLyrics.audio_hash, 'other lyrics, other audio: the lyrics are sung');
+    const [firstMp3, againMp3, otherSeedMp3, otherLyricsMp3] = await Promise.all([first, again, otherSeed, otherLyrics].map((row) => fetchPublishedMp3(row.audio_url)));
+    assert.equal(firstMp3?.audioFramesHash, againMp3?.audioFramesHash, 'same seed, same audio frames');
+    assert.notEqual(first.audio_hash, again.audio_hash, 'each file carries its own content credentials');
+    assert.notEqual(firstMp3?.audioFramesHash, otherSeedMp3?.audioFramesHash, 'another seed, other audio');
+    assert.notEqual(firstMp3?.audioFramesHash, otherLyricsMp3?.audioFramesHash, 'other lyrics, other audio: the lyrics are sung');
     assert.equal(first.used_lyrics, song.lyrics);
     assert.match(written.used_lyrics ?? '', /\[verse\]/, 'the lyrics step wrote lyrics for the model to sing');
 
-    const fetchMp3 = async (url: string | null) => {
-      const response = await fetch(url ?? '');
-      assert.equal(response.status, 200);
-      return new Uint8Array(await response.arrayBuffer());
-    };
-    const bytes = await fetchMp3(first.audio_url);
+    assert.ok(firstMp3 !== undefined && againMp3 !== undefined);
+    const bytes = firstMp3.bytes;
     assert.equal(`0x${createHash('sha256').update(bytes).digest('hex')}`, first.audio_hash);
     assertCbr320(bytes);
     const measured = measureMp3(bytes);
@@ -77,7 +75,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     assert.equal(decoded.channels.length, 2);
     assert.notDeepEqual(decoded.channels[0], decoded.channels[1], 'stereo');
     assert.ok(Math.abs(decoded.samples - 5 * 48_000) <= 1152, `decoded ${decoded.samples} samples`);
-    const decodedAgain = await decodeMp3(await fetchMp3(again.audio_url));
+    const decodedAgain = await decodeMp3(againMp3.bytes);
     assert.deepEqual(decodedAgain.channels, decoded.channels, 'same seed, same decoded samples');
 
     const model = await stack.db.one<{ model_name: string; model_version: string; model_licence: string; model_commercial_use: boolean; steps: number }>(

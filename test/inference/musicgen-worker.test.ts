@@ -10,7 +10,7 @@ import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
-import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 
@@ -44,13 +44,14 @@ describe('inference worker with a MusicGen-format model (MODEL_DIR)', () => {
     await worker.stop();
     const [first, again, other] = rows;
     assert.ok(first !== undefined && again !== undefined && other !== undefined);
-    assert.equal(first.audio_hash, again.audio_hash, 'same seed, same bytes');
-    assert.notEqual(first.audio_hash, other.audio_hash, 'another seed, other audio');
+    const [firstMp3, againMp3, otherMp3] = await Promise.all([first, again, other].map((row) => fetchPublishedMp3(row.audio_url)));
+    assert.equal(firstMp3?.audioFramesHash, againMp3?.audioFramesHash, 'same seed, same audio frames');
+    assert.notEqual(first.audio_hash, again.audio_hash, 'each file carries its own content credentials');
+    assert.notEqual(firstMp3?.audioFramesHash, otherMp3?.audioFramesHash, 'another seed, other audio');
     assert.match(first.used_lyrics ?? '', /\[verse\]/, 'the lyrics step ran and conditioned the music');
 
-    const response = await fetch(first.audio_url ?? '');
-    assert.equal(response.status, 200);
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    assert.ok(firstMp3 !== undefined);
+    const bytes = firstMp3.bytes;
     assert.equal(`0x${createHash('sha256').update(bytes).digest('hex')}`, first.audio_hash);
     assertCbr320(bytes);
     const measured = measureMp3(bytes);

@@ -10,9 +10,8 @@ import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { seedFromJobId } from '../../inference/src/model/seed.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
-import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import { readC2pa } from '../support/c2pa.ts';
-import { id3v2Length } from '../../inference/src/audio/id3-tag.ts';
 import { contentHash } from '../../core/src/content-hash.ts';
 import { GENERATOR, promptSha256 } from '../../inference/src/audio/content-credentials.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -126,12 +125,12 @@ describe('inference worker: queue, database, storage and model end to end', () =
     await worker.stop();
     // The audio (every MPEG frame after the ID3 tag) is reproducible; the published files differ
     // by their content credentials, which name the job and carry a fresh signature.
-    const files = await Promise.all(rows.map(async (r) => new Uint8Array(await (await fetch(r.audio_url ?? '')).arrayBuffer())));
-    const hashes = files.map((bytes) => contentHash(bytes.subarray(id3v2Length(bytes))));
+    const published = await Promise.all(rows.map((r) => fetchPublishedMp3(r.audio_url)));
+    const hashes = published.map((file) => file.audioFramesHash);
     assert.equal(hashes[0], hashes[1], 'same inputs, same audio frames');
     assert.equal(new Set(hashes).size, 4, `seed, prompt words and steps each change the audio: ${hashes.join(' ')}`);
     assert.notEqual(rows[0]?.audio_hash, rows[1]?.audio_hash, 'each job\'s file carries its own manifest');
-    assert.deepEqual(files.map((bytes, i) => contentHash(bytes) === rows[i]?.audio_hash), [true, true, true, true, true]);
+    assert.deepEqual(published.map((file, i) => contentHash(file.bytes) === rows[i]?.audio_hash), [true, true, true, true, true]);
     assert.deepEqual(rows.map((r) => r.seed), ['123456789', '123456789', '987654321', '123456789', '123456789']);
   });
 

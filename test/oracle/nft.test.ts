@@ -101,7 +101,7 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
           audio_url: job.audioUrl,
           audio_hash: job.audioHash,
           job_id: job.publicId,
-          generation: { prompt: 'test song', lyrics: null, seed: null, model: null },
+          generation: { prompt: 'test song', lyrics: null, seed: null, model: null, content_credentials: null },
         },
       },
       minter: alice.address,

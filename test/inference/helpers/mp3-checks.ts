@@ -1,5 +1,8 @@
 /** Decoding and inspection helpers for the produced MP3s. */
+import assert from 'node:assert/strict';
 import { MPEGDecoder } from 'mpg123-decoder';
+import { contentHash } from '../../../core/src/content-hash.ts';
+import { id3v2Length } from '../../../inference/src/audio/id3-tag.ts';
 import { parseMp3 } from '../../../inference/src/audio/mp3-frames.ts';
 
 export interface Decoded {
@@ -30,4 +33,16 @@ export function assertCbr320(bytes: Uint8Array): number {
     if (frame.length !== expected) throw new Error(`frame at ${frame.offset} has length ${frame.length}`);
   }
   return parsed.frames.length;
+}
+
+/**
+ * The published file and the hash of its audio: every MPEG frame after the ID3 tag. The audio is
+ * reproducible for the same inputs; the file is not, because its content credentials name the job
+ * and carry a fresh signature.
+ */
+export async function fetchPublishedMp3(url: string | null): Promise<{ bytes: Uint8Array; audioFramesHash: string }> {
+  const response = await fetch(url ?? '');
+  assert.equal(response.status, 200, `GET ${url}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { bytes, audioFramesHash: contentHash(bytes.subarray(id3v2Length(bytes))) };
 }
