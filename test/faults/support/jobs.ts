@@ -1,5 +1,8 @@
 /** Job checks shared by the fault tests: a job's row, and "completed exactly once". */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { FaultCluster, OracleReplica, Session } from './cluster.ts';
 import { httpRequest, storedObjectKeys, waitFor } from './cluster.ts';
@@ -25,8 +28,8 @@ export async function submit(cluster: FaultCluster, user: Session, prompt: strin
 }
 
 /**
- * Waits for `jobId` to complete, then checks it did so exactly once: one object at its audio key,
- * one queue message, completed once.
+ * Waits for `jobId` to complete, then checks it did so exactly once: one object at its audio key
+ * whose SHA-256 is the recorded hash, one queue message, completed once.
  */
 export async function completedOnce(cluster: FaultCluster, jobId: string, timeoutMs = 180_000): Promise<JobRow> {
   const row = await waitFor(`${jobId} to complete`, async () => {
@@ -36,10 +39,21 @@ export async function completedOnce(cluster: FaultCluster, jobId: string, timeou
   }, timeoutMs, 250);
   const objects = await storedObjectKeys(cluster.s3, 'audio/');
   assert.equal(objects.filter((key) => key === row.audio_key).length, 1, 'one object');
-  const messages = await cluster.db.one<{ completed: number; other: number }>(
-    `SELECT count(*) FILTER (WHERE state = 'completed')::int AS completed, count(*) FILTER (WHERE state <> 'completed')::int AS other FROM pgboss.job WHERE data->>'jobId' = $1`,
-    [jobId.replace(/^gen_/, '')],
-  );
-  assert.deepEqual(messages, { completed: 1, other: 0 }, 'one queue message, completed once');
+  const bytes = await readFile(join(cluster.s3.directory, cluster.s3.bucket, `${row.audio_key ?? ''}._S3rver_object`));
+  assert.equal(`0x${createHash('sha256').update(bytes).digest('hex')}`, row.audio_hash, `${row.audio_key ?? ''} is the bytes its hash names`);
+  // The message is completed after the row commits, in a statement of its own: a worker cut off
+  // from the database between the two leaves it active until its heartbeat lapses, and the
+  // retry finds the job done and completes the message without running it again.
+  const messages = () =>
+    cluster.db.one<{ completed: number; other: number }>(
+      `SELECT count(*) FILTER (WHERE state = 'completed')::int AS completed, count(*) FILTER (WHERE state <> 'completed')::int AS other FROM pgboss.job WHERE data->>'jobId' = $1`,
+      [jobId.replace(/^gen_/, '')],
+    );
+  const settled = await waitFor(`${jobId}'s queue message to complete`, async () => {
+    const counts = await messages();
+    return counts.other === 0 ? counts : undefined;
+  }, 60_000, 250).catch(() => messages());
+  assert.deepEqual(settled, { completed: 1, other: 0 }, 'one queue message, completed once');
+  assert.equal((await jobRow(cluster, jobId)).attempts, row.attempts, 'not run again after it completed');
   return row;
 }
