@@ -12,7 +12,7 @@ import type { z } from 'zod';
 export function authRouter(deps: AppDeps): Router {
   const router = Router();
   router.get('/nonce', async (_req, res) => {
-    const issued = await issueNonce(deps.db, deps.siwe, deps.now());
+    const issued = await issueNonce(deps.db, deps.siwe);
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       nonce: issued.nonce,

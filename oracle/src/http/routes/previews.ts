@@ -164,7 +164,7 @@ async function handleStatus(deps: PreviewRouterDeps, req: Request, res: Response
     sendError(req, res, previewNotFound());
     return;
   }
-  const view = await viewPreview(deps, preview, now);
+  const view = await viewPreview(deps, preview);
   if (!view.ok) {
     sendError(req, res, view.error);
     return;
