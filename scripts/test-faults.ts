@@ -1,17 +1,18 @@
 /**
- * `npm run test:faults`: the long reliability suite (docs/operations.md). Runs the short set
- * (test/faults/short, with 5,000 fuzzed requests) and the long set (test/faults/long) with node's
- * test runner, then the soak (bench/soak.ts, SOAK_SECONDS, 600 by default), each under a hard
- * time limit, and prints the figures the tests recorded. Exit code 1 when any part fails.
+ * `npm run test:faults`: the long reliability suite (docs/operations.md). Runs the short set and
+ * the long set (test/faults/short, test/faults/long) with node's test runner, then the fuzz test
+ * at 50,000 requests (FUZZ_REQUESTS; its seed printed, FUZZ_SEED replays it), then the soak
+ * (bench/soak.ts, SOAK_SECONDS, 600 by default), each under a hard time limit, and prints the
+ * figures the tests recorded. Exit code 1 when any part fails.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const figuresDir = mkdtempSync(join(tmpdir(), 'songmint-faults-'));
 const figuresFile = join(figuresDir, 'figures.jsonl');
-const env = { ...process.env, FAULTS_FIGURES_FILE: figuresFile, FUZZ_REQUESTS: process.env.FUZZ_REQUESTS ?? '5000', SOAK_SECONDS: process.env.SOAK_SECONDS ?? '600' };
+const env = { ...process.env, FAULTS_FIGURES_FILE: figuresFile, FUZZ_REQUESTS: process.env.FUZZ_REQUESTS ?? '50000', SOAK_SECONDS: process.env.SOAK_SECONDS ?? '600' };
 const testArgs = ['--conditions=songmint-source', '--import', 'tsx', '--import', './test/support/bounded-hooks.ts', '--test', '--test-concurrency=1', '--test-timeout=900000', '--test-force-exit'];
 
 interface Part {
@@ -20,8 +21,19 @@ interface Part {
   limitMs: number;
 }
 
+const FUZZ_TEST = 'test/faults/short/fuzz.test.ts';
+const faultTests = ['test/faults/short', 'test/faults/long'].flatMap((dir) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `${dir}/${name}`)
+    .filter((path) => path !== FUZZ_TEST),
+);
+/** What one fuzzed request may take on a loaded machine, its database snapshots included. */
+const FUZZ_MS_PER_REQUEST = 60;
+
 const parts: Part[] = [
-  { name: 'fault and fuzz tests', args: [...testArgs, 'test/faults/short/*.test.ts', 'test/faults/long/*.test.ts'], limitMs: 20 * 60_000 },
+  { name: 'fault tests', args: [...testArgs, ...faultTests], limitMs: 30 * 60_000 },
+  { name: 'fuzz', args: [...testArgs, FUZZ_TEST], limitMs: 10 * 60_000 + Number(env.FUZZ_REQUESTS) * FUZZ_MS_PER_REQUEST },
   { name: 'soak', args: ['--import', 'tsx', 'bench/soak.ts'], limitMs: (Number(env.SOAK_SECONDS) + 180) * 1000 },
 ];
 
@@ -58,15 +70,24 @@ const soak = (() => {
     return undefined;
   }
 })();
+const blackholeLoad = named('postgres-blackhole-load');
+const blackholeShort = named('postgres-blackhole-short');
+const storeBlackhole = named('object-store-blackhole');
+const skew = named('clock-skew');
 const faults =
   Number(named('component-faults').faultsSurvived ?? 0) +
   (named('connection-burst').connections === undefined ? 0 : 2) +
   (named('chain-faults').mintsRecorded === undefined ? 0 : 2) +
   (named('pinning-failure').refusedThenPinned === undefined ? 0 : 1) +
-  (named('backup-restore').jobsRestored === undefined ? 0 : 1);
-const exactly = Number(named('multi-replica').exactlyOnce ?? 0) + Number(named('postgres-kill').jobsExactlyOnce ?? 0) + figures.filter((f) => String(f.name).startsWith('worker-kill-')).length + Number(named('object-store-down').retriedThenCompleted ?? 0);
+  (named('backup-restore').jobsRestored === undefined ? 0 : 1) +
+  ['postgres-blackhole-short', 'postgres-blackhole-load', 'object-store-blackhole', 'clock-skew'].filter((name) => named(name).name !== undefined).length +
+  (named('chain-faults').rpcSilentGivenUpAfterMs === undefined ? 0 : 1);
+const exactly = Number(blackholeShort.jobsExactlyOnce ?? 0) + Number(blackholeLoad.jobsExactlyOnce ?? 0) + Number(storeBlackhole.retriedThenCompleted ?? 0) + Number(named('multi-replica').exactlyOnce ?? 0) + Number(named('postgres-kill').jobsExactlyOnce ?? 0) + figures.filter((f) => String(f.name).startsWith('worker-kill-')).length + Number(named('object-store-down').retriedThenCompleted ?? 0);
 console.log('\n=== test:faults summary ===');
-console.log(`faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore)`);
+console.log(`faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x2, object store blackholed, RPC blackholed, clock skew)`);
+console.log(`blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher call given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms`);
+console.log(`clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}`);
+console.log(`fuzz seed              ${String(named('fuzz').seed ?? '?')} (replay: FUZZ_SEED=${String(named('fuzz').seed ?? '?')} FUZZ_REQUESTS=${env.FUZZ_REQUESTS})`);
 console.log(`requests fuzzed        ${String(named('fuzz').requests ?? 0)} over ${String(named('fuzz').operations ?? 0)} operations, 5xx: ${String(named('fuzz').responses5xx ?? 'n/a')}, statuses ${String(named('fuzz').statuses ?? '')}`);
 console.log(`jobs exactly once      ${exactly} (multi-replica ${String(named('multi-replica').exactlyOnce ?? 0)} of ${String(named('multi-replica').jobs ?? 0)} in ${String(named('multi-replica').completionSeconds ?? '?')} s; one signature per job under ${String(named('multi-replica-signatures').concurrentAsksPerJob ?? '?')} concurrent asks)`);
 if (soak !== undefined) {

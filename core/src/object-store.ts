@@ -18,11 +18,13 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { OBJECT_STORE_DEADLINES } from './object-store-deadlines.ts';
 import { createChecksumHead, fullObjectSha256 } from './s3-checksum-head.ts';
 import { ok } from './result.ts';
 import type { DomainError, Result } from './result.ts';
 
 export { fullObjectSha256 };
+export { OBJECT_STORE_DEADLINES };
 
 export interface ObjectStoreOptions {
   /** S3 endpoint; omit for AWS S3 in `region`. */
@@ -117,6 +119,13 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
   const client = new S3Client({
     region: options.region,
+    maxAttempts: OBJECT_STORE_DEADLINES.attempts,
+    requestHandler: {
+      connectionTimeout: OBJECT_STORE_DEADLINES.connectMs,
+      socketTimeout: OBJECT_STORE_DEADLINES.idleMs,
+      requestTimeout: OBJECT_STORE_DEADLINES.requestMs,
+      throwOnRequestTimeout: true,
+    },
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
     ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     forcePathStyle: options.forcePathStyle ?? false,
@@ -184,6 +193,8 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
         if (checksumHead !== undefined) {
           const fast = await checksumHead(key);
           if (fast.kind === 'checksum') return ok({ hex: fast.hex, size: fast.size, source: 'store_checksum' as const });
+          // A store silent past the deadline would be as silent to the SDK's attempts.
+          if (fast.kind === 'silent') return { ok: false, error: { code: 'unavailable', message: `no answer within ${OBJECT_STORE_DEADLINES.idleMs} ms`, key } };
           if (fast.kind === 'unknown') {
             const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
             const hex = fullObjectSha256(head);

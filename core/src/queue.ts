@@ -1,5 +1,6 @@
 import { PgBoss } from 'pg-boss';
 import type { Db } from 'pg-boss';
+import { connectionSettings } from './db/database.ts';
 import type { DatabaseTask } from './db/database.ts';
 import {
   FLEET_PARALLEL_JOBS,
@@ -23,6 +24,20 @@ export interface BossOptions {
 }
 
 /**
+ * Deadlines of pg-boss's own connections (fetching, completing, maintenance): the same connect
+ * and keepalive as the API's pool (core/src/db/database.ts), longer statements because queue
+ * maintenance deletes in bulk. No request waits on this pool: a queued job's message is written
+ * through the request's own transaction (`bossDbFromTask`).
+ */
+export const BOSS_DEADLINES = {
+  connectMs: 3000,
+  statementMs: 10_000,
+  readMs: 12_000,
+  idleInTransactionMs: 10_000,
+  keepAliveMs: 10_000,
+} as const;
+
+/**
  * A pg-boss instance on `databaseUrl` (not started). pg-boss keeps its tables in the `pgboss`
  * schema of the same database, so a job row and its queue message can commit together.
  * pg-boss reports background failures as `error` events: the caller must listen for them (an
@@ -30,9 +45,8 @@ export interface BossOptions {
  */
 export function createBoss(databaseUrl: string, options: BossOptions = {}): PgBoss {
   return new PgBoss({
-    connectionString: databaseUrl,
+    ...connectionSettings(databaseUrl, BOSS_DEADLINES),
     max: options.max ?? 4,
-    connectionTimeoutMillis: 3000,
     supervise: options.supervise ?? true,
     schedule: false,
   });

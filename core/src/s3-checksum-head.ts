@@ -18,11 +18,16 @@ import type { AwsCredentialIdentityProvider, ChecksumConstructor, HashConstructo
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { OBJECT_STORE_DEADLINES } from './object-store-deadlines.ts';
 
 /** SHA-256 of the empty payload, which a HEAD signs. */
 const EMPTY_PAYLOAD_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-/** A HEAD that takes longer than this is abandoned to the SDK path. */
-const HEAD_TIMEOUT_MS = 10_000;
+
+class HeadSilentError extends Error {
+  constructor() {
+    super('HEAD had no answer within the idle deadline');
+  }
+}
 
 export interface ObjectLocation {
   /** S3 endpoint; omit for AWS S3 in `region`. */
@@ -32,7 +37,8 @@ export interface ObjectLocation {
   forcePathStyle?: boolean;
 }
 
-export type ChecksumHeadResult = { kind: 'checksum'; hex: string; size: number } | { kind: 'none' } | { kind: 'unknown' };
+/** `silent`: the store stayed silent past its idle deadline (the SDK's attempts would wait as long). */
+export type ChecksumHeadResult = { kind: 'checksum'; hex: string; size: number } | { kind: 'none' } | { kind: 'unknown' } | { kind: 'silent' };
 
 export interface ChecksumHead {
   (key: string): Promise<ChecksumHeadResult>;
@@ -109,13 +115,13 @@ export function createChecksumHead(options: ChecksumHeadOptions): ChecksumHead {
       });
       const response = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
         const outgoing = send(
-          { agent, method: 'HEAD', protocol: base.protocol, hostname: base.hostname, port: base.port, path, headers: signed.headers, timeout: HEAD_TIMEOUT_MS },
+          { agent, method: 'HEAD', protocol: base.protocol, hostname: base.hostname, port: base.port, path, headers: signed.headers, timeout: OBJECT_STORE_DEADLINES.idleMs },
           (incoming) => {
             incoming.resume();
             resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers });
           },
         );
-        outgoing.on('timeout', () => outgoing.destroy(new Error('HEAD timed out')));
+        outgoing.on('timeout', () => outgoing.destroy(new HeadSilentError()));
         outgoing.on('error', reject);
         outgoing.end();
       });
@@ -124,7 +130,8 @@ export function createChecksumHead(options: ChecksumHeadOptions): ChecksumHead {
       const size = Number(response.headers['content-length']);
       if (!Number.isSafeInteger(size)) return { kind: 'unknown' };
       return hex === undefined ? { kind: 'none' } : { kind: 'checksum', hex, size };
-    } catch {
+    } catch (error) {
+      if (error instanceof HeadSilentError) return { kind: 'silent' };
       // Network or signing trouble: the SDK path retries and reports it properly.
       return { kind: 'unknown' };
     }

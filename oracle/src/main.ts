@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient } from 'viem';
 import type { Address, Hex } from 'viem';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
@@ -13,6 +13,7 @@ import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/conf
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
+import { rpcTransport } from './chain/rpc-transport.ts';
 import { createSignerStatus } from './chain/signer-status.ts';
 import { createWalletSignatureVerifier } from './chain/wallet-signature.ts';
 import { createChainWatcher } from './chain/watcher.ts';
@@ -101,7 +102,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
       ? createPinningClient({ endpoint: config.IPFS_PINNING_URL, accessToken: config.IPFS_PINNING_TOKEN })
       : undefined;
   // Sign-in checks smart wallets' signatures (ERC-1271, ERC-6492) on the configured chain.
-  const signInClient = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
+  const signInClient = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) });
   const origin = apiOrigin(config);
   // One LISTEN connection (outside the pool) for every job event stream this process serves.
   const jobEvents = createJobEventsHub({
@@ -138,7 +139,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   // CHAIN_RPC_URL and SONG_NFT_ADDRESS come together (config.ts): one client for the signer reads
   // and the watcher.
   const chainClient =
-    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: http(config.CHAIN_RPC_URL) }) : undefined;
+    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) }) : undefined;
   const songVaultAddress = config.SONG_VAULT_ADDRESS as Address | undefined;
   const vault =
     chainClient === undefined || songVaultAddress === undefined

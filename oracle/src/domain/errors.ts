@@ -127,12 +127,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as Error & { code?: unknown }).code;
   if (typeof code === 'string') {
     if (UNAVAILABLE_SOCKET_CODES.has(code)) return true;
-    // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now).
-    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+    // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect
+    // now), 57014 (cancelled by statement_timeout), 25P03 (idle_in_transaction_session_timeout):
+    // the database did not answer within the deadlines of core/src/db/database.ts.
+    if (code.startsWith('08') || ['57P01', '57P02', '57P03', '57014', '25P03'].includes(code)) return true;
   }
   const message = error.message;
   if (
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection/i.test(
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection/i.test(
       message,
     )
   ) {

@@ -1,6 +1,7 @@
-import { createPublicClient, http, parseAbi } from 'viem';
+import { createPublicClient, parseAbi } from 'viem';
 import type { Address } from 'viem';
 import { optimism } from 'viem/chains';
+import { rpcTransport } from '../chain/rpc-transport.ts';
 
 /** Returns the fid registered to `address`, or 0n when it has none. */
 export type FidVerifier = (address: Address) => Promise<bigint>;
@@ -12,6 +13,6 @@ const ID_REGISTRY_ABI = parseAbi(['function idOf(address owner) view returns (ui
 
 /** Reads `IdRegistry.idOf(address)` through the Optimism RPC at `rpcUrl`. */
 export function createFarcasterFidVerifier(rpcUrl: string): FidVerifier {
-  const client = createPublicClient({ chain: optimism, transport: http(rpcUrl, { timeout: 5000, retryCount: 1 }) });
+  const client = createPublicClient({ chain: optimism, transport: rpcTransport(rpcUrl) });
   return (address) => client.readContract({ address: FARCASTER_ID_REGISTRY, abi: ID_REGISTRY_ABI, functionName: 'idOf', args: [address] });
 }

@@ -10,7 +10,9 @@
  * `stats()` shows that nothing was left behind.
  *
  * When the connection drops (database restart, `pg_terminate_backend`) the hub reconnects with
- * backoff. Announcements sent during the gap are lost, so after every (re)connect each watched
+ * backoff. A connection that stops answering without closing (a partition) would look idle
+ * forever, so the hub probes it every `probeMs`: a probe without an answer within the pool's read
+ * deadline (core/src/db/database.ts) counts as a drop. Announcements sent during the gap are lost, so after every (re)connect each watched
  * job is signalled once and its streams re-read it.
  */
 import type { Logger } from 'pino';
@@ -44,6 +46,8 @@ export interface JobEventsHubOptions {
   /** First wait before reconnecting; it doubles up to `maxReconnectMs`. */
   reconnectMs?: number;
   maxReconnectMs?: number;
+  /** How often the LISTEN connection is probed with a statement. */
+  probeMs?: number;
 }
 
 /** One client's stream: its cap slot, the job it watches and its timers, all freed by `close`. */
@@ -84,6 +88,7 @@ export interface JobEventsHub {
 
 const DEFAULT_RECONNECT_MS = 250;
 const DEFAULT_MAX_RECONNECT_MS = 10_000;
+const DEFAULT_PROBE_MS = 15_000;
 
 type Listener = Awaited<ReturnType<Database['connect']>>;
 
@@ -213,6 +218,16 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
   }
 
   start();
+  const probe = setInterval(() => {
+    const current = listener;
+    if (current === null) return;
+    current.one('SELECT 1 AS alive').catch((error: unknown) => {
+      lost(error, current.client);
+      // A direct connection's `done` ends it (a promise); a dead one is already gone.
+      Promise.resolve(current.done()).catch(() => undefined);
+    });
+  }, options.probeMs ?? DEFAULT_PROBE_MS);
+  probe.unref();
 
   return {
     limits,
@@ -224,6 +239,7 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
     },
     async close() {
       closed = true;
+      clearInterval(probe);
       clearTimeout(reconnectTimer);
       reconnectTimer = undefined;
       await connecting;

@@ -113,6 +113,8 @@ export interface PreviewRow {
   preview_error_message: string | null;
   preview_created_at: Date;
   preview_started_at: Date | null;
+  /** The database's clock when the row was read: the clock of the expiry rule. */
+  preview_read_at: Date;
 }
 
 const chargeAndFindPreview = chargedLookup<PreviewRow>(
@@ -120,7 +122,7 @@ const chargeAndFindPreview = chargedLookup<PreviewRow>(
   (caller, [sessionId]) => `SELECT id AS preview_id, session_id AS preview_session_id, status AS preview_status, progress AS preview_progress,
           duration AS preview_duration, steps AS preview_steps, tier AS preview_tier, audio_hash AS preview_audio_hash,
           actual_duration AS preview_actual_duration, error_code AS preview_error_code, error_message AS preview_error_message,
-          created_at AS preview_created_at, started_at AS preview_started_at
+          created_at AS preview_created_at, started_at AS preview_started_at, now() AS preview_read_at
      FROM preview_jobs WHERE session_id = ${sessionId}::text AND user_id = ${caller}`,
   // Columns prefixed so that none collides with the charge's.
   (row) => (typeof row.preview_id === 'string' ? (row as unknown as PreviewRow) : null),
@@ -158,9 +160,14 @@ export interface PreviewViewDeps {
   objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
 }
 
-/** The status body of `preview`; PREVIEW_EXPIRED past its 24 hours or once its clip is deleted. */
-export async function viewPreview(deps: PreviewViewDeps, preview: PreviewRow, now: Date): Promise<Result<PreviewView>> {
+/**
+ * The status body of `preview`; PREVIEW_EXPIRED past its 24 hours or once its clip is deleted.
+ * Expiry and progress run on the database's clock (`preview_read_at`), as the retention sweep
+ * does: a replica whose clock is minutes ahead does not expire a preview early.
+ */
+export async function viewPreview(deps: PreviewViewDeps, preview: PreviewRow): Promise<Result<PreviewView>> {
   const sessionId = preview.preview_session_id;
+  const now = preview.preview_read_at;
   const expiresAt = previewExpiresAt(preview.preview_created_at);
   if (now.getTime() >= expiresAt.getTime()) return fail(expired(sessionId, expiresAt));
   const expires_at = expiresAt.toISOString();

@@ -27,13 +27,19 @@ export interface IssuedNonce {
   expiresAt: Date;
 }
 
-/** A single-use nonce, stored so that any replica can consume it. */
-export async function issueNonce(db: Database, settings: SignInSettings, now: Date): Promise<IssuedNonce> {
+/**
+ * A single-use nonce, stored so that any replica can consume it. Its lifetime is shared state, so
+ * it runs on the database's clock (docs/operations.md, "Clocks"): a replica whose clock is
+ * minutes off neither shortens nor stretches it.
+ */
+export async function issueNonce(db: Database, settings: SignInSettings): Promise<IssuedNonce> {
   const nonce = randomBytes(16).toString('hex');
-  const expiresAt = new Date(now.getTime() + settings.nonceTtlSeconds * 1000);
-  await db.none('INSERT INTO auth_nonces (nonce, created_at, expires_at) VALUES ($1, $2, $3)', [nonce, now, expiresAt]);
+  const { expires_at: expiresAt } = await db.one<{ expires_at: Date }>(
+    'INSERT INTO auth_nonces (nonce, created_at, expires_at) VALUES ($1, now(), now() + make_interval(secs => $2)) RETURNING expires_at',
+    [nonce, settings.nonceTtlSeconds],
+  );
   // Housekeeping on the write path keeps the table small without a scheduler.
-  await db.none('DELETE FROM auth_nonces WHERE expires_at < $1', [new Date(now.getTime() - 24 * 3600 * 1000)]);
+  await db.none(`DELETE FROM auth_nonces WHERE expires_at < now() - interval '24 hours'`);
   return { nonce, expiresAt };
 }
 
@@ -119,8 +125,8 @@ export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Resu
   const check = await verifier.verify({ address: message.address, message: input.message, signature: input.signature });
   if (!check.valid) return signatureRefused(check, verifier.smartWallets);
   const consumed = await deps.db.oneOrNone(
-    'UPDATE auth_nonces SET consumed_at = $2 WHERE nonce = $1 AND consumed_at IS NULL AND expires_at > $2 RETURNING nonce',
-    [message.nonce, now],
+    'UPDATE auth_nonces SET consumed_at = now() WHERE nonce = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING nonce',
+    [message.nonce],
   );
   if (consumed === null) return refused('unknown, expired or already used nonce; request a new one from GET /api/auth/nonce');
 

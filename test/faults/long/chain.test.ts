@@ -4,7 +4,10 @@
  * proxy that can go down. While the RPC is down the watcher keeps its cursor and records nothing;
  * once it is back it resumes from the cursor and records the mint made meanwhile, once. A mint in
  * a block the chain then drops (a reorg shallower than CHAIN_CONFIRMATIONS) is never counted; the
- * same signature minted again on the new branch counts once.
+ * same signature minted again on the new branch counts once. The RPC blackholed (calls get no
+ * answer and no close, test/faults/support/blackhole-proxy.ts): each watcher call is given up at
+ * its deadline (oracle/src/chain/rpc-transport.ts), the cursor holds, and after healing the mint
+ * made meanwhile is recorded once.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +19,9 @@ import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../../scripts/local-chain.ts';
 import type { LocalChain } from '../../../scripts/local-chain.ts';
+import { RPC_CALL_BOUND_MS } from '../../../oracle/src/chain/rpc-transport.ts';
+import { startBlackholeProxy } from '../support/blackhole-proxy.ts';
+import type { BlackholeProxy } from '../support/blackhole-proxy.ts';
 import { recordFigure } from '../support/figures.ts';
 import type { FaultCluster, OracleReplica, Session } from '../support/cluster.ts';
 import { httpRequest, startFaultCluster, waitFor } from '../support/cluster.ts';
@@ -67,20 +73,23 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
   let cluster: FaultCluster;
   let chain: LocalChain;
   let proxy: RpcProxy;
+  let blackhole: BlackholeProxy;
   let oracle: OracleReplica;
   let user: Session;
   before(async () => {
     chain = await startLocalChain();
     proxy = await startRpcProxy(chain.rpcUrl);
+    blackhole = await startBlackholeProxy({ port: Number(new URL(proxy.url).port) });
     cluster = await startFaultCluster();
     const nft = chain.contracts.SongNFT;
     assert.ok(nft !== undefined);
-    oracle = await cluster.startOracle({ CHAIN_RPC_URL: proxy.url, SONG_NFT_ADDRESS: nft, CHAIN_CONFIRMATIONS: String(CONFIRMATIONS), PLATFORM_SIGNER_KEY: LOCAL_PLATFORM_SIGNER_KEY });
+    oracle = await cluster.startOracle({ CHAIN_RPC_URL: `http://127.0.0.1:${blackhole.port}`, SONG_NFT_ADDRESS: nft, CHAIN_CONFIRMATIONS: String(CONFIRMATIONS), PLATFORM_SIGNER_KEY: LOCAL_PLATFORM_SIGNER_KEY });
     await cluster.startWorker();
     user = await cluster.login(oracle, { tier: 'pro', account: privateKeyToAccount(MINTER_KEY) });
   });
   after(async () => {
     await cluster?.stop();
+    await blackhole?.close();
     await proxy?.close();
     await chain?.stop();
   });
@@ -92,7 +101,7 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     const mine = (blocks: number) => rpc.request({ method: 'hardhat_mine' as 'eth_blockNumber', params: [`0x${blocks.toString(16)}`] as unknown as undefined });
 
     const songs: Array<{ jobId: string; uri: string; audioHash: Hex; signature: Hex }> = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const created = await httpRequest(`${oracle.url}/api/generate`, { token: user.token, body: { prompt: `minted ${i}`, duration: 5 } });
       assert.equal(created.status, 202, created.text);
       const jobId = (created.body as { job_id: string }).job_id;
@@ -116,8 +125,8 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
       cluster.db.one<{ signature_used: boolean }>('SELECT signature_used FROM generation_jobs WHERE id = $1', [song.jobId.replace(/^gen_/, '')]).then((row) => row.signature_used);
     const minted = () => cluster.db.one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [user.userId]).then((row) => row.total_minted);
     const cursor = () => cluster.db.oneOrNone<{ block: string }>('SELECT block_number::text AS block FROM chain_cursors').then((row) => (row === null ? -1n : BigInt(row.block)));
-    const [first, second, third] = songs;
-    assert.ok(first !== undefined && second !== undefined && third !== undefined);
+    const [first, second, third, fourth] = songs;
+    assert.ok(first !== undefined && second !== undefined && third !== undefined && fourth !== undefined);
 
     await mint(first);
     await mine(CONFIRMATIONS);
@@ -138,6 +147,23 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     await waitFor('the mint made while the RPC was down', async () => ((await used(second)) ? true : undefined), 60_000, 250);
     assert.equal(await minted(), 2);
 
+    // RPC blackholed: every call is given up at its deadline (viem: "took too long"), the cursor
+    // holds, and the mint made meanwhile is recorded once after healing.
+    const timeoutsBefore = oracle.output().split('took too long').length;
+    blackhole.blackhole();
+    const cursorWhileSilent = await cursor();
+    await mint(fourth);
+    await mine(CONFIRMATIONS);
+    const silentSince = performance.now();
+    await waitFor('a watcher call given up at its deadline', async () => (oracle.output().split('took too long').length > timeoutsBefore ? true : undefined), RPC_CALL_BOUND_MS * 6, 250);
+    const gaveUpMs = Math.round(performance.now() - silentSince);
+    assert.equal(await used(fourth), false);
+    assert.equal(await cursor(), cursorWhileSilent, 'the cursor holds while the RPC is silent');
+    assert.equal((await httpRequest(`${oracle.url}/health/live`, { timeoutMs: 5000 })).status, 200);
+    blackhole.heal();
+    await waitFor('the mint made while the RPC was silent', async () => ((await used(fourth)) ? true : undefined), 60_000, 250);
+    assert.equal(await minted(), 3);
+
     // A reorg shallower than the confirmations: the block holding the third mint is dropped.
     const snapshot = (await rpc.request({ method: 'evm_snapshot' as 'eth_blockNumber' })) as unknown as string;
     await mint(third);
@@ -147,15 +173,15 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     const head = await rpc.getBlockNumber();
     await waitFor('the watcher to pass the reorged height', async () => ((await cursor()) >= head - BigInt(CONFIRMATIONS) ? true : undefined), 60_000, 250);
     assert.equal(await used(third), false, 'a mint the chain dropped is not counted');
-    assert.equal(await minted(), 2);
+    assert.equal(await minted(), 3);
 
     // The same signature, minted on the new branch: counted once.
     await mint(third);
     await mine(CONFIRMATIONS);
     await waitFor('the third mint', async () => ((await used(third)) ? true : undefined), 60_000, 250);
-    assert.equal(await minted(), 3, 'each mint counted exactly once');
+    assert.equal(await minted(), 4, 'each mint counted exactly once');
     const tokens = await cluster.db.many<{ nft_token_id: string }>('SELECT nft_token_id::text FROM generation_jobs WHERE signature_used ORDER BY nft_token_id');
-    assert.deepEqual(tokens.map((row) => row.nft_token_id), ['1', '2', '3']);
-    recordFigure('chain-faults', { mintsRecorded: 3, rpcRequestsRefused: proxy.refused, reorgedOutMintsCounted: 0 });
+    assert.deepEqual(tokens.map((row) => row.nft_token_id), ['1', '2', '3', '4']);
+    recordFigure('chain-faults', { mintsRecorded: 4, rpcRequestsRefused: proxy.refused, reorgedOutMintsCounted: 0, rpcSilentGivenUpAfterMs: gaveUpMs });
   });
 });

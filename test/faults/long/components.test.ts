@@ -12,42 +12,7 @@ import { assertVariantAError } from '../../oracle/helpers/shapes.ts';
 import { recordFigure } from '../support/figures.ts';
 import type { FaultCluster, HttpResult, Session } from '../support/cluster.ts';
 import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from '../support/cluster.ts';
-
-interface JobRow {
-  status: string;
-  attempts: number;
-  audio_key: string | null;
-  audio_hash: string | null;
-  error_code: string | null;
-}
-
-function jobRow(cluster: FaultCluster, publicId: string): Promise<JobRow> {
-  return cluster.db.one<JobRow>('SELECT status, attempts, audio_key, audio_hash, error_code FROM generation_jobs WHERE id = $1', [publicId.replace(/^gen_/, '')]);
-}
-
-async function submit(cluster: FaultCluster, user: Session, prompt: string): Promise<string> {
-  const oracle = cluster.oracles[0];
-  assert.ok(oracle !== undefined);
-  const response = await httpRequest(`${oracle.url}/api/generate`, { token: user.token, body: { prompt, duration: 5 } });
-  assert.equal(response.status, 202, response.text);
-  return (response.body as { job_id: string }).job_id;
-}
-
-async function completedOnce(cluster: FaultCluster, jobId: string, timeoutMs = 180_000): Promise<JobRow> {
-  const row = await waitFor(`${jobId} to complete`, async () => {
-    const current = await jobRow(cluster, jobId);
-    if (current.status === JOB_STATUS.failed) throw new Error(`${jobId} failed: ${current.error_code ?? ''}`);
-    return current.status === JOB_STATUS.completed ? current : undefined;
-  }, timeoutMs, 250);
-  const objects = await storedObjectKeys(cluster.s3, 'audio/');
-  assert.equal(objects.filter((key) => key === row.audio_key).length, 1, 'one object');
-  const messages = await cluster.db.one<{ completed: number; other: number }>(
-    `SELECT count(*) FILTER (WHERE state = 'completed')::int AS completed, count(*) FILTER (WHERE state <> 'completed')::int AS other FROM pgboss.job WHERE data->>'jobId' = $1`,
-    [jobId.replace(/^gen_/, '')],
-  );
-  assert.deepEqual(messages, { completed: 1, other: 0 }, 'one queue message, completed once');
-  return row;
-}
+import { completedOnce, jobRow, submit } from '../support/jobs.ts';
 
 describe('faults of the real components', { timeout: 900_000 }, () => {
   let cluster: FaultCluster;

@@ -22,6 +22,8 @@ import { migrate } from '../../../core/src/db/migrate.ts';
 import { startEmbeddedPostgres } from '../../../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../../../core/src/embedded-postgres.ts';
 import { GENERATION_QUEUE } from '../../../core/src/generation-queue.ts';
+import { startBlackholeProxy } from './blackhole-proxy.ts';
+import type { BlackholeProxy } from './blackhole-proxy.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { freePort } from '../../../core/src/testing/free-port.ts';
 import { runLoopbackS3rver } from '../../../core/src/testing/s3.ts';
@@ -122,9 +124,14 @@ export interface HttpResult {
   body: unknown;
 }
 
+/** Components the oracles and workers reach through a blackhole proxy (`ClusterOptions.blackholes`). */
+export type BlackholeTarget = 'postgres' | 's3';
+
 export interface FaultCluster {
   pg: FaultPostgres;
   s3: RestartableS3;
+  /** The proxies in front of the components named in `ClusterOptions.blackholes`. */
+  proxies: Partial<Record<BlackholeTarget, BlackholeProxy>>;
   db: Database;
   oracles: OracleReplica[];
   workers: ServiceProcess[];
@@ -224,6 +231,18 @@ export async function httpRequest(url: string, options: { method?: string; token
 export interface ClusterOptions {
   /** pg-boss heartbeat of the generation queue (a SIGKILLed worker's job is retried after it). */
   heartbeatSeconds?: number;
+  /**
+   * Components the oracles and workers reach through a blackhole proxy (the test's own `db`, the
+   * queue tuner and supervisor still reach PostgreSQL directly, as an operator's console would).
+   */
+  blackholes?: BlackholeTarget[];
+}
+
+/** `url` with its port replaced by `port` (a proxy in front of the same server). */
+function throughPort(url: string, port: number): string {
+  const proxied = new URL(url);
+  proxied.port = String(port);
+  return proxied.toString().replace(/\/$/, '');
 }
 
 /**
@@ -247,11 +266,19 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
     started.push(() => s3.close());
     const db = createDatabase(pg.url, { max: 4 });
     started.push(() => closeDatabase(db));
+    const proxies: Partial<Record<BlackholeTarget, BlackholeProxy>> = {};
+    for (const target of options.blackholes ?? []) {
+      const proxy = await startBlackholeProxy({ port: Number(new URL(target === 'postgres' ? pg.url : s3.s3.endpoint).port) });
+      proxies[target] = proxy;
+      started.push(() => proxy.close());
+    }
+    const stackPostgresUrl = proxies.postgres === undefined ? pg.url : throughPort(pg.url, proxies.postgres.port);
+    const stackS3Endpoint = proxies.s3 === undefined ? s3.s3.endpoint : throughPort(s3.s3.endpoint, proxies.s3.port);
 
-    const storage = { S3_ENDPOINT: s3.s3.endpoint, S3_BUCKET: S3_BUCKET, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: S3_KEY, S3_SECRET_ACCESS_KEY: S3_KEY, S3_FORCE_PATH_STYLE: 'true', S3_STORED_CHECKSUMS: 'true' };
+    const storage = { S3_ENDPOINT: stackS3Endpoint, S3_BUCKET: S3_BUCKET, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: S3_KEY, S3_SECRET_ACCESS_KEY: S3_KEY, S3_FORCE_PATH_STYLE: 'true', S3_STORED_CHECKSUMS: 'true' };
     const oracleEnv: Record<string, string> = {
       ...storage,
-      DATABASE_URL: pg.url,
+      DATABASE_URL: stackPostgresUrl,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       JWT_SECRET: randomBytes(32).toString('hex'),
@@ -270,7 +297,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
       ...storage,
       C2PA_SIGN_CERT: signing.certFile,
       C2PA_PRIVATE_KEY: signing.keyFile,
-      DATABASE_URL: pg.url,
+      DATABASE_URL: stackPostgresUrl,
       MODEL_DEVICE: 'cpu',
       MP3_ENCODER: 'wasm',
       ENCODER_THREADS: '1',
@@ -322,6 +349,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
     return {
       pg,
       s3: s3.s3,
+      proxies,
       db,
       oracles,
       workers,

@@ -189,7 +189,7 @@ export function requestArbitrary(operations: readonly Operation[], tokens: reado
         junkQuery: fc.option(fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 2 }), { freq: 4 }),
         authorization: tokenHeader(tokens),
         contentType: fc.oneof({ arbitrary: fc.constant('application/json'), weight: 6 }, { arbitrary: fc.constantFrom('text/plain', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'multipart/form-data'), weight: 1 }, { arbitrary: printable(30), weight: 1 }),
-        extraHeaders: fc.dictionary(fc.constantFrom('accept', 'accept-encoding', 'idempotency-key', 'x-forwarded-for', 'origin', 'if-none-match', 'last-event-id', 'x-request-id'), printable(80), { maxKeys: 3 }),
+        extraHeaders: fc.dictionary(fc.constantFrom('accept', 'accept-encoding', 'accept-language', 'content-encoding', 'cookie', 'range', 'if-match', 'if-modified-since', 'idempotency-key', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'origin', 'if-none-match', 'last-event-id', 'x-request-id'), printable(80), { maxKeys: 3 }),
         body: bodyFor(operation),
       })
       .map(({ params, query, junkQuery, authorization, contentType, extraHeaders, body }) => {

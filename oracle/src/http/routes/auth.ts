@@ -11,9 +11,9 @@ import { describeIssues, verifyRequestSchema } from '../schemas.ts';
 import type { nonceResponseSchema, sessionTokenSchema } from '../schemas.ts';
 
 /** GET /api/auth/nonce: a single-use Sign-In with Ethereum nonce. */
-export function signInNonceHandler(deps: Pick<AppDeps, 'db' | 'siwe' | 'now'>): (call: PublicCall<undefined>) => Promise<void> {
+export function signInNonceHandler(deps: Pick<AppDeps, 'db' | 'siwe'>): (call: PublicCall<undefined>) => Promise<void> {
   return async ({ res }) => {
-    const issued = await issueNonce(deps.db, deps.siwe, deps.now());
+    const issued = await issueNonce(deps.db, deps.siwe);
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       nonce: issued.nonce,

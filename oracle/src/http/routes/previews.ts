@@ -145,7 +145,7 @@ export function previewHandler(deps: PreviewRouterDeps): (call: SignedInCall<str
       sendError(req, res, previewNotFound());
       return;
     }
-    const view = await viewPreview(deps, preview, deps.now());
+    const view = await viewPreview(deps, preview);
     if (!view.ok) {
       sendError(req, res, view.error);
       return;

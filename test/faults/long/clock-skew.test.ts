@@ -1,0 +1,106 @@
+/**
+ * Clock skew (issue 27): an oracle replica and a worker whose wall clocks run 10 minutes off the
+ * database's, injected through the clock the code reads (test/faults/support/skewed-clock.mjs
+ * preloaded into the process). Shared state runs on the database's clock (docs/operations.md,
+ * "Clocks"), so the skewed replica accepts a fresh sign-in nonce issued by another replica and
+ * does not expire a preview the database still keeps; the skewed worker does not take a job
+ * another worker holds a live lease on.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import { HOLD_LOG_PREFIX } from '../../../inference/src/worker/stage-hold.ts';
+import type { FaultCluster, OracleReplica, Session } from '../support/cluster.ts';
+import { httpRequest, startFaultCluster } from '../support/cluster.ts';
+import { recordFigure } from '../support/figures.ts';
+import { completedOnce, jobRow, submit } from '../support/jobs.ts';
+
+const SKEW_MS = 10 * 60_000;
+const SKEWED_CLOCK = fileURLToPath(new URL('../support/skewed-clock.mjs', import.meta.url));
+
+function skewed(ms: number): Record<string, string> {
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${SKEWED_CLOCK}`.trim(), FAULTS_CLOCK_SKEW_MS: String(ms) };
+}
+
+describe('replicas and workers with skewed clocks', { timeout: 900_000 }, () => {
+  let cluster: FaultCluster;
+  let steady: OracleReplica;
+  let ahead: OracleReplica;
+  let user: Session;
+  before(async () => {
+    cluster = await startFaultCluster();
+    const first = cluster.oracles[0];
+    assert.ok(first !== undefined);
+    steady = first;
+    user = await cluster.login(steady, { tier: 'enterprise' });
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  it('the replica ahead signs in with a nonce the other replica issued; its session works everywhere', async () => {
+    // The nonce lifetime (SIWE_NONCE_TTL_SECONDS, 600 s by default) is exactly the skew: on its
+    // own clock the replica would find every nonce of the other replica already expired.
+    ahead = await cluster.startOracle(skewed(SKEW_MS));
+    const account = privateKeyToAccount(generatePrivateKey());
+    const nonce = await httpRequest(`${steady.url}/api/auth/nonce`);
+    assert.equal(nonce.status, 200, nonce.text);
+    const challenge = nonce.body as { nonce: string; domain: string; uri: string; chain_id: number };
+    const message = createSiweMessage({ address: account.address, chainId: challenge.chain_id, domain: challenge.domain, uri: challenge.uri, nonce: challenge.nonce, version: '1', issuedAt: new Date() });
+    const verified = await httpRequest(`${ahead.url}/api/auth/verify`, { body: { message, signature: await account.signMessage({ message }) } });
+    assert.equal(verified.status, 200, verified.text);
+    const token = (verified.body as { token: string }).token;
+    // The replica's clock does run ahead: it stamped the session with its own time.
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number };
+    assert.ok(claims.iat * 1000 - Date.now() > SKEW_MS - 60_000, `issued at ${new Date(claims.iat * 1000).toISOString()}`);
+    const status = await httpRequest(`${steady.url}/api/generate/gen_00000000-0000-4000-8000-000000000000`, { token });
+    assert.equal(status.status, 404, status.text);
+  });
+
+  it('the replica ahead does not expire a preview the database still keeps', async () => {
+    // A live worker as the queue sees it (none runs here: the preview stays queued).
+    await cluster.db.none(
+      `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, last_seen)
+       VALUES ('skew-heartbeat', 'skew', 'cpu', 'skew', '0', 1, now()) ON CONFLICT (worker_id) DO UPDATE SET last_seen = now()`,
+    );
+    const created = await httpRequest(`${steady.url}/api/previews`, { token: user.token, body: { prompt: 'skewed preview' } });
+    await cluster.db.none(`DELETE FROM worker_heartbeats WHERE worker_id = 'skew-heartbeat'`);
+    assert.equal(created.status, 202, created.text);
+    const sessionId = (created.body as { session_id: string }).session_id;
+    // Five minutes left on the database's clock; on the replica's own, five minutes past.
+    await cluster.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours' + interval '5 minutes' WHERE session_id = $1`, [sessionId]);
+    const onAhead = await httpRequest(`${ahead.url}/api/previews/${sessionId}`, { token: user.token });
+    assert.equal(onAhead.status, 200, `a preview with 5 minutes left: ${onAhead.text}`);
+    const expiresAt = new Date((onAhead.body as { expires_at: string }).expires_at);
+    const dbNow = (await cluster.db.one<{ now: Date }>('SELECT now()')).now;
+    assert.ok(expiresAt.getTime() > dbNow.getTime(), 'expires in the future on the database clock');
+    // Once the database's clock passes the 24 hours, every replica says expired.
+    await cluster.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours' - interval '1 second' WHERE session_id = $1`, [sessionId]);
+    for (const replica of [steady, ahead]) {
+      const gone = await httpRequest(`${replica.url}/api/previews/${sessionId}`, { token: user.token });
+      assert.equal(gone.status, 410, gone.text);
+    }
+    // Its queue message goes too: the next case's workers must meet only the song they are given.
+    await cluster.db.none(`DELETE FROM pgboss.job WHERE data ? 'previewId'`);
+  });
+
+  it('a worker whose clock runs ahead does not take a job another worker holds a live lease on', async () => {
+    const holder = await cluster.startWorker({ INFERENCE_TEST_HOLD_AT_STAGE: 'model', INFERENCE_TEST_HOLD_MS: '15000' });
+    const jobId = await submit(cluster, user, 'leased while skewed');
+    await holder.waitForOutput(`${HOLD_LOG_PREFIX} model`);
+    const intruder = await cluster.startWorker(skewed(SKEW_MS));
+    const row = await completedOnce(cluster, jobId);
+    assert.equal(row.attempts, 1, 'the live lease was never taken over');
+    // The skewed worker itself works: its own job completes once on one attempt.
+    await holder.kill('SIGTERM');
+    const next = await submit(cluster, user, 'run by the skewed worker');
+    const done = await completedOnce(cluster, next);
+    assert.equal(done.attempts, 1);
+    assert.equal((await jobRow(cluster, next)).status, JOB_STATUS.completed);
+    recordFigure('clock-skew', { skewMinutes: SKEW_MS / 60_000, leasesTakenOver: 0, freshPreviewsExpired: 0, foreignNoncesAccepted: 1 });
+    await intruder.kill('SIGTERM');
+  });
+});
