@@ -67,7 +67,9 @@ module.exports = {
   ],
   options: {
     // Generated and installed code, data, and the fixtures that break the rules on purpose.
-    exclude: { path: '^(node_modules|artifacts|cache|typechain-types|coverage|\\.data|ignition/deployments|inference/models|test/core/fixtures/layers|app/dist|sdk/dist|test-results)/' },
+    exclude: {
+      path: '^(node_modules|artifacts|cache|typechain-types|coverage|\\.data|ignition/deployments|inference/models|test/core/fixtures/layers|app/dist|sdk/dist|test-results)/',
+    },
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -43,7 +43,10 @@ export interface AcestepRow {
  * same count. Qwen3-Embedding-0.6B over ~150 caption tokens and the condition encoder's lyric
  * (~0.4 B) and timbre (~0.2 B) encoders: ~1 TFLOP per song.
  */
-export function turboFlops(durationSeconds: number, steps = 8): { ditPerStep: number; dit: number; vae: number; encoders: number; total: number } {
+export function turboFlops(
+  durationSeconds: number,
+  steps = 8,
+): { ditPerStep: number; dit: number; vae: number; encoders: number; total: number } {
   const layers = 24;
   const hidden = ACE_STEP_15_WIDTHS.encoder_hidden;
   const ditParams = 1.58e9;
@@ -80,7 +83,10 @@ async function measuredMatmulGflops(): Promise<number> {
   const b = g.input('b', 'float', [k, n]);
   g.output(g.op('MatMul', [a, b]), 'c', 'float', [m, n]);
   const session = await ort.InferenceSession.create(encodeModel(g.graph('matmul'), 'bench matmul'));
-  const feeds = { a: new ort.Tensor('float32', new Float32Array(m * k).fill(0.5), [m, k]), b: new ort.Tensor('float32', new Float32Array(k * n).fill(0.25), [k, n]) };
+  const feeds = {
+    a: new ort.Tensor('float32', new Float32Array(m * k).fill(0.5), [m, k]),
+    b: new ort.Tensor('float32', new Float32Array(k * n).fill(0.25), [k, n]),
+  };
   await session.run(feeds);
   const runs = 5;
   const t0 = performance.now();
@@ -97,7 +103,12 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
   const signal = new AbortController().signal;
   const rows: AcestepRow[] = [];
   // Warm-up: session arenas.
-  await generateSong({ prompt: 'warm up', durationSeconds: 2, seed: 1n, steps: 27, lyrics: LYRICS, withLyrics: false, jobId: 'bench', kind: 'song' }, depsFor(model), signal, () => undefined);
+  await generateSong(
+    { prompt: 'warm up', durationSeconds: 2, seed: 1n, steps: 27, lyrics: LYRICS, withLyrics: false, jobId: 'bench', kind: 'song' },
+    depsFor(model),
+    signal,
+    () => undefined,
+  );
   for (const duration of DURATIONS) {
     // The step reports: the render's progress between the encoders' share and the sampler's end.
     const stepTimes: number[] = [];
@@ -116,7 +127,16 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
     };
     const t0 = performance.now();
     const song = await generateSong(
-      { prompt: 'dreamy synthwave, 96 bpm, in A minor', durationSeconds: duration, seed: 7n, steps: 27, lyrics: LYRICS, withLyrics: false, jobId: 'bench', kind: 'song' },
+      {
+        prompt: 'dreamy synthwave, 96 bpm, in A minor',
+        durationSeconds: duration,
+        seed: 7n,
+        steps: 27,
+        lyrics: LYRICS,
+        withLyrics: false,
+        jobId: 'bench',
+        kind: 'song',
+      },
       depsFor(timed),
       signal,
       () => undefined,
@@ -140,7 +160,10 @@ async function benchDevice(device: Device, dir: string, depsFor: (model: SongMod
 }
 
 /** CPU always; CUDA beside it where a GPU is present (unless MODEL_DEVICE=cpu). */
-export async function benchAcestep(preference: DevicePreference, depsFor: (model: SongModel) => PipelineDeps): Promise<{ rows: AcestepRow[]; markdown: string[]; json: object }> {
+export async function benchAcestep(
+  preference: DevicePreference,
+  depsFor: (model: SongModel) => PipelineDeps,
+): Promise<{ rows: AcestepRow[]; markdown: string[]; json: object }> {
   const dir = await makeTempDir('bench-acestep');
   await writeTinyAcestep(dir.path);
   const devices: Device[] = preference !== 'cpu' && (preference === 'cuda' || gpuPresent(systemGpuProbe)) ? ['cpu', 'cuda'] : ['cpu'];
@@ -166,11 +189,14 @@ export async function benchAcestep(preference: DevicePreference, depsFor: (model
   const markdown = [
     '## ACE-Step 1.5 format (tiny model, same pipeline)',
     '',
-    'The tiny ACE-Step-1.5-format model (`npm run build:acestep-tiny`: the five DiT-only graphs with the real names, ranks, dtypes and 1920 samples per frame at 48 kHz stereo, small widths, random weights) through the worker pipeline with lyrics, turbo schedule (8 steps). Its figures measure the backend\'s loop (tokenizing, graph calls, the sampler, padding, chunked VAE, MP3 of 48 kHz stereo), not ACE-Step\'s compute. Peak memory: the bench process\'s resident set while the song renders and encodes (it also holds the other models and the encoder pool).',
+    "The tiny ACE-Step-1.5-format model (`npm run build:acestep-tiny`: the five DiT-only graphs with the real names, ranks, dtypes and 1920 samples per frame at 48 kHz stereo, small widths, random weights) through the worker pipeline with lyrics, turbo schedule (8 steps). Its figures measure the backend's loop (tokenizing, graph calls, the sampler, padding, chunked VAE, MP3 of 48 kHz stereo), not ACE-Step's compute. Peak memory: the bench process's resident set while the song renders and encodes (it also holds the other models and the encoder pool).",
     '',
     '| song | device | model s | total s | x realtime | outside model | diffusion steps | ms per step | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.durationSeconds} s | ${r.device} | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% | ${r.diffusionSteps} | ${r.msPerDiffusionStep.toFixed(1)} | ${r.peakRssMb.toFixed(0)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.durationSeconds} s | ${r.device} | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% | ${r.diffusionSteps} | ${r.msPerDiffusionStep.toFixed(1)} | ${r.peakRssMb.toFixed(0)} |`,
+    ),
     '',
     '### Projection to the real ACE-Step 1.5 turbo widths (240 s song, 8 steps)',
     '',

@@ -37,7 +37,17 @@ import type { CpuSnapshot, FromServer, Seeded } from './api/protocol.ts';
 import { markdown } from './api/report.ts';
 import type { Report } from './api/report.ts';
 import { serve, serveS3 } from './api/server.ts';
-import { AUDIO_BYTES, CONNECTIONS, DB_POOL, DOWNLOAD_SIGNATURES, METADATA_URI, POLL_ROUNDS, POLL_SECONDS, SIGNATURES, SIGNATURE_WARMUP } from './api/settings.ts';
+import {
+  AUDIO_BYTES,
+  CONNECTIONS,
+  DB_POOL,
+  DOWNLOAD_SIGNATURES,
+  METADATA_URI,
+  POLL_ROUNDS,
+  POLL_SECONDS,
+  SIGNATURES,
+  SIGNATURE_WARMUP,
+} from './api/settings.ts';
 
 function serverCpu(server: ChildProcess): Promise<CpuSnapshot> {
   return new Promise((resolve) => {
@@ -122,7 +132,11 @@ async function main(): Promise<void> {
       url: seeded.apiUrl,
       connections: 8,
       duration: 2,
-      requests: rotating(seeded.jobs, (token, jobId) => ({ method: 'GET', path: `/api/generate/${jobId}`, headers: { authorization: `Bearer ${token}` } })),
+      requests: rotating(seeded.jobs, (token, jobId) => ({
+        method: 'GET',
+        path: `/api/generate/${jobId}`,
+        headers: { authorization: `Bearer ${token}` },
+      })),
     });
 
     // Bare route and polling alternate in rounds, so a drift in the machine's speed (other tenants,
@@ -143,13 +157,19 @@ async function main(): Promise<void> {
           url: seeded.apiUrl,
           connections: CONNECTIONS,
           duration: POLL_SECONDS,
-          requests: rotating(seeded.jobs, (token, jobId) => ({ method: 'GET', path: `/api/generate/${jobId}`, headers: { authorization: `Bearer ${token}` } })),
+          requests: rotating(seeded.jobs, (token, jobId) => ({
+            method: 'GET',
+            path: `/api/generate/${jobId}`,
+            headers: { authorization: `Bearer ${token}` },
+          })),
         }),
       );
     }
     const bare = combine('bare Express route (same JSON)', bareRounds);
     const poll = combine('GET /api/generate/{id}', pollRounds);
-    const roundRatios = pollRounds.map((round, index) => Number((round.requestsPerSecond / (bareRounds[index]?.requestsPerSecond ?? Number.NaN)).toFixed(3)));
+    const roundRatios = pollRounds.map((round, index) =>
+      Number((round.requestsPerSecond / (bareRounds[index]?.requestsPerSecond ?? Number.NaN)).toFixed(3)),
+    );
     const signRequests = (jobs: ReadonlyArray<[string, string, string]>) =>
       rotating(jobs, (token, jobId, wallet) => ({
         method: 'POST',
@@ -173,11 +193,27 @@ async function main(): Promise<void> {
     const report: Report & { date: string; targets: Record<string, boolean> } = {
       date: new Date().toISOString(),
       // The 1-minute load average at the end: other work on the machine lowers every req/s figure.
-      machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage: Number((loadavg()[0] ?? 0).toFixed(2)) },
-      settings: { connections: CONNECTIONS, databasePool: DB_POOL, pollSeconds: POLL_SECONDS, signatures: SIGNATURES, downloadSignatures: DOWNLOAD_SIGNATURES, audioBytes: AUDIO_BYTES },
+      machine: {
+        cores: availableParallelism(),
+        cpu: cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        loadAverage: Number((loadavg()[0] ?? 0).toFixed(2)),
+      },
+      settings: {
+        connections: CONNECTIONS,
+        databasePool: DB_POOL,
+        pollSeconds: POLL_SECONDS,
+        signatures: SIGNATURES,
+        downloadSignatures: DOWNLOAD_SIGNATURES,
+        audioBytes: AUDIO_BYTES,
+      },
       results: { bare, poll, sign, signDownload },
       ceilings: { sign: ceilings(sign), signDownload: ceilings(signDownload) },
-      ratios: { pollVsBare: Number(pollRatio.toFixed(3)), pollVsBareByRound: roundRatios, signVsBare: Number((sign.requestsPerSecond / bare.requestsPerSecond).toFixed(3)) },
+      ratios: {
+        pollVsBare: Number(pollRatio.toFixed(3)),
+        pollVsBareByRound: roundRatios,
+        signVsBare: Number((sign.requestsPerSecond / bare.requestsPerSecond).toFixed(3)),
+      },
       targets: {
         pollAtLeast40PercentOfBare: pollRatio >= 0.4,
         signatureAtLeast1000PerSecond: sign.requestsPerSecond >= 1000,
@@ -186,7 +222,9 @@ async function main(): Promise<void> {
     console.log(
       `polling / bare: ${(pollRatio * 100).toFixed(1)}% (median of rounds: ${roundRatios.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')}; target >= 40%): ${report.targets.pollAtLeast40PercentOfBare ? 'met' : 'MISSED'}`,
     );
-    console.log(`signature issuance: ${sign.requestsPerSecond} req/s (target >= 1000): ${report.targets.signatureAtLeast1000PerSecond ? 'met' : 'MISSED'}`);
+    console.log(
+      `signature issuance: ${sign.requestsPerSecond} req/s (target >= 1000): ${report.targets.signatureAtLeast1000PerSecond ? 'met' : 'MISSED'}`,
+    );
     for (const [name, c] of Object.entries(report.ceilings)) {
       console.log(
         `${name}: ${c.cpuMsPerRequest} CPU ms per signature in all processes: at most ${c.allProcessesRequestsPerSecond} req/s on these ${availableParallelism()} cores; ${c.dependenciesOnlyRequestsPerSecond} req/s with an oracle costing nothing; the oracle's own CPU allows ${c.oracleOnlyRequestsPerSecond} req/s on ${availableParallelism()} cores of its own`,

@@ -123,29 +123,69 @@ async function main(): Promise<void> {
   const identity = loadSigningIdentity(await ensureDevelopmentIdentity(identityDir.path));
   if (!identity.ok) throw new Error(identity.error.message);
   const signingIdentity = identity.value;
-  const depsFor = (songModel: SongModel) => ({ model: songModel, lyrics: builtinLyricsGenerator, encoder: { backend, pool, parallelism: threads }, signingIdentity, slowModelMs: 0 });
+  const depsFor = (songModel: SongModel) => ({
+    model: songModel,
+    lyrics: builtinLyricsGenerator,
+    encoder: { backend, pool, parallelism: threads },
+    signingIdentity,
+    slowModelMs: 0,
+  });
   const deps = depsFor(songModelFromOnnx(model));
   const signal = new AbortController().signal;
 
   // Warm-up: session arenas, encoder threads and wasm instances, S3 connection.
-  const warm = await generateSong({ prompt: PROMPT, durationSeconds: 30, seed: 1n, steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' }, deps, signal, () => undefined);
+  const warm = await generateSong(
+    { prompt: PROMPT, durationSeconds: 30, seed: 1n, steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' },
+    deps,
+    signal,
+    () => undefined,
+  );
   await store.put('audio/warmup.mp3', warm.bytes, { contentType: 'audio/mpeg' });
 
   const rows: Row[] = [];
   const credentialRows: CredentialRow[] = [];
   for (const duration of DURATIONS) {
     const credentialSamples: Omit<CredentialRow, 'durationSeconds'>[] = [];
-    const samples: { model: number; encode: number; hash: number; upload: number; total: number; cpu: number; outside: number; bytes: number }[] = [];
+    const samples: {
+      model: number;
+      encode: number;
+      hash: number;
+      upload: number;
+      total: number;
+      cpu: number;
+      outside: number;
+      bytes: number;
+    }[] = [];
     for (let run = 0; run < REPEATS; run += 1) {
       const cpu0 = cpuMs();
       const t0 = performance.now();
-      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: BigInt(run + 1), steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' }, deps, signal, () => undefined);
+      const song = await generateSong(
+        {
+          prompt: PROMPT,
+          durationSeconds: duration,
+          seed: BigInt(run + 1),
+          steps: 27,
+          lyrics: null,
+          withLyrics: false,
+          jobId: 'bench',
+          kind: 'song',
+        },
+        deps,
+        signal,
+        () => undefined,
+      );
       const tUpload = performance.now();
       const put = await store.put(`audio/bench_${duration}_${run}.mp3`, song.bytes, { contentType: 'audio/mpeg' });
       if (!put.ok) throw new Error(put.error.message);
       const t1 = performance.now();
       const total = t1 - t0;
-      credentialSamples.push({ credentialsMs: song.timings.credentialsMs, encodeMs: song.timings.encodeMs, manifestBytes: song.credentials.manifestBytes, tagBytes: song.credentials.tagBytes, bytes: song.bytes.length });
+      credentialSamples.push({
+        credentialsMs: song.timings.credentialsMs,
+        encodeMs: song.timings.encodeMs,
+        manifestBytes: song.credentials.manifestBytes,
+        tagBytes: song.credentials.tagBytes,
+        bytes: song.bytes.length,
+      });
       samples.push({
         model: song.timings.modelMs,
         encode: song.timings.encodeMs,
@@ -160,7 +200,13 @@ async function main(): Promise<void> {
     // Baselines on the same PCM: serial encode, a plain copy, native encoder when present.
     const encoded = encodePrompt(PROMPT, model.manifest.conditioning);
     const pcm = await model.generate(
-      { conditioning: encoded.conditioning, seed: seedToModelInput(1n), rhythm: Float32Array.from(model.manifest.conditioning.default_rhythm), numSamples: duration * model.manifest.sample_rate, steps: 27 },
+      {
+        conditioning: encoded.conditioning,
+        seed: seedToModelInput(1n),
+        rhythm: Float32Array.from(model.manifest.conditioning.default_rhythm),
+        numSamples: duration * model.manifest.sample_rate,
+        steps: 27,
+      },
       signal,
     );
     let t = performance.now();
@@ -183,7 +229,15 @@ async function main(): Promise<void> {
     const credentialsMs = median(credentialSamples.map((c) => c.credentialsMs));
     const encodeOnlyMs = median(credentialSamples.map((c) => c.encodeMs));
     const first = credentialSamples[0];
-    if (first !== undefined) credentialRows.push({ durationSeconds: duration, credentialsMs, encodeMs: encodeOnlyMs, manifestBytes: first.manifestBytes, tagBytes: first.tagBytes, bytes: first.bytes });
+    if (first !== undefined)
+      credentialRows.push({
+        durationSeconds: duration,
+        credentialsMs,
+        encodeMs: encodeOnlyMs,
+        manifestBytes: first.manifestBytes,
+        tagBytes: first.tagBytes,
+        bytes: first.bytes,
+      });
     const modelMs = median(samples.map((s) => s.model));
     const encodeMs = median(samples.map((s) => s.encode));
     const hashMs = median(samples.map((s) => s.hash));
@@ -221,7 +275,12 @@ async function main(): Promise<void> {
   for (const songModel of [deps.model, musicgen.model]) {
     for (const duration of MUSICGEN_DURATIONS) {
       const t0 = performance.now();
-      const song = await generateSong({ prompt: PROMPT, durationSeconds: duration, seed: 1n, steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' }, depsFor(songModel), signal, () => undefined);
+      const song = await generateSong(
+        { prompt: PROMPT, durationSeconds: duration, seed: 1n, steps: 27, lyrics: null, withLyrics: false, jobId: 'bench', kind: 'song' },
+        depsFor(songModel),
+        signal,
+        () => undefined,
+      );
       const totalMs = performance.now() - t0;
       formatRows.push({
         model: `${songModel.name}@${songModel.version}`,
@@ -270,13 +329,19 @@ async function main(): Promise<void> {
     '',
     '| song | model s | encode s | hash s | upload s | other s | total s | CPU s (threads + encoder processes) | x realtime | outside model+encoder | MP3 bytes |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.encodeMs)} | ${fmt(r.hashMs)} | ${fmt(r.uploadMs)} | ${fmt(r.otherMs)} | ${fmt(r.totalMs)} | ${fmt(r.cpuMs)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelAndEncoderShare).toFixed(1)}% | ${r.bytes} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.encodeMs)} | ${fmt(r.hashMs)} | ${fmt(r.uploadMs)} | ${fmt(r.otherMs)} | ${fmt(r.totalMs)} | ${fmt(r.cpuMs)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelAndEncoderShare).toFixed(1)}% | ${r.bytes} |`,
+    ),
     '',
     '## Baselines (same run, same PCM)',
     '',
     '| song | serial encode s (1 chunk) | parallel encode s | speed-up | PCM copy ms | model / copy | wasm encode s (parallel) |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.wasmEncodeMs === null ? '(is the main encoder)' : fmt(r.wasmEncodeMs)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.wasmEncodeMs === null ? '(is the main encoder)' : fmt(r.wasmEncodeMs)} |`,
+    ),
     '',
     '## Content credentials (ID3 tags + signed C2PA manifest) beside the encoder, per song',
     '',
@@ -284,18 +349,26 @@ async function main(): Promise<void> {
     '',
     '| song | encode ms | credentials ms | credentials / encode | manifest bytes | tag bytes (manifest included) | share of the MP3 |',
     '|---|---|---|---|---|---|---|',
-    ...credentialRows.map((c) => `| ${c.durationSeconds} s | ${c.encodeMs.toFixed(0)} | ${c.credentialsMs.toFixed(1)} | ${(100 * c.credentialsMs / c.encodeMs).toFixed(1)}% | ${c.manifestBytes} | ${c.tagBytes} | ${(100 * c.tagBytes / c.bytes).toFixed(2)}% |`),
+    ...credentialRows.map(
+      (c) =>
+        `| ${c.durationSeconds} s | ${c.encodeMs.toFixed(0)} | ${c.credentialsMs.toFixed(1)} | ${((100 * c.credentialsMs) / c.encodeMs).toFixed(1)}% | ${c.manifestBytes} | ${c.tagBytes} | ${((100 * c.tagBytes) / c.bytes).toFixed(2)}% |`,
+    ),
     '',
     '## Model formats (same pipeline, one run each)',
     '',
-    'The built-in one-pass graph beside the tiny MusicGen-format model (the public export\'s layout: text encoder, merged decoder run token by token with its key/value cache and classifier-free guidance, EnCodec decoder, 32 -> 48 kHz). The tiny model\'s weights are random and small: its figures measure the backend\'s loop (graph calls, sampling, cache hand-over), not MusicGen\'s compute.',
+    "The built-in one-pass graph beside the tiny MusicGen-format model (the public export's layout: text encoder, merged decoder run token by token with its key/value cache and classifier-free guidance, EnCodec decoder, 32 -> 48 kHz). The tiny model's weights are random and small: its figures measure the backend's loop (graph calls, sampling, cache hand-over), not MusicGen's compute.",
     '',
     '| model | format | device | song | model s | total s | tokens/s | x realtime | outside model |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...formatRows.map((r) => `| ${r.model} | ${r.format} | ${r.device} | ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.tokensPerSecond === null ? '-' : r.tokensPerSecond.toFixed(0)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% |`),
+    ...formatRows.map(
+      (r) =>
+        `| ${r.model} | ${r.format} | ${r.device} | ${r.durationSeconds} s | ${fmt(r.modelMs)} | ${fmt(r.totalMs)} | ${r.tokensPerSecond === null ? '-' : r.tokensPerSecond.toFixed(0)} | ${r.realtimeFactor.toFixed(1)} | ${(100 * r.outsideModelShare).toFixed(1)}% |`,
+    ),
     '',
     ...acestep.markdown,
-    `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (wall times stretch when other processes share the cores; CPU time does not).`,
+    `Load average at the end of the run: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (wall times stretch when other processes share the cores; CPU time does not).`,
     '',
     `Targets for 240 s: total <= 8 s: ${result.targets.song240Met ? 'met' : 'NOT met'} (${fmt(result.targets.song240TotalMs ?? 0)} s); ` +
       `outside model and encoder <= 10%: ${result.targets.outsideMet ? 'met' : 'NOT met'} (${(100 * (result.targets.song240OutsideShare ?? 0)).toFixed(1)}%).`,

@@ -27,7 +27,14 @@ interface Encoder {
 const texts = [30, 60, 120, 240].flatMap((durationSeconds) =>
   [1n, 2n, 3n].map((seed) => writeLyrics({ prompt: 'dark synthwave about neon city rain', seed, durationSeconds, maxNewTokens: 512 }).text),
 );
-const words = [...new Set(texts.join(' ').split(/[^A-Za-z]+/).filter((w) => w.length > 1))];
+const words = [
+  ...new Set(
+    texts
+      .join(' ')
+      .split(/[^A-Za-z]+/)
+      .filter((w) => w.length > 1),
+  ),
+];
 const json = byteLevelTokenizerJson({ words, added: ['<|endoftext|>'] });
 
 function timeLoad(load: () => unknown): number {
@@ -67,10 +74,22 @@ for (let round = 0; round < ROUNDS; round += 1) {
 const report = {
   date: new Date().toISOString(),
   machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-  corpus: { texts: texts.length, vocabulary: words.length + 256 + 1, averageTokens: Math.round(texts.reduce((s, t) => s + library.encode(t).length, 0) / texts.length) },
+  corpus: {
+    texts: texts.length,
+    vocabulary: words.length + 256 + 1,
+    averageTokens: Math.round(texts.reduce((s, t) => s + library.encode(t).length, 0) / texts.length),
+  },
   sameIds,
-  library: { name: '@huggingface/tokenizers', loadMs: Number(libraryLoadMs.toFixed(2)), tokensPerSecond: Math.round(median(libraryRounds)) },
-  baseline: { name: 'hand-written BPE (former)', loadMs: Number(baselineLoadMs.toFixed(2)), tokensPerSecond: Math.round(median(baselineRounds)) },
+  library: {
+    name: '@huggingface/tokenizers',
+    loadMs: Number(libraryLoadMs.toFixed(2)),
+    tokensPerSecond: Math.round(median(libraryRounds)),
+  },
+  baseline: {
+    name: 'hand-written BPE (former)',
+    loadMs: Number(baselineLoadMs.toFixed(2)),
+    tokensPerSecond: Math.round(median(baselineRounds)),
+  },
 };
 const md = [
   '# Lyrics tokenizer: @huggingface/tokenizers vs the former hand-written BPE',

@@ -99,7 +99,10 @@ async function main(): Promise<void> {
     const deadline = since + SECONDS * 1000;
     const samples: Sample[] = [await sample(pid, since)];
     const sampler = setInterval(() => {
-      sample(pid, since).then((s) => samples.push(s), () => undefined);
+      sample(pid, since).then(
+        (s) => samples.push(s),
+        () => undefined,
+      );
     }, SAMPLE_MS);
 
     // Sign-in is limited per IP (1,000 an hour) and metadata + signature per user (100 an hour):
@@ -124,7 +127,11 @@ async function main(): Promise<void> {
         latencies.set('sign-in', [...(latencies.get('sign-in') ?? []), performance.now() - start]);
       }
       const signedIn = session;
-      const created = await timed('generate', () => httpRequest(`${oracle.url}/api/generate`, { token: signedIn.token, body: { prompt: 'soak song, steady beat', duration: 5 } }), 202);
+      const created = await timed(
+        'generate',
+        () => httpRequest(`${oracle.url}/api/generate`, { token: signedIn.token, body: { prompt: 'soak song, steady beat', duration: 5 } }),
+        202,
+      );
       if (created === undefined) return;
       const jobId = (created.body as { job_id: string }).job_id;
       let audioUrl: string | undefined;
@@ -136,10 +143,26 @@ async function main(): Promise<void> {
         else await new Promise((resolve) => setTimeout(resolve, 250));
       }
       if (audioUrl === undefined) return;
-      const metadata = await timed('metadata', () => httpRequest(`${oracle.url}/api/metadata`, { token: signedIn.token, body: { name: 'Soak', description: 'soak run', audio_url: audioUrl } }), 201);
+      const metadata = await timed(
+        'metadata',
+        () =>
+          httpRequest(`${oracle.url}/api/metadata`, {
+            token: signedIn.token,
+            body: { name: 'Soak', description: 'soak run', audio_url: audioUrl },
+          }),
+        201,
+      );
       if (metadata === undefined) return;
       const uri = (metadata.body as { metadata_uri: string }).metadata_uri;
-      const signed = await timed('signature', () => httpRequest(`${oracle.url}/api/signature`, { token: signedIn.token, body: { job_id: jobId, user_address: signedIn.address, metadata_uri: uri } }), 200);
+      const signed = await timed(
+        'signature',
+        () =>
+          httpRequest(`${oracle.url}/api/signature`, {
+            token: signedIn.token,
+            body: { job_id: jobId, user_address: signedIn.address, metadata_uri: uri },
+          }),
+        200,
+      );
       if (signed !== undefined) songs++;
     };
     await Promise.all(
@@ -168,7 +191,14 @@ async function main(): Promise<void> {
     const byKind = Object.fromEntries(
       [...latencies.entries()].map(([kind, list]) => {
         const sorted = [...list].sort((a, b) => a - b);
-        return [kind, { count: sorted.length, p50Ms: Math.round(percentile(sorted, 50) * 10) / 10, p99Ms: Math.round(percentile(sorted, 99) * 10) / 10 }];
+        return [
+          kind,
+          {
+            count: sorted.length,
+            p50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
+            p99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
+          },
+        ];
       }),
     );
     const all = [...latencies.values()].flat().sort((a, b) => a - b);
@@ -198,7 +228,8 @@ async function main(): Promise<void> {
     const problems: string[] = [];
     if (rssGrowth > MAX_GROWTH) problems.push(`RSS grew ${rssGrowth.toFixed(2)}x from the settled start (bound ${MAX_GROWTH}x)`);
     if (fdGrowth > MAX_GROWTH) problems.push(`descriptors grew from ${start.fds} to ${end.fds} (bound ${MAX_GROWTH}x + ${FD_SLACK})`);
-    if (SECONDS >= SLOPE_MIN_SECONDS && rssSlope > MAX_RSS_SLOPE_MB_PER_MIN) problems.push(`RSS rises ${rssSlope.toFixed(2)} MB/min over the settled run (bound ${MAX_RSS_SLOPE_MB_PER_MIN})`);
+    if (SECONDS >= SLOPE_MIN_SECONDS && rssSlope > MAX_RSS_SLOPE_MB_PER_MIN)
+      problems.push(`RSS rises ${rssSlope.toFixed(2)} MB/min over the settled run (bound ${MAX_RSS_SLOPE_MB_PER_MIN})`);
     if (songs === 0) problems.push('no song went the whole way');
     const dir = join(ROOT, 'bench', 'results');
     await mkdir(dir, { recursive: true });
@@ -228,7 +259,9 @@ async function main(): Promise<void> {
     ];
     await writeFile(join(dir, 'soak.md'), lines.join('\n'));
     console.log(JSON.stringify(summary, null, 2));
-    console.log(`figure ${JSON.stringify({ name: 'soak', seconds: SECONDS, requests, errorRate: result.errorRate, p50Ms: result.p50Ms, p99Ms: result.p99Ms, rssStartMb: Math.round(start.rssMb), rssEndMb: Math.round(end.rssMb), fdsStart: start.fds, fdsEnd: end.fds, rssSlopeMbPerMin: result.oracle.rssSlopeMbPerMin })}`);
+    console.log(
+      `figure ${JSON.stringify({ name: 'soak', seconds: SECONDS, requests, errorRate: result.errorRate, p50Ms: result.p50Ms, p99Ms: result.p99Ms, rssStartMb: Math.round(start.rssMb), rssEndMb: Math.round(end.rssMb), fdsStart: start.fds, fdsEnd: end.fds, rssSlopeMbPerMin: result.oracle.rssSlopeMbPerMin })}`,
+    );
     if (problems.length > 0) {
       console.error(`soak out of bounds:\n  ${problems.join('\n  ')}`);
       failed = true;

@@ -48,7 +48,9 @@ export async function backupPostgres(options: { url: string; dataDir: string; ta
     await mkdir(options.target, { recursive: true });
     await copyTree(options.dataDir, options.target);
     for (const name of SKIPPED) await rm(join(options.target, name), { force: true });
-    const stopped = await client.query<{ labelfile: string; spcmapfile: string }>('SELECT labelfile, spcmapfile FROM pg_backup_stop(false)');
+    const stopped = await client.query<{ labelfile: string; spcmapfile: string }>(
+      'SELECT labelfile, spcmapfile FROM pg_backup_stop(false)',
+    );
     const row = stopped.rows[0];
     if (row === undefined) throw new Error('pg_backup_stop returned nothing');
     // The WAL from the backup's checkpoint to its end: copied after the stop, so it is all there.
@@ -103,7 +105,10 @@ export async function copyBucket(from: ObjectStore, to: ObjectStore): Promise<{ 
 
 /** The npm start stack's PostgreSQL data directory under DATA_DIR (or its stand-in, see README). */
 async function stackPgData(dataDir: string): Promise<string> {
-  const standIn = await readFile(join(dataDir, 'postgres', 'CLUSTER_HOME'), 'utf8').then((text) => text.split('\n')[0], () => undefined);
+  const standIn = await readFile(join(dataDir, 'postgres', 'CLUSTER_HOME'), 'utf8').then(
+    (text) => text.split('\n')[0],
+    () => undefined,
+  );
   return join(standIn !== undefined && standIn !== '' ? standIn : join(dataDir, 'postgres'), 'pgdata');
 }
 

@@ -77,19 +77,33 @@ const tokens = (amount: bigint) => `${Number(formatEther(amount)).toLocaleString
 const eth = (amount: bigint) => `${formatEther(amount)} ETH`;
 
 /** Runs the flow and returns its figures; throws at the first failure. */
-export async function runDemo({ apiUrl, rpcUrl, log = console.log, prompt = 'dreamy synthwave, 96 bpm, in A minor', duration = 10 }: DemoOptions): Promise<DemoResult> {
+export async function runDemo({
+  apiUrl,
+  rpcUrl,
+  log = console.log,
+  prompt = 'dreamy synthwave, 96 bpm, in A minor',
+  duration = 10,
+}: DemoOptions): Promise<DemoResult> {
   const account = developmentAccount();
   const chain = connectSongmint({ rpcUrl, wallet: { account } });
   const step = (title: string, ...lines: string[]) => log([`\n== ${title}`, ...lines.map((line) => `   ${line}`)].join('\n'));
 
   const session = await signIn(createSongmintApi({ baseUrl: apiUrl }), { walletClient: chain.walletClient });
   const api = session.api;
-  step('Signed in with Ethereum', `wallet ${account.address}`, `user   ${session.user.id} (tier ${session.user.tier}), session until ${session.expiresAt.toISOString()}`);
+  step(
+    'Signed in with Ethereum',
+    `wallet ${account.address}`,
+    `user   ${session.user.id} (tier ${session.user.tier}), session until ${session.expiresAt.toISOString()}`,
+  );
 
   // A fresh seed: the contract mints each audio hash once, so a rerun must make new audio.
   const seed = globalThis.crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
   const job = await generate(api, { prompt, duration, withLyrics: true, seed });
-  step('Generation queued', `job ${job.jobId} (seed ${seed}), position ${job.position}, about ${job.estimatedTime} s`, `idempotency key ${job.idempotencyKey}`);
+  step(
+    'Generation queued',
+    `job ${job.jobId} (seed ${seed}), position ${job.position}, about ${job.estimatedTime} s`,
+    `idempotency key ${job.idempotencyKey}`,
+  );
   let progressReports = 0;
   const song = await waitForJob(api, {
     jobId: job.jobId,
@@ -98,7 +112,13 @@ export async function runDemo({ apiUrl, rpcUrl, log = console.log, prompt = 'dre
       log(`   ${progress.status.padEnd(10)} ${String(progress.progress).padStart(3)}%  ~${progress.estimatedRemaining} s left`);
     },
   });
-  step('Song ready', `audio ${song.audioUrl}`, `hash  ${song.audioHash}`, `${song.duration} s, lyrics:`, ...(song.lyrics ?? '(instrumental)').split('\n').map((line) => `  | ${line}`));
+  step(
+    'Song ready',
+    `audio ${song.audioUrl}`,
+    `hash  ${song.audioHash}`,
+    `${song.duration} s, lyrics:`,
+    ...(song.lyrics ?? '(instrumental)').split('\n').map((line) => `  | ${line}`),
+  );
 
   const metadata = await uploadMetadata(api, {
     name: 'Night Drive',
@@ -112,7 +132,11 @@ export async function runDemo({ apiUrl, rpcUrl, log = console.log, prompt = 'dre
   const signature = await getMintSignature(api, { jobId: song.jobId, userAddress: account.address, metadataUri: metadata.metadataUri });
   step('Mint signature', `${signature.signature.slice(0, 20)}… for ${account.address}, expires ${signature.expiresAt.toISOString()}`);
 
-  const minted = await mintSong(chain, { metadataUri: metadata.metadataUri, audioHash: signature.audioHash, signature: signature.signature });
+  const minted = await mintSong(chain, {
+    metadataUri: metadata.metadataUri,
+    audioHash: signature.audioHash,
+    signature: signature.signature,
+  });
   step('Minted', `token #${minted.tokenId} to ${minted.minter}`, `tx ${minted.hash}, ${minted.receipt.gasUsed} gas`);
 
   const predictedToken = predictTokenAddress({ songId: minted.tokenId, contracts: chain.contracts });
@@ -126,9 +150,17 @@ export async function runDemo({ apiUrl, rpcUrl, log = console.log, prompt = 'dre
   if (predictedToken !== launched.token) throw new Error(`predicted token ${predictedToken}, launched ${launched.token}`);
 
   const bought = await buy(chain, { songId: minted.tokenId, amountIn: parseEther('0.01'), slippageBps: 100 });
-  step('Bought', `${eth(bought.amountIn)} -> ${tokens(bought.amountOut)} (quote ${tokens(bought.quotedAmountOut)}, floor ${tokens(bought.minAmountOut)})`, `hook fee ${eth(bought.hookFee)}`);
+  step(
+    'Bought',
+    `${eth(bought.amountIn)} -> ${tokens(bought.amountOut)} (quote ${tokens(bought.quotedAmountOut)}, floor ${tokens(bought.minAmountOut)})`,
+    `hook fee ${eth(bought.hookFee)}`,
+  );
   const sold = await sell(chain, { songId: minted.tokenId, amountIn: bought.amountOut / 2n, slippageBps: 100 });
-  step('Sold', `${tokens(sold.amountIn)} -> ${eth(sold.amountOut)} (quote ${eth(sold.quotedAmountOut)}, floor ${eth(sold.minAmountOut)})`, `hook fee ${eth(sold.hookFee)}`);
+  step(
+    'Sold',
+    `${tokens(sold.amountIn)} -> ${eth(sold.amountOut)} (quote ${eth(sold.quotedAmountOut)}, floor ${eth(sold.minAmountOut)})`,
+    `hook fee ${eth(sold.hookFee)}`,
+  );
 
   const claimed = await claimFees(chain, { songIds: [minted.tokenId] });
   const claimedToken = claimed.claimed.reduce((sum, entry) => sum + entry.token, 0n);
@@ -192,7 +224,12 @@ async function indexedPoolAfter(api: Parameters<typeof getPool>[0], pool: SongPo
   for (let attempt = 0; attempt < 40; attempt += 1) {
     try {
       const view = await getPool(api, { songId: pool.songId });
-      if (view.price?.sqrt_price_x96 === pool.sqrtPriceX96.toString() && view.fees.swap_fees_eth === pool.totalSwapFees.toString() && view.fees.uncollected_swap_fees_eth === '0') return view;
+      if (
+        view.price?.sqrt_price_x96 === pool.sqrtPriceX96.toString() &&
+        view.fees.swap_fees_eth === pool.totalSwapFees.toString() &&
+        view.fees.uncollected_swap_fees_eth === '0'
+      )
+        return view;
     } catch (error) {
       if (!(error instanceof SongmintApiError && error.code === 'NOT_FOUND')) throw error;
     }
@@ -214,14 +251,22 @@ export async function findStack(env: NodeJS.ProcessEnv): Promise<{ apiUrl: strin
   const apiUrl = (explicitApi !== '' ? explicitApi : apiOrigin(loaded.value)).replace(/\/+$/, '');
   if (env.RPC_URL !== undefined && env.RPC_URL !== '') return { apiUrl, rpcUrl: env.RPC_URL };
   const stateFile = join(resolve(loaded.value.DATA_DIR), 'dev-stack.json');
-  const state = await readFile(stateFile, 'utf8').then((text) => JSON.parse(text) as { api?: string; rpc?: string | null }, () => undefined);
+  const state = await readFile(stateFile, 'utf8').then(
+    (text) => JSON.parse(text) as { api?: string; rpc?: string | null },
+    () => undefined,
+  );
   if (state === undefined) {
-    throw new Error(`no \`npm start\` stack in ${stateFile}: start one (it writes that file), or run the demo with the same DATA_DIR (and PORT/HOST) as \`npm start\`, or set API_URL and RPC_URL`);
+    throw new Error(
+      `no \`npm start\` stack in ${stateFile}: start one (it writes that file), or run the demo with the same DATA_DIR (and PORT/HOST) as \`npm start\`, or set API_URL and RPC_URL`,
+    );
   }
   if (state.api !== apiUrl) {
-    throw new Error(`the stack in ${stateFile} serves ${state.api ?? '?'}, not ${apiUrl}: run the demo with the same PORT/HOST as \`npm start\`, or set API_URL`);
+    throw new Error(
+      `the stack in ${stateFile} serves ${state.api ?? '?'}, not ${apiUrl}: run the demo with the same PORT/HOST as \`npm start\`, or set API_URL`,
+    );
   }
-  if (state.rpc === undefined || state.rpc === null) throw new Error(`the stack at ${apiUrl} runs without a chain (CHAIN_RPC_URL unset): set RPC_URL`);
+  if (state.rpc === undefined || state.rpc === null)
+    throw new Error(`the stack at ${apiUrl} runs without a chain (CHAIN_RPC_URL unset): set RPC_URL`);
   return { apiUrl, rpcUrl: state.rpc };
 }
 

@@ -14,7 +14,9 @@ import express, { Router } from 'express';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const APP_DIST = join(ROOT, 'app', 'dist');
 /** Everything the build reads from this repository. */
-const SOURCES = ['app/index.html', 'app/vite.config.ts', 'app/src', 'sdk/src', 'sdk/package.json', 'package-lock.json'].map((path) => join(ROOT, path));
+const SOURCES = ['app/index.html', 'app/vite.config.ts', 'app/src', 'sdk/src', 'sdk/package.json', 'package-lock.json'].map((path) =>
+  join(ROOT, path),
+);
 
 async function newestMtime(path: string): Promise<number> {
   const info = await stat(path).catch(() => undefined);

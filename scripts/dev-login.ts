@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   const account = privateKeyToAccount(key as Hex);
 
   const nonceResponse = await fetch(`${baseUrl}/api/auth/nonce`).catch((error: unknown) => {
-    throw new Error(`no oracle answers at ${baseUrl} (${error instanceof Error ? error.message : String(error)}): start it with \`npm start\`, or set PORT/HOST or BASE_URL`);
+    throw new Error(
+      `no oracle answers at ${baseUrl} (${error instanceof Error ? error.message : String(error)}): start it with \`npm start\`, or set PORT/HOST or BASE_URL`,
+    );
   });
   if (!nonceResponse.ok) throw new Error(`GET /api/auth/nonce: ${nonceResponse.status} ${await nonceResponse.text()}`);
   const challenge = (await nonceResponse.json()) as NonceResponse;

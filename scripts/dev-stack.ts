@@ -101,7 +101,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   for (const [key, value] of Object.entries(process.env)) if (value === '') delete process.env[key];
   const first = loadConfig(process.env);
   if (!first.ok) fail(first.error.problems);
-  if (first.value.NODE_ENV === 'production') fail(['NODE_ENV: npm start runs the development stack; run `npm run oracle` with real services in production']);
+  if (first.value.NODE_ENV === 'production')
+    fail(['NODE_ENV: npm start runs the development stack; run `npm run oracle` with real services in production']);
   const logger = pino({ level: first.value.LOG_LEVEL });
   const dataDir = resolve(first.value.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
@@ -200,7 +201,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
           env: { ...env, STORAGE_PUBLIC_URL: oracle.storageUrl, DATA_DIR: dataDir },
         });
         child.once('exit', (code, signal) => {
-          if (!stopping) logger.error({ code, signal }, 'the inference worker exited; generation answers GEN_002 until a worker runs (npm run worker)');
+          if (!stopping)
+            logger.error({ code, signal }, 'the inference worker exited; generation answers GEN_002 until a worker runs (npm run worker)');
         });
         stops.push(
           () =>
@@ -221,7 +223,13 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
 
   // Lets scripts/set-tier.ts and scripts/dev-login.ts find the running stack.
   const stateFile = join(dataDir, DEV_STACK_STATE_FILE);
-  const state = { api: oracle.url, databaseUrl: env.DATABASE_URL, storage: oracle.storageUrl, rpc: env.CHAIN_RPC_URL ?? null, contracts: chain?.contracts ?? {} };
+  const state = {
+    api: oracle.url,
+    databaseUrl: env.DATABASE_URL,
+    storage: oracle.storageUrl,
+    rpc: env.CHAIN_RPC_URL ?? null,
+    contracts: chain?.contracts ?? {},
+  };
   await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`);
   stops.push(() => rm(stateFile, { force: true }));
 
@@ -269,7 +277,9 @@ const started: Array<() => Promise<void>> = [];
 main(started).catch(async (error: unknown) => {
   const code = (error as { code?: unknown }).code;
   if (code === 'EADDRINUSE') {
-    console.error(`${error instanceof Error ? error.message : String(error)}\nnpm start listens on PORT (API), PORT+1 (S3) and PORT+2 (chain); choose another PORT.`);
+    console.error(
+      `${error instanceof Error ? error.message : String(error)}\nnpm start listens on PORT (API), PORT+1 (S3) and PORT+2 (chain); choose another PORT.`,
+    );
   } else if (error instanceof StartupError) {
     // Its message names the part, the step, its log and what to do: no stack needed.
     console.error(`npm start could not start the stack.\n${error.message}`);

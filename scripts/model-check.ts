@@ -32,16 +32,29 @@ if (existsSync(join(dir, ACESTEP_MANIFEST_FILE))) {
   const files = await validateFiles(dir, manifest);
   if (!files.ok) failed(files.error.code, files.error.message);
   console.log(`${manifest.name} ${manifest.version} (ACE-Step 1.5 layout): manifest, contract and sha256 of every file pass`);
-  for (const [graph, entry] of Object.entries(manifest.graphs)) console.log(`  ${graph}: ${entry.file} (${entry.precision}, ${entry.inputs.length} inputs, ${entry.outputs.length} outputs)`);
-  console.log(`  widths: ${Object.entries(manifest.dims).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  for (const [graph, entry] of Object.entries(manifest.graphs))
+    console.log(`  ${graph}: ${entry.file} (${entry.precision}, ${entry.inputs.length} inputs, ${entry.outputs.length} outputs)`);
+  console.log(
+    `  widths: ${Object.entries(manifest.dims)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}`,
+  );
   const schedule = manifest.schedule;
-  console.log(`  schedule: request steps ${Object.entries(schedule.steps_for_request).map(([k, v]) => `${k} -> ${v}`).join(', ')} diffusion steps, shift ${schedule.shift}, guidance ${schedule.guidance_scale}`);
+  console.log(
+    `  schedule: request steps ${Object.entries(schedule.steps_for_request)
+      .map(([k, v]) => `${k} -> ${v}`)
+      .join(', ')} diffusion steps, shift ${schedule.shift}, guidance ${schedule.guidance_scale}`,
+  );
   const licence = combinedLicence(manifest);
-  console.log(`  licences: ${manifest.licences.map((l) => `${l.component}: ${l.spdx}`).join('; ')} (commercial use: ${licence.commercial_use ? 'yes' : 'no'})`);
+  console.log(
+    `  licences: ${manifest.licences.map((l) => `${l.component}: ${l.spdx}`).join('; ')} (commercial use: ${licence.commercial_use ? 'yes' : 'no'})`,
+  );
   if (values['files-only']) process.exit(0);
 }
 
 const loaded = await loadSongModel({ modelDir: dir, device: 'cpu' });
 if (!loaded.ok) failed(loaded.code, loaded.message);
-console.log(`model:check passed: ${loaded.model.name} ${loaded.model.version} (${loaded.model.format}) loads on CPU; request steps ${loaded.model.steps.join(', ')}; licence ${loaded.model.licence.spdx}`);
+console.log(
+  `model:check passed: ${loaded.model.name} ${loaded.model.version} (${loaded.model.format}) loads on CPU; request steps ${loaded.model.steps.join(', ')}; licence ${loaded.model.licence.spdx}`,
+);
 await loaded.model.release();

@@ -12,7 +12,12 @@ export const RGBA: PngColour = { type: 6, channels: 4 };
  * `pixel(x, y)`, one byte per channel. The demo's cover and the tests' images use it, so a
  * generated image needs no file on disk.
  */
-export function encodePng(width: number, height: number, colour: PngColour, pixel: (x: number, y: number) => readonly number[]): Uint8Array {
+export function encodePng(
+  width: number,
+  height: number,
+  colour: PngColour,
+  pixel: (x: number, y: number) => readonly number[],
+): Uint8Array {
   const stride = width * colour.channels + 1;
   const raw = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y += 1) {
@@ -22,7 +27,9 @@ export function encodePng(width: number, height: number, colour: PngColour, pixe
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, colour.type, 0, 0, 0], 8);
-  return new Uint8Array(Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]),
+  );
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -32,7 +32,8 @@ export async function renderApiTypes(): Promise<string> {
 export function renderErrorCodes(): string {
   const document = servedOpenApiDocument() as { components?: { schemas?: Record<string, { enum?: unknown }> } };
   const codes = document.components?.schemas?.ErrorCode?.enum;
-  if (!Array.isArray(codes) || !codes.every((code) => typeof code === 'string')) throw new Error('the OpenAPI document has no ErrorCode enum of strings');
+  if (!Array.isArray(codes) || !codes.every((code) => typeof code === 'string'))
+    throw new Error('the OpenAPI document has no ErrorCode enum of strings');
   const list = codes.map((code) => `  '${code}',\n`).join('');
   return `${HEADER("the ErrorCode enum of the oracle's /openapi.json", 'npm run sdk:generate')}
 /** Every code the API answers with (docs/api.md). */

@@ -22,7 +22,9 @@ function isTier(value: string): value is Tier {
 /** The database of a running `npm start` stack (it writes DATA_DIR/dev-stack.json). */
 async function devStackDatabaseUrl(): Promise<string | undefined> {
   try {
-    const state = JSON.parse(await readFile(join(resolve(process.env.DATA_DIR ?? '.data'), 'dev-stack.json'), 'utf8')) as { databaseUrl?: unknown };
+    const state = JSON.parse(await readFile(join(resolve(process.env.DATA_DIR ?? '.data'), 'dev-stack.json'), 'utf8')) as {
+      databaseUrl?: unknown;
+    };
     return typeof state.databaseUrl === 'string' ? state.databaseUrl : undefined;
   } catch {
     return undefined;

@@ -12,8 +12,23 @@ import { join } from 'node:path';
 
 const figuresDir = mkdtempSync(join(tmpdir(), 'songmint-faults-'));
 const figuresFile = join(figuresDir, 'figures.jsonl');
-const env = { ...process.env, FAULTS_FIGURES_FILE: figuresFile, FUZZ_REQUESTS: process.env.FUZZ_REQUESTS ?? '50000', SOAK_SECONDS: process.env.SOAK_SECONDS ?? '600' };
-const testArgs = ['--conditions=songmint-source', '--import', 'tsx', '--import', './test/support/bounded-hooks.ts', '--test', '--test-concurrency=1', '--test-timeout=900000', '--test-force-exit'];
+const env = {
+  ...process.env,
+  FAULTS_FIGURES_FILE: figuresFile,
+  FUZZ_REQUESTS: process.env.FUZZ_REQUESTS ?? '50000',
+  SOAK_SECONDS: process.env.SOAK_SECONDS ?? '600',
+};
+const testArgs = [
+  '--conditions=songmint-source',
+  '--import',
+  'tsx',
+  '--import',
+  './test/support/bounded-hooks.ts',
+  '--test',
+  '--test-concurrency=1',
+  '--test-timeout=900000',
+  '--test-force-exit',
+];
 
 interface Part {
   name: string;
@@ -57,7 +72,10 @@ for (const part of parts) outcomes.push([part.name, await run(part)]);
 
 let figures: Array<Record<string, unknown>> = [];
 try {
-  figures = readFileSync(figuresFile, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  figures = readFileSync(figuresFile, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 } catch {
   // no figures recorded
 }
@@ -65,7 +83,14 @@ rmSync(figuresDir, { recursive: true, force: true });
 const named = (name: string) => figures.find((figure) => figure.name === name) ?? {};
 const soak = (() => {
   try {
-    return JSON.parse(readFileSync('bench/results/soak.json', 'utf8')) as { seconds: number; requests: number; errorRate: number; p50Ms: number; p99Ms: number; oracle: { settledStart: { rssMb: number; fds: number }; end: { rssMb: number; fds: number }; rssSlopeMbPerMin: number } };
+    return JSON.parse(readFileSync('bench/results/soak.json', 'utf8')) as {
+      seconds: number;
+      requests: number;
+      errorRate: number;
+      p50Ms: number;
+      p99Ms: number;
+      oracle: { settledStart: { rssMb: number; fds: number }; end: { rssMb: number; fds: number }; rssSlopeMbPerMin: number };
+    };
   } catch {
     return undefined;
   }
@@ -80,19 +105,44 @@ const faults =
   (named('chain-faults').mintsRecorded === undefined ? 0 : 2) +
   (named('pinning-failure').refusedThenPinned === undefined ? 0 : 1) +
   (named('backup-restore').jobsRestored === undefined ? 0 : 1) +
-  ['postgres-blackhole-short', 'postgres-blackhole-load', 'object-store-blackhole', 'clock-skew'].filter((name) => named(name).name !== undefined).length +
+  ['postgres-blackhole-short', 'postgres-blackhole-load', 'object-store-blackhole', 'clock-skew'].filter(
+    (name) => named(name).name !== undefined,
+  ).length +
   (named('chain-faults').rpcSilentGivenUpAfterMs === undefined ? 0 : 1);
-const exactly = Number(blackholeShort.jobsExactlyOnce ?? 0) + Number(blackholeLoad.jobsExactlyOnce ?? 0) + Number(storeBlackhole.retriedThenCompleted ?? 0) + Number(named('multi-replica').exactlyOnce ?? 0) + Number(named('postgres-kill').jobsExactlyOnce ?? 0) + figures.filter((f) => String(f.name).startsWith('worker-kill-')).length + Number(named('object-store-down').retriedThenCompleted ?? 0);
+const exactly =
+  Number(blackholeShort.jobsExactlyOnce ?? 0) +
+  Number(blackholeLoad.jobsExactlyOnce ?? 0) +
+  Number(storeBlackhole.retriedThenCompleted ?? 0) +
+  Number(named('multi-replica').exactlyOnce ?? 0) +
+  Number(named('postgres-kill').jobsExactlyOnce ?? 0) +
+  figures.filter((f) => String(f.name).startsWith('worker-kill-')).length +
+  Number(named('object-store-down').retriedThenCompleted ?? 0);
 console.log('\n=== test:faults summary ===');
-console.log(`faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x2, object store blackholed, RPC blackholed, clock skew)`);
-console.log(`blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher call given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms`);
-console.log(`clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}`);
-console.log(`fuzz seed              ${String(named('fuzz').seed ?? '?')} (replay: FUZZ_SEED=${String(named('fuzz').seed ?? '?')} FUZZ_REQUESTS=${env.FUZZ_REQUESTS})`);
-console.log(`requests fuzzed        ${String(named('fuzz').requests ?? 0)} over ${String(named('fuzz').operations ?? 0)} operations, 5xx: ${String(named('fuzz').responses5xx ?? 'n/a')}, statuses ${String(named('fuzz').statuses ?? '')}`);
-console.log(`jobs exactly once      ${exactly} (multi-replica ${String(named('multi-replica').exactlyOnce ?? 0)} of ${String(named('multi-replica').jobs ?? 0)} in ${String(named('multi-replica').completionSeconds ?? '?')} s; one signature per job under ${String(named('multi-replica-signatures').concurrentAsksPerJob ?? '?')} concurrent asks)`);
+console.log(
+  `faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x2, object store blackholed, RPC blackholed, clock skew)`,
+);
+console.log(
+  `blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher call given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms`,
+);
+console.log(
+  `clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}`,
+);
+console.log(
+  `fuzz seed              ${String(named('fuzz').seed ?? '?')} (replay: FUZZ_SEED=${String(named('fuzz').seed ?? '?')} FUZZ_REQUESTS=${env.FUZZ_REQUESTS})`,
+);
+console.log(
+  `requests fuzzed        ${String(named('fuzz').requests ?? 0)} over ${String(named('fuzz').operations ?? 0)} operations, 5xx: ${String(named('fuzz').responses5xx ?? 'n/a')}, statuses ${String(named('fuzz').statuses ?? '')}`,
+);
+console.log(
+  `jobs exactly once      ${exactly} (multi-replica ${String(named('multi-replica').exactlyOnce ?? 0)} of ${String(named('multi-replica').jobs ?? 0)} in ${String(named('multi-replica').completionSeconds ?? '?')} s; one signature per job under ${String(named('multi-replica-signatures').concurrentAsksPerJob ?? '?')} concurrent asks)`,
+);
 if (soak !== undefined) {
-  console.log(`soak                   ${soak.seconds} s, ${soak.requests} requests, error rate ${(soak.errorRate * 100).toFixed(2)}%, p50 ${soak.p50Ms} ms, p99 ${soak.p99Ms} ms`);
-  console.log(`soak memory            RSS ${soak.oracle.settledStart.rssMb.toFixed(0)} -> ${soak.oracle.end.rssMb.toFixed(0)} MB (slope ${soak.oracle.rssSlopeMbPerMin} MB/min), fds ${soak.oracle.settledStart.fds} -> ${soak.oracle.end.fds} (bench/results/soak.md)`);
+  console.log(
+    `soak                   ${soak.seconds} s, ${soak.requests} requests, error rate ${(soak.errorRate * 100).toFixed(2)}%, p50 ${soak.p50Ms} ms, p99 ${soak.p99Ms} ms`,
+  );
+  console.log(
+    `soak memory            RSS ${soak.oracle.settledStart.rssMb.toFixed(0)} -> ${soak.oracle.end.rssMb.toFixed(0)} MB (slope ${soak.oracle.rssSlopeMbPerMin} MB/min), fds ${soak.oracle.settledStart.fds} -> ${soak.oracle.end.fds} (bench/results/soak.md)`,
+  );
 }
 for (const [name, ok] of outcomes) console.log(`${ok ? 'passed' : 'FAILED'}                 ${name}`);
 process.exit(outcomes.every(([, ok]) => ok) ? 0 : 1);

@@ -67,10 +67,21 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 /** Runs a command in its own process group; kills the group at `deadline`. */
-function runStep(command: string, args: readonly string[], cwd: string, deadline: number, log: (text: string) => void): Promise<{ outcome: Outcome; seconds: number; output: string }> {
+function runStep(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  deadline: number,
+  log: (text: string) => void,
+): Promise<{ outcome: Outcome; seconds: number; output: string }> {
   const started = Date.now();
   return new Promise((done) => {
-    const child: ChildProcess = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    const child: ChildProcess = spawn(command, args, {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true' },
+    });
     let output = '';
     const collect = (chunk: Buffer) => {
       const text = chunk.toString();
@@ -80,10 +91,13 @@ function runStep(command: string, args: readonly string[], cwd: string, deadline
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
     let stalled = false;
-    const timer = setTimeout(() => {
-      stalled = true;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        stalled = true;
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     child.once('close', (code) => {
       clearTimeout(timer);
       done({ outcome: stalled ? 'stall' : code === 0 ? 'pass' : 'fail', seconds: (Date.now() - started) / 1000, output });
@@ -93,7 +107,14 @@ function runStep(command: string, args: readonly string[], cwd: string, deadline
 
 /** One core kept busy (SHA-256 in a loop) until stopped. */
 function startCpuLoad(): ChildProcess {
-  return spawn(process.execPath, ['-e', "const c=require('node:crypto');let b=Buffer.alloc(1<<20);for(;;){b=c.createHash('sha256').update(b).digest();b=Buffer.concat([b,Buffer.alloc((1<<20)-32)])}"], { stdio: 'ignore' });
+  return spawn(
+    process.execPath,
+    [
+      '-e',
+      "const c=require('node:crypto');let b=Buffer.alloc(1<<20);for(;;){b=c.createHash('sha256').update(b).digest();b=Buffer.concat([b,Buffer.alloc((1<<20)-32)])}",
+    ],
+    { stdio: 'ignore' },
+  );
 }
 
 function testTotals(output: string): string | null {
@@ -115,7 +136,16 @@ async function oneRun(run: number, options: Options): Promise<RunReport> {
   };
   const deadline = Date.now() + options.stallMs;
   const load = options.loadRuns.has(run) ? startCpuLoad() : undefined;
-  const report: RunReport = { run, outcome: 'pass', step: null, load: load !== undefined, installSeconds: null, testSeconds: null, tests: null, log: logPath };
+  const report: RunReport = {
+    run,
+    outcome: 'pass',
+    step: null,
+    load: load !== undefined,
+    installSeconds: null,
+    testSeconds: null,
+    tests: null,
+    log: logPath,
+  };
   try {
     const cloned = await runStep('git', ['clone', '--quiet', ROOT, clone], folder, deadline, log);
     if (cloned.outcome !== 'pass') return { ...report, outcome: cloned.outcome, step: 'clone' };
@@ -149,7 +179,9 @@ async function main(): Promise<void> {
     console.log(`run ${run}/${options.runs}${options.loadRuns.has(run) ? ' (beside a CPU-heavy process)' : ''} ...`);
     const report = await oneRun(run, options);
     reports.push(report);
-    console.log(`run ${run}: ${report.outcome}${report.step === null ? '' : ` at ${report.step}`}, install ${report.installSeconds?.toFixed(0) ?? '-'} s, test ${report.testSeconds?.toFixed(0) ?? '-'} s; log ${report.log}`);
+    console.log(
+      `run ${run}: ${report.outcome}${report.step === null ? '' : ` at ${report.step}`}, install ${report.installSeconds?.toFixed(0) ?? '-'} s, test ${report.testSeconds?.toFixed(0) ?? '-'} s; log ${report.log}`,
+    );
   }
   const count = (outcome: Outcome) => reports.filter((r) => r.outcome === outcome).length;
   const summary = `${count('pass')} passed, ${count('fail')} failed, ${count('stall')} stalled of ${reports.length}`;

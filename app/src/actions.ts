@@ -19,7 +19,11 @@ export function showError(error: unknown, context = ''): void {
  * Runs one action of a person: its control is disabled and says it is busy while it runs, the
  * progress goes to the live region, a failure to the alert region (the control comes back).
  */
-export async function runAction(control: HTMLButtonElement | HTMLFieldSetElement, progress: string, work: () => Promise<void>): Promise<void> {
+export async function runAction(
+  control: HTMLButtonElement | HTMLFieldSetElement,
+  progress: string,
+  work: () => Promise<void>,
+): Promise<void> {
   clearError();
   control.disabled = true;
   control.setAttribute('aria-busy', 'true');

@@ -48,7 +48,8 @@ export function priceChart(points: ReadonlyArray<PricePoint>): SVGSVGElement {
     svg('path', { d: `${line} L${WIDTH - PAD.right},${HEIGHT - PAD.bottom} L${PAD.left},${HEIGHT - PAD.bottom} Z`, class: 'chart-area' }),
     svg('path', { d: line, class: rising ? 'chart-line up' : 'chart-line down', fill: 'none' }),
   );
-  for (const [index, point] of points.entries()) chart.append(svg('circle', { cx: x(index).toFixed(1), cy: y(point.price).toFixed(1), r: 3, class: 'chart-dot' }));
+  for (const [index, point] of points.entries())
+    chart.append(svg('circle', { cx: x(index).toFixed(1), cy: y(point.price).toFixed(1), r: 3, class: 'chart-dot' }));
   const label = (text: string, atY: number) => {
     const element = svg('text', { x: WIDTH - PAD.right, y: atY, 'text-anchor': 'end', class: 'chart-label' });
     element.textContent = text;

@@ -4,7 +4,11 @@ type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
 /** An element with attributes (`on…` functions become listeners; false/undefined are left out) and children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (typeof value === 'function') element.addEventListener(name.slice(2), value);
@@ -31,7 +35,8 @@ const time = (date: Date) => date.toLocaleTimeString('en-GB', { hour: '2-digit',
 /** Walks an error's causes (viem nests the wallet's and the transport's errors). */
 function causes(error: unknown): unknown[] {
   const chain: unknown[] = [];
-  for (let current = error; current !== undefined && current !== null && chain.length < 8; current = (current as { cause?: unknown }).cause) chain.push(current);
+  for (let current = error; current !== undefined && current !== null && chain.length < 8; current = (current as { cause?: unknown }).cause)
+    chain.push(current);
   return chain;
 }
 
@@ -49,7 +54,8 @@ export function describeError(error: unknown): string {
     if (error.code === 'AUTH_ERROR') return 'Your session has ended: connect your wallet again.';
     return error.message;
   }
-  if (error instanceof SongmintClientError && error.code === 'NETWORK_ERROR') return 'The Songmint API is not answering: check your connection and try again.';
+  if (error instanceof SongmintClientError && error.code === 'NETWORK_ERROR')
+    return 'The Songmint API is not answering: check your connection and try again.';
   if (all.some((e) => ['HttpRequestError', 'TimeoutError', 'WebSocketRequestError'].includes(String((e as { name?: unknown }).name)))) {
     return 'The chain is not answering (its RPC node is down or unreachable): try again in a moment.';
   }

@@ -49,7 +49,8 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     if (route.view === 'library') main.replaceChildren(libraryView(context));
     else if (route.view === 'discover') main.replaceChildren(discoverView(context));
     else if (route.view === 'song') main.replaceChildren(songView(context, route.songId));
-    else main.replaceChildren(Object.assign(document.createElement('h1'), { id: 'view-title', tabIndex: -1, textContent: 'Page not found' }));
+    else
+      main.replaceChildren(Object.assign(document.createElement('h1'), { id: 'view-title', tabIndex: -1, textContent: 'Page not found' }));
     document.title = `${document.getElementById('view-title')?.textContent ?? 'Songmint'} · Songmint`;
   };
 
@@ -57,7 +58,8 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     session = next;
     window.clearTimeout(expiry);
     // The session ends with its token: sign out then, so nothing fails half-way later.
-    if (next !== undefined) expiry = window.setTimeout(() => setSession(undefined), Math.min(2 ** 31 - 1, next.expiresAt.getTime() - Date.now()));
+    if (next !== undefined)
+      expiry = window.setTimeout(() => setSession(undefined), Math.min(2 ** 31 - 1, next.expiresAt.getTime() - Date.now()));
     render();
   }
 
@@ -69,7 +71,17 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
 
   document.addEventListener('click', (event) => {
     const link = (event.target as Element | null)?.closest<HTMLAnchorElement>('a[data-link]');
-    if (link === null || link === undefined || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      link === null ||
+      link === undefined ||
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     navigate(new URL(link.href).pathname);
   });

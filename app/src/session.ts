@@ -29,7 +29,8 @@ const STORAGE_KEY = 'songmint.session';
 const injectedProvider = () => (window as Window & { ethereum?: EIP1193Provider }).ethereum;
 
 function connectWallet(config: AppConfig, wallet: WalletKind, account: Address): SongmintChain {
-  if (wallet === 'development') return connectSongmint({ rpcUrl: config.rpcUrl, contracts: config.contracts, wallet: { account: developmentAccount() } });
+  if (wallet === 'development')
+    return connectSongmint({ rpcUrl: config.rpcUrl, contracts: config.contracts, wallet: { account: developmentAccount() } });
   const provider = injectedProvider();
   if (provider === undefined) throw new Error('No browser wallet found: install one, or use the development wallet on the local chain');
   return connectSongmint({ rpcUrl: config.rpcUrl, contracts: config.contracts, wallet: { provider, account } });
@@ -48,7 +49,13 @@ export async function signInWith(config: AppConfig, wallet: WalletKind): Promise
   }
   const chain = connectWallet(config, wallet, address);
   const session = await signIn(createSongmintApi({ baseUrl: config.apiUrl }), { walletClient: chain.walletClient });
-  const stored: StoredSession = { token: session.token, expiresAt: session.expiresAt.toISOString(), address, wallet, tier: session.user.tier };
+  const stored: StoredSession = {
+    token: session.token,
+    expiresAt: session.expiresAt.toISOString(),
+    address,
+    wallet,
+    tier: session.user.tier,
+  };
   localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
   return { api: session.api, address, expiresAt: session.expiresAt, tier: session.user.tier, wallet, chain };
 }
@@ -69,10 +76,18 @@ export async function restoreSession(config: AppConfig): Promise<SignedIn | unde
     forgetSession();
     return undefined;
   }
-  const signedIn: SignedIn = { api: withSession(createSongmintApi({ baseUrl: config.apiUrl }), { token: stored.token }), address: stored.address, expiresAt, tier: stored.tier, wallet: stored.wallet };
+  const signedIn: SignedIn = {
+    api: withSession(createSongmintApi({ baseUrl: config.apiUrl }), { token: stored.token }),
+    address: stored.address,
+    expiresAt,
+    tier: stored.tier,
+    wallet: stored.wallet,
+  };
   if (stored.wallet === 'development') return { ...signedIn, chain: connectWallet(config, 'development', stored.address) };
   // A browser wallet shares its accounts without a prompt only if it still trusts this site.
-  const accounts = await injectedProvider()?.request({ method: 'eth_accounts' }).catch(() => []);
+  const accounts = await injectedProvider()
+    ?.request({ method: 'eth_accounts' })
+    .catch(() => []);
   const trusted = accounts?.some((account) => account.toLowerCase() === stored.address.toLowerCase()) === true;
   return trusted ? { ...signedIn, chain: connectWallet(config, 'injected', stored.address) } : signedIn;
 }

@@ -9,7 +9,8 @@ export function waveformPeaks(samples: Float32Array, columns = COLUMNS): number[
   const peaks: number[] = [];
   for (let column = 0; column < columns; column += 1) {
     let peak = 0;
-    for (let index = column * size; index < Math.min(samples.length, (column + 1) * size); index += 1) peak = Math.max(peak, Math.abs(samples[index] ?? 0));
+    for (let index = column * size; index < Math.min(samples.length, (column + 1) * size); index += 1)
+      peak = Math.max(peak, Math.abs(samples[index] ?? 0));
     peaks.push(peak);
   }
   return peaks;

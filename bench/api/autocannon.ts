@@ -30,7 +30,10 @@ export interface AutocannonOptions {
 interface Autocannon {
   (options: AutocannonOptions): Promise<AutocannonResult>;
   /** With a callback it returns the running instance, which emits `response` per response. */
-  (options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void): { on(event: 'response', listener: () => void): void };
+  (
+    options: AutocannonOptions,
+    done: (error: Error | null, result: AutocannonResult) => void,
+  ): { on(event: 'response', listener: () => void): void };
 }
 
 // autocannon ships no type declarations; the options and result fields used are typed above.

@@ -19,8 +19,4 @@ export interface CpuSnapshot {
 }
 
 export type FromServer =
-  | { type: 'ready'; seeded: Seeded }
-  | { type: 'failed'; message: string }
-  | { type: 'cpu'; cpu: CpuSnapshot }
-  | { type: 'profiled' };
-
+  { type: 'ready'; seeded: Seeded } | { type: 'failed'; message: string } | { type: 'cpu'; cpu: CpuSnapshot } | { type: 'profiled' };

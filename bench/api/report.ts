@@ -3,7 +3,14 @@ import type { Figures, ceilings } from './figures.ts';
 
 export interface Report {
   machine: { cores: number; cpu: string; node: string; loadAverage: number };
-  settings: { connections: number; databasePool: number; pollSeconds: number; signatures: number; downloadSignatures: number; audioBytes: number };
+  settings: {
+    connections: number;
+    databasePool: number;
+    pollSeconds: number;
+    signatures: number;
+    downloadSignatures: number;
+    audioBytes: number;
+  };
   results: Record<'bare' | 'poll' | 'sign' | 'signDownload', Figures>;
   ceilings: Record<'sign' | 'signDownload', ReturnType<typeof ceilings>>;
   ratios: { pollVsBare: number; pollVsBareByRound: number[]; signVsBare: number };

@@ -35,7 +35,13 @@ const ENTRY = fileURLToPath(new URL('../api.ts', import.meta.url));
 /** s3rver in a process of its own, so the oracle's CPU figures exclude the object store's. */
 export async function serveS3(): Promise<void> {
   const s3 = await startTestS3();
-  process.send?.({ endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+  process.send?.({
+    endpoint: s3.endpoint,
+    bucket: s3.bucket,
+    region: s3.region,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+  });
   process.on('message', (message) => {
     if (message === 'stop') void s3.stop().then(() => process.exit(0));
   });
@@ -80,7 +86,9 @@ export async function serve(): Promise<void> {
   const users: Array<{ id: string; token: string; wallet: string }> = [];
   for (let u = 0; u < userCount; u++) {
     const wallet = `0x${randomBytes(20).toString('hex')}`;
-    const { id } = await db.one<{ id: string }>(`INSERT INTO users (wallet_address, tier) VALUES ($1, 'enterprise') RETURNING id`, [wallet]);
+    const { id } = await db.one<{ id: string }>(`INSERT INTO users (wallet_address, tier) VALUES ($1, 'enterprise') RETURNING id`, [
+      wallet,
+    ]);
     const { token } = await issueSessionToken(session, { userId: id, walletAddress: wallet }, new Date());
     users.push({ id, token, wallet });
   }

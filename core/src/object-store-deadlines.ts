@@ -17,4 +17,3 @@ export const OBJECT_STORE_DEADLINES = {
   requestMs: 60_000,
   attempts: 2,
 } as const;
-

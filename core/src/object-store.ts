@@ -45,12 +45,7 @@ export interface ObjectStoreOptions {
   storedChecksums?: boolean;
 }
 
-export type ObjectStoreErrorCode =
-  | 'not_found'
-  | 'access_denied'
-  | 'invalid_key'
-  | 'unavailable'
-  | 'failed';
+export type ObjectStoreErrorCode = 'not_found' | 'access_denied' | 'invalid_key' | 'unavailable' | 'failed';
 
 export interface ObjectStoreError extends DomainError<ObjectStoreErrorCode> {
   key?: string;
@@ -145,8 +140,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
     async put(key, bytes, putOptions) {
       const invalid = checkKey(key);
       if (invalid) return invalid;
-      const cacheControl =
-        putOptions.cacheControl ?? (putOptions.private === true ? PRIVATE_CACHE_CONTROL : undefined);
+      const cacheControl = putOptions.cacheControl ?? (putOptions.private === true ? PRIVATE_CACHE_CONTROL : undefined);
       try {
         const out = await client.send(
           new PutObjectCommand({
@@ -194,7 +188,8 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
           const fast = await checksumHead(key);
           if (fast.kind === 'checksum') return ok({ hex: fast.hex, size: fast.size, source: 'store_checksum' as const });
           // A store silent past the deadline would be as silent to the SDK's attempts.
-          if (fast.kind === 'silent') return { ok: false, error: { code: 'unavailable', message: `no answer within ${OBJECT_STORE_DEADLINES.idleMs} ms`, key } };
+          if (fast.kind === 'silent')
+            return { ok: false, error: { code: 'unavailable', message: `no answer within ${OBJECT_STORE_DEADLINES.idleMs} ms`, key } };
           if (fast.kind === 'unknown') {
             const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
             const hex = fullObjectSha256(head);

@@ -92,9 +92,10 @@ export async function createPreview(db: Queryable, store: ObjectStore, sessionId
 
 /** A fresh one-hour URL for a preview that has not expired. */
 export async function previewLink(db: Queryable, store: Pick<ObjectStore, 'presignedGetUrl'>, sessionId: string): Promise<PreviewResult> {
-  const row = await db.oneOrNone<{ audio_hash: string }>(`SELECT audio_hash FROM audio_previews clip WHERE session_id = $1 AND NOT (${CLIP_EXPIRED})`, [
-    sessionId,
-  ]);
+  const row = await db.oneOrNone<{ audio_hash: string }>(
+    `SELECT audio_hash FROM audio_previews clip WHERE session_id = $1 AND NOT (${CLIP_EXPIRED})`,
+    [sessionId],
+  );
   if (row === null) return fail({ code: 'PREVIEW_NOT_FOUND', message: `no live preview for session ${sessionId}` });
   return signedLink(store, sessionId, row.audio_hash);
 }

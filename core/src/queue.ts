@@ -2,12 +2,7 @@ import { PgBoss } from 'pg-boss';
 import type { Db } from 'pg-boss';
 import { connectionSettings } from './db/database.ts';
 import type { DatabaseTask } from './db/database.ts';
-import {
-  FLEET_PARALLEL_JOBS,
-  GENERATION_QUEUE,
-  JOB_TIME_LIMIT_SECONDS,
-  WORKER_RETRY_LIMIT,
-} from './generation-queue.ts';
+import { FLEET_PARALLEL_JOBS, GENERATION_QUEUE, JOB_TIME_LIMIT_SECONDS, WORKER_RETRY_LIMIT } from './generation-queue.ts';
 
 /** First retry waits about this long; pg-boss doubles it (with jitter) per attempt. */
 export const GENERATION_RETRY_DELAY_SECONDS = 5;

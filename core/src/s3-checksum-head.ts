@@ -38,7 +38,8 @@ export interface ObjectLocation {
 }
 
 /** `silent`: the store stayed silent past its idle deadline (the SDK's attempts would wait as long). */
-export type ChecksumHeadResult = { kind: 'checksum'; hex: string; size: number } | { kind: 'none' } | { kind: 'unknown' } | { kind: 'silent' };
+export type ChecksumHeadResult =
+  { kind: 'checksum'; hex: string; size: number } | { kind: 'none' } | { kind: 'unknown' } | { kind: 'silent' };
 
 export interface ChecksumHead {
   (key: string): Promise<ChecksumHeadResult>;
@@ -115,7 +116,16 @@ export function createChecksumHead(options: ChecksumHeadOptions): ChecksumHead {
       });
       const response = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
         const outgoing = send(
-          { agent, method: 'HEAD', protocol: base.protocol, hostname: base.hostname, port: base.port, path, headers: signed.headers, timeout: OBJECT_STORE_DEADLINES.idleMs },
+          {
+            agent,
+            method: 'HEAD',
+            protocol: base.protocol,
+            hostname: base.hostname,
+            port: base.port,
+            path,
+            headers: signed.headers,
+            timeout: OBJECT_STORE_DEADLINES.idleMs,
+          },
           (incoming) => {
             incoming.resume();
             resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers });
@@ -126,7 +136,10 @@ export function createChecksumHead(options: ChecksumHeadOptions): ChecksumHead {
         outgoing.end();
       });
       if (response.status !== 200) return { kind: 'unknown' };
-      const hex = fullObjectSha256({ ChecksumSHA256: header(response.headers, 'x-amz-checksum-sha256'), ChecksumType: header(response.headers, 'x-amz-checksum-type') });
+      const hex = fullObjectSha256({
+        ChecksumSHA256: header(response.headers, 'x-amz-checksum-sha256'),
+        ChecksumType: header(response.headers, 'x-amz-checksum-type'),
+      });
       const size = Number(response.headers['content-length']);
       if (!Number.isSafeInteger(size)) return { kind: 'unknown' };
       return hex === undefined ? { kind: 'none' } : { kind: 'checksum', hex, size };

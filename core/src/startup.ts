@@ -36,10 +36,26 @@ export class StartupError extends Error {
   readonly logPath: string | undefined;
   readonly timedOut: boolean;
 
-  constructor(options: { component: StartupComponent; step: string; reason: string; logPath?: string; logTail?: string; hint?: string; timedOut: boolean; cause?: unknown }) {
+  constructor(options: {
+    component: StartupComponent;
+    step: string;
+    reason: string;
+    logPath?: string;
+    logTail?: string;
+    hint?: string;
+    timedOut: boolean;
+    cause?: unknown;
+  }) {
     const lines = [`${COMPONENT_LABEL[options.component]}: ${options.step} ${options.reason}`];
     if (options.logPath !== undefined) lines.push(`  log: ${options.logPath}`);
-    if (options.logTail !== undefined && options.logTail.trim() !== '') lines.push('  last log lines:', ...options.logTail.trimEnd().split('\n').map((line) => `    ${line}`));
+    if (options.logTail !== undefined && options.logTail.trim() !== '')
+      lines.push(
+        '  last log lines:',
+        ...options.logTail
+          .trimEnd()
+          .split('\n')
+          .map((line) => `    ${line}`),
+      );
     if (options.hint !== undefined) lines.push(`  ${options.hint}`);
     super(lines.join('\n'), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StartupError';
@@ -129,7 +145,9 @@ export async function boundedStep<T>(options: BoundedStep<T>): Promise<T> {
  * `boundedStep`, tried a second time when the first try fails or times out. Only for steps that
  * are safe to repeat: `prepareRetry` puts things back as they were before the first try.
  */
-export async function boundedStepWithRetry<T>(options: BoundedStep<T> & { prepareRetry: () => Promise<void>; onRetry?: (error: StartupError) => void }): Promise<T> {
+export async function boundedStepWithRetry<T>(
+  options: BoundedStep<T> & { prepareRetry: () => Promise<void>; onRetry?: (error: StartupError) => void },
+): Promise<T> {
   try {
     return await boundedStep(options);
   } catch (error) {

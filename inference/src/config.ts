@@ -30,8 +30,12 @@ export const workerEnvSchema = z
      * signer first, and the signer's PEM private key. Every song and preview is signed with it;
      * the worker checks both at start and refuses to run without them.
      */
-    C2PA_SIGN_CERT: z.string({ error: 'required: path of the PEM certificate chain that signs every MP3\'s C2PA manifest (docs/content-credentials.md)' }).min(1),
-    C2PA_PRIVATE_KEY: z.string({ error: 'required: path of the PEM private key of the C2PA signing certificate (docs/content-credentials.md)' }).min(1),
+    C2PA_SIGN_CERT: z
+      .string({ error: "required: path of the PEM certificate chain that signs every MP3's C2PA manifest (docs/content-credentials.md)" })
+      .min(1),
+    C2PA_PRIVATE_KEY: z
+      .string({ error: 'required: path of the PEM private key of the C2PA signing certificate (docs/content-credentials.md)' })
+      .min(1),
     /** Encoder threads (and chunks encoded in parallel per song). */
     ENCODER_THREADS: positiveInt.max(64).default(Math.max(1, Math.min(4, availableParallelism()))),
     WORKER_ID: z.string().min(1).max(200).optional(),

@@ -4,7 +4,13 @@ import type { EnvResult } from '../../core/src/config/env.ts';
 import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
 import { parseAllowList } from './webhooks/address-policy.ts';
 import type { AllowList } from './webhooks/address-policy.ts';
-import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_CONCURRENCY, WEBHOOK_RETRY_DELAY_SECONDS, WEBHOOK_RETRY_LIMIT } from './webhooks/webhook-queue.ts';
+import {
+  DEFAULT_WEBHOOK_SETTINGS,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  WEBHOOK_CONCURRENCY,
+  WEBHOOK_RETRY_DELAY_SECONDS,
+  WEBHOOK_RETRY_LIMIT,
+} from './webhooks/webhook-queue.ts';
 import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 
 /**
@@ -16,9 +22,7 @@ import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 const port = z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535);
 const positiveInt = z.coerce.number({ error: 'must be a whole number' }).int().positive();
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
-const hexKey = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
+const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 
 export const envSchema = z
@@ -28,9 +32,7 @@ export const envSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('.data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
-      .optional(),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     JWT_SECRET: z
       .string()
       .refine((value) => Buffer.byteLength(value) >= 32, 'must be at least 32 bytes')
@@ -46,8 +48,18 @@ export const envSchema = z
     CORS_ORIGINS: z
       .string()
       .default('*')
-      .transform((value) => (value.trim() === '*' ? ('*' as const) : value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')))
-      .refine((value) => value === '*' || value.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin)), 'must be * or a comma-separated list of origins like https://app.example'),
+      .transform((value) =>
+        value.trim() === '*'
+          ? ('*' as const)
+          : value
+              .split(',')
+              .map((origin) => origin.trim())
+              .filter((origin) => origin !== ''),
+      )
+      .refine(
+        (value) => value === '*' || value.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin)),
+        'must be * or a comma-separated list of origins like https://app.example',
+      ),
     ...objectStoreEnvShape,
     IPFS_PINNING_URL: httpUrl.optional(),
     IPFS_PINNING_TOKEN: z.string().min(1).optional(),
@@ -106,7 +118,11 @@ export const envSchema = z
       if (env[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message });
     }
     if (env.WEBHOOK_ALLOWED_HOSTS.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_HOSTS'], message: 'must be empty in production (it lets webhooks reach private and loopback addresses)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOWED_HOSTS'],
+        message: 'must be empty in production (it lets webhooks reach private and loopback addresses)',
+      });
     }
   })
   .superRefine((env, ctx) => {
@@ -132,7 +148,12 @@ export function apiOrigin(config: Pick<OracleEnv, 'HOST' | 'PORT'>): string {
 }
 
 /** The webhook delivery settings the environment chose. */
-export function webhookSettings(config: Pick<OracleEnv, 'WEBHOOK_ALLOWED_HOSTS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_LIMIT' | 'WEBHOOK_RETRY_DELAY_SECONDS' | 'WEBHOOK_CONCURRENCY'>): WebhookSettings {
+export function webhookSettings(
+  config: Pick<
+    OracleEnv,
+    'WEBHOOK_ALLOWED_HOSTS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_LIMIT' | 'WEBHOOK_RETRY_DELAY_SECONDS' | 'WEBHOOK_CONCURRENCY'
+  >,
+): WebhookSettings {
   return {
     ...DEFAULT_WEBHOOK_SETTINGS,
     allowList: config.WEBHOOK_ALLOWED_HOSTS,

@@ -47,7 +47,6 @@ export interface RunningOracle {
 
 const PRUNE_INTERVAL_MS = 3_600_000;
 
-
 /** How long start-up waits for a database that is not reachable yet (a container starting beside us). */
 const DATABASE_WAIT_MS = 30_000;
 
@@ -89,10 +88,12 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   const webhooks = await startWebhookService({ db, boss, logger, settings: webhookSettings(config), now: () => new Date() });
 
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
-  const signerKey: Hex = (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
+  const signerKey: Hex =
+    (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
   const signer = createMintSigner(signerKey);
   const modelLicence = { allowNonCommercialModels: config.ALLOW_NONCOMMERCIAL_MODEL_MINTING };
-  if (modelLicence.allowNonCommercialModels) logger.warn('ALLOW_NONCOMMERCIAL_MODEL_MINTING: mint signatures are issued for audio from non-commercial models too');
+  if (modelLicence.allowNonCommercialModels)
+    logger.warn('ALLOW_NONCOMMERCIAL_MODEL_MINTING: mint signatures are issued for audio from non-commercial models too');
   logger.info({ signer: signer.address, backend: signer.backend }, 'platform mint signer');
   const storageUrl = storagePublicUrl(config);
   const objectStore = createObjectStore(objectStoreOptionsFromEnv(config));
@@ -102,7 +103,8 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
       ? createPinningClient({ endpoint: config.IPFS_PINNING_URL, accessToken: config.IPFS_PINNING_TOKEN })
       : undefined;
   // Sign-in checks smart wallets' signatures (ERC-1271, ERC-6492) on the configured chain.
-  const signInClient = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) });
+  const signInClient =
+    config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) });
   const origin = apiOrigin(config);
   // One LISTEN connection (outside the pool) for every job event stream this process serves.
   const jobEvents = createJobEventsHub({
@@ -139,19 +141,27 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   // CHAIN_RPC_URL and SONG_NFT_ADDRESS come together (config.ts): one client for the signer reads
   // and the watcher.
   const chainClient =
-    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined ? createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) }) : undefined;
+    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined
+      ? createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) })
+      : undefined;
   const songVaultAddress = config.SONG_VAULT_ADDRESS as Address | undefined;
   const vault =
     chainClient === undefined || songVaultAddress === undefined
       ? undefined
-      : { address: songVaultAddress, cursorName: poolCursorName(songVaultAddress), readClaimable: createClaimableFeesReader(chainClient, songVaultAddress) };
+      : {
+          address: songVaultAddress,
+          cursorName: poolCursorName(songVaultAddress),
+          readClaimable: createClaimableFeesReader(chainClient, songVaultAddress),
+        };
   deps.metadata = { objectStore, ipfs, ...(pinning === undefined ? {} : { pinning }) };
   deps.mint = {
     objectStore,
     signer,
     modelLicence,
     chain,
-    ...(chainClient === undefined || songNftAddress === undefined ? {} : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
+    ...(chainClient === undefined || songNftAddress === undefined
+      ? {}
+      : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
   };
   deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }) };
   deps.previews = { objectStore };

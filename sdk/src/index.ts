@@ -31,7 +31,16 @@ export type { GetMintSignatureParameters, MintSignature } from './api/signature.
 export { getNft, getPool, getPoolHistory, getPools, getProfile } from './api/v1.ts';
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, getWebhookSecret, rotateWebhookSecret, verifyWebhook } from './api/webhooks.ts';
 export type { VerifyWebhookParameters, WebhookEvent, WebhookHeaders, WebhookSecret } from './api/webhooks.ts';
-export type { GetPoolHistoryParameters, GetPoolsParameters, IndexedNft, PoolHistory, PoolSwap, TradingPool, TradingPools, UserProfile } from './api/v1.ts';
+export type {
+  GetPoolHistoryParameters,
+  GetPoolsParameters,
+  IndexedNft,
+  PoolHistory,
+  PoolSwap,
+  TradingPool,
+  TradingPools,
+  UserProfile,
+} from './api/v1.ts';
 
 export type { SongmintChain, SongmintContracts } from './chain/context.ts';
 export { connectSongmint, developmentAccount, DEVELOPMENT_PRIVATE_KEY, localBaseChain } from './chain/local.ts';

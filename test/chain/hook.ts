@@ -250,7 +250,10 @@ describe('SongPoolHook', function () {
         .connect(s.trader)
         .getFunction('swap')
         .staticCall(s.poolKey, swapParams(kind, amount, limit), { takeClaims: false, settleUsingBurn: false }, '0x', { value })
-        .then(() => '0x', (error: { data?: string }) => v4Errors.interface.parseError(error.data ?? '0x')?.args.getValue('reason') as string);
+        .then(
+          () => '0x',
+          (error: { data?: string }) => v4Errors.interface.parseError(error.data ?? '0x')?.args.getValue('reason') as string,
+        );
       expect(s.hook.interface.parseError(reason)?.name).to.equal('ExactEthSwapNotFilled');
       expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(0n);
     }
@@ -345,9 +348,9 @@ describe('SongPoolHook', function () {
       expect(await isOperator(s.hook.target, s.stranger.address)).to.equal(false);
       await runSwap(s, 'buyExactIn', ETH, ETH);
       // A stranger cannot move them: it has no allowance and is no operator.
-      await expect(
-        s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.hook.target, s.stranger.address, 0n, 1n),
-      ).to.be.revert(ethers);
+      await expect(s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.hook.target, s.stranger.address, 0n, 1n)).to.be.revert(
+        ethers,
+      );
     });
   });
 
@@ -394,21 +397,13 @@ describe('SongPoolHook', function () {
       const s = await ready('decayed');
       const params = { zeroForOne: true, amountSpecified: -1n, sqrtPriceLimitX96: 4295128740n };
       const hook = s.hook.connect(s.stranger);
-      await expect(hook.beforeInitialize(s.stranger.address, s.poolKey, 2n ** 96n)).to.be.revertedWithCustomError(
+      await expect(hook.beforeInitialize(s.stranger.address, s.poolKey, 2n ** 96n)).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
+      await expect(hook.beforeSwap(s.stranger.address, s.poolKey, params, '0x')).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
+      await expect(hook.afterSwap(s.stranger.address, s.poolKey, params, 5n, '0x')).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
+      await expect(hook.afterInitialize(s.stranger.address, s.poolKey, 2n ** 96n, 0n)).to.be.revertedWithCustomError(
         s.hook,
         'NotPoolManager',
       );
-      await expect(hook.beforeSwap(s.stranger.address, s.poolKey, params, '0x')).to.be.revertedWithCustomError(
-        s.hook,
-        'NotPoolManager',
-      );
-      await expect(hook.afterSwap(s.stranger.address, s.poolKey, params, 5n, '0x')).to.be.revertedWithCustomError(
-        s.hook,
-        'NotPoolManager',
-      );
-      await expect(
-        hook.afterInitialize(s.stranger.address, s.poolKey, 2n ** 96n, 0n),
-      ).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
     });
   });
 
@@ -426,9 +421,9 @@ describe('SongPoolHook', function () {
       const mined = mineHookSalt({ initCode, deployer: CREATE2_DEPLOYER, flags: wrongFlags });
       if (!mined.ok) throw new Error(mined.message);
       const [deployer] = await ethers.getSigners();
-      await expect(
-        deployer!.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(mined.value.salt, initCode) }),
-      ).to.be.revert(ethers);
+      await expect(deployer!.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(mined.value.salt, initCode) })).to.be.revert(
+        ethers,
+      );
       expect(await ethers.provider.getCode(mined.value.address)).to.equal('0x');
     });
 

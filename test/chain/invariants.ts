@@ -54,7 +54,9 @@ async function protocolWithSongs() {
     const creator = creators[i]!;
     const songId = await mintSong(s.nft, creator, `invariant-${i}`);
     await (await s.nft.connect(creator).approve(await s.vault.getAddress(), songId)).wait();
-    const receipt = await (await s.vault.connect(creator).launch(songId, { allocationBps: 1000, allocationRecipient: creator.address })).wait();
+    const receipt = await (
+      await s.vault.connect(creator).launch(songId, { allocationBps: 1000, allocationRecipient: creator.address })
+    ).wait();
     const launched = receipt?.logs.map((log) => s.vault.interface.parseLog(log)).find((parsed) => parsed?.name === 'SongLaunched');
     const key = await poolKeyOf(s.vault, songId);
     const token = await ethers.getContractAt('SongToken', key.currency1);
@@ -171,10 +173,15 @@ describe('protocol invariants under random trading, collecting and claiming', fu
         expect(tokenHeld, at).to.equal((collectedToken.get(song.songId) ?? 0n) - (claimedToken.get(song.songId) ?? 0n));
         // 4: the locked position keeps its liquidity.
         const positionId = keccak256(
-          solidityPacked(['address', 'int24', 'int24', 'bytes32'], [vaultAddress, LAUNCH_CONFIG.tickLower, LAUNCH_CONFIG.startTick, ethers.ZeroHash]),
+          solidityPacked(
+            ['address', 'int24', 'int24', 'bytes32'],
+            [vaultAddress, LAUNCH_CONFIG.tickLower, LAUNCH_CONFIG.startTick, ethers.ZeroHash],
+          ),
         );
         const poolSlot = BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['bytes32', 'uint256'], [poolId, POOLS_SLOT])));
-        const positionSlot = keccak256(AbiCoder.defaultAbiCoder().encode(['bytes32', 'uint256'], [positionId, poolSlot + POSITIONS_OFFSET]));
+        const positionSlot = keccak256(
+          AbiCoder.defaultAbiCoder().encode(['bytes32', 'uint256'], [positionId, poolSlot + POSITIONS_OFFSET]),
+        );
         const word = BigInt(await w.poolManager.getFunction('extsload(bytes32)').staticCall(positionSlot));
         expect(word & ((1n << 128n) - 1n), at).to.equal(song.liquidity);
       }
@@ -198,9 +205,11 @@ describe('protocol invariants under random trading, collecting and claiming', fu
         const trader = w.traders[random.below(w.traders.length)]!;
         const viaPeriphery = random.below(2) === 1;
         const amount =
-          kind === 'buyExactIn' ? random.amount(10n ** 9n, ETH / 3n)
-          : kind === 'sellExactOut' ? random.amount(10n ** 9n, ETH / 20n)
-          : random.amount(10n ** 15n, 4_000_000n * ETH);
+          kind === 'buyExactIn'
+            ? random.amount(10n ** 9n, ETH / 3n)
+            : kind === 'sellExactOut'
+              ? random.amount(10n ** 9n, ETH / 20n)
+              : random.amount(10n ** 15n, 4_000_000n * ETH);
         action = `${kind} via ${viaPeriphery ? 'V4Router' : 'PoolSwapTest'}`;
         sent = viaPeriphery
           ? routerSwap(w.v4Router, trader, song.key, kind, amount, kind === 'buyExactOut' ? { maxIn: 5n * ETH } : {})
@@ -224,7 +233,9 @@ describe('protocol invariants under random trading, collecting and claiming', fu
           sent = w.vault.connect(claimant).claim(ids.length === 0 ? [song.songId] : ids, to);
         } else {
           action = 'claimFor';
-          sent = w.vault.connect(w.accounts[random.below(w.accounts.length)]!).claimFor(ids.length === 0 ? [song.songId] : ids, claimant.address);
+          sent = w.vault
+            .connect(w.accounts[random.below(w.accounts.length)]!)
+            .claimFor(ids.length === 0 ? [song.songId] : ids, claimant.address);
         }
       } else if (choice < 93) {
         action = 'token transfer';

@@ -60,7 +60,9 @@ describe('SongVault.launch', function () {
     const allocation = await token.balanceOf(s.trader.address);
     expect(poolSupply + allocation).to.equal(TOTAL_SUPPLY);
     // The allocation is 5% plus the pool share's rounding dust (below one token unit of 1e-14).
-    expect(allocation - TOTAL_SUPPLY / 20n).to.be.greaterThanOrEqual(0n).and.lessThan(10n ** 4n * 2n);
+    expect(allocation - TOTAL_SUPPLY / 20n)
+      .to.be.greaterThanOrEqual(0n)
+      .and.lessThan(10n ** 4n * 2n);
     expect(await token.balanceOf(vaultAddress)).to.equal(0n);
     expect(await ethers.provider.getBalance(vaultAddress)).to.equal(0n);
 
@@ -119,7 +121,12 @@ describe('SongVault.launch', function () {
     const removal = s.liquidityRouter
       .connect(s.stranger)
       .getFunction('modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)');
-    const params = { tickLower: LAUNCH_CONFIG.tickLower, tickUpper: LAUNCH_CONFIG.startTick, liquidityDelta: -liquidity, salt: ethers.ZeroHash };
+    const params = {
+      tickLower: LAUNCH_CONFIG.tickLower,
+      tickUpper: LAUNCH_CONFIG.startTick,
+      liquidityDelta: -liquidity,
+      salt: ethers.ZeroHash,
+    };
     await expect(removal(poolKey, params, '0x')).to.be.revert(ethers);
     expect(await token.balanceOf(BASE_POOL_MANAGER)).to.be.greaterThan((TOTAL_SUPPLY * 9n) / 10n);
   });
@@ -143,7 +150,7 @@ describe('SongVault.launch', function () {
   });
 
   describe('an NFT sent to the vault with a plain transferFrom', function () {
-    it('goes back to its creator\'s chosen address (SongRecovered), after which it launches normally', async function () {
+    it("goes back to its creator's chosen address (SongRecovered), after which it launches normally", async function () {
       const s = await songReadyToLaunch();
       const vaultAddress = await s.vault.getAddress();
       await (await s.nft.connect(s.creator).transferFrom(s.creator.address, vaultAddress, s.songId)).wait();
@@ -244,18 +251,21 @@ describe('SongVault.launch', function () {
     it('when the NFT is pushed to the vault outside a launch (safeTransferFrom)', async function () {
       const s = await songReadyToLaunch();
       await expect(
-        s.nft
-          .connect(s.creator)
-          .getFunction('safeTransferFrom(address,address,uint256)')(s.creator.address, await s.vault.getAddress(), s.songId),
+        s.nft.connect(s.creator).getFunction('safeTransferFrom(address,address,uint256)')(
+          s.creator.address,
+          await s.vault.getAddress(),
+          s.songId,
+        ),
       ).to.be.revertedWithCustomError(s.nft, 'ERC721InvalidReceiver');
     });
 
     it('when a stranger calls the unlock callback or sends ETH', async function () {
       const s = await networkHelpers.loadFixture(protocol);
       await expect(s.vault.connect(s.stranger).unlockCallback('0x')).to.be.revertedWithCustomError(s.vault, 'NotPoolManager');
-      await expect(
-        s.stranger.sendTransaction({ to: await s.vault.getAddress(), value: 1n }),
-      ).to.be.revertedWithCustomError(s.vault, 'NotPoolManager');
+      await expect(s.stranger.sendTransaction({ to: await s.vault.getAddress(), value: 1n })).to.be.revertedWithCustomError(
+        s.vault,
+        'NotPoolManager',
+      );
     });
   });
 
@@ -304,9 +314,18 @@ describe('SongVault.launch', function () {
       const s = await networkHelpers.loadFixture(protocol);
       const [deployer] = await ethers.getSigners();
       if (deployer === undefined) throw new Error('no signer');
-      const args = [BASE_POOL_MANAGER, await s.nft.getAddress(), await s.tokenImplementation.getAddress(), LAUNCH_CONFIG, s.platform.address] as const;
+      const args = [
+        BASE_POOL_MANAGER,
+        await s.nft.getAddress(),
+        await s.tokenImplementation.getAddress(),
+        LAUNCH_CONFIG,
+        s.platform.address,
+      ] as const;
       // Everything about the next vault is public: its address (deployer + nonce), so its hook's.
-      const nextVault = getContractAddress({ from: deployer.address as Hex, nonce: BigInt(await ethers.provider.getTransactionCount(deployer.address)) });
+      const nextVault = getContractAddress({
+        from: deployer.address as Hex,
+        nonce: BigInt(await ethers.provider.getTransactionCount(deployer.address)),
+      });
       const predicted = await predictedHook(ethers, nextVault);
       const hookFactory = await ethers.getContractFactory('SongPoolHook');
       const initCode = songPoolHookInitCode(hookFactory.bytecode as Hex, BASE_POOL_MANAGER);
@@ -314,7 +333,9 @@ describe('SongVault.launch', function () {
       // The stranger replays the salt through the public CREATE2 proxy and through its own deployer:
       // CREATE2 addresses include the deployer, so neither lands on the vault's hook address, and
       // at those addresses the flag bits are wrong, so the hook's own constructor refuses them.
-      await expect(s.stranger.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(predicted.salt, initCode) })).to.be.revert(ethers);
+      await expect(s.stranger.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(predicted.salt, initCode) })).to.be.revert(
+        ethers,
+      );
       const probe = await ethers.deployContract('HookDeployerProbe', [BASE_POOL_MANAGER], s.stranger);
       await expect(probe.deploy(predicted.salt)).to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid');
       // It can deploy genuine SongPoolHooks (mined for its own addresses), and a whole vault of its
@@ -343,8 +364,10 @@ describe('SongVault.launch', function () {
         v4Errors,
         'WrappedError',
       );
-      await expect(vault.connect(s.creator).launch(songId, { allocationBps: 0, allocationRecipient: s.creator.address }))
-        .to.emit(hook, 'PoolLaunched');
+      await expect(vault.connect(s.creator).launch(songId, { allocationBps: 0, allocationRecipient: s.creator.address })).to.emit(
+        hook,
+        'PoolLaunched',
+      );
     });
   });
 });

@@ -57,7 +57,8 @@ async function launchedSong() {
   const token = await ethers.getContractAt('SongToken', poolKey.currency1);
   for (const holder of [s.trader, s.stranger]) await (await token.connect(s.creator).transfer(holder.address, 20_000_000n * ETH)).wait();
   for (const holder of [s.creator, s.trader, s.stranger]) {
-    for (const router of [s.swapRouter, s.liquidityRouter]) await (await token.connect(holder).approve(await router.getAddress(), 2n ** 255n)).wait();
+    for (const router of [s.swapRouter, s.liquidityRouter])
+      await (await token.connect(holder).approve(await router.getAddress(), 2n ** 255n)).wait();
   }
   return { ...s, songId, poolKey, token, launchedAt };
 }
@@ -103,7 +104,7 @@ async function swapAt(s: Song, who: HardhatEthersSigner, kind: SwapKind, amount:
 }
 
 describe('The launch fee binds every way of trading (no fee-free exit through liquidity)', function () {
-  it('a sniper\'s range-order exit in the launch window is refused; its only exit, a swap, pays the launch fee to the wei', async function () {
+  it("a sniper's range-order exit in the launch window is refused; its only exit, a swap, pays the launch fee to the wei", async function () {
     const s = await networkHelpers.loadFixture(launchedSong);
     const startTokens = await s.token.balanceOf(s.trader.address);
     await swapAt(s, s.trader, 'buyExactIn', ETH, ETH, s.launchedAt + 10n);
@@ -126,7 +127,11 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
     const s = await networkHelpers.loadFixture(launchedSong);
     await swapAt(s, s.trader, 'buyExactIn', ETH, ETH, s.launchedAt + 300n);
     const { tick } = await slot0(s.poolManager, s.poolKey);
-    for (const [width, offset] of [[1n, 0n], [5n, 2n], [20n, 0n]] as const) {
+    for (const [width, offset] of [
+      [1n, 0n],
+      [5n, 2n],
+      [20n, 0n],
+    ] as const) {
       const order: LiquidityChange = { ...rangeBelow(tick, width, offset), liquidityDelta: 10n ** 21n, salt: ethers.ZeroHash };
       await expectRefused(s, modifyLiquidity(s.liquidityRouter, s.trader, s.poolKey, order));
     }
@@ -152,7 +157,10 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
     const hashes: string[] = [];
     try {
       const gasLimit = 3_000_000n;
-      hashes.push((await s.vault.connect(s.creator).launch(songId, { allocationBps: 1000, allocationRecipient: s.creator.address }, { gasLimit })).hash);
+      hashes.push(
+        (await s.vault.connect(s.creator).launch(songId, { allocationBps: 1000, allocationRecipient: s.creator.address }, { gasLimit }))
+          .hash,
+      );
       hashes.push((await token.connect(s.creator).approve(router, 2n ** 255n, { gasLimit })).hash);
       const data = s.liquidityRouter.interface.encodeFunctionData(
         'modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)',
@@ -183,14 +191,25 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
     expect(sale.fee).to.equal(hookFee(sale.poolEth, feePipsAfter(5n)));
   });
 
-  it('a stranger\'s position cannot take LP fees from the locked position: the song earns the whole LP fee of every buy', async function () {
+  it("a stranger's position cannot take LP fees from the locked position: the song earns the whole LP fee of every buy", async function () {
     const s = await networkHelpers.loadFixture(launchedSong);
     await swapAt(s, s.trader, 'buyExactIn', ETH / 10n, ETH / 10n, s.launchedAt + 200n);
     const { tick } = await slot0(s.poolManager, s.poolKey);
     // Just in time, around the price (both currencies), and a wide one over the whole launch range.
-    const around: LiquidityChange = { tickLower: floorTick(tick) - SPACING, tickUpper: floorTick(tick) + SPACING, liquidityDelta: 10n ** 23n, salt: ethers.ZeroHash };
-    const wide: LiquidityChange = { tickLower: BigInt(LAUNCH_CONFIG.tickLower), tickUpper: BigInt(LAUNCH_CONFIG.startTick), liquidityDelta: 10n ** 23n, salt: ethers.ZeroHash };
-    for (const position of [around, wide]) await expectRefused(s, modifyLiquidity(s.liquidityRouter, s.stranger, s.poolKey, position, 10n * ETH));
+    const around: LiquidityChange = {
+      tickLower: floorTick(tick) - SPACING,
+      tickUpper: floorTick(tick) + SPACING,
+      liquidityDelta: 10n ** 23n,
+      salt: ethers.ZeroHash,
+    };
+    const wide: LiquidityChange = {
+      tickLower: BigInt(LAUNCH_CONFIG.tickLower),
+      tickUpper: BigInt(LAUNCH_CONFIG.startTick),
+      liquidityDelta: 10n ** 23n,
+      salt: ethers.ZeroHash,
+    };
+    for (const position of [around, wide])
+      await expectRefused(s, modifyLiquidity(s.liquidityRouter, s.stranger, s.poolKey, position, 10n * ETH));
     let ethIntoPool = 0n;
     let hookFees = 0n;
     const buys = [ETH / 2n, ETH, ETH / 3n];
@@ -210,7 +229,7 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
     expect(lpFees).to.be.greaterThanOrEqual(expectedLpFees - 8n);
   });
 
-  it('a fuzzed mix of strangers\' swaps and liquidity operations never leaves the song less fee income than the same swaps alone', async function () {
+  it("a fuzzed mix of strangers' swaps and liquidity operations never leaves the song less fee income than the same swaps alone", async function () {
     const s = await networkHelpers.loadFixture(launchedSong);
     const strangers = [s.trader, s.stranger];
     const kinds: SwapKind[] = ['buyExactIn', 'buyExactOut', 'sellExactIn', 'sellExactOut'];
@@ -237,7 +256,10 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
       wait: fc.integer({ min: 1, max: 30 }),
     });
     type Action = typeof swapAction extends fc.Arbitrary<infer T> ? T : never;
-    type AnyAction = Action | (typeof addAction extends fc.Arbitrary<infer T> ? T : never) | (typeof removeAction extends fc.Arbitrary<infer T> ? T : never);
+    type AnyAction =
+      | Action
+      | (typeof addAction extends fc.Arbitrary<infer T> ? T : never)
+      | (typeof removeAction extends fc.Arbitrary<infer T> ? T : never);
 
     const swapArgs = (kind: SwapKind, size: number): { amount: bigint; value: bigint } => {
       const n = BigInt(size);
@@ -276,11 +298,18 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
           const width = BigInt(action.width) * SPACING;
           const base = floorTick(tick);
           const range =
-            action.shape === 'below' ? rangeBelow(tick, BigInt(action.width), BigInt(action.offset))
-            : action.shape === 'around' ? { tickLower: base - width, tickUpper: base + width }
-            : action.shape === 'above' ? { tickLower: base + SPACING * BigInt(1 + action.offset), tickUpper: base + SPACING * BigInt(1 + action.offset) + width }
-            : { tickLower: BigInt(LAUNCH_CONFIG.tickLower), tickUpper: BigInt(LAUNCH_CONFIG.startTick) };
-          const change = { ...range, liquidityDelta: 10n ** BigInt(action.liquidityExponent), salt: keccak256(toUtf8Bytes(`position ${i}`)) };
+            action.shape === 'below'
+              ? rangeBelow(tick, BigInt(action.width), BigInt(action.offset))
+              : action.shape === 'around'
+                ? { tickLower: base - width, tickUpper: base + width }
+                : action.shape === 'above'
+                  ? { tickLower: base + SPACING * BigInt(1 + action.offset), tickUpper: base + SPACING * BigInt(1 + action.offset) + width }
+                  : { tickLower: BigInt(LAUNCH_CONFIG.tickLower), tickUpper: BigInt(LAUNCH_CONFIG.startTick) };
+          const change = {
+            ...range,
+            liquidityDelta: 10n ** BigInt(action.liquidityExponent),
+            salt: keccak256(toUtf8Bytes(`position ${i}`)),
+          };
           const added = await modifyLiquidity(w.liquidityRouter, who, w.poolKey, change, 50n * ETH).then(
             async (tx) => (await tx.wait())?.status === 1,
             async (error: { data?: string }) => {
@@ -292,7 +321,10 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
           if (added) open.push({ who: action.who, change });
         } else if (open.length > 0) {
           const [position] = open.splice(action.pick % open.length, 1);
-          await modifyLiquidity(w.liquidityRouter, strangers[position!.who]!, w.poolKey, { ...position!.change, liquidityDelta: -position!.change.liquidityDelta });
+          await modifyLiquidity(w.liquidityRouter, strangers[position!.who]!, w.poolKey, {
+            ...position!.change,
+            liquidityDelta: -position!.change.liquidityDelta,
+          });
         } else {
           await networkHelpers.mine();
         }
@@ -301,7 +333,10 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
       for (const position of open) {
         t += 1n;
         await networkHelpers.time.setNextBlockTimestamp(t);
-        await modifyLiquidity(w.liquidityRouter, strangers[position.who]!, w.poolKey, { ...position.change, liquidityDelta: -position.change.liquidityDelta });
+        await modifyLiquidity(w.liquidityRouter, strangers[position.who]!, w.poolKey, {
+          ...position.change,
+          liquidityDelta: -position.change.liquidityDelta,
+        });
       }
       await networkHelpers.time.setNextBlockTimestamp(t + 1n);
       return { income: await collectSongIncome(w, w.songId), refusals, addsTried };

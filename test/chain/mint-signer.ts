@@ -91,11 +91,7 @@ describe('mint signer (oracle/src/chain/mint-signer.ts) against SongNFT', functi
     const onChain: string[] = [];
     for (let start = 0; start < inputs.length; start += 200) {
       const batch = inputs.slice(start, start + 200);
-      onChain.push(
-        ...(await Promise.all(
-          batch.map((input) => nft.mintMessageHash(input.minter, input.metadataUri, input.audioHash)),
-        )),
-      );
+      onChain.push(...(await Promise.all(batch.map((input) => nft.mintMessageHash(input.minter, input.metadataUri, input.audioHash)))));
     }
     let mismatches = 0;
     for (const [index, input] of inputs.entries()) {

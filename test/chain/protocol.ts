@@ -88,12 +88,10 @@ describe('SongmintProtocol Ignition module', function () {
     const local: unknown = JSON.parse(readFileSync(parametersPath('local'), 'utf8'));
     if (typeof local !== 'object' || local === null || !('SongNFT' in local)) throw new Error('local.json has no SongNFT');
     const parameters = { SongNFT: local.SongNFT as Record<string, string>, SongmintProtocol: { ...placeholders } };
-    const outcome = await ignition
-      .deploy(SongmintProtocol, { parameters, displayUi: false })
-      .then(
-        () => 'deployed',
-        (error: unknown) => String(error),
-      );
+    const outcome = await ignition.deploy(SongmintProtocol, { parameters, displayUi: false }).then(
+      () => 'deployed',
+      (error: unknown) => String(error),
+    );
     expect(outcome).to.match(/OwnableInvalidOwner\("0x0{40}"\)/);
   });
 });

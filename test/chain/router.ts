@@ -1,15 +1,7 @@
 import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
 import { network } from 'hardhat';
-import {
-  deploySongmint,
-  hookFee,
-  mintSong,
-  poolIdOf,
-  poolKeyOf,
-  routerSwap,
-  type SwapKind,
-} from './fixtures/songmint.ts';
+import { deploySongmint, hookFee, mintSong, poolIdOf, poolKeyOf, routerSwap, type SwapKind } from './fixtures/songmint.ts';
 
 /**
  * Swaps through v4-periphery's V4Router (the code UniversalRouter runs for v4), from the compiled

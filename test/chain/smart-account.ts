@@ -70,9 +70,11 @@ describe('SmartAccountProbe (test-only smart wallet)', () => {
       .withArgs(stranger.address);
     // A signature for the owner's EOA does not mint through the account: the minter is the account.
     const forOwner = await testPlatformSigner.sign({ minter: getAddress(owner.address), metadataUri, audioHash });
-    await expect(account.connect(owner).execute(await nft.getAddress(), 0n, nft.interface.encodeFunctionData('mint', [metadataUri, audioHash, forOwner]))).to.be.revertedWith(
-      'Invalid signature',
-    );
+    await expect(
+      account
+        .connect(owner)
+        .execute(await nft.getAddress(), 0n, nft.interface.encodeFunctionData('mint', [metadataUri, audioHash, forOwner])),
+    ).to.be.revertedWith('Invalid signature');
 
     await expect(account.connect(owner).execute(await nft.getAddress(), 0n, mintCall))
       .to.emit(nft, 'SongMinted')

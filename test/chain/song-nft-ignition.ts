@@ -74,12 +74,10 @@ describe('SongNFT Ignition module', function () {
     const { ignition } = await network.create('base');
     const placeholders = songNftParameters('base');
     expect(placeholders.owner).to.equal('0x0000000000000000000000000000000000000000');
-    const outcome = await ignition
-      .deploy(SongNFTModule, { parameters: parametersPath('base'), displayUi: false })
-      .then(
-        () => 'deployed',
-        (error: unknown) => String(error),
-      );
+    const outcome = await ignition.deploy(SongNFTModule, { parameters: parametersPath('base'), displayUi: false }).then(
+      () => 'deployed',
+      (error: unknown) => String(error),
+    );
     expect(outcome).to.match(/OwnableInvalidOwner\("0x0{40}"\)/);
   });
 });

@@ -71,7 +71,11 @@ async function mintAs(
 }
 
 function splitSignature(signature: Hex): { r: Hex; s: bigint; v: number } {
-  return { r: sliceHex(signature, 0, 32), s: hexToBigInt(sliceHex(signature, 32, 64)), v: Number(hexToBigInt(sliceHex(signature, 64, 65))) };
+  return {
+    r: sliceHex(signature, 0, 32),
+    s: hexToBigInt(sliceHex(signature, 32, 64)),
+    v: Number(hexToBigInt(sliceHex(signature, 64, 65))),
+  };
 }
 
 function joinSignature(r: Hex, s: bigint, v: number): Hex {
@@ -103,10 +107,7 @@ describe('SongNFT on the base network', function () {
       const [owner] = await ethers.getSigners();
       if (!owner) throw new Error('no signer');
       const factory = await ethers.getContractFactory('SongNFT');
-      await expect(factory.deploy(owner.address, ZERO_ADDRESS, 0)).to.be.revertedWithCustomError(
-        factory,
-        'ZeroPlatformSigner',
-      );
+      await expect(factory.deploy(owner.address, ZERO_ADDRESS, 0)).to.be.revertedWithCustomError(factory, 'ZeroPlatformSigner');
       await expect(factory.deploy(owner.address, testPlatformSigner.address, 1001))
         .to.be.revertedWithCustomError(factory, 'ERC2981InvalidDefaultRoyalty')
         .withArgs(1001, 10_000);
@@ -133,9 +134,7 @@ describe('SongNFT on the base network', function () {
       const first = await mintAs(nft, alice);
       expect(first.tokenId).to.equal(1n);
       await expect(first.tx).to.emit(nft, 'Transfer').withArgs(ZERO_ADDRESS, alice.address, 1n);
-      await expect(first.tx)
-        .to.emit(nft, 'SongMinted')
-        .withArgs(1n, alice.address, first.audioHash, first.metadataUri);
+      await expect(first.tx).to.emit(nft, 'SongMinted').withArgs(1n, alice.address, first.audioHash, first.metadataUri);
 
       const second = await mintAs(nft, bob, cidUri(randomHash(), DAG_PB_CODEC));
       expect(second.tokenId).to.equal(2n);
@@ -274,21 +273,15 @@ describe('SongNFT on the base network', function () {
     it('rejects replays and any second signature for the same audio with "Signature used"', async function () {
       const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
       const minted = await mintAs(nft, alice);
-      await expect(nft.connect(alice).mint(minted.metadataUri, minted.audioHash, minted.signature)).to.be.revertedWith(
-        'Signature used',
-      );
+      await expect(nft.connect(alice).mint(minted.metadataUri, minted.audioHash, minted.signature)).to.be.revertedWith('Signature used');
       // A fresh signature for the same audio: other URI, other minter.
       const otherUri = cidUri();
       const resigned = await platformSignature(alice.address, otherUri, minted.audioHash);
       await expect(nft.connect(alice).mint(otherUri, minted.audioHash, resigned)).to.be.revertedWith('Signature used');
       const forBob = await platformSignature(bob.address, minted.metadataUri, minted.audioHash);
-      await expect(nft.connect(bob).mint(minted.metadataUri, minted.audioHash, forBob)).to.be.revertedWith(
-        'Signature used',
-      );
+      await expect(nft.connect(bob).mint(minted.metadataUri, minted.audioHash, forBob)).to.be.revertedWith('Signature used');
       // The signature check comes first: a bad signature on a spent audio hash is "Invalid signature".
-      await expect(nft.connect(bob).mint(minted.metadataUri, minted.audioHash, resigned)).to.be.revertedWith(
-        'Invalid signature',
-      );
+      await expect(nft.connect(bob).mint(minted.metadataUri, minted.audioHash, resigned)).to.be.revertedWith('Invalid signature');
       expect(await nft.totalSupply()).to.equal(1n);
     });
 
@@ -321,7 +314,7 @@ describe('SongNFT on the base network', function () {
   });
 
   describe('audio keys (the high 93 bits of the audio hash)', function () {
-    it('exposes each token\'s audio key and matches hashes by it, also after transfers', async function () {
+    it("exposes each token's audio key and matches hashes by it, also after transfers", async function () {
       const { nft, alice, bob } = await networkHelpers.loadFixture(deployFixture);
       const hashes: Hex[] = [`0x${'00'.repeat(32)}`, `0x${'ff'.repeat(32)}`, randomHash(), randomHash()];
       const minted: Awaited<ReturnType<typeof mintAs>>[] = [];
@@ -355,9 +348,7 @@ describe('SongNFT on the base network', function () {
       const sameKeySignature = await platformSignature(bob.address, uri, sameKey);
       await expect(nft.connect(bob).mint(uri, sameKey, sameKeySignature)).to.be.revertedWith('Signature used');
       // The signature is still checked against the full hash first.
-      await expect(nft.connect(bob).mint(uri, first.audioHash, sameKeySignature)).to.be.revertedWith(
-        'Invalid signature',
-      );
+      await expect(nft.connect(bob).mint(uri, first.audioHash, sameKeySignature)).to.be.revertedWith('Invalid signature');
       const neighbour = await mintAs(nft, bob, 'https://example.com/neighbour.json', nextKey);
       expect(await nft.isAudioHashUsed(nextKey)).to.equal(true);
       expect(await nft.tokenURI(neighbour.tokenId)).to.equal('https://example.com/neighbour.json');
@@ -477,9 +468,7 @@ describe('SongNFT on the base network', function () {
       expect(await nft.balanceOf(alice.address)).to.equal(1n);
       expect(await nft.balanceOf(bob.address)).to.equal(1n);
 
-      await expect(nft.connect(bob).approve(carol.address, tokenId))
-        .to.emit(nft, 'Approval')
-        .withArgs(bob.address, carol.address, tokenId);
+      await expect(nft.connect(bob).approve(carol.address, tokenId)).to.emit(nft, 'Approval').withArgs(bob.address, carol.address, tokenId);
       expect(await nft.getApproved(tokenId)).to.equal(carol.address);
       await nft.connect(carol).transferFrom(bob.address, carol.address, tokenId);
       expect(await nft.ownerOf(tokenId)).to.equal(carol.address);
@@ -490,9 +479,7 @@ describe('SongNFT on the base network', function () {
         .withArgs(carol.address, alice.address, true);
       expect(await nft.isApprovedForAll(carol.address, alice.address)).to.equal(true);
       // An operator may also approve single tokens of the owner.
-      await expect(nft.connect(alice).approve(bob.address, tokenId))
-        .to.emit(nft, 'Approval')
-        .withArgs(carol.address, bob.address, tokenId);
+      await expect(nft.connect(alice).approve(bob.address, tokenId)).to.emit(nft, 'Approval').withArgs(carol.address, bob.address, tokenId);
       await nft.connect(alice).transferFrom(carol.address, alice.address, tokenId);
       expect(await nft.ownerOf(tokenId)).to.equal(alice.address);
       expect(await nft.getApproved(tokenId)).to.equal(ZERO_ADDRESS);
@@ -528,19 +515,14 @@ describe('SongNFT on the base network', function () {
         await expect(nft.getApproved(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
         await expect(nft.creatorOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
         await expect(nft.audioKeyOf(missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
-        await expect(nft.matchesAudioHash(missing, randomHash())).to.be.revertedWithCustomError(
-          nft,
-          'ERC721NonexistentToken',
-        );
+        await expect(nft.matchesAudioHash(missing, randomHash())).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
         // As OpenZeppelin's ERC2981, no revert: a token without a creator has no royalty.
         expect(await nft.royaltyInfo(missing, 10_000n)).to.deep.equal([ZERO_ADDRESS, 0n]);
-        await expect(nft.connect(alice).approve(bob.address, missing)).to.be.revertedWithCustomError(
+        await expect(nft.connect(alice).approve(bob.address, missing)).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
+        await expect(nft.connect(alice).transferFrom(alice.address, bob.address, missing)).to.be.revertedWithCustomError(
           nft,
           'ERC721NonexistentToken',
         );
-        await expect(
-          nft.connect(alice).transferFrom(alice.address, bob.address, missing),
-        ).to.be.revertedWithCustomError(nft, 'ERC721NonexistentToken');
       }
       expect(await nft.ownerOf(tokenId)).to.equal(alice.address);
     });
@@ -604,10 +586,7 @@ describe('SongNFT on the base network', function () {
       await expect(nft.connect(alice).setPlatformSigner(next.address))
         .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
         .withArgs(alice.address);
-      await expect(nft.connect(owner).setPlatformSigner(ZERO_ADDRESS)).to.be.revertedWithCustomError(
-        nft,
-        'ZeroPlatformSigner',
-      );
+      await expect(nft.connect(owner).setPlatformSigner(ZERO_ADDRESS)).to.be.revertedWithCustomError(nft, 'ZeroPlatformSigner');
       const uri = cidUri();
       const audioHash = randomHash();
       const oldSignature = await platformSignature(alice.address, uri, audioHash);
@@ -652,7 +631,7 @@ describe('SongNFT on the base network', function () {
       await expect(nft.connect(alice).mint(uri, audioHash, issued)).to.be.revertedWith('Invalid signature');
     });
 
-    it('never takes a retired signer back, so a retired key\'s unused signatures never revive', async function () {
+    it("never takes a retired signer back, so a retired key's unused signatures never revive", async function () {
       const { nft, owner, alice } = await networkHelpers.loadFixture(deployFixture);
       const uri = cidUri();
       const audioHash = randomHash();
@@ -717,10 +696,7 @@ describe('SongNFT on the base network', function () {
 
     it('transfers ownership in two steps and cannot be renounced', async function () {
       const { nft, owner, alice, bob } = await networkHelpers.loadFixture(deployFixture);
-      await expect(nft.connect(alice).transferOwnership(alice.address)).to.be.revertedWithCustomError(
-        nft,
-        'OwnableUnauthorizedAccount',
-      );
+      await expect(nft.connect(alice).transferOwnership(alice.address)).to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount');
       await expect(nft.connect(owner).transferOwnership(alice.address))
         .to.emit(nft, 'OwnershipTransferStarted')
         .withArgs(owner.address, alice.address);
@@ -729,21 +705,13 @@ describe('SongNFT on the base network', function () {
       await expect(nft.connect(bob).acceptOwnership())
         .to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount')
         .withArgs(bob.address);
-      await expect(nft.connect(alice).acceptOwnership())
-        .to.emit(nft, 'OwnershipTransferred')
-        .withArgs(owner.address, alice.address);
+      await expect(nft.connect(alice).acceptOwnership()).to.emit(nft, 'OwnershipTransferred').withArgs(owner.address, alice.address);
       expect(await nft.owner()).to.equal(alice.address);
       expect(await nft.pendingOwner()).to.equal(ZERO_ADDRESS);
-      await expect(nft.connect(owner).setRoyaltyBps(0)).to.be.revertedWithCustomError(
-        nft,
-        'OwnableUnauthorizedAccount',
-      );
+      await expect(nft.connect(owner).setRoyaltyBps(0)).to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount');
       await expect(nft.connect(alice).setRoyaltyBps(0)).to.emit(nft, 'RoyaltyBpsUpdated');
       await expect(nft.connect(alice).renounceOwnership()).to.be.revertedWithCustomError(nft, 'RenounceDisabled');
-      await expect(nft.connect(bob).renounceOwnership()).to.be.revertedWithCustomError(
-        nft,
-        'OwnableUnauthorizedAccount',
-      );
+      await expect(nft.connect(bob).renounceOwnership()).to.be.revertedWithCustomError(nft, 'OwnableUnauthorizedAccount');
       expect(await nft.owner()).to.equal(alice.address);
     });
   });

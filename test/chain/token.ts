@@ -32,9 +32,10 @@ describe('SongToken', function () {
 
   it('cannot be initialized again, and the implementation cannot be initialized at all', async function () {
     const s = await networkHelpers.loadFixture(launched);
-    await expect(
-      s.token.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address),
-    ).to.be.revertedWithCustomError(s.token, 'AlreadyInitialized');
+    await expect(s.token.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address)).to.be.revertedWithCustomError(
+      s.token,
+      'AlreadyInitialized',
+    );
     await expect(
       s.tokenImplementation.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address),
     ).to.be.revertedWithCustomError(s.token, 'ImplementationLocked');
@@ -42,7 +43,7 @@ describe('SongToken', function () {
     expect(await s.tokenImplementation.totalSupply()).to.equal(0n);
   });
 
-  it('ERC-7572: its contractURI is its song\'s metadata URI (empty on the implementation)', async function () {
+  it("ERC-7572: its contractURI is its song's metadata URI (empty on the implementation)", async function () {
     const s = await networkHelpers.loadFixture(launched);
     expect(await s.token.songNFT()).to.equal(await s.nft.getAddress());
     expect(await s.token.contractURI()).to.equal(await s.nft.tokenURI(s.songId));
@@ -90,9 +91,7 @@ describe('SongToken', function () {
       expect(version).to.equal('1');
       expect(chainId).to.equal(8453n);
       expect(verifyingContract).to.equal(await s.token.getAddress());
-      expect(await s.token.DOMAIN_SEPARATOR()).to.equal(
-        ethers.TypedDataEncoder.hashDomain({ name, version, chainId, verifyingContract }),
-      );
+      expect(await s.token.DOMAIN_SEPARATOR()).to.equal(ethers.TypedDataEncoder.hashDomain({ name, version, chainId, verifyingContract }));
     });
 
     it('names its ERC-5267 outputs as the ERC does: a client that reads the domain by field name signs a working permit', async function () {

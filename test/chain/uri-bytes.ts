@@ -17,7 +17,15 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DAG_PB_CODEC, RAW_CODEC, TEST_PLATFORM_KEY, TEST_ROYALTY_BPS, cidUri, randomHash, testPlatformSigner } from './helpers/song-nft.ts';
+import {
+  DAG_PB_CODEC,
+  RAW_CODEC,
+  TEST_PLATFORM_KEY,
+  TEST_ROYALTY_BPS,
+  cidUri,
+  randomHash,
+  testPlatformSigner,
+} from './helpers/song-nft.ts';
 
 /**
  * SongNFT's metadata URI is a `string` in the ABI but any bytes on chain: a wallet can send bytes
@@ -138,11 +146,13 @@ describe('SongNFT metadata URIs as arbitrary bytes', function () {
     expect(new TextEncoder().encode(uri).length).to.equal(66);
     const audioHash = randomHash();
     const signature = await testPlatformSigner.sign({ minter: getAddress(ctx.minter.address), metadataUri: uri, audioHash });
-    await expect(ctx.nft.connect(ctx.minter).mint(uri, audioHash, signature)).to.emit(ctx.nft, 'SongMinted').withArgs(1n, ctx.minter.address, audioHash, uri);
+    await expect(ctx.nft.connect(ctx.minter).mint(uri, audioHash, signature))
+      .to.emit(ctx.nft, 'SongMinted')
+      .withArgs(1n, ctx.minter.address, audioHash, uri);
     expect(await ctx.nft.tokenURI(1n)).to.equal(uri);
   });
 
-  it('the packer\'s character checks at every range edge, in the first, middle, boundary and last positions', async function () {
+  it("the packer's character checks at every range edge, in the first, middle, boundary and last positions", async function () {
     const harness = await ethers.deployContract('IpfsCidUriHarness');
     // Just outside and inside '2'-'7' and 'a'-'z', ASCII's ends, and bytes with bit 7 set.
     const edges = [0x00, 0x31, 0x32, 0x37, 0x38, 0x41, 0x5a, 0x60, 0x61, 0x7a, 0x7b, 0x7f, 0x80, 0xb2, 0xe1, 0xff];

@@ -150,10 +150,7 @@ describe('SongVault fees', function () {
       const [afterA, platformA] = await s.vault.feesOf(s.first.songId);
       expect(afterA.eth + afterA.token).to.equal(0n);
       expect(platformA.eth).to.be.greaterThan(0n);
-      await expect(s.vault.connect(s.creator).claim([s.first.songId], to)).to.be.revertedWithCustomError(
-        s.vault,
-        'NothingToClaim',
-      );
+      await expect(s.vault.connect(s.creator).claim([s.first.songId], to)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
     });
 
     it('pays the platform (the owner) its share; creator and platform shares drain the vault exactly', async function () {
@@ -173,13 +170,16 @@ describe('SongVault fees', function () {
         'NothingToClaim',
       );
       await expect(s.vault.connect(s.creator).claim([], s.creator.address)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
-      await expect(
-        s.vault.connect(s.creator).claim([s.first.songId], ethers.ZeroAddress),
-      ).to.be.revertedWithCustomError(s.vault, 'ZeroAddress');
+      await expect(s.vault.connect(s.creator).claim([s.first.songId], ethers.ZeroAddress)).to.be.revertedWithCustomError(
+        s.vault,
+        'ZeroAddress',
+      );
       const [a] = await s.vault.feesOf(s.first.songId);
-      await expect(
-        s.vault.connect(s.creator).claim([s.first.songId, s.first.songId], s.stranger.address),
-      ).to.changeEtherBalance(ethers, s.stranger.address, a.eth);
+      await expect(s.vault.connect(s.creator).claim([s.first.songId, s.first.songId], s.stranger.address)).to.changeEtherBalance(
+        ethers,
+        s.stranger.address,
+        a.eth,
+      );
     });
 
     it('moves the platform share with ownership (two-step), and ownership cannot be renounced', async function () {
@@ -199,10 +199,7 @@ describe('SongVault fees', function () {
         platform.eth,
       );
       await expect(s.vault.connect(s.stranger).renounceOwnership()).to.be.revertedWithCustomError(s.vault, 'RenounceDisabled');
-      await expect(s.vault.connect(s.platform).renounceOwnership()).to.be.revertedWithCustomError(
-        s.vault,
-        'OwnableUnauthorizedAccount',
-      );
+      await expect(s.vault.connect(s.platform).renounceOwnership()).to.be.revertedWithCustomError(s.vault, 'OwnableUnauthorizedAccount');
     });
   });
 
@@ -267,7 +264,7 @@ describe('SongVault fees', function () {
         .withArgs(id, s.trader.address, s.stranger.address);
     });
 
-    it('claimFor: anyone pushes a recipient\'s share to the recipient itself (a contract that cannot call claim)', async function () {
+    it("claimFor: anyone pushes a recipient's share to the recipient itself (a contract that cannot call claim)", async function () {
       const s = await collectedFirst();
       const id = s.first.songId;
       const sink = await ethers.deployContract('PayoutSinkProbe');
@@ -300,7 +297,7 @@ describe('SongVault fees', function () {
       };
       const edge = [0n, 1n, 9_999n, 10_000n, 10_001n, 2n ** 128n - 1n, 2n ** 200n];
       for (let i = 0; i < 400; i++) {
-        const amount = i < edge.length ? edge[i]! : next(BigInt(1 + Number(next(7n)) % 129));
+        const amount = i < edge.length ? edge[i]! : next(BigInt(1 + (Number(next(7n)) % 129)));
         const bps = i % 50 === 0 ? 10_000n : next(14n) % 10_001n;
         const [creator, platform] = await harness.split(amount, bps);
         expect(creator + platform).to.equal(amount);

@@ -9,11 +9,25 @@ import { describe, it } from 'node:test';
  * flags), with extra environment. Resolves with its exit code and output; a run still going
  * after `giveUpMs` is killed and reported as stalled, so this suite itself cannot hang.
  */
-function runTestFile(file: string, env: Record<string, string>, giveUpMs = 120_000): Promise<{ code: number | null; stalled: boolean; output: string }> {
+function runTestFile(
+  file: string,
+  env: Record<string, string>,
+  giveUpMs = 120_000,
+): Promise<{ code: number | null; stalled: boolean; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './test/support/bounded-hooks.ts', '--test', '--test-timeout=300000', '--test-force-exit', '--test-reporter=spec', file],
+      [
+        '--import',
+        'tsx',
+        '--import',
+        './test/support/bounded-hooks.ts',
+        '--test',
+        '--test-timeout=300000',
+        '--test-force-exit',
+        '--test-reporter=spec',
+        file,
+      ],
       // NODE_TEST_CONTEXT would make the child report to this runner instead of running on its own.
       { env: { ...withoutTestContext(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -39,7 +53,7 @@ function withoutTestContext(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 describe('a stalled setup fails with a clear message instead of hanging the suite', () => {
-  it('a setup hook waiting on a promise that never settles fails at the hook limit, with the hook\'s file and line', async () => {
+  it("a setup hook waiting on a promise that never settles fails at the hook limit, with the hook's file and line", async () => {
     const result = await runTestFile('test/core/fixtures/stalled-hook.fixture.ts', { SONGMINT_TEST_HOOK_TIMEOUT_MS: '2000' });
     assert.equal(result.stalled, false, result.output);
     assert.notEqual(result.code, 0);
@@ -50,7 +64,10 @@ describe('a stalled setup fails with a clear message instead of hanging the suit
     const result = await runTestFile('test/core/fixtures/stalled-postgres.fixture.ts', { SONGMINT_TEST_STALL: 'postgres:2000' });
     assert.equal(result.stalled, false, result.output);
     assert.notEqual(result.code, 0);
-    assert.match(result.output, /PostgreSQL \(embedded\): start the server on port \d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
+    assert.match(
+      result.output,
+      /PostgreSQL \(embedded\): start the server on port \d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/,
+    );
     const logPath = /log: (\S+postgres\.log)/.exec(result.output)?.[1];
     assert.ok(logPath !== undefined, result.output);
     assert.equal(existsSync(dirname(logPath)), false, 'the failed setup removed its cluster folder');

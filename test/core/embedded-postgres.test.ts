@@ -53,17 +53,30 @@ describe('embedded PostgreSQL start-up', () => {
       // Where stand-ins and the binary copy go: a folder the postgres user can enter.
       const reachable = await temp('reachable');
       await chmod(reachable, 0o755);
-      const options = { dir: dataDir, port: await freePort(), ephemeral: true, nativeDir: join(packageCopy, 'native'), standInRoots: [reachable] };
+      const options = {
+        dir: dataDir,
+        port: await freePort(),
+        ephemeral: true,
+        nativeDir: join(packageCopy, 'native'),
+        standInRoots: [reachable],
+      };
 
-      const account = { uid: Number((await run('id', ['-u', 'postgres'])).stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) };
-      assert.equal(await canTraverse(account, join(packageCopy, 'native', 'bin', 'postgres')), false, 'the copy in the clone is out of the postgres user\'s reach');
+      const account = {
+        uid: Number((await run('id', ['-u', 'postgres'])).stdout),
+        gid: Number((await run('id', ['-g', 'postgres'])).stdout),
+      };
+      assert.equal(
+        await canTraverse(account, join(packageCopy, 'native', 'bin', 'postgres')),
+        false,
+        "the copy in the clone is out of the postgres user's reach",
+      );
 
       const first = await startEmbeddedPostgres(options);
       try {
         assert.notEqual(first.home, dataDir);
         assert.ok(first.home.startsWith(reachable), first.home);
         assert.equal((await readFile(join(dataDir, 'CLUSTER_HOME'), 'utf8')).split('\n')[0], first.home);
-        await query(first.url, 'CREATE TABLE kept (value text); INSERT INTO kept VALUES (\'across restarts\')');
+        await query(first.url, "CREATE TABLE kept (value text); INSERT INTO kept VALUES ('across restarts')");
       } finally {
         await first.stop();
       }
@@ -78,7 +91,7 @@ describe('embedded PostgreSQL start-up', () => {
     },
   );
 
-  it('a server that exits at once fails after one retry, naming PostgreSQL, the step, its log and the log\'s cause', async () => {
+  it("a server that exits at once fails after one retry, naming PostgreSQL, the step, its log and the log's cause", async () => {
     const port = await freePort();
     const squatter: Server = createServer();
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));

@@ -45,11 +45,24 @@ describe('core: every job status/progress change is announced on PostgreSQL NOTI
 
   async function owner(): Promise<{ id: string; address: string }> {
     const address = `0x${randomBytes(20).toString('hex')}`;
-    const row = await db.one<{ id: string }>('INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset) VALUES ($1, $2, 1, CURRENT_DATE) RETURNING id', [address, 'free']);
+    const row = await db.one<{ id: string }>(
+      'INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset) VALUES ($1, $2, 1, CURRENT_DATE) RETURNING id',
+      [address, 'free'],
+    );
     return { id: row.id, address };
   }
   const queue = async (user: { id: string; address: string }) =>
-    db.tx((tx) => queueJob(tx, boss, { userId: user.id, userAddress: user.address, prompt: 'notify', duration: 10, steps: 27, withLyrics: false, tier: 'free' }));
+    db.tx((tx) =>
+      queueJob(tx, boss, {
+        userId: user.id,
+        userAddress: user.address,
+        prompt: 'notify',
+        duration: 10,
+        steps: 27,
+        withLyrics: false,
+        tier: 'free',
+      }),
+    );
 
   /** Waits (bounded by the test timeout) until `count` announcements for `jobId` arrived. */
   async function heardFor(jobId: string, count: number): Promise<JobChange[]> {
@@ -71,7 +84,13 @@ describe('core: every job status/progress change is announced on PostgreSQL NOTI
     const changes = await heardFor(job.id, 5);
     assert.deepEqual(
       changes.map(({ status, progress }) => `${status}:${progress}`),
-      [`${JOB_STATUS.queued}:0`, `${JOB_STATUS.processing}:0`, `${JOB_STATUS.processing}:30`, `${JOB_STATUS.processing}:60`, `${JOB_STATUS.failed}:60`],
+      [
+        `${JOB_STATUS.queued}:0`,
+        `${JOB_STATUS.processing}:0`,
+        `${JOB_STATUS.processing}:30`,
+        `${JOB_STATUS.processing}:60`,
+        `${JOB_STATUS.failed}:60`,
+      ],
     );
   });
 
@@ -82,9 +101,17 @@ describe('core: every job status/progress change is announced on PostgreSQL NOTI
     assert.ok(cancel.ok);
     const other = await queue(user);
     await db.none(`UPDATE generation_jobs SET prompt = 'renamed' WHERE id = $1`, [other.id]);
-    await db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 10, started_at = now() WHERE id = $1`, [other.id]);
-    assert.deepEqual((await heardFor(cancelled.id, 2)).map((change) => change.status), [JOB_STATUS.queued, JOB_STATUS.cancelled]);
-    assert.deepEqual((await heardFor(other.id, 2)).map(({ status, progress }) => `${status}:${progress}`), [`${JOB_STATUS.queued}:0`, `${JOB_STATUS.processing}:10`]);
+    await db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 10, started_at = now() WHERE id = $1`, [
+      other.id,
+    ]);
+    assert.deepEqual(
+      (await heardFor(cancelled.id, 2)).map((change) => change.status),
+      [JOB_STATUS.queued, JOB_STATUS.cancelled],
+    );
+    assert.deepEqual(
+      (await heardFor(other.id, 2)).map(({ status, progress }) => `${status}:${progress}`),
+      [`${JOB_STATUS.queued}:0`, `${JOB_STATUS.processing}:10`],
+    );
   });
 
   it('parses only well-formed announcements', () => {
@@ -92,6 +119,10 @@ describe('core: every job status/progress change is announced on PostgreSQL NOTI
     assert.equal(parseJobChange('not json'), null);
     assert.equal(parseJobChange('{"id":"x","status":"queued","progress":0}'), null);
     assert.equal(parseJobChange('{"id":"6f1c0b7e-1d2a-4c3b-9a8e-0f1e2d3c4b5a","status":"queued","progress":0,"extra":1}'), null);
-    assert.deepEqual(parseJobChange('{"id":"6f1c0b7e-1d2a-4c3b-9a8e-0f1e2d3c4b5a","status":"queued","progress":0}'), { id: '6f1c0b7e-1d2a-4c3b-9a8e-0f1e2d3c4b5a', status: 'queued', progress: 0 });
+    assert.deepEqual(parseJobChange('{"id":"6f1c0b7e-1d2a-4c3b-9a8e-0f1e2d3c4b5a","status":"queued","progress":0}'), {
+      id: '6f1c0b7e-1d2a-4c3b-9a8e-0f1e2d3c4b5a',
+      status: 'queued',
+      progress: 0,
+    });
   });
 });

@@ -71,9 +71,23 @@ describe('core: the generation job state machine', () => {
   }
 
   const queue = (owner: { id: string; address: string }, prompt = 'a song') =>
-    db.tx((tx) => queueJob(tx, boss, { userId: owner.id, userAddress: owner.address, prompt, duration: 10, steps: 27, withLyrics: false, tier: 'free' }));
-  const row = (id: string) => db.one<Row>('SELECT status, progress, attempts, error_code, error_message, audio_hash, purged_at FROM generation_jobs WHERE id = $1', [id]);
-  const dailyUsed = async (userId: string) => (await db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
+    db.tx((tx) =>
+      queueJob(tx, boss, {
+        userId: owner.id,
+        userAddress: owner.address,
+        prompt,
+        duration: 10,
+        steps: 27,
+        withLyrics: false,
+        tier: 'free',
+      }),
+    );
+  const row = (id: string) =>
+    db.one<Row>('SELECT status, progress, attempts, error_code, error_message, audio_hash, purged_at FROM generation_jobs WHERE id = $1', [
+      id,
+    ]);
+  const dailyUsed = async (userId: string) =>
+    (await db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
   const audio = (hash: string): CompletedAudio => ({
     audioKey: 'audio/x.mp3',
     audioUrl: 'http://127.0.0.1/audio/x.mp3',
@@ -94,7 +108,7 @@ describe('core: the generation job state machine', () => {
     return claimed;
   };
 
-  it('the schema allows exactly the module\'s statuses', async () => {
+  it("the schema allows exactly the module's statuses", async () => {
     const { definition } = await db.one<{ definition: string }>(
       `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'generation_jobs_status_check'`,
     );
@@ -107,12 +121,26 @@ describe('core: the generation job state machine', () => {
     const owner = await user(1);
     const job = await queue(owner);
     assert.equal((await row(job.id)).status, JOB_STATUS.queued);
-    const messages = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [GENERATION_QUEUE, job.id]);
+    const messages = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [
+      GENERATION_QUEUE,
+      job.id,
+    ]);
     assert.equal(messages.n, 1);
-    await assert.rejects(db.tx(async (tx) => {
-      await queueJob(tx, boss, { userId: owner.id, userAddress: owner.address, prompt: 'rolled back', duration: 10, steps: 27, withLyrics: false, tier: 'free' });
-      throw new Error('abort');
-    }), /abort/);
+    await assert.rejects(
+      db.tx(async (tx) => {
+        await queueJob(tx, boss, {
+          userId: owner.id,
+          userAddress: owner.address,
+          prompt: 'rolled back',
+          duration: 10,
+          steps: 27,
+          withLyrics: false,
+          tier: 'free',
+        });
+        throw new Error('abort');
+      }),
+      /abort/,
+    );
     assert.equal((await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE prompt = 'rolled back'`)).n, 0);
 
     const claimed = await claim(job.id);
@@ -123,7 +151,15 @@ describe('core: the generation job state machine', () => {
     const hash = `0x${'ab'.repeat(32)}`;
     const done = await db.tx(async (tx) => (await lockForPublish(tx, claimed)) && completeJob(tx, claimed, audio(hash)));
     assert.equal(done, true);
-    assert.deepEqual(await row(job.id), { status: JOB_STATUS.completed, progress: 100, attempts: 1, error_code: null, error_message: null, audio_hash: hash, purged_at: null });
+    assert.deepEqual(await row(job.id), {
+      status: JOB_STATUS.completed,
+      progress: 100,
+      attempts: 1,
+      error_code: null,
+      error_message: null,
+      audio_hash: hash,
+      purged_at: null,
+    });
     assert.equal(await claimJob(db, job.id, 7n), undefined, 'a duplicate delivery finds the job finished');
     assert.equal(await db.tx((tx) => completeJob(tx, claimed, audio(`0x${'cd'.repeat(32)}`))), false);
     await failJob(db, claimed, 'late failure');
@@ -143,7 +179,10 @@ describe('core: the generation job state machine', () => {
     assert.equal(await db.tx((tx) => completeJob(tx, first, audio(`0x${'ab'.repeat(32)}`))), false);
     await failJob(db, second, 'model exploded');
     const failed = await row(job.id);
-    assert.deepEqual([failed.status, failed.error_code, failed.error_message], [JOB_STATUS.failed, GENERATION_FAILED_CODE, 'model exploded']);
+    assert.deepEqual(
+      [failed.status, failed.error_code, failed.error_message],
+      [JOB_STATUS.failed, GENERATION_FAILED_CODE, 'model exploded'],
+    );
     assert.equal(await dailyUsed(owner.id), 2, 'GEN_005 costs no generation');
     await failJob(db, second, 'again');
     assert.equal(await dailyUsed(owner.id), 2, 'the refund happens once');
@@ -171,7 +210,10 @@ describe('core: the generation job state machine', () => {
     await db.none(`UPDATE generation_jobs SET started_at = now() - interval '1 hour' WHERE id IN ($1, $2)`, [abandoned.id, retrying.id]);
     assert.equal(await failAbandonedJobs(db, 720), 1);
     const failed = await row(abandoned.id);
-    assert.deepEqual([failed.status, failed.error_code, failed.error_message], [JOB_STATUS.failed, GENERATION_FAILED_CODE, ABANDONED_JOB_MESSAGE]);
+    assert.deepEqual(
+      [failed.status, failed.error_code, failed.error_message],
+      [JOB_STATUS.failed, GENERATION_FAILED_CODE, ABANDONED_JOB_MESSAGE],
+    );
     assert.equal((await row(retrying.id)).status, JOB_STATUS.processing, 'pg-boss still owns its retries');
     assert.equal((await row(recent.id)).status, JOB_STATUS.processing, 'the last attempt may still be running');
     assert.equal(await dailyUsed(owner.id), 4);
@@ -180,20 +222,34 @@ describe('core: the generation job state machine', () => {
   it(`purge finds completed unminted audio older than ${AUDIO_RETENTION_DAYS} days, marks it once and can take the mark back`, async () => {
     const owner = await user(0);
     const jobs = [];
-    for (const [age, token] of [[AUDIO_RETENTION_DAYS + 1, null], [AUDIO_RETENTION_DAYS + 30, 9], [AUDIO_RETENTION_DAYS - 1, null]] as const) {
+    for (const [age, token] of [
+      [AUDIO_RETENTION_DAYS + 1, null],
+      [AUDIO_RETENTION_DAYS + 30, 9],
+      [AUDIO_RETENTION_DAYS - 1, null],
+    ] as const) {
       const job = await queue(owner, `age ${age}`);
       const claimed = await claim(job.id);
       await db.tx((tx) => completeJob(tx, claimed, audio(`0x${randomBytes(32).toString('hex')}`)));
-      await db.none('UPDATE generation_jobs SET completed_at = now() - make_interval(days => $2), nft_token_id = $3 WHERE id = $1', [job.id, age, token]);
+      await db.none('UPDATE generation_jobs SET completed_at = now() - make_interval(days => $2), nft_token_id = $3 WHERE id = $1', [
+        job.id,
+        age,
+        token,
+      ]);
       jobs.push(job.id);
     }
     const expired = await findExpiredAudio(db, 10);
-    assert.deepEqual(expired.map((job) => job.id), [jobs[0]]);
+    assert.deepEqual(
+      expired.map((job) => job.id),
+      [jobs[0]],
+    );
     assert.equal(await markPurged(db, jobs[0] ?? ''), true);
     assert.equal(await markPurged(db, jobs[0] ?? ''), false, 'marked once');
     assert.deepEqual(await findExpiredAudio(db, 10), []);
     await unmarkPurged(db, jobs[0] ?? '');
-    assert.deepEqual((await findExpiredAudio(db, 10)).map((job) => job.id), [jobs[0]]);
+    assert.deepEqual(
+      (await findExpiredAudio(db, 10)).map((job) => job.id),
+      [jobs[0]],
+    );
     const kept = await row(jobs[0] ?? '');
     assert.equal(kept.status, JOB_STATUS.completed);
     assert.ok(kept.audio_hash !== null);
@@ -203,7 +259,10 @@ describe('core: the generation job state machine', () => {
     const owner = await user(2);
     const stranger = await user(0);
     const job = await queue(owner);
-    assert.deepEqual(await cancelJob(db, job.id, stranger.id), { ok: false, error: { code: 'not_found', message: 'no such job of this user' } });
+    assert.deepEqual(await cancelJob(db, job.id, stranger.id), {
+      ok: false,
+      error: { code: 'not_found', message: 'no such job of this user' },
+    });
     assert.deepEqual(await cancelJob(db, job.id, owner.id), { ok: true, value: { status: JOB_STATUS.cancelled } });
     assert.equal((await row(job.id)).status, JOB_STATUS.cancelled);
     assert.equal(await dailyUsed(owner.id), 1);
@@ -211,7 +270,6 @@ describe('core: the generation job state machine', () => {
     assert.ok(!again.ok && again.error.code === 'not_cancellable' && again.error.status === JOB_STATUS.cancelled);
     assert.equal(await dailyUsed(owner.id), 1, 'given back once');
     assert.equal(await claimJob(db, job.id, 1n), undefined, 'a cancelled job is never claimed');
-
   });
 
   it('cancel: a processing job is cancelled at once; its attempt can then neither progress, publish, complete, retry nor fail it', async () => {

@@ -88,7 +88,10 @@ describe('database migrations', () => {
         log: () => undefined,
       });
       const recordedBefore = await recordedNames(server.url);
-      assert.ok(recordedBefore.some((row) => row.name === '0005_signature_reissue'), 'the old database records the old names');
+      assert.ok(
+        recordedBefore.some((row) => row.name === '0005_signature_reissue'),
+        'the old database records the old names',
+      );
 
       await migrate(server.url);
       const upgraded = await recordedNames(server.url);

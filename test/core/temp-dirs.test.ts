@@ -55,12 +55,15 @@ describe('test temp folders', () => {
     });
   }
 
-  it('left behind by a killed run (SIGKILL) are swept by the next run, while a live run\'s folders are kept', async () => {
+  it("left behind by a killed run (SIGKILL) are swept by the next run, while a live run's folders are kept", async () => {
     const root = await freshRoot();
     const killed = await startHolder(root);
     killed.child.kill('SIGKILL');
     await exited(killed.child);
-    assert.ok(killed.dirs.every((dir) => existsSync(dir)), 'SIGKILL leaves them');
+    assert.ok(
+      killed.dirs.every((dir) => existsSync(dir)),
+      'SIGKILL leaves them',
+    );
     // The next run sweeps when it makes its first folder.
     const next = await startHolder(root);
     try {

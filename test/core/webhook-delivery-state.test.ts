@@ -52,7 +52,8 @@ describe('core: the webhook delivery state machine', () => {
     );
     return (await db.one<{ id: string }>('SELECT id FROM webhook_deliveries WHERE job_id = $1', [job.id])).id;
   }
-  const row = (id: string) => db.one<DeliveryRow>('SELECT state, attempts, last_status, last_error, delivered_at FROM webhook_deliveries WHERE id = $1', [id]);
+  const row = (id: string) =>
+    db.one<DeliveryRow>('SELECT state, attempts, last_status, last_error, delivered_at FROM webhook_deliveries WHERE id = $1', [id]);
 
   it("the schema allows exactly the module's states", async () => {
     const { definition } = await db.one<{ definition: string }>(
@@ -89,13 +90,24 @@ describe('core: the webhook delivery state machine', () => {
   it('a failed attempt keeps it queued, a 2xx delivers it; a delivered row never moves again', async () => {
     const id = await failedJobDelivery();
     await db.tx(async (tx) => markQueued(tx, await claimPendingDeliveries(tx, 100)));
-    await recordAttempt(db, id, { at: new Date(), end: DELIVERY_STATE.queued, httpStatus: 500, error: 'x'.repeat(DELIVERY_ERROR_MAX + 50) });
+    await recordAttempt(db, id, {
+      at: new Date(),
+      end: DELIVERY_STATE.queued,
+      httpStatus: 500,
+      error: 'x'.repeat(DELIVERY_ERROR_MAX + 50),
+    });
     const retried = await row(id);
-    assert.deepEqual([retried.state, retried.attempts, retried.last_status, retried.last_error?.length], [DELIVERY_STATE.queued, 1, 500, DELIVERY_ERROR_MAX]);
+    assert.deepEqual(
+      [retried.state, retried.attempts, retried.last_status, retried.last_error?.length],
+      [DELIVERY_STATE.queued, 1, 500, DELIVERY_ERROR_MAX],
+    );
     const at = new Date();
     await recordAttempt(db, id, { at, end: DELIVERY_STATE.delivered, httpStatus: 204, error: null });
     const delivered = await row(id);
-    assert.deepEqual([delivered.state, delivered.attempts, delivered.last_status, delivered.last_error], [DELIVERY_STATE.delivered, 2, 204, null]);
+    assert.deepEqual(
+      [delivered.state, delivered.attempts, delivered.last_status, delivered.last_error],
+      [DELIVERY_STATE.delivered, 2, 204, null],
+    );
     assert.equal(delivered.delivered_at?.getTime(), at.getTime());
 
     // A late attempt (a repeated queue message) and the dead letter change nothing.

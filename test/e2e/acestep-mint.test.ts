@@ -38,10 +38,15 @@ describe('ACE-Step 1.5 behind the API', () => {
   it('sings the asked lyrics, names the model when ready and on the job, and gets its mint signed', async () => {
     const ready = await stack.app.request('/health/ready');
     assert.equal(ready.status, 200, ready.text);
-    assert.deepEqual((ready.body as { checks: { workers: { models: string[] } } }).checks.workers.models, ['songmint-acestep-1.5-tiny@1.5.0-tiny']);
+    assert.deepEqual((ready.body as { checks: { workers: { models: string[] } } }).checks.workers.models, [
+      'songmint-acestep-1.5-tiny@1.5.0-tiny',
+    ]);
 
     const alice = await stack.app.login();
-    const created = await stack.app.request('/api/generate', { token: alice.token, body: { prompt: 'dreamy synthwave, 96 bpm, in A minor', duration: 5, seed: 7, lyrics: LYRICS } });
+    const created = await stack.app.request('/api/generate', {
+      token: alice.token,
+      body: { prompt: 'dreamy synthwave, 96 bpm, in A minor', duration: 5, seed: 7, lyrics: LYRICS },
+    });
     assert.equal(created.status, 202, created.text);
     const jobId = (created.body as { job_id: string }).job_id;
     const deadline = Date.now() + 120_000;
@@ -57,7 +62,10 @@ describe('ACE-Step 1.5 behind the API', () => {
     assert.equal(job.lyrics, LYRICS);
     assert.equal(job.duration, 5);
 
-    const signed = await stack.app.request('/api/signature', { token: alice.token, body: { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI } });
+    const signed = await stack.app.request('/api/signature', {
+      token: alice.token,
+      body: { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI },
+    });
     assert.equal(signed.status, 200, signed.text);
     assert.match((signed.body as { signature: string }).signature, /^0x[0-9a-f]{130}$/);
   });

@@ -44,7 +44,12 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     const metadataUri = 'ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy';
     const audioHash = `0x${'ab'.repeat(32)}` as const;
     const signature = await platform.sign({ minter: creator.address, metadataUri, audioHash });
-    const hash = await wallet.writeContract({ address: songNft, abi: songNftAbi, functionName: 'mint', args: [metadataUri, audioHash, signature] });
+    const hash = await wallet.writeContract({
+      address: songNft,
+      abi: songNftAbi,
+      functionName: 'mint',
+      args: [metadataUri, audioHash, signature],
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, 'success');
     const [minted] = parseEventLogs({ abi: songNftAbi, eventName: 'SongMinted', logs: receipt.logs });

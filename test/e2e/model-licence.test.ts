@@ -38,7 +38,10 @@ describe('mint signatures and the licence of the model that made the audio', () 
 
   it('refuses with SIGN_005 for a non-commercial model, and signs with the override', async () => {
     const alice = await stack.app.login();
-    const created = await stack.app.request('/api/generate', { token: alice.token, body: { prompt: 'dreamy synthwave', duration: 5, seed: 7 } });
+    const created = await stack.app.request('/api/generate', {
+      token: alice.token,
+      body: { prompt: 'dreamy synthwave', duration: 5, seed: 7 },
+    });
     assert.equal(created.status, 202, created.text);
     const jobId = (created.body as { job_id: string }).job_id;
     const deadline = Date.now() + 120_000;
@@ -59,7 +62,10 @@ describe('mint signatures and the licence of the model that made the audio', () 
     assert.equal(error.message, 'Model licence forbids commercial use');
     assert.match(error.details, /musicgen-nc-tiny@1\.0\.0, licensed CC-BY-NC-4\.0/);
     assert.match(error.details, /ALLOW_NONCOMMERCIAL_MODEL_MINTING/);
-    const unsigned = await stack.app.db.one<{ signature: string | null }>("SELECT signature FROM generation_jobs WHERE id = substring($1 from 5)::uuid", [jobId]);
+    const unsigned = await stack.app.db.one<{ signature: string | null }>(
+      'SELECT signature FROM generation_jobs WHERE id = substring($1 from 5)::uuid',
+      [jobId],
+    );
     assert.equal(unsigned.signature, null, 'nothing was claimed');
 
     policy.allowNonCommercialModels = true;

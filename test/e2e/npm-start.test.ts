@@ -69,7 +69,11 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     const script = /<script type="module"[^>]* src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     assert.ok(script !== undefined, 'the built page loads its bundle from /app/assets');
     assert.equal((await fetch(`${baseUrl}${script}`)).status, 200);
-    const config = (await (await fetch(`${baseUrl}/app/config.json`)).json()) as { rpcUrl: string; contracts: Record<string, string>; developmentWallet: boolean };
+    const config = (await (await fetch(`${baseUrl}/app/config.json`)).json()) as {
+      rpcUrl: string;
+      contracts: Record<string, string>;
+      developmentWallet: boolean;
+    };
     assert.match(config.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.match(config.contracts.SongNFT ?? '', /^0x[0-9a-fA-F]{40}$/);
     assert.equal(config.developmentWallet, true);
@@ -78,10 +82,16 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   it('signs in with scripts/dev-login.ts (found by PORT, as npm start, on this non-default port) and sets a tier with scripts/set-tier.ts', async () => {
     const port = new URL(baseUrl).port;
     assert.notEqual(port, '3000');
-    const login = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-login.ts', '--token-only'], { env: { ...process.env, BASE_URL: '', HOST: '', PORT: port } });
+    const login = await run(process.execPath, ['--import', 'tsx', 'scripts/dev-login.ts', '--token-only'], {
+      env: { ...process.env, BASE_URL: '', HOST: '', PORT: port },
+    });
     const token = login.stdout.trim();
     assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
-    const tier = await run(process.execPath, ['--import', 'tsx', 'scripts/set-tier.ts', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 'pro'], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+    const tier = await run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/set-tier.ts', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 'pro'],
+      { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } },
+    );
     assert.match(tier.stdout, /is now pro/);
     const profile = await fetch(`${baseUrl}/v1/user/profile`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(((await profile.json()) as { tier: string }).tier, 'pro');
@@ -89,8 +99,22 @@ describe('npm start (scripts/dev-stack.ts)', () => {
 
   it('runs `npm run demo` against it, found as `npm start` places it (PORT and DATA_DIR, no API_URL): every step through the SDK, exit code 0', async () => {
     const port = new URL(baseUrl).port;
-    const demo = await run('npm', ['run', 'demo'], { env: { ...process.env, API_URL: '', RPC_URL: '', HOST: '', PORT: port, DATA_DIR: dataDir }, timeout: 240_000 });
-    for (const step of ['Signed in with Ethereum', 'Song ready', 'Metadata on IPFS', 'Minted', 'Launched on Uniswap v4', 'Bought', 'Sold', 'Fees collected and claimed', 'Pool (on chain)', 'Profile (/v1/user/profile)']) {
+    const demo = await run('npm', ['run', 'demo'], {
+      env: { ...process.env, API_URL: '', RPC_URL: '', HOST: '', PORT: port, DATA_DIR: dataDir },
+      timeout: 240_000,
+    });
+    for (const step of [
+      'Signed in with Ethereum',
+      'Song ready',
+      'Metadata on IPFS',
+      'Minted',
+      'Launched on Uniswap v4',
+      'Bought',
+      'Sold',
+      'Fees collected and claimed',
+      'Pool (on chain)',
+      'Profile (/v1/user/profile)',
+    ]) {
       assert.match(demo.stdout, new RegExp(`== ${step.replace(/[()/]/g, '\\$&')}`), step);
     }
     assert.match(demo.stdout, /Demo finished: every step passed\./);
@@ -100,9 +124,13 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     await checkDemoAgainstChainAndApi(stack);
   });
 
-  it('walks the web app in Chromium: preview, generate live, mint, launch, buy (the chart moves), claim, move payouts, discover, reload, the song link without a wallet; axe and the script budget on every view at 360 px and desktop', { skip: browserSkip ?? false }, async () => {
-    await walkTheWebApp(stack);
-  });
+  it(
+    'walks the web app in Chromium: preview, generate live, mint, launch, buy (the chart moves), claim, move payouts, discover, reload, the song link without a wallet; axe and the script budget on every view at 360 px and desktop',
+    { skip: browserSkip ?? false },
+    async () => {
+      await walkTheWebApp(stack);
+    },
+  );
 
   it('stops cleanly on SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => stack.process.once('exit', (code) => resolve(code)));
@@ -125,7 +153,10 @@ describe('npm start with a part that never becomes ready', () => {
       );
       assert.equal(result.killed, false, 'it exited by itself');
       assert.equal(result.code, 1);
-      assert.match(result.stderr ?? '', /npm start could not start the stack\.\nS3 server \(s3rver on loopback\): create bucket "songmint" and listen on 127\.0\.0\.1:\d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
+      assert.match(
+        result.stderr ?? '',
+        /npm start could not start the stack\.\nS3 server \(s3rver on loopback\): create bucket "songmint" and listen on 127\.0\.0\.1:\d+ did not finish within 2 s \(stalled on purpose by SONGMINT_TEST_STALL\)/,
+      );
     } finally {
       await removeStandInCluster(data.path);
       await data.remove();
@@ -138,7 +169,12 @@ describe('npm start with a part that never becomes ready', () => {
       const port = await freePortRun();
       // An external chain (unreachable, unused here) skips the local chain's deployment: the API is up sooner.
       const stalled = run(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
-        env: stackEnv(port, data.path, { SONGMINT_TEST_STALL: 'worker:4000', CHAIN_RPC_URL: `http://127.0.0.1:${port + 2}`, SONG_NFT_ADDRESS: `0x${'11'.repeat(20)}`, LOG_LEVEL: 'silent' }),
+        env: stackEnv(port, data.path, {
+          SONGMINT_TEST_STALL: 'worker:4000',
+          CHAIN_RPC_URL: `http://127.0.0.1:${port + 2}`,
+          SONG_NFT_ADDRESS: `0x${'11'.repeat(20)}`,
+          LOG_LEVEL: 'silent',
+        }),
         timeout: 120_000,
       }).then(
         () => assert.fail('npm start came up with no worker'),
@@ -162,7 +198,10 @@ describe('npm start with a part that never becomes ready', () => {
       assert.equal(result.killed, false, 'it exited by itself');
       assert.equal(result.code, 1);
       assert.doesNotMatch(result.stdout ?? '', /development stack is up/);
-      assert.match(result.stderr ?? '', /npm start could not start the stack\.\ninference worker: start and report live at \/health\/ready did not finish within 4 s \(stalled on purpose by SONGMINT_TEST_STALL\)/);
+      assert.match(
+        result.stderr ?? '',
+        /npm start could not start the stack\.\ninference worker: start and report live at \/health\/ready did not finish within 4 s \(stalled on purpose by SONGMINT_TEST_STALL\)/,
+      );
     } finally {
       await removeStandInCluster(data.path);
       await data.remove();

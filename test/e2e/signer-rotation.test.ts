@@ -37,7 +37,6 @@ function expectError(response: TestResponse, status: number, code: string): void
   assertVariantAError(response.body, code);
 }
 
-
 /** The oracle's key, swapped as an operator does when restarting with a new PLATFORM_SIGNER_KEY. */
 function rotatableSigner(initial: MintSigner): { signer: MintSigner; rotateTo(next: MintSigner): void } {
   let current = initial;
@@ -76,11 +75,22 @@ describe('signer rotation: a stranded signature is re-issued by the new key and 
     });
   const creatorWallet = () => createWalletClient({ account: creatorAccount, chain: localBase, transport: http(chain.rpcUrl) });
   const mint = async (job: SeededJob, signature: Hex) => {
-    const hash = await creatorWallet().writeContract({ address: songNft, abi: songNftAbi, functionName: 'mint', args: [METADATA_URI, job.audioHash, signature] });
+    const hash = await creatorWallet().writeContract({
+      address: songNft,
+      abi: songNftAbi,
+      functionName: 'mint',
+      args: [METADATA_URI, job.audioHash, signature],
+    });
     return publicClient.waitForTransactionReceipt({ hash });
   };
   const simulateMint = (job: SeededJob, signature: Hex) =>
-    publicClient.simulateContract({ account: creatorAccount, address: songNft, abi: songNftAbi, functionName: 'mint', args: [METADATA_URI, job.audioHash, signature] });
+    publicClient.simulateContract({
+      account: creatorAccount,
+      address: songNft,
+      abi: songNftAbi,
+      functionName: 'mint',
+      args: [METADATA_URI, job.audioHash, signature],
+    });
 
   before(async () => {
     chain = await startLocalChain();
@@ -90,7 +100,9 @@ describe('signer rotation: a stranded signature is re-issued by the new key and 
     songNft = address;
     publicClient = localPublicClient(chain.rpcUrl);
     const owner = createWalletClient({ account: OWNER, chain: localBase, transport: http(chain.rpcUrl) });
-    await publicClient.waitForTransactionReceipt({ hash: await owner.sendTransaction({ to: creatorAccount.address, value: parseEther('1') }) });
+    await publicClient.waitForTransactionReceipt({
+      hash: await owner.sendTransaction({ to: creatorAccount.address, value: parseEther('1') }),
+    });
     stack = await startStorageStack({
       signer: oracleKey.signer,
       signerStatus: createSignerStatus({ client: publicClient, songNftAddress: songNft }),
@@ -119,9 +131,17 @@ describe('signer rotation: a stranded signature is re-issued by the new key and 
     expectError(await ask(stranded), 409, 'SIGN_002');
 
     const owner = createWalletClient({ account: OWNER, chain: localBase, transport: http(chain.rpcUrl) });
-    const rotation = await owner.writeContract({ address: songNft, abi: songNftAbi, functionName: 'setPlatformSigner', args: [newSigner.address] });
+    const rotation = await owner.writeContract({
+      address: songNft,
+      abi: songNftAbi,
+      functionName: 'setPlatformSigner',
+      args: [newSigner.address],
+    });
     assert.equal((await publicClient.waitForTransactionReceipt({ hash: rotation })).status, 'success');
-    assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'isRetiredSigner', args: [oldSigner.address] }), true);
+    assert.equal(
+      await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'isRetiredSigner', args: [oldSigner.address] }),
+      true,
+    );
     oracleKey.rotateTo(newSigner);
 
     // The old signature is dead on chain.
@@ -140,7 +160,13 @@ describe('signer rotation: a stranded signature is re-issued by the new key and 
     const digest = mintMessageHash({ minter: creatorAccount.address, metadataUri: METADATA_URI, audioHash: stranded.audioHash });
     assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: replacement }), newSigner.address);
 
-    const row = await stack.app.db.one<{ signature: string; signer_address: string; replaced_signature: string; replaced_signer_address: string; reissued_at: Date | null }>(
+    const row = await stack.app.db.one<{
+      signature: string;
+      signer_address: string;
+      replaced_signature: string;
+      replaced_signer_address: string;
+      reissued_at: Date | null;
+    }>(
       'SELECT signature, signer_address, replaced_signature, replaced_signer_address, reissued_at FROM mint_signatures WHERE job_id = $1',
       [stranded.id],
     );

@@ -53,7 +53,6 @@ const songNftAbi = parseAbi([
   'event SongMinted(uint256 indexed tokenId, address indexed minter, bytes32 indexed audioHash, string metadataURI)',
 ]);
 
-
 /** What the account's owner signs for `account` to approve `hash` (SmartAccountProbe.replaySafeHash). */
 function ownerSignature(owner: PrivateKeyAccount, account: Address, hash: Hex): Promise<Hex> {
   return owner.signTypedData({
@@ -84,12 +83,25 @@ describe('smart-wallet sign-in (ERC-1271, ERC-6492) and mint as msg.sender, on t
   /** A fresh SIWE message for `address`, as a dApp builds it from GET /api/auth/nonce. */
   async function siweMessage(address: Address): Promise<string> {
     const { nonce } = (await stack.app.request('/api/auth/nonce')).body as { nonce: string };
-    return createSiweMessage({ address, chainId: 8453, domain: TEST_SIWE_DOMAIN, uri: TEST_SIWE_URI, nonce, version: '1', issuedAt: new Date() });
+    return createSiweMessage({
+      address,
+      chainId: 8453,
+      domain: TEST_SIWE_DOMAIN,
+      uri: TEST_SIWE_URI,
+      nonce,
+      version: '1',
+      issuedAt: new Date(),
+    });
   }
-  const verify = (message: string, signature: Hex): Promise<TestResponse> => stack.app.request('/api/auth/verify', { body: { message, signature } });
+  const verify = (message: string, signature: Hex): Promise<TestResponse> =>
+    stack.app.request('/api/auth/verify', { body: { message, signature } });
   /** The ERC-6492 form of a counterfactual account's signature: the factory and its deployment calldata around it. */
   const wrap6492 = (signature: Hex) =>
-    serializeErc6492Signature({ address: factory, data: encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner.address, counterfactualSalt] }), signature });
+    serializeErc6492Signature({
+      address: factory,
+      data: encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner.address, counterfactualSalt] }),
+      signature,
+    });
 
   before(async () => {
     chain = await startLocalChain();
@@ -103,9 +115,26 @@ describe('smart-wallet sign-in (ERC-1271, ERC-6492) and mint as msg.sender, on t
     const deployment = await send(ownerWallet().deployContract({ abi: factoryAbi, bytecode: artifact.bytecode }));
     assert.ok(deployment.contractAddress, 'factory deployed');
     factory = deployment.contractAddress;
-    deployed = await publicClient.readContract({ address: factory, abi: factoryAbi, functionName: 'accountAddress', args: [owner.address, deployedSalt] });
-    counterfactual = await publicClient.readContract({ address: factory, abi: factoryAbi, functionName: 'accountAddress', args: [owner.address, counterfactualSalt] });
-    await send(ownerWallet().writeContract({ address: factory, abi: factoryAbi, functionName: 'createAccount', args: [owner.address, deployedSalt] }));
+    deployed = await publicClient.readContract({
+      address: factory,
+      abi: factoryAbi,
+      functionName: 'accountAddress',
+      args: [owner.address, deployedSalt],
+    });
+    counterfactual = await publicClient.readContract({
+      address: factory,
+      abi: factoryAbi,
+      functionName: 'accountAddress',
+      args: [owner.address, counterfactualSalt],
+    });
+    await send(
+      ownerWallet().writeContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: 'createAccount',
+        args: [owner.address, deployedSalt],
+      }),
+    );
     stack = await startStorageStack({
       signer: createMintSigner(LOCAL_PLATFORM_SIGNER_KEY),
       chain: { chainId: 8453, songNftAddress: songNft },
@@ -121,17 +150,25 @@ describe('smart-wallet sign-in (ERC-1271, ERC-6492) and mint as msg.sender, on t
   async function mintThroughAccount(token: string, account: Address): Promise<void> {
     const user = await stack.app.db.one<{ id: string }>('SELECT id FROM users WHERE wallet_address = $1', [account.toLowerCase()]);
     const job = await stack.seedJob(user.id, account.toLowerCase());
-    const asked = await stack.app.request('/api/signature', { token, body: { job_id: job.publicId, user_address: account, metadata_uri: METADATA_URI } });
+    const asked = await stack.app.request('/api/signature', {
+      token,
+      body: { job_id: job.publicId, user_address: account, metadata_uri: METADATA_URI },
+    });
     assert.equal(asked.status, 200, asked.text);
     const { signature } = signatureResponseSchema.parse(asked.body);
     const mintCall = encodeFunctionData({ abi: songNftAbi, functionName: 'mint', args: [METADATA_URI, job.audioHash, signature as Hex] });
-    const receipt = await send(ownerWallet().writeContract({ address: account, abi: accountAbi, functionName: 'execute', args: [songNft, 0n, mintCall] }));
+    const receipt = await send(
+      ownerWallet().writeContract({ address: account, abi: accountAbi, functionName: 'execute', args: [songNft, 0n, mintCall] }),
+    );
     assert.equal(receipt.status, 'success');
     const [minted] = parseEventLogs({ abi: songNftAbi, eventName: 'SongMinted', logs: receipt.logs });
     assert.ok(minted !== undefined, 'SongMinted');
     assert.equal(minted.args.minter, account);
     assert.equal(minted.args.audioHash, job.audioHash);
-    assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'ownerOf', args: [minted.args.tokenId] }), account);
+    assert.equal(
+      await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'ownerOf', args: [minted.args.tokenId] }),
+      account,
+    );
   }
 
   it('a deployed smart account signs in through ERC-1271 and mints as msg.sender with the signature issued for its address', async () => {
@@ -157,7 +194,14 @@ describe('smart-wallet sign-in (ERC-1271, ERC-6492) and mint as msg.sender, on t
     assert.equal(session.user.wallet_address, counterfactual.toLowerCase());
     // The check ran in an eth_call: the account is still not on chain.
     assert.equal(await publicClient.getCode({ address: counterfactual }), undefined);
-    await send(ownerWallet().writeContract({ address: factory, abi: factoryAbi, functionName: 'createAccount', args: [owner.address, counterfactualSalt] }));
+    await send(
+      ownerWallet().writeContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: 'createAccount',
+        args: [owner.address, counterfactualSalt],
+      }),
+    );
     await mintThroughAccount(session.token, counterfactual);
   });
 
@@ -168,7 +212,12 @@ describe('smart-wallet sign-in (ERC-1271, ERC-6492) and mint as msg.sender, on t
     assertVariantAError(wrongDeployed.body, 'AUTH_ERROR');
     const fresh = privateKeyToAccount(generatePrivateKey());
     const unknownSalt = keccak256(toHex('never deployed'));
-    const unknownAccount = await publicClient.readContract({ address: factory, abi: factoryAbi, functionName: 'accountAddress', args: [fresh.address, unknownSalt] });
+    const unknownAccount = await publicClient.readContract({
+      address: factory,
+      abi: factoryAbi,
+      functionName: 'accountAddress',
+      args: [fresh.address, unknownSalt],
+    });
     const forUndeployed = await siweMessage(unknownAccount);
     const wrongUndeployed = await verify(
       forUndeployed,

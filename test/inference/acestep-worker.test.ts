@@ -30,8 +30,13 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     await dir.remove();
   });
 
-  it('sings each job\'s lyrics into a decodable 320 kbps stereo MP3: same seed same samples, other lyrics or seed other audio', async () => {
-    const song = { prompt: 'dreamy synthwave, 96 bpm, in A minor', duration: 5, seed: 42n, lyrics: '[verse]\nneon rain on the night road\n[chorus]\nhold on' };
+  it("sings each job's lyrics into a decodable 320 kbps stereo MP3: same seed same samples, other lyrics or seed other audio", async () => {
+    const song = {
+      prompt: 'dreamy synthwave, 96 bpm, in A minor',
+      duration: 5,
+      seed: 42n,
+      lyrics: '[verse]\nneon rain on the night road\n[chorus]\nhold on',
+    };
     const ids = [
       await stack.enqueue(song),
       await stack.enqueue(song),
@@ -53,7 +58,9 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     await worker.stop();
     const [first, again, otherSeed, otherLyrics, written] = rows;
     assert.ok(first !== undefined && again !== undefined && otherSeed !== undefined && otherLyrics !== undefined && written !== undefined);
-    const [firstMp3, againMp3, otherSeedMp3, otherLyricsMp3] = await Promise.all([first, again, otherSeed, otherLyrics].map((row) => fetchPublishedMp3(row.audio_url)));
+    const [firstMp3, againMp3, otherSeedMp3, otherLyricsMp3] = await Promise.all(
+      [first, again, otherSeed, otherLyrics].map((row) => fetchPublishedMp3(row.audio_url)),
+    );
     assert.equal(firstMp3?.audioFramesHash, againMp3?.audioFramesHash, 'same seed, same audio frames');
     assert.notEqual(first.audio_hash, again.audio_hash, 'each file carries its own content credentials');
     assert.notEqual(firstMp3?.audioFramesHash, otherSeedMp3?.audioFramesHash, 'another seed, other audio');
@@ -78,11 +85,20 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     const decodedAgain = await decodeMp3(againMp3.bytes);
     assert.deepEqual(decodedAgain.channels, decoded.channels, 'same seed, same decoded samples');
 
-    const model = await stack.db.one<{ model_name: string; model_version: string; model_licence: string; model_commercial_use: boolean; steps: number }>(
-      'SELECT model_name, model_version, model_licence, model_commercial_use, steps FROM generation_jobs WHERE id = $1',
-      [first.id],
-    );
-    assert.deepEqual(model, { model_name: 'songmint-acestep-1.5-tiny', model_version: '1.5.0-tiny', model_licence: 'MIT AND Apache-2.0', model_commercial_use: true, steps: 27 });
+    const model = await stack.db.one<{
+      model_name: string;
+      model_version: string;
+      model_licence: string;
+      model_commercial_use: boolean;
+      steps: number;
+    }>('SELECT model_name, model_version, model_licence, model_commercial_use, steps FROM generation_jobs WHERE id = $1', [first.id]);
+    assert.deepEqual(model, {
+      model_name: 'songmint-acestep-1.5-tiny',
+      model_version: '1.5.0-tiny',
+      model_licence: 'MIT AND Apache-2.0',
+      model_commercial_use: true,
+      steps: 27,
+    });
   });
 
   it('refuses to start on a directory whose file does not match its sha256, naming the file', async () => {
@@ -92,6 +108,9 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     const bytes = await readFile(dit);
     bytes[bytes.length - 2] = (bytes[bytes.length - 2] ?? 0) ^ 0x40;
     await writeFile(dit, bytes);
-    await assert.rejects(stack.startWorker({ MODEL_DIR: broken, MODEL_DEVICE: 'cpu' }), /MODEL_CHECKSUM_MISMATCH: graph dit_decoder: dit_decoder\.onnx sha256 expected [0-9a-f]{64}, found [0-9a-f]{64}/);
+    await assert.rejects(
+      stack.startWorker({ MODEL_DIR: broken, MODEL_DEVICE: 'cpu' }),
+      /MODEL_CHECKSUM_MISMATCH: graph dit_decoder: dit_decoder\.onnx sha256 expected [0-9a-f]{64}, found [0-9a-f]{64}/,
+    );
   });
 });

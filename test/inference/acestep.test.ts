@@ -24,7 +24,13 @@ import type { SongModel, SongModelRequest } from '../../inference/src/model/song
 
 const run = promisify(execFile);
 const signal = new AbortController().signal;
-const REQUEST: SongModelRequest = { prompt: 'dreamy synthwave, 96 bpm, in A minor, 3/4', lyrics: '[verse]\nneon rain on the night road', seed: 42n, durationSeconds: 3, steps: 27 };
+const REQUEST: SongModelRequest = {
+  prompt: 'dreamy synthwave, 96 bpm, in A minor, 3/4',
+  lyrics: '[verse]\nneon rain on the night road',
+  seed: 42n,
+  durationSeconds: 3,
+  steps: 27,
+};
 
 async function load(dir: string): Promise<SongModel> {
   const loaded = await loadAcestepModel({ modelDir: dir, device: 'cpu' });
@@ -35,7 +41,10 @@ async function load(dir: string): Promise<SongModel> {
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Edits the manifest of a copy of the tiny model. */
-async function editManifest(dir: string, edit: (manifest: Record<string, unknown> & { graphs: Record<string, { sha256: string; inputs: { name: string }[] }> }) => void): Promise<void> {
+async function editManifest(
+  dir: string,
+  edit: (manifest: Record<string, unknown> & { graphs: Record<string, { sha256: string; inputs: { name: string }[] }> }) => void,
+): Promise<void> {
   const path = join(dir, ACESTEP_MANIFEST_FILE);
   const manifest = JSON.parse(await readFile(path, 'utf8')) as Parameters<typeof edit>[0];
   edit(manifest);
@@ -61,13 +70,26 @@ describe('ACE-Step flow-matching sampler', () => {
     for (let i = 0; i < timesteps.length; i += 1) {
       const t = timesteps[i] ?? 0;
       const v = Array.from(velocity(Float32Array.from(reference), t));
-      reference = reference.map((value, k) => Math.fround(value - (v[k] ?? 0) * (i === timesteps.length - 1 ? t : t - (timesteps[i + 1] ?? 0))));
+      reference = reference.map((value, k) =>
+        Math.fround(value - (v[k] ?? 0) * (i === timesteps.length - 1 ? t : t - (timesteps[i + 1] ?? 0))),
+      );
     }
     const seen: number[] = [];
-    const result = await sampleFlow(noise, { timesteps: flowTimesteps(8, 3), signal, velocity: (x, t) => Promise.resolve(velocity(x, t)), onStep: (done) => seen.push(done) });
-    result.forEach((value, k) => assert.ok(Math.abs(value - (reference[k] ?? NaN)) < 1e-5, `x0[${k}] = ${value}, reference ${reference[k]}`));
+    const result = await sampleFlow(noise, {
+      timesteps: flowTimesteps(8, 3),
+      signal,
+      velocity: (x, t) => Promise.resolve(velocity(x, t)),
+      onStep: (done) => seen.push(done),
+    });
+    result.forEach((value, k) =>
+      assert.ok(Math.abs(value - (reference[k] ?? NaN)) < 1e-5, `x0[${k}] = ${value}, reference ${reference[k]}`),
+    );
     assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8], 'one report per diffusion step');
-    assert.deepEqual(Array.from(noise), [0.30000001192092896, -1.2000000476837158, 0.800000011920929, 0.05000000074505806, -0.4000000059604645, 1.7000000476837158], 'the noise is not modified');
+    assert.deepEqual(
+      Array.from(noise),
+      [0.30000001192092896, -1.2000000476837158, 0.800000011920929, 0.05000000074505806, -0.4000000059604645, 1.7000000476837158],
+      'the noise is not modified',
+    );
   });
 
   it('mixes guided velocities as uncond + g (cond - uncond) and stops at an abort', async () => {
@@ -135,9 +157,11 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
 
   it('is built deterministically, and npm run build:acestep-tiny writes the same bytes', async () => {
     const again = tinyAcestepFiles();
-    for (const [name, bytes] of Object.entries(again)) assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, 'turbo', name))), `${name} rebuilt byte for byte`);
+    for (const [name, bytes] of Object.entries(again))
+      assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, 'turbo', name))), `${name} rebuilt byte for byte`);
     await run(process.execPath, ['--import', 'tsx', 'scripts/build-acestep-tiny.ts', join(dir.path, 'script')]);
-    for (const [name, bytes] of Object.entries(again)) assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, 'script', name))), `script's ${name} byte for byte`);
+    for (const [name, bytes] of Object.entries(again))
+      assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, 'script', name))), `script's ${name} byte for byte`);
   });
 
   it('names the model, its licences (commercial use), the request steps and the device', () => {
@@ -162,7 +186,10 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
     assert.equal(first.conditioning.latent_frames, 75);
     assert.equal(first.conditioning.keyscale, 'A minor');
     // Progress: the encoders, each of the 8 steps, the VAE chunks (75 frames in 48-frame chunks), rising to 1.
-    assert.ok(progress.every((p, i) => i === 0 || p > (progress[i - 1] ?? 0)), `progress rises: ${progress.join(', ')}`);
+    assert.ok(
+      progress.every((p, i) => i === 0 || p > (progress[i - 1] ?? 0)),
+      `progress rises: ${progress.join(', ')}`,
+    );
     assert.equal(progress.length, 1 + 8 + 2);
     assert.equal(progress.at(-1), 1);
 
@@ -176,7 +203,9 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
     const sung = await model.render(REQUEST, signal);
     const other = await model.render({ ...REQUEST, lyrics: '[chorus]\nlove love love' }, signal);
     const instrumental = await model.render({ ...REQUEST, lyrics: null }, signal);
-    const tokenizer = JSON.parse(await readFile(join(dir.path, 'turbo', 'tokenizer.json'), 'utf8')) as { added_tokens: { content: string }[] };
+    const tokenizer = JSON.parse(await readFile(join(dir.path, 'turbo', 'tokenizer.json'), 'utf8')) as {
+      added_tokens: { content: string }[];
+    };
     assert.ok(tokenizer.added_tokens.some((t) => t.content === '<|endoftext|>'));
     assert.ok(Number(sung.conditioning.lyric_tokens) > Number(instrumental.conditioning.lyric_tokens), 'the lyric text is tokenized whole');
     assert.notDeepEqual(other.pcm.channels[0], sung.pcm.channels[0], 'other lyrics, other song');
@@ -239,7 +268,7 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     return loaded;
   };
 
-  it('is picked by its manifest even beside a public export\'s own manifest.json', async () => {
+  it("is picked by its manifest even beside a public export's own manifest.json", async () => {
     const withExportManifest = await copy('with-export-manifest');
     await writeFile(join(withExportManifest, 'manifest.json'), JSON.stringify({ files: [{ path: 'dit_decoder.onnx', sha256: 'x' }] }));
     const loaded = await loadSongModel({ modelDir: withExportManifest, device: 'cpu' });
@@ -264,7 +293,10 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     const broken = await copy('wrong-input');
     const path = join(broken, 'condition_encoder.onnx');
     // Same length, so the protobuf stays well formed: the graph now takes `lyric_attention_masq`.
-    const bytes = Buffer.from((await readFile(path)).toString('latin1').replaceAll('lyric_attention_mask', 'lyric_attention_masq'), 'latin1');
+    const bytes = Buffer.from(
+      (await readFile(path)).toString('latin1').replaceAll('lyric_attention_mask', 'lyric_attention_masq'),
+      'latin1',
+    );
     await writeFile(path, bytes);
     await editManifest(broken, (m) => {
       const graph = m.graphs.condition_encoder;

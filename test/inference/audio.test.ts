@@ -34,7 +34,13 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
     assert.ok(loaded.ok);
     const encoded = encodePrompt('rock song', loaded.model.manifest.conditioning);
     const out = await loaded.model.generate(
-      { conditioning: encoded.conditioning, seed: seedToModelInput(3n), rhythm: Float32Array.from(loaded.model.manifest.conditioning.default_rhythm), numSamples: seconds * RATE, steps: 27 },
+      {
+        conditioning: encoded.conditioning,
+        seed: seedToModelInput(3n),
+        rhythm: Float32Array.from(loaded.model.manifest.conditioning.default_rhythm),
+        numSamples: seconds * RATE,
+        steps: 27,
+      },
       new AbortController().signal,
     );
     pcm = out.channels.map((c) => c.slice());
@@ -105,7 +111,13 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
     assert.equal((plan.ranges[1]?.start ?? 1) % 1152, 0);
     assert.ok((plan.ranges[0]?.end ?? 0) > (plan.ranges[1]?.start ?? 0) + SEARCH_FRAMES * 1152);
     assert.equal(planChunks(2 * RATE, 2).ranges.length, 1, 'short songs are not split');
-    const failed = joinChunks([{ bytes: new Uint8Array([1, 2, 3]), firstFrame: 0 }, { bytes: new Uint8Array([4]), firstFrame: 10 }], [12]);
+    const failed = joinChunks(
+      [
+        { bytes: new Uint8Array([1, 2, 3]), firstFrame: 0 },
+        { bytes: new Uint8Array([4]), firstFrame: 10 },
+      ],
+      [12],
+    );
     assert.equal(failed.ok, false);
   });
 

@@ -4,7 +4,14 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EncoderPool } from '../../inference/src/audio/encoder-pool.ts';
-import { AI_COMMENT, C2PA_GEOB_MIME, GENERATION_ASSERTION_LABEL, GENERATOR, promptSha256, titleFromPrompt } from '../../inference/src/audio/content-credentials.ts';
+import {
+  AI_COMMENT,
+  C2PA_GEOB_MIME,
+  GENERATION_ASSERTION_LABEL,
+  GENERATOR,
+  promptSha256,
+  titleFromPrompt,
+} from '../../inference/src/audio/content-credentials.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { loadSigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { SigningIdentity } from '../../inference/src/audio/signing-identity.ts';
@@ -36,12 +43,17 @@ interface Id3Frame {
 function readId3(bytes: Uint8Array): { tagEnd: number; frames: Id3Frame[] } {
   assert.equal(new TextDecoder().decode(bytes.subarray(0, 3)), 'ID3');
   assert.equal(bytes[3], 4, 'ID3v2.4');
-  const synchsafe = (at: number): number => ((bytes[at] ?? 0) << 21) | ((bytes[at + 1] ?? 0) << 14) | ((bytes[at + 2] ?? 0) << 7) | (bytes[at + 3] ?? 0);
+  const synchsafe = (at: number): number =>
+    ((bytes[at] ?? 0) << 21) | ((bytes[at + 1] ?? 0) << 14) | ((bytes[at + 2] ?? 0) << 7) | (bytes[at + 3] ?? 0);
   const tagEnd = 10 + synchsafe(6);
   const frames: Id3Frame[] = [];
-  for (let at = 10; at + 10 <= tagEnd && bytes[at] !== 0; ) {
+  for (let at = 10; at + 10 <= tagEnd && bytes[at] !== 0;) {
     const size = synchsafe(at + 4);
-    frames.push({ id: new TextDecoder().decode(bytes.subarray(at, at + 4)), start: at + 10, body: bytes.subarray(at + 10, at + 10 + size) });
+    frames.push({
+      id: new TextDecoder().decode(bytes.subarray(at, at + 4)),
+      start: at + 10,
+      body: bytes.subarray(at + 10, at + 10 + size),
+    });
     at += 10 + size;
   }
   return { tagEnd, frames };
@@ -86,10 +98,25 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     const signing = loadSigningIdentity({ certFile: test.env.C2PA_SIGN_CERT, keyFile: test.env.C2PA_PRIVATE_KEY });
     if (!signing.ok) throw new Error(signing.error.message);
     identity = signing.value;
-    deps = { model, lyrics: builtinLyricsGenerator, encoder: { backend: 'wasm', pool, parallelism: 2 }, signingIdentity: identity, slowModelMs: 0 };
+    deps = {
+      model,
+      lyrics: builtinLyricsGenerator,
+      encoder: { backend: 'wasm', pool, parallelism: 2 },
+      signingIdentity: identity,
+      slowModelMs: 0,
+    };
     // The real pipeline: built-in ONNX model, LAME (wasm) in parallel chunks, then finishMp3.
     song = await generateSong(
-      { prompt: PROMPT, durationSeconds: 4, seed: 18446744073709551557n, steps: 27, lyrics: null, withLyrics: false, jobId: JOB_ID, kind: 'song' },
+      {
+        prompt: PROMPT,
+        durationSeconds: 4,
+        seed: 18446744073709551557n,
+        steps: 27,
+        lyrics: null,
+        withLyrics: false,
+        jobId: JOB_ID,
+        kind: 'song',
+      },
       deps,
       new AbortController().signal,
       () => undefined,
@@ -106,7 +133,12 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     assert.deepEqual(failures(report), [], JSON.stringify(report.validation_status));
     assert.equal(report.validation_state, 'Trusted', 'signed by a certificate the development CA issued');
     const success = (report.validation_results?.activeManifest?.success ?? []).map((s) => s.code);
-    for (const code of ['claimSignature.validated', 'claimSignature.insideValidity', 'assertion.dataHash.match', 'signingCredential.trusted']) {
+    for (const code of [
+      'claimSignature.validated',
+      'claimSignature.insideValidity',
+      'assertion.dataHash.match',
+      'signingCredential.trusted',
+    ]) {
       assert.ok(success.includes(code), `${code} in ${success.join(', ')}`);
     }
     const manifest = report.manifests[report.active_manifest];
@@ -114,7 +146,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     assert.equal(report.active_manifest, song.credentials.manifestLabel);
     assert.equal(manifest.claim_version, 2);
     assert.deepEqual(manifest.claim_generator_info?.[0], { name: 'Songmint', version: GENERATOR.version });
-    assert.equal(manifest.title, undefined, 'the claim has no title: it would carry the prompt\'s words');
+    assert.equal(manifest.title, undefined, "the claim has no title: it would carry the prompt's words");
     assert.equal(manifest.signature_info?.common_name, 'Songmint Development Signer');
     assert.equal(manifest.signature_info?.alg?.toLowerCase(), 'es256');
 
@@ -133,7 +165,15 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
       generator: { name: 'Songmint', version: GENERATOR.version },
       kind: 'song',
       jobId: JOB_ID,
-      model: { name: model.name, version: model.version, licence: { spdx: model.licence.spdx, commercialUse: model.licence.commercial_use, ...(model.licence.url === undefined ? {} : { url: model.licence.url }) } },
+      model: {
+        name: model.name,
+        version: model.version,
+        licence: {
+          spdx: model.licence.spdx,
+          commercialUse: model.licence.commercial_use,
+          ...(model.licence.url === undefined ? {} : { url: model.licence.url }),
+        },
+      },
       seed: '18446744073709551557',
       promptSha256: `0x${createHash('sha256').update(PROMPT).digest('hex')}`,
     });
@@ -167,7 +207,10 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
 
     // The hard binding by hand: SHA-256 of the whole file minus the manifest store's bytes is the
     // hash c2pa.hash.data carries (CBOR: "hash" then a 32-byte byte string).
-    const expected = createHash('sha256').update(song.bytes.subarray(0, object.start)).update(song.bytes.subarray(object.start + object.length)).digest();
+    const expected = createHash('sha256')
+      .update(song.bytes.subarray(0, object.start))
+      .update(song.bytes.subarray(object.start + object.length))
+      .digest();
     const hashKey = Buffer.from([0x64, ...Buffer.from('hash'), 0x58, 0x20]);
     const at = Buffer.from(jumbf).indexOf(hashKey);
     assert.ok(at > 0, 'c2pa.hash.data has a 32-byte hash');
@@ -219,7 +262,10 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     );
     const report = await readC2pa(preview.bytes, test.caPem);
     assert.equal(report.validation_state, 'Trusted');
-    const generation = report.manifests[report.active_manifest]?.assertions.find((a) => a.label === GENERATION_ASSERTION_LABEL)?.data as { kind: string; seed: string };
+    const generation = report.manifests[report.active_manifest]?.assertions.find((a) => a.label === GENERATION_ASSERTION_LABEL)?.data as {
+      kind: string;
+      seed: string;
+    };
     assert.equal(generation.kind, 'preview');
     assert.equal(generation.seed, '7');
     assert.equal(preview.audioHash, contentHash(preview.bytes));
@@ -255,8 +301,14 @@ describe('C2PA signing identity: checked once at start, each problem named', () 
     const base = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'b' };
     const missing = loadWorkerConfig(base);
     assert.ok(!missing.ok);
-    assert.ok(missing.error.problems.some((p) => p.startsWith('C2PA_SIGN_CERT: required')), missing.error.problems.join('; '));
-    assert.ok(missing.error.problems.some((p) => p.startsWith('C2PA_PRIVATE_KEY: required')), missing.error.problems.join('; '));
+    assert.ok(
+      missing.error.problems.some((p) => p.startsWith('C2PA_SIGN_CERT: required')),
+      missing.error.problems.join('; '),
+    );
+    assert.ok(
+      missing.error.problems.some((p) => p.startsWith('C2PA_PRIVATE_KEY: required')),
+      missing.error.problems.join('; '),
+    );
   });
 
   it('names an unreadable file, a file that is not PEM, a key of another certificate, and a CA used as signer', async () => {

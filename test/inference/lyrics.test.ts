@@ -29,7 +29,10 @@ describe('lyrics step: built-in generator', () => {
     assert.match(a.text, /^\[verse\]\n/);
     for (const tag of ['[chorus]', '[bridge]']) assert.ok(a.text.includes(tag), `has ${tag}`);
     assert.match(a.text, /neon|city|rain|synthwave/);
-    assert.ok(a.text.split('\n\n').every((section) => /^\[(verse|chorus|bridge)\]\n\S/.test(section)), 'blank-line separated tagged sections');
+    assert.ok(
+      a.text.split('\n\n').every((section) => /^\[(verse|chorus|bridge)\]\n\S/.test(section)),
+      'blank-line separated tagged sections',
+    );
     assert.deepEqual(writeLyrics(request({ durationSeconds: 120 })), a);
     assert.notEqual(writeLyrics(request({ durationSeconds: 120, seed: 43n })).text, a.text);
   });
@@ -61,7 +64,14 @@ describe('lyrics step: built-in generator', () => {
 async function tinyLyricsModel(dir: string): Promise<void> {
   const vocab = 257;
   const eos = 256;
-  const next = new Map<string, string>([['\n', 'l'], ['l', 'a'], ['a', ' '], [' ', 'd'], ['d', 'i'], ['i', '\n']]);
+  const next = new Map<string, string>([
+    ['\n', 'l'],
+    ['l', 'a'],
+    ['a', ' '],
+    [' ', 'd'],
+    ['d', 'i'],
+    ['i', '\n'],
+  ]);
   const table = new Float32Array(vocab * vocab).fill(-10);
   for (let t = 0; t < 256; t += 1) {
     const successor = next.get(String.fromCharCode(t));
@@ -116,7 +126,10 @@ describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
     assert.deepEqual(tokenizer.encode('toString'), [vocab.toString]);
     const text = '__proto__ constructor\ntoString hasOwnProperty valueOf __proto__';
     const ids = tokenizer.encode(text);
-    assert.ok(ids.every((id) => Number.isInteger(id)), JSON.stringify(ids));
+    assert.ok(
+      ids.every((id) => Number.isInteger(id)),
+      JSON.stringify(ids),
+    );
     assert.equal(tokenizer.decode(ids), text);
     assert.equal(Object.getPrototypeOf({}), Object.prototype);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -136,7 +149,13 @@ describe('lyrics step: ONNX causal LM loader (LYRICS_MODEL_DIR)', () => {
   it('generates with the model up to the token limit, cut back to whole lines', async () => {
     const loaded = await loadOnnxLyricsGenerator(dir);
     assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
-    const out = await loaded.value.generate({ prompt: 'anything', seed: 1n, durationSeconds: 30, maxNewTokens: 20, signal: new AbortController().signal });
+    const out = await loaded.value.generate({
+      prompt: 'anything',
+      seed: 1n,
+      durationSeconds: 30,
+      maxNewTokens: 20,
+      signal: new AbortController().signal,
+    });
     assert.equal(out.text, '[verse]\nla di\nla di\nla di');
     assert.ok(out.tokens <= 20);
     const missing = await loadOnnxLyricsGenerator(join(dir, 'nope'));

@@ -29,7 +29,10 @@ describe('built-in model: build, determinism, conditioning', () => {
     await model.release();
   });
 
-  async function render(prompt: string, options: { seed?: bigint; seconds?: number; steps?: number; rhythm?: Float32Array } = {}): Promise<PcmAudio> {
+  async function render(
+    prompt: string,
+    options: { seed?: bigint; seconds?: number; steps?: number; rhythm?: Float32Array } = {},
+  ): Promise<PcmAudio> {
     const encoded = encodePrompt(prompt, model.manifest.conditioning);
     return model.generate(
       {
@@ -161,10 +164,19 @@ describe('text encoder', () => {
 describe('execution device selection', () => {
   it('plans CUDA then CPU when a GPU is present or forced, CPU only otherwise', () => {
     assert.deepEqual(providerPlan('auto', false), [{ device: 'cpu', providers: ['cpu'] }]);
-    assert.deepEqual(providerPlan('auto', true).map((p) => p.device), ['cuda', 'cpu']);
+    assert.deepEqual(
+      providerPlan('auto', true).map((p) => p.device),
+      ['cuda', 'cpu'],
+    );
     assert.deepEqual(providerPlan('auto', true)[0]?.providers, ['cuda', 'cpu']);
-    assert.deepEqual(providerPlan('cuda', false).map((p) => p.device), ['cuda', 'cpu']);
-    assert.deepEqual(providerPlan('cpu', true).map((p) => p.device), ['cpu']);
+    assert.deepEqual(
+      providerPlan('cuda', false).map((p) => p.device),
+      ['cuda', 'cpu'],
+    );
+    assert.deepEqual(
+      providerPlan('cpu', true).map((p) => p.device),
+      ['cpu'],
+    );
     assert.equal(gpuPresent({ deviceNodes: () => false, nvidiaSmi: () => true }), true);
     assert.equal(gpuPresent({ deviceNodes: () => false, nvidiaSmi: () => false }), false);
   });
@@ -179,11 +191,18 @@ describe('execution device selection', () => {
     assert.deepEqual(tried, ['cuda+cpu', 'cpu']);
     assert.equal(choice.device, 'cpu');
     assert.match(choice.fallbackReason ?? '', /providers_cuda/);
-    await assert.rejects(createWithFallback(providerPlan('cpu', false), () => Promise.reject(new Error('bad model'))), /bad model/);
+    await assert.rejects(
+      createWithFallback(providerPlan('cpu', false), () => Promise.reject(new Error('bad model'))),
+      /bad model/,
+    );
   });
 
   it('loads the real model with the CUDA plan: CUDA where onnxruntime has it, else CPU with the reason', async () => {
-    const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'auto', probe: { deviceNodes: () => true, nvidiaSmi: () => true } });
+    const loaded = await loadModel({
+      modelDir: BUILTIN_MODEL_DIR,
+      device: 'auto',
+      probe: { deviceNodes: () => true, nvidiaSmi: () => true },
+    });
     assert.ok(loaded.ok);
     try {
       if (loaded.model.device === 'cpu') assert.match(loaded.model.fallbackReason ?? '', /cuda/i);

@@ -68,6 +68,11 @@ describe('inference worker with a MusicGen-format model (MODEL_DIR)', () => {
       'SELECT model_name, model_version, model_licence, model_commercial_use FROM generation_jobs WHERE id = $1',
       [first.id],
     );
-    assert.deepEqual(model, { model_name: 'songmint-musicgen-tiny', model_version: '1.0.0', model_licence: 'CC-BY-NC-4.0', model_commercial_use: false });
+    assert.deepEqual(model, {
+      model_name: 'songmint-musicgen-tiny',
+      model_version: '1.0.0',
+      model_licence: 'CC-BY-NC-4.0',
+      model_commercial_use: false,
+    });
   });
 });

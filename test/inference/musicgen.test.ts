@@ -46,19 +46,44 @@ describe('MusicGen delay pattern', () => {
     const frames = 6;
     const song = Array.from({ length: K }, (_, k) => Int32Array.from({ length: frames }, (_, f) => k * 10 + f));
     const columns = windowColumns(frames, K);
-    const delayed = Array.from({ length: K }, (_, k) => Int32Array.from({ length: columns }, (_, c) => forcedToken(c, k, song, frames, TOKENS) ?? -1));
+    const delayed = Array.from({ length: K }, (_, k) =>
+      Int32Array.from({ length: columns }, (_, c) => forcedToken(c, k, song, frames, TOKENS) ?? -1),
+    );
     assert.deepEqual(framesFromColumns(delayed, 0, frames), song);
-    assert.deepEqual(framesFromColumns(delayed, 2, 5), song.map((codes) => codes.slice(2, 5)));
-    const first = promptColumns(song.map((c) => c.slice(0, 3)), K, 4, frames, TOKENS);
+    assert.deepEqual(
+      framesFromColumns(delayed, 2, 5),
+      song.map((codes) => codes.slice(2, 5)),
+    );
+    const first = promptColumns(
+      song.map((c) => c.slice(0, 3)),
+      K,
+      4,
+      frames,
+      TOKENS,
+    );
     assert.deepEqual(Array.from(first.subarray(0, 4), Number), [64, 0, 1, 2]);
     assert.deepEqual(Array.from(first.subarray(12, 16), Number), [64, 64, 64, 64], 'codebook 3 is still in its delay');
-    assert.throws(() => promptColumns(song.map((c) => c.slice(0, 3)), K, 5, frames, TOKENS), /not determined/);
+    assert.throws(
+      () =>
+        promptColumns(
+          song.map((c) => c.slice(0, 3)),
+          K,
+          5,
+          frames,
+          TOKENS,
+        ),
+      /not determined/,
+    );
   });
 
   it('plans windows that cover the song once, each continuing from the last frames of the one before', () => {
     assert.deepEqual(planWindows(100, 124, 49), [{ promptFrames: 0, newFrames: 100 }]);
     const plan = planWindows(12_000, 1496, 598);
-    assert.equal(plan.reduce((sum, w) => sum + w.newFrames, 0), 12_000, '240 s at 50 frames a second');
+    assert.equal(
+      plan.reduce((sum, w) => sum + w.newFrames, 0),
+      12_000,
+      '240 s at 50 frames a second',
+    );
     assert.ok(plan.every((w) => w.promptFrames + w.newFrames <= 1496));
     assert.deepEqual(plan[0], { promptFrames: 0, newFrames: 1496 });
     assert.deepEqual(plan[1], { promptFrames: 598, newFrames: 898 });
@@ -75,7 +100,9 @@ describe('MusicGen sampling', () => {
     };
     assert.deepEqual(draw(7n), draw(7n));
     assert.notDeepEqual(draw(7n), draw(8n));
-    const top5 = Array.from(logits.keys()).sort((a, b) => (logits[b] ?? 0) - (logits[a] ?? 0)).slice(0, 5);
+    const top5 = Array.from(logits.keys())
+      .sort((a, b) => (logits[b] ?? 0) - (logits[a] ?? 0))
+      .slice(0, 5);
     assert.ok(draw(9n).every((t) => top5.includes(t)));
     assert.equal(sampleToken(logits, { temperature: 1, topK: 1 }, seededRandom(1n, 'x')), top5[0], 'top-1 is greedy');
   });
@@ -93,7 +120,8 @@ describe('resampling', () => {
     const out = resample(tone, 32_000, 48_000);
     assert.equal(out.length, 48_000);
     let worst = 0;
-    for (let n = 1000; n < 47_000; n += 1) worst = Math.max(worst, Math.abs((out[n] ?? 0) - Math.sin((2 * Math.PI * 440 * n) / 48_000) * 0.5));
+    for (let n = 1000; n < 47_000; n += 1)
+      worst = Math.max(worst, Math.abs((out[n] ?? 0) - Math.sin((2 * Math.PI * 440 * n) / 48_000) * 0.5));
     assert.ok(worst < 0.01, `max deviation from the ideal 48 kHz tone: ${worst}`);
   });
 });
@@ -118,12 +146,15 @@ describe('the tiny MusicGen-format model and the backend', () => {
 
   it('is built deterministically in the public export layout with its graph signatures', async () => {
     const again = tinyMusicgenFiles();
-    for (const [name, bytes] of Object.entries(again)) assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, name))), `${name} rebuilt byte for byte`);
+    for (const [name, bytes] of Object.entries(again))
+      assert.ok(Buffer.from(bytes).equals(await readFile(join(dir.path, name))), `${name} rebuilt byte for byte`);
     const text = await ort.InferenceSession.create(join(dir.path, GRAPH_FILES.textEncoder));
     assert.deepEqual(text.inputNames, ['input_ids', 'attention_mask']);
     assert.deepEqual(text.outputNames, ['last_hidden_state']);
     const decoder = await ort.InferenceSession.create(join(dir.path, GRAPH_FILES.decoder));
-    const pasts = Array.from({ length: TINY_DIMS.layers }, (_, l) => ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value'].map((p) => `past_key_values.${l}.${p}`)).flat();
+    const pasts = Array.from({ length: TINY_DIMS.layers }, (_, l) =>
+      ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value'].map((p) => `past_key_values.${l}.${p}`),
+    ).flat();
     assert.deepEqual(decoder.inputNames, ['encoder_attention_mask', 'input_ids', 'encoder_hidden_states', ...pasts, 'use_cache_branch']);
     assert.deepEqual(decoder.outputNames.slice().sort(), ['logits', ...presentNames(TINY_DIMS.layers)].sort());
     const codec = await ort.InferenceSession.create(join(dir.path, GRAPH_FILES.codec));
@@ -145,12 +176,16 @@ describe('the tiny MusicGen-format model and the backend', () => {
     const E = 5;
     const hidden = Float32Array.from({ length: batch * E * Dt }, (_, i) => (i < E * Dt ? Math.cos(i) : 0));
     const mask = BigInt64Array.from({ length: batch * E }, (_, i) => (i < E ? 1n : 0n));
-    const encoder = { encoder_hidden_states: new ort.Tensor('float32', hidden, [batch, E, Dt]), encoder_attention_mask: new ort.Tensor('int64', mask, [batch, E]) };
+    const encoder = {
+      encoder_hidden_states: new ort.Tensor('float32', hidden, [batch, E, Dt]),
+      encoder_attention_mask: new ort.Tensor('int64', mask, [batch, E]),
+    };
     const shape = { layers, batch, heads, headDim: TINY_DIMS.hidden / heads };
     const columns = 7;
     const ids = (from: number, to: number) => {
       const out = new BigInt64Array(batch * K * (to - from));
-      for (let r = 0; r < batch * K; r += 1) for (let c = from; c < to; c += 1) out[r * (to - from) + c - from] = BigInt(c === 0 ? 64 : (r * 7 + c * 3) % 64);
+      for (let r = 0; r < batch * K; r += 1)
+        for (let c = from; c < to; c += 1) out[r * (to - from) + c - from] = BigInt(c === 0 ? 64 : (r * 7 + c * 3) % 64);
       return new ort.Tensor('int64', out, [batch * K, to - from]);
     };
     const flag = (on: boolean) => new ort.Tensor('bool', Uint8Array.from([on ? 1 : 0]), [1]);
@@ -159,10 +194,15 @@ describe('the tiny MusicGen-format model and the backend', () => {
       assert.ok(t !== undefined);
       const [rows, width, vocab] = t.dims as [number, number, number];
       const data = t.data as Float32Array;
-      return Array.from({ length: rows }, (_, r) => Array.from(data.subarray((r * width + width - 1) * vocab, (r * width + width) * vocab)));
+      return Array.from({ length: rows }, (_, r) =>
+        Array.from(data.subarray((r * width + width - 1) * vocab, (r * width + width) * vocab)),
+      );
     };
 
-    const full = await session.run({ ...encoder, ...emptyCache(shape).feeds, input_ids: ids(0, columns), use_cache_branch: flag(false) }, fetches);
+    const full = await session.run(
+      { ...encoder, ...emptyCache(shape).feeds, input_ids: ids(0, columns), use_cache_branch: flag(false) },
+      fetches,
+    );
 
     let cache = emptyCache(shape);
     let out = await session.run({ ...encoder, ...cache.feeds, input_ids: ids(0, 3), use_cache_branch: flag(false) }, fetches);
@@ -177,13 +217,17 @@ describe('the tiny MusicGen-format model and the backend', () => {
     const cached = last(out.logits);
     const recomputed = last(full.logits);
     for (let r = 0; r < cached.length; r += 1) {
-      for (let v = 0; v < (cached[r]?.length ?? 0); v += 1) assert.ok(Math.abs((cached[r]?.[v] ?? 0) - (recomputed[r]?.[v] ?? 0)) < 1e-4, `row ${r} logit ${v}`);
+      for (let v = 0; v < (cached[r]?.length ?? 0); v += 1)
+        assert.ok(Math.abs((cached[r]?.[v] ?? 0) - (recomputed[r]?.[v] ?? 0)) < 1e-4, `row ${r} logit ${v}`);
     }
 
     // A cache that forgets the tokens fed, or loses the cross-attention entries, is refused.
     assert.throws(() => advanceCache(cache, out, shape, 2), /is \[2, 2, 7, 8\], expected \[2, 2, 9, 8\]/);
     const withoutCross = Object.fromEntries(Object.entries(out).filter(([name]) => !name.includes('encoder')));
-    assert.throws(() => advanceCache({ ...cache, length: columns - 1, useCache: false }, withoutCross, shape, 1), /no present\.0\.encoder\.key/);
+    assert.throws(
+      () => advanceCache({ ...cache, length: columns - 1, useCache: false }, withoutCross, shape, 1),
+      /no present\.0\.encoder\.key/,
+    );
     await session.release();
   });
 
@@ -212,7 +256,10 @@ describe('the tiny MusicGen-format model and the backend', () => {
   it('renders a 240 s song (the spec maximum) by windowed continuation', async () => {
     const loaded = await loadMusicgenModel({ modelDir: dir.path, device: 'cpu', windowFrames: 1000 });
     assert.ok(loaded.ok);
-    const song = await loaded.model.render({ prompt: 'rock', lyrics: null, seed: 1n, durationSeconds: 240, steps: 60 }, new AbortController().signal);
+    const song = await loaded.model.render(
+      { prompt: 'rock', lyrics: null, seed: 1n, durationSeconds: 240, steps: 60 },
+      new AbortController().signal,
+    );
     assert.equal(song.pcm.channels[0]?.length, 240 * 48_000);
     assert.equal(song.conditioning.windows, 20);
     await loaded.model.release();
@@ -233,7 +280,10 @@ describe('the tiny MusicGen-format model and the backend', () => {
       assert.deepEqual(fromCard.model.licence, { spdx: 'CC-BY-NC-4.0', commercial_use: false });
       const controller = new AbortController();
       controller.abort(new Error('time limit'));
-      await assert.rejects(fromCard.model.render({ prompt: 'x', lyrics: null, seed: 1n, durationSeconds: 5, steps: 27 }, controller.signal), /time limit/);
+      await assert.rejects(
+        fromCard.model.render({ prompt: 'x', lyrics: null, seed: 1n, durationSeconds: 5, steps: 27 }, controller.signal),
+        /time limit/,
+      );
       await fromCard.model.release();
     } finally {
       await bare.remove();

@@ -46,19 +46,39 @@ describe('inference worker: crash recovery and graceful shutdown', () => {
     await once(doomed, 'exit');
 
     const worker = await stack.startWorker({ WORKER_ID: 'rescuer' });
-    const row = await stack.waitFor('completion by the second worker', async () => {
-      const r = await jobRow(stack.db, jobId);
-      return r.status === JOB_STATUS.completed ? r : undefined;
-    }, 90_000);
+    const row = await stack.waitFor(
+      'completion by the second worker',
+      async () => {
+        const r = await jobRow(stack.db, jobId);
+        return r.status === JOB_STATUS.completed ? r : undefined;
+      },
+      90_000,
+    );
     assert.equal(row.attempts, 2, 'the killed attempt counts, the second completes');
     const objects = await stack.store.list('audio/');
     assert.ok(objects.ok);
-    assert.deepEqual(objects.value.map((o) => o.key), [`audio/gen_${jobId}.mp3`]);
-    const queued = await stack.db.one<{ states: string[] }>(`SELECT array_agg(state::text) AS states FROM pgboss.job WHERE data->>'jobId' = $1`, [jobId]);
+    assert.deepEqual(
+      objects.value.map((o) => o.key),
+      [`audio/gen_${jobId}.mp3`],
+    );
+    const queued = await stack.db.one<{ states: string[] }>(
+      `SELECT array_agg(state::text) AS states FROM pgboss.job WHERE data->>'jobId' = $1`,
+      [jobId],
+    );
     assert.deepEqual(queued.states, ['completed']);
 
     // The killed attempt's claim can no longer lock or complete the job.
-    const stale: ClaimedJob = { id: jobId, claimId: first.claim_id, prompt: '', duration: 5, seed: 0n, steps: 27, lyrics: null, withLyrics: false, attempts: first.attempts };
+    const stale: ClaimedJob = {
+      id: jobId,
+      claimId: first.claim_id,
+      prompt: '',
+      duration: 5,
+      seed: 0n,
+      steps: 27,
+      lyrics: null,
+      withLyrics: false,
+      attempts: first.attempts,
+    };
     const outcome = await stack.db.tx(async (tx) => ({
       locked: await lockForPublish(tx, stale),
       completed: await completeJob(tx, stale, {

@@ -44,7 +44,10 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.equal(report.audioPurged, 1);
     assert.deepEqual(report.errors, []);
     assert.deepEqual([await exists(old.key), await exists(minted.key), await exists(recent.key)], [false, true, true]);
-    const purged = await stack.db.one<{ purged_at: Date | null; audio_hash: string | null; status: string }>('SELECT purged_at, audio_hash, status FROM generation_jobs WHERE id = $1', [old.id]);
+    const purged = await stack.db.one<{ purged_at: Date | null; audio_hash: string | null; status: string }>(
+      'SELECT purged_at, audio_hash, status FROM generation_jobs WHERE id = $1',
+      [old.id],
+    );
     assert.ok(purged.purged_at !== null);
     assert.ok(purged.audio_hash !== null, 'the hash is kept as the record');
     assert.equal(purged.status, JOB_STATUS.completed);
@@ -63,7 +66,10 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.equal(fetched.status, 200);
     assert.ok(Buffer.from(await fetched.arrayBuffer()).equals(mp3));
     assert.ok((await previewLink(stack.db, stack.store, 'session_abc123')).ok);
-    assert.deepEqual(await createPreview(stack.db, stack.store, '../x', mp3).then((r) => (r.ok ? 'ok' : r.error.code)), 'PREVIEW_INVALID_SESSION');
+    assert.deepEqual(
+      await createPreview(stack.db, stack.store, '../x', mp3).then((r) => (r.ok ? 'ok' : r.error.code)),
+      'PREVIEW_INVALID_SESSION',
+    );
 
     const fresh = await createPreview(stack.db, stack.store, 'session_fresh1', mp3);
     assert.ok(fresh.ok);
@@ -82,10 +88,22 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
       'pro',
     ]);
     const request = (sessionId: string) =>
-      stack.db.tx((tx) => queuePreview(tx, stack.boss, { sessionId, userId: owner.id, prompt: 'a preview', duration: 5, steps: 27, withLyrics: false, tier: 'pro' }));
+      stack.db.tx((tx) =>
+        queuePreview(tx, stack.boss, {
+          sessionId,
+          userId: owner.id,
+          prompt: 'a preview',
+          duration: 5,
+          steps: 27,
+          withLyrics: false,
+          tier: 'pro',
+        }),
+      );
     // Requested a day and a minute ago, its clip stored just now: expired.
     await request('session_requested_long_ago');
-    await stack.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours 1 minute' WHERE session_id = 'session_requested_long_ago'`);
+    await stack.db.none(
+      `UPDATE preview_jobs SET created_at = now() - interval '24 hours 1 minute' WHERE session_id = 'session_requested_long_ago'`,
+    );
     assert.ok((await createPreview(stack.db, stack.store, 'session_requested_long_ago', randomBytes(512))).ok);
     // Requested 23 hours ago, its clip row claiming an older store time: still live.
     await request('session_requested_lately');
@@ -98,8 +116,13 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     const now = Date.now();
     assert.ok(previewExpiresAt(await requestedAt('session_requested_long_ago')).getTime() <= now, 'the status route calls it expired');
     assert.ok(previewExpiresAt(await requestedAt('session_requested_lately')).getTime() > now);
-    const links = await Promise.all(['session_requested_long_ago', 'session_requested_lately'].map((id) => previewLink(stack.db, stack.store, id)));
-    assert.deepEqual(links.map((link) => (link.ok ? 'ok' : link.error.code)), ['PREVIEW_NOT_FOUND', 'ok']);
+    const links = await Promise.all(
+      ['session_requested_long_ago', 'session_requested_lately'].map((id) => previewLink(stack.db, stack.store, id)),
+    );
+    assert.deepEqual(
+      links.map((link) => (link.ok ? 'ok' : link.error.code)),
+      ['PREVIEW_NOT_FOUND', 'ok'],
+    );
     await sweep();
     assert.deepEqual(
       [await exists('preview/session_requested_long_ago.mp3'), await exists('preview/session_requested_lately.mp3')],
@@ -110,8 +133,14 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
   it('fails a job abandoned on its last attempt (worker gone) with GEN_005', async () => {
     const id = await stack.enqueue({ prompt: 'abandoned' });
     const live = await stack.enqueue({ prompt: 'still retrying' });
-    await stack.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', attempts = 3, started_at = now() - interval '1 hour' WHERE id = $1`, [id]);
-    await stack.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', attempts = 2, started_at = now() - interval '1 hour' WHERE id = $1`, [live]);
+    await stack.db.none(
+      `UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', attempts = 3, started_at = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
+    await stack.db.none(
+      `UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', attempts = 2, started_at = now() - interval '1 hour' WHERE id = $1`,
+      [live],
+    );
     assert.equal((await sweep()).abandonedFailed, 1);
     const row = await jobRow(stack.db, id);
     assert.deepEqual([row.status, row.error_code], [JOB_STATUS.failed, 'GEN_005']);

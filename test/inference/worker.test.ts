@@ -57,7 +57,10 @@ describe('inference worker: queue, database, storage and model end to end', () =
     });
     assert.equal(row.status, JOB_STATUS.completed, row.error_message ?? '');
     assert.ok(seen.has(JOB_STATUS.processing), 'the job was seen processing');
-    assert.ok(progress.some((p) => p > 0 && p < 100), `intermediate progress seen: ${progress.join(',')}`);
+    assert.ok(
+      progress.some((p) => p > 0 && p < 100),
+      `intermediate progress seen: ${progress.join(',')}`,
+    );
     assert.equal(row.progress, 100);
     assert.equal(row.attempts, 1);
     assert.ok(row.started_at !== null && row.completed_at !== null && row.completed_at >= row.started_at);
@@ -91,7 +94,11 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const credentials = await readC2pa(bytes, stack.c2paCaPem);
     assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
     const manifest = credentials.manifests[credentials.active_manifest];
-    assert.equal((manifest?.assertions.find((a) => a.label === 'c2pa.actions.v2')?.data as { actions: { digitalSourceType: string }[] }).actions[0]?.digitalSourceType, 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
+    assert.equal(
+      (manifest?.assertions.find((a) => a.label === 'c2pa.actions.v2')?.data as { actions: { digitalSourceType: string }[] }).actions[0]
+        ?.digitalSourceType,
+      'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia',
+    );
     assert.deepEqual(manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data, {
       generator: { name: 'Songmint', version: GENERATOR.version },
       kind: 'song',
@@ -129,9 +136,15 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const hashes = published.map((file) => file.audioFramesHash);
     assert.equal(hashes[0], hashes[1], 'same inputs, same audio frames');
     assert.equal(new Set(hashes).size, 4, `seed, prompt words and steps each change the audio: ${hashes.join(' ')}`);
-    assert.notEqual(rows[0]?.audio_hash, rows[1]?.audio_hash, 'each job\'s file carries its own manifest');
-    assert.deepEqual(published.map((file, i) => contentHash(file.bytes) === rows[i]?.audio_hash), [true, true, true, true, true]);
-    assert.deepEqual(rows.map((r) => r.seed), ['123456789', '123456789', '987654321', '123456789', '123456789']);
+    assert.notEqual(rows[0]?.audio_hash, rows[1]?.audio_hash, "each job's file carries its own manifest");
+    assert.deepEqual(
+      published.map((file, i) => contentHash(file.bytes) === rows[i]?.audio_hash),
+      [true, true, true, true, true],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.seed),
+      ['123456789', '123456789', '987654321', '123456789', '123456789'],
+    );
   });
 
   it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {
@@ -204,10 +217,14 @@ describe('inference worker: queue, database, storage and model end to end', () =
     for (let i = 0; i < 11; i += 1) ids.push(await stack.enqueue({ prompt: `song ${i}` }));
     const slow = { INFERENCE_TEST_SLOW_MODEL_MS: '2500', WORKER_CONCURRENCY: '4', ENCODER_THREADS: '1' };
     const workers = await Promise.all([stack.startWorker(slow), stack.startWorker(slow), stack.startWorker(slow)]);
-    const rows = await stack.waitFor('eleven completions', async () => {
-      const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
-      return r.every((x) => x.status === JOB_STATUS.completed) ? r : undefined;
-    }, 120_000);
+    const rows = await stack.waitFor(
+      'eleven completions',
+      async () => {
+        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+        return r.every((x) => x.status === JOB_STATUS.completed) ? r : undefined;
+      },
+      120_000,
+    );
     await Promise.all(workers.map((w) => w.stop()));
     const events = rows.flatMap((r) => [
       { t: r.started_at!.getTime(), d: 1 },

@@ -96,11 +96,17 @@ describe('sign-in (SIWE) and bearer authentication', () => {
     const factory = privateKeyToAccount(generatePrivateKey()).address;
     const details = (body: unknown) => (body as { error: { details: string } }).error.details;
     // ERC-6492 (an undeployed account's signature wrapped with its factory) and an ERC-1271 blob of another length.
-    for (const smart of [serializeErc6492Signature({ address: factory, data: '0xdeadbeef', signature }), `0x${'ab'.repeat(300)}` as const]) {
+    for (const smart of [
+      serializeErc6492Signature({ address: factory, data: '0xdeadbeef', signature }),
+      `0x${'ab'.repeat(300)}` as const,
+    ]) {
       const res = await app.request('/api/auth/verify', { body: { message, signature: smart } });
       assert.equal(res.status, 401, res.text);
       assertVariantAError(res.body, 'AUTH_ERROR');
-      assert.match(details(res.body), /smart-wallet signatures \(ERC-1271\/ERC-6492\) cannot be checked: this server has no chain RPC \(CHAIN_RPC_URL\)/);
+      assert.match(
+        details(res.body),
+        /smart-wallet signatures \(ERC-1271\/ERC-6492\) cannot be checked: this server has no chain RPC \(CHAIN_RPC_URL\)/,
+      );
     }
     const impostor = await privateKeyToAccount(generatePrivateKey()).signMessage({ message });
     const wrong = await app.request('/api/auth/verify', { body: { message, signature: impostor } });
@@ -112,7 +118,13 @@ describe('sign-in (SIWE) and bearer authentication', () => {
   });
 
   it('rejects malformed sign-in bodies with 400', async () => {
-    for (const body of [{}, { message: 'hi' }, { message: 'hi', signature: 'nothex' }, { message: 1, signature: '0x00' }, { message: 'hi', signature: `0x${'ab'.repeat(8193)}` }]) {
+    for (const body of [
+      {},
+      { message: 'hi' },
+      { message: 'hi', signature: 'nothex' },
+      { message: 1, signature: '0x00' },
+      { message: 'hi', signature: `0x${'ab'.repeat(8193)}` },
+    ]) {
       const res = await app.request('/api/auth/verify', { body });
       assert.equal(res.status, 400);
       assertVariantAError(res.body, 'VALIDATION_ERROR');
@@ -157,7 +169,12 @@ describe('sign-in (SIWE) and bearer authentication', () => {
         ['missing', {}],
         ['malformed', { authorization: 'Bearer not-a-jwt' }],
         ['basic scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
-        ['expired', { authorization: `Bearer ${await sign(app.deps.session.secret, (j) => j.setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 3600))}` }],
+        [
+          'expired',
+          {
+            authorization: `Bearer ${await sign(app.deps.session.secret, (j) => j.setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 3600))}`,
+          },
+        ],
         ['wrong key', { authorization: `Bearer ${await sign(new TextEncoder().encode('another-secret-of-at-least-32-bytes!!'))}` }],
         ['wrong issuer', { authorization: `Bearer ${await sign(app.deps.session.secret, (j) => j.setIssuer('someone-else'))}` }],
         ['wrong audience', { authorization: `Bearer ${await sign(app.deps.session.secret, (j) => j.setAudience('other-api'))}` }],
@@ -167,7 +184,10 @@ describe('sign-in (SIWE) and bearer authentication', () => {
             authorization: `Bearer ${new UnsecuredJWT({ wallet }).setSubject(userId).setIssuer(SESSION_TOKEN_ISSUER).setAudience(SESSION_TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('1h').encode()}`,
           },
         ],
-        ['unknown user', { authorization: `Bearer ${await sign(app.deps.session.secret, (j) => j.setSubject('00000000-0000-4000-8000-000000000000'))}` }],
+        [
+          'unknown user',
+          { authorization: `Bearer ${await sign(app.deps.session.secret, (j) => j.setSubject('00000000-0000-4000-8000-000000000000'))}` },
+        ],
       ];
       for (const [name, headers] of tokens) {
         const a = await app.request('/api/generate', { headers, body: { prompt: 'x', duration: 5 } });

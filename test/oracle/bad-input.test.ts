@@ -85,7 +85,13 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
   });
 
   it('accepts unicode prompts and lyrics (emoji, RTL, combining marks, lone surrogates) and stores them', async () => {
-    for (const prompt of ['😀 джаз 音楽 مرحبا', 'e\u0301\u0301\u0301', '\ud800 lone surrogate', '<script>alert(1)</script>', "'; DROP TABLE users; --"]) {
+    for (const prompt of [
+      '😀 джаз 音楽 مرحبا',
+      'e\u0301\u0301\u0301',
+      '\ud800 lone surrogate',
+      '<script>alert(1)</script>',
+      "'; DROP TABLE users; --",
+    ]) {
       const res = await post({ prompt, duration: 5, lyrics: `[verse]\n${prompt}` });
       assert.equal(res.status, 202, prompt);
     }
@@ -100,13 +106,21 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       assert.equal(res.status, 400, raw);
       assertVariantAError(res.body, 'VALIDATION_ERROR');
     }
-    const text = await app.request('/api/generate', { token: user.token, rawBody: 'prompt=x&duration=10', headers: { 'content-type': 'application/x-www-form-urlencoded' }, method: 'POST' });
+    const text = await app.request('/api/generate', {
+      token: user.token,
+      rawBody: 'prompt=x&duration=10',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+    });
     assert.equal(text.status, 400);
     assertVariantAError(text.body, 'VALIDATION_ERROR');
     const big = await app.request('/api/generate', { token: user.token, body: { prompt: 'x', duration: 10, lyrics: 'a'.repeat(200_000) } });
     assert.equal(big.status, 413);
     assertVariantAError(big.body, 'PAYLOAD_TOO_LARGE');
-    const bigC = await app.request('/v1/music/generate', { token: user.token, body: { prompt: 'x', duration: 10, lyrics: 'a'.repeat(200_000) } });
+    const bigC = await app.request('/v1/music/generate', {
+      token: user.token,
+      body: { prompt: 'x', duration: 10, lyrics: 'a'.repeat(200_000) },
+    });
     assert.equal(bigC.status, 413);
     assertVariantCError(bigC.body, 'PAYLOAD_TOO_LARGE');
     const badC = await app.request('/v1/music/generate', { token: user.token, rawBody: '{', headers, method: 'POST' });
@@ -143,17 +157,28 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
         else assertVariantAError(res.body, 'VALIDATION_ERROR');
       }
     }
-    const longest = await app.request('/api/generate', { token: user.token, body: { prompt: 'x', duration: 5, seed: 1 }, headers: { 'idempotency-key': 'k'.repeat(255) } });
+    const longest = await app.request('/api/generate', {
+      token: user.token,
+      body: { prompt: 'x', duration: 5, seed: 1 },
+      headers: { 'idempotency-key': 'k'.repeat(255) },
+    });
     assert.equal(longest.status, 202);
     const after = await app.db.one<{ daily_generations: number }>('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
     assert.equal(after.daily_generations, (before as { daily_generations: number }).daily_generations + 1, 'only the valid key ran');
     const kept = await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [user.userId]);
     assert.equal(kept.n, 1);
     // A bad body with a good key is refused and not kept either.
-    const bad = await app.request('/api/generate', { token: user.token, body: { prompt: '', duration: 5 }, headers: { 'idempotency-key': 'bad-body' } });
+    const bad = await app.request('/api/generate', {
+      token: user.token,
+      body: { prompt: '', duration: 5 },
+      headers: { 'idempotency-key': 'bad-body' },
+    });
     assert.equal(bad.status, 400);
     assertVariantAError(bad.body, 'GEN_003');
-    assert.equal((await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [user.userId])).n, 1);
+    assert.equal(
+      (await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [user.userId])).n,
+      1,
+    );
   });
 
   it('GET /api/generate: bad limit, cursor or parameters are 400 VALIDATION_ERROR', async () => {
@@ -166,9 +191,30 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       forge(`0000-01-01T00:00:00.000000Z|${uuid}`),
       forge(`2026-11-23T13:07:37.123Z|${uuid}`),
     ].map((cursor) => `cursor=${cursor}`);
-    const queries = ['limit=0', 'limit=101', 'limit=-1', 'limit=2.5', 'limit=abc', 'limit=', 'limit=1&limit=2', 'cursor=', 'cursor=%%%', 'cursor=abc', ...forged, `cursor=${'A'.repeat(300)}`, 'cursor[a]=1', 'page=2', 'offset=10'];
+    const queries = [
+      'limit=0',
+      'limit=101',
+      'limit=-1',
+      'limit=2.5',
+      'limit=abc',
+      'limit=',
+      'limit=1&limit=2',
+      'cursor=',
+      'cursor=%%%',
+      'cursor=abc',
+      ...forged,
+      `cursor=${'A'.repeat(300)}`,
+      'cursor[a]=1',
+      'page=2',
+      'offset=10',
+    ];
     const general = async () =>
-      (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`, [`user:${user.userId}`]))?.n ?? 0;
+      (
+        await app.db.oneOrNone<{ n: number }>(
+          `SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`,
+          [`user:${user.userId}`],
+        )
+      )?.n ?? 0;
     const chargedBefore = await general();
     for (const query of queries) {
       const res = await app.request(`/api/generate?${query}`, { token: user.token });
@@ -188,7 +234,13 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
   });
 
   it('POST /api/generate/{job_id}/cancel: malformed, unknown and absent ids are 404; no token is 401', async () => {
-    for (const id of ['gen_not-a-uuid', 'nope', `gen_${'f'.repeat(500)}`, encodeURIComponent('gen_%00'), 'gen_00000000-0000-4000-8000-000000000000']) {
+    for (const id of [
+      'gen_not-a-uuid',
+      'nope',
+      `gen_${'f'.repeat(500)}`,
+      encodeURIComponent('gen_%00'),
+      'gen_00000000-0000-4000-8000-000000000000',
+    ]) {
       const res = await app.request(`/api/generate/${id}/cancel`, { token: user.token, method: 'POST' });
       assert.equal(res.status, 404, id.slice(0, 40));
       assertVariantAError(res.body, 'NOT_FOUND');
@@ -196,7 +248,10 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
     const anonymous = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/cancel', { method: 'POST' });
     assert.equal(anonymous.status, 401);
     assertVariantAError(anonymous.body, 'AUTH_ERROR');
-    const wrongMethod = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/cancel', { token: user.token, method: 'GET' });
+    const wrongMethod = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/cancel', {
+      token: user.token,
+      method: 'GET',
+    });
     assert.equal(wrongMethod.status, 404);
     assertVariantAError(wrongMethod.body, 'NOT_FOUND');
   });
@@ -216,7 +271,12 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       daily: (await app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [user.userId])).n,
       jobs: (await app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [user.userId])).n,
       hourly:
-        (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]))?.n ?? 0,
+        (
+          await app.db.oneOrNone<{ n: number }>(
+            `SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`,
+            [`user:${user.userId}`],
+          )
+        )?.n ?? 0,
     });
     const before = await charged();
     const webhooks: unknown[] = [
@@ -267,7 +327,11 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       }
     }
     // Variant B (synchronous) has no webhook.
-    const variantB = await app.request('/api/generate', { token: user.token, body: { prompt: 'x', duration: 5, webhook: 'https://hooks.example/' }, headers: { prefer: 'wait' } });
+    const variantB = await app.request('/api/generate', {
+      token: user.token,
+      body: { prompt: 'x', duration: 5, webhook: 'https://hooks.example/' },
+      headers: { prefer: 'wait' },
+    });
     assert.equal(variantB.status, 400);
     assertVariantAError(variantB.body, 'VALIDATION_ERROR');
     assert.deepEqual(await charged(), before);
@@ -279,20 +343,33 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
   });
 
   it('GET /api/webhooks/secret and POST /api/webhooks/secret/rotate: 401 without a token, 404 for other methods and paths', async () => {
-    for (const [method, path] of [['GET', '/api/webhooks/secret'], ['POST', '/api/webhooks/secret/rotate']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/webhooks/secret'],
+      ['POST', '/api/webhooks/secret/rotate'],
+    ] as const) {
       const anonymous = await app.request(path, { method });
       assert.equal(anonymous.status, 401, path);
       assertVariantAError(anonymous.body, 'AUTH_ERROR');
       const forged = await app.request(path, { method, token: 'not.a.jwt' });
       assert.equal(forged.status, 401, path);
     }
-    for (const [method, path] of [['POST', '/api/webhooks/secret'], ['GET', '/api/webhooks/secret/rotate'], ['DELETE', '/api/webhooks/secret'], ['GET', '/api/webhooks'], ['GET', '/api/webhooks/secret/x']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/webhooks/secret'],
+      ['GET', '/api/webhooks/secret/rotate'],
+      ['DELETE', '/api/webhooks/secret'],
+      ['GET', '/api/webhooks'],
+      ['GET', '/api/webhooks/secret/x'],
+    ] as const) {
       const res = await app.request(path, { method, token: user.token });
       assert.equal(res.status, 404, `${method} ${path}`);
       assertVariantAError(res.body, 'NOT_FOUND');
     }
     // A body on the rotate route is ignored, whatever it is.
-    const rotated = await app.request('/api/webhooks/secret/rotate', { token: user.token, rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+    const rotated = await app.request('/api/webhooks/secret/rotate', {
+      token: user.token,
+      rawBody: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(rotated.status, 200);
   });
 
@@ -310,7 +387,14 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
   // Issue 15, item 3: the job event stream (its behaviour: test/oracle/job-events.test.ts).
   it('GET /api/generate/{job_id}/events: bad ids 404, bad tokens 401, odd Last-Event-ID still streams; never 5xx', async () => {
     const events = (id: string) => `${app.baseUrl}/api/generate/${id}/events`;
-    for (const id of ['gen_not-a-uuid', 'nope', `gen_${'f'.repeat(500)}`, encodeURIComponent('gen_%00'), 'gen_00000000-0000-4000-8000-000000000000', '%20']) {
+    for (const id of [
+      'gen_not-a-uuid',
+      'nope',
+      `gen_${'f'.repeat(500)}`,
+      encodeURIComponent('gen_%00'),
+      'gen_00000000-0000-4000-8000-000000000000',
+      '%20',
+    ]) {
       const res = await openEventStream(events(id), { token: user.token });
       assert.equal(res.status, 404, id.slice(0, 40));
       assertVariantAError(res.errorBody, 'NOT_FOUND');
@@ -323,7 +407,11 @@ describe('bad input: no 5xx, every error in the spec shape, nothing charged', ()
       assert.equal(res.status, 401, authorization.slice(0, 20));
       assertVariantAError(res.errorBody, 'AUTH_ERROR');
     }
-    const wrongMethod = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/events', { token: user.token, method: 'POST', body: {} });
+    const wrongMethod = await app.request('/api/generate/gen_00000000-0000-4000-8000-000000000000/events', {
+      token: user.token,
+      method: 'POST',
+      body: {},
+    });
     assert.equal(wrongMethod.status, 404);
     assertVariantAError(wrongMethod.body, 'NOT_FOUND');
 
@@ -402,7 +490,11 @@ describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5x
 
   it('GET /v1/trading/pools/{songId}/history (public): bad ids, cursors and limits are 400 and charge nothing; an unknown pool is 404; pages of an empty pool', async () => {
     const charged = async () =>
-      (await app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject LIKE 'ip:%' AND category = 'trading'`))?.n ?? 0;
+      (
+        await app.db.oneOrNone<{ n: number }>(
+          `SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject LIKE 'ip:%' AND category = 'trading'`,
+        )
+      )?.n ?? 0;
     const before = await charged();
     for (const id of ['0', '-1', 'abc', '1.5', '0x1', '99999999999999999999', '%E0%A4%A', ' 1']) {
       const res = await app.request(`/v1/trading/pools/${id}/history`);
@@ -410,7 +502,19 @@ describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5x
       assertVariantCError(res.body, 'VALIDATION_ERROR');
     }
     const forged = Buffer.from('swaps1:1:99999999999').toString('base64url');
-    for (const query of ['cursor=', 'cursor=!', `cursor=${Buffer.from('pools1:1:1').toString('base64url')}`, `cursor=${forged}`, 'cursor=a&cursor=b', 'limit=0', 'limit=501', 'limit=1.5', 'limit=', 'limit=1&limit=2', 'from=0']) {
+    for (const query of [
+      'cursor=',
+      'cursor=!',
+      `cursor=${Buffer.from('pools1:1:1').toString('base64url')}`,
+      `cursor=${forged}`,
+      'cursor=a&cursor=b',
+      'limit=0',
+      'limit=501',
+      'limit=1.5',
+      'limit=',
+      'limit=1&limit=2',
+      'from=0',
+    ]) {
       const res = await app.request(`/v1/trading/pools/1/history?${query}`);
       assert.equal(res.status, 400, query);
       assertVariantCError(res.body, 'VALIDATION_ERROR');
@@ -430,8 +534,18 @@ describe('bad input on the pool routes: 400/404 in the Variant C shape, never 5x
     );
     const empty = await app.request(`/v1/trading/pools/7/history?limit=1&cursor=${Buffer.from('swaps1:12:0').toString('base64url')}`);
     assert.equal(empty.status, 200, empty.text);
-    assert.deepEqual((empty.body as { swaps: unknown[]; next_cursor: unknown; launch: { tokens_per_eth: string; tick: number } }).swaps, []);
-    assert.deepEqual((empty.body as { launch: unknown }).launch, { sqrt_price_x96: (2n ** 96n).toString(), tick: 0, tokens_per_eth: '1', eth_per_token: '1', block_number: '12', time: (empty.body as { launch: { time: string } }).launch.time });
+    assert.deepEqual(
+      (empty.body as { swaps: unknown[]; next_cursor: unknown; launch: { tokens_per_eth: string; tick: number } }).swaps,
+      [],
+    );
+    assert.deepEqual((empty.body as { launch: unknown }).launch, {
+      sqrt_price_x96: (2n ** 96n).toString(),
+      tick: 0,
+      tokens_per_eth: '1',
+      eth_per_token: '1',
+      block_number: '12',
+      time: (empty.body as { launch: { time: string } }).launch.time,
+    });
     // The token-holding routes beside it still need their token.
     assert.equal((await app.request('/v1/trading/pools/7')).status, 401);
     assert.equal((await app.request('/v1/trading/pools/7', { token: user.token })).status, 200);
@@ -452,7 +566,8 @@ describe('bad input on the preview routes: 4xx in the Variant A shape, never 5xx
     await stack.stop();
   });
 
-  const post = (body: unknown, headers: Record<string, string> = {}) => stack.app.request('/api/previews', { token: user.token, body, headers });
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    stack.app.request('/api/previews', { token: user.token, body, headers });
   /** Preview requests charged this hour and preview jobs of the user. */
   const charged = async () =>
     stack.app.db.one<{ previews: number; counted: number; daily: number }>(
@@ -500,17 +615,31 @@ describe('bad input on the preview routes: 4xx in the Variant A shape, never 5xx
       else accepted += 1;
     }
     const after = await charged();
-    assert.deepEqual(after, { previews: before.previews + accepted, counted: before.counted + accepted, daily: before.daily }, 'only accepted previews are charged');
+    assert.deepEqual(
+      after,
+      { previews: before.previews + accepted, counted: before.counted + accepted, daily: before.daily },
+      'only accepted previews are charged',
+    );
   });
 
   it('POST /api/previews: invalid JSON, wrong content type, oversized body, bad Idempotency-Key, no token; nothing charged', async () => {
     const before = await charged();
     for (const raw of ['{', '{"prompt": "x",}', 'nul']) {
-      const res = await stack.app.request('/api/previews', { token: user.token, rawBody: raw, headers: { 'content-type': 'application/json' }, method: 'POST' });
+      const res = await stack.app.request('/api/previews', {
+        token: user.token,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+        method: 'POST',
+      });
       assert.equal(res.status, 400, raw);
       assertVariantAError(res.body, 'VALIDATION_ERROR');
     }
-    const form = await stack.app.request('/api/previews', { token: user.token, rawBody: 'prompt=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, method: 'POST' });
+    const form = await stack.app.request('/api/previews', {
+      token: user.token,
+      rawBody: 'prompt=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+    });
     assert.equal(form.status, 400);
     assertVariantAError(form.body, 'VALIDATION_ERROR');
     const big = await post({ prompt: 'x', lyrics: 'a'.repeat(200_000) });
@@ -544,7 +673,14 @@ describe('bad input on the preview routes: 4xx in the Variant A shape, never 5xx
   });
 
   it('GET /api/previews/{session_id}: malformed, unknown and odd ids are 404; no token 401; DELETE is 404', async () => {
-    const ids = ['x', 'prv_AAAAAAAAAAAAAAAAAAAAAAAA', encodeURIComponent('prv_%00'), encodeURIComponent("'; DROP TABLE preview_jobs; --"), 'p'.repeat(5000), encodeURIComponent('../../audio/x')];
+    const ids = [
+      'x',
+      'prv_AAAAAAAAAAAAAAAAAAAAAAAA',
+      encodeURIComponent('prv_%00'),
+      encodeURIComponent("'; DROP TABLE preview_jobs; --"),
+      'p'.repeat(5000),
+      encodeURIComponent('../../audio/x'),
+    ];
     for (const id of ids) {
       const res = await stack.app.request(`/api/previews/${id}`, { token: user.token });
       assert.equal(res.status, 404, `${id.slice(0, 60)}: ${res.text.slice(0, 200)}`);

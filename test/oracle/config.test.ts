@@ -38,7 +38,16 @@ describe('configuration from the environment', () => {
     });
     assert.ok(!result.ok);
     const text = result.error.problems.join('\n');
-    for (const key of ['PORT', 'QUEUE_CAPACITY', 'DATABASE_URL', 'JWT_SECRET', 'S3_FORCE_PATH_STYLE', 'STORAGE_PUBLIC_URL', 'PLATFORM_SIGNER_KEY', 'S3_BUCKET']) {
+    for (const key of [
+      'PORT',
+      'QUEUE_CAPACITY',
+      'DATABASE_URL',
+      'JWT_SECRET',
+      'S3_FORCE_PATH_STYLE',
+      'STORAGE_PUBLIC_URL',
+      'PLATFORM_SIGNER_KEY',
+      'S3_BUCKET',
+    ]) {
       assert.match(text, new RegExp(`^${key}: `, 'm'), key);
     }
     assert.match(text, /DATABASE_URL: must be a postgres:\/\/ URL \(got "mysql:\/\/db\/x"\)/);
@@ -50,7 +59,8 @@ describe('configuration from the environment', () => {
     const result = loadConfig({ NODE_ENV: 'production' });
     assert.ok(!result.ok);
     const text = result.error.problems.join('\n');
-    for (const key of ['JWT_SECRET', 'PLATFORM_SIGNER_KEY', 'DATABASE_URL', 'SIWE_DOMAIN']) assert.match(text, new RegExp(`^${key}: required in production`, 'm'));
+    for (const key of ['JWT_SECRET', 'PLATFORM_SIGNER_KEY', 'DATABASE_URL', 'SIWE_DOMAIN'])
+      assert.match(text, new RegExp(`^${key}: required in production`, 'm'));
     const complete = loadConfig({
       NODE_ENV: 'production',
       JWT_SECRET: 'x'.repeat(32),
@@ -62,7 +72,11 @@ describe('configuration from the environment', () => {
   });
 
   it('checks settings that go together', () => {
-    const result = loadConfig({ S3_ENDPOINT: 'http://minio:9000', IPFS_PINNING_URL: 'https://pins.example', CHAIN_RPC_URL: 'http://127.0.0.1:8545' });
+    const result = loadConfig({
+      S3_ENDPOINT: 'http://minio:9000',
+      IPFS_PINNING_URL: 'https://pins.example',
+      CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+    });
     assert.ok(!result.ok);
     const text = result.error.problems.join('\n');
     assert.match(text, /S3_ACCESS_KEY_ID: S3_ENDPOINT needs/);
@@ -71,9 +85,17 @@ describe('configuration from the environment', () => {
     const vaultOnly = loadConfig({ SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
     assert.ok(!vaultOnly.ok);
     assert.match(vaultOnly.error.problems.join('\n'), /SONG_VAULT_ADDRESS: SONG_VAULT_ADDRESS needs CHAIN_RPC_URL/);
-    const pools = loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', SONG_NFT_ADDRESS: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
+    const pools = loadConfig({
+      CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+      SONG_NFT_ADDRESS: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+      SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853',
+    });
     assert.ok(pools.ok);
-    assert.equal(pools.value.POOL_MANAGER_ADDRESS, '0x498581fF718922c3f8e6A244956aF099B2652b2b', "Uniswap v4's PoolManager on Base by default");
+    assert.equal(
+      pools.value.POOL_MANAGER_ADDRESS,
+      '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+      "Uniswap v4's PoolManager on Base by default",
+    );
   });
 
   it('parses CORS_ORIGINS as * or a list of origins', () => {
@@ -97,7 +119,8 @@ describe('configuration from the environment', () => {
     assert.equal(webhookSettings(dev.value).retryLimit, 0);
     const bad = loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://x/', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_CONCURRENCY: 'many' });
     assert.ok(!bad.ok);
-    for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CONCURRENCY']) assert.match(bad.error.problems.join('\n'), new RegExp(`^${key}: `, 'm'));
+    for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CONCURRENCY'])
+      assert.match(bad.error.problems.join('\n'), new RegExp(`^${key}: `, 'm'));
     const production = loadConfig({
       NODE_ENV: 'production',
       JWT_SECRET: 'x'.repeat(32),

@@ -23,7 +23,10 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
   });
 
   it('queues a job, charges the daily counter and enqueues it on pg-boss with the tier priority', async () => {
-    const res = await app.request('/api/generate', { token: free.token, body: { prompt: 'lofi beat', duration: 30, seed: 42, steps: 60, with_lyrics: true } });
+    const res = await app.request('/api/generate', {
+      token: free.token,
+      body: { prompt: 'lofi beat', duration: 30, seed: 42, steps: 60, with_lyrics: true },
+    });
     assert.equal(res.status, 202);
     const body = generateAcceptedSchema.parse(res.body);
     assert.match(body.job_id, /^gen_[0-9a-f-]{36}$/);
@@ -32,11 +35,26 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     assert.ok(body.position >= 1);
     assert.equal(res.headers.get('location'), `/api/generate/${body.job_id}`);
     const id = body.job_id.slice(4);
-    const job = await app.db.one('SELECT status, prompt, duration, seed::text AS seed, steps, with_lyrics, tier, user_id FROM generation_jobs WHERE id = $1', [id]);
-    assert.deepEqual(job, { status: JOB_STATUS.queued, prompt: 'lofi beat', duration: 30, seed: '42', steps: 60, with_lyrics: true, tier: 'free', user_id: free.userId });
+    const job = await app.db.one(
+      'SELECT status, prompt, duration, seed::text AS seed, steps, with_lyrics, tier, user_id FROM generation_jobs WHERE id = $1',
+      [id],
+    );
+    assert.deepEqual(job, {
+      status: JOB_STATUS.queued,
+      prompt: 'lofi beat',
+      duration: 30,
+      seed: '42',
+      steps: 60,
+      with_lyrics: true,
+      tier: 'free',
+      user_id: free.userId,
+    });
     const user = await app.db.one('SELECT daily_generations, total_generations FROM users WHERE id = $1', [free.userId]);
     assert.deepEqual(user, { daily_generations: 1, total_generations: 1 });
-    const queued = await app.db.one(`SELECT priority, data FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [GENERATION_QUEUE, id]);
+    const queued = await app.db.one(`SELECT priority, data FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [
+      GENERATION_QUEUE,
+      id,
+    ]);
     assert.deepEqual(queued, { priority: TIER_PRIORITY.free, data: { jobId: id } });
   });
 
@@ -72,7 +90,9 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'rock', duration: 20 } });
     const { job_id } = generateAcceptedSchema.parse(created.body);
     const id = job_id.slice(4);
-    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [id]);
+    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [
+      id,
+    ]);
     const running = await app.request(`/api/generate/${job_id}`, { token: free.token });
     const runningView = jobStatusSchema.parse(running.body);
     assert.ok(runningView.status === JOB_STATUS.processing, `expected a processing job, got ${runningView.status}`);
@@ -93,15 +113,25 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
 
     const second = await app.request('/api/generate', { token: free.token, body: { prompt: 'metal', duration: 20 } });
     const failedId = generateAcceptedSchema.parse(second.body).job_id;
-    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error' WHERE id = $1`, [failedId.slice(4)]);
+    await app.db.none(
+      `UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error' WHERE id = $1`,
+      [failedId.slice(4)],
+    );
     const failed = await app.request(`/api/generate/${failedId}`, { token: free.token });
     jobStatusSchema.parse(failed.body);
-    assert.deepEqual(failed.body, { job_id: failedId, status: JOB_STATUS.failed, error: { code: 'GEN_005', message: 'model inference error', retry_after: 10 } });
+    assert.deepEqual(failed.body, {
+      job_id: failedId,
+      status: JOB_STATUS.failed,
+      error: { code: 'GEN_005', message: 'model inference error', retry_after: 10 },
+    });
   });
 
   it('refuses a completed job without audio at the database (constraint)', async () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'x', duration: 5 } });
     const id = (created.body as { job_id: string }).job_id.slice(4);
-    await assert.rejects(app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.completed}' WHERE id = $1`, [id]), /completed_has_audio/);
+    await assert.rejects(
+      app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.completed}' WHERE id = $1`, [id]),
+      /completed_has_audio/,
+    );
   });
 });

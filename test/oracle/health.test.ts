@@ -38,7 +38,10 @@ describe('health, metrics, OpenAPI, docs', () => {
     const up = await app.request('/health/ready');
     assert.equal(up.status, 200);
     readinessSchema.parse(up.body);
-    assert.deepEqual(up.body, { status: 'ready', checks: { database: 'up', workers: { live: 1, slots: 2, devices: ['cpu'], models: ['test-model@0'], status: 'up' } } });
+    assert.deepEqual(up.body, {
+      status: 'ready',
+      checks: { database: 'up', workers: { live: 1, slots: 2, devices: ['cpu'], models: ['test-model@0'], status: 'up' } },
+    });
   });
 
   it('/metrics exposes latency histograms, queue depth by tier, jobs by status, signatures and limit rejections', async () => {
@@ -72,7 +75,11 @@ describe('health, metrics, OpenAPI, docs', () => {
   it('answers CORS preflights and exposes the rate-limit headers to browsers', async () => {
     const preflight = await app.request('/api/generate', {
       method: 'OPTIONS',
-      headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://dapp.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
@@ -83,9 +90,22 @@ describe('health, metrics, OpenAPI, docs', () => {
   });
 
   it('/openapi.json is OpenAPI 3.1 and describes the core paths; /docs serves Swagger UI locally', async () => {
-    const doc = (await app.request('/openapi.json')).body as { openapi: string; paths: Record<string, object>; components: { schemas: Record<string, object> } };
+    const doc = (await app.request('/openapi.json')).body as {
+      openapi: string;
+      paths: Record<string, object>;
+      components: { schemas: Record<string, object> };
+    };
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/api/auth/nonce', '/api/auth/verify', '/api/generate', '/api/generate/{job_id}', '/v1/music/generate', '/v1/user/profile', '/health/ready', '/metrics']) {
+    for (const path of [
+      '/api/auth/nonce',
+      '/api/auth/verify',
+      '/api/generate',
+      '/api/generate/{job_id}',
+      '/v1/music/generate',
+      '/v1/user/profile',
+      '/health/ready',
+      '/metrics',
+    ]) {
       assert.ok(path in doc.paths, path);
     }
     assert.ok('GenerateRequest' in doc.components.schemas);

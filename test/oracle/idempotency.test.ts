@@ -35,10 +35,17 @@ describe('Idempotency-Key', () => {
     alice = await stack.app.login();
   });
 
-  const jobsOf = async (userId: string) => (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [userId])).n;
-  const dailyOf = async (userId: string) => (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
+  const jobsOf = async (userId: string) =>
+    (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [userId])).n;
+  const dailyOf = async (userId: string) =>
+    (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
   const hourlyOf = async (userId: string, category: string) =>
-    (await stack.app.db.oneOrNone<{ n: number }>('SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = $2', [`user:${userId}`, category]))?.n ?? 0;
+    (
+      await stack.app.db.oneOrNone<{ n: number }>(
+        'SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = $2',
+        [`user:${userId}`, category],
+      )
+    )?.n ?? 0;
   const generate = (who: LoggedIn, body: unknown, key?: string, path = '/api/generate'): Promise<TestResponse> =>
     stack.app.request(path, { token: who.token, body, ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }) });
 
@@ -107,7 +114,10 @@ describe('Idempotency-Key', () => {
     assertVariantAError(noWorker.body, 'GEN_002');
     await stack.app.addWorkerHeartbeat();
     assert.equal(await dailyOf(alice.userId), 0);
-    assert.equal((await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [alice.userId])).n, 0);
+    assert.equal(
+      (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE user_id = $1', [alice.userId])).n,
+      0,
+    );
     // The key is free: a different (good) body with it runs.
     const good = await generate(alice, { prompt: 'now right', duration: 10 }, key);
     assert.equal(good.status, 202, good.text);
@@ -124,7 +134,10 @@ describe('Idempotency-Key', () => {
     );
     assert.equal(kept.hours, 24);
     // 24 hours on (the session token would not live that long): the key's time is up.
-    await stack.app.db.none(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND key = $2`, [alice.userId, key]);
+    await stack.app.db.none(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND key = $2`, [
+      alice.userId,
+      key,
+    ]);
     const nextDay = await generate(alice, { prompt: 'day two', duration: 5 }, key);
     assert.equal(nextDay.status, 202, nextDay.text);
     assert.notEqual(nextDay.text, first.text);
@@ -188,14 +201,22 @@ describe('Idempotency-Key', () => {
 
     const other = await stack.seedJob(alice.userId, alice.address);
     const mintKey = randomUUID();
-    const mint = () => stack.app.request('/v1/nft/mint', { token: alice.token, body: { job_id: other.publicId, metadata_uri: METADATA_URI }, headers: { 'idempotency-key': mintKey } });
+    const mint = () =>
+      stack.app.request('/v1/nft/mint', {
+        token: alice.token,
+        body: { job_id: other.publicId, metadata_uri: METADATA_URI },
+        headers: { 'idempotency-key': mintKey },
+      });
     const minted = await mint();
     assert.equal(minted.status, 200, minted.text);
     nftMintResponseSchema.parse(minted.body);
     const mintedAgain = await mint();
     assert.equal(mintedAgain.text, minted.text);
     assert.equal(mintedAgain.headers.get('idempotent-replayed'), 'true');
-    const signatures = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE job_id = ANY($1::uuid[])', [[job.id, other.id]]);
+    const signatures = await stack.app.db.one<{ n: number }>(
+      'SELECT count(*)::int AS n FROM mint_signatures WHERE job_id = ANY($1::uuid[])',
+      [[job.id, other.id]],
+    );
     assert.equal(signatures.n, 2);
     assert.equal(await hourlyOf(alice.userId, 'metadata_nft'), 3, 'the mint replay is not charged');
   });

@@ -148,13 +148,25 @@ async function startPinningService(token: string): Promise<FakePinningService> {
         const status = service.mode === 'failed' ? 'failed' : 'queued';
         pins.set(requestid, { cid: pinned, status });
         res.statusCode = 202;
-        res.end(service.mode === 'garbage' ? '{"hello":1}' : JSON.stringify({ requestid, status, created: new Date().toISOString(), pin: { cid: pinned }, delegates: [] }));
+        res.end(
+          service.mode === 'garbage'
+            ? '{"hello":1}'
+            : JSON.stringify({ requestid, status, created: new Date().toISOString(), pin: { cid: pinned }, delegates: [] }),
+        );
         return;
       }
       const match = /^\/psa\/pins\/([^/]+)$/.exec(req.url ?? '');
       const pin = match?.[1] === undefined ? undefined : pins.get(match[1]);
       if (req.method === 'GET' && match && pin) {
-        res.end(JSON.stringify({ requestid: match[1], status: 'pinned', created: new Date().toISOString(), pin: { cid: pin.cid }, delegates: [] }));
+        res.end(
+          JSON.stringify({
+            requestid: match[1],
+            status: 'pinned',
+            created: new Date().toISOString(),
+            pin: { cid: pin.cid },
+            delegates: [],
+          }),
+        );
         return;
       }
       res.statusCode = 404;

@@ -22,7 +22,9 @@ describe('ETag and If-None-Match on GET /api/generate/{job_id}', () => {
     const created = await app.request('/api/generate', { token: owner.token, body: { prompt: 'etag jazz', duration: 10 } });
     const { job_id } = generateAcceptedSchema.parse(created.body);
     const id = job_id.slice(4);
-    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [id]);
+    await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', progress = 40, started_at = now() WHERE id = $1`, [
+      id,
+    ]);
 
     const first = await app.request(`/api/generate/${job_id}`, { token: owner.token });
     assert.equal(first.status, 200);
@@ -36,7 +38,10 @@ describe('ETag and If-None-Match on GET /api/generate/{job_id}', () => {
     assert.equal(unchanged.status, 304);
     assert.equal(unchanged.text, '');
     assert.equal(unchanged.headers.get('etag'), etag);
-    const weakInList = await app.request(`/api/generate/${job_id}`, { token: owner.token, headers: { 'if-none-match': `"other", W/${etag}` } });
+    const weakInList = await app.request(`/api/generate/${job_id}`, {
+      token: owner.token,
+      headers: { 'if-none-match': `"other", W/${etag}` },
+    });
     assert.equal(weakInList.status, 304);
     const stale = await app.request(`/api/generate/${job_id}`, { token: owner.token, headers: { 'if-none-match': '"stale"' } });
     assert.equal(stale.status, 200);
@@ -50,7 +55,7 @@ describe('ETag and If-None-Match on GET /api/generate/{job_id}', () => {
     assert.notEqual(moved.headers.get('etag'), etag);
   });
 
-  it('still authenticates, charges and hides other users\' jobs behind a matching tag', async () => {
+  it("still authenticates, charges and hides other users' jobs behind a matching tag", async () => {
     await app.addWorkerHeartbeat();
     const owner = await app.login();
     const other = await app.login();
@@ -65,7 +70,11 @@ describe('ETag and If-None-Match on GET /api/generate/{job_id}', () => {
     assert.equal(foreign.status, 404);
     const revalidated = await app.request(`/api/generate/${job_id}`, { token: owner.token, headers: { 'if-none-match': etag } });
     assert.equal(revalidated.status, 304);
-    assert.equal(revalidated.headers.get('x-ratelimit-remaining'), String(Number(first.headers.get('x-ratelimit-remaining')) - 1), 'a 304 counts as a request');
+    assert.equal(
+      revalidated.headers.get('x-ratelimit-remaining'),
+      String(Number(first.headers.get('x-ratelimit-remaining')) - 1),
+      'a 304 counts as a request',
+    );
   });
 
   it('matches If-None-Match as RFC 9110 says: *, lists, weak comparison; never an empty or missing header', () => {

@@ -89,17 +89,24 @@ describe('job events with a real worker', () => {
         assert.equal(event.id, `${String(view.status)}-${String(view.progress)}`);
       }
       assert.equal(new Set(events.map((event) => event.id)).size, events.length, 'no view is sent twice');
-      assert.ok(events.some((event) => dataOf(event).status === JOB_STATUS.processing), 'processing was seen');
+      assert.ok(
+        events.some((event) => dataOf(event).status === JOB_STATUS.processing),
+        'processing was seen',
+      );
     } finally {
       stream.close();
     }
     await waitUntil('the stream to be released', () => stack.app.deps.jobEvents.stats().streams === 0);
     const metrics = (await stack.app.request('/metrics')).text;
     assert.match(metrics, /job_event_streams_open 0/);
-    assert.doesNotMatch(metrics, /http_request_duration_seconds_count\{[^}]*route="\/api\/generate\/:job_id\/events"[^}]*status="200"/, 'a stream is not a latency sample');
+    assert.doesNotMatch(
+      metrics,
+      /http_request_duration_seconds_count\{[^}]*route="\/api\/generate\/:job_id\/events"[^}]*status="200"/,
+      'a stream is not a latency sample',
+    );
   });
 
-  it('the SDK\'s waitForJob follows the stream to the song, without polling', async () => {
+  it("the SDK's waitForJob follows the stream to the song, without polling", async () => {
     const user = await stack.app.login();
     const urls: string[] = [];
     const counting: typeof fetch = (input, init) => {
@@ -142,7 +149,10 @@ describe('job events: resume, heartbeats, replicas, limits and leaks', () => {
   };
   // As a worker writes them: straight to the row; the trigger announces each change.
   const setProgress = (id: string, progress: number) =>
-    app.db.none(`UPDATE generation_jobs SET status = 'processing', progress = $2, started_at = coalesce(started_at, now()) WHERE id = $1`, [id, progress]);
+    app.db.none(`UPDATE generation_jobs SET status = 'processing', progress = $2, started_at = coalesce(started_at, now()) WHERE id = $1`, [
+      id,
+      progress,
+    ]);
   const complete = (id: string) =>
     app.db.none(
       `UPDATE generation_jobs SET status = 'completed', progress = 100, audio_url = 'https://cdn.songmint.test/audio/x.mp3', audio_hash = $2,
@@ -235,7 +245,7 @@ describe('job events: resume, heartbeats, replicas, limits and leaks', () => {
     }
   });
 
-  it('401 without a token, 404 for malformed, unknown and others\' ids, in the error shape', async () => {
+  it("401 without a token, 404 for malformed, unknown and others' ids, in the error shape", async () => {
     const { jobId } = await newJob();
     const anonymous = await openEventStream(eventsUrl(jobId));
     assert.equal(anonymous.status, 401);
@@ -349,7 +359,10 @@ describe('job events: resume, heartbeats, replicas, limits and leaks', () => {
     const streams: SseConnection[] = [];
     try {
       for (let i = 0; i < MAX_STREAMS; i++) streams.push(await open(jobId));
-      const hourly = () => app.db.one<{ n: number }>(`SELECT coalesce(sum(count), 0)::int AS n FROM rate_limit_counters WHERE subject = $1`, [`user:${owner.userId}`]);
+      const hourly = () =>
+        app.db.one<{ n: number }>(`SELECT coalesce(sum(count), 0)::int AS n FROM rate_limit_counters WHERE subject = $1`, [
+          `user:${owner.userId}`,
+        ]);
       const before = await hourly();
       const refused = await openEventStream(eventsUrl(jobId), { token: owner.token });
       assert.equal(refused.status, 503);

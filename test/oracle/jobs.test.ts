@@ -57,13 +57,15 @@ describe('job cancel, list and provenance (real worker)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  const statusOf = async (who: LoggedIn, jobId: string) => jobStatusSchema.parse((await stack.app.request(`/api/generate/${jobId}`, { token: who.token })).body);
+  const statusOf = async (who: LoggedIn, jobId: string) =>
+    jobStatusSchema.parse((await stack.app.request(`/api/generate/${jobId}`, { token: who.token })).body);
   const waitForStatus = (who: LoggedIn, jobId: string, status: string) =>
     waitFor(`${jobId} ${status}`, async () => {
       const view = await statusOf(who, jobId);
       return view.status === status ? view : undefined;
     });
-  const dailyOf = async (userId: string) => (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
+  const dailyOf = async (userId: string) =>
+    (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [userId])).n;
   const cancel = (who: LoggedIn, jobId: string) => stack.app.request(`/api/generate/${jobId}/cancel`, { method: 'POST', token: who.token });
   const generate = async (who: LoggedIn, body: Record<string, unknown>) => {
     const res = await stack.app.request('/api/generate', { token: who.token, body });
@@ -101,10 +103,10 @@ describe('job cancel, list and provenance (real worker)', () => {
     // The worker stops at its next step and settles the queue message without a retry.
     for (const jobId of [running, queued]) {
       await waitFor(`the queue message of ${jobId} to settle`, async () => {
-        const row = await stack.app.db.oneOrNone<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`, [
-          GENERATION_QUEUE,
-          jobId.slice(4),
-        ]);
+        const row = await stack.app.db.oneOrNone<{ state: string }>(
+          `SELECT state FROM pgboss.job WHERE name = $1 AND data->>'jobId' = $2`,
+          [GENERATION_QUEUE, jobId.slice(4)],
+        );
         return row?.state === 'completed' ? row : undefined;
       });
     }
@@ -135,7 +137,9 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.ok(done.status === JOB_STATUS.completed);
     assert.ok(done.lyrics !== null && done.lyrics.length > 0, 'generated lyrics are shown');
     assert.ok(done.model !== null);
-    const heartbeat = await stack.app.db.one<{ model_name: string; model_version: string }>('SELECT model_name, model_version FROM worker_heartbeats LIMIT 1');
+    const heartbeat = await stack.app.db.one<{ model_name: string; model_version: string }>(
+      'SELECT model_name, model_version FROM worker_heartbeats LIMIT 1',
+    );
     assert.deepEqual(done.model, { name: heartbeat.model_name, version: heartbeat.model_version });
     // It says the song carries content credentials, and the served MP3 does (read by c2pa-rs).
     const served = await stack.objectStore.get(audioObjectKey(jobId.slice(4)));
@@ -156,7 +160,10 @@ describe('job cancel, list and provenance (real worker)', () => {
     const published = await stack.app.request('/api/metadata', { token: bob.token, body: { name: 'Harbour', audio_url: done.audio_url } });
     assert.equal(published.status, 201, published.text);
     const { cid } = metadataResponseSchema.parse(published.body);
-    const stored = await stack.app.db.one<{ document: { properties: Record<string, unknown> } }>('SELECT document FROM song_metadata WHERE cid = $1', [cid]);
+    const stored = await stack.app.db.one<{ document: { properties: Record<string, unknown> } }>(
+      'SELECT document FROM song_metadata WHERE cid = $1',
+      [cid],
+    );
     assert.deepEqual(stored.document.properties.generation, {
       prompt: 'sunny folk song about a harbour',
       lyrics: done.lyrics,
@@ -170,7 +177,11 @@ describe('job cancel, list and provenance (real worker)', () => {
     const carol = await stack.app.login();
     const key = randomUUID();
     const send = () =>
-      stack.app.request('/api/generate', { token: carol.token, body: { prompt: 'short ambient drone', duration: 5 }, headers: { prefer: 'wait', 'idempotency-key': key } });
+      stack.app.request('/api/generate', {
+        token: carol.token,
+        body: { prompt: 'short ambient drone', duration: 5 },
+        headers: { prefer: 'wait', 'idempotency-key': key },
+      });
     const first = await send();
     assert.equal(first.status, 200, first.text);
     const song = generateVariantBResultSchema.parse(first.body);
@@ -215,7 +226,11 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(pages, 3);
 
     const all = jobListSchema.parse((await stack.app.request('/api/generate', { token: dave.token })).body);
-    assert.deepEqual(all.jobs.map((job) => job.job_id), newestFirst, 'default limit 20 holds them all');
+    assert.deepEqual(
+      all.jobs.map((job) => job.job_id),
+      newestFirst,
+      'default limit 20 holds them all',
+    );
     assert.equal(all.next_cursor, null);
     assert.deepEqual(all.jobs[0], {
       job_id: newestFirst[0],
@@ -229,6 +244,9 @@ describe('job cancel, list and provenance (real worker)', () => {
       error_code: 'GEN_005',
     });
     const stranger = await stack.app.login();
-    assert.deepEqual(jobListSchema.parse((await stack.app.request('/api/generate', { token: stranger.token })).body), { jobs: [], next_cursor: null });
+    assert.deepEqual(jobListSchema.parse((await stack.app.request('/api/generate', { token: stranger.token })).body), {
+      jobs: [],
+      next_cursor: null,
+    });
   });
 });

@@ -44,7 +44,9 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     assert.equal(jobs.n, 10);
     const messages = await app.db.one('SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1', [GENERATION_QUEUE]);
     assert.equal(messages.n, 10);
-    const hourly = await app.db.one(`SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]);
+    const hourly = await app.db.one(`SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`, [
+      `user:${user.userId}`,
+    ]);
     assert.equal(hourly.count, 10);
   });
 
@@ -53,7 +55,9 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     await app.db.none(`UPDATE users SET daily_generations = 10, last_generation_reset = CURRENT_DATE - 1 WHERE id = $1`, [user.userId]);
     const res = await generate(user.token);
     assert.equal(res.status, 202);
-    const row = await app.db.one(`SELECT daily_generations, last_generation_reset = CURRENT_DATE AS today FROM users WHERE id = $1`, [user.userId]);
+    const row = await app.db.one(`SELECT daily_generations, last_generation_reset = CURRENT_DATE AS today FROM users WHERE id = $1`, [
+      user.userId,
+    ]);
     assert.deepEqual(row, { daily_generations: 1, today: true });
   });
 
@@ -89,10 +93,10 @@ describe('limits, queue capacity, worker liveness and priority', () => {
 
   it('refuses with the hourly generation limit (RATE_002) when the hour is used up, without charging the daily counter', async () => {
     const user = await app.login();
-    await app.db.none(
-      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 10)`,
-      [`user:${user.userId}`, hourWindowStart(new Date())],
-    );
+    await app.db.none(`INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 10)`, [
+      `user:${user.userId}`,
+      hourWindowStart(new Date()),
+    ]);
     const res = await generate(user.token);
     assert.equal(res.status, 429);
     assertVariantAError(res.body, 'RATE_002');
@@ -161,17 +165,25 @@ describe('limits, queue capacity, worker liveness and priority', () => {
       const row = await small.db.one(`SELECT daily_generations FROM users WHERE id = $1`, [user.userId]);
       assert.equal(row.daily_generations, 3);
       // A job leaving the queue frees a place.
-      await small.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = (SELECT id FROM generation_jobs LIMIT 1)`);
+      await small.db.none(
+        `UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = (SELECT id FROM generation_jobs LIMIT 1)`,
+      );
       assert.equal((await small.request('/api/generate', { token: user.token, body: { prompt: 'q', duration: 5 } })).status, 202);
       // Concurrent requests cannot overshoot the capacity: with one place left, 20 at once admit one.
-      await small.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = (SELECT id FROM generation_jobs WHERE status = '${JOB_STATUS.queued}' LIMIT 1)`);
+      await small.db.none(
+        `UPDATE generation_jobs SET status = '${JOB_STATUS.processing}', started_at = now() WHERE id = (SELECT id FROM generation_jobs WHERE status = '${JOB_STATUS.queued}' LIMIT 1)`,
+      );
       const others = await Promise.all(Array.from({ length: 4 }, () => small.login()));
       const burst = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => small.request('/api/generate', { token: others[i % others.length]!.token, body: { prompt: 'q', duration: 5 } })),
+        Array.from({ length: 20 }, (_, i) =>
+          small.request('/api/generate', { token: others[i % others.length]!.token, body: { prompt: 'q', duration: 5 } }),
+        ),
       );
       assert.equal(burst.filter((response) => response.status === 202).length, 1);
       assert.equal(burst.filter((response) => response.status === 503).length, 19);
-      const queued = await small.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = '${JOB_STATUS.queued}'`);
+      const queued = await small.db.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM generation_jobs WHERE status = '${JOB_STATUS.queued}'`,
+      );
       assert.equal(queued.n, 3);
     } finally {
       await small.stop();
@@ -195,14 +207,19 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     const f1View = await app.request(`/api/generate/${(f1.body as { job_id: string }).job_id}`, { token: free.token });
     assert.equal((f1View.body as { position: number }).position, 3);
     // Waiting behind more work means a later estimate.
-    assert.ok((f1View.body as { estimated_remaining: number }).estimated_remaining >= (e.body as { estimated_time: number }).estimated_time);
+    assert.ok(
+      (f1View.body as { estimated_remaining: number }).estimated_remaining >= (e.body as { estimated_time: number }).estimated_time,
+    );
     const order: string[] = [];
     for (let i = 0; i < 4; i += 1) {
       const [job] = await app.boss.fetch<GenerationMessage>(GENERATION_QUEUE);
       assert.ok(job !== undefined);
       order.push(`gen_${job.data.jobId}`);
     }
-    assert.deepEqual(order, [e, p, f1, f2].map((r) => (r.body as { job_id: string }).job_id));
+    assert.deepEqual(
+      order,
+      [e, p, f1, f2].map((r) => (r.body as { job_id: string }).job_id),
+    );
   });
 
   it('estimates from measured durations of recent completed jobs', async () => {

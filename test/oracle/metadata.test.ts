@@ -107,17 +107,37 @@ describe('POST /api/metadata', () => {
   });
 
   it('is deterministic: the same input gives the same CID and hash', async () => {
-    const input = { name: 'Same', description: 'Twice', audio_url: 'https://example.com/a.mp3', attributes: { mood: 'Calm', genre: 'Ambient' } };
+    const input = {
+      name: 'Same',
+      description: 'Twice',
+      audio_url: 'https://example.com/a.mp3',
+      attributes: { mood: 'Calm', genre: 'Ambient' },
+    };
     const first = metadataResponseSchema.parse((await upload(alice, input)).body);
-    const second = metadataResponseSchema.parse((await upload(alice, { attributes: { genre: 'Ambient', mood: 'Calm' }, audio_url: input.audio_url, description: 'Twice', name: 'Same' })).body);
+    const second = metadataResponseSchema.parse(
+      (
+        await upload(alice, {
+          attributes: { genre: 'Ambient', mood: 'Calm' },
+          audio_url: input.audio_url,
+          description: 'Twice',
+          name: 'Same',
+        })
+      ).body,
+    );
     assert.equal(first.cid, second.cid);
     assert.equal(first.metadata_hash, second.metadata_hash);
     assert.equal(first.job_id, undefined, 'an outside audio URL links no job');
   });
 
   it('accepts other audio URLs and stores their cover under its content hash', async () => {
-    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
-    const response = await upload(alice, { name: 'Outside', audio_url: 'https://example.com/song.mp3', cover_image: dataUri('image/jpeg', jpeg) });
+    const jpeg = new Uint8Array([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9,
+    ]);
+    const response = await upload(alice, {
+      name: 'Outside',
+      audio_url: 'https://example.com/song.mp3',
+      cover_image: dataUri('image/jpeg', jpeg),
+    });
     assert.equal(response.status, 201, response.text);
     const body = metadataResponseSchema.parse(response.body);
     const key = `covers/${createHash('sha256').update(jpeg).digest('hex')}.png`;
@@ -151,9 +171,17 @@ describe('POST /api/metadata', () => {
   });
 
   it('accepts a cover of exactly 5 MB and refuses 5 MB + 1 byte with 413', async () => {
-    const atLimit = await upload(alice, { name: 'Big', audio_url: 'https://example.com/a.mp3', cover_image: dataUri('image/png', pngBytes(8, 8, COVER_LIMIT)) });
+    const atLimit = await upload(alice, {
+      name: 'Big',
+      audio_url: 'https://example.com/a.mp3',
+      cover_image: dataUri('image/png', pngBytes(8, 8, COVER_LIMIT)),
+    });
     assert.equal(atLimit.status, 201, atLimit.text.slice(0, 300));
-    const over = await upload(alice, { name: 'Too big', audio_url: 'https://example.com/a.mp3', cover_image: dataUri('image/png', pngBytes(8, 8, COVER_LIMIT + 1)) });
+    const over = await upload(alice, {
+      name: 'Too big',
+      audio_url: 'https://example.com/a.mp3',
+      cover_image: dataUri('image/png', pngBytes(8, 8, COVER_LIMIT + 1)),
+    });
     assert.equal(over.status, 413);
     assertVariantAError(over.body, 'PAYLOAD_TOO_LARGE');
   });
@@ -191,11 +219,19 @@ describe('POST /api/metadata', () => {
       [{ name: 'B', audioUrl: 'https://example.com/a.mp3', audio_url: 'https://example.com/a.mp3' }, 400],
     ];
     for (const [body, status] of cases) {
-      const response = await stack.app.request('/api/metadata', { token: bob.token, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const response = await stack.app.request('/api/metadata', {
+        token: bob.token,
+        rawBody: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(response.status, status, `${JSON.stringify(body).slice(0, 120)} -> ${response.text.slice(0, 200)}`);
       assertVariantAError(response.body, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR');
     }
-    const invalidJson = await stack.app.request('/api/metadata', { token: bob.token, rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } });
+    const invalidJson = await stack.app.request('/api/metadata', {
+      token: bob.token,
+      rawBody: '{"name": "x",',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(invalidJson.status, 400);
     assertVariantAError(invalidJson.body, 'VALIDATION_ERROR');
     const huge = await stack.app.request('/api/metadata', {
@@ -286,7 +322,15 @@ describe('POST /api/metadata with a remote pinning service', () => {
         const answered = mode === 'ok' ? cid : 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy';
         if (mode === 'ok') pinned.push(cid);
         res.statusCode = 202;
-        res.end(JSON.stringify({ requestid: `r${pinned.length}`, status: 'pinning', created: new Date().toISOString(), pin: { cid: answered }, delegates: [] }));
+        res.end(
+          JSON.stringify({
+            requestid: `r${pinned.length}`,
+            status: 'pinning',
+            created: new Date().toISOString(),
+            pin: { cid: answered },
+            delegates: [],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
@@ -330,12 +374,17 @@ describe('POST /api/metadata with a remote pinning service', () => {
   it('gives the hourly charge of a 503 back before the answer reaches the client', async () => {
     mode = 'other-cid';
     const charged = async (): Promise<number> =>
-      (await stack.app.db.oneOrNone<{ n: number }>(
-        "SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'metadata_nft'",
-        [`user:${user.userId}`],
-      ))?.n ?? 0;
+      (
+        await stack.app.db.oneOrNone<{ n: number }>(
+          "SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'metadata_nft'",
+          [`user:${user.userId}`],
+        )
+      )?.n ?? 0;
     const before = await charged();
-    const refused = await stack.app.request('/api/metadata', { token: user.token, body: { name: 'Refunded', audio_url: 'https://example.com/r.mp3' } });
+    const refused = await stack.app.request('/api/metadata', {
+      token: user.token,
+      body: { name: 'Refunded', audio_url: 'https://example.com/r.mp3' },
+    });
     assert.equal(refused.status, 503);
     assertVariantAError(refused.body, 'SERVICE_UNAVAILABLE');
     // Read at once, with no wait: the refund committed before the answer was sent.
@@ -344,7 +393,10 @@ describe('POST /api/metadata with a remote pinning service', () => {
     assert.equal(Number(refused.headers.get('x-ratelimit-remaining')), limit - before, 'the header counts the request given back');
 
     mode = 'ok';
-    const served = await stack.app.request('/api/metadata', { token: user.token, body: { name: 'Served', audio_url: 'https://example.com/s.mp3' } });
+    const served = await stack.app.request('/api/metadata', {
+      token: user.token,
+      body: { name: 'Served', audio_url: 'https://example.com/s.mp3' },
+    });
     assert.equal(served.status, 201, served.text);
     assert.equal(await charged(), before + 1, 'a served request is counted');
     assert.equal(Number(served.headers.get('x-ratelimit-remaining')), limit - before - 1);

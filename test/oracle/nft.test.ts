@@ -29,16 +29,27 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
 
   it('POST /v1/nft/mint returns the signature and the exact contract call to make', async () => {
     const job = await stack.seedJob(alice.userId, alice.address);
-    const response = await stack.app.request('/v1/nft/mint', { token: alice.token, body: { job_id: job.publicId, metadata_uri: METADATA_URI } });
+    const response = await stack.app.request('/v1/nft/mint', {
+      token: alice.token,
+      body: { job_id: job.publicId, metadata_uri: METADATA_URI },
+    });
     assert.equal(response.status, 200, response.text);
     const body = nftMintResponseSchema.parse(response.body);
     assert.equal(body.job_id, job.publicId);
     assert.equal(body.minter, alice.address);
-    assert.deepEqual(body.mint_call, { chain_id: 8453, address: NFT_ADDRESS, function_name: 'mint', args: [METADATA_URI, job.audioHash, body.signature] });
+    assert.deepEqual(body.mint_call, {
+      chain_id: 8453,
+      address: NFT_ADDRESS,
+      function_name: 'mint',
+      args: [METADATA_URI, job.audioHash, body.signature],
+    });
     const digest = mintMessageHash({ minter: alice.address as Address, metadataUri: METADATA_URI, audioHash: job.audioHash });
     assert.equal(await recoverMessageAddress({ message: { raw: digest }, signature: body.signature as Hex }), stack.signer.address);
 
-    const again = await stack.app.request('/v1/nft/mint', { token: alice.token, body: { job_id: job.publicId, metadata_uri: METADATA_URI } });
+    const again = await stack.app.request('/v1/nft/mint', {
+      token: alice.token,
+      body: { job_id: job.publicId, metadata_uri: METADATA_URI },
+    });
     assert.equal(again.status, 409);
     assertVariantCError(again.body, 'SIGN_002');
   });
@@ -70,7 +81,10 @@ describe('Variant C: /v1/nft and /v1/trading', () => {
     const job = await stack.seedJob(alice.userId, alice.address);
     const uploaded = await stack.app.request('/api/metadata', { token: alice.token, body: { name: 'Indexed', audio_url: job.audioUrl } });
     const metadataUri = (uploaded.body as { metadata_uri: string }).metadata_uri;
-    const signed = await stack.app.request('/api/signature', { token: alice.token, body: { job_id: job.publicId, user_address: alice.address, metadata_uri: metadataUri } });
+    const signed = await stack.app.request('/api/signature', {
+      token: alice.token,
+      body: { job_id: job.publicId, user_address: alice.address, metadata_uri: metadataUri },
+    });
     assert.equal(signed.status, 200);
 
     const unindexed = await stack.app.request('/v1/nft/7', { token: bob.token });

@@ -10,12 +10,17 @@ interface Operation {
 }
 
 const document = servedOpenApiDocument() as { servers?: Array<{ url: string }>; paths: Record<string, Record<string, Operation>> };
-const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+);
 
 /** What the route table makes of /openapi.json; `npm run lint` runs redocly's recommended rules on it too. */
 describe('the served OpenAPI document, built from the route table', () => {
   it('holds every route of the table once, and nothing else', () => {
-    assert.deepEqual(operations.map((entry) => entry.key).sort(), API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort());
+    assert.deepEqual(
+      operations.map((entry) => entry.key).sort(),
+      API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort(),
+    );
     assert.equal(new Set(API_ROUTES.map((route) => route.operationId)).size, API_ROUTES.length, 'operationIds are unique');
   });
 

@@ -16,7 +16,24 @@ import { poolSchema, poolsResponseSchema } from '../../oracle/src/http/routes/tr
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
 import type { LocalChain } from '../../scripts/local-chain.ts';
 // The worktree's SDK (node_modules/@songmint/sdk may be another checkout's).
-import { buy, connectSongmint, createSongmintApi, DEVELOPMENT_PRIVATE_KEY, developmentAccount, getPool, getPoolHistory, getPools, launchSong, mintSong, poolManagerAbi, readPool, sell, setPayoutRecipient, songVaultAbi, withSession } from '../../sdk/src/index.ts';
+import {
+  buy,
+  connectSongmint,
+  createSongmintApi,
+  DEVELOPMENT_PRIVATE_KEY,
+  developmentAccount,
+  getPool,
+  getPoolHistory,
+  getPools,
+  launchSong,
+  mintSong,
+  poolManagerAbi,
+  readPool,
+  sell,
+  setPayoutRecipient,
+  songVaultAbi,
+  withSession,
+} from '../../sdk/src/index.ts';
 import type { SongmintChain } from '../../sdk/src/index.ts';
 import { dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
@@ -42,7 +59,11 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
   let launchView: { tokensPerEth: number } | undefined;
 
   const rpc = <T>(method: string, params: unknown[] = []): Promise<T> =>
-    fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
       .then((response) => response.json() as Promise<{ result: T }>)
       .then((body) => body.result);
 
@@ -98,15 +119,32 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const job = await stack.seedJob(creator.userId, creator.address);
     const uploaded = await stack.app.request('/api/metadata', {
       token: creator.token,
-      body: { name: 'Pool song', description: 'traded in a test', audio_url: job.audioUrl, cover_image: dataUri('image/png', pngBytes(4, 4)), attributes: { genre: 'Lo-fi' } },
+      body: {
+        name: 'Pool song',
+        description: 'traded in a test',
+        audio_url: job.audioUrl,
+        cover_image: dataUri('image/png', pngBytes(4, 4)),
+        attributes: { genre: 'Lo-fi' },
+      },
     });
     assert.equal(uploaded.status, 201, uploaded.text);
     const metadataUri = (uploaded.body as { metadata_uri: string }).metadata_uri;
-    const signed = await stack.app.request('/api/signature', { token: creator.token, body: { job_id: job.publicId, user_address: creator.address, metadata_uri: metadataUri } });
+    const signed = await stack.app.request('/api/signature', {
+      token: creator.token,
+      body: { job_id: job.publicId, user_address: creator.address, metadata_uri: metadataUri },
+    });
     assert.equal(signed.status, 200, signed.text);
     const minted = await mintSong(sdk, { metadataUri, audioHash: job.audioHash, signature: (signed.body as { signature: Hex }).signature });
     assert.equal(minted.tokenId, 1n);
-    await createChainWatcher({ db: stack.app.db, client: reader, songNftAddress: chain.contracts.SongNFT as Address, confirmations: 0, startBlock: 0n, logger, now: () => new Date() }).poll();
+    await createChainWatcher({
+      db: stack.app.db,
+      client: reader,
+      songNftAddress: chain.contracts.SongNFT as Address,
+      confirmations: 0,
+      startBlock: 0n,
+      logger,
+      now: () => new Date(),
+    }).poll();
     await launchSong(sdk, { songId: 1n, allocationBps: 500 });
     indexer = newIndexer();
   });
@@ -176,11 +214,21 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(afterSell.fees.swap_fees_eth, (bought.hookFee + sold.hookFee).toString());
     assert.equal(afterSell.fees.swap_fees_eth, onChain.totalSwapFees.toString());
     assert.equal(afterSell.fees.uncollected_swap_fees_eth, onChain.uncollectedSwapFees.toString());
-    assert.deepEqual(afterSell.fees.claimable?.creator, { account: onChain.payoutRecipient, eth: '0', token: '0' }, 'nothing collected yet');
+    assert.deepEqual(
+      afterSell.fees.claimable?.creator,
+      { account: onChain.payoutRecipient, eth: '0', token: '0' },
+      'nothing collected yet',
+    );
 
     // collectFees moves the hook fees and the LP fees into the parties' balances.
     const wallet = createWalletClient({ account: developmentAccount(), transport: http(chain.rpcUrl) });
-    const collect = await wallet.writeContract({ address: vault, abi: songVaultAbi, functionName: 'collectFees', args: [1n], chain: sdk.walletClient.chain });
+    const collect = await wallet.writeContract({
+      address: vault,
+      abi: songVaultAbi,
+      functionName: 'collectFees',
+      args: [1n],
+      chain: sdk.walletClient.chain,
+    });
     const collectReceipt = await sdk.publicClient.waitForTransactionReceipt({ hash: collect });
     const [collected] = parseEventLogs({ abi: songVaultAbi, eventName: 'FeesCollected', logs: collectReceipt.logs });
     assert.ok(collected !== undefined);
@@ -204,7 +252,10 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       creator: { eth: fees.fees.creator.eth.toString(), token: fees.fees.creator.token.toString() },
       platform: { eth: fees.fees.platform.eth.toString(), token: fees.fees.platform.token.toString() },
     });
-    assert.ok(fees.fees.platform.eth > 0n && fees.fees.creator.eth > fees.fees.platform.eth, '20% to the platform, the rest to the creator');
+    assert.ok(
+      fees.fees.platform.eth > 0n && fees.fees.creator.eth > fees.fees.platform.eth,
+      '20% to the platform, the rest to the creator',
+    );
   });
 
   it('a reorg that drops a swap removes it from the view; the next swap is indexed on the new chain', async () => {
@@ -223,15 +274,22 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     // The new chain grows past the old head without that swap.
     await rpc('hardhat_mine', ['0x3']);
     const rewound = await indexer.poll();
-    assert.ok(rewound.rewoundTo !== null && rewound.rewoundTo < (reverted.receipt.blockNumber), 'rewound below the reverted block');
+    assert.ok(rewound.rewoundTo !== null && rewound.rewoundTo < reverted.receipt.blockNumber, 'rewound below the reverted block');
     const after = await getView(1n);
-    assert.deepEqual(after, { ...settled, fees: { ...settled.fees, claimable: after.fees.claimable } }, 'back to the view before the reverted swap');
+    assert.deepEqual(
+      after,
+      { ...settled, fees: { ...settled.fees, claimable: after.fees.claimable } },
+      'back to the view before the reverted swap',
+    );
     assert.equal(after.trades_total, 2);
     const swapRow = await stack.app.db.oneOrNone('SELECT 1 FROM pool_swaps WHERE tx_hash = $1', [reverted.hash]);
     assert.equal(swapRow, null);
     // The chart's history lost the rewound swap too; a cursor taken from it still pages on.
     const rewoundHistory = await getHistory(1n);
-    assert.deepEqual(rewoundHistory.swaps.map((swap) => swap.tx_hash), swapReceipts.map((receipt) => receipt.transactionHash).reverse());
+    assert.deepEqual(
+      rewoundHistory.swaps.map((swap) => swap.tx_hash),
+      swapReceipts.map((receipt) => receipt.transactionHash).reverse(),
+    );
     assert.equal(rewoundHistory.swaps[0]?.sqrt_price_x96, settled.price?.sqrt_price_x96);
     const afterCursor = await getHistory(1n, `?cursor=${seenHistory.next_cursor}`);
     assert.deepEqual(afterCursor.swaps, rewoundHistory.swaps);
@@ -248,7 +306,10 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
   it('a restarted indexer resumes from the stored cursor without counting anything twice', async () => {
     await indexer.stop();
     const before = await getView(1n);
-    const cursorBefore = await stack.app.db.one<{ block_number: string }>('SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1', [poolCursorName(vault)]);
+    const cursorBefore = await stack.app.db.one<{ block_number: string }>(
+      'SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1',
+      [poolCursorName(vault)],
+    );
 
     const restarted = newIndexer();
     const idle = await restarted.poll();
@@ -285,7 +346,15 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(second.next_cursor, null);
     const all = [...first.swaps, ...second.swaps];
     assert.deepEqual(
-      all.map((swap) => ({ tx: swap.tx_hash, block: swap.block_number, side: swap.side, eth: swap.eth, token: swap.token, sqrt: swap.sqrt_price_x96, tick: swap.tick })),
+      all.map((swap) => ({
+        tx: swap.tx_hash,
+        block: swap.block_number,
+        side: swap.side,
+        eth: swap.eth,
+        token: swap.token,
+        sqrt: swap.sqrt_price_x96,
+        tick: swap.tick,
+      })),
       newestFirst.map((log) => ({
         tx: log.transactionHash,
         block: log.blockNumber.toString(),
@@ -296,12 +365,21 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
         tick: log.args.tick,
       })),
     );
-    assert.deepEqual(all.map((swap) => swap.side), ['sell', 'buy', 'sell', 'buy']);
+    assert.deepEqual(
+      all.map((swap) => swap.side),
+      ['sell', 'buy', 'sell', 'buy'],
+    );
     // The newest swap's price is the pool's price now; the launch point is the pool's Initialize.
     const view = await getView(1n);
     assert.equal(all[0]?.tokens_per_eth, view.price?.tokens_per_eth);
-    assert.equal(first.launch?.sqrt_price_x96, (await stack.app.db.one<{ p: string }>('SELECT init_sqrt_price_x96::text AS p FROM song_pools WHERE song_id = 1')).p);
-    assert.ok(first.launch !== null && Number(first.launch.tokens_per_eth) > Number(all.at(-1)?.tokens_per_eth), 'the first buy made the token dearer than at launch');
+    assert.equal(
+      first.launch?.sqrt_price_x96,
+      (await stack.app.db.one<{ p: string }>('SELECT init_sqrt_price_x96::text AS p FROM song_pools WHERE song_id = 1')).p,
+    );
+    assert.ok(
+      first.launch !== null && Number(first.launch.tokens_per_eth) > Number(all.at(-1)?.tokens_per_eth),
+      'the first buy made the token dearer than at launch',
+    );
     assert.equal(first.indexed_through_block, (await reader.getBlockNumber()).toString());
     assert.deepEqual(await getPoolHistory(createSongmintApi({ baseUrl: stack.app.baseUrl }), { songId: 1n, limit: 3 }), first);
   });
@@ -312,21 +390,34 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const metadataUri = 'ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy';
     const audioHash = `0x${'cd'.repeat(32)}` as const;
     const account = developmentAccount();
-    const minted = await mintSong(sdk, { metadataUri, audioHash, signature: await signer.sign({ minter: account.address, metadataUri, audioHash }) });
+    const minted = await mintSong(sdk, {
+      metadataUri,
+      audioHash,
+      signature: await signer.sign({ minter: account.address, metadataUri, audioHash }),
+    });
     await launchSong(sdk, { songId: minted.tokenId });
     await indexer.poll();
 
     const api = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: creator.token });
     const first = await getPools(api, { limit: 1 });
     poolsResponseSchema.parse(first);
-    assert.deepEqual(first.pools.map((pool) => pool.song_id), [minted.tokenId.toString()]);
+    assert.deepEqual(
+      first.pools.map((pool) => pool.song_id),
+      [minted.tokenId.toString()],
+    );
     assert.ok(first.next_cursor !== null);
     assert.equal(first.indexed_through_block, (await reader.getBlockNumber()).toString());
     const second = await getPools(api, { limit: 1, cursor: first.next_cursor });
-    assert.deepEqual(second.pools.map((pool) => pool.song_id), ['1']);
+    assert.deepEqual(
+      second.pools.map((pool) => pool.song_id),
+      ['1'],
+    );
     assert.equal(second.next_cursor, null);
     const all = await getPools(api);
-    assert.deepEqual(all.pools.map((pool) => pool.song_id), [minted.tokenId.toString(), '1']);
+    assert.deepEqual(
+      all.pools.map((pool) => pool.song_id),
+      [minted.tokenId.toString(), '1'],
+    );
     assert.equal(all.next_cursor, null);
     assert.deepEqual(await getPool(api, { songId: 1n }), await getView(1n));
     // Song 2's history holds none of song 1's swaps.
@@ -345,6 +436,10 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal((await getView(1n)).fees.claimable?.creator.account, recipient);
     const nonceBefore = await sdk.publicClient.getTransactionCount({ address: developmentAccount().address });
     await assert.rejects(setPayoutRecipient(sdk, { songId: 1n, recipient: developmentAccount().address }), /NotPayoutRecipient/);
-    assert.equal(await sdk.publicClient.getTransactionCount({ address: developmentAccount().address }), nonceBefore, 'refused in simulation: nothing sent');
+    assert.equal(
+      await sdk.publicClient.getTransactionCount({ address: developmentAccount().address }),
+      nonceBefore,
+      'refused in simulation: nothing sent',
+    );
   });
 });

@@ -84,7 +84,8 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     // Previews carry content credentials too, read back by c2pa-rs: signed, bound, made by AI.
     const credentials = await readC2pa(bytes, stack.c2pa.caPem);
     assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
-    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as { kind: string; seed: string; jobId: string };
+    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation')
+      ?.data as { kind: string; seed: string; jobId: string };
     assert.deepEqual([generation.kind, generation.seed, generation.jobId], ['preview', '7', accepted.session_id]);
 
     // Stored privately at preview/<session_id>.mp3, nothing under the public audio/ prefix.
@@ -122,7 +123,11 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     const { id } = await stack.app.db.one<{ id: string }>('SELECT id FROM preview_jobs WHERE session_id = $1', [accepted.session_id]);
     const byId = await stack.app.request('/api/signature', {
       token: alice.token,
-      body: { job_id: `gen_${id}`, user_address: alice.address, metadata_uri: 'ipfs://bafkreidmpgxqzxtj5qouiv7uhohto665lf4iewx2rolgb2z4tgc6kynziy' },
+      body: {
+        job_id: `gen_${id}`,
+        user_address: alice.address,
+        metadata_uri: 'ipfs://bafkreidmpgxqzxtj5qouiv7uhohto665lf4iewx2rolgb2z4tgc6kynziy',
+      },
     });
     assert.equal(byId.status, 404, byId.text);
     assertVariantAError(byId.body, 'SIGN_001');
@@ -133,7 +138,10 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     assert.equal(byHash.status, 404, byHash.text);
     const status = await stack.app.request(`/api/generate/gen_${id}`, { token: alice.token });
     assert.equal(status.status, 404);
-    const metadata = await stack.app.request('/api/metadata', { token: alice.token, body: { name: 'Preview', description: 'not a song', audio_url: again.preview_url } });
+    const metadata = await stack.app.request('/api/metadata', {
+      token: alice.token,
+      body: { name: 'Preview', description: 'not a song', audio_url: again.preview_url },
+    });
     assert.equal(metadata.status, 400, metadata.text);
     assertVariantAError(metadata.body, 'VALIDATION_ERROR');
 
@@ -163,13 +171,20 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     const report = await sweep();
     assert.ok(report.previewsDeleted >= 1);
     assert.equal((await stack.objectStore.head(key)).ok, false, 'the clip is deleted');
-    assert.equal((await stack.app.db.oneOrNone('SELECT 1 FROM audio_previews WHERE session_id = $1', [sessionId])), null);
-    assert.equal((await fetch(view.preview_url).then(async (r) => (await r.arrayBuffer(), r.status))), 404, 'an earlier signed URL finds nothing');
+    assert.equal(await stack.app.db.oneOrNone('SELECT 1 FROM audio_previews WHERE session_id = $1', [sessionId]), null);
+    assert.equal(
+      await fetch(view.preview_url).then(async (r) => (await r.arrayBuffer(), r.status)),
+      404,
+      'an earlier signed URL finds nothing',
+    );
     const afterSweep = await statusOf(bob, sessionId);
     assert.equal(afterSweep.status, 410);
     assertVariantAError(afterSweep.body, 'PREVIEW_EXPIRED');
 
-    await stack.app.db.none(`UPDATE preview_jobs SET created_at = now() - make_interval(days => $2 + 1) WHERE session_id = $1`, [sessionId, PREVIEW_RECORD_DAYS]);
+    await stack.app.db.none(`UPDATE preview_jobs SET created_at = now() - make_interval(days => $2 + 1) WHERE session_id = $1`, [
+      sessionId,
+      PREVIEW_RECORD_DAYS,
+    ]);
     await sweep();
     assert.equal((await statusOf(bob, sessionId)).status, 404);
   });
@@ -197,7 +212,10 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     assertVariantAError(refused.body, 'RATE_002');
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
     assert.equal(refused.headers.get('x-ratelimit-limit'), String(limit));
-    const previews = await stack.app.db.one<{ n: number; duration: number }>('SELECT count(*)::int AS n, max(duration) AS duration FROM preview_jobs WHERE user_id = $1', [carol.userId]);
+    const previews = await stack.app.db.one<{ n: number; duration: number }>(
+      'SELECT count(*)::int AS n, max(duration) AS duration FROM preview_jobs WHERE user_id = $1',
+      [carol.userId],
+    );
     assert.deepEqual(previews, { n: 1, duration: 10 }, 'one preview, of the default 10 s');
 
     // Generation is untouched by previews: its hourly and daily limits are whole.
@@ -207,7 +225,10 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     const daily = await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [carol.userId]);
     assert.equal(daily.n, 1);
     // Both wait in the one generation queue.
-    const messages = await stack.app.db.one<{ previews: number }>(`SELECT count(*)::int AS previews FROM pgboss.job WHERE name = $1 AND data ? 'previewId'`, [GENERATION_QUEUE]);
+    const messages = await stack.app.db.one<{ previews: number }>(
+      `SELECT count(*)::int AS previews FROM pgboss.job WHERE name = $1 AND data ? 'previewId'`,
+      [GENERATION_QUEUE],
+    );
     assert.ok(messages.previews >= 1);
   });
 
@@ -220,9 +241,17 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     assert.equal(done.duration, 5);
     const clip = await fetch(done.previewUrl);
     assert.equal(clip.status, 200);
-    assert.equal(`0x${createHash('sha256').update(new Uint8Array(await clip.arrayBuffer())).digest('hex')}`, done.audioHash);
+    assert.equal(
+      `0x${createHash('sha256')
+        .update(new Uint8Array(await clip.arrayBuffer()))
+        .digest('hex')}`,
+      done.audioHash,
+    );
     assert.equal((await getPreview(api, { sessionId: queued.sessionId })).status, 'completed');
     await stack.app.db.none(`UPDATE preview_jobs SET created_at = now() - interval '25 hours' WHERE session_id = $1`, [queued.sessionId]);
-    await assert.rejects(getPreview(api, { sessionId: queued.sessionId }), (error: unknown) => error instanceof SongmintApiError && error.code === 'PREVIEW_EXPIRED' && error.status === 410);
+    await assert.rejects(
+      getPreview(api, { sessionId: queued.sessionId }),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'PREVIEW_EXPIRED' && error.status === 410,
+    );
   });
 });

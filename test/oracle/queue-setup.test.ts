@@ -33,7 +33,9 @@ describe('core: migrations and the generation queue', () => {
   });
 
   it('sessions run in UTC so CURRENT_DATE is the UTC day', async () => {
-    const row = await db.one(`SELECT current_setting('TimeZone') AS tz, CURRENT_DATE::text = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS same`);
+    const row = await db.one(
+      `SELECT current_setting('TimeZone') AS tz, CURRENT_DATE::text = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS same`,
+    );
     assert.deepEqual(row, { tz: 'UTC', same: true });
   });
 

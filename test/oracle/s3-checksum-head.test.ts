@@ -14,7 +14,14 @@ import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.t
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 
 const CREDENTIALS = { accessKeyId: 'AKIDSONGMINTTEST', secretAccessKey: 'songmint-test-secret' };
-const KEYS = ['audio/gen_0b5e0e43.mp3', 'covers/a b+c.png', 'ünï/çødé 🎵.mp3', "odd/x!'()*~@$&=;:,?#[].mp3", 'a//double/slash', 'trailing/'];
+const KEYS = [
+  'audio/gen_0b5e0e43.mp3',
+  'covers/a b+c.png',
+  'ünï/çødé 🎵.mp3',
+  "odd/x!'()*~@$&=;:,?#[].mp3",
+  'a//double/slash',
+  'trailing/',
+];
 
 function client(location: ObjectLocation, credentials = CREDENTIALS): S3Client {
   return new S3Client({
@@ -74,7 +81,13 @@ describe('signed HEAD for stored checksums (core/src/s3-checksum-head.ts)', () =
         if (typeof value === 'string') headers[name] = value;
       }
       const url = new URL(request.url ?? '/', 'http://placeholder');
-      const verifier = new SignatureV4({ credentials: CREDENTIALS, region: location.region, service: 's3', sha256: client(location).config.sha256, uriEscapePath: false });
+      const verifier = new SignatureV4({
+        credentials: CREDENTIALS,
+        region: location.region,
+        service: 's3',
+        sha256: client(location).config.sha256,
+        uriEscapePath: false,
+      });
       const date = new Date(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
       const expected = await verifier.sign(
         { method: request.method ?? '', protocol: 'http:', hostname: '127.0.0.1', path: url.pathname, query: {}, headers },
@@ -95,7 +108,12 @@ describe('signed HEAD for stored checksums (core/src/s3-checksum-head.ts)', () =
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      location = { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, region: 'eu-central-1', bucket: 'songmint', forcePathStyle: true };
+      location = {
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        region: 'eu-central-1',
+        bucket: 'songmint',
+        forcePathStyle: true,
+      };
     });
 
     after(() => {
@@ -126,7 +144,11 @@ describe('signed HEAD for stored checksums (core/src/s3-checksum-head.ts)', () =
 
     it('answers unknown when nothing listens (the SDK path then reports the outage)', async () => {
       const sdk = client(location);
-      const head = createChecksumHead({ location: { ...location, endpoint: 'http://127.0.0.1:9' }, credentials: sdk.config.credentials, sha256: sdk.config.sha256 });
+      const head = createChecksumHead({
+        location: { ...location, endpoint: 'http://127.0.0.1:9' },
+        credentials: sdk.config.credentials,
+        sha256: sdk.config.sha256,
+      });
       assert.deepEqual(await head('audio/x.mp3'), { kind: 'unknown' });
       head.close();
       sdk.destroy();
@@ -146,7 +168,10 @@ describe('signed HEAD for stored checksums (core/src/s3-checksum-head.ts)', () =
       const hex = createHash('sha256').update(bytes).digest('hex');
       assert.ok((await store.put('audio/ünï code.mp3', bytes, { contentType: 'audio/mpeg', sha256: hex })).ok);
       assert.ok((await store.put('audio/plain.mp3', bytes, { contentType: 'audio/mpeg' })).ok);
-      const sdk = client({ endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, forcePathStyle: true }, { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+      const sdk = client(
+        { endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, forcePathStyle: true },
+        { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      );
       const head = createChecksumHead({
         location: { endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, forcePathStyle: true },
         credentials: sdk.config.credentials,

@@ -20,13 +20,15 @@ describe('session charge: authentication and the hourly limit in one statement',
       operationId: 'probe',
       charge: { by: 'session', category: 'metadata_nft' },
       body: { limit: DEFAULT_BODY_LIMIT },
-      handle: () => ({ res, user, req }) => {
-        if ((req.body as { bad?: boolean }).bad === true) {
-          res.status(400).json({ error: { code: 'VALIDATION_ERROR', message: 'Invalid request', details: 'bad' } });
-          return;
-        }
-        res.json({ user_id: user.id, tier: user.tier });
-      },
+      handle:
+        () =>
+        ({ res, user, req }) => {
+          if ((req.body as { bad?: boolean }).bad === true) {
+            res.status(400).json({ error: { code: 'VALIDATION_ERROR', message: 'Invalid request', details: 'bad' } });
+            return;
+          }
+          res.json({ user_id: user.id, tier: user.tier });
+        },
       docs: { responses: { 200: { description: 'The caller.' } } },
     });
     app = await startTestApp({ extraRoutes: [probe] });
@@ -36,7 +38,12 @@ describe('session charge: authentication and the hourly limit in one statement',
   });
 
   const counter = async (userId: string, category: string) =>
-    (await app.db.oneOrNone<{ count: number }>('SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = $2', [`user:${userId}`, category]))?.count ?? null;
+    (
+      await app.db.oneOrNone<{ count: number }>('SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = $2', [
+        `user:${userId}`,
+        category,
+      ])
+    )?.count ?? null;
 
   async function completedJob(userId: string, address: string): Promise<string> {
     const id = randomUUID();
@@ -98,7 +105,9 @@ describe('session charge: authentication and the hourly limit in one statement',
     assert.deepEqual(ok.body, { user_id: user.userId, tier: 'free' });
     assert.equal(ok.headers.get('x-ratelimit-limit'), '100');
     assert.equal(ok.headers.get('x-ratelimit-remaining'), '99');
-    await app.db.none(`UPDATE rate_limit_counters SET count = 100 WHERE subject = $1 AND category = 'metadata_nft'`, [`user:${user.userId}`]);
+    await app.db.none(`UPDATE rate_limit_counters SET count = 100 WHERE subject = $1 AND category = 'metadata_nft'`, [
+      `user:${user.userId}`,
+    ]);
     const refused = await app.request('/api/probe', { token: user.token, body: {} });
     assert.equal(refused.status, 429);
     assertVariantAError(refused.body, 'RATE_002');
@@ -148,7 +157,12 @@ describe('session charge: authentication and the hourly limit in one statement',
     assert.equal(pro.kind, 'charged');
     assert.equal(pro.kind === 'charged' ? pro.state.remaining : null, 89);
     assert.equal(pro.kind === 'charged' ? pro.user?.tier : null, 'pro');
-    const wrongWallet = await chargeRequest({ db: app.db, chargee: { session: { ...claims, walletAddress: '0x0000000000000000000000000000000000000001' } }, category: 'generation', now: new Date() });
+    const wrongWallet = await chargeRequest({
+      db: app.db,
+      chargee: { session: { ...claims, walletAddress: '0x0000000000000000000000000000000000000001' } },
+      category: 'generation',
+      now: new Date(),
+    });
     assert.equal(wrongWallet.kind, 'no_user');
   });
 });

@@ -16,13 +16,40 @@ function random(seed: number): () => number {
 }
 
 const FIELDS = [
-  'job_id', 'user_address', 'metadata_uri', 'metadataURI', 'audioHash', 'name', 'description', 'audio_url', 'audioUrl',
-  'cover_image', 'coverImage', 'attributes', 'genre', 'bpm', 'duration', 'external_url', '__proto__', 'constructor',
+  'job_id',
+  'user_address',
+  'metadata_uri',
+  'metadataURI',
+  'audioHash',
+  'name',
+  'description',
+  'audio_url',
+  'audioUrl',
+  'cover_image',
+  'coverImage',
+  'attributes',
+  'genre',
+  'bpm',
+  'duration',
+  'external_url',
+  '__proto__',
+  'constructor',
 ];
 const STRINGS = [
-  '', ' ', '\u0000', 'ipfs://', 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq', 'gen_',
-  'gen_00000000-0000-4000-8000-000000000000', 'data:image/png;base64,', 'data:image/png;base64,====', 'https://a.example/c.mp3',
-  `0x${'f'.repeat(64)}`, `0x${'1'.repeat(40)}`, '💥'.repeat(300), 'x'.repeat(6000),
+  '',
+  ' ',
+  '\u0000',
+  'ipfs://',
+  'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq',
+  'gen_',
+  'gen_00000000-0000-4000-8000-000000000000',
+  'data:image/png;base64,',
+  'data:image/png;base64,====',
+  'https://a.example/c.mp3',
+  `0x${'f'.repeat(64)}`,
+  `0x${'1'.repeat(40)}`,
+  '💥'.repeat(300),
+  'x'.repeat(6000),
 ];
 
 describe('storage endpoints under random malformed bodies', () => {
@@ -37,13 +64,20 @@ describe('storage endpoints under random malformed bodies', () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     const value = (depth: number): unknown => {
       switch (Math.floor(next() * 8)) {
-        case 0: return null;
-        case 1: return next() > 0.5;
-        case 2: return Math.floor(next() * 2e6) - 1e6;
-        case 3: return next() * 1e308;
-        case 4: return depth < 3 ? Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1)) : [];
-        case 5: return depth < 3 ? object(depth + 1) : {};
-        default: return pick(STRINGS);
+        case 0:
+          return null;
+        case 1:
+          return next() > 0.5;
+        case 2:
+          return Math.floor(next() * 2e6) - 1e6;
+        case 3:
+          return next() * 1e308;
+        case 4:
+          return depth < 3 ? Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1)) : [];
+        case 5:
+          return depth < 3 ? object(depth + 1) : {};
+        default:
+          return pick(STRINGS);
       }
     };
     const object = (depth: number): Record<string, unknown> =>

@@ -72,14 +72,16 @@ describe('POST /api/signature', () => {
     assertVariantAError(again.body, 'SIGN_002');
   });
 
-  it('answers SIGN_001 (404) alike for another user\'s, an unknown and a malformed job id', async () => {
+  it("answers SIGN_001 (404) alike for another user's, an unknown and a malformed job id", async () => {
     const bobsJob = await stack.seedJob(bob.userId, bob.address);
     for (const jobId of [bobsJob.publicId, 'gen_00000000-0000-4000-8000-000000000000', 'gen_nope', bobsJob.id]) {
       const response = await sign(alice, { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI });
       assert.equal(response.status, 404, jobId);
       assertVariantAError(response.body, 'SIGN_001');
     }
-    const untouched = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [bobsJob.id]);
+    const untouched = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [
+      bobsJob.id,
+    ]);
     assert.equal(untouched.signature, null);
   });
 
@@ -118,10 +120,10 @@ describe('POST /api/signature', () => {
     const gone = await sign(alice, { job_id: missing.publicId, user_address: alice.address, metadata_uri: METADATA_URI });
     assertVariantAError(gone.body, 'SIGN_004');
 
-    const rows = await stack.app.db.one<{ n: number }>(
-      'SELECT count(*)::int AS n FROM mint_signatures WHERE job_id IN ($1, $2)',
-      [tampered.id, missing.id],
-    );
+    const rows = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE job_id IN ($1, $2)', [
+      tampered.id,
+      missing.id,
+    ]);
     assert.equal(rows.n, 0);
   });
 
@@ -130,7 +132,11 @@ describe('POST /api/signature', () => {
     const response = await sign(alice, { job_id: job.publicId, user_address: bob.address, metadata_uri: METADATA_URI });
     assert.equal(response.status, 403);
     assertVariantAError(response.body, 'FORBIDDEN');
-    const ok = await sign(alice, { job_id: job.publicId, user_address: alice.address.toUpperCase().replace('0X', '0x'), metadata_uri: METADATA_URI });
+    const ok = await sign(alice, {
+      job_id: job.publicId,
+      user_address: alice.address.toUpperCase().replace('0X', '0x'),
+      metadata_uri: METADATA_URI,
+    });
     assert.equal(ok.status, 200, 'the address comparison ignores hex case');
   });
 
@@ -201,11 +207,19 @@ describe('POST /api/signature', () => {
       { metadataURI: METADATA_URI, audioHash: '0x1234' },
     ];
     for (const body of bad) {
-      const response = await stack.app.request('/api/signature', { token: alice.token, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const response = await stack.app.request('/api/signature', {
+        token: alice.token,
+        rawBody: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(response.status, 400, `${JSON.stringify(body)} -> ${response.text}`);
       assertVariantAError(response.body, 'VALIDATION_ERROR');
     }
-    const invalidJson = await stack.app.request('/api/signature', { token: alice.token, rawBody: '{"job_id":', headers: { 'content-type': 'application/json' } });
+    const invalidJson = await stack.app.request('/api/signature', {
+      token: alice.token,
+      rawBody: '{"job_id":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(invalidJson.status, 400);
     assertVariantAError(invalidJson.body, 'VALIDATION_ERROR');
 
@@ -234,12 +248,18 @@ describe('POST /api/signature', () => {
     assert.equal(signed.headers.get('x-ratelimit-limit'), '100');
     assert.equal(signed.headers.get('x-ratelimit-remaining'), '99');
     // A refusal by the spec's checks counts as a request (only bad input does not).
-    const unknown = await sign(carol, { job_id: 'gen_00000000-0000-4000-8000-000000000000', user_address: carol.address, metadata_uri: METADATA_URI });
+    const unknown = await sign(carol, {
+      job_id: 'gen_00000000-0000-4000-8000-000000000000',
+      user_address: carol.address,
+      metadata_uri: METADATA_URI,
+    });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.headers.get('x-ratelimit-remaining'), '98');
     assert.equal(await hourlyCount(carol.userId), 2);
 
-    await stack.app.db.none(`UPDATE rate_limit_counters SET count = 100 WHERE subject = $1 AND category = 'metadata_nft'`, [`user:${carol.userId}`]);
+    await stack.app.db.none(`UPDATE rate_limit_counters SET count = 100 WHERE subject = $1 AND category = 'metadata_nft'`, [
+      `user:${carol.userId}`,
+    ]);
     const second = await stack.seedJob(carol.userId, carol.address);
     const refused = await sign(carol, { job_id: second.publicId, user_address: carol.address, metadata_uri: METADATA_URI });
     assert.equal(refused.status, 429);

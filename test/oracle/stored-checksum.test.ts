@@ -76,7 +76,12 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
       const other = new Uint8Array(bytes).fill(7, 0, 10);
       await assert.rejects(
         client.send(
-          new PutObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_c.mp3', Body: other, ChecksumSHA256: sha256(bytes).toString('base64') }),
+          new PutObjectCommand({
+            Bucket: s3.bucket,
+            Key: 'audio/gen_c.mp3',
+            Body: other,
+            ChecksumSHA256: sha256(bytes).toString('base64'),
+          }),
         ),
         (error: Error) => error.name === 'BadDigest',
       );
@@ -90,7 +95,11 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
       assert.ok(put.ok);
       await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'audio/gen_d.mp3', Body: replacement }));
       const hashed = await store.sha256('audio/gen_d.mp3');
-      assert.deepEqual(hashed.ok ? hashed.value : null, { hex: sha256(replacement).toString('hex'), size: bytes.byteLength, source: 'download' });
+      assert.deepEqual(hashed.ok ? hashed.value : null, {
+        hex: sha256(replacement).toString('hex'),
+        size: bytes.byteLength,
+        source: 'download',
+      });
     });
 
     it('drops the checksum with a deleted object, so a later upload without one has none', async () => {

@@ -5,7 +5,14 @@ import type { GenerationMessage } from '../../core/src/generation-queue.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
-import { dailyLimitErrorSchema, generateAcceptedSchema, generateVariantBResultSchema, profileSchema, variantAErrorSchema, variantCErrorSchema } from '../../oracle/src/http/schemas.ts';
+import {
+  dailyLimitErrorSchema,
+  generateAcceptedSchema,
+  generateVariantBResultSchema,
+  profileSchema,
+  variantAErrorSchema,
+  variantCErrorSchema,
+} from '../../oracle/src/http/schemas.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 
 describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
@@ -38,7 +45,10 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
           );
           await app.boss.complete(GENERATION_QUEUE, message.id);
         } else {
-          await app.db.none(`UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error', completed_at = now() WHERE id = $1`, [id]);
+          await app.db.none(
+            `UPDATE generation_jobs SET status = '${JOB_STATUS.failed}', error_code = 'GEN_005', error_message = 'model inference error', completed_at = now() WHERE id = $1`,
+            [id],
+          );
           await app.boss.fail(GENERATION_QUEUE, message.id);
         }
         return id;
@@ -49,23 +59,41 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
   }
 
   it('Variant B waits for the job and answers {audioUrl, audioHash, duration} (+ lyrics, model)', async () => {
-    const pending = app.request('/api/generate', { token: user.token, headers: { prefer: 'wait' }, body: { prompt: 'sync please', duration: 10 } });
+    const pending = app.request('/api/generate', {
+      token: user.token,
+      headers: { prefer: 'wait' },
+      body: { prompt: 'sync please', duration: 10 },
+    });
     const id = await settleNextJob(JOB_STATUS.completed);
     const res = await pending;
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('preference-applied'), 'wait');
     generateVariantBResultSchema.parse(res.body);
-    assert.deepEqual(res.body, { audioUrl: `http://storage.test/audio/${toPublicJobId(id)}.mp3`, audioHash: `0x${'cd'.repeat(32)}`, duration: 10, lyrics: null, model: null });
+    assert.deepEqual(res.body, {
+      audioUrl: `http://storage.test/audio/${toPublicJobId(id)}.mp3`,
+      audioHash: `0x${'cd'.repeat(32)}`,
+      duration: 10,
+      lyrics: null,
+      model: null,
+    });
     const counter = await app.db.one('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
     assert.equal(counter.daily_generations, 1);
   });
 
   it('Variant B answers a failed job with GEN_005 and the job id', async () => {
-    const pending = app.request('/api/generate', { token: user.token, headers: { prefer: 'respond-async, wait=300' }, body: { prompt: 'will fail', duration: 10 } });
+    const pending = app.request('/api/generate', {
+      token: user.token,
+      headers: { prefer: 'respond-async, wait=300' },
+      body: { prompt: 'will fail', duration: 10 },
+    });
     // `wait=300` alone is not `wait`: this request is Variant A and returns at once.
     const res = await pending;
     assert.equal(res.status, 202);
-    const failing = app.request('/api/generate', { token: user.token, headers: { prefer: 'wait' }, body: { prompt: 'will fail', duration: 10 } });
+    const failing = app.request('/api/generate', {
+      token: user.token,
+      headers: { prefer: 'wait' },
+      body: { prompt: 'will fail', duration: 10 },
+    });
     await settleNextJob(JOB_STATUS.failed);
     const id = await settleNextJob(JOB_STATUS.failed);
     const failed = await failing;

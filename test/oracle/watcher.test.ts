@@ -56,11 +56,20 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
     nft = receipt.contractAddress;
 
     alice = await stack.app.login();
-    await connection.provider.request({ method: 'hardhat_setBalance', params: [alice.account.address, `0x${parseEther('1').toString(16)}`] });
+    await connection.provider.request({
+      method: 'hardhat_setBalance',
+      params: [alice.account.address, `0x${parseEther('1').toString(16)}`],
+    });
     job = await stack.seedJob(alice.userId, alice.address);
     const uploaded = await stack.app.request('/api/metadata', {
       token: alice.token,
-      body: { name: 'On chain', description: 'minted in a test', audio_url: job.audioUrl, cover_image: dataUri('image/png', pngBytes(4, 4)), attributes: { genre: 'Lo-fi' } },
+      body: {
+        name: 'On chain',
+        description: 'minted in a test',
+        audio_url: job.audioUrl,
+        cover_image: dataUri('image/png', pngBytes(4, 4)),
+        attributes: { genre: 'Lo-fi' },
+      },
     });
     assert.equal(uploaded.status, 201, uploaded.text);
     metadataUri = (uploaded.body as { metadata_uri: string }).metadata_uri;
@@ -95,7 +104,11 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
 
     await assert.rejects(mint(alice.account, metadataUri, job.audioHash, signature), /Signature used/);
     const other = await stack.seedJob(alice.userId, alice.address);
-    const forged = await createMintSigner(generatePrivateKey()).sign({ minter: alice.address as Address, metadataUri, audioHash: other.audioHash });
+    const forged = await createMintSigner(generatePrivateKey()).sign({
+      minter: alice.address as Address,
+      metadataUri,
+      audioHash: other.audioHash,
+    });
     await assert.rejects(mint(alice.account, metadataUri, other.audioHash, forged), /Invalid signature/);
     const stranger = privateKeyToAccount(generatePrivateKey());
     await connection.provider.request({ method: 'hardhat_setBalance', params: [stranger.address, `0x${parseEther('1').toString(16)}`] });
@@ -116,7 +129,9 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
     });
     const early = await watcher.poll();
     assert.equal(early.recorded, 0, 'the mint block is not 2 blocks deep yet');
-    const before = await stack.app.db.one<{ signature_used: boolean }>('SELECT signature_used FROM generation_jobs WHERE id = $1', [job.id]);
+    const before = await stack.app.db.one<{ signature_used: boolean }>('SELECT signature_used FROM generation_jobs WHERE id = $1', [
+      job.id,
+    ]);
     assert.equal(before.signature_used, false);
 
     await connection.provider.request({ method: 'hardhat_mine', params: ['0x2'] });
@@ -134,7 +149,15 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
     assert.equal(user.total_minted, 1);
 
     // A second replica starting from scratch sees the same log: counted once.
-    const replica = createChainWatcher({ db: stack.app.db, client: publicClient, songNftAddress: nft, confirmations: 0, startBlock: 0n, logger, now: () => new Date() });
+    const replica = createChainWatcher({
+      db: stack.app.db,
+      client: publicClient,
+      songNftAddress: nft,
+      confirmations: 0,
+      startBlock: 0n,
+      logger,
+      now: () => new Date(),
+    });
     await stack.app.db.none('DELETE FROM chain_cursors');
     const again = await replica.poll();
     assert.equal(again.recorded, 0);
@@ -162,7 +185,14 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
   it('reports logs whose audio it never signed as unknown, without touching any job', async () => {
     const outcome = await recordSongMinted(
       stack.app.db,
-      { tokenId: 99n, minter: alice.account.address, audioHash: `0x${'ab'.repeat(32)}`, metadataUri: 'ipfs://x', txHash: `0x${'cd'.repeat(32)}`, blockNumber: 5n },
+      {
+        tokenId: 99n,
+        minter: alice.account.address,
+        audioHash: `0x${'ab'.repeat(32)}`,
+        metadataUri: 'ipfs://x',
+        txHash: `0x${'cd'.repeat(32)}`,
+        blockNumber: 5n,
+      },
       new Date(),
     );
     assert.equal(outcome, 'unknown');

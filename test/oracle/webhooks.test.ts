@@ -127,7 +127,13 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
   before(async () => {
     receiver = await startReceiver();
     stack = await startStorageStack({ webhookAllowList: allowList });
-    service = await startWebhookService({ db: stack.app.db, boss: stack.app.boss, logger: stack.app.deps.logger, settings: { ...TEST_SETTINGS, allowList }, now: () => new Date() });
+    service = await startWebhookService({
+      db: stack.app.db,
+      boss: stack.app.boss,
+      logger: stack.app.deps.logger,
+      settings: { ...TEST_SETTINGS, allowList },
+      now: () => new Date(),
+    });
     worker = await startStackWorker(stack, { ENCODER_THREADS: '1', WORKER_CONCURRENCY: '1' });
     alice = await stack.app.login();
   });
@@ -143,7 +149,8 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
       `SELECT id, event, state, attempts, last_status, last_error, delivered_at FROM webhook_deliveries WHERE job_id = $1`,
       [jobId.replace(/^gen_/, '')],
     );
-  const secretOf = async (who: LoggedIn) => webhookSecretSchema.parse((await stack.app.request('/api/webhooks/secret', { token: who.token })).body).secret;
+  const secretOf = async (who: LoggedIn) =>
+    webhookSecretSchema.parse((await stack.app.request('/api/webhooks/secret', { token: who.token })).body).secret;
 
   /**
    * A job of `who` with a webhook, failed by a real writer other than the worker: the sweep that
@@ -174,7 +181,10 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.equal(Buffer.from(secret.slice(6), 'base64').length, 32);
     assert.equal(await secretOf(alice), secret, 'the secret is made once');
-    const res = await stack.app.request('/api/generate', { token: alice.token, body: { prompt: 'a webhook song', duration: 5, webhook: receiver.url('/hooks/e2e') } });
+    const res = await stack.app.request('/api/generate', {
+      token: alice.token,
+      body: { prompt: 'a webhook song', duration: 5, webhook: receiver.url('/hooks/e2e') },
+    });
     assert.equal(res.status, 202, res.text);
     const jobId = generateAcceptedSchema.parse(res.body).job_id;
     const [delivery] = await waitFor('the completed delivery', () => {
@@ -193,21 +203,30 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     assert.deepEqual(event.data, status.body);
     assert.equal(event.data.status, 'completed');
     // Tampering and other secrets are refused by the SDK.
-    await assert.rejects(verifyWebhook({ secret, headers: delivery.headers, body: delivery.body.replace('completed', 'failed') }), { code: 'INVALID_WEBHOOK' });
+    await assert.rejects(verifyWebhook({ secret, headers: delivery.headers, body: delivery.body.replace('completed', 'failed') }), {
+      code: 'INVALID_WEBHOOK',
+    });
     const bob = await stack.app.login();
-    await assert.rejects(verifyWebhook({ secret: await secretOf(bob), headers: delivery.headers, body: delivery.body }), { code: 'INVALID_WEBHOOK' });
-    await assert.rejects(verifyWebhook({ secret, headers: delivery.headers, body: delivery.body, now: new Date(Date.now() + 3600_000) }), { code: 'INVALID_WEBHOOK' });
+    await assert.rejects(verifyWebhook({ secret: await secretOf(bob), headers: delivery.headers, body: delivery.body }), {
+      code: 'INVALID_WEBHOOK',
+    });
+    await assert.rejects(verifyWebhook({ secret, headers: delivery.headers, body: delivery.body, now: new Date(Date.now() + 3600_000) }), {
+      code: 'INVALID_WEBHOOK',
+    });
     // Once: nothing more arrives, and the outbox records it.
     await sleep(1500);
     assert.equal(receiver.received('/hooks/e2e').length, 1);
     const rows = await deliveriesOf(jobId);
     assert.equal(rows.length, 1);
-    assert.deepEqual({ event: rows[0]?.event, state: rows[0]?.state, attempts: rows[0]?.attempts, last_status: rows[0]?.last_status }, {
-      event: 'generation.completed',
-      state: 'delivered',
-      attempts: 1,
-      last_status: 200,
-    });
+    assert.deepEqual(
+      { event: rows[0]?.event, state: rows[0]?.state, attempts: rows[0]?.attempts, last_status: rows[0]?.last_status },
+      {
+        event: 'generation.completed',
+        state: 'delivered',
+        attempts: 1,
+        last_status: 200,
+      },
+    );
     assert.ok(rows[0]?.delivered_at instanceof Date);
   });
 
@@ -285,12 +304,25 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
   });
 
   it('private and loopback targets: IP literals refused at submit (400, nothing charged); a name resolving to loopback refused at delivery', async () => {
-    const daily = async () => (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [alice.userId])).n;
-    const jobs = async () => (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [alice.userId])).n;
+    const daily = async () =>
+      (await stack.app.db.one<{ n: number }>('SELECT daily_generations AS n FROM users WHERE id = $1', [alice.userId])).n;
+    const jobs = async () =>
+      (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [alice.userId])).n;
     const hourly = async () =>
-      (await stack.app.db.oneOrNone<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`, [`user:${alice.userId}`]))?.n ?? 0;
+      (
+        await stack.app.db.oneOrNone<{ n: number }>(
+          `SELECT sum(count)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'generation'`,
+          [`user:${alice.userId}`],
+        )
+      )?.n ?? 0;
     const before = { daily: await daily(), jobs: await jobs(), hourly: await hourly() };
-    for (const webhook of ['https://10.0.0.7/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', `https://127.0.0.2:${receiver.port}/hook`, 'https://[::ffff:7f00:1]/']) {
+    for (const webhook of [
+      'https://10.0.0.7/hook',
+      'https://[::1]/hook',
+      'https://169.254.169.254/latest',
+      `https://127.0.0.2:${receiver.port}/hook`,
+      'https://[::ffff:7f00:1]/',
+    ]) {
       const res = await stack.app.request('/api/generate', { token: alice.token, body: { prompt: 'ssrf', duration: 5, webhook } });
       assert.equal(res.status, 400, webhook);
       assertVariantAError(res.body, 'VALIDATION_ERROR');
@@ -314,7 +346,13 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
     boss2.on('error', () => undefined);
     await boss2.start();
     const db2: Database = createDatabase(stack.app.pg.url, { max: 10 });
-    const replica = await startWebhookService({ db: db2, boss: boss2, logger: pino({ level: 'silent' }), settings: { ...TEST_SETTINGS, allowList }, now: () => new Date() });
+    const replica = await startWebhookService({
+      db: db2,
+      boss: boss2,
+      logger: pino({ level: 'silent' }),
+      settings: { ...TEST_SETTINGS, allowList },
+      now: () => new Date(),
+    });
     try {
       const paths = Array.from({ length: 12 }, (_, index) => `/hooks/replica-${index}`);
       const jobIds: string[] = [];
@@ -326,9 +364,15 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
       for (const path of paths) assert.equal(receiver.received(path).length, 1, path);
       for (const jobId of jobIds) {
         const rows = await deliveriesOf(jobId);
-        assert.deepEqual(rows.map((row) => [row.state, row.attempts]), [['delivered', 1]]);
+        assert.deepEqual(
+          rows.map((row) => [row.state, row.attempts]),
+          [['delivered', 1]],
+        );
         // Queued once: one pg-boss message per outbox row.
-        const messages = await stack.app.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [WEBHOOK_QUEUE, rows[0]?.id]);
+        const messages = await stack.app.db.one<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`,
+          [WEBHOOK_QUEUE, rows[0]?.id],
+        );
         assert.equal(messages.n, 1);
       }
     } finally {
@@ -350,10 +394,14 @@ describe('signed webhooks (real PostgreSQL, pg-boss, worker and receivers)', () 
       [jobId.replace(/^gen_/, ''), receiver.url('/hooks/expired')],
     );
     await stack.app.boss.send(WEBHOOK_QUEUE, { deliveryId: id }, { retryLimit: 0, expireInSeconds: 1 });
-    const row = await waitFor('the abandoned delivery', async () => {
-      const [found] = await deliveriesOf(jobId);
-      return found?.state === DELIVERY_STATE.gave_up ? found : undefined;
-    }, 60_000);
+    const row = await waitFor(
+      'the abandoned delivery',
+      async () => {
+        const [found] = await deliveriesOf(jobId);
+        return found?.state === DELIVERY_STATE.gave_up ? found : undefined;
+      },
+      60_000,
+    );
     assert.equal(row.last_error, ABANDONED_DELIVERY_MESSAGE);
     assert.equal(receiver.received('/hooks/expired').length, 1);
   });

@@ -36,7 +36,16 @@ type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
 
 const JOB = 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11';
 const HASH = `0x${'ab'.repeat(32)}`;
-const completed = { job_id: JOB, status: 'completed', audio_url: 'http://127.0.0.1:1/songmint/audio/x.mp3', audio_hash: HASH, duration: 10, created_at: '2026-11-23T00:00:00.000Z', lyrics: '[verse]\nla', model: { name: 'songmint-builtin-procedural', version: '1.0.0' } };
+const completed = {
+  job_id: JOB,
+  status: 'completed',
+  audio_url: 'http://127.0.0.1:1/songmint/audio/x.mp3',
+  audio_hash: HASH,
+  duration: 10,
+  created_at: '2026-11-23T00:00:00.000Z',
+  lyrics: '[verse]\nla',
+  model: { name: 'songmint-builtin-procedural', version: '1.0.0' },
+};
 const processing = (progress: number) => ({ job_id: JOB, status: 'processing', progress, estimated_remaining: 3 });
 const queued = { job_id: JOB, status: 'queued', progress: 0, estimated_remaining: 5, position: 2 };
 
@@ -56,7 +65,9 @@ describe('@songmint/sdk over HTTP', () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    api = withSession(createSongmintApi({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }), { token: 'session-token' });
+    api = withSession(createSongmintApi({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }), {
+      token: 'session-token',
+    });
   });
   after(() => {
     server.closeAllConnections();
@@ -86,32 +97,67 @@ describe('@songmint/sdk over HTTP', () => {
     assert.equal(requests[1]?.headers['idempotency-key'], fresh.idempotencyKey);
   });
 
-  it('cancelJob posts to the job\'s cancel route; listJobs passes cursor and limit and maps next_cursor', async () => {
+  it("cancelJob posts to the job's cancel route; listJobs passes cursor and limit and maps next_cursor", async () => {
     serve((_req, res) => json(res, 200, { job_id: JOB, status: 'cancelled' }));
     assert.deepEqual(await cancelJob(api, { jobId: JOB }), { jobId: JOB, status: 'cancelled' });
     assert.equal(requests[0]?.method, 'POST');
     assert.equal(requests[0]?.url, `/api/generate/${JOB}/cancel`);
-    const summary = { job_id: JOB, status: 'queued', progress: 0, prompt: 'lo-fi', duration: 10, created_at: '2026-11-23T00:00:00.000Z', audio_url: null, audio_hash: null, error_code: null };
+    const summary = {
+      job_id: JOB,
+      status: 'queued',
+      progress: 0,
+      prompt: 'lo-fi',
+      duration: 10,
+      created_at: '2026-11-23T00:00:00.000Z',
+      audio_url: null,
+      audio_hash: null,
+      error_code: null,
+    };
     serve((_req, res) => json(res, 200, { jobs: [summary], next_cursor: 'next-page' }));
     assert.deepEqual(await listJobs(api, { cursor: 'this-page', limit: 1 }), { jobs: [summary], nextCursor: 'next-page' });
     assert.equal(requests[0]?.url, '/api/generate?cursor=this-page&limit=1');
-    serve((_req, res) => json(res, 409, { error: { code: 'CONFLICT', message: 'The job is completed and can no longer be cancelled', details: '' } }));
-    await assert.rejects(cancelJob(api, { jobId: JOB }), (error: unknown) => error instanceof SongmintApiError && error.code === 'CONFLICT' && error.status === 409);
+    serve((_req, res) =>
+      json(res, 409, { error: { code: 'CONFLICT', message: 'The job is completed and can no longer be cancelled', details: '' } }),
+    );
+    await assert.rejects(
+      cancelJob(api, { jobId: JOB }),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'CONFLICT' && error.status === 409,
+    );
   });
 
   it('uploadMetadata and getMintSignature send an Idempotency-Key only when given one', async () => {
     serve((_req, res) => json(res, 201, { metadata_uri: 'ipfs://bafkrei', metadata_hash: HASH, cid: 'bafkrei' }));
     await uploadMetadata(api, { name: 'n', audioUrl: 'https://a.test/a.mp3', idempotencyKey: 'meta-1' });
     await uploadMetadata(api, { name: 'n', audioUrl: 'https://a.test/a.mp3' });
-    assert.deepEqual(requests.map((request) => request.headers['idempotency-key']), ['meta-1', undefined]);
-    serve((_req, res) => json(res, 200, { signature: `0x${'11'.repeat(65)}`, audio_hash: HASH, expires_at: '2026-11-23T01:00:00.000Z', job_id: JOB }));
-    await getMintSignature(api, { jobId: JOB, userAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', metadataUri: 'ipfs://bafkrei', idempotencyKey: 'sign-1' });
+    assert.deepEqual(
+      requests.map((request) => request.headers['idempotency-key']),
+      ['meta-1', undefined],
+    );
+    serve((_req, res) =>
+      json(res, 200, { signature: `0x${'11'.repeat(65)}`, audio_hash: HASH, expires_at: '2026-11-23T01:00:00.000Z', job_id: JOB }),
+    );
+    await getMintSignature(api, {
+      jobId: JOB,
+      userAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      metadataUri: 'ipfs://bafkrei',
+      idempotencyKey: 'sign-1',
+    });
     assert.equal(requests[0]?.headers['idempotency-key'], 'sign-1');
   });
 
   it('a rejected request becomes a SongmintApiError with the API code, status and Retry-After', async () => {
-    serve((_req, res) => json(res, 429, { error: { code: 'RATE_002', message: 'Hourly limit', details: 'generation: 10 per hour' } }, { 'retry-after': '120' }));
-    const error = await generate(api, { prompt: 'x', duration: 10 }).then(() => assert.fail('resolved'), (caught: unknown) => caught);
+    serve((_req, res) =>
+      json(
+        res,
+        429,
+        { error: { code: 'RATE_002', message: 'Hourly limit', details: 'generation: 10 per hour' } },
+        { 'retry-after': '120' },
+      ),
+    );
+    const error = await generate(api, { prompt: 'x', duration: 10 }).then(
+      () => assert.fail('resolved'),
+      (caught: unknown) => caught,
+    );
     assert.ok(error instanceof SongmintApiError);
     assert.equal(error.code, 'RATE_002');
     assert.equal(error.status, 429);
@@ -122,7 +168,10 @@ describe('@songmint/sdk over HTTP', () => {
   it('calls that need a session refuse to run without one, sending nothing', async () => {
     serve((_req, res) => json(res, 500, {}));
     const anonymous = createSongmintApi({ baseUrl: api.baseUrl });
-    await assert.rejects(generate(anonymous, { prompt: 'x', duration: 10 }), (error: unknown) => error instanceof SongmintClientError && error.code === 'NOT_SIGNED_IN');
+    await assert.rejects(
+      generate(anonymous, { prompt: 'x', duration: 10 }),
+      (error: unknown) => error instanceof SongmintClientError && error.code === 'NOT_SIGNED_IN',
+    );
     assert.equal(requests.length, 0);
   });
 
@@ -136,12 +185,23 @@ describe('@songmint/sdk over HTTP', () => {
     });
     const progress: JobProgress[] = [];
     const song = await waitForJob(api, { jobId: JOB, onProgress: (report) => progress.push(report) });
-    assert.deepEqual(song, { jobId: JOB, audioUrl: completed.audio_url, audioHash: HASH, duration: 10, createdAt: new Date(completed.created_at), lyrics: '[verse]\nla', model: completed.model });
+    assert.deepEqual(song, {
+      jobId: JOB,
+      audioUrl: completed.audio_url,
+      audioHash: HASH,
+      duration: 10,
+      createdAt: new Date(completed.created_at),
+      lyrics: '[verse]\nla',
+      model: completed.model,
+    });
     assert.deepEqual(progress, [
       { jobId: JOB, status: 'queued', progress: 0, estimatedRemaining: 5, position: 2 },
       { jobId: JOB, status: 'processing', progress: 40, estimatedRemaining: 3 },
     ]);
-    assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`]);
+    assert.deepEqual(
+      requests.map((request) => request.url),
+      [`/api/generate/${JOB}/events`],
+    );
   });
 
   it('jobEvents yields named events with their ids, sends Last-Event-ID, and rejects an error answer with its API code', async () => {
@@ -152,7 +212,8 @@ describe('@songmint/sdk over HTTP', () => {
       res.end(`event: completed\nid: completed\ndata: ${JSON.stringify(completed)}\n\n`);
     });
     const seen: Array<{ event: string; id: string | undefined; status: string }> = [];
-    for await (const event of jobEvents(api, { jobId: JOB, lastEventId: 'queued-0' })) seen.push({ event: event.event, id: event.id, status: event.job.status });
+    for await (const event of jobEvents(api, { jobId: JOB, lastEventId: 'queued-0' }))
+      seen.push({ event: event.event, id: event.id, status: event.job.status });
     assert.deepEqual(seen, [
       { event: 'status', id: 'processing-40', status: 'processing' },
       { event: 'completed', id: 'completed', status: 'completed' },
@@ -164,7 +225,10 @@ describe('@songmint/sdk over HTTP', () => {
     const consume = async () => {
       for await (const event of jobEvents(api, { jobId: JOB })) assert.fail(`no event expected, got ${event.event}`);
     };
-    await assert.rejects(consume(), (error: unknown) => error instanceof SongmintApiError && error.code === 'NOT_FOUND' && error.status === 404);
+    await assert.rejects(
+      consume(),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'NOT_FOUND' && error.status === 404,
+    );
   });
 
   it('waitForJob resumes a stream the server ended early from its last event id', async () => {
@@ -178,10 +242,13 @@ describe('@songmint/sdk over HTTP', () => {
     });
     const song = await waitForJob(api, { jobId: JOB, pollIntervalMs: 5 });
     assert.equal(song.audioHash, HASH);
-    assert.deepEqual(requests.map((request) => [request.url, request.headers['last-event-id']]), [
-      [`/api/generate/${JOB}/events`, undefined],
-      [`/api/generate/${JOB}/events`, 'processing-40'],
-    ]);
+    assert.deepEqual(
+      requests.map((request) => [request.url, request.headers['last-event-id']]),
+      [
+        [`/api/generate/${JOB}/events`, undefined],
+        [`/api/generate/${JOB}/events`, 'processing-40'],
+      ],
+    );
   });
 
   it('waitForJob falls back to polling when the stream breaks mid-way', async () => {
@@ -204,8 +271,14 @@ describe('@songmint/sdk over HTTP', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(`event: cancelled\nid: cancelled\ndata: ${JSON.stringify({ job_id: JOB, status: 'cancelled' })}\n\n`);
     });
-    await assert.rejects(waitForJob(api, { jobId: JOB }), (error: unknown) => error instanceof SongmintApiError && error.code === 'CANCELLED');
-    assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`]);
+    await assert.rejects(
+      waitForJob(api, { jobId: JOB }),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'CANCELLED',
+    );
+    assert.deepEqual(
+      requests.map((request) => request.url),
+      [`/api/generate/${JOB}/events`],
+    );
   });
 
   it('waitForJob polls GET /api/generate/{id} with backoff where there is no stream (as today)', async () => {
@@ -218,7 +291,10 @@ describe('@songmint/sdk over HTTP', () => {
     const song = await waitForJob(api, { jobId: JOB, pollIntervalMs: 5, onProgress: (report) => progress.push(report.progress) });
     assert.equal(song.audioHash, HASH);
     assert.deepEqual(progress, [0, 20, 80]);
-    assert.deepEqual(requests.map((request) => request.url), [`/api/generate/${JOB}/events`, ...Array<string>(4).fill(`/api/generate/${JOB}`)]);
+    assert.deepEqual(
+      requests.map((request) => request.url),
+      [`/api/generate/${JOB}/events`, ...Array<string>(4).fill(`/api/generate/${JOB}`)],
+    );
   });
 
   it('a failed job rejects with its error code and job id', async () => {
@@ -226,7 +302,10 @@ describe('@songmint/sdk over HTTP', () => {
       if (req.url?.endsWith('/events') === true) json(res, 404, {});
       else json(res, 200, { job_id: JOB, status: 'failed', error: { code: 'GEN_005', message: 'Generation failed', retry_after: 10 } });
     });
-    await assert.rejects(waitForJob(api, { jobId: JOB }), (error: unknown) => error instanceof SongmintApiError && error.code === 'GEN_005' && error.jobId === JOB && error.retryAfter === 10);
+    await assert.rejects(
+      waitForJob(api, { jobId: JOB }),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'GEN_005' && error.jobId === JOB && error.retryAfter === 10,
+    );
   });
 
   it('the AbortSignal stops waiting with ABORTED', async () => {
@@ -246,9 +325,15 @@ describe('@songmint/sdk over HTTP', () => {
     });
     await generate(api, { prompt: 'lo-fi', duration: 10, webhook: 'https://hooks.example/x', idempotencyKey: 'k' });
     assert.equal(JSON.parse(requests[0]?.body ?? '').webhook, 'https://hooks.example/x');
-    assert.deepEqual(await getWebhookSecret(api), { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAt: new Date('2026-11-24T07:00:00.000Z') });
+    assert.deepEqual(await getWebhookSecret(api), {
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      createdAt: new Date('2026-11-24T07:00:00.000Z'),
+    });
     await rotateWebhookSecret(api);
-    assert.deepEqual(requests.slice(1).map((request) => `${request.method} ${request.url}`), ['GET /api/webhooks/secret', 'POST /api/webhooks/secret/rotate']);
+    assert.deepEqual(
+      requests.slice(1).map((request) => `${request.method} ${request.url}`),
+      ['GET /api/webhooks/secret', 'POST /api/webhooks/secret/rotate'],
+    );
   });
 });
 
@@ -256,7 +341,14 @@ describe('@songmint/sdk helpers', () => {
   it('apiErrorFromBody reads all three error shapes of the API', () => {
     const a = apiErrorFromBody(409, { error: { code: 'SIGN_002', message: 'Already signed', details: 'once', job_id: JOB } });
     assert.deepEqual([a.code, a.status, a.details, a.jobId], ['SIGN_002', 409, 'once', JOB]);
-    const daily = apiErrorFromBody(429, { error: 'rate_limit_exceeded', limit: 10, reset_at: '2026-11-24T00:00:00.000Z', code: 'RATE_001', message: 'Daily limit', retry_after: 99 });
+    const daily = apiErrorFromBody(429, {
+      error: 'rate_limit_exceeded',
+      limit: 10,
+      reset_at: '2026-11-24T00:00:00.000Z',
+      code: 'RATE_001',
+      message: 'Daily limit',
+      retry_after: 99,
+    });
     assert.deepEqual([daily.code, daily.retryAfter, daily.details], ['RATE_001', 99, { limit: 10, reset_at: '2026-11-24T00:00:00.000Z' }]);
     const c = apiErrorFromBody(404, { error: 'NOT_FOUND', message: 'Token not found', details: { id: '7' } }, '3');
     assert.deepEqual([c.code, c.message, c.details, c.retryAfter], ['NOT_FOUND', 'NOT_FOUND: Token not found', { id: '7' }, 3]);
@@ -272,9 +364,15 @@ describe('@songmint/sdk helpers', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const body = '{"test": 2432232314}';
     const now = new Date(1614265330 * 1000);
-    const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' };
+    const headers = {
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    };
     assert.deepEqual(await verifyWebhook({ secret, headers, body, now }), { test: 2432232314 });
-    assert.deepEqual(await verifyWebhook({ secret, headers: new Headers(headers), body: new TextEncoder().encode(body), now }), { test: 2432232314 });
+    assert.deepEqual(await verifyWebhook({ secret, headers: new Headers(headers), body: new TextEncoder().encode(body), now }), {
+      test: 2432232314,
+    });
     // Several signatures (a key change): any one that matches is enough.
     await verifyWebhook({ secret, headers: { ...headers, 'webhook-signature': `v1,AAAA ${headers['webhook-signature']}` }, body, now });
     const refused = [
@@ -288,8 +386,14 @@ describe('@songmint/sdk helpers', () => {
       { secret, headers: { ...headers, 'webhook-timestamp': '1614265330.5' }, body, now },
       { secret: 'not-a-secret', headers, body, now },
     ];
-    for (const parameters of refused) await assert.rejects(verifyWebhook(parameters), (error: unknown) => error instanceof SongmintClientError && error.code === 'INVALID_WEBHOOK');
-    assert.deepEqual(await verifyWebhook({ secret, headers, body, now: new Date(now.getTime() + 3_000_000), toleranceSeconds: 3600 }), { test: 2432232314 });
+    for (const parameters of refused)
+      await assert.rejects(
+        verifyWebhook(parameters),
+        (error: unknown) => error instanceof SongmintClientError && error.code === 'INVALID_WEBHOOK',
+      );
+    assert.deepEqual(await verifyWebhook({ secret, headers, body, now: new Date(now.getTime() + 3_000_000), toleranceSeconds: 3600 }), {
+      test: 2432232314,
+    });
   });
 
   it('coverDataUri encodes image bytes as a base64 data URI', () => {

@@ -1,7 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { GENERATED_DIR, GENERATED_FILES, renderAbis, renderAddresses, renderApiTypes, renderErrorCodes } from '../../scripts/sdk-codegen.ts';
+import {
+  GENERATED_DIR,
+  GENERATED_FILES,
+  renderAbis,
+  renderAddresses,
+  renderApiTypes,
+  renderErrorCodes,
+} from '../../scripts/sdk-codegen.ts';
 import { ERROR_CODES, HTTP_STATUS } from '../../oracle/src/domain/errors.ts';
 import { API_ERROR_CODES } from '../../sdk/src/generated/error-codes.ts';
 import { apiErrorFromBody } from '../../sdk/src/errors.ts';
@@ -13,7 +20,7 @@ const HINT = 'stale: run `npm run sdk:generate` and commit sdk/src/generated/';
  * sdk/src/generated/ is what the generator makes from this repository now. (The addresses need a
  * deployment: test/e2e/npm-start.test.ts compares them with the stack's.)
  */
-describe('the SDK\'s generated files', () => {
+describe("the SDK's generated files", () => {
   it('api.ts: the types of the OpenAPI document the oracle serves', async () => {
     assert.equal(await checkedIn(GENERATED_FILES.api), await renderApiTypes(), `api.ts ${HINT}`);
   });
@@ -23,7 +30,11 @@ describe('the SDK\'s generated files', () => {
   });
 
   it('the SDK knows exactly the codes the oracle answers with', () => {
-    assert.deepEqual([...API_ERROR_CODES].sort(), [...ERROR_CODES].sort(), `the SDK's error codes differ from oracle/src/domain/errors.ts: ${HINT}`);
+    assert.deepEqual(
+      [...API_ERROR_CODES].sort(),
+      [...ERROR_CODES].sort(),
+      `the SDK's error codes differ from oracle/src/domain/errors.ts: ${HINT}`,
+    );
     // Each one is read back as itself from both error shapes, not folded into HTTP_<status>.
     for (const code of ERROR_CODES) {
       const status = HTTP_STATUS[code];

@@ -45,7 +45,11 @@ function bounded(kind: string, fn: HookFn, where: string): HookFn {
     if (!(result instanceof Promise)) return result;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new Error(`${kind} hook at ${where} did not finish within ${HOOK_LIMIT_MS / 1000} s (a lost promise or a component that never answered; see the test's setup)`));
+        reject(
+          new Error(
+            `${kind} hook at ${where} did not finish within ${HOOK_LIMIT_MS / 1000} s (a lost promise or a component that never answered; see the test's setup)`,
+          ),
+        );
       }, HOOK_LIMIT_MS);
       result.then(
         (value: unknown) => {

@@ -70,7 +70,8 @@ function initReader(): void {
  */
 export async function readC2pa(mp3: Uint8Array, trustAnchorPem?: string): Promise<C2paReport> {
   initReader();
-  const settings = trustAnchorPem === undefined ? undefined : JSON.stringify({ trust: { user_anchors: trustAnchorPem }, verify: { verify_trust: true } });
+  const settings =
+    trustAnchorPem === undefined ? undefined : JSON.stringify({ trust: { user_anchors: trustAnchorPem }, verify: { verify_trust: true } });
   const reader = await WasmReader.fromBytes('audio/mpeg', mp3, settings);
   try {
     return JSON.parse(reader.json()) as C2paReport;

@@ -29,12 +29,25 @@ export async function freePortRun(): Promise<number> {
 
 /** Environment for a stack on `port` with data in `dataDir`, ignoring any real service the caller's environment names. */
 export function stackEnv(port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', S3_ENDPOINT: '', CHAIN_RPC_URL: '', SONG_NFT_ADDRESS: '', ...extra };
+  return {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    S3_ENDPOINT: '',
+    CHAIN_RPC_URL: '',
+    SONG_NFT_ADDRESS: '',
+    ...extra,
+  };
 }
 
 /** Removes the PostgreSQL stand-in cluster folder a root run keeps outside DATA_DIR (see README). */
 export async function removeStandInCluster(dataDir: string): Promise<void> {
-  const standIn = await readFile(join(dataDir, 'postgres', 'CLUSTER_HOME'), 'utf8').then((text) => text.split('\n')[0], () => undefined);
+  const standIn = await readFile(join(dataDir, 'postgres', 'CLUSTER_HOME'), 'utf8').then(
+    (text) => text.split('\n')[0],
+    () => undefined,
+  );
   if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true });
 }
 
@@ -52,7 +65,10 @@ export interface NpmStartStack {
 export async function startNpmStack({ timeoutMs = 90_000 }: { timeoutMs?: number } = {}): Promise<NpmStartStack> {
   const data: TempDir = await makeTempDir('stack');
   const port = await freePortRun();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], { env: stackEnv(port, data.path), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
+    env: stackEnv(port, data.path),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -30,7 +30,14 @@ type Completed = Extract<JobStatus, { status: 'completed' }>;
 export function libraryView(context: AppContext): HTMLElement {
   const view = h('section', { 'aria-labelledby': 'view-title', class: 'view' }, h('h1', { id: 'view-title', tabindex: '-1' }, 'My songs'));
   if (context.session === undefined) {
-    view.append(h('p', {}, 'Connect a wallet to make songs, hear previews and keep your library. Launched songs are in Discover; a song page opens for anyone from its link.'), connectPanel(context));
+    view.append(
+      h(
+        'p',
+        {},
+        'Connect a wallet to make songs, hear previews and keep your library. Launched songs are in Discover; a song page opens for anyone from its link.',
+      ),
+      connectPanel(context),
+    );
     return view;
   }
   const list = h('ol', { id: 'songs', class: 'cards', 'aria-label': 'Your songs' });
@@ -42,7 +49,8 @@ export function libraryView(context: AppContext): HTMLElement {
     const page = await listJobs(apiOf(context), { limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }), signal: context.signal });
     const hashes = page.jobs.flatMap((job) => (job.audio_hash === null ? [] : [job.audio_hash.toLowerCase() as Hex]));
     const minted = await findMintedSongs(context.read, { audioHashes: hashes });
-    for (const job of page.jobs) list.append(songCard(context, job, job.audio_hash === null ? undefined : minted.get(job.audio_hash.toLowerCase() as Hex)));
+    for (const job of page.jobs)
+      list.append(songCard(context, job, job.audio_hash === null ? undefined : minted.get(job.audio_hash.toLowerCase() as Hex)));
     if (page.jobs.length === 0 && cursor === undefined) list.append(h('li', { class: 'empty' }, 'No songs yet: describe one above.'));
     cursor = page.nextCursor ?? undefined;
     more.hidden = page.nextCursor === null;
@@ -68,14 +76,23 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
   const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary' }, 'Preview 10 s');
   const generateButton = h('button', { type: 'submit', id: 'generate' }, 'Generate');
   const previewPlayer = h('audio', { id: 'preview-player', controls: true, preload: 'auto', hidden: true, 'aria-label': 'Preview' });
-  const quota = h('p', { id: 'preview-quota', class: 'note' }, 'A preview is private, 10 seconds long, and costs none of your daily songs.');
+  const quota = h(
+    'p',
+    { id: 'preview-quota', class: 'note' },
+    'A preview is private, 10 seconds long, and costs none of your daily songs.',
+  );
   const fields = h(
     'fieldset',
     { id: 'generate-fields' },
     h('legend', {}, 'Describe a song'),
     h('label', { for: 'prompt' }, 'Prompt'),
     prompt,
-    h('div', { class: 'row' }, h('div', {}, h('label', { for: 'duration' }, 'Length'), duration), h('div', { class: 'check' }, withLyrics, h('label', { for: 'with-lyrics' }, 'Write lyrics'))),
+    h(
+      'div',
+      { class: 'row' },
+      h('div', {}, h('label', { for: 'duration' }, 'Length'), duration),
+      h('div', { class: 'check' }, withLyrics, h('label', { for: 'with-lyrics' }, 'Write lyrics')),
+    ),
     h('div', { class: 'row' }, previewButton, generateButton),
   );
   const form = h('form', { id: 'generate-form', class: 'panel' }, fields, quota, previewPlayer);
@@ -97,7 +114,11 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void runAction(fields, 'Queueing your song', async () => {
-      const job = await generate(apiOf(context), { prompt: prompt.value, duration: Number(duration.value), withLyrics: withLyrics.checked });
+      const job = await generate(apiOf(context), {
+        prompt: prompt.value,
+        duration: Number(duration.value),
+        withLyrics: withLyrics.checked,
+      });
       announce(`Song queued, position ${job.position}: it appears below as it is made.`);
       list.querySelector('.empty')?.remove();
       const summary: JobSummary = {
@@ -138,10 +159,12 @@ function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefi
     card.append(progress, cancel);
     const stop = new AbortController();
     context.signal.addEventListener('abort', () => stop.abort());
-    cancel.addEventListener('click', () =>
-      void runAction(cancel, 'Cancelling', async () => {
-        await cancelJob(apiOf(context), { jobId: job.job_id });
-      }),
+    cancel.addEventListener(
+      'click',
+      () =>
+        void runAction(cancel, 'Cancelling', async () => {
+          await cancelJob(apiOf(context), { jobId: job.job_id });
+        }),
     );
     void (async () => {
       try {
@@ -150,7 +173,11 @@ function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefi
           if (view.status === 'queued') showRunning('queued', view.progress, view.position);
           else if (view.status === 'processing') showRunning('processing', view.progress);
           else {
-            card.replaceWith(view.status === 'completed' ? completedCard(context, job, view, undefined) : endedCard(job, view.status === 'failed' ? view.error.message : 'Cancelled'));
+            card.replaceWith(
+              view.status === 'completed'
+                ? completedCard(context, job, view, undefined)
+                : endedCard(job, view.status === 'failed' ? view.error.message : 'Cancelled'),
+            );
             if (view.status === 'completed') announce(`Your song “${job.prompt.slice(0, 40)}” is ready.`);
             return;
           }
@@ -172,7 +199,8 @@ function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefi
           }
         }
       } catch (error) {
-        if (!context.signal.aborted) state.textContent = `Could not load this song: ${error instanceof Error ? error.message : String(error)}`;
+        if (!context.signal.aborted)
+          state.textContent = `Could not load this song: ${error instanceof Error ? error.message : String(error)}`;
       }
     })();
     return card;
@@ -181,12 +209,22 @@ function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefi
 }
 
 function endedCard(job: JobSummary, reason: string): HTMLLIElement {
-  return h('li', { class: 'card ended', 'data-job-id': job.job_id, 'data-status': 'ended' }, h('h3', {}, job.prompt), h('p', { class: 'state' }, reason));
+  return h(
+    'li',
+    { class: 'card ended', 'data-job-id': job.job_id, 'data-status': 'ended' },
+    h('h3', {}, job.prompt),
+    h('p', { class: 'state' }, reason),
+  );
 }
 
 function completedCard(context: AppContext, job: JobSummary, song: Completed, tokenId: bigint | undefined): HTMLLIElement {
   const card = h('li', { class: 'card', 'data-job-id': job.job_id, 'data-status': 'completed' });
-  const player = h('audio', { controls: true, preload: 'metadata', src: song.audio_url, 'aria-label': `Play “${job.prompt.slice(0, 40)}”` });
+  const player = h('audio', {
+    controls: true,
+    preload: 'metadata',
+    src: song.audio_url,
+    'aria-label': `Play “${job.prompt.slice(0, 40)}”`,
+  });
   const waveform = h('canvas', { class: 'waveform', width: 640, height: 64, role: 'img', 'aria-label': 'Waveform of the song' });
   drawWaveform(waveform, song.audio_url, context.signal).catch(() => {
     waveform.setAttribute('aria-label', 'Waveform unavailable');
@@ -200,7 +238,12 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, to
       ['Length', `${song.duration} s`],
       ['Model', song.model === null ? 'unknown' : `${song.model.name} ${song.model.version}`],
     ]),
-    h('details', {}, h('summary', {}, song.lyrics === null ? 'Instrumental (no lyrics)' : 'Lyrics'), h('pre', { class: 'lyrics' }, song.lyrics ?? '')),
+    h(
+      'details',
+      {},
+      h('summary', {}, song.lyrics === null ? 'Instrumental (no lyrics)' : 'Lyrics'),
+      h('pre', { class: 'lyrics' }, song.lyrics ?? ''),
+    ),
     next,
   );
   renderNextStep(context, next, job, song, tokenId);
@@ -221,10 +264,19 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         const chain = walletOf(context);
         const address = chain.walletClient.account?.address;
         if (address === undefined) throw new Error('Connect your wallet first');
-        const metadata = await uploadMetadata(api, { name: name.value, description: job.prompt, audioUrl: song.audio_url, cover: coverDataUri(song.audio_hash) });
+        const metadata = await uploadMetadata(api, {
+          name: name.value,
+          description: job.prompt,
+          audioUrl: song.audio_url,
+          cover: coverDataUri(song.audio_hash),
+        });
         const signature = await getMintSignature(api, { jobId: job.job_id, userAddress: address, metadataUri: metadata.metadataUri });
         announce('Signature issued: confirm the mint in your wallet');
-        const minted = await mintSong(chain, { metadataUri: metadata.metadataUri, audioHash: signature.audioHash as Hex, signature: signature.signature });
+        const minted = await mintSong(chain, {
+          metadataUri: metadata.metadataUri,
+          audioHash: signature.audioHash as Hex,
+          signature: signature.signature,
+        });
         announce(`Minted as #${minted.tokenId}`);
         renderNextStep(context, next, job, song, minted.tokenId);
       });
@@ -242,12 +294,14 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         return;
       }
       const launch = h('button', { type: 'button' }, `Launch #${tokenId}`);
-      launch.addEventListener('click', () =>
-        void runAction(launch, 'Launching: approve the vault, then launch', async () => {
-          const launched = await launchSong(walletOf(context), { songId: tokenId, allocationBps: 500 });
-          announce(`Launched: token ${launched.token}, its pool is open`);
-          renderNextStep(context, next, job, song, tokenId);
-        }),
+      launch.addEventListener(
+        'click',
+        () =>
+          void runAction(launch, 'Launching: approve the vault, then launch', async () => {
+            const launched = await launchSong(walletOf(context), { songId: tokenId, allocationBps: 500 });
+            announce(`Launched: token ${launched.token}, its pool is open`);
+            renderNextStep(context, next, job, song, tokenId);
+          }),
       );
       next.append(launch);
     },

@@ -48,9 +48,27 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
       .catch(() => ({}));
     if (typeof metadata.name === 'string') heading.textContent = metadata.name;
     const about = h('div', { class: 'song-head' });
-    if (typeof metadata.image === 'string') about.append(h('img', { class: 'cover', src: gatewayUrl(context, metadata.image), alt: `Cover of ${heading.textContent}`, width: 160, height: 160 }));
+    if (typeof metadata.image === 'string')
+      about.append(
+        h('img', {
+          class: 'cover',
+          src: gatewayUrl(context, metadata.image),
+          alt: `Cover of ${heading.textContent}`,
+          width: 160,
+          height: 160,
+        }),
+      );
     const details = h('div', {});
-    if (typeof metadata.animation_url === 'string') details.append(h('audio', { id: 'song-player', controls: true, preload: 'metadata', src: gatewayUrl(context, metadata.animation_url), 'aria-label': `Play ${heading.textContent}` }));
+    if (typeof metadata.animation_url === 'string')
+      details.append(
+        h('audio', {
+          id: 'song-player',
+          controls: true,
+          preload: 'metadata',
+          src: gatewayUrl(context, metadata.animation_url),
+          'aria-label': `Play ${heading.textContent}`,
+        }),
+      );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
     details.append(
       facts([
@@ -61,7 +79,8 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     );
     about.append(details);
     view.append(about);
-    if (record.launchedAt === 0n) view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its creator can launch it from My songs.'));
+    if (record.launchedAt === 0n)
+      view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its creator can launch it from My songs.'));
     else view.append(await poolSection(context, songId));
     view.setAttribute('aria-busy', 'false');
   })().catch((error: unknown) => {
@@ -88,11 +107,16 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   let history: PoolHistory | undefined;
 
   const drawFigures = () => {
-    const volume = history?.swaps.filter((swap) => Date.parse(swap.time) > Date.now() - DAY_MS).reduce((sum, swap) => sum + BigInt(swap.eth), 0n);
+    const volume = history?.swaps
+      .filter((swap) => Date.parse(swap.time) > Date.now() - DAY_MS)
+      .reduce((sum, swap) => sum + BigInt(swap.eth), 0n);
     figures.replaceChildren(
       facts([
         ['Token', h('code', { title: pool.token }, shortAddress(pool.token))],
-        ['Price', h('span', { id: 'pool-price' }, `${pool.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`)],
+        [
+          'Price',
+          h('span', { id: 'pool-price' }, `${pool.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`),
+        ],
         ['Liquidity', h('span', { id: 'pool-liquidity' }, pool.liquidity.toString())],
         ['24 h volume', h('span', { id: 'pool-volume' }, volume === undefined ? 'loading…' : eth(volume))],
         ['Swap fee now', h('span', { id: 'pool-fee' }, percentOfPips(pool.swapFeePips))],
@@ -101,7 +125,14 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   };
   const drawChart = () => {
     const points = history === undefined ? [] : historyPoints(history);
-    chartBox.replaceChildren(priceChart(points), h('figcaption', { class: 'note' }, `${history?.swaps.length ?? 0} ${history?.swaps.length === 1 ? 'trade' : 'trades'} since the launch`));
+    chartBox.replaceChildren(
+      priceChart(points),
+      h(
+        'figcaption',
+        { class: 'note' },
+        `${history?.swaps.length ?? 0} ${history?.swaps.length === 1 ? 'trade' : 'trades'} since the launch`,
+      ),
+    );
   };
   const loadHistory = async () => {
     try {
@@ -125,12 +156,15 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   // The launch-window fee decays every second: show it moving until it settles.
   let lastFee = pool.swapFeePips;
   const feeTimer = window.setInterval(() => {
-    readPool(context.read, { songId }).then((fresh) => {
-      pool = fresh;
-      drawFigures();
-      if (fresh.swapFeePips === lastFee) window.clearInterval(feeTimer);
-      lastFee = fresh.swapFeePips;
-    }, () => window.clearInterval(feeTimer));
+    readPool(context.read, { songId }).then(
+      (fresh) => {
+        pool = fresh;
+        drawFigures();
+        if (fresh.swapFeePips === lastFee) window.clearInterval(feeTimer);
+        lastFee = fresh.swapFeePips;
+      },
+      () => window.clearInterval(feeTimer),
+    );
   }, 5000);
   context.signal.addEventListener('abort', () => window.clearInterval(feeTimer));
 
@@ -146,17 +180,19 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   };
 
   if (context.session?.chain === undefined) {
-    section.append(h('h3', {}, 'Trade'), h('p', {}, 'Connect a wallet to buy or sell this song\'s token.'), connectPanel(context));
+    section.append(h('h3', {}, 'Trade'), h('p', {}, "Connect a wallet to buy or sell this song's token."), connectPanel(context));
     return section;
   }
   section.append(tradeForms(context, songId, afterTrade));
   const address = context.session.chain.walletClient.account?.address;
   if (address !== undefined && address.toLowerCase() === pool.payoutRecipient.toLowerCase()) {
-    section.append(creatorTools(context, songId, pool, async () => {
-      pool = await readPool(context.read, { songId });
-      drawFigures();
-      return pool;
-    }));
+    section.append(
+      creatorTools(context, songId, pool, async () => {
+        pool = await readPool(context.read, { songId });
+        drawFigures();
+        return pool;
+      }),
+    );
   }
   return section;
 }
@@ -185,7 +221,11 @@ function tradeForms(context: AppContext, songId: bigint, afterTrade: (txHash: st
   buyForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void runAction(buyButton, 'Buying: confirm in your wallet', async () => {
-      const bought = await buy(walletOf(context), { songId, amountIn: amountOf(buyAmount, 'The ETH to spend'), slippageBps: slippageBps(slippage) });
+      const bought = await buy(walletOf(context), {
+        songId,
+        amountIn: amountOf(buyAmount, 'The ETH to spend'),
+        slippageBps: slippageBps(slippage),
+      });
       lastTrade.textContent = `Bought ${tokens(bought.amountOut)} for ${eth(bought.amountIn)} (hook fee ${eth(bought.hookFee)})`;
       announce(`${lastTrade.textContent}. Updating the chart.`);
       await afterTrade(bought.hash);
@@ -194,7 +234,11 @@ function tradeForms(context: AppContext, songId: bigint, afterTrade: (txHash: st
   sellForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void runAction(sellButton, 'Selling: confirm in your wallet', async () => {
-      const sold = await sell(walletOf(context), { songId, amountIn: amountOf(sellAmount, 'The tokens to sell'), slippageBps: slippageBps(slippage) });
+      const sold = await sell(walletOf(context), {
+        songId,
+        amountIn: amountOf(sellAmount, 'The tokens to sell'),
+        slippageBps: slippageBps(slippage),
+      });
       lastTrade.textContent = `Sold ${tokens(sold.amountIn)} for ${eth(sold.amountOut)} (hook fee ${eth(sold.hookFee)})`;
       announce(`${lastTrade.textContent}. Updating the chart.`);
       await afterTrade(sold.hash);
@@ -219,17 +263,24 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
   showClaimable(pool);
   const claim = h('button', { type: 'button', id: 'claim' }, 'Collect and claim');
   const claimed = h('p', { id: 'claimed', class: 'note' });
-  claim.addEventListener('click', () =>
-    void runAction(claim, 'Collecting and claiming your fees: confirm in your wallet', async () => {
-      const result = await claimFees(walletOf(context), { songIds: [songId] });
-      claimed.textContent = `Claimed ${eth(result.ethPaid)}`;
-      announce(claimed.textContent);
-      showClaimable(await reload());
-    }),
+  claim.addEventListener(
+    'click',
+    () =>
+      void runAction(claim, 'Collecting and claiming your fees: confirm in your wallet', async () => {
+        const result = await claimFees(walletOf(context), { songIds: [songId] });
+        claimed.textContent = `Claimed ${eth(result.ethPaid)}`;
+        announce(claimed.textContent);
+        showClaimable(await reload());
+      }),
   );
   const recipient = h('input', { id: 'payout-recipient', autocomplete: 'off', spellcheck: 'false', placeholder: '0x…', required: true });
   const move = h('button', { type: 'submit', id: 'set-payout' }, 'Move payouts');
-  const moveForm = h('form', { class: 'row' }, h('div', { class: 'grow' }, h('label', { for: 'payout-recipient' }, 'New payout recipient'), recipient), move);
+  const moveForm = h(
+    'form',
+    { class: 'row' },
+    h('div', { class: 'grow' }, h('label', { for: 'payout-recipient' }, 'New payout recipient'), recipient),
+    move,
+  );
   moveForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void runAction(move, 'Moving the payouts: confirm in your wallet', async () => {
@@ -249,7 +300,11 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
     claimable,
     claim,
     claimed,
-    h('p', { class: 'note' }, 'Moving the payouts hands this song\'s creator share, and the right to move it on, to another address: a split contract, a multisig, another wallet.'),
+    h(
+      'p',
+      { class: 'note' },
+      "Moving the payouts hands this song's creator share, and the right to move it on, to another address: a split contract, a multisig, another wallet.",
+    ),
     moveForm,
   );
 }

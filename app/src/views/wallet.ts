@@ -10,7 +10,13 @@ export function connectPanel(context: AppContext): HTMLElement {
   const panel = h('div', { class: 'row connect' });
   const connect = (wallet: WalletKind, label: string) => {
     const button = h('button', { type: 'button', class: wallet === 'injected' ? 'secondary' : undefined }, label);
-    button.addEventListener('click', () => void runAction(button, 'Sign the message in your wallet to sign in', async () => context.setSession(await signInWith(context.config, wallet))));
+    button.addEventListener(
+      'click',
+      () =>
+        void runAction(button, 'Sign the message in your wallet to sign in', async () =>
+          context.setSession(await signInWith(context.config, wallet)),
+        ),
+    );
     return button;
   };
   if (context.config.developmentWallet) panel.append(connect('development', 'Use the development wallet'));
@@ -32,7 +38,11 @@ export function renderWalletArea(area: HTMLElement, context: AppContext): void {
   });
   area.replaceChildren(
     h('span', { id: 'wallet-address', title: session.address }, shortAddress(session.address)),
-    h('span', { id: 'wallet-session', class: 'note' }, `signed in until ${session.expiresAt.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`),
+    h(
+      'span',
+      { id: 'wallet-session', class: 'note' },
+      `signed in until ${session.expiresAt.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`,
+    ),
     // After a reload a browser wallet may need to share its account again before sending.
     session.chain === undefined ? connectPanel(context) : '',
     signOut,

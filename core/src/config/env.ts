@@ -17,10 +17,7 @@ export type EnvResult<T> = Result<T, ConfigError>;
 
 const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD/;
 
-export function parseEnv<S extends z.ZodType>(
-  schema: S,
-  env: Readonly<Record<string, string | undefined>>,
-): EnvResult<z.output<S>> {
+export function parseEnv<S extends z.ZodType>(schema: S, env: Readonly<Record<string, string | undefined>>): EnvResult<z.output<S>> {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = schema.safeParse(present);
   if (parsed.success) return ok(parsed.data);

@@ -138,7 +138,11 @@ export async function cancelJob(db: Queryable, jobId: string, userId: string): P
   );
   if (row.cancelled === 1) return ok({ status: JOB_STATUS.cancelled });
   if (row.status === null) return fail({ code: 'not_found', message: 'no such job of this user' });
-  return fail({ code: 'not_cancellable', message: `the job is ${row.status}; only a queued or processing job can be cancelled`, status: row.status });
+  return fail({
+    code: 'not_cancellable',
+    message: `the job is ${row.status}; only a queued or processing job can be cancelled`,
+    status: row.status,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,11 +220,17 @@ export async function claimAttempt<Extra extends Record<string, unknown> = Recor
 }
 
 /** Raises the attempt's progress (0-100, never backwards). */
-export async function raiseAttemptProgress(db: Queryable, table: AttemptTable, attempt: Pick<ClaimedJob, 'id' | 'claimId'>, progress: number): Promise<void> {
-  await db.none(
-    `UPDATE ${table} SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`,
-    [attempt.id, attempt.claimId, Math.max(0, Math.min(100, Math.round(progress)))],
-  );
+export async function raiseAttemptProgress(
+  db: Queryable,
+  table: AttemptTable,
+  attempt: Pick<ClaimedJob, 'id' | 'claimId'>,
+  progress: number,
+): Promise<void> {
+  await db.none(`UPDATE ${table} SET progress = $3 WHERE id = $1 AND claim_id = $2 AND status = ${S.processing} AND progress < $3`, [
+    attempt.id,
+    attempt.claimId,
+    Math.max(0, Math.min(100, Math.round(progress))),
+  ]);
 }
 
 /** Locks the attempt's row for its publishing transaction; false when the attempt no longer owns it. */
@@ -233,7 +243,12 @@ export async function lockAttempt(tx: DatabaseTask, table: AttemptTable, attempt
 }
 
 /** A failed attempt with retries left: back to `queued`, attempts kept, the error recorded. */
-export async function retryAttempt(db: Queryable, table: AttemptTable, attempt: Pick<ClaimedJob, 'id' | 'claimId'>, message: string): Promise<void> {
+export async function retryAttempt(
+  db: Queryable,
+  table: AttemptTable,
+  attempt: Pick<ClaimedJob, 'id' | 'claimId'>,
+  message: string,
+): Promise<void> {
   await db.none(
     `UPDATE ${table} SET status = ${S.queued}, progress = 0, error_message = $3
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
@@ -373,7 +388,10 @@ export async function findExpiredAudio(db: Queryable, limit: number): Promise<{ 
  * false when it was. The row keeps audio_url and audio_hash as the record of what was published.
  */
 export async function markPurged(db: Queryable, jobId: string): Promise<boolean> {
-  const marked = await db.result(`UPDATE generation_jobs SET purged_at = now() WHERE id = $1 AND nft_token_id IS NULL AND purged_at IS NULL`, [jobId]);
+  const marked = await db.result(
+    `UPDATE generation_jobs SET purged_at = now() WHERE id = $1 AND nft_token_id IS NULL AND purged_at IS NULL`,
+    [jobId],
+  );
   return marked.rowCount === 1;
 }
 

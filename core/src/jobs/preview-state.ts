@@ -16,10 +16,20 @@ import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
 import type { PreviewMessage, Tier } from '../generation-queue.ts';
 import { bossDbFromTask } from '../queue.ts';
-import { ERROR_MESSAGE_MAX, GENERATION_FAILED_CODE, JOB_STATUS, claimAttempt, lockAttempt, raiseAttemptProgress, retryAttempt, sqlStatus } from './job-state.ts';
+import {
+  ERROR_MESSAGE_MAX,
+  GENERATION_FAILED_CODE,
+  JOB_STATUS,
+  claimAttempt,
+  lockAttempt,
+  raiseAttemptProgress,
+  retryAttempt,
+  sqlStatus,
+} from './job-state.ts';
 import type { ClaimedJob } from './job-state.ts';
 
-export type PreviewStatus = typeof JOB_STATUS.queued | typeof JOB_STATUS.processing | typeof JOB_STATUS.completed | typeof JOB_STATUS.failed;
+export type PreviewStatus =
+  typeof JOB_STATUS.queued | typeof JOB_STATUS.processing | typeof JOB_STATUS.completed | typeof JOB_STATUS.failed;
 
 /** A preview record (its status, without the clip) is kept this long for a 410 answer, then removed. */
 export const PREVIEW_RECORD_DAYS = 7;
@@ -86,7 +96,11 @@ export async function lockPreviewForPublish(tx: DatabaseTask, preview: ClaimedPr
 }
 
 /** `completed` with the stored clip's hash and length; false when this attempt no longer owns it. */
-export async function completePreview(tx: DatabaseTask, preview: ClaimedPreview, clip: { audioHash: string; actualDuration: number }): Promise<boolean> {
+export async function completePreview(
+  tx: DatabaseTask,
+  preview: ClaimedPreview,
+  clip: { audioHash: string; actualDuration: number },
+): Promise<boolean> {
   const result = await tx.result(
     `UPDATE preview_jobs
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_hash = $3, actual_duration = $4,

@@ -33,7 +33,19 @@ interface StoredChecksum {
 }
 
 /** Object sub-resources (`?acl`, `?uploadId=`...): requests on them are not object reads or writes. */
-const SUB_RESOURCES = ['acl', 'attributes', 'legal-hold', 'partNumber', 'restore', 'retention', 'select', 'tagging', 'torrent', 'uploadId', 'uploads'];
+const SUB_RESOURCES = [
+  'acl',
+  'attributes',
+  'legal-hold',
+  'partNumber',
+  'restore',
+  'retention',
+  'select',
+  'tagging',
+  'torrent',
+  'uploadId',
+  'uploads',
+];
 
 /** Checksums kept in memory, by file path; beyond this many the oldest are read from disk again. */
 const CACHED_CHECKSUMS = 100_000;
@@ -43,7 +55,10 @@ export function enableStoredChecksums(server: S3rver): void {
   const router = server.middleware.pop();
   if (router === undefined) throw new Error('s3rver has no router middleware');
   // After s3rver's vhost middleware, so `ctx.path` is always path-style.
-  server.middleware.push(checksumMiddleware((bucket, key) => server.store.getResourcePath(bucket, key, 'checksum.json')), router);
+  server.middleware.push(
+    checksumMiddleware((bucket, key) => server.store.getResourcePath(bucket, key, 'checksum.json')),
+    router,
+  );
 }
 
 /** Sidecar files with a bounded in-memory map in front; `undefined` = no checksum stored. */
@@ -101,7 +116,11 @@ function checksumMiddleware(checksumPath: (bucket: string, key: string) => strin
       return;
     }
 
-    if ((ctx.method === 'HEAD' || ctx.method === 'GET') && ctx.get('x-amz-checksum-mode').toUpperCase() === 'ENABLED' && ctx.get('range') === '') {
+    if (
+      (ctx.method === 'HEAD' || ctx.method === 'GET') &&
+      ctx.get('x-amz-checksum-mode').toUpperCase() === 'ENABLED' &&
+      ctx.get('range') === ''
+    ) {
       await next();
       if (ctx.status !== 200) return;
       const stored = await files.read(path);

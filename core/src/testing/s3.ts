@@ -90,7 +90,12 @@ export interface RunningS3rver {
 }
 
 /** `createLoopbackS3rver`, started within a bound (core/src/startup.ts). */
-export async function runLoopbackS3rver(options: { port: number; directory: string; bucket: string; bounds?: StartupBounds }): Promise<RunningS3rver> {
+export async function runLoopbackS3rver(options: {
+  port: number;
+  directory: string;
+  bucket: string;
+  bounds?: StartupBounds;
+}): Promise<RunningS3rver> {
   const server = createLoopbackS3rver(options);
   const close = async () => {
     // Keep-alive sockets of S3 clients would hold close() open until they time out.

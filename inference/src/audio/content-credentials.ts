@@ -23,7 +23,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { IBox } from '@trustnxt/c2pa-ts/jumbf';
 import { CBORBox } from '@trustnxt/c2pa-ts/jumbf';
-import { ActionAssertion, ActionType, Assertion, ClaimVersion, DataHashAssertion, DigitalSourceType, ManifestStore, Signature } from '@trustnxt/c2pa-ts/manifest';
+import {
+  ActionAssertion,
+  ActionType,
+  Assertion,
+  ClaimVersion,
+  DataHashAssertion,
+  DigitalSourceType,
+  ManifestStore,
+  Signature,
+} from '@trustnxt/c2pa-ts/manifest';
 import type { Signer } from '@trustnxt/c2pa-ts/cose';
 import songmintPackage from '../../../package.json' with { type: 'json' };
 import type { SigningIdentity } from './signing-identity.ts';
@@ -79,7 +88,12 @@ class GenerationAssertion extends Assertion {
 
 /** The title a player shows: the prompt's first words. */
 export function titleFromPrompt(prompt: string): string {
-  const words = prompt.trim().split(/\s+/).filter((w) => w.length > 0).slice(0, TITLE_WORDS).join(' ');
+  const words = prompt
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .slice(0, TITLE_WORDS)
+    .join(' ');
   const title = words.length > TITLE_MAX_CHARS ? `${words.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…` : words;
   return title.length === 0 ? 'Untitled' : title.charAt(0).toUpperCase() + title.slice(1);
 }

@@ -90,7 +90,10 @@ export class EncoderPool {
       worker.on('message', onMessage);
       worker.on('error', onError);
       signal.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(task, task.channels.map((c) => c.buffer as ArrayBuffer));
+      worker.postMessage(
+        task,
+        task.channels.map((c) => c.buffer as ArrayBuffer),
+      );
     });
   }
 

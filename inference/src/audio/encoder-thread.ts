@@ -84,6 +84,7 @@ export async function encodeChunk(task: EncodeTask): Promise<Uint8Array> {
 parentPort?.on('message', (task: EncodeTask) => {
   encodeChunk(task).then(
     (bytes) => parentPort?.postMessage({ ok: true, bytes } satisfies EncodeReply, [bytes.buffer as ArrayBuffer]),
-    (err: unknown) => parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) } satisfies EncodeReply),
+    (err: unknown) =>
+      parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) } satisfies EncodeReply),
   );
 });

@@ -37,12 +37,23 @@ export function textFrame(id: `T${string}`, text: string): Id3Frame {
 
 /** A `COMM` frame: language, empty short description, the comment. */
 export function commentFrame(text: string, language = 'eng'): Id3Frame {
-  return { id: 'COMM', body: concat([Uint8Array.of(UTF8), encoder.encode(language.slice(0, 3).padEnd(3, ' ')), Uint8Array.of(0), encoder.encode(text)]) };
+  return {
+    id: 'COMM',
+    body: concat([Uint8Array.of(UTF8), encoder.encode(language.slice(0, 3).padEnd(3, ' ')), Uint8Array.of(0), encoder.encode(text)]),
+  };
 }
 
 /** The head of a `GEOB` frame's body, up to where the object's bytes begin. */
 export function geobPreamble(mimeType: string, filename: string, description: string): Uint8Array {
-  return concat([Uint8Array.of(UTF8), encoder.encode(mimeType), Uint8Array.of(0), encoder.encode(filename), Uint8Array.of(0), encoder.encode(description), Uint8Array.of(0)]);
+  return concat([
+    Uint8Array.of(UTF8),
+    encoder.encode(mimeType),
+    Uint8Array.of(0),
+    encoder.encode(filename),
+    Uint8Array.of(0),
+    encoder.encode(description),
+    Uint8Array.of(0),
+  ]);
 }
 
 function frameBytes(frame: Id3Frame): Uint8Array {

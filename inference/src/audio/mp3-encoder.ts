@@ -30,7 +30,12 @@ function slicePcm(channels: readonly Float32Array[], start: number, end: number)
   return channels.map((c) => c.slice(start, end));
 }
 
-async function encodeParts(channels: readonly Float32Array[], sampleRate: number, parts: number, options: EncodeOptions): Promise<{ bytes: Uint8Array | undefined; chunks: number }> {
+async function encodeParts(
+  channels: readonly Float32Array[],
+  sampleRate: number,
+  parts: number,
+  options: EncodeOptions,
+): Promise<{ bytes: Uint8Array | undefined; chunks: number }> {
   const samples = channels[0]?.length ?? 0;
   const plan = planChunks(samples, parts);
   const encoded = await Promise.all(

@@ -63,18 +63,27 @@ export function parseHeader(bytes: Uint8Array, offset: number): FrameHeader | un
 
 class BitReader {
   private bit = 0;
-  constructor(private readonly bytes: Uint8Array, private readonly start: number) {}
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly start: number,
+  ) {}
   /** Reads n <= 24 bits, most significant first. */
   read(n: number): number {
     const at = this.start + (this.bit >> 3);
-    const window = (((this.bytes[at] ?? 0) << 24) | ((this.bytes[at + 1] ?? 0) << 16) | ((this.bytes[at + 2] ?? 0) << 8) | (this.bytes[at + 3] ?? 0)) >>> 0;
+    const window =
+      (((this.bytes[at] ?? 0) << 24) | ((this.bytes[at + 1] ?? 0) << 16) | ((this.bytes[at + 2] ?? 0) << 8) | (this.bytes[at + 3] ?? 0)) >>>
+      0;
     const value = (window << (this.bit & 7)) >>> (32 - n);
     this.bit += n;
     return value;
   }
 }
 
-function sideInfo(bytes: Uint8Array, header: FrameHeader, offset: number): Pick<Frame, 'dataStart' | 'mainDataBegin' | 'mainDataBits' | 'blockTypes'> {
+function sideInfo(
+  bytes: Uint8Array,
+  header: FrameHeader,
+  offset: number,
+): Pick<Frame, 'dataStart' | 'mainDataBegin' | 'mainDataBits' | 'blockTypes'> {
   const start = offset + 4 + (header.crc ? 2 : 0);
   const nch = header.channels;
   const r = new BitReader(bytes, start);

@@ -55,7 +55,9 @@ function readText(variable: string, path: string): Result<string, SigningIdentit
   }
 }
 
-function algorithmFor(key: KeyObject): Result<{ algorithm: CoseAlgorithm; digest: string | null; padding: 'pss' | null }, SigningIdentityError> {
+function algorithmFor(
+  key: KeyObject,
+): Result<{ algorithm: CoseAlgorithm; digest: string | null; padding: 'pss' | null }, SigningIdentityError> {
   const details = key.asymmetricKeyDetails;
   switch (key.asymmetricKeyType) {
     case 'ec':
@@ -65,12 +67,15 @@ function algorithmFor(key: KeyObject): Result<{ algorithm: CoseAlgorithm; digest
       return invalid(`C2PA_PRIVATE_KEY: EC curve ${details?.namedCurve ?? '?'} is not one C2PA allows (P-256, P-384, P-521)`);
     case 'rsa':
     case 'rsa-pss':
-      if ((details?.modulusLength ?? 0) < 2048) return invalid(`C2PA_PRIVATE_KEY: RSA keys need at least 2048 bits, this one has ${details?.modulusLength ?? '?'}`);
+      if ((details?.modulusLength ?? 0) < 2048)
+        return invalid(`C2PA_PRIVATE_KEY: RSA keys need at least 2048 bits, this one has ${details?.modulusLength ?? '?'}`);
       return ok({ algorithm: -37, digest: 'sha256', padding: 'pss' });
     case 'ed25519':
       return ok({ algorithm: -8, digest: null, padding: null });
     default:
-      return invalid(`C2PA_PRIVATE_KEY: ${key.asymmetricKeyType ?? 'this'} key type cannot sign C2PA manifests (use EC P-256/P-384/P-521, RSA or Ed25519)`);
+      return invalid(
+        `C2PA_PRIVATE_KEY: ${key.asymmetricKeyType ?? 'this'} key type cannot sign C2PA manifests (use EC P-256/P-384/P-521, RSA or Ed25519)`,
+      );
   }
 }
 
@@ -81,7 +86,8 @@ export function certificateProblem(cert: x509.X509Certificate, now: Date): strin
   const basic = cert.getExtension(x509.BasicConstraintsExtension);
   if (basic?.ca === true) return 'the signer certificate is a CA certificate; sign with an end-entity certificate issued by it';
   const usage = cert.getExtension(x509.KeyUsagesExtension);
-  if (usage === null || (usage.usages & x509.KeyUsageFlags.digitalSignature) === 0) return 'the signer certificate lacks the digitalSignature key usage';
+  if (usage === null || (usage.usages & x509.KeyUsageFlags.digitalSignature) === 0)
+    return 'the signer certificate lacks the digitalSignature key usage';
   const eku = cert.getExtension(x509.ExtendedKeyUsageExtension);
   const accepted = Object.values(C2PA_SIGNER_EKUS) as string[];
   if (eku === null || !eku.usages.some((u) => accepted.includes(String(u)))) {
@@ -107,7 +113,10 @@ export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date(
   const signer = chain[0];
   if (signer === undefined) return invalid(`C2PA_SIGN_CERT: ${files.certFile} holds no certificate`);
   for (let i = 1; i < chain.length; i++) {
-    if (chain[i - 1]?.issuer !== chain[i]?.subject) return invalid(`C2PA_SIGN_CERT: certificate ${i + 1} of the chain did not issue certificate ${i} (list the signer first, then each issuer)`);
+    if (chain[i - 1]?.issuer !== chain[i]?.subject)
+      return invalid(
+        `C2PA_SIGN_CERT: certificate ${i + 1} of the chain did not issue certificate ${i} (list the signer first, then each issuer)`,
+      );
   }
 
   let key: KeyObject;
@@ -119,7 +128,8 @@ export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date(
   const alg = algorithmFor(key);
   if (!alg.ok) return alg;
   const certKey = createPublicKey({ key: Buffer.from(signer.publicKey.rawData), format: 'der', type: 'spki' });
-  if (!certKey.equals(createPublicKey(key))) return invalid(`C2PA_PRIVATE_KEY: ${files.keyFile} is not the key of the signer certificate in ${files.certFile}`);
+  if (!certKey.equals(createPublicKey(key)))
+    return invalid(`C2PA_PRIVATE_KEY: ${files.keyFile} is not the key of the signer certificate in ${files.certFile}`);
   const problem = certificateProblem(signer, now);
   if (problem !== null) return invalid(`C2PA_SIGN_CERT: ${problem}`);
 
@@ -131,7 +141,11 @@ export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date(
     notAfter: signer.notAfter,
     sign: (payload) =>
       new Uint8Array(
-        sign(digest, payload, padding === 'pss' ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 } : { key, dsaEncoding: 'ieee-p1363' }),
+        sign(
+          digest,
+          payload,
+          padding === 'pss' ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 } : { key, dsaEncoding: 'ieee-p1363' },
+        ),
       ),
   });
 }

@@ -7,7 +7,9 @@ import type { GeneratedLyrics, LyricsGenerator, LyricsRequest } from './lyrics-g
 import { LYRICS_TOKENIZER, truncateLyrics } from './token-budget.ts';
 
 const STOPWORDS = new Set(
-  'a an the and or but of in on at to for with from by about into over under song track music beat beats bpm tempo style vibe vibes feel feeling like some very really make made sound sounds sounding song with without no key major minor'.split(' '),
+  'a an the and or but of in on at to for with from by about into over under song track music beat beats bpm tempo style vibe vibes feel feeling like some very really make made sound sounds sounding song with without no key major minor'.split(
+    ' ',
+  ),
 );
 const BRIGHT = ['light', 'sun', 'gold', 'open sky', 'morning', 'fire', 'summer', 'dance'];
 const DARK = ['shadow', 'rain', 'night', 'cold wind', 'silence', 'smoke', 'winter', 'midnight'];
@@ -48,7 +50,11 @@ function prng(seed: bigint): () => number {
 }
 
 function themeWords(prompt: string): { themes: string[]; dark: boolean } {
-  const words = prompt.toLowerCase().replace(/[^a-z\s]/g, ' ').split(/\s+/).filter((w) => w.length > 2);
+  const words = prompt
+    .toLowerCase()
+    .replace(/[^a-z\s]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 2);
   const dark = words.some((w) => DARK_WORDS.has(w));
   const themes = [...new Set(words.filter((w) => !STOPWORDS.has(w) && !DARK_WORDS.has(w)))];
   return { themes: themes.length > 0 ? themes : ['heart'], dark };
@@ -59,8 +65,7 @@ export function writeLyrics(request: Omit<LyricsRequest, 'signal'>): GeneratedLy
   const { themes, dark } = themeWords(request.prompt);
   const imagery = dark ? DARK : BRIGHT;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] ?? (list[0] as T);
-  const fill = (template: string): string =>
-    template.replace(/\{w\}/g, () => pick(themes)).replace(/\{i\}/g, () => pick(imagery));
+  const fill = (template: string): string => template.replace(/\{w\}/g, () => pick(themes)).replace(/\{i\}/g, () => pick(imagery));
   const section = (tag: string, templates: readonly string[], count: number): string => {
     const lines = Array.from({ length: count }, () => fill(pick(templates)));
     return [`[${tag}]`, ...lines].join('\n');
@@ -87,7 +92,8 @@ export function writeLyrics(request: Omit<LyricsRequest, 'signal'>): GeneratedLy
 export const builtinLyricsGenerator: LyricsGenerator = {
   name: 'builtin-template',
   generate(request) {
-    if (request.signal.aborted) return Promise.reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'));
+    if (request.signal.aborted)
+      return Promise.reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'));
     return Promise.resolve(writeLyrics(request));
   },
 };

@@ -5,7 +5,10 @@
  */
 
 function syllables(word: string): number {
-  const groups = word.toLowerCase().replace(/[^a-z]/g, '').match(/[aeiouy]+/g);
+  const groups = word
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .match(/[aeiouy]+/g);
   const count = groups?.length ?? 0;
   return Math.max(1, word.toLowerCase().endsWith('e') && count > 1 ? count - 1 : count);
 }

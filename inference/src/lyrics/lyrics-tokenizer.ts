@@ -26,12 +26,16 @@ export type LyricsTokenizerResult = Result<LyricsTokenizer, DomainError<'LYRICS_
 
 export function loadLyricsTokenizer(json: unknown): LyricsTokenizerResult {
   const parsed = TokenizerJson.safeParse(json);
-  if (!parsed.success) return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` });
+  if (!parsed.success)
+    return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${z.prettifyError(parsed.error)}` });
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(json as object, {});
   } catch (err) {
-    return fail({ code: 'LYRICS_TOKENIZER_UNSUPPORTED', message: `unsupported tokenizer.json: ${err instanceof Error ? err.message : String(err)}` });
+    return fail({
+      code: 'LYRICS_TOKENIZER_UNSUPPORTED',
+      message: `unsupported tokenizer.json: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   return ok<LyricsTokenizer>({
     encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,

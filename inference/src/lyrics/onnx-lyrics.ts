@@ -65,7 +65,10 @@ export async function loadOnnxLyricsGenerator(dir: string): Promise<OnnxLyricsRe
     config = LyricsConfig.parse(JSON.parse(configText));
     session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'] });
   } catch (err) {
-    return fail({ code: 'LYRICS_MODEL_INVALID', message: `cannot load lyrics model from ${dir}: ${err instanceof Error ? err.message : String(err)}` });
+    return fail({
+      code: 'LYRICS_MODEL_INVALID',
+      message: `cannot load lyrics model from ${dir}: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   if (!session.inputNames.includes('input_ids') || !session.outputNames.includes('logits')) {
     return fail({ code: 'LYRICS_MODEL_INVALID', message: 'lyrics model needs an input_ids input and a logits output' });

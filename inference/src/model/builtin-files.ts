@@ -20,14 +20,39 @@ export function builtinManifest(): ModelManifest {
     channels: 2,
     steps: [27, 60],
     inputs: [
-      { name: 'conditioning', role: 'conditioning', type: 'float32', shape: [CONDITIONING_FIELDS.length], meaning: 'conditioning vector, fields in conditioning.fields order' },
+      {
+        name: 'conditioning',
+        role: 'conditioning',
+        type: 'float32',
+        shape: [CONDITIONING_FIELDS.length],
+        meaning: 'conditioning vector, fields in conditioning.fields order',
+      },
       { name: 'seed', role: 'seed', type: 'float32', shape: [2], meaning: 'the job seed as two floats in [0, 1000)' },
-      { name: 'rhythm', role: 'rhythm', type: 'float32', shape: [16], meaning: 'melody accent per sixteenth note of a bar (from lyrics syllables)' },
+      {
+        name: 'rhythm',
+        role: 'rhythm',
+        type: 'float32',
+        shape: [16],
+        meaning: 'melody accent per sixteenth note of a bar (from lyrics syllables)',
+      },
       { name: 'num_samples', role: 'num_samples', type: 'int64', shape: [1], meaning: 'samples per channel = duration x sample_rate' },
-      { name: 'steps', role: 'steps', type: 'int64', shape: [1], meaning: 'refinement iterations of the melody latent; partials = floor(steps / 9)' },
+      {
+        name: 'steps',
+        role: 'steps',
+        type: 'int64',
+        shape: [1],
+        meaning: 'refinement iterations of the melody latent; partials = floor(steps / 9)',
+      },
     ],
     outputs: [
-      { name: 'audio', role: 'audio', layout: 'planar', type: 'float32', shape: [2, 'num_samples'], meaning: 'stereo PCM in [-1, 1], channel-major' },
+      {
+        name: 'audio',
+        role: 'audio',
+        layout: 'planar',
+        type: 'float32',
+        shape: [2, 'num_samples'],
+        meaning: 'stereo PCM in [-1, 1], channel-major',
+      },
     ],
     conditioning: {
       fields: CONDITIONING_FIELDS.map((f) => ({ ...f })),

@@ -48,7 +48,9 @@ export async function createWithFallback<S>(
   for (const step of plan) {
     try {
       const session = await create(step.providers);
-      return failures.length === 0 ? { session, device: step.device } : { session, device: step.device, fallbackReason: failures.join('; ') };
+      return failures.length === 0
+        ? { session, device: step.device }
+        : { session, device: step.device, fallbackReason: failures.join('; ') };
     } catch (err) {
       failures.push(`${step.providers.join('+')}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -19,7 +19,17 @@ export type ModelLicence = z.infer<typeof ModelLicence>;
 const NON_COMMERCIAL = /^CC-BY-NC(-SA|-ND)?-\d\.\d$/i;
 
 /** Licences that allow commercial use without conditions on the use itself. */
-const COMMERCIAL = new Set(['mit', 'apache-2.0', 'bsd-2-clause', 'bsd-3-clause', 'cc0-1.0', 'cc-by-4.0', 'cc-by-sa-4.0', 'openrail', 'openrail++']);
+const COMMERCIAL = new Set([
+  'mit',
+  'apache-2.0',
+  'bsd-2-clause',
+  'bsd-3-clause',
+  'cc0-1.0',
+  'cc-by-4.0',
+  'cc-by-sa-4.0',
+  'openrail',
+  'openrail++',
+]);
 
 /**
  * The licence a bare SPDX id stands for, when that id alone settles commercial use; undefined

@@ -22,7 +22,9 @@ export function songModelFromOnnx(model: MusicModel): SongModel {
     async render(request, signal) {
       const encoded = encodePrompt(request.prompt, manifest.conditioning);
       const rhythm =
-        request.lyrics === null ? Float32Array.from(manifest.conditioning.default_rhythm) : lyricsRhythm(request.lyrics, manifest.conditioning.default_rhythm);
+        request.lyrics === null
+          ? Float32Array.from(manifest.conditioning.default_rhythm)
+          : lyricsRhythm(request.lyrics, manifest.conditioning.default_rhythm);
       const pcm = await model.generate(
         {
           conditioning: encoded.conditioning,

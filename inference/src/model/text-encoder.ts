@@ -69,7 +69,7 @@ export function encodePrompt(prompt: string, conditioning: ModelManifest['condit
   };
 
   const words = tokenize(prompt);
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     let consumed = 1;
     for (let n = Math.min(MAX_PHRASE_WORDS, words.length - i); n >= 1; n -= 1) {
       const phrase = words.slice(i, i + n).join(' ');

@@ -13,7 +13,15 @@ import { sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { DatabaseTask, Queryable } from '../../../core/src/db/database.ts';
 import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { GenerationMessage, PreviewMessage } from '../../../core/src/generation-queue.ts';
-import { attemptCancelled, claimJob, completeJob, failJob, lockForPublish, reportProgress, retryJob } from '../../../core/src/jobs/job-state.ts';
+import {
+  attemptCancelled,
+  claimJob,
+  completeJob,
+  failJob,
+  lockForPublish,
+  reportProgress,
+  retryJob,
+} from '../../../core/src/jobs/job-state.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
 import {
   claimPreview,

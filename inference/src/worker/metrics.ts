@@ -22,7 +22,12 @@ export function createWorkerMetrics(info: { device: string; model: string; versi
     registers: [registry],
   });
   device.set(info, 1);
-  const jobs = new Counter({ name: 'inference_jobs_total', help: 'Job attempts by outcome.', labelNames: ['outcome'] as const, registers: [registry] });
+  const jobs = new Counter({
+    name: 'inference_jobs_total',
+    help: 'Job attempts by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   const stages = new Histogram({
     name: 'inference_stage_seconds',
     help: 'Seconds spent per pipeline stage of completed jobs.',
@@ -35,7 +40,8 @@ export function createWorkerMetrics(info: { device: string; model: string; versi
     jobSettled(outcome, song) {
       jobs.inc({ outcome });
       if (song === undefined) return;
-      for (const [stage, ms] of Object.entries(song.timings)) stages.observe({ stage: stage.replace(/Ms$/, ''), device: info.device }, ms / 1000);
+      for (const [stage, ms] of Object.entries(song.timings))
+        stages.observe({ stage: stage.replace(/Ms$/, ''), device: info.device }, ms / 1000);
     },
   };
 }

@@ -16,7 +16,6 @@ import type { SongModel } from '../model/song-model.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
 
-
 export interface SongRequest {
   prompt: string;
   durationSeconds: number;
@@ -75,7 +74,10 @@ export interface Song {
 }
 
 export class PipelineError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'PipelineError';
   }
@@ -141,7 +143,10 @@ export async function generateSong(
   const pcm = rendered.pcm;
   const expectedSamples = request.durationSeconds * pcm.sampleRate;
   if (pcm.channels.length === 0 || pcm.channels.some((channel) => channel.length !== expectedSamples)) {
-    throw new PipelineError('MODEL_OUTPUT_INVALID', `model ${model.name} rendered ${pcm.channels[0]?.length ?? 0} samples, expected ${expectedSamples}`);
+    throw new PipelineError(
+      'MODEL_OUTPUT_INVALID',
+      `model ${model.name} rendered ${pcm.channels[0]?.length ?? 0} samples, expected ${expectedSamples}`,
+    );
   }
   const modelMs = performance.now() - t;
   progress(50);
@@ -158,7 +163,13 @@ export async function generateSong(
   t = performance.now();
   const finished = await finishMp3(
     mp3.bytes,
-    { jobId: request.jobId, kind: request.kind, prompt: request.prompt, seed: request.seed, model: { name: model.name, version: model.version, licence: model.licence } },
+    {
+      jobId: request.jobId,
+      kind: request.kind,
+      prompt: request.prompt,
+      seed: request.seed,
+      model: { name: model.name, version: model.version, licence: model.licence },
+    },
     deps.signingIdentity,
   );
   const credentialsMs = performance.now() - t;

@@ -27,7 +27,6 @@ import { holdAtStage } from './stage-hold.ts';
 import type { WorkerLogger } from './worker.ts';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, createWorker } from './worker.ts';
 
-
 export interface WorkerProcess {
   device: 'cuda' | 'cpu';
   stop(): Promise<void>;
@@ -87,7 +86,15 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
         signingIdentity: identity.value,
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
-        ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined ? {} : { enterStage: holdAtStage(config.INFERENCE_TEST_HOLD_AT_STAGE, config.INFERENCE_TEST_HOLD_MS ?? config.JOB_TIME_LIMIT_MS, logger) }),
+        ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined
+          ? {}
+          : {
+              enterStage: holdAtStage(
+                config.INFERENCE_TEST_HOLD_AT_STAGE,
+                config.INFERENCE_TEST_HOLD_MS ?? config.JOB_TIME_LIMIT_MS,
+                logger,
+              ),
+            }),
       },
       logger,
       onJobSettled: (outcome, song) => metrics.jobSettled(outcome, song),

@@ -115,7 +115,11 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
    * the row locked, and settle the queue message: completed, or failed for pg-boss to retry after
    * the row went back to `queued` (or, on the last attempt, to `failed`).
    */
-  async function runAttempt<Claimed extends ClaimedJob>(kind: JobKind<Claimed>, message: JobWithMetadata<QueueMessage>, rowId: string): Promise<void> {
+  async function runAttempt<Claimed extends ClaimedJob>(
+    kind: JobKind<Claimed>,
+    message: JobWithMetadata<QueueMessage>,
+    rowId: string,
+  ): Promise<void> {
     const queued = { id: message.id, retryCount: message.retryCount };
     const attempt = await kind.claim(db, rowId);
     if (attempt === undefined) {
@@ -131,14 +135,21 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     const touch =
       message.heartbeatSeconds === null
         ? undefined
-        : setInterval(() => {
-            boss.touch(GENERATION_QUEUE, queued).catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kind.name} queue heartbeat failed`));
-          }, (message.heartbeatSeconds * 1000) / 2);
+        : setInterval(
+            () => {
+              boss
+                .touch(GENERATION_QUEUE, queued)
+                .catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kind.name} queue heartbeat failed`));
+            },
+            (message.heartbeatSeconds * 1000) / 2,
+          );
     let lastProgress = 0;
     const progress = (percent: number): void => {
       if (percent <= lastProgress) return;
       lastProgress = percent;
-      kind.raiseProgress(db, attempt, percent).catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kind.name} progress update failed`));
+      kind
+        .raiseProgress(db, attempt, percent)
+        .catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kind.name} progress update failed`));
     };
     // Between steps: has the owner cancelled the job? (POST /api/generate/{job_id}/cancel)
     const cancelled = kind.cancelled;
@@ -244,7 +255,10 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       await beat(db, heartbeatInfo, 0);
       heartbeatTimer = setInterval(sendHeartbeat, settings.heartbeatIntervalMs);
       for (let i = 0; i < settings.concurrency; i += 1) loops.push(loop());
-      deps.logger.info({ ...heartbeatInfo, format: model.format, licence: model.licence.spdx, fallbackReason: model.fallbackReason }, 'worker started');
+      deps.logger.info(
+        { ...heartbeatInfo, format: model.format, licence: model.licence.spdx, fallbackReason: model.fallbackReason },
+        'worker started',
+      );
     },
     async stop(graceMs) {
       stopping.abort();

@@ -86,7 +86,8 @@ export function createLogFollower(options: LogFollowerOptions): LogFollower {
       await rewind(t, ancestor);
       await t.none('DELETE FROM chain_checkpoints WHERE cursor_name = $1 AND block_number > $2', [cursorName, ancestor.toString()]);
       if (ancestor < 0n) await t.none('DELETE FROM chain_cursors WHERE name = $1', [cursorName]);
-      else await t.none('UPDATE chain_cursors SET block_number = $2, updated_at = now() WHERE name = $1', [cursorName, ancestor.toString()]);
+      else
+        await t.none('UPDATE chain_cursors SET block_number = $2, updated_at = now() WHERE name = $1', [cursorName, ancestor.toString()]);
     });
   }
 
@@ -109,7 +110,10 @@ export function createLogFollower(options: LogFollowerOptions): LogFollower {
     }
     const head = await client.getBlockNumber();
     const safe = head - BigInt(options.confirmations);
-    const cursor = await db.oneOrNone<{ block_number: string }>('SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1', [cursorName]);
+    const cursor = await db.oneOrNone<{ block_number: string }>(
+      'SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1',
+      [cursorName],
+    );
     let from = cursor === null ? options.startBlock : BigInt(cursor.block_number) + 1n;
     while (from <= safe && signal?.aborted !== true) {
       const to = from + batchSize - 1n < safe ? from + batchSize - 1n : safe;

@@ -56,9 +56,7 @@ function assertValid({ minter, audioHash }: MintAuthorization): void {
 /** The hash SongNFT's `mintMessageHash(minter, metadataURI, audioHash)` returns (before EIP-191). */
 export function mintMessageHash(input: MintAuthorization): Hex {
   assertValid(input);
-  return keccak256(
-    encodePacked(['address', 'string', 'bytes32'], [input.minter, input.metadataUri, input.audioHash]),
-  );
+  return keccak256(encodePacked(['address', 'string', 'bytes32'], [input.minter, input.metadataUri, input.audioHash]));
 }
 
 /** The part of the `secp256k1` package's API used here. */

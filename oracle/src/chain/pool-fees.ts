@@ -29,7 +29,10 @@ export interface ClaimableFees {
 
 export type ClaimableFeesReader = (songIds: ReadonlyArray<bigint>) => Promise<Map<bigint, ClaimableFees>>;
 
-export function createClaimableFeesReader(client: Pick<PublicClient, 'getBlockNumber' | 'readContract'>, vault: Address): ClaimableFeesReader {
+export function createClaimableFeesReader(
+  client: Pick<PublicClient, 'getBlockNumber' | 'readContract'>,
+  vault: Address,
+): ClaimableFeesReader {
   return async (songIds) => {
     const claimable = new Map<bigint, ClaimableFees>();
     if (songIds.length === 0) return claimable;

@@ -19,7 +19,9 @@ export const SONG_LAUNCHED_EVENT = parseAbiItem(
 export const FEES_COLLECTED_EVENT = parseAbiItem(
   'event FeesCollected(uint256 indexed songId, uint256 lpFeesEth, uint256 lpFeesToken, uint256 swapFeesEth, uint256 creatorEth, uint256 creatorToken, uint256 platformEth, uint256 platformToken)',
 );
-export const SWAP_FEE_CHARGED_EVENT = parseAbiItem('event SwapFeeCharged(bytes32 indexed poolId, address indexed sender, uint256 fee, uint256 feePips)');
+export const SWAP_FEE_CHARGED_EVENT = parseAbiItem(
+  'event SwapFeeCharged(bytes32 indexed poolId, address indexed sender, uint256 fee, uint256 feePips)',
+);
 export const INITIALIZE_EVENT = parseAbiItem(
   'event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick)',
 );
@@ -80,7 +82,8 @@ interface LogPosition {
 
 /** Block number and log index of a mined log (getLogs never returns pending ones). */
 function positionOf(log: LogPosition): { block: string; index: number; tx: Hex } {
-  if (log.blockNumber === null || log.logIndex === null || log.transactionHash === null) throw new Error('eth_getLogs returned a pending log');
+  if (log.blockNumber === null || log.logIndex === null || log.transactionHash === null)
+    throw new Error('eth_getLogs returned a pending log');
   return { block: log.blockNumber.toString(), index: log.logIndex, tx: log.transactionHash };
 }
 
@@ -173,18 +176,20 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
             ],
           );
         } else if (log.address.toLowerCase() === hook?.toLowerCase()) {
-          await t.none('INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
-            at.block,
-            at.index,
-            log.args.poolId.toLowerCase(),
-            log.args.fee.toString(),
-          ]);
+          await t.none(
+            'INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+            [at.block, at.index, log.args.poolId.toLowerCase(), log.args.fee.toString()],
+          );
         }
       }
     });
 
     // Songmint pools only: the PoolManager serves every pool on the chain.
-    const pools = await db.map<Hex>('SELECT pool_id FROM song_pools WHERE launch_block <= $1', [toBlock.toString()], (row: { pool_id: Hex }) => row.pool_id);
+    const pools = await db.map<Hex>(
+      'SELECT pool_id FROM song_pools WHERE launch_block <= $1',
+      [toBlock.toString()],
+      (row: { pool_id: Hex }) => row.pool_id,
+    );
     for (let i = 0; i < pools.length; i += POOL_IDS_PER_REQUEST) {
       const ids = pools.slice(i, i + POOL_IDS_PER_REQUEST);
       const range = { address: options.poolManagerAddress, args: { id: ids }, fromBlock, toBlock, strict: true } as const;
@@ -250,7 +255,10 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
     intervalMs: options.pollIntervalMs ?? 4000,
     onResult: (result) => {
       if (result.launches > 0 || result.swaps > 0 || result.rewoundTo !== null) {
-        options.logger.info({ ...result, throughBlock: result.throughBlock?.toString(), rewoundTo: result.rewoundTo?.toString() }, 'pools indexed');
+        options.logger.info(
+          { ...result, throughBlock: result.throughBlock?.toString(), rewoundTo: result.rewoundTo?.toString() },
+          'pools indexed',
+        );
       }
     },
     logger: options.logger,

@@ -17,7 +17,8 @@ export const RPC_DEADLINES = {
 } as const;
 
 /** The longest one RPC read can take: every attempt times out, plus the backoff between them. */
-export const RPC_CALL_BOUND_MS = (RPC_DEADLINES.retries + 1) * RPC_DEADLINES.callMs + RPC_DEADLINES.retryDelayMs * 2 ** RPC_DEADLINES.retries;
+export const RPC_CALL_BOUND_MS =
+  (RPC_DEADLINES.retries + 1) * RPC_DEADLINES.callMs + RPC_DEADLINES.retryDelayMs * 2 ** RPC_DEADLINES.retries;
 
 export function rpcTransport(url: string): HttpTransport {
   return http(url, { timeout: RPC_DEADLINES.callMs, retryCount: RPC_DEADLINES.retries, retryDelay: RPC_DEADLINES.retryDelayMs });

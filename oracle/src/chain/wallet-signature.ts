@@ -60,7 +60,8 @@ export function createWalletSignatureVerifier({ client }: WalletSignatureOptions
       if (!wrapped && (await signedByEoa(input))) return { valid: true };
       if (client === undefined) return { valid: false, reason: wrapped || !looksLikeEcdsa(input.signature) ? 'needs_chain' : 'mismatch' };
       try {
-        if (await verifyMessage(client, { address: input.address, message: input.message, signature: input.signature })) return { valid: true };
+        if (await verifyMessage(client, { address: input.address, message: input.message, signature: input.signature }))
+          return { valid: true };
       } catch {
         // A malformed wrapper or a failed call: decided below by whether the chain answers.
       }

@@ -41,15 +41,26 @@ export async function recordSongMinted(db: Database, event: SongMinted, now: Dat
           SET token_id = $2, owner_address = $3, mint_tx_hash = $4, mint_block = $5, used_at = $6
         WHERE audio_hash = $1 AND token_id IS NULL
         RETURNING job_id, user_id`,
-      [event.audioHash.toLowerCase(), event.tokenId.toString(), event.minter.toLowerCase(), event.txHash, event.blockNumber.toString(), now],
+      [
+        event.audioHash.toLowerCase(),
+        event.tokenId.toString(),
+        event.minter.toLowerCase(),
+        event.txHash,
+        event.blockNumber.toString(),
+        now,
+      ],
     );
     if (claimed === null) {
-      const known = await t.oneOrNone<{ token_id: string | null }>('SELECT token_id::text AS token_id FROM mint_signatures WHERE audio_hash = $1', [
-        event.audioHash.toLowerCase(),
-      ]);
+      const known = await t.oneOrNone<{ token_id: string | null }>(
+        'SELECT token_id::text AS token_id FROM mint_signatures WHERE audio_hash = $1',
+        [event.audioHash.toLowerCase()],
+      );
       return known === null ? 'unknown' : 'duplicate';
     }
-    await t.none('UPDATE generation_jobs SET signature_used = true, nft_token_id = $2 WHERE id = $1', [claimed.job_id, event.tokenId.toString()]);
+    await t.none('UPDATE generation_jobs SET signature_used = true, nft_token_id = $2 WHERE id = $1', [
+      claimed.job_id,
+      event.tokenId.toString(),
+    ]);
     await t.none('UPDATE users SET total_minted = total_minted + 1, updated_at = $2 WHERE id = $1', [claimed.user_id, now]);
     return 'recorded';
   });
@@ -97,7 +108,13 @@ export function createChainWatcher(options: ChainWatcherOptions): ChainWatcher {
   async function poll(signal?: AbortSignal): Promise<PollResult> {
     const result: PollResult = { throughBlock: null, recorded: 0, duplicates: 0, unknown: 0 };
     const followed = await follower.poll(async ({ fromBlock, toBlock }) => {
-      const logs = await options.client.getLogs({ address: options.songNftAddress, event: SONG_MINTED_EVENT, fromBlock, toBlock, strict: true });
+      const logs = await options.client.getLogs({
+        address: options.songNftAddress,
+        event: SONG_MINTED_EVENT,
+        fromBlock,
+        toBlock,
+        strict: true,
+      });
       for (const log of logs) {
         if (log.transactionHash === null || log.blockNumber === null) continue;
         const outcome = await recordSongMinted(
@@ -116,7 +133,10 @@ export function createChainWatcher(options: ChainWatcherOptions): ChainWatcher {
         else if (outcome === 'duplicate') result.duplicates++;
         else {
           result.unknown++;
-          options.logger.warn({ tokenId: log.args.tokenId.toString(), audioHash: log.args.audioHash }, 'SongMinted without a signature issued here');
+          options.logger.warn(
+            { tokenId: log.args.tokenId.toString(), audioHash: log.args.audioHash },
+            'SongMinted without a signature issued here',
+          );
         }
       }
     }, signal);

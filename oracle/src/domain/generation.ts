@@ -55,7 +55,10 @@ export interface GenerationDeps {
  * (the spec's rule 3, `checkTierDuration`), the API's 240 s of any song (the request schema's
  * bound, so it is the caller's answer before a tier is read) and a preview's 15 s.
  */
-export function durationRefusal(duration: number, cap: { max: number; of: string; fields?: Readonly<Record<string, unknown>> }): AppError | null {
+export function durationRefusal(
+  duration: number,
+  cap: { max: number; of: string; fields?: Readonly<Record<string, unknown>> },
+): AppError | null {
   if (duration <= cap.max) return null;
   return appError('GEN_004', `Duration ${duration} s exceeds the ${cap.of} maximum of ${cap.max} s`, {
     details: `tier maximums: free ${TIER_LIMITS.free.maxDurationSeconds} s, pro ${TIER_LIMITS.pro.maxDurationSeconds} s, enterprise ${TIER_LIMITS.enterprise.maxDurationSeconds} s`,
@@ -158,11 +161,19 @@ export async function submitGeneration(
   if (tooLong !== null) return fail(tooLong);
   const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
     const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
-    const place = await queuePlace(tx, { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps }, await runRates(tx), slots);
+    const place = await queuePlace(
+      tx,
+      { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps },
+      await runRates(tx),
+      slots,
+    );
     return { job, place };
   });
   if (!admitted.ok) return fail(admitted.error);
-  const { written: { job, place }, limit } = admitted.value;
+  const {
+    written: { job, place },
+    limit,
+  } = admitted.value;
   return ok({
     jobId: job.id,
     publicJobId: toPublicJobId(job.id),

@@ -161,7 +161,12 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
       const elapsed = job.startedAt === null ? 0 : (now.getTime() - job.startedAt.getTime()) / 1000;
       // Progress reported by the worker is the better signal once there is any.
       const remaining = job.progress > 0 ? total * (1 - job.progress / 100) : total - elapsed;
-      return { status: JOB_STATUS.processing, job_id: jobId, progress: job.progress, estimated_remaining: Math.max(1, Math.ceil(remaining)) };
+      return {
+        status: JOB_STATUS.processing,
+        job_id: jobId,
+        progress: job.progress,
+        estimated_remaining: Math.max(1, Math.ceil(remaining)),
+      };
     }
     case JOB_STATUS.queued: {
       const [rates, capacity] = await Promise.all([runRates(db), liveWorkerCapacity(db)]);
@@ -171,7 +176,13 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         rates,
         capacity.slots,
       );
-      return { status: JOB_STATUS.queued, job_id: jobId, progress: job.progress, estimated_remaining: place.estimatedSeconds, position: place.position };
+      return {
+        status: JOB_STATUS.queued,
+        job_id: jobId,
+        progress: job.progress,
+        estimated_remaining: place.estimatedSeconds,
+        position: place.position,
+      };
     }
     case JOB_STATUS.cancelled:
       return { status: JOB_STATUS.cancelled, job_id: jobId };

@@ -175,7 +175,13 @@ export function buildErc721Metadata(
   };
 }
 
-export async function publishMetadata(deps: MetadataDeps, userId: string, input: MetadataInput, coverField: string, audioField: string): Promise<Result<PublishedMetadata>> {
+export async function publishMetadata(
+  deps: MetadataDeps,
+  userId: string,
+  input: MetadataInput,
+  coverField: string,
+  audioField: string,
+): Promise<Result<PublishedMetadata>> {
   let cover: CoverImage | null = null;
   if (input.coverImage !== undefined) {
     const decoded = await decodeCoverImage(input.coverImage, coverField);
@@ -237,7 +243,10 @@ export async function publishMetadata(deps: MetadataDeps, userId: string, input:
       const pinned = await deps.pinning.pin({ cid: target.cid, name: target.name, meta: { app: 'songmint' } });
       if (!pinned.ok) {
         return fail(
-          appError('SERVICE_UNAVAILABLE', 'IPFS pinning failed', { details: `${pinned.error.code}: ${pinned.error.message}`, retryAfter: 30 }),
+          appError('SERVICE_UNAVAILABLE', 'IPFS pinning failed', {
+            details: `${pinned.error.code}: ${pinned.error.message}`,
+            retryAfter: 30,
+          }),
         );
       }
       if (target.cid.equals(cid)) {

@@ -48,7 +48,10 @@ export async function findPoolLaunch(db: Queryable, songId: bigint): Promise<Poo
 }
 
 /** The pool's swaps newest first, older than `before` (exclusive) when given: at most `limit`. */
-export async function listPoolSwaps(db: Queryable, { poolId, before, limit }: { poolId: string; before?: SwapPosition; limit: number }): Promise<SwapRow[]> {
+export async function listPoolSwaps(
+  db: Queryable,
+  { poolId, before, limit }: { poolId: string; before?: SwapPosition; limit: number },
+): Promise<SwapRow[]> {
   const where = before === undefined ? '' : 'AND (block_number, log_index) < ($(block), $(index))';
   return db.manyOrNone<SwapRow>(
     `SELECT block_number::text AS block_number, log_index, tx_hash, amount0::text AS amount0, amount1::text AS amount1,

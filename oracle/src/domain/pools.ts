@@ -80,7 +80,10 @@ SELECT b.song_id::text AS song_id, b.pool_id, b.token, b.creator, b.launch_block
 const DAY_MS = 86_400_000;
 
 /** Pools newest launch first, after `after` (exclusive) when given: at most `limit`. */
-export async function listPools(db: Queryable, { after, limit, now }: { after?: PoolPosition; limit: number; now: Date }): Promise<PoolRow[]> {
+export async function listPools(
+  db: Queryable,
+  { after, limit, now }: { after?: PoolPosition; limit: number; now: Date },
+): Promise<PoolRow[]> {
   const where = after === undefined ? '' : 'WHERE (p.launch_block, p.launch_log_index) < ($(block), $(index))';
   return db.manyOrNone<PoolRow>(
     `WITH base AS (SELECT p.* FROM song_pools p ${where} ORDER BY p.launch_block DESC, p.launch_log_index DESC LIMIT $(limit)) ${POOL_VIEW}`,
@@ -97,7 +100,9 @@ export async function findPool(db: Queryable, { songId, now }: { songId: bigint;
 
 /** Last block the pool indexer of `cursorName` finished, or null before its first batch. */
 export async function indexedThrough(db: Queryable, cursorName: string): Promise<string | null> {
-  const row = await db.oneOrNone<{ block_number: string }>('SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1', [cursorName]);
+  const row = await db.oneOrNone<{ block_number: string }>('SELECT block_number::text AS block_number FROM chain_cursors WHERE name = $1', [
+    cursorName,
+  ]);
   return row?.block_number ?? null;
 }
 

@@ -24,7 +24,12 @@ export function positionCursorCodec(prefix: string): PositionCursorCodec {
       const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
       const match = pattern.exec(text);
       if (match === null || match[1] === undefined || match[2] === undefined) {
-        return fail({ code: 'VALIDATION_ERROR', message: 'Invalid cursor', details: 'cursor must be a next_cursor value returned by this route', fields: { cursor } });
+        return fail({
+          code: 'VALIDATION_ERROR',
+          message: 'Invalid cursor',
+          details: 'cursor must be a next_cursor value returned by this route',
+          fields: { cursor },
+        });
       }
       return ok({ block: BigInt(match[1]), logIndex: Number(match[2]) });
     },

@@ -67,7 +67,11 @@ export async function submitPreview(
   const sessionId = newPreviewSessionId();
   const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
     const preview = await queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier });
-    return previewPlace(tx, { id: preview.id, tier: user.tier, createdAt: preview.createdAt, duration: request.duration, steps: request.steps }, slots);
+    return previewPlace(
+      tx,
+      { id: preview.id, tier: user.tier, createdAt: preview.createdAt, duration: request.duration, steps: request.steps },
+      slots,
+    );
   });
   if (!admitted.ok) return fail(admitted.error);
   const { written: place, limit } = admitted.value;
@@ -119,7 +123,10 @@ export interface PreviewRow {
 
 const chargeAndFindPreview = chargedLookup<PreviewRow>(
   'session-charge-find-preview',
-  (caller, [sessionId]) => `SELECT id AS preview_id, session_id AS preview_session_id, status AS preview_status, progress AS preview_progress,
+  (
+    caller,
+    [sessionId],
+  ) => `SELECT id AS preview_id, session_id AS preview_session_id, status AS preview_status, progress AS preview_progress,
           duration AS preview_duration, steps AS preview_steps, tier AS preview_tier, audio_hash AS preview_audio_hash,
           actual_duration AS preview_actual_duration, error_code AS preview_error_code, error_message AS preview_error_message,
           created_at AS preview_created_at, started_at AS preview_started_at, now() AS preview_read_at
@@ -134,7 +141,14 @@ export function ownPreviewLookup(sessionId: string): ChargedLookup<PreviewRow> {
 }
 
 export type PreviewView =
-  | { session_id: string; status: typeof JOB_STATUS.queued; progress: number; estimated_remaining: number; position: number; expires_at: string }
+  | {
+      session_id: string;
+      status: typeof JOB_STATUS.queued;
+      progress: number;
+      estimated_remaining: number;
+      position: number;
+      expires_at: string;
+    }
   | { session_id: string; status: typeof JOB_STATUS.processing; progress: number; estimated_remaining: number; expires_at: string }
   | {
       session_id: string;
@@ -146,7 +160,12 @@ export type PreviewView =
       duration: number;
       created_at: string;
     }
-  | { session_id: string; status: typeof JOB_STATUS.failed; error: { code: ErrorCode; message: string; retry_after?: number }; expires_at: string };
+  | {
+      session_id: string;
+      status: typeof JOB_STATUS.failed;
+      error: { code: ErrorCode; message: string; retry_after?: number };
+      expires_at: string;
+    };
 
 function expired(sessionId: string, expiresAt: Date): AppError {
   return appError('PREVIEW_EXPIRED', 'Preview expired', {
@@ -194,25 +213,49 @@ export async function viewPreview(deps: PreviewViewDeps, preview: PreviewRow): P
       return ok({
         session_id: sessionId,
         status: JOB_STATUS.failed,
-        error: { code, message: preview.preview_error_message ?? 'Preview failed', ...(code === GENERATION_FAILED_CODE ? { retry_after: GENERATION_FAILED_RETRY_SECONDS } : {}) },
+        error: {
+          code,
+          message: preview.preview_error_message ?? 'Preview failed',
+          ...(code === GENERATION_FAILED_CODE ? { retry_after: GENERATION_FAILED_RETRY_SECONDS } : {}),
+        },
         expires_at,
       });
     }
     case JOB_STATUS.processing: {
       const rates = await runRates(deps.db);
-      const total = preview.preview_duration * rates.secondsPerAudioSecond[preview.preview_steps] + rates.overheadSeconds[preview.preview_steps];
+      const total =
+        preview.preview_duration * rates.secondsPerAudioSecond[preview.preview_steps] + rates.overheadSeconds[preview.preview_steps];
       const elapsed = preview.preview_started_at === null ? 0 : (now.getTime() - preview.preview_started_at.getTime()) / 1000;
       const remaining = preview.preview_progress > 0 ? total * (1 - preview.preview_progress / 100) : total - elapsed;
-      return ok({ session_id: sessionId, status: JOB_STATUS.processing, progress: preview.preview_progress, estimated_remaining: Math.max(1, Math.ceil(remaining)), expires_at });
+      return ok({
+        session_id: sessionId,
+        status: JOB_STATUS.processing,
+        progress: preview.preview_progress,
+        estimated_remaining: Math.max(1, Math.ceil(remaining)),
+        expires_at,
+      });
     }
     case JOB_STATUS.queued: {
       const capacity = await liveWorkerCapacity(deps.db);
       const place = await previewPlace(
         deps.db,
-        { id: preview.preview_id, tier: preview.preview_tier, createdAt: preview.preview_created_at, duration: preview.preview_duration, steps: preview.preview_steps },
+        {
+          id: preview.preview_id,
+          tier: preview.preview_tier,
+          createdAt: preview.preview_created_at,
+          duration: preview.preview_duration,
+          steps: preview.preview_steps,
+        },
         capacity.slots,
       );
-      return ok({ session_id: sessionId, status: JOB_STATUS.queued, progress: preview.preview_progress, estimated_remaining: place.estimatedSeconds, position: place.position, expires_at });
+      return ok({
+        session_id: sessionId,
+        status: JOB_STATUS.queued,
+        progress: preview.preview_progress,
+        estimated_remaining: place.estimatedSeconds,
+        position: place.position,
+        expires_at,
+      });
     }
   }
 }

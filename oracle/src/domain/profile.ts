@@ -28,7 +28,14 @@ export interface ProfileView {
 export async function userProfile(db: Database, userId: string, today: string): Promise<ProfileView | null> {
   const user = await findUserById(db, userId);
   if (user === null) return null;
-  const stats = await db.one<{ queued: number; processing: number; completed: number; failed: number; audio_seconds: number; minted: number }>(
+  const stats = await db.one<{
+    queued: number;
+    processing: number;
+    completed: number;
+    failed: number;
+    audio_seconds: number;
+    minted: number;
+  }>(
     `SELECT count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.queued)})::int AS queued,
             count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.processing)})::int AS processing,
             count(*) FILTER (WHERE status = ${sqlStatus(JOB_STATUS.completed)})::int AS completed,

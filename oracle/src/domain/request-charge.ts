@@ -154,7 +154,10 @@ export function chargedLookup<Found>(
       text: `WITH ${SESSION_CHARGE_CTE}
              SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
                FROM caller u
-               LEFT JOIN LATERAL (${select('u.id', values.map((_, index) => `$${CHARGE_PARAMETERS + 1 + index}`))}) j ON true`,
+               LEFT JOIN LATERAL (${select(
+                 'u.id',
+                 values.map((_, index) => `$${CHARGE_PARAMETERS + 1 + index}`),
+               )}) j ON true`,
     };
     return { statement, values, found };
   };
@@ -217,15 +220,31 @@ export async function chargeRequest(request: ChargeRequest): Promise<ChargeOutco
   if ('session' in chargee) {
     const limits = HOURLY_LIMITS[category];
     const statement = chargee.lookup?.statement ?? SESSION_CHARGE;
-    const values = [chargee.session.userId, chargee.session.walletAddress, category, hourWindowStart(now), limits.free, limits.pro, limits.enterprise];
-    const row = await db.oneOrNone<SessionRow & Record<string, unknown>>({ ...statement, values: [...values, ...(chargee.lookup?.values ?? [])] });
+    const values = [
+      chargee.session.userId,
+      chargee.session.walletAddress,
+      category,
+      hourWindowStart(now),
+      limits.free,
+      limits.pro,
+      limits.enterprise,
+    ];
+    const row = await db.oneOrNone<SessionRow & Record<string, unknown>>({
+      ...statement,
+      values: [...values, ...(chargee.lookup?.values ?? [])],
+    });
     if (row === null) return { kind: 'no_user' };
     const user = { id: row.session_user_id, walletAddress: row.wallet_address, tier: row.session_tier };
     return hourly(user, limits[user.tier], row.count, chargee.lookup?.found(row) ?? null);
   }
 
   if ('ip' in chargee) {
-    const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [`ip:${chargee.ip}`, category, hourWindowStart(now), ANONYMOUS_HOURLY_LIMIT]);
+    const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [
+      `ip:${chargee.ip}`,
+      category,
+      hourWindowStart(now),
+      ANONYMOUS_HOURLY_LIMIT,
+    ]);
     return hourly(null, ANONYMOUS_HOURLY_LIMIT, row?.count ?? null, null);
   }
 

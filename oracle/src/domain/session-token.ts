@@ -75,7 +75,11 @@ export function createSessionTokenVerifier(keys: SessionTokenKeys): (token: stri
   };
 }
 
-async function verifyWithKey(key: KeyObject, token: string, now: Date): Promise<Result<{ claims: SessionClaims; expiresAtSeconds: number }, DomainError<'invalid_token'>>> {
+async function verifyWithKey(
+  key: KeyObject,
+  token: string,
+  now: Date,
+): Promise<Result<{ claims: SessionClaims; expiresAtSeconds: number }, DomainError<'invalid_token'>>> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: [ALGORITHM],

@@ -75,12 +75,15 @@ function signatureRefused(check: Exclude<WalletSignatureCheck, { valid: true }>,
     case 'chain_unreachable':
       return fail(
         appError('SERVICE_UNAVAILABLE', 'Chain unreachable', {
-          details: 'a smart-wallet signature (ERC-1271/ERC-6492) is checked on chain, which cannot be read now; retry with the same message',
+          details:
+            'a smart-wallet signature (ERC-1271/ERC-6492) is checked on chain, which cannot be read now; retry with the same message',
           retryAfter: CHAIN_RETRY_SECONDS,
         }),
       );
     case 'needs_chain':
-      return refused('smart-wallet signatures (ERC-1271/ERC-6492) cannot be checked: this server has no chain RPC (CHAIN_RPC_URL); sign in with an EOA');
+      return refused(
+        'smart-wallet signatures (ERC-1271/ERC-6492) cannot be checked: this server has no chain RPC (CHAIN_RPC_URL); sign in with an EOA',
+      );
     case 'mismatch':
       return refused(
         smartWallets
@@ -137,7 +140,12 @@ export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Resu
     try {
       registered = await deps.fidVerifier(getAddress(message.address));
     } catch {
-      return fail(appError('SERVICE_UNAVAILABLE', 'Farcaster IdRegistry unreachable', { details: 'retry, or sign in without social_fid', retryAfter: 30 }));
+      return fail(
+        appError('SERVICE_UNAVAILABLE', 'Farcaster IdRegistry unreachable', {
+          details: 'retry, or sign in without social_fid',
+          retryAfter: 30,
+        }),
+      );
     }
     if (registered !== input.socialFid) {
       return refused(`fid ${input.socialFid} is not registered to ${wallet} in the Farcaster IdRegistry`);

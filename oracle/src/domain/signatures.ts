@@ -97,16 +97,22 @@ function invalidJob(publicId?: string) {
  */
 const SIGNABLE_COLUMNS = 'id, status, audio_key, audio_hash, signature';
 /** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
-const byId = (jobId: string, userId: string) => `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs WHERE id = ${jobId} AND user_id = ${userId}`;
+const byId = (jobId: string, userId: string) =>
+  `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs WHERE id = ${jobId} AND user_id = ${userId}`;
 // Identical audio from two jobs (same prompt and seed) can be minted once: prefer a job that
 // still has no signature, so the answer is SIGN_002 only when every such job is signed.
 const byAudioHash = (userId: string, audioHash: string) => `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs
           WHERE user_id = ${userId} AND audio_hash = ${audioHash} AND status = ${sqlStatus(JOB_STATUS.completed)}
           ORDER BY (signature IS NULL) DESC, created_at LIMIT 1`;
 /** The same lookups inside the session charge's statement. */
-const signableJob = (row: Readonly<Record<string, unknown>>): SignableJob | null => (typeof row.id === 'string' ? (row as unknown as SignableJob) : null);
+const signableJob = (row: Readonly<Record<string, unknown>>): SignableJob | null =>
+  typeof row.id === 'string' ? (row as unknown as SignableJob) : null;
 const chargeAndFindById = chargedLookup('signature-charge-find-job-by-id', (caller, [id]) => byId(`${id}::uuid`, caller), signableJob);
-const chargeAndFindByAudioHash = chargedLookup('signature-charge-find-job-by-audio-hash', (caller, [hash]) => byAudioHash(caller, hash ?? ''), signableJob);
+const chargeAndFindByAudioHash = chargedLookup(
+  'signature-charge-find-job-by-audio-hash',
+  (caller, [hash]) => byAudioHash(caller, hash ?? ''),
+  signableJob,
+);
 const CLAIM_SIGNATURE = {
   name: 'signature-claim',
   text: `WITH claimed AS (
@@ -138,11 +144,17 @@ const ISSUED_SIGNER = { name: 'signature-issued-signer', text: 'SELECT signer_ad
  * fewer per signature. Ids that cannot exist find nothing.
  */
 export function signableJobLookup(subject: SignatureSubject): ChargedLookup<SignableJob> {
-  return 'jobId' in subject ? chargeAndFindById(parsePublicJobId(subject.jobId)) : chargeAndFindByAudioHash(subject.audioHash.toLowerCase());
+  return 'jobId' in subject
+    ? chargeAndFindById(parsePublicJobId(subject.jobId))
+    : chargeAndFindByAudioHash(subject.audioHash.toLowerCase());
 }
 
 /** The four checks, the signature and the claim, for `job` as `signableJobLookup` found it (null: none of the caller's). */
-export async function signFoundJob(deps: SignatureDeps, request: SignatureRequest, job: SignableJob | null): Promise<Result<IssuedSignature>> {
+export async function signFoundJob(
+  deps: SignatureDeps,
+  request: SignatureRequest,
+  job: SignableJob | null,
+): Promise<Result<IssuedSignature>> {
   const publicId = 'jobId' in request.subject ? request.subject.jobId : undefined;
 
   // (1) The job belongs to the requester.
@@ -171,9 +183,7 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
   const stored = await deps.objectStore.sha256(job.audio_key ?? audioObjectKey(job.id));
   if (!stored.ok) {
     if (stored.error.code === 'not_found') {
-      return fail(
-        appError('SIGN_004', 'Audio hash mismatch', { details: 'The audio object of this job is no longer stored.', jobId }),
-      );
+      return fail(appError('SIGN_004', 'Audio hash mismatch', { details: 'The audio object of this job is no longer stored.', jobId }));
     }
     return fail(appError('SERVICE_UNAVAILABLE', 'Object storage unavailable', { details: stored.error.message, retryAfter: 5, jobId }));
   }
@@ -195,7 +205,16 @@ export async function signFoundJob(deps: SignatureDeps, request: SignatureReques
   const issuedAt = deps.now();
   const expiresAt = new Date(issuedAt.getTime() + SIGNATURE_LIFETIME_SECONDS * 1000);
 
-  const values = [job.id, request.userId, signature.toLowerCase(), request.metadataUri, minter, deps.signer.address.toLowerCase(), issuedAt, expiresAt];
+  const values = [
+    job.id,
+    request.userId,
+    signature.toLowerCase(),
+    request.metadataUri,
+    minter,
+    deps.signer.address.toLowerCase(),
+    issuedAt,
+    expiresAt,
+  ];
   try {
     const claimed =
       job.signature === null

@@ -25,7 +25,11 @@ export function bearerClaims(deps: SessionDeps): (req: Request, res: Response) =
   return async (req, res) => {
     const header = req.get('authorization');
     if (header === undefined) {
-      unauthorized(req, res, 'missing Authorization header; send "Authorization: Bearer <session_token>" (POST /api/auth/verify issues one)');
+      unauthorized(
+        req,
+        res,
+        'missing Authorization header; send "Authorization: Bearer <session_token>" (POST /api/auth/verify issues one)',
+      );
       return null;
     }
     const match = BEARER.exec(header.trim());

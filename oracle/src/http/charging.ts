@@ -67,14 +67,22 @@ export async function chargeFor<Found>(
     case 'session': {
       if (claims === null) throw new Error('a session charge on a route without a bearer token');
       const now = deps.now();
-      const charge = await chargeRequest({ db: deps.db, chargee: { session: claims, ...(call.lookup === undefined ? {} : { lookup: call.lookup }) }, category: rule.category, now });
+      const charge = await chargeRequest({
+        db: deps.db,
+        chargee: { session: claims, ...(call.lookup === undefined ? {} : { lookup: call.lookup }) },
+        category: rule.category,
+        now,
+      });
       if (!admitCharged(deps, req, res, charge, rule.category)) return null;
       // Bad input found after the charge (a cover that is no image) is taken back, so it never
       // uses up the caller's limit (other answers, 404 and 409 included, count as requests). A 503
       // (the database or a service unavailable) did nothing for the caller and is taken back too:
       // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts).
-      refundBeforeAnswer(res, charge.state, () => refundHourly(deps.db, claims.userId, rule.category, hourWindowStart(now)), (error) =>
-        deps.logger.warn({ err: error, category: rule.category }, 'hourly limit refund failed'),
+      refundBeforeAnswer(
+        res,
+        charge.state,
+        () => refundHourly(deps.db, claims.userId, rule.category, hourWindowStart(now)),
+        (error) => deps.logger.warn({ err: error, category: rule.category }, 'hourly limit refund failed'),
       );
       return { user: charge.user, found: charge.found as Found | null };
     }
@@ -91,7 +99,13 @@ export function setRateLimitHeaders(res: Response, state: LimitState): void {
  * Answers a charge that does not admit the request (401 for no user, 429 when refused) and
  * returns false; otherwise sets the limit headers and returns true.
  */
-function admitCharged(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Response, charge: ChargeOutcome, category: RateCategory): charge is Extract<ChargeOutcome, { kind: 'charged' }> {
+function admitCharged(
+  deps: Pick<AppDeps, 'metrics'>,
+  req: Request,
+  res: Response,
+  charge: ChargeOutcome,
+  category: RateCategory,
+): charge is Extract<ChargeOutcome, { kind: 'charged' }> {
   if (charge.kind === 'no_user') {
     unauthorizedUser(req, res);
     return false;
@@ -109,7 +123,13 @@ function admitCharged(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Respons
  * Answers a refused queue admission (`admitToQueue`: GEN_001, GEN_002, a limit), with the limit
  * headers and the rejection metric when a limit refused it.
  */
-export function answerRefusal(deps: Pick<AppDeps, 'metrics'>, req: Request, res: Response, refusal: GenerationRefusal, category: RateCategory): void {
+export function answerRefusal(
+  deps: Pick<AppDeps, 'metrics'>,
+  req: Request,
+  res: Response,
+  refusal: GenerationRefusal,
+  category: RateCategory,
+): void {
   if (refusal.limitState !== undefined) setRateLimitHeaders(res, refusal.limitState);
   if (refusal.refusedBy !== undefined) deps.metrics.limitRejections.inc({ limit: refusal.refusedBy, category });
   sendError(req, res, refusal);

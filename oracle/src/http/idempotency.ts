@@ -52,7 +52,9 @@ function holdKey(deps: Pick<AppDeps, 'db' | 'logger'>, res: Response, scope: Key
   let settled = false;
   const json = res.json.bind(res);
   const release = (): Promise<void> =>
-    releaseKey(deps.db, scope, leaseId).catch((error: unknown) => deps.logger.warn({ err: error, route: scope.route }, 'idempotency key release failed'));
+    releaseKey(deps.db, scope, leaseId).catch((error: unknown) =>
+      deps.logger.warn({ err: error, route: scope.route }, 'idempotency key release failed'),
+    );
   res.json = (body: unknown) => {
     if (settled) return json(body);
     settled = true;
@@ -100,7 +102,14 @@ export async function decideIdempotency(
   if (raw === undefined) return { kind: 'none' };
   const checked = checkIdempotencyKey(raw);
   if (!checked.ok) {
-    sendError(req, res, appError('VALIDATION_ERROR', 'Invalid Idempotency-Key header', { details: checked.reason, fields: { header: IDEMPOTENCY_KEY_HEADER } }));
+    sendError(
+      req,
+      res,
+      appError('VALIDATION_ERROR', 'Invalid Idempotency-Key header', {
+        details: checked.reason,
+        fields: { header: IDEMPOTENCY_KEY_HEADER },
+      }),
+    );
     return { kind: 'answered' };
   }
   const scope: KeyScope = { userId: target.userId, route: target.route, key: checked.key };

@@ -54,7 +54,10 @@ export function createMetrics(db: Database, gauges: ProcessGauges = {}): OracleM
     labelNames: ['tier'] as const,
     registers: [registry],
     async collect() {
-      const rows = await readOrEmpty(db, `SELECT tier AS key, count(*)::int AS n FROM generation_jobs WHERE status = ${sqlStatus(JOB_STATUS.queued)} GROUP BY tier`);
+      const rows = await readOrEmpty(
+        db,
+        `SELECT tier AS key, count(*)::int AS n FROM generation_jobs WHERE status = ${sqlStatus(JOB_STATUS.queued)} GROUP BY tier`,
+      );
       for (const tier of TIERS) this.set({ tier }, rows.find((row) => row.key === tier)?.n ?? 0);
     },
   });

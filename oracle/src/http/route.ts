@@ -102,7 +102,9 @@ function bodyReader(body: { limit: string } | undefined): (req: Request, res: Re
   const parse = express.json({ limit: body.limit });
   return (req, res) =>
     new Promise((resolve, reject) => {
-      void parse(req, res, (error?: unknown) => (error === undefined || error === null ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))));
+      void parse(req, res, (error?: unknown) =>
+        error === undefined || error === null ? resolve() : reject(error instanceof Error ? error : new Error(String(error))),
+      );
     });
 }
 

@@ -57,7 +57,7 @@ export const webhookUrlSchema = z
   })
   .meta({
     description:
-      'Extension: URL that receives a signed `generation.completed` or `generation.failed` POST when the job finishes. https (http only for hosts in the operator\'s development allow-list); never a private or loopback address.',
+      "Extension: URL that receives a signed `generation.completed` or `generation.failed` POST when the job finishes. https (http only for hosts in the operator's development allow-list); never a private or loopback address.",
     example: 'https://example.com/hooks/songmint',
   });
 
@@ -65,14 +65,23 @@ export const generateRequestSchema = z
   .strictObject({
     prompt: promptSchema,
     duration: durationSchema,
-    seed: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Reproducibility seed.' }),
+    seed: z
+      .number()
+      .int()
+      .min(Number.MIN_SAFE_INTEGER)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .meta({ description: 'Reproducibility seed.' }),
     lyrics: z
       .string()
       .refine(noNul, 'must not contain NUL characters')
       .refine((value) => codePoints(value) <= LYRICS_MAX_CHARS, `must be at most ${LYRICS_MAX_CHARS} characters`)
       .optional()
       .meta({ description: 'Lyrics with [verse]/[chorus]/[bridge] tags; given lyrics win over with_lyrics.' }),
-    steps: z.union([z.literal(27), z.literal(60)]).default(27).meta({ description: 'Diffusion steps: 27 (default) or 60.' }),
+    steps: z
+      .union([z.literal(27), z.literal(60)])
+      .default(27)
+      .meta({ description: 'Diffusion steps: 27 (default) or 60.' }),
     with_lyrics: z.boolean().default(false).meta({ description: 'Generate lyrics from the prompt first (ignored when lyrics are given).' }),
     webhook: webhookUrlSchema.optional(),
   })
@@ -113,7 +122,10 @@ export const contentCredentialsSchema = z
       'The signed C2PA manifest embedded in the MP3 (ID3 GEOB frame): made by AI (c2pa.created, trainedAlgorithmicMedia), model and licence, seed, prompt hash, job id. Null for audio published before credentials were embedded.',
   });
 
-const lyricsSchema = z.string().nullable().meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' });
+const lyricsSchema = z
+  .string()
+  .nullable()
+  .meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' });
 
 export const generateVariantBResultSchema = z
   .strictObject({
@@ -156,9 +168,9 @@ export const jobStatusSchema = z
       status: z.literal(JOB_STATUS.failed),
       error: z.strictObject({ code: errorCodeSchema, message: z.string(), retry_after: z.number().int().optional() }),
     }),
-    z
-      .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
-      .meta({ description: 'Extension of the spec: the owner cancelled the job (POST /api/generate/{job_id}/cancel) before it completed.' }),
+    z.strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) }).meta({
+      description: 'Extension of the spec: the owner cancelled the job (POST /api/generate/{job_id}/cancel) before it completed.',
+    }),
   ])
   .meta({ id: 'JobStatus' });
 
@@ -208,16 +220,11 @@ export const jobCancelledSchema = z
 // Idempotency-Key (extension of the spec, oracle/src/http/idempotency.ts)
 
 /** The request header of every POST that creates or charges, for the OpenAPI document. */
-export const idempotencyKeyHeaderSchema = z
-  .string()
-  .min(1)
-  .max(255)
-  .optional()
-  .meta({
-    description:
-      'Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept.',
-    example: '5f0c8d0e-7b1e-4c1a-9d2e-1f3a4b5c6d7e',
-  });
+export const idempotencyKeyHeaderSchema = z.string().min(1).max(255).optional().meta({
+  description:
+    'Optional, 1 to 255 printable ASCII characters (a UUID). The same key with the same body within 24 hours answers the first successful response again (header `Idempotent-Replayed: true`) and runs nothing; with another body: 422 IDEM_001; while the first request runs: 409 IDEM_002 (retry after 1 s). Failed requests are not kept.',
+  example: '5f0c8d0e-7b1e-4c1a-9d2e-1f3a4b5c6d7e',
+});
 
 export const nonceResponseSchema = z
   .strictObject({
@@ -232,9 +239,10 @@ export const nonceResponseSchema = z
 export const verifyRequestSchema = z
   .strictObject({
     message: z.string().min(1).max(4096).meta({ description: 'EIP-4361 message text.' }),
-    signature: hexSchema
-      .max(16_384)
-      .meta({ description: 'The wallet\'s EIP-191 signature of `message`: 65 bytes from an EOA; any length from a smart wallet (ERC-1271, or ERC-6492 wrapped while undeployed).' }),
+    signature: hexSchema.max(16_384).meta({
+      description:
+        "The wallet's EIP-191 signature of `message`: 65 bytes from an EOA; any length from a smart wallet (ERC-1271, or ERC-6492 wrapped while undeployed).",
+    }),
     social_fid: z
       .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')])
       .optional()
@@ -246,7 +254,12 @@ export const sessionTokenSchema = z
   .strictObject({
     token: z.string(),
     expires_at: z.iso.datetime(),
-    user: z.strictObject({ id: z.string(), wallet_address: z.string(), tier: z.enum(['free', 'pro', 'enterprise']), social_fid: z.string().nullable() }),
+    user: z.strictObject({
+      id: z.string(),
+      wallet_address: z.string(),
+      tier: z.enum(['free', 'pro', 'enterprise']),
+      social_fid: z.string().nullable(),
+    }),
   })
   .meta({ id: 'SessionToken' });
 
@@ -265,7 +278,12 @@ export const profileSchema = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     statistics: z.strictObject({
-      jobs: z.strictObject({ queued: z.number().int(), processing: z.number().int(), completed: z.number().int(), failed: z.number().int() }),
+      jobs: z.strictObject({
+        queued: z.number().int(),
+        processing: z.number().int(),
+        completed: z.number().int(),
+        failed: z.number().int(),
+      }),
       audio_seconds_generated: z.number(),
       minted: z.number().int(),
     }),
@@ -302,7 +320,10 @@ export const variantCErrorSchema = z
 export const healthSchema = z.strictObject({ status: z.literal('ok'), service: z.string() }).meta({ id: 'Health' });
 
 export const livenessSchema = z
-  .strictObject({ status: z.literal('alive'), uptime_seconds: z.number().int().meta({ description: 'Seconds since the process started.' }) })
+  .strictObject({
+    status: z.literal('alive'),
+    uptime_seconds: z.number().int().meta({ description: 'Seconds since the process started.' }),
+  })
   .meta({ id: 'Liveness' });
 
 /** GET /health/ready: the 200 and 503 answers share this shape; the worker counts are there when the database answered. */

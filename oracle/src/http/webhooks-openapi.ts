@@ -9,7 +9,10 @@ import type { RouteDocs } from './route.ts';
 
 export const webhookSecretSchema = z
   .strictObject({
-    secret: z.string().meta({ description: 'Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes (the HMAC key).', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+    secret: z.string().meta({
+      description: 'Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes (the HMAC key).',
+      example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    }),
     created_at: z.iso.datetime().meta({ description: 'When this secret was made (by first use or rotation).' }),
   })
   .meta({ id: 'WebhookSecret' });

@@ -107,7 +107,14 @@ export function parseAllowList(value: string): Result<AllowList, DomainError<'AL
     } catch {
       return fail({ code: 'ALLOW_LIST_INVALID', message: `${item}: not a host or host:port` });
     }
-    if (parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '' || item.includes('/')) {
+    if (
+      parsed.username !== '' ||
+      parsed.password !== '' ||
+      parsed.pathname !== '/' ||
+      parsed.search !== '' ||
+      parsed.hash !== '' ||
+      item.includes('/')
+    ) {
       return fail({ code: 'ALLOW_LIST_INVALID', message: `${item}: not a host or host:port` });
     }
     const hasPort = /:\d+$/.test(item) && !(item.startsWith('[') && item.endsWith(']'));

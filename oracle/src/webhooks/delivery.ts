@@ -121,7 +121,11 @@ export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptO
   const deadline = Date.now() + attempt.timeoutMs;
   const tooLate = { kind: 'no_answer', message: `no answer within ${attempt.timeoutMs} ms` } as const satisfies AttemptOutcome;
   const url = new URL(attempt.url);
-  const resolved = await within(resolveChecked(url, attempt.allowList), attempt.timeoutMs, fail<Unreachable>({ code: tooLate.kind, message: tooLate.message }));
+  const resolved = await within(
+    resolveChecked(url, attempt.allowList),
+    attempt.timeoutMs,
+    fail<Unreachable>({ code: tooLate.kind, message: tooLate.message }),
+  );
   if (!resolved.ok) return { kind: resolved.error.code, message: resolved.error.message };
   const options: RequestOptions = {
     method: 'POST',
@@ -148,7 +152,10 @@ export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptO
         settle({ kind: 'answered', status });
         return;
       }
-      readSnippet(response).then((snippet) => settle({ kind: 'answered', status, snippet }), () => settle({ kind: 'answered', status }));
+      readSnippet(response).then(
+        (snippet) => settle({ kind: 'answered', status, snippet }),
+        () => settle({ kind: 'answered', status }),
+      );
     });
     const timer = setTimeout(() => {
       settle(tooLate);

@@ -47,11 +47,16 @@ export async function startWebhookService(deps: WebhookServiceDeps): Promise<Web
       if (result.kind === 'gave_up') deps.logger.warn({ ...log, reason: result.message }, 'webhook delivery given up');
     },
   );
-  const deadWorkerId = await deps.boss.work<WebhookMessage>(WEBHOOK_DEAD_LETTER_QUEUE, { pollingIntervalSeconds: deps.settings.pollingIntervalSeconds }, async (jobs) => {
-    for (const job of jobs) {
-      if (await markAbandoned(deps.db, job.data.deliveryId)) deps.logger.warn({ delivery: job.data.deliveryId }, 'webhook delivery given up: its last attempt never finished');
-    }
-  });
+  const deadWorkerId = await deps.boss.work<WebhookMessage>(
+    WEBHOOK_DEAD_LETTER_QUEUE,
+    { pollingIntervalSeconds: deps.settings.pollingIntervalSeconds },
+    async (jobs) => {
+      for (const job of jobs) {
+        if (await markAbandoned(deps.db, job.data.deliveryId))
+          deps.logger.warn({ delivery: job.data.deliveryId }, 'webhook delivery given up: its last attempt never finished');
+      }
+    },
+  );
   const relay = startOutboxRelay({ db: deps.db, boss: deps.boss, logger: deps.logger, sweepIntervalMs: deps.settings.sweepIntervalMs });
   return {
     async stop() {

@@ -20,11 +20,17 @@ export function checkWebhookTarget(raw: string, allowList: AllowList): Result<st
   const url = new URL(raw);
   if (isAllowListed(url, allowList)) return ok(url.href);
   if (url.protocol !== 'https:') {
-    return { ok: false, error: { code: 'insecure_scheme', message: 'must be an https URL (http only for hosts in the development allow-list)' } };
+    return {
+      ok: false,
+      error: { code: 'insecure_scheme', message: 'must be an https URL (http only for hosts in the development allow-list)' },
+    };
   }
   const host = bareHost(url.hostname);
   if (isIP(host) !== 0 && !isPublicAddress(host)) {
-    return { ok: false, error: { code: 'private_address', message: 'must not point to a private, loopback, link-local or reserved address' } };
+    return {
+      ok: false,
+      error: { code: 'private_address', message: 'must not point to a private, loopback, link-local or reserved address' },
+    };
   }
   return ok(url.href);
 }

@@ -25,7 +25,10 @@ export interface Session {
  * Sign-In with Ethereum: fetches a nonce, builds the EIP-4361 message for the domain, URI and
  * chain the API names, has the wallet sign it and exchanges it for a session token.
  */
-export async function signIn(api: SongmintApi, { walletClient, account = walletClient.account, statement = 'Sign in to Songmint' }: SignInParameters): Promise<Session> {
+export async function signIn(
+  api: SongmintApi,
+  { walletClient, account = walletClient.account, statement = 'Sign in to Songmint' }: SignInParameters,
+): Promise<Session> {
   if (account === undefined) throw new SongmintClientError('NO_ACCOUNT', 'the wallet client has no account: pass `account`');
   const address = typeof account === 'string' ? account : account.address;
   const challenge = await unwrap(api.http.GET('/api/auth/nonce'));
@@ -44,7 +47,12 @@ export async function signIn(api: SongmintApi, { walletClient, account = walletC
   return {
     token: verified.token,
     expiresAt: new Date(verified.expires_at),
-    user: { id: verified.user.id, walletAddress: verified.user.wallet_address as Address, tier: verified.user.tier, socialFid: verified.user.social_fid },
+    user: {
+      id: verified.user.id,
+      walletAddress: verified.user.wallet_address as Address,
+      tier: verified.user.tier,
+      socialFid: verified.user.social_fid,
+    },
     api: withSession(api, verified),
   };
 }

@@ -39,7 +39,8 @@ export function withSession(api: SongmintApi, session: { token: string }): Songm
 }
 
 export function requireSession(api: SongmintApi): void {
-  if (api.token === undefined) throw new SongmintClientError('NOT_SIGNED_IN', 'this call needs a session: call signIn and withSession first');
+  if (api.token === undefined)
+    throw new SongmintClientError('NOT_SIGNED_IN', 'this call needs a session: call signIn and withSession first');
 }
 
 interface FetchResult<T> {
@@ -75,7 +76,10 @@ export interface RateLimitQuota {
 
 /** The quota in `headers`, or undefined when the answer carried none (or a malformed one). */
 export function rateLimitOf(headers: Headers): RateLimitQuota | undefined {
-  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => Number(headers.get(name) ?? Number.NaN));
-  if (limit === undefined || remaining === undefined || reset === undefined || ![limit, remaining, reset].every(Number.isFinite)) return undefined;
+  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) =>
+    Number(headers.get(name) ?? Number.NaN),
+  );
+  if (limit === undefined || remaining === undefined || reset === undefined || ![limit, remaining, reset].every(Number.isFinite))
+    return undefined;
   return { limit, remaining, resetAt: new Date(reset * 1000) };
 }

@@ -59,7 +59,13 @@ export async function generate(api: SongmintApi, parameters: GenerateParameters)
   if (!('status' in accepted) || accepted.status !== 'queued' || !('estimated_time' in accepted)) {
     throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/generate answered ${JSON.stringify(accepted)}`);
   }
-  return { jobId: accepted.job_id, status: accepted.status, estimatedTime: accepted.estimated_time, position: accepted.position, idempotencyKey };
+  return {
+    jobId: accepted.job_id,
+    status: accepted.status,
+    estimatedTime: accepted.estimated_time,
+    position: accepted.position,
+    idempotencyKey,
+  };
 }
 
 export interface CancelJobParameters {
@@ -153,7 +159,15 @@ export async function waitForJob(api: SongmintApi, parameters: WaitForJobParamet
   const deadline = Date.now() + timeoutMs;
   const report = (status: JobStatus): CompletedJob | undefined => {
     if (status.status === 'completed') {
-      return { jobId: status.job_id, audioUrl: status.audio_url, audioHash: status.audio_hash as Hex, duration: status.duration, createdAt: new Date(status.created_at), lyrics: status.lyrics, model: status.model };
+      return {
+        jobId: status.job_id,
+        audioUrl: status.audio_url,
+        audioHash: status.audio_hash as Hex,
+        duration: status.duration,
+        createdAt: new Date(status.created_at),
+        lyrics: status.lyrics,
+        model: status.model,
+      };
     }
     if (status.status === 'failed') {
       throw new SongmintApiError({
@@ -183,7 +197,11 @@ export async function waitForJob(api: SongmintApi, parameters: WaitForJobParamet
   let lastEventId: string | undefined;
   let emptyStreams = 0;
   streams: while (emptyStreams < MAX_EMPTY_STREAMS && Date.now() < deadline) {
-    const events = jobEvents(api, { jobId, ...(signal === undefined ? {} : { signal }), ...(lastEventId === undefined ? {} : { lastEventId }) });
+    const events = jobEvents(api, {
+      jobId,
+      ...(signal === undefined ? {} : { signal }),
+      ...(lastEventId === undefined ? {} : { lastEventId }),
+    });
     let received = 0;
     try {
       for (;;) {
@@ -256,7 +274,11 @@ export async function* jobEvents(api: SongmintApi, parameters: JobEventsParamete
   let response: Response;
   try {
     response = await api.fetch(`${api.baseUrl}/api/generate/${encodeURIComponent(jobId)}/events`, {
-      headers: { accept: 'text/event-stream', authorization: `Bearer ${api.token ?? ''}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) },
+      headers: {
+        accept: 'text/event-stream',
+        authorization: `Bearer ${api.token ?? ''}`,
+        ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+      },
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {

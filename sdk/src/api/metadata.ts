@@ -53,7 +53,8 @@ export async function uploadMetadata(api: SongmintApi, parameters: UploadMetadat
     }),
     signal,
   );
-  if (!('metadata_uri' in published)) throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/metadata answered ${JSON.stringify(published)}`);
+  if (!('metadata_uri' in published))
+    throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/metadata answered ${JSON.stringify(published)}`);
   return {
     metadataUri: published.metadata_uri,
     metadataHash: published.metadata_hash as Hex,
@@ -68,6 +69,7 @@ export function coverDataUri(cover: CoverImage): string {
   if (typeof cover === 'string') return cover;
   let binary = '';
   const CHUNK = 0x8000;
-  for (let index = 0; index < cover.bytes.length; index += CHUNK) binary += String.fromCharCode(...cover.bytes.subarray(index, index + CHUNK));
+  for (let index = 0; index < cover.bytes.length; index += CHUNK)
+    binary += String.fromCharCode(...cover.bytes.subarray(index, index + CHUNK));
   return `data:${cover.mimeType};base64,${btoa(binary)}`;
 }

@@ -48,10 +48,21 @@ export async function createPreview(api: SongmintApi, parameters: CreatePreviewP
     ...(seed === undefined ? {} : { seed }),
     ...(lyrics === undefined ? {} : { lyrics }),
   };
-  const request = api.http.POST('/api/previews', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) });
+  const request = api.http.POST('/api/previews', {
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+    ...(signal === undefined ? {} : { signal }),
+  });
   const accepted = await unwrap(request, signal);
   const quota = rateLimitOf((await request).response.headers);
-  return { sessionId: accepted.session_id, status: accepted.status, estimatedTime: accepted.estimated_time, position: accepted.position, idempotencyKey, ...(quota === undefined ? {} : { quota }) };
+  return {
+    sessionId: accepted.session_id,
+    status: accepted.status,
+    estimatedTime: accepted.estimated_time,
+    position: accepted.position,
+    idempotencyKey,
+    ...(quota === undefined ? {} : { quota }),
+  };
 }
 
 /**
@@ -62,7 +73,10 @@ export async function getPreview(api: SongmintApi, parameters: { sessionId: stri
   requireSession(api);
   const { sessionId, signal } = parameters;
   return unwrap(
-    api.http.GET('/api/previews/{session_id}', { params: { path: { session_id: sessionId } }, ...(signal === undefined ? {} : { signal }) }),
+    api.http.GET('/api/previews/{session_id}', {
+      params: { path: { session_id: sessionId } },
+      ...(signal === undefined ? {} : { signal }),
+    }),
     signal,
   );
 }
@@ -106,7 +120,8 @@ export async function waitForPreview(
         ...(status.error.retry_after === undefined ? {} : { retryAfter: status.error.retry_after }),
       });
     }
-    if (Date.now() + interval > deadline) throw new SongmintClientError('TIMEOUT', `preview ${sessionId} did not end within ${timeoutMs} ms`);
+    if (Date.now() + interval > deadline)
+      throw new SongmintClientError('TIMEOUT', `preview ${sessionId} did not end within ${timeoutMs} ms`);
     await sleep(interval, signal);
     interval = Math.min(maxPollIntervalMs, Math.ceil(interval * 1.5));
   }

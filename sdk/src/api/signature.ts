@@ -37,6 +37,13 @@ export async function getMintSignature(api: SongmintApi, parameters: GetMintSign
     }),
     signal,
   );
-  if (!('audio_hash' in issued)) throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/signature answered ${JSON.stringify(issued)}`);
-  return { jobId: issued.job_id, metadataUri, audioHash: issued.audio_hash as Hex, signature: issued.signature as Hex, expiresAt: new Date(issued.expires_at) };
+  if (!('audio_hash' in issued))
+    throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/signature answered ${JSON.stringify(issued)}`);
+  return {
+    jobId: issued.job_id,
+    metadataUri,
+    audioHash: issued.audio_hash as Hex,
+    signature: issued.signature as Hex,
+    expiresAt: new Date(issued.expires_at),
+  };
 }

@@ -37,7 +37,10 @@ export async function getPools(api: SongmintApi, { cursor, limit, signal }: GetP
 export async function getPool(api: SongmintApi, { songId, signal }: { songId: bigint; signal?: AbortSignal }): Promise<TradingPool> {
   requireSession(api);
   return unwrap(
-    api.http.GET('/v1/trading/pools/{songId}', { params: { path: { songId: songId.toString() } }, ...(signal === undefined ? {} : { signal }) }),
+    api.http.GET('/v1/trading/pools/{songId}', {
+      params: { path: { songId: songId.toString() } },
+      ...(signal === undefined ? {} : { signal }),
+    }),
     signal,
   );
 }
@@ -45,7 +48,10 @@ export async function getPool(api: SongmintApi, { songId, signal }: { songId: bi
 /** A minted token as the oracle indexed it from SongMinted (GET /v1/nft/{id}). */
 export async function getNft(api: SongmintApi, { tokenId, signal }: { tokenId: bigint; signal?: AbortSignal }): Promise<IndexedNft> {
   requireSession(api);
-  return unwrap(api.http.GET('/v1/nft/{id}', { params: { path: { id: tokenId.toString() } }, ...(signal === undefined ? {} : { signal }) }), signal);
+  return unwrap(
+    api.http.GET('/v1/nft/{id}', { params: { path: { id: tokenId.toString() } }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
 }
 
 export interface GetPoolHistoryParameters {
@@ -65,7 +71,10 @@ export interface GetPoolHistoryParameters {
 export async function getPoolHistory(api: SongmintApi, { songId, cursor, limit, signal }: GetPoolHistoryParameters): Promise<PoolHistory> {
   const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: String(limit) }) };
   return unwrap(
-    api.http.GET('/v1/trading/pools/{songId}/history', { params: { path: { songId: songId.toString() }, query }, ...(signal === undefined ? {} : { signal }) }),
+    api.http.GET('/v1/trading/pools/{songId}/history', {
+      params: { path: { songId: songId.toString() }, query },
+      ...(signal === undefined ? {} : { signal }),
+    }),
     signal,
   );
 }

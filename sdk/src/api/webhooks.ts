@@ -94,7 +94,8 @@ export async function verifyWebhook(parameters: VerifyWebhookParameters): Promis
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (id === undefined || timestamp === undefined || signatures === undefined) throw invalid('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (id === undefined || timestamp === undefined || signatures === undefined)
+    throw invalid('missing webhook-id, webhook-timestamp or webhook-signature');
   if (!/^\d+$/.test(timestamp)) throw invalid('webhook-timestamp is not unix seconds');
   if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > toleranceSeconds) throw invalid('webhook-timestamp is outside the tolerance');
   const key = secret.startsWith('whsec_') ? base64Bytes(secret.slice('whsec_'.length)) : null;

@@ -36,7 +36,13 @@ export async function claimFees(chain: SongmintChain, { songIds, to, collect = t
   const collectHashes: Hash[] = [];
   if (collect) {
     for (const songId of songIds) {
-      const { request } = await chain.publicClient.simulateContract({ account, address: chain.contracts.SongVault, abi: songVaultAbi, functionName: 'collectFees', args: [songId] });
+      const { request } = await chain.publicClient.simulateContract({
+        account,
+        address: chain.contracts.SongVault,
+        abi: songVaultAbi,
+        functionName: 'collectFees',
+        args: [songId],
+      });
       const collectHash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
       await confirmed(chain, collectHash, 'SongVault.collectFees');
       collectHashes.push(collectHash);
@@ -51,7 +57,11 @@ export async function claimFees(chain: SongmintChain, { songIds, to, collect = t
   });
   const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
   const receipt = await confirmed(chain, hash, 'SongVault.claim');
-  const claimed = parseEventLogs({ abi: songVaultAbi, eventName: 'FeesClaimed', logs: receipt.logs }).map((log) => ({ songId: log.args.songId, eth: log.args.eth, token: log.args.token }));
+  const claimed = parseEventLogs({ abi: songVaultAbi, eventName: 'FeesClaimed', logs: receipt.logs }).map((log) => ({
+    songId: log.args.songId,
+    eth: log.args.eth,
+    token: log.args.token,
+  }));
   const ethPaid = claimed.reduce((sum, entry) => sum + entry.eth, 0n);
   return { claimed, ethPaid, collectHashes, hash, receipt };
 }

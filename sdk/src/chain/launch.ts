@@ -48,9 +48,20 @@ export async function launchSong(chain: SongmintChain, parameters: LaunchSongPar
   }
   const vault = chain.contracts.SongVault;
   let approveHash: Hash | undefined;
-  const approved = await chain.publicClient.readContract({ address: chain.contracts.SongNFT, abi: songNftAbi, functionName: 'getApproved', args: [songId] });
+  const approved = await chain.publicClient.readContract({
+    address: chain.contracts.SongNFT,
+    abi: songNftAbi,
+    functionName: 'getApproved',
+    args: [songId],
+  });
   if (approved.toLowerCase() !== vault.toLowerCase()) {
-    const { request } = await chain.publicClient.simulateContract({ account, address: chain.contracts.SongNFT, abi: songNftAbi, functionName: 'approve', args: [vault, songId] });
+    const { request } = await chain.publicClient.simulateContract({
+      account,
+      address: chain.contracts.SongNFT,
+      abi: songNftAbi,
+      functionName: 'approve',
+      args: [vault, songId],
+    });
     approveHash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
     await confirmed(chain, approveHash, 'SongNFT.approve');
   }

@@ -25,8 +25,12 @@ export interface PayoutRecipientChanged {
  * split contract, a multisig, another wallet). Only the current payout recipient may: the
  * simulation refuses anyone else with the vault's `NotPayoutRecipient` before a transaction is sent.
  */
-export async function setPayoutRecipient(chain: SongmintChain, { songId, recipient }: SetPayoutRecipientParameters): Promise<PayoutRecipientChanged> {
-  if (!isAddress(recipient, { strict: false })) throw new SongmintClientError('INVALID_ARGUMENT', `recipient is not an address: ${String(recipient)}`);
+export async function setPayoutRecipient(
+  chain: SongmintChain,
+  { songId, recipient }: SetPayoutRecipientParameters,
+): Promise<PayoutRecipientChanged> {
+  if (!isAddress(recipient, { strict: false }))
+    throw new SongmintClientError('INVALID_ARGUMENT', `recipient is not an address: ${String(recipient)}`);
   const account = accountOf(chain);
   const { request } = await chain.publicClient.simulateContract({
     account,
@@ -39,5 +43,11 @@ export async function setPayoutRecipient(chain: SongmintChain, { songId, recipie
   const receipt = await confirmed(chain, hash, 'SongVault.setPayoutRecipient');
   const [updated] = parseEventLogs({ abi: songVaultAbi, eventName: 'PayoutRecipientUpdated', logs: receipt.logs });
   if (updated === undefined) throw missingEvent('PayoutRecipientUpdated', hash);
-  return { songId: updated.args.songId, previousRecipient: updated.args.previousRecipient, newRecipient: updated.args.newRecipient, hash, receipt };
+  return {
+    songId: updated.args.songId,
+    previousRecipient: updated.args.previousRecipient,
+    newRecipient: updated.args.newRecipient,
+    hash,
+    receipt,
+  };
 }

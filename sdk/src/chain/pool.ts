@@ -24,7 +24,12 @@ export function poolIdOf(key: PoolKey): Hex {
 
 /** The pool key of `songId`'s pool (launched or not yet) from the vault. */
 export async function readPoolKey(chain: Pick<SongmintChain, 'publicClient' | 'contracts'>, songId: bigint): Promise<PoolKey> {
-  const key = await chain.publicClient.readContract({ address: chain.contracts.SongVault, abi: songVaultAbi, functionName: 'poolKeyOf', args: [songId] });
+  const key = await chain.publicClient.readContract({
+    address: chain.contracts.SongVault,
+    abi: songVaultAbi,
+    functionName: 'poolKeyOf',
+    args: [songId],
+  });
   return { currency0: key.currency0, currency1: key.currency1, fee: key.fee, tickSpacing: key.tickSpacing, hooks: key.hooks };
 }
 
@@ -57,13 +62,21 @@ const POOLS_SLOT = 6n;
 const LIQUIDITY_OFFSET = 3n;
 
 /** Everything about `songId`'s pool, read from the chain (the vault, the hook and the PoolManager). */
-export async function readPool(chain: Pick<SongmintChain, 'publicClient' | 'contracts'>, { songId }: { songId: bigint }): Promise<SongPool> {
+export async function readPool(
+  chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
+  { songId }: { songId: bigint },
+): Promise<SongPool> {
   const { publicClient, contracts } = chain;
   const poolKey = await readPoolKey(chain, songId);
   const poolId = poolIdOf(poolKey);
   const stateSlot = hexToBigInt(keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [poolId, POOLS_SLOT])));
   const read = (slot: bigint) =>
-    publicClient.readContract({ address: contracts.PoolManager, abi: poolManagerAbi, functionName: 'extsload', args: [toHex(slot, { size: 32 })] });
+    publicClient.readContract({
+      address: contracts.PoolManager,
+      abi: poolManagerAbi,
+      functionName: 'extsload',
+      args: [toHex(slot, { size: 32 })],
+    });
   const [slot0Word, liquidityWord, song, [creator, platform], totalSwapFees, collectedSwapFees] = await Promise.all([
     read(stateSlot),
     read(stateSlot + LIQUIDITY_OFFSET),
@@ -77,7 +90,14 @@ export async function readPool(chain: Pick<SongmintChain, 'publicClient' | 'cont
   const rawTick = Number((word >> 160n) & 0xffffffn);
   const launchedAt = BigInt(song.launchedAt);
   const swapFeePips =
-    launchedAt === 0n ? 0n : await publicClient.readContract({ address: contracts.SongPoolHook, abi: songPoolHookAbi, functionName: 'swapFeePips', args: [launchedAt] });
+    launchedAt === 0n
+      ? 0n
+      : await publicClient.readContract({
+          address: contracts.SongPoolHook,
+          abi: songPoolHookAbi,
+          functionName: 'swapFeePips',
+          args: [launchedAt],
+        });
   const sqrtPrice = Number(sqrtPriceX96) / 2 ** 96;
   return {
     songId,

@@ -42,7 +42,10 @@ export interface FindMintedSongsParameters {
  * is an indexed topic, so one filtered log query answers for many songs). Hashes never minted are
  * absent from the map.
  */
-export async function findMintedSongs(chain: ReadChain, { audioHashes, fromBlock = 0n }: FindMintedSongsParameters): Promise<Map<Hex, bigint>> {
+export async function findMintedSongs(
+  chain: ReadChain,
+  { audioHashes, fromBlock = 0n }: FindMintedSongsParameters,
+): Promise<Map<Hex, bigint>> {
   if (audioHashes.length === 0) return new Map();
   const logs = await chain.publicClient.getContractEvents({
     address: chain.contracts.SongNFT,
@@ -54,7 +57,8 @@ export async function findMintedSongs(chain: ReadChain, { audioHashes, fromBlock
   });
   const minted = new Map<Hex, bigint>();
   for (const log of logs) {
-    if (log.args.audioHash !== undefined && log.args.tokenId !== undefined) minted.set(log.args.audioHash.toLowerCase() as Hex, log.args.tokenId);
+    if (log.args.audioHash !== undefined && log.args.tokenId !== undefined)
+      minted.set(log.args.audioHash.toLowerCase() as Hex, log.args.tokenId);
   }
   return minted;
 }

@@ -24,5 +24,10 @@ export function predictTokenAddress({ songId, contracts }: PredictTokenAddressPa
     '0x5af43d82803e903d91602b57fd5bf3',
     args,
   ]);
-  return getContractAddress({ opcode: 'CREATE2', from: contracts.SongVault, salt: toHex(songId, { size: 32 }), bytecodeHash: keccak256(bytecode) });
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: contracts.SongVault,
+    salt: toHex(songId, { size: 32 }),
+    bytecodeHash: keccak256(bytecode),
+  });
 }

@@ -60,7 +60,10 @@ export function sell(chain: SongmintChain, parameters: SwapParameters): Promise<
 }
 
 /** What `amountIn` buys (`isBuy`) or sells for now, fees included, from the V4Quoter. */
-export async function quoteExactIn(chain: Pick<SongmintChain, 'publicClient' | 'contracts'>, { poolKey, amountIn, isBuy }: { poolKey: PoolKey; amountIn: bigint; isBuy: boolean }): Promise<bigint> {
+export async function quoteExactIn(
+  chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
+  { poolKey, amountIn, isBuy }: { poolKey: PoolKey; amountIn: bigint; isBuy: boolean },
+): Promise<bigint> {
   const { result } = await chain.publicClient.simulateContract({
     address: chain.contracts.V4Quoter,
     abi: v4QuoterAbi,
@@ -70,9 +73,15 @@ export async function quoteExactIn(chain: Pick<SongmintChain, 'publicClient' | '
   return result[0];
 }
 
-async function swapExactIn(chain: SongmintChain, { songId, amountIn, slippageBps = DEFAULT_SLIPPAGE_BPS }: SwapParameters, isBuy: boolean): Promise<SwapResult> {
-  if (amountIn <= 0n || amountIn >= 2n ** 128n) throw new SongmintClientError('INVALID_ARGUMENT', 'amountIn must be positive and below 2^128');
-  if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10_000) throw new SongmintClientError('INVALID_ARGUMENT', 'slippageBps must be an integer from 0 to 10,000');
+async function swapExactIn(
+  chain: SongmintChain,
+  { songId, amountIn, slippageBps = DEFAULT_SLIPPAGE_BPS }: SwapParameters,
+  isBuy: boolean,
+): Promise<SwapResult> {
+  if (amountIn <= 0n || amountIn >= 2n ** 128n)
+    throw new SongmintClientError('INVALID_ARGUMENT', 'amountIn must be positive and below 2^128');
+  if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10_000)
+    throw new SongmintClientError('INVALID_ARGUMENT', 'slippageBps must be an integer from 0 to 10,000');
   const account = accountOf(chain);
   const router = chain.contracts.V4Router;
   const poolKey = await readPoolKey(chain, songId);
@@ -80,9 +89,20 @@ async function swapExactIn(chain: SongmintChain, { songId, amountIn, slippageBps
 
   let approveHash: Hash | undefined;
   if (!isBuy) {
-    const allowance = await chain.publicClient.readContract({ address: input, abi: songTokenAbi, functionName: 'allowance', args: [account.address, router] });
+    const allowance = await chain.publicClient.readContract({
+      address: input,
+      abi: songTokenAbi,
+      functionName: 'allowance',
+      args: [account.address, router],
+    });
     if (allowance < amountIn) {
-      const { request } = await chain.publicClient.simulateContract({ account, address: input, abi: songTokenAbi, functionName: 'approve', args: [router, maxUint256] });
+      const { request } = await chain.publicClient.simulateContract({
+        account,
+        address: input,
+        abi: songTokenAbi,
+        functionName: 'approve',
+        args: [router, maxUint256],
+      });
       approveHash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
       await confirmed(chain, approveHash, 'SongToken.approve');
     }
@@ -100,12 +120,42 @@ async function swapExactIn(chain: SongmintChain, { songId, amountIn, slippageBps
   });
   const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
   const receipt = await confirmed(chain, hash, isBuy ? 'buy' : 'sell');
-  const { amountOut, hookFee } = swapOutcome(receipt, { poolKey, isBuy, trader: account.address, hookAddress: chain.contracts.SongPoolHook, poolManager: chain.contracts.PoolManager });
-  return { songId, amountIn, amountOut, quotedAmountOut, minAmountOut, hookFee, ...(approveHash === undefined ? {} : { approveHash }), hash, receipt };
+  const { amountOut, hookFee } = swapOutcome(receipt, {
+    poolKey,
+    isBuy,
+    trader: account.address,
+    hookAddress: chain.contracts.SongPoolHook,
+    poolManager: chain.contracts.PoolManager,
+  });
+  return {
+    songId,
+    amountIn,
+    amountOut,
+    quotedAmountOut,
+    minAmountOut,
+    hookFee,
+    ...(approveHash === undefined ? {} : { approveHash }),
+    hash,
+    receipt,
+  };
 }
 
 /** V4Router's `executeActions` payload: one exact-input single-pool swap, SETTLE_ALL the input, TAKE_ALL the output. */
-export function encodeExactInSingle({ poolKey, isBuy, amountIn, minAmountOut, input, output }: { poolKey: PoolKey; isBuy: boolean; amountIn: bigint; minAmountOut: bigint; input: Address; output: Address }): Hex {
+export function encodeExactInSingle({
+  poolKey,
+  isBuy,
+  amountIn,
+  minAmountOut,
+  input,
+  output,
+}: {
+  poolKey: PoolKey;
+  isBuy: boolean;
+  amountIn: bigint;
+  minAmountOut: bigint;
+  input: Address;
+  output: Address;
+}): Hex {
   const actions = concatHex([toHex(SWAP_EXACT_IN_SINGLE, { size: 1 }), toHex(SETTLE_ALL, { size: 1 }), toHex(TAKE_ALL, { size: 1 })]);
   const swap = encodeAbiParameters(
     [
@@ -134,19 +184,30 @@ export function encodeExactInSingle({ poolKey, isBuy, amountIn, minAmountOut, in
  */
 function swapOutcome(
   receipt: TransactionReceipt,
-  { poolKey, isBuy, trader, hookAddress, poolManager }: { poolKey: PoolKey; isBuy: boolean; trader: Address; hookAddress: Address; poolManager: Address },
+  {
+    poolKey,
+    isBuy,
+    trader,
+    hookAddress,
+    poolManager,
+  }: { poolKey: PoolKey; isBuy: boolean; trader: Address; hookAddress: Address; poolManager: Address },
 ): { amountOut: bigint; hookFee: bigint } {
   const poolId = poolIdOf(poolKey);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const charged = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: receipt.logs }).find((log) => same(log.address, hookAddress) && log.args.poolId === poolId);
+  const charged = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: receipt.logs }).find(
+    (log) => same(log.address, hookAddress) && log.args.poolId === poolId,
+  );
   const hookFee = charged?.args.fee ?? 0n;
   if (isBuy) {
     const transfers = parseEventLogs({ abi: songTokenAbi, eventName: 'Transfer', logs: receipt.logs });
-    const received = transfers.filter((log) => same(log.address, poolKey.currency1) && same(log.args.to, trader)).reduce((sum, log) => sum + log.args.value, 0n);
+    const received = transfers
+      .filter((log) => same(log.address, poolKey.currency1) && same(log.args.to, trader))
+      .reduce((sum, log) => sum + log.args.value, 0n);
     return { amountOut: received, hookFee };
   }
-  const swap = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find((log) => same(log.address, poolManager) && log.args.id === poolId);
+  const swap = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
+    (log) => same(log.address, poolManager) && log.args.id === poolId,
+  );
   const poolPaid = swap === undefined ? 0n : swap.args.amount0;
   return { amountOut: poolPaid - hookFee, hookFee };
 }
-

@@ -12,7 +12,9 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Why the browser test cannot run here, or undefined when it can. */
 export function chromiumMissing(): string | undefined {
-  return existsSync(CHROMIUM_PATH) ? undefined : `no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium) to run the browser test`;
+  return existsSync(CHROMIUM_PATH)
+    ? undefined
+    : `no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium) to run the browser test`;
 }
 
 const FLAGS = [
@@ -29,9 +31,17 @@ const FLAGS = [
 ];
 
 /** A headless Chromium with a fresh profile folder (removed by `close`). */
-export async function launchChromium(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(viewport: {
+  width: number;
+  height: number;
+}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = await makeTempDir('chromium-profile');
-  const context = await chromium.launchPersistentContext(profile.path, { executablePath: CHROMIUM_PATH, headless: true, args: FLAGS, viewport });
+  const context = await chromium.launchPersistentContext(profile.path, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: FLAGS,
+    viewport,
+  });
   return {
     context,
     async close() {

@@ -21,7 +21,11 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
   const state = JSON.parse(await readFile(join(stack.dataDir, 'dev-stack.json'), 'utf8')) as StackState;
 
   // What the SDK's types and addresses were generated from is what this stack serves and deploys.
-  assert.deepEqual(await (await fetch(`${stack.baseUrl}/openapi.json`)).json(), servedOpenApiDocument(), 'sdk/src/generated/api.ts source: run `npm run sdk:generate`');
+  assert.deepEqual(
+    await (await fetch(`${stack.baseUrl}/openapi.json`)).json(),
+    servedOpenApiDocument(),
+    'sdk/src/generated/api.ts source: run `npm run sdk:generate`',
+  );
   for (const [name, address] of Object.entries(songmintAddresses.local)) {
     if (name !== 'chainId') assert.equal(state.contracts[name], address, `${name} moved: run \`npm run sdk:generate\``);
   }
@@ -34,9 +38,18 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
   assert.match(result.lyrics ?? '', /\[verse\]/, 'with_lyrics: the song has generated lyrics');
   assert.match(result.audioHash, /^0x[0-9a-f]{64}$/);
   // The launched NFT is in the vault for good; its creator is the demo wallet.
-  assert.equal(await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'ownerOf', args: [result.tokenId] }), SongVault);
-  assert.equal(await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [result.tokenId] }), result.wallet);
-  assert.equal(await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'tokenURI', args: [result.tokenId] }), result.metadataUri);
+  assert.equal(
+    await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'ownerOf', args: [result.tokenId] }),
+    SongVault,
+  );
+  assert.equal(
+    await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [result.tokenId] }),
+    result.wallet,
+  );
+  assert.equal(
+    await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'tokenURI', args: [result.tokenId] }),
+    result.metadataUri,
+  );
   const token = await client.readContract({ address: SongVault, abi: songVaultAbi, functionName: 'tokenOf', args: [result.tokenId] });
   assert.equal(result.predictedToken, token);
   assert.equal(result.launched.token, token);
@@ -45,7 +58,10 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
   const claimedTokens = result.claimed.claimed.reduce((sum, entry) => sum + entry.token, 0n);
   const balance = await client.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [result.wallet] });
   assert.equal(balance, result.launched.allocation + result.bought.amountOut - result.sold.amountIn + claimedTokens);
-  assert.ok(result.bought.amountOut >= result.bought.minAmountOut && result.sold.amountOut >= result.sold.minAmountOut, 'slippage floors held');
+  assert.ok(
+    result.bought.amountOut >= result.bought.minAmountOut && result.sold.amountOut >= result.sold.minAmountOut,
+    'slippage floors held',
+  );
 
   // The sell's ETH, read from events, is what the wallet's balance gained net of gas.
   const sellBlock = result.sold.receipt.blockNumber;

@@ -43,13 +43,16 @@ interface AxeViolation {
 /** axe-core in the page: serious and critical violations (none expected). */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
-  const violations = await page.evaluate(async () => {
+  const violations = (await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
     return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  }) as AxeViolation[];
+  })) as AxeViolation[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`,
+    );
 }
 
 /** Form controls without an accessible label, and how far the page scrolls sideways. */
@@ -74,14 +77,17 @@ async function checkView(page: Page, name: string): Promise<void> {
 
 /** Plays the first audio element matching `selector` until its time advances (the MP3 decodes). */
 async function playsAudio(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate(async (element) => {
-    const player = element as HTMLAudioElement;
-    await player.play();
-    // (No named functions in here: tsx would wrap them in a helper the page does not have.)
-    while (player.currentTime <= 0.3) await new Promise((resolve) => setTimeout(resolve, 50));
-    player.pause();
-    return player.currentTime;
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate(async (element) => {
+      const player = element as HTMLAudioElement;
+      await player.play();
+      // (No named functions in here: tsx would wrap them in a helper the page does not have.)
+      while (player.currentTime <= 0.3) await new Promise((resolve) => setTimeout(resolve, 50));
+      player.pause();
+      return player.currentTime;
+    });
 }
 
 export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
@@ -102,14 +108,17 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // First load: every script the page loads, gzipped, within the budget.
     const scripts: Array<Promise<number>> = [];
     const countScript = (response: Response) => {
-      if (response.request().resourceType() === 'script' && response.status() === 200) scripts.push(response.body().then((body) => gzipSync(body).length));
+      if (response.request().resourceType() === 'script' && response.status() === 200)
+        scripts.push(response.body().then((body) => gzipSync(body).length));
     };
     page.on('response', countScript);
     await page.goto(`${stack.baseUrl}/app/`);
     await page.getByRole('button', { name: 'Use the development wallet' }).first().waitFor();
     page.off('response', countScript);
     const scriptBytes = (await Promise.all(scripts)).reduce((sum, size) => sum + size, 0);
-    console.log(`# web app first load: ${scripts.length} scripts, ${(scriptBytes / 1000).toFixed(1)} kB gzipped (budget ${SCRIPT_BUDGET_GZIP_BYTES / 1000} kB)`);
+    console.log(
+      `# web app first load: ${scripts.length} scripts, ${(scriptBytes / 1000).toFixed(1)} kB gzipped (budget ${SCRIPT_BUDGET_GZIP_BYTES / 1000} kB)`,
+    );
     assert.ok(scripts.length > 0 && scriptBytes <= SCRIPT_BUDGET_GZIP_BYTES, `${scriptBytes} bytes of script gzipped`);
     await checkView(page, '1-welcome');
 
@@ -152,7 +161,10 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await done.getByRole('button', { name: 'Mint' }).click();
     await done.locator('.state', { hasText: /^Minted as #\d+$/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
     tokenId = BigInt(/#(\d+)/.exec(await done.locator('.state').first().innerText())?.[1] ?? '0');
-    assert.equal(await client.readContract({ address: songmintAddresses.local.SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [tokenId] }), account.address);
+    assert.equal(
+      await client.readContract({ address: songmintAddresses.local.SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [tokenId] }),
+      account.address,
+    );
     await done.getByRole('button', { name: `Launch #${tokenId}` }).click();
     await done.locator('.state', { hasText: 'launched' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.ok((await readPool(chain, { songId: tokenId })).launchedAt > 0n);
@@ -172,7 +184,10 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 1}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.notEqual(await text(page, '#pool-price'), priceBefore, 'the price moved');
     const onChain = await readPool(chain, { songId: tokenId });
-    assert.equal(await text(page, '#pool-price'), `${onChain.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`);
+    assert.equal(
+      await text(page, '#pool-price'),
+      `${onChain.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`,
+    );
     assert.notEqual(await text(page, '#pool-volume'), '0 ETH');
 
     // Creator tools: claim the fees (collected first), then move the payouts to another address.
@@ -196,7 +211,9 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // A reload keeps the session and the library, with the song's state read back.
     await page.goto(`${stack.baseUrl}/app/`);
     await page.locator('#wallet-session').waitFor({ timeout: STEP_TIMEOUT_MS });
-    await page.locator(`li[data-job-id="${jobId}"] .state`, { hasText: `Minted as #${tokenId}, launched` }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page
+      .locator(`li[data-job-id="${jobId}"] .state`, { hasText: `Minted as #${tokenId}, launched` })
+      .waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.deepEqual(pageErrors, []);
   } finally {
     await browser.close();
@@ -209,10 +226,18 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.goto(`${stack.baseUrl}${songPath}`);
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await page.locator('#price-chart svg[data-points="2"]').waitFor({ timeout: STEP_TIMEOUT_MS });
-    assert.equal(await page.locator('img.cover').evaluate((image) => (image as HTMLImageElement).naturalWidth > 0), true, 'the cover loads through the gateway');
+    assert.equal(
+      await page.locator('img.cover').evaluate((image) => (image as HTMLImageElement).naturalWidth > 0),
+      true,
+      'the cover loads through the gateway',
+    );
     assert.ok((await playsAudio(page, '#song-player')) > 0.3);
     assert.equal(await page.getByRole('button', { name: 'Buy' }).count(), 0);
-    assert.equal(await page.getByRole('button', { name: 'Use the development wallet' }).count() > 0, true, 'it offers to connect for trading');
+    assert.equal(
+      (await page.getByRole('button', { name: 'Use the development wallet' }).count()) > 0,
+      true,
+      'it offers to connect for trading',
+    );
     assert.equal(await page.locator('#error').isHidden(), true, await text(page, '#error'));
     await checkView(page, '5-song-shared');
   } finally {

@@ -56,7 +56,10 @@ describe('blackholed PostgreSQL and object store under replicas and workers', { 
     t.after(async () => {
       for (const worker of workers) await worker.kill('SIGTERM');
     });
-    const polled = [await submit(cluster, users[0] as Session, 'bh load first 0'), await submit(cluster, users[1] as Session, 'bh load first 1')];
+    const polled = [
+      await submit(cluster, users[0] as Session, 'bh load first 0'),
+      await submit(cluster, users[1] as Session, 'bh load first 1'),
+    ];
     const acknowledged = [...polled];
     const outcomes: Outcome[] = [];
     let loading = true;
@@ -66,7 +69,10 @@ describe('blackholed PostgreSQL and object store under replicas and workers', { 
           const round = await Promise.all([
             bounded('nonce', `${replica.url}/api/auth/nonce`),
             bounded('status', `${replica.url}/api/generate/${own}`, { token: user.token }),
-            bounded('generate', `${replica.url}/api/generate`, { token: user.token, body: { prompt: `bh load ${name} ${n}`, duration: 5 } }),
+            bounded('generate', `${replica.url}/api/generate`, {
+              token: user.token,
+              body: { prompt: `bh load ${name} ${n}`, duration: 5 },
+            }),
           ]);
           outcomes.push(...round);
           const created = round[2]?.response;
@@ -79,12 +85,18 @@ describe('blackholed PostgreSQL and object store under replicas and workers', { 
 
     proxy.blackhole();
     const blackholedAt = outcomes.length;
-    const health = await Promise.all(replicas.flatMap((replica) => [bounded('ready', `${replica.url}/health/ready`), bounded('live', `${replica.url}/health/live`)]));
+    const health = await Promise.all(
+      replicas.flatMap((replica) => [bounded('ready', `${replica.url}/health/ready`), bounded('live', `${replica.url}/health/live`)]),
+    );
     await new Promise((resolve) => setTimeout(resolve, BLACKHOLE_MS));
     const during = outcomes.slice(blackholedAt);
     proxy.heal();
     const healedAt = outcomes.length;
-    await waitFor('a job acknowledged after healing', async () => (outcomes.slice(healedAt).some((o) => o.what === 'generate' && o.response?.status === 202) ? true : undefined), 120_000);
+    await waitFor(
+      'a job acknowledged after healing',
+      async () => (outcomes.slice(healedAt).some((o) => o.what === 'generate' && o.response?.status === 202) ? true : undefined),
+      120_000,
+    );
     loading = false;
     await Promise.all(loads);
 
@@ -101,7 +113,10 @@ describe('blackholed PostgreSQL and object store under replicas and workers', { 
         assert.ok(!/\n\s+at /.test(text), 'no stack trace in a 503');
       }
     }
-    assert.ok(during.some((o) => o.response?.status === 503), 'requests were refused while blackholed');
+    assert.ok(
+      during.some((o) => o.response?.status === 503),
+      'requests were refused while blackholed',
+    );
     for (const jobId of acknowledged) await completedOnce(cluster, jobId);
     // A 503 whose COMMIT was already on the wire may have committed (the client cannot know):
     // such a job must complete once like any other, never stay half-done.
@@ -128,10 +143,15 @@ describe('blackholed PostgreSQL and object store under replicas and workers', { 
     proxy.blackhole();
     const started = performance.now();
     // One upload waits at most `attempts` silent sockets; then the attempt fails and the job goes back to the queue.
-    const abandoned = await waitFor('the stalled upload to be abandoned', async () => {
-      const row = await jobRow(cluster, jobId);
-      return row.attempts >= 2 || row.status === JOB_STATUS.queued ? row : undefined;
-    }, 120_000, 250);
+    const abandoned = await waitFor(
+      'the stalled upload to be abandoned',
+      async () => {
+        const row = await jobRow(cluster, jobId);
+        return row.attempts >= 2 || row.status === JOB_STATUS.queued ? row : undefined;
+      },
+      120_000,
+      250,
+    );
     const abandonedMs = Math.round(performance.now() - started);
     assert.notEqual(abandoned.status, JOB_STATUS.failed);
     // Held long enough for the retry's upload to stall too, then healed: the held uploads arrive late.

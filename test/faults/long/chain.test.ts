@@ -83,7 +83,12 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     cluster = await startFaultCluster();
     const nft = chain.contracts.SongNFT;
     assert.ok(nft !== undefined);
-    oracle = await cluster.startOracle({ CHAIN_RPC_URL: `http://127.0.0.1:${blackhole.port}`, SONG_NFT_ADDRESS: nft, CHAIN_CONFIRMATIONS: String(CONFIRMATIONS), PLATFORM_SIGNER_KEY: LOCAL_PLATFORM_SIGNER_KEY });
+    oracle = await cluster.startOracle({
+      CHAIN_RPC_URL: `http://127.0.0.1:${blackhole.port}`,
+      SONG_NFT_ADDRESS: nft,
+      CHAIN_CONFIRMATIONS: String(CONFIRMATIONS),
+      PLATFORM_SIGNER_KEY: LOCAL_PLATFORM_SIGNER_KEY,
+    });
     await cluster.startWorker();
     user = await cluster.login(oracle, { tier: 'pro', account: privateKeyToAccount(MINTER_KEY) });
   });
@@ -98,33 +103,62 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     const nft = chain.contracts.SongNFT as Address;
     const rpc = createPublicClient({ transport: http(chain.rpcUrl) });
     const wallet = createWalletClient({ account: user.account, transport: http(chain.rpcUrl) });
-    const mine = (blocks: number) => rpc.request({ method: 'hardhat_mine' as 'eth_blockNumber', params: [`0x${blocks.toString(16)}`] as unknown as undefined });
+    const mine = (blocks: number) =>
+      rpc.request({ method: 'hardhat_mine' as 'eth_blockNumber', params: [`0x${blocks.toString(16)}`] as unknown as undefined });
 
     const songs: Array<{ jobId: string; uri: string; audioHash: Hex; signature: Hex }> = [];
     for (let i = 0; i < 4; i++) {
       const created = await httpRequest(`${oracle.url}/api/generate`, { token: user.token, body: { prompt: `minted ${i}`, duration: 5 } });
       assert.equal(created.status, 202, created.text);
       const jobId = (created.body as { job_id: string }).job_id;
-      const audioUrl = await waitFor(`${jobId}`, async () => {
-        const body = (await httpRequest(`${oracle.url}/api/generate/${jobId}`, { token: user.token })).body as { status: string; audio_url?: string };
-        return body.status === 'completed' ? body.audio_url : undefined;
-      }, 120_000, 250);
-      const metadata = await httpRequest(`${oracle.url}/api/metadata`, { token: user.token, body: { name: `Song ${i}`, description: 'on chain', audio_url: audioUrl } });
+      const audioUrl = await waitFor(
+        `${jobId}`,
+        async () => {
+          const body = (await httpRequest(`${oracle.url}/api/generate/${jobId}`, { token: user.token })).body as {
+            status: string;
+            audio_url?: string;
+          };
+          return body.status === 'completed' ? body.audio_url : undefined;
+        },
+        120_000,
+        250,
+      );
+      const metadata = await httpRequest(`${oracle.url}/api/metadata`, {
+        token: user.token,
+        body: { name: `Song ${i}`, description: 'on chain', audio_url: audioUrl },
+      });
       assert.equal(metadata.status, 201, metadata.text);
       const uri = (metadata.body as { metadata_uri: string }).metadata_uri;
-      const signed = await httpRequest(`${oracle.url}/api/signature`, { token: user.token, body: { job_id: jobId, user_address: user.address, metadata_uri: uri } });
+      const signed = await httpRequest(`${oracle.url}/api/signature`, {
+        token: user.token,
+        body: { job_id: jobId, user_address: user.address, metadata_uri: uri },
+      });
       assert.equal(signed.status, 200, signed.text);
       const { signature, audio_hash: audioHash } = signed.body as { signature: Hex; audio_hash: Hex };
       songs.push({ jobId, uri, audioHash, signature });
     }
     const mint = async (song: (typeof songs)[number]) => {
-      const hash = await wallet.writeContract({ address: nft, abi: SONG_NFT_ABI, functionName: 'mint', args: [song.uri, song.audioHash, song.signature], chain: null });
+      const hash = await wallet.writeContract({
+        address: nft,
+        abi: SONG_NFT_ABI,
+        functionName: 'mint',
+        args: [song.uri, song.audioHash, song.signature],
+        chain: null,
+      });
       await rpc.waitForTransactionReceipt({ hash });
     };
     const used = (song: (typeof songs)[number]) =>
-      cluster.db.one<{ signature_used: boolean }>('SELECT signature_used FROM generation_jobs WHERE id = $1', [song.jobId.replace(/^gen_/, '')]).then((row) => row.signature_used);
-    const minted = () => cluster.db.one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [user.userId]).then((row) => row.total_minted);
-    const cursor = () => cluster.db.oneOrNone<{ block: string }>('SELECT block_number::text AS block FROM chain_cursors').then((row) => (row === null ? -1n : BigInt(row.block)));
+      cluster.db
+        .one<{ signature_used: boolean }>('SELECT signature_used FROM generation_jobs WHERE id = $1', [song.jobId.replace(/^gen_/, '')])
+        .then((row) => row.signature_used);
+    const minted = () =>
+      cluster.db
+        .one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [user.userId])
+        .then((row) => row.total_minted);
+    const cursor = () =>
+      cluster.db
+        .oneOrNone<{ block: string }>('SELECT block_number::text AS block FROM chain_cursors')
+        .then((row) => (row === null ? -1n : BigInt(row.block)));
     const [first, second, third, fourth] = songs;
     assert.ok(first !== undefined && second !== undefined && third !== undefined && fourth !== undefined);
 
@@ -155,7 +189,12 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     await mint(fourth);
     await mine(CONFIRMATIONS);
     const silentSince = performance.now();
-    await waitFor('a watcher call given up at its deadline', async () => (oracle.output().split('took too long').length > timeoutsBefore ? true : undefined), RPC_CALL_BOUND_MS * 6, 250);
+    await waitFor(
+      'a watcher call given up at its deadline',
+      async () => (oracle.output().split('took too long').length > timeoutsBefore ? true : undefined),
+      RPC_CALL_BOUND_MS * 6,
+      250,
+    );
     const gaveUpMs = Math.round(performance.now() - silentSince);
     assert.equal(await used(fourth), false);
     assert.equal(await cursor(), cursorWhileSilent, 'the cursor holds while the RPC is silent');
@@ -167,11 +206,19 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     // A reorg shallower than the confirmations: the block holding the third mint is dropped.
     const snapshot = (await rpc.request({ method: 'evm_snapshot' as 'eth_blockNumber' })) as unknown as string;
     await mint(third);
-    const reverted = (await rpc.request({ method: 'evm_revert' as 'eth_blockNumber', params: [snapshot] as unknown as undefined })) as unknown as boolean;
+    const reverted = (await rpc.request({
+      method: 'evm_revert' as 'eth_blockNumber',
+      params: [snapshot] as unknown as undefined,
+    })) as unknown as boolean;
     assert.equal(reverted, true);
     await mine(CONFIRMATIONS + 2);
     const head = await rpc.getBlockNumber();
-    await waitFor('the watcher to pass the reorged height', async () => ((await cursor()) >= head - BigInt(CONFIRMATIONS) ? true : undefined), 60_000, 250);
+    await waitFor(
+      'the watcher to pass the reorged height',
+      async () => ((await cursor()) >= head - BigInt(CONFIRMATIONS) ? true : undefined),
+      60_000,
+      250,
+    );
     assert.equal(await used(third), false, 'a mint the chain dropped is not counted');
     assert.equal(await minted(), 3);
 
@@ -180,8 +227,18 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     await mine(CONFIRMATIONS);
     await waitFor('the third mint', async () => ((await used(third)) ? true : undefined), 60_000, 250);
     assert.equal(await minted(), 4, 'each mint counted exactly once');
-    const tokens = await cluster.db.many<{ nft_token_id: string }>('SELECT nft_token_id::text FROM generation_jobs WHERE signature_used ORDER BY nft_token_id');
-    assert.deepEqual(tokens.map((row) => row.nft_token_id), ['1', '2', '3', '4']);
-    recordFigure('chain-faults', { mintsRecorded: 4, rpcRequestsRefused: proxy.refused, reorgedOutMintsCounted: 0, rpcSilentGivenUpAfterMs: gaveUpMs });
+    const tokens = await cluster.db.many<{ nft_token_id: string }>(
+      'SELECT nft_token_id::text FROM generation_jobs WHERE signature_used ORDER BY nft_token_id',
+    );
+    assert.deepEqual(
+      tokens.map((row) => row.nft_token_id),
+      ['1', '2', '3', '4'],
+    );
+    recordFigure('chain-faults', {
+      mintsRecorded: 4,
+      rpcRequestsRefused: proxy.refused,
+      reorgedOutMintsCounted: 0,
+      rpcSilentGivenUpAfterMs: gaveUpMs,
+    });
   });
 });

@@ -49,8 +49,18 @@ describe('replicas and workers with skewed clocks', { timeout: 900_000 }, () => 
     const nonce = await httpRequest(`${steady.url}/api/auth/nonce`);
     assert.equal(nonce.status, 200, nonce.text);
     const challenge = nonce.body as { nonce: string; domain: string; uri: string; chain_id: number };
-    const message = createSiweMessage({ address: account.address, chainId: challenge.chain_id, domain: challenge.domain, uri: challenge.uri, nonce: challenge.nonce, version: '1', issuedAt: new Date() });
-    const verified = await httpRequest(`${ahead.url}/api/auth/verify`, { body: { message, signature: await account.signMessage({ message }) } });
+    const message = createSiweMessage({
+      address: account.address,
+      chainId: challenge.chain_id,
+      domain: challenge.domain,
+      uri: challenge.uri,
+      nonce: challenge.nonce,
+      version: '1',
+      issuedAt: new Date(),
+    });
+    const verified = await httpRequest(`${ahead.url}/api/auth/verify`, {
+      body: { message, signature: await account.signMessage({ message }) },
+    });
     assert.equal(verified.status, 200, verified.text);
     const token = (verified.body as { token: string }).token;
     // The replica's clock does run ahead: it stamped the session with its own time.
@@ -71,14 +81,18 @@ describe('replicas and workers with skewed clocks', { timeout: 900_000 }, () => 
     assert.equal(created.status, 202, created.text);
     const sessionId = (created.body as { session_id: string }).session_id;
     // Five minutes left on the database's clock; on the replica's own, five minutes past.
-    await cluster.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours' + interval '5 minutes' WHERE session_id = $1`, [sessionId]);
+    await cluster.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours' + interval '5 minutes' WHERE session_id = $1`, [
+      sessionId,
+    ]);
     const onAhead = await httpRequest(`${ahead.url}/api/previews/${sessionId}`, { token: user.token });
     assert.equal(onAhead.status, 200, `a preview with 5 minutes left: ${onAhead.text}`);
     const expiresAt = new Date((onAhead.body as { expires_at: string }).expires_at);
     const dbNow = (await cluster.db.one<{ now: Date }>('SELECT now()')).now;
     assert.ok(expiresAt.getTime() > dbNow.getTime(), 'expires in the future on the database clock');
     // Once the database's clock passes the 24 hours, every replica says expired.
-    await cluster.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours' - interval '1 second' WHERE session_id = $1`, [sessionId]);
+    await cluster.db.none(`UPDATE preview_jobs SET created_at = now() - interval '24 hours' - interval '1 second' WHERE session_id = $1`, [
+      sessionId,
+    ]);
     for (const replica of [steady, ahead]) {
       const gone = await httpRequest(`${replica.url}/api/previews/${sessionId}`, { token: user.token });
       assert.equal(gone.status, 410, gone.text);

@@ -44,7 +44,11 @@ describe('faults of the real components', { timeout: 900_000 }, () => {
       let n = 0;
       while (loading) {
         const poll = httpRequest(`${oracle.url}/api/generate/${before}`, { token: user.token, timeoutMs: 20_000 });
-        const generate = httpRequest(`${oracle.url}/api/generate`, { token: user.token, body: { prompt: `under load ${n++}`, duration: 5 }, timeoutMs: 20_000 });
+        const generate = httpRequest(`${oracle.url}/api/generate`, {
+          token: user.token,
+          body: { prompt: `under load ${n++}`, duration: 5 },
+          timeoutMs: 20_000,
+        });
         for (const response of await Promise.all([poll, generate])) outcomes.push(response);
         const created = await generate;
         if (created.status === 202) acknowledged.push((created.body as { job_id: string }).job_id);
@@ -54,12 +58,20 @@ describe('faults of the real components', { timeout: 900_000 }, () => {
     await waitFor('load before the crash', async () => (outcomes.length >= 6 ? true : undefined), 30_000);
     await cluster.pg.kill();
     const downSince = outcomes.length;
-    await waitFor('requests answered while PostgreSQL is down', async () => (outcomes.slice(downSince).filter((r) => r.status === 503).length >= 4 ? true : undefined), 60_000);
+    await waitFor(
+      'requests answered while PostgreSQL is down',
+      async () => (outcomes.slice(downSince).filter((r) => r.status === 503).length >= 4 ? true : undefined),
+      60_000,
+    );
     const live = await httpRequest(`${oracle.url}/health/live`, { timeoutMs: 5000 });
     assert.equal(live.status, 200, 'the oracle process stays live without its database');
     await cluster.pg.restart();
     const upSince = outcomes.length;
-    await waitFor('a job acknowledged after the restart', async () => (outcomes.slice(upSince).some((r) => r.status === 202) ? true : undefined), 120_000);
+    await waitFor(
+      'a job acknowledged after the restart',
+      async () => (outcomes.slice(upSince).some((r) => r.status === 202) ? true : undefined),
+      120_000,
+    );
     loading = false;
     await load;
 
@@ -78,7 +90,12 @@ describe('faults of the real components', { timeout: 900_000 }, () => {
     assert.equal(oracle.child.exitCode, null, 'the oracle was not restarted');
     const all = await cluster.db.one<{ n: number }>("SELECT count(*)::int AS n FROM generation_jobs WHERE prompt LIKE 'under load %'");
     assert.equal(all.n, acknowledged.length, 'no job exists that was not acknowledged (a 503 left nothing behind)');
-    recordFigure('postgres-kill', { requests: outcomes.length, answered503: unavailable, jobsAcknowledged: acknowledged.length, jobsExactlyOnce: acknowledged.length });
+    recordFigure('postgres-kill', {
+      requests: outcomes.length,
+      answered503: unavailable,
+      jobsAcknowledged: acknowledged.length,
+      jobsExactlyOnce: acknowledged.length,
+    });
     faultsSurvived++;
     await worker.kill('SIGTERM');
   });
@@ -89,10 +106,14 @@ describe('faults of the real components', { timeout: 900_000 }, () => {
     const recovering = await submit(cluster, user, 'store comes back');
     await worker.waitForOutput(`${HOLD_LOG_PREFIX} upload`);
     await cluster.s3.stop();
-    await waitFor('a failed upload attempt', async () => {
-      const row = await jobRow(cluster, recovering);
-      return row.attempts >= 2 && row.status !== JOB_STATUS.failed ? row : undefined;
-    }, 120_000);
+    await waitFor(
+      'a failed upload attempt',
+      async () => {
+        const row = await jobRow(cluster, recovering);
+        return row.attempts >= 2 && row.status !== JOB_STATUS.failed ? row : undefined;
+      },
+      120_000,
+    );
     await cluster.s3.start();
     const row = await completedOnce(cluster, recovering);
     assert.ok(row.attempts >= 2 && row.attempts <= 3, `completed on a retry (attempt ${row.attempts})`);
@@ -100,10 +121,15 @@ describe('faults of the real components', { timeout: 900_000 }, () => {
     // Store down for every attempt: GEN_005 after exactly 1 + 2 attempts.
     await cluster.s3.stop();
     const doomed = await submit(cluster, user, 'store never comes back');
-    const failed = await waitFor('the job to fail', async () => {
-      const current = await jobRow(cluster, doomed);
-      return current.status === JOB_STATUS.failed ? current : undefined;
-    }, 180_000, 250);
+    const failed = await waitFor(
+      'the job to fail',
+      async () => {
+        const current = await jobRow(cluster, doomed);
+        return current.status === JOB_STATUS.failed ? current : undefined;
+      },
+      180_000,
+      250,
+    );
     assert.equal(failed.attempts, 3, 'failed only after the configured retries (1 + WORKER_RETRY_LIMIT)');
     assert.equal(failed.error_code, 'GEN_005');
     await cluster.s3.start();

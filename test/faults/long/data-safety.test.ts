@@ -46,7 +46,15 @@ async function startFlakyPinningService(): Promise<{ url: string; failing: boole
       }
       const { cid } = JSON.parse(text) as { cid: string };
       res.statusCode = 202;
-      res.end(JSON.stringify({ requestid: `req-${service.requests}`, status: 'queued', created: new Date().toISOString(), pin: { cid }, delegates: [] }));
+      res.end(
+        JSON.stringify({
+          requestid: `req-${service.requests}`,
+          status: 'queued',
+          created: new Date().toISOString(),
+          pin: { cid },
+          delegates: [],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,16 +63,26 @@ async function startFlakyPinningService(): Promise<{ url: string; failing: boole
   return service;
 }
 
-async function completedJob(cluster: FaultCluster, oracle: OracleReplica, user: Session, prompt: string): Promise<{ jobId: string; audioUrl: string }> {
+async function completedJob(
+  cluster: FaultCluster,
+  oracle: OracleReplica,
+  user: Session,
+  prompt: string,
+): Promise<{ jobId: string; audioUrl: string }> {
   const created = await httpRequest(`${oracle.url}/api/generate`, { token: user.token, body: { prompt, duration: 5 } });
   assert.equal(created.status, 202, created.text);
   const jobId = (created.body as { job_id: string }).job_id;
-  const audioUrl = await waitFor(`${jobId} to complete`, async () => {
-    const status = await httpRequest(`${oracle.url}/api/generate/${jobId}`, { token: user.token });
-    const body = status.body as { status: string; audio_url?: string };
-    if (body.status === 'failed') throw new Error(`${jobId} failed`);
-    return body.status === 'completed' ? body.audio_url : undefined;
-  }, 120_000, 250);
+  const audioUrl = await waitFor(
+    `${jobId} to complete`,
+    async () => {
+      const status = await httpRequest(`${oracle.url}/api/generate/${jobId}`, { token: user.token });
+      const body = status.body as { status: string; audio_url?: string };
+      if (body.status === 'failed') throw new Error(`${jobId} failed`);
+      return body.status === 'completed' ? body.audio_url : undefined;
+    },
+    120_000,
+    250,
+  );
   return { jobId, audioUrl };
 }
 
@@ -87,17 +105,31 @@ describe('backup and restore; a failing pinning service', { timeout: 600_000 }, 
   it('a restore keeps jobs and objects, and a signature issued before the backup is not issued twice', async () => {
     const signedBefore = await completedJob(cluster, oracle, user, 'signed before the backup');
     const unsigned = await completedJob(cluster, oracle, user, 'unsigned at the backup');
-    const metadata = await httpRequest(`${oracle.url}/api/metadata`, { token: user.token, body: { name: 'Backed up', description: 'before the backup', audio_url: signedBefore.audioUrl } });
+    const metadata = await httpRequest(`${oracle.url}/api/metadata`, {
+      token: user.token,
+      body: { name: 'Backed up', description: 'before the backup', audio_url: signedBefore.audioUrl },
+    });
     assert.equal(metadata.status, 201, metadata.text);
     const uri = (metadata.body as { metadata_uri: string }).metadata_uri;
-    const signature = await httpRequest(`${oracle.url}/api/signature`, { token: user.token, body: { job_id: signedBefore.jobId, user_address: user.address, metadata_uri: uri } });
+    const signature = await httpRequest(`${oracle.url}/api/signature`, {
+      token: user.token,
+      body: { job_id: signedBefore.jobId, user_address: user.address, metadata_uri: uri },
+    });
     assert.equal(signature.status, 200, signature.text);
 
     // The backup, taken while the oracle and the worker run.
     const backupDir: TempDir = await makeTempDir('backup');
     cleanups.push(() => backupDir.remove());
     await backupPostgres({ url: cluster.pg.url, dataDir: join(cluster.pg.home, 'pgdata'), target: join(backupDir.path, 'pgdata') });
-    const live = createObjectStore(testObjectStoreOptions({ endpoint: cluster.s3.endpoint, bucket: cluster.s3.bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }));
+    const live = createObjectStore(
+      testObjectStoreOptions({
+        endpoint: cluster.s3.endpoint,
+        bucket: cluster.s3.bucket,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+      }),
+    );
     const backupBucket: TestS3 = await startTestS3({ bucket: 'songmint-backup' });
     cleanups.push(() => backupBucket.stop());
     const backupStore = createObjectStore(testObjectStoreOptions(backupBucket));
@@ -126,7 +158,11 @@ describe('backup and restore; a failing pinning service', { timeout: 600_000 }, 
     assert.deepEqual(jobs, await original.any(jobsQuery), 'the restored jobs are the backed-up ones');
     const listed = await restoredStore.list('audio/');
     assert.ok(listed.ok);
-    assert.deepEqual(listed.value.map((o) => o.key).sort(), jobs.map((job: { audio_key: string }) => job.audio_key).sort(), 'one restored object per job');
+    assert.deepEqual(
+      listed.value.map((o) => o.key).sort(),
+      jobs.map((job: { audio_key: string }) => job.audio_key).sort(),
+      'one restored object per job',
+    );
     for (const job of jobs as Array<{ audio_key: string; audio_hash: string }>) {
       const hash = await restoredStore.sha256(job.audio_key);
       assert.ok(hash.ok);
@@ -134,17 +170,32 @@ describe('backup and restore; a failing pinning service', { timeout: 600_000 }, 
     }
 
     // A new oracle process on the restored state, with the same secrets.
-    const restoredOracle = await cluster.startOracle({ DATABASE_URL: restored.url, S3_ENDPOINT: restoredBucket.endpoint, S3_BUCKET: restoredBucket.bucket });
+    const restoredOracle = await cluster.startOracle({
+      DATABASE_URL: restored.url,
+      S3_ENDPOINT: restoredBucket.endpoint,
+      S3_BUCKET: restoredBucket.bucket,
+    });
     cleanups.push(() => restoredOracle.kill('SIGTERM'));
-    const again = await httpRequest(`${restoredOracle.url}/api/signature`, { token: user.token, body: { job_id: signedBefore.jobId, user_address: user.address, metadata_uri: uri } });
+    const again = await httpRequest(`${restoredOracle.url}/api/signature`, {
+      token: user.token,
+      body: { job_id: signedBefore.jobId, user_address: user.address, metadata_uri: uri },
+    });
     assert.equal(again.status, 409, again.text);
     assertVariantAError(again.body, 'SIGN_002');
 
-    const unsignedMetadata = await httpRequest(`${restoredOracle.url}/api/metadata`, { token: user.token, body: { name: 'Restored', description: 'after the restore', audio_url: unsigned.audioUrl } });
+    const unsignedMetadata = await httpRequest(`${restoredOracle.url}/api/metadata`, {
+      token: user.token,
+      body: { name: 'Restored', description: 'after the restore', audio_url: unsigned.audioUrl },
+    });
     assert.equal(unsignedMetadata.status, 201, unsignedMetadata.text);
     const unsignedUri = (unsignedMetadata.body as { metadata_uri: string }).metadata_uri;
     const asks = await Promise.all(
-      Array.from({ length: 4 }, () => httpRequest(`${restoredOracle.url}/api/signature`, { token: user.token, body: { job_id: unsigned.jobId, user_address: user.address, metadata_uri: unsignedUri } })),
+      Array.from({ length: 4 }, () =>
+        httpRequest(`${restoredOracle.url}/api/signature`, {
+          token: user.token,
+          body: { job_id: unsigned.jobId, user_address: user.address, metadata_uri: unsignedUri },
+        }),
+      ),
     );
     assert.deepEqual(asks.map((ask) => ask.status).sort(), [200, 409, 409, 409], 'signed once after the restore');
     recordFigure('backup-restore', { jobsRestored: jobs.length, objectsRestored: listed.value.length, signaturesReissued: 0 });
@@ -160,7 +211,8 @@ describe('backup and restore; a failing pinning service', { timeout: 600_000 }, 
     cleanups.push(() => pinned.kill('SIGTERM'));
     const song = await completedJob(cluster, pinned, user, 'pinned later');
     const body = { name: 'Pinned', description: 'pinning recovers', audio_url: song.audioUrl };
-    const rows = () => cluster.db.one<{ n: number }>('SELECT count(*)::int AS n FROM song_metadata WHERE job_id = $1', [song.jobId.replace(/^gen_/, '')]);
+    const rows = () =>
+      cluster.db.one<{ n: number }>('SELECT count(*)::int AS n FROM song_metadata WHERE job_id = $1', [song.jobId.replace(/^gen_/, '')]);
     const refused = await httpRequest(`${pinned.url}/api/metadata`, { token: user.token, body });
     assert.equal(refused.status, 503, refused.text);
     assertVariantAError(refused.body, 'SERVICE_UNAVAILABLE');

@@ -70,12 +70,18 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
     const window = hourWindowStart(new Date());
     for (const [index, user] of users.entries()) {
       if (index % 2 === 0) await cluster.db.none('UPDATE users SET daily_generations = 5 WHERE id = $1', [user.userId]);
-      else await cluster.db.none("INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 5)", [`user:${user.userId}`, window]);
+      else
+        await cluster.db.none("INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 5)", [
+          `user:${user.userId}`,
+          window,
+        ]);
     }
     const submissions = users.flatMap((user, index) =>
       Array.from({ length: REQUESTS_PER_USER }, (_, n) => {
         const replica = n % 2 === 0 ? a : b;
-        return submitRetrying(`${replica.url}/api/generate`, user.token, { prompt: `faults song ${index}-${n}`, duration: 5 }).then((response) => ({ user, index, response }));
+        return submitRetrying(`${replica.url}/api/generate`, user.token, { prompt: `faults song ${index}-${n}`, duration: 5 }).then(
+          (response) => ({ user, index, response }),
+        );
       }),
     );
     const results = await Promise.all(submissions);
@@ -111,14 +117,19 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
 
     const started = Date.now();
     const ids = [...acknowledged.keys()].map((id) => id.replace(/^gen_/, ''));
-    await waitFor(`${total} jobs to complete`, async () => {
-      const open = await cluster.db.one<{ open: number; failed: number }>(
-        `SELECT count(*) FILTER (WHERE status <> '${JOB_STATUS.completed}')::int AS open, count(*) FILTER (WHERE status = '${JOB_STATUS.failed}')::int AS failed FROM generation_jobs WHERE id = ANY($1::uuid[])`,
-        [ids],
-      );
-      if (open.failed > 0) throw new Error(`${open.failed} jobs failed`);
-      return open.open === 0 ? true : undefined;
-    }, 600_000, 1000);
+    await waitFor(
+      `${total} jobs to complete`,
+      async () => {
+        const open = await cluster.db.one<{ open: number; failed: number }>(
+          `SELECT count(*) FILTER (WHERE status <> '${JOB_STATUS.completed}')::int AS open, count(*) FILTER (WHERE status = '${JOB_STATUS.failed}')::int AS failed FROM generation_jobs WHERE id = ANY($1::uuid[])`,
+          [ids],
+        );
+        if (open.failed > 0) throw new Error(`${open.failed} jobs failed`);
+        return open.open === 0 ? true : undefined;
+      },
+      600_000,
+      1000,
+    );
     const completionSeconds = (Date.now() - started) / 1000;
 
     const rows = await cluster.db.many<{ id: string; audio_key: string; audio_hash: string }>(
@@ -139,7 +150,12 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
       [ids],
     );
     assert.equal(queue.length, total);
-    for (const message of queue) assert.deepEqual({ completed: message.completed, other: message.other }, { completed: 1, other: 0 }, `queue message of ${message.job_id}`);
+    for (const message of queue)
+      assert.deepEqual(
+        { completed: message.completed, other: message.other },
+        { completed: 1, other: 0 },
+        `queue message of ${message.job_id}`,
+      );
     recordFigure('multi-replica', { jobs: total, exactlyOnce: total, completionSeconds, overloadRetries });
 
     // One signature per job, whichever replica is asked, however many times at once.
@@ -147,12 +163,18 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
     for (const [jobId, user] of [...acknowledged.entries()].slice(0, SIGNED_JOBS)) {
       const status = await httpRequest(`${a.url}/api/generate/${jobId}`, { token: user.token });
       const audioUrl = (status.body as { audio_url: string }).audio_url;
-      const metadata = await httpRequest(`${b.url}/api/metadata`, { token: user.token, body: { name: 'Faults', description: 'multi-replica', audio_url: audioUrl } });
+      const metadata = await httpRequest(`${b.url}/api/metadata`, {
+        token: user.token,
+        body: { name: 'Faults', description: 'multi-replica', audio_url: audioUrl },
+      });
       assert.equal(metadata.status, 201, metadata.text);
       const uri = (metadata.body as { metadata_uri: string }).metadata_uri;
       const asks: HttpResult[] = await Promise.all(
         Array.from({ length: 6 }, (_, n) =>
-          httpRequest(`${(n % 2 === 0 ? a : b).url}/api/signature`, { token: user.token, body: { job_id: jobId, user_address: user.address, metadata_uri: uri } }),
+          httpRequest(`${(n % 2 === 0 ? a : b).url}/api/signature`, {
+            token: user.token,
+            body: { job_id: jobId, user_address: user.address, metadata_uri: uri },
+          }),
         ),
       );
       const ok = asks.filter((ask) => ask.status === 200);
@@ -161,7 +183,9 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
         assert.equal(ask.status, 409, ask.text);
         assertVariantAError(ask.body, 'SIGN_002');
       }
-      const stored = await cluster.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE job_id = $1', [jobId.replace(/^gen_/, '')]);
+      const stored = await cluster.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE job_id = $1', [
+        jobId.replace(/^gen_/, ''),
+      ]);
       assert.equal(stored.n, 1);
       signaturesIssued++;
     }

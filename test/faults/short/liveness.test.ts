@@ -68,10 +68,13 @@ describe('slow clients and a connection burst', { timeout: 300_000 }, () => {
 
   it(`a burst of ${BURST} connections at once: every one is answered or refused, never hung, and the oracle stays live`, async () => {
     const started = Date.now();
-    const results = await Promise.allSettled(Array.from({ length: BURST }, () => httpRequest(`${oracle.url}/health/live`, { timeoutMs: 60_000 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: BURST }, () => httpRequest(`${oracle.url}/health/live`, { timeoutMs: 60_000 })),
+    );
     const answered = results.filter((result) => result.status === 'fulfilled' && result.value.status === 200).length;
     const refused = results.filter((result) => result.status === 'rejected');
-    for (const result of refused) assert.ok(!/aborted due to timeout/i.test(String(result.reason)), `a request hung: ${String(result.reason)}`);
+    for (const result of refused)
+      assert.ok(!/aborted due to timeout/i.test(String(result.reason)), `a request hung: ${String(result.reason)}`);
     assert.ok(answered >= BURST * 0.9, `${answered} of ${BURST} answered`);
     await assertLive(oracle);
     recordFigure('connection-burst', { connections: BURST, answered, refused: refused.length, seconds: (Date.now() - started) / 1000 });

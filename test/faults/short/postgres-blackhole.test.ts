@@ -67,7 +67,10 @@ describe('PostgreSQL blackholed: bounded 503s, then every acknowledged job once'
         await Promise.all([
           timed('GET /api/auth/nonce', `${oracle.url}/api/auth/nonce`),
           timed('GET /api/generate/{id}', `${oracle.url}/api/generate/${statusOf}`, { token: user.token }),
-          timed('POST /api/generate', `${oracle.url}/api/generate`, { token: user.token, body: { prompt: `while blackholed ${round}`, duration: 5 } }),
+          timed('POST /api/generate', `${oracle.url}/api/generate`, {
+            token: user.token,
+            body: { prompt: `while blackholed ${round}`, duration: 5 },
+          }),
           timed('GET /health/ready', `${oracle.url}/health/ready`),
           timed('GET /health/live', `${oracle.url}/health/live`),
         ]),
@@ -89,19 +92,37 @@ describe('PostgreSQL blackholed: bounded 503s, then every acknowledged job once'
     }
 
     proxy.heal();
-    await waitFor('the oracle to answer with its database again', async () => {
-      const nonce = await httpRequest(`${oracle.url}/api/auth/nonce`, { timeoutMs: REQUEST_DEADLINE_MS });
-      return nonce.status === 200 ? true : undefined;
-    }, 60_000, 500);
+    await waitFor(
+      'the oracle to answer with its database again',
+      async () => {
+        const nonce = await httpRequest(`${oracle.url}/api/auth/nonce`, { timeoutMs: REQUEST_DEADLINE_MS });
+        return nonce.status === 200 ? true : undefined;
+      },
+      60_000,
+      500,
+    );
     acknowledged.push(await submit(cluster, user, 'after healing'));
     for (const jobId of acknowledged) await completedOnce(cluster, jobId);
-    const refused = await cluster.db.one<{ n: number }>("SELECT count(*)::int AS n FROM generation_jobs WHERE prompt LIKE 'while blackholed %'");
+    const refused = await cluster.db.one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM generation_jobs WHERE prompt LIKE 'while blackholed %'",
+    );
     assert.equal(refused.n, 0, 'a 503 left no job behind');
     assert.equal(oracle.child.exitCode, null, 'the oracle was not restarted');
     assert.equal(worker.child.exitCode, null, 'the worker was not restarted');
 
     const slowest = Math.max(...rounds.flat().map((answer) => answer.ms));
-    const slowestLive = Math.max(...rounds.flat().filter((answer) => answer.name === 'GET /health/live').map((answer) => answer.ms));
-    recordFigure('postgres-blackhole-short', { requests: rounds.flat().length, slowestMs: slowest, slowestLiveMs: slowestLive, deadlineMs: REQUEST_DEADLINE_MS, jobsExactlyOnce: acknowledged.length });
+    const slowestLive = Math.max(
+      ...rounds
+        .flat()
+        .filter((answer) => answer.name === 'GET /health/live')
+        .map((answer) => answer.ms),
+    );
+    recordFigure('postgres-blackhole-short', {
+      requests: rounds.flat().length,
+      slowestMs: slowest,
+      slowestLiveMs: slowestLive,
+      deadlineMs: REQUEST_DEADLINE_MS,
+      jobsExactlyOnce: acknowledged.length,
+    });
   });
 });

@@ -61,7 +61,11 @@ export interface ServiceProcess {
 }
 
 function spawnService(name: string, script: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
@@ -74,10 +78,14 @@ function spawnService(name: string, script: string, env: Record<string, string>)
     child,
     output: () => output,
     waitForOutput: (text, timeoutMs = 120_000) =>
-      waitFor(`"${text}" from ${name}`, async () => {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited`);
-        return output.includes(text) ? true : undefined;
-      }, timeoutMs).then(() => undefined),
+      waitFor(
+        `"${text}" from ${name}`,
+        async () => {
+          if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited`);
+          return output.includes(text) ? true : undefined;
+        },
+        timeoutMs,
+      ).then(() => undefined),
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
@@ -209,7 +217,10 @@ async function startRestartableS3(directory: string): Promise<{ s3: RestartableS
   return { s3, close: () => s3.stop() };
 }
 
-export async function httpRequest(url: string, options: { method?: string; token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<HttpResult> {
+export async function httpRequest(
+  url: string,
+  options: { method?: string; token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
@@ -217,7 +228,12 @@ export async function httpRequest(url: string, options: { method?: string; token
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }), signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+  const response = await fetch(url, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body === undefined ? {} : { body }),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -260,7 +276,8 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
     const { pg, server } = await startFaultPostgres(join(temp.path, 'postgres'));
     started.push(async () => {
       await server.stop();
-      if (server.home !== join(temp.path, 'postgres')) await import('node:fs/promises').then((fs) => fs.rm(server.home, { recursive: true, force: true }));
+      if (server.home !== join(temp.path, 'postgres'))
+        await import('node:fs/promises').then((fs) => fs.rm(server.home, { recursive: true, force: true }));
     });
     const s3 = await startRestartableS3(join(temp.path, 's3', 'objects'));
     started.push(() => s3.close());
@@ -275,7 +292,15 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
     const stackPostgresUrl = proxies.postgres === undefined ? pg.url : throughPort(pg.url, proxies.postgres.port);
     const stackS3Endpoint = proxies.s3 === undefined ? s3.s3.endpoint : throughPort(s3.s3.endpoint, proxies.s3.port);
 
-    const storage = { S3_ENDPOINT: stackS3Endpoint, S3_BUCKET: S3_BUCKET, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: S3_KEY, S3_SECRET_ACCESS_KEY: S3_KEY, S3_FORCE_PATH_STYLE: 'true', S3_STORED_CHECKSUMS: 'true' };
+    const storage = {
+      S3_ENDPOINT: stackS3Endpoint,
+      S3_BUCKET: S3_BUCKET,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: S3_KEY,
+      S3_SECRET_ACCESS_KEY: S3_KEY,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_STORED_CHECKSUMS: 'true',
+    };
     const oracleEnv: Record<string, string> = {
       ...storage,
       DATABASE_URL: stackPostgresUrl,
@@ -313,14 +338,24 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
     const startOracleReplica = async (extra: Record<string, string> = {}): Promise<OracleReplica> => {
       const port = await freePort();
       const index = oracles.length;
-      const service = spawnService(`oracle-${index}`, 'oracle/src/main.ts', { ...oracleEnv, PORT: String(port), DATA_DIR: join(temp.path, `oracle-${index}`), ...extra });
+      const service = spawnService(`oracle-${index}`, 'oracle/src/main.ts', {
+        ...oracleEnv,
+        PORT: String(port),
+        DATA_DIR: join(temp.path, `oracle-${index}`),
+        ...extra,
+      });
       const replica: OracleReplica = { ...service, url: `http://127.0.0.1:${port}` };
       oracles.push(replica);
-      await waitFor(`${service.name} to answer /health/live\n${service.output()}`, async () => {
-        if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
-        const live = await httpRequest(`${replica.url}/health/live`, { timeoutMs: 2000 });
-        return live.status === 200 ? true : undefined;
-      }, READY_TIMEOUT_MS, 250).catch((error: unknown) => {
+      await waitFor(
+        `${service.name} to answer /health/live\n${service.output()}`,
+        async () => {
+          if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
+          const live = await httpRequest(`${replica.url}/health/live`, { timeoutMs: 2000 });
+          return live.status === 200 ? true : undefined;
+        },
+        READY_TIMEOUT_MS,
+        250,
+      ).catch((error: unknown) => {
         throw new Error(`${error instanceof Error ? error.message : String(error)}\n${service.output()}`);
       });
       return replica;
@@ -341,7 +376,15 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
     await startOracleReplica();
     await tuneQueue();
     // Queue maintenance every second (expiry, missed heartbeats), as a busy deployment's would be.
-    const supervisor = new PgBoss({ connectionString: pg.url, supervise: true, schedule: false, monitorIntervalSeconds: 1, superviseIntervalSeconds: 1, max: 2, connectionTimeoutMillis: 3000 });
+    const supervisor = new PgBoss({
+      connectionString: pg.url,
+      supervise: true,
+      schedule: false,
+      monitorIntervalSeconds: 1,
+      superviseIntervalSeconds: 1,
+      max: 2,
+      connectionTimeoutMillis: 3000,
+    });
     supervisor.on('error', () => undefined);
     await supervisor.start();
     started.push(() => supervisor.stop({ graceful: false, close: true, timeout: 2000 }));
@@ -365,11 +408,16 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
         const id = extra.WORKER_ID ?? `fault-worker-${workers.length}-${randomBytes(3).toString('hex')}`;
         const worker = spawnService(id, 'inference/src/main.ts', { ...workerEnv, DATA_DIR: join(temp.path, id), WORKER_ID: id, ...extra });
         workers.push(worker);
-        await waitFor(`${id} heartbeat`, async () => {
-          if (worker.child.exitCode !== null) throw new Error(`${id} exited:\n${worker.output()}`);
-          const row = await db.oneOrNone<{ worker_id: string }>('SELECT worker_id FROM worker_heartbeats WHERE worker_id = $1', [id]);
-          return row ?? undefined;
-        }, READY_TIMEOUT_MS, 200).catch((error: unknown) => {
+        await waitFor(
+          `${id} heartbeat`,
+          async () => {
+            if (worker.child.exitCode !== null) throw new Error(`${id} exited:\n${worker.output()}`);
+            const row = await db.oneOrNone<{ worker_id: string }>('SELECT worker_id FROM worker_heartbeats WHERE worker_id = $1', [id]);
+            return row ?? undefined;
+          },
+          READY_TIMEOUT_MS,
+          200,
+        ).catch((error: unknown) => {
           throw new Error(`${error instanceof Error ? error.message : String(error)}\n${worker.output()}`);
         });
         await tuneQueue();
@@ -378,11 +426,20 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
       async login(oracle, { tier, account = privateKeyToAccount(generatePrivateKey()) } = {}) {
         const nonce = await httpRequest(`${oracle.url}/api/auth/nonce`);
         const challenge = nonce.body as { nonce: string; domain: string; uri: string; chain_id: number };
-        const message = createSiweMessage({ address: account.address, chainId: challenge.chain_id, domain: challenge.domain, uri: challenge.uri, nonce: challenge.nonce, version: '1', issuedAt: new Date() });
+        const message = createSiweMessage({
+          address: account.address,
+          chainId: challenge.chain_id,
+          domain: challenge.domain,
+          uri: challenge.uri,
+          nonce: challenge.nonce,
+          version: '1',
+          issuedAt: new Date(),
+        });
         const signature = await account.signMessage({ message });
         const verified = await httpRequest(`${oracle.url}/api/auth/verify`, { body: { message, signature } });
         const body = verified.body as { token?: string; user?: { id: string } };
-        if (verified.status !== 200 || body.token === undefined || body.user === undefined) throw new Error(`sign-in failed: ${verified.status} ${verified.text}`);
+        if (verified.status !== 200 || body.token === undefined || body.user === undefined)
+          throw new Error(`sign-in failed: ${verified.status} ${verified.text}`);
         if (tier !== undefined) await db.none('UPDATE users SET tier = $2 WHERE id = $1', [body.user.id, tier]);
         return { token: body.token, userId: body.user.id, address: account.address, account };
       },
@@ -400,5 +457,8 @@ export async function storedObjectKeys(s3: RestartableS3, prefix: string): Promi
   if (!existsSync(root)) return [];
   const names = await readdir(root);
   // s3rver keeps `<key>._S3rver_object` beside its metadata files.
-  return names.filter((name) => name.endsWith('._S3rver_object')).map((name) => `${prefix}${name.replace(/\._S3rver_object$/, '')}`).sort();
+  return names
+    .filter((name) => name.endsWith('._S3rver_object'))
+    .map((name) => `${prefix}${name.replace(/\._S3rver_object$/, '')}`)
+    .sort();
 }

@@ -46,11 +46,18 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
-      const operation = item[method] as { parameters?: Array<{ name: string; in: string; schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> } } | undefined;
+      const operation = item[method] as
+        | {
+            parameters?: Array<{ name: string; in: string; schema?: unknown }>;
+            requestBody?: { content?: Record<string, { schema?: unknown }> };
+          }
+        | undefined;
       if (operation === undefined) continue;
       const parameters = operation.parameters ?? [];
       const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
-      const queryParams = parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: resolveRefs(p.schema, components) }));
+      const queryParams = parameters
+        .filter((p) => p.in === 'query')
+        .map((p) => ({ name: p.name, schema: resolveRefs(p.schema, components) }));
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
       operations.push({
         id: `${method.toUpperCase()} ${path}`,
@@ -72,7 +79,9 @@ function resolveWithComponents(schema: unknown, components: Record<string, JsonS
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(resolved)) {
     if (key === 'properties' && typeof value === 'object' && value !== null) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, resolveWithComponents(property, components, depth + 1)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, resolveWithComponents(property, components, depth + 1)]),
+      );
     } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
       out[key] = value.map((member) => resolveWithComponents(member, components, depth + 1));
     } else if (key === 'items') {
@@ -86,7 +95,24 @@ function resolveWithComponents(schema: unknown, components: Record<string, JsonS
 
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
 
-const awkwardStrings = fc.constantFrom('', ' ', '\u0000', 'null', '0x', `0x${'0'.repeat(64)}`, `0x${'f'.repeat(40)}`, 'ipfs://', 'ipfs://bafkreigkdxcfmhh35l3u3f3bhn5gtlmaqbjdhrx5wnyj2r7eqpyi7afudq', 'http://127.0.0.1/x.mp3', 'data:image/png;base64,AAAA', '\u{1F3B5}'.repeat(300), 'a'.repeat(600), '../../etc/passwd', '<script>', "' OR 1=1 --");
+const awkwardStrings = fc.constantFrom(
+  '',
+  ' ',
+  '\u0000',
+  'null',
+  '0x',
+  `0x${'0'.repeat(64)}`,
+  `0x${'f'.repeat(40)}`,
+  'ipfs://',
+  'ipfs://bafkreigkdxcfmhh35l3u3f3bhn5gtlmaqbjdhrx5wnyj2r7eqpyi7afudq',
+  'http://127.0.0.1/x.mp3',
+  'data:image/png;base64,AAAA',
+  '\u{1F3B5}'.repeat(300),
+  'a'.repeat(600),
+  '../../etc/passwd',
+  '<script>',
+  "' OR 1=1 --",
+);
 
 function stringFor(schema: JsonSchema): Arbitrary<string> {
   const options: Array<Arbitrary<string>> = [fc.string({ maxLength: 80 }), fc.string({ unit: 'grapheme', maxLength: 40 }), awkwardStrings];
@@ -106,7 +132,10 @@ function stringFor(schema: JsonSchema): Arbitrary<string> {
 function numberFor(schema: JsonSchema): Arbitrary<number> {
   const min = typeof schema.minimum === 'number' ? schema.minimum : -1000;
   const max = typeof schema.maximum === 'number' ? schema.maximum : 1000;
-  const near = fc.integer({ min: Math.max(Number.MIN_SAFE_INTEGER, Math.floor(min) - 3), max: Math.min(Number.MAX_SAFE_INTEGER, Math.ceil(max) + 3) });
+  const near = fc.integer({
+    min: Math.max(Number.MIN_SAFE_INTEGER, Math.floor(min) - 3),
+    max: Math.min(Number.MAX_SAFE_INTEGER, Math.ceil(max) + 3),
+  });
   return fc.oneof(near, near, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -1, 1e308, -1e308, 2 ** 53, 0.5));
 }
 
@@ -141,7 +170,12 @@ export function valueFor(schema: JsonSchema, depth = 0): Arbitrary<unknown> {
       case 'object': {
         const properties = (schema.properties as Record<string, JsonSchema> | undefined) ?? {};
         const entries = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, valueFor(property, depth + 1)]));
-        near = fc.tuple(fc.record(entries, { requiredKeys: [] }), fc.option(fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }), { freq: 4 })).map(([known, extra]) => ({ ...known, ...(extra ?? {}) }));
+        near = fc
+          .tuple(
+            fc.record(entries, { requiredKeys: [] }),
+            fc.option(fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }), { freq: 4 }),
+          )
+          .map(([known, extra]) => ({ ...known, ...(extra ?? {}) }));
         break;
       }
       default:
@@ -152,10 +186,19 @@ export function valueFor(schema: JsonSchema, depth = 0): Arbitrary<unknown> {
 }
 
 function bodyFor(operation: Operation): Arbitrary<string | undefined> {
-  const text = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('{', '{"a":', '[]', 'null', '{"__proto__":{"x":1}}', '{"prompt":"x","prompt":"y"}', '1e999'));
+  const text = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.constantFrom('{', '{"a":', '[]', 'null', '{"__proto__":{"x":1}}', '{"prompt":"x","prompt":"y"}', '1e999'),
+  );
   const json = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value));
-  if (operation.body === undefined) return fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: json, weight: 1 }, { arbitrary: text, weight: 1 });
-  return fc.oneof({ arbitrary: valueFor(operation.body).map((value) => JSON.stringify(value) ?? 'null'), weight: 8 }, { arbitrary: json, weight: 1 }, { arbitrary: text, weight: 1 }, { arbitrary: fc.constant(undefined), weight: 1 });
+  if (operation.body === undefined)
+    return fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: json, weight: 1 }, { arbitrary: text, weight: 1 });
+  return fc.oneof(
+    { arbitrary: valueFor(operation.body).map((value) => JSON.stringify(value) ?? 'null'), weight: 8 },
+    { arbitrary: json, weight: 1 },
+    { arbitrary: text, weight: 1 },
+    { arbitrary: fc.constant(undefined), weight: 1 },
+  );
 }
 
 const pathValue = fc.oneof(
@@ -163,7 +206,18 @@ const pathValue = fc.oneof(
   fc.uuid(),
   fc.nat().map(String),
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('0', '-1', '99999999999999999999999', '0x', 'null', '%', '..', 'gen_', `0x${'a'.repeat(64)}`, 'bafkreigkdxcfmhh35l3u3f3bhn5gtlmaqbjdhrx5wnyj2r7eqpyi7afudq'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '99999999999999999999999',
+    '0x',
+    'null',
+    '%',
+    '..',
+    'gen_',
+    `0x${'a'.repeat(64)}`,
+    'bafkreigkdxcfmhh35l3u3f3bhn5gtlmaqbjdhrx5wnyj2r7eqpyi7afudq',
+  ),
 );
 
 function tokenHeader(tokens: readonly string[]): Arbitrary<string | undefined> {
@@ -172,7 +226,16 @@ function tokenHeader(tokens: readonly string[]): Arbitrary<string | undefined> {
     { arbitrary: valid.map((token) => `Bearer ${token}`), weight: 6 },
     { arbitrary: fc.constant(undefined), weight: 2 },
     { arbitrary: valid.map((token) => `Bearer ${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}x`), weight: 1 },
-    { arbitrary: valid.map((token) => `Bearer ${token.split('.').map((part, i) => (i === 1 ? Buffer.from('{"sub":"x","exp":1}').toString('base64url') : part)).join('.')}`), weight: 1 },
+    {
+      arbitrary: valid.map(
+        (token) =>
+          `Bearer ${token
+            .split('.')
+            .map((part, i) => (i === 1 ? Buffer.from('{"sub":"x","exp":1}').toString('base64url') : part))
+            .join('.')}`,
+      ),
+      weight: 1,
+    },
     { arbitrary: printable(60).map((text) => `Bearer ${text}`), weight: 1 },
     { arbitrary: printable(60), weight: 1 },
     { arbitrary: fc.constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'bearer  ', 'Bearer eyJhbGciOiJub25lIn0.e30.'), weight: 1 },
@@ -185,11 +248,52 @@ export function requestArbitrary(operations: readonly Operation[], tokens: reado
     fc
       .record({
         params: fc.tuple(...operation.pathParams.map(() => pathValue)),
-        query: fc.record(Object.fromEntries(operation.queryParams.map((param) => [param.name, valueFor(param.schema).map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? ''))])), { requiredKeys: [] }),
+        query: fc.record(
+          Object.fromEntries(
+            operation.queryParams.map((param) => [
+              param.name,
+              valueFor(param.schema).map((value) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))),
+            ]),
+          ),
+          { requiredKeys: [] },
+        ),
         junkQuery: fc.option(fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 2 }), { freq: 4 }),
         authorization: tokenHeader(tokens),
-        contentType: fc.oneof({ arbitrary: fc.constant('application/json'), weight: 6 }, { arbitrary: fc.constantFrom('text/plain', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'multipart/form-data'), weight: 1 }, { arbitrary: printable(30), weight: 1 }),
-        extraHeaders: fc.dictionary(fc.constantFrom('accept', 'accept-encoding', 'accept-language', 'content-encoding', 'cookie', 'range', 'if-match', 'if-modified-since', 'idempotency-key', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'origin', 'if-none-match', 'last-event-id', 'x-request-id'), printable(80), { maxKeys: 3 }),
+        contentType: fc.oneof(
+          { arbitrary: fc.constant('application/json'), weight: 6 },
+          {
+            arbitrary: fc.constantFrom(
+              'text/plain',
+              'application/json; charset=utf-16',
+              'application/x-www-form-urlencoded',
+              'multipart/form-data',
+            ),
+            weight: 1,
+          },
+          { arbitrary: printable(30), weight: 1 },
+        ),
+        extraHeaders: fc.dictionary(
+          fc.constantFrom(
+            'accept',
+            'accept-encoding',
+            'accept-language',
+            'content-encoding',
+            'cookie',
+            'range',
+            'if-match',
+            'if-modified-since',
+            'idempotency-key',
+            'x-forwarded-for',
+            'x-forwarded-proto',
+            'x-forwarded-host',
+            'origin',
+            'if-none-match',
+            'last-event-id',
+            'x-request-id',
+          ),
+          printable(80),
+          { maxKeys: 3 },
+        ),
         body: bodyFor(operation),
       })
       .map(({ params, query, junkQuery, authorization, contentType, extraHeaders, body }) => {

@@ -65,7 +65,14 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     retryBackoff: false,
     ...(queueOptions.heartbeatSeconds === undefined ? {} : { heartbeatSeconds: queueOptions.heartbeatSeconds }),
   });
-  const supervisor = new PgBoss({ connectionString: pg.url, supervise: true, schedule: false, monitorIntervalSeconds: 1, superviseIntervalSeconds: 1, max: 2 });
+  const supervisor = new PgBoss({
+    connectionString: pg.url,
+    supervise: true,
+    schedule: false,
+    monitorIntervalSeconds: 1,
+    superviseIntervalSeconds: 1,
+    max: 2,
+  });
   supervisor.on('error', () => undefined);
   await supervisor.start();
   const store = createObjectStore(testObjectStoreOptions(s3));
@@ -99,7 +106,12 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
     async enqueue(input = {}) {
       if (user === undefined) {
         const wallet = `0x${randomBytes(20).toString('hex')}`;
-        user = { id: (await db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [wallet, 'enterprise'])).id, address: wallet };
+        user = {
+          id: (
+            await db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [wallet, 'enterprise'])
+          ).id,
+          address: wallet,
+        };
       }
       const owner = user;
       const job = await db.tx((tx) =>

@@ -25,7 +25,10 @@ export interface SseConnection {
   close(): void;
 }
 
-export async function openEventStream(url: string, options: { token?: string; headers?: Record<string, string> } = {}): Promise<SseConnection> {
+export async function openEventStream(
+  url: string,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): Promise<SseConnection> {
   const controller = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;

@@ -132,7 +132,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
-  async function login(account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()), extra: Record<string, unknown> = {}): Promise<LoggedIn> {
+  async function login(
+    account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+    extra: Record<string, unknown> = {},
+  ): Promise<LoggedIn> {
     const nonce = await request('/api/auth/nonce');
     const { nonce: value } = nonce.body as { nonce: string };
     const message = createSiweMessage({

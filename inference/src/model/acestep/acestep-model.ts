@@ -45,7 +45,9 @@ const defaultCreateSession = (modelPath: string, providers: ExecutionProviders):
   ort.InferenceSession.create(modelPath, { executionProviders: [...providers], graphOptimizationLevel: 'all' });
 
 function sessionValues(metadata: readonly ort.InferenceSession.ValueMetadata[]): SessionValue[] {
-  return metadata.map((m) => (m.isTensor ? { name: m.name, type: m.type, shape: m.shape } : { name: m.name, type: undefined, shape: undefined }));
+  return metadata.map((m) =>
+    m.isTensor ? { name: m.name, type: m.type, shape: m.shape } : { name: m.name, type: undefined, shape: undefined },
+  );
 }
 
 function dtypeOf(manifest: AcestepManifest, graph: GraphName, input: string): TensorType {
@@ -58,7 +60,11 @@ function dtypeOf(manifest: AcestepManifest, graph: GraphName, input: string): Te
 function maskTensor(type: TensorType, values: ArrayLike<number>, dims: readonly number[]): ort.Tensor {
   if (type === 'int64') return new ort.Tensor('int64', BigInt64Array.from(Array.from(values, (x) => BigInt(x === 0 ? 0 : 1))), dims);
   if (type === 'bool') return new ort.Tensor('bool', Uint8Array.from(Array.from(values, (x) => (x === 0 ? 0 : 1))), dims);
-  return new ort.Tensor('float32', Float32Array.from(values, (x) => (x === 0 ? 0 : 1)), dims);
+  return new ort.Tensor(
+    'float32',
+    Float32Array.from(values, (x) => (x === 0 ? 0 : 1)),
+    dims,
+  );
 }
 
 /** A mask output (float, int64 or bool) as 0/1 numbers. */
@@ -79,7 +85,8 @@ function abortError(signal: AbortSignal): Error {
 /** The first `frames` frames of the silence latent, repeated when the song is longer than it. */
 function silenceFrames(silence: Float32Array, silenceFramesCount: number, channels: number, frames: number): Float32Array {
   const out = new Float32Array(frames * channels);
-  for (let f = 0; f < frames; f += 1) out.set(silence.subarray((f % silenceFramesCount) * channels, ((f % silenceFramesCount) + 1) * channels), f * channels);
+  for (let f = 0; f < frames; f += 1)
+    out.set(silence.subarray((f % silenceFramesCount) * channels, ((f % silenceFramesCount) + 1) * channels), f * channels);
   return out;
 }
 
@@ -116,7 +123,10 @@ async function readParts(dir: string): Promise<Result<LoadedParts, AcestepLoadEr
   try {
     tokenizer = new Tokenizer(JSON.parse(await readFile(join(dir, manifest.tokenizer.file), 'utf8')) as object, {});
   } catch (err) {
-    return fail({ code: 'MODEL_LAYOUT_INVALID', message: `tokenizer ${manifest.tokenizer.file}: ${err instanceof Error ? err.message : String(err)}` });
+    return fail({
+      code: 'MODEL_LAYOUT_INVALID',
+      message: `tokenizer ${manifest.tokenizer.file}: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   const floats = async (file: string): Promise<Float32Array> => {
     const bytes = await readFile(join(dir, file));
@@ -146,7 +156,12 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     }
     opened.push(choice);
     byGraph.set(graph, choice);
-    const signature = checkSessionSignature(graph, manifest, sessionValues(choice.session.inputMetadata), sessionValues(choice.session.outputMetadata));
+    const signature = checkSessionSignature(
+      graph,
+      manifest,
+      sessionValues(choice.session.inputMetadata),
+      sessionValues(choice.session.outputMetadata),
+    );
     if (!signature.ok) {
       await releaseAll();
       return signature;
@@ -217,11 +232,22 @@ class AcestepRenderer {
   private async encode(request: SongModelRequest, frames: number): Promise<Condition> {
     const m = this.manifest;
     const { C } = this;
-    const caption = this.tokenize(captionText(request.prompt, promptMetadata(request.prompt, request.durationSeconds)), m.tokenizer.max_caption_tokens);
+    const caption = this.tokenize(
+      captionText(request.prompt, promptMetadata(request.prompt, request.durationSeconds)),
+      m.tokenizer.max_caption_tokens,
+    );
     const lyrics = this.tokenize(lyricText(request.lyrics), m.tokenizer.max_lyric_tokens);
-    const ids = (list: number[]) => new ort.Tensor('int64', BigInt64Array.from(list, (id) => BigInt(id)), [1, list.length]);
+    const ids = (list: number[]) =>
+      new ort.Tensor(
+        'int64',
+        BigInt64Array.from(list, (id) => BigInt(id)),
+        [1, list.length],
+      );
 
-    const embedded = await this.sessions.embed.run({ input_ids: ids(caption), attention_mask: maskTensor('int64', new Array<number>(caption.length).fill(1), [1, caption.length]) }, ['last_hidden_state']);
+    const embedded = await this.sessions.embed.run(
+      { input_ids: ids(caption), attention_mask: maskTensor('int64', new Array<number>(caption.length).fill(1), [1, caption.length]) },
+      ['last_hidden_state'],
+    );
     const text = floatOutput(embedded, 'last_hidden_state', 'qwen3_embedding_0p6');
     const lyricOut = await this.sessions.tokens.run({ input_ids: ids(lyrics) }, ['token_embeddings']);
     const lyric = floatOutput(lyricOut, 'token_embeddings', 'qwen3_token_embeddings');
@@ -255,8 +281,15 @@ class AcestepRenderer {
     const maskOut = out.encoder_attention_mask;
     if (maskOut === undefined) throw new Error('condition_encoder returned no encoder_attention_mask');
     const context = floatOutput(out, 'context_latents', 'condition_encoder');
-    if (context.dims[1] !== frames || context.dims[2] !== this.Cc) throw new Error(`condition_encoder context_latents is [${context.dims.join(', ')}], expected [1, ${frames}, ${this.Cc}]`);
-    return { hidden, mask: maskValues(maskOut), context: context.data as Float32Array, captionTokens: caption.length, lyricTokens: lyrics.length };
+    if (context.dims[1] !== frames || context.dims[2] !== this.Cc)
+      throw new Error(`condition_encoder context_latents is [${context.dims.join(', ')}], expected [1, ${frames}, ${this.Cc}]`);
+    return {
+      hidden,
+      mask: maskValues(maskOut),
+      context: context.data as Float32Array,
+      captionTokens: caption.length,
+      lyricTokens: lyrics.length,
+    };
   }
 
   /** The unconditioned encoder states: the learned null condition repeated over the condition's tokens. */
@@ -271,7 +304,14 @@ class AcestepRenderer {
     return new ort.Tensor('float32', out, like.dims);
   }
 
-  private async velocity(x: Float32Array, t: number, frames: number, padded: number, condition: Condition, states: ort.Tensor): Promise<Float32Array> {
+  private async velocity(
+    x: Float32Array,
+    t: number,
+    frames: number,
+    padded: number,
+    condition: Condition,
+    states: ort.Tensor,
+  ): Promise<Float32Array> {
     const m = this.manifest;
     const { C } = this;
     const input = (name: string) => dtypeOf(m, 'dit_decoder', name);
@@ -289,13 +329,19 @@ class AcestepRenderer {
       ['vt'],
     );
     const vt = floatOutput(out, 'vt', 'dit_decoder');
-    if (vt.dims[1] !== padded || vt.dims[2] !== C) throw new Error(`dit_decoder vt is [${vt.dims.join(', ')}], expected [1, ${padded}, ${C}]`);
+    if (vt.dims[1] !== padded || vt.dims[2] !== C)
+      throw new Error(`dit_decoder vt is [${vt.dims.join(', ')}], expected [1, ${padded}, ${C}]`);
     // Batch 1, frames-major: the first `frames` frames are the song, the rest the patch padding.
     return (vt.data as Float32Array).slice(0, frames * C);
   }
 
   /** The VAE over overlapping chunks of frames: each chunk decoded with context each side, the context dropped. */
-  private async decode(latent: Float32Array, frames: number, signal: AbortSignal, progress: (fraction: number) => void): Promise<Float32Array[]> {
+  private async decode(
+    latent: Float32Array,
+    frames: number,
+    signal: AbortSignal,
+    progress: (fraction: number) => void,
+  ): Promise<Float32Array[]> {
     const m = this.manifest;
     const { C } = this;
     const spf = m.samples_per_frame;
@@ -317,7 +363,8 @@ class AcestepRenderer {
       const data = wave.data as Float32Array;
       const skip = (start - from) * spf;
       const take = (end - start) * spf;
-      for (const [ch, target] of channels.entries()) target.set(data.subarray(ch * width * spf + skip, ch * width * spf + skip + take), start * spf);
+      for (const [ch, target] of channels.entries())
+        target.set(data.subarray(ch * width * spf + skip, ch * width * spf + skip + take), start * spf);
       progress(end / frames);
     }
     return channels;

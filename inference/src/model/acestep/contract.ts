@@ -82,7 +82,11 @@ export const CONTRACT: Readonly<Record<GraphName, ContractGraph>> = {
       { name: 'text_attention_mask', types: MASK, dims: [v('batch'), v('caption_tokens')] },
       { name: 'lyric_hidden_states', types: FLOAT, dims: [v('batch'), v('lyric_tokens'), w('text_hidden')] },
       { name: 'lyric_attention_mask', types: MASK, dims: [v('batch'), v('lyric_tokens')] },
-      { name: 'refer_audio_acoustic_hidden_states_packed', types: FLOAT, dims: [v('references'), w('timbre_frames'), w('latent_channels')] },
+      {
+        name: 'refer_audio_acoustic_hidden_states_packed',
+        types: FLOAT,
+        dims: [v('references'), w('timbre_frames'), w('latent_channels')],
+      },
       { name: 'refer_audio_order_mask', types: INT, dims: [v('references')] },
       { name: 'hidden_states', types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
       { name: 'attention_mask', types: MASK, dims: [v('batch'), v('frames')] },

@@ -61,10 +61,18 @@ export const AcestepManifest = z
     samples_per_frame: z.literal(1920),
     frames_per_second: z.literal(25),
     patch_size: z.literal(2),
-    dims: z.object(Object.fromEntries(WIDTHS.map((name) => [name, z.number().int().positive()])) as Record<(typeof WIDTHS)[number], z.ZodNumber>),
-    tokenizer: FileRef.extend({ max_caption_tokens: z.number().int().positive().max(4096), max_lyric_tokens: z.number().int().positive().max(8192) }),
+    dims: z.object(
+      Object.fromEntries(WIDTHS.map((name) => [name, z.number().int().positive()])) as Record<(typeof WIDTHS)[number], z.ZodNumber>,
+    ),
+    tokenizer: FileRef.extend({
+      max_caption_tokens: z.number().int().positive().max(4096),
+      max_lyric_tokens: z.number().int().positive().max(8192),
+    }),
     /** The checkpoint's silence latent, raw little-endian float32 `[frames, latent_channels]`. */
-    silence_latent: FileRef.extend({ dtype: z.literal('float32'), shape: z.tuple([z.number().int().positive(), z.number().int().positive()]) }),
+    silence_latent: FileRef.extend({
+      dtype: z.literal('float32'),
+      shape: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+    }),
     schedule: z.object({
       /** Diffusion steps for each `steps` value a request may carry (the spec allows 27 and 60). */
       steps_for_request: z.record(z.string().regex(/^\d+$/), StepCount).refine((m) => Object.keys(m).length > 0, 'at least one entry'),
@@ -82,19 +90,35 @@ export const AcestepManifest = z
   })
   .superRefine((m, ctx) => {
     if (m.dims.context_channels !== 2 * m.dims.latent_channels) {
-      ctx.addIssue({ code: 'custom', path: ['dims', 'context_channels'], message: `context_channels ${m.dims.context_channels} must be 2 x latent_channels (${m.dims.latent_channels}): source latents and chunk masks` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dims', 'context_channels'],
+        message: `context_channels ${m.dims.context_channels} must be 2 x latent_channels (${m.dims.latent_channels}): source latents and chunk masks`,
+      });
     }
     if (m.silence_latent.shape[1] !== m.dims.latent_channels) {
-      ctx.addIssue({ code: 'custom', path: ['silence_latent', 'shape'], message: `silence latent has ${m.silence_latent.shape[1]} channels, dims.latent_channels is ${m.dims.latent_channels}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['silence_latent', 'shape'],
+        message: `silence latent has ${m.silence_latent.shape[1]} channels, dims.latent_channels is ${m.dims.latent_channels}`,
+      });
     }
     if (m.silence_latent.shape[0] < m.dims.timbre_frames) {
-      ctx.addIssue({ code: 'custom', path: ['silence_latent', 'shape'], message: `silence latent has ${m.silence_latent.shape[0]} frames, the timbre reference needs ${m.dims.timbre_frames}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['silence_latent', 'shape'],
+        message: `silence latent has ${m.silence_latent.shape[0]} frames, the timbre reference needs ${m.dims.timbre_frames}`,
+      });
     }
     if (m.schedule.guidance_scale > 1 && m.schedule.null_condition === undefined) {
       ctx.addIssue({ code: 'custom', path: ['schedule', 'null_condition'], message: 'guidance_scale > 1 needs the null condition' });
     }
     if (m.schedule.null_condition !== undefined && m.schedule.null_condition.shape[1] !== m.dims.encoder_hidden) {
-      ctx.addIssue({ code: 'custom', path: ['schedule', 'null_condition', 'shape'], message: `null condition width ${m.schedule.null_condition.shape[1]} is not dims.encoder_hidden ${m.dims.encoder_hidden}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['schedule', 'null_condition', 'shape'],
+        message: `null condition width ${m.schedule.null_condition.shape[1]} is not dims.encoder_hidden ${m.dims.encoder_hidden}`,
+      });
     }
   });
 export type AcestepManifest = z.infer<typeof AcestepManifest>;
@@ -106,16 +130,23 @@ export async function readAcestepManifest(dir: string): Promise<Result<AcestepMa
   try {
     text = await readFile(join(dir, ACESTEP_MANIFEST_FILE), 'utf8');
   } catch (err) {
-    return fail({ code: 'MODEL_MANIFEST_MISSING', message: `no ${ACESTEP_MANIFEST_FILE} in ${dir}: ${err instanceof Error ? err.message : String(err)}` });
+    return fail({
+      code: 'MODEL_MANIFEST_MISSING',
+      message: `no ${ACESTEP_MANIFEST_FILE} in ${dir}: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${ACESTEP_MANIFEST_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}` });
+    return fail({
+      code: 'MODEL_MANIFEST_INVALID',
+      message: `${ACESTEP_MANIFEST_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   const parsed = AcestepManifest.safeParse(json);
-  if (!parsed.success) return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${ACESTEP_MANIFEST_FILE}: ${z.prettifyError(parsed.error)}` });
+  if (!parsed.success)
+    return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${ACESTEP_MANIFEST_FILE}: ${z.prettifyError(parsed.error)}` });
   return ok(parsed.data);
 }
 

@@ -71,12 +71,32 @@ const uniform = (draw: Draw, count: number, scale: number): number[] => Array.fr
 /** GPT-2's reversible bytes-to-characters map, which Qwen's byte-level BPE uses too. */
 function byteChars(): string[] {
   const printable = new Set<number>();
-  for (const [from, to] of [[33, 126], [161, 172], [174, 255]] as const) for (let b = from; b <= to; b += 1) printable.add(b);
+  for (const [from, to] of [
+    [33, 126],
+    [161, 172],
+    [174, 255],
+  ] as const)
+    for (let b = from; b <= to; b += 1) printable.add(b);
   let shifted = 0;
   return Array.from({ length: 256 }, (_, b) => String.fromCodePoint(printable.has(b) ? b : 256 + shifted++));
 }
 
-const WORDS = ['Instruction', 'Caption', 'Metas', 'Languages', 'Lyric', 'bpm', 'duration', 'seconds', 'keyscale', 'timesignature', 'verse', 'chorus', 'love', 'night'];
+const WORDS = [
+  'Instruction',
+  'Caption',
+  'Metas',
+  'Languages',
+  'Lyric',
+  'bpm',
+  'duration',
+  'seconds',
+  'keyscale',
+  'timesignature',
+  'verse',
+  'chorus',
+  'love',
+  'night',
+];
 const SPECIAL = ['<|endoftext|>', '<|im_start|>', '<|im_end|>'];
 
 /** A Qwen-style tokenizer.json: byte-level BPE, a few merged words, the special tokens added. */
@@ -92,7 +112,15 @@ function tokenizerJson(): { json: object; vocabSize: number } {
       if (!vocab.has(left)) vocab.set(left, vocab.size);
     }
   }
-  const added = SPECIAL.map((content, i) => ({ id: vocab.size + i, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+  const added = SPECIAL.map((content, i) => ({
+    id: vocab.size + i,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  }));
   return {
     vocabSize: vocab.size + SPECIAL.length,
     json: {
@@ -104,7 +132,17 @@ function tokenizerJson(): { json: object; vocabSize: number } {
       pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
       post_processor: null,
       decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
-      model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '', fuse_unk: false, byte_fallback: false, vocab: Object.fromEntries(vocab), merges },
+      model: {
+        type: 'BPE',
+        dropout: null,
+        unk_token: null,
+        continuing_subword_prefix: '',
+        end_of_word_suffix: '',
+        fuse_unk: false,
+        byte_fallback: false,
+        vocab: Object.fromEntries(vocab),
+        merges,
+      },
     },
   };
 }
@@ -126,8 +164,16 @@ function captionEncoderGraph(table: number[], vocabSize: number, draw: Draw): Ui
 function tokenEmbeddingGraph(table: number[], vocabSize: number): Uint8Array {
   const g = new GraphBuilder('');
   const io = declareInputs(g, 'qwen3_token_embeddings');
-  declareOutput(g, 'qwen3_token_embeddings', g.op('Gather', [g.f(table, [vocabSize, TINY_WIDTHS.text_hidden]), io.input_ids ?? '']), 'token_embeddings');
-  return encodeModel(g.graph('qwen3_token_embeddings'), 'songmint tiny ACE-Step-1.5-format lyric token embeddings (the caption encoder\'s table)');
+  declareOutput(
+    g,
+    'qwen3_token_embeddings',
+    g.op('Gather', [g.f(table, [vocabSize, TINY_WIDTHS.text_hidden]), io.input_ids ?? '']),
+    'token_embeddings',
+  );
+  return encodeModel(
+    g.graph('qwen3_token_embeddings'),
+    "songmint tiny ACE-Step-1.5-format lyric token embeddings (the caption encoder's table)",
+  );
 }
 
 function conditionEncoderGraph(draw: Draw): Uint8Array {
@@ -139,7 +185,10 @@ function conditionEncoderGraph(draw: Draw): Uint8Array {
   const text = g.op('MatMul', [input('text_hidden_states'), g.f(uniform(draw, Dt * He, 0.6), [Dt, He])]);
   const lyric = g.op('Tanh', [g.op('MatMul', [input('lyric_hidden_states'), g.f(uniform(draw, Dt * He, 0.6), [Dt, He])])]);
   // The timbre token: the reference's mean frame, projected (one reference per song here).
-  const timbre = g.op('MatMul', [g.op('ReduceMean', [input('refer_audio_acoustic_hidden_states_packed')], { axes: { ints: [1] }, keepdims: { int: 1 } }), g.f(uniform(draw, C * He, 0.6), [C, He])]);
+  const timbre = g.op('MatMul', [
+    g.op('ReduceMean', [input('refer_audio_acoustic_hidden_states_packed')], { axes: { ints: [1] }, keepdims: { int: 1 } }),
+    g.f(uniform(draw, C * He, 0.6), [C, He]),
+  ]);
   const lyricMask = toFloat(input('lyric_attention_mask'));
   const one = g.op('Add', [g.op('Mul', [g.op('Slice', [lyricMask, g.i([0]), g.i([1]), g.i([1])]), g.f(0)]), g.f(1)]);
   const mask = g.op('Concat', [lyricMask, one, toFloat(input('text_attention_mask'))], { axis: { int: 1 } });
@@ -147,7 +196,11 @@ function conditionEncoderGraph(draw: Draw): Uint8Array {
   declareOutput(g, 'condition_encoder', states, 'encoder_hidden_states');
   declareOutput(g, 'condition_encoder', mask, 'encoder_attention_mask');
   // Context: the source (the LM hints for a cover) beside the chunk mask, as ACE-Step's encoder packs it.
-  const source = g.op('Where', [g.op('Unsqueeze', [input('is_covers'), g.i([1, 2])]), input('precomputed_lm_hints_25hz'), input('src_latents')]);
+  const source = g.op('Where', [
+    g.op('Unsqueeze', [input('is_covers'), g.i([1, 2])]),
+    input('precomputed_lm_hints_25hz'),
+    input('src_latents'),
+  ]);
   declareOutput(g, 'condition_encoder', g.op('Concat', [source, input('chunk_masks')], { axis: { int: 2 } }), 'context_latents');
   return encodeModel(g.graph('condition_encoder'), 'songmint tiny ACE-Step-1.5-format condition encoder');
 }
@@ -164,7 +217,10 @@ function ditGraph(draw: Draw): Uint8Array {
   const patched = g.op('Reshape', [frames, g.i([0, -1, 2 * (C + Cc)])]);
   let h = g.op('MatMul', [patched, mat(2 * (C + Cc), D)]);
   // Time embedding of t and r (sinusoidal, projected), added to every token.
-  const freqs = g.f(Array.from({ length: D / 2 }, (_, i) => 1000 / 10_000 ** ((2 * i) / D)), [1, D / 2]);
+  const freqs = g.f(
+    Array.from({ length: D / 2 }, (_, i) => 1000 / 10_000 ** ((2 * i) / D)),
+    [1, D / 2],
+  );
   const embed = (t: string) => {
     const angles = g.op('Mul', [g.op('Unsqueeze', [t, g.i([1])]), freqs]);
     return g.op('MatMul', [g.op('Concat', [g.op('Sin', [angles]), g.op('Cos', [angles])], { axis: { int: 1 } }), mat(D, D)]);
@@ -176,11 +232,17 @@ function ditGraph(draw: Draw): Uint8Array {
   const value = g.op('MatMul', [input('encoder_hidden_states'), mat(He, D)]);
   const encMask = g.op('Cast', [input('encoder_attention_mask')], { to: { int: 1 } });
   const bias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [g.f(1), encMask]), g.f(-1e9)]), g.i([1])]);
-  const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 2, 1] } })]), g.f(1 / Math.sqrt(D))]), bias]);
+  const scores = g.op('Add', [
+    g.op('Mul', [g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 2, 1] } })]), g.f(1 / Math.sqrt(D))]),
+    bias,
+  ]);
   h = g.op('Add', [h, g.op('MatMul', [g.op('MatMul', [g.op('Softmax', [scores], { axis: { int: -1 } }), value]), mat(D, D)])]);
   h = g.op('Add', [h, g.op('MatMul', [g.op('Relu', [g.op('MatMul', [h, mat(D, 2 * D)])]), mat(2 * D, D)])]);
   // Padding frames (attention mask 0) predict no velocity.
-  const patchMask = g.op('ReduceMax', [g.op('Reshape', [g.op('Cast', [input('attention_mask')], { to: { int: 1 } }), g.i([0, -1, 2])])], { axes: { ints: [2] }, keepdims: { int: 1 } });
+  const patchMask = g.op('ReduceMax', [g.op('Reshape', [g.op('Cast', [input('attention_mask')], { to: { int: 1 } }), g.i([0, -1, 2])])], {
+    axes: { ints: [2] },
+    keepdims: { int: 1 },
+  });
   const out = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [h, mat(D, 2 * C)])]), patchMask]);
   declareOutput(g, 'dit_decoder', g.op('Reshape', [out, g.i([0, -1, C])]), 'vt');
   return encodeModel(g.graph('dit_decoder'), 'songmint tiny ACE-Step-1.5-format DiT decoder (patch size 2)');
@@ -190,7 +252,12 @@ function vaeGraph(draw: Draw): Uint8Array {
   const C = TINY_WIDTHS.latent_channels;
   const g = new GraphBuilder('');
   const io = declareInputs(g, 'vae_decoder');
-  const features = g.op('Tanh', [g.op('MatMul', [g.op('Transpose', [io.latents ?? ''], { perm: { ints: [0, 2, 1] } }), g.f(uniform(draw, C * VAE_BASIS, 1), [C, VAE_BASIS])])]);
+  const features = g.op('Tanh', [
+    g.op('MatMul', [
+      g.op('Transpose', [io.latents ?? ''], { perm: { ints: [0, 2, 1] } }),
+      g.f(uniform(draw, C * VAE_BASIS, 1), [C, VAE_BASIS]),
+    ]),
+  ]);
   // Each frame: tones at whole multiples of the 25 Hz frame rate, so phases meet at frame edges; one set per channel.
   const basis: number[] = [];
   for (let k = 0; k < VAE_BASIS; k += 1) {
@@ -245,10 +312,21 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
     format: 'songmint-acestep/1',
     name: options.name ?? 'songmint-acestep-1.5-tiny',
     version: '1.5.0-tiny',
-    description: 'Tiny random-weight model in the ACE-Step 1.5 DiT-only ONNX layout (npm run build:acestep-tiny): proves the backend, makes no music.',
+    description:
+      'Tiny random-weight model in the ACE-Step 1.5 DiT-only ONNX layout (npm run build:acestep-tiny): proves the backend, makes no music.',
     licences: options.licences ?? [
-      { component: 'ACE-Step 1.5 graphs (condition encoder, DiT, VAE)', spdx: 'MIT', commercial_use: true, url: 'https://github.com/ace-step/ACE-Step-1.5' },
-      { component: 'Qwen3-Embedding-0.6B (caption encoder, token table, tokenizer)', spdx: 'Apache-2.0', commercial_use: true, url: 'https://huggingface.co/Qwen/Qwen3-Embedding-0.6B' },
+      {
+        component: 'ACE-Step 1.5 graphs (condition encoder, DiT, VAE)',
+        spdx: 'MIT',
+        commercial_use: true,
+        url: 'https://github.com/ace-step/ACE-Step-1.5',
+      },
+      {
+        component: 'Qwen3-Embedding-0.6B (caption encoder, token table, tokenizer)',
+        spdx: 'Apache-2.0',
+        commercial_use: true,
+        url: 'https://huggingface.co/Qwen/Qwen3-Embedding-0.6B',
+      },
     ],
     sample_rate: 48_000,
     channels: 2,
@@ -263,7 +341,9 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
       steps_for_request: guidance > 1 ? { '27': 27, '60': 60 } : { '27': 8, '60': 8 },
       shift: guidance > 1 ? 1 : 3,
       guidance_scale: guidance,
-      ...(guidance > 1 ? { null_condition: { ...ref('null_condition.bin'), shape: [1, TINY_WIDTHS.encoder_hidden] as [number, number] } } : {}),
+      ...(guidance > 1
+        ? { null_condition: { ...ref('null_condition.bin'), shape: [1, TINY_WIDTHS.encoder_hidden] as [number, number] } }
+        : {}),
     },
     vae_chunk_frames: options.vaeChunkFrames ?? 48,
     vae_overlap_frames: options.vaeOverlapFrames ?? 4,

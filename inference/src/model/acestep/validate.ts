@@ -35,25 +35,36 @@ function describeDim(dim: ContractDim, manifest: AcestepManifest): string {
 function checkTensor(where: string, expected: ContractTensor, found: ManifestTensor, manifest: AcestepManifest): Check {
   if (!expected.types.includes(found.dtype)) return layout(`${where}: dtype expected ${expected.types.join(' or ')}, found ${found.dtype}`);
   if (found.shape.length !== expected.dims.length) {
-    return layout(`${where}: rank expected ${expected.dims.length} [${expected.dims.map((d) => describeDim(d, manifest)).join(', ')}], found ${found.shape.length} [${found.shape.join(', ')}]`);
+    return layout(
+      `${where}: rank expected ${expected.dims.length} [${expected.dims.map((d) => describeDim(d, manifest)).join(', ')}], found ${found.shape.length} [${found.shape.join(', ')}]`,
+    );
   }
   for (const [axis, dim] of expected.dims.entries()) {
     const value = found.shape[axis];
     const want = 'width' in dim ? manifest.dims[dim.width] : 'fixed' in dim ? dim.fixed : undefined;
-    if (want !== undefined && value !== want) return layout(`${where}: dimension ${axis} expected ${describeDim(dim, manifest)}, found ${String(value)}`);
+    if (want !== undefined && value !== want)
+      return layout(`${where}: dimension ${axis} expected ${describeDim(dim, manifest)}, found ${String(value)}`);
   }
   return PASSED;
 }
 
-function checkTensorList(graph: GraphName, kind: 'input' | 'output', expected: readonly ContractTensor[], found: readonly ManifestTensor[], manifest: AcestepManifest): Check {
+function checkTensorList(
+  graph: GraphName,
+  kind: 'input' | 'output',
+  expected: readonly ContractTensor[],
+  found: readonly ManifestTensor[],
+  manifest: AcestepManifest,
+): Check {
   for (const tensor of expected) {
     const declared = found.find((t) => t.name === tensor.name);
-    if (declared === undefined) return layout(`graph ${graph}: ${kind} ${tensor.name} expected, found ${found.map((t) => t.name).join(', ') || 'none'}`);
+    if (declared === undefined)
+      return layout(`graph ${graph}: ${kind} ${tensor.name} expected, found ${found.map((t) => t.name).join(', ') || 'none'}`);
     const checked = checkTensor(`graph ${graph} ${kind} ${tensor.name}`, tensor, declared, manifest);
     if (!checked.ok) return checked;
   }
   const extra = found.find((t) => !expected.some((e) => e.name === t.name));
-  if (extra !== undefined) return layout(`graph ${graph}: ${kind} ${extra.name} is not in the contract (expected ${expected.map((t) => t.name).join(', ')})`);
+  if (extra !== undefined)
+    return layout(`graph ${graph}: ${kind} ${extra.name} is not in the contract (expected ${expected.map((t) => t.name).join(', ')})`);
   return PASSED;
 }
 
@@ -76,7 +87,9 @@ function contractNames(json: unknown, kind: 'inputs' | 'outputs', graph: string)
   if (typeof section !== 'object' || section === null) return undefined;
   const list = (section as Record<string, unknown>)[graph];
   if (!Array.isArray(list)) return undefined;
-  return list.map((entry: unknown) => (typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null && 'name' in entry ? String(entry.name) : String(entry)));
+  return list.map((entry: unknown) =>
+    typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null && 'name' in entry ? String(entry.name) : String(entry),
+  );
 }
 
 /** The manifest against the export's own `io_contract_core.json`, when the directory has one. */
@@ -95,9 +108,11 @@ export async function checkIoContract(dir: string, manifest: AcestepManifest): P
       if (names === undefined) return layout(`${IO_CONTRACT_CORE_FILE}: no ${kind}.${graph}`);
       const ours = manifest.graphs[graph][kind].map((t) => t.name);
       const missing = ours.find((name) => !names.includes(name));
-      if (missing !== undefined) return layout(`graph ${graph}: ${kind.slice(0, -1)} ${missing} expected, ${IO_CONTRACT_CORE_FILE} has ${names.join(', ')}`);
+      if (missing !== undefined)
+        return layout(`graph ${graph}: ${kind.slice(0, -1)} ${missing} expected, ${IO_CONTRACT_CORE_FILE} has ${names.join(', ')}`);
       const extra = names.find((name) => !ours.includes(name));
-      if (extra !== undefined) return layout(`graph ${graph}: ${IO_CONTRACT_CORE_FILE} has ${kind.slice(0, -1)} ${extra}, the manifest does not`);
+      if (extra !== undefined)
+        return layout(`graph ${graph}: ${IO_CONTRACT_CORE_FILE} has ${kind.slice(0, -1)} ${extra}, the manifest does not`);
     }
   }
   return PASSED;
@@ -128,9 +143,12 @@ export async function verifyFiles(dir: string, manifest: AcestepManifest): Promi
     const path = join(dir, ref.file);
     if (!existsSync(path)) return fail({ code: 'MODEL_FILE_MISSING', message: `${what}: ${ref.file} is missing from ${dir}` });
     const found = await sha256File(path);
-    if (found !== ref.sha256) return fail({ code: 'MODEL_CHECKSUM_MISMATCH', message: `${what}: ${ref.file} sha256 expected ${ref.sha256}, found ${found}` });
+    if (found !== ref.sha256)
+      return fail({ code: 'MODEL_CHECKSUM_MISMATCH', message: `${what}: ${ref.file} sha256 expected ${ref.sha256}, found ${found}` });
   }
-  const raw: [string, FileRef, number][] = [['silence latent', manifest.silence_latent, manifest.silence_latent.shape[0] * manifest.silence_latent.shape[1] * 4]];
+  const raw: [string, FileRef, number][] = [
+    ['silence latent', manifest.silence_latent, manifest.silence_latent.shape[0] * manifest.silence_latent.shape[1] * 4],
+  ];
   const nullCondition = manifest.schedule.null_condition;
   if (nullCondition !== undefined) raw.push(['null condition', nullCondition, nullCondition.shape[0] * nullCondition.shape[1] * 4]);
   for (const [what, ref, bytes] of raw) {
@@ -147,15 +165,26 @@ export interface SessionValue {
   shape: readonly (number | string)[] | undefined;
 }
 
-function checkSessionList(graph: GraphName, kind: 'input' | 'output', declared: readonly ManifestTensor[], found: readonly SessionValue[]): Check {
+function checkSessionList(
+  graph: GraphName,
+  kind: 'input' | 'output',
+  declared: readonly ManifestTensor[],
+  found: readonly SessionValue[],
+): Check {
   for (const tensor of declared) {
     const actual = found.find((v) => v.name === tensor.name);
-    if (actual === undefined) return layout(`graph ${graph} (${kind}s of the ONNX file): ${kind} ${tensor.name} expected, found ${found.map((v) => v.name).join(', ') || 'none'}`);
-    if (actual.type !== undefined && actual.type !== tensor.dtype) return layout(`graph ${graph} ${kind} ${tensor.name} in the ONNX file: dtype expected ${tensor.dtype}, found ${actual.type}`);
+    if (actual === undefined)
+      return layout(
+        `graph ${graph} (${kind}s of the ONNX file): ${kind} ${tensor.name} expected, found ${found.map((v) => v.name).join(', ') || 'none'}`,
+      );
+    if (actual.type !== undefined && actual.type !== tensor.dtype)
+      return layout(`graph ${graph} ${kind} ${tensor.name} in the ONNX file: dtype expected ${tensor.dtype}, found ${actual.type}`);
     // A graph may leave its shapes undeclared; where it declares them, they must agree.
     if (actual.shape === undefined || actual.shape.length === 0) continue;
     if (actual.shape.length !== tensor.shape.length) {
-      return layout(`graph ${graph} ${kind} ${tensor.name} in the ONNX file: rank expected ${tensor.shape.length} [${tensor.shape.join(', ')}], found ${actual.shape.length} [${actual.shape.join(', ')}]`);
+      return layout(
+        `graph ${graph} ${kind} ${tensor.name} in the ONNX file: rank expected ${tensor.shape.length} [${tensor.shape.join(', ')}], found ${actual.shape.length} [${actual.shape.join(', ')}]`,
+      );
     }
     for (const [axis, want] of tensor.shape.entries()) {
       const have = actual.shape[axis];
@@ -165,12 +194,18 @@ function checkSessionList(graph: GraphName, kind: 'input' | 'output', declared: 
     }
   }
   const extraInput = kind === 'input' ? found.find((v) => !declared.some((t) => t.name === v.name)) : undefined;
-  if (extraInput !== undefined) return layout(`graph ${graph}: the ONNX file has input ${extraInput.name}, which the manifest does not declare`);
+  if (extraInput !== undefined)
+    return layout(`graph ${graph}: the ONNX file has input ${extraInput.name}, which the manifest does not declare`);
   return PASSED;
 }
 
 /** A loaded graph against its manifest entry. */
-export function checkSessionSignature(graph: GraphName, manifest: AcestepManifest, inputs: readonly SessionValue[], outputs: readonly SessionValue[]): Check {
+export function checkSessionSignature(
+  graph: GraphName,
+  manifest: AcestepManifest,
+  inputs: readonly SessionValue[],
+  outputs: readonly SessionValue[],
+): Check {
   const declared = manifest.graphs[graph];
   const checkedInputs = checkSessionList(graph, 'input', declared.inputs, inputs);
   return checkedInputs.ok ? checkSessionList(graph, 'output', declared.outputs, outputs) : checkedInputs;

@@ -5,7 +5,11 @@ import type { GraphOps } from './graph-ops.ts';
 import type { Harmony } from './harmony.ts';
 import type { TimingGrid } from './timing-grid.ts';
 
-export function chordPad({ g, field, mul, add, sub, toF, unsq, midiToHz }: GraphOps, { barLen, barEnergy }: TimingGrid, { keyF, chordDeg, degToSemis }: Harmony): string {
+export function chordPad(
+  { g, field, mul, add, sub, toF, unsq, midiToHz }: GraphOps,
+  { barLen, barEnergy }: TimingGrid,
+  { keyF, chordDeg, degToSemis }: Harmony,
+): string {
   const padDeg = add(unsq(chordDeg, [1]), g.i([0, 2, 4], [1, 3]));
   const padHz = midiToHz(add(add(g.f(48), keyF), toF(degToSemis(padDeg))));
   const tBar = g.op('Div', [toF(g.op('Range', [g.i(0), barLen, g.i(1)])), g.f(RATE)]);

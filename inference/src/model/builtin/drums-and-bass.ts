@@ -23,7 +23,13 @@ const SNARE_PATTERNS = [
   [0, 0, 0, 0, 1, 0, 0, 0],
 ];
 
-export function drumsAndBass(ops: GraphOps, grid: TimingGrid, { keyF, chordDeg, degToSemis }: Harmony, { density }: Melody, { brightness }: LeadVoice): string {
+export function drumsAndBass(
+  ops: GraphOps,
+  grid: TimingGrid,
+  { keyF, chordDeg, degToSemis }: Harmony,
+  { density }: Melody,
+  { brightness }: LeadVoice,
+): string {
   const { g, field, mul, add, sub, toF, toI, unsq, hash, midiToHz } = ops;
   const { stepLen, eighthInBar, barOfEighth, barEnergy } = grid;
   const eighthLen = mul(stepLen, g.i(2));
@@ -49,10 +55,7 @@ export function drumsAndBass(ops: GraphOps, grid: TimingGrid, { keyF, chordDeg, 
     add(mul(snareNoise, add(g.f(0.5), mul(brightness, g.f(1.3)))), mul(snareTone, g.f(0.5))),
     mul(g.op('Exp', [g.op('Neg', [g.op('Div', [tEighth, g.f(0.06)])])]), releaseEighth),
   );
-  const drums = add(
-    mul(unsq(kickAmp, [1]), unsq(kickShape, [0])),
-    mul(unsq(snareAmp, [1]), unsq(snareShape, [0])),
-  );
+  const drums = add(mul(unsq(kickAmp, [1]), unsq(kickShape, [0])), mul(unsq(snareAmp, [1]), unsq(snareShape, [0])));
   // Bass: chord root two octaves down, on the kick pattern or every eighth when dense.
   const bassMidi = add(add(g.f(36), keyF), toF(degToSemis(chordDeg)));
   const bassHzBar = midiToHz(bassMidi);

@@ -68,7 +68,9 @@ export function leadVoice({ g, field, mul, add, sub, toF, unsq }: GraphOps, grid
   const envOnset = mul(unsq(mul(leadAmp, gate), [1]), onsetRow);
   const envHeld = mul(unsq(mul(mul(leadAmp, notGate), heldLevel), [1]), decayRow);
   // A note followed by a new onset fades out over the last 6 ms of its step (no click).
-  const nextGate = g.op('Concat', [g.op('Slice', [gate, g.i([1]), g.i([Number.MAX_SAFE_INTEGER]), g.i([0])]), g.f([1])], { axis: { int: 0 } });
+  const nextGate = g.op('Concat', [g.op('Slice', [gate, g.i([1]), g.i([Number.MAX_SAFE_INTEGER]), g.i([0])]), g.f([1])], {
+    axis: { int: 0 },
+  });
   const cutRow = sub(g.f(1), g.op('Clip', [g.op('Div', [sub(stepSec, tStepRow), g.f(0.006)]), g.f(0), g.f(1)]));
   const release = sub(g.f(1), mul(unsq(nextGate, [1]), cutRow));
   const lead = mul(mul(leadTone, add(envOnset, envHeld)), release);

@@ -18,21 +18,18 @@ export function melody(ops: GraphOps, grid: TimingGrid, { keyF, chordDeg, degToS
   const { steps, numSteps, stepIdx, stepIdxF, stepInBar, barOfStep } = grid;
 
   // The latent and its prior: chord tones (stronger on beats) near the middle of the range.
-  const degGrid = g.i(Array.from({ length: MELODY_DEGREES }, (_, d) => d), [1, MELODY_DEGREES]);
+  const degGrid = g.i(
+    Array.from({ length: MELODY_DEGREES }, (_, d) => d),
+    [1, MELODY_DEGREES],
+  );
   const chordOfStep = g.op('Gather', [chordDeg, barOfStep], { axis: { int: 0 } });
   const rel = g.op('Mod', [add(sub(degGrid, unsq(chordOfStep, [1])), g.i(70)), g.i(7)]);
   const isChordTone = toF(
-    g.op('Or', [
-      g.op('Or', [g.op('Equal', [rel, g.i(0)]), g.op('Equal', [rel, g.i(2)])]),
-      g.op('Equal', [rel, g.i(4)]),
-    ]),
+    g.op('Or', [g.op('Or', [g.op('Equal', [rel, g.i(0)]), g.op('Equal', [rel, g.i(2)])]), g.op('Equal', [rel, g.i(4)])]),
   );
   const isStrong = toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(4)]), g.i(0)]));
   const centre = Array.from({ length: MELODY_DEGREES }, (_, d) => -0.5 * ((d - 6) / 6) ** 2);
-  const prior = add(
-    mul(isChordTone, add(g.f(1), mul(g.f(0.8), unsq(isStrong, [1])))),
-    g.f(centre, [1, MELODY_DEGREES]),
-  );
+  const prior = add(mul(isChordTone, add(g.f(1), mul(g.f(0.8), unsq(isStrong, [1])))), g.f(centre, [1, MELODY_DEGREES]));
   const cellIndex = add(mul(unsq(stepIdxF, [1]), g.f(MELODY_DEGREES)), toF(degGrid));
   const latent0 = mul(sub(hash(cellIndex, 5), g.f(0.5)), g.f(2));
   const band = Array.from({ length: MELODY_DEGREES * MELODY_DEGREES }, (_, k) => {
@@ -52,8 +49,14 @@ export function melody(ops: GraphOps, grid: TimingGrid, { keyF, chordDeg, degToS
     const p = body.op('Softmax', [body.op('Mul', [x, body.f(3)])], { axis: { int: 1 } });
     const first = body.op('Slice', [p, body.i([0]), body.i([1]), body.i([0])]);
     const last = body.op('Slice', [p, body.op('Unsqueeze', [lastStep, body.i([0])]), body.i([Number.MAX_SAFE_INTEGER]), body.i([0])]);
-    const prev = body.op('Concat', [first, body.op('Slice', [p, body.i([0]), body.op('Unsqueeze', [lastStep, body.i([0])]), body.i([0])])], { axis: { int: 0 } });
-    const next = body.op('Concat', [body.op('Slice', [p, body.i([1]), body.i([Number.MAX_SAFE_INTEGER]), body.i([0])]), last], { axis: { int: 0 } });
+    const prev = body.op(
+      'Concat',
+      [first, body.op('Slice', [p, body.i([0]), body.op('Unsqueeze', [lastStep, body.i([0])]), body.i([0])])],
+      { axis: { int: 0 } },
+    );
+    const next = body.op('Concat', [body.op('Slice', [p, body.i([1]), body.i([Number.MAX_SAFE_INTEGER]), body.i([0])]), last], {
+      axis: { int: 0 },
+    });
     const neighbours = body.op('MatMul', [body.op('Mul', [body.op('Add', [prev, next]), body.f(0.5)]), bandMatrix]);
     const target = body.op('Add', [prior, body.op('Mul', [neighbours, body.f(1.5)])]);
     const iterF = body.op('Cast', [iter], { to: { int: 1 } });
@@ -87,7 +90,11 @@ export function melody(ops: GraphOps, grid: TimingGrid, { keyF, chordDeg, degToS
     since.input('since_iter', 'int64', []);
     const c = since.input('since_cond_in', 'bool', []);
     const k = since.input('since_k_in', 'float', ['steps']);
-    const shifted = since.op('Concat', [since.f([0]), since.op('Slice', [k, since.i([0]), since.op('Unsqueeze', [lastStep, since.i([0])]), since.i([0])])], { axis: { int: 0 } });
+    const shifted = since.op(
+      'Concat',
+      [since.f([0]), since.op('Slice', [k, since.i([0]), since.op('Unsqueeze', [lastStep, since.i([0])]), since.i([0])])],
+      { axis: { int: 0 } },
+    );
     const kNext = since.op('Mul', [notGate, since.op('Add', [shifted, since.f(1)])]);
     since.output(c, 'since_cond_out', 'bool', []);
     since.output(kNext, 'since_k_out', 'float', ['steps']);

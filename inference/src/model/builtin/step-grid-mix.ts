@@ -8,7 +8,12 @@ import type { LeadVoice } from './lead-voice.ts';
 import type { Melody } from './melody.ts';
 import type { TimingGrid } from './timing-grid.ts';
 
-export function stepGridMix({ g, field, mul, add, sub, toF, unsq, hash }: GraphOps, grid: TimingGrid, { density }: Melody, voice: LeadVoice) {
+export function stepGridMix(
+  { g, field, mul, add, sub, toF, unsq, hash }: GraphOps,
+  grid: TimingGrid,
+  { density }: Melody,
+  voice: LeadVoice,
+) {
   const { stepLen, stepLenF, stepInBar } = grid;
   const { lead, brightness, tStep, stepEnergy } = voice;
   const width = field('width');

@@ -18,7 +18,11 @@ export interface MixInputs {
   width: string;
 }
 
-export function stereoMix({ g, mul, add, sub, toF, toI, unsq }: GraphOps, { numSamples, paddedLen, barIdx, barLen }: TimingGrid, { pad, centre, stepL, stepR, width }: MixInputs): string {
+export function stereoMix(
+  { g, mul, add, sub, toF, toI, unsq }: GraphOps,
+  { numSamples, paddedLen, barIdx, barLen }: TimingGrid,
+  { pad, centre, stepL, stepR, width }: MixInputs,
+): string {
   const flat = g.i([-1]);
   const padFlat = g.op('Reshape', [pad, flat]);
   const delay = toI(g.op('Floor', [add(g.f(1), mul(width, g.f(RATE * 0.014)))]));

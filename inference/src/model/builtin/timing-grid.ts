@@ -27,9 +27,22 @@ export function timingGrid({ g, field, scalar, mul, add, sub, toF, toI }: GraphO
   const eighthInBar = g.op('Mod', [eighthIdx, g.i(8)]);
   const barOfEighth = g.op('Div', [eighthIdx, g.i(8)]);
   // Sections of 8 bars alternate verse and chorus; the chorus is louder and busier.
-  const barEnergy = add(
-    g.f(0.78),
-    mul(g.f(0.22), toF(g.op('Mod', [g.op('Div', [barIdx, g.i(8)]), g.i(2)]))),
-  );
-  return { stepLenF, stepLen, numSamples, steps, barLen, numSteps, paddedLen, stepIdx, stepIdxF, stepInBar, barOfStep, barIdx, eighthInBar, barOfEighth, barEnergy };
+  const barEnergy = add(g.f(0.78), mul(g.f(0.22), toF(g.op('Mod', [g.op('Div', [barIdx, g.i(8)]), g.i(2)]))));
+  return {
+    stepLenF,
+    stepLen,
+    numSamples,
+    steps,
+    barLen,
+    numSteps,
+    paddedLen,
+    stepIdx,
+    stepIdxF,
+    stepInBar,
+    barOfStep,
+    barIdx,
+    eighthInBar,
+    barOfEighth,
+    barEnergy,
+  };
 }

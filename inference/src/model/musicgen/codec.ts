@@ -40,7 +40,8 @@ export async function decodeCodes(
     const data = values.data as Float32Array;
     const skip = (start - from) * samplesPerFrame;
     const take = (end - start) * samplesPerFrame;
-    if (data.length < skip + take) throw new Error(`codec returned ${data.length} samples for ${width} frames, expected ${width * samplesPerFrame}`);
+    if (data.length < skip + take)
+      throw new Error(`codec returned ${data.length} samples for ${width} frames, expected ${width * samplesPerFrame}`);
     audio.set(data.subarray(skip, skip + take), start * samplesPerFrame);
   }
   return audio;

@@ -27,7 +27,13 @@ export function windowColumns(frames: number, codebooks: number): number {
  * where the model's prediction is sampled. `prompt[k]` holds the window's first frames of codebook
  * k; `frames` is the window's whole length in frames (prompt included).
  */
-export function forcedToken(column: number, codebook: number, prompt: readonly Int32Array[], frames: number, tokens: DelayTokens): number | undefined {
+export function forcedToken(
+  column: number,
+  codebook: number,
+  prompt: readonly Int32Array[],
+  frames: number,
+  tokens: DelayTokens,
+): number | undefined {
   const frame = frameOfColumn(column, codebook);
   if (frame < 0) return tokens.bos;
   if (frame >= frames) return tokens.pad;
@@ -41,12 +47,19 @@ export function forcedToken(column: number, codebook: number, prompt: readonly I
  * starts with `prompt` (every value forced: the caller asks only for columns the prompt fully
  * determines, 0..P).
  */
-export function promptColumns(prompt: readonly Int32Array[], codebooks: number, columns: number, frames: number, tokens: DelayTokens): BigInt64Array {
+export function promptColumns(
+  prompt: readonly Int32Array[],
+  codebooks: number,
+  columns: number,
+  frames: number,
+  tokens: DelayTokens,
+): BigInt64Array {
   const out = new BigInt64Array(codebooks * columns);
   for (let k = 0; k < codebooks; k += 1) {
     for (let c = 0; c < columns; c += 1) {
       const token = forcedToken(c, k, prompt, frames, tokens);
-      if (token === undefined) throw new Error(`column ${c} of codebook ${k} is not determined by a ${prompt[k]?.length ?? 0}-frame prompt`);
+      if (token === undefined)
+        throw new Error(`column ${c} of codebook ${k} is not determined by a ${prompt[k]?.length ?? 0}-frame prompt`);
       out[k * columns + c] = BigInt(token);
     }
   }

@@ -76,7 +76,12 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }
 
-export async function generateCodes(session: ort.InferenceSession, spec: MusicgenSpec, text: EncodedText, options: GenerateCodesOptions): Promise<GeneratedCodes> {
+export async function generateCodes(
+  session: ort.InferenceSession,
+  spec: MusicgenSpec,
+  text: EncodedText,
+  options: GenerateCodesOptions,
+): Promise<GeneratedCodes> {
   const K = spec.numCodebooks;
   const V = spec.codebookSize;
   const guided = options.sampling.guidanceScale > 1;
@@ -142,7 +147,11 @@ export async function generateCodes(session: ort.InferenceSession, spec: Musicge
       for (let k = 0; k < K; k += 1) {
         let token = forcedToken(column, k, prompt, frames, tokens);
         if (token === undefined) {
-          token = sampleToken(guidedLogits(row(k), guided ? row(K + k) : undefined, options.sampling.guidanceScale), options.sampling, options.random);
+          token = sampleToken(
+            guidedLogits(row(k), guided ? row(K + k) : undefined, options.sampling.guidanceScale),
+            options.sampling,
+            options.random,
+          );
           sampled += 1;
         }
         (delayed[k] as Int32Array)[column] = token;

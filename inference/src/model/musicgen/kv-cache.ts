@@ -44,7 +44,8 @@ export function emptyCache(shape: CacheShape): KvCache {
 /** Names of every present output, for `session.run`'s fetch list. */
 export function presentNames(layers: number): string[] {
   const names: string[] = [];
-  for (let layer = 0; layer < layers; layer += 1) for (const kind of KINDS) for (const part of PARTS) names.push(presentName(layer, kind, part));
+  for (let layer = 0; layer < layers; layer += 1)
+    for (const kind of KINDS) for (const part of PARTS) names.push(presentName(layer, kind, part));
   return names;
 }
 
@@ -52,7 +53,12 @@ export function presentNames(layers: number): string[] {
  * The cache after a call that fed `fed` tokens: decoder entries from the outputs (checked to have
  * grown by exactly `fed`), encoder entries from the outputs on the first call and kept after.
  */
-export function advanceCache(cache: KvCache, outputs: Readonly<Record<string, ort.Tensor | undefined>>, shape: CacheShape, fed: number): KvCache {
+export function advanceCache(
+  cache: KvCache,
+  outputs: Readonly<Record<string, ort.Tensor | undefined>>,
+  shape: CacheShape,
+  fed: number,
+): KvCache {
   const feeds: Record<string, ort.Tensor> = {};
   const length = cache.length + fed;
   let encoderLength: number | undefined;
@@ -62,7 +68,9 @@ export function advanceCache(cache: KvCache, outputs: Readonly<Record<string, or
       if (present === undefined) throw new Error(`decoder returned no ${presentName(layer, 'decoder', part)}`);
       const [b, h, l, d] = present.dims;
       if (b !== shape.batch || h !== shape.heads || l !== length || d !== shape.headDim) {
-        throw new Error(`${presentName(layer, 'decoder', part)} is [${present.dims.join(', ')}], expected [${shape.batch}, ${shape.heads}, ${length}, ${shape.headDim}]`);
+        throw new Error(
+          `${presentName(layer, 'decoder', part)} is [${present.dims.join(', ')}], expected [${shape.batch}, ${shape.heads}, ${length}, ${shape.headDim}]`,
+        );
       }
       feeds[pastName(layer, 'decoder', part)] = present;
 

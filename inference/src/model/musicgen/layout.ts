@@ -89,7 +89,8 @@ export interface MusicgenSpec {
   files: { textEncoder: string; decoder: string; codec: string; tokenizer: string; tokenizerConfig: string | undefined };
 }
 
-export type MusicgenSpecResult = { ok: true; spec: MusicgenSpec } | { ok: false; code: 'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'; message: string };
+export type MusicgenSpecResult =
+  { ok: true; spec: MusicgenSpec } | { ok: false; code: 'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'; message: string };
 
 async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
   let json: unknown;
@@ -102,7 +103,12 @@ async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<{ ok: tr
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: `${basename(path)}: ${z.prettifyError(parsed.error)}` };
 }
 
-async function readIdentity(dir: string): Promise<{ ok: true; name: string; version: string; licence: ModelLicence } | { ok: false; code: 'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'; message: string }> {
+async function readIdentity(
+  dir: string,
+): Promise<
+  | { ok: true; name: string; version: string; licence: ModelLicence }
+  | { ok: false; code: 'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'; message: string }
+> {
   const songmintPath = join(dir, SONGMINT_FILE);
   if (existsSync(songmintPath)) {
     const read = await readJson(songmintPath, SongmintFile);
@@ -148,11 +154,19 @@ export async function readMusicgenSpec(dir: string): Promise<MusicgenSpecResult>
   }
   const samplesPerFrame = codec.upsampling_ratios.reduce((a, b) => a * b, 1);
   if (codec.sampling_rate % samplesPerFrame !== 0) {
-    return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: `sampling_rate ${codec.sampling_rate} is not a whole number of ${samplesPerFrame}-sample frames a second` };
+    return {
+      ok: false,
+      code: 'MODEL_LAYOUT_INVALID',
+      message: `sampling_rate ${codec.sampling_rate} is not a whole number of ${samplesPerFrame}-sample frames a second`,
+    };
   }
   const maxPositions = Math.min(decoder.max_position_embeddings, gen.max_length ?? decoder.max_position_embeddings);
   if (maxPositions <= 4 * decoder.num_codebooks) {
-    return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: `a window of ${maxPositions} positions leaves no room for ${decoder.num_codebooks} codebooks` };
+    return {
+      ok: false,
+      code: 'MODEL_LAYOUT_INVALID',
+      message: `a window of ${maxPositions} positions leaves no room for ${decoder.num_codebooks} codebooks`,
+    };
   }
   const tokenizerConfig = join(dir, TOKENIZER_CONFIG_FILE);
   return {

@@ -60,9 +60,13 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
     await Promise.all(sessions.map((s) => s.release()));
     return { ok: false, code: 'MODEL_LOAD_FAILED', message: err instanceof Error ? err.message : String(err) };
   }
-  const missing = ['input_ids', 'encoder_hidden_states', 'encoder_attention_mask', 'use_cache_branch', 'past_key_values.0.decoder.key'].filter(
-    (name) => !decoder.session.inputNames.includes(name),
-  );
+  const missing = [
+    'input_ids',
+    'encoder_hidden_states',
+    'encoder_attention_mask',
+    'use_cache_branch',
+    'past_key_values.0.decoder.key',
+  ].filter((name) => !decoder.session.inputNames.includes(name));
   if (missing.length > 0) {
     await Promise.all(sessions.map((s) => s.release()));
     return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: `decoder_model_merged.onnx lacks inputs ${missing.join(', ')}` };

@@ -39,7 +39,11 @@ export async function encodeText(session: ort.InferenceSession, ids: readonly nu
   const n = ids.length;
   const out = await session.run(
     {
-      input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, (id) => BigInt(id)), [1, n]),
+      input_ids: new ort.Tensor(
+        'int64',
+        BigInt64Array.from(ids, (id) => BigInt(id)),
+        [1, n],
+      ),
       attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
     },
     ['last_hidden_state'],

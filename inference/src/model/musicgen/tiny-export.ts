@@ -35,7 +35,30 @@ export const TINY_DIMS = {
 } as const;
 
 const SPECIAL = ['<pad>', '</s>', '<unk>'] as const;
-const WORDS = ['rock', 'pop', 'song', 'dreamy', 'synthwave', 'jazz', 'piano', 'drums', 'bass', 'guitar', 'love', 'night', 'verse', 'chorus', 'bridge', 'lyrics', 'bpm', 'in', 'minor', 'major', 'the', 'a'];
+const WORDS = [
+  'rock',
+  'pop',
+  'song',
+  'dreamy',
+  'synthwave',
+  'jazz',
+  'piano',
+  'drums',
+  'bass',
+  'guitar',
+  'love',
+  'night',
+  'verse',
+  'chorus',
+  'bridge',
+  'lyrics',
+  'bpm',
+  'in',
+  'minor',
+  'major',
+  'the',
+  'a',
+];
 const CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?\'"-:;()[]#'];
 
 /** T5-style unigram tokenizer.json (Metaspace pre-tokenizer, `</s>` appended). */
@@ -47,7 +70,15 @@ function tokenizerJson(): { json: object; vocabSize: number } {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIAL.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    added_tokens: SPECIAL.map((content, id) => ({
+      id,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    })),
     normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
     pre_tokenizer: {
       type: 'Sequence',
@@ -56,7 +87,12 @@ function tokenizerJson(): { json: object; vocabSize: number } {
     post_processor: {
       type: 'TemplateProcessing',
       single: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
-      pair: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }, { Sequence: { id: 'B', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      pair: [
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '</s>', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 0 } },
+        { SpecialToken: { id: '</s>', type_id: 0 } },
+      ],
       special_tokens: { '</s>': { id: '</s>', ids: [1], tokens: ['</s>'] } },
     },
     decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
@@ -89,8 +125,13 @@ function decoderGraph(random: () => number): Uint8Array {
   const hd = D / H;
   const g = new GraphBuilder('');
   const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(weights(random, rows * cols, scale), [rows, cols]);
-  const norm = (x: string) => g.op('LayerNormalization', [x, g.f(new Array<number>(D).fill(1), [D]), g.f(new Array<number>(D).fill(0), [D])], { axis: { int: -1 }, epsilon: { float: 1e-5 } });
-  const splitHeads = (b: GraphBuilder, x: string) => b.op('Transpose', [b.op('Reshape', [x, b.i([0, 0, H, hd])])], { perm: { ints: [0, 2, 1, 3] } });
+  const norm = (x: string) =>
+    g.op('LayerNormalization', [x, g.f(new Array<number>(D).fill(1), [D]), g.f(new Array<number>(D).fill(0), [D])], {
+      axis: { int: -1 },
+      epsilon: { float: 1e-5 },
+    });
+  const splitHeads = (b: GraphBuilder, x: string) =>
+    b.op('Transpose', [b.op('Reshape', [x, b.i([0, 0, H, hd])])], { perm: { ints: [0, 2, 1, 3] } });
   const mergeHeads = (x: string) => g.op('Reshape', [g.op('Transpose', [x], { perm: { ints: [0, 2, 1, 3] } }), g.i([0, 0, D])]);
 
   const encMask = g.input('encoder_attention_mask', 'int64', ['batch_size', 'encoder_sequence_length']);
@@ -110,7 +151,10 @@ function decoderGraph(random: () => number): Uint8Array {
   // Embeddings: the sum of one table per codebook (V codes + the start/pad token each).
   const seq1d = g.op('Slice', [g.op('Shape', [ids]), g.i([1]), g.i([2])]);
   const ids3 = g.op('Reshape', [ids, g.op('Concat', [g.i([-1, K]), seq1d], { axis: { int: 0 } })]);
-  const offsets = g.i(Array.from({ length: K }, (_, k) => k * (V + 1)), [1, K, 1]);
+  const offsets = g.i(
+    Array.from({ length: K }, (_, k) => k * (V + 1)),
+    [1, K, 1],
+  );
   const table = g.f(weights(random, K * (V + 1) * D, 0.5), [K * (V + 1), D]);
   let x = g.op('ReduceSum', [g.op('Gather', [table, g.op('Add', [ids3, offsets])]), g.i([1])], { keepdims: { int: 0 } });
 
@@ -118,7 +162,10 @@ function decoderGraph(random: () => number): Uint8Array {
   const pastLen = g.op('Gather', [g.op('Shape', [past[0]?.dk ?? '']), g.i(2)]);
   const total = g.op('Add', [pastLen, g.op('Gather', [g.op('Shape', [ids]), g.i(1)])]);
   const positions = g.op('Range', [pastLen, total, g.i(1)]);
-  const freqs = g.f(Array.from({ length: D / 2 }, (_, i) => 1 / 10000 ** ((2 * i) / D)), [1, D / 2]);
+  const freqs = g.f(
+    Array.from({ length: D / 2 }, (_, i) => 1 / 10000 ** ((2 * i) / D)),
+    [1, D / 2],
+  );
   const angles = g.op('Mul', [g.op('Unsqueeze', [g.op('Cast', [positions], { to: { int: 1 } }), g.i([1])]), freqs]);
   x = g.op('Add', [x, g.op('Concat', [g.op('Sin', [angles]), g.op('Cos', [angles])], { axis: { int: 1 } })]);
 
@@ -144,10 +191,20 @@ function decoderGraph(random: () => number): Uint8Array {
     reuseBranch.output(p.ek, `cache_ek_${l}`, 'float', encDims);
     reuseBranch.output(p.ev, `cache_ev_${l}`, 'float', encDims);
   }
-  const cross = g.opN('If', [useCache], 2 * L, { then_branch: { graph: reuseBranch.graph('with_past') }, else_branch: { graph: computeBranch.graph('without_past') } });
+  const cross = g.opN('If', [useCache], 2 * L, {
+    then_branch: { graph: reuseBranch.graph('with_past') },
+    else_branch: { graph: computeBranch.graph('without_past') },
+  });
 
   const attend = (q: string, k: string, v: string, mask: string) =>
-    g.op('MatMul', [g.op('Softmax', [g.op('Add', [g.op('Mul', [g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 1, 3, 2] } })]), scale]), mask])], { axis: { int: -1 } }), v]);
+    g.op('MatMul', [
+      g.op(
+        'Softmax',
+        [g.op('Add', [g.op('Mul', [g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 1, 3, 2] } })]), scale]), mask])],
+        { axis: { int: -1 } },
+      ),
+      v,
+    ]);
 
   for (let l = 0; l < L; l += 1) {
     const p = past[l] as { dk: string; dv: string };
@@ -155,9 +212,17 @@ function decoderGraph(random: () => number): Uint8Array {
     const keys = g.op('Concat', [p.dk, splitHeads(g, g.op('MatMul', [h, mat(D, D)]))], { axis: { int: 2 } });
     const values = g.op('Concat', [p.dv, splitHeads(g, g.op('MatMul', [h, mat(D, D)]))], { axis: { int: 2 } });
     g.output(keys, `present.${l}.decoder.key`, 'float', ['batch_size', H, 'past_decoder_sequence_length + decoder_sequence_length', hd]);
-    g.output(values, `present.${l}.decoder.value`, 'float', ['batch_size', H, 'past_decoder_sequence_length + decoder_sequence_length', hd]);
+    g.output(values, `present.${l}.decoder.value`, 'float', [
+      'batch_size',
+      H,
+      'past_decoder_sequence_length + decoder_sequence_length',
+      hd,
+    ]);
     const ownQ = splitHeads(g, g.op('MatMul', [h, mat(D, D)]));
-    x = g.op('Add', [x, g.op('MatMul', [mergeHeads(attend(ownQ, `present.${l}.decoder.key`, `present.${l}.decoder.value`, causal)), mat(D, D)])]);
+    x = g.op('Add', [
+      x,
+      g.op('MatMul', [mergeHeads(attend(ownQ, `present.${l}.decoder.key`, `present.${l}.decoder.value`, causal)), mat(D, D)]),
+    ]);
 
     h = norm(x);
     const ek = cross[2 * l] as string;
@@ -185,7 +250,10 @@ function codecGraph(random: () => number): Uint8Array {
   const g = new GraphBuilder('');
   const codes = g.input('audio_codes', 'int64', [1, 'batch_size', K, 'chunk_length']);
   const squeezed = g.op('Squeeze', [codes, g.i([0])]);
-  const offsets = g.i(Array.from({ length: K }, (_, k) => k * V), [1, K, 1]);
+  const offsets = g.i(
+    Array.from({ length: K }, (_, k) => k * V),
+    [1, K, 1],
+  );
   const table = g.f(weights(random, K * V * C, 0.3), [K * V, C]);
   const features = g.op('ReduceSum', [g.op('Gather', [table, g.op('Add', [squeezed, offsets])]), g.i([1])], { keepdims: { int: 0 } });
   // Each frame: a mix of tones at whole multiples of the frame rate, so phases meet at frame edges.
@@ -228,7 +296,13 @@ export function tinyMusicgenFiles(options: TinyMusicgenOptions = {}): Record<str
         audio_channels: 1,
       },
       text_encoder: { model_type: 't5', d_model: Dt, vocab_size: tokenizer.vocabSize, num_layers: 1 },
-      audio_encoder: { model_type: 'encodec', sampling_rate: sampleRate, upsampling_ratios: [...upsampling], audio_channels: 1, codebook_size: V },
+      audio_encoder: {
+        model_type: 'encodec',
+        sampling_rate: sampleRate,
+        upsampling_ratios: [...upsampling],
+        audio_channels: 1,
+        codebook_size: V,
+      },
     }),
     'generation_config.json': json({
       _from_model_config: false,
@@ -241,7 +315,13 @@ export function tinyMusicgenFiles(options: TinyMusicgenOptions = {}): Record<str
       top_k: 32,
     }),
     'tokenizer.json': json(tokenizer.json),
-    'tokenizer_config.json': json({ tokenizer_class: 'T5Tokenizer', model_max_length: 512, eos_token: '</s>', pad_token: '<pad>', unk_token: '<unk>' }),
+    'tokenizer_config.json': json({
+      tokenizer_class: 'T5Tokenizer',
+      model_max_length: 512,
+      eos_token: '</s>',
+      pad_token: '<pad>',
+      unk_token: '<unk>',
+    }),
     'songmint.json': json({
       format: 'songmint-musicgen/1',
       name: options.name ?? 'songmint-musicgen-tiny',

@@ -29,7 +29,9 @@ export type SignInInput = z.infer<typeof verifyRequestSchema>;
 
 export function signInInput(req: Request): Result<SignInInput> {
   const parsed = verifyRequestSchema.safeParse(req.body);
-  return parsed.success ? ok(parsed.data) : fail(appError('VALIDATION_ERROR', 'Invalid sign-in request', { details: describeIssues(parsed.error) }));
+  return parsed.success
+    ? ok(parsed.data)
+    : fail(appError('VALIDATION_ERROR', 'Invalid sign-in request', { details: describeIssues(parsed.error) }));
 }
 
 /** POST /api/auth/verify: a signed EIP-4361 message for a session JWT. */

@@ -16,7 +16,13 @@ import { checkWebhookTarget } from '../../webhooks/target-url.ts';
 import { bodyEtag, ifNoneMatchHits } from '../etag.ts';
 import type { SignedInCall } from '../route.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
-import type { generateAcceptedSchema, generateVariantBResultSchema, jobCancelledSchema, jobListSchema, jobStatusSchema } from '../schemas.ts';
+import type {
+  generateAcceptedSchema,
+  generateVariantBResultSchema,
+  jobCancelledSchema,
+  jobListSchema,
+  jobStatusSchema,
+} from '../schemas.ts';
 import type { z } from 'zod';
 
 /**
@@ -50,14 +56,18 @@ export type GenerateInput = { variant: 'A'; request: GenerationRequest } | { var
 /** POST /v1/music/generate and POST /api/generate without `Prefer: wait`: Variant A's body. */
 export function variantAInput(req: Request): Result<GenerateInput> {
   const parsed = generateRequestSchema.safeParse(req.body);
-  return parsed.success ? ok({ variant: 'A', request: toGenerationRequest(parsed.data) }) : fail(generationInputError(parsed.error, req.body));
+  return parsed.success
+    ? ok({ variant: 'A', request: toGenerationRequest(parsed.data) })
+    : fail(generationInputError(parsed.error, req.body));
 }
 
 /** POST /api/generate: Variant B's body with `Prefer: wait`, Variant A's otherwise. */
 export function generateInput(req: Request): Result<GenerateInput> {
   if (!wantsVariantB(req)) return variantAInput(req);
   const parsed = generateRequestVariantBSchema.safeParse(req.body);
-  return parsed.success ? ok({ variant: 'B', request: { ...parsed.data, steps: 27, withLyrics: false } }) : fail(generationInputError(parsed.error, req.body));
+  return parsed.success
+    ? ok({ variant: 'B', request: { ...parsed.data, steps: 27, withLyrics: false } })
+    : fail(generationInputError(parsed.error, req.body));
 }
 
 function admissionOf(call: { admission: AdmissionCharge | null }): AdmissionCharge {
@@ -69,7 +79,14 @@ function admissionOf(call: { admission: AdmissionCharge | null }): AdmissionChar
  * Submits a validated Variant A generation and answers it (also POST /v1/music/generate, whose
  * errors take the Variant C shape).
  */
-async function handleGenerate(deps: GenerateDeps, req: Request, res: Response, user: SessionUser, request: GenerationRequest, charge: AdmissionCharge): Promise<void> {
+async function handleGenerate(
+  deps: GenerateDeps,
+  req: Request,
+  res: Response,
+  user: SessionUser,
+  request: GenerationRequest,
+  charge: AdmissionCharge,
+): Promise<void> {
   let input = request;
   if (input.webhookUrl !== undefined) {
     // Before submit: a refused webhook charges nothing and creates no job.
@@ -117,7 +134,13 @@ export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>)
 const WAIT_POLL_MS = 250;
 
 /** Polls until the job leaves the queue and processing, the deadline passes or the client leaves. */
-async function waitForJob(deps: GenerateDeps, jobId: string, userId: string, deadline: number, gone: () => boolean): Promise<JobView | null> {
+async function waitForJob(
+  deps: GenerateDeps,
+  jobId: string,
+  userId: string,
+  deadline: number,
+  gone: () => boolean,
+): Promise<JobView | null> {
   for (;;) {
     const job = await findOwnJob(deps.db, jobId, userId);
     if (job === null) return null;
@@ -128,7 +151,14 @@ async function waitForJob(deps: GenerateDeps, jobId: string, userId: string, dea
   }
 }
 
-async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Response, user: SessionUser, request: GenerationRequest, charge: AdmissionCharge): Promise<void> {
+async function handleGenerateVariantB(
+  deps: GenerateDeps,
+  req: Request,
+  res: Response,
+  user: SessionUser,
+  request: GenerationRequest,
+  charge: AdmissionCharge,
+): Promise<void> {
   const result = await submitGeneration(deps, user, request, charge);
   if (!result.ok) {
     answerRefusal(deps, req, res, result.error, charge.category);
@@ -155,7 +185,15 @@ async function handleGenerateVariantB(deps: GenerateDeps, req: Request, res: Res
     return;
   }
   if (view.status === JOB_STATUS.failed) {
-    sendError(req, res, appError('GEN_005', view.error.message, { details: 'generation failed', jobId: view.job_id, ...(view.error.retry_after === undefined ? {} : { retryAfter: view.error.retry_after }) }));
+    sendError(
+      req,
+      res,
+      appError('GEN_005', view.error.message, {
+        details: 'generation failed',
+        jobId: view.job_id,
+        ...(view.error.retry_after === undefined ? {} : { retryAfter: view.error.retry_after }),
+      }),
+    );
     return;
   }
   // Still running at the job time limit: hand over to polling.
@@ -197,7 +235,11 @@ export function cancelJobHandler(deps: Pick<AppDeps, 'db'>): (call: SignedInCall
     }
     const jobId = toPublicJobId(id);
     if (!result.ok && result.error.code === 'not_cancellable' && result.error.status !== JOB_STATUS.cancelled) {
-      sendError(req, res, appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId }));
+      sendError(
+        req,
+        res,
+        appError('CONFLICT', `The job is ${result.error.status} and can no longer be cancelled`, { details: result.error.message, jobId }),
+      );
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
@@ -213,7 +255,11 @@ export function jobListInput(req: Request): Result<JobListInput> {
   if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid job list query', { details: describeIssues(query.error) }));
   const after = query.data.cursor === undefined ? null : decodeCursor(query.data.cursor);
   if (query.data.cursor !== undefined && after === null) {
-    return fail(appError('VALIDATION_ERROR', 'Invalid job list query', { details: 'cursor: not a cursor this API issued (pass next_cursor back unchanged)' }));
+    return fail(
+      appError('VALIDATION_ERROR', 'Invalid job list query', {
+        details: 'cursor: not a cursor this API issued (pass next_cursor back unchanged)',
+      }),
+    );
   }
   return ok({ after, limit: query.data.limit });
 }

@@ -50,15 +50,23 @@ export function readinessHandler(deps: Pick<AppDeps, 'db'>): Handler {
         status: ready ? 'ready' : 'not_ready',
         checks: {
           database: 'up',
-          workers: { live: capacity.workers, slots: capacity.slots, devices: capacity.devices, models: capacity.models, status: ready ? 'up' : 'down' },
+          workers: {
+            live: capacity.workers,
+            slots: capacity.slots,
+            devices: capacity.devices,
+            models: capacity.models,
+            status: ready ? 'up' : 'down',
+          },
         },
         ...(ready ? {} : { waiting_for: ['workers' as const] }),
       } satisfies z.infer<typeof readinessSchema>);
     } catch {
       // Whether a worker is live is unknown until the database answers.
-      res
-        .status(503)
-        .json({ status: 'not_ready', checks: { database: 'down', workers: { status: 'unknown' } }, waiting_for: ['database'] } satisfies z.infer<typeof readinessSchema>);
+      res.status(503).json({
+        status: 'not_ready',
+        checks: { database: 'down', workers: { status: 'unknown' } },
+        waiting_for: ['database'],
+      } satisfies z.infer<typeof readinessSchema>);
     }
   };
 }

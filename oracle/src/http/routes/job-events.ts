@@ -155,7 +155,13 @@ export function jobEventsHandler(deps: JobEventsDeps): (call: SignedInCall<strin
     }
     const stream = deps.jobEvents.open();
     if (stream === null) {
-      sendError(req, res, appError('SERVICE_UNAVAILABLE', 'Too many open event streams, retry shortly or poll GET /api/generate/{job_id}', { retryAfter: STREAMS_FULL_RETRY_SECONDS }));
+      sendError(
+        req,
+        res,
+        appError('SERVICE_UNAVAILABLE', 'Too many open event streams, retry shortly or poll GET /api/generate/{job_id}', {
+          retryAfter: STREAMS_FULL_RETRY_SECONDS,
+        }),
+      );
       return;
     }
     serveStream(deps, res, stream, { jobId: job.id, userId: job.userId, lastEventId: lastEventIdOf(req) });

@@ -17,7 +17,6 @@ export type MetadataRouterDeps = MetadataDeps & Pick<AppDeps, 'logger'>;
  */
 export const METADATA_BODY_LIMIT = '8mb';
 
-
 const nameSchema = z
   .string()
   .refine(noNul, 'must not contain NUL characters')
@@ -34,9 +33,7 @@ const audioUrlSchema = httpUrlSchema.meta({
   description:
     'Public URL of the audio. When it is `{storage_url}/audio/<job_id>.mp3` of a completed job of the caller, the job is linked: its audio hash goes into the metadata and the cover is stored at covers/<job_id>.png.',
 });
-const coverSchema = z
-  .string()
-  .meta({ description: 'Base64 data URI of a PNG, JPEG, WebP or GIF image, at most 5 MB decoded.' });
+const coverSchema = z.string().meta({ description: 'Base64 data URI of a PNG, JPEG, WebP or GIF image, at most 5 MB decoded.' });
 const traitSchema = z.string().refine(noNul, 'must not contain NUL characters').min(1).max(100);
 const attributesSchema = z
   .strictObject({
@@ -156,25 +153,25 @@ export function publishMetadataHandler(deps: MetadataRouterDeps): (call: SignedI
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
 export const metadataDocs: RouteDocs = {
-    tags: ['mint'],
-    summary: 'Upload song metadata (and cover) to IPFS; returns ipfs://<cid> and the sha256 of the stored JSON',
-    description:
-      'The cover is sniffed (PNG/JPEG/WebP/GIF, declared type must match, 5 MB), stored in object storage and added to IPFS; the ERC-721 JSON (name, description, image, animation_url, attributes, properties) is serialized with sorted keys and added under the unixfs-v1-2025 CID profile. Variant B (`audioUrl`) answers `{metadataURI, ipfsHash}`.',
-    request: {
-      headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
-      body: { content: { 'application/json': { schema: z.union([metadataRequestSchema, metadataRequestVariantBSchema]) } } },
+  tags: ['mint'],
+  summary: 'Upload song metadata (and cover) to IPFS; returns ipfs://<cid> and the sha256 of the stored JSON',
+  description:
+    'The cover is sniffed (PNG/JPEG/WebP/GIF, declared type must match, 5 MB), stored in object storage and added to IPFS; the ERC-721 JSON (name, description, image, animation_url, attributes, properties) is serialized with sorted keys and added under the unixfs-v1-2025 CID profile. Variant B (`audioUrl`) answers `{metadataURI, ipfsHash}`.',
+  request: {
+    headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
+    body: { content: { 'application/json': { schema: z.union([metadataRequestSchema, metadataRequestVariantBSchema]) } } },
+  },
+  responses: {
+    201: {
+      description: 'Stored.',
+      content: { 'application/json': { schema: z.union([metadataResponseSchema, metadataResponseVariantBSchema]) } },
     },
-    responses: {
-      201: {
-        description: 'Stored.',
-        content: { 'application/json': { schema: z.union([metadataResponseSchema, metadataResponseVariantBSchema]) } },
-      },
-      400: error('Invalid input or cover image (VALIDATION_ERROR).'),
-      401: error('Missing or invalid token (AUTH_ERROR).'),
-      409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
-      413: error('Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE).'),
-      422: error('IDEM_001: Idempotency-Key reused with a different request.'),
-      429: error('Hourly metadata and NFT limit (RATE_002).'),
-      503: error('Object storage or the pinning service unavailable (SERVICE_UNAVAILABLE).'),
-    },
+    400: error('Invalid input or cover image (VALIDATION_ERROR).'),
+    401: error('Missing or invalid token (AUTH_ERROR).'),
+    409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
+    413: error('Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE).'),
+    422: error('IDEM_001: Idempotency-Key reused with a different request.'),
+    429: error('Hourly metadata and NFT limit (RATE_002).'),
+    503: error('Object storage or the pinning service unavailable (SERVICE_UNAVAILABLE).'),
+  },
 };

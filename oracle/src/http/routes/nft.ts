@@ -59,8 +59,11 @@ export const nftResponseSchema = z
     job_id: z.string(),
     mint_tx_hash: z.string().nullable(),
     minted_at: z.iso.datetime().nullable(),
-    pool_id: z.string().nullable().meta({ description: 'Uniswap v4 PoolId of the song\'s pool; null until its launch is indexed.' }),
-    pool_url: z.string().nullable().meta({ description: 'The pool route (`/v1/trading/pools/{id}`); null until the launch is indexed.', example: '/v1/trading/pools/1' }),
+    pool_id: z.string().nullable().meta({ description: "Uniswap v4 PoolId of the song's pool; null until its launch is indexed." }),
+    pool_url: z.string().nullable().meta({
+      description: 'The pool route (`/v1/trading/pools/{id}`); null until the launch is indexed.',
+      example: '/v1/trading/pools/1',
+    }),
   })
   .meta({ id: 'Nft' });
 
@@ -113,7 +116,8 @@ export function nftMintHandler(deps: SignatureRouterDeps): (call: SignedInCall<S
 /** The `{id}` of GET /v1/nft/{id}: a token id, 400 otherwise. */
 export function tokenIdInput(req: Request): Result<string> {
   const id = String(req.params.id);
-  if (parseTokenId(id) === null) return fail(appError('VALIDATION_ERROR', 'Invalid token id', { details: 'the token id is a positive integer', fields: { id } }));
+  if (parseTokenId(id) === null)
+    return fail(appError('VALIDATION_ERROR', 'Invalid token id', { details: 'the token id is a positive integer', fields: { id } }));
   return ok(id);
 }
 
@@ -129,7 +133,11 @@ export function nftHandler(deps: Pick<AppDeps, 'db'> & Pick<MintServices, 'chain
       [id],
     );
     if (row === null) {
-      sendError(req, res, appError('NOT_FOUND', 'Token not found', { details: 'no Songmint token with this id has been indexed', fields: { id } }));
+      sendError(
+        req,
+        res,
+        appError('NOT_FOUND', 'Token not found', { details: 'no Songmint token with this id has been indexed', fields: { id } }),
+      );
       return;
     }
     res.json({
@@ -152,31 +160,34 @@ export function nftHandler(deps: Pick<AppDeps, 'db'> & Pick<MintServices, 'chain
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
 export const nftMintDocs: RouteDocs = {
-    tags: ['v1'],
-    summary: 'Variant C: mint authorization for a completed job, with the contract call to make',
-    description: 'Same checks and codes as POST /api/signature, errors in the Variant C shape.',
-    request: { headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }), body: { content: { 'application/json': { schema: nftMintRequestSchema } } } },
-    responses: {
-      200: { description: 'Signature issued.', content: { 'application/json': { schema: nftMintResponseSchema } } },
-      400: error('VALIDATION_ERROR'),
-      401: error('AUTH_ERROR'),
-      403: error('FORBIDDEN: user_address is not the authenticated wallet'),
-      404: error('SIGN_001'),
-      409: error('SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running)'),
-      422: error('IDEM_001: Idempotency-Key reused with a different request'),
-      429: error('RATE_002: the hourly metadata and NFT limit'),
-    },
+  tags: ['v1'],
+  summary: 'Variant C: mint authorization for a completed job, with the contract call to make',
+  description: 'Same checks and codes as POST /api/signature, errors in the Variant C shape.',
+  request: {
+    headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
+    body: { content: { 'application/json': { schema: nftMintRequestSchema } } },
+  },
+  responses: {
+    200: { description: 'Signature issued.', content: { 'application/json': { schema: nftMintResponseSchema } } },
+    400: error('VALIDATION_ERROR'),
+    401: error('AUTH_ERROR'),
+    403: error('FORBIDDEN: user_address is not the authenticated wallet'),
+    404: error('SIGN_001'),
+    409: error('SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running)'),
+    422: error('IDEM_001: Idempotency-Key reused with a different request'),
+    429: error('RATE_002: the hourly metadata and NFT limit'),
+  },
 };
 
 export const nftDocs: RouteDocs = {
-    tags: ['v1'],
-    summary: 'Variant C: a minted token (indexed from SongMinted events)',
-    request: { params: z.object({ id: z.string().meta({ description: 'Token id.', example: '1' }) }) },
-    responses: {
-      200: { description: 'Token.', content: { 'application/json': { schema: nftResponseSchema } } },
-      400: error('VALIDATION_ERROR'),
-      401: error('AUTH_ERROR'),
-      404: error('NOT_FOUND'),
-      429: error('RATE_002: the hourly metadata and NFT limit'),
-    },
+  tags: ['v1'],
+  summary: 'Variant C: a minted token (indexed from SongMinted events)',
+  request: { params: z.object({ id: z.string().meta({ description: 'Token id.', example: '1' }) }) },
+  responses: {
+    200: { description: 'Token.', content: { 'application/json': { schema: nftResponseSchema } } },
+    400: error('VALIDATION_ERROR'),
+    401: error('AUTH_ERROR'),
+    404: error('NOT_FOUND'),
+    429: error('RATE_002: the hourly metadata and NFT limit'),
+  },
 };

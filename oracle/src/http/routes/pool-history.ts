@@ -21,7 +21,11 @@ export type PoolHistoryDeps = Pick<AppDeps, 'db'> & TradingServices;
 export const HISTORY_DEFAULT_LIMIT = 100;
 export const HISTORY_MAX_LIMIT = 500;
 
-const uint = (description: string) => z.string().regex(/^[0-9]+$/).meta({ description });
+const uint = (description: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description });
 
 const pricePoint = {
   sqrt_price_x96: uint('sqrtPriceX96 after the event.'),
@@ -41,7 +45,7 @@ export const poolSwapSchema = z
     eth: uint('Wei of ETH through the pool (|amount0|, before the hook fee).'),
     token: uint('Song token units through the pool (|amount1|).'),
     liquidity: uint('Active liquidity after the swap.'),
-    fee_pips: z.number().int().meta({ description: 'The swap\'s LP fee in pips (hundredths of a basis point).' }),
+    fee_pips: z.number().int().meta({ description: "The swap's LP fee in pips (hundredths of a basis point)." }),
   })
   .meta({ id: 'PoolSwap' });
 
@@ -52,10 +56,13 @@ export const poolHistorySchema = z
     launch: z
       .strictObject(pricePoint)
       .nullable()
-      .meta({ description: 'The pool\'s starting price (PoolManager.Initialize); null only in the instant before that log is indexed.' }),
+      .meta({ description: "The pool's starting price (PoolManager.Initialize); null only in the instant before that log is indexed." }),
     swaps: z.array(poolSwapSchema).meta({ description: 'Newest first.' }),
     next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for older swaps; null on the last page.' }),
-    indexed_through_block: z.string().nullable().meta({ description: 'Last block the indexer has read (confirmed); null before its first batch or without a chain.' }),
+    indexed_through_block: z
+      .string()
+      .nullable()
+      .meta({ description: 'Last block the indexer has read (confirmed); null before its first batch or without a chain.' }),
   })
   .meta({ id: 'PoolHistory' });
 
@@ -87,7 +94,12 @@ interface HistoryRequest {
 export function poolHistoryInput(req: Request): Result<HistoryRequest> {
   const songId = parseTokenId(String(req.params.songId));
   if (songId === null) {
-    return fail(appError('VALIDATION_ERROR', 'Invalid song id', { details: 'the song id is a SongNFT token id, a positive integer', fields: { songId: String(req.params.songId) } }));
+    return fail(
+      appError('VALIDATION_ERROR', 'Invalid song id', {
+        details: 'the song id is a SongNFT token id, a positive integer',
+        fields: { songId: String(req.params.songId) },
+      }),
+    );
   }
   const query = poolHistoryQuerySchema.safeParse(req.query);
   if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid query', { details: describeIssues(query.error) }));
@@ -101,7 +113,14 @@ export function poolHistoryHandler(deps: PoolHistoryDeps): (call: PublicCall<His
   return async ({ req, res, input: { songId, before, limit } }) => {
     const pool = await findPoolLaunch(deps.db, songId);
     if (pool === null) {
-      sendError(req, res, appError('NOT_FOUND', 'Pool not found', { details: 'no pool of this song has been indexed (not launched, or not confirmed yet)', fields: { songId: songId.toString() } }));
+      sendError(
+        req,
+        res,
+        appError('NOT_FOUND', 'Pool not found', {
+          details: 'no pool of this song has been indexed (not launched, or not confirmed yet)',
+          fields: { songId: songId.toString() },
+        }),
+      );
       return;
     }
     // One more than the page tells whether a next page exists.
@@ -114,7 +133,12 @@ export function poolHistoryHandler(deps: PoolHistoryDeps): (call: PublicCall<His
       launch:
         pool.init_sqrt_price_x96 === null || pool.init_tick === null
           ? null
-          : { ...pricesAt(pool.init_sqrt_price_x96), tick: pool.init_tick, block_number: pool.launch_block, time: pool.launched_at.toISOString() },
+          : {
+              ...pricesAt(pool.init_sqrt_price_x96),
+              tick: pool.init_tick,
+              block_number: pool.launch_block,
+              time: pool.launched_at.toISOString(),
+            },
       swaps: page.map((row) => ({
         ...pricesAt(row.sqrt_price_x96),
         tick: row.tick,
@@ -128,7 +152,10 @@ export function poolHistoryHandler(deps: PoolHistoryDeps): (call: PublicCall<His
         liquidity: row.liquidity,
         fee_pips: row.fee_pips,
       })),
-      next_cursor: rows.length > limit && last !== undefined ? encodeSwapCursor({ blockNumber: BigInt(last.block_number), logIndex: last.log_index }) : null,
+      next_cursor:
+        rows.length > limit && last !== undefined
+          ? encodeSwapCursor({ blockNumber: BigInt(last.block_number), logIndex: last.log_index })
+          : null,
       indexed_through_block: deps.vault === undefined ? null : await indexedThrough(deps.db, deps.vault.cursorName),
     } satisfies PoolHistory);
   };
@@ -139,8 +166,11 @@ export const poolHistoryDocs: RouteDocs = {
   tags: ['v1'],
   summary: 'Variant C: the swap history of one song pool (price after each swap, newest first), public',
   description:
-    'Public market data: no token needed; charged per client address in the trading category. Indexed from the Uniswap v4 PoolManager\'s Swap events, confirmed CHAIN_CONFIRMATIONS deep; a reorg deeper than that removes the rewound swaps from the next answer.',
-  request: { params: z.object({ songId: z.string().meta({ description: 'SongNFT token id.', example: '1' }) }), query: poolHistoryQuerySchema },
+    "Public market data: no token needed; charged per client address in the trading category. Indexed from the Uniswap v4 PoolManager's Swap events, confirmed CHAIN_CONFIRMATIONS deep; a reorg deeper than that removes the rewound swaps from the next answer.",
+  request: {
+    params: z.object({ songId: z.string().meta({ description: 'SongNFT token id.', example: '1' }) }),
+    query: poolHistoryQuerySchema,
+  },
   responses: {
     200: { description: 'A page of swaps and the launch price.', content: { 'application/json': { schema: poolHistorySchema } } },
     400: error('VALIDATION_ERROR: a bad song id, cursor or limit, or an unknown parameter'),

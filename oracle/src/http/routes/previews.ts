@@ -30,7 +30,10 @@ export const previewRequestSchema = z
       .min(PREVIEW_MIN_SECONDS)
       .max(PREVIEW_MAX_SECONDS)
       .default(PREVIEW_DEFAULT_SECONDS)
-      .meta({ description: `Seconds of the clip, ${PREVIEW_MIN_SECONDS} to ${PREVIEW_MAX_SECONDS} (default ${PREVIEW_DEFAULT_SECONDS}).`, example: PREVIEW_DEFAULT_SECONDS }),
+      .meta({
+        description: `Seconds of the clip, ${PREVIEW_MIN_SECONDS} to ${PREVIEW_MAX_SECONDS} (default ${PREVIEW_DEFAULT_SECONDS}).`,
+        example: PREVIEW_DEFAULT_SECONDS,
+      }),
     seed: generateRequestSchema.shape.seed,
     lyrics: generateRequestSchema.shape.lyrics,
     steps: generateRequestSchema.shape.steps,
@@ -39,7 +42,9 @@ export const previewRequestSchema = z
   .meta({ id: 'PreviewRequest' });
 
 const sessionIdSchema = z.string().meta({ description: 'Server-generated preview session id.', example: 'prv_Jm3v0yq0cVd3mS2k1nQ1Xw8a' });
-const expiresAtSchema = z.iso.datetime().meta({ description: `When the preview is deleted: its request + ${PREVIEW_RETENTION_HOURS} hours (UTC). From then on the status answers 410 PREVIEW_EXPIRED.` });
+const expiresAtSchema = z.iso.datetime().meta({
+  description: `When the preview is deleted: its request + ${PREVIEW_RETENTION_HOURS} hours (UTC). From then on the status answers 410 PREVIEW_EXPIRED.`,
+});
 
 export const previewAcceptedSchema = z
   .strictObject({
@@ -70,7 +75,9 @@ export const previewStatusSchema = z
     z.strictObject({
       session_id: sessionIdSchema,
       status: z.literal(JOB_STATUS.completed),
-      preview_url: z.url().meta({ description: `Presigned GET URL of the private clip, valid ${PREVIEW_URL_SECONDS / 3600} hour; every status request issues a fresh one.` }),
+      preview_url: z.url().meta({
+        description: `Presigned GET URL of the private clip, valid ${PREVIEW_URL_SECONDS / 3600} hour; every status request issues a fresh one.`,
+      }),
       url_expires_at: z.iso.datetime().meta({ description: 'When `preview_url` stops working (UTC).' }),
       expires_at: expiresAtSchema,
       audio_hash: z.string().meta({ description: '`0x` + SHA-256 of the clip bytes.' }),
@@ -163,34 +170,38 @@ const rateLimitHeaders = z.object({
   'X-RateLimit-Reset': z.string().meta({ description: 'Unix timestamp (seconds) of the reset.' }),
 });
 export const createPreviewDocs: RouteDocs = {
-    tags: ['previews'],
-    summary: 'Queue a short preview of a prompt before a full generation (extension of the spec)',
-    description: `A ${PREVIEW_MIN_SECONDS}-${PREVIEW_MAX_SECONDS} s clip (default ${PREVIEW_DEFAULT_SECONDS} s) made by the generation workers and stored privately at preview/<session_id>.mp3, reachable only through presigned URLs valid ${PREVIEW_URL_SECONDS / 3600} hour, deleted after ${PREVIEW_RETENTION_HOURS} hours. Charges the hourly \`preview\` limit (free 30, pro 300, enterprise 3000), never the daily generation counter. A preview is never mintable and is not a job of GET /api/generate.`,
-    request: {
-      headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
-      body: { content: { 'application/json': { schema: previewRequestSchema } } },
+  tags: ['previews'],
+  summary: 'Queue a short preview of a prompt before a full generation (extension of the spec)',
+  description: `A ${PREVIEW_MIN_SECONDS}-${PREVIEW_MAX_SECONDS} s clip (default ${PREVIEW_DEFAULT_SECONDS} s) made by the generation workers and stored privately at preview/<session_id>.mp3, reachable only through presigned URLs valid ${PREVIEW_URL_SECONDS / 3600} hour, deleted after ${PREVIEW_RETENTION_HOURS} hours. Charges the hourly \`preview\` limit (free 30, pro 300, enterprise 3000), never the daily generation counter. A preview is never mintable and is not a job of GET /api/generate.`,
+  request: {
+    headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
+    body: { content: { 'application/json': { schema: previewRequestSchema } } },
+  },
+  responses: {
+    202: {
+      description: 'Preview queued; poll Location.',
+      content: { 'application/json': { schema: previewAcceptedSchema } },
+      headers: rateLimitHeaders,
     },
-    responses: {
-      202: { description: 'Preview queued; poll Location.', content: { 'application/json': { schema: previewAcceptedSchema } }, headers: rateLimitHeaders },
-      400: error('Invalid input (VALIDATION_ERROR, GEN_003 prompt, GEN_004 duration above 15 s).'),
-      401: error('Missing or invalid token (AUTH_ERROR).'),
-      409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
-      422: error('IDEM_001: Idempotency-Key reused with a different request.'),
-      429: error('Hourly preview limit (RATE_002).'),
-      503: error('GEN_001 queue full, GEN_002 no GPU worker, or database unavailable.'),
-    },
+    400: error('Invalid input (VALIDATION_ERROR, GEN_003 prompt, GEN_004 duration above 15 s).'),
+    401: error('Missing or invalid token (AUTH_ERROR).'),
+    409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
+    422: error('IDEM_001: Idempotency-Key reused with a different request.'),
+    429: error('Hourly preview limit (RATE_002).'),
+    503: error('GEN_001 queue full, GEN_002 no GPU worker, or database unavailable.'),
+  },
 };
 
 export const previewDocs: RouteDocs = {
-    tags: ['previews'],
-    summary: 'Preview status; when completed, a fresh one-hour signed URL of the clip (owner only)',
-    request: { params: z.object({ session_id: sessionIdSchema }) },
-    responses: {
-      200: { description: 'Queued/processing, completed or failed.', content: { 'application/json': { schema: previewStatusSchema } } },
-      401: error('Missing or invalid token (AUTH_ERROR).'),
-      404: error('No such preview of yours (NOT_FOUND).'),
-      410: error(`PREVIEW_EXPIRED: the preview is past its ${PREVIEW_RETENTION_HOURS} hours and its clip is deleted.`),
-      429: error('Hourly limit (RATE_002).'),
-      503: error('Object storage or database unavailable (SERVICE_UNAVAILABLE).'),
-    },
+  tags: ['previews'],
+  summary: 'Preview status; when completed, a fresh one-hour signed URL of the clip (owner only)',
+  request: { params: z.object({ session_id: sessionIdSchema }) },
+  responses: {
+    200: { description: 'Queued/processing, completed or failed.', content: { 'application/json': { schema: previewStatusSchema } } },
+    401: error('Missing or invalid token (AUTH_ERROR).'),
+    404: error('No such preview of yours (NOT_FOUND).'),
+    410: error(`PREVIEW_EXPIRED: the preview is past its ${PREVIEW_RETENTION_HOURS} hours and its clip is deleted.`),
+    429: error('Hourly limit (RATE_002).'),
+    503: error('Object storage or database unavailable (SERVICE_UNAVAILABLE).'),
+  },
 };

@@ -28,7 +28,6 @@ export const metadataUriSchema = z
   }, 'must be ipfs://<cid> with a valid CID')
   .meta({ description: 'Metadata URI the token will carry.', example: 'ipfs://bafkreibwnxqpvexampleexampleexampleexampleexampleexample' });
 
-
 export const signatureRequestSchema = z
   .strictObject({
     job_id: z.string().min(1).max(100).meta({ example: 'gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11' }),
@@ -115,10 +114,16 @@ export async function signForRequest(
     ...(deps.signerStatus === undefined ? {} : { signerStatus: deps.signerStatus }),
     modelLicence: deps.modelLicence,
   };
-  const signatureRequest = { userId: user.id, minter: user.walletAddress as Address, subject: request.subject, metadataUri: request.metadataUri };
+  const signatureRequest = {
+    userId: user.id,
+    minter: user.walletAddress as Address,
+    subject: request.subject,
+    metadataUri: request.metadataUri,
+  };
   const result = await signFoundJob(signatureDeps, signatureRequest, call.found);
   if (!result.ok) {
-    if (result.error.code === 'SIGN_004') deps.logger.error({ jobId: result.error.jobId, details: result.error.details }, 'stored audio failed its hash check');
+    if (result.error.code === 'SIGN_004')
+      deps.logger.error({ jobId: result.error.jobId, details: result.error.details }, 'stored audio failed its hash check');
     sendError(req, res, result.error);
     return null;
   }
@@ -137,42 +142,55 @@ export function signatureInput(req: Request): Result<SignatureInput & { variant:
  * not charged), then reads the user, charges the route's category and finds the job in one
  * statement (`signableJobLookup`).
  */
-export function signatureHandler(deps: SignatureRouterDeps): (call: SignedInCall<SignatureInput & { variant: 'A' | 'B' }, SignableJob>) => Promise<void> {
+export function signatureHandler(
+  deps: SignatureRouterDeps,
+): (call: SignedInCall<SignatureInput & { variant: 'A' | 'B' }, SignableJob>) => Promise<void> {
   return async (call) => {
     const issued = await signForRequest(deps, call);
     if (issued === null) return;
     if (call.input.variant === 'B') {
-      call.res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) } satisfies z.infer<typeof signatureResponseVariantBSchema>);
+      call.res.json({ signature: issued.signature, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) } satisfies z.infer<
+        typeof signatureResponseVariantBSchema
+      >);
       return;
     }
-    call.res.json({ signature: issued.signature, audio_hash: issued.audioHash, expires_at: issued.expiresAt.toISOString(), job_id: issued.jobId } satisfies z.infer<typeof signatureResponseSchema>);
+    call.res.json({
+      signature: issued.signature,
+      audio_hash: issued.audioHash,
+      expires_at: issued.expiresAt.toISOString(),
+      job_id: issued.jobId,
+    } satisfies z.infer<typeof signatureResponseSchema>);
   };
 }
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: variantAErrorSchema } } });
 export const signatureDocs: RouteDocs = {
-    tags: ['mint'],
-    summary: 'Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)',
-    description:
-      'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
-    request: {
-      headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
-      body: {
-        content: { 'application/json': { schema: z.union([signatureRequestSchema, signatureRequestVariantBSchema]) } },
-      },
+  tags: ['mint'],
+  summary: 'Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)',
+  description:
+    'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
+  request: {
+    headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
+    body: {
+      content: { 'application/json': { schema: z.union([signatureRequestSchema, signatureRequestVariantBSchema]) } },
     },
-    responses: {
-      200: {
-        description: 'Signature issued.',
-        content: { 'application/json': { schema: z.union([signatureResponseSchema, signatureResponseVariantBSchema]) } },
-      },
-      400: error('Invalid input (VALIDATION_ERROR).'),
-      401: error('Missing or invalid token (AUTH_ERROR).'),
-      403: error('user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only.'),
-      404: error('SIGN_001: no such job of the caller.'),
-      409: error('SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running.'),
-      422: error('IDEM_001: Idempotency-Key reused with a different request.'),
-      429: error('Hourly metadata and NFT limit (RATE_002).'),
-      503: error('Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE).'),
+  },
+  responses: {
+    200: {
+      description: 'Signature issued.',
+      content: { 'application/json': { schema: z.union([signatureResponseSchema, signatureResponseVariantBSchema]) } },
     },
+    400: error('Invalid input (VALIDATION_ERROR).'),
+    401: error('Missing or invalid token (AUTH_ERROR).'),
+    403: error(
+      'user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only.',
+    ),
+    404: error('SIGN_001: no such job of the caller.'),
+    409: error(
+      'SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running.',
+    ),
+    422: error('IDEM_001: Idempotency-Key reused with a different request.'),
+    429: error('Hourly metadata and NFT limit (RATE_002).'),
+    503: error('Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE).'),
+  },
 };

@@ -17,26 +17,39 @@ export type TradingRouterDeps = Pick<AppDeps, 'db' | 'logger' | 'now'> & Trading
 export const POOLS_DEFAULT_LIMIT = 20;
 export const POOLS_MAX_LIMIT = 100;
 
-const uint = (description: string) => z.string().regex(/^[0-9]+$/).meta({ description });
+const uint = (description: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description });
 const amounts = z.strictObject({ eth: uint('Wei.'), token: uint('Song token base units (18 decimals).') });
-const party = z.strictObject({ account: z.string().meta({ description: 'The party that `SongVault.claim` pays.' }), eth: uint('Wei.'), token: uint('Song token base units.') });
+const party = z.strictObject({
+  account: z.string().meta({ description: 'The party that `SongVault.claim` pays.' }),
+  eth: uint('Wei.'),
+  token: uint('Song token base units.'),
+});
 
 export const poolSchema = z
   .strictObject({
     song_id: z.string().meta({ description: 'SongNFT token id.', example: '1' }),
     chain_id: z.number().int(),
     pool_id: z.string().meta({ description: 'Uniswap v4 PoolId (keccak256 of the pool key).' }),
-    token: z.string().meta({ description: 'The song\'s SongToken (currency1; currency0 is native ETH).' }),
-    creator: z.string().meta({ description: 'The song\'s creator, as SongLaunched names it.' }),
+    token: z.string().meta({ description: "The song's SongToken (currency1; currency0 is native ETH)." }),
+    creator: z.string().meta({ description: "The song's creator, as SongLaunched names it." }),
     launched_at: z.iso.datetime(),
     launch_tx_hash: z.string(),
     price: z
       .strictObject({
         sqrt_price_x96: uint('sqrtPriceX96 of the latest indexed Swap (of Initialize before any swap).'),
         tick: z.number().int(),
-        tokens_per_eth: z.string().meta({ description: 'Song tokens per ETH, (sqrtPriceX96 / 2^96)^2, decimal, rounded down to 18 places.', example: '1234567.891' }),
+        tokens_per_eth: z.string().meta({
+          description: 'Song tokens per ETH, (sqrtPriceX96 / 2^96)^2, decimal, rounded down to 18 places.',
+          example: '1234567.891',
+        }),
         eth_per_token: z.string().meta({ description: 'ETH per song token, the inverse, decimal, rounded down to 18 places.' }),
-        source: z.enum(['swap', 'launch']).meta({ description: '`swap`: the latest indexed Swap; `launch`: the pool\'s Initialize (no swap yet).' }),
+        source: z
+          .enum(['swap', 'launch'])
+          .meta({ description: "`swap`: the latest indexed Swap; `launch`: the pool's Initialize (no swap yet)." }),
         block_number: z.string().meta({ description: 'Block of that event.' }),
       })
       .nullable()
@@ -44,19 +57,21 @@ export const poolSchema = z
     liquidity: uint('Active liquidity at the current tick (Uniswap v4 L), from the indexed Swap and ModifyLiquidity events.'),
     fees: z.strictObject({
       swap_fees_eth: uint('Wei of ETH the hook charged on swaps, all time (SwapFeeCharged).'),
-      uncollected_swap_fees_eth: uint('Of those, wei not yet moved into the parties\' balances by `collectFees`.'),
+      uncollected_swap_fees_eth: uint("Of those, wei not yet moved into the parties' balances by `collectFees`."),
       collected: z.strictObject({
-        lp_fees_eth: uint('LP fees collected, wei (Uniswap v4 computes LP fees only when a position is touched, so uncollected LP fees are not shown).'),
+        lp_fees_eth: uint(
+          'LP fees collected, wei (Uniswap v4 computes LP fees only when a position is touched, so uncollected LP fees are not shown).',
+        ),
         lp_fees_token: uint('LP fees collected, song token units.'),
         swap_fees_eth: uint('Hook swap fees collected, wei.'),
       }),
       credited: z
         .strictObject({ creator: amounts, platform: amounts })
         .meta({ description: 'Fees credited to each party by `collectFees` so far, all time (FeesCollected).' }),
-      claimable: z
-        .strictObject({ block_number: z.string(), creator: party, platform: party })
-        .nullable()
-        .meta({ description: 'What `SongVault.claim` would pay each party now, read from `feesOf` at answer time; null when the chain could not be read.' }),
+      claimable: z.strictObject({ block_number: z.string(), creator: party, platform: party }).nullable().meta({
+        description:
+          'What `SongVault.claim` would pay each party now, read from `feesOf` at answer time; null when the chain could not be read.',
+      }),
     }),
     volume_24h: z.strictObject({
       eth: uint('Wei of ETH swapped through the pool in the last 24 hours (|amount0| of each Swap, before the hook fee).'),
@@ -64,8 +79,8 @@ export const poolSchema = z
       trades: z.number().int().meta({ description: 'Swaps in the last 24 hours.' }),
     }),
     trades_total: z.number().int().meta({ description: 'Swaps since the launch.' }),
-    url: z.string().meta({ description: 'This pool\'s route.', example: '/v1/trading/pools/1' }),
-    nft_url: z.string().meta({ description: 'The song\'s NFT route.', example: '/v1/nft/1' }),
+    url: z.string().meta({ description: "This pool's route.", example: '/v1/trading/pools/1' }),
+    nft_url: z.string().meta({ description: "The song's NFT route.", example: '/v1/nft/1' }),
   })
   .meta({ id: 'TradingPool' });
 
@@ -73,7 +88,10 @@ export const poolsResponseSchema = z
   .strictObject({
     pools: z.array(poolSchema),
     next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
-    indexed_through_block: z.string().nullable().meta({ description: 'Last block the indexer has read (confirmed); null before its first batch or without a chain.' }),
+    indexed_through_block: z
+      .string()
+      .nullable()
+      .meta({ description: 'Last block the indexer has read (confirmed); null before its first batch or without a chain.' }),
   })
   .meta({ id: 'TradingPools' });
 
@@ -116,8 +134,15 @@ function poolView(row: PoolRow, chainId: number, claimable: ClaimableFees | unde
     fees: {
       swap_fees_eth: row.swap_fees_eth,
       uncollected_swap_fees_eth: (BigInt(row.swap_fees_eth) - BigInt(row.collected_swap_fees_eth)).toString(),
-      collected: { lp_fees_eth: row.collected_lp_fees_eth, lp_fees_token: row.collected_lp_fees_token, swap_fees_eth: row.collected_swap_fees_eth },
-      credited: { creator: { eth: row.creator_eth, token: row.creator_token }, platform: { eth: row.platform_eth, token: row.platform_token } },
+      collected: {
+        lp_fees_eth: row.collected_lp_fees_eth,
+        lp_fees_token: row.collected_lp_fees_token,
+        swap_fees_eth: row.collected_swap_fees_eth,
+      },
+      credited: {
+        creator: { eth: row.creator_eth, token: row.creator_token },
+        platform: { eth: row.platform_eth, token: row.platform_token },
+      },
       claimable:
         claimable === undefined
           ? null
@@ -169,7 +194,9 @@ export function poolsHandler(deps: TradingRouterDeps): (call: SignedInCall<Pools
     res.json({
       pools: page.map((row) => poolView(row, deps.chainId, claimable.get(BigInt(row.song_id)))),
       next_cursor:
-        rows.length > limit && last !== undefined ? encodePoolCursor({ launchBlock: BigInt(last.launch_block), launchLogIndex: last.launch_log_index }) : null,
+        rows.length > limit && last !== undefined
+          ? encodePoolCursor({ launchBlock: BigInt(last.launch_block), launchLogIndex: last.launch_log_index })
+          : null,
       indexed_through_block: deps.vault === undefined ? null : await indexedThrough(deps.db, deps.vault.cursorName),
     } satisfies z.infer<typeof poolsResponseSchema>);
   };
@@ -179,7 +206,12 @@ export function poolsHandler(deps: TradingRouterDeps): (call: SignedInCall<Pools
 export function songIdInput(req: Request): Result<bigint> {
   const songId = parseTokenId(String(req.params.songId));
   if (songId === null) {
-    return fail(appError('VALIDATION_ERROR', 'Invalid song id', { details: 'the song id is a SongNFT token id, a positive integer', fields: { songId: req.params.songId } }));
+    return fail(
+      appError('VALIDATION_ERROR', 'Invalid song id', {
+        details: 'the song id is a SongNFT token id, a positive integer',
+        fields: { songId: req.params.songId },
+      }),
+    );
   }
   return ok(songId);
 }
@@ -189,7 +221,14 @@ export function poolHandler(deps: TradingRouterDeps): (call: SignedInCall<bigint
   return async ({ req, res, input: songId }) => {
     const row = await findPool(deps.db, { songId, now: deps.now() });
     if (row === null) {
-      sendError(req, res, appError('NOT_FOUND', 'Pool not found', { details: 'no pool of this song has been indexed (not launched, or not confirmed yet)', fields: { songId: songId.toString() } }));
+      sendError(
+        req,
+        res,
+        appError('NOT_FOUND', 'Pool not found', {
+          details: 'no pool of this song has been indexed (not launched, or not confirmed yet)',
+          fields: { songId: songId.toString() },
+        }),
+      );
       return;
     }
     const claimable = await claimableOf(deps, [row]);
@@ -199,29 +238,28 @@ export function poolHandler(deps: TradingRouterDeps): (call: SignedInCall<bigint
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: variantCErrorSchema } } });
 export const poolsDocs: RouteDocs = {
-    tags: ['v1'],
-    summary: 'Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)',
-    description:
-      'Indexed from SongVault launches and the Uniswap v4 PoolManager events of Songmint pools, confirmed CHAIN_CONFIRMATIONS deep; claimable fees are read from SongVault at answer time.',
-    request: { query: poolsQuerySchema },
-    responses: {
-      200: { description: 'A page of pools.', content: { 'application/json': { schema: poolsResponseSchema } } },
-      400: error('VALIDATION_ERROR: a bad cursor or limit'),
-      401: error('AUTH_ERROR'),
-      429: error('RATE_002: the hourly trading limit'),
-    },
+  tags: ['v1'],
+  summary: 'Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)',
+  description:
+    'Indexed from SongVault launches and the Uniswap v4 PoolManager events of Songmint pools, confirmed CHAIN_CONFIRMATIONS deep; claimable fees are read from SongVault at answer time.',
+  request: { query: poolsQuerySchema },
+  responses: {
+    200: { description: 'A page of pools.', content: { 'application/json': { schema: poolsResponseSchema } } },
+    400: error('VALIDATION_ERROR: a bad cursor or limit'),
+    401: error('AUTH_ERROR'),
+    429: error('RATE_002: the hourly trading limit'),
+  },
 };
 
 export const poolDocs: RouteDocs = {
-    tags: ['v1'],
-    summary: 'Variant C: the pool of one song',
-    request: { params: z.object({ songId: z.string().meta({ description: 'SongNFT token id.', example: '1' }) }) },
-    responses: {
-      200: { description: 'The pool.', content: { 'application/json': { schema: poolSchema } } },
-      400: error('VALIDATION_ERROR'),
-      401: error('AUTH_ERROR'),
-      404: error('NOT_FOUND: not launched, or the launch is not indexed yet'),
-      429: error('RATE_002: the hourly trading limit'),
-    },
+  tags: ['v1'],
+  summary: 'Variant C: the pool of one song',
+  request: { params: z.object({ songId: z.string().meta({ description: 'SongNFT token id.', example: '1' }) }) },
+  responses: {
+    200: { description: 'The pool.', content: { 'application/json': { schema: poolSchema } } },
+    400: error('VALIDATION_ERROR'),
+    401: error('AUTH_ERROR'),
+    404: error('NOT_FOUND: not launched, or the launch is not indexed yet'),
+    429: error('RATE_002: the hourly trading limit'),
+  },
 };
-
