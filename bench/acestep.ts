@@ -98,8 +98,8 @@ async function measuredMatmulGflops(): Promise<number> {
 
 async function benchDevice(device: Device, dir: string, depsFor: (model: SongModel) => PipelineDeps): Promise<AcestepRow[]> {
   const loaded = await loadSongModel({ modelDir: dir, device });
-  if (!loaded.ok) throw new Error(loaded.message);
-  const model = loaded.model;
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const model = loaded.value;
   const signal = new AbortController().signal;
   const rows: AcestepRow[] = [];
   // Warm-up: session arenas.

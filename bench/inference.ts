@@ -115,8 +115,8 @@ async function main(): Promise<void> {
   const s3 = await startTestS3();
   const store = createObjectStore(testObjectStoreOptions(s3));
   const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: DEVICE });
-  if (!loaded.ok) throw new Error(loaded.message);
-  const model = loaded.model;
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const model = loaded.value;
   const pool = new EncoderPool(threads);
   const backend = selectEncoderBackend('auto', systemBinaryProbe);
   const identityDir = await makeTempDir('bench-c2pa');
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     let t = performance.now();
     const serial = await encodeMp3(pcm.channels, pcm.sampleRate, { backend, pool, parallelism: 1, signal });
     const encodeSerialMs = performance.now() - t;
-    if (!serial.ok) throw new Error(serial.message);
+    if (!serial.ok) throw new Error(serial.error.message);
     const copies: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       t = performance.now();
@@ -270,9 +270,9 @@ async function main(): Promise<void> {
   const musicgenDir = await makeTempDir('bench-musicgen');
   await writeTinyMusicgen(musicgenDir.path);
   const musicgen = await loadSongModel({ modelDir: musicgenDir.path, device: DEVICE });
-  if (!musicgen.ok) throw new Error(musicgen.message);
+  if (!musicgen.ok) throw new Error(musicgen.error.message);
   const formatRows: FormatRow[] = [];
-  for (const songModel of [deps.model, musicgen.model]) {
+  for (const songModel of [deps.model, musicgen.value]) {
     for (const duration of MUSICGEN_DURATIONS) {
       const t0 = performance.now();
       const song = await generateSong(
@@ -295,7 +295,7 @@ async function main(): Promise<void> {
       });
     }
   }
-  await musicgen.model.release();
+  await musicgen.value.release();
   await musicgenDir.remove();
   const acestep = await benchAcestep(DEVICE, depsFor);
 

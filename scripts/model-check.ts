@@ -53,8 +53,8 @@ if (existsSync(join(dir, ACESTEP_MANIFEST_FILE))) {
 }
 
 const loaded = await loadSongModel({ modelDir: dir, device: 'cpu' });
-if (!loaded.ok) failed(loaded.code, loaded.message);
+if (!loaded.ok) failed(loaded.error.code, loaded.error.message);
 console.log(
-  `model:check passed: ${loaded.model.name} ${loaded.model.version} (${loaded.model.format}) loads on CPU; request steps ${loaded.model.steps.join(', ')}; licence ${loaded.model.licence.spdx}`,
+  `model:check passed: ${loaded.value.name} ${loaded.value.version} (${loaded.value.format}) loads on CPU; request steps ${loaded.value.steps.join(', ')}; licence ${loaded.value.licence.spdx}`,
 );
-await loaded.model.release();
+await loaded.value.release();

@@ -74,7 +74,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     assertCbr320(bytes);
     const measured = measureMp3(bytes);
     assert.ok(measured.ok);
-    assert.equal(measured.samples, 5 * 48_000, '125 latent frames x 1920 samples at 48 kHz');
+    assert.equal(measured.value.samples, 5 * 48_000, '125 latent frames x 1920 samples at 48 kHz');
     assert.ok(Math.abs((first.actual_duration ?? 0) - 5) <= 1152 / 48_000, `duration ${first.actual_duration} within one frame of 5 s`);
     const decoded = await decodeMp3(bytes);
     assert.equal(decoded.errors, 0);

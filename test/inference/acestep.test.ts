@@ -262,7 +262,7 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
   const failure = async (modelDir: string) => {
     const loaded = await loadSongModel({ modelDir, device: 'cpu' });
     if (loaded.ok) {
-      await loaded.model.release();
+      await loaded.value.release();
       assert.fail('the directory loaded');
     }
     return loaded;
@@ -272,9 +272,9 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     const withExportManifest = await copy('with-export-manifest');
     await writeFile(join(withExportManifest, 'manifest.json'), JSON.stringify({ files: [{ path: 'dit_decoder.onnx', sha256: 'x' }] }));
     const loaded = await loadSongModel({ modelDir: withExportManifest, device: 'cpu' });
-    assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
-    assert.equal(loaded.model.format, 'acestep-onnx');
-    await loaded.model.release();
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
+    assert.equal(loaded.value.format, 'acestep-onnx');
+    await loaded.value.release();
   });
 
   it('fails on a wrong sha256, naming the file and both hashes', async () => {
@@ -284,9 +284,9 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
     await writeFile(vae, bytes);
     const loaded = await failure(broken);
-    assert.equal(loaded.code, 'MODEL_CHECKSUM_MISMATCH');
-    assert.match(loaded.message, /graph vae_decoder: vae_decoder\.onnx sha256 expected [0-9a-f]{64}, found [0-9a-f]{64}/);
-    assert.ok(loaded.message.includes(sha256(bytes)));
+    assert.equal(loaded.error.code, 'MODEL_CHECKSUM_MISMATCH');
+    assert.match(loaded.error.message, /graph vae_decoder: vae_decoder\.onnx sha256 expected [0-9a-f]{64}, found [0-9a-f]{64}/);
+    assert.ok(loaded.error.message.includes(sha256(bytes)));
   });
 
   it('fails on a graph whose input has another name, naming the graph, the input and what it found', async () => {
@@ -303,8 +303,8 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
       if (graph !== undefined) graph.sha256 = sha256(bytes);
     });
     const loaded = await failure(broken);
-    assert.equal(loaded.code, 'MODEL_LAYOUT_INVALID');
-    assert.match(loaded.message, /graph condition_encoder .*input lyric_attention_mask expected, found .*lyric_attention_masq/);
+    assert.equal(loaded.error.code, 'MODEL_LAYOUT_INVALID');
+    assert.match(loaded.error.message, /graph condition_encoder .*input lyric_attention_mask expected, found .*lyric_attention_masq/);
   });
 
   it('fails on a manifest that leaves the contract or disagrees with io_contract_core.json', async () => {
@@ -313,19 +313,19 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
       const input = m.graphs.dit_decoder?.inputs.find((i) => i.name === 'timestep_r');
       if (input !== undefined) input.name = 'timestep_s';
     });
-    assert.match((await failure(renamed)).message, /graph dit_decoder: input timestep_r expected/);
+    assert.match((await failure(renamed)).error.message, /graph dit_decoder: input timestep_r expected/);
 
     const widths = await copy('manifest-widths');
     await editManifest(widths, (m) => {
       (m.dims as Record<string, number>).encoder_hidden = 2048;
     });
-    assert.match((await failure(widths)).message, /dimension 2 expected encoder_hidden=2048, found 24/);
+    assert.match((await failure(widths)).error.message, /dimension 2 expected encoder_hidden=2048, found 24/);
 
     const io = await copy('io-contract');
     const contract = JSON.parse(await readFile(join(io, IO_CONTRACT_CORE_FILE), 'utf8')) as { inputs: Record<string, string[]> };
     contract.inputs.dit_decoder = (contract.inputs.dit_decoder ?? []).filter((n) => n !== 'encoder_attention_mask');
     await writeFile(join(io, IO_CONTRACT_CORE_FILE), JSON.stringify(contract));
-    assert.match((await failure(io)).message, /graph dit_decoder: input encoder_attention_mask expected, io_contract_core\.json has/);
+    assert.match((await failure(io)).error.message, /graph dit_decoder: input encoder_attention_mask expected, io_contract_core\.json has/);
   });
 
   it('npm run model:check passes on the tiny directory and fails on a broken one with the mismatch', async () => {

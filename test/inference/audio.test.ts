@@ -32,19 +32,19 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
   before(async () => {
     const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'cpu' });
     assert.ok(loaded.ok);
-    const encoded = encodePrompt('rock song', loaded.model.manifest.conditioning);
-    const out = await loaded.model.generate(
+    const encoded = encodePrompt('rock song', loaded.value.manifest.conditioning);
+    const out = await loaded.value.generate(
       {
         conditioning: encoded.conditioning,
         seed: seedToModelInput(3n),
-        rhythm: Float32Array.from(loaded.model.manifest.conditioning.default_rhythm),
+        rhythm: Float32Array.from(loaded.value.manifest.conditioning.default_rhythm),
         numSamples: seconds * RATE,
         steps: 27,
       },
       new AbortController().signal,
     );
     pcm = out.channels.map((c) => c.slice());
-    await loaded.model.release();
+    await loaded.value.release();
   });
   after(async () => {
     await pool.close();
@@ -52,26 +52,26 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
 
   const encode = async (parallelism: number, signal = new AbortController().signal) => {
     const result = await encodeMp3(pcm, RATE, { backend: 'wasm', pool, parallelism, signal });
-    assert.ok(result.ok, result.ok ? '' : result.message);
+    assert.ok(result.ok, result.ok ? '' : result.error.message);
     return result;
   };
 
   it('writes 320 kbps CBR frames behind an Info/LAME tag whose delay and padding give the exact length', async () => {
     const serial = await encode(1);
-    assert.equal(serial.chunks, 1);
-    const frames = assertCbr320(serial.bytes);
-    const parsed = parseMp3(serial.bytes);
-    assert.ok(parsed.ok && parsed.tag !== undefined);
-    assert.equal(parsed.tag.delay, LAME_ENCODER_DELAY);
-    assert.equal(parsed.tag.frameCount, frames - 1);
-    assert.equal(parsed.tag.byteCount, serial.bytes.length);
-    assert.equal((frames - 1) * 1152 - parsed.tag.delay - parsed.tag.padding, seconds * RATE);
-    const measured = measureMp3(serial.bytes);
+    assert.equal(serial.value.chunks, 1);
+    const frames = assertCbr320(serial.value.bytes);
+    const parsed = parseMp3(serial.value.bytes);
+    assert.ok(parsed.ok && parsed.value.tag !== undefined);
+    assert.equal(parsed.value.tag.delay, LAME_ENCODER_DELAY);
+    assert.equal(parsed.value.tag.frameCount, frames - 1);
+    assert.equal(parsed.value.tag.byteCount, serial.value.bytes.length);
+    assert.equal((frames - 1) * 1152 - parsed.value.tag.delay - parsed.value.tag.padding, seconds * RATE);
+    const measured = measureMp3(serial.value.bytes);
     assert.ok(measured.ok);
-    assert.deepEqual([measured.samples, measured.seconds, measured.bitratesKbps], [seconds * RATE, seconds, [320]]);
+    assert.deepEqual([measured.value.samples, measured.value.seconds, measured.value.bitratesKbps], [seconds * RATE, seconds, [320]]);
 
     // A gapless decoder plays exactly the input's samples, aligned with it (no delay left over).
-    const decoded = await decodeMp3(serial.bytes);
+    const decoded = await decodeMp3(serial.value.bytes);
     assert.equal(decoded.errors, 0);
     assert.equal(decoded.samples, seconds * RATE);
     const aligned = snrDb(pcm[0]!, decoded.channels[0]!, 0, seconds * RATE);
@@ -83,12 +83,12 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
   it('encodes chunks in parallel threads and joins them at frame boundaries as cleanly as one encoder', async () => {
     const serial = await encode(1);
     const parallel = await encode(2);
-    assert.equal(parallel.chunks, 2);
-    assert.equal(parallel.serialFallback, false);
-    assertCbr320(parallel.bytes);
-    const measured = measureMp3(parallel.bytes);
-    assert.ok(measured.ok && measured.samples === seconds * RATE);
-    const [a, b] = await Promise.all([decodeMp3(serial.bytes), decodeMp3(parallel.bytes)]);
+    assert.equal(parallel.value.chunks, 2);
+    assert.equal(parallel.value.serialFallback, false);
+    assertCbr320(parallel.value.bytes);
+    const measured = measureMp3(parallel.value.bytes);
+    assert.ok(measured.ok && measured.value.samples === seconds * RATE);
+    const [a, b] = await Promise.all([decodeMp3(serial.value.bytes), decodeMp3(parallel.value.bytes)]);
     assert.equal(b.errors, 0);
     assert.equal(b.samples, seconds * RATE);
     const join = (planChunks(seconds * RATE, 2).joins[0] ?? 0) * 1152;
@@ -100,7 +100,7 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
       assert.ok(parallelSnr > serialSnr - 3, `around the join: parallel ${parallelSnr.toFixed(1)} dB, serial ${serialSnr.toFixed(1)} dB`);
     }
     // Encoding is deterministic: the same PCM gives the same bytes.
-    assert.ok(Buffer.from((await encode(2)).bytes).equals(Buffer.from(parallel.bytes)));
+    assert.ok(Buffer.from((await encode(2)).value.bytes).equals(Buffer.from(parallel.value.bytes)));
   });
 
   it('plans chunks on frame boundaries that cover the song, with overlap for warm-up and join search', () => {
@@ -128,7 +128,7 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
     setTimeout(() => controller.abort(new Error('job time limit')), 30);
     await assert.rejects(running, /job time limit/);
     const after = await encode(2);
-    assert.equal(assertCbr320(after.bytes) > 0, true);
+    assert.equal(assertCbr320(after.value.bytes) > 0, true);
   });
 
   it('CRC-16 is the LAME/ARC variant', () => {
@@ -148,9 +148,9 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
     }
     const result = await encodeMp3(pcm, RATE, { backend, pool, parallelism: 2, signal: new AbortController().signal });
     assert.ok(result.ok);
-    assertCbr320(result.bytes);
-    const measured = measureMp3(result.bytes);
-    assert.ok(measured.ok && measured.samples === seconds * RATE);
-    assert.equal((await decodeMp3(result.bytes)).errors, 0);
+    assertCbr320(result.value.bytes);
+    const measured = measureMp3(result.value.bytes);
+    assert.ok(measured.ok && measured.value.samples === seconds * RATE);
+    assert.equal((await decodeMp3(result.value.bytes)).errors, 0);
   });
 });

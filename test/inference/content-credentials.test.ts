@@ -91,8 +91,8 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
 
   before(async () => {
     const loaded = await loadSongModel({ modelDir: BUILTIN_MODEL_DIR, device: 'cpu' });
-    if (!loaded.ok) throw new Error(loaded.message);
-    model = loaded.model;
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    model = loaded.value;
     pool = new EncoderPool(2);
     test = await testSigningIdentity();
     const signing = loadSigningIdentity({ certFile: test.env.C2PA_SIGN_CERT, keyFile: test.env.C2PA_PRIVATE_KEY });
@@ -223,7 +223,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     assert.equal(song.audioHash, `0x${createHash('sha256').update(song.bytes).digest('hex')}`);
     const measured = measureMp3(song.bytes);
     assert.ok(measured.ok);
-    assert.equal(measured.samples, 4 * model.sampleRate);
+    assert.equal(measured.value.samples, 4 * model.sampleRate);
     assert.equal(song.actualDuration, 4);
     const decoded = await decodeMp3(song.bytes);
     assert.equal(decoded.errors, 0);

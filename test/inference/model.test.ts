@@ -22,8 +22,8 @@ describe('built-in model: build, determinism, conditioning', () => {
   let model: MusicModel;
   before(async () => {
     const loaded = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'cpu' });
-    assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
-    model = loaded.model;
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
+    model = loaded.value;
   });
   after(async () => {
     await model.release();
@@ -137,12 +137,12 @@ describe('text encoder', () => {
     conditioning = await loadModel({ modelDir: BUILTIN_MODEL_DIR, device: 'cpu' });
   });
   after(async () => {
-    if (conditioning.ok) await conditioning.model.release();
+    if (conditioning.ok) await conditioning.value.release();
   });
 
   it('maps genre, mood, tempo and key words to the conditioning vector, clamped to each range', () => {
     assert.ok(conditioning.ok);
-    const vocab = conditioning.model.manifest.conditioning;
+    const vocab = conditioning.value.manifest.conditioning;
     const dark = encodePrompt('Dark techno', vocab);
     assert.equal(dark.values.minor, 1);
     assert.ok(dark.values.brightness! < 0.5);
@@ -205,15 +205,15 @@ describe('execution device selection', () => {
     });
     assert.ok(loaded.ok);
     try {
-      if (loaded.model.device === 'cpu') assert.match(loaded.model.fallbackReason ?? '', /cuda/i);
-      else assert.equal(loaded.model.fallbackReason, undefined);
+      if (loaded.value.device === 'cpu') assert.match(loaded.value.fallbackReason ?? '', /cuda/i);
+      else assert.equal(loaded.value.fallbackReason, undefined);
     } finally {
-      await loaded.model.release();
+      await loaded.value.release();
     }
   });
 
   it('reports a missing or invalid model directory as an error value', async () => {
     const missing = await loadModel({ modelDir: join(tmpdir(), 'no-such-model-dir'), device: 'cpu' });
-    assert.deepEqual(missing.ok ? 'ok' : missing.code, 'MODEL_MANIFEST_MISSING');
+    assert.deepEqual(missing.ok ? 'ok' : missing.error.code, 'MODEL_MANIFEST_MISSING');
   });
 });

@@ -163,14 +163,14 @@ describe('the tiny MusicGen-format model and the backend', () => {
     await Promise.all([text.release(), decoder.release(), codec.release()]);
     const spec = await readMusicgenSpec(dir.path);
     assert.ok(spec.ok);
-    assert.equal(spec.spec.frameRate, 50, '32 kHz / (8 x 5 x 4 x 4)');
-    assert.equal(spec.spec.bosTokenId, TINY_DIMS.codebookSize);
+    assert.equal(spec.value.frameRate, 50, '32 kHz / (8 x 5 x 4 x 4)');
+    assert.equal(spec.value.bosTokenId, TINY_DIMS.codebookSize);
   });
 
   it('gives the same logits from the key/value cache as from recomputing the whole sequence', async () => {
     const spec = await readMusicgenSpec(dir.path);
     assert.ok(spec.ok);
-    const session = await ort.InferenceSession.create(spec.spec.files.decoder);
+    const session = await ort.InferenceSession.create(spec.value.files.decoder);
     const { codebooks: K, textHidden: Dt, heads, layers } = TINY_DIMS;
     const batch = 2;
     const E = 5;
@@ -233,8 +233,8 @@ describe('the tiny MusicGen-format model and the backend', () => {
 
   it('renders exactly the asked duration at 48 kHz, the same for a seed and different for another, over several windows', async () => {
     const loaded = await loadSongModel({ modelDir: dir.path, device: 'cpu' });
-    assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
-    const model = loaded.model;
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
+    const model = loaded.value;
     assert.equal(model.format, 'musicgen-onnx');
     assert.deepEqual(model.licence, { spdx: 'MIT', commercial_use: true });
     const render = (seed: bigint, lyrics: string | null = null) =>
@@ -256,13 +256,13 @@ describe('the tiny MusicGen-format model and the backend', () => {
   it('renders a 240 s song (the spec maximum) by windowed continuation', async () => {
     const loaded = await loadMusicgenModel({ modelDir: dir.path, device: 'cpu', windowFrames: 1000 });
     assert.ok(loaded.ok);
-    const song = await loaded.model.render(
+    const song = await loaded.value.render(
       { prompt: 'rock', lyrics: null, seed: 1n, durationSeconds: 240, steps: 60 },
       new AbortController().signal,
     );
     assert.equal(song.pcm.channels[0]?.length, 240 * 48_000);
     assert.equal(song.conditioning.windows, 20);
-    await loaded.model.release();
+    await loaded.value.release();
   });
 
   it('refuses a directory without a licence, and an aborted render', async () => {
@@ -272,19 +272,19 @@ describe('the tiny MusicGen-format model and the backend', () => {
       const { rm } = await import('node:fs/promises');
       await rm(join(bare.path, 'songmint.json'));
       const missing = await loadSongModel({ modelDir: bare.path, device: 'cpu' });
-      assert.equal(missing.ok ? 'loaded' : missing.code, 'MODEL_LICENCE_MISSING');
+      assert.equal(missing.ok ? 'loaded' : missing.error.code, 'MODEL_LICENCE_MISSING');
       const { writeFile } = await import('node:fs/promises');
       await writeFile(join(bare.path, 'README.md'), '---\nlicense: cc-by-nc-4.0\n---\n');
       const fromCard = await loadSongModel({ modelDir: bare.path, device: 'cpu' });
       assert.ok(fromCard.ok);
-      assert.deepEqual(fromCard.model.licence, { spdx: 'CC-BY-NC-4.0', commercial_use: false });
+      assert.deepEqual(fromCard.value.licence, { spdx: 'CC-BY-NC-4.0', commercial_use: false });
       const controller = new AbortController();
       controller.abort(new Error('time limit'));
       await assert.rejects(
-        fromCard.model.render({ prompt: 'x', lyrics: null, seed: 1n, durationSeconds: 5, steps: 27 }, controller.signal),
+        fromCard.value.render({ prompt: 'x', lyrics: null, seed: 1n, durationSeconds: 5, steps: 27 }, controller.signal),
         /time limit/,
       );
-      await fromCard.model.release();
+      await fromCard.value.release();
     } finally {
       await bare.remove();
     }

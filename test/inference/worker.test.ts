@@ -81,7 +81,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     assert.ok(frames > 190);
     const measured = measureMp3(bytes);
     assert.ok(measured.ok);
-    assert.equal(measured.samples, 5 * 44100);
+    assert.equal(measured.value.samples, 5 * 44100);
     assert.equal(row.actual_duration, 5);
     const decoded = await decodeMp3(bytes);
     assert.equal(decoded.errors, 0);

@@ -10,6 +10,8 @@
  * Joins where both frames use long blocks are preferred so the decoder's overlap-add matches.
  */
 import type { Frame } from './mp3-frames.ts';
+import type { DomainError, Result } from '../../../core/src/result.ts';
+import { fail, ok } from '../../../core/src/result.ts';
 import { parseMp3 } from './mp3-frames.ts';
 
 export interface EncodedChunk {
@@ -64,14 +66,14 @@ function freeAfterMainData(frames: readonly Frame[], index: number): number {
   return virtualStart + dataLength - mainEnd;
 }
 
-export type JoinResult = { ok: true; bytes: Uint8Array; frames: number } | { ok: false; code: 'MP3_JOIN_FAILED'; message: string };
+export type JoinResult = Result<{ bytes: Uint8Array; frames: number }, DomainError<'MP3_JOIN_FAILED'>>;
 
 export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly number[]): JoinResult {
   const parsed: ParsedChunk[] = [];
   for (const chunk of chunks) {
     const result = parseMp3(chunk.bytes);
-    if (!result.ok) return { ok: false, code: 'MP3_JOIN_FAILED', message: `chunk does not parse: ${result.message}` };
-    parsed.push({ bytes: chunk.bytes, frames: result.frames, firstFrame: chunk.firstFrame });
+    if (!result.ok) return fail({ code: 'MP3_JOIN_FAILED', message: `chunk does not parse: ${result.error.message}` });
+    parsed.push({ bytes: chunk.bytes, frames: result.value.frames, firstFrame: chunk.firstFrame });
   }
   // For each join pick the global frame f that starts the later chunk's part.
   const cut: number[] = [];
@@ -80,7 +82,7 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
     const after = parsed[k + 1];
     const from = joins[k];
     if (before === undefined || after === undefined || from === undefined) {
-      return { ok: false, code: 'MP3_JOIN_FAILED', message: 'chunk plan and chunks disagree' };
+      return fail({ code: 'MP3_JOIN_FAILED', message: 'chunk plan and chunks disagree' });
     }
     let chosen: number | undefined;
     for (const needLongBlocks of [true, false]) {
@@ -96,7 +98,7 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
       }
       if (chosen !== undefined) break;
     }
-    if (chosen === undefined) return { ok: false, code: 'MP3_JOIN_FAILED', message: `no usable join frame after frame ${from}` };
+    if (chosen === undefined) return fail({ code: 'MP3_JOIN_FAILED', message: `no usable join frame after frame ${from}` });
     cut.push(chosen);
   }
 
@@ -109,7 +111,7 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
     const toGlobal = k === parsed.length - 1 ? chunk.firstFrame + chunk.frames.length : (cut[k] ?? 0);
     const first = chunk.frames[fromGlobal - chunk.firstFrame];
     const last = chunk.frames[toGlobal - 1 - chunk.firstFrame];
-    if (first === undefined || last === undefined) return { ok: false, code: 'MP3_JOIN_FAILED', message: 'cut outside chunk' };
+    if (first === undefined || last === undefined) return fail({ code: 'MP3_JOIN_FAILED', message: 'cut outside chunk' });
     const piece = chunk.bytes.slice(first.offset, last.offset + last.length);
     const next = parsed[k + 1];
     const nextCut = cut[k];
@@ -117,7 +119,7 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
       // Copy the reservoir bytes the next chunk's first frame reads into this piece's tail.
       const nextFirst = next.frames[nextCut - next.firstFrame];
       const nextPrev = next.frames[nextCut - 1 - next.firstFrame];
-      if (nextFirst === undefined || nextPrev === undefined) return { ok: false, code: 'MP3_JOIN_FAILED', message: 'join frame missing' };
+      if (nextFirst === undefined || nextPrev === undefined) return fail({ code: 'MP3_JOIN_FAILED', message: 'join frame missing' });
       const m = nextFirst.mainDataBegin;
       const sourceEnd = nextPrev.offset + nextPrev.length;
       piece.set(next.bytes.subarray(sourceEnd - m, sourceEnd), piece.length - m);
@@ -132,5 +134,5 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
     out.set(p, at);
     at += p.length;
   }
-  return { ok: true, bytes: out, frames: frameCount };
+  return ok({ bytes: out, frames: frameCount });
 }

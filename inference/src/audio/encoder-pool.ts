@@ -69,8 +69,8 @@ export class EncoderPool {
       const onMessage = (reply: EncodeReply): void => {
         cleanup();
         this.release(worker);
-        if (reply.ok) resolve(reply.bytes);
-        else reject(new Error(`encoder: ${reply.message}`));
+        if (reply.ok) resolve(reply.value);
+        else reject(new Error(`encoder: ${reply.error.message}`));
       };
       const onError = (err: Error): void => {
         cleanup();

@@ -5,6 +5,8 @@
 import { spawn } from 'node:child_process';
 import { parentPort } from 'node:worker_threads';
 import { createMp3Encoder } from 'wasm-media-encoders';
+import type { DomainError, Result } from '../../../core/src/result.ts';
+import { fail, ok } from '../../../core/src/result.ts';
 import type { EncoderBackend } from './encoder-backend.ts';
 import { nativeCommand } from './encoder-backend.ts';
 
@@ -14,7 +16,8 @@ export interface EncodeTask {
   channels: Float32Array[];
 }
 
-export type EncodeReply = { ok: true; bytes: Uint8Array } | { ok: false; message: string };
+/** Posted back to the pool: a plain object of a typed array and strings, so structured-cloneable. */
+export type EncodeReply = Result<Uint8Array, DomainError<'MP3_ENCODE_FAILED'>>;
 
 const BLOCK = 1152 * 128;
 let wasmEncoder: Awaited<ReturnType<typeof createMp3Encoder>> | undefined;
@@ -83,8 +86,10 @@ export async function encodeChunk(task: EncodeTask): Promise<Uint8Array> {
 
 parentPort?.on('message', (task: EncodeTask) => {
   encodeChunk(task).then(
-    (bytes) => parentPort?.postMessage({ ok: true, bytes } satisfies EncodeReply, [bytes.buffer as ArrayBuffer]),
+    (bytes) => parentPort?.postMessage(ok(bytes) satisfies EncodeReply, [bytes.buffer as ArrayBuffer]),
     (err: unknown) =>
-      parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) } satisfies EncodeReply),
+      parentPort?.postMessage(
+        fail({ code: 'MP3_ENCODE_FAILED', message: err instanceof Error ? err.message : String(err) }) satisfies EncodeReply,
+      ),
   );
 });

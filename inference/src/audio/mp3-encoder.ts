@@ -4,6 +4,8 @@
  * chunk-join.ts), and an Info/LAME tag frame records the encoder delay and padding so the file
  * plays exactly the input's samples. A join that cannot be made falls back to one serial encode.
  */
+import type { DomainError, Result } from '../../../core/src/result.ts';
+import { fail, ok } from '../../../core/src/result.ts';
 import type { EncoderBackend } from './encoder-backend.ts';
 import type { EncoderPool } from './encoder-pool.ts';
 import { joinChunks, planChunks } from './chunk-join.ts';
@@ -48,15 +50,15 @@ async function encodeParts(
     encoded.map((bytes, k) => ({ bytes, firstFrame: (plan.ranges[k]?.start ?? 0) / SAMPLES_PER_FRAME })),
     plan.joins,
   );
-  return { bytes: joined.ok ? joined.bytes : undefined, chunks: encoded.length };
+  return { bytes: joined.ok ? joined.value.bytes : undefined, chunks: encoded.length };
 }
 
-export type EncodeResult = ({ ok: true } & EncodedMp3) | { ok: false; code: 'MP3_ENCODE_FAILED'; message: string };
+export type EncodeResult = Result<EncodedMp3, DomainError<'MP3_ENCODE_FAILED'>>;
 
 export async function encodeMp3(channels: readonly Float32Array[], sampleRate: number, options: EncodeOptions): Promise<EncodeResult> {
   const samples = channels[0]?.length ?? 0;
   if (samples === 0 || channels.length < 1 || channels.length > 2) {
-    return { ok: false, code: 'MP3_ENCODE_FAILED', message: `need 1 or 2 channels of PCM, got ${channels.length} x ${samples}` };
+    return fail({ code: 'MP3_ENCODE_FAILED', message: `need 1 or 2 channels of PCM, got ${channels.length} x ${samples}` });
   }
   let { bytes, chunks } = await encodeParts(channels, sampleRate, Math.max(1, options.parallelism), options);
   let serialFallback = false;
@@ -64,15 +66,16 @@ export async function encodeMp3(channels: readonly Float32Array[], sampleRate: n
     ({ bytes, chunks } = await encodeParts(channels, sampleRate, 1, options));
     serialFallback = true;
   }
-  if (bytes === undefined) return { ok: false, code: 'MP3_ENCODE_FAILED', message: 'encoder returned nothing' };
+  if (bytes === undefined) return fail({ code: 'MP3_ENCODE_FAILED', message: 'encoder returned nothing' });
   const parsed = parseMp3(bytes);
-  if (!parsed.ok) return { ok: false, code: 'MP3_ENCODE_FAILED', message: parsed.message };
-  const template = parsed.frames[0];
-  if (template === undefined) return { ok: false, code: 'MP3_ENCODE_FAILED', message: 'no frames' };
-  const audioFrames = parsed.frames.length;
+  if (!parsed.ok) return fail({ code: 'MP3_ENCODE_FAILED', message: parsed.error.message });
+  const audio = parsed.value.frames;
+  const template = audio[0];
+  if (template === undefined) return fail({ code: 'MP3_ENCODE_FAILED', message: 'no frames' });
+  const audioFrames = audio.length;
   const padding = audioFrames * SAMPLES_PER_FRAME - LAME_ENCODER_DELAY - samples;
   if (padding < 0 || padding > 4095) {
-    return { ok: false, code: 'MP3_ENCODE_FAILED', message: `unexpected frame count ${audioFrames} for ${samples} samples` };
+    return fail({ code: 'MP3_ENCODE_FAILED', message: `unexpected frame count ${audioFrames} for ${samples} samples` });
   }
   const info = buildInfoFrame({
     template,
@@ -85,5 +88,5 @@ export async function encodeMp3(channels: readonly Float32Array[], sampleRate: n
   const out = new Uint8Array(info.length + bytes.length);
   out.set(info, 0);
   out.set(bytes, info.length);
-  return { ok: true, bytes: out, backend: options.backend, chunks, serialFallback };
+  return ok({ bytes: out, backend: options.backend, chunks, serialFallback });
 }

@@ -3,6 +3,8 @@
  * (main_data_begin, part2_3_length, block types) and the Info/LAME tag, from which the playable
  * duration is measured exactly: (audio frames x 1152 - encoder delay - padding) / sample rate.
  */
+import type { DomainError, Result } from '../../../core/src/result.ts';
+import { fail, ok } from '../../../core/src/result.ts';
 import { id3v2Length } from './id3-tag.ts';
 
 export const SAMPLES_PER_FRAME = 1152;
@@ -35,9 +37,8 @@ export interface LameTag {
   byteCount: number;
 }
 
-export type ParseResult =
-  | { ok: true; frames: Frame[]; tag: LameTag | undefined }
-  | { ok: false; code: 'MP3_SYNC_LOST' | 'MP3_UNSUPPORTED' | 'MP3_EMPTY'; message: string };
+export type Mp3ParseError = DomainError<'MP3_SYNC_LOST' | 'MP3_UNSUPPORTED' | 'MP3_EMPTY'>;
+export type ParseResult = Result<{ frames: Frame[]; tag: LameTag | undefined }, Mp3ParseError>;
 
 export function parseHeader(bytes: Uint8Array, offset: number): FrameHeader | undefined {
   if (offset + 4 > bytes.length) return undefined;
@@ -146,20 +147,20 @@ export function parseMp3(bytes: Uint8Array): ParseResult {
   while (offset < bytes.length) {
     const header = parseHeader(bytes, offset);
     if (header === undefined) {
-      return { ok: false, code: 'MP3_SYNC_LOST', message: `no MPEG-1 Layer III frame header at byte ${offset}` };
+      return fail({ code: 'MP3_SYNC_LOST', message: `no MPEG-1 Layer III frame header at byte ${offset}` });
     }
     if (offset + header.length > bytes.length) {
-      return { ok: false, code: 'MP3_SYNC_LOST', message: `truncated frame at byte ${offset}` };
+      return fail({ code: 'MP3_SYNC_LOST', message: `truncated frame at byte ${offset}` });
     }
     frames.push({ ...header, offset, ...sideInfo(bytes, header, offset) });
     offset += header.length;
   }
   const first = frames[0];
-  if (first === undefined) return { ok: false, code: 'MP3_EMPTY', message: 'no frames' };
+  if (first === undefined) return fail({ code: 'MP3_EMPTY', message: 'no frames' });
   if (frames.some((f) => f.sampleRate !== first.sampleRate || f.channels !== first.channels)) {
-    return { ok: false, code: 'MP3_UNSUPPORTED', message: 'sample rate or channel count changes between frames' };
+    return fail({ code: 'MP3_UNSUPPORTED', message: 'sample rate or channel count changes between frames' });
   }
-  return { ok: true, frames, tag: readTag(bytes, first) };
+  return ok({ frames, tag: readTag(bytes, first) });
 }
 
 export interface Mp3Measurement {
@@ -172,23 +173,23 @@ export interface Mp3Measurement {
   bitratesKbps: number[];
 }
 
-export type MeasureResult = ({ ok: true } & Mp3Measurement) | Extract<ParseResult, { ok: false }>;
+export type MeasureResult = Result<Mp3Measurement, Mp3ParseError>;
 
 export function measureMp3(bytes: Uint8Array): MeasureResult {
   const parsed = parseMp3(bytes);
   if (!parsed.ok) return parsed;
-  const first = parsed.frames[0];
-  if (first === undefined) return { ok: false, code: 'MP3_EMPTY', message: 'no frames' };
-  const audioFrames = parsed.frames.length - (parsed.tag === undefined ? 0 : 1);
-  const trim = parsed.tag === undefined ? 0 : parsed.tag.delay + parsed.tag.padding;
+  const { frames, tag } = parsed.value;
+  const first = frames[0];
+  if (first === undefined) return fail({ code: 'MP3_EMPTY', message: 'no frames' });
+  const audioFrames = frames.length - (tag === undefined ? 0 : 1);
+  const trim = tag === undefined ? 0 : tag.delay + tag.padding;
   const samples = audioFrames * SAMPLES_PER_FRAME - trim;
-  return {
-    ok: true,
+  return ok({
     sampleRate: first.sampleRate,
     channels: first.channels,
     audioFrames,
     samples,
     seconds: samples / first.sampleRate,
-    bitratesKbps: [...new Set(parsed.frames.map((f) => f.bitrateKbps))],
-  };
+    bitratesKbps: [...new Set(frames.map((f) => f.bitrateKbps))],
+  });
 }

@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fail, ok } from '../../../core/src/result.ts';
 import { loadAcestepModel } from './acestep/acestep-model.ts';
 import { ACESTEP_MANIFEST_FILE } from './acestep/manifest.ts';
 import { MANIFEST_FILE } from './manifest.ts';
@@ -20,17 +21,15 @@ import type { LoadSongModelResult } from './song-model.ts';
 /** Loads the model directory in whichever layout it holds. */
 export async function loadSongModel(options: LoadModelOptions): Promise<LoadSongModelResult> {
   if (existsSync(join(options.modelDir, ACESTEP_MANIFEST_FILE))) {
-    const loaded = await loadAcestepModel(options);
-    return loaded.ok ? { ok: true, model: loaded.value } : { ok: false, ...loaded.error };
+    return loadAcestepModel(options);
   }
   if (existsSync(join(options.modelDir, MANIFEST_FILE))) {
     const loaded = await loadModel(options);
-    return loaded.ok ? { ok: true, model: songModelFromOnnx(loaded.model) } : loaded;
+    return loaded.ok ? ok(songModelFromOnnx(loaded.value)) : loaded;
   }
   if (existsSync(join(options.modelDir, MUSICGEN_CONFIG_FILE))) return loadMusicgenModel(options);
-  return {
-    ok: false,
+  return fail({
     code: 'MODEL_MANIFEST_MISSING',
     message: `${options.modelDir} holds neither ${ACESTEP_MANIFEST_FILE} (ACE-Step 1.5), ${MANIFEST_FILE} (a Songmint ONNX model) nor ${MUSICGEN_CONFIG_FILE} (a MusicGen ONNX export)`,
-  };
+  });
 }

@@ -7,6 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { DomainError, Result } from '../../../core/src/result.ts';
+import { fail, ok } from '../../../core/src/result.ts';
 import { ModelLicence } from './licence.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -71,26 +73,25 @@ export const ModelManifest = z
   });
 export type ModelManifest = z.infer<typeof ModelManifest>;
 
-export type ManifestResult =
-  | { ok: true; manifest: ModelManifest; modelPath: string }
-  | { ok: false; code: 'MODEL_MANIFEST_MISSING' | 'MODEL_MANIFEST_INVALID'; message: string };
+export type ManifestError = DomainError<'MODEL_MANIFEST_MISSING' | 'MODEL_MANIFEST_INVALID'>;
+export type ManifestResult = Result<{ manifest: ModelManifest; modelPath: string }, ManifestError>;
 
 export async function readManifest(modelDir: string): Promise<ManifestResult> {
   let text: string;
   try {
     text = await readFile(join(modelDir, MANIFEST_FILE), 'utf8');
   } catch (err) {
-    return { ok: false, code: 'MODEL_MANIFEST_MISSING', message: `no ${MANIFEST_FILE} in ${modelDir}: ${String(err)}` };
+    return fail({ code: 'MODEL_MANIFEST_MISSING', message: `no ${MANIFEST_FILE} in ${modelDir}: ${String(err)}` });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { ok: false, code: 'MODEL_MANIFEST_INVALID', message: `${MANIFEST_FILE} is not JSON: ${String(err)}` };
+    return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${MANIFEST_FILE} is not JSON: ${String(err)}` });
   }
   const parsed = ModelManifest.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, code: 'MODEL_MANIFEST_INVALID', message: z.prettifyError(parsed.error) };
+    return fail({ code: 'MODEL_MANIFEST_INVALID', message: z.prettifyError(parsed.error) });
   }
-  return { ok: true, manifest: parsed.data, modelPath: join(modelDir, parsed.data.file) };
+  return ok({ manifest: parsed.data, modelPath: join(modelDir, parsed.data.file) });
 }

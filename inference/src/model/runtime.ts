@@ -3,6 +3,8 @@
  * (manifest + ONNX file), fed by input role, producing planar PCM.
  */
 import * as ort from 'onnxruntime-node';
+import type { Result } from '../../../core/src/result.ts';
+import { fail, ok } from '../../../core/src/result.ts';
 import type { Device, DevicePreference, ExecutionProviders, GpuProbe } from './device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from './device.ts';
 import type { InputRole, ModelManifest } from './manifest.ts';
@@ -38,7 +40,7 @@ export interface LoadModelOptions {
   createSession?: (modelPath: string, providers: ExecutionProviders) => Promise<ort.InferenceSession>;
 }
 
-export type LoadModelResult = { ok: true; model: MusicModel } | { ok: false; code: string; message: string };
+export type LoadModelResult = Result<MusicModel>;
 
 const defaultCreateSession = (modelPath: string, providers: ExecutionProviders): Promise<ort.InferenceSession> =>
   ort.InferenceSession.create(modelPath, { executionProviders: [...providers], graphOptimizationLevel: 'all' });
@@ -65,18 +67,18 @@ function abortError(signal: AbortSignal): Error {
 export async function loadModel(options: LoadModelOptions): Promise<LoadModelResult> {
   const read = await readManifest(options.modelDir);
   if (!read.ok) return read;
-  const { manifest, modelPath } = read;
+  const { manifest, modelPath } = read.value;
   const plan = providerPlan(options.device, gpuPresent(options.probe ?? systemGpuProbe));
   const create = options.createSession ?? defaultCreateSession;
   let choice;
   try {
     choice = await createWithFallback(plan, (providers) => create(modelPath, providers));
   } catch (err) {
-    return { ok: false, code: 'MODEL_LOAD_FAILED', message: err instanceof Error ? err.message : String(err) };
+    return fail({ code: 'MODEL_LOAD_FAILED', message: err instanceof Error ? err.message : String(err) });
   }
   const session = choice.session;
   const output = manifest.outputs[0];
-  if (output === undefined) return { ok: false, code: 'MODEL_MANIFEST_INVALID', message: 'no output' };
+  if (output === undefined) return fail({ code: 'MODEL_MANIFEST_INVALID', message: 'no output' });
 
   const model: MusicModel = {
     manifest,
@@ -110,5 +112,5 @@ export async function loadModel(options: LoadModelOptions): Promise<LoadModelRes
       await session.release();
     },
   };
-  return { ok: true, model };
+  return ok(model);
 }

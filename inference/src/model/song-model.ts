@@ -4,6 +4,7 @@
  * ONNX graph (the built-in model), the public MusicGen ONNX export, and an ACE-Step 1.5 export
  * with `songmint-acestep.json`.
  */
+import type { Result } from '../../../core/src/result.ts';
 import type { Device } from './device.ts';
 import type { ModelLicence } from './licence.ts';
 import type { PcmAudio } from './runtime.ts';
@@ -44,4 +45,4 @@ export interface SongModel {
   release(): Promise<void>;
 }
 
-export type LoadSongModelResult = { ok: true; model: SongModel } | { ok: false; code: string; message: string };
+export type LoadSongModelResult = Result<SongModel>;

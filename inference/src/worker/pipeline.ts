@@ -155,14 +155,14 @@ export async function generateSong(
   await deps.enterStage?.('encode', signal);
   t = performance.now();
   const mp3 = await encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal });
-  if (!mp3.ok) throw new PipelineError(mp3.code, mp3.message);
+  if (!mp3.ok) throw new PipelineError(mp3.error.code, mp3.error.message);
   const encodeMs = performance.now() - t;
   progress(85);
 
   // Tags and content credentials go in before hashing: audio_hash is the hash of the served bytes.
   t = performance.now();
   const finished = await finishMp3(
-    mp3.bytes,
+    mp3.value.bytes,
     {
       jobId: request.jobId,
       kind: request.kind,
@@ -180,18 +180,18 @@ export async function generateSong(
   const audioHash = contentHash(finished.bytes);
   const hashMs = performance.now() - t;
   const measured = measureMp3(finished.bytes);
-  if (!measured.ok) throw new PipelineError(measured.code, measured.message);
+  if (!measured.ok) throw new PipelineError(measured.error.code, measured.error.message);
   progress(90);
   return {
     bytes: finished.bytes,
     audioHash,
-    actualDuration: measured.seconds,
+    actualDuration: measured.value.seconds,
     usedLyrics,
     lyricsTokens,
     conditioning: rendered.conditioning,
     matchedWords: rendered.matchedWords,
     modelTokens: rendered.tokens,
-    encoderBackend: mp3.backend,
+    encoderBackend: mp3.value.backend,
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
     timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs },
   };

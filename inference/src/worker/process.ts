@@ -40,13 +40,12 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
   if (!identity.ok) return fail({ code: identity.error.code, message: identity.error.message });
   logger.info({ subject: identity.value.subject, notAfter: identity.value.notAfter.toISOString() }, 'C2PA signing identity loaded');
   const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
-  // inference/src/model keeps its own result shape (its owners' to move to core's Result).
-  if (!model.ok) return fail({ code: model.code, message: model.message });
+  if (!model.ok) return fail({ code: model.error.code, message: model.error.message });
   let lyrics: LyricsGenerator = builtinLyricsGenerator;
   if (config.LYRICS_MODEL_DIR !== undefined) {
     const loaded = await loadOnnxLyricsGenerator(config.LYRICS_MODEL_DIR);
     if (!loaded.ok) {
-      await model.model.release();
+      await model.value.release();
       return loaded;
     }
     lyrics = loaded.value;
@@ -62,9 +61,9 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
   const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
   const pool = new EncoderPool(config.ENCODER_THREADS);
   const metrics = createWorkerMetrics({
-    device: model.model.device,
-    model: model.model.name,
-    version: model.model.version,
+    device: model.value.device,
+    model: model.value.name,
+    version: model.value.version,
     encoder: backend,
   });
   const worker = createWorker(
@@ -81,7 +80,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
       boss,
       store,
       pipeline: {
-        model: model.model,
+        model: model.value,
         lyrics,
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
         signingIdentity: identity.value,
@@ -119,7 +118,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
 
   let stopped = false;
   return ok({
-    device: model.model.device,
+    device: model.value.device,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -130,7 +129,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
       await boss.stop({ graceful: false, close: true });
       await closeDatabase(db);
       store.close();
-      await model.model.release();
+      await model.value.release();
     },
   });
 }

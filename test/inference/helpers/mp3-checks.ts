@@ -26,13 +26,13 @@ export async function decodeMp3(bytes: Uint8Array): Promise<Decoded> {
 /** Every frame header (the Info frame included) says 320 kbps; sizes are those of CBR frames. */
 export function assertCbr320(bytes: Uint8Array): number {
   const parsed = parseMp3(bytes);
-  if (!parsed.ok) throw new Error(parsed.message);
-  for (const frame of parsed.frames) {
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  for (const frame of parsed.value.frames) {
     if (frame.bitrateKbps !== 320) throw new Error(`frame at ${frame.offset} is ${frame.bitrateKbps} kbps`);
     const expected = Math.floor((144 * 320000) / frame.sampleRate) + (frame.padding ? 1 : 0);
     if (frame.length !== expected) throw new Error(`frame at ${frame.offset} has length ${frame.length}`);
   }
-  return parsed.frames.length;
+  return parsed.value.frames.length;
 }
 
 /**

@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
+import type { DomainError, Result } from '../../../../core/src/result.ts';
+import { fail, ok } from '../../../../core/src/result.ts';
 import { ModelLicence, licenceFromSpdx, modelCardLicence } from '../licence.ts';
 
 export const MUSICGEN_CONFIG_FILE = 'config.json';
@@ -89,53 +91,58 @@ export interface MusicgenSpec {
   files: { textEncoder: string; decoder: string; codec: string; tokenizer: string; tokenizerConfig: string | undefined };
 }
 
-export type MusicgenSpecResult =
-  { ok: true; spec: MusicgenSpec } | { ok: false; code: 'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'; message: string };
+export type MusicgenLayoutError = DomainError<'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'>;
+export type MusicgenSpecResult = Result<MusicgenSpec, MusicgenLayoutError>;
 
-async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+/** Reads and validates one JSON file of the export; a failure is a layout error naming the file. */
+async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<Result<T, MusicgenLayoutError>> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch (err) {
-    return { ok: false, message: `${basename(path)}: ${err instanceof Error ? err.message : String(err)}` };
+    return fail({ code: 'MODEL_LAYOUT_INVALID', message: `${basename(path)}: ${err instanceof Error ? err.message : String(err)}` });
   }
   const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: `${basename(path)}: ${z.prettifyError(parsed.error)}` };
+  return parsed.success
+    ? ok(parsed.data)
+    : fail({ code: 'MODEL_LAYOUT_INVALID', message: `${basename(path)}: ${z.prettifyError(parsed.error)}` });
 }
 
-async function readIdentity(
-  dir: string,
-): Promise<
-  | { ok: true; name: string; version: string; licence: ModelLicence }
-  | { ok: false; code: 'MODEL_LAYOUT_INVALID' | 'MODEL_LICENCE_MISSING'; message: string }
-> {
+interface ModelIdentity {
+  name: string;
+  version: string;
+  licence: ModelLicence;
+}
+
+async function readIdentity(dir: string): Promise<Result<ModelIdentity, MusicgenLayoutError>> {
   const songmintPath = join(dir, SONGMINT_FILE);
   if (existsSync(songmintPath)) {
     const read = await readJson(songmintPath, SongmintFile);
-    if (!read.ok) return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: read.message };
-    return { ok: true, name: read.value.name, version: read.value.version, licence: read.value.licence };
+    if (!read.ok) return read;
+    return ok({ name: read.value.name, version: read.value.version, licence: read.value.licence });
   }
   const cardPath = join(dir, MODEL_CARD_FILE);
   const spdx = existsSync(cardPath) ? modelCardLicence(await readFile(cardPath, 'utf8')) : undefined;
   const licence = spdx === undefined ? undefined : licenceFromSpdx(spdx);
   if (licence === undefined) {
-    return {
-      ok: false,
+    return fail({
       code: 'MODEL_LICENCE_MISSING',
       message:
         `${dir}: the model's licence is unknown${spdx === undefined ? '' : ` (model card says "${spdx}")`}: write ${SONGMINT_FILE} ` +
         `{"format":"songmint-musicgen/1","name":…,"version":…,"licence":{"spdx":…,"commercial_use":true|false}}`,
-    };
+    });
   }
-  return { ok: true, name: `musicgen:${basename(dir)}`, version: 'unversioned', licence };
+  return ok({ name: `musicgen:${basename(dir)}`, version: 'unversioned', licence });
 }
 
 export async function readMusicgenSpec(dir: string): Promise<MusicgenSpecResult> {
   const config = await readJson(join(dir, MUSICGEN_CONFIG_FILE), MusicgenConfig);
-  if (!config.ok) return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: config.message };
+  if (!config.ok) return config;
   const generationPath = join(dir, GENERATION_CONFIG_FILE);
-  const generation = existsSync(generationPath) ? await readJson(generationPath, GenerationConfig) : { ok: true as const, value: {} };
-  if (!generation.ok) return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: generation.message };
+  const generation = existsSync(generationPath)
+    ? await readJson(generationPath, GenerationConfig)
+    : ok<z.infer<typeof GenerationConfig>>({});
+  if (!generation.ok) return generation;
   const files = {
     textEncoder: join(dir, GRAPH_FILES.textEncoder),
     decoder: join(dir, GRAPH_FILES.decoder),
@@ -143,55 +150,50 @@ export async function readMusicgenSpec(dir: string): Promise<MusicgenSpecResult>
     tokenizer: join(dir, TOKENIZER_FILE),
   };
   const missing = Object.values(files).filter((path) => !existsSync(path));
-  if (missing.length > 0) return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: `missing ${missing.join(', ')}` };
+  if (missing.length > 0) return fail({ code: 'MODEL_LAYOUT_INVALID', message: `missing ${missing.join(', ')}` });
   const identity = await readIdentity(dir);
   if (!identity.ok) return identity;
 
   const { decoder, audio_encoder: codec } = config.value;
   const gen = generation.value;
   if (decoder.hidden_size % decoder.num_attention_heads !== 0) {
-    return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: 'decoder.hidden_size is not a multiple of num_attention_heads' };
+    return fail({ code: 'MODEL_LAYOUT_INVALID', message: 'decoder.hidden_size is not a multiple of num_attention_heads' });
   }
   const samplesPerFrame = codec.upsampling_ratios.reduce((a, b) => a * b, 1);
   if (codec.sampling_rate % samplesPerFrame !== 0) {
-    return {
-      ok: false,
+    return fail({
       code: 'MODEL_LAYOUT_INVALID',
       message: `sampling_rate ${codec.sampling_rate} is not a whole number of ${samplesPerFrame}-sample frames a second`,
-    };
+    });
   }
   const maxPositions = Math.min(decoder.max_position_embeddings, gen.max_length ?? decoder.max_position_embeddings);
   if (maxPositions <= 4 * decoder.num_codebooks) {
-    return {
-      ok: false,
+    return fail({
       code: 'MODEL_LAYOUT_INVALID',
       message: `a window of ${maxPositions} positions leaves no room for ${decoder.num_codebooks} codebooks`,
-    };
+    });
   }
   const tokenizerConfig = join(dir, TOKENIZER_CONFIG_FILE);
-  return {
-    ok: true,
-    spec: {
-      dir,
-      name: identity.name,
-      version: identity.version,
-      licence: identity.licence,
-      numCodebooks: decoder.num_codebooks,
-      codebookSize: decoder.vocab_size,
-      bosTokenId: gen.decoder_start_token_id ?? decoder.bos_token_id ?? decoder.vocab_size,
-      padTokenId: gen.pad_token_id ?? decoder.pad_token_id ?? decoder.vocab_size,
-      layers: decoder.num_hidden_layers,
-      heads: decoder.num_attention_heads,
-      headDim: decoder.hidden_size / decoder.num_attention_heads,
-      maxPositions,
-      frameRate: codec.sampling_rate / samplesPerFrame,
-      samplesPerFrame,
-      sampleRate: codec.sampling_rate,
-      // transformers' defaults where the generation config is silent.
-      guidanceScale: gen.guidance_scale ?? 3,
-      temperature: gen.temperature ?? 1,
-      topK: gen.top_k ?? 50,
-      files: { ...files, tokenizerConfig: existsSync(tokenizerConfig) ? tokenizerConfig : undefined },
-    },
-  };
+  return ok({
+    dir,
+    name: identity.value.name,
+    version: identity.value.version,
+    licence: identity.value.licence,
+    numCodebooks: decoder.num_codebooks,
+    codebookSize: decoder.vocab_size,
+    bosTokenId: gen.decoder_start_token_id ?? decoder.bos_token_id ?? decoder.vocab_size,
+    padTokenId: gen.pad_token_id ?? decoder.pad_token_id ?? decoder.vocab_size,
+    layers: decoder.num_hidden_layers,
+    heads: decoder.num_attention_heads,
+    headDim: decoder.hidden_size / decoder.num_attention_heads,
+    maxPositions,
+    frameRate: codec.sampling_rate / samplesPerFrame,
+    samplesPerFrame,
+    sampleRate: codec.sampling_rate,
+    // transformers' defaults where the generation config is silent.
+    guidanceScale: gen.guidance_scale ?? 3,
+    temperature: gen.temperature ?? 1,
+    topK: gen.top_k ?? 50,
+    files: { ...files, tokenizerConfig: existsSync(tokenizerConfig) ? tokenizerConfig : undefined },
+  });
 }

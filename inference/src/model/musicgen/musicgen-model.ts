@@ -6,6 +6,7 @@
  * process on the device the worker chose (CUDA, or CPU as fallback).
  */
 import * as ort from 'onnxruntime-node';
+import { fail, ok } from '../../../../core/src/result.ts';
 import { resample } from '../../audio/resample.ts';
 import type { Device, ExecutionProviders } from '../device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
@@ -36,12 +37,12 @@ export interface MusicgenTuning {
 export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuning): Promise<LoadSongModelResult> {
   const read = await readMusicgenSpec(options.modelDir);
   if (!read.ok) return read;
-  const spec: MusicgenSpec = read.spec;
+  const spec: MusicgenSpec = read.value;
   let tokenizer: TextTokenizer;
   try {
     tokenizer = await loadTokenizer(spec.files.tokenizer, spec.files.tokenizerConfig);
   } catch (err) {
-    return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: `tokenizer.json: ${err instanceof Error ? err.message : String(err)}` };
+    return fail({ code: 'MODEL_LAYOUT_INVALID', message: `tokenizer.json: ${err instanceof Error ? err.message : String(err)}` });
   }
   const plan = providerPlan(options.device, gpuPresent(options.probe ?? systemGpuProbe));
   const create = options.createSession ?? defaultCreateSession;
@@ -58,7 +59,7 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
     codec = await open(spec.files.codec);
   } catch (err) {
     await Promise.all(sessions.map((s) => s.release()));
-    return { ok: false, code: 'MODEL_LOAD_FAILED', message: err instanceof Error ? err.message : String(err) };
+    return fail({ code: 'MODEL_LOAD_FAILED', message: err instanceof Error ? err.message : String(err) });
   }
   const missing = [
     'input_ids',
@@ -69,7 +70,7 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
   ].filter((name) => !decoder.session.inputNames.includes(name));
   if (missing.length > 0) {
     await Promise.all(sessions.map((s) => s.release()));
-    return { ok: false, code: 'MODEL_LAYOUT_INVALID', message: `decoder_model_merged.onnx lacks inputs ${missing.join(', ')}` };
+    return fail({ code: 'MODEL_LAYOUT_INVALID', message: `decoder_model_merged.onnx lacks inputs ${missing.join(', ')}` });
   }
   // The decoder dominates the time: its device is the model's.
   const device: Device = decoder.device;
@@ -110,5 +111,5 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
       await Promise.all(sessions.map((s) => s.release()));
     },
   };
-  return { ok: true, model };
+  return ok(model);
 }
