@@ -8,6 +8,7 @@ import { indexedThrough, poolPrices } from '../../domain/pools.ts';
 import type { AppDeps, TradingServices } from '../deps.ts';
 import type { PublicCall, RouteDocs } from '../route.ts';
 import { sendError } from '../error-response.ts';
+import { pageQuerySchema } from './trading.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
 import { parseTokenId } from './nft.ts';
 
@@ -66,16 +67,7 @@ export const poolHistorySchema = z
   })
   .meta({ id: 'PoolHistory' });
 
-export const poolHistoryQuerySchema = z.strictObject({
-  cursor: z.string().min(1).max(200).optional().meta({ description: 'Opaque: a `next_cursor` of this route.' }),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(HISTORY_MAX_LIMIT))
-    .optional()
-    .meta({ description: `Swaps per page, 1 to ${HISTORY_MAX_LIMIT} (default ${HISTORY_DEFAULT_LIMIT}).` }),
-});
+export const poolHistoryQuerySchema = pageQuerySchema('Swaps', HISTORY_MAX_LIMIT, HISTORY_DEFAULT_LIMIT);
 
 type PoolHistory = z.infer<typeof poolHistorySchema>;
 

@@ -95,16 +95,21 @@ export const poolsResponseSchema = z
   })
   .meta({ id: 'TradingPools' });
 
-export const poolsQuerySchema = z.strictObject({
-  cursor: z.string().min(1).max(200).optional().meta({ description: 'Opaque: a `next_cursor` of this route.' }),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(POOLS_MAX_LIMIT))
-    .optional()
-    .meta({ description: `Pools per page, 1 to ${POOLS_MAX_LIMIT} (default ${POOLS_DEFAULT_LIMIT}).` }),
-});
+/** `cursor` and `limit` of a cursor-paged list of `noun`: the pool list and a pool's swap history. */
+export function pageQuerySchema(noun: string, max: number, defaultLimit: number) {
+  return z.strictObject({
+    cursor: z.string().min(1).max(200).optional().meta({ description: 'Opaque: a `next_cursor` of this route.' }),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,3}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(max))
+      .optional()
+      .meta({ description: `${noun} per page, 1 to ${max} (default ${defaultLimit}).` }),
+  });
+}
+
+export const poolsQuerySchema = pageQuerySchema('Pools', POOLS_MAX_LIMIT, POOLS_DEFAULT_LIMIT);
 
 type Pool = z.infer<typeof poolSchema>;
 
