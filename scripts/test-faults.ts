@@ -99,6 +99,7 @@ const blackholeLoad = named('postgres-blackhole-load');
 const blackholeShort = named('postgres-blackhole-short');
 const storeBlackhole = named('object-store-blackhole');
 const skew = named('clock-skew');
+const skewedWindow = named('clock-skew-rate-limit');
 const faults =
   Number(named('component-faults').faultsSurvived ?? 0) +
   (named('connection-burst').connections === undefined ? 0 : 2) +
@@ -125,7 +126,7 @@ console.log(
   `blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher call given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms`,
 );
 console.log(
-  `clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}`,
+  `clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}; a replica ${String(skewedWindow.skewMinutes ?? '?')} min ahead (in the next hour) charged ${String(skewedWindow.windowsCharged ?? '?')} window, over the limit ${String(skewedWindow.overLimit ?? '?')}`,
 );
 console.log(
   `fuzz seed              ${String(named('fuzz').seed ?? '?')} (replay: FUZZ_SEED=${String(named('fuzz').seed ?? '?')} FUZZ_REQUESTS=${env.FUZZ_REQUESTS})`,

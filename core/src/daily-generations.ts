@@ -21,27 +21,37 @@ export function dailyGenerationsUsed(stored: { dailyGenerations: number; lastGen
 /**
  * Rules 1 and 2 in one statement: a counter last reset before today starts again from 0; the
  * request is counted only while the counter is below the tier's limit. The row lock serializes
- * concurrent requests of one user, so exactly `limit` pass.
+ * concurrent requests of one user, so exactly `limit` pass. The day is the database's
+ * (`CURRENT_DATE`), and its time comes back with the count for the reset the answer shows.
  */
 const CHARGE_DAILY_GENERATION = {
   name: 'charge-daily-generation',
-  text: `UPDATE users SET
-           daily_generations = CASE WHEN last_generation_reset < CURRENT_DATE THEN 1 ELSE daily_generations + 1 END,
-           last_generation_reset = CURRENT_DATE,
-           total_generations = total_generations + 1,
-           updated_at = now()
-         WHERE id = $1
-           AND (last_generation_reset < CURRENT_DATE OR daily_generations < $2)
-         RETURNING daily_generations`,
+  text: `WITH counted AS (
+           UPDATE users SET
+             daily_generations = CASE WHEN last_generation_reset < CURRENT_DATE THEN 1 ELSE daily_generations + 1 END,
+             last_generation_reset = CURRENT_DATE,
+             total_generations = total_generations + 1,
+             updated_at = now()
+           WHERE id = $1
+             AND (last_generation_reset < CURRENT_DATE OR daily_generations < $2)
+           RETURNING daily_generations
+         )
+         SELECT (SELECT daily_generations FROM counted) AS counted, now() AS db_now`,
 };
+
+/** A daily charge: the songs counted today (null when the limit was reached), and the database's time. */
+export interface DailyCharge {
+  counted: number | null;
+  dbNow: Date;
+}
 
 /**
  * Counts one song of `userId` against `limit` in the caller's transaction (the one that writes
- * the job). Returns the songs counted today, or null when the limit is reached (nothing counted).
+ * the job); nothing is counted when the limit is reached.
  */
-export async function chargeDailyGeneration(db: Queryable, userId: string, limit: number): Promise<number | null> {
-  const row = await db.oneOrNone<{ daily_generations: number }>({ ...CHARGE_DAILY_GENERATION, values: [userId, limit] });
-  return row?.daily_generations ?? null;
+export async function chargeDailyGeneration(db: Queryable, userId: string, limit: number): Promise<DailyCharge> {
+  const row = await db.one<{ counted: number | null; db_now: Date }>({ ...CHARGE_DAILY_GENERATION, values: [userId, limit] });
+  return { counted: row.counted, dbNow: row.db_now };
 }
 
 /**

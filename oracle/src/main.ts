@@ -206,7 +206,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     logger.info('SONG_VAULT_ADDRESS is not set: no pool is indexed and /v1/trading/pools stays empty');
   }
   const prune = setInterval(() => {
-    pruneRateLimitCounters(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
+    pruneRateLimitCounters(db).catch((error: unknown) => logger.warn({ err: error }, 'pruning rate-limit counters failed'));
     pruneIdempotencyKeys(db, new Date()).catch((error: unknown) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();

@@ -2,7 +2,6 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GENERATION_QUEUE } from '../../core/src/generation-queue.ts';
 import type { GenerationMessage } from '../../core/src/generation-queue.ts';
-import { hourWindowStart } from '../../oracle/src/domain/request-charge.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertDailyLimitBody, assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
@@ -93,10 +92,10 @@ describe('limits, queue capacity, worker liveness and priority', () => {
 
   it('refuses with the hourly generation limit (RATE_002) when the hour is used up, without charging the daily counter', async () => {
     const user = await app.login();
-    await app.db.none(`INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 10)`, [
-      `user:${user.userId}`,
-      hourWindowStart(new Date()),
-    ]);
+    await app.db.none(
+      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', date_trunc('hour', now(), 'UTC'), 10)`,
+      [`user:${user.userId}`],
+    );
     const res = await generate(user.token);
     assert.equal(res.status, 429);
     assertVariantAError(res.body, 'RATE_002');
@@ -120,7 +119,8 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     await app.db.none(`UPDATE rate_limit_counters SET count = 95 WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]);
     const second = await generate(user.token);
     assert.equal(second.headers.get('x-ratelimit-remaining'), '4');
-    assert.equal(Number(second.headers.get('x-ratelimit-reset')), hourWindowStart(new Date()).getTime() / 1000 + 3600);
+    const window = await app.db.one<{ start: Date }>(`SELECT date_trunc('hour', now(), 'UTC') AS start`);
+    assert.equal(Number(second.headers.get('x-ratelimit-reset')), window.start.getTime() / 1000 + 3600);
   });
 
   it('limits other categories per hour with headers (general: 1000/h), Variant C shape on /v1', async () => {

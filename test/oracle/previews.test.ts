@@ -7,7 +7,7 @@ import { PREVIEW_RECORD_DAYS } from '../../core/src/jobs/preview-state.ts';
 import { previewObjectKey } from '../../core/src/previews.ts';
 import { sweepRetention } from '../../inference/src/retention/sweep.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
-import { HOURLY_LIMITS, hourWindowStart } from '../../oracle/src/domain/request-charge.ts';
+import { HOURLY_LIMITS } from '../../oracle/src/domain/request-charge.ts';
 import { previewAcceptedSchema, previewStatusSchema } from '../../oracle/src/http/routes/previews.ts';
 import { assertCbr320, decodeMp3 } from '../inference/helpers/mp3-checks.ts';
 import { readC2pa } from '../support/c2pa.ts';
@@ -193,11 +193,10 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     const carol = await stack.app.login();
     const limit = HOURLY_LIMITS.preview.free;
     // The window holds all but one of the tier's previews already.
-    await stack.app.db.none(`INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'preview', $2, $3)`, [
-      `user:${carol.userId}`,
-      hourWindowStart(new Date()),
-      limit - 1,
-    ]);
+    await stack.app.db.none(
+      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'preview', date_trunc('hour', now(), 'UTC'), $2)`,
+      [`user:${carol.userId}`, limit - 1],
+    );
     const key = 'preview-key-1';
     const last = await submit(carol, { prompt: 'the last preview this hour' }, { 'Idempotency-Key': key });
     assert.equal(last.status, 202, last.text);

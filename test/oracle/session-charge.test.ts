@@ -147,13 +147,13 @@ describe('session charge: authentication and the hourly limit in one statement',
     const user = await app.login();
     const claims = { userId: user.userId, walletAddress: user.address.toLowerCase() };
     await app.db.none(
-      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', date_trunc('hour', now()), 10)`,
+      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', date_trunc('hour', now(), 'UTC'), 10)`,
       [`user:${user.userId}`],
     );
-    const free = await chargeRequest({ db: app.db, chargee: { session: claims }, category: 'generation', now: new Date() });
+    const free = await chargeRequest({ db: app.db, chargee: { session: claims }, category: 'generation' });
     assert.equal(free.kind, 'refused');
     await app.setTier(user.userId, 'pro');
-    const pro = await chargeRequest({ db: app.db, chargee: { session: claims }, category: 'generation', now: new Date() });
+    const pro = await chargeRequest({ db: app.db, chargee: { session: claims }, category: 'generation' });
     assert.equal(pro.kind, 'charged');
     assert.equal(pro.kind === 'charged' ? pro.state.remaining : null, 89);
     assert.equal(pro.kind === 'charged' ? pro.user?.tier : null, 'pro');
@@ -161,7 +161,6 @@ describe('session charge: authentication and the hourly limit in one statement',
       db: app.db,
       chargee: { session: { ...claims, walletAddress: '0x0000000000000000000000000000000000000001' } },
       category: 'generation',
-      now: new Date(),
     });
     assert.equal(wrongWallet.kind, 'no_user');
   });

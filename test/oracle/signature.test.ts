@@ -235,7 +235,7 @@ describe('POST /api/signature', () => {
   const hourlyCount = async (userId: string) =>
     (
       await stack.app.db.oneOrNone<{ count: number }>(
-        `SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = 'metadata_nft' AND window_start = date_trunc('hour', now())`,
+        `SELECT count FROM rate_limit_counters WHERE subject = $1 AND category = 'metadata_nft' AND window_start = date_trunc('hour', now(), 'UTC')`,
         [`user:${userId}`],
       )
     )?.count ?? null;

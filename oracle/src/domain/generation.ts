@@ -47,7 +47,6 @@ export interface GenerationDeps {
   db: Database;
   boss: PgBoss;
   queueCapacity: number;
-  now: () => Date;
 }
 
 /**
@@ -119,7 +118,6 @@ export async function admitToQueue<T>(
       }),
     );
   }
-  const now = deps.now();
   try {
     const admitted = await deps.db.tx(`admit-${charge.category}`, async (tx) => {
       // Admission is serialized (one transaction-scoped lock across replicas) so that concurrent
@@ -135,7 +133,7 @@ export async function admitToQueue<T>(
           }),
         );
       }
-      const charged = await chargeRequest({ db: tx, chargee: { user, daily: charge.daily }, category: charge.category, now });
+      const charged = await chargeRequest({ db: tx, chargee: { user, daily: charge.daily }, category: charge.category });
       if (charged.kind === 'refused') throw new Rejection({ ...charged.error, limitState: charged.state, refusedBy: charged.limit });
       if (charged.kind === 'no_user') throw new Error('a charge of a known user found no user');
       return { written: await write(tx, capacity.slots), limit: charged.state };

@@ -6,7 +6,10 @@
  * route table (oracle/src/http/route-table.ts).
  *
  * A refused request is never counted: each counter is one conditional statement that counts only
- * while below the limit. For a signed-in caller the user is read (it must still exist and hold
+ * while below the limit. The windows run on the database's clock (docs/operations.md, "Clocks"):
+ * the statement picks the hour and returns it with the database's time, so replicas whose clocks
+ * disagree still count one user's requests in one window, and the refund and the reset
+ * (`X-RateLimit-Reset`, `Retry-After`) follow the window that was charged. For a signed-in caller the user is read (it must still exist and hold
  * the token's wallet; the tier is read fresh) and charged in the same statement, optionally with
  * one lookup of the caller's data joined to it: one round trip for the hot routes (job polling,
  * signature issuance).
@@ -55,13 +58,11 @@ export interface SessionUser {
 
 const HOUR_MS = 3_600_000;
 
-export function hourWindowStart(now: Date): Date {
-  return new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
-}
-
-function hourReset(now: Date): Date {
-  return new Date(hourWindowStart(now).getTime() + HOUR_MS);
-}
+/**
+ * The hour the database's clock is in (UTC, so a session time zone with a half-hour offset moves
+ * nothing) and that clock itself: a CTE named `charge_window` every counter statement reads.
+ */
+const CHARGE_WINDOW_CTE = `charge_window AS (SELECT date_trunc('hour', now(), 'UTC') AS window_start, now() AS db_now)`;
 
 /** Whole seconds until `resetAt`, at least 1 (the `Retry-After` of a 429). */
 export function retryAfterSeconds(resetAt: Date, now: Date): number {
@@ -100,14 +101,14 @@ export function tighter(a: LimitState, b: LimitState): LimitState {
  * The user CTE and the conditional counter upsert. The limit follows the tier just read, so a
  * tier change applies to the very next request.
  */
-const SESSION_CHARGE_CTE = `caller AS (
+const SESSION_CHARGE_CTE = `${CHARGE_WINDOW_CTE}, caller AS (
     SELECT id, wallet_address, tier FROM users WHERE id = $1 AND wallet_address = $2
   ), charge AS (
     INSERT INTO rate_limit_counters AS c (subject, category, window_start, count)
-    SELECT 'user:' || id::text, $3, $4, 1 FROM caller
+    SELECT 'user:' || id::text, $3, w.window_start, 1 FROM caller, charge_window w
     ON CONFLICT (subject, category, window_start)
     DO UPDATE SET count = c.count + 1
-     WHERE c.count < (SELECT CASE tier WHEN 'free' THEN $5::int WHEN 'pro' THEN $6::int ELSE $7::int END FROM caller)
+     WHERE c.count < (SELECT CASE tier WHEN 'free' THEN $4::int WHEN 'pro' THEN $5::int ELSE $6::int END FROM caller)
     RETURNING c.count
   )`;
 
@@ -130,17 +131,19 @@ export interface ChargedLookup<Found> {
 const SESSION_CHARGE = {
   name: 'session-charge',
   text: `WITH ${SESSION_CHARGE_CTE}
-         SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count FROM caller u`,
+         SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, w.window_start, w.db_now,
+                (SELECT count FROM charge) AS count
+           FROM caller u, charge_window w`,
 };
 
-/** The charge's own parameters are $1-$7; a lookup's come after them. */
-const CHARGE_PARAMETERS = 7;
+/** The charge's own parameters are $1-$6; a lookup's come after them. */
+const CHARGE_PARAMETERS = 6;
 
 /**
  * A lookup of the caller's data joined to the session charge, as a prepared statement called
  * `name`. `select` writes the query from the caller's id column (`caller`) and the SQL
  * placeholders of its own `values` in order (`params`); its columns must not be named
- * `session_user_id`, `session_tier`, `wallet_address` or `count`.
+ * `session_user_id`, `session_tier`, `wallet_address`, `window_start`, `db_now` or `count`.
  */
 export function chargedLookup<Found>(
   name: string,
@@ -152,8 +155,10 @@ export function chargedLookup<Found>(
     statement ??= {
       name,
       text: `WITH ${SESSION_CHARGE_CTE}
-             SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, (SELECT count FROM charge) AS count, j.*
+             SELECT u.id AS session_user_id, u.wallet_address, u.tier AS session_tier, w.window_start, w.db_now,
+                    (SELECT count FROM charge) AS count, j.*
                FROM caller u
+               CROSS JOIN charge_window w
                LEFT JOIN LATERAL (${select(
                  'u.id',
                  values.map((_, index) => `$${CHARGE_PARAMETERS + 1 + index}`),
@@ -163,13 +168,28 @@ export function chargedLookup<Found>(
   };
 }
 
-/** Counts one request of `subject` in the current hour while the count is below `limit`. */
-const CHARGE_HOURLY_SQL = `
-  INSERT INTO rate_limit_counters AS c (subject, category, window_start, count)
-  VALUES ($1, $2, $3, 1)
-  ON CONFLICT (subject, category, window_start)
-  DO UPDATE SET count = c.count + 1 WHERE c.count < $4
-  RETURNING c.count`;
+/**
+ * Counts one request of `subject` in the database's current hour while the count is below
+ * `limit`; one row either way (`count` null when refused), with the window and the clock.
+ */
+const CHARGE_HOURLY = {
+  name: 'charge-hourly',
+  text: `WITH ${CHARGE_WINDOW_CTE}, charge AS (
+           INSERT INTO rate_limit_counters AS c (subject, category, window_start, count)
+           SELECT $1, $2, w.window_start, 1 FROM charge_window w
+           ON CONFLICT (subject, category, window_start)
+           DO UPDATE SET count = c.count + 1 WHERE c.count < $3
+           RETURNING c.count
+         )
+         SELECT w.window_start, w.db_now, (SELECT count FROM charge) AS count FROM charge_window w`,
+};
+
+/** What every counter statement returns besides the count: the window charged and the database's time. */
+interface WindowRow {
+  window_start: Date;
+  db_now: Date;
+  count: number | null;
+}
 
 /** Who is charged. */
 export type Chargee =
@@ -184,21 +204,22 @@ export interface ChargeRequest {
   db: Queryable;
   chargee: Chargee;
   category: RateCategory;
-  now: Date;
 }
 
 export type ChargeOutcome =
   /** The token names no current user (deleted, or the wallet differs): nothing was charged. */
   | { kind: 'no_user' }
   | { kind: 'refused'; user: SessionUser | null; state: LimitState; limit: 'daily' | 'hourly'; error: AppError }
-  /** `state` is the tighter of the limits charged; `found` what the session lookup found (null: nothing, or no lookup). */
-  | { kind: 'charged'; user: SessionUser | null; state: LimitState; found: unknown };
+  /**
+   * `state` is the tighter of the limits charged; `found` what the session lookup found (null:
+   * nothing, or no lookup); `windowStart` the hour charged, which a refund must name.
+   */
+  | { kind: 'charged'; user: SessionUser | null; state: LimitState; found: unknown; windowStart: Date };
 
-interface SessionRow {
+interface SessionRow extends WindowRow {
   session_user_id: string;
   wallet_address: string;
   session_tier: Tier;
-  count: number | null;
 }
 
 /**
@@ -206,65 +227,53 @@ interface SessionRow {
  * nothing that is refused. `userId` of a session must be a UUID (the token check ensures it).
  */
 export async function chargeRequest(request: ChargeRequest): Promise<ChargeOutcome> {
-  const { db, chargee, category, now } = request;
-  const resetAt = hourReset(now);
-  const hourly = (user: SessionUser | null, limit: number, count: number | null, found: unknown, daily?: LimitState): ChargeOutcome => {
-    if (count === null) {
+  const { db, chargee, category } = request;
+  const hourly = (user: SessionUser | null, limit: number, row: WindowRow, found: unknown, daily?: LimitState): ChargeOutcome => {
+    const resetAt = new Date(row.window_start.getTime() + HOUR_MS);
+    if (row.count === null) {
       const state = { limit, remaining: 0, resetAt };
-      return { kind: 'refused', user, state, limit: 'hourly', error: hourlyLimitError(category, state, now) };
+      return { kind: 'refused', user, state, limit: 'hourly', error: hourlyLimitError(category, state, row.db_now) };
     }
-    const state = { limit, remaining: Math.max(0, limit - count), resetAt };
-    return { kind: 'charged', user, state: daily === undefined ? state : tighter(daily, state), found };
+    const state = { limit, remaining: Math.max(0, limit - row.count), resetAt };
+    return { kind: 'charged', user, state: daily === undefined ? state : tighter(daily, state), found, windowStart: row.window_start };
   };
 
   if ('session' in chargee) {
     const limits = HOURLY_LIMITS[category];
     const statement = chargee.lookup?.statement ?? SESSION_CHARGE;
-    const values = [
-      chargee.session.userId,
-      chargee.session.walletAddress,
-      category,
-      hourWindowStart(now),
-      limits.free,
-      limits.pro,
-      limits.enterprise,
-    ];
+    const values = [chargee.session.userId, chargee.session.walletAddress, category, limits.free, limits.pro, limits.enterprise];
     const row = await db.oneOrNone<SessionRow & Record<string, unknown>>({
       ...statement,
       values: [...values, ...(chargee.lookup?.values ?? [])],
     });
     if (row === null) return { kind: 'no_user' };
     const user = { id: row.session_user_id, walletAddress: row.wallet_address, tier: row.session_tier };
-    return hourly(user, limits[user.tier], row.count, chargee.lookup?.found(row) ?? null);
+    return hourly(user, limits[user.tier], row, chargee.lookup?.found(row) ?? null);
   }
 
   if ('ip' in chargee) {
-    const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [
-      `ip:${chargee.ip}`,
-      category,
-      hourWindowStart(now),
-      ANONYMOUS_HOURLY_LIMIT,
-    ]);
-    return hourly(null, ANONYMOUS_HOURLY_LIMIT, row?.count ?? null, null);
+    const row = await db.one<WindowRow>({ ...CHARGE_HOURLY, values: [`ip:${chargee.ip}`, category, ANONYMOUS_HOURLY_LIMIT] });
+    return hourly(null, ANONYMOUS_HOURLY_LIMIT, row, null);
   }
 
   const { user } = chargee;
   let daily: LimitState | undefined;
   if (chargee.daily === true) {
     const dailyLimit = TIER_LIMITS[user.tier].dailyGenerations;
-    const counted = await chargeDailyGeneration(db, user.id, dailyLimit);
-    const state = { limit: dailyLimit, remaining: Math.max(0, dailyLimit - (counted ?? dailyLimit)), resetAt: nextUtcMidnight(now) };
-    if (counted === null) return { kind: 'refused', user, state, limit: 'daily', error: dailyLimitError(user.tier, dailyLimit, now) };
+    const { counted, dbNow } = await chargeDailyGeneration(db, user.id, dailyLimit);
+    const state = { limit: dailyLimit, remaining: Math.max(0, dailyLimit - (counted ?? dailyLimit)), resetAt: nextUtcMidnight(dbNow) };
+    if (counted === null) return { kind: 'refused', user, state, limit: 'daily', error: dailyLimitError(user.tier, dailyLimit, dbNow) };
     daily = state;
   }
   const limit = HOURLY_LIMITS[category][user.tier];
-  const row = await db.oneOrNone<{ count: number }>(CHARGE_HOURLY_SQL, [`user:${user.id}`, category, hourWindowStart(now), limit]);
-  return hourly(user, limit, row?.count ?? null, null, daily);
+  const row = await db.one<WindowRow>({ ...CHARGE_HOURLY, values: [`user:${user.id}`, category, limit] });
+  return hourly(user, limit, row, null, daily);
 }
 
 /**
- * Takes back one request of a signed-in user counted in `windowStart`: a request the service
- * refused after charging it (bad input) must not use up the caller's limit.
+ * Takes back one request of a signed-in user counted in `windowStart` (the window its charge
+ * returned): a request the service refused after charging it (bad input) must not use up the
+ * caller's limit.
  */
 export async function refundHourly(db: Database, userId: string, category: RateCategory, windowStart: Date): Promise<void> {
   await db.none(
@@ -274,8 +283,8 @@ export async function refundHourly(db: Database, userId: string, category: RateC
   );
 }
 
-/** Drops counters of windows that ended more than a day ago. */
-export async function pruneRateLimitCounters(db: Database, now: Date): Promise<number> {
-  const result = await db.result('DELETE FROM rate_limit_counters WHERE window_start < $1', [new Date(now.getTime() - 24 * HOUR_MS)]);
+/** Drops counters of windows that ended more than a day ago on the database's clock. */
+export async function pruneRateLimitCounters(db: Database): Promise<number> {
+  const result = await db.result(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '24 hours'`);
   return result.rowCount;
 }

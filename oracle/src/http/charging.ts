@@ -5,7 +5,7 @@
  * a token naming no user, 429 when a limit refused it).
  */
 import type { Request, Response } from 'express';
-import { chargeRequest, hourWindowStart, refundHourly } from '../domain/request-charge.ts';
+import { chargeRequest, refundHourly } from '../domain/request-charge.ts';
 import type { GenerationRefusal } from '../domain/generation.ts';
 import type { ChargeOutcome, ChargedLookup, LimitState, RateCategory, SessionUser } from '../domain/request-charge.ts';
 import type { SessionClaims } from '../domain/session-token.ts';
@@ -36,7 +36,7 @@ export interface Charged<Found> {
   found: Found | null;
 }
 
-type ChargeDeps = Pick<AppDeps, 'db' | 'now' | 'metrics' | 'logger'>;
+type ChargeDeps = Pick<AppDeps, 'db' | 'metrics' | 'logger'>;
 
 /**
  * Charges one request as `rule` says. Returns null after answering a request it does not admit;
@@ -53,7 +53,7 @@ export async function chargeFor<Found>(
     case 'nothing':
       return { user: null, found: null };
     case 'ip': {
-      const charge = await chargeRequest({ db: deps.db, chargee: { ip: req.ip ?? 'unknown' }, category: rule.category, now: deps.now() });
+      const charge = await chargeRequest({ db: deps.db, chargee: { ip: req.ip ?? 'unknown' }, category: rule.category });
       return admitCharged(deps, req, res, charge, rule.category) ? { user: null, found: null } : null;
     }
     case 'admission': {
@@ -66,12 +66,10 @@ export async function chargeFor<Found>(
     }
     case 'session': {
       if (claims === null) throw new Error('a session charge on a route without a bearer token');
-      const now = deps.now();
       const charge = await chargeRequest({
         db: deps.db,
         chargee: { session: claims, ...(call.lookup === undefined ? {} : { lookup: call.lookup }) },
         category: rule.category,
-        now,
       });
       if (!admitCharged(deps, req, res, charge, rule.category)) return null;
       // Bad input found after the charge (a cover that is no image) is taken back, so it never
@@ -81,7 +79,7 @@ export async function chargeFor<Found>(
       refundBeforeAnswer(
         res,
         charge.state,
-        () => refundHourly(deps.db, claims.userId, rule.category, hourWindowStart(now)),
+        () => refundHourly(deps.db, claims.userId, rule.category, charge.windowStart),
         (error) => deps.logger.warn({ err: error, category: rule.category }, 'hourly limit refund failed'),
       );
       return { user: charge.user, found: charge.found as Found | null };

@@ -3,7 +3,8 @@
  * database's, injected through the clock the code reads (test/faults/support/skewed-clock.mjs
  * preloaded into the process). Shared state runs on the database's clock (docs/operations.md,
  * "Clocks"), so the skewed replica accepts a fresh sign-in nonce issued by another replica and
- * does not expire a preview the database still keeps; the skewed worker does not take a job
+ * does not expire a preview the database still keeps, and a replica whose clock is already in the
+ * next hour charges the hourly window the database is in; the skewed worker does not take a job
  * another worker holds a live lease on.
  */
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +17,7 @@ import { HOLD_LOG_PREFIX } from '../../../inference/src/worker/stage-hold.ts';
 import type { FaultCluster, OracleReplica, Session } from '../support/cluster.ts';
 import { httpRequest, startFaultCluster } from '../support/cluster.ts';
 import { recordFigure } from '../support/figures.ts';
+import { HOURLY_LIMITS } from '../../../oracle/src/domain/request-charge.ts';
 import { completedOnce, jobRow, submit } from '../support/jobs.ts';
 
 const SKEW_MS = 10 * 60_000;
@@ -99,6 +101,54 @@ describe('replicas and workers with skewed clocks', { timeout: 900_000 }, () => 
     }
     // Its queue message goes too: the next case's workers must meet only the song they are given.
     await cluster.db.none(`DELETE FROM pgboss.job WHERE data ? 'previewId'`);
+  });
+
+  it('a replica whose clock is in the next hour charges the window the database is in, never a second one', async () => {
+    // The skew that puts this replica's clock one minute into the database's next hour: 1 to 61
+    // minutes ahead, whenever the test runs. On its own clock it would open a fresh window.
+    const { to_next_hour_ms: toNextHourMs } = await cluster.db.one<{ to_next_hour_ms: number }>(
+      `SELECT (extract(epoch FROM date_trunc('hour', now(), 'UTC') + interval '1 hour' - now()) * 1000)::int AS to_next_hour_ms`,
+    );
+    const skewMs = toNextHourMs + 60_000;
+    const nextHour = await cluster.startOracle(skewed(skewMs));
+    const limit = HOURLY_LIMITS.general.enterprise;
+    const poll = (replica: OracleReplica) =>
+      httpRequest(`${replica.url}/api/generate/gen_00000000-0000-4000-8000-000000000000`, { token: user.token });
+    const windows = () =>
+      cluster.db.manyOrNone<{ window_start: Date; count: number; current: boolean }>(
+        `SELECT window_start, count, window_start = date_trunc('hour', now(), 'UTC') AS current
+           FROM rate_limit_counters WHERE subject = $1 AND category = 'general' ORDER BY window_start`,
+        [`user:${user.userId}`],
+      );
+    // All but one request of the hour used, counted in the database's window.
+    await cluster.db.none(
+      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'general', date_trunc('hour', now(), 'UTC'), $2)
+       ON CONFLICT (subject, category, window_start) DO UPDATE SET count = EXCLUDED.count`,
+      [`user:${user.userId}`, limit - 1],
+    );
+    const last = await poll(nextHour);
+    assert.equal(last.status, 404, last.text);
+    assert.equal(last.headers.get('x-ratelimit-remaining'), '0');
+    const { reset_at: resetAt } = await cluster.db.one<{ reset_at: Date }>(
+      `SELECT date_trunc('hour', now(), 'UTC') + interval '1 hour' AS reset_at`,
+    );
+    assert.equal(Number(last.headers.get('x-ratelimit-reset')), resetAt.getTime() / 1000, 'the reset of the window charged');
+    for (const replica of [nextHour, steady]) {
+      const refused = await poll(replica);
+      assert.equal(refused.status, 429, `the hour is used up on every replica: ${refused.text}`);
+      assert.equal((refused.body as { error: { code: string } }).error.code, 'RATE_002');
+      // Retry-After counts to the database's next hour, not to the skewed replica's.
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter * 1000 <= toNextHourMs + 5_000, `Retry-After ${retryAfter} s`);
+    }
+    const counted = await windows();
+    assert.deepEqual(
+      counted.map((row) => ({ count: row.count, current: row.current })),
+      [{ count: limit, current: true }],
+      'one window, the database hour, holding exactly the limit',
+    );
+    recordFigure('clock-skew-rate-limit', { skewMinutes: Math.round(skewMs / 60_000), windowsCharged: counted.length, overLimit: 0 });
+    await nextHour.kill('SIGTERM');
   });
 
   it('a worker whose clock runs ahead does not take a job another worker holds a live lease on', async () => {

@@ -14,7 +14,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import { hourWindowStart } from '../../../oracle/src/domain/request-charge.ts';
 import { assertDailyLimitBody, assertVariantAError } from '../../oracle/helpers/shapes.ts';
 import { recordFigure } from '../support/figures.ts';
 import type { FaultCluster, HttpResult, Session } from '../support/cluster.ts';
@@ -67,14 +66,13 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
     await awayFromHourBoundary();
     // Half the users have used all but 5 of their 10 daily generations, half all but 5 of their
     // 10 hourly ones (the free tier): 8 concurrent requests each, 4 on each replica.
-    const window = hourWindowStart(new Date());
     for (const [index, user] of users.entries()) {
       if (index % 2 === 0) await cluster.db.none('UPDATE users SET daily_generations = 5 WHERE id = $1', [user.userId]);
       else
-        await cluster.db.none("INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', $2, 5)", [
-          `user:${user.userId}`,
-          window,
-        ]);
+        await cluster.db.none(
+          "INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'generation', date_trunc('hour', now(), 'UTC'), 5)",
+          [`user:${user.userId}`],
+        );
     }
     const submissions = users.flatMap((user, index) =>
       Array.from({ length: REQUESTS_PER_USER }, (_, n) => {
