@@ -6,20 +6,23 @@
  * a block the chain then drops (a reorg shallower than CHAIN_CONFIRMATIONS) is never counted; the
  * same signature minted again on the new branch counts once. The RPC blackholed (calls get no
  * answer and no close, test/faults/support/blackhole-proxy.ts): each watcher call is given up at
- * its deadline (oracle/src/chain/rpc-transport.ts), the cursor holds, and after healing the mint
- * made meanwhile is recorded once.
+ * its deadline (oracle/src/chain/rpc-transport.ts), the cursors of the mint watcher and of the
+ * pool indexer hold, and after healing the mint, the launch and the swap made meanwhile are
+ * recorded once each.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPublicClient, createWalletClient, http, parseAbi } from 'viem';
+import { createPublicClient, createWalletClient, http, parseAbi, parseEther } from 'viem';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../../scripts/local-chain.ts';
 import type { LocalChain } from '../../../scripts/local-chain.ts';
 import { RPC_CALL_BOUND_MS } from '../../../oracle/src/chain/rpc-transport.ts';
+import { poolCursorName } from '../../../oracle/src/chain/pool-indexer.ts';
+import { buy, connectSongmint, launchSong } from '../../../sdk/src/index.ts';
 import { startBlackholeProxy } from '../support/blackhole-proxy.ts';
 import type { BlackholeProxy } from '../support/blackhole-proxy.ts';
 import { recordFigure } from '../support/figures.ts';
@@ -82,10 +85,14 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     blackhole = await startBlackholeProxy({ port: Number(new URL(proxy.url).port) });
     cluster = await startFaultCluster();
     const nft = chain.contracts.SongNFT;
-    assert.ok(nft !== undefined);
+    const vault = chain.contracts.SongVault;
+    const poolManager = chain.contracts.PoolManager;
+    assert.ok(nft !== undefined && vault !== undefined && poolManager !== undefined);
     oracle = await cluster.startOracle({
       CHAIN_RPC_URL: `http://127.0.0.1:${blackhole.port}`,
       SONG_NFT_ADDRESS: nft,
+      SONG_VAULT_ADDRESS: vault,
+      POOL_MANAGER_ADDRESS: poolManager,
       CHAIN_CONFIRMATIONS: String(CONFIRMATIONS),
       PLATFORM_SIGNER_KEY: LOCAL_PLATFORM_SIGNER_KEY,
     });
@@ -155,10 +162,18 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
       cluster.db
         .one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [user.userId])
         .then((row) => row.total_minted);
-    const cursor = () =>
+    const cursorOf = (name: string) =>
       cluster.db
-        .oneOrNone<{ block: string }>('SELECT block_number::text AS block FROM chain_cursors')
+        .oneOrNone<{ block: string }>('SELECT block_number::text AS block FROM chain_cursors WHERE name = $1', [name])
         .then((row) => (row === null ? -1n : BigInt(row.block)));
+    const cursor = () => cursorOf(`SongMinted:${nft.toLowerCase()}`);
+    const poolCursor = () => cursorOf(poolCursorName(chain.contracts.SongVault as Address));
+    const poolRows = () =>
+      cluster.db.one<{ pools: number; swaps: number; swap_tx: string | null }>(
+        `SELECT (SELECT count(*)::int FROM song_pools WHERE song_id = 1) AS pools,
+                (SELECT count(*)::int FROM pool_swaps) AS swaps,
+                (SELECT min(tx_hash) FROM pool_swaps) AS swap_tx`,
+      );
     const [first, second, third, fourth] = songs;
     assert.ok(first !== undefined && second !== undefined && third !== undefined && fourth !== undefined);
 
@@ -181,27 +196,49 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     await waitFor('the mint made while the RPC was down', async () => ((await used(second)) ? true : undefined), 60_000, 250);
     assert.equal(await minted(), 2);
 
-    // RPC blackholed: every call is given up at its deadline (viem: "took too long"), the cursor
-    // holds, and the mint made meanwhile is recorded once after healing.
+    // RPC blackholed: every call of the mint watcher and of the pool indexer is given up at its
+    // deadline (viem: "took too long"), both cursors hold, and the mint, the launch and the swap
+    // made meanwhile are recorded once each after healing.
+    const head = await rpc.getBlockNumber();
+    await waitFor(
+      'the pool indexer to catch up',
+      async () => ((await poolCursor()) >= head - BigInt(CONFIRMATIONS) ? true : undefined),
+      60_000,
+      250,
+    );
     const timeoutsBefore = oracle.output().split('took too long').length;
     blackhole.blackhole();
     const cursorWhileSilent = await cursor();
+    const poolCursorWhileSilent = await poolCursor();
     await mint(fourth);
+    // The first song, minted above by the same wallet, is launched and bought while the oracle hears nothing.
+    const trader = connectSongmint({ rpcUrl: chain.rpcUrl, wallet: { account: user.account } });
+    await launchSong(trader, { songId: 1n });
+    const bought = await buy(trader, { songId: 1n, amountIn: parseEther('0.01') });
     await mine(CONFIRMATIONS);
     const silentSince = performance.now();
     await waitFor(
-      'a watcher call given up at its deadline',
-      async () => (oracle.output().split('took too long').length > timeoutsBefore ? true : undefined),
+      'a call of each reader given up at its deadline',
+      async () => (oracle.output().split('took too long').length > timeoutsBefore + 1 ? true : undefined),
       RPC_CALL_BOUND_MS * 6,
       250,
     );
     const gaveUpMs = Math.round(performance.now() - silentSince);
     assert.equal(await used(fourth), false);
-    assert.equal(await cursor(), cursorWhileSilent, 'the cursor holds while the RPC is silent');
+    assert.equal(await cursor(), cursorWhileSilent, 'the watcher cursor holds while the RPC is silent');
+    assert.equal(await poolCursor(), poolCursorWhileSilent, 'the pool indexer cursor holds while the RPC is silent');
+    assert.deepEqual(await poolRows(), { pools: 0, swaps: 0, swap_tx: null });
     assert.equal((await httpRequest(`${oracle.url}/health/live`, { timeoutMs: 5000 })).status, 200);
     blackhole.heal();
     await waitFor('the mint made while the RPC was silent', async () => ((await used(fourth)) ? true : undefined), 60_000, 250);
     assert.equal(await minted(), 3);
+    await waitFor(
+      'the launch and swap made while the RPC was silent',
+      async () => ((await poolRows()).swaps > 0 ? true : undefined),
+      60_000,
+      250,
+    );
+    assert.deepEqual(await poolRows(), { pools: 1, swaps: 1, swap_tx: bought.receipt.transactionHash.toLowerCase() });
 
     // A reorg shallower than the confirmations: the block holding the third mint is dropped.
     const snapshot = (await rpc.request({ method: 'evm_snapshot' as 'eth_blockNumber' })) as unknown as string;
@@ -212,10 +249,10 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
     })) as unknown as boolean;
     assert.equal(reverted, true);
     await mine(CONFIRMATIONS + 2);
-    const head = await rpc.getBlockNumber();
+    const newHead = await rpc.getBlockNumber();
     await waitFor(
       'the watcher to pass the reorged height',
-      async () => ((await cursor()) >= head - BigInt(CONFIRMATIONS) ? true : undefined),
+      async () => ((await cursor()) >= newHead - BigInt(CONFIRMATIONS) ? true : undefined),
       60_000,
       250,
     );
@@ -234,11 +271,14 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
       tokens.map((row) => row.nft_token_id),
       ['1', '2', '3', '4'],
     );
+    // Polled again and again since healing, the indexer still holds one launch and one swap.
+    assert.deepEqual(await poolRows(), { pools: 1, swaps: 1, swap_tx: bought.receipt.transactionHash.toLowerCase() });
     recordFigure('chain-faults', {
       mintsRecorded: 4,
       rpcRequestsRefused: proxy.refused,
       reorgedOutMintsCounted: 0,
       rpcSilentGivenUpAfterMs: gaveUpMs,
+      poolEventsRecordedOnceAfterSilence: 2,
     });
   });
 });
