@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
+import { connectionSettings } from './database.ts';
+import type { ConnectionDeadlines } from './database.ts';
 
 /**
  * SQL migrations of the whole platform (oracle, storage, inference), run in file-name order. They
@@ -12,6 +14,22 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 
 /** The table where node-pg-migrate records each applied migration by its file name (no extension). */
 export const MIGRATIONS_TABLE = 'pgmigrations';
+
+/**
+ * The migration session's deadlines (docs/operations.md, "Deadlines"). A start-up against a
+ * database that accepts the connection and then says nothing must end, so that the process exits
+ * and its supervisor starts it again, instead of hanging unready: the connect deadline covers the
+ * server's first answer, and the read deadline bounds every statement, the wait for another
+ * replica's migration lock included. Both are generous next to the API's (a migration may build
+ * an index on a large table; a replica may wait while another migrates).
+ */
+export const MIGRATION_DEADLINES: ConnectionDeadlines = {
+  connectMs: 5000,
+  statementMs: 240_000,
+  readMs: 250_000,
+  idleInTransactionMs: 60_000,
+  keepAliveMs: 10_000,
+};
 
 /** node-pg-migrate's own advisory lock id: held here too, so a rename and a run never interleave. */
 const MIGRATION_LOCK_ID = 7241865325823964;
@@ -50,8 +68,9 @@ async function renameRecordedMigrations(client: pg.Client): Promise<void> {
  * nothing left to do.
  */
 export async function migrate(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client(connectionSettings(databaseUrl, MIGRATION_DEADLINES));
   await client.connect();
+  let failed = true;
   try {
     // Session-level advisory locks nest: the runner takes the same lock again on this session.
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
@@ -71,7 +90,11 @@ export async function migrate(databaseUrl: string): Promise<void> {
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
+    failed = false;
   } finally {
-    await client.end();
+    // After a failure the server may be silent: a graceful end would wait for its goodbye. The
+    // server releases the session's lock and rolls back its transaction when the socket closes.
+    if (failed) (client as pg.Client & { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    else await client.end();
   }
 }

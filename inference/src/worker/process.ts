@@ -51,7 +51,17 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
     lyrics = loaded.value;
   }
 
-  await migrate(config.DATABASE_URL);
+  try {
+    await migrate(config.DATABASE_URL);
+  } catch (error) {
+    // A database that refuses or never answers within the migration deadlines: the worker exits
+    // and its supervisor starts it again (docs/operations.md, "Deadlines").
+    await model.value.release();
+    return fail({
+      code: 'DATABASE_UNAVAILABLE',
+      message: `the database could not be migrated: ${error instanceof Error ? error.message : String(error)}`,
+    });
+  }
   const db = createDatabase(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY * 2 + 4 });
   const boss = createBoss(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY + 2 });
   boss.on('error', (err: unknown) => logger.error({ err }, 'pg-boss error'));

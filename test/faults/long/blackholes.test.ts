@@ -1,12 +1,13 @@
 /**
  * Components that stop answering without closing (issue 27): PostgreSQL and the object store
  * behind blackhole proxies (test/faults/support/blackhole-proxy.ts), under two oracle replicas and
- * two workers. The short, single-replica PostgreSQL case is test/faults/short/postgres-blackhole;
+ * two workers, and a worker starting while PostgreSQL is silent. The short, single-replica PostgreSQL case is test/faults/short/postgres-blackhole;
  * the chain RPC's is in ./chain.test.ts.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { REQUEST_DEADLINE_MS } from '../../../core/src/db/database.ts';
+import { MIGRATION_DEADLINES } from '../../../core/src/db/migrate.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import { OBJECT_STORE_DEADLINES } from '../../../core/src/object-store-deadlines.ts';
 import { HOLD_LOG_PREFIX } from '../../../inference/src/worker/stage-hold.ts';
@@ -165,5 +166,29 @@ describe('blackholed PostgreSQL and object store under replicas and workers', { 
     await completedOnce(cluster, jobId);
     recordFigure('object-store-blackhole', { abandonedAfterMs: abandonedMs, attempts: row.attempts, retriedThenCompleted: 1 });
     await worker.kill('SIGTERM');
+  });
+
+  it('a worker starting against a blackholed PostgreSQL gives up at the migration deadline and says why; after healing one starts', async () => {
+    const proxy = cluster.proxies.postgres;
+    assert.ok(proxy !== undefined);
+    proxy.blackhole();
+    const started = performance.now();
+    try {
+      // startWorker rejects when the process exits before its first heartbeat.
+      await assert.rejects(cluster.startWorker(), (error: Error) => {
+        assert.match(error.message, /exited/);
+        assert.match(error.message, /DATABASE_UNAVAILABLE/);
+        assert.match(error.message, /the database could not be migrated: .*timeout/i);
+        return true;
+      });
+    } finally {
+      proxy.heal({ reset: true });
+    }
+    const gaveUpMs = Math.round(performance.now() - started);
+    // Start-up itself (configuration, signing identity, model) comes before the migration.
+    assert.ok(gaveUpMs >= MIGRATION_DEADLINES.connectMs, `gave up after ${gaveUpMs} ms`);
+    const worker = await cluster.startWorker();
+    await worker.kill('SIGTERM');
+    recordFigure('postgres-blackhole-startup', { workerGaveUpAfterMs: gaveUpMs, connectDeadlineMs: MIGRATION_DEADLINES.connectMs });
   });
 });

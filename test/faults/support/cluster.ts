@@ -40,10 +40,20 @@ const S3_BUCKET = 'songmint-faults';
 const S3_KEY = 'S3RVER';
 
 /** Polls `probe` until it returns a value; throws naming `what` after `timeoutMs`. */
+/** Thrown by a `waitFor` probe when waiting on is pointless (the process waited on has exited). */
+export class GaveUp extends Error {}
+
+/**
+ * Polls `probe` until it returns a value; a probe that throws counts as not yet, except with
+ * `GaveUp`, which ends the wait at once.
+ */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe().catch(() => undefined);
+    const value = await probe().catch((error: unknown) => {
+      if (error instanceof GaveUp) throw error;
+      return undefined;
+    });
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -81,8 +91,9 @@ function spawnService(name: string, script: string, env: Record<string, string>)
       waitFor(
         `"${text}" from ${name}`,
         async () => {
-          if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited`);
-          return output.includes(text) ? true : undefined;
+          if (output.includes(text)) return true;
+          if (child.exitCode !== null || child.signalCode !== null) throw new GaveUp(`${name} exited`);
+          return undefined;
         },
         timeoutMs,
       ).then(() => undefined),
@@ -349,7 +360,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
       await waitFor(
         `${service.name} to answer /health/live\n${service.output()}`,
         async () => {
-          if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
+          if (service.child.exitCode !== null) throw new GaveUp(`${service.name} exited:\n${service.output()}`);
           const live = await httpRequest(`${replica.url}/health/live`, { timeoutMs: 2000 });
           return live.status === 200 ? true : undefined;
         },
@@ -411,7 +422,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
         await waitFor(
           `${id} heartbeat`,
           async () => {
-            if (worker.child.exitCode !== null) throw new Error(`${id} exited:\n${worker.output()}`);
+            if (worker.child.exitCode !== null) throw new GaveUp(`${id} exited:\n${worker.output()}`);
             const row = await db.oneOrNone<{ worker_id: string }>('SELECT worker_id FROM worker_heartbeats WHERE worker_id = $1', [id]);
             return row ?? undefined;
           },
