@@ -187,6 +187,13 @@ describe('job cancel, list and provenance (real worker)', () => {
     const song = generateVariantBResultSchema.parse(first.body);
     assert.equal(song.lyrics, null, 'Variant B never asks for lyrics');
     assert.ok(song.model !== null && song.model.name.length > 0);
+    // The synchronous answer names the credentials embedded in the file it points at.
+    const songFile = /gen_([0-9a-f-]+)\.mp3$/.exec(song.audioUrl)?.[1];
+    assert.ok(songFile !== undefined, song.audioUrl);
+    const served = await stack.objectStore.get(audioObjectKey(songFile));
+    assert.ok(served.ok);
+    const embedded = await readC2pa(served.value.bytes, stack.c2pa.caPem);
+    assert.equal(song.contentCredentials?.manifest, embedded.active_manifest);
     const again = await send();
     assert.equal(again.status, 200);
     assert.equal(again.text, first.text);

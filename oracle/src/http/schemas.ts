@@ -134,6 +134,7 @@ export const generateVariantBResultSchema = z
     duration: z.number().int(),
     lyrics: lyricsSchema,
     model: modelRecordSchema.nullable(),
+    contentCredentials: contentCredentialsSchema.nullable(),
   })
   .meta({ id: 'GenerateResultVariantB' });
 

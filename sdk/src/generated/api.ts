@@ -568,6 +568,7 @@ export interface components {
             audioHash: string;
             /** Format: uri */
             audioUrl: string;
+            contentCredentials: components["schemas"]["ContentCredentials"];
             duration: number;
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;

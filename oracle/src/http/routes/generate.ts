@@ -181,6 +181,7 @@ async function handleGenerateVariantB(
       duration: view.duration,
       lyrics: view.lyrics,
       model: view.model,
+      contentCredentials: view.content_credentials,
     } satisfies z.infer<typeof generateVariantBResultSchema>);
     return;
   }
