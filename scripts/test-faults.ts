@@ -106,7 +106,7 @@ const faults =
   (named('chain-faults').mintsRecorded === undefined ? 0 : 2) +
   (named('pinning-failure').refusedThenPinned === undefined ? 0 : 1) +
   (named('backup-restore').jobsRestored === undefined ? 0 : 1) +
-  ['postgres-blackhole-short', 'postgres-blackhole-load', 'object-store-blackhole', 'clock-skew'].filter(
+  ['postgres-blackhole-short', 'postgres-blackhole-load', 'postgres-blackhole-startup', 'object-store-blackhole', 'clock-skew'].filter(
     (name) => named(name).name !== undefined,
   ).length +
   (named('chain-faults').rpcSilentGivenUpAfterMs === undefined ? 0 : 1);
@@ -120,10 +120,10 @@ const exactly =
   Number(named('object-store-down').retriedThenCompleted ?? 0);
 console.log('\n=== test:faults summary ===');
 console.log(
-  `faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x2, object store blackholed, RPC blackholed, clock skew)`,
+  `faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x3, object store blackholed, RPC blackholed, clock skew)`,
 );
 console.log(
-  `blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher and pool indexer calls given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms, ${String(named('chain-faults').poolEventsRecordedOnceAfterSilence ?? '?')} pool events recorded once after healing`,
+  `blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline, a worker starting against it exited after ${String(named('postgres-blackhole-startup').workerGaveUpAfterMs ?? '?')} ms; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher and pool indexer calls given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms, ${String(named('chain-faults').poolEventsRecordedOnceAfterSilence ?? '?')} pool events recorded once after healing`,
 );
 console.log(
   `clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}; a replica ${String(skewedWindow.skewMinutes ?? '?')} min ahead (in the next hour) charged ${String(skewedWindow.windowsCharged ?? '?')} window, over the limit ${String(skewedWindow.overLimit ?? '?')}`,
