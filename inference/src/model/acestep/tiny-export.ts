@@ -10,9 +10,8 @@
  * decoding must give the very samples a single call gives. Deterministic: same options, same bytes.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { ModelLicence } from '../licence.ts';
+import { writeModelDirectory } from '../model-directory.ts';
 import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
 import type { ElemType } from '../onnx-builder.ts';
 import { seededRandom } from '../musicgen/sampler.ts';
@@ -360,13 +359,6 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
 }
 
 /** Writes the tiny model into `dir` (created if need be). */
-export async function writeTinyAcestep(dir: string, options: TinyAcestepOptions = {}): Promise<string[]> {
-  const written: string[] = [];
-  for (const [name, bytes] of Object.entries(tinyAcestepFiles(options))) {
-    const path = join(dir, name);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, bytes);
-    written.push(path);
-  }
-  return written;
+export function writeTinyAcestep(dir: string, options: TinyAcestepOptions = {}): Promise<string[]> {
+  return writeModelDirectory(dir, tinyAcestepFiles(options));
 }

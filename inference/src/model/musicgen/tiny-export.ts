@@ -7,9 +7,8 @@
  * vocabulary and seeded random weights. It proves the backend end to end where the real weights
  * (hundreds of MB, CC-BY-NC-4.0) cannot be downloaded. Deterministic: same options, same bytes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { ModelLicence } from '../licence.ts';
+import { writeModelDirectory } from '../model-directory.ts';
 import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
 import { GRAPH_FILES } from './layout.ts';
 import { seededRandom } from './sampler.ts';
@@ -335,13 +334,6 @@ export function tinyMusicgenFiles(options: TinyMusicgenOptions = {}): Record<str
 }
 
 /** Writes the tiny model into `dir` (created if need be). */
-export async function writeTinyMusicgen(dir: string, options: TinyMusicgenOptions = {}): Promise<string[]> {
-  const written: string[] = [];
-  for (const [name, bytes] of Object.entries(tinyMusicgenFiles(options))) {
-    const path = join(dir, name);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, bytes);
-    written.push(path);
-  }
-  return written;
+export function writeTinyMusicgen(dir: string, options: TinyMusicgenOptions = {}): Promise<string[]> {
+  return writeModelDirectory(dir, tinyMusicgenFiles(options));
 }
