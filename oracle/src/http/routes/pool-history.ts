@@ -8,9 +8,8 @@ import { indexedThrough, poolPrices } from '../../domain/pools.ts';
 import type { AppDeps, TradingServices } from '../deps.ts';
 import type { PublicCall, RouteDocs } from '../route.ts';
 import { sendError } from '../error-response.ts';
-import { pageQuerySchema } from './trading.ts';
+import { pageQuerySchema, poolNotFound, songIdInput } from './trading.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
-import { parseTokenId } from './nft.ts';
 
 /**
  * GET /v1/trading/pools/{songId}/history. Public market data: a song pool's swap history is on
@@ -84,35 +83,21 @@ interface HistoryRequest {
 
 /** The song id, cursor and limit: bad input is 400 before the charge, so it costs the caller nothing. */
 export function poolHistoryInput(req: Request): Result<HistoryRequest> {
-  const songId = parseTokenId(String(req.params.songId));
-  if (songId === null) {
-    return fail(
-      appError('VALIDATION_ERROR', 'Invalid song id', {
-        details: 'the song id is a SongNFT token id, a positive integer',
-        fields: { songId: String(req.params.songId) },
-      }),
-    );
-  }
+  const songId = songIdInput(req);
+  if (!songId.ok) return songId;
   const query = poolHistoryQuerySchema.safeParse(req.query);
   if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid query', { details: describeIssues(query.error) }));
   const limit = query.data.limit ?? HISTORY_DEFAULT_LIMIT;
-  if (query.data.cursor === undefined) return ok({ songId, limit });
+  if (query.data.cursor === undefined) return ok({ songId: songId.value, limit });
   const before = decodeSwapCursor(query.data.cursor);
-  return before.ok ? ok({ songId, limit, before: before.value }) : before;
+  return before.ok ? ok({ songId: songId.value, limit, before: before.value }) : before;
 }
 
 export function poolHistoryHandler(deps: PoolHistoryDeps): (call: PublicCall<HistoryRequest>) => Promise<void> {
   return async ({ req, res, input: { songId, before, limit } }) => {
     const pool = await findPoolLaunch(deps.db, songId);
     if (pool === null) {
-      sendError(
-        req,
-        res,
-        appError('NOT_FOUND', 'Pool not found', {
-          details: 'no pool of this song has been indexed (not launched, or not confirmed yet)',
-          fields: { songId: songId.toString() },
-        }),
-      );
+      sendError(req, res, poolNotFound(songId));
       return;
     }
     // One more than the page tells whether a next page exists.

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { ClaimableFees } from '../../chain/pool-fees.ts';
 import { appError, fail, ok } from '../../domain/errors.ts';
-import type { Result } from '../../domain/errors.ts';
+import type { AppError, Result } from '../../domain/errors.ts';
 import { decodePoolCursor, encodePoolCursor, findPool, indexedThrough, listPools, poolPrices } from '../../domain/pools.ts';
 import type { PoolPosition, PoolRow } from '../../domain/pools.ts';
 import type { AppDeps, TradingServices } from '../deps.ts';
@@ -207,18 +207,26 @@ export function poolsHandler(deps: TradingRouterDeps): (call: SignedInCall<Pools
   };
 }
 
-/** The `{songId}` of GET /v1/trading/pools/{songId}: a SongNFT token id, 400 otherwise. */
+/** The `{songId}` of GET /v1/trading/pools/{songId} and its history: a SongNFT token id, 400 otherwise. */
 export function songIdInput(req: Request): Result<bigint> {
   const songId = parseTokenId(String(req.params.songId));
   if (songId === null) {
     return fail(
       appError('VALIDATION_ERROR', 'Invalid song id', {
         details: 'the song id is a SongNFT token id, a positive integer',
-        fields: { songId: req.params.songId },
+        fields: { songId: String(req.params.songId) },
       }),
     );
   }
   return ok(songId);
+}
+
+/** NOT_FOUND for a song whose pool is not indexed: the pool view and its swap history answer alike. */
+export function poolNotFound(songId: bigint): AppError {
+  return appError('NOT_FOUND', 'Pool not found', {
+    details: 'no pool of this song has been indexed (not launched, or not confirmed yet)',
+    fields: { songId: songId.toString() },
+  });
 }
 
 /** Variant C: GET /v1/trading/pools/{songId}. */
@@ -226,14 +234,7 @@ export function poolHandler(deps: TradingRouterDeps): (call: SignedInCall<bigint
   return async ({ req, res, input: songId }) => {
     const row = await findPool(deps.db, { songId, now: deps.now() });
     if (row === null) {
-      sendError(
-        req,
-        res,
-        appError('NOT_FOUND', 'Pool not found', {
-          details: 'no pool of this song has been indexed (not launched, or not confirmed yet)',
-          fields: { songId: songId.toString() },
-        }),
-      );
+      sendError(req, res, poolNotFound(songId));
       return;
     }
     const claimable = await claimableOf(deps, [row]);
