@@ -17,6 +17,10 @@ const env = {
   FAULTS_FIGURES_FILE: figuresFile,
   FUZZ_REQUESTS: process.env.FUZZ_REQUESTS ?? '50000',
   SOAK_SECONDS: process.env.SOAK_SECONDS ?? '600',
+  // A long case's setup starts a whole cluster (PostgreSQL, S3, replicas, up to three workers each
+  // loading its model) one process after another: on a loaded 2-core machine that outlasts the
+  // 120 s bound of test/support/bounded-hooks.ts, which is there to catch a hang, not to time.
+  SONGMINT_TEST_HOOK_TIMEOUT_MS: process.env.SONGMINT_TEST_HOOK_TIMEOUT_MS ?? '300000',
 };
 const testArgs = [
   '--conditions=songmint-source',
