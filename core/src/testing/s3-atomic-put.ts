@@ -6,10 +6,12 @@
  * left cut short under its final name (an overwrite cut the previous object too), the error took
  * the whole process down as an unhandled `error` event, or the PUT was answered 200 for bytes that
  * were never written. Here the object and its metadata files are written beside their final names
- * (`*.partial`, which s3rver never lists or reads), flushed to disk, and renamed into place only
- * when all were written, the object last: an object never appears, or changes, before all of its
- * bytes and metadata are on disk. A write that fails removes its partial files and answers 507 `XMinioStorageFull`,
- * as MinIO does when its drives are full (core/src/object-store.ts reads it as `storage_full`).
+ * (`*.partial`, which s3rver never lists or reads) and renamed into place only once every write
+ * has succeeded, the object last: an object never appears, or changes, before all of its bytes and
+ * metadata were written. (Not fsynced, as s3rver never was: a development store, and ext4 and XFS
+ * reserve the space when a write is made, so a full disk fails the write itself.) A write that
+ * fails removes its partial files and answers 507 `XMinioStorageFull`, as MinIO does when its
+ * drives are full (core/src/object-store.ts reads it as `storage_full`).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -68,13 +70,13 @@ export function enableAtomicPuts(server: S3rver): void {
         },
       });
       const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
-      await pipeline(content, counted, createWriteStream(partial[0], { flush: true }));
+      await pipeline(content, counted, createWriteStream(partial[0]));
       const digest = md5.digest('hex');
       const kept = Object.fromEntries(
         Object.entries(object.metadata).filter(([name]) => KEPT_METADATA.has(name) || name.startsWith('x-amz-meta-')),
       );
-      await writeFile(partial[1], JSON.stringify(kept, null, 2), { flush: true });
-      await writeFile(partial[2], digest, { flush: true });
+      await writeFile(partial[1], JSON.stringify(kept, null, 2));
+      await writeFile(partial[2], digest);
       await rename(partial[1], metadataPath);
       await rename(partial[2], md5Path);
       await rename(partial[0], objectPath);
