@@ -142,6 +142,10 @@ async function assertNothingHalfWritten(cluster: FaultCluster, oracle: OracleRep
   return { objects: objects.length, metadata: metadata.length };
 }
 
+async function readPostmasterPid(cluster: FaultCluster): Promise<number> {
+  return Number((await readFile(join(cluster.pg.home, 'pgdata', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+}
+
 describe('disk full: the stack on a small filesystem that fills up', { timeout: 900_000 }, () => {
   let disk: SmallFilesystem | undefined;
   let cluster: FaultCluster;
@@ -218,14 +222,17 @@ describe('disk full: the stack on a small filesystem that fills up', { timeout: 
     figures.firstRefusalAfterMs = Math.round(performance.now() - fullSince);
     await new Promise((resolve) => setTimeout(resolve, FULL_MS));
     // Nothing failed for want of space: the jobs wait.
-    const failedWhileFull = await cluster.db.manyOrNone<{ id: string; error_message: string | null }>(
-      `SELECT id, error_message FROM generation_jobs WHERE prompt LIKE 'disk full:%' AND status = $1`,
-      [JOB_STATUS.failed],
-    );
     const during = load.outcomes.slice(filledAt);
     await disk.free();
     const freedAt = load.outcomes.length;
     figures.fullForMs = Math.round(performance.now() - fullSince);
+    // Read once there is space: on a full disk even a new connection can fail (53100, "could not
+    // write init file"). A job that failed while full stays failed, so nothing is missed.
+    const failedWhileFull = await cluster.db.manyOrNone<{ id: string; error_message: string | null }>(
+      `SELECT id, error_message FROM generation_jobs WHERE prompt LIKE 'disk full:%' AND status = $1`,
+      [JOB_STATUS.failed],
+    );
+
     await waitFor(
       'a job acknowledged after space was freed',
       async () => (load.outcomes.slice(freedAt).some((o) => o.what === 'generate' && o.response?.status === 202) ? true : undefined),
@@ -269,9 +276,10 @@ describe('disk full: the stack on a small filesystem that fills up', { timeout: 
     faultsSurvived++;
   });
 
-  it('a WAL segment that cannot be created: PostgreSQL panics and its supervisor restarts it once space is freed; the stack carries on', async (t) => {
+  it('a WAL segment that cannot be created: PostgreSQL panics, stays down while full, is back once space is freed; the stack carries on', async (t) => {
     assert.ok(disk !== undefined);
     const before = await submit(cluster, user, 'disk full: before the panic');
+    const postmasterPid = await readPostmasterPid(cluster);
     const load = startLoad(oracle, user, publisher, 'disk full: panic load', songUrl);
     t.after(async () => {
       await load.stop();
@@ -314,6 +322,9 @@ describe('disk full: the stack on a small filesystem that fills up', { timeout: 
       250,
     );
     figures.postgresBackAfterFreeMs = Math.round(performance.now() - freedSince);
+    // Either the postmaster's own crash recovery finished once there was space, or it had exited
+    // and the supervisor started a new one: both need no hand. Which one is recorded.
+    figures.postmasterReplaced = (await readPostmasterPid(cluster)) === postmasterPid ? 0 : 1;
     const freedAt = load.outcomes.length;
     await waitFor(
       'a job acknowledged after PostgreSQL came back',
@@ -337,8 +348,6 @@ describe('disk full: the stack on a small filesystem that fills up', { timeout: 
     for (const row of rows) await completedOnce(cluster, `gen_${row.id}`);
     await assertNothingHalfWritten(cluster, oracle);
     for (const service of [oracle, ...workers]) assert.equal(service.child.exitCode, null, `${service.name} was not restarted`);
-    const log = await readFile(join(cluster.pg.home, 'postgres.log'), 'utf8');
-    assert.match(log, /\[supervisor\] PostgreSQL restarted/, "the supervisor's restart is in the server's log");
     Object.assign(figures, {
       panicRequests: load.outcomes.length,
       panicAnswered503: during.filter((o) => o.response?.status === 503).length,
