@@ -112,7 +112,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   const bounds = startupBounds(env);
   let postgres: EmbeddedPostgresServer | undefined;
   if (env.DATABASE_URL === undefined || env.DATABASE_URL === '') {
-    postgres = await startEmbeddedPostgres({ dir: join(dataDir, 'postgres'), port: await freePort(), bounds });
+    // Restarted when it exits on its own (a crash recovery that failed on a full disk: docs/operations.md).
+    postgres = await startEmbeddedPostgres({ dir: join(dataDir, 'postgres'), port: await freePort(), bounds, restartOnExit: true });
     env.DATABASE_URL = postgres.url;
     const started = postgres;
     stops.push(() => started.stop());

@@ -103,6 +103,7 @@ const blackholeLoad = named('postgres-blackhole-load');
 const blackholeShort = named('postgres-blackhole-short');
 const storeBlackhole = named('object-store-blackhole');
 const skew = named('clock-skew');
+const diskFull = named('disk-full');
 const skewedWindow = named('clock-skew-rate-limit');
 const faults =
   Number(named('component-faults').faultsSurvived ?? 0) +
@@ -113,7 +114,8 @@ const faults =
   ['postgres-blackhole-short', 'postgres-blackhole-load', 'postgres-blackhole-startup', 'object-store-blackhole', 'clock-skew'].filter(
     (name) => named(name).name !== undefined,
   ).length +
-  (named('chain-faults').rpcSilentGivenUpAfterMs === undefined ? 0 : 1);
+  (named('chain-faults').rpcSilentGivenUpAfterMs === undefined ? 0 : 1) +
+  Number(diskFull.faultsSurvived ?? 0);
 const exactly =
   Number(blackholeShort.jobsExactlyOnce ?? 0) +
   Number(blackholeLoad.jobsExactlyOnce ?? 0) +
@@ -121,13 +123,18 @@ const exactly =
   Number(named('multi-replica').exactlyOnce ?? 0) +
   Number(named('postgres-kill').jobsExactlyOnce ?? 0) +
   figures.filter((f) => String(f.name).startsWith('worker-kill-')).length +
-  Number(named('object-store-down').retriedThenCompleted ?? 0);
+  Number(named('object-store-down').retriedThenCompleted ?? 0) +
+  Number(diskFull.jobsExactlyOnce ?? 0) +
+  Number(diskFull.panicJobsExactlyOnce ?? 0);
 console.log('\n=== test:faults summary ===');
 console.log(
-  `faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x3, object store blackholed, RPC blackholed, clock skew)`,
+  `faults survived        ${faults} (PostgreSQL SIGKILL, object store down x2, worker SIGKILL at 4 stages, slow clients, 1,000-connection burst, chain RPC down, reorg, pinning failure, backup/restore, PostgreSQL blackholed x3, object store blackholed, RPC blackholed, clock skew, disk full x2)`,
 );
 console.log(
   `blackholes             PostgreSQL: ${String(blackholeLoad.requests ?? '?')} requests under load, ${String(blackholeLoad.answered503 ?? '?')} answered 503, slowest ${String(blackholeLoad.slowestMs ?? '?')} ms (short test ${String(blackholeShort.slowestMs ?? '?')} ms) of a ${String(blackholeLoad.deadlineMs ?? blackholeShort.deadlineMs ?? '?')} ms deadline, a worker starting against it exited after ${String(named('postgres-blackhole-startup').workerGaveUpAfterMs ?? '?')} ms; object store: upload abandoned after ${String(storeBlackhole.abandonedAfterMs ?? '?')} ms; RPC: watcher and pool indexer calls given up after ${String(named('chain-faults').rpcSilentGivenUpAfterMs ?? '?')} ms, ${String(named('chain-faults').poolEventsRecordedOnceAfterSilence ?? '?')} pool events recorded once after healing`,
+);
+console.log(
+  `disk full              ${String(diskFull.requestsWhileFull ?? '?')} requests while full, ${String(diskFull.answered503WhileFull ?? '?')} answered 503 (first after ${String(diskFull.firstRefusalAfterMs ?? '?')} ms), slowest ${String(diskFull.slowestMs ?? '?')} ms; ${String(diskFull.jobsExactlyOnce ?? '?')} jobs exactly once, ${String(diskFull.objectsVerified ?? '?')} objects and ${String(diskFull.metadataVerified ?? '?')} metadata rows verified; WAL PANIC: PostgreSQL back ${String(diskFull.postgresBackAfterFreeMs ?? '?')} ms after space was freed`,
 );
 console.log(
   `clock skew             ${String(skew.skewMinutes ?? '?')} min ahead: leases taken over ${String(skew.leasesTakenOver ?? '?')}, fresh previews expired ${String(skew.freshPreviewsExpired ?? '?')}, foreign nonces accepted ${String(skew.foreignNoncesAccepted ?? '?')}; a replica ${String(skewedWindow.skewMinutes ?? '?')} min ahead (in the next hour) charged ${String(skewedWindow.windowsCharged ?? '?')} window, over the limit ${String(skewedWindow.overLimit ?? '?')}`,

@@ -16,13 +16,18 @@
  *   (CLUSTER_HOME) left in the requested folder.
  * - Orphans. The server is spawned through util-linux `setpriv --pdeathsig` where present, so it
  *   shuts down (fast shutdown) when the process that started it dies, even by SIGKILL.
+ * - Supervision (`restartOnExit`, as `npm start` runs it). A postmaster survives a crashed
+ *   backend by itself (it reinitialises and runs crash recovery), but it exits when that recovery
+ *   fails: on a full disk a WAL segment that cannot be created is a PANIC, and the recovery after
+ *   it needs space too. A managed server's service manager restarts it then; here the process that
+ *   started it does, every few seconds until it starts (docs/operations.md "Disk full").
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
-import { chmod, chown, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, chown, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import pg from 'pg';
@@ -55,6 +60,8 @@ export interface EmbeddedPostgresOptions {
   /** Where root-only folders are replaced by reachable ones (tests); `/var/tmp`, then the temp folder, by default. */
   standInRoots?: readonly string[];
   bounds?: StartupBounds;
+  /** Start the server again whenever it exits without `stop()` (a failed crash recovery). */
+  restartOnExit?: boolean;
 }
 
 const USER = 'postgres';
@@ -67,6 +74,9 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 const PROBE_TIMEOUT_MS = 15_000;
 const READY_POLL_MS = 100;
+/** First wait before restarting a postmaster that exited, doubled per failed try up to the cap. */
+const RESTART_DELAY_MS = 1000;
+const RESTART_DELAY_CAP_MS = 8000;
 
 interface Account {
   uid: number;
@@ -118,13 +128,60 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   ];
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
   let server: ChildProcess | undefined;
+  /** Set by `stop()`: the supervisor leaves a stopped server alone. */
+  let stopped = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  /** Spawns the postmaster and waits until it answers (within `readyWithinMs`); on failure nothing is left running. */
+  const launch = async (readyWithinMs = Number.POSITIVE_INFINITY) => {
+    const child = spawnAs(join(native, 'bin', 'postgres'), flags, account, logPath, log);
+    server = child;
+    try {
+      await untilReady(child, url, Date.now() + readyWithinMs);
+    } catch (error) {
+      if (server === child) server = undefined;
+      await stopProcess(child, STOP_TIMEOUT_MS);
+      throw error;
+    }
+    if (options.restartOnExit === true) void exitCode(child).then((code) => onUnexpectedExit(child, code));
+  };
+  /** The supervisor's own lines, in the server's log (where an operator looks) and to `onLog`. */
+  const notice = (message: string) => {
+    log(message);
+    void appendFile(logPath, `${new Date().toISOString()} [supervisor] ${message}\n`).catch(() => undefined);
+  };
+  const onUnexpectedExit = (child: ChildProcess, code: number | null) => {
+    if (server !== child || stopped) return;
+    server = undefined;
+    notice(`PostgreSQL exited (code ${String(code)}) without being stopped; restarting it`);
+    scheduleRestart(RESTART_DELAY_MS);
+  };
+  const scheduleRestart = (delayMs: number) => {
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopped || server !== undefined) return;
+      launch(START_TIMEOUT_MS).then(
+        () => notice('PostgreSQL restarted'),
+        (error: unknown) => {
+          notice(`restarting PostgreSQL failed (${error instanceof Error ? error.message : String(error)}); trying again`);
+          if (!stopped) scheduleRestart(Math.min(delayMs * 2, RESTART_DELAY_CAP_MS));
+        },
+      );
+    }, delayMs);
+  };
 
   const stop = async () => {
+    stopped = true;
+    clearTimeout(restartTimer);
+    restartTimer = undefined;
     const running = server;
     server = undefined;
     if (running !== undefined) await stopProcess(running, STOP_TIMEOUT_MS);
   };
   const start = async () => {
+    stopped = false;
+    clearTimeout(restartTimer);
+    restartTimer = undefined;
     if (server !== undefined) return;
     await boundedStepWithRetry({
       component: 'postgres',
@@ -134,15 +191,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       logPath,
       bounds,
       run: async () => {
-        const child = spawnAs(join(native, 'bin', 'postgres'), flags, account, logPath, log);
-        server = child;
-        try {
-          await untilReady(child, url);
-        } catch (error) {
-          if (server === child) server = undefined;
-          await stopProcess(child, STOP_TIMEOUT_MS);
-          throw error;
-        }
+        stopped = false;
+        await launch();
       },
       abandon: stop,
       prepareRetry: stop,
@@ -343,9 +393,19 @@ function spawnAs(
     env: { ...process.env, LC_MESSAGES: 'C' },
     ...(wrapper === undefined && account !== undefined ? { uid: account.uid, gid: account.gid } : {}),
   });
-  const logFile: WriteStream = createWriteStream(logPath, { flags: 'a' });
-  logFile.on('error', () => undefined);
+  // A write that fails (a full disk) ends a stream for good: the next output opens the file
+  // again, so the log resumes once there is space, without a restart.
+  let logFile: WriteStream | undefined;
+  const openLog = (): WriteStream => {
+    const stream = createWriteStream(logPath, { flags: 'a' });
+    stream.on('error', () => {
+      if (logFile === stream) logFile = undefined;
+    });
+    return stream;
+  };
+  logFile = openLog();
   const forward = (chunk: Buffer) => {
+    logFile ??= openLog();
     logFile.write(chunk);
     onLog(chunk.toString('utf8'));
   };
@@ -353,9 +413,9 @@ function spawnAs(
   child.stderr?.on('data', forward);
   // A program that cannot be spawned reports it here; `exitCode`/`untilReady` see the exit.
   child.on('error', (error) => {
-    logFile.write(`spawn ${program} failed: ${error.message}\n`);
+    logFile?.write(`spawn ${program} failed: ${error.message}\n`);
   });
-  child.once('close', () => logFile.end());
+  child.once('close', () => logFile?.end());
   return child;
 }
 
@@ -371,14 +431,15 @@ function exitCode(child: ChildProcess): Promise<number | null> {
   });
 }
 
-/** Resolves once the server answers a query; rejects when its process ends first. */
-async function untilReady(server: ChildProcess, url: string): Promise<void> {
+/** Resolves once the server answers a query; rejects when its process ends first, or at `deadline` (epoch ms). */
+async function untilReady(server: ChildProcess, url: string, deadline = Number.POSITIVE_INFINITY): Promise<void> {
   let exited: string | undefined;
   void exitCode(server).then((code) => {
     exited = `the server process exited (code ${String(code)}) before accepting connections`;
   });
   for (;;) {
     if (exited !== undefined) throw new Error(exited);
+    if (Date.now() > deadline) throw new Error('the server did not accept connections in time');
     // Refused while not listening yet, or "the database system is starting up".
     if (await answersQuery(url)) return;
     await new Promise((wait) => setTimeout(wait, READY_POLL_MS));

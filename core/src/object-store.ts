@@ -45,7 +45,7 @@ export interface ObjectStoreOptions {
   storedChecksums?: boolean;
 }
 
-export type ObjectStoreErrorCode = 'not_found' | 'access_denied' | 'invalid_key' | 'unavailable' | 'failed';
+export type ObjectStoreErrorCode = 'not_found' | 'access_denied' | 'invalid_key' | 'unavailable' | 'storage_full' | 'failed';
 
 export interface ObjectStoreError extends DomainError<ObjectStoreErrorCode> {
   key?: string;
@@ -340,6 +340,10 @@ function fail(error: unknown, key: string): { ok: false; error: ObjectStoreError
     }
     if (status === 403) {
       return { ok: false, error: { code: 'access_denied', message: error.message, key } };
+    }
+    // 507 Insufficient Storage: a self-hosted store (MinIO's XMinioStorageFull) whose disks are full.
+    if (status === 507) {
+      return { ok: false, error: { code: 'storage_full', message: error.message, key } };
     }
     if (status !== undefined && status >= 500) {
       return { ok: false, error: { code: 'unavailable', message: error.message, key } };

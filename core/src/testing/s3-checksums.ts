@@ -24,6 +24,8 @@ import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import type S3rver from 's3rver';
 import type { S3rverContext, S3rverMiddleware } from 's3rver';
+import { isResourceExhausted } from '../resource-exhausted.ts';
+import { STORAGE_FULL } from './s3-atomic-put.ts';
 
 interface StoredChecksum {
   /** Base64 SHA-256 of the object's bytes, as S3 writes it. */
@@ -109,10 +111,18 @@ function checksumMiddleware(checksumPath: (bucket: string, key: string) => strin
       if (createHash('sha256').update(body).digest('base64') !== declared) {
         return s3Error(ctx, 400, 'BadDigest', 'The SHA256 you specified did not match the calculated checksum.', target.key);
       }
+      // The checksum is written before the object, bound to the ETag s3rver will give it (the
+      // quoted MD5): a disk too full for it refuses the PUT with nothing stored (507, as the
+      // object store itself, ./s3-atomic-put.ts), instead of storing an object and then failing.
+      // A PUT that fails after it leaves a checksum whose ETag matches no object: never served.
+      try {
+        await files.write(path, { sha256: declared, etag: JSON.stringify(createHash('md5').update(body).digest('hex')) });
+      } catch (error) {
+        if (!isResourceExhausted(error)) throw error;
+        return s3Error(ctx, 507, STORAGE_FULL.code, STORAGE_FULL.message, target.key);
+      }
       ctx.req = Readable.from([body]);
       await next();
-      if (ctx.status !== 200) return;
-      await files.write(path, { sha256: declared, etag: ctx.response.get('ETag') });
       return;
     }
 

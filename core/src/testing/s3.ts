@@ -14,6 +14,7 @@ import S3rver from 's3rver';
 import type { ObjectStoreOptions } from '../object-store.ts';
 import { boundedStep } from '../startup.ts';
 import type { StartupBounds } from '../startup.ts';
+import { enableAtomicPuts } from './s3-atomic-put.ts';
 import { enableStoredChecksums } from './s3-checksums.ts';
 import { enablePrivatePrefixes } from './s3-private-prefix.ts';
 import { makeTempDir } from './temp-dirs.ts';
@@ -74,6 +75,8 @@ export function createLoopbackS3rver(options: { port: number; directory: string;
   // s3rver formats a colored log line for every request even when silent (koa-logger, its first
   // middleware), about a quarter of its CPU per HEAD: a silent server does not need it.
   if (server.middleware[0]?.name === 'logger') server.middleware.shift();
+  // A PUT that cannot be written whole (a full disk) leaves nothing and answers 507.
+  enableAtomicPuts(server);
   enableStoredChecksums(server);
   // Previews are private: anonymous reads of preview/ are refused, as the production bucket does.
   enablePrivatePrefixes(server, options.bucket);

@@ -32,10 +32,21 @@ import {
   retryPreview,
 } from '../../../core/src/jobs/preview-state.ts';
 import type { ClaimedPreview } from '../../../core/src/jobs/preview-state.ts';
-import type { ObjectStore } from '../../../core/src/object-store.ts';
+import type { ObjectStore, ObjectStoreError } from '../../../core/src/object-store.ts';
 import { createPreview } from '../../../core/src/previews.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import type { PipelineDeps, Song } from './pipeline.ts';
+
+/** An upload the store refused; `storeError.code` says why (`storage_full`: the store's disk is full). */
+export class UploadFailedError extends Error {
+  constructor(
+    what: string,
+    readonly storeError: ObjectStoreError,
+  ) {
+    super(`${what} failed: ${storeError.code} ${storeError.message}`);
+    this.name = 'UploadFailedError';
+  }
+}
 
 /** What the kinds' publishing needs of the worker. */
 export interface JobKindDeps {
@@ -94,7 +105,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         cacheControl: 'public, max-age=31536000, immutable',
         sha256: sha256OfContentHash(song.audioHash),
       });
-      if (!put.ok) throw new Error(`upload of ${key} failed: ${put.error.code} ${put.error.message}`);
+      if (!put.ok) throw new UploadFailedError(`upload of ${key}`, put.error);
       await deps.pipeline.enterStage?.('completion', signal);
       return completeJob(tx, job, {
         audioKey: key,

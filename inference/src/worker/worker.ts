@@ -5,6 +5,7 @@
  * transaction, and retries or fails it per the spec: one attempt runner for all kinds.
  */
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
@@ -12,10 +13,11 @@ import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS } from '../../../core/src/
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
+import { isOutOfSpace } from '../../../core/src/resource-exhausted.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
-import { previewJobKind, songJobKind } from './job-kinds.ts';
+import { UploadFailedError, previewJobKind, songJobKind } from './job-kinds.ts';
 import type { JobKind } from './job-kinds.ts';
 import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
@@ -39,6 +41,33 @@ export class JobCancelledError extends Error {
   constructor(readonly step: PipelineStep) {
     super(`job cancelled by its owner before the ${step} step`);
     this.name = 'JobCancelledError';
+  }
+}
+
+/** Waits between publishing tries while a disk is full: doubled from the first up to the cap. */
+export const OUT_OF_SPACE_WAIT_MS = { first: 1000, cap: 10_000 } as const;
+
+/** The store's or the database's disk is full (core/src/resource-exhausted.ts): space comes back, a retry would be spent for nothing. */
+function outOfSpace(err: unknown): boolean {
+  return isOutOfSpace(err) || (err instanceof UploadFailedError && err.storeError.code === 'storage_full');
+}
+
+/**
+ * Runs `step` (claiming a job, publishing it) again while it fails for want of space, until
+ * `signal` aborts (the job's time limit): a full disk under the store or the database makes the
+ * attempt wait, where spending its retries in seconds would fail the job (GEN_005) for a fault an
+ * operator fixes in minutes. The store wrote nothing on such a failure and the transaction rolled
+ * back, so a try leaves nothing behind.
+ */
+async function whenSpace<T>(step: () => Promise<T>, signal: AbortSignal, onWait: (err: unknown) => void): Promise<T> {
+  for (let waitMs: number = OUT_OF_SPACE_WAIT_MS.first; ; waitMs = Math.min(waitMs * 2, OUT_OF_SPACE_WAIT_MS.cap)) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!outOfSpace(err) || signal.aborted) throw err;
+      onWait(err);
+      await sleep(waitMs, undefined, { signal });
+    }
   }
 }
 
@@ -121,7 +150,16 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     rowId: string,
   ): Promise<void> {
     const queued = { id: message.id, retryCount: message.retryCount };
-    const attempt = await kind.claim(db, rowId);
+    // The claim writes the row: on a full database disk it waits too, keeping the message alive
+    // (a message left untouched would expire and spend a retry).
+    const attempt = await whenSpace(
+      () => kind.claim(db, rowId),
+      AbortSignal.timeout(settings.jobTimeLimitMs),
+      (err) => {
+        deps.logger.warn({ err, rowId }, `${kind.name} waits for space to start (disk full)`);
+        boss.touch(GENERATION_QUEUE, queued).catch(() => undefined);
+      },
+    );
     if (attempt === undefined) {
       // Finished already (a duplicate delivery), cancelled, or unknown: nothing to do.
       await boss.complete(GENERATION_QUEUE, queued);
@@ -180,7 +218,11 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       await checkpoint?.('upload');
       // Lock, store and complete in one transaction: a competing attempt waits on the row lock and
       // then finds the row no longer its own, so it neither stores nor completes.
-      const completed = await db.tx(async (tx) => (await kind.lock(tx, attempt)) && kind.publish(tx, attempt, song, controller.signal));
+      const completed = await whenSpace(
+        () => db.tx(async (tx) => (await kind.lock(tx, attempt)) && kind.publish(tx, attempt, song, controller.signal)),
+        controller.signal,
+        (err) => deps.logger.warn({ err, ...fields }, `${kind.name} waits for space to publish (disk full)`),
+      );
       await boss.complete(GENERATION_QUEUE, queued);
       deps.logger.info({ ...fields, hash: song.audioHash }, completed ? `${kind.name} completed` : `${kind.name} attempt superseded`);
       deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);

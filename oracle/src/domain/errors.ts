@@ -115,6 +115,8 @@ export const GPU_UNAVAILABLE_RETRY_SECONDS = 60;
 export const QUEUE_FULL_RETRY_SECONDS = 30;
 /** How long to suggest waiting while the database is unreachable. */
 export const DATABASE_RETRY_SECONDS = 5;
+/** How long to suggest waiting while a disk is full: space comes back when an operator frees it. */
+export const STORAGE_FULL_RETRY_SECONDS = 30;
 
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 

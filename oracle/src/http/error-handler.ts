@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { DATABASE_RETRY_SECONDS, appError, isDatabaseUnavailable } from '../domain/errors.ts';
+import { isResourceExhausted } from '../../../core/src/resource-exhausted.ts';
+import { DATABASE_RETRY_SECONDS, STORAGE_FULL_RETRY_SECONDS, appError, isDatabaseUnavailable } from '../domain/errors.ts';
 import { sendError } from './error-response.ts';
 
 interface BodyParserError {
@@ -20,8 +21,10 @@ export function notFound(): RequestHandler {
 }
 
 /**
- * Last resort: malformed bodies become 400/413, an unreachable database 503 (the pool reconnects
- * by itself once it is back), anything else a logged 500 without internals in the body.
+ * Last resort: malformed bodies become 400/413; an unreachable database, or a full disk under the
+ * database or this process's files, 503 (the pool reconnects by itself once the database is back,
+ * and nothing has to be repaired once space is freed); anything else a logged 500 without
+ * internals in the body.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -42,6 +45,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // The router could not percent-decode a path parameter (e.g. `/v1/nft/%E0%A4%A`).
     if (error instanceof URIError) {
       sendError(req, res, appError('VALIDATION_ERROR', 'Malformed percent-encoding in the path', { details: req.path.slice(0, 200) }));
+      return;
+    }
+    if (isResourceExhausted(error)) {
+      // An operator must act (free space): logged as an error, not as a passing outage.
+      logger.error({ err: error, path: req.path }, 'out of resources (disk full?)');
+      sendError(req, res, appError('SERVICE_UNAVAILABLE', 'Storage is full, retry later', { retryAfter: STORAGE_FULL_RETRY_SECONDS }));
       return;
     }
     if (isDatabaseUnavailable(error)) {

@@ -12,26 +12,14 @@ import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import { OBJECT_STORE_DEADLINES } from '../../../core/src/object-store-deadlines.ts';
 import { HOLD_LOG_PREFIX } from '../../../inference/src/worker/stage-hold.ts';
 import { assertVariantAError } from '../../oracle/helpers/shapes.ts';
-import type { FaultCluster, HttpResult, OracleReplica, Session } from '../support/cluster.ts';
-import { httpRequest, startFaultCluster, storedObjectKeys, waitFor } from '../support/cluster.ts';
+import type { FaultCluster, OracleReplica, Session } from '../support/cluster.ts';
+import { startFaultCluster, storedObjectKeys, waitFor } from '../support/cluster.ts';
+import { SCHEDULING_SLACK_MS, bounded } from '../support/bounded-requests.ts';
+import type { Outcome } from '../support/bounded-requests.ts';
 import { recordFigure } from '../support/figures.ts';
 import { completedOnce, jobRow, submit } from '../support/jobs.ts';
 
-/** Timers fire late on a loaded machine; a request unanswered past deadline + slack is a hang. */
-const SCHEDULING_SLACK_MS = 3000;
 const BLACKHOLE_MS = 20_000;
-
-interface Outcome {
-  what: string;
-  response: HttpResult | undefined;
-  ms: number;
-}
-
-async function bounded(what: string, url: string, options: Parameters<typeof httpRequest>[1] = {}): Promise<Outcome> {
-  const started = performance.now();
-  const response = await httpRequest(url, { ...options, timeoutMs: REQUEST_DEADLINE_MS + SCHEDULING_SLACK_MS }).catch(() => undefined);
-  return { what, response, ms: Math.round(performance.now() - started) };
-}
 
 describe('blackholed PostgreSQL and object store under replicas and workers', { timeout: 900_000 }, () => {
   let cluster: FaultCluster;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PgBoss } from 'pg-boss';
@@ -185,9 +185,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function startFaultPostgres(dir: string): Promise<{ pg: FaultPostgres; server: EmbeddedPostgresServer }> {
+async function startFaultPostgres(dir: string, restartOnExit: boolean): Promise<{ pg: FaultPostgres; server: EmbeddedPostgresServer }> {
   // Durable (no `ephemeral`): with synchronous_commit off a SIGKILL may lose acknowledged commits.
-  const server = await startEmbeddedPostgres({ dir, port: await freePort() });
+  const server = await startEmbeddedPostgres({ dir, port: await freePort(), restartOnExit });
   await migrate(server.url);
   const pg: FaultPostgres = {
     url: server.url,
@@ -263,6 +263,21 @@ export interface ClusterOptions {
    * queue tuner and supervisor still reach PostgreSQL directly, as an operator's console would).
    */
   blackholes?: BlackholeTarget[];
+  /**
+   * A folder (a small filesystem) to hold all the cluster's data instead of the temp folder:
+   * PostgreSQL's cluster, the S3 objects, each oracle's and worker's DATA_DIR (the IPFS
+   * blockstore) and their TMPDIR. It must be reachable by the `postgres` account.
+   */
+  dataRoot?: string;
+  /** PostgreSQL restarted by its supervisor when the postmaster exits (`restartOnExit`), as under `npm start`. */
+  superviseDatabase?: boolean;
+}
+
+/** A fresh folder under `root` that the `postgres` account can enter, removed by `remove()`. */
+async function dataFolderUnder(root: string): Promise<TempDir> {
+  const path = await mkdtemp(join(root, 'faults-'));
+  await chmod(path, 0o755);
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
 /** `url` with its port replaced by `port` (a proxy in front of the same server). */
@@ -278,13 +293,13 @@ function throughPort(url: string, port: number): string {
  * `heartbeatSeconds` (10 by default), with queue maintenance every second.
  */
 export async function startFaultCluster(options: ClusterOptions = {}): Promise<FaultCluster> {
-  const temp: TempDir = await makeTempDir('faults');
+  const temp: TempDir = options.dataRoot === undefined ? await makeTempDir('faults') : await dataFolderUnder(options.dataRoot);
   const started: Array<() => Promise<void>> = [async () => temp.remove()];
   const stopAll = async () => {
     for (const stop of started.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
-    const { pg, server } = await startFaultPostgres(join(temp.path, 'postgres'));
+    const { pg, server } = await startFaultPostgres(join(temp.path, 'postgres'), options.superviseDatabase === true);
     started.push(async () => {
       await server.stop();
       if (server.home !== join(temp.path, 'postgres'))
@@ -328,6 +343,11 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
       IPFS_PINNING_URL: '',
       IPFS_PINNING_TOKEN: '',
     };
+    // Temp files of oracles and workers (none are written today) go to the data's filesystem too.
+    if (options.dataRoot !== undefined) {
+      await mkdir(join(temp.path, 'tmp'), { recursive: true });
+      oracleEnv.TMPDIR = join(temp.path, 'tmp');
+    }
     const signing = await ensureDevelopmentIdentity(join(temp.path, 'c2pa'));
     const workerEnv: Record<string, string> = {
       ...storage,
@@ -339,6 +359,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
       ENCODER_THREADS: '1',
       POLL_INTERVAL_MS: '100',
       LOG_LEVEL: 'warn',
+      ...(oracleEnv.TMPDIR === undefined ? {} : { TMPDIR: oracleEnv.TMPDIR }),
     };
     const oracles: OracleReplica[] = [];
     const workers: ServiceProcess[] = [];

@@ -11,6 +11,7 @@
  */
 import type { Request, Response } from 'express';
 import { isFinished } from '../../../../core/src/jobs/job-state.ts';
+import { isResourceExhausted } from '../../../../core/src/resource-exhausted.ts';
 import { appError, isDatabaseUnavailable } from '../../domain/errors.ts';
 import type { JobStream } from '../../domain/job-events-hub.ts';
 import { findOwnJob, viewJob } from '../../domain/jobs.ts';
@@ -112,7 +113,7 @@ function serveStream(deps: JobEventsDeps, res: Response, stream: JobStream, targ
       } while (again && !ended);
     } catch (error) {
       // The database is away: keep the stream; the hub signals every job again once it is back.
-      if (isDatabaseUnavailable(error)) {
+      if (isDatabaseUnavailable(error) || isResourceExhausted(error)) {
         deps.logger.warn({ err: error }, 'job event stream could not read its job; waiting for the database');
       } else {
         deps.logger.error({ err: error }, 'job event stream failed');
