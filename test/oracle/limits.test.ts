@@ -119,8 +119,8 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     await app.db.none(`UPDATE rate_limit_counters SET count = 95 WHERE subject = $1 AND category = 'generation'`, [`user:${user.userId}`]);
     const second = await generate(user.token);
     assert.equal(second.headers.get('x-ratelimit-remaining'), '4');
-    const window = await app.db.one<{ start: Date }>(`SELECT date_trunc('hour', now(), 'UTC') AS start`);
-    assert.equal(Number(second.headers.get('x-ratelimit-reset')), window.start.getTime() / 1000 + 3600);
+    const hour = await app.db.one<{ start: Date }>(`SELECT date_trunc('hour', now(), 'UTC') AS start`);
+    assert.equal(Number(second.headers.get('x-ratelimit-reset')), hour.start.getTime() / 1000 + 3600);
   });
 
   it('limits other categories per hour with headers (general: 1000/h), Variant C shape on /v1', async () => {

@@ -101,9 +101,10 @@ describe('two oracle replicas and three workers on one PostgreSQL', { timeout: 9
     }
     const counters = await cluster.db.many<{ id: string; daily_generations: number; hourly: number | null }>(
       `SELECT u.id, u.daily_generations, c.count AS hourly FROM users u
-         LEFT JOIN rate_limit_counters c ON c.subject = 'user:' || u.id::text AND c.category = 'generation' AND c.window_start = $1
-        WHERE u.id = ANY($2::uuid[])`,
-      [window, users.map((user) => user.userId)],
+         LEFT JOIN rate_limit_counters c ON c.subject = 'user:' || u.id::text AND c.category = 'generation'
+                                        AND c.window_start = date_trunc('hour', now(), 'UTC')
+        WHERE u.id = ANY($1::uuid[])`,
+      [users.map((user) => user.userId)],
     );
     for (const row of counters) {
       const index = users.findIndex((user) => user.userId === row.id);
