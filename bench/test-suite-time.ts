@@ -1,11 +1,10 @@
 /**
- * Where `npm test`'s time goes (tsx bench/test-suite-time.ts --label NAME [--root DIR] [--stages]).
+ * Where `npm test`'s time goes (tsx bench/test-suite-time.ts --label NAME [--root DIR] [--note TEXT]).
  *
  * Runs package.json's `test:services` script exactly as written (read from --root's package.json,
  * default this checkout, so an unchanged checkout can be measured as the baseline), with two extra
  * reporters: spec into bench/results/test-suite-time.NAME.log.tmp and
  * bench/test-suite/file-times-reporter.ts, which gives each file's wall time and test counts.
- * `--stages` also times the other `npm test` stages (typecheck, lint, test:contracts) one by one.
  * The machine is shared, so the load average is sampled every 10 s during the run and recorded
  * beside the figures: compare shares of the total, not absolute seconds, across runs.
  * Each run is kept under its label in bench/results/test-suite-time.json; test-suite-time.md is
@@ -26,7 +25,6 @@ const RESULTS = join(HERE, 'results');
 const JSON_PATH = join(RESULTS, 'test-suite-time.json');
 const MD_PATH = join(RESULTS, 'test-suite-time.md');
 const REPORTER = join(HERE, 'test-suite', 'file-times-reporter.ts');
-const OTHER_STAGES = ['typecheck', 'lint', 'test:contracts'] as const;
 
 interface Run {
   label: string;
@@ -37,10 +35,11 @@ interface Run {
   load: { min: number; mean: number; max: number };
   exitCode: number | null;
   servicesMs: number;
+  /** What to know when reading the run (--note). */
+  note?: string;
   /** The run's own totals, from the spec reporter's closing lines. */
   totals: { tests: number; pass: number; fail: number } | null;
   files: FileTime[];
-  stages: Record<string, { ms: number; exitCode: number | null }>;
 }
 
 function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; exitCode: number | null }> {
@@ -67,9 +66,9 @@ async function main(): Promise<void> {
     options: {
       label: { type: 'string' },
       root: { type: 'string' },
-      stages: { type: 'boolean', default: false },
       commit: { type: 'string' },
       render: { type: 'boolean', default: false },
+      note: { type: 'string' },
     },
   });
   if (values.render) {
@@ -77,7 +76,7 @@ async function main(): Promise<void> {
     return;
   }
   if (values.label === undefined || !/^[\w-]+$/.test(values.label)) {
-    throw new Error('usage: tsx bench/test-suite-time.ts --label NAME [--root DIR] [--stages] [--commit SHA]');
+    throw new Error('usage: tsx bench/test-suite-time.ts --label NAME [--root DIR] [--note TEXT] [--commit SHA]');
   }
   const label = values.label;
   const root = resolve(values.root ?? join(HERE, '..'));
@@ -92,14 +91,6 @@ async function main(): Promise<void> {
   );
   const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
 
-  const stages: Run['stages'] = {};
-  if (values.stages) {
-    for (const stage of OTHER_STAGES) {
-      console.log(`== ${stage}`);
-      stages[stage] = await run(`npm run ${stage}`, root, env);
-    }
-  }
-
   const samples: number[] = [loadavg()[0] ?? 0];
   const sampler = setInterval(() => samples.push(loadavg()[0] ?? 0), 10_000);
   const startedAt = new Date().toISOString();
@@ -107,7 +98,6 @@ async function main(): Promise<void> {
   const services_ = await run(command, root, env);
   clearInterval(sampler);
   samples.push(loadavg()[0] ?? 0);
-  stages['test:services'] = services_;
 
   const files = readFileSync(filesPath, 'utf8')
     .split('\n')
@@ -128,8 +118,8 @@ async function main(): Promise<void> {
     exitCode: services_.exitCode,
     servicesMs: Math.round(services_.ms),
     totals,
+    ...(values.note === undefined ? {} : { note: values.note }),
     files,
-    stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, { ms: Math.round(v.ms), exitCode: v.exitCode }])),
   };
 
   const all: Run[] = existsSync(JSON_PATH) ? (JSON.parse(readFileSync(JSON_PATH, 'utf8')) as Run[]) : [];
@@ -181,16 +171,8 @@ function render(runs: Run[]): string {
     );
   }
   lines.push('');
-  const staged = runs.filter((r) => Object.keys(r.stages).length > 1);
-  if (staged.length > 0) {
-    lines.push('## `npm test` stages', '');
-    lines.push(`| run | ${[...OTHER_STAGES, 'test:services'].join(' s | ')} s |`);
-    lines.push(`|---|${[...OTHER_STAGES, 'test:services'].map(() => '---').join('|')}|`);
-    for (const r of staged) {
-      lines.push(`| ${r.label} | ${[...OTHER_STAGES, 'test:services'].map((s) => seconds(r.stages[s]?.ms)).join(' | ')} |`);
-    }
-    lines.push('');
-  }
+  for (const r of runs) if (r.note !== undefined) lines.push(`- ${r.label}: ${r.note}`);
+  if (runs.some((r) => r.note !== undefined)) lines.push('');
   lines.push('## test:services per file', '');
   lines.push(
     "Each file's wall time as node:test measured it (its process, start to exit), in seconds and as a share of",
