@@ -139,7 +139,9 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   });
 });
 
-describe('npm start with a part that never becomes ready', () => {
+// The two stacks below share nothing (each its own ports and DATA_DIR, neither deploys the local
+// chain) and spend their time waiting on a stalled part: side by side they take as long as one.
+describe('npm start with a part that never becomes ready', { concurrency: true }, () => {
   it('exits with an error naming the part, the step and the bound instead of waiting (SONGMINT_TEST_STALL=s3:2000)', async () => {
     const data = await makeTempDir('stack-stalled');
     try {

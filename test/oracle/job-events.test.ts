@@ -142,6 +142,9 @@ describe('job events: resume, heartbeats, replicas, limits and leaks', () => {
 
   const eventsUrl = (jobId: string, base = app.baseUrl) => `${base}/api/generate/${jobId}/events`;
   const newJob = async (who: LoggedIn = owner): Promise<{ jobId: string; id: string }> => {
+    // The worker stays live as a real one would (a heartbeat every few seconds): on a loaded
+    // machine this suite outlasts the 20 s in which the one from \`before\` counts.
+    await app.addWorkerHeartbeat('sse-worker', 8);
     const created = await app.request('/api/generate', { token: who.token, body: { prompt: 'sse test', duration: 5 } });
     assert.equal(created.status, 202, created.text);
     const { job_id } = generateAcceptedSchema.parse(created.body);

@@ -52,8 +52,18 @@ export interface Stack {
 }
 
 export async function startStack(queueOptions: { retryDelay?: number; heartbeatSeconds?: number } = {}): Promise<Stack> {
-  const pg = await startTestPostgres();
-  const s3 = await startTestS3();
+  // Independent parts, started side by side; those that started are stopped when another fails.
+  const [pgPart, s3Part, signingPart] = await Promise.allSettled([startTestPostgres(), startTestS3(), testSigningIdentity()]);
+  if (pgPart.status === 'rejected' || s3Part.status === 'rejected' || signingPart.status === 'rejected') {
+    await Promise.allSettled([
+      pgPart.status === 'fulfilled' ? pgPart.value.stop() : undefined,
+      s3Part.status === 'fulfilled' ? s3Part.value.stop() : undefined,
+      signingPart.status === 'fulfilled' ? signingPart.value.remove() : undefined,
+    ]);
+    const failed = [pgPart, s3Part, signingPart].find((part) => part.status === 'rejected');
+    throw failed?.reason instanceof Error ? failed.reason : new Error(String(failed?.reason));
+  }
+  const [pg, s3, signing] = [pgPart.value, s3Part.value, signingPart.value];
   const db = createDatabase(pg.url);
   const boss = createBoss(pg.url, { supervise: false });
   boss.on('error', () => undefined);
@@ -76,7 +86,6 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
   supervisor.on('error', () => undefined);
   await supervisor.start();
   const store = createObjectStore(testObjectStoreOptions(s3));
-  const signing = await testSigningIdentity();
   const env: Record<string, string> = {
     ...signing.env,
     DATABASE_URL: pg.url,
