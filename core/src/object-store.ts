@@ -45,7 +45,7 @@ export interface ObjectStoreOptions {
   storedChecksums?: boolean;
 }
 
-export type ObjectStoreErrorCode = 'not_found' | 'access_denied' | 'invalid_key' | 'unavailable' | 'storage_full' | 'failed';
+export type ObjectStoreErrorCode = 'not_found' | 'access_denied' | 'invalid_key' | 'unavailable' | 'storage_full' | 'exists' | 'failed';
 
 export interface ObjectStoreError extends DomainError<ObjectStoreErrorCode> {
   key?: string;
@@ -58,6 +58,8 @@ export interface PutOptions {
   cacheControl?: string;
   /** A private object gets `Cache-Control: private, no-store` unless one is given. */
   private?: boolean;
+  /** Create only (`If-None-Match: *`): a key that holds an object already answers `exists` and keeps it. */
+  ifAbsent?: boolean;
   /**
    * SHA-256 of `bytes` (hex, no prefix) the caller already computed: sent as the S3 additional
    * checksum, so the store recomputes it from the received bytes, refuses the upload on a
@@ -150,6 +152,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
             ContentLength: bytes.byteLength,
             ContentType: putOptions.contentType,
             ...(cacheControl === undefined ? {} : { CacheControl: cacheControl }),
+            ...(putOptions.ifAbsent === true ? { IfNoneMatch: '*' } : {}),
             ...(putOptions.sha256 === undefined ? {} : { ChecksumSHA256: Buffer.from(putOptions.sha256, 'hex').toString('base64') }),
           }),
         );
@@ -340,6 +343,10 @@ function fail(error: unknown, key: string): { ok: false; error: ObjectStoreError
     }
     if (status === 403) {
       return { ok: false, error: { code: 'access_denied', message: error.message, key } };
+    }
+    // 412 to `If-None-Match: *`: the key holds an object already (409: a concurrent conditional write).
+    if (status === 412 || (status === 409 && error.name === 'ConditionalRequestConflict')) {
+      return { ok: false, error: { code: 'exists', message: `an object exists at ${key}`, key } };
     }
     // 507 Insufficient Storage: a self-hosted store (MinIO's XMinioStorageFull) whose disks are full.
     if (status === 507) {

@@ -53,6 +53,26 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
       await s3.stop();
     });
 
+    it('a create-only upload (If-None-Match: *) never replaces an object: the late one is refused and the first bytes and hash stay', async () => {
+      const key = 'audio/gen_create-only.mp3';
+      const late = bytes.map((byte) => byte ^ 0xff);
+      const first = await store.put(key, bytes, { contentType: 'audio/mpeg', sha256: hex, ifAbsent: true });
+      assert.ok(first.ok, JSON.stringify(first));
+      const refused = await store.put(key, late, { contentType: 'audio/mpeg', sha256: sha256(late).toString('hex'), ifAbsent: true });
+      assert.equal(refused.ok ? 'stored' : refused.error.code, 'exists');
+      const kept = await store.get(key);
+      assert.ok(kept.ok);
+      assert.deepEqual(Buffer.from(kept.value.bytes), Buffer.from(bytes), 'the first bytes stay');
+      for (const reader of [store, downloadOnly]) {
+        const hashed = await reader.sha256(key);
+        assert.ok(hashed.ok);
+        assert.equal(hashed.value.hex, hex, 'the hash of the bytes kept, whichever way it is read');
+      }
+      // Once deleted, the key takes a create-only upload again.
+      assert.ok((await store.delete(key)).ok);
+      assert.ok((await store.put(key, late, { contentType: 'audio/mpeg', ifAbsent: true })).ok);
+    });
+
     it('keeps the SHA-256 sent with an upload and answers it to a HEAD, without downloading', async () => {
       const put = await store.put('audio/gen_c.mp3', bytes, { contentType: 'audio/mpeg', sha256: hex });
       assert.ok(put.ok);

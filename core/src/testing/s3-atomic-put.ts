@@ -15,12 +15,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type S3rver from 's3rver';
+import type { S3rverMiddleware } from 's3rver';
 import { isResourceExhausted } from '../resource-exhausted.ts';
 
 interface StoredObject {
@@ -48,6 +49,34 @@ export const STORAGE_FULL = {
   code: 'XMinioStorageFull',
   message: 'Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.',
 } as const;
+
+/**
+ * The bodies of PUTs sent with `If-None-Match: *` (S3's conditional write: create, never
+ * replace), marked by `enableConditionalPuts` on their way to `putObject`.
+ */
+const createOnly = new WeakSet<object>();
+
+/** What S3 answers (412) to a conditional write whose key already holds an object. */
+const PRECONDITION_FAILED = {
+  code: 'PreconditionFailed',
+  message: 'At least one of the pre-conditions you specified did not hold',
+} as const;
+
+/**
+ * Honours `If-None-Match: *` on PUT Object, as S3 and MinIO do (s3rver ignores it): the object is
+ * created only when its key holds none, atomically (a hard link, which fails when the name
+ * exists), and otherwise the PUT answers 412 and changes nothing. Call after every middleware that
+ * replaces the request body (./s3-checksums.ts), before `run()`.
+ */
+export function enableConditionalPuts(server: S3rver): void {
+  const router = server.middleware.pop();
+  if (router === undefined) throw new Error('s3rver has no router middleware');
+  const mark: S3rverMiddleware = async (ctx, next) => {
+    if (ctx.method === 'PUT' && ctx.get('if-none-match') === '*') createOnly.add(ctx.req);
+    await next();
+  };
+  server.middleware.push(mark, router);
+}
 
 /** Replaces s3rver's PUT Object storage with the whole-or-nothing write above; call before `run()`. */
 export function enableAtomicPuts(server: S3rver): void {
@@ -77,6 +106,21 @@ export function enableAtomicPuts(server: S3rver): void {
       );
       await writeFile(partial[1], JSON.stringify(kept, null, 2));
       await writeFile(partial[2], digest);
+      if (createOnly.has(object.content)) {
+        // The object is claimed first, atomically; its metadata follows it.
+        try {
+          await link(partial[0], objectPath);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          const exists = new S3Error(PRECONDITION_FAILED.code, PRECONDITION_FAILED.message);
+          exists.status = 412;
+          throw exists;
+        }
+        await rm(partial[0], { force: true });
+        await rename(partial[1], metadataPath);
+        await rename(partial[2], md5Path);
+        return { size, md5: digest };
+      }
       await rename(partial[1], metadataPath);
       await rename(partial[2], md5Path);
       await rename(partial[0], objectPath);

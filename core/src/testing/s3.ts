@@ -14,7 +14,7 @@ import S3rver from 's3rver';
 import type { ObjectStoreOptions } from '../object-store.ts';
 import { boundedStep } from '../startup.ts';
 import type { StartupBounds } from '../startup.ts';
-import { enableAtomicPuts } from './s3-atomic-put.ts';
+import { enableAtomicPuts, enableConditionalPuts } from './s3-atomic-put.ts';
 import { enableStoredChecksums } from './s3-checksums.ts';
 import { enablePrivatePrefixes } from './s3-private-prefix.ts';
 import { makeTempDir } from './temp-dirs.ts';
@@ -78,6 +78,8 @@ export function createLoopbackS3rver(options: { port: number; directory: string;
   // A PUT that cannot be written whole (a full disk) leaves nothing and answers 507.
   enableAtomicPuts(server);
   enableStoredChecksums(server);
+  // After the checksums, which replace a PUT's body: S3's `If-None-Match: *` (create only).
+  enableConditionalPuts(server);
   // Previews are private: anonymous reads of preview/ are refused, as the production bucket does.
   enablePrivatePrefixes(server, options.bucket);
   return server;
