@@ -10,8 +10,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import { HOLD_LOG_PREFIX } from '../../../inference/src/worker/stage-hold.ts';
 import type { FaultCluster, OracleReplica, Session } from '../support/cluster.ts';
@@ -47,24 +45,7 @@ describe('replicas and workers with skewed clocks', { timeout: 900_000 }, () => 
     // The nonce lifetime (SIWE_NONCE_TTL_SECONDS, 600 s by default) is exactly the skew: on its
     // own clock the replica would find every nonce of the other replica already expired.
     ahead = await cluster.startOracle(skewed(SKEW_MS));
-    const account = privateKeyToAccount(generatePrivateKey());
-    const nonce = await httpRequest(`${steady.url}/api/auth/nonce`);
-    assert.equal(nonce.status, 200, nonce.text);
-    const challenge = nonce.body as { nonce: string; domain: string; uri: string; chain_id: number };
-    const message = createSiweMessage({
-      address: account.address,
-      chainId: challenge.chain_id,
-      domain: challenge.domain,
-      uri: challenge.uri,
-      nonce: challenge.nonce,
-      version: '1',
-      issuedAt: new Date(),
-    });
-    const verified = await httpRequest(`${ahead.url}/api/auth/verify`, {
-      body: { message, signature: await account.signMessage({ message }) },
-    });
-    assert.equal(verified.status, 200, verified.text);
-    const token = (verified.body as { token: string }).token;
+    const { token } = await cluster.login(steady, { verifyOn: ahead });
     // The replica's clock does run ahead: it stamped the session with its own time.
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number };
     assert.ok(claims.iat * 1000 - Date.now() > SKEW_MS - 60_000, `issued at ${new Date(claims.iat * 1000).toISOString()}`);

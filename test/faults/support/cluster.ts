@@ -160,7 +160,8 @@ export interface FaultCluster {
   startOracle(extra?: Record<string, string>): Promise<OracleReplica>;
   startWorker(extra?: Record<string, string>): Promise<ServiceProcess>;
   /** Signs in over HTTP with SIWE on `oracle` (a fresh wallet by default). */
-  login(oracle: OracleReplica, options?: { tier?: Tier; account?: PrivateKeyAccount }): Promise<Session>;
+  /** Signs in on `oracle` (the nonce) and `verifyOn` (the signed message; `oracle` by default). */
+  login(oracle: OracleReplica, options?: { tier?: Tier; account?: PrivateKeyAccount; verifyOn?: OracleReplica }): Promise<Session>;
   stop(): Promise<void>;
 }
 
@@ -455,7 +456,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
         await tuneQueue();
         return worker;
       },
-      async login(oracle, { tier, account = privateKeyToAccount(generatePrivateKey()) } = {}) {
+      async login(oracle, { tier, account = privateKeyToAccount(generatePrivateKey()), verifyOn = oracle } = {}) {
         const nonce = await httpRequest(`${oracle.url}/api/auth/nonce`);
         const challenge = nonce.body as { nonce: string; domain: string; uri: string; chain_id: number };
         const message = createSiweMessage({
@@ -468,7 +469,7 @@ export async function startFaultCluster(options: ClusterOptions = {}): Promise<F
           issuedAt: new Date(),
         });
         const signature = await account.signMessage({ message });
-        const verified = await httpRequest(`${oracle.url}/api/auth/verify`, { body: { message, signature } });
+        const verified = await httpRequest(`${verifyOn.url}/api/auth/verify`, { body: { message, signature } });
         const body = verified.body as { token?: string; user?: { id: string } };
         if (verified.status !== 200 || body.token === undefined || body.user === undefined)
           throw new Error(`sign-in failed: ${verified.status} ${verified.text}`);
