@@ -26,6 +26,7 @@ import {
   predictedHook,
   routerSwap,
   slot0,
+  songVaultArgs,
   swap,
   TOTAL_SUPPLY,
   type PoolKeyTuple,
@@ -46,15 +47,9 @@ interface VaultDeployment {
   saltSearched: number;
 }
 const vaultDeployments: VaultDeployment[] = [];
-const vaultArgs = [
-  BASE_POOL_MANAGER,
-  await s.nft.getAddress(),
-  await s.tokenImplementation.getAddress(),
-  LAUNCH_CONFIG,
-  s.platform.address,
-] as const;
+const vaultArgs = await songVaultArgs(s);
 for (let i = 0; i < 5; i++) {
-  const vault = i === 0 ? s.vault : await ethers.deployContract('SongVault', [...vaultArgs]);
+  const vault = i === 0 ? s.vault : await ethers.deployContract('SongVault', vaultArgs);
   const receipt = await vault.deploymentTransaction()?.wait();
   if (!receipt) throw new Error('no vault deployment receipt');
   const { salt } = await predictedHook(ethers, await vault.getAddress());

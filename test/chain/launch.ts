@@ -20,6 +20,7 @@ import {
   poolKeyOf,
   predictedHook,
   slot0,
+  songVaultArgs,
   swap,
   TOTAL_SUPPLY,
   V4_LIBRARY_ERRORS,
@@ -314,13 +315,7 @@ describe('SongVault.launch', function () {
       const s = await networkHelpers.loadFixture(protocol);
       const [deployer] = await ethers.getSigners();
       if (deployer === undefined) throw new Error('no signer');
-      const args = [
-        BASE_POOL_MANAGER,
-        await s.nft.getAddress(),
-        await s.tokenImplementation.getAddress(),
-        LAUNCH_CONFIG,
-        s.platform.address,
-      ] as const;
+      const args = await songVaultArgs(s);
       // Everything about the next vault is public: its address (deployer + nonce), so its hook's.
       const nextVault = getContractAddress({
         from: deployer.address as Hex,
