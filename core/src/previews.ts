@@ -9,9 +9,10 @@
  * In core because both services need it: workers store previews, the oracle signs fresh links
  * for GET /api/previews/{session_id}, and neither may import the other.
  */
-import { contentHash } from './content-hash.ts';
+import { contentHash, sha256OfContentHash } from './content-hash.ts';
 import type { Queryable } from './db/database.ts';
 import type { ObjectStore } from './object-store.ts';
+import { publishObject } from './publish-object.ts';
 import { fail, ok } from './result.ts';
 import type { DomainError, Result } from './result.ts';
 
@@ -73,15 +74,18 @@ async function signedLink(store: Pick<ObjectStore, 'presignedGetUrl'>, sessionId
   return ok({ sessionId, key, url: url.value, audioHash, expiresAt });
 }
 
-/** Stores a preview (private) and returns a signed URL for it. */
+/**
+ * Stores a preview (private, create-only: `publishObject`) and returns a signed URL for it. An
+ * earlier preview of the same session is replaced; a late upload of a dead attempt cannot be.
+ */
 export async function createPreview(db: Queryable, store: ObjectStore, sessionId: string, mp3: Uint8Array): Promise<PreviewResult> {
   if (!SESSION_ID.test(sessionId)) {
     return fail({ code: 'PREVIEW_INVALID_SESSION', message: 'session id must be 8-128 characters of A-Z a-z 0-9 _ -' });
   }
   const key = previewObjectKey(sessionId);
-  const put = await store.put(key, mp3, { contentType: 'audio/mpeg', private: true });
-  if (!put.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: put.error.message });
   const audioHash = contentHash(mp3);
+  const put = await publishObject(store, key, mp3, { contentType: 'audio/mpeg', private: true, sha256: sha256OfContentHash(audioHash) });
+  if (!put.ok) return fail({ code: 'PREVIEW_STORAGE_FAILED', message: put.error.message });
   await db.none(
     `INSERT INTO audio_previews (session_id, object_key, audio_hash, size_bytes) VALUES ($1, $2, $3, $4)
      ON CONFLICT (session_id) DO UPDATE SET audio_hash = EXCLUDED.audio_hash, size_bytes = EXCLUDED.size_bytes, created_at = now()`,

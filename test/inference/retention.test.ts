@@ -82,6 +82,23 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.equal(gone.ok ? 'ok' : gone.error.code, 'PREVIEW_NOT_FOUND');
   });
 
+  it('a second preview of a session replaces the first; a late upload of a dead attempt cannot replace it', async () => {
+    const first = randomBytes(1024);
+    const second = randomBytes(1536);
+    assert.ok((await createPreview(stack.db, stack.store, 'session_again1', first)).ok);
+    const again = await createPreview(stack.db, stack.store, 'session_again1', second);
+    assert.ok(again.ok);
+    assert.equal(again.value.audioHash, contentHash(second));
+    const late = await stack.store.put(again.value.key, first, { contentType: 'audio/mpeg', private: true, ifAbsent: true });
+    assert.equal(late.ok ? 'stored' : late.error.code, 'exists');
+    const stored = await stack.store.sha256(again.value.key);
+    assert.ok(stored.ok);
+    assert.equal(`0x${stored.value.hex}`, again.value.audioHash, 'the stored bytes are the ones whose hash the client was given');
+    assert.equal(stored.value.source, 'store_checksum', 'the upload carried its SHA-256');
+    const link = await previewLink(stack.db, stack.store, 'session_again1');
+    assert.equal(link.ok ? link.value.audioHash : link.error.code, contentHash(second));
+  });
+
   it('a preview expires 24 hours after its request, whenever its clip was stored: status, links and sweep agree', async () => {
     const owner = await stack.db.one<{ id: string }>('INSERT INTO users (wallet_address, tier) VALUES ($1, $2) RETURNING id', [
       `0x${randomBytes(20).toString('hex')}`,

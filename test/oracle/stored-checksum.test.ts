@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createObjectStore, fullObjectSha256 } from '../../core/src/object-store.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
+import { publishObject } from '../../core/src/publish-object.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -71,6 +72,34 @@ describe('stored SHA-256 checksums (S3 additional checksums)', () => {
       // Once deleted, the key takes a create-only upload again.
       assert.ok((await store.delete(key)).ok);
       assert.ok((await store.put(key, late, { contentType: 'audio/mpeg', ifAbsent: true })).ok);
+    });
+
+    it('publishObject clears an object left at the key, writes create-only, and a late upload after it is refused', async () => {
+      const key = 'audio/gen_publish.mp3';
+      const leftover = bytes.map((byte) => byte ^ 0x55);
+      const late = bytes.map((byte) => byte ^ 0xaa);
+      assert.ok((await store.put(key, leftover, { contentType: 'audio/mpeg' })).ok, 'a dead attempt left its object');
+      const published = await publishObject(store, key, bytes, { contentType: 'audio/mpeg', sha256: hex });
+      assert.ok(published.ok, JSON.stringify(published));
+      // The dead attempt's upload held by a partition arrives after the publication.
+      const refused = await store.put(key, late, { contentType: 'audio/mpeg', sha256: sha256(late).toString('hex'), ifAbsent: true });
+      assert.equal(refused.ok ? 'stored' : refused.error.code, 'exists');
+      const kept = await store.get(key);
+      assert.ok(kept.ok);
+      assert.deepEqual(Buffer.from(kept.value.bytes), Buffer.from(bytes), 'the published bytes stay');
+      const hashed = await store.sha256(key);
+      assert.equal(hashed.ok ? hashed.value.hex : hashed.error.code, hex);
+    });
+
+    it('publishObject refuses bytes that do not match their SHA-256 and leaves nothing at a new key', async () => {
+      const key = 'audio/gen_publish-corrupt.mp3';
+      const published = await publishObject(store, key, bytes, {
+        contentType: 'audio/mpeg',
+        sha256: sha256('other bytes').toString('hex'),
+      });
+      assert.equal(published.ok ? 'stored' : published.error.code, 'failed');
+      const head = await store.head(key);
+      assert.equal(head.ok ? 'present' : head.error.code, 'not_found');
     });
 
     it('keeps the SHA-256 sent with an upload and answers it to a HEAD, without downloading', async () => {

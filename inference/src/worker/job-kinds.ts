@@ -34,6 +34,7 @@ import {
 import type { ClaimedPreview } from '../../../core/src/jobs/preview-state.ts';
 import type { ObjectStore, ObjectStoreError } from '../../../core/src/object-store.ts';
 import { createPreview } from '../../../core/src/previews.ts';
+import { publishObject } from '../../../core/src/publish-object.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import type { PipelineDeps, Song } from './pipeline.ts';
 
@@ -83,32 +84,6 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
 const SongMessage = z.object({ jobId: z.uuid() }) satisfies z.ZodType<GenerationMessage>;
 const PreviewQueueMessage = z.object({ previewId: z.uuid() }) satisfies z.ZodType<PreviewMessage>;
 
-/** Times a dead attempt's object is cleared before the upload gives up (each needs a late PUT landing in between). */
-const CLEARED_DEAD_UPLOADS = 3;
-
-/**
- * Stores the publishing attempt's bytes at `key` as a create-only write (`If-None-Match: *`).
- * Every attempt of a job writes other bytes (each MP3 carries its own signed C2PA manifest), and
- * an upload abandoned at its deadline may still reach the store later, as TCP delivers what a
- * partition held: unconditional, it would replace the published song after its hash was
- * recorded. Create-only, a late PUT is refused (412) and changes nothing. An object already at
- * the key when this attempt publishes is a dead attempt's (this attempt holds the job's row lock
- * and the job is not completed): it is deleted and the write tried again.
- */
-async function putOwnObject(
-  store: ObjectStore,
-  key: string,
-  bytes: Uint8Array,
-  options: Parameters<ObjectStore['put']>[2],
-): ReturnType<ObjectStore['put']> {
-  for (let cleared = 0; ; cleared++) {
-    const put = await store.put(key, bytes, { ...options, ifAbsent: true });
-    if (put.ok || put.error.code !== 'exists' || cleared === CLEARED_DEAD_UPLOADS) return put;
-    const removed = await store.delete(key);
-    if (!removed.ok && removed.error.code !== 'not_found') return removed;
-  }
-}
-
 /** Songs: published at `audio/<job_id>.mp3` with the model's name and licence on the row. */
 export function songJobKind(deps: JobKindDeps): JobKind {
   const model = deps.pipeline.model;
@@ -126,7 +101,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
       await deps.pipeline.enterStage?.('upload', signal);
       // The audio hash goes along as the S3 SHA-256 checksum: the store refuses bytes that do not
       // match it and keeps it, so the signature check can read it back without downloading.
-      const put = await putOwnObject(deps.store, key, song.bytes, {
+      const put = await publishObject(deps.store, key, song.bytes, {
         contentType: 'audio/mpeg',
         cacheControl: 'public, max-age=31536000, immutable',
         sha256: sha256OfContentHash(song.audioHash),
