@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { C2PA_SIGNER_EKUS, loadSigningIdentity } from './signing-identity.ts';
 
+/** Node's WebCrypto as @peculiar/x509 takes it (typed there as the DOM's `Crypto`, the same API). */
+const X509_CRYPTO = webcrypto as unknown as Parameters<typeof x509.X509CertificateGenerator.create>[1];
+
 export interface DevelopmentIdentityFiles {
   certFile: string;
   keyFile: string;
@@ -43,10 +46,10 @@ async function createFiles(files: DevelopmentIdentityFiles): Promise<void> {
       extensions: [
         new x509.BasicConstraintsExtension(true, 0, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-        await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey, false, webcrypto as unknown as Crypto),
+        await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey, false, X509_CRYPTO),
       ],
     },
-    webcrypto as unknown as Crypto,
+    X509_CRYPTO,
   );
   const signerKeys = await subtle.generateKey(EC_P256, true, ['sign', 'verify']);
   const signer = await x509.X509CertificateGenerator.create(
@@ -63,11 +66,11 @@ async function createFiles(files: DevelopmentIdentityFiles): Promise<void> {
         new x509.BasicConstraintsExtension(false, undefined, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
         new x509.ExtendedKeyUsageExtension([C2PA_SIGNER_EKUS.emailProtection, C2PA_SIGNER_EKUS.documentSigning]),
-        await x509.AuthorityKeyIdentifierExtension.create(ca, false, webcrypto as unknown as Crypto),
-        await x509.SubjectKeyIdentifierExtension.create(signerKeys.publicKey, false, webcrypto as unknown as Crypto),
+        await x509.AuthorityKeyIdentifierExtension.create(ca, false, X509_CRYPTO),
+        await x509.SubjectKeyIdentifierExtension.create(signerKeys.publicKey, false, X509_CRYPTO),
       ],
     },
-    webcrypto as unknown as Crypto,
+    X509_CRYPTO,
   );
   await writeFile(files.caFile, ca.toString('pem') + '\n');
   await writeFile(files.certFile, signer.toString('pem') + '\n');

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The web app (/app) in headless Chromium, one walk as a person uses it: sign in with the
  * development wallet, preview, generate (live over the event stream), mint, launch, open the song
@@ -31,6 +29,29 @@ const PHONE = { width: 360, height: 780 };
 const PAYOUT_RECIPIENT = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6').address;
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
+/**
+ * The page globals the functions given to `evaluate` read (they run in Chromium, not here).
+ * Declared for this module alone: a `/// <reference lib="dom" />` would make `window` and
+ * `document` global to the whole Node program and hide a server module's use of them from tsc.
+ */
+interface PageElement {
+  readonly id: string;
+  readonly labels?: { readonly length: number } | null;
+  getAttribute(name: string): string | null;
+}
+interface PageDocument {
+  readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number };
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+}
+interface PageAudio {
+  currentTime: number;
+  play(): Promise<void>;
+  pause(): void;
+}
+declare const document: PageDocument;
+declare const window: { readonly axe: { run(context: PageDocument, options: object): Promise<{ violations: unknown[] }> } };
+
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').trim();
 
 interface AxeViolation {
@@ -44,8 +65,7 @@ interface AxeViolation {
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
   const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+    return (await window.axe.run(document, { resultTypes: ['violations'] })).violations;
   })) as AxeViolation[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -58,7 +78,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 /** Form controls without an accessible label, and how far the page scrolls sideways. */
 async function layoutProblems(page: Page): Promise<{ unlabelled: string[]; overflowPx: number }> {
   return page.evaluate(() => ({
-    unlabelled: [...document.querySelectorAll<HTMLInputElement>('input, select, textarea')]
+    unlabelled: [...document.querySelectorAll('input, select, textarea')]
       .filter((control) => (control.labels?.length ?? 0) === 0 && control.getAttribute('aria-label') === null)
       .map((control) => control.id),
     overflowPx: document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -81,7 +101,7 @@ async function playsAudio(page: Page, selector: string): Promise<number> {
     .locator(selector)
     .first()
     .evaluate(async (element) => {
-      const player = element as HTMLAudioElement;
+      const player = element as unknown as PageAudio;
       await player.play();
       // (No named functions in here: tsx would wrap them in a helper the page does not have.)
       while (player.currentTime <= 0.3) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -227,7 +247,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await page.locator('#price-chart svg[data-points="2"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.equal(
-      await page.locator('img.cover').evaluate((image) => (image as HTMLImageElement).naturalWidth > 0),
+      await page.locator('img.cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth > 0),
       true,
       'the cover loads through the gateway',
     );

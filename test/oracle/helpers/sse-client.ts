@@ -46,7 +46,7 @@ export async function openEventStream(
   const reader = streaming && response.body !== null ? response.body.pipeThrough(new TextDecoderStream()).getReader() : undefined;
   let buffer = '';
   let finished = !streaming;
-  let pending: Promise<ReadableStreamReadResult<string>> | undefined;
+  let pending: ReturnType<NonNullable<typeof reader>['read']> | undefined;
 
   const parse = (raw: string): SseBlock => {
     const block: SseBlock = { comments: [] };
