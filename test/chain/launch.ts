@@ -274,10 +274,9 @@ describe('SongVault.launch', function () {
     it('rejects an unusable launch configuration and a token implementation of another SongNFT', async function () {
       const s = await networkHelpers.loadFixture(protocol);
       const factory = await ethers.getContractFactory('SongVault');
-      const nft = await s.nft.getAddress();
-      const implementation = await s.tokenImplementation.getAddress();
+      const [poolManager, nft, implementation, , platform] = await songVaultArgs(s);
       const deploy = (config: { [K in keyof typeof LAUNCH_CONFIG]: number }, tokenImplementation = implementation) =>
-        factory.deploy(BASE_POOL_MANAGER, nft, tokenImplementation, config, s.platform.address);
+        factory.deploy(poolManager, nft, tokenImplementation, config, platform);
       for (const bad of [
         { ...LAUNCH_CONFIG, startTick: 184_201 },
         { ...LAUNCH_CONFIG, tickLower: 184_200 },
@@ -295,9 +294,10 @@ describe('SongVault.launch', function () {
       await expect(deploy(LAUNCH_CONFIG, await foreign.getAddress()))
         .to.be.revertedWithCustomError(s.vault, 'WrongTokenImplementation')
         .withArgs(await foreign.getAddress());
-      await expect(
-        factory.deploy(ethers.ZeroAddress, nft, implementation, LAUNCH_CONFIG, s.platform.address),
-      ).to.be.revertedWithCustomError(s.vault, 'ZeroAddress');
+      await expect(factory.deploy(ethers.ZeroAddress, nft, implementation, LAUNCH_CONFIG, platform)).to.be.revertedWithCustomError(
+        s.vault,
+        'ZeroAddress',
+      );
     });
 
     it('deploys its hook at the address mined off chain from the vault address, bound to it', async function () {
