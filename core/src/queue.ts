@@ -47,6 +47,15 @@ export function createBoss(databaseUrl: string, options: BossOptions = {}): PgBo
   });
 }
 
+/**
+ * Listens for a started pg-boss's background failures (see `createBoss`). pg-boss recovers from
+ * them itself, so they are warnings; their error objects carry whole pg clients (type tables,
+ * socket state), so the code and the message are what an operator is shown.
+ */
+export function logBossErrors(boss: PgBoss, logger: { warn(fields: object, message: string): void }): void {
+  boss.on('error', (error: Error & { code?: unknown }) => logger.warn({ code: error.code, message: error.message }, 'pg-boss error'));
+}
+
 /** Creates the generation queue (idempotent) with the spec's retry and time limits. */
 export async function ensureGenerationQueue(boss: PgBoss): Promise<void> {
   const options = {

@@ -11,7 +11,7 @@ import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/config/object-store-env.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
-import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
+import { createBoss, ensureGenerationQueue, logBossErrors } from '../../core/src/queue.ts';
 import { createMintSigner } from './chain/mint-signer.ts';
 import { rpcTransport } from './chain/rpc-transport.ts';
 import { createSignerStatus } from './chain/signer-status.ts';
@@ -80,8 +80,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   await migrateWhenReachable(databaseUrl, logger);
   const db = createDatabase(databaseUrl, { max: config.DATABASE_POOL_SIZE });
   const boss = createBoss(databaseUrl);
-  // The error objects carry whole pg clients; the message and code are what an operator needs.
-  boss.on('error', (error: Error & { code?: unknown }) => logger.warn({ code: error.code, message: error.message }, 'pg-boss error'));
+  logBossErrors(boss, logger);
   await boss.start();
   await ensureGenerationQueue(boss);
   // Signed webhooks: the outbox relay and the delivery workers (oracle/src/webhooks/).

@@ -11,7 +11,7 @@ import { JOB_TIME_LIMIT_SECONDS } from '../../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../../core/src/object-store.ts';
 import { fail, ok } from '../../../core/src/result.ts';
 import type { Result } from '../../../core/src/result.ts';
-import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
+import { createBoss, ensureGenerationQueue, logBossErrors } from '../../../core/src/queue.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
 import { EncoderPool } from '../audio/encoder-pool.ts';
 import { loadSigningIdentity } from '../audio/signing-identity.ts';
@@ -64,7 +64,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
   }
   const db = createDatabase(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY * 2 + 4 });
   const boss = createBoss(config.DATABASE_URL, { max: config.WORKER_CONCURRENCY + 2 });
-  boss.on('error', (err: unknown) => logger.error({ err }, 'pg-boss error'));
+  logBossErrors(boss, logger);
   await boss.start();
   await ensureGenerationQueue(boss);
   const store = createObjectStore(objectStoreOptionsFromEnv(config));
