@@ -151,15 +151,18 @@ export async function runDemo({
 
   const bought = await buy(chain, { songId: minted.tokenId, amountIn: parseEther('0.01'), slippageBps: 100 });
   step(
-    'Bought',
-    `${eth(bought.amountIn)} -> ${tokens(bought.amountOut)} (quote ${tokens(bought.quotedAmountOut)}, floor ${tokens(bought.minAmountOut)})`,
-    `hook fee ${eth(bought.hookFee)}`,
+    'Bought through the Universal Router (ETH in)',
+    `${eth(bought.amountIn)} -> ${tokens(bought.amountOut)} (quote ${tokens(bought.quote)}, floor ${tokens(bought.limit)})`,
+    `hook fee ${eth(bought.hookFee)}, tx ${bought.hash} to ${bought.receipt.to ?? '?'}`,
   );
   const sold = await sell(chain, { songId: minted.tokenId, amountIn: bought.amountOut / 2n, slippageBps: 100 });
   step(
-    'Sold',
-    `${tokens(sold.amountIn)} -> ${eth(sold.amountOut)} (quote ${eth(sold.quotedAmountOut)}, floor ${eth(sold.minAmountOut)})`,
-    `hook fee ${eth(sold.hookFee)}`,
+    'Sold through the Universal Router (Permit2 signature)',
+    `${tokens(sold.amountIn)} -> ${eth(sold.amountOut)} (quote ${eth(sold.quote)}, floor ${eth(sold.limit)})`,
+    `hook fee ${eth(sold.hookFee)}, tx ${sold.hash}`,
+    sold.permit2ApprovalHash === undefined
+      ? 'Permit2 already approved'
+      : `one-time token approval to Permit2: tx ${sold.permit2ApprovalHash}`,
   );
 
   const claimed = await claimFees(chain, { songIds: [minted.tokenId] });

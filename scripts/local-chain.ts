@@ -1,7 +1,7 @@
 /**
  * A local Base for `npm start` and end-to-end tests: Hardhat's JSON-RPC server over a fresh
  * simulated `base` network (OP stack, chain id 8453, the node's well-known dev accounts), with
- * Uniswap v4 placed at its Base addresses (plus v4-periphery's V4Router and V4Quoter) and the whole
+ * Uniswap v4, the Universal Router, Permit2 and the V4Quoter placed at their Base addresses and the whole
  * Songmint protocol (SongNFT, SongToken implementation, SongVault, SongPoolHook) deployed through
  * Ignition using ignition/parameters/local.json.
  *
@@ -18,7 +18,7 @@ export interface LocalChain {
   readonly chainId: 8453;
   /**
    * Deployed addresses by contract name (SongNFT, SongVault, SongPoolHook, SongToken, PoolManager,
-   * PoolSwapTest, V4Router, V4Quoter).
+   * PoolSwapTest, UniversalRouter, Permit2, V4Quoter).
    */
   readonly contracts: Record<string, Address>;
   stop(): Promise<void>;
@@ -78,7 +78,8 @@ async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
       SongToken: getAddress(await deployed.tokenImplementation.getAddress()),
       PoolManager: getAddress(await uniswap.poolManager.getAddress()),
       PoolSwapTest: getAddress(await uniswap.swapRouter.getAddress()),
-      V4Router: getAddress(await uniswap.v4Router.getAddress()),
+      UniversalRouter: getAddress(await uniswap.universalRouter.getAddress()),
+      Permit2: getAddress(await uniswap.permit2.getAddress()),
       V4Quoter: getAddress(await uniswap.quoter.getAddress()),
     };
   } finally {

@@ -4,6 +4,7 @@
  * the Uniswap v4 packages, and the local chain's addresses from a deployment. scripts/generate-sdk.ts
  * writes them; test/sdk/generated.test.ts fails when the checked-in files differ.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -67,9 +68,9 @@ function withErrorsOf(abi: Artifact['abi'], extra: Artifact['abi']): Artifact['a
 }
 
 /**
- * The ABIs the SDK calls, `as const` for viem's type inference. V4Router is v4-periphery's
- * MockV4Router (V4Router's code behind `executeActions`, what scripts/local-chain.ts deploys) with
- * IV4Router's slippage errors, so a revert decodes to its name.
+ * The ABIs the SDK calls, `as const` for viem's type inference: the Universal Router (its 2.1.0
+ * Hardhat artifact, whose ABI carries the v4 router's slippage errors), Permit2 (its
+ * IAllowanceTransfer interface with the errors its signature checks raise) and the V4Quoter.
  */
 export async function renderAbis(): Promise<string> {
   const abis: Array<[string, Artifact['abi']]> = [
@@ -78,21 +79,49 @@ export async function renderAbis(): Promise<string> {
     ['songTokenAbi', await hardhatAbi('SongToken')],
     ['songPoolHookAbi', await hardhatAbi('SongPoolHook')],
     ['poolManagerAbi', packageAbi('@uniswap/v4-core/out/PoolManager.sol/PoolManager.json')],
-    [
-      'v4RouterAbi',
-      withErrorsOf(
-        packageAbi('@uniswap/v4-periphery/foundry-out/MockV4Router.sol/MockV4Router.json'),
-        packageAbi('@uniswap/v4-periphery/foundry-out/IV4Router.sol/IV4Router.json'),
-      ),
-    ],
+    ['universalRouterAbi', packageAbi('@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json')],
+    ['permit2Abi', permit2Abi()],
     ['v4QuoterAbi', packageAbi('@uniswap/v4-periphery/foundry-out/V4Quoter.sol/V4Quoter.json')],
   ];
   const body = abis.map(([name, abi]) => `export const ${name} = ${JSON.stringify(abi, null, 2)} as const;\n`).join('\n');
-  return `${HEADER('artifacts/contracts (Hardhat) and @uniswap/v4-core, @uniswap/v4-periphery', 'npm run sdk:generate')}${body}`;
+  return `${HEADER('artifacts/contracts (Hardhat) and @uniswap/v4-core, @uniswap/v4-periphery, @uniswap/universal-router', 'npm run sdk:generate')}${body}`;
+}
+
+/**
+ * Permit2's allowance interface plus the errors a refused permit raises: SignatureVerification's
+ * from its artifact, and PermitErrors.sol's two (the package ships no artifact for them), checked
+ * against that source so a renamed error cannot slip by.
+ */
+function permit2Abi(): Artifact['abi'] {
+  const permitErrorsSource = readFileSync(require.resolve('@uniswap/v4-periphery/lib/permit2/src/PermitErrors.sol'), 'utf8');
+  const permitErrors = [
+    { type: 'error', name: 'SignatureExpired', inputs: [{ name: 'signatureDeadline', type: 'uint256', internalType: 'uint256' }] },
+    { type: 'error', name: 'InvalidNonce', inputs: [] },
+  ];
+  for (const { name, inputs } of permitErrors) {
+    const declaration = `error ${name}(${inputs.map((input) => `${input.type} ${input.name}`).join(', ')});`;
+    if (!permitErrorsSource.includes(declaration)) throw new Error(`PermitErrors.sol no longer declares \`${declaration}\``);
+  }
+  return withErrorsOf(
+    withErrorsOf(
+      packageAbi('@uniswap/v4-periphery/foundry-out/IAllowanceTransfer.sol/IAllowanceTransfer.default.json'),
+      packageAbi('@uniswap/v4-periphery/foundry-out/SignatureVerification.sol/SignatureVerification.default.json'),
+    ),
+    permitErrors,
+  );
 }
 
 /** The contracts scripts/local-chain.ts deploys, by name. */
-export const LOCAL_CONTRACT_NAMES = ['SongNFT', 'SongVault', 'SongPoolHook', 'SongToken', 'PoolManager', 'V4Router', 'V4Quoter'] as const;
+export const LOCAL_CONTRACT_NAMES = [
+  'SongNFT',
+  'SongVault',
+  'SongPoolHook',
+  'SongToken',
+  'PoolManager',
+  'UniversalRouter',
+  'Permit2',
+  'V4Quoter',
+] as const;
 
 /**
  * Addresses of the local Base chain of `npm start` (chain id 8453, deployed fresh and identically on

@@ -49,8 +49,20 @@ export { mintSong } from './chain/mint.ts';
 export type { MintedSong, MintSongParameters } from './chain/mint.ts';
 export { launchSong, MAX_ALLOCATION_BPS } from './chain/launch.ts';
 export type { LaunchedSong, LaunchSongParameters } from './chain/launch.ts';
-export { buy, DEFAULT_SLIPPAGE_BPS, encodeExactInSingle, quoteExactIn, sell } from './chain/trade.ts';
-export type { SwapParameters, SwapResult } from './chain/trade.ts';
+export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, quoteSwap, sell, slippageLimit } from './chain/trade.ts';
+export type { SwapAmount, SwapParameters, SwapResult } from './chain/trade.ts';
+export { approvePermit2, PERMIT_SINGLE_TYPES, permitSingleTypedData, preparePermitSingle, signPermitSingle } from './chain/permit2.ts';
+export type { PermitSingle } from './chain/permit2.ts';
+export {
+  encodePermit2Permit,
+  encodeSweepEth,
+  encodeV4SingleSwap,
+  MSG_SENDER,
+  planSingleSwap,
+  ROUTER_COMMAND,
+  V4_ACTION,
+} from './chain/universal-router.ts';
+export type { RouterPlan, SingleSwap } from './chain/universal-router.ts';
 export { claimFees } from './chain/fees.ts';
 export type { ClaimedFees, ClaimFeesParameters } from './chain/fees.ts';
 export { setPayoutRecipient } from './chain/payout.ts';
@@ -66,6 +78,15 @@ export { apiErrorFromBody, SongmintApiError, SongmintClientError, SongmintError 
 export type { ApiErrorCode, ClientErrorCode, UnlistedErrorCode } from './errors.ts';
 export { API_ERROR_CODES } from './generated/error-codes.ts';
 
-export { poolManagerAbi, songNftAbi, songPoolHookAbi, songTokenAbi, songVaultAbi, v4QuoterAbi, v4RouterAbi } from './generated/abis.ts';
+export {
+  permit2Abi,
+  poolManagerAbi,
+  songNftAbi,
+  songPoolHookAbi,
+  songTokenAbi,
+  songVaultAbi,
+  universalRouterAbi,
+  v4QuoterAbi,
+} from './generated/abis.ts';
 export { songmintAddresses } from './generated/addresses.ts';
 export type { components as ApiComponents, paths as ApiPaths } from './generated/api.ts';

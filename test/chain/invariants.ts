@@ -9,15 +9,15 @@ import {
   mintSong,
   poolIdOf,
   poolKeyOf,
-  routerSwap,
   swap,
+  universalRouterSwap,
   type PoolKeyTuple,
   type SwapKind,
 } from './fixtures/songmint.ts';
 
 /**
  * Stateful fuzzing of the launched protocol: several songs, random swaps of all four kinds through
- * both v4-core's PoolSwapTest and v4-periphery's V4Router, across the launch-fee decay, random
+ * both v4-core's PoolSwapTest and the Universal Router (sells by Permit2 signature), across the launch-fee decay, random
  * collects, claims, pushes (claimFor), token transfers and payout-role transfers. After every
  * action the invariants below must hold; a reverted action must leave them holding too.
  *
@@ -62,8 +62,8 @@ async function protocolWithSongs() {
     const token = await ethers.getContractAt('SongToken', key.currency1);
     for (const trader of traders) {
       await (await token.connect(creator).transfer(trader.address, 20_000_000n * ETH)).wait();
-      for (const router of [s.swapRouter, s.v4Router]) {
-        await (await token.connect(trader).approve(await router.getAddress(), 2n ** 255n)).wait();
+      for (const spender of [await s.swapRouter.getAddress(), await s.permit2.getAddress()]) {
+        await (await token.connect(trader).approve(spender, 2n ** 255n)).wait();
       }
     }
     songs.push({ songId, key, liquidity: launched?.args.getValue('liquidity') as bigint });
@@ -203,16 +203,18 @@ describe('protocol invariants under random trading, collecting and claiming', fu
       if (choice < 55) {
         const kind = kinds[random.below(4)]!;
         const trader = w.traders[random.below(w.traders.length)]!;
-        const viaPeriphery = random.below(2) === 1;
+        const viaUniversalRouter = random.below(2) === 1;
         const amount =
           kind === 'buyExactIn'
             ? random.amount(10n ** 9n, ETH / 3n)
             : kind === 'sellExactOut'
               ? random.amount(10n ** 9n, ETH / 20n)
               : random.amount(10n ** 15n, 4_000_000n * ETH);
-        action = `${kind} via ${viaPeriphery ? 'V4Router' : 'PoolSwapTest'}`;
-        sent = viaPeriphery
-          ? routerSwap(w.v4Router, trader, song.key, kind, amount, kind === 'buyExactOut' ? { maxIn: 5n * ETH } : {})
+        action = `${kind} via ${viaUniversalRouter ? 'UniversalRouter' : 'PoolSwapTest'}`;
+        sent = viaUniversalRouter
+          ? universalRouterSwap(w, trader, song.key, kind, amount, {
+              maxIn: kind === 'buyExactOut' ? 5n * ETH : kind === 'sellExactOut' ? 100_000_000n * ETH : undefined,
+            })
           : swap(w.swapRouter, trader, song.key, kind, amount, kind === 'buyExactIn' ? amount : kind === 'buyExactOut' ? 5n * ETH : 0n);
       } else if (choice < 65) {
         action = 'time';
@@ -260,7 +262,7 @@ describe('protocol invariants under random trading, collecting and claiming', fu
     if (process.env.SONGMINT_INVARIANT_VERBOSE) console.log(counts, swapsChecked);
     // The run exercised what it claims to: every swap kind through both routers, fees moved.
     for (const kind of kinds) {
-      for (const router of ['PoolSwapTest', 'V4Router']) {
+      for (const router of ['PoolSwapTest', 'UniversalRouter']) {
         expect(counts[`${kind} via ${router}`] ?? 0, `${kind} via ${router} ran`).to.be.greaterThan(0);
       }
     }

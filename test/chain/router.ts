@@ -1,119 +1,230 @@
 import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
+import { TypedDataEncoder, zeroPadValue } from 'ethers';
 import { network } from 'hardhat';
-import { deploySongmint, hookFee, mintSong, poolIdOf, poolKeyOf, routerSwap, type SwapKind } from './fixtures/songmint.ts';
+import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
+import { BASE_PERMIT2, BASE_UNIVERSAL_ROUTER, BASE_V4_QUOTER, BASE_WETH9 } from '../../scripts/uniswap-v4.ts';
+import {
+  deadlineIn,
+  deploySongmint,
+  feePipsAfter,
+  hookFee,
+  mintSong,
+  poolIdOf,
+  poolKeyOf,
+  signPermit,
+  swap,
+  swapLogsOf,
+  universalRouterSwap,
+  type SwapKind,
+} from './fixtures/songmint.ts';
 
 /**
- * Swaps through v4-periphery's V4Router (the code UniversalRouter runs for v4), from the compiled
- * artifacts v4-periphery 1.0.3 ships, and quotes through its V4Quoter: the hook's fee is part of
- * what the router settles and what the quoter quotes, so slippage limits hold with the fee in.
+ * Swaps the way wallets reach a song pool on Base: through the Universal Router at its Base
+ * address (@uniswap/universal-router 2.1.0's artifact), ETH in as msg.value, tokens out of the
+ * wallet by a Permit2 signature (Permit2's shipped bytecode at its Base address), quoted by the
+ * V4Quoter. The hook's fee must come out exactly as on the direct path (v4-core's PoolSwapTest).
  */
 
 const { ethers, networkHelpers } = await network.create('base');
 const ETH = 10n ** 18n;
+const KINDS: SwapKind[] = ['buyExactIn', 'buyExactOut', 'sellExactIn', 'sellExactOut'];
+/** Each kind's amount: what goes in (exact input) or comes out (exact output). */
+const AMOUNT: Record<SwapKind, bigint> = {
+  buyExactIn: ETH / 10n,
+  buyExactOut: 3_000_000n * ETH,
+  sellExactIn: 5_000_000n * ETH,
+  sellExactOut: ETH / 50n,
+};
 
-/** A launched song, its allocation with the trader (who approved the router), trading decayed to 1%. */
-async function routedSong() {
+/**
+ * A song launched at T with no allocation; at T + 1 and T + 2 the trader approves Permit2 (the
+ * one-time approval wallets give) and the direct path's router; at T + 3 the trader buys 1 ETH of
+ * tokens on the direct path, so every kind can run from T + 4 on.
+ */
+async function tradedSong() {
   const s = await deploySongmint(ethers);
   const songId = await mintSong(s.nft, s.creator, 'router');
   await (await s.nft.connect(s.creator).approve(await s.vault.getAddress(), songId)).wait();
-  await (await s.vault.connect(s.creator).launch(songId, { allocationBps: 1000, allocationRecipient: s.trader.address })).wait();
+  await (await s.vault.connect(s.creator).launch(songId, { allocationBps: 0, allocationRecipient: s.creator.address })).wait();
+  const launchedAt = BigInt((await s.vault.songOf(songId)).launchedAt);
   const poolKey = await poolKeyOf(s.vault, songId);
   const token = await ethers.getContractAt('SongToken', poolKey.currency1);
-  await (await token.connect(s.trader).approve(await s.v4Router.getAddress(), 2n ** 255n)).wait();
-  await networkHelpers.time.increase(300);
-  await (await routerSwap(s.v4Router, s.creator, poolKey, 'buyExactIn', ETH, { minOut: 1n })).wait();
-  return { ...s, songId, poolKey, token };
+  await networkHelpers.time.setNextBlockTimestamp(launchedAt + 1n);
+  await (await token.connect(s.trader).approve(BASE_PERMIT2, 2n ** 256n - 1n)).wait();
+  await networkHelpers.time.setNextBlockTimestamp(launchedAt + 2n);
+  await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 256n - 1n)).wait();
+  await networkHelpers.time.setNextBlockTimestamp(launchedAt + 3n);
+  await (await swap(s.swapRouter, s.trader, poolKey, 'buyExactIn', ETH, ETH)).wait();
+  return { ...s, songId, poolKey, token, launchedAt };
 }
 
-type Routed = Awaited<ReturnType<typeof routedSong>>;
+type Traded = Awaited<ReturnType<typeof tradedSong>>;
 
-async function quote(s: Routed, kind: SwapKind, amount: bigint): Promise<bigint> {
+async function quote(s: Traded, kind: SwapKind, amount: bigint): Promise<bigint> {
   const params = { poolKey: s.poolKey, zeroForOne: kind.startsWith('buy'), exactAmount: amount, hookData: '0x' };
-  const exactInput = kind === 'buyExactIn' || kind === 'sellExactIn';
-  const fn = s.quoter.getFunction(exactInput ? 'quoteExactInputSingle' : 'quoteExactOutputSingle');
-  const [quoted] = (await fn.staticCall(params)) as [bigint, bigint];
+  const exactInput = kind.endsWith('ExactIn');
+  const [quoted] = (await s.quoter.getFunction(exactInput ? 'quoteExactInputSingle' : 'quoteExactOutputSingle').staticCall(params)) as [
+    bigint,
+    bigint,
+  ];
   return quoted;
 }
 
-/** Runs a router swap and returns the trader's ETH and token changes and the hook fee charged. */
-async function routed(s: Routed, kind: SwapKind, amount: bigint, limits: { maxIn?: bigint; minOut?: bigint } = {}) {
+/** Runs `send` and returns the trader's ETH (gas added back) and token changes, the pool's deltas and the hook's fee. */
+async function traded(s: Traded, send: () => ReturnType<typeof swap>) {
   const ethBefore = await ethers.provider.getBalance(s.trader.address);
   const tokenBefore = await s.token.balanceOf(s.trader.address);
-  const receipt = (await (await routerSwap(s.v4Router, s.trader, s.poolKey, kind, amount, limits)).wait()) as TransactionReceipt;
-  let fee = 0n;
-  let sender = '';
-  for (const log of receipt.logs) {
-    const parsed = log.address === s.hook.target ? s.hook.interface.parseLog(log) : null;
-    if (parsed?.name === 'SwapFeeCharged') {
-      fee = parsed.args.getValue('fee') as bigint;
-      sender = parsed.args.getValue('sender') as string;
-    }
-  }
-  const eth = (await ethers.provider.getBalance(s.trader.address)) - ethBefore + receipt.fee;
-  const tokens = (await s.token.balanceOf(s.trader.address)) - tokenBefore;
-  return { eth, tokens, fee, sender };
+  const receipt = (await (await send()).wait()) as TransactionReceipt;
+  const logs = await swapLogsOf(s, receipt);
+  return {
+    ...logs,
+    eth: (await ethers.provider.getBalance(s.trader.address)) - ethBefore + receipt.fee,
+    tokens: (await s.token.balanceOf(s.trader.address)) - tokenBefore,
+  };
 }
 
-describe('swaps through v4-periphery V4Router and V4Quoter', function () {
-  it('buy with exact ETH in: the router settles the ETH once, the quote is what arrives', async function () {
-    const s = await networkHelpers.loadFixture(routedSong);
-    const amount = ETH / 10n;
-    const quoted = await quote(s, 'buyExactIn', amount);
-    const out = await routed(s, 'buyExactIn', amount, { minOut: quoted });
-    expect(out.sender).to.equal(await s.v4Router.getAddress());
-    expect(out.fee).to.equal(hookFee(amount, 10_000n));
-    expect(out.eth).to.equal(-amount);
-    expect(out.tokens).to.equal(quoted);
+describe('Universal Router and Permit2 at their Base addresses', function () {
+  it('are placed on chain 8453 from the published bytecode, pointing at Base', async function () {
+    const s = await networkHelpers.loadFixture(tradedSong);
+    expect((await ethers.provider.getNetwork()).chainId).to.equal(8453n);
+    const ur = s.universalRouter;
+    expect(await ur.getAddress()).to.equal(BASE_UNIVERSAL_ROUTER);
+    expect(await ur.getFunction('poolManager').staticCall()).to.equal(BASE_POOL_MANAGER);
+    for (const unused of ['V3_POSITION_MANAGER', 'V4_POSITION_MANAGER', 'SPOKE_POOL'])
+      expect(await ur.getFunction(unused).staticCall()).to.equal(ethers.ZeroAddress);
+    const [, name, version, chainId, verifyingContract] = (await ur.getFunction('eip712Domain').staticCall()) as [
+      string,
+      string,
+      string,
+      bigint,
+      string,
+    ];
+    expect([name, version, chainId, verifyingContract]).to.deep.equal(['UniversalRouter', '2', 8453n, BASE_UNIVERSAL_ROUTER]);
+    // PERMIT2 and WETH9 are internal immutables: they sit in the code as 32-byte words.
+    const code = (await ethers.provider.getCode(BASE_UNIVERSAL_ROUTER)).toLowerCase();
+    for (const word of [BASE_PERMIT2, BASE_WETH9, BASE_POOL_MANAGER, BASE_UNIVERSAL_ROUTER])
+      expect(code).to.include(zeroPadValue(word, 32).slice(2).toLowerCase());
+    const domain = TypedDataEncoder.hashDomain({ name, version, chainId, verifyingContract: BASE_UNIVERSAL_ROUTER });
+    expect(code).to.include(domain.slice(2));
+
+    expect(await s.permit2.getAddress()).to.equal(BASE_PERMIT2);
+    expect(await s.permit2.getFunction('DOMAIN_SEPARATOR').staticCall()).to.equal(
+      TypedDataEncoder.hashDomain({ name: 'Permit2', chainId: 8453, verifyingContract: BASE_PERMIT2 }),
+    );
+    expect((await s.quoter.getAddress()).toLowerCase()).to.equal(BASE_V4_QUOTER.toLowerCase());
+    expect(await s.quoter.getFunction('poolManager').staticCall()).to.equal(BASE_POOL_MANAGER);
   });
 
-  it('buy exact tokens out: the fee is in the quoted input, and the router sweeps the change back', async function () {
-    const s = await networkHelpers.loadFixture(routedSong);
-    const amount = 3_000_000n * ETH;
-    const quoted = await quote(s, 'buyExactOut', amount);
-    const out = await routed(s, 'buyExactOut', amount, { maxIn: quoted * 2n });
-    expect(out.tokens).to.equal(amount);
-    expect(out.eth).to.equal(-quoted);
-    // p of the ETH paid, within rounding.
-    expect(out.fee).to.equal(hookFee(quoted - out.fee, 10_000n, true));
-    expect(await ethers.provider.getBalance(await s.v4Router.getAddress())).to.equal(0n);
-  });
+  for (const at of [30n, 300n]) {
+    it(`every swap kind pays the hook fee to the wei as the direct path does (${at} s after launch)`, async function () {
+      const s = await networkHelpers.loadFixture(tradedSong);
+      for (const kind of KINDS) {
+        const amount = AMOUNT[kind];
+        const exactInput = kind.endsWith('ExactIn');
+        const snapshot = await networkHelpers.takeSnapshot();
+        await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + at);
+        const direct = await traded(s, () => swap(s.swapRouter, s.trader, s.poolKey, kind, amount, kind.startsWith('buy') ? 2n * ETH : 0n));
+        await snapshot.restore();
 
-  it('sell exact tokens in: the router pulls the tokens, the trader gets the quoted ETH net of the fee', async function () {
-    const s = await networkHelpers.loadFixture(routedSong);
-    const amount = 5_000_000n * ETH;
-    const quoted = await quote(s, 'sellExactIn', amount);
-    const out = await routed(s, 'sellExactIn', amount, { minOut: quoted });
-    expect(out.tokens).to.equal(-amount);
-    expect(out.eth).to.equal(quoted);
-    expect(out.fee).to.equal(hookFee(quoted + out.fee, 10_000n));
-  });
+        await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + at - 1n);
+        await networkHelpers.mine();
+        const quoted = await quote(s, kind, amount);
+        const limit = exactInput ? { minOut: quoted } : { maxIn: quoted };
+        const routed = await traded(s, () => universalRouterSwap(s, s.trader, s.poolKey, kind, amount, limit));
+        await snapshot.restore();
 
-  it('sell for exact ETH out: the trader gets exactly that, the quote is the tokens it costs', async function () {
-    const s = await networkHelpers.loadFixture(routedSong);
-    const amount = ETH / 50n;
-    const quoted = await quote(s, 'sellExactOut', amount);
-    const out = await routed(s, 'sellExactOut', amount, { maxIn: quoted });
-    expect(out.eth).to.equal(amount);
-    expect(out.tokens).to.equal(-quoted);
-    expect(out.fee).to.equal(hookFee(amount, 10_000n, true));
-  });
+        expect(routed.sender, kind).to.equal(BASE_UNIVERSAL_ROUTER);
+        expect(routed.fee, kind).to.be.greaterThan(0n);
+        expect(routed.fee, `${kind} fee`).to.equal(direct.fee);
+        expect(routed.feePips, kind).to.equal(direct.feePips);
+        expect(routed.poolEth, kind).to.equal(direct.poolEth);
+        expect([routed.eth, routed.tokens], kind).to.deep.equal([direct.eth, direct.tokens]);
+        // The quote is what the trader got (exact input) or paid (exact output), fee included; in
+        // the launch window the fee falls between the quote's second and the swap's, to the trader's gain.
+        const traderSide = { buyExactIn: routed.tokens, buyExactOut: -routed.eth, sellExactIn: routed.eth, sellExactOut: -routed.tokens };
+        if (at < 120n) expect(traderSide[kind] > quoted === exactInput, `${kind} quote`).to.equal(true);
+        else {
+          expect(traderSide[kind], `${kind} quote`).to.equal(quoted);
+          const onTop = kind === 'buyExactOut' || kind === 'sellExactOut';
+          const base = { buyExactIn: amount, buyExactOut: -routed.poolEth, sellExactIn: routed.poolEth, sellExactOut: amount }[kind];
+          expect(routed.fee, `${kind} fee at 1%`).to.equal(hookFee(base, 10_000n, onTop));
+        }
+      }
+      expect(await ethers.provider.getBalance(BASE_UNIVERSAL_ROUTER)).to.equal(0n);
+    });
+  }
 
-  it('slippage limits bind with the hook fee included, both ways', async function () {
-    const s = await networkHelpers.loadFixture(routedSong);
-    const errors = s.v4Router.interface;
+  it('slippage bounds bind with the hook fee in, and a passed deadline is refused', async function () {
+    const s = await networkHelpers.loadFixture(tradedSong);
+    await networkHelpers.time.increase(300);
+    const ur = s.universalRouter;
     const buyOut = await quote(s, 'buyExactIn', ETH / 10n);
-    await expect(routerSwap(s.v4Router, s.trader, s.poolKey, 'buyExactIn', ETH / 10n, { minOut: buyOut + 1n }))
-      .to.be.revertedWithCustomError({ interface: errors }, 'V4TooLittleReceived')
+    await expect(universalRouterSwap(s, s.trader, s.poolKey, 'buyExactIn', ETH / 10n, { minOut: buyOut + 1n }))
+      .to.be.revertedWithCustomError(ur, 'V4TooLittleReceived')
       .withArgs(buyOut + 1n, buyOut);
     const buyIn = await quote(s, 'buyExactOut', 1_000_000n * ETH);
-    await expect(routerSwap(s.v4Router, s.trader, s.poolKey, 'buyExactOut', 1_000_000n * ETH, { maxIn: buyIn - 1n }))
-      .to.be.revertedWithCustomError({ interface: errors }, 'V4TooMuchRequested')
+    await expect(universalRouterSwap(s, s.trader, s.poolKey, 'buyExactOut', 1_000_000n * ETH, { maxIn: buyIn - 1n }))
+      .to.be.revertedWithCustomError(ur, 'V4TooMuchRequested')
       .withArgs(buyIn - 1n, buyIn);
     const sellIn = await quote(s, 'sellExactOut', ETH / 100n);
-    await expect(routerSwap(s.v4Router, s.trader, s.poolKey, 'sellExactOut', ETH / 100n, { maxIn: sellIn - 1n }))
-      .to.be.revertedWithCustomError({ interface: errors }, 'V4TooMuchRequested')
+    await expect(universalRouterSwap(s, s.trader, s.poolKey, 'sellExactOut', ETH / 100n, { maxIn: sellIn - 1n }))
+      .to.be.revertedWithCustomError(ur, 'V4TooMuchRequested')
       .withArgs(sellIn - 1n, sellIn);
-    expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(hookFee(ETH, 10_000n));
+    const passed = await deadlineIn(ethers, 0n);
+    await expect(universalRouterSwap(s, s.trader, s.poolKey, 'buyExactIn', ETH / 10n, { deadline: passed })).to.be.revertedWithCustomError(
+      ur,
+      'TransactionDeadlinePassed',
+    );
+    // Only the fixture's buy (3 s after launch) was charged.
+    expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(hookFee(ETH, feePipsAfter(3n)));
+  });
+
+  it('a Permit2 signature for another amount, another spender or a passed deadline moves no token', async function () {
+    const s = await networkHelpers.loadFixture(tradedSong);
+    await networkHelpers.time.increase(300);
+    const amount = 5_000_000n * ETH;
+    const token = await s.token.getAddress();
+    const deadline = await deadlineIn(ethers, 600n);
+    const held = await s.token.balanceOf(s.trader.address);
+    const sell = (permit: Awaited<ReturnType<typeof signPermit>>) =>
+      universalRouterSwap(s, s.trader, s.poolKey, 'sellExactIn', amount, { permit, deadline });
+    const ur = s.universalRouter;
+    const permitError = (reason: string, args: unknown[] = []) => s.permit2.interface.encodeErrorResult(reason, args);
+
+    // Signed for less than the sale: the struct sent claims the full amount, so the signer differs.
+    const less = await signPermit(s, s.trader, token, { amount: amount - 1n, deadline });
+    await expect(sell({ ...less, permit: { ...less.permit, details: { ...less.permit.details, amount } } }))
+      .to.be.revertedWithCustomError(ur, 'ExecutionFailed')
+      .withArgs(0n, permitError('InvalidSigner'));
+    // Signed for less and sent as signed: the permit holds, the router may not pull the sale.
+    await expect(sell(less))
+      .to.be.revertedWithCustomError(s.permit2, 'InsufficientAllowance')
+      .withArgs(amount - 1n);
+
+    // Signed for another spender, sent as for the router.
+    const stranger = await signPermit(s, s.trader, token, { amount, deadline, spender: s.stranger.address });
+    await expect(sell({ ...stranger, permit: { ...stranger.permit, spender: BASE_UNIVERSAL_ROUTER } }))
+      .to.be.revertedWithCustomError(ur, 'ExecutionFailed')
+      .withArgs(0n, permitError('InvalidSigner'));
+    // Sent as signed: the allowance goes to the stranger; the router has none (never granted, so expired at 0).
+    await expect(sell(stranger)).to.be.revertedWithCustomError(s.permit2, 'AllowanceExpired').withArgs(0n);
+
+    // A signature past its deadline (the router's own deadline still ahead).
+    const now = await deadlineIn(ethers, 0n);
+    const lapsed = await signPermit(s, s.trader, token, { amount, deadline: now });
+    await expect(sell(lapsed))
+      .to.be.revertedWithCustomError(ur, 'ExecutionFailed')
+      .withArgs(0n, permitError('SignatureExpired', [now]));
+    expect(await s.token.balanceOf(s.trader.address)).to.equal(held);
+
+    // The right signature sells, once: replayed, its nonce is spent.
+    const right = await signPermit(s, s.trader, token, { amount, deadline });
+    await (await sell(right)).wait();
+    expect(await s.token.balanceOf(s.trader.address)).to.equal(held - amount);
+    await expect(sell(right)).to.be.revertedWithCustomError(ur, 'ExecutionFailed').withArgs(0n, permitError('InvalidNonce'));
+    // The allowance was for exactly the sale: nothing is left for the router.
+    const [left] = (await s.permit2.getFunction('allowance').staticCall(s.trader.address, token, BASE_UNIVERSAL_ROUTER)) as [bigint];
+    expect(left).to.equal(0n);
   });
 });

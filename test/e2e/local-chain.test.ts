@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createWalletClient, http, parseAbi, parseEventLogs } from 'viem';
+import { createTestClient, createWalletClient, http, parseAbi, parseEther, parseEventLogs, type Address } from 'viem';
+import { buy, connectSongmint, sell, songTokenAbi, type SwapResult } from '@songmint/sdk';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
@@ -73,6 +74,65 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     assert.equal(await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'ownerOf', args: [1n] }), vault);
     const token = await publicClient.readContract({ address: vault, abi: songVaultAbi, functionName: 'tokenOf', args: [1n] });
     assert.ok(((await publicClient.getCode({ address: token })) ?? '0x').length > 2, 'song token deployed');
+
+    // The SDK trades it through the Universal Router at its Base address, every kind, once the
+    // launch fee has decayed to 1%: what the quote said is what moved, the hook fee to the wei.
+    assert.equal(chain.contracts.UniversalRouter, '0x6fF5693b99212Da76ad316178A184AB56D299b43');
+    assert.equal(chain.contracts.Permit2, '0x000000000022D473030F116dDEE9F6B43aC78BA3');
+    const testClient = createTestClient({ mode: 'hardhat', chain: localBase, transport: http(chain.rpcUrl) });
+    await testClient.increaseTime({ seconds: 300 });
+    // Quotes run on the latest block: mine one so they see the decayed fee.
+    await testClient.mine({ blocks: 1 });
+    const trader = connectSongmint({ rpcUrl: chain.rpcUrl, wallet: { account: creator } });
+    const feeOf = (amount: bigint, onTop = false) => {
+      const denominator = onTop ? 990_000n : 1_000_000n;
+      return (amount * 10_000n + denominator - 1n) / denominator;
+    };
+    const ethSpent = async (trade: SwapResult) => {
+      const { gasUsed, effectiveGasPrice, blockNumber } = trade.receipt;
+      const [before, after] = await Promise.all([
+        publicClient.getBalance({ address: creator.address, blockNumber: blockNumber - 1n }),
+        publicClient.getBalance({ address: creator.address, blockNumber }),
+      ]);
+      return before - after - gasUsed * effectiveGasPrice;
+    };
+    const tokenBalance = () =>
+      publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [creator.address] });
+
+    const startTokens = await tokenBalance();
+    const buyIn = await buy(trader, { songId: 1n, amountIn: parseEther('0.01') });
+    assert.equal(buyIn.receipt.to?.toLowerCase(), chain.contracts.UniversalRouter.toLowerCase());
+    assert.deepEqual([buyIn.amountIn, buyIn.amountOut, buyIn.hookFee], [parseEther('0.01'), buyIn.quote, feeOf(parseEther('0.01'))]);
+    assert.equal(await ethSpent(buyIn), parseEther('0.01'));
+    assert.equal((await tokenBalance()) - startTokens, buyIn.amountOut);
+
+    const buyOut = await buy(trader, { songId: 1n, amountOut: 1_000_000n * 10n ** 18n, slippageBps: 50 });
+    assert.deepEqual([buyOut.amountOut, buyOut.amountIn], [1_000_000n * 10n ** 18n, buyOut.quote]);
+    assert.equal(buyOut.limit, (buyOut.quote * 10_050n + 9_999n) / 10_000n);
+    assert.equal(await ethSpent(buyOut), buyOut.amountIn, 'the change came back in the same transaction');
+    assert.equal(await publicClient.getBalance({ address: chain.contracts.UniversalRouter }), 0n);
+
+    const sellIn = await sell(trader, { songId: 1n, amountIn: buyIn.amountOut / 2n });
+    assert.ok(sellIn.permit2ApprovalHash !== undefined, 'the first sale approves Permit2 once');
+    assert.deepEqual([sellIn.amountIn, sellIn.amountOut], [buyIn.amountOut / 2n, sellIn.quote]);
+    assert.equal(sellIn.hookFee, feeOf(sellIn.amountOut + sellIn.hookFee));
+    assert.equal(await ethSpent(sellIn), -sellIn.amountOut);
+
+    const sellOut = await sell(trader, { songId: 1n, amountOut: parseEther('0.001'), deadlineSeconds: 60 });
+    assert.equal(sellOut.permit2ApprovalHash, undefined, 'Permit2 is approved already');
+    assert.deepEqual(
+      [sellOut.amountOut, sellOut.amountIn, sellOut.hookFee],
+      [parseEther('0.001'), sellOut.quote, feeOf(parseEther('0.001'), true)],
+    );
+    assert.equal(sellOut.deadline, (await publicClient.getBlock({ blockNumber: sellOut.receipt.blockNumber - 1n })).timestamp + 60n);
+    assert.equal(await ethSpent(sellOut), -parseEther('0.001'));
+    assert.equal((await tokenBalance()) - startTokens, buyIn.amountOut + buyOut.amountOut - sellIn.amountIn - sellOut.amountIn);
+    const allowance = (spender: Address) =>
+      publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'allowance', args: [creator.address, spender] });
+    assert.equal(await allowance(chain.contracts.UniversalRouter), 0n, 'nothing is approved to the router');
+    assert.ok((await allowance(chain.contracts.Permit2)) > 0n);
+    await assert.rejects(buy(trader, { songId: 1n, amountIn: 1n, amountOut: 1n } as never), { code: 'INVALID_ARGUMENT' });
+    await assert.rejects(sell(trader, { songId: 1n, amountIn: 1n, slippageBps: 10_001 }), { code: 'INVALID_ARGUMENT' });
   } finally {
     await chain.stop();
   }

@@ -125,7 +125,7 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   });
 
   it(
-    'walks the web app in Chromium: preview, generate live, mint, launch, buy (the chart moves), claim, move payouts, discover, reload, the song link without a wallet; axe and the script budget on every view at 360 px and desktop',
+    'walks the web app in Chromium: preview, generate live, mint, launch, buy and sell through the Universal Router (the chart moves), claim, move payouts, discover, reload, the song link without a wallet; axe and the script budget on every view at 360 px and desktop',
     { skip: browserSkip ?? false },
     async () => {
       await walkTheWebApp(stack);

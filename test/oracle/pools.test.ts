@@ -41,8 +41,8 @@ import type { LoggedIn } from './helpers/test-app.ts';
 
 /**
  * The pool indexer and /v1/trading/pools against the local chain of `npm start` (scripts/local-chain.ts:
- * chain 8453, Uniswap v4's real PoolManager, V4Router and V4Quoter bytecode, the Songmint contracts
- * through Ignition): launch, buy and sell through V4Router with the SDK, collect fees, then a reorg
+ * chain 8453, Uniswap v4's real PoolManager, Universal Router, Permit2 and V4Quoter bytecode, the Songmint contracts
+ * through Ignition): launch, buy and sell through the Universal Router with the SDK, collect fees, then a reorg
  * (evm_snapshot / evm_revert) and a restart.
  */
 describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap v4', () => {
@@ -185,7 +185,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(linked.pool_url, '/v1/trading/pools/1');
   });
 
-  it('a buy and a sell through V4Router: price moves each way, volume, trade count and fees per party match the contracts', async () => {
+  it('a buy and a sell through the Universal Router: price moves each way, volume, trade count and fees per party match the contracts', async () => {
     assert.ok(launchView !== undefined);
     const bought = await buy(sdk, { songId: 1n, amountIn: parseEther('0.1') });
     swapReceipts.push(bought.receipt);

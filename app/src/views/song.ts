@@ -1,5 +1,5 @@
 import { buy, claimFees, getPoolHistory, readPool, readSong, sell, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
-import type { PoolHistory, SongPool, SongRecord } from '@songmint/sdk';
+import type { PoolHistory, SongPool, SongRecord, SwapAmount } from '@songmint/sdk';
 import { isAddress, parseEther } from 'viem';
 import type { Address } from 'viem';
 import { announce, runAction, showError } from '../actions.ts';
@@ -209,48 +209,76 @@ function amountOf(input: HTMLInputElement, what: string): bigint {
   return amount;
 }
 
+/**
+ * One side of the trade panel: an amount and what it names (exact input, or exact output with the
+ * slippage bound on the input). Its label follows the choice, so a screen reader reads what to type.
+ */
+function tradeSide(side: 'buy' | 'sell') {
+  const labels =
+    side === 'buy' ? { exactIn: 'ETH to spend', exactOut: 'Tokens to receive' } : { exactIn: 'Tokens to sell', exactOut: 'ETH to receive' };
+  const amount = h('input', { id: `${side}-amount`, inputmode: 'decimal', value: side === 'buy' ? '0.01' : '100000', required: true });
+  const label = h('label', { for: `${side}-amount` }, labels.exactIn);
+  const mode = h(
+    'select',
+    { id: `${side}-mode`, 'aria-label': side === 'buy' ? 'Buy by' : 'Sell by' },
+    h('option', { value: 'exactIn' }, side === 'buy' ? 'ETH in' : 'tokens in'),
+    h('option', { value: 'exactOut' }, side === 'buy' ? 'tokens out' : 'ETH out'),
+  );
+  mode.addEventListener('change', () => {
+    label.textContent = mode.value === 'exactOut' ? labels.exactOut : labels.exactIn;
+  });
+  const button = h(
+    'button',
+    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary' },
+    side === 'buy' ? 'Buy' : 'Sell',
+  );
+  const form = h('form', { class: 'row' }, h('div', {}, label, amount), mode, button);
+  const swapAmount = (): SwapAmount => {
+    const value = amountOf(amount, `The ${label.textContent ?? 'amount'}`);
+    return mode.value === 'exactOut' ? { amountOut: value } : { amountIn: value };
+  };
+  return { form, button, swapAmount };
+}
+
 function tradeForms(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
-  const buyAmount = h('input', { id: 'buy-amount', inputmode: 'decimal', value: '0.01', required: true });
-  const sellAmount = h('input', { id: 'sell-amount', inputmode: 'decimal', value: '100000', required: true });
   const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
   const lastTrade = h('p', { id: 'last-trade', class: 'note' }, 'No trade yet in this visit.');
-  const buyButton = h('button', { type: 'submit', id: 'buy' }, 'Buy');
-  const sellButton = h('button', { type: 'submit', id: 'sell', class: 'secondary' }, 'Sell');
-  const buyForm = h('form', { class: 'row' }, h('div', {}, h('label', { for: 'buy-amount' }, 'ETH to spend'), buyAmount), buyButton);
-  const sellForm = h('form', { class: 'row' }, h('div', {}, h('label', { for: 'sell-amount' }, 'Tokens to sell'), sellAmount), sellButton);
-  buyForm.addEventListener('submit', (event) => {
+  const buySide = tradeSide('buy');
+  const sellSide = tradeSide('sell');
+  buySide.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void runAction(buyButton, 'Buying: confirm in your wallet', async () => {
-      const bought = await buy(walletOf(context), {
-        songId,
-        amountIn: amountOf(buyAmount, 'The ETH to spend'),
-        slippageBps: slippageBps(slippage),
-      });
+    void runAction(buySide.button, 'Buying through the Universal Router: confirm in your wallet', async () => {
+      const bought = await buy(walletOf(context), { songId, ...buySide.swapAmount(), slippageBps: slippageBps(slippage) });
       lastTrade.textContent = `Bought ${tokens(bought.amountOut)} for ${eth(bought.amountIn)} (hook fee ${eth(bought.hookFee)})`;
       announce(`${lastTrade.textContent}. Updating the chart.`);
       await afterTrade(bought.hash);
     });
   });
-  sellForm.addEventListener('submit', (event) => {
+  sellSide.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void runAction(sellButton, 'Selling: confirm in your wallet', async () => {
-      const sold = await sell(walletOf(context), {
-        songId,
-        amountIn: amountOf(sellAmount, 'The tokens to sell'),
-        slippageBps: slippageBps(slippage),
-      });
-      lastTrade.textContent = `Sold ${tokens(sold.amountIn)} for ${eth(sold.amountOut)} (hook fee ${eth(sold.hookFee)})`;
-      announce(`${lastTrade.textContent}. Updating the chart.`);
-      await afterTrade(sold.hash);
-    });
+    void runAction(
+      sellSide.button,
+      'Selling through the Universal Router: approve Permit2 once, sign the permit for this sale, then confirm in your wallet',
+      async () => {
+        const sold = await sell(walletOf(context), { songId, ...sellSide.swapAmount(), slippageBps: slippageBps(slippage) });
+        lastTrade.textContent = `Sold ${tokens(sold.amountIn)} for ${eth(sold.amountOut)} (hook fee ${eth(sold.hookFee)})`;
+        announce(`${lastTrade.textContent}. Updating the chart.`);
+        await afterTrade(sold.hash);
+      },
+    );
   });
   return h(
     'section',
     { 'aria-labelledby': 'trade-title', class: 'panel' },
     h('h3', { id: 'trade-title' }, 'Trade'),
-    buyForm,
-    sellForm,
+    buySide.form,
+    sellSide.form,
     h('div', { class: 'row inline' }, h('label', { for: 'slippage' }, 'Slippage (%)'), slippage),
+    h(
+      'p',
+      { class: 'note' },
+      'Trades go through Uniswap’s Universal Router; a sale moves your tokens with a Permit2 signature for that sale only.',
+    ),
     lastTrade,
   );
 }

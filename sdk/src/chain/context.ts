@@ -9,8 +9,11 @@ export interface SongmintContracts {
   SongToken: Address;
   SongPoolHook: Address;
   PoolManager: Address;
-  /** v4-periphery's V4Router (`executeActions`), through which `buy` and `sell` swap. */
-  V4Router: Address;
+  /** Uniswap's Universal Router, through which `buy` and `sell` swap. */
+  UniversalRouter: Address;
+  /** Permit2: a sell's tokens move with a signed Permit2 allowance for the Universal Router. */
+  Permit2: Address;
+  /** v4-periphery's V4Quoter: the quotes the slippage bounds start from. */
   V4Quoter: Address;
 }
 

@@ -1,213 +1,170 @@
-import type { Address, Hash, Hex, TransactionReceipt } from 'viem';
-import { concatHex, encodeAbiParameters, maxUint256, parseEventLogs, toHex } from 'viem';
+import type { Address, Hash, TransactionReceipt } from 'viem';
+import { parseEventLogs } from 'viem';
 import { SongmintClientError } from '../errors.ts';
-import { poolManagerAbi, songPoolHookAbi, songTokenAbi, v4QuoterAbi, v4RouterAbi } from '../generated/abis.ts';
+import { poolManagerAbi, songPoolHookAbi, universalRouterAbi, v4QuoterAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
 import { accountOf } from './context.ts';
+import { approvePermit2, preparePermitSingle, signPermitSingle } from './permit2.ts';
 import { poolIdOf, readPoolKey } from './pool.ts';
 import type { PoolKey } from './pool.ts';
 import { confirmed } from './receipt.ts';
+import { planSingleSwap } from './universal-router.ts';
 
-/** v4-periphery Actions used here. */
-const SWAP_EXACT_IN_SINGLE = 0x06;
-const SETTLE_ALL = 0x0c;
-const TAKE_ALL = 0x0f;
 const BPS = 10_000n;
+const MAX_UINT128 = 2n ** 128n;
 /** Default slippage: 1%. */
 export const DEFAULT_SLIPPAGE_BPS = 100;
+/** Default deadline: 30 minutes after the latest block, as the Uniswap app sets it. */
+export const DEFAULT_DEADLINE_SECONDS = 1_800;
 
-const POOL_KEY_COMPONENTS = [
-  { name: 'currency0', type: 'address' },
-  { name: 'currency1', type: 'address' },
-  { name: 'fee', type: 'uint24' },
-  { name: 'tickSpacing', type: 'int24' },
-  { name: 'hooks', type: 'address' },
-] as const;
+/** Exact input (`amountIn`) or exact output (`amountOut`): ETH (wei) for a buy's input or a sell's output, else token units. */
+export type SwapAmount = { amountIn: bigint; amountOut?: undefined } | { amountOut: bigint; amountIn?: undefined };
 
-export interface SwapParameters {
+export type SwapParameters = SwapAmount & {
   songId: bigint;
-  /** `buy`: wei of ETH to spend; `sell`: token units (18 decimals) to sell. */
-  amountIn: bigint;
-  /** The most the result may fall short of the quote, in basis points (default 100 = 1%). */
+  /** How far the result may stray from the quote, in basis points (default 100 = 1%). */
   slippageBps?: number;
-}
+  /** Seconds after the latest block until the router refuses the swap (and the Permit2 signature lapses). */
+  deadlineSeconds?: number;
+};
 
 export interface SwapResult {
   songId: bigint;
+  exactInput: boolean;
+  /** What left the wallet: ETH (wei) for a buy, tokens for a sell. */
   amountIn: bigint;
   /** What arrived: tokens for a buy, ETH (wei) for a sell. */
   amountOut: bigint;
-  /** The V4Quoter's quote before the swap, fees included. */
-  quotedAmountOut: bigint;
-  /** The floor the router enforced: the quote less the slippage. */
-  minAmountOut: bigint;
+  /** The V4Quoter's quote before the swap, fees included: the output of an exact input, the input of an exact output. */
+  quote: bigint;
+  /** The bound the router enforced: the least out (exact input) or the most in (exact output). */
+  limit: bigint;
+  /** The unix time after which the router would have refused the swap. */
+  deadline: bigint;
   /** The hook's swap fee, in wei. */
   hookFee: bigint;
-  /** The token approval for the router, when a sell needed one. */
-  approveHash?: Hash;
+  /** The one-time token approval to Permit2, when a sell needed it. */
+  permit2ApprovalHash?: Hash;
   hash: Hash;
   receipt: TransactionReceipt;
 }
 
-/** Buys the song's token with exact ETH in, through v4-periphery's V4Router. */
+/** Buys the song's token with ETH through the Universal Router (exact ETH in, or exact tokens out with the change swept back). */
 export function buy(chain: SongmintChain, parameters: SwapParameters): Promise<SwapResult> {
-  return swapExactIn(chain, parameters, true);
+  return swap(chain, parameters, true);
 }
 
-/** Sells exact tokens for ETH through v4-periphery's V4Router (approving the router first when needed). */
+/** Sells the song's token for ETH through the Universal Router, the tokens moved by a Permit2 signature for this sale only. */
 export function sell(chain: SongmintChain, parameters: SwapParameters): Promise<SwapResult> {
-  return swapExactIn(chain, parameters, false);
+  return swap(chain, parameters, false);
 }
 
-/** What `amountIn` buys (`isBuy`) or sells for now, fees included, from the V4Quoter. */
-export async function quoteExactIn(
+/**
+ * The V4Quoter's quote, fees included: what `amount` in brings (`exactInput`), or what `amount`
+ * out costs. A buy is ETH for tokens.
+ */
+export async function quoteSwap(
   chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
-  { poolKey, amountIn, isBuy }: { poolKey: PoolKey; amountIn: bigint; isBuy: boolean },
+  { poolKey, isBuy, exactInput, amount }: { poolKey: PoolKey; isBuy: boolean; exactInput: boolean; amount: bigint },
 ): Promise<bigint> {
   const { result } = await chain.publicClient.simulateContract({
     address: chain.contracts.V4Quoter,
     abi: v4QuoterAbi,
-    functionName: 'quoteExactInputSingle',
-    args: [{ poolKey, zeroForOne: isBuy, exactAmount: amountIn, hookData: '0x' }],
+    functionName: exactInput ? 'quoteExactInputSingle' : 'quoteExactOutputSingle',
+    args: [{ poolKey, zeroForOne: isBuy, exactAmount: amount, hookData: '0x' }],
   });
   return result[0];
 }
 
-async function swapExactIn(
-  chain: SongmintChain,
-  { songId, amountIn, slippageBps = DEFAULT_SLIPPAGE_BPS }: SwapParameters,
-  isBuy: boolean,
-): Promise<SwapResult> {
-  if (amountIn <= 0n || amountIn >= 2n ** 128n)
-    throw new SongmintClientError('INVALID_ARGUMENT', 'amountIn must be positive and below 2^128');
+/** The slippage bound on `quote`: the least out for an exact input, the most in for an exact output. */
+export function slippageLimit(quote: bigint, slippageBps: number, exactInput: boolean): bigint {
+  return exactInput ? (quote * (BPS - BigInt(slippageBps))) / BPS : (quote * (BPS + BigInt(slippageBps)) + BPS - 1n) / BPS;
+}
+
+function checked({ amountIn, amountOut, slippageBps = DEFAULT_SLIPPAGE_BPS, deadlineSeconds = DEFAULT_DEADLINE_SECONDS }: SwapParameters) {
+  const amount = amountIn ?? amountOut;
+  if ((amountIn === undefined) === (amountOut === undefined) || amount === undefined)
+    throw new SongmintClientError('INVALID_ARGUMENT', 'give exactly one of amountIn and amountOut');
+  if (amount <= 0n || amount >= MAX_UINT128)
+    throw new SongmintClientError('INVALID_ARGUMENT', 'the amount must be positive and below 2^128');
   if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10_000)
     throw new SongmintClientError('INVALID_ARGUMENT', 'slippageBps must be an integer from 0 to 10,000');
+  if (!Number.isInteger(deadlineSeconds) || deadlineSeconds <= 0 || deadlineSeconds > 86_400)
+    throw new SongmintClientError('INVALID_ARGUMENT', 'deadlineSeconds must be an integer from 1 to 86,400');
+  return { amount, exactInput: amountIn !== undefined, slippageBps, deadlineSeconds };
+}
+
+async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boolean): Promise<SwapResult> {
+  const { amount, exactInput, slippageBps, deadlineSeconds } = checked(parameters);
+  const { songId } = parameters;
   const account = accountOf(chain);
-  const router = chain.contracts.V4Router;
+  const router = chain.contracts.UniversalRouter;
   const poolKey = await readPoolKey(chain, songId);
-  const [input, output] = isBuy ? [poolKey.currency0, poolKey.currency1] : [poolKey.currency1, poolKey.currency0];
+  const quote = await quoteSwap(chain, { poolKey, isBuy, exactInput, amount });
+  const limit = slippageLimit(quote, slippageBps, exactInput);
+  if (!exactInput && limit >= MAX_UINT128) throw new SongmintClientError('INVALID_ARGUMENT', 'the quoted input is too large');
+  const maxIn = exactInput ? amount : limit;
+  const { timestamp } = await chain.publicClient.getBlock({ blockTag: 'latest' });
+  const deadline = timestamp + BigInt(deadlineSeconds);
 
-  let approveHash: Hash | undefined;
+  let permit2ApprovalHash: Hash | undefined;
+  let permit: Parameters<typeof planSingleSwap>[1];
   if (!isBuy) {
-    const allowance = await chain.publicClient.readContract({
-      address: input,
-      abi: songTokenAbi,
-      functionName: 'allowance',
-      args: [account.address, router],
-    });
-    if (allowance < amountIn) {
-      const { request } = await chain.publicClient.simulateContract({
-        account,
-        address: input,
-        abi: songTokenAbi,
-        functionName: 'approve',
-        args: [router, maxUint256],
-      });
-      approveHash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
-      await confirmed(chain, approveHash, 'SongToken.approve');
-    }
+    permit2ApprovalHash = await approvePermit2(chain, poolKey.currency1, maxIn);
+    const permitSingle = await preparePermitSingle(chain, { token: poolKey.currency1, spender: router, amount: maxIn, deadline });
+    permit = { permit: permitSingle, signature: await signPermitSingle(chain, permitSingle) };
   }
-
-  const quotedAmountOut = await quoteExactIn(chain, { poolKey, amountIn, isBuy });
-  const minAmountOut = (quotedAmountOut * (BPS - BigInt(slippageBps))) / BPS;
+  const { commands, inputs } = planSingleSwap({ poolKey, zeroForOne: isBuy, exactInput, amount, limit }, permit);
   const { request } = await chain.publicClient.simulateContract({
     account,
     address: router,
-    abi: v4RouterAbi,
-    functionName: 'executeActionsAndSweepExcessETH',
-    args: [encodeExactInSingle({ poolKey, isBuy, amountIn, minAmountOut, input, output })],
-    value: isBuy ? amountIn : 0n,
+    abi: universalRouterAbi,
+    functionName: 'execute',
+    args: [commands, inputs, deadline],
+    value: isBuy ? maxIn : 0n,
   });
   const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
   const receipt = await confirmed(chain, hash, isBuy ? 'buy' : 'sell');
-  const { amountOut, hookFee } = swapOutcome(receipt, {
+  const outcome = swapOutcome(receipt, {
     poolKey,
     isBuy,
-    trader: account.address,
     hookAddress: chain.contracts.SongPoolHook,
     poolManager: chain.contracts.PoolManager,
   });
   return {
     songId,
-    amountIn,
-    amountOut,
-    quotedAmountOut,
-    minAmountOut,
-    hookFee,
-    ...(approveHash === undefined ? {} : { approveHash }),
+    exactInput,
+    ...outcome,
+    quote,
+    limit,
+    deadline,
+    ...(permit2ApprovalHash === undefined ? {} : { permit2ApprovalHash }),
     hash,
     receipt,
   };
 }
 
-/** V4Router's `executeActions` payload: one exact-input single-pool swap, SETTLE_ALL the input, TAKE_ALL the output. */
-export function encodeExactInSingle({
-  poolKey,
-  isBuy,
-  amountIn,
-  minAmountOut,
-  input,
-  output,
-}: {
-  poolKey: PoolKey;
-  isBuy: boolean;
-  amountIn: bigint;
-  minAmountOut: bigint;
-  input: Address;
-  output: Address;
-}): Hex {
-  const actions = concatHex([toHex(SWAP_EXACT_IN_SINGLE, { size: 1 }), toHex(SETTLE_ALL, { size: 1 }), toHex(TAKE_ALL, { size: 1 })]);
-  const swap = encodeAbiParameters(
-    [
-      {
-        type: 'tuple',
-        components: [
-          { name: 'poolKey', type: 'tuple', components: POOL_KEY_COMPONENTS },
-          { name: 'zeroForOne', type: 'bool' },
-          { name: 'amountIn', type: 'uint128' },
-          { name: 'amountOutMinimum', type: 'uint128' },
-          { name: 'hookData', type: 'bytes' },
-        ],
-      },
-    ],
-    [{ poolKey, zeroForOne: isBuy, amountIn, amountOutMinimum: minAmountOut, hookData: '0x' }],
-  );
-  const settle = encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [input, amountIn]);
-  const take = encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [output, minAmountOut]);
-  return encodeAbiParameters([{ type: 'bytes' }, { type: 'bytes[]' }], [actions, [swap, settle, take]]);
-}
-
 /**
- * What the trader received, from the receipt: a buy's tokens from the token's Transfer out of the
- * PoolManager; a sell's ETH from the pool's Swap (ETH the pool paid) less the hook's fee, which the
- * hook takes from that ETH (no event carries a native ETH transfer).
+ * What the trader paid and received, from the pool's Swap event (the pool's own deltas, the
+ * hook's not included) and the hook's SwapFeeCharged: the hook takes its fee in ETH on top of
+ * what a buy puts into the pool, and out of what a sell's pool pays.
  */
 function swapOutcome(
   receipt: TransactionReceipt,
-  {
-    poolKey,
-    isBuy,
-    trader,
-    hookAddress,
-    poolManager,
-  }: { poolKey: PoolKey; isBuy: boolean; trader: Address; hookAddress: Address; poolManager: Address },
-): { amountOut: bigint; hookFee: bigint } {
+  { poolKey, isBuy, hookAddress, poolManager }: { poolKey: PoolKey; isBuy: boolean; hookAddress: Address; poolManager: Address },
+): { amountIn: bigint; amountOut: bigint; hookFee: bigint } {
   const poolId = poolIdOf(poolKey);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const charged = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: receipt.logs }).find(
     (log) => same(log.address, hookAddress) && log.args.poolId === poolId,
   );
   const hookFee = charged?.args.fee ?? 0n;
-  if (isBuy) {
-    const transfers = parseEventLogs({ abi: songTokenAbi, eventName: 'Transfer', logs: receipt.logs });
-    const received = transfers
-      .filter((log) => same(log.address, poolKey.currency1) && same(log.args.to, trader))
-      .reduce((sum, log) => sum + log.args.value, 0n);
-    return { amountOut: received, hookFee };
-  }
-  const swap = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
+  const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => same(log.address, poolManager) && log.args.id === poolId,
   );
-  const poolPaid = swap === undefined ? 0n : swap.args.amount0;
-  return { amountOut: poolPaid - hookFee, hookFee };
+  if (swapped === undefined) throw new SongmintClientError('EVENT_NOT_FOUND', `transaction ${receipt.transactionHash} emitted no Swap`);
+  const { amount0, amount1 } = swapped.args;
+  return isBuy
+    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee }
+    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee };
 }

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createPublicClient, getAddress, http } from 'viem';
-import { localBaseChain, songmintAddresses, songNftAbi, songTokenAbi, songVaultAbi } from '@songmint/sdk';
+import { createPublicClient, getAddress, http, parseEventLogs } from 'viem';
+import { localBaseChain, songmintAddresses, songNftAbi, songPoolHookAbi, songTokenAbi, songVaultAbi } from '@songmint/sdk';
 import { servedOpenApiDocument } from '../../../oracle/src/http/served-openapi.ts';
 import { runDemo } from '../../../scripts/demo.ts';
 import type { NpmStartStack } from '../../support/npm-start.ts';
@@ -58,10 +58,28 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
   const claimedTokens = result.claimed.claimed.reduce((sum, entry) => sum + entry.token, 0n);
   const balance = await client.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [result.wallet] });
   assert.equal(balance, result.launched.allocation + result.bought.amountOut - result.sold.amountIn + claimedTokens);
-  assert.ok(
-    result.bought.amountOut >= result.bought.minAmountOut && result.sold.amountOut >= result.sold.minAmountOut,
-    'slippage floors held',
-  );
+  assert.ok(result.bought.amountOut >= result.bought.limit && result.sold.amountOut >= result.sold.limit, 'slippage floors held');
+  // Both trades went through the Universal Router at its Base address, the sell's tokens by a Permit2 signature.
+  for (const trade of [result.bought, result.sold]) {
+    assert.equal(trade.receipt.to?.toLowerCase(), songmintAddresses.local.UniversalRouter.toLowerCase());
+    const [charged] = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: trade.receipt.logs });
+    assert.equal(charged?.args.sender, songmintAddresses.local.UniversalRouter);
+    assert.equal(charged?.args.fee, trade.hookFee);
+  }
+  const permit2Allowance = await client.readContract({
+    address: token,
+    abi: songTokenAbi,
+    functionName: 'allowance',
+    args: [result.wallet, songmintAddresses.local.Permit2],
+  });
+  assert.equal(permit2Allowance > 0n, true, 'the token is approved to Permit2');
+  const routerAllowance = await client.readContract({
+    address: token,
+    abi: songTokenAbi,
+    functionName: 'allowance',
+    args: [result.wallet, songmintAddresses.local.UniversalRouter],
+  });
+  assert.equal(routerAllowance, 0n, 'no token approval to the router');
 
   // The sell's ETH, read from events, is what the wallet's balance gained net of gas.
   const sellBlock = result.sold.receipt.blockNumber;

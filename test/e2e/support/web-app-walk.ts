@@ -1,7 +1,7 @@
 /**
  * The web app (/app) in headless Chromium, one walk as a person uses it: sign in with the
  * development wallet, preview, generate (live over the event stream), mint, launch, open the song
- * page, buy (the chart moves), claim, move the payouts, discover, reload (the session and library
+ * page, buy and sell through the Universal Router (the chart moves each time), claim, move the payouts, discover, reload (the session and library
  * stay), then the song page from its link in a fresh browser without a wallet. What the page shows
  * is checked against the chain and the API; on every view axe-core finds no serious or critical
  * violation, nothing scrolls sideways at 360 px, and screenshots of each view at 360 px and
@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Page, Response } from 'playwright-core';
-import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNftAbi } from '@songmint/sdk';
+import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNftAbi, songTokenAbi } from '@songmint/sdk';
 import type { NpmStartStack } from '../../support/npm-start.ts';
 import { launchChromium } from './browser.ts';
 
@@ -210,6 +210,20 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     );
     assert.notEqual(await text(page, '#pool-volume'), '0 ETH');
 
+    // A sale for exact ETH out through the Universal Router, the tokens moved by a Permit2
+    // signature: the wallet approves Permit2 once and the router never.
+    await page.getByLabel('Sell by').selectOption('exactOut');
+    await page.getByLabel('ETH to receive').fill('0.001');
+    await page.getByRole('button', { name: 'Sell', exact: true }).click();
+    await page.locator('#last-trade', { hasText: 'Sold' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert.match(await text(page, '#last-trade'), /for 0\.001 ETH/);
+    await page.locator(`#price-chart svg[data-points="${pointsBefore + 2}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const token = (await readPool(chain, { songId: tokenId })).token;
+    const allowanceTo = (spender: `0x${string}`) =>
+      client.readContract({ address: token, abi: songTokenAbi, functionName: 'allowance', args: [account.address, spender] });
+    assert.ok((await allowanceTo(songmintAddresses.local.Permit2)) > 0n, 'the token is approved to Permit2');
+    assert.equal(await allowanceTo(songmintAddresses.local.UniversalRouter), 0n, 'no token approval to the router');
+
     // Creator tools: claim the fees (collected first), then move the payouts to another address.
     await page.getByRole('button', { name: 'Collect and claim' }).click();
     await page.locator('#claimed', { hasText: 'Claimed' }).waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -245,7 +259,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     const page = await fresh.context.newPage();
     await page.goto(`${stack.baseUrl}${songPath}`);
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    await page.locator('#price-chart svg[data-points="2"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page.locator('#price-chart svg[data-points="3"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.equal(
       await page.locator('img.cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth > 0),
       true,
