@@ -12,6 +12,7 @@ import {
   songPoolHookInitCode,
 } from '../../ignition/songmint-hook.ts';
 import {
+  claimAllocationAfterWindow,
   deploySongmint,
   feePipsAfter,
   hookFee,
@@ -66,9 +67,9 @@ async function runSwap(
 }
 
 /**
- * A song launched at T with its allocation (10%) sent to the trader, who approves the router at
- * T + 1; at T + 2 the creator buys 1 ETH of tokens, so the pool holds ETH for sells. Every swap
- * kind can run from T + 3 on.
+ * A song launched at T (its 10% allocation held by the vault through the launch window); at T + 1
+ * the trader buys 1 ETH of tokens, paying the launch fee, so the pool holds ETH for sells and the
+ * trader tokens to sell; at T + 2 it approves the router. Every swap kind can run from T + 3 on.
  */
 async function tradedSong() {
   const s = await deploySongmint(ethers);
@@ -79,9 +80,9 @@ async function tradedSong() {
   const poolKey = await poolKeyOf(s.vault, songId);
   const token = await ethers.getContractAt('SongToken', poolKey.currency1);
   await networkHelpers.time.setNextBlockTimestamp(launchedAt + 1n);
-  await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
+  await (await swap(s.swapRouter, s.trader, poolKey, 'buyExactIn', ETH, ETH)).wait();
   await networkHelpers.time.setNextBlockTimestamp(launchedAt + 2n);
-  await (await swap(s.swapRouter, s.creator, poolKey, 'buyExactIn', ETH, ETH)).wait();
+  await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
   return { ...s, songId, poolKey, launchedAt };
 }
 
@@ -92,9 +93,10 @@ describe('SongPoolHook', function () {
     if (fresh === 'fresh') return s;
     // The trader holds tokens and has approved the router, so every kind of swap can run.
     const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
+    await networkHelpers.time.increase(300);
+    await claimAllocationAfterWindow(s, networkHelpers.time, s.songId);
     await (await token.connect(s.creator).transfer(s.trader.address, 10_000_000n * ETH)).wait();
     await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
-    await networkHelpers.time.increase(300);
     return s;
   }
 

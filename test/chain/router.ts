@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
 import { network } from 'hardhat';
-import { deploySongmint, hookFee, mintSong, poolIdOf, poolKeyOf, routerSwap, type SwapKind } from './fixtures/songmint.ts';
+import {
+  claimAllocationAfterWindow,
+  deploySongmint,
+  hookFee,
+  mintSong,
+  poolIdOf,
+  poolKeyOf,
+  routerSwap,
+  type SwapKind,
+} from './fixtures/songmint.ts';
 
 /**
  * Swaps through v4-periphery's V4Router (the code UniversalRouter runs for v4), from the compiled
@@ -22,6 +31,7 @@ async function routedSong() {
   const token = await ethers.getContractAt('SongToken', poolKey.currency1);
   await (await token.connect(s.trader).approve(await s.v4Router.getAddress(), 2n ** 255n)).wait();
   await networkHelpers.time.increase(300);
+  await claimAllocationAfterWindow(s, networkHelpers.time, songId);
   await (await routerSwap(s.v4Router, s.creator, poolKey, 'buyExactIn', ETH, { minOut: 1n })).wait();
   return { ...s, songId, poolKey, token };
 }
