@@ -9,6 +9,7 @@ import {
   CREATE2_DEPLOYER,
   create2DeployData,
   mineHookSalt,
+  SONG_POOL_HOOK_FLAGS,
   songPoolHookInitCode,
 } from '../../ignition/songmint-hook.ts';
 import {
@@ -427,6 +428,30 @@ describe('SongPoolHook', function () {
         ethers,
       );
       expect(await ethers.provider.getCode(mined.value.address)).to.equal('0x');
+    });
+
+    it('cannot be deployed at an address mined for the old flags 0x20cc (before beforeAddLiquidity), by the vault or anyone', async function () {
+      await ready('decayed');
+      const oldFlags = 0x20ccn;
+      expect(SONG_POOL_HOOK_FLAGS & ~oldFlags).to.equal(1n << 11n, 'the old flags lack only beforeAddLiquidity');
+      const factory = await ethers.getContractFactory('SongPoolHook');
+      const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
+      // Through the public CREATE2 proxy, and through a deployer contract of one's own (as a vault would).
+      const viaProxy = mineHookSalt({ initCode, deployer: CREATE2_DEPLOYER, flags: oldFlags });
+      if (!viaProxy.ok) throw new Error(viaProxy.message);
+      expect(BigInt(viaProxy.value.address) & 0x3fffn).to.equal(oldFlags);
+      const [deployer] = await ethers.getSigners();
+      await expect(
+        deployer!.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(viaProxy.value.salt, initCode) }),
+      ).to.be.revert(ethers);
+      expect(await ethers.provider.getCode(viaProxy.value.address)).to.equal('0x');
+      const probe = await ethers.deployContract('HookDeployerProbe', [BASE_POOL_MANAGER]);
+      const viaProbe = mineHookSalt({ initCode, deployer: (await probe.getAddress()) as Hex, flags: oldFlags });
+      if (!viaProbe.ok) throw new Error(viaProbe.message);
+      await expect(probe.deploy(viaProbe.value.salt))
+        .to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid')
+        .withArgs(viaProbe.value.address);
+      expect(await ethers.provider.getCode(viaProbe.value.address)).to.equal('0x');
     });
 
     it('the PoolManager refuses a hook address whose flags are inconsistent (a return delta without its callback)', async function () {
