@@ -52,8 +52,6 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     error PoolShareTooLarge(uint256 poolShare);
     /// @notice Only the vault that deployed this token mints the rest of its supply.
     error NotDeployer(address caller);
-    /// @notice The token has no supply yet: the pool share comes first.
-    error NotInitialized();
     /// @notice The permit's deadline has passed.
     error ERC2612ExpiredSignature(uint256 deadline);
     /// @notice The permit was not signed by the owner.
@@ -93,9 +91,8 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
                 || Clones.predictDeterministicAddressWithImmutableArgs(_IMPLEMENTATION, abi.encode(id), bytes32(id), msg.sender)
                     != address(this)
         ) revert NotDeployer(msg.sender);
-        uint256 supply = totalSupply();
-        if (supply == 0) revert NotInitialized();
-        amount = TOTAL_SUPPLY - supply;
+        // The vault calls it only for a launched song, whose pool share exists.
+        amount = TOTAL_SUPPLY - totalSupply();
         if (amount != 0) _mint(to, amount);
     }
 

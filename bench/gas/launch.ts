@@ -25,7 +25,7 @@ import { network } from 'hardhat';
 import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
 import type { HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
 import type { SongToken } from '../../typechain-types/index.ts';
-import { deployNoOpSwapHook } from './no-op-swap-hook.ts';
+import { deployBenchHook } from './bench-hooks.ts';
 import {
   deploySongmint,
   LAUNCH_CONFIG,
@@ -119,9 +119,13 @@ async function twinPool(
   ).wait();
   return { key, token };
 }
-const noOpHook = await deployNoOpSwapHook(ethers);
+const noOpHook = await deployBenchHook(ethers, 'NoOpSwapHook');
+const leanHook = await deployBenchHook(ethers, 'LeanFeeHookPrototype');
+const asmNoOpHook = await deployBenchHook(ethers, 'AsmNoOpSwapHook');
 const hookless = await twinPool(deployer, songKey, 999_999n, ethers.ZeroAddress);
 const noOp = await twinPool(deployer, songKey, 999_998n, noOpHook);
+const lean = await twinPool(deployer, songKey, 999_997n, leanHook);
+const asmNoOp = await twinPool(deployer, songKey, 999_996n, asmNoOpHook);
 
 // After the launch fee window the creator claims its allocation (held by the vault until then).
 await networkHelpers.time.increase(600);
@@ -133,9 +137,10 @@ const songToken = await ethers.getContractAt('SongToken', songKey.currency1);
 const router = await s.swapRouter.getAddress();
 const peripheryRouter = await s.v4Router.getAddress();
 await (await songToken.connect(s.creator).transfer(s.trader.address, 50_000_000n * ETH)).wait();
-for (const twin of [hookless, noOp]) await (await twin.token.transfer(s.trader.address, 50_000_000n * ETH)).wait();
+for (const twin of [hookless, noOp, lean, asmNoOp]) await (await twin.token.transfer(s.trader.address, 50_000_000n * ETH)).wait();
 for (const spender of [router, peripheryRouter]) {
-  for (const token of [songToken, hookless.token, noOp.token]) await (await token.connect(s.trader).approve(spender, TOTAL_SUPPLY)).wait();
+  for (const token of [songToken, hookless.token, noOp.token, lean.token, asmNoOp.token])
+    await (await token.connect(s.trader).approve(spender, TOTAL_SUPPLY)).wait();
 }
 
 interface SwapCase {
@@ -152,7 +157,8 @@ const cases: SwapCase[] = [
 ];
 
 // Warm-up: one buy per pool crosses the position's upper tick and creates every slot a swap touches.
-for (const key of [songKey, hookless.key, noOp.key]) await (await swap(s.swapRouter, s.trader, key, 'buyExactIn', ETH, ETH)).wait();
+for (const key of [songKey, hookless.key, noOp.key, lean.key, asmNoOp.key])
+  await (await swap(s.swapRouter, s.trader, key, 'buyExactIn', ETH, ETH)).wait();
 
 type Router = 'PoolSwapTest' | 'V4Router';
 interface SwapResult {
@@ -163,12 +169,20 @@ interface SwapResult {
   song: number;
   /** The same swap through the NoOpSwapHook twin. */
   noOpHook: number;
+  /** The same swap through the LeanFeeHookPrototype twin (the fee rule at its bookkeeping floor). */
+  leanPrototype: number;
+  /** The same swap through the AsmNoOpSwapHook twin (no-op callbacks without ABI decoding). */
+  asmNoOpHook: number;
   /** The same swap through the hookless twin. */
   hookless: number;
   /** song - hookless: what SongPoolHook adds to the swap. */
   overhead: number;
   /** noOpHook - hookless: what any hook with SongPoolHook's callbacks adds. */
   noOpOverhead: number;
+  /** leanPrototype - hookless. */
+  leanOverhead: number;
+  /** asmNoOpHook - hookless. */
+  asmNoOpOverhead: number;
 }
 function swapOn(router: Router, key: PoolKeyTuple, c: SwapCase) {
   if (router === 'PoolSwapTest') return swap(s.swapRouter, s.trader, key, c.kind, c.amount, c.value);
@@ -179,6 +193,8 @@ for (const router of ['PoolSwapTest', 'V4Router'] as const) {
   for (const c of cases) {
     const song = await gasOf(swapOn(router, songKey, c));
     const noOpHook = await gasOf(swapOn(router, noOp.key, c));
+    const leanPrototype = await gasOf(swapOn(router, lean.key, c));
+    const asmNoOpHook = await gasOf(swapOn(router, asmNoOp.key, c));
     const plain = await gasOf(swapOn(router, hookless.key, c));
     swaps.push({
       router,
@@ -186,9 +202,13 @@ for (const router of ['PoolSwapTest', 'V4Router'] as const) {
       detail: c.detail,
       song,
       noOpHook,
+      leanPrototype,
+      asmNoOpHook,
       hookless: plain,
       overhead: song - plain,
       noOpOverhead: noOpHook - plain,
+      leanOverhead: leanPrototype - plain,
+      asmNoOpOverhead: asmNoOpHook - plain,
     });
   }
 }
@@ -225,6 +245,8 @@ const claim = await gasOf(s.vault.connect(s.creator).claim([1n], s.creator.addre
 const firstLaunch = launches[0] ?? 0;
 const typicalLaunch = Math.round(launches.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, launches.length - 1));
 const maxOverhead = Math.max(...swaps.map((r) => r.overhead));
+const range = (pick: (r: SwapResult) => number) =>
+  `${Math.min(...swaps.map(pick)).toLocaleString('en-US')}-${Math.max(...swaps.map(pick)).toLocaleString('en-US')}`;
 const results = {
   network: 'base (simulated OP chain 8453), v4-core 1.0.2 PoolManager artifact at ' + BASE_POOL_MANAGER,
   solc: '0.8.28, optimizer 10,000 runs, cancun',
@@ -263,15 +285,22 @@ const lines = [
   `| claim (creator, one song, ETH + tokens) | ${claim.toLocaleString('en-US')} | |`,
   `| a stranger's liquidity addition, refused by the hook (reverts; all it costs) | ${refusedAdd.toLocaleString('en-US')} | |`,
   '',
-  `| Swap | Router | SongPoolHook | NoOpSwapHook | Hookless | Song hook overhead (target ≤ ${HOOK_OVERHEAD_TARGET.toLocaleString('en-US')}) | No-op hook overhead |`,
-  '|---|---|---:|---:|---:|---:|---:|',
+  `| Swap | Router | SongPoolHook | NoOpSwapHook | LeanFeeHookPrototype | Hookless | Song hook overhead (target ≤ ${HOOK_OVERHEAD_TARGET.toLocaleString('en-US')}) | No-op hook overhead | Prototype overhead | Assembly no-op overhead |`,
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...swaps.map((r) =>
-    [r.detail, r.router, r.song, r.noOpHook, r.hookless, r.overhead, r.noOpOverhead]
+    [r.detail, r.router, r.song, r.noOpHook, r.leanPrototype, r.hookless, r.overhead, r.noOpOverhead, r.leanOverhead, r.asmNoOpOverhead]
       .map((v) => (typeof v === 'number' ? v.toLocaleString('en-US') : v))
       .join(' | ')
       .replace(/^/, '| ')
       .concat(' |'),
   ),
+  '',
+  `Song hook overhead ${range((r) => r.overhead)} gas: target ≤ ${HOOK_OVERHEAD_TARGET.toLocaleString('en-US')} ${maxOverhead <= HOOK_OVERHEAD_TARGET ? 'met' : 'NOT met'}.`,
+  `Of it, ${range((r) => r.noOpOverhead)} is what any hook with these four swap callbacks costs (NoOpSwapHook, on`,
+  `OpenZeppelin BaseHook; ${range((r) => r.asmNoOpOverhead)} without ABI decoding, AsmNoOpSwapHook), and ${range((r) => r.overhead - r.noOpOverhead)} the song`,
+  "hook's own work. LeanFeeHookPrototype keeps the same fee rule and cuts the per-swap bookkeeping to one storage",
+  "read (the launch time) and one ERC-6909 mint to the pool's token (no hook storage write, no event of its own):",
+  `${range((r) => r.leanOverhead)}.`,
   '',
   'SongVault deployment (once per protocol; the constructor searches the first salt from 0 whose CREATE2',
   'address from the vault carries the hook flags, one address in 16,384 on average, then deploys the hook):',

@@ -24,22 +24,6 @@ export const songNftAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
-        "name": "numerator",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "denominator",
-        "type": "uint256"
-      }
-    ],
-    "name": "ERC2981InvalidDefaultRoyalty",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "address",
         "name": "sender",
         "type": "address"
@@ -176,6 +160,38 @@ export const songNftAbi = [
   {
     "inputs": [],
     "name": "RenounceDisabled",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "bps",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "maxBps",
+        "type": "uint256"
+      }
+    ],
+    "name": "RoyaltyRateTooHigh",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "kind",
+        "type": "uint256"
+      }
+    ],
+    "name": "TokenRecordUriKindOutOfRange",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "TokenRecordZeroCreator",
     "type": "error"
   },
   {
@@ -2424,11 +2440,6 @@ export const songTokenAbi = [
       }
     ],
     "name": "NotDeployer",
-    "type": "error"
-  },
-  {
-    "inputs": [],
-    "name": "NotInitialized",
     "type": "error"
   },
   {

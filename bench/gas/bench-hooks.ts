@@ -9,18 +9,22 @@ import {
 } from '../../ignition/songmint-hook.ts';
 
 /**
- * Deploys contracts/bench/NoOpSwapHook through the deterministic CREATE2 proxy at the first salt
- * whose address carries SongPoolHook's flag bits (0x28cc); returns its address. Its init code has
- * the same shape as SongPoolHook's (creation code + the PoolManager), so the same miner serves.
+ * Deploys a bench hook with SongPoolHook's flags (contracts/bench/NoOpSwapHook, AsmNoOpSwapHook or
+ * LeanFeeHookPrototype) through the deterministic CREATE2 proxy at the first salt whose address
+ * carries those flag bits (0x28cc); returns its address. Its init code has the same shape as
+ * SongPoolHook's (creation code + the PoolManager), so the same miner serves.
  */
-export async function deployNoOpSwapHook(ethers: HardhatEthers): Promise<string> {
+export async function deployBenchHook(
+  ethers: HardhatEthers,
+  name: 'NoOpSwapHook' | 'AsmNoOpSwapHook' | 'LeanFeeHookPrototype',
+): Promise<string> {
   const [deployer] = await ethers.getSigners();
   if (deployer === undefined) throw new Error('no signer');
-  const factory = await ethers.getContractFactory('NoOpSwapHook');
+  const factory = await ethers.getContractFactory(name);
   const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
   const mined = mineHookSalt({ initCode, deployer: CREATE2_DEPLOYER });
   if (!mined.ok) throw new Error(mined.message);
   await (await deployer.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(mined.value.salt, initCode) })).wait();
-  if ((await ethers.provider.getCode(mined.value.address)) === '0x') throw new Error('NoOpSwapHook was not deployed');
+  if ((await ethers.provider.getCode(mined.value.address)) === '0x') throw new Error(`${name} was not deployed`);
   return mined.value.address;
 }
