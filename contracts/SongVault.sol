@@ -316,7 +316,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
             poolManager.unlock(abi.encode(CallbackAction.Launch, key, liquidity)), (uint256)
         );
         uint256 allocation = SONG_TOKEN_SUPPLY - poolSupply;
-        // At most 10% of the supply (plus dust): fits 96 bits (2^96 > 7.9e28 > 1e27).
+        // At most 10% of the supply plus rounding dust (below 1.1e26): fits 96 bits (2^96 > 7.9e28).
         if (allocation != 0) {
             _allocations[songId] = Allocation({recipient: params.allocationRecipient, amount: uint96(allocation)});
         }
