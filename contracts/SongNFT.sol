@@ -84,10 +84,12 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
 
     /// @notice The platform signer cannot be the zero address.
     error ZeroPlatformSigner();
-    /// @notice OpenZeppelin ERC2981's error for an unusable default royalty: here any rate above
-    /// `MAX_ROYALTY_BPS` (numerator) over `ROYALTY_DENOMINATOR` (denominator), a stricter bound than
-    /// OpenZeppelin's `numerator <= denominator`, reported the same way.
-    error ERC2981InvalidDefaultRoyalty(uint256 numerator, uint256 denominator);
+    /// @notice The royalty rate exceeds the collection's cap of `maxBps` (MAX_ROYALTY_BPS, 10%).
+    /// (Not OpenZeppelin's `ERC2981InvalidDefaultRoyalty`, which it raises for a fraction above 1: a
+    /// numerator above the denominator.)
+    /// @param bps The rate asked for, in basis points.
+    /// @param maxBps The cap, in basis points.
+    error RoyaltyRateTooHigh(uint256 bps, uint256 maxBps);
     /// @notice Ownership cannot be renounced: it would freeze the platform signer forever.
     error RenounceDisabled();
     /// @notice The signer is the current one or was rotated away before: a retired key never
@@ -293,9 +295,12 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     }
 
     /// @inheritdoc IERC2981
-    /// @dev The receiver is the song's creator. A token that does not exist has no creator and so no
-    /// royalty: `(address(0), 0)`, what OpenZeppelin's ERC2981 answers for a token without royalty
-    /// information (it never reverts for an unknown id either).
+    /// @dev The receiver is the song's creator (`creatorOf`), the amount `salePrice * royaltyBps /
+    /// 10,000` rounded down. For an id that does not exist it returns `(address(0), 0)` and does not
+    /// revert: there is no creator to pay. OpenZeppelin 5.7's ERC2981 does not revert for an unknown
+    /// id either, but it answers with the default royalty (receiver and rate) when one is set, and
+    /// `(address(0), 0)` only when neither a token royalty nor a default is set; this collection has
+    /// no default receiver, so an unknown id gets no royalty.
     function royaltyInfo(uint256 tokenId, uint256 salePrice)
         external
         view
@@ -430,7 +435,7 @@ contract SongNFT is ISongNFT, IERC721Metadata, IERC2981, IERC7572, IERC721Errors
     }
 
     function _setRoyaltyBps(uint16 newBps) private {
-        if (newBps > MAX_ROYALTY_BPS) revert ERC2981InvalidDefaultRoyalty(newBps, ROYALTY_DENOMINATOR);
+        if (newBps > MAX_ROYALTY_BPS) revert RoyaltyRateTooHigh(newBps, MAX_ROYALTY_BPS);
         emit RoyaltyBpsUpdated(_royaltyBps, newBps);
         _royaltyBps = newBps;
     }

@@ -20,6 +20,10 @@ uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEF
     | Hooks.BEFORE_SWAP_FLAG | Hooks.AFTER_SWAP_FLAG | Hooks.BEFORE_SWAP_RETURNS_DELTA_FLAG
     | Hooks.AFTER_SWAP_RETURNS_DELTA_FLAG;
 
+/// @dev Seconds over which the launch fee decays to the base fee, shared with the vault (which holds
+/// the launcher's allocation for as long).
+uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
+
 /// @title SongPoolHook
 /// @notice Uniswap v4 hook of every Songmint song pool (native ETH / SongToken). It
 ///  - lets only its SongVault (the contract that deployed it) initialize pools with it and add
@@ -63,7 +67,7 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     /// @notice Swap fee at the launch instant: 50% of the ETH side.
     uint256 public constant LAUNCH_FEE_PIPS = 500_000;
     /// @notice Seconds over which the launch fee decays linearly to the base fee.
-    uint256 public constant LAUNCH_FEE_DURATION = 120;
+    uint256 public constant LAUNCH_FEE_DURATION = SONG_LAUNCH_FEE_DURATION;
     /// @notice The low 14 bits the hook's address carries (Uniswap v4 reads the callbacks from them).
     uint256 public constant HOOK_FLAGS = SONG_POOL_HOOK_FLAGS;
     uint256 private constant _PIPS = 1_000_000;

@@ -17,8 +17,10 @@ uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
 
 /// @title SongToken
 /// @notice The ERC-20 of one launched song: a fixed supply of 1,000,000,000 tokens (18 decimals),
-/// minted once at launch, with EIP-2612 permit. Named "Songmint #<songId>", symbol
-/// "SONG<songId>". No owner, no minting after creation, no burn, no pause. Its ERC-7572
+/// with EIP-2612 permit. The pool share is minted at launch into the song's pool; the rest, the
+/// launcher's allocation, once, to its recipient when the vault releases it (after the launch fee
+/// window), so nobody holds a song token in that window without having bought it through the pool. Named "Songmint #<songId>", symbol
+/// "SONG<songId>". No owner, no minting beyond TOTAL_SUPPLY, no burn, no pause. Its ERC-7572
 /// `contractURI` is its song's metadata URI.
 /// @dev Deployed by the SongVault as an EIP-1167 clone (CREATE2, salt = song id) whose immutable
 /// argument is the song id, so the address follows from the song id alone and the name costs no
@@ -46,8 +48,10 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     error AlreadyInitialized();
     /// @notice `initialize` was called on the implementation, which is never a token.
     error ImplementationLocked();
-    /// @notice The pool share is larger than the total supply.
+    /// @notice The pool share is zero or larger than the total supply.
     error PoolShareTooLarge(uint256 poolShare);
+    /// @notice Only the vault that deployed this token mints the rest of its supply.
+    error NotDeployer(address caller);
     /// @notice The permit's deadline has passed.
     error ERC2612ExpiredSignature(uint256 deadline);
     /// @notice The permit was not signed by the owner.
@@ -60,19 +64,36 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
         _IMPLEMENTATION = address(this);
     }
 
-    /// @notice Mints the whole supply once: `poolShare` to `poolHolder` (the Uniswap v4
-    /// PoolManager, settling the launch liquidity) and the rest to `allocationHolder`.
+    /// @notice Mints the pool share once, at launch: `poolShare` to `poolHolder` (the Uniswap v4
+    /// PoolManager, settling the launch liquidity). The rest of the supply, the launcher's allocation,
+    /// is minted later by the vault to the allocation's recipient (`mintRest`).
     /// @dev Callable once per clone (the supply is never zero afterwards) and never on the
     /// implementation. The vault calls it in the launch transaction that created the clone.
     /// @param poolHolder Receiver of the liquidity share.
-    /// @param poolShare Tokens for the liquidity position.
-    /// @param allocationHolder Receiver of the rest of the supply.
-    function initialize(address poolHolder, uint256 poolShare, address allocationHolder) external {
+    /// @param poolShare Tokens for the liquidity position (not zero).
+    function initialize(address poolHolder, uint256 poolShare) external {
         if (address(this) == _IMPLEMENTATION) revert ImplementationLocked();
         if (totalSupply() != 0) revert AlreadyInitialized();
-        if (poolShare > TOTAL_SUPPLY) revert PoolShareTooLarge(poolShare);
+        if (poolShare == 0 || poolShare > TOTAL_SUPPLY) revert PoolShareTooLarge(poolShare);
         _mint(poolHolder, poolShare);
-        if (poolShare != TOTAL_SUPPLY) _mint(allocationHolder, TOTAL_SUPPLY - poolShare);
+    }
+
+    /// @notice Mints the rest of the supply (TOTAL_SUPPLY less what exists) to `to`, once the vault
+    /// releases the launcher's allocation. After it the supply is TOTAL_SUPPLY for good.
+    /// @dev Only the clone's deployer (the SongVault: the CREATE2 address of this clone from the
+    /// caller, with this song id, must be this contract) may call it. Mints nothing when nothing is left.
+    /// @param to Receiver of the allocation.
+    /// @return amount Tokens minted.
+    function mintRest(address to) external returns (uint256 amount) {
+        uint256 id = songId();
+        if (
+            id == 0
+                || Clones.predictDeterministicAddressWithImmutableArgs(_IMPLEMENTATION, abi.encode(id), bytes32(id), msg.sender)
+                    != address(this)
+        ) revert NotDeployer(msg.sender);
+        // The vault calls it only for a launched song, whose pool share exists.
+        amount = TOTAL_SUPPLY - totalSupply();
+        if (amount != 0) _mint(to, amount);
     }
 
     /// @notice The song (SongNFT token id) this token belongs to; 0 on the implementation.

@@ -20,7 +20,7 @@ import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmo
 import {ISongNFT} from "./interfaces/ISongNFT.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 import {SongLaunchFeeSplit} from "./libraries/SongLaunchFeeSplit.sol";
-import {SONG_POOL_HOOK_FLAGS, SongPoolHook} from "./SongPoolHook.sol";
+import {SONG_LAUNCH_FEE_DURATION, SONG_POOL_HOOK_FLAGS, SongPoolHook} from "./SongPoolHook.sol";
 import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 
 // Public immutables keep the lowercase getter names of Uniswap v4 and OpenZeppelin (poolManager, ...).
@@ -31,8 +31,17 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 /// `launch` (by the song NFT's owner) takes the NFT into custody for good, deploys the song's
 /// SongToken, initializes its native-ETH/token pool with the SongPoolHook at the configured start
 /// price, locks the pool share of the supply in a single-sided position below that price (token
-/// only; buyers move the price into it), and mints the rest of the supply (the launcher's
-/// allocation) to the launcher's chosen recipient. All in one transaction.
+/// only; buyers move the price into it), and records the rest of the supply (the launcher's
+/// allocation) for the launcher's chosen recipient. All in one transaction.
+///
+/// The allocation is held by the vault through the launch fee window: it is minted to its
+/// recipient by `claimAllocation` once the hook's launch fee has decayed to its floor
+/// (`launchedAt + SongPoolHook.LAUNCH_FEE_DURATION`), and not before. So nobody holds a song token
+/// inside the window without having bought it in the song pool, paying the launch fee: the
+/// allocation cannot be parked as a fee-free range order in another pool of the token (anyone may
+/// create a hookless pool of any token; the hook's fee binds only its own pool) while early buyers
+/// pay up to 50%. What stays possible, by design: a buyer who paid the launch fee on entry may
+/// exit through another pool of the token, where this hook charges nothing (docs/launch.md).
 ///
 /// The vault owns every launch position and has no code path that removes liquidity: it is locked
 /// forever. The pool's LP fees on that position and the hook's ETH swap fees are collected per
@@ -61,10 +70,13 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     uint256 public constant BPS = SongLaunchFeeSplit.BPS;
     /// @notice Largest part of the supply a launcher may take (10%); the rest goes to the pool.
     uint256 public constant MAX_ALLOCATION_BPS = 1_000;
+    /// @notice Seconds after launch the allocation stays with the vault: the hook's launch fee window.
+    uint256 public constant LAUNCH_FEE_DURATION = SONG_LAUNCH_FEE_DURATION;
 
     /// @notice What the launcher chooses.
-    /// @param allocationBps Share of the supply minted to `allocationRecipient` (at most 10%).
-    /// @param allocationRecipient Receiver of the allocation (and of the pool share's rounding dust).
+    /// @param allocationBps Share of the supply held for `allocationRecipient` (at most 10%).
+    /// @param allocationRecipient Receiver of the allocation (and of the pool share's rounding dust),
+    /// claimable once the launch fee window is over.
     struct LaunchParams {
         uint16 allocationBps;
         address allocationRecipient;
@@ -91,6 +103,14 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     struct Song {
         address payoutRecipient;
         uint40 launchedAt;
+    }
+
+    /// @notice A launcher's allocation not yet claimed.
+    /// @param recipient Receiver of the allocation (zero once claimed, or when there is none).
+    /// @param amount Tokens the recipient gets.
+    struct Allocation {
+        address recipient;
+        uint96 amount;
     }
 
     /// @notice Fees credited to one party of one song and not yet claimed.
@@ -129,6 +149,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     mapping(uint256 songId => uint256) private _swapFeesCollected;
     mapping(uint256 songId => FeeBalance) private _creatorFees;
     mapping(uint256 songId => FeeBalance) private _platformFees;
+    mapping(uint256 songId => Allocation) private _allocations;
 
     /// @notice `songId` was launched: its token, pool and locked position exist.
     /// @param songId The SongNFT token id, now held by the vault for good.
@@ -136,8 +157,9 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     /// @param poolId The native-ETH/token pool with the SongPoolHook.
     /// @param creator The song's creator (its minter), the first payout recipient.
     /// @param launcher The NFT owner that called `launch`.
-    /// @param allocationRecipient Receiver of the allocation (zero when none).
-    /// @param allocation Tokens sent to the allocation recipient.
+    /// @param allocationRecipient Receiver of the allocation.
+    /// @param allocation Tokens held for the allocation recipient, claimable from
+    /// `launchedAt + SongPoolHook.LAUNCH_FEE_DURATION` (`claimAllocation`).
     /// @param poolSupply Tokens placed in the locked single-sided position.
     /// @param liquidity Liquidity of that position.
     event SongLaunched(
@@ -170,6 +192,11 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         uint256 platformEth,
         uint256 platformToken
     );
+    /// @notice `songId`'s allocation was released: `amount` tokens minted to `recipient`.
+    /// @param songId The SongNFT token id.
+    /// @param recipient The allocation recipient named at launch.
+    /// @param amount Tokens minted to it.
+    event AllocationClaimed(uint256 indexed songId, address indexed recipient, uint256 amount);
     /// @notice `account` claimed its fees of `songId` to `to`.
     /// @param songId The SongNFT token id.
     /// @param account The party whose balance was paid (payout recipient or platform).
@@ -214,6 +241,10 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     error InvalidLaunchConfig();
     /// @notice The token implementation is not a SongToken of this SongNFT.
     error WrongTokenImplementation(address implementation);
+    /// @notice The song's allocation stays with the vault until `claimableAt` (its launch fee window).
+    error AllocationLocked(uint256 songId, uint256 claimableAt);
+    /// @notice The song has no allocation left to claim (none, or claimed already).
+    error NoAllocation(uint256 songId);
     /// @notice Ownership cannot be renounced: platform fees would be stranded.
     error RenounceDisabled();
 
@@ -261,7 +292,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         if (msg.sender != address(poolManager)) revert NotPoolManager();
     }
 
-    /// @notice Launches `songId`: NFT into custody, token, pool, locked liquidity, allocation.
+    /// @notice Launches `songId`: NFT into custody, token, pool, locked liquidity; the allocation is
+    /// recorded for its recipient and held until the launch fee window ends (`claimAllocation`).
     /// @dev The caller must own the NFT and have approved the vault for it.
     /// @param songId The SongNFT token id.
     /// @param params The allocation and its recipient.
@@ -281,8 +313,13 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         uint256 poolShare = SONG_TOKEN_SUPPLY - (SONG_TOKEN_SUPPLY * params.allocationBps) / BPS;
         uint128 liquidity = LiquidityAmounts.getLiquidityForAmount1(_SQRT_PRICE_LOWER, _SQRT_PRICE_UPPER, poolShare);
         uint256 poolSupply = abi.decode(
-            poolManager.unlock(abi.encode(CallbackAction.Launch, key, liquidity, params.allocationRecipient)), (uint256)
+            poolManager.unlock(abi.encode(CallbackAction.Launch, key, liquidity)), (uint256)
         );
+        uint256 allocation = SONG_TOKEN_SUPPLY - poolSupply;
+        // At most 10% of the supply plus rounding dust (below 1.1e26): fits 96 bits (2^96 > 7.9e28).
+        if (allocation != 0) {
+            _allocations[songId] = Allocation({recipient: params.allocationRecipient, amount: uint96(allocation)});
+        }
         emit SongLaunched(
             songId,
             token,
@@ -290,10 +327,32 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
             creator,
             msg.sender,
             params.allocationRecipient,
-            SONG_TOKEN_SUPPLY - poolSupply,
+            allocation,
             poolSupply,
             liquidity
         );
+    }
+
+    /// @notice Mints `songId`'s allocation to the recipient named at launch, once the launch fee has
+    /// decayed to its floor (from `launchedAt + SongPoolHook.LAUNCH_FEE_DURATION`). Anyone may call
+    /// it (a recipient that cannot make calls still gets its tokens); the tokens go to the recipient
+    /// only, and only once.
+    /// @param songId A launched song.
+    /// @return recipient Who received the allocation.
+    /// @return amount Tokens minted to it.
+    function claimAllocation(uint256 songId) external nonReentrant returns (address recipient, uint256 amount) {
+        uint256 launchedAt = _songs[songId].launchedAt;
+        if (launchedAt == 0) revert NotLaunched(songId);
+        uint256 claimableAt = launchedAt + LAUNCH_FEE_DURATION;
+        if (block.timestamp < claimableAt) revert AllocationLocked(songId, claimableAt);
+        Allocation memory held = _allocations[songId];
+        if (held.recipient == address(0)) revert NoAllocation(songId);
+        delete _allocations[songId];
+        recipient = held.recipient;
+        amount = held.amount;
+        emit AllocationClaimed(songId, recipient, amount);
+        // The vault's own clone: mints exactly the supply not yet minted, which is this allocation.
+        SongToken(tokenOf(songId)).mintRest(recipient);
     }
 
     /// @notice Collects the LP fees of `songId`'s locked position and the hook's swap fees not yet
@@ -370,9 +429,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager)) revert NotPoolManager();
         if (abi.decode(data[:32], (CallbackAction)) == CallbackAction.Launch) {
-            (, PoolKey memory key, uint128 liquidity, address allocationRecipient) =
-                abi.decode(data, (CallbackAction, PoolKey, uint128, address));
-            return abi.encode(_seedLiquidity(key, liquidity, allocationRecipient));
+            (, PoolKey memory key, uint128 liquidity) = abi.decode(data, (CallbackAction, PoolKey, uint128));
+            return abi.encode(_seedLiquidity(key, liquidity));
         }
         (, uint256 songId) = abi.decode(data, (CallbackAction, uint256));
         _collect(songId);
@@ -397,6 +455,16 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     /// @param songId The SongNFT token id.
     function songOf(uint256 songId) external view returns (Song memory) {
         return _songs[songId];
+    }
+
+    /// @notice `songId`'s allocation still held by the vault and when it becomes claimable; a zero
+    /// recipient when there is none left (claimed, or not launched).
+    /// @param songId The SongNFT token id.
+    /// @return allocation The recipient and the amount.
+    /// @return claimableAt First timestamp at which `claimAllocation` succeeds (0 if not launched).
+    function allocationOf(uint256 songId) external view returns (Allocation memory allocation, uint256 claimableAt) {
+        uint256 launchedAt = _songs[songId].launchedAt;
+        return (_allocations[songId], launchedAt == 0 ? 0 : launchedAt + LAUNCH_FEE_DURATION);
     }
 
     /// @notice Fees credited and not yet claimed for `songId`.
@@ -477,10 +545,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         return new SongPoolHook{salt: salt}(poolManager_);
     }
 
-    function _seedLiquidity(PoolKey memory key, uint128 liquidity, address allocationRecipient)
-        private
-        returns (uint256 poolSupply)
-    {
+    function _seedLiquidity(PoolKey memory key, uint128 liquidity) private returns (uint256 poolSupply) {
         (BalanceDelta delta,) = poolManager.modifyLiquidity(
             key,
             ModifyLiquidityParams({
@@ -494,7 +559,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         // Single-sided below the price: the position owes token only, rounded up by the pool.
         poolSupply = uint256(-int256(delta.amount1()));
         poolManager.sync(key.currency1);
-        SongToken(Currency.unwrap(key.currency1)).initialize(address(poolManager), poolSupply, allocationRecipient);
+        SongToken(Currency.unwrap(key.currency1)).initialize(address(poolManager), poolSupply);
         poolManager.settle();
     }
 

@@ -145,7 +145,8 @@ export async function runDemo({
     'Launched on Uniswap v4',
     `token ${launched.token} (predicted ${predictedToken}: ${predictedToken === launched.token ? 'match' : 'MISMATCH'})`,
     `pool  ${launched.poolId}`,
-    `${tokens(launched.poolSupply)} in the pool, ${tokens(launched.allocation)} to the creator, liquidity ${launched.liquidity}`,
+    `${tokens(launched.poolSupply)} in the pool, liquidity ${launched.liquidity}`,
+    `${tokens(launched.allocation)} held by the vault for the creator until ${new Date(Number(launched.allocationClaimableAt) * 1000).toISOString()} (the launch fee window)`,
   );
   if (predictedToken !== launched.token) throw new Error(`predicted token ${predictedToken}, launched ${launched.token}`);
 

@@ -7,7 +7,9 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 /// @notice The Songmint Uniswap v4 hook as the SongVault sees it.
 interface ISongPoolHook {
     /// @notice The SongVault that deployed the hook: the only account that may initialize pools with
-    /// it, and the PoolManager ERC-6909 operator of the hook's fee claims. Fixed at deployment.
+    /// it and the only one that may add liquidity to them (its locked launch position is the only
+    /// position a song pool has), and the PoolManager ERC-6909 operator of the hook's fee claims.
+    /// Fixed at deployment.
     function vault() external view returns (address);
 
     /// @notice All ETH swap fees the hook has charged in `poolId` since launch, in wei. The fees

@@ -20,6 +20,19 @@ contract TokenRecordHarness {
         return TokenRecord.unwrap(TokenRecordLibrary.minted(creator, kind, audioHash));
     }
 
+    /// @notice {TokenRecordLibrary-minted} with a creator word whose bits above the address may be set,
+    /// as assembly can hand a narrow type over (the ABI decoder of `minted` would refuse it).
+    /// @param creatorWord The creator in its low 160 bits, anything above.
+    /// @param kind The URI kind.
+    /// @param audioHash The audio hash.
+    function mintedFromWord(uint256 creatorWord, uint256 kind, bytes32 audioHash) external pure returns (uint256) {
+        address creator;
+        assembly ("memory-safe") {
+            creator := creatorWord
+        }
+        return TokenRecord.unwrap(TokenRecordLibrary.minted(creator, kind, audioHash));
+    }
+
     /// @notice {TokenRecordLibrary-transferredTo}, unwrapped.
     /// @param record The record word before the transfer.
     /// @param to The new owner.

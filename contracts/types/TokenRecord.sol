@@ -27,7 +27,14 @@ library TokenRecordLibrary {
     uint256 internal constant URI_KIND_SHIFT = 161;
     /// @notice The creator-moved flag.
     uint256 internal constant CREATOR_MOVED = 1 << 160;
+    /// @notice The largest URI kind the 2-bit field holds.
+    uint256 internal constant MAX_URI_KIND = 3;
     uint256 private constant _OWNER_MASK = type(uint160).max;
+
+    /// @notice A URI kind above MAX_URI_KIND would spill into the audio key.
+    error TokenRecordUriKindOutOfRange(uint256 kind);
+    /// @notice A zero creator would read as no token.
+    error TokenRecordZeroCreator();
 
     /// @notice The audio key of `audioHash`: its high AUDIO_KEY_BITS bits.
     /// @param audioHash The audio hash (`0x` + SHA-256 of the MP3).
@@ -39,13 +46,21 @@ library TokenRecordLibrary {
     }
 
     /// @notice The record of a token just minted by `creator` (its owner, creator not moved).
-    /// @param creator The minter; must not be zero (a zero owner reads as no token).
-    /// @param kind The URI kind, below 4.
+    /// @dev Reverts rather than corrupt the word: a kind above MAX_URI_KIND would overwrite audio key
+    /// bits, a zero creator would read as no token. Only the low 160 bits of `creator` are read
+    /// (assembly sees a narrow type's upper bits as they are, which Solidity does not promise clean).
+    /// @param creator The minter; not zero.
+    /// @param kind The URI kind, at most MAX_URI_KIND.
     /// @param audioHash The audio hash; only its audio key is kept.
     /// @return record The packed record.
     function minted(address creator, uint256 kind, bytes32 audioHash) internal pure returns (TokenRecord record) {
+        if (kind > MAX_URI_KIND) revert TokenRecordUriKindOutOfRange(kind);
+        if (creator == address(0)) revert TokenRecordZeroCreator();
         assembly ("memory-safe") {
-            record := or(shl(AUDIO_KEY_SHIFT, shr(AUDIO_KEY_SHIFT, audioHash)), or(shl(URI_KIND_SHIFT, kind), creator))
+            record := or(
+                shl(AUDIO_KEY_SHIFT, shr(AUDIO_KEY_SHIFT, audioHash)),
+                or(shl(URI_KIND_SHIFT, kind), shr(96, shl(96, creator)))
+            )
         }
     }
 

@@ -66,6 +66,8 @@ export type { RouterPlan, SingleSwap } from './chain/universal-router.ts';
 export { claimFees } from './chain/fees.ts';
 export type { ClaimedFees, ClaimFeesParameters } from './chain/fees.ts';
 export { setPayoutRecipient } from './chain/payout.ts';
+export { claimAllocation, readAllocation } from './chain/allocation.ts';
+export type { ClaimedAllocation, HeldAllocation } from './chain/allocation.ts';
 export { findMintedSongs, readSong } from './chain/songs.ts';
 export type { FindMintedSongsParameters, SongRecord } from './chain/songs.ts';
 export type { PayoutRecipientChanged, SetPayoutRecipientParameters } from './chain/payout.ts';

@@ -9,9 +9,11 @@ import {
   CREATE2_DEPLOYER,
   create2DeployData,
   mineHookSalt,
+  SONG_POOL_HOOK_FLAGS,
   songPoolHookInitCode,
 } from '../../ignition/songmint-hook.ts';
 import {
+  claimAllocationAfterWindow,
   deploySongmint,
   feePipsAfter,
   hookFee,
@@ -66,9 +68,9 @@ async function runSwap(
 }
 
 /**
- * A song launched at T with its allocation (10%) sent to the trader, who approves the router at
- * T + 1; at T + 2 the creator buys 1 ETH of tokens, so the pool holds ETH for sells. Every swap
- * kind can run from T + 3 on.
+ * A song launched at T (its 10% allocation held by the vault through the launch window); at T + 1
+ * the trader buys 1 ETH of tokens, paying the launch fee, so the pool holds ETH for sells and the
+ * trader tokens to sell; at T + 2 it approves the router. Every swap kind can run from T + 3 on.
  */
 async function tradedSong() {
   const s = await deploySongmint(ethers);
@@ -79,9 +81,9 @@ async function tradedSong() {
   const poolKey = await poolKeyOf(s.vault, songId);
   const token = await ethers.getContractAt('SongToken', poolKey.currency1);
   await networkHelpers.time.setNextBlockTimestamp(launchedAt + 1n);
-  await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
+  await (await swap(s.swapRouter, s.trader, poolKey, 'buyExactIn', ETH, ETH)).wait();
   await networkHelpers.time.setNextBlockTimestamp(launchedAt + 2n);
-  await (await swap(s.swapRouter, s.creator, poolKey, 'buyExactIn', ETH, ETH)).wait();
+  await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
   return { ...s, songId, poolKey, launchedAt };
 }
 
@@ -92,9 +94,10 @@ describe('SongPoolHook', function () {
     if (fresh === 'fresh') return s;
     // The trader holds tokens and has approved the router, so every kind of swap can run.
     const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
+    await networkHelpers.time.increase(300);
+    await claimAllocationAfterWindow(s, networkHelpers.time, s.songId);
     await (await token.connect(s.creator).transfer(s.trader.address, 10_000_000n * ETH)).wait();
     await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
-    await networkHelpers.time.increase(300);
     return s;
   }
 
@@ -425,6 +428,30 @@ describe('SongPoolHook', function () {
         ethers,
       );
       expect(await ethers.provider.getCode(mined.value.address)).to.equal('0x');
+    });
+
+    it('cannot be deployed at an address mined for the old flags 0x20cc (before beforeAddLiquidity), by the vault or anyone', async function () {
+      await ready('decayed');
+      const oldFlags = 0x20ccn;
+      expect(SONG_POOL_HOOK_FLAGS & ~oldFlags).to.equal(1n << 11n, 'the old flags lack only beforeAddLiquidity');
+      const factory = await ethers.getContractFactory('SongPoolHook');
+      const initCode = songPoolHookInitCode(factory.bytecode as Hex, BASE_POOL_MANAGER);
+      // Through the public CREATE2 proxy, and through a deployer contract of one's own (as a vault would).
+      const viaProxy = mineHookSalt({ initCode, deployer: CREATE2_DEPLOYER, flags: oldFlags });
+      if (!viaProxy.ok) throw new Error(viaProxy.message);
+      expect(BigInt(viaProxy.value.address) & 0x3fffn).to.equal(oldFlags);
+      const [deployer] = await ethers.getSigners();
+      await expect(
+        deployer!.sendTransaction({ to: CREATE2_DEPLOYER, data: create2DeployData(viaProxy.value.salt, initCode) }),
+      ).to.be.revert(ethers);
+      expect(await ethers.provider.getCode(viaProxy.value.address)).to.equal('0x');
+      const probe = await ethers.deployContract('HookDeployerProbe', [BASE_POOL_MANAGER]);
+      const viaProbe = mineHookSalt({ initCode, deployer: (await probe.getAddress()) as Hex, flags: oldFlags });
+      if (!viaProbe.ok) throw new Error(viaProbe.message);
+      await expect(probe.deploy(viaProbe.value.salt))
+        .to.be.revertedWithCustomError(v4Errors, 'HookAddressNotValid')
+        .withArgs(viaProbe.value.address);
+      expect(await ethers.provider.getCode(viaProbe.value.address)).to.equal('0x');
     });
 
     it('the PoolManager refuses a hook address whose flags are inconsistent (a return delta without its callback)', async function () {

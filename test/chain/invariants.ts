@@ -4,6 +4,7 @@ import { AbiCoder, keccak256, solidityPacked, toUtf8Bytes } from 'ethers';
 import { network } from 'hardhat';
 import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
 import {
+  claimAllocationAfterWindow,
   deploySongmint,
   LAUNCH_CONFIG,
   mintSong,
@@ -59,14 +60,18 @@ async function protocolWithSongs() {
     ).wait();
     const launched = receipt?.logs.map((log) => s.vault.interface.parseLog(log)).find((parsed) => parsed?.name === 'SongLaunched');
     const key = await poolKeyOf(s.vault, songId);
+    songs.push({ songId, key, liquidity: launched?.args.getValue('liquidity') as bigint });
+  }
+  // The allocations are held through the launch fee window; the creators fund the traders with theirs.
+  for (const [i, { songId, key }] of songs.entries()) {
+    await claimAllocationAfterWindow(s, networkHelpers.time, songId);
     const token = await ethers.getContractAt('SongToken', key.currency1);
     for (const trader of traders) {
-      await (await token.connect(creator).transfer(trader.address, 20_000_000n * ETH)).wait();
+      await (await token.connect(creators[i]!).transfer(trader.address, 20_000_000n * ETH)).wait();
       for (const spender of [await s.swapRouter.getAddress(), await s.permit2.getAddress()]) {
         await (await token.connect(trader).approve(spender, 2n ** 255n)).wait();
       }
     }
-    songs.push({ songId, key, liquidity: launched?.args.getValue('liquidity') as bigint });
   }
   return { ...s, songs, accounts, traders };
 }

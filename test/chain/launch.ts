@@ -56,9 +56,13 @@ describe('SongVault.launch', function () {
 
     const token = await ethers.getContractAt('SongToken', predicted);
     expect(await s.nft.ownerOf(s.songId)).to.equal(vaultAddress);
-    expect(await token.totalSupply()).to.equal(TOTAL_SUPPLY);
     const poolSupply = await token.balanceOf(BASE_POOL_MANAGER);
-    const allocation = await token.balanceOf(s.trader.address);
+    // The allocation is held by the vault (as the rest of the supply, minted when claimed).
+    expect(await token.totalSupply()).to.equal(poolSupply);
+    expect(await token.balanceOf(s.trader.address)).to.equal(0n);
+    const [held, claimableAt] = await s.vault.allocationOf(s.songId);
+    const allocation = held.amount;
+    expect(held.recipient).to.equal(s.trader.address);
     expect(poolSupply + allocation).to.equal(TOTAL_SUPPLY);
     // The allocation is 5% plus the pool share's rounding dust (below one token unit of 1e-14).
     expect(allocation - TOTAL_SUPPLY / 20n)
@@ -77,6 +81,10 @@ describe('SongVault.launch', function () {
     const song = await s.vault.songOf(s.songId);
     expect(song.payoutRecipient).to.equal(s.creator.address);
     expect(await s.hook.launchedAt(poolIdOf(key))).to.equal(song.launchedAt);
+    expect(claimableAt).to.equal(song.launchedAt + (await s.hook.LAUNCH_FEE_DURATION()));
+    await expect(tx)
+      .to.emit(s.vault, 'SongLaunched')
+      .withArgs(anyValue, anyValue, anyValue, anyValue, anyValue, anyValue, allocation, poolSupply, anyValue);
   });
 
   it('names the token after the song at an address known before launch', async function () {
@@ -104,6 +112,7 @@ describe('SongVault.launch', function () {
     expect(writers).to.deep.equal([
       'acceptOwnership',
       'claim',
+      'claimAllocation',
       'claimFor',
       'collectFees',
       'launch',
@@ -135,9 +144,11 @@ describe('SongVault.launch', function () {
   it('takes no allocation when asked for 0% and at most 10%', async function () {
     const s = await networkHelpers.loadFixture(protocol);
     const none = await mintAndLaunch(s, 'zero', 0);
-    expect(await none.token.balanceOf(s.creator.address)).to.be.lessThan(10n ** 5n);
+    expect((await s.vault.allocationOf(none.songId))[0].amount).to.be.lessThan(10n ** 5n);
     const max = await mintAndLaunch(s, 'max', 1000);
-    expect(await max.token.balanceOf(s.creator.address)).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 10n);
+    const [held] = await s.vault.allocationOf(max.songId);
+    expect(held.amount).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 10n);
+    expect(held.amount - TOTAL_SUPPLY / 10n).to.be.lessThan(10n ** 5n);
   });
 
   it('lets a later owner launch: fees stay with the creator, the allocation goes to the launcher', async function () {
@@ -146,8 +157,50 @@ describe('SongVault.launch', function () {
     await (await s.nft.connect(s.stranger).approve(await s.vault.getAddress(), s.songId)).wait();
     await (await s.vault.connect(s.stranger).launch(s.songId, { allocationBps: 100, allocationRecipient: s.stranger.address })).wait();
     expect((await s.vault.songOf(s.songId)).payoutRecipient).to.equal(s.creator.address);
-    const token = await ethers.getContractAt('SongToken', await s.vault.tokenOf(s.songId));
-    expect(await token.balanceOf(s.stranger.address)).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 100n);
+    const [held] = await s.vault.allocationOf(s.songId);
+    expect(held.recipient).to.equal(s.stranger.address);
+    expect(held.amount).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 100n);
+  });
+
+  describe('the allocation, held by the vault through the launch fee window', function () {
+    it('is claimable from the second the launch fee reaches its floor, once, and only to its recipient', async function () {
+      const s = await songReadyToLaunch();
+      await (await s.vault.connect(s.creator).launch(s.songId, { allocationBps: 1000, allocationRecipient: s.trader.address })).wait();
+      const token = await ethers.getContractAt('SongToken', await s.vault.tokenOf(s.songId));
+      const { launchedAt } = await s.vault.songOf(s.songId);
+      const [held, claimableAt] = await s.vault.allocationOf(s.songId);
+      expect(claimableAt).to.equal(launchedAt + 120n);
+      // One second before the floor: refused, for the recipient as for anyone.
+      await networkHelpers.time.setNextBlockTimestamp(claimableAt - 1n);
+      await expect(s.vault.connect(s.trader).claimAllocation(s.songId))
+        .to.be.revertedWithCustomError(s.vault, 'AllocationLocked')
+        .withArgs(s.songId, claimableAt);
+      expect(await s.hook.swapFeePips(launchedAt)).to.be.greaterThan(await s.hook.BASE_FEE_PIPS());
+      // At the floor: anyone may trigger it, the tokens go to the recipient named at launch.
+      await networkHelpers.time.setNextBlockTimestamp(claimableAt);
+      const claim = s.vault.connect(s.stranger).claimAllocation(s.songId);
+      await expect(claim).to.emit(s.vault, 'AllocationClaimed').withArgs(s.songId, s.trader.address, held.amount);
+      await expect(claim).to.emit(token, 'Transfer').withArgs(ethers.ZeroAddress, s.trader.address, held.amount);
+      expect(await s.hook.swapFeePips(launchedAt)).to.equal(await s.hook.BASE_FEE_PIPS());
+      expect(await token.balanceOf(s.trader.address)).to.equal(held.amount);
+      expect(await token.balanceOf(s.stranger.address)).to.equal(0n);
+      expect(await token.totalSupply()).to.equal(TOTAL_SUPPLY);
+      // Once only.
+      await expect(s.vault.connect(s.trader).claimAllocation(s.songId))
+        .to.be.revertedWithCustomError(s.vault, 'NoAllocation')
+        .withArgs(s.songId);
+      const [after] = await s.vault.allocationOf(s.songId);
+      expect(after.recipient).to.equal(ethers.ZeroAddress);
+      expect(after.amount).to.equal(0n);
+    });
+
+    it('a song not launched has none', async function () {
+      const s = await songReadyToLaunch();
+      await expect(s.vault.claimAllocation(s.songId)).to.be.revertedWithCustomError(s.vault, 'NotLaunched').withArgs(s.songId);
+      const [held, claimableAt] = await s.vault.allocationOf(s.songId);
+      expect(held.recipient).to.equal(ethers.ZeroAddress);
+      expect(claimableAt).to.equal(0n);
+    });
   });
 
   describe('an NFT sent to the vault with a plain transferFrom', function () {

@@ -44,8 +44,9 @@ const FUZZ_RUNS = Math.max(1, Number(process.env.SONGMINT_LIQUIDITY_FUZZ_RUNS ??
 const FUZZ_SEED = process.env.SONGMINT_LIQUIDITY_FUZZ_SEED;
 
 /**
- * A song launched with the full 10% allocation to its creator (the launcher), the sniper (trader)
- * and a stranger each holding 20 M tokens, and everyone's router approvals in place.
+ * A song launched with the full 10% allocation for its creator (the launcher; held by the vault
+ * through the window), the sniper (trader) and a stranger each holding the tokens of a 1 ETH buy at
+ * launch, and everyone's router approvals in place.
  */
 async function launchedSong() {
   const s = await deploySongmint(ethers);
@@ -55,7 +56,8 @@ async function launchedSong() {
   const launchedAt = BigInt((await s.vault.songOf(songId)).launchedAt);
   const poolKey = await poolKeyOf(s.vault, songId);
   const token = await ethers.getContractAt('SongToken', poolKey.currency1);
-  for (const holder of [s.trader, s.stranger]) await (await token.connect(s.creator).transfer(holder.address, 20_000_000n * ETH)).wait();
+  // The allocation stays with the vault through the window: the sniper and the stranger buy theirs.
+  for (const holder of [s.trader, s.stranger]) await (await swap(s.swapRouter, holder, poolKey, 'buyExactIn', ETH, ETH)).wait();
   for (const holder of [s.creator, s.trader, s.stranger]) {
     for (const router of [s.swapRouter, s.liquidityRouter])
       await (await token.connect(holder).approve(await router.getAddress(), 2n ** 255n)).wait();
@@ -139,16 +141,21 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
     expect(sale.fee).to.equal(hookFee(sale.poolEth, 10_000n));
   });
 
-  it('a launcher parking its allocation at the start price in the launch block is refused; selling it to the first buyers pays the fee', async function () {
+  it('a launcher cannot park its allocation in a hookless pool of the token in the launch block: the vault holds it through the window', async function () {
     const s = await deploySongmint(ethers);
     const songId = await mintSong(s.nft, s.creator, 'parked');
     await (await s.nft.connect(s.creator).approve(await s.vault.getAddress(), songId)).wait();
     const poolKey = await poolKeyOf(s.vault, songId);
     const token = await ethers.getContractAt('SongToken', poolKey.currency1);
     const router = await s.liquidityRouter.getAddress();
+    // The review's PoC: a pool of the same token without the hook (anyone may create one, even
+    // before launch), and a token-only range order at the start price in it.
+    const hookless = { ...poolKey, hooks: ZeroAddress };
+    // 1e8 tokens per ETH, about the song pool's start price.
+    await (await s.poolManager.connect(s.creator).getFunction('initialize')(hookless, 2n ** 96n * 10_000n)).wait();
     const parked: LiquidityChange = {
-      tickLower: BigInt(LAUNCH_CONFIG.startTick) - SPACING,
-      tickUpper: BigInt(LAUNCH_CONFIG.startTick),
+      tickLower: floorTick((await slot0(s.poolManager, hookless)).tick) - SPACING,
+      tickUpper: floorTick((await slot0(s.poolManager, hookless)).tick),
       liquidityDelta: 10n ** 23n,
       salt: ethers.ZeroHash,
     };
@@ -164,35 +171,42 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
       hashes.push((await token.connect(s.creator).approve(router, 2n ** 255n, { gasLimit })).hash);
       const data = s.liquidityRouter.interface.encodeFunctionData(
         'modifyLiquidity(tuple(address,address,uint24,int24,address),tuple(int24,int24,int256,bytes32),bytes)',
-        [poolKey, parked, '0x'],
+        [hookless, parked, '0x'],
       );
       hashes.push((await s.creator.sendTransaction({ to: router, data, gasLimit })).hash);
+      hashes.push((await s.vault.connect(s.creator).claimAllocation(songId, { gasLimit })).hash);
       await networkHelpers.mine();
     } finally {
       await ethers.provider.send('evm_setAutomine', [true]);
     }
-    const [launched, approved, park] = await Promise.all(hashes.map((hash) => ethers.provider.getTransactionReceipt(hash)));
+    const [launched, approved, park, claim] = await Promise.all(hashes.map((hash) => ethers.provider.getTransactionReceipt(hash)));
     expect(launched?.status).to.equal(1);
     expect(approved?.status).to.equal(1);
     expect(park?.blockNumber).to.equal(launched?.blockNumber);
-    expect(park?.status, 'parking the allocation in the launch block').to.equal(0);
-    const s2 = { ...s, songId, poolKey, token, launchedAt: BigInt((await s.vault.songOf(songId)).launchedAt) };
-    // The same addition replayed against the launched pool names the refusal.
-    await expectRefused(s2, modifyLiquidity(s.liquidityRouter, s.creator, poolKey, parked));
-    const allocation = await token.balanceOf(s.creator.address);
-    expect(allocation).to.be.greaterThanOrEqual(100_000_000n * ETH);
-    // The first three buyers, then the launcher sells into them by swap: the fee of that second.
-    await (await token.connect(s.creator).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
-    for (const [i, buyer] of [s.trader, s.stranger, s.platform].entries()) {
-      await swapAt(s2, buyer, 'buyExactIn', ETH / 2n, ETH / 2n, s2.launchedAt + 2n + BigInt(i));
-    }
-    const sale = await swapAt(s2, s.creator, 'sellExactIn', allocation, 0n, s2.launchedAt + 5n);
-    expect(sale.poolEth).to.be.greaterThan(ETH / 2n);
-    expect(sale.fee).to.equal(hookFee(sale.poolEth, feePipsAfter(5n)));
+    expect(park?.status, 'parking the allocation in a hookless pool in the launch block').to.equal(0);
+    expect(claim?.status, 'claiming the allocation in the launch block').to.equal(0);
+    expect(await token.balanceOf(s.creator.address)).to.equal(0n);
+    // Replayed, the addition names why: the launcher holds no song token at all.
+    await expect(modifyLiquidity(s.liquidityRouter, s.creator, hookless, parked))
+      .to.be.revertedWithCustomError(token, 'ERC20InsufficientBalance')
+      .withArgs(s.creator.address, 0n, anyValue);
+    const launchedAt = BigInt((await s.vault.songOf(songId)).launchedAt);
+    await expect(s.vault.claimAllocation(songId))
+      .to.be.revertedWithCustomError(s.vault, 'AllocationLocked')
+      .withArgs(songId, launchedAt + 120n);
+    // Once the launch fee is at its floor the allocation is the launcher's to use, there as anywhere.
+    await networkHelpers.time.setNextBlockTimestamp(launchedAt + 120n);
+    expect(await s.hook.swapFeePips(launchedAt)).to.be.greaterThan(10_000n);
+    await (await s.vault.claimAllocation(songId)).wait();
+    expect(await s.hook.swapFeePips(launchedAt)).to.equal(10_000n);
+    expect(await token.balanceOf(s.creator.address)).to.be.greaterThanOrEqual(100_000_000n * ETH);
+    await (await modifyLiquidity(s.liquidityRouter, s.creator, hookless, parked)).wait();
   });
 
   it("a stranger's position cannot take LP fees from the locked position: the song earns the whole LP fee of every buy", async function () {
     const s = await networkHelpers.loadFixture(launchedSong);
+    // The fixture's launch-window buys: their fees collected first, out of the count.
+    const earlier = await collectSongIncome(s, s.songId);
     await swapAt(s, s.trader, 'buyExactIn', ETH / 10n, ETH / 10n, s.launchedAt + 200n);
     const { tick } = await slot0(s.poolManager, s.poolKey);
     // Just in time, around the price (both currencies), and a wide one over the whole launch range.
@@ -221,7 +235,7 @@ describe('The launch fee binds every way of trading (no fee-free exit through li
     // The warm-up buy's fees were earned by the song too.
     const income = await collectSongIncome(s, s.songId);
     const warmUpHookFee = hookFee(ETH / 10n, 10_000n);
-    const lpFees = income.eth - hookFees - warmUpHookFee;
+    const lpFees = income.eth - (earlier.eth - earlier.lpEth) - hookFees - warmUpHookFee;
     const warmUpLpFee = ((ETH / 10n - warmUpHookFee) * 10_000n) / 1_000_000n;
     const expectedLpFees = (ethIntoPool * 10_000n) / 1_000_000n + warmUpLpFee;
     // v4 floors each step's fee growth and the position's share: a few wei, never a share.

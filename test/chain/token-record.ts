@@ -16,6 +16,7 @@ const CREATOR_MOVED = 1n << 160n;
 const RUNS = 150;
 
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => getAddress(bytesToHex(bytes)));
+const creatorAddress = address.filter((a) => BigInt(a) !== 0n);
 const hash = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => bytesToHex(bytes));
 const uriKind = fc.integer({ min: 0, max: 3 }).map(BigInt);
 
@@ -32,12 +33,12 @@ describe('TokenRecord (SongNFT token record type)', function () {
   it('packs a minted record as the documented layout and reads every field back', async function () {
     const records = await networkHelpers.loadFixture(harness);
     await fc.assert(
-      fc.asyncProperty(address, uriKind, hash, async (creator, kind, audioHash) => {
+      fc.asyncProperty(creatorAddress, uriKind, hash, async (creator, kind, audioHash) => {
         const word = await records.minted(creator, kind, audioHash);
         expect(word).to.equal(layout(creator, kind, audioHash));
         const [owner, exists, moved, readKind, key] = await records.read(word);
         expect(owner).to.equal(creator);
-        expect(exists).to.equal(BigInt(creator) !== 0n);
+        expect(exists).to.equal(true);
         expect(moved).to.equal(false);
         expect(readKind).to.equal(kind);
         expect(key).to.equal(hexToBigInt(audioHash) >> 163n);
@@ -45,6 +46,27 @@ describe('TokenRecord (SongNFT token record type)', function () {
         expect(key).to.be.lessThan(1n << 93n);
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it('refuses a URI kind outside its 2 bits and a zero creator instead of corrupting the word', async function () {
+    const records = await networkHelpers.loadFixture(harness);
+    const creator = getAddress('0x00000000000000000000000000000000000000c4');
+    const audioHash = keccak256('0x01');
+    // Unchecked, kind 4 would have read back as kind 0 with the audio key's lowest bit flipped.
+    for (const kind of [4n, 5n, 1n << 93n, (1n << 256n) - 1n]) {
+      await expect(records.minted(creator, kind, audioHash))
+        .to.be.revertedWithCustomError(records, 'TokenRecordUriKindOutOfRange')
+        .withArgs(kind);
+    }
+    await expect(records.minted(ethers.ZeroAddress, 0n, audioHash)).to.be.revertedWithCustomError(records, 'TokenRecordZeroCreator');
+    // Bits above the address in the creator's word never reach the flag, kind or key fields.
+    await fc.assert(
+      fc.asyncProperty(creatorAddress, uriKind, hash, fc.bigInt({ min: 1n, max: (1n << 96n) - 1n }), async (owner, kind, hashed, dirt) => {
+        const word = await records.mintedFromWord((dirt << 160n) | BigInt(owner), kind, hashed);
+        expect(word).to.equal(layout(owner, kind, hashed));
+      }),
+      { numRuns: 40 },
     );
   });
 

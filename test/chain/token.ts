@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Signature } from 'ethers';
 import { network } from 'hardhat';
 import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
-import { deploySongmint, mintAndLaunch, TOTAL_SUPPLY } from './fixtures/songmint.ts';
+import { claimAllocationAfterWindow, deploySongmint, mintAndLaunch, TOTAL_SUPPLY } from './fixtures/songmint.ts';
 
 const { ethers, networkHelpers } = await network.create('base');
 
@@ -22,23 +22,35 @@ const PERMIT_TYPES = {
 };
 
 describe('SongToken', function () {
-  it('has a fixed supply, no owner and no mint entry point', async function () {
-    const { token } = await networkHelpers.loadFixture(launched);
-    expect(await token.totalSupply()).to.equal(TOTAL_SUPPLY);
-    const names = token.interface.fragments.filter((f) => f.type === 'function').map((f) => ('name' in f ? String(f.name) : ''));
+  it('has a fixed supply: the pool share at launch, the allocation once released, no owner, nothing more', async function () {
+    const s = await networkHelpers.loadFixture(launched);
+    const poolSupply = await s.token.balanceOf(BASE_POOL_MANAGER);
+    expect(await s.token.totalSupply()).to.equal(poolSupply);
+    const [held] = await s.vault.allocationOf(s.songId);
+    expect(poolSupply + held.amount).to.equal(TOTAL_SUPPLY);
+    // Only the vault that deployed the clone mints the rest, and it does so through claimAllocation.
+    await expect(s.token.connect(s.creator).mintRest(s.creator.address))
+      .to.be.revertedWithCustomError(s.token, 'NotDeployer')
+      .withArgs(s.creator.address);
+    await expect(s.tokenImplementation.mintRest(s.creator.address)).to.be.revertedWithCustomError(s.token, 'NotDeployer');
+    expect(await claimAllocationAfterWindow(s, networkHelpers.time, s.songId)).to.equal(held.amount);
+    expect(await s.token.totalSupply()).to.equal(TOTAL_SUPPLY);
+    expect(await s.token.balanceOf(s.creator.address)).to.equal(held.amount);
+    const names = s.token.interface.fragments.filter((f) => f.type === 'function').map((f) => ('name' in f ? String(f.name) : ''));
     expect(names).to.not.include('mint');
     expect(names).to.not.include('owner');
   });
 
   it('cannot be initialized again, and the implementation cannot be initialized at all', async function () {
     const s = await networkHelpers.loadFixture(launched);
-    await expect(s.token.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address)).to.be.revertedWithCustomError(
+    await expect(s.token.connect(s.stranger).initialize(s.stranger.address, 1n)).to.be.revertedWithCustomError(
       s.token,
       'AlreadyInitialized',
     );
-    await expect(
-      s.tokenImplementation.connect(s.stranger).initialize(s.stranger.address, 1n, s.stranger.address),
-    ).to.be.revertedWithCustomError(s.token, 'ImplementationLocked');
+    await expect(s.tokenImplementation.connect(s.stranger).initialize(s.stranger.address, 1n)).to.be.revertedWithCustomError(
+      s.token,
+      'ImplementationLocked',
+    );
     expect(await s.tokenImplementation.songId()).to.equal(0n);
     expect(await s.tokenImplementation.totalSupply()).to.equal(0n);
   });
@@ -57,12 +69,13 @@ describe('SongToken', function () {
     const clone = await ethers.deployContract('SongTokenCloneProbe', [await s.tokenImplementation.getAddress(), 5n]);
     const token = await ethers.getContractAt('SongToken', await clone.instance());
     expect(await token.name()).to.equal('Songmint #5');
-    await expect(token.initialize(BASE_POOL_MANAGER, TOTAL_SUPPLY + 1n, s.stranger.address))
-      .to.be.revertedWithCustomError(token, 'PoolShareTooLarge')
-      .withArgs(TOTAL_SUPPLY + 1n);
-    await (await token.initialize(s.stranger.address, TOTAL_SUPPLY, s.trader.address)).wait();
+    for (const bad of [TOTAL_SUPPLY + 1n, 0n]) {
+      await expect(token.initialize(BASE_POOL_MANAGER, bad)).to.be.revertedWithCustomError(token, 'PoolShareTooLarge').withArgs(bad);
+    }
+    // Its deployer (the probe, not a vault) is the only account that could mint the rest; not before the pool share.
+    await expect(token.mintRest(s.stranger.address)).to.be.revertedWithCustomError(token, 'NotDeployer');
+    await (await token.initialize(s.stranger.address, TOTAL_SUPPLY)).wait();
     expect(await token.balanceOf(s.stranger.address)).to.equal(TOTAL_SUPPLY);
-    expect(await token.balanceOf(s.trader.address)).to.equal(0n);
   });
 
   describe('EIP-2612 permit', function () {

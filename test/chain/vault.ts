@@ -6,6 +6,7 @@ import type { Hex } from 'viem';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import type { FeeClaimerProbe } from '../../typechain-types/index.ts';
 import {
+  claimAllocationAfterWindow,
   deploySongmint,
   hookFee,
   LAUNCH_CONFIG,
@@ -27,11 +28,12 @@ async function twoSongs() {
   const s = await deploySongmint(ethers);
   const first = await mintAndLaunch(s, 'first');
   const second = await mintAndLaunch(s, 'second');
+  await networkHelpers.time.increase(300);
   for (const song of [first, second]) {
+    await claimAllocationAfterWindow(s, networkHelpers.time, song.songId);
     await (await song.token.connect(s.creator).transfer(s.trader.address, 20_000_000n * ETH)).wait();
     await (await song.token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
   }
-  await networkHelpers.time.increase(300);
   return { ...s, first, second };
 }
 

@@ -18,6 +18,7 @@ import type { LocalChain } from '../../scripts/local-chain.ts';
 // The worktree's SDK (node_modules/@songmint/sdk may be another checkout's).
 import {
   buy,
+  claimAllocation,
   connectSongmint,
   createSongmintApi,
   DEVELOPMENT_PRIVATE_KEY,
@@ -28,9 +29,11 @@ import {
   launchSong,
   mintSong,
   poolManagerAbi,
+  readAllocation,
   readPool,
   sell,
   setPayoutRecipient,
+  songTokenAbi,
   songVaultAbi,
   withSession,
 } from '../../sdk/src/index.ts';
@@ -441,5 +444,35 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       nonceBefore,
       'refused in simulation: nothing sent',
     );
+  });
+
+  it('holds the launch allocation until the launch fee is at its floor, then claimAllocation (SDK) mints it to its recipient once', async () => {
+    const launcher = developmentAccount().address;
+    const token = (await readPool(sdk, { songId: 1n })).token;
+    const balance = () => sdk.publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [launcher] });
+    const held = await readAllocation(sdk, { songId: 1n });
+    assert.equal(held.recipient, launcher);
+    assert.ok(held.amount >= (10n ** 27n * 5n) / 100n, '5% of the supply');
+    const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
+    if (timestamp < held.claimableAt) {
+      assert.equal(held.claimable, false);
+      await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
+      await rpc('evm_increaseTime', [Number(held.claimableAt - timestamp)]);
+      await rpc('evm_mine');
+    }
+    assert.equal((await readAllocation(sdk, { songId: 1n })).claimable, true);
+    const before = await balance();
+    const claimed = await claimAllocation(sdk, { songId: 1n });
+    assert.equal(claimed.recipient, launcher);
+    assert.equal(claimed.amount, held.amount);
+    assert.equal((await balance()) - before, held.amount);
+    assert.deepEqual(await readAllocation(sdk, { songId: 1n }), {
+      songId: 1n,
+      recipient: null,
+      amount: 0n,
+      claimableAt: held.claimableAt,
+      claimable: false,
+    });
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NoAllocation/);
   });
 });

@@ -1,5 +1,6 @@
 import {
   cancelJob,
+  claimAllocation,
   createPreview,
   findMintedSongs,
   generate,
@@ -8,6 +9,7 @@ import {
   launchSong,
   listJobs,
   mintSong,
+  readAllocation,
   readSong,
   uploadMetadata,
   waitForPreview,
@@ -19,7 +21,7 @@ import type { AppContext } from '../context.ts';
 import { apiOf, walletOf } from '../context.ts';
 import { coverDataUri } from '../cover.ts';
 import { facts, h } from '../dom.ts';
-import { clock } from '../format.ts';
+import { clock, shortAddress, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { connectPanel } from './wallet.ts';
 
@@ -291,6 +293,7 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
     (record) => {
       if (record.launchedAt > 0n) {
         state.textContent = `Minted as #${tokenId}, launched: trade it on its page`;
+        renderAllocation(context, next, tokenId);
         return;
       }
       const launch = h('button', { type: 'button' }, `Launch #${tokenId}`);
@@ -299,12 +302,50 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         () =>
           void runAction(launch, 'Launching: approve the vault, then launch', async () => {
             const launched = await launchSong(walletOf(context), { songId: tokenId, allocationBps: 500 });
-            announce(`Launched: token ${launched.token}, its pool is open`);
+            announce(
+              `Launched: token ${launched.token}, its pool is open; the allocation stays with the vault until ${clock(new Date(Number(launched.allocationClaimableAt) * 1000))}`,
+            );
             renderNextStep(context, next, job, song, tokenId);
           }),
       );
       next.append(launch);
     },
     (error: unknown) => showError(error, `#${tokenId}: `),
+  );
+}
+
+/**
+ * The launcher's allocation under a launched song: held by the vault through the launch fee window
+ * (so it shows when it can be claimed), then a button that mints it to its recipient.
+ */
+function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigint): void {
+  const line = h('p', { class: 'allocation' });
+  next.append(line);
+  readAllocation(context.read, { songId: tokenId }).then(
+    (held) => {
+      if (held.recipient === null) {
+        line.textContent = 'No allocation held: claimed, or none was taken';
+        return;
+      }
+      const amount = `${tokens(held.amount)} for ${shortAddress(held.recipient)}`;
+      if (!held.claimable) {
+        const until = clock(new Date(Number(held.claimableAt) * 1000));
+        line.textContent = `Allocation: ${amount}, held by the vault through the launch fee window, claimable from ${until}`;
+        return;
+      }
+      line.textContent = `Allocation: ${amount}, claimable now`;
+      const claim = h('button', { type: 'button' }, `Claim allocation of #${tokenId}`);
+      claim.addEventListener(
+        'click',
+        () =>
+          void runAction(claim, 'Claiming the allocation', async () => {
+            const claimed = await claimAllocation(walletOf(context), { songId: tokenId });
+            line.textContent = `Allocation claimed: ${tokens(claimed.amount)} to ${shortAddress(claimed.recipient)}`;
+            claim.remove();
+          }),
+      );
+      line.append(' ', claim);
+    },
+    (error: unknown) => showError(error, `#${tokenId} allocation: `),
   );
 }

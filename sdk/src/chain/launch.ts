@@ -3,6 +3,7 @@ import { parseEventLogs } from 'viem';
 import { SongmintClientError } from '../errors.ts';
 import { songNftAbi, songVaultAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
+import { readAllocation } from './allocation.ts';
 import { accountOf } from './context.ts';
 import { readPoolKey } from './pool.ts';
 import type { PoolKey } from './pool.ts';
@@ -13,7 +14,10 @@ export const MAX_ALLOCATION_BPS = 1_000;
 
 export interface LaunchSongParameters {
   songId: bigint;
-  /** Share of the 1,000,000,000 tokens sent to `allocationRecipient`, in basis points (0 to 1,000; default 0). */
+  /**
+   * Share of the 1,000,000,000 tokens held for `allocationRecipient`, in basis points (0 to 1,000;
+   * default 0): the vault keeps it through the launch fee window, then `claimAllocation` mints it.
+   */
   allocationBps?: number;
   /** Defaults to the wallet's account. */
   allocationRecipient?: Address;
@@ -25,8 +29,12 @@ export interface LaunchedSong {
   token: Address;
   poolId: Hex;
   poolKey: PoolKey;
-  /** Tokens sent to the allocation recipient and seeded into the pool (18 decimals). */
+  /** Tokens held by the vault for the allocation recipient (18 decimals), claimable from `allocationClaimableAt`. */
   allocation: bigint;
+  allocationRecipient: Address;
+  /** First timestamp (seconds) at which `claimAllocation` mints the allocation: launch + 120 s. */
+  allocationClaimableAt: bigint;
+  /** Tokens seeded into the pool (18 decimals). */
   poolSupply: bigint;
   liquidity: bigint;
   /** The approval, when one was needed. */
@@ -37,8 +45,8 @@ export interface LaunchedSong {
 
 /**
  * Launches the song: approves the vault for the NFT when it is not yet, then simulates and sends
- * `SongVault.launch` (NFT into custody, token, pool, locked liquidity) and reads the result from
- * SongLaunched.
+ * `SongVault.launch` (NFT into custody, token, pool, locked liquidity, the allocation held) and
+ * reads the result from SongLaunched and the vault's `allocationOf`.
  */
 export async function launchSong(chain: SongmintChain, parameters: LaunchSongParameters): Promise<LaunchedSong> {
   const account = accountOf(chain);
@@ -76,12 +84,15 @@ export async function launchSong(chain: SongmintChain, parameters: LaunchSongPar
   const receipt = await confirmed(chain, hash, 'SongVault.launch');
   const [launched] = parseEventLogs({ abi: songVaultAbi, eventName: 'SongLaunched', logs: receipt.logs });
   if (launched === undefined) throw missingEvent('SongLaunched', hash);
+  const { claimableAt } = await readAllocation(chain, { songId });
   return {
     songId,
     token: launched.args.token,
     poolId: launched.args.poolId,
     poolKey: await readPoolKey(chain, songId),
     allocation: launched.args.allocation,
+    allocationRecipient: launched.args.allocationRecipient,
+    allocationClaimableAt: claimableAt,
     poolSupply: launched.args.poolSupply,
     liquidity: launched.args.liquidity,
     ...(approveHash === undefined ? {} : { approveHash }),

@@ -24,22 +24,6 @@ export const songNftAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
-        "name": "numerator",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "denominator",
-        "type": "uint256"
-      }
-    ],
-    "name": "ERC2981InvalidDefaultRoyalty",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "address",
         "name": "sender",
         "type": "address"
@@ -176,6 +160,38 @@ export const songNftAbi = [
   {
     "inputs": [],
     "name": "RenounceDisabled",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "bps",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "maxBps",
+        "type": "uint256"
+      }
+    ],
+    "name": "RoyaltyRateTooHigh",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "kind",
+        "type": "uint256"
+      }
+    ],
+    "name": "TokenRecordUriKindOutOfRange",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "TokenRecordZeroCreator",
     "type": "error"
   },
   {
@@ -1127,6 +1143,22 @@ export const songVaultAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "claimableAt",
+        "type": "uint256"
+      }
+    ],
+    "name": "AllocationLocked",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "allocationBps",
         "type": "uint256"
       }
@@ -1206,6 +1238,17 @@ export const songVaultAbi = [
       }
     ],
     "name": "InvalidPayoutRecipient",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      }
+    ],
+    "name": "NoAllocation",
     "type": "error"
   },
   {
@@ -1324,6 +1367,31 @@ export const songVaultAbi = [
     "inputs": [],
     "name": "ZeroAddress",
     "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "AllocationClaimed",
+    "type": "event"
   },
   {
     "anonymous": false,
@@ -1581,6 +1649,19 @@ export const songVaultAbi = [
   },
   {
     "inputs": [],
+    "name": "LAUNCH_FEE_DURATION",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MAX_ALLOCATION_BPS",
     "outputs": [
       {
@@ -1602,6 +1683,42 @@ export const songVaultAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      }
+    ],
+    "name": "allocationOf",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "recipient",
+            "type": "address"
+          },
+          {
+            "internalType": "uint96",
+            "name": "amount",
+            "type": "uint96"
+          }
+        ],
+        "internalType": "struct SongVault.Allocation",
+        "name": "allocation",
+        "type": "tuple"
+      },
+      {
+        "internalType": "uint256",
+        "name": "claimableAt",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "uint256[]",
         "name": "songIds",
         "type": "uint256[]"
@@ -1617,6 +1734,30 @@ export const songVaultAbi = [
       {
         "internalType": "uint256",
         "name": "ethPaid",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      }
+    ],
+    "name": "claimAllocation",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
         "type": "uint256"
       }
     ],
@@ -2126,6 +2267,11 @@ export const songTokenAbi = [
   },
   {
     "inputs": [],
+    "name": "CloneArgumentsTooLong",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "ECDSAInvalidSignature",
     "type": "error"
   },
@@ -2283,6 +2429,17 @@ export const songTokenAbi = [
       }
     ],
     "name": "InvalidAccountNonce",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "NotDeployer",
     "type": "error"
   },
   {
@@ -2531,15 +2688,29 @@ export const songTokenAbi = [
         "internalType": "uint256",
         "name": "poolShare",
         "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "allocationHolder",
-        "type": "address"
       }
     ],
     "name": "initialize",
     "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      }
+    ],
+    "name": "mintRest",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
     "stateMutability": "nonpayable",
     "type": "function"
   },

@@ -54,10 +54,11 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
   assert.equal(result.predictedToken, token);
   assert.equal(result.launched.token, token);
 
-  // Every token the wallet holds is accounted for: allocation + bought - sold + claimed fees.
+  // Every token the wallet holds is accounted for: bought - sold + claimed fees. The allocation is
+  // still held by the vault for the wallet: the demo does not claim it.
   const claimedTokens = result.claimed.claimed.reduce((sum, entry) => sum + entry.token, 0n);
   const balance = await client.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [result.wallet] });
-  assert.equal(balance, result.launched.allocation + result.bought.amountOut - result.sold.amountIn + claimedTokens);
+  assert.equal(balance, result.bought.amountOut - result.sold.amountIn + claimedTokens);
   assert.ok(result.bought.amountOut >= result.bought.limit && result.sold.amountOut >= result.sold.limit, 'slippage floors held');
   // Both trades went through the Universal Router at its Base address, the sell's tokens by a Permit2 signature.
   for (const trade of [result.bought, result.sold]) {
@@ -80,6 +81,14 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
     args: [result.wallet, songmintAddresses.local.UniversalRouter],
   });
   assert.equal(routerAllowance, 0n, 'no token approval to the router');
+  const [held, claimableAt] = await client.readContract({
+    address: SongVault,
+    abi: songVaultAbi,
+    functionName: 'allocationOf',
+    args: [result.tokenId],
+  });
+  assert.deepEqual(held, { recipient: result.wallet, amount: result.launched.allocation });
+  assert.equal(claimableAt, result.launched.allocationClaimableAt);
 
   // The sell's ETH, read from events, is what the wallet's balance gained net of gas.
   const sellBlock = result.sold.receipt.blockNumber;
