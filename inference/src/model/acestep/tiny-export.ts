@@ -14,10 +14,10 @@ import type { ModelLicence } from '../licence.ts';
 import { writeModelDirectory } from '../model-directory.ts';
 import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
 import type { ElemType } from '../onnx-builder.ts';
-import { seededRandom } from '../musicgen/sampler.ts';
+import { seededRandom } from '../seed.ts';
 import type { ContractTensor, GraphName, TensorType, Width } from './contract.ts';
 import { CONTRACT, CORE_GRAPHS, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
-import type { AcestepManifest, ManifestTensor } from './manifest.ts';
+import type { AcestepManifest } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './manifest.ts';
 
 export const TINY_WIDTHS: Readonly<Record<Width, number>> = {
@@ -43,10 +43,20 @@ export interface TinyAcestepOptions {
 
 const ELEM: Readonly<Record<TensorType, ElemType>> = { float32: 'float', int64: 'int64', bool: 'bool' };
 
-/** The contract's tensor with the tiny widths and the first dtype it allows (float32 masks, as the public export). */
-function tinyTensor(tensor: ContractTensor): ManifestTensor {
+interface TinyTensor {
+  name: string;
+  dtype: TensorType;
+  shape: (number | string)[];
+}
+
+/**
+ * The role's tensor with the tiny widths, the first dtype it allows (float32 masks) and the last
+ * name it may have (the VAE's `waveform`, as exports before the public exporter's `audio`; the
+ * torch-exported fixtures under test/fixtures/acestep-export carry the exporter's names).
+ */
+function tinyTensor(tensor: ContractTensor): TinyTensor {
   return {
-    name: tensor.name,
+    name: tensor.names.at(-1) ?? tensor.role,
     dtype: tensor.types[0] ?? 'float32',
     shape: tensor.dims.map((d) => ('width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : d.varies)),
   };
@@ -300,12 +310,10 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
     ...ref(GRAPH_FILE(graph)),
     precision: 'fp32',
     external_data: [],
-    inputs: CONTRACT[graph].inputs.map(tinyTensor),
-    outputs: CONTRACT[graph].outputs.map(tinyTensor),
   });
   files[IO_CONTRACT_CORE_FILE] = json({
-    inputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].inputs.map((t) => t.name)])),
-    outputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].outputs.map((t) => t.name)])),
+    inputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].inputs.map((t) => tinyTensor(t).name)])),
+    outputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].outputs.map((t) => tinyTensor(t).name)])),
   });
   const manifest: AcestepManifest = {
     format: 'songmint-acestep/1',

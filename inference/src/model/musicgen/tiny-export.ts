@@ -11,7 +11,7 @@ import type { ModelLicence } from '../licence.ts';
 import { writeModelDirectory } from '../model-directory.ts';
 import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
 import { GRAPH_FILES } from './layout.ts';
-import { seededRandom } from './sampler.ts';
+import { seededRandom } from '../seed.ts';
 
 export interface TinyMusicgenOptions {
   licence?: ModelLicence;
