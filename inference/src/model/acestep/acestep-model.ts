@@ -351,7 +351,6 @@ class AcestepRenderer {
     condition: Condition,
     states: ort.Tensor,
   ): Promise<Float32Array> {
-    const m = this.manifest;
     const { C } = this;
     const mask = new Array<number>(padded).fill(0).fill(1, 0, frames);
     const out = await this.sessions.dit.run({
