@@ -2,16 +2,19 @@
  * The worker running an ACE-Step-1.5-format model directory end to end: the tiny model the
  * project builds behind MODEL_DIR, jobs with lyrics through PostgreSQL and pg-boss, MP3 to S3,
  * the model and its (commercial) licence recorded on each job, the same decoded samples for the
- * same seed; and a directory with a wrong sha256 refused at start with a message naming it.
+ * same seed; a directory as the public exporter ships it (the torch.onnx.export fixtures), made
+ * ready by model:import, singing through the same queue; and a directory with a wrong sha256
+ * refused at start with a message naming it.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
 import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import type { Stack } from './helpers/stack.ts';
@@ -99,6 +102,42 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
       model_commercial_use: true,
       steps: 27,
     });
+  });
+
+  it('sings lyrics from an exporter-layout directory made ready by model:import: same seed, same samples', async () => {
+    const exported = join(dir.path, 'exported');
+    await cp(join(import.meta.dirname, '..', 'fixtures', 'acestep-export', 'exporter'), exported, { recursive: true });
+    const imported = await importAcestepExport({ dir: exported });
+    assert.ok(imported.ok, imported.ok ? '' : imported.error.message);
+    const song = { prompt: 'dreamy synthwave, 96 bpm', duration: 5, seed: 7n, lyrics: '[verse]\nneon rain on the night road' };
+    const ids = [await stack.enqueue(song), await stack.enqueue(song)];
+    const worker = await stack.startWorker({ MODEL_DIR: exported, MODEL_DEVICE: 'cpu' });
+    const rows = await stack.waitFor(
+      'two completions',
+      async () => {
+        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+        const failed = r.find((x) => x.status === 'failed');
+        if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
+        return r.every((x) => x.status === 'completed') ? r : undefined;
+      },
+      120_000,
+    );
+    await worker.stop();
+    const [first, again] = rows;
+    assert.ok(first !== undefined && again !== undefined);
+    assert.equal(first.used_lyrics, song.lyrics);
+    const [firstMp3, againMp3] = await Promise.all([first, again].map((row) => fetchPublishedMp3(row.audio_url)));
+    assert.ok(firstMp3 !== undefined && againMp3 !== undefined);
+    assertCbr320(firstMp3.bytes);
+    const [decoded, decodedAgain] = await Promise.all([decodeMp3(firstMp3.bytes), decodeMp3(againMp3.bytes)]);
+    assert.equal(decoded.channels.length, 2);
+    assert.ok(Math.abs(decoded.samples - 5 * 48_000) <= 1152, `decoded ${decoded.samples} samples`);
+    assert.deepEqual(decodedAgain.channels, decoded.channels, 'same seed, same decoded samples');
+    const model = await stack.db.one<{ model_name: string; model_licence: string; model_commercial_use: boolean }>(
+      'SELECT model_name, model_licence, model_commercial_use FROM generation_jobs WHERE id = $1',
+      [first.id],
+    );
+    assert.deepEqual(model, { model_name: 'ace-step-1.5-turbo', model_licence: 'MIT AND Apache-2.0', model_commercial_use: true });
   });
 
   it('refuses to start on a directory whose file does not match its sha256, naming the file', async () => {
