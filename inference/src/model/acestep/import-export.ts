@@ -1,5 +1,6 @@
 /**
- * Turns a directory as the public ACE-Step 1.5 exporter writes it (SuzukiDaishi/ACE-Step-ONNX-Rust,
+ * Turns a directory as the public ACE-Step 1.5 exporter writes it (or as `model:fetch` downloads the
+ * Hub repositories, hub-layout.ts: its `songmint-hub-files.json` holds the Hub's hashes) (SuzukiDaishi/ACE-Step-ONNX-Rust,
  * tools/onnx_export: `manifest.json`, `io_contract_core.json`, `io_contract_qwen3_embedding_0p6.json`
  * and the graphs), plus the checkpoint's `silence_latent.pt` and Qwen3-Embedding's
  * `tokenizer.json`, into a model directory the worker runs: each graph's sha256 against the
@@ -21,6 +22,7 @@ import type { GraphName, Width } from './contract.ts';
 import { GRAPH_NAMES } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, AcestepManifest as ManifestSchema } from './manifest.ts';
+import { HUB_RECORD_FILE, HubRecord } from './hub-layout.ts';
 import { sha256File } from './validate.ts';
 
 export const EXPORT_MANIFEST_FILE = 'manifest.json';
@@ -45,8 +47,10 @@ export interface ImportOptions {
 
 export interface Imported {
   manifest: AcestepManifest;
-  /** Each graph's file, as the export's manifest named and hashed it. */
+  /** Each graph's file, as its source named and hashed it. */
   verified: string[];
+  /** The file that recorded the hashes: the export's manifest.json or songmint-hub-files.json. */
+  source: string;
 }
 
 /** The export's `manifest.json` as `tools/onnx_export/common.py` `update_manifest` writes it. */
@@ -107,24 +111,38 @@ const LICENCES: AcestepManifest['licences'] = [
   },
 ];
 
-export async function importAcestepExport(options: ImportOptions): Promise<Result<Imported, ImportError>> {
-  const dir = options.dir;
-  const exportManifestPath = join(dir, EXPORT_MANIFEST_FILE);
-  if (!existsSync(exportManifestPath))
-    return err('MODEL_FILE_MISSING', `no ${EXPORT_MANIFEST_FILE} in ${dir}: the exporter writes one beside the graphs`);
-  let exportManifest: z.infer<typeof ExportManifest>;
+/** Where each role's graph is and the sha256 its source records, in either layout. */
+interface Located {
+  graphs: Record<GraphName, { file: string; sha256: string; sidecars: { file: string; sha256?: string | undefined }[] }>;
+  /** Which file recorded the hashes, for the messages. */
+  source: string;
+  silenceLatent: string;
+  tokenizer: string;
+  /** sha256 of the checkpoint files, where the source records them. */
+  recorded: Readonly<Record<string, string>>;
+  generatedAt: string | undefined;
+}
+
+async function parseJson<T>(dir: string, file: string, schema: z.ZodType<T>): Promise<Result<T, ImportError>> {
+  let json: unknown;
   try {
-    const parsed = ExportManifest.safeParse(await readJson(exportManifestPath));
-    if (!parsed.success) return err('MODEL_EXPORT_INVALID', `${EXPORT_MANIFEST_FILE}: ${z.prettifyError(parsed.error)}`);
-    exportManifest = parsed.data;
+    json = await readJson(join(dir, file));
   } catch (e) {
-    return err('MODEL_EXPORT_INVALID', `${EXPORT_MANIFEST_FILE} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    return err('MODEL_EXPORT_INVALID', `${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? ok(parsed.data) : err('MODEL_EXPORT_INVALID', `${file}: ${z.prettifyError(parsed.error)}`);
+}
+
+/** The exporter's layout: `manifest.json` hashes the graphs, `io_contract_qwen3_embedding_0p6.json` names the Qwen ones. */
+async function locateExport(dir: string): Promise<Result<Located, ImportError>> {
+  const exportManifest = await parseJson(dir, EXPORT_MANIFEST_FILE, ExportManifest);
+  if (!exportManifest.ok) return exportManifest;
   let qwen: z.infer<typeof QwenContract> = QwenContract.parse({});
   if (existsSync(join(dir, QWEN_CONTRACT_FILE))) {
-    const parsed = QwenContract.safeParse(await readJson(join(dir, QWEN_CONTRACT_FILE)));
-    if (!parsed.success) return err('MODEL_EXPORT_INVALID', `${QWEN_CONTRACT_FILE}: ${z.prettifyError(parsed.error)}`);
-    qwen = parsed.data;
+    const parsed = await parseJson(dir, QWEN_CONTRACT_FILE, QwenContract);
+    if (!parsed.ok) return parsed;
+    qwen = parsed.value;
   }
   const files: Record<GraphName, string> = {
     qwen3_embedding_0p6: qwen.path,
@@ -133,31 +151,85 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
     dit_decoder: 'dit_decoder.onnx',
     vae_decoder: 'vae_decoder.onnx',
   };
-  const entries = Object.values(exportManifest.models).flatMap((group) => Object.values(group));
+  const entries = Object.values(exportManifest.value.models).flatMap((group) => Object.values(group));
+  const graphs = {} as Located['graphs'];
+  for (const graph of GRAPH_NAMES) {
+    const entry: ExportEntry | undefined = entries.find((e) => e.path === files[graph]);
+    if (entry === undefined) return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${files[graph]} is not in ${EXPORT_MANIFEST_FILE}`);
+    graphs[graph] = { file: entry.path, sha256: entry.sha256, sidecars: entry.external_files.map((file) => ({ file })) };
+  }
+  return ok({
+    graphs,
+    source: EXPORT_MANIFEST_FILE,
+    silenceLatent: 'silence_latent.pt',
+    tokenizer: 'tokenizer.json',
+    recorded: {},
+    generatedAt: exportManifest.value.generated_at,
+  });
+}
 
-  // Every graph the backend runs: listed in the export's manifest, present, and byte for byte as hashed there.
+/** The Hub repositories' layout as `model:fetch` downloaded it: `songmint-hub-files.json` holds the Hub's hashes. */
+async function locateHub(dir: string): Promise<Result<Located, ImportError>> {
+  const record = await parseJson(dir, HUB_RECORD_FILE, HubRecord);
+  if (!record.ok) return record;
+  const { roles, files } = record.value;
+  const graphs = {} as Located['graphs'];
+  for (const graph of GRAPH_NAMES) {
+    const sha256 = files[roles[graph].file];
+    if (sha256 === undefined)
+      return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${roles[graph].file} has no sha256 in ${HUB_RECORD_FILE}`);
+    graphs[graph] = {
+      file: roles[graph].file,
+      sha256,
+      sidecars: roles[graph].external_data.map((file) => ({ file, sha256: files[file] })),
+    };
+  }
+  return ok({
+    graphs,
+    source: `${HUB_RECORD_FILE}, the Hub's hashes`,
+    silenceLatent: record.value.silence_latent,
+    tokenizer: record.value.tokenizer,
+    recorded: files,
+    generatedAt: undefined,
+  });
+}
+
+export async function importAcestepExport(options: ImportOptions): Promise<Result<Imported, ImportError>> {
+  const dir = options.dir;
+  const hub = existsSync(join(dir, HUB_RECORD_FILE));
+  if (!hub && !existsSync(join(dir, EXPORT_MANIFEST_FILE)))
+    return err(
+      'MODEL_FILE_MISSING',
+      `neither ${EXPORT_MANIFEST_FILE} (the exporter writes one beside the graphs) nor ${HUB_RECORD_FILE} (npm run model:fetch writes one) in ${dir}`,
+    );
+  const located = hub ? await locateHub(dir) : await locateExport(dir);
+  if (!located.ok) return located;
+  const { source } = located.value;
+
+  // Every graph the backend runs: present, and byte for byte as its source hashed it.
   const graphs = {} as AcestepManifest['graphs'];
   const metadata = new Map<
     GraphName,
     { inputs: readonly ort.InferenceSession.ValueMetadata[]; outputs: readonly ort.InferenceSession.ValueMetadata[] }
   >();
   for (const graph of GRAPH_NAMES) {
-    const file = files[graph];
-    const entry: ExportEntry | undefined = entries.find((e) => e.path === file);
-    if (entry === undefined) return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${file} is not in ${EXPORT_MANIFEST_FILE}`);
+    const { file, sha256: recorded, sidecars } = located.value.graphs[graph];
     const path = join(dir, file);
     if (!existsSync(path)) return err('MODEL_FILE_MISSING', `graph ${graph}: ${file} is missing from ${dir}`);
     const found = await sha256File(path);
-    if (found !== entry.sha256)
-      return err(
-        'MODEL_CHECKSUM_MISMATCH',
-        `graph ${graph}: ${file} sha256 expected ${entry.sha256} (${EXPORT_MANIFEST_FILE}), found ${found}`,
-      );
+    if (found !== recorded)
+      return err('MODEL_CHECKSUM_MISMATCH', `graph ${graph}: ${file} sha256 expected ${recorded} (${source}), found ${found}`);
     const externalData: { file: string; sha256: string }[] = [];
-    for (const sidecar of entry.external_files) {
-      if (!existsSync(join(dir, sidecar)))
-        return err('MODEL_FILE_MISSING', `graph ${graph}: external data ${sidecar} is missing from ${dir}`);
-      externalData.push({ file: sidecar, sha256: await sha256File(join(dir, sidecar)) });
+    for (const sidecar of sidecars) {
+      if (!existsSync(join(dir, sidecar.file)))
+        return err('MODEL_FILE_MISSING', `graph ${graph}: external data ${sidecar.file} is missing from ${dir}`);
+      const hash = await sha256File(join(dir, sidecar.file));
+      if (sidecar.sha256 !== undefined && hash !== sidecar.sha256)
+        return err(
+          'MODEL_CHECKSUM_MISMATCH',
+          `graph ${graph}: ${sidecar.file} sha256 expected ${sidecar.sha256} (${source}), found ${hash}`,
+        );
+      externalData.push({ file: sidecar.file, sha256: hash });
     }
     let session: ort.InferenceSession;
     try {
@@ -171,6 +243,14 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
     const precision = floats.includes('float16') ? 'fp16' : 'fp32';
     graphs[graph] = { file, sha256: found, precision, external_data: externalData };
   }
+  const checkRecorded = async (file: string): Promise<Result<null, ImportError>> => {
+    const recorded = located.value.recorded[file];
+    if (recorded === undefined) return ok(null);
+    const found = await sha256File(join(dir, file));
+    return found === recorded
+      ? ok(null)
+      : err('MODEL_CHECKSUM_MISMATCH', `${file} sha256 expected ${recorded} (${source}), found ${found}`);
+  };
 
   // The widths, as the graphs declare them.
   const dims = {} as Record<Width, number>;
@@ -187,7 +267,15 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   }
 
   // The silence latent: [1, channels, frames] in the checkpoint, [frames, channels] raw here.
-  const ptPath = resolve(options.silenceLatent ?? join(dir, 'silence_latent.pt'));
+  const ptPath = resolve(options.silenceLatent ?? join(dir, located.value.silenceLatent));
+  // The checkpoint's files, where the source hashed them and no other file was named instead.
+  for (const [file, named] of [
+    [located.value.silenceLatent, options.silenceLatent],
+    [located.value.tokenizer, options.tokenizer],
+  ] as const) {
+    const checked = named === undefined ? await checkRecorded(file) : ok(null);
+    if (!checked.ok) return checked;
+  }
   if (!existsSync(ptPath))
     return err(
       'MODEL_FILE_MISSING',
@@ -207,7 +295,7 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   await writeFile(join(dir, SILENCE_LATENT_BIN), new Uint8Array(transposed.buffer));
 
   // The tokenizer: Qwen3-Embedding's tokenizer.json, which must load.
-  const tokenizerSource = resolve(options.tokenizer ?? join(dir, 'tokenizer.json'));
+  const tokenizerSource = resolve(options.tokenizer ?? join(dir, located.value.tokenizer));
   if (!existsSync(tokenizerSource))
     return err(
       'MODEL_FILE_MISSING',
@@ -224,7 +312,7 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
     format: 'songmint-acestep/1',
     name: options.name ?? 'ace-step-1.5-turbo',
     version: '1.5',
-    description: `ACE-Step 1.5 turbo (DiT-only), imported by npm run model:import from the export generated ${exportManifest.generated_at ?? 'at an unrecorded time'}.`,
+    description: `ACE-Step 1.5 turbo (DiT-only), imported by npm run model:import (${hub ? 'the Hub repositories' : `the export generated ${located.value.generatedAt ?? 'at an unrecorded time'}`}).`,
     licences: LICENCES,
     sample_rate: 48_000,
     channels: 2,
@@ -251,5 +339,5 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
     graphs,
   });
   await writeFile(join(dir, ACESTEP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  return ok({ manifest, verified: GRAPH_NAMES.map((g) => files[g]) });
+  return ok({ manifest, verified: GRAPH_NAMES.map((g) => located.value.graphs[g].file), source });
 }

@@ -1,0 +1,140 @@
+/**
+ * `npm run model:fetch` against a local server that speaks the Hugging Face Hub's URL scheme (a
+ * test double for the Hub, helpers/hub-server.ts: the real Hub cannot be reached from here),
+ * serving the torch-exported fixture shaped like the Hub repositories
+ * (test/fixtures/acestep-export/hub: the ONNX repository's `onnx/` graphs with an external-data
+ * sidecar, the checkpoint repository's silence latent and tokenizer). The real code path: the
+ * `@huggingface/hub` client, HF_ENDPOINT and HF_TOKEN, then model:import and model:check. Also a
+ * resumed download, a checksum mismatch, and a changed byte refused at import.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { loadAcestepModel } from '../../inference/src/model/acestep/acestep-model.ts';
+import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
+import { ACESTEP_MANIFEST_FILE } from '../../inference/src/model/acestep/manifest.ts';
+import type { HubServer } from './helpers/hub-server.ts';
+import { startHubServer } from './helpers/hub-server.ts';
+
+const execFileAsync = promisify(execFile);
+const HUB = join(import.meta.dirname, '..', 'fixtures', 'acestep-export', 'hub');
+const ONNX_REPO = 'shreyask/ACE-Step-v1.5-ONNX';
+const CHECKPOINT_REPO = 'ACE-Step/Ace-Step1.5';
+
+describe('npm run model:fetch from a local Hub (test double)', () => {
+  let hub: HubServer;
+  let dir: TempDir;
+  before(async () => {
+    hub = await startHubServer({ [ONNX_REPO]: join(HUB, 'onnx'), [CHECKPOINT_REPO]: join(HUB, 'checkpoint') });
+    dir = await makeTempDir('acestep-fetch');
+  });
+  after(async () => {
+    await hub.close();
+    await dir.remove();
+  });
+
+  const fetchModel = (target: string) =>
+    execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/model-fetch.ts', 'acestep-1.5-turbo', '--dir', target], {
+      env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_songmint_test' },
+    });
+  const fetchFailure = (target: string) =>
+    fetchModel(target).then(
+      () => assert.fail('model:fetch passed'),
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+
+  it('downloads the DiT-only set with the token, prints what it needs, imports and checks it; the song sings', async () => {
+    const target = join(dir.path, 'turbo');
+    const done = await fetchModel(target);
+    assert.match(done.stdout, /acestep-1\.5-turbo \(fp32\) from http:\/\/127\.0\.0\.1:\d+: 8 files into/);
+    assert.match(done.stdout, /disk: [\d.]+ kB \([\d.]+ [kMG]B free\)/);
+    assert.match(done.stdout, /memory to run \(projected from the graph sizes, not measured\)/);
+    assert.match(done.stderr, /\[#{20}\] 100% .* shreyask\/ACE-Step-v1\.5-ONNX\/onnx\/dit_decoder\.onnx\.data/);
+    assert.match(done.stdout, /model:fetch done: ace-step-1\.5-turbo passes model:check/);
+    assert.ok(
+      hub.requests.length > 0 && hub.requests.every((r) => r.authorization === 'Bearer hf_songmint_test'),
+      'HF_TOKEN on every request',
+    );
+    const manifest = JSON.parse(await readFile(join(target, ACESTEP_MANIFEST_FILE), 'utf8')) as {
+      graphs: Record<string, { file: string; external_data: { file: string }[] }>;
+    };
+    assert.equal(manifest.graphs.qwen3_embedding_0p6?.file, 'onnx/text_encoder.onnx');
+    assert.deepEqual(
+      manifest.graphs.dit_decoder?.external_data.map((e) => e.file),
+      ['onnx/dit_decoder.onnx.data'],
+    );
+    const checked = await execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', target]);
+    assert.match(checked.stdout, /model:check passed: ace-step-1\.5-turbo/);
+    const loaded = await loadAcestepModel({ modelDir: target, device: 'cpu' });
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
+    try {
+      const request = { prompt: 'warm folk, 90 bpm', lyrics: '[verse]\nrain on the night road', seed: 3n, durationSeconds: 2, steps: 27 };
+      const song = await loaded.value.render(request, new AbortController().signal);
+      assert.equal(song.pcm.channels[0]?.length, 2 * 48_000);
+      const again = await loaded.value.render(request, new AbortController().signal);
+      assert.deepEqual(again.pcm.channels, song.pcm.channels, 'same seed, same samples');
+    } finally {
+      await loaded.value.release();
+    }
+
+    // A changed byte in the DiT's external data is refused at import, naming the file.
+    const sidecar = join(target, 'onnx', 'dit_decoder.onnx.data');
+    const bytes = await readFile(sidecar);
+    bytes[10] = (bytes[10] ?? 0) ^ 0x01;
+    await writeFile(sidecar, bytes);
+    const refused = await importAcestepExport({ dir: target });
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.code, 'MODEL_CHECKSUM_MISMATCH');
+    assert.match(
+      refused.error.message,
+      /graph dit_decoder: onnx\/dit_decoder\.onnx\.data sha256 expected [0-9a-f]{64} \(songmint-hub-files\.json, the Hub's hashes\), found/,
+    );
+  });
+
+  it('resumes an interrupted download where it stopped', async () => {
+    const target = join(dir.path, 'resumed');
+    hub.cutAfter(`${ONNX_REPO}/onnx/vae_decoder.onnx`, 50_000);
+    const interrupted = await fetchFailure(target);
+    assert.equal(interrupted.code, 1);
+    assert.match(
+      interrupted.stderr,
+      /MODEL_DOWNLOAD_FAILED: shreyask\/ACE-Step-v1\.5-ONNX\/onnx\/vae_decoder\.onnx: .*run the command again to resume/,
+    );
+    const part = join(target, 'onnx', 'vae_decoder.onnx.part');
+    const kept = (await stat(part)).size;
+    assert.ok(kept > 0, `kept ${kept} bytes`);
+    const total = (await stat(join(HUB, 'onnx', 'onnx', 'vae_decoder.onnx'))).size;
+    const before = hub.requests.length;
+    const done = await fetchModel(target);
+    assert.match(done.stdout, new RegExp(`resumed shreyask/ACE-Step-v1\\.5-ONNX/onnx/vae_decoder\\.onnx from byte ${kept}`));
+    assert.ok(
+      hub.requests.slice(before).some((r) => r.url.endsWith('/onnx/vae_decoder.onnx') && r.range === `bytes=${kept}-${total - 1}`),
+      'a ranged request from where the part ends',
+    );
+    assert.ok(
+      (await readFile(join(target, 'onnx', 'vae_decoder.onnx'))).equals(await readFile(join(HUB, 'onnx', 'onnx', 'vae_decoder.onnx'))),
+    );
+    assert.ok(kept < total);
+    assert.ok(!existsSync(part));
+    assert.match(done.stdout, /model:fetch done/);
+  });
+
+  it("refuses a file whose bytes do not match the Hub's LFS sha256, naming it, and imports nothing", async () => {
+    const target = join(dir.path, 'corrupt');
+    hub.corrupt(`${CHECKPOINT_REPO}/acestep-v15-turbo/silence_latent.pt`);
+    const failed = await fetchFailure(target);
+    assert.equal(failed.code, 1);
+    assert.match(
+      failed.stderr,
+      /MODEL_CHECKSUM_MISMATCH: ACE-Step\/Ace-Step1\.5\/acestep-v15-turbo\/silence_latent\.pt: LFS sha256 expected [0-9a-f]{64} \(the Hub's\), found [0-9a-f]{64}; the download was deleted/,
+    );
+    assert.ok(!existsSync(join(target, 'acestep-v15-turbo', 'silence_latent.pt.part')));
+    assert.ok(!existsSync(join(target, ACESTEP_MANIFEST_FILE)));
+  });
+});
