@@ -8,11 +8,11 @@
  * signs its mint with no override (the licence guard's positive side).
  */
 import assert from 'node:assert/strict';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
-import { cp } from 'node:fs/promises';
-import { join } from 'node:path';
 import { id3v2Length } from '../../inference/src/audio/id3-tag.ts';
 import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
