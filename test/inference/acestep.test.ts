@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
@@ -319,6 +319,23 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     });
     return target;
   };
+
+  it("binds a graph's only output whatever its name, and refuses a second graph output the role lacks", async () => {
+    const renamed = await renamedInGraph('vae-output', 'vae_decoder', 'waveform', 'wavefork');
+    await rm(join(renamed, IO_CONTRACT_CORE_FILE));
+    const model = await load(renamed);
+    try {
+      const song = await model.render({ ...REQUEST, durationSeconds: 1 }, signal);
+      assert.equal(song.pcm.channels[0]?.length, 48_000);
+    } finally {
+      await model.release();
+    }
+    const condition = await renamedInGraph('condition-output', 'condition_encoder', 'context_latents', 'context_latentX');
+    assert.match(
+      (await failure(condition)).error.message,
+      /graph condition_encoder: output context_latents expected, found encoder_hidden_states, encoder_attention_mask, context_latentX/,
+    );
+  });
 
   it('fails on an input no role feeds, a width that disagrees, or an io_contract_core.json that is not the graph', async () => {
     const unknown = await renamedInGraph('unknown-input', 'condition_encoder', 'silence_latent', 'silence_latenX');

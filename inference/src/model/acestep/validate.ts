@@ -169,7 +169,10 @@ export function bindGraph(
   }
   const boundOutputs = new Map<string, BoundTensor>();
   for (const role of contract.outputs) {
-    const found = outputs.find((v) => role.names.includes(v.name));
+    // A graph with one output and a role with one output: that output plays it, whatever its name
+    // (exporters name a single output freely; its dtype, rank and widths are still checked).
+    const sole = contract.outputs.length === 1 && outputs.length === 1 ? outputs[0] : undefined;
+    const found = outputs.find((v) => role.names.includes(v.name)) ?? sole;
     if (found === undefined)
       return fail({
         code: 'MODEL_LAYOUT_INVALID',
