@@ -17,7 +17,9 @@ import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { loadAcestepModel } from '../../inference/src/model/acestep/acestep-model.ts';
+import { FETCH_PRESETS, planFetch } from '../../inference/src/model/acestep/hub-layout.ts';
 import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
+import type { RemoteFile } from '../../inference/src/model/hub-download.ts';
 import { ACESTEP_MANIFEST_FILE } from '../../inference/src/model/acestep/manifest.ts';
 import type { HubServer } from './helpers/hub-server.ts';
 import { startHubServer } from './helpers/hub-server.ts';
@@ -136,5 +138,61 @@ describe('npm run model:fetch from a local Hub (test double)', () => {
     );
     assert.ok(!existsSync(join(target, 'acestep-v15-turbo', 'silence_latent.pt.part')));
     assert.ok(!existsSync(join(target, ACESTEP_MANIFEST_FILE)));
+  });
+});
+
+describe("model:fetch's choice of files from a repository listing", () => {
+  const preset = FETCH_PRESETS['acestep-1.5-turbo'];
+  const listing = (repo: string, paths: string[]): Map<string, RemoteFile> =>
+    new Map(paths.map((path) => [path, { repo, revision: 'main', path, size: 1, sha256: '0'.repeat(64) }]));
+  const checkpoint = listing('ACE-Step/Ace-Step1.5', ['acestep-v15-turbo/silence_latent.pt', 'Qwen3-Embedding-0.6B/tokenizer.json']);
+
+  it('takes the asked precision, falls back to the next larger one, and brings each graph its sidecars', () => {
+    assert.ok(preset !== undefined);
+    const onnx = listing(ONNX_REPO, [
+      'onnx/text_encoder.onnx',
+      'onnx/text_encoder.onnx.data',
+      'onnx_q4/text_encoder_q4.onnx',
+      'onnx_q4/text_encoder_q4.onnx.data',
+      'onnx_fp16/text_embed_tokens_fp16.onnx',
+      'onnx/text_embed_tokens.onnx',
+      'onnx_q4/condition_encoder_q4.onnx',
+      'onnx_q4/dit_decoder_q4.onnx',
+      'onnx_q4/dit_decoder_q4.onnx.data',
+      'onnx_fp16/vae_decoder_fp16.onnx',
+      'onnx/vae_decoder.onnx',
+    ]);
+    const q4 = planFetch(preset, 'q4', onnx, checkpoint);
+    assert.ok(q4.ok, q4.ok ? '' : q4.error.message);
+    assert.deepEqual(q4.value.roles, {
+      qwen3_embedding_0p6: { file: 'onnx_q4/text_encoder_q4.onnx', external_data: ['onnx_q4/text_encoder_q4.onnx.data'] },
+      qwen3_token_embeddings: { file: 'onnx_fp16/text_embed_tokens_fp16.onnx', external_data: [] },
+      condition_encoder: { file: 'onnx_q4/condition_encoder_q4.onnx', external_data: [] },
+      dit_decoder: { file: 'onnx_q4/dit_decoder_q4.onnx', external_data: ['onnx_q4/dit_decoder_q4.onnx.data'] },
+      vae_decoder: { file: 'onnx_fp16/vae_decoder_fp16.onnx', external_data: [] },
+    });
+    assert.equal(q4.value.files.length, 9, 'seven graph files and sidecars, the silence latent and the tokenizer');
+    const fp32 = planFetch(preset, 'fp32', onnx, checkpoint);
+    assert.ok(!fp32.ok);
+    assert.match(fp32.error.message, /has no onnx\/condition_encoder\.onnx \(the condition_encoder role\)/);
+  });
+
+  it('refuses a repository that splits the condition encoder, saying why', () => {
+    assert.ok(preset !== undefined);
+    const split = listing(ONNX_REPO, [
+      'onnx/text_encoder.onnx',
+      'onnx/text_embed_tokens.onnx',
+      'onnx/lyric_encoder.onnx',
+      'onnx/timbre_encoder.onnx',
+      'onnx/text_projector.onnx',
+      'onnx/dit_decoder.onnx',
+      'onnx/vae_decoder.onnx',
+    ]);
+    const plan = planFetch(preset, 'fp32', split, checkpoint);
+    assert.ok(!plan.ok);
+    assert.match(
+      plan.error.message,
+      /splits the condition encoder into text_projector, lyric_encoder and timbre_encoder \(packed on the host\)/,
+    );
   });
 });
