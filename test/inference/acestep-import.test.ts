@@ -203,4 +203,19 @@ describe('npm run model:import on the exporter layout', () => {
     assert.match(result.error.message, /^executes-code\.pt: the pickle names posix\.system/);
     assert.ok(!existsSync(join(bad, ACESTEP_MANIFEST_FILE)));
   });
+
+  it('refuses an export manifest whose path leaves the directory', async () => {
+    const escaping = join(dir.path, 'escaping');
+    await cp(EXPORTER, escaping, { recursive: true });
+    const path = join(escaping, 'manifest.json');
+    const manifest = JSON.parse(await readFile(path, 'utf8')) as { models: { core: Record<string, { path: string }> } };
+    const dit = manifest.models.core['dit_decoder.onnx'];
+    assert.ok(dit !== undefined);
+    dit.path = '../../etc/dit_decoder.onnx';
+    await writeFile(path, JSON.stringify(manifest));
+    const result = await importAcestepExport({ dir: escaping });
+    assert.ok(!result.ok);
+    assert.equal(result.error.code, 'MODEL_EXPORT_INVALID');
+    assert.match(result.error.message, /manifest\.json: .*a path inside the model directory/s);
+  });
 });

@@ -14,6 +14,7 @@ import { fail, ok } from '../../../../core/src/result.ts';
 import type { RemoteFile } from '../hub-download.ts';
 import type { GraphName } from './contract.ts';
 import { GRAPH_NAMES } from './contract.ts';
+import { RelativePath } from './manifest.ts';
 
 export const HUB_RECORD_FILE = 'songmint-hub-files.json';
 export const PRECISIONS = ['fp32', 'fp16', 'q4'] as const;
@@ -106,10 +107,7 @@ export function planFetch(
 }
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
-const Relative = z
-  .string()
-  .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'a path inside the model directory');
+const Relative = RelativePath;
 
 /** `songmint-hub-files.json`: where the files came from, which plays which role, and each file's sha256. */
 export const HubRecord = z.object({

@@ -21,7 +21,7 @@ import { readFloatTensor } from '../torch-pt.ts';
 import type { GraphName, Width } from './contract.ts';
 import { GRAPH_NAMES } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
-import { ACESTEP_MANIFEST_FILE, AcestepManifest as ManifestSchema } from './manifest.ts';
+import { ACESTEP_MANIFEST_FILE, AcestepManifest as ManifestSchema, RelativePath } from './manifest.ts';
 import { HUB_RECORD_FILE, HubRecord } from './hub-layout.ts';
 import { sha256File } from './validate.ts';
 
@@ -62,9 +62,9 @@ const ExportManifest = z.object({
     z.record(
       z.string(),
       z.object({
-        path: z.string().min(1),
+        path: RelativePath,
         external_data: z.boolean().default(false),
-        external_files: z.array(z.string()).default([]),
+        external_files: z.array(RelativePath).default([]),
         inputs: z.array(z.string()).default([]),
         outputs: z.array(z.string()).default([]),
         sha256: z.string().regex(/^[0-9a-f]{64}$/),
@@ -76,8 +76,8 @@ const ExportManifest = z.object({
 type ExportEntry = z.infer<typeof ExportManifest>['models'][string][string];
 
 const QwenContract = z.object({
-  path: z.string().min(1).default('qwen3_embedding_0p6.onnx'),
-  token_embedding_path: z.string().min(1).default('qwen3_token_embedding_0p6.onnx'),
+  path: RelativePath.default('qwen3_embedding_0p6.onnx'),
+  token_embedding_path: RelativePath.default('qwen3_token_embedding_0p6.onnx'),
 });
 
 /** Where each width is read: a graph, one of its tensors (by any of its names), an axis. */
@@ -292,8 +292,6 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   const transposed = new Float32Array(frames * channels);
   for (let c = 0; c < channels; c += 1)
     for (let f = 0; f < frames; f += 1) transposed[f * channels + c] = tensor.value.data[c * frames + f] ?? 0;
-  await writeFile(join(dir, SILENCE_LATENT_BIN), new Uint8Array(transposed.buffer));
-
   // The tokenizer: Qwen3-Embedding's tokenizer.json, which must load.
   const tokenizerSource = resolve(options.tokenizer ?? join(dir, located.value.tokenizer));
   if (!existsSync(tokenizerSource))
@@ -308,7 +306,9 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   }
   if (tokenizerSource !== resolve(join(dir, 'tokenizer.json'))) await copyFile(tokenizerSource, join(dir, 'tokenizer.json'));
 
-  const manifest = ManifestSchema.parse({
+  await writeFile(join(dir, SILENCE_LATENT_BIN), new Uint8Array(transposed.buffer));
+
+  const parsed = ManifestSchema.safeParse({
     format: 'songmint-acestep/1',
     name: options.name ?? 'ace-step-1.5-turbo',
     version: '1.5',
@@ -338,6 +338,9 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
     vae_overlap_frames: 64,
     graphs,
   });
+  // The widths and the silence latent must agree (e.g. enough frames for the timbre reference).
+  if (!parsed.success) return err('MODEL_LAYOUT_INVALID', `the imported model does not hold together: ${z.prettifyError(parsed.error)}`);
+  const manifest = parsed.data;
   await writeFile(join(dir, ACESTEP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return ok({ manifest, verified: GRAPH_NAMES.map((g) => located.value.graphs[g].file), source });
 }

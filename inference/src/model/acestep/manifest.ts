@@ -19,7 +19,8 @@ export const ACESTEP_MANIFEST_FILE = 'songmint-acestep.json';
 export const IO_CONTRACT_CORE_FILE = 'io_contract_core.json';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits');
-const RelativePath = z
+/** A path inside the model directory: relative, no `..` (a manifest cannot point outside it). */
+export const RelativePath = z
   .string()
   .min(1)
   .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'a path inside the model directory');
