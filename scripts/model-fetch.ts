@@ -20,6 +20,8 @@ import { loadSongModel } from '../inference/src/model/load-song-model.ts';
 const Env = z.object({
   HF_ENDPOINT: z.url().default('https://huggingface.co'),
   HF_TOKEN: z.string().min(1).optional(),
+  /** Seconds without data after which a download counts as interrupted (rerun to resume). */
+  MODEL_FETCH_STALL_SECONDS: z.coerce.number().positive().max(3600).default(60),
 });
 const env = Env.safeParse(process.env);
 const { values, positionals } = parseArgs({
@@ -88,7 +90,7 @@ const progress = (() => {
 
 const hashes: Record<string, string> = {};
 for (const { remote, local } of plan.value.files) {
-  const got = await downloadVerified(connection, remote, join(dir, local), progress);
+  const got = await downloadVerified(connection, remote, join(dir, local), progress, env.data.MODEL_FETCH_STALL_SECONDS * 1000);
   if (!got.ok) failed(got.error.code, got.error.message);
   if (got.value.resumedFrom > 0 && got.value.resumedFrom < remote.size)
     console.log(`  resumed ${remote.repo}/${remote.path} from byte ${got.value.resumedFrom}`);

@@ -43,7 +43,7 @@ describe('npm run model:fetch from a local Hub (test double)', () => {
 
   const fetchModel = (target: string) =>
     execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/model-fetch.ts', 'acestep-1.5-turbo', '--dir', target], {
-      env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_songmint_test' },
+      env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_songmint_test', MODEL_FETCH_STALL_SECONDS: '2' },
     });
   const fetchFailure = (target: string) =>
     fetchModel(target).then(
@@ -101,16 +101,16 @@ describe('npm run model:fetch from a local Hub (test double)', () => {
 
   it('resumes an interrupted download where it stopped', async () => {
     const target = join(dir.path, 'resumed');
-    hub.cutAfter(`${ONNX_REPO}/onnx/vae_decoder.onnx`, 50_000);
+    hub.stallAfter(`${ONNX_REPO}/onnx/vae_decoder.onnx`, 50_000);
     const interrupted = await fetchFailure(target);
     assert.equal(interrupted.code, 1);
     assert.match(
       interrupted.stderr,
-      /MODEL_DOWNLOAD_FAILED: shreyask\/ACE-Step-v1\.5-ONNX\/onnx\/vae_decoder\.onnx: .*run the command again to resume/,
+      /MODEL_DOWNLOAD_FAILED: shreyask\/ACE-Step-v1\.5-ONNX\/onnx\/vae_decoder\.onnx: no data for 2 s; 50000 of \d+ bytes kept in .*vae_decoder\.onnx\.part, run the command again to resume/,
     );
     const part = join(target, 'onnx', 'vae_decoder.onnx.part');
     const kept = (await stat(part)).size;
-    assert.ok(kept > 0, `kept ${kept} bytes`);
+    assert.equal(kept, 50_000, 'every byte received before the stall is kept');
     const total = (await stat(join(HUB, 'onnx', 'onnx', 'vae_decoder.onnx'))).size;
     const before = hub.requests.length;
     const done = await fetchModel(target);

@@ -7,12 +7,11 @@
  * file kept in git) before it takes its name: a mismatch deletes the part and names the file.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
 import { downloadFile, listFiles } from '@huggingface/hub';
 import type { Result } from '../../../core/src/result.ts';
 import { fail, ok } from '../../../core/src/result.ts';
@@ -94,15 +93,34 @@ async function hubHash(path: string, file: RemoteFile): Promise<{ expected: stri
   return { expected: file.gitSha1 ?? '', found: sha1.digest('hex'), sha256: sha256Hex };
 }
 
+/** The next chunk, or an error when none comes within `ms` (a stalled connection is cancelled). */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Rejected before the cancel, which ends the pending read as if the file were complete.
+      reject(new Error(`no data for ${ms / 1000} s`));
+      void reader.cancel().catch(() => undefined);
+    }, ms);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Downloads `file` to `target` unless it is already there and verified; resumes a `.part` left
- * by an interrupted run. Returns the file's sha256.
+ * by an interrupted run; a connection that sends nothing for `stallMs` counts as interrupted.
+ * Returns the file's sha256.
  */
 export async function downloadVerified(
   connection: HubConnection,
   file: RemoteFile,
   target: string,
   progress: (p: Progress) => void,
+  stallMs = 60_000,
 ): Promise<Result<{ sha256: string; resumedFrom: number }, DownloadError>> {
   const name = `${file.repo}/${file.path}`;
   if (existsSync(target)) {
@@ -121,6 +139,7 @@ export async function downloadVerified(
   }
   const resumedFrom = offset;
   if (offset < file.size) {
+    let handle: FileHandle | undefined;
     try {
       const blob = await downloadFile({
         repo: file.repo,
@@ -130,19 +149,27 @@ export async function downloadVerified(
         accessToken: connection.accessToken,
       });
       if (blob === null) return fail({ code: 'MODEL_FILE_MISSING', message: `${name} is not on ${connection.hubUrl}` });
+      // Each chunk is on disk before the next is read, so an interrupted run keeps all it wrote.
+      handle = await open(part, 'a');
+      const reader = blob.slice(offset).stream().getReader();
       let done = offset;
-      const counted = Readable.fromWeb(blob.slice(offset).stream() as WebReadableStream<Uint8Array>);
-      counted.on('data', (chunk: Buffer) => {
-        done += chunk.length;
+      for (;;) {
+        const next = await readWithin(reader, stallMs);
+        if (next.done) break;
+        await handle.write(next.value);
+        done += next.value.length;
         progress({ file: name, done, total: file.size });
-      });
-      await pipeline(counted, createWriteStream(part, { flags: 'a' }));
+      }
     } catch (err) {
+      await handle?.close();
+      handle = undefined;
       const have = existsSync(part) ? (await stat(part)).size : 0;
       return fail({
         code: 'MODEL_DOWNLOAD_FAILED',
         message: `${name}: ${err instanceof Error ? err.message : String(err)}; ${have} of ${file.size} bytes kept in ${part}, run the command again to resume`,
       });
+    } finally {
+      await handle?.close();
     }
   }
   const hash = await hubHash(part, file);

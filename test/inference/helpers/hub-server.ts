@@ -7,8 +7,9 @@
  *   GET /<owner>/<name>/resolve/<revision>/<path>                  -> the bytes (Range -> 206), ETag
  *
  * Files of 1 kB or more are listed as LFS files (`lfs.oid` = their sha256), smaller ones with a git
- * blob sha1, as the Hub does for files kept in git. Faults for the tests: `cutAfter(path, bytes)`
- * ends the next full-body response for a file after that many bytes (an interrupted download),
+ * blob sha1, as the Hub does for files kept in git. Faults for the tests: `stallAfter(path, bytes)`
+ * sends the next body of a file only up to that many bytes and then nothing more (a connection
+ * that dies mid-download; the client's stall timeout ends it),
  * `corrupt(path)` serves changed bytes under the listed hash. Every request is recorded.
  */
 import { createHash } from 'node:crypto';
@@ -28,7 +29,7 @@ export interface HubRequest {
 export interface HubServer {
   url: string;
   requests: HubRequest[];
-  cutAfter(repoPath: string, bytes: number): void;
+  stallAfter(repoPath: string, bytes: number): void;
   corrupt(repoPath: string): void;
   close(): Promise<void>;
 }
@@ -108,10 +109,10 @@ export async function startHubServer(repos: Readonly<Record<string, string>>): P
         etag,
         'accept-ranges': 'bytes',
       });
-      // The probe (bytes=0-0) answers whole; a body request may be cut short once.
+      // The probe (bytes=0-0) answers whole; a body request may stall once.
       if (cut !== undefined && body.length > 1) {
         cuts.delete(repoPath);
-        res.write(body.subarray(0, cut), () => res.destroy());
+        res.write(body.subarray(0, cut));
         return;
       }
       res.end(body);
@@ -126,7 +127,7 @@ export async function startHubServer(repos: Readonly<Record<string, string>>): P
     });
     if (cut !== undefined) {
       cuts.delete(repoPath);
-      res.write(bytes.subarray(0, cut), () => res.destroy());
+      res.write(bytes.subarray(0, cut));
       return;
     }
     res.end(bytes);
@@ -138,7 +139,7 @@ export async function startHubServer(repos: Readonly<Record<string, string>>): P
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    cutAfter: (repoPath, bytes) => cuts.set(repoPath, bytes),
+    stallAfter: (repoPath, bytes) => cuts.set(repoPath, bytes),
     corrupt: (repoPath) => corrupted.add(repoPath),
     close: () =>
       new Promise<void>((done, failed) => {
