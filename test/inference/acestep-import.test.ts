@@ -118,7 +118,19 @@ describe('npm run model:import on the exporter layout', () => {
     assert.equal(bin[8], pt.value.data[1], 'frame 1, channel 0');
   });
 
-  it('npm run model:check passes on it', async () => {
+  it('npm run model:check passes on it, and on the export before the import says to import it', async () => {
+    const raw = join(dir.path, 'raw');
+    await cp(EXPORTER, raw, { recursive: true });
+    const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', raw]).then(
+      () => assert.fail('model:check passed an export that was not imported'),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(failed.code, 1);
+    assert.match(
+      failed.stderr,
+      /MODEL_MANIFEST_MISSING: .* holds an ACE-Step 1\.5 export \(io_contract_core\.json\) without songmint-acestep\.json: run npm run model:import -- /,
+    );
+
     const checked = await run(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', imported]);
     assert.match(checked.stdout, /model:check passed: ace-step-1\.5-turbo 1\.5 \(acestep-onnx\) loads on CPU/);
   });
