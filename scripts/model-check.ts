@@ -1,9 +1,10 @@
 /**
  * `npm run model:check -- <dir> [--files-only]`: validates a model directory the way the worker
- * does at start, without generating anything. For an ACE-Step 1.5 directory: the manifest
- * against the layout contract and `io_contract_core.json`, every file's sha256, then each graph
- * opened on CPU and its inputs and outputs compared with the manifest (`--files-only` skips the
- * graphs, for a host without the memory to open them). Other layouts are loaded and released.
+ * does at start, without generating anything. For an ACE-Step 1.5 directory: the manifest and
+ * every file's sha256, then each graph opened on CPU, its own inputs and outputs bound to the
+ * roles the backend feeds (dtypes, ranks, the manifest's widths) and compared with the export's
+ * `io_contract_core.json` (`--files-only` skips the graphs, for a host without the memory to open
+ * them). Other layouts are loaded and released.
  * Exits 0 when the directory passes, 1 with the first mismatch otherwise.
  */
 import { existsSync } from 'node:fs';
@@ -31,9 +32,8 @@ if (existsSync(join(dir, ACESTEP_MANIFEST_FILE))) {
   const manifest = read.value;
   const files = await validateFiles(dir, manifest);
   if (!files.ok) failed(files.error.code, files.error.message);
-  console.log(`${manifest.name} ${manifest.version} (ACE-Step 1.5 layout): manifest, contract and sha256 of every file pass`);
-  for (const [graph, entry] of Object.entries(manifest.graphs))
-    console.log(`  ${graph}: ${entry.file} (${entry.precision}, ${entry.inputs.length} inputs, ${entry.outputs.length} outputs)`);
+  console.log(`${manifest.name} ${manifest.version} (ACE-Step 1.5 layout): manifest and sha256 of every file pass`);
+  for (const [graph, entry] of Object.entries(manifest.graphs)) console.log(`  ${graph}: ${entry.file} (${entry.precision})`);
   console.log(
     `  widths: ${Object.entries(manifest.dims)
       .map(([k, v]) => `${k}=${v}`)

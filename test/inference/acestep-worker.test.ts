@@ -2,20 +2,29 @@
  * The worker running an ACE-Step-1.5-format model directory end to end: the tiny model the
  * project builds behind MODEL_DIR, jobs with lyrics through PostgreSQL and pg-boss, MP3 to S3,
  * the model and its (commercial) licence recorded on each job, the same decoded samples for the
- * same seed; and a directory with a wrong sha256 refused at start with a message naming it.
+ * same seed; a directory as the public exporter ships it (the torch.onnx.export fixtures), made
+ * ready by model:import, and the Hub layout fetched by model:fetch from a local Hub test double,
+ * each singing through the same queue; and a directory with a wrong sha256
+ * refused at start with a message naming it.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
 import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
+import { startHubServer } from './helpers/hub-server.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'acestep-export');
 
 describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () => {
   let stack: Stack;
@@ -99,6 +108,66 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
       model_commercial_use: true,
       steps: 27,
     });
+  });
+
+  /** Two jobs with the same seed and lyrics through a worker on `modelDir`: both decode to the same samples. */
+  async function singsTwice(modelDir: string): Promise<void> {
+    const song = { prompt: 'dreamy synthwave, 96 bpm', duration: 5, seed: 7n, lyrics: '[verse]\nneon rain on the night road' };
+    const ids = [await stack.enqueue(song), await stack.enqueue(song)];
+    const worker = await stack.startWorker({ MODEL_DIR: modelDir, MODEL_DEVICE: 'cpu' });
+    const rows = await stack.waitFor(
+      'two completions',
+      async () => {
+        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+        const failed = r.find((x) => x.status === 'failed');
+        if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
+        return r.every((x) => x.status === 'completed') ? r : undefined;
+      },
+      120_000,
+    );
+    await worker.stop();
+    const [first, again] = rows;
+    assert.ok(first !== undefined && again !== undefined);
+    assert.equal(first.used_lyrics, song.lyrics);
+    const [firstMp3, againMp3] = await Promise.all([first, again].map((row) => fetchPublishedMp3(row.audio_url)));
+    assert.ok(firstMp3 !== undefined && againMp3 !== undefined);
+    assertCbr320(firstMp3.bytes);
+    const [decoded, decodedAgain] = await Promise.all([decodeMp3(firstMp3.bytes), decodeMp3(againMp3.bytes)]);
+    assert.equal(decoded.channels.length, 2);
+    assert.ok(Math.abs(decoded.samples - 5 * 48_000) <= 1152, `decoded ${decoded.samples} samples`);
+    assert.deepEqual(decodedAgain.channels, decoded.channels, 'same seed, same decoded samples');
+    const model = await stack.db.one<{ model_name: string; model_licence: string; model_commercial_use: boolean }>(
+      'SELECT model_name, model_licence, model_commercial_use FROM generation_jobs WHERE id = $1',
+      [first.id],
+    );
+    assert.deepEqual(model, { model_name: 'ace-step-1.5-turbo', model_licence: 'MIT AND Apache-2.0', model_commercial_use: true });
+  }
+
+  it('sings lyrics from an exporter-layout directory made ready by model:import: same seed, same samples', async () => {
+    const exported = join(dir.path, 'exported');
+    await cp(join(FIXTURES, 'exporter'), exported, { recursive: true });
+    const imported = await importAcestepExport({ dir: exported });
+    assert.ok(imported.ok, imported.ok ? '' : imported.error.message);
+    await singsTwice(exported);
+  });
+
+  it('sings lyrics from the Hub layout fetched by model:fetch from a local Hub (test double)', async () => {
+    const hub = await startHubServer({
+      'shreyask/ACE-Step-v1.5-ONNX': join(FIXTURES, 'hub', 'onnx'),
+      'ACE-Step/Ace-Step1.5': join(FIXTURES, 'hub', 'checkpoint'),
+    });
+    try {
+      const fetched = join(dir.path, 'fetched');
+      const done = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/model-fetch.ts', 'acestep-1.5-turbo', '--dir', fetched],
+        { env: { ...process.env, HF_ENDPOINT: hub.url } },
+      );
+      assert.match(done.stdout, /model:fetch done/);
+      await singsTwice(fetched);
+    } finally {
+      await hub.close();
+    }
   });
 
   it('refuses to start on a directory whose file does not match its sha256, naming the file', async () => {

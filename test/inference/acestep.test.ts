@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
@@ -19,7 +19,7 @@ import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from '../../inference/sr
 import { captionText, lyricText, promptMetadata } from '../../inference/src/model/acestep/prompt.ts';
 import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
-import { seededRandom } from '../../inference/src/model/musicgen/sampler.ts';
+import { seededRandom } from '../../inference/src/model/seed.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
 
 const run = promisify(execFile);
@@ -304,28 +304,63 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     });
     const loaded = await failure(broken);
     assert.equal(loaded.error.code, 'MODEL_LAYOUT_INVALID');
-    assert.match(loaded.error.message, /graph condition_encoder .*input lyric_attention_mask expected, found .*lyric_attention_masq/);
+    assert.match(loaded.error.message, /graph condition_encoder: input lyric_attention_mask expected, found .*lyric_attention_masq/);
   });
 
-  it('fails on a manifest that leaves the contract or disagrees with io_contract_core.json', async () => {
-    const renamed = await copy('manifest-renamed');
-    await editManifest(renamed, (m) => {
-      const input = m.graphs.dit_decoder?.inputs.find((i) => i.name === 'timestep_r');
-      if (input !== undefined) input.name = 'timestep_s';
+  /** A copy whose graph has `from` renamed to `to` (same length, so the protobuf stays well formed), its sha256 updated. */
+  const renamedInGraph = async (name: string, graph: string, from: string, to: string): Promise<string> => {
+    const target = await copy(name);
+    const path = join(target, `${graph}.onnx`);
+    const bytes = Buffer.from((await readFile(path)).toString('latin1').replaceAll(from, to), 'latin1');
+    await writeFile(path, bytes);
+    await editManifest(target, (m) => {
+      const entry = m.graphs[graph];
+      if (entry !== undefined) entry.sha256 = sha256(bytes);
     });
-    assert.match((await failure(renamed)).error.message, /graph dit_decoder: input timestep_r expected/);
+    return target;
+  };
+
+  it("binds a graph's only output whatever its name, and refuses a second graph output the role lacks", async () => {
+    const renamed = await renamedInGraph('vae-output', 'vae_decoder', 'waveform', 'wavefork');
+    await rm(join(renamed, IO_CONTRACT_CORE_FILE));
+    const model = await load(renamed);
+    try {
+      const song = await model.render({ ...REQUEST, durationSeconds: 1 }, signal);
+      assert.equal(song.pcm.channels[0]?.length, 48_000);
+    } finally {
+      await model.release();
+    }
+    const condition = await renamedInGraph('condition-output', 'condition_encoder', 'context_latents', 'context_latentX');
+    assert.match(
+      (await failure(condition)).error.message,
+      /graph condition_encoder: output context_latents expected, found encoder_hidden_states, encoder_attention_mask, context_latentX/,
+    );
+  });
+
+  it('fails on an input no role feeds, a width that disagrees, or an io_contract_core.json that is not the graph', async () => {
+    const unknown = await renamedInGraph('unknown-input', 'condition_encoder', 'silence_latent', 'silence_latenX');
+    assert.match(
+      (await failure(unknown)).error.message,
+      /graph condition_encoder: input silence_latenX plays no role the backend can feed/,
+    );
 
     const widths = await copy('manifest-widths');
     await editManifest(widths, (m) => {
       (m.dims as Record<string, number>).encoder_hidden = 2048;
     });
-    assert.match((await failure(widths)).error.message, /dimension 2 expected encoder_hidden=2048, found 24/);
+    assert.match(
+      (await failure(widths)).error.message,
+      /graph condition_encoder output encoder_hidden_states: dimension 2 expected encoder_hidden=2048, found 24/,
+    );
 
     const io = await copy('io-contract');
     const contract = JSON.parse(await readFile(join(io, IO_CONTRACT_CORE_FILE), 'utf8')) as { inputs: Record<string, string[]> };
     contract.inputs.dit_decoder = (contract.inputs.dit_decoder ?? []).filter((n) => n !== 'encoder_attention_mask');
     await writeFile(join(io, IO_CONTRACT_CORE_FILE), JSON.stringify(contract));
-    assert.match((await failure(io)).error.message, /graph dit_decoder: input encoder_attention_mask expected, io_contract_core\.json has/);
+    assert.match(
+      (await failure(io)).error.message,
+      /graph dit_decoder: the ONNX file declares input encoder_attention_mask, io_contract_core\.json lists/,
+    );
   });
 
   it('npm run model:check passes on the tiny directory and fails on a broken one with the mismatch', async () => {

@@ -18,7 +18,8 @@ import { planWindows } from '../../inference/src/model/musicgen/generate-codes.t
 import { advanceCache, emptyCache, presentNames } from '../../inference/src/model/musicgen/kv-cache.ts';
 import { GRAPH_FILES, readMusicgenSpec } from '../../inference/src/model/musicgen/layout.ts';
 import { MUSICGEN_OUTPUT_RATE, loadMusicgenModel } from '../../inference/src/model/musicgen/musicgen-model.ts';
-import { guidedLogits, sampleToken, seededRandom } from '../../inference/src/model/musicgen/sampler.ts';
+import { guidedLogits, sampleToken } from '../../inference/src/model/musicgen/sampler.ts';
+import { seededRandom } from '../../inference/src/model/seed.ts';
 import { TINY_DIMS, tinyMusicgenFiles, writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 

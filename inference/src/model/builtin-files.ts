@@ -3,6 +3,7 @@ import { BUILTIN_DEFAULT_RHYTHM, BUILTIN_VOCABULARY } from './builtin-vocabulary
 import { BUILTIN_MODEL_NAME, BUILTIN_MODEL_VERSION, BUILTIN_SAMPLE_RATE, CONDITIONING_FIELDS } from './builtin/conditioning.ts';
 import { buildBuiltinModel } from './builtin-graph.ts';
 import type { ModelManifest } from './manifest.ts';
+import { jsonFileBytes } from './onnx-builder.ts';
 
 export const BUILTIN_MODEL_FILE = 'model.onnx';
 
@@ -65,6 +66,6 @@ export function builtinManifest(): ModelManifest {
 export function builtinModelFiles(): Record<string, Uint8Array> {
   return {
     [BUILTIN_MODEL_FILE]: buildBuiltinModel(),
-    'manifest.json': new TextEncoder().encode(`${JSON.stringify(builtinManifest(), null, 2)}\n`),
+    'manifest.json': jsonFileBytes(builtinManifest()),
   };
 }

@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, ok } from '../../../core/src/result.ts';
 import { loadAcestepModel } from './acestep/acestep-model.ts';
-import { ACESTEP_MANIFEST_FILE } from './acestep/manifest.ts';
+import { HUB_RECORD_FILE } from './acestep/hub-layout.ts';
+import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './acestep/manifest.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 import { loadMusicgenModel } from './musicgen/musicgen-model.ts';
 import { MUSICGEN_CONFIG_FILE } from './musicgen/layout.ts';
@@ -22,6 +23,14 @@ import type { LoadSongModelResult } from './song-model.ts';
 export async function loadSongModel(options: LoadModelOptions): Promise<LoadSongModelResult> {
   if (existsSync(join(options.modelDir, ACESTEP_MANIFEST_FILE))) {
     return loadAcestepModel(options);
+  }
+  // A public ACE-Step export (or a fetched Hub set) carries a manifest.json that is not ours.
+  const acestepExport = [IO_CONTRACT_CORE_FILE, HUB_RECORD_FILE].find((file) => existsSync(join(options.modelDir, file)));
+  if (acestepExport !== undefined) {
+    return fail({
+      code: 'MODEL_MANIFEST_MISSING',
+      message: `${options.modelDir} holds an ACE-Step 1.5 export (${acestepExport}) without ${ACESTEP_MANIFEST_FILE}: run npm run model:import -- ${options.modelDir}`,
+    });
   }
   if (existsSync(join(options.modelDir, MANIFEST_FILE))) {
     const loaded = await loadModel(options);

@@ -152,3 +152,13 @@ export function encodeModel(graph: onnxProto.onnx.IGraphProto, docString: string
   });
   return onnx.ModelProto.encode(model).finish();
 }
+
+/** Seeded weights uniform in [-scale, scale) (`draw` gives [0, 1)): the tiny models' parameters. */
+export function randomWeights(draw: () => number, count: number, scale: number): number[] {
+  return Array.from({ length: count }, () => (draw() * 2 - 1) * scale);
+}
+
+/** A JSON file of a model directory: two-space indent and a final newline, the same bytes each build. */
+export function jsonFileBytes(value: unknown): Uint8Array {
+  return new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
+}

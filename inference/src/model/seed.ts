@@ -1,6 +1,10 @@
 /**
  * Seeds: a job without a seed gets one derived from its id (recorded on the job), so a rerun of
- * the same job reproduces it. The model takes the seed as two floats in [0, 1000).
+ * the same job reproduces it. The built-in model takes the seed as two floats in [0, 1000); the
+ * MusicGen and ACE-Step backends draw from `seededRandom`, a per-job PRNG (xoshiro128**, seeded
+ * from SHA-256 of the job seed and a stream name), never shared, so concurrent jobs cannot disturb
+ * each other's draws. The noise is ours: the same seed does not reproduce the reference (torch)
+ * implementations' output.
  */
 import { createHash } from 'node:crypto';
 
@@ -18,4 +22,32 @@ export function seedToModelInput(seed: bigint): Float32Array {
   const a = Number(positive % MOD_A) / 999.983;
   const b = Number((positive / MOD_A) % MOD_B) / 999.979;
   return Float32Array.from([a, b]);
+}
+
+export interface Random {
+  /** A float in [0, 1). */
+  next(): number;
+}
+
+/** The digest's prefix predates this module (it began in the MusicGen backend); kept so seeds keep their songs. */
+export function seededRandom(seed: bigint, stream: string): Random {
+  const digest = createHash('sha256').update(`songmint-musicgen:${stream}:${seed.toString()}`).digest();
+  const s = new Uint32Array([digest.readUInt32LE(0), digest.readUInt32LE(4), digest.readUInt32LE(8), digest.readUInt32LE(12)]);
+  if (s.every((word) => word === 0)) s[0] = 1;
+  const rotl = (x: number, k: number): number => ((x << k) | (x >>> (32 - k))) >>> 0;
+  return {
+    next() {
+      const a = s[0] ?? 0;
+      const b = s[1] ?? 0;
+      const result = Math.imul(rotl(Math.imul(b, 5) >>> 0, 7), 9) >>> 0;
+      const t = (b << 9) >>> 0;
+      s[2] = (s[2] ?? 0) ^ a;
+      s[3] = (s[3] ?? 0) ^ b;
+      s[1] = b ^ (s[2] ?? 0);
+      s[0] = a ^ (s[3] ?? 0);
+      s[2] = (s[2] ?? 0) ^ t;
+      s[3] = rotl(s[3] ?? 0, 11);
+      return result / 4294967296;
+    },
+  };
 }

@@ -4,9 +4,11 @@
  * texts in the model's templates, tokenized once; the caption through the Qwen3 embedding model,
  * the lyrics through its token table; the condition encoder once; seeded noise integrated by the
  * flow-matching Euler sampler (one DiT call per step, two with guidance; the latent padded to the
- * DiT's patch size); the VAE decoded in overlapping chunks to 48 kHz stereo. Five sessions per
- * process, created on the device the worker chose (CUDA, or CPU as fallback), each checked against
- * the manifest, which is checked against the contract and the files' sha256 before any loads.
+ * DiT's patch size); the VAE decoded in overlapping windows as the reference's `tiled_decode`;
+ * the song divided by its peak when that exceeds 1, as the reference does (ace-step/ACE-Step-1.5,
+ * acestep/handler.py). Five sessions per process, created on the device the worker chose (CUDA, or
+ * CPU as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
+ * (validate.ts binds them to roles), after every file has matched its sha256.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +19,7 @@ import { fail, ok } from '../../../../core/src/result.ts';
 import { resample } from '../../audio/resample.ts';
 import type { Device, ExecutionProviders, SessionChoice } from '../device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
-import { seededRandom } from '../musicgen/sampler.ts';
+import { seededRandom } from '../seed.ts';
 import type { LoadModelOptions } from '../runtime.ts';
 import type { RenderedSong, SongModel, SongModelRequest } from '../song-model.ts';
 import type { GraphName, TensorType } from './contract.ts';
@@ -26,8 +28,8 @@ import type { AcestepManifest } from './manifest.ts';
 import { combinedLicence, readAcestepManifest, requestSteps } from './manifest.ts';
 import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from './flow-sampler.ts';
 import { captionText, lyricText, promptMetadata } from './prompt.ts';
-import type { SessionValue } from './validate.ts';
-import { checkSessionSignature, validateFiles } from './validate.ts';
+import type { GraphIo, SessionValue } from './validate.ts';
+import { bindGraph, checkIoContract, validateFiles } from './validate.ts';
 
 /** The MP3 encoder's rate; the VAE's 48 kHz is one, so the resampler passes it through. */
 export const ACESTEP_OUTPUT_RATE = 48_000;
@@ -50,12 +52,6 @@ function sessionValues(metadata: readonly ort.InferenceSession.ValueMetadata[]):
   );
 }
 
-function dtypeOf(manifest: AcestepManifest, graph: GraphName, input: string): TensorType {
-  const tensor = manifest.graphs[graph].inputs.find((t) => t.name === input);
-  if (tensor === undefined) throw new Error(`manifest graph ${graph} has no input ${input}`);
-  return tensor.dtype;
-}
-
 /** A 0/1 mask in whichever dtype the graph takes it. */
 function maskTensor(type: TensorType, values: ArrayLike<number>, dims: readonly number[]): ort.Tensor {
   if (type === 'int64') return new ort.Tensor('int64', BigInt64Array.from(Array.from(values, (x) => BigInt(x === 0 ? 0 : 1))), dims);
@@ -72,9 +68,44 @@ function maskValues(tensor: ort.Tensor): number[] {
   return Array.from(tensor.data as ArrayLike<number | bigint | boolean>, (x) => (Number(x) === 0 ? 0 : 1));
 }
 
-function floatOutput(outputs: ort.InferenceSession.OnnxValueMapType, name: string, graph: GraphName): ort.Tensor {
-  const tensor = outputs[name];
-  if (tensor === undefined || tensor.type !== 'float32') throw new Error(`${graph} returned no float32 ${name}`);
+/** A 0/1 mask as the graph declares it: `{mask}` in a feed becomes float32, int64 or bool. */
+interface MaskValue {
+  mask: ArrayLike<number>;
+  dims: readonly number[];
+}
+type FeedValue = ort.Tensor | MaskValue;
+
+/** One graph: its session and its own inputs and outputs bound to roles. */
+class BoundGraph {
+  constructor(
+    readonly graph: GraphName,
+    readonly session: ort.InferenceSession,
+    private readonly io: GraphIo,
+  ) {}
+
+  /** Runs the graph on exactly the inputs it declares; returns its outputs by role. */
+  async run(values: Readonly<Record<string, FeedValue>>): Promise<Map<string, ort.Tensor>> {
+    const feeds: Record<string, ort.Tensor> = {};
+    for (const [role, bound] of this.io.inputs) {
+      const value = values[role];
+      if (value === undefined) throw new Error(`graph ${this.graph} takes ${bound.name} (${role}), which the backend did not provide`);
+      feeds[bound.name] = 'mask' in value ? maskTensor(bound.type, value.mask, value.dims) : value;
+    }
+    const names = [...this.io.outputs.values()].map((b) => b.name);
+    const out = await this.session.run(feeds, names);
+    const byRole = new Map<string, ort.Tensor>();
+    for (const [role, bound] of this.io.outputs) {
+      const tensor = out[bound.name];
+      if (tensor === undefined) throw new Error(`graph ${this.graph} returned no ${bound.name}`);
+      byRole.set(role, tensor);
+    }
+    return byRole;
+  }
+}
+
+function floatOutput(outputs: ReadonlyMap<string, ort.Tensor>, role: string, graph: GraphName): ort.Tensor {
+  const tensor = outputs.get(role);
+  if (tensor === undefined || tensor.type !== 'float32') throw new Error(`${graph} returned no float32 ${role}`);
   return tensor;
 }
 
@@ -98,12 +129,23 @@ function padFrames(values: Float32Array, frames: number, padded: number, channel
   return out;
 }
 
+/**
+ * Anti-clipping as the reference: a song whose peak exceeds 1 is divided by its peak (over both
+ * channels); a quieter one is left as it is.
+ */
+export function normalisePeak(channels: Float32Array[]): Float32Array[] {
+  let peak = 0;
+  for (const channel of channels) for (const x of channel) peak = Math.max(peak, Math.abs(x));
+  if (peak <= 1) return channels;
+  return channels.map((channel) => channel.map((x) => x / peak));
+}
+
 interface Sessions {
-  embed: ort.InferenceSession;
-  tokens: ort.InferenceSession;
-  condition: ort.InferenceSession;
-  dit: ort.InferenceSession;
-  vae: ort.InferenceSession;
+  embed: BoundGraph;
+  tokens: BoundGraph;
+  condition: BoundGraph;
+  dit: BoundGraph;
+  vae: BoundGraph;
 }
 
 interface LoadedParts {
@@ -145,7 +187,8 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
   const create = options.createSession ?? defaultCreateSession;
   const opened: SessionChoice<ort.InferenceSession>[] = [];
   const releaseAll = () => Promise.all(opened.map((c) => c.session.release()));
-  const byGraph = new Map<GraphName, SessionChoice<ort.InferenceSession>>();
+  const byGraph = new Map<GraphName, { choice: SessionChoice<ort.InferenceSession>; bound: BoundGraph }>();
+  const declared = new Map<GraphName, { inputs: SessionValue[]; outputs: SessionValue[] }>();
   for (const graph of GRAPH_NAMES) {
     let choice: SessionChoice<ort.InferenceSession>;
     try {
@@ -155,22 +198,24 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
       return fail({ code: 'MODEL_LOAD_FAILED', message: `graph ${graph}: ${err instanceof Error ? err.message : String(err)}` });
     }
     opened.push(choice);
-    byGraph.set(graph, choice);
-    const signature = checkSessionSignature(
-      graph,
-      manifest,
-      sessionValues(choice.session.inputMetadata),
-      sessionValues(choice.session.outputMetadata),
-    );
-    if (!signature.ok) {
+    const own = { inputs: sessionValues(choice.session.inputMetadata), outputs: sessionValues(choice.session.outputMetadata) };
+    declared.set(graph, own);
+    const io = bindGraph(graph, manifest.dims, own.inputs, own.outputs);
+    if (!io.ok) {
       await releaseAll();
-      return signature;
+      return io;
     }
+    byGraph.set(graph, { choice, bound: new BoundGraph(graph, choice.session, io.value) });
   }
-  const session = (graph: GraphName): ort.InferenceSession => {
-    const choice = byGraph.get(graph);
-    if (choice === undefined) throw new Error(`no session for ${graph}`);
-    return choice.session;
+  const contract = await checkIoContract(options.modelDir, declared);
+  if (!contract.ok) {
+    await releaseAll();
+    return contract;
+  }
+  const session = (graph: GraphName): BoundGraph => {
+    const entry = byGraph.get(graph);
+    if (entry === undefined) throw new Error(`no session for ${graph}`);
+    return entry.bound;
   };
   const sessions: Sessions = {
     embed: session('qwen3_embedding_0p6'),
@@ -181,7 +226,7 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
   };
   // The DiT runs N times per song: its device is the model's.
   const dit = byGraph.get('dit_decoder');
-  const device: Device = dit?.device ?? 'cpu';
+  const device: Device = dit?.choice.device ?? 'cpu';
   const fallbackReason = opened.map((c) => c.fallbackReason).find((r) => r !== undefined);
   const renderer = new AcestepRenderer(manifest, sessions, tokenizer, silence, nullCondition);
   return ok({
@@ -244,41 +289,35 @@ class AcestepRenderer {
         [1, list.length],
       );
 
-    const embedded = await this.sessions.embed.run(
-      { input_ids: ids(caption), attention_mask: maskTensor('int64', new Array<number>(caption.length).fill(1), [1, caption.length]) },
-      ['last_hidden_state'],
-    );
+    const ones = (n: number): MaskValue => ({ mask: new Array<number>(n).fill(1), dims: [1, n] });
+    const embedded = await this.sessions.embed.run({ input_ids: ids(caption), attention_mask: ones(caption.length) });
     const text = floatOutput(embedded, 'last_hidden_state', 'qwen3_embedding_0p6');
-    const lyricOut = await this.sessions.tokens.run({ input_ids: ids(lyrics) }, ['token_embeddings']);
+    const lyricOut = await this.sessions.tokens.run({ input_ids: ids(lyrics) });
     const lyric = floatOutput(lyricOut, 'token_embeddings', 'qwen3_token_embeddings');
 
     // Plain text-to-music: the source is the checkpoint's silence, the timbre reference its first
     // timbre_frames frames, every frame to be generated (chunk mask 1), no cover, no LM hints.
+    // The graph takes whichever of these it declares (an export drops the ones it never reads).
     const source = silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
     const reference = this.silence.subarray(0, m.dims.timbre_frames * C);
-    const ones = (n: number) => new Array<number>(n).fill(1);
-    const input = (name: string) => dtypeOf(m, 'condition_encoder', name);
     const latent = (values: Float32Array) => new ort.Tensor('float32', values, [1, frames, C]);
-    const out = await this.sessions.condition.run(
-      {
-        text_hidden_states: text,
-        text_attention_mask: maskTensor(input('text_attention_mask'), ones(caption.length), [1, caption.length]),
-        lyric_hidden_states: lyric,
-        lyric_attention_mask: maskTensor(input('lyric_attention_mask'), ones(lyrics.length), [1, lyrics.length]),
-        refer_audio_acoustic_hidden_states_packed: new ort.Tensor('float32', Float32Array.from(reference), [1, m.dims.timbre_frames, C]),
-        refer_audio_order_mask: new ort.Tensor('int64', BigInt64Array.from([0n]), [1]),
-        hidden_states: latent(source),
-        attention_mask: maskTensor(input('attention_mask'), ones(frames), [1, frames]),
-        silence_latent: latent(source),
-        src_latents: latent(source),
-        chunk_masks: latent(new Float32Array(frames * C).fill(1)),
-        is_covers: new ort.Tensor('bool', Uint8Array.from([0]), [1]),
-        precomputed_lm_hints_25hz: latent(source),
-      },
-      ['encoder_hidden_states', 'encoder_attention_mask', 'context_latents'],
-    );
+    const out = await this.sessions.condition.run({
+      text_hidden_states: text,
+      text_attention_mask: ones(caption.length),
+      lyric_hidden_states: lyric,
+      lyric_attention_mask: ones(lyrics.length),
+      refer_audio_acoustic_hidden_states_packed: new ort.Tensor('float32', Float32Array.from(reference), [1, m.dims.timbre_frames, C]),
+      refer_audio_order_mask: new ort.Tensor('int64', BigInt64Array.from([0n]), [1]),
+      hidden_states: latent(source),
+      attention_mask: ones(frames),
+      silence_latent: latent(source),
+      src_latents: latent(source),
+      chunk_masks: latent(new Float32Array(frames * C).fill(1)),
+      is_covers: new ort.Tensor('bool', Uint8Array.from([0]), [1]),
+      precomputed_lm_hints_25hz: latent(source),
+    });
     const hidden = floatOutput(out, 'encoder_hidden_states', 'condition_encoder');
-    const maskOut = out.encoder_attention_mask;
+    const maskOut = out.get('encoder_attention_mask');
     if (maskOut === undefined) throw new Error('condition_encoder returned no encoder_attention_mask');
     const context = floatOutput(out, 'context_latents', 'condition_encoder');
     if (context.dims[1] !== frames || context.dims[2] !== this.Cc)
@@ -312,22 +351,17 @@ class AcestepRenderer {
     condition: Condition,
     states: ort.Tensor,
   ): Promise<Float32Array> {
-    const m = this.manifest;
     const { C } = this;
-    const input = (name: string) => dtypeOf(m, 'dit_decoder', name);
     const mask = new Array<number>(padded).fill(0).fill(1, 0, frames);
-    const out = await this.sessions.dit.run(
-      {
-        hidden_states: new ort.Tensor('float32', padFrames(x, frames, padded, C), [1, padded, C]),
-        timestep: new ort.Tensor('float32', Float32Array.from([t]), [1]),
-        timestep_r: new ort.Tensor('float32', Float32Array.from([t]), [1]),
-        attention_mask: maskTensor(input('attention_mask'), mask, [1, padded]),
-        encoder_hidden_states: states,
-        encoder_attention_mask: maskTensor(input('encoder_attention_mask'), condition.mask, [1, condition.mask.length]),
-        context_latents: new ort.Tensor('float32', padFrames(condition.context, frames, padded, this.Cc), [1, padded, this.Cc]),
-      },
-      ['vt'],
-    );
+    const out = await this.sessions.dit.run({
+      hidden_states: new ort.Tensor('float32', padFrames(x, frames, padded, C), [1, padded, C]),
+      timestep: new ort.Tensor('float32', Float32Array.from([t]), [1]),
+      timestep_r: new ort.Tensor('float32', Float32Array.from([t]), [1]),
+      attention_mask: { mask, dims: [1, padded] },
+      encoder_hidden_states: states,
+      encoder_attention_mask: { mask: condition.mask, dims: [1, condition.mask.length] },
+      context_latents: new ort.Tensor('float32', padFrames(condition.context, frames, padded, this.Cc), [1, padded, this.Cc]),
+    });
     const vt = floatOutput(out, 'vt', 'dit_decoder');
     if (vt.dims[1] !== padded || vt.dims[2] !== C)
       throw new Error(`dit_decoder vt is [${vt.dims.join(', ')}], expected [1, ${padded}, ${C}]`);
@@ -335,7 +369,11 @@ class AcestepRenderer {
     return (vt.data as Float32Array).slice(0, frames * C);
   }
 
-  /** The VAE over overlapping chunks of frames: each chunk decoded with context each side, the context dropped. */
+  /**
+   * The VAE as the reference's `tiled_decode`: one call when the song fits a window, otherwise
+   * windows of `vae_chunk_frames` frames stepping by their core (`vae_chunk_frames - 2 x
+   * vae_overlap_frames`), each core kept and the overlap each side decoded as context and dropped.
+   */
   private async decode(
     latent: Float32Array,
     frames: number,
@@ -346,19 +384,21 @@ class AcestepRenderer {
     const { C } = this;
     const spf = m.samples_per_frame;
     const channels = [new Float32Array(frames * spf), new Float32Array(frames * spf)];
-    for (let start = 0; start < frames; start += m.vae_chunk_frames) {
+    const overlap = frames <= m.vae_chunk_frames ? 0 : m.vae_overlap_frames;
+    const core = frames <= m.vae_chunk_frames ? frames : m.vae_chunk_frames - 2 * overlap;
+    for (let start = 0; start < frames; start += core) {
       if (signal.aborted) throw abortError(signal);
-      const end = Math.min(frames, start + m.vae_chunk_frames);
-      const from = Math.max(0, start - m.vae_overlap_frames);
-      const to = Math.min(frames, end + m.vae_overlap_frames);
+      const end = Math.min(frames, start + core);
+      const from = Math.max(0, start - overlap);
+      const to = Math.min(frames, end + overlap);
       const width = to - from;
       // [frames, C] -> [1, C, width]
       const input = new Float32Array(C * width);
       for (let f = 0; f < width; f += 1) for (let c = 0; c < C; c += 1) input[c * width + f] = latent[(from + f) * C + c] ?? 0;
-      const out = await this.sessions.vae.run({ latents: new ort.Tensor('float32', input, [1, C, width]) }, ['waveform']);
-      const wave = floatOutput(out, 'waveform', 'vae_decoder');
+      const out = await this.sessions.vae.run({ latents: new ort.Tensor('float32', input, [1, C, width]) });
+      const wave = floatOutput(out, 'audio', 'vae_decoder');
       if (wave.dims.length !== 3 || wave.dims[1] !== 2 || wave.dims[2] !== width * spf) {
-        throw new Error(`vae_decoder waveform is [${wave.dims.join(', ')}], expected [1, 2, ${width * spf}]`);
+        throw new Error(`vae_decoder audio is [${wave.dims.join(', ')}], expected [1, 2, ${width * spf}]`);
       }
       const data = wave.data as Float32Array;
       const skip = (start - from) * spf;
@@ -367,7 +407,7 @@ class AcestepRenderer {
         target.set(data.subarray(ch * width * spf + skip, ch * width * spf + skip + take), start * spf);
       progress(end / frames);
     }
-    return channels;
+    return normalisePeak(channels);
   }
 
   async render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {

@@ -1,8 +1,12 @@
 /**
- * The ACE-Step 1.5 layout contract, DiT-only mode: the five graphs the backend runs, each input
- * and output by name (as in the public ONNX exports' `io_contract_core.json`), its rank, the
- * dtypes it may take, and which of its dimensions are fixed widths of the model (named here, given
- * numbers by the manifest's `dims`) and which vary per song (batch, tokens, frames).
+ * The ACE-Step 1.5 roles, DiT-only mode: the five graphs the backend runs, and for each the
+ * tensors the backend knows how to feed or read, by role, with the names exports give them, the
+ * dtypes each may take, and which of its dimensions are fixed widths of the model (named here,
+ * given numbers by the manifest's `dims`) and which vary per song (batch, tokens, frames).
+ * The graph is the truth: the backend reads each graph's own inputs and outputs from its session
+ * and feeds exactly those (validate.ts maps them onto these roles); nothing here is a list that
+ * an export must repeat byte for byte. Names as the public exporter writes them
+ * (SuzukiDaishi/ACE-Step-ONNX-Rust, tools/onnx_export/export_core.py, docs/io_contract.md).
  *
  *   caption --tokenizer--> qwen3_embedding_0p6 ----------> text_hidden_states  \
  *   lyrics  --tokenizer--> qwen3_token_embeddings ------> lyric_hidden_states  -> condition_encoder
@@ -11,7 +15,7 @@
  *                 -> vae_decoder -> 48 kHz stereo
  *
  * The lyrics use the embedding model's token table only (ACE-Step feeds `embed_tokens(ids)`, no
- * transformer pass): exports ship it as the small graph `qwen3_token_embeddings`.
+ * transformer pass): the exporter ships it as `qwen3_token_embedding_0p6.onnx`.
  */
 
 /** Widths fixed by the checkpoint; the manifest gives each a number and every graph must agree. */
@@ -41,10 +45,19 @@ export type TensorType = 'float32' | 'int64' | 'bool';
 export type ContractDim = { width: Width } | { varies: string } | { fixed: number };
 
 export interface ContractTensor {
-  name: string;
-  /** The dtypes an export may use here (masks are float in some exports, int64 in others). */
+  /** The role's name: what the backend calls this tensor. */
+  role: string;
+  /** The names exports give it, the usual first (the public exporter's VAE says `audio`, older ones `waveform`). */
+  names: readonly string[];
+  /** The dtypes an export may use here (masks are float in some exports, bool or int64 in others). */
   types: readonly TensorType[];
   dims: readonly ContractDim[];
+  /**
+   * An input a graph may leave out: `torch.onnx.export` drops an argument the traced code never
+   * reads (the public condition encoder reads `hidden_states`, `attention_mask` and
+   * `silence_latent` only without LM hints, and its export has 10 of the wrapper's 13 inputs).
+   */
+  optional?: boolean;
 }
 
 export interface ContractGraph {
@@ -67,55 +80,97 @@ export const CORE_GRAPHS: readonly GraphName[] = ['condition_encoder', 'dit_deco
 export const CONTRACT: Readonly<Record<GraphName, ContractGraph>> = {
   qwen3_embedding_0p6: {
     inputs: [
-      { name: 'input_ids', types: INT, dims: [v('batch'), v('caption_tokens')] },
-      { name: 'attention_mask', types: INT, dims: [v('batch'), v('caption_tokens')] },
+      { role: 'input_ids', names: ['input_ids'], types: INT, dims: [v('batch'), v('caption_tokens')] },
+      { role: 'attention_mask', names: ['attention_mask'], types: INT, dims: [v('batch'), v('caption_tokens')] },
     ],
-    outputs: [{ name: 'last_hidden_state', types: FLOAT, dims: [v('batch'), v('caption_tokens'), w('text_hidden')] }],
+    outputs: [
+      { role: 'last_hidden_state', names: ['last_hidden_state'], types: FLOAT, dims: [v('batch'), v('caption_tokens'), w('text_hidden')] },
+    ],
   },
   qwen3_token_embeddings: {
-    inputs: [{ name: 'input_ids', types: INT, dims: [v('batch'), v('lyric_tokens')] }],
-    outputs: [{ name: 'token_embeddings', types: FLOAT, dims: [v('batch'), v('lyric_tokens'), w('text_hidden')] }],
+    inputs: [{ role: 'input_ids', names: ['input_ids'], types: INT, dims: [v('batch'), v('lyric_tokens')] }],
+    outputs: [
+      { role: 'token_embeddings', names: ['token_embeddings'], types: FLOAT, dims: [v('batch'), v('lyric_tokens'), w('text_hidden')] },
+    ],
   },
   condition_encoder: {
     inputs: [
-      { name: 'text_hidden_states', types: FLOAT, dims: [v('batch'), v('caption_tokens'), w('text_hidden')] },
-      { name: 'text_attention_mask', types: MASK, dims: [v('batch'), v('caption_tokens')] },
-      { name: 'lyric_hidden_states', types: FLOAT, dims: [v('batch'), v('lyric_tokens'), w('text_hidden')] },
-      { name: 'lyric_attention_mask', types: MASK, dims: [v('batch'), v('lyric_tokens')] },
       {
-        name: 'refer_audio_acoustic_hidden_states_packed',
+        role: 'text_hidden_states',
+        names: ['text_hidden_states'],
+        types: FLOAT,
+        dims: [v('batch'), v('caption_tokens'), w('text_hidden')],
+      },
+      { role: 'text_attention_mask', names: ['text_attention_mask'], types: MASK, dims: [v('batch'), v('caption_tokens')] },
+      {
+        role: 'lyric_hidden_states',
+        names: ['lyric_hidden_states'],
+        types: FLOAT,
+        dims: [v('batch'), v('lyric_tokens'), w('text_hidden')],
+      },
+      { role: 'lyric_attention_mask', names: ['lyric_attention_mask'], types: MASK, dims: [v('batch'), v('lyric_tokens')] },
+      {
+        role: 'refer_audio_acoustic_hidden_states_packed',
+        names: ['refer_audio_acoustic_hidden_states_packed'],
         types: FLOAT,
         dims: [v('references'), w('timbre_frames'), w('latent_channels')],
       },
-      { name: 'refer_audio_order_mask', types: INT, dims: [v('references')] },
-      { name: 'hidden_states', types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
-      { name: 'attention_mask', types: MASK, dims: [v('batch'), v('frames')] },
-      { name: 'silence_latent', types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
-      { name: 'src_latents', types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
-      { name: 'chunk_masks', types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
-      { name: 'is_covers', types: ['bool'], dims: [v('batch')] },
-      { name: 'precomputed_lm_hints_25hz', types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
+      { role: 'refer_audio_order_mask', names: ['refer_audio_order_mask'], types: INT, dims: [v('references')] },
+      {
+        role: 'hidden_states',
+        names: ['hidden_states'],
+        optional: true,
+        types: FLOAT,
+        dims: [v('batch'), v('frames'), w('latent_channels')],
+      },
+      { role: 'attention_mask', names: ['attention_mask'], optional: true, types: MASK, dims: [v('batch'), v('frames')] },
+      {
+        role: 'silence_latent',
+        names: ['silence_latent'],
+        optional: true,
+        types: FLOAT,
+        dims: [v('batch'), v('frames'), w('latent_channels')],
+      },
+      { role: 'src_latents', names: ['src_latents'], types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
+      { role: 'chunk_masks', names: ['chunk_masks'], types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] },
+      { role: 'is_covers', names: ['is_covers'], types: ['bool'], dims: [v('batch')] },
+      {
+        role: 'precomputed_lm_hints_25hz',
+        names: ['precomputed_lm_hints_25hz'],
+        types: FLOAT,
+        dims: [v('batch'), v('frames'), w('latent_channels')],
+      },
     ],
     outputs: [
-      { name: 'encoder_hidden_states', types: FLOAT, dims: [v('batch'), v('condition_tokens'), w('encoder_hidden')] },
-      { name: 'encoder_attention_mask', types: MASK, dims: [v('batch'), v('condition_tokens')] },
-      { name: 'context_latents', types: FLOAT, dims: [v('batch'), v('frames'), w('context_channels')] },
+      {
+        role: 'encoder_hidden_states',
+        names: ['encoder_hidden_states'],
+        types: FLOAT,
+        dims: [v('batch'), v('condition_tokens'), w('encoder_hidden')],
+      },
+      { role: 'encoder_attention_mask', names: ['encoder_attention_mask'], types: MASK, dims: [v('batch'), v('condition_tokens')] },
+      { role: 'context_latents', names: ['context_latents'], types: FLOAT, dims: [v('batch'), v('frames'), w('context_channels')] },
     ],
   },
   dit_decoder: {
     inputs: [
-      { name: 'hidden_states', types: FLOAT, dims: [v('batch'), v('padded_frames'), w('latent_channels')] },
-      { name: 'timestep', types: FLOAT, dims: [v('batch')] },
-      { name: 'timestep_r', types: FLOAT, dims: [v('batch')] },
-      { name: 'attention_mask', types: MASK, dims: [v('batch'), v('padded_frames')] },
-      { name: 'encoder_hidden_states', types: FLOAT, dims: [v('batch'), v('condition_tokens'), w('encoder_hidden')] },
-      { name: 'encoder_attention_mask', types: MASK, dims: [v('batch'), v('condition_tokens')] },
-      { name: 'context_latents', types: FLOAT, dims: [v('batch'), v('padded_frames'), w('context_channels')] },
+      { role: 'hidden_states', names: ['hidden_states'], types: FLOAT, dims: [v('batch'), v('padded_frames'), w('latent_channels')] },
+      { role: 'timestep', names: ['timestep'], types: FLOAT, dims: [v('batch')] },
+      { role: 'timestep_r', names: ['timestep_r'], types: FLOAT, dims: [v('batch')] },
+      { role: 'attention_mask', names: ['attention_mask'], types: MASK, dims: [v('batch'), v('padded_frames')] },
+      {
+        role: 'encoder_hidden_states',
+        names: ['encoder_hidden_states'],
+        types: FLOAT,
+        dims: [v('batch'), v('condition_tokens'), w('encoder_hidden')],
+      },
+      { role: 'encoder_attention_mask', names: ['encoder_attention_mask'], types: MASK, dims: [v('batch'), v('condition_tokens')] },
+      { role: 'context_latents', names: ['context_latents'], types: FLOAT, dims: [v('batch'), v('padded_frames'), w('context_channels')] },
     ],
-    outputs: [{ name: 'vt', types: FLOAT, dims: [v('batch'), v('padded_frames'), w('latent_channels')] }],
+    outputs: [{ role: 'vt', names: ['vt'], types: FLOAT, dims: [v('batch'), v('padded_frames'), w('latent_channels')] }],
   },
   vae_decoder: {
-    inputs: [{ name: 'latents', types: FLOAT, dims: [v('batch'), w('latent_channels'), v('frames')] }],
-    outputs: [{ name: 'waveform', types: FLOAT, dims: [v('batch'), { fixed: 2 }, v('samples')] }],
+    inputs: [{ role: 'latents', names: ['latents'], types: FLOAT, dims: [v('batch'), w('latent_channels'), v('frames')] }],
+    outputs: [{ role: 'audio', names: ['audio', 'waveform'], types: FLOAT, dims: [v('batch'), { fixed: 2 }, v('samples')] }],
   },
 };

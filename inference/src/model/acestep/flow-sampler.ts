@@ -6,7 +6,7 @@
  * the last step jumps to t = 0, x0 = x - t_last v. With classifier-free guidance the velocity is
  * v_uncond + g (v_cond - v_uncond). The start noise is Gaussian, drawn from the job's seed.
  */
-import type { Random } from '../musicgen/sampler.ts';
+import type { Random } from '../seed.ts';
 
 export function flowTimesteps(steps: number, shift: number): number[] {
   return Array.from({ length: steps }, (_, i) => {

@@ -1,10 +1,11 @@
 /**
  * `songmint-acestep.json`: what Songmint needs to know about an ACE-Step 1.5 directory beyond the
- * export itself, machine-readable: every file with its sha256, each graph's inputs and outputs
- * (name, dtype, shape with the fixed widths as numbers), its precision, the widths that must agree
- * across graphs, the tokenizer, the silence latent, the sampling schedule and how the request's
- * `steps` maps onto it, and the licences. A public export keeps its own `manifest.json` and
- * `io_contract_core.json`; this file sits beside them under its own name.
+ * export itself: which file plays which role, every file's sha256, each graph's precision, the
+ * widths that must agree across graphs, the tokenizer, the silence latent, the sampling schedule
+ * and how the request's `steps` maps onto it, the VAE tiling, and the licences. No tensor names:
+ * each graph declares its own, and the backend reads them from the session (validate.ts).
+ * `npm run model:import` writes it beside a public export's own `manifest.json` and
+ * `io_contract*.json`, which stay as they are.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ export const ACESTEP_MANIFEST_FILE = 'songmint-acestep.json';
 export const IO_CONTRACT_CORE_FILE = 'io_contract_core.json';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits');
-const RelativePath = z
+/** A path inside the model directory: relative, no `..` (a manifest cannot point outside it). */
+export const RelativePath = z
   .string()
   .min(1)
   .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'a path inside the model directory');
@@ -26,21 +28,11 @@ const RelativePath = z
 const FileRef = z.object({ file: RelativePath, sha256: Sha256 });
 export type FileRef = z.infer<typeof FileRef>;
 
-const Tensor = z.object({
-  name: z.string().min(1),
-  dtype: z.enum(['float32', 'int64', 'bool']),
-  /** Numbers for fixed widths, labels for dimensions that vary per song. */
-  shape: z.array(z.union([z.number().int().positive(), z.string().min(1)])).min(1),
-});
-export type ManifestTensor = z.infer<typeof Tensor>;
-
 const Graph = FileRef.extend({
   /** The weights' precision: fp16 Qwen-family exports overflow the residual stream unless rescaled. */
   precision: z.enum(['fp32', 'fp16', 'bf16', 'int8']),
   /** External-data sidecars (weights over protobuf's 2 GB limit). */
   external_data: z.array(FileRef).default([]),
-  inputs: z.array(Tensor).min(1),
-  outputs: z.array(Tensor).min(1),
 });
 export type ManifestGraph = z.infer<typeof Graph>;
 
@@ -83,12 +75,24 @@ export const AcestepManifest = z
       /** The learned null condition `[condition_tokens or 1, encoder_hidden]` float32, required when guidance_scale > 1. */
       null_condition: FileRef.extend({ shape: z.tuple([z.number().int().positive(), z.number().int().positive()]) }).optional(),
     }),
-    /** Latent frames the VAE decodes per call (each with `vae_overlap_frames` of context each side). */
+    /**
+     * Tiled VAE decoding as ACE-Step's `tiled_decode` (acestep/handler.py): a song of at most
+     * `vae_chunk_frames` latent frames is decoded in one call; a longer one in windows of that
+     * many frames whose middle `vae_chunk_frames - 2 x vae_overlap_frames` are kept and whose
+     * overlap each side is decoded as context and dropped. The reference's 512 and 64 by default.
+     */
     vae_chunk_frames: z.number().int().positive().default(512),
-    vae_overlap_frames: z.number().int().nonnegative().default(32),
+    vae_overlap_frames: z.number().int().nonnegative().default(64),
     graphs: z.object(Object.fromEntries(GRAPH_NAMES.map((name) => [name, Graph])) as Record<(typeof GRAPH_NAMES)[number], typeof Graph>),
   })
   .superRefine((m, ctx) => {
+    if (m.vae_chunk_frames <= 2 * m.vae_overlap_frames) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['vae_chunk_frames'],
+        message: `vae_chunk_frames ${m.vae_chunk_frames} must exceed 2 x vae_overlap_frames (${m.vae_overlap_frames})`,
+      });
+    }
     if (m.dims.context_channels !== 2 * m.dims.latent_channels) {
       ctx.addIssue({
         code: 'custom',

@@ -12,12 +12,12 @@
 import { createHash } from 'node:crypto';
 import type { ModelLicence } from '../licence.ts';
 import { writeModelDirectory } from '../model-directory.ts';
-import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
+import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../onnx-builder.ts';
 import type { ElemType } from '../onnx-builder.ts';
-import { seededRandom } from '../musicgen/sampler.ts';
+import { seededRandom } from '../seed.ts';
 import type { ContractTensor, GraphName, TensorType, Width } from './contract.ts';
 import { CONTRACT, CORE_GRAPHS, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
-import type { AcestepManifest, ManifestTensor } from './manifest.ts';
+import type { AcestepManifest } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './manifest.ts';
 
 export const TINY_WIDTHS: Readonly<Record<Width, number>> = {
@@ -43,10 +43,20 @@ export interface TinyAcestepOptions {
 
 const ELEM: Readonly<Record<TensorType, ElemType>> = { float32: 'float', int64: 'int64', bool: 'bool' };
 
-/** The contract's tensor with the tiny widths and the first dtype it allows (float32 masks, as the public export). */
-function tinyTensor(tensor: ContractTensor): ManifestTensor {
+interface TinyTensor {
+  name: string;
+  dtype: TensorType;
+  shape: (number | string)[];
+}
+
+/**
+ * The role's tensor with the tiny widths, the first dtype it allows (float32 masks) and the last
+ * name it may have (the VAE's `waveform`, as exports before the public exporter's `audio`; the
+ * torch-exported fixtures under test/fixtures/acestep-export carry the exporter's names).
+ */
+function tinyTensor(tensor: ContractTensor): TinyTensor {
   return {
-    name: tensor.name,
+    name: tensor.names.at(-1) ?? tensor.role,
     dtype: tensor.types[0] ?? 'float32',
     shape: tensor.dims.map((d) => ('width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : d.varies)),
   };
@@ -65,7 +75,6 @@ function declareOutput(g: GraphBuilder, graph: GraphName, value: string, name: s
 }
 
 type Draw = () => number;
-const uniform = (draw: Draw, count: number, scale: number): number[] => Array.from({ length: count }, () => (draw() * 2 - 1) * scale);
 
 /** GPT-2's reversible bytes-to-characters map, which Qwen's byte-level BPE uses too. */
 function byteChars(): string[] {
@@ -153,9 +162,9 @@ function captionEncoderGraph(table: number[], vocabSize: number, draw: Draw): Ui
   const emb = g.op('Gather', [g.f(table, [vocabSize, D]), io.input_ids ?? '']);
   const mask = g.op('Unsqueeze', [g.op('Cast', [io.attention_mask ?? ''], { to: { int: 1 } }), g.i([2])]);
   // One mixing layer: each token plus the mean of the (unmasked) sequence, as a stand-in for Qwen3's layers.
-  const h = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [emb, g.f(uniform(draw, D * D, 0.5), [D, D])])]), mask]);
+  const h = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [emb, g.f(randomWeights(draw, D * D, 0.5), [D, D])])]), mask]);
   const mean = g.op('ReduceMean', [h], { axes: { ints: [1] }, keepdims: { int: 1 } });
-  const mixed = g.op('Tanh', [g.op('Add', [h, g.op('MatMul', [mean, g.f(uniform(draw, D * D, 0.5), [D, D])])])]);
+  const mixed = g.op('Tanh', [g.op('Add', [h, g.op('MatMul', [mean, g.f(randomWeights(draw, D * D, 0.5), [D, D])])])]);
   declareOutput(g, 'qwen3_embedding_0p6', g.op('Mul', [mixed, mask]), 'last_hidden_state');
   return encodeModel(g.graph('qwen3_embedding_0p6'), 'songmint tiny ACE-Step-1.5-format caption encoder (Qwen3-Embedding stand-in)');
 }
@@ -181,12 +190,12 @@ function conditionEncoderGraph(draw: Draw): Uint8Array {
   const io = declareInputs(g, 'condition_encoder');
   const input = (name: string): string => io[name] ?? '';
   const toFloat = (x: string) => g.op('Cast', [x], { to: { int: 1 } });
-  const text = g.op('MatMul', [input('text_hidden_states'), g.f(uniform(draw, Dt * He, 0.6), [Dt, He])]);
-  const lyric = g.op('Tanh', [g.op('MatMul', [input('lyric_hidden_states'), g.f(uniform(draw, Dt * He, 0.6), [Dt, He])])]);
+  const text = g.op('MatMul', [input('text_hidden_states'), g.f(randomWeights(draw, Dt * He, 0.6), [Dt, He])]);
+  const lyric = g.op('Tanh', [g.op('MatMul', [input('lyric_hidden_states'), g.f(randomWeights(draw, Dt * He, 0.6), [Dt, He])])]);
   // The timbre token: the reference's mean frame, projected (one reference per song here).
   const timbre = g.op('MatMul', [
     g.op('ReduceMean', [input('refer_audio_acoustic_hidden_states_packed')], { axes: { ints: [1] }, keepdims: { int: 1 } }),
-    g.f(uniform(draw, C * He, 0.6), [C, He]),
+    g.f(randomWeights(draw, C * He, 0.6), [C, He]),
   ]);
   const lyricMask = toFloat(input('lyric_attention_mask'));
   const one = g.op('Add', [g.op('Mul', [g.op('Slice', [lyricMask, g.i([0]), g.i([1]), g.i([1])]), g.f(0)]), g.f(1)]);
@@ -210,7 +219,7 @@ function ditGraph(draw: Draw): Uint8Array {
   const g = new GraphBuilder('');
   const io = declareInputs(g, 'dit_decoder');
   const input = (name: string): string => io[name] ?? '';
-  const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(uniform(draw, rows * cols, scale), [rows, cols]);
+  const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(randomWeights(draw, rows * cols, scale), [rows, cols]);
   // Patchify: two frames of [latent, context] per token. An odd frame count cannot be reshaped.
   const frames = g.op('Concat', [input('hidden_states'), input('context_latents')], { axis: { int: 2 } });
   const patched = g.op('Reshape', [frames, g.i([0, -1, 2 * (C + Cc)])]);
@@ -254,7 +263,7 @@ function vaeGraph(draw: Draw): Uint8Array {
   const features = g.op('Tanh', [
     g.op('MatMul', [
       g.op('Transpose', [io.latents ?? ''], { perm: { ints: [0, 2, 1] } }),
-      g.f(uniform(draw, C * VAE_BASIS, 1), [C, VAE_BASIS]),
+      g.f(randomWeights(draw, C * VAE_BASIS, 1), [C, VAE_BASIS]),
     ]),
   ]);
   // Each frame: tones at whole multiples of the 25 Hz frame rate, so phases meet at frame edges; one set per channel.
@@ -280,32 +289,29 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
   const random = seededRandom(20_260_415n, 'tiny-acestep-weights');
   const draw: Draw = () => random.next();
   const tokenizer = tokenizerJson();
-  const table = uniform(draw, tokenizer.vocabSize * TINY_WIDTHS.text_hidden, 1);
-  const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
+  const table = randomWeights(draw, tokenizer.vocabSize * TINY_WIDTHS.text_hidden, 1);
   const guidance = options.guidanceScale ?? 1;
 
   const files: Record<string, Uint8Array> = {
-    'tokenizer.json': json(tokenizer.json),
-    'silence_latent.bin': floatBytes(uniform(draw, SILENCE_FRAMES * TINY_WIDTHS.latent_channels, 0.3)),
+    'tokenizer.json': jsonFileBytes(tokenizer.json),
+    'silence_latent.bin': floatBytes(randomWeights(draw, SILENCE_FRAMES * TINY_WIDTHS.latent_channels, 0.3)),
     [GRAPH_FILE('qwen3_embedding_0p6')]: captionEncoderGraph(table, tokenizer.vocabSize, draw),
     [GRAPH_FILE('qwen3_token_embeddings')]: tokenEmbeddingGraph(table, tokenizer.vocabSize),
     [GRAPH_FILE('condition_encoder')]: conditionEncoderGraph(draw),
     [GRAPH_FILE('dit_decoder')]: ditGraph(draw),
     [GRAPH_FILE('vae_decoder')]: vaeGraph(draw),
   };
-  if (guidance > 1) files['null_condition.bin'] = floatBytes(uniform(draw, TINY_WIDTHS.encoder_hidden, 0.5));
+  if (guidance > 1) files['null_condition.bin'] = floatBytes(randomWeights(draw, TINY_WIDTHS.encoder_hidden, 0.5));
   const ref = (file: string) => ({ file, sha256: sha256(files[file] ?? new Uint8Array()) });
 
   const tinyGraphEntry = (graph: GraphName): AcestepManifest['graphs'][GraphName] => ({
     ...ref(GRAPH_FILE(graph)),
     precision: 'fp32',
     external_data: [],
-    inputs: CONTRACT[graph].inputs.map(tinyTensor),
-    outputs: CONTRACT[graph].outputs.map(tinyTensor),
   });
-  files[IO_CONTRACT_CORE_FILE] = json({
-    inputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].inputs.map((t) => t.name)])),
-    outputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].outputs.map((t) => t.name)])),
+  files[IO_CONTRACT_CORE_FILE] = jsonFileBytes({
+    inputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].inputs.map((t) => tinyTensor(t).name)])),
+    outputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].outputs.map((t) => tinyTensor(t).name)])),
   });
   const manifest: AcestepManifest = {
     format: 'songmint-acestep/1',
@@ -354,7 +360,7 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
       vae_decoder: tinyGraphEntry('vae_decoder'),
     },
   };
-  files[ACESTEP_MANIFEST_FILE] = json(manifest);
+  files[ACESTEP_MANIFEST_FILE] = jsonFileBytes(manifest);
   return files;
 }
 

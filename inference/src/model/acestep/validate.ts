@@ -1,9 +1,12 @@
 /**
- * Checks an ACE-Step directory against the layout contract, cheapest first, and names the first
- * mismatch (graph, tensor, expected vs found): the manifest against the contract, the manifest
- * against a public export's `io_contract_core.json` when the directory holds one, every file
- * against its sha256, and, once the sessions exist, what onnxruntime reads from each graph against
- * the manifest. The worker runs all of it at start and `npm run model:check` runs the same.
+ * Checks an ACE-Step directory and names the first real mismatch, cheapest first: every file
+ * against its sha256 (before anything loads), then each graph as onnxruntime reads it: its own
+ * inputs and outputs mapped onto the roles the backend feeds and reads (contract.ts), with their
+ * dtypes, ranks and the widths the manifest records; and, where the export ships its
+ * `io_contract_core.json`, that file against the graph it describes. The graph is the truth: a
+ * graph may leave out an input its export dropped, may name its VAE output `audio` or `waveform`,
+ * and may take its masks as float, int64 or bool. The worker runs all of it at start and
+ * `npm run model:check` (and `model:import`) run the same.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
@@ -11,9 +14,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
-import type { ContractDim, ContractTensor, GraphName } from './contract.ts';
+import type { ContractDim, ContractTensor, GraphName, TensorType } from './contract.ts';
 import { CONTRACT, CORE_GRAPHS, GRAPH_NAMES } from './contract.ts';
-import type { AcestepManifest, FileRef, ManifestTensor } from './manifest.ts';
+import type { AcestepManifest, FileRef } from './manifest.ts';
 import { IO_CONTRACT_CORE_FILE } from './manifest.ts';
 
 export type LayoutErrorCode = 'MODEL_LAYOUT_INVALID' | 'MODEL_FILE_MISSING' | 'MODEL_CHECKSUM_MISMATCH';
@@ -25,98 +28,6 @@ type Check = Result<null, LayoutError>;
 
 const PASSED: Check = ok(null);
 const layout = (message: string): Check => fail({ code: 'MODEL_LAYOUT_INVALID', message });
-
-function describeDim(dim: ContractDim, manifest: AcestepManifest): string {
-  if ('width' in dim) return `${dim.width}=${manifest.dims[dim.width]}`;
-  if ('fixed' in dim) return String(dim.fixed);
-  return dim.varies;
-}
-
-function checkTensor(where: string, expected: ContractTensor, found: ManifestTensor, manifest: AcestepManifest): Check {
-  if (!expected.types.includes(found.dtype)) return layout(`${where}: dtype expected ${expected.types.join(' or ')}, found ${found.dtype}`);
-  if (found.shape.length !== expected.dims.length) {
-    return layout(
-      `${where}: rank expected ${expected.dims.length} [${expected.dims.map((d) => describeDim(d, manifest)).join(', ')}], found ${found.shape.length} [${found.shape.join(', ')}]`,
-    );
-  }
-  for (const [axis, dim] of expected.dims.entries()) {
-    const value = found.shape[axis];
-    const want = 'width' in dim ? manifest.dims[dim.width] : 'fixed' in dim ? dim.fixed : undefined;
-    if (want !== undefined && value !== want)
-      return layout(`${where}: dimension ${axis} expected ${describeDim(dim, manifest)}, found ${String(value)}`);
-  }
-  return PASSED;
-}
-
-function checkTensorList(
-  graph: GraphName,
-  kind: 'input' | 'output',
-  expected: readonly ContractTensor[],
-  found: readonly ManifestTensor[],
-  manifest: AcestepManifest,
-): Check {
-  for (const tensor of expected) {
-    const declared = found.find((t) => t.name === tensor.name);
-    if (declared === undefined)
-      return layout(`graph ${graph}: ${kind} ${tensor.name} expected, found ${found.map((t) => t.name).join(', ') || 'none'}`);
-    const checked = checkTensor(`graph ${graph} ${kind} ${tensor.name}`, tensor, declared, manifest);
-    if (!checked.ok) return checked;
-  }
-  const extra = found.find((t) => !expected.some((e) => e.name === t.name));
-  if (extra !== undefined)
-    return layout(`graph ${graph}: ${kind} ${extra.name} is not in the contract (expected ${expected.map((t) => t.name).join(', ')})`);
-  return PASSED;
-}
-
-/** The manifest's graphs against the contract: names, dtypes, ranks and fixed widths. */
-export function checkManifestAgainstContract(manifest: AcestepManifest): Check {
-  for (const graph of GRAPH_NAMES) {
-    const declared = manifest.graphs[graph];
-    const inputs = checkTensorList(graph, 'input', CONTRACT[graph].inputs, declared.inputs, manifest);
-    if (!inputs.ok) return inputs;
-    const outputs = checkTensorList(graph, 'output', CONTRACT[graph].outputs, declared.outputs, manifest);
-    if (!outputs.ok) return outputs;
-  }
-  return PASSED;
-}
-
-/** A public export's names: `{inputs: {graph: [name | {name}]}, outputs: {...}}`. */
-function contractNames(json: unknown, kind: 'inputs' | 'outputs', graph: string): string[] | undefined {
-  if (typeof json !== 'object' || json === null) return undefined;
-  const section = (json as Record<string, unknown>)[kind];
-  if (typeof section !== 'object' || section === null) return undefined;
-  const list = (section as Record<string, unknown>)[graph];
-  if (!Array.isArray(list)) return undefined;
-  return list.map((entry: unknown) =>
-    typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null && 'name' in entry ? String(entry.name) : String(entry),
-  );
-}
-
-/** The manifest against the export's own `io_contract_core.json`, when the directory has one. */
-export async function checkIoContract(dir: string, manifest: AcestepManifest): Promise<Check> {
-  const path = join(dir, IO_CONTRACT_CORE_FILE);
-  if (!existsSync(path)) return PASSED;
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    return layout(`${IO_CONTRACT_CORE_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  for (const graph of CORE_GRAPHS) {
-    for (const kind of ['inputs', 'outputs'] as const) {
-      const names = contractNames(json, kind, graph);
-      if (names === undefined) return layout(`${IO_CONTRACT_CORE_FILE}: no ${kind}.${graph}`);
-      const ours = manifest.graphs[graph][kind].map((t) => t.name);
-      const missing = ours.find((name) => !names.includes(name));
-      if (missing !== undefined)
-        return layout(`graph ${graph}: ${kind.slice(0, -1)} ${missing} expected, ${IO_CONTRACT_CORE_FILE} has ${names.join(', ')}`);
-      const extra = names.find((name) => !ours.includes(name));
-      if (extra !== undefined)
-        return layout(`graph ${graph}: ${IO_CONTRACT_CORE_FILE} has ${kind.slice(0, -1)} ${extra}, the manifest does not`);
-    }
-  }
-  return PASSED;
-}
 
 /** Every file the manifest names, in manifest order. */
 export function manifestFiles(manifest: AcestepManifest): { what: string; ref: FileRef }[] {
@@ -165,57 +76,163 @@ export interface SessionValue {
   shape: readonly (number | string)[] | undefined;
 }
 
-function checkSessionList(
+/** One of a graph's own tensors, bound to the role the backend knows it by. */
+export interface BoundTensor {
+  name: string;
+  type: TensorType;
+}
+
+/** A graph's inputs and outputs by role: the backend feeds exactly `inputs`, reads `outputs`. */
+export interface GraphIo {
+  inputs: ReadonlyMap<string, BoundTensor>;
+  outputs: ReadonlyMap<string, BoundTensor>;
+}
+
+type Dims = AcestepManifest['dims'];
+
+function describeDim(dim: ContractDim, dims: Dims): string {
+  if ('width' in dim) return `${dim.width}=${dims[dim.width]}`;
+  if ('fixed' in dim) return String(dim.fixed);
+  return dim.varies;
+}
+
+function bindTensor(
   graph: GraphName,
   kind: 'input' | 'output',
-  declared: readonly ManifestTensor[],
-  found: readonly SessionValue[],
-): Check {
-  for (const tensor of declared) {
-    const actual = found.find((v) => v.name === tensor.name);
-    if (actual === undefined)
-      return layout(
-        `graph ${graph} (${kind}s of the ONNX file): ${kind} ${tensor.name} expected, found ${found.map((v) => v.name).join(', ') || 'none'}`,
-      );
-    if (actual.type !== undefined && actual.type !== tensor.dtype)
-      return layout(`graph ${graph} ${kind} ${tensor.name} in the ONNX file: dtype expected ${tensor.dtype}, found ${actual.type}`);
-    // A graph may leave its shapes undeclared; where it declares them, they must agree.
-    if (actual.shape === undefined || actual.shape.length === 0) continue;
-    if (actual.shape.length !== tensor.shape.length) {
-      return layout(
-        `graph ${graph} ${kind} ${tensor.name} in the ONNX file: rank expected ${tensor.shape.length} [${tensor.shape.join(', ')}], found ${actual.shape.length} [${actual.shape.join(', ')}]`,
-      );
+  role: ContractTensor,
+  found: SessionValue,
+  dims: Dims,
+): Result<BoundTensor, LayoutError> {
+  const where = `graph ${graph} ${kind} ${found.name}`;
+  const type = role.types.find((t) => t === found.type);
+  if (type === undefined)
+    return fail({
+      code: 'MODEL_LAYOUT_INVALID',
+      message: `${where}: dtype expected ${role.types.join(' or ')}, found ${found.type ?? 'a non-tensor'}`,
+    });
+  // A graph may leave its shapes undeclared; where it declares them, they must agree.
+  const shape = found.shape;
+  if (shape !== undefined && shape.length > 0) {
+    if (shape.length !== role.dims.length) {
+      return fail({
+        code: 'MODEL_LAYOUT_INVALID',
+        message: `${where}: rank expected ${role.dims.length} [${role.dims.map((d) => describeDim(d, dims)).join(', ')}], found ${shape.length} [${shape.join(', ')}]`,
+      });
     }
-    for (const [axis, want] of tensor.shape.entries()) {
-      const have = actual.shape[axis];
-      if (typeof want === 'number' && typeof have === 'number' && have > 0 && have !== want) {
-        return layout(`graph ${graph} ${kind} ${tensor.name} in the ONNX file: dimension ${axis} expected ${want}, found ${have}`);
-      }
+    for (const [axis, dim] of role.dims.entries()) {
+      const want = 'width' in dim ? dims[dim.width] : 'fixed' in dim ? dim.fixed : undefined;
+      const have = shape[axis];
+      if (want !== undefined && typeof have === 'number' && have > 0 && have !== want)
+        return fail({
+          code: 'MODEL_LAYOUT_INVALID',
+          message: `${where}: dimension ${axis} expected ${describeDim(dim, dims)}, found ${have}`,
+        });
     }
   }
-  const extraInput = kind === 'input' ? found.find((v) => !declared.some((t) => t.name === v.name)) : undefined;
-  if (extraInput !== undefined)
-    return layout(`graph ${graph}: the ONNX file has input ${extraInput.name}, which the manifest does not declare`);
+  return ok({ name: found.name, type });
+}
+
+const listNames = (values: readonly SessionValue[]): string => values.map((v) => v.name).join(', ') || 'none';
+
+/**
+ * A loaded graph's own inputs and outputs onto the roles: every input the backend must feed is
+ * there, every input the graph declares is one the backend can feed, every output it reads is
+ * there under one of its names, each with an allowed dtype, its rank and the manifest's widths.
+ */
+export function bindGraph(
+  graph: GraphName,
+  dims: Dims,
+  inputs: readonly SessionValue[],
+  outputs: readonly SessionValue[],
+): Result<GraphIo, LayoutError> {
+  const contract = CONTRACT[graph];
+  const boundInputs = new Map<string, BoundTensor>();
+  for (const role of contract.inputs) {
+    const found = inputs.find((v) => role.names.includes(v.name));
+    if (found === undefined) {
+      if (role.optional === true) continue;
+      return fail({
+        code: 'MODEL_LAYOUT_INVALID',
+        message: `graph ${graph}: input ${role.names.join(' or ')} expected, found ${listNames(inputs)}`,
+      });
+    }
+    const bound = bindTensor(graph, 'input', role, found, dims);
+    if (!bound.ok) return bound;
+    boundInputs.set(role.role, bound.value);
+  }
+  const unknown = inputs.find((v) => !contract.inputs.some((role) => role.names.includes(v.name)));
+  if (unknown !== undefined) {
+    return fail({
+      code: 'MODEL_LAYOUT_INVALID',
+      message: `graph ${graph}: input ${unknown.name} plays no role the backend can feed (it feeds ${contract.inputs.map((r) => r.names.join('/')).join(', ')})`,
+    });
+  }
+  const boundOutputs = new Map<string, BoundTensor>();
+  for (const role of contract.outputs) {
+    // A graph with one output and a role with one output: that output plays it, whatever its name
+    // (exporters name a single output freely; its dtype, rank and widths are still checked).
+    const sole = contract.outputs.length === 1 && outputs.length === 1 ? outputs[0] : undefined;
+    const found = outputs.find((v) => role.names.includes(v.name)) ?? sole;
+    if (found === undefined)
+      return fail({
+        code: 'MODEL_LAYOUT_INVALID',
+        message: `graph ${graph}: output ${role.names.join(' or ')} expected, found ${listNames(outputs)}`,
+      });
+    const bound = bindTensor(graph, 'output', role, found, dims);
+    if (!bound.ok) return bound;
+    boundOutputs.set(role.role, bound.value);
+  }
+  return ok({ inputs: boundInputs, outputs: boundOutputs });
+}
+
+/** A public export's names: `{inputs: {graph: [name | {name}]}, outputs: {...}}`. */
+function contractNames(json: unknown, kind: 'inputs' | 'outputs', graph: string): string[] | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const section = (json as Record<string, unknown>)[kind];
+  if (typeof section !== 'object' || section === null) return undefined;
+  const list = (section as Record<string, unknown>)[graph];
+  if (!Array.isArray(list)) return undefined;
+  return list.map((entry: unknown) =>
+    typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null && 'name' in entry ? String(entry.name) : String(entry),
+  );
+}
+
+/** The export's own `io_contract_core.json` (when the directory has one) against the graphs it describes. */
+export async function checkIoContract(
+  dir: string,
+  graphs: ReadonlyMap<GraphName, { inputs: readonly SessionValue[]; outputs: readonly SessionValue[] }>,
+): Promise<Check> {
+  const path = join(dir, IO_CONTRACT_CORE_FILE);
+  if (!existsSync(path)) return PASSED;
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    return layout(`${IO_CONTRACT_CORE_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  for (const graph of CORE_GRAPHS) {
+    const session = graphs.get(graph);
+    if (session === undefined) continue;
+    for (const kind of ['inputs', 'outputs'] as const) {
+      const listed = contractNames(json, kind, graph);
+      if (listed === undefined) continue;
+      const declared = session[kind].map((v) => v.name);
+      const missing = listed.find((name) => !declared.includes(name));
+      if (missing !== undefined)
+        return layout(
+          `graph ${graph}: ${IO_CONTRACT_CORE_FILE} lists ${kind.slice(0, -1)} ${missing}, the ONNX file declares ${declared.join(', ')}`,
+        );
+      const extra = declared.find((name) => !listed.includes(name));
+      if (extra !== undefined)
+        return layout(
+          `graph ${graph}: the ONNX file declares ${kind.slice(0, -1)} ${extra}, ${IO_CONTRACT_CORE_FILE} lists ${listed.join(', ')}`,
+        );
+    }
+  }
   return PASSED;
 }
 
-/** A loaded graph against its manifest entry. */
-export function checkSessionSignature(
-  graph: GraphName,
-  manifest: AcestepManifest,
-  inputs: readonly SessionValue[],
-  outputs: readonly SessionValue[],
-): Check {
-  const declared = manifest.graphs[graph];
-  const checkedInputs = checkSessionList(graph, 'input', declared.inputs, inputs);
-  return checkedInputs.ok ? checkSessionList(graph, 'output', declared.outputs, outputs) : checkedInputs;
-}
-
-/** Everything that needs no session: manifest vs contract, vs io_contract_core.json, files vs sha256. */
-export async function validateFiles(dir: string, manifest: AcestepManifest): Promise<Check> {
-  const contract = checkManifestAgainstContract(manifest);
-  if (!contract.ok) return contract;
-  const io = await checkIoContract(dir, manifest);
-  if (!io.ok) return io;
+/** Everything that needs no session: every file the manifest names against its sha256 and size. */
+export function validateFiles(dir: string, manifest: AcestepManifest): Promise<Check> {
   return verifyFiles(dir, manifest);
 }

@@ -14,7 +14,8 @@ import { forcedToken, framesFromColumns, promptColumns, windowColumns } from './
 import type { CacheShape, KvCache } from './kv-cache.ts';
 import { advanceCache, emptyCache, presentNames } from './kv-cache.ts';
 import type { MusicgenSpec } from './layout.ts';
-import type { Random, SamplingSettings } from './sampler.ts';
+import type { Random } from '../seed.ts';
+import type { SamplingSettings } from './sampler.ts';
 import { guidedLogits, sampleToken } from './sampler.ts';
 
 export interface EncodedText {

@@ -16,7 +16,7 @@ import { DEFAULT_CHUNKING, decodeCodes } from './codec.ts';
 import { generateCodes } from './generate-codes.ts';
 import type { MusicgenSpec } from './layout.ts';
 import { readMusicgenSpec } from './layout.ts';
-import { seededRandom } from './sampler.ts';
+import { seededRandom } from '../seed.ts';
 import { conditioningText, encodeText, loadTokenizer } from './text-conditioning.ts';
 import type { TextTokenizer } from './text-conditioning.ts';
 

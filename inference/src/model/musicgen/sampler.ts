@@ -1,37 +1,9 @@
 /**
  * Seeded token sampling: classifier-free guidance, temperature and top-k over one codebook's
- * logits, drawn with a per-job PRNG (xoshiro128**, seeded from SHA-256 of the job seed). The
- * PRNG is the job's own state, never shared, so concurrent jobs cannot disturb each other's draws
- * and the same seed gives the same tokens.
+ * logits, drawn with the job's own PRNG (`seededRandom` in model/seed.ts), so the same seed gives
+ * the same tokens.
  */
-import { createHash } from 'node:crypto';
-
-export interface Random {
-  /** A float in [0, 1). */
-  next(): number;
-}
-
-export function seededRandom(seed: bigint, stream: string): Random {
-  const digest = createHash('sha256').update(`songmint-musicgen:${stream}:${seed.toString()}`).digest();
-  const s = new Uint32Array([digest.readUInt32LE(0), digest.readUInt32LE(4), digest.readUInt32LE(8), digest.readUInt32LE(12)]);
-  if (s.every((word) => word === 0)) s[0] = 1;
-  const rotl = (x: number, k: number): number => ((x << k) | (x >>> (32 - k))) >>> 0;
-  return {
-    next() {
-      const a = s[0] ?? 0;
-      const b = s[1] ?? 0;
-      const result = Math.imul(rotl(Math.imul(b, 5) >>> 0, 7), 9) >>> 0;
-      const t = (b << 9) >>> 0;
-      s[2] = (s[2] ?? 0) ^ a;
-      s[3] = (s[3] ?? 0) ^ b;
-      s[1] = b ^ (s[2] ?? 0);
-      s[0] = a ^ (s[3] ?? 0);
-      s[2] = (s[2] ?? 0) ^ t;
-      s[3] = rotl(s[3] ?? 0, 11);
-      return result / 4294967296;
-    },
-  };
-}
+import type { Random } from '../seed.ts';
 
 export interface SamplingSettings {
   /** > 1 mixes the unconditional logits in: uncond + (cond - uncond) x scale. */

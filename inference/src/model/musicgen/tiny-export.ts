@@ -9,9 +9,9 @@
  */
 import type { ModelLicence } from '../licence.ts';
 import { writeModelDirectory } from '../model-directory.ts';
-import { GraphBuilder, encodeModel } from '../onnx-builder.ts';
+import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../onnx-builder.ts';
 import { GRAPH_FILES } from './layout.ts';
-import { seededRandom } from './sampler.ts';
+import { seededRandom } from '../seed.ts';
 
 export interface TinyMusicgenOptions {
   licence?: ModelLicence;
@@ -100,21 +100,17 @@ function tokenizerJson(): { json: object; vocabSize: number } {
   return { json, vocabSize: vocab.length };
 }
 
-function weights(random: () => number, count: number, scale: number): number[] {
-  return Array.from({ length: count }, () => (random() * 2 - 1) * scale);
-}
-
 function textEncoderGraph(vocabSize: number, random: () => number): Uint8Array {
   const D = TINY_DIMS.textHidden;
   const g = new GraphBuilder('');
   const ids = g.input('input_ids', 'int64', ['batch_size', 'encoder_sequence_length']);
   const mask = g.input('attention_mask', 'int64', ['batch_size', 'encoder_sequence_length']);
-  const emb = g.op('Gather', [g.f(weights(random, vocabSize * D, 1), [vocabSize, D]), ids]);
+  const emb = g.op('Gather', [g.f(randomWeights(random, vocabSize * D, 1), [vocabSize, D]), ids]);
   const maskF = g.op('Unsqueeze', [g.op('Cast', [mask], { to: { int: 1 } }), g.i([2])]);
-  const h = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [emb, g.f(weights(random, D * D, 0.6), [D, D])])]), maskF]);
+  const h = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [emb, g.f(randomWeights(random, D * D, 0.6), [D, D])])]), maskF]);
   // A little context: every token sees the sequence's mean.
   const mean = g.op('ReduceMean', [h], { axes: { ints: [1] }, keepdims: { int: 1 } });
-  const mixed = g.op('Tanh', [g.op('Add', [h, g.op('MatMul', [mean, g.f(weights(random, D * D, 0.6), [D, D])])])]);
+  const mixed = g.op('Tanh', [g.op('Add', [h, g.op('MatMul', [mean, g.f(randomWeights(random, D * D, 0.6), [D, D])])])]);
   g.output(g.op('Mul', [mixed, maskF]), 'last_hidden_state', 'float', ['batch_size', 'encoder_sequence_length', D]);
   return encodeModel(g.graph('text_encoder'), 'songmint tiny MusicGen-format text encoder (T5 stand-in)');
 }
@@ -123,7 +119,7 @@ function decoderGraph(random: () => number): Uint8Array {
   const { codebooks: K, codebookSize: V, hidden: D, heads: H, layers: L, ffn: F, textHidden: Dt } = TINY_DIMS;
   const hd = D / H;
   const g = new GraphBuilder('');
-  const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(weights(random, rows * cols, scale), [rows, cols]);
+  const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(randomWeights(random, rows * cols, scale), [rows, cols]);
   const norm = (x: string) =>
     g.op('LayerNormalization', [x, g.f(new Array<number>(D).fill(1), [D]), g.f(new Array<number>(D).fill(0), [D])], {
       axis: { int: -1 },
@@ -154,7 +150,7 @@ function decoderGraph(random: () => number): Uint8Array {
     Array.from({ length: K }, (_, k) => k * (V + 1)),
     [1, K, 1],
   );
-  const table = g.f(weights(random, K * (V + 1) * D, 0.5), [K * (V + 1), D]);
+  const table = g.f(randomWeights(random, K * (V + 1) * D, 0.5), [K * (V + 1), D]);
   let x = g.op('ReduceSum', [g.op('Gather', [table, g.op('Add', [ids3, offsets])]), g.i([1])], { keepdims: { int: 0 } });
 
   // Sinusoidal positions continue from the cache's length.
@@ -253,7 +249,7 @@ function codecGraph(random: () => number): Uint8Array {
     Array.from({ length: K }, (_, k) => k * V),
     [1, K, 1],
   );
-  const table = g.f(weights(random, K * V * C, 0.3), [K * V, C]);
+  const table = g.f(randomWeights(random, K * V * C, 0.3), [K * V, C]);
   const features = g.op('ReduceSum', [g.op('Gather', [table, g.op('Add', [squeezed, offsets])]), g.i([1])], { keepdims: { int: 0 } });
   // Each frame: a mix of tones at whole multiples of the frame rate, so phases meet at frame edges.
   const frameRate = sampleRate / hop;
@@ -276,9 +272,8 @@ export function tinyMusicgenFiles(options: TinyMusicgenOptions = {}): Record<str
   const random = seededRandom(20_260_101n, 'tiny-musicgen-weights');
   const next = () => random.next();
   const tokenizer = tokenizerJson();
-  const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
   return {
-    'config.json': json({
+    'config.json': jsonFileBytes({
       architectures: ['MusicgenForConditionalGeneration'],
       model_type: 'musicgen',
       decoder: {
@@ -303,7 +298,7 @@ export function tinyMusicgenFiles(options: TinyMusicgenOptions = {}): Record<str
         codebook_size: V,
       },
     }),
-    'generation_config.json': json({
+    'generation_config.json': jsonFileBytes({
       _from_model_config: false,
       bos_token_id: V,
       decoder_start_token_id: V,
@@ -313,15 +308,15 @@ export function tinyMusicgenFiles(options: TinyMusicgenOptions = {}): Record<str
       max_length: maxPositions,
       top_k: 32,
     }),
-    'tokenizer.json': json(tokenizer.json),
-    'tokenizer_config.json': json({
+    'tokenizer.json': jsonFileBytes(tokenizer.json),
+    'tokenizer_config.json': jsonFileBytes({
       tokenizer_class: 'T5Tokenizer',
       model_max_length: 512,
       eos_token: '</s>',
       pad_token: '<pad>',
       unk_token: '<unk>',
     }),
-    'songmint.json': json({
+    'songmint.json': jsonFileBytes({
       format: 'songmint-musicgen/1',
       name: options.name ?? 'songmint-musicgen-tiny',
       version: '1.0.0',
