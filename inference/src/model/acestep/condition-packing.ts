@@ -8,9 +8,9 @@
  *
  * where `pack_sequences` concatenates two masked sequences along the tokens, moves the valid
  * tokens (mask 1) to the front in their order (a stable descending sort of the mask), and
- * returns the mask as "the first sum(mask) tokens are valid". The timbre encoder's per-reference
- * embeddings are unpacked to songs by `refer_audio_order_mask` (reference i belongs to song
- * order[i], in order), and `prepare_condition`'s context is `cat([src_latents, chunk_masks], -1)`.
+ * returns the mask as "the first sum(mask) tokens are valid". `prepare_condition`'s context is
+ * `cat([src_latents, chunk_masks], -1)`. (The timbre encoder graph unpacks its references to
+ * songs itself, as the reference module's forward does.)
  */
 
 /** States `[batch, tokens, width]` (row-major) with a 0/1 mask `[batch, tokens]`. */
@@ -41,8 +41,8 @@ export function packSequences(a: MaskedStates, b: MaskedStates): MaskedStates {
   for (let n = 0; n < batch; n += 1) {
     const source = (t: number): [Float32Array, number, number] =>
       t < a.tokens
-        ? [a.states, (n * a.tokens + t) * width, a.mask[n * a.tokens + t]]
-        : [b.states, (n * b.tokens + t - a.tokens) * width, b.mask[n * b.tokens + t - a.tokens]];
+        ? [a.states, (n * a.tokens + t) * width, a.mask[n * a.tokens + t] ?? 0]
+        : [b.states, (n * b.tokens + t - a.tokens) * width, b.mask[n * b.tokens + t - a.tokens] ?? 0];
     // Stable sort by mask, descending: every valid token in order, then every masked one in order.
     let out = 0;
     for (const valid of [true, false])
@@ -60,31 +60,6 @@ export function packSequences(a: MaskedStates, b: MaskedStates): MaskedStates {
 /** The condition the DiT attends to: lyrics and timbre packed, then the caption after them. */
 export function packCondition(parts: { lyric: MaskedStates; timbre: MaskedStates; text: MaskedStates }): MaskedStates {
   return packSequences(packSequences(parts.lyric, parts.timbre), parts.text);
-}
-
-/**
- * `unpack_timbre_embeddings`: one embedding per reference (`[references, width]`), grouped into
- * songs by `order` (reference i belongs to song order[i]); songs with fewer references are padded
- * with masked zeros to the largest count.
- */
-export function unpackTimbre(embeddings: Float32Array, order: readonly number[], width: number): MaskedStates {
-  if (embeddings.length !== order.length * width)
-    throw new Error(`timbre embeddings: ${embeddings.length} values, expected ${order.length}x${width}`);
-  if (order.some((o) => !Number.isInteger(o) || o < 0)) throw new Error('refer_audio_order_mask must hold song indices');
-  const batch = Math.max(...order) + 1;
-  const counts = new Array<number>(batch).fill(0);
-  for (const o of order) counts[o] += 1;
-  const tokens = Math.max(...counts);
-  const states = new Float32Array(batch * tokens * width);
-  const mask = new Uint8Array(batch * tokens);
-  const next = new Array<number>(batch).fill(0);
-  order.forEach((song, i) => {
-    const at = song * tokens + next[song];
-    next[song] += 1;
-    states.set(embeddings.subarray(i * width, (i + 1) * width), at * width);
-    mask[at] = 1;
-  });
-  return { states, mask, batch, tokens, width };
 }
 
 /** `prepare_condition`'s context: each frame's source latent followed by its chunk mask, `[frames, 2C]`. */
