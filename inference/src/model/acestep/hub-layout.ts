@@ -2,7 +2,8 @@
  * The Hugging Face Hub repositories `npm run model:fetch` reads for ACE-Step 1.5, DiT-only: the
  * ONNX repository made for ONNX Runtime (shreyask/ACE-Step-v1.5-ONNX: `onnx/` fp32, `onnx_fp16/`
  * with `_fp16` names, `onnx_q4/` with `_q4` names; `text_encoder` is Qwen3-Embedding-0.6B,
- * `text_embed_tokens` its token table, and some versions ship a combined `condition_encoder`),
+ * `text_embed_tokens` its token table; the condition encoder comes as `text_projector`,
+ * `lyric_encoder` and `timbre_encoder`, packed on the host, or in some versions combined),
  * and the checkpoint repository (ACE-Step/Ace-Step1.5) for the silence latent and the tokenizer.
  * Which file plays which role, with its external-data sidecars, is chosen from the repository's
  * own listing, and recorded with every file's sha256 in `songmint-hub-files.json`, which
