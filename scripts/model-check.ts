@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ACESTEP_MANIFEST_FILE, combinedLicence, readAcestepManifest } from '../inference/src/model/acestep/manifest.ts';
+import { ACESTEP_MANIFEST_FILE, combinedLicence, manifestGraphs, readAcestepManifest } from '../inference/src/model/acestep/manifest.ts';
 import { validateFiles } from '../inference/src/model/acestep/validate.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';
 
@@ -33,7 +33,7 @@ if (existsSync(join(dir, ACESTEP_MANIFEST_FILE))) {
   const files = await validateFiles(dir, manifest);
   if (!files.ok) failed(files.error.code, files.error.message);
   console.log(`${manifest.name} ${manifest.version} (ACE-Step 1.5 layout): manifest and sha256 of every file pass`);
-  for (const [graph, entry] of Object.entries(manifest.graphs)) console.log(`  ${graph}: ${entry.file} (${entry.precision})`);
+  for (const { graph, entry } of manifestGraphs(manifest)) console.log(`  ${graph}: ${entry.file} (${entry.precision})`);
   console.log(
     `  widths: ${Object.entries(manifest.dims)
       .map(([k, v]) => `${k}=${v}`)

@@ -26,6 +26,7 @@ import { startHubServer } from './helpers/hub-server.ts';
 
 const execFileAsync = promisify(execFile);
 const HUB = join(import.meta.dirname, '..', 'fixtures', 'acestep-export', 'hub');
+const SPLIT_HUB = join(import.meta.dirname, '..', 'fixtures', 'acestep-export', 'hub-split');
 const ONNX_REPO = 'shreyask/ACE-Step-v1.5-ONNX';
 const CHECKPOINT_REPO = 'ACE-Step/Ace-Step1.5';
 
@@ -97,6 +98,55 @@ describe('npm run model:fetch from a local Hub (test double)', () => {
       refused.error.message,
       /graph dit_decoder: onnx\/dit_decoder\.onnx\.data sha256 expected [0-9a-f]{64} \(songmint-hub-files\.json, the Hub's hashes\), found/,
     );
+  });
+
+  it('fetches the model card minimum set with the split condition encoder (q4 and fp16 graphs); a song with lyrics sings', async () => {
+    const splitHub = await startHubServer({ [ONNX_REPO]: join(SPLIT_HUB, 'onnx'), [CHECKPOINT_REPO]: join(HUB, 'checkpoint') });
+    const target = join(dir.path, 'split');
+    try {
+      const done = await execFileAsync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/model-fetch.ts', 'acestep-1.5-turbo', '--dir', target, '--precision', 'q4'],
+        { env: { ...process.env, HF_ENDPOINT: splitHub.url, HF_TOKEN: 'hf_songmint_test' } },
+      );
+      assert.match(done.stdout, /acestep-1\.5-turbo \(q4\) from http:\/\/127\.0\.0\.1:\d+: 9 files into/);
+      assert.match(done.stdout, /model:fetch done: ace-step-1\.5-turbo passes model:check/);
+    } finally {
+      await splitHub.close();
+    }
+    const manifest = JSON.parse(await readFile(join(target, ACESTEP_MANIFEST_FILE), 'utf8')) as {
+      graphs: Record<string, { file: string; precision: string } | undefined>;
+    };
+    assert.equal(manifest.graphs.condition_encoder, undefined);
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(manifest.graphs).map(([role, g]) => [role, `${g?.file ?? ''} ${g?.precision ?? ''}`])),
+      {
+        qwen3_embedding_0p6: 'onnx_q4/text_encoder_q4.onnx fp32',
+        qwen3_token_embeddings: 'onnx_fp16/text_embed_tokens_fp16.onnx fp16',
+        text_projector: 'onnx_fp16/text_projector_fp16.onnx fp16',
+        lyric_encoder: 'onnx_q4/lyric_encoder_q4.onnx fp32',
+        timbre_encoder: 'onnx_q4/timbre_encoder_q4.onnx fp32',
+        dit_decoder: 'onnx_q4/dit_decoder_q4.onnx fp32',
+        vae_decoder: 'onnx_fp16/vae_decoder_fp16.onnx fp16',
+      },
+    );
+    const checked = await execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', target]);
+    assert.match(checked.stdout, /model:check passed: ace-step-1\.5-turbo/);
+    const loaded = await loadAcestepModel({ modelDir: target, device: 'cpu' });
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.error.message);
+    try {
+      const request = { prompt: 'warm folk, 90 bpm', lyrics: '[verse]\nrain on the night road', seed: 5n, durationSeconds: 2, steps: 27 };
+      const song = await loaded.value.render(request, new AbortController().signal);
+      const left = song.pcm.channels[0] ?? new Float32Array();
+      assert.equal(left.length, 2 * 48_000);
+      assert.ok(left.some((x) => x !== 0) && left.every((x) => Number.isFinite(x) && Math.abs(x) <= 1));
+      const again = await loaded.value.render(request, new AbortController().signal);
+      assert.deepEqual(again.pcm.channels, song.pcm.channels, 'same seed, same samples');
+      const otherLyrics = await loaded.value.render({ ...request, lyrics: '[chorus]\nlove in the rain' }, new AbortController().signal);
+      assert.notDeepEqual(otherLyrics.pcm.channels, song.pcm.channels, 'the lyrics reach the song through the lyric encoder');
+    } finally {
+      await loaded.value.release();
+    }
   });
 
   it('resumes an interrupted download where it stopped', async () => {
@@ -174,25 +224,38 @@ describe("model:fetch's choice of files from a repository listing", () => {
     assert.equal(q4.value.files.length, 9, 'seven graph files and sidecars, the silence latent and the tokenizer');
     const fp32 = planFetch(preset, 'fp32', onnx, checkpoint);
     assert.ok(!fp32.ok);
-    assert.match(fp32.error.message, /has no onnx\/condition_encoder\.onnx \(the condition_encoder role\)/);
+    assert.match(fp32.error.message, /has neither a condition_encoder graph nor onnx\/text_projector\.onnx \(the text_projector role/);
   });
 
-  it('refuses a repository that splits the condition encoder, saying why', () => {
+  it('takes the three parts of a split condition encoder when the repository has no combined one', () => {
     assert.ok(preset !== undefined);
+    // The model card's DiT-only minimum set.
     const split = listing(ONNX_REPO, [
-      'onnx/text_encoder.onnx',
-      'onnx/text_embed_tokens.onnx',
-      'onnx/lyric_encoder.onnx',
-      'onnx/timbre_encoder.onnx',
+      'onnx_q4/dit_decoder_q4.onnx',
+      'onnx_q4/text_encoder_q4.onnx',
+      'onnx_fp16/text_embed_tokens_fp16.onnx',
+      'onnx_q4/lyric_encoder_q4.onnx',
+      'onnx_fp16/vae_decoder_fp16.onnx',
+      'onnx_q4/timbre_encoder_q4.onnx',
+      'onnx_fp16/text_projector_fp16.onnx',
       'onnx/text_projector.onnx',
-      'onnx/dit_decoder.onnx',
-      'onnx/vae_decoder.onnx',
     ]);
-    const plan = planFetch(preset, 'fp32', split, checkpoint);
-    assert.ok(!plan.ok);
+    const plan = planFetch(preset, 'q4', split, checkpoint);
+    assert.ok(plan.ok, plan.ok ? '' : plan.error.message);
+    assert.deepEqual(Object.fromEntries(Object.entries(plan.value.roles).map(([role, r]) => [role, r.file])), {
+      qwen3_embedding_0p6: 'onnx_q4/text_encoder_q4.onnx',
+      qwen3_token_embeddings: 'onnx_fp16/text_embed_tokens_fp16.onnx',
+      text_projector: 'onnx_fp16/text_projector_fp16.onnx',
+      lyric_encoder: 'onnx_q4/lyric_encoder_q4.onnx',
+      timbre_encoder: 'onnx_q4/timbre_encoder_q4.onnx',
+      dit_decoder: 'onnx_q4/dit_decoder_q4.onnx',
+      vae_decoder: 'onnx_fp16/vae_decoder_fp16.onnx',
+    });
+    const partial = planFetch(preset, 'q4', new Map([...split].filter(([path]) => !path.includes('timbre_encoder'))), checkpoint);
+    assert.ok(!partial.ok);
     assert.match(
-      plan.error.message,
-      /splits the condition encoder into text_projector, lyric_encoder and timbre_encoder \(packed on the host\)/,
+      partial.error.message,
+      /has neither a condition_encoder graph nor onnx_q4\/timbre_encoder_q4\.onnx or .* \(the timbre_encoder role of the split condition encoder\)/,
     );
   });
 });

@@ -3,8 +3,9 @@
  * project builds behind MODEL_DIR, jobs with lyrics through PostgreSQL and pg-boss, MP3 to S3,
  * the model and its (commercial) licence recorded on each job, the same decoded samples for the
  * same seed; a directory as the public exporter ships it (the torch.onnx.export fixtures), made
- * ready by model:import, and the Hub layout fetched by model:fetch from a local Hub test double,
- * each singing through the same queue; and a directory with a wrong sha256
+ * ready by model:import, and the Hub layouts fetched by model:fetch from a local Hub test double
+ * (with a combined condition encoder, and the model card's minimum set with it split in three,
+ * q4 and fp16 graphs), each singing through the same queue; and a directory with a wrong sha256
  * refused at start with a message naming it.
  */
 import assert from 'node:assert/strict';
@@ -151,23 +152,42 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     await singsTwice(exported);
   });
 
-  it('sings lyrics from the Hub layout fetched by model:fetch from a local Hub (test double)', async () => {
+  /** model:fetch of `onnxFolder` (the ONNX repository) from a local Hub (test double), then two jobs through the queue. */
+  async function fetchesAndSings(onnxFolder: string, target: string, precision: string): Promise<void> {
     const hub = await startHubServer({
-      'shreyask/ACE-Step-v1.5-ONNX': join(FIXTURES, 'hub', 'onnx'),
+      'shreyask/ACE-Step-v1.5-ONNX': onnxFolder,
       'ACE-Step/Ace-Step1.5': join(FIXTURES, 'hub', 'checkpoint'),
     });
     try {
-      const fetched = join(dir.path, 'fetched');
       const done = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'scripts/model-fetch.ts', 'acestep-1.5-turbo', '--dir', fetched],
+        ['--import', 'tsx', 'scripts/model-fetch.ts', 'acestep-1.5-turbo', '--dir', target, '--precision', precision],
         { env: { ...process.env, HF_ENDPOINT: hub.url } },
       );
       assert.match(done.stdout, /model:fetch done/);
-      await singsTwice(fetched);
     } finally {
       await hub.close();
     }
+    await singsTwice(target);
+  }
+
+  it('sings lyrics from the Hub layout fetched by model:fetch from a local Hub (test double)', async () => {
+    await fetchesAndSings(join(FIXTURES, 'hub', 'onnx'), join(dir.path, 'fetched'), 'fp32');
+  });
+
+  it('sings lyrics from the Hub minimum set with the split condition encoder (q4 and fp16 graphs)', async () => {
+    const fetched = join(dir.path, 'fetched-split');
+    await fetchesAndSings(join(FIXTURES, 'hub-split', 'onnx'), fetched, 'q4');
+    const manifest = JSON.parse(await readFile(join(fetched, 'songmint-acestep.json'), 'utf8')) as { graphs: Record<string, unknown> };
+    assert.deepEqual(Object.keys(manifest.graphs).sort(), [
+      'dit_decoder',
+      'lyric_encoder',
+      'qwen3_embedding_0p6',
+      'qwen3_token_embeddings',
+      'text_projector',
+      'timbre_encoder',
+      'vae_decoder',
+    ]);
   });
 
   it('refuses to start on a directory whose file does not match its sha256, naming the file', async () => {

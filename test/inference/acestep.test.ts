@@ -18,6 +18,8 @@ import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from '../../
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from '../../inference/src/model/acestep/manifest.ts';
 import { captionText, lyricText, promptMetadata } from '../../inference/src/model/acestep/prompt.ts';
 import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
+import type { SessionValue } from '../../inference/src/model/acestep/validate.ts';
+import { bindGraph } from '../../inference/src/model/acestep/validate.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
@@ -375,5 +377,65 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     );
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /MODEL_CHECKSUM_MISMATCH: silence latent: silence_latent\.bin sha256 expected/);
+  });
+});
+
+describe('binding the split encoder graphs, whose tensor names nobody publishes', () => {
+  const dims = { text_hidden: 16, latent_channels: 8, context_channels: 16, encoder_hidden: 24, timbre_frames: 12 };
+  const value = (name: string, type: string, shape: (number | string)[]): SessionValue => ({ name, type, shape });
+
+  it('binds by dtype and rank, then alike tensors by position', () => {
+    const lyric = bindGraph(
+      'lyric_encoder',
+      dims,
+      [value('mask', 'int64', ['B', 'T']), value('embeds', 'float32', ['B', 'T', 16])],
+      [value('out', 'float16', ['B', 'T', 24])],
+    );
+    assert.ok(lyric.ok, lyric.ok ? '' : lyric.error.message);
+    assert.deepEqual(lyric.value.inputs.get('attention_mask'), { name: 'mask', type: 'int64' });
+    assert.deepEqual(lyric.value.inputs.get('inputs_embeds'), { name: 'embeds', type: 'float32' });
+    assert.deepEqual(lyric.value.outputs.get('last_hidden_state'), { name: 'out', type: 'float16' });
+    // Shapes undeclared and both float: the declared order settles it (embeddings first, as the reference's forward).
+    const positional = bindGraph(
+      'lyric_encoder',
+      dims,
+      [value('a', 'float32', []), value('b', 'float32', [])],
+      [value('o', 'float32', [])],
+    );
+    assert.ok(positional.ok, positional.ok ? '' : positional.error.message);
+    assert.equal(positional.value.inputs.get('inputs_embeds')?.name, 'a');
+    assert.equal(positional.value.inputs.get('attention_mask')?.name, 'b');
+    // The timbre mask output is optional; the states are still checked against the widths.
+    const timbre = bindGraph(
+      'timbre_encoder',
+      dims,
+      [value('order', 'int64', ['N']), value('latents', 'float32', ['N', 12, 8])],
+      [value('timbre', 'float32', [1, 'N', 24])],
+    );
+    assert.ok(timbre.ok, timbre.ok ? '' : timbre.error.message);
+    assert.equal(timbre.value.outputs.has('timbre_embs_mask'), false);
+    const wrongWidth = bindGraph(
+      'timbre_encoder',
+      dims,
+      [value('order', 'int64', ['N']), value('latents', 'float32', ['N', 12, 9])],
+      [value('timbre', 'float32', [1, 'N', 24])],
+    );
+    assert.ok(!wrongWidth.ok);
+    assert.match(wrongWidth.error.message, /graph timbre_encoder input latents: dimension 2 expected latent_channels=8, found 9/);
+  });
+
+  it('refuses an output two tensors could play, naming the graph', () => {
+    const bound = bindGraph(
+      'text_projector',
+      dims,
+      [value('hidden', 'float32', ['B', 'T', 16])],
+      [value('first', 'float32', ['B', 'T', 24]), value('second', 'float32', ['B', 'T', 24])],
+    );
+    assert.ok(!bound.ok);
+    assert.equal(bound.error.code, 'MODEL_LAYOUT_INVALID');
+    assert.match(
+      bound.error.message,
+      /graph text_projector: output text_states cannot be bound unambiguously: first \(float32, rank 3\) and second \(float32, rank 3\) could each play it/,
+    );
   });
 });

@@ -2,13 +2,15 @@
  * The ACE-Step 1.5 backend (DiT-only mode): a directory with `songmint-acestep.json` as a song
  * model, run by the project's own loop over onnxruntime-node. Per song: the caption and lyric
  * texts in the model's templates, tokenized once; the caption through the Qwen3 embedding model,
- * the lyrics through its token table; the condition encoder once; seeded noise integrated by the
+ * the lyrics through its token table; the condition encoder once (one graph, or its three parts
+ * with the reference's packing on the host, condition-packing.ts); seeded noise integrated by the
  * flow-matching Euler sampler (one DiT call per step, two with guidance; the latent padded to the
  * DiT's patch size); the VAE decoded in overlapping windows as the reference's `tiled_decode`;
  * the song divided by its peak when that exceeds 1, as the reference does (ace-step/ACE-Step-1.5,
- * acestep/handler.py). Five sessions per process, created on the device the worker chose (CUDA, or
- * CPU as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
- * (validate.ts binds them to roles), after every file has matched its sha256.
+ * acestep/handler.py). One session per graph (five, or seven with a split encoder), created on
+ * the device the worker chose (CUDA, or CPU as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
+ * (validate.ts binds them to roles; fp16 graphs get and give float16, converted at the
+ * boundary), after every file has matched its sha256.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,11 +25,13 @@ import { seededRandom } from '../seed.ts';
 import type { LoadModelOptions } from '../runtime.ts';
 import type { RenderedSong, SongModel, SongModelRequest } from '../song-model.ts';
 import type { GraphName, TensorType } from './contract.ts';
-import { GRAPH_NAMES, PATCH_SIZE } from './contract.ts';
+import { PATCH_SIZE } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
-import { combinedLicence, readAcestepManifest, requestSteps } from './manifest.ts';
+import { combinedLicence, manifestGraphs, readAcestepManifest, requestSteps } from './manifest.ts';
 import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from './flow-sampler.ts';
 import { captionText, lyricText, promptMetadata } from './prompt.ts';
+import { contextLatents, packCondition } from './condition-packing.ts';
+import { fromFloat16, toFloat16 } from './float16.ts';
 import type { GraphIo, SessionValue } from './validate.ts';
 import { bindGraph, checkIoContract, validateFiles } from './validate.ts';
 
@@ -54,6 +58,7 @@ function sessionValues(metadata: readonly ort.InferenceSession.ValueMetadata[]):
 
 /** A 0/1 mask in whichever dtype the graph takes it. */
 function maskTensor(type: TensorType, values: ArrayLike<number>, dims: readonly number[]): ort.Tensor {
+  if (type === 'float16') return new ort.Tensor('float16', toFloat16(Array.from(values, (x) => (x === 0 ? 0 : 1))), dims);
   if (type === 'int64') return new ort.Tensor('int64', BigInt64Array.from(Array.from(values, (x) => BigInt(x === 0 ? 0 : 1))), dims);
   if (type === 'bool') return new ort.Tensor('bool', Uint8Array.from(Array.from(values, (x) => (x === 0 ? 0 : 1))), dims);
   return new ort.Tensor(
@@ -75,6 +80,12 @@ interface MaskValue {
 }
 type FeedValue = ort.Tensor | MaskValue;
 
+/** A float32 value as an fp16 graph declares it (the backend computes in float32; outputs come back the same way). */
+function atBoundary(value: ort.Tensor, type: TensorType): ort.Tensor {
+  if (type === 'float16' && value.type === 'float32') return new ort.Tensor('float16', toFloat16(value.data as Float32Array), value.dims);
+  return value;
+}
+
 /** One graph: its session and its own inputs and outputs bound to roles. */
 class BoundGraph {
   constructor(
@@ -89,7 +100,7 @@ class BoundGraph {
     for (const [role, bound] of this.io.inputs) {
       const value = values[role];
       if (value === undefined) throw new Error(`graph ${this.graph} takes ${bound.name} (${role}), which the backend did not provide`);
-      feeds[bound.name] = 'mask' in value ? maskTensor(bound.type, value.mask, value.dims) : value;
+      feeds[bound.name] = 'mask' in value ? maskTensor(bound.type, value.mask, value.dims) : atBoundary(value, bound.type);
     }
     const names = [...this.io.outputs.values()].map((b) => b.name);
     const out = await this.session.run(feeds, names);
@@ -97,7 +108,10 @@ class BoundGraph {
     for (const [role, bound] of this.io.outputs) {
       const tensor = out[bound.name];
       if (tensor === undefined) throw new Error(`graph ${this.graph} returned no ${bound.name}`);
-      byRole.set(role, tensor);
+      byRole.set(
+        role,
+        tensor.type === 'float16' ? new ort.Tensor('float32', fromFloat16(tensor.data as Uint16Array), tensor.dims) : tensor,
+      );
     }
     return byRole;
   }
@@ -140,10 +154,13 @@ export function normalisePeak(channels: Float32Array[]): Float32Array[] {
   return channels.map((channel) => channel.map((x) => x / peak));
 }
 
+/** The condition encoder: one graph, or its three parts with the packing on the host. */
+type ConditionGraphs = { combined: BoundGraph } | { textProjector: BoundGraph; lyricEncoder: BoundGraph; timbreEncoder: BoundGraph };
+
 interface Sessions {
   embed: BoundGraph;
   tokens: BoundGraph;
-  condition: BoundGraph;
+  condition: ConditionGraphs;
   dit: BoundGraph;
   vae: BoundGraph;
 }
@@ -189,10 +206,10 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
   const releaseAll = () => Promise.all(opened.map((c) => c.session.release()));
   const byGraph = new Map<GraphName, { choice: SessionChoice<ort.InferenceSession>; bound: BoundGraph }>();
   const declared = new Map<GraphName, { inputs: SessionValue[]; outputs: SessionValue[] }>();
-  for (const graph of GRAPH_NAMES) {
+  for (const { graph, entry } of manifestGraphs(manifest)) {
     let choice: SessionChoice<ort.InferenceSession>;
     try {
-      choice = await createWithFallback(plan, (providers) => create(join(options.modelDir, manifest.graphs[graph].file), providers));
+      choice = await createWithFallback(plan, (providers) => create(join(options.modelDir, entry.file), providers));
     } catch (err) {
       await releaseAll();
       return fail({ code: 'MODEL_LOAD_FAILED', message: `graph ${graph}: ${err instanceof Error ? err.message : String(err)}` });
@@ -220,7 +237,9 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
   const sessions: Sessions = {
     embed: session('qwen3_embedding_0p6'),
     tokens: session('qwen3_token_embeddings'),
-    condition: session('condition_encoder'),
+    condition: byGraph.has('condition_encoder')
+      ? { combined: session('condition_encoder') }
+      : { textProjector: session('text_projector'), lyricEncoder: session('lyric_encoder'), timbreEncoder: session('timbre_encoder') },
     dit: session('dit_decoder'),
     vae: session('vae_decoder'),
   };
@@ -301,18 +320,56 @@ class AcestepRenderer {
     const source = silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
     const reference = this.silence.subarray(0, m.dims.timbre_frames * C);
     const latent = (values: Float32Array) => new ort.Tensor('float32', values, [1, frames, C]);
-    const out = await this.sessions.condition.run({
+    const chunkMask = new Float32Array(frames * C).fill(1);
+    const referencePacked = new ort.Tensor('float32', Float32Array.from(reference), [1, m.dims.timbre_frames, C]);
+    const referenceOrder = new ort.Tensor('int64', BigInt64Array.from([0n]), [1]);
+    const graphs = this.sessions.condition;
+    if (!('combined' in graphs)) {
+      // The split encoder: each part on its own, then the reference's packing and context on the host.
+      const H = m.dims.encoder_hidden;
+      const projected = floatOutput(await graphs.textProjector.run({ text_hidden_states: text }), 'text_states', 'text_projector');
+      const encoded = floatOutput(
+        await graphs.lyricEncoder.run({ inputs_embeds: lyric, attention_mask: ones(lyrics.length) }),
+        'last_hidden_state',
+        'lyric_encoder',
+      );
+      const timbreOut = await graphs.timbreEncoder.run({
+        refer_audio_acoustic_hidden_states_packed: referencePacked,
+        refer_audio_order_mask: referenceOrder,
+      });
+      const timbre = floatOutput(timbreOut, 'timbre_embs_unpack', 'timbre_encoder');
+      const timbreTokens = timbre.dims[1] ?? 0;
+      const timbreMask = timbreOut.get('timbre_embs_mask');
+      const part = (tensor: ort.Tensor, graph: string, mask: number[]) => {
+        if (tensor.dims.length !== 3 || tensor.dims[0] !== 1 || tensor.dims[2] !== H)
+          throw new Error(`${graph} returned [${tensor.dims.join(', ')}], expected [1, tokens, ${H}]`);
+        return { states: tensor.data as Float32Array, mask: Uint8Array.from(mask), batch: 1, tokens: tensor.dims[1] ?? 0, width: H };
+      };
+      const packed = packCondition({
+        lyric: part(encoded, 'lyric_encoder', new Array<number>(lyrics.length).fill(1)),
+        timbre: part(timbre, 'timbre_encoder', timbreMask === undefined ? new Array<number>(timbreTokens).fill(1) : maskValues(timbreMask)),
+        text: part(projected, 'text_projector', new Array<number>(caption.length).fill(1)),
+      });
+      return {
+        hidden: new ort.Tensor('float32', packed.states, [1, packed.tokens, H]),
+        mask: Array.from(packed.mask),
+        context: contextLatents(source, chunkMask, frames, C),
+        captionTokens: caption.length,
+        lyricTokens: lyrics.length,
+      };
+    }
+    const out = await graphs.combined.run({
       text_hidden_states: text,
       text_attention_mask: ones(caption.length),
       lyric_hidden_states: lyric,
       lyric_attention_mask: ones(lyrics.length),
-      refer_audio_acoustic_hidden_states_packed: new ort.Tensor('float32', Float32Array.from(reference), [1, m.dims.timbre_frames, C]),
-      refer_audio_order_mask: new ort.Tensor('int64', BigInt64Array.from([0n]), [1]),
+      refer_audio_acoustic_hidden_states_packed: referencePacked,
+      refer_audio_order_mask: referenceOrder,
       hidden_states: latent(source),
       attention_mask: ones(frames),
       silence_latent: latent(source),
       src_latents: latent(source),
-      chunk_masks: latent(new Float32Array(frames * C).fill(1)),
+      chunk_masks: latent(chunkMask),
       is_covers: new ort.Tensor('bool', Uint8Array.from([0]), [1]),
       precomputed_lm_hints_25hz: latent(source),
     });

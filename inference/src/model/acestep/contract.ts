@@ -1,6 +1,6 @@
 /**
- * The ACE-Step 1.5 roles, DiT-only mode: the five graphs the backend runs, and for each the
- * tensors the backend knows how to feed or read, by role, with the names exports give them, the
+ * The ACE-Step 1.5 roles, DiT-only mode: the graphs the backend runs (five, or seven where the
+ * condition encoder comes split in three), and for each the tensors the backend knows how to feed or read, by role, with the names exports give them, the
  * dtypes each may take, and which of its dimensions are fixed widths of the model (named here,
  * given numbers by the manifest's `dims`) and which vary per song (batch, tokens, frames).
  * The graph is the truth: the backend reads each graph's own inputs and outputs from its session
@@ -39,7 +39,7 @@ export const SAMPLE_RATE = SAMPLES_PER_FRAME * FRAMES_PER_SECOND;
 /** The DiT patches two latent frames into one token: its sequence must be even. */
 export const PATCH_SIZE = 2;
 
-export type TensorType = 'float32' | 'int64' | 'bool';
+export type TensorType = 'float32' | 'float16' | 'int64' | 'bool';
 
 /** A dimension: a fixed width, or a label for one that varies (only its rank position matters). */
 export type ContractDim = { width: Width } | { varies: string } | { fixed: number };
@@ -63,16 +63,53 @@ export interface ContractTensor {
 export interface ContractGraph {
   inputs: readonly ContractTensor[];
   outputs: readonly ContractTensor[];
+  /**
+   * The graph's tensor names are nobody's contract (the Hub's split encoder graphs publish none):
+   * a tensor no name matches is bound by its declared dtype and rank, then by its position among
+   * tensors alike (validate.ts).
+   */
+  bindByShape?: boolean;
 }
 
 const w = (width: Width): ContractDim => ({ width });
 const v = (label: string): ContractDim => ({ varies: label });
-const FLOAT = ['float32'] as const;
-const MASK = ['float32', 'int64', 'bool'] as const;
+/** fp16 exports (the Hub's onnx_fp16/) take and give float16: the backend converts at the boundary. */
+const FLOAT = ['float32', 'float16'] as const;
+const MASK = ['float32', 'float16', 'int64', 'bool'] as const;
 const INT = ['int64'] as const;
 
-export const GRAPH_NAMES = ['qwen3_embedding_0p6', 'qwen3_token_embeddings', 'condition_encoder', 'dit_decoder', 'vae_decoder'] as const;
+export const GRAPH_NAMES = [
+  'qwen3_embedding_0p6',
+  'qwen3_token_embeddings',
+  'condition_encoder',
+  'text_projector',
+  'lyric_encoder',
+  'timbre_encoder',
+  'dit_decoder',
+  'vae_decoder',
+] as const;
 export type GraphName = (typeof GRAPH_NAMES)[number];
+
+/**
+ * The condition encoder comes combined (the exporter's `condition_encoder.onnx`) or split into its
+ * three parts, packed on the host (shreyask/ACE-Step-v1.5-ONNX; condition-packing.ts).
+ */
+export const COMBINED_ENCODER: readonly GraphName[] = ['condition_encoder'];
+export const SPLIT_ENCODER: readonly GraphName[] = ['text_projector', 'lyric_encoder', 'timbre_encoder'];
+const ENCODER_GRAPHS: readonly GraphName[] = [...COMBINED_ENCODER, ...SPLIT_ENCODER];
+export const COMMON_GRAPHS: readonly GraphName[] = GRAPH_NAMES.filter((g) => !ENCODER_GRAPHS.includes(g));
+
+/** The graphs a directory with these roles runs, or why its set is incomplete. */
+export function encoderLayout(present: readonly GraphName[]): { graphs: GraphName[] } | { missing: string } {
+  const missingCommon = COMMON_GRAPHS.find((g) => !present.includes(g));
+  if (missingCommon !== undefined) return { missing: missingCommon };
+  const combined = COMBINED_ENCODER.every((g) => present.includes(g));
+  const split = SPLIT_ENCODER.filter((g) => present.includes(g));
+  if (combined && split.length === 0) return { graphs: GRAPH_NAMES.filter((g) => !SPLIT_ENCODER.includes(g)) };
+  if (!combined && split.length === SPLIT_ENCODER.length) return { graphs: GRAPH_NAMES.filter((g) => !COMBINED_ENCODER.includes(g)) };
+  if (combined) return { missing: `either condition_encoder or ${SPLIT_ENCODER.join(', ')}, not both` };
+  return { missing: `condition_encoder, or all of ${SPLIT_ENCODER.join(', ')}` };
+}
 
 /** The graphs `io_contract_core.json` describes (the embedding graphs have their own contract files). */
 export const CORE_GRAPHS: readonly GraphName[] = ['condition_encoder', 'dit_decoder', 'vae_decoder'];
@@ -150,6 +187,54 @@ export const CONTRACT: Readonly<Record<GraphName, ContractGraph>> = {
       },
       { role: 'encoder_attention_mask', names: ['encoder_attention_mask'], types: MASK, dims: [v('batch'), v('condition_tokens')] },
       { role: 'context_latents', names: ['context_latents'], types: FLOAT, dims: [v('batch'), v('frames'), w('context_channels')] },
+    ],
+  },
+  // The split encoder, as the reference modules' forward signatures (modeling_acestep_v15_turbo.py):
+  // text_projector is Linear(text_hidden -> encoder_hidden); AceStepLyricEncoder(inputs_embeds,
+  // attention_mask) -> last_hidden_state; AceStepTimbreEncoder(refer_audio_acoustic_hidden_states_packed,
+  // refer_audio_order_mask) -> (timbre_embs_unpack, timbre_embs_mask).
+  text_projector: {
+    bindByShape: true,
+    inputs: [
+      {
+        role: 'text_hidden_states',
+        names: ['text_hidden_states'],
+        types: FLOAT,
+        dims: [v('batch'), v('caption_tokens'), w('text_hidden')],
+      },
+    ],
+    outputs: [{ role: 'text_states', names: ['text_states'], types: FLOAT, dims: [v('batch'), v('caption_tokens'), w('encoder_hidden')] }],
+  },
+  lyric_encoder: {
+    bindByShape: true,
+    inputs: [
+      { role: 'inputs_embeds', names: ['inputs_embeds'], types: FLOAT, dims: [v('batch'), v('lyric_tokens'), w('text_hidden')] },
+      { role: 'attention_mask', names: ['attention_mask'], types: MASK, dims: [v('batch'), v('lyric_tokens')] },
+    ],
+    outputs: [
+      { role: 'last_hidden_state', names: ['last_hidden_state'], types: FLOAT, dims: [v('batch'), v('lyric_tokens'), w('encoder_hidden')] },
+    ],
+  },
+  timbre_encoder: {
+    bindByShape: true,
+    inputs: [
+      {
+        role: 'refer_audio_acoustic_hidden_states_packed',
+        names: ['refer_audio_acoustic_hidden_states_packed'],
+        types: FLOAT,
+        dims: [v('references'), w('timbre_frames'), w('latent_channels')],
+      },
+      { role: 'refer_audio_order_mask', names: ['refer_audio_order_mask'], types: INT, dims: [v('references')] },
+    ],
+    outputs: [
+      {
+        role: 'timbre_embs_unpack',
+        names: ['timbre_embs_unpack'],
+        types: FLOAT,
+        dims: [v('batch'), v('timbre_tokens'), w('encoder_hidden')],
+      },
+      // Some exports return the states alone: every timbre token of a one-reference song is valid.
+      { role: 'timbre_embs_mask', names: ['timbre_embs_mask'], optional: true, types: MASK, dims: [v('batch'), v('timbre_tokens')] },
     ],
   },
   dit_decoder: {

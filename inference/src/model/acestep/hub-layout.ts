@@ -2,7 +2,8 @@
  * The Hugging Face Hub repositories `npm run model:fetch` reads for ACE-Step 1.5, DiT-only: the
  * ONNX repository made for ONNX Runtime (shreyask/ACE-Step-v1.5-ONNX: `onnx/` fp32, `onnx_fp16/`
  * with `_fp16` names, `onnx_q4/` with `_q4` names; `text_encoder` is Qwen3-Embedding-0.6B,
- * `text_embed_tokens` its token table, and some versions ship a combined `condition_encoder`),
+ * `text_embed_tokens` its token table; the condition encoder comes as `text_projector`,
+ * `lyric_encoder` and `timbre_encoder`, packed on the host, or in some versions combined),
  * and the checkpoint repository (ACE-Step/Ace-Step1.5) for the silence latent and the tokenizer.
  * Which file plays which role, with its external-data sidecars, is chosen from the repository's
  * own listing, and recorded with every file's sha256 in `songmint-hub-files.json`, which
@@ -13,7 +14,7 @@ import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import type { RemoteFile } from '../hub-download.ts';
 import type { GraphName } from './contract.ts';
-import { GRAPH_NAMES } from './contract.ts';
+import { COMBINED_ENCODER, encoderLayout, GRAPH_NAMES, SPLIT_ENCODER } from './contract.ts';
 import { RelativePath } from './manifest.ts';
 
 export const HUB_RECORD_FILE = 'songmint-hub-files.json';
@@ -45,6 +46,9 @@ const HUB_NAMES: Readonly<Record<GraphName, string>> = {
   qwen3_embedding_0p6: 'text_encoder',
   qwen3_token_embeddings: 'text_embed_tokens',
   condition_encoder: 'condition_encoder',
+  text_projector: 'text_projector',
+  lyric_encoder: 'lyric_encoder',
+  timbre_encoder: 'timbre_encoder',
   dit_decoder: 'dit_decoder',
   vae_decoder: 'vae_decoder',
 };
@@ -63,7 +67,7 @@ function candidates(name: string, precision: Precision): string[] {
 export interface FetchPlan {
   /** Every file to download, with the local path (relative to the model directory) it goes to. */
   files: { remote: RemoteFile; local: string }[];
-  roles: Record<GraphName, { file: string; external_data: string[] }>;
+  roles: Partial<Record<GraphName, { file: string; external_data: string[] }>>;
   silenceLatent: string;
   tokenizer: string;
 }
@@ -76,18 +80,20 @@ export function planFetch(
   checkpoint: ReadonlyMap<string, RemoteFile>,
 ): Result<FetchPlan, { code: 'MODEL_LAYOUT_INVALID'; message: string }> {
   const files: FetchPlan['files'] = [];
-  const roles = {} as FetchPlan['roles'];
-  for (const role of GRAPH_NAMES) {
-    const wanted = candidates(HUB_NAMES[role], precision);
-    const path = wanted.find((p) => onnx.has(p));
+  const roles: FetchPlan['roles'] = {};
+  const find = (role: GraphName) => candidates(HUB_NAMES[role], precision).find((p) => onnx.has(p));
+  // The combined condition encoder where the repository has one, else its three parts (packed on the host).
+  const split = find('condition_encoder') === undefined;
+  const graphs = GRAPH_NAMES.filter((g) => !(split ? COMBINED_ENCODER : SPLIT_ENCODER).includes(g));
+  for (const role of graphs) {
+    const path = find(role);
     if (path === undefined) {
-      const split = [...onnx.keys()].some((p) => /(^|\/)lyric_encoder[^/]*\.onnx$/.test(p));
+      const wanted = candidates(HUB_NAMES[role], precision);
       return fail({
         code: 'MODEL_LAYOUT_INVALID',
-        message:
-          role === 'condition_encoder' && split
-            ? `${preset.onnxRepo} splits the condition encoder into text_projector, lyric_encoder and timbre_encoder (packed on the host); this backend runs a combined condition_encoder graph: use an export with one (npm run model:import)`
-            : `${preset.onnxRepo}@${preset.revision} has no ${wanted.join(' or ')} (the ${role} role)`,
+        message: SPLIT_ENCODER.includes(role)
+          ? `${preset.onnxRepo}@${preset.revision} has neither a condition_encoder graph nor ${wanted.join(' or ')} (the ${role} role of the split condition encoder)`
+          : `${preset.onnxRepo}@${preset.revision} has no ${wanted.join(' or ')} (the ${role} role)`,
       });
     }
     const sidecars = [...onnx.keys()].filter((p) => p !== path && (p.startsWith(`${path}.data`) || p.startsWith(`${path}_data`))).sort();
@@ -114,12 +120,11 @@ export const HubRecord = z.object({
   format: z.literal('songmint-hub-files/1'),
   endpoint: z.string().min(1),
   sources: z.array(z.object({ repo: z.string().min(1), revision: z.string().min(1) })).min(1),
-  roles: z.object(
-    Object.fromEntries(GRAPH_NAMES.map((g) => [g, z.object({ file: Relative, external_data: z.array(Relative) })])) as Record<
-      GraphName,
-      z.ZodObject<{ file: typeof Relative; external_data: z.ZodArray<typeof Relative> }>
-    >,
-  ),
+  /** The common graphs' roles, and the condition encoder's: combined or its three parts. */
+  roles: z.partialRecord(z.enum(GRAPH_NAMES), z.object({ file: Relative, external_data: z.array(Relative) })).superRefine((roles, ctx) => {
+    const layout = encoderLayout(GRAPH_NAMES.filter((g) => roles[g] !== undefined));
+    if ('missing' in layout) ctx.addIssue({ code: 'custom', message: `roles: needs ${layout.missing}` });
+  }),
   silence_latent: Relative,
   tokenizer: Relative,
   files: z.record(Relative, Sha256),

@@ -19,7 +19,7 @@ import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import { readFloatTensor } from '../torch-pt.ts';
 import type { GraphName, Width } from './contract.ts';
-import { GRAPH_NAMES } from './contract.ts';
+import { ACE_STEP_15_WIDTHS, GRAPH_NAMES } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, AcestepManifest as ManifestSchema, RelativePath } from './manifest.ts';
 import { HUB_RECORD_FILE, HubRecord } from './hub-layout.ts';
@@ -113,7 +113,7 @@ const LICENCES: AcestepManifest['licences'] = [
 
 /** Where each role's graph is and the sha256 its source records, in either layout. */
 interface Located {
-  graphs: Record<GraphName, { file: string; sha256: string; sidecars: { file: string; sha256?: string | undefined }[] }>;
+  graphs: Partial<Record<GraphName, { file: string; sha256: string; sidecars: { file: string; sha256?: string | undefined }[] }>>;
   /** Which file recorded the hashes, for the messages. */
   source: string;
   silenceLatent: string;
@@ -144,7 +144,7 @@ async function locateExport(dir: string): Promise<Result<Located, ImportError>> 
     if (!parsed.ok) return parsed;
     qwen = parsed.value;
   }
-  const files: Record<GraphName, string> = {
+  const files: Partial<Record<GraphName, string>> = {
     qwen3_embedding_0p6: qwen.path,
     qwen3_token_embeddings: qwen.token_embedding_path,
     condition_encoder: 'condition_encoder.onnx',
@@ -152,10 +152,10 @@ async function locateExport(dir: string): Promise<Result<Located, ImportError>> 
     vae_decoder: 'vae_decoder.onnx',
   };
   const entries = Object.values(exportManifest.value.models).flatMap((group) => Object.values(group));
-  const graphs = {} as Located['graphs'];
-  for (const graph of GRAPH_NAMES) {
-    const entry: ExportEntry | undefined = entries.find((e) => e.path === files[graph]);
-    if (entry === undefined) return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${files[graph]} is not in ${EXPORT_MANIFEST_FILE}`);
+  const graphs: Located['graphs'] = {};
+  for (const [graph, file] of Object.entries(files) as [GraphName, string][]) {
+    const entry: ExportEntry | undefined = entries.find((e) => e.path === file);
+    if (entry === undefined) return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${file} is not in ${EXPORT_MANIFEST_FILE}`);
     graphs[graph] = { file: entry.path, sha256: entry.sha256, sidecars: entry.external_files.map((file) => ({ file })) };
   }
   return ok({
@@ -173,15 +173,16 @@ async function locateHub(dir: string): Promise<Result<Located, ImportError>> {
   const record = await parseJson(dir, HUB_RECORD_FILE, HubRecord);
   if (!record.ok) return record;
   const { roles, files } = record.value;
-  const graphs = {} as Located['graphs'];
+  const graphs: Located['graphs'] = {};
   for (const graph of GRAPH_NAMES) {
-    const sha256 = files[roles[graph].file];
-    if (sha256 === undefined)
-      return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${roles[graph].file} has no sha256 in ${HUB_RECORD_FILE}`);
+    const role = roles[graph];
+    if (role === undefined) continue;
+    const sha256 = files[role.file];
+    if (sha256 === undefined) return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${role.file} has no sha256 in ${HUB_RECORD_FILE}`);
     graphs[graph] = {
-      file: roles[graph].file,
+      file: role.file,
       sha256,
-      sidecars: roles[graph].external_data.map((file) => ({ file, sha256: files[file] })),
+      sidecars: role.external_data.map((file) => ({ file, sha256: files[file] })),
     };
   }
   return ok({
@@ -207,13 +208,16 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   const { source } = located.value;
 
   // Every graph the backend runs: present, and byte for byte as its source hashed it.
-  const graphs = {} as AcestepManifest['graphs'];
+  const graphs: Partial<Record<GraphName, AcestepManifest['graphs']['dit_decoder']>> = {};
   const metadata = new Map<
     GraphName,
     { inputs: readonly ort.InferenceSession.ValueMetadata[]; outputs: readonly ort.InferenceSession.ValueMetadata[] }
   >();
-  for (const graph of GRAPH_NAMES) {
-    const { file, sha256: recorded, sidecars } = located.value.graphs[graph];
+  const present = GRAPH_NAMES.filter((g) => located.value.graphs[g] !== undefined);
+  for (const graph of present) {
+    const where = located.value.graphs[graph];
+    if (where === undefined) continue;
+    const { file, sha256: recorded, sidecars } = where;
     const path = join(dir, file);
     if (!existsSync(path)) return err('MODEL_FILE_MISSING', `graph ${graph}: ${file} is missing from ${dir}`);
     const found = await sha256File(path);
@@ -256,8 +260,15 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   const dims = {} as Record<Width, number>;
   for (const [width, source] of Object.entries(WIDTH_SOURCES) as [Width, (typeof WIDTH_SOURCES)[Width]][]) {
     const values = metadata.get(source.graph)?.[source.kind === 'input' ? 'inputs' : 'outputs'] ?? [];
-    const tensor = values.find((m) => source.names.includes(m.name));
-    const dim = tensor?.isTensor === true ? tensor.shape[source.axis] : undefined;
+    let tensor = values.find((m) => source.names.includes(m.name));
+    let dim = tensor?.isTensor === true ? tensor.shape[source.axis] : undefined;
+    if (width === 'timbre_frames' && !metadata.has('condition_encoder')) {
+      // The split timbre encoder names nothing: its reference latents are its float input of rank 3.
+      // A dynamic frame axis is the host's choice, the reference's 750 (silence_latent[:, :750]).
+      tensor = metadata.get('timbre_encoder')?.inputs.find((m) => m.isTensor && m.shape.length === 3 && m.type.startsWith('float'));
+      dim = tensor?.isTensor === true ? tensor.shape[1] : undefined;
+      if (tensor !== undefined && typeof dim !== 'number') dim = ACE_STEP_15_WIDTHS.timbre_frames;
+    }
     if (typeof dim !== 'number' || dim <= 0)
       return err(
         'MODEL_LAYOUT_INVALID',
@@ -342,5 +353,5 @@ export async function importAcestepExport(options: ImportOptions): Promise<Resul
   if (!parsed.success) return err('MODEL_LAYOUT_INVALID', `the imported model does not hold together: ${z.prettifyError(parsed.error)}`);
   const manifest = parsed.data;
   await writeFile(join(dir, ACESTEP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  return ok({ manifest, verified: GRAPH_NAMES.map((g) => located.value.graphs[g].file), source });
+  return ok({ manifest, verified: present.flatMap((g) => located.value.graphs[g]?.file ?? []), source });
 }

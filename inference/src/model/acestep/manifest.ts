@@ -13,7 +13,8 @@ import { z } from 'zod';
 import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import { ModelLicence } from '../licence.ts';
-import { GRAPH_NAMES, WIDTHS } from './contract.ts';
+import type { GraphName } from './contract.ts';
+import { encoderLayout, GRAPH_NAMES, WIDTHS } from './contract.ts';
 
 export const ACESTEP_MANIFEST_FILE = 'songmint-acestep.json';
 export const IO_CONTRACT_CORE_FILE = 'io_contract_core.json';
@@ -83,9 +84,21 @@ export const AcestepManifest = z
      */
     vae_chunk_frames: z.number().int().positive().default(512),
     vae_overlap_frames: z.number().int().nonnegative().default(64),
-    graphs: z.object(Object.fromEntries(GRAPH_NAMES.map((name) => [name, Graph])) as Record<(typeof GRAPH_NAMES)[number], typeof Graph>),
+    /** The common graphs, and the condition encoder combined or split (contract.ts `encoderLayout`). */
+    graphs: z.object({
+      qwen3_embedding_0p6: Graph,
+      qwen3_token_embeddings: Graph,
+      condition_encoder: Graph.optional(),
+      text_projector: Graph.optional(),
+      lyric_encoder: Graph.optional(),
+      timbre_encoder: Graph.optional(),
+      dit_decoder: Graph,
+      vae_decoder: Graph,
+    } satisfies Record<GraphName, z.ZodType>),
   })
   .superRefine((m, ctx) => {
+    const layout = encoderLayout(GRAPH_NAMES.filter((g) => m.graphs[g] !== undefined));
+    if ('missing' in layout) ctx.addIssue({ code: 'custom', path: ['graphs'], message: `graphs: needs ${layout.missing}` });
     if (m.vae_chunk_frames <= 2 * m.vae_overlap_frames) {
       ctx.addIssue({
         code: 'custom',
@@ -126,6 +139,14 @@ export const AcestepManifest = z
     }
   });
 export type AcestepManifest = z.infer<typeof AcestepManifest>;
+
+/** The graphs this model runs (the common ones and its condition encoder, combined or split), in order. */
+export function manifestGraphs(manifest: AcestepManifest): { graph: GraphName; entry: ManifestGraph }[] {
+  return GRAPH_NAMES.flatMap((graph) => {
+    const entry = manifest.graphs[graph];
+    return entry === undefined ? [] : [{ graph, entry }];
+  });
+}
 
 export type ManifestErrorCode = 'MODEL_MANIFEST_MISSING' | 'MODEL_MANIFEST_INVALID';
 

@@ -17,7 +17,7 @@ import type { ElemType } from '../onnx-builder.ts';
 import { seededRandom } from '../seed.ts';
 import type { ContractTensor, GraphName, TensorType, Width } from './contract.ts';
 import { CONTRACT, CORE_GRAPHS, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
-import type { AcestepManifest } from './manifest.ts';
+import type { AcestepManifest, ManifestGraph } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './manifest.ts';
 
 export const TINY_WIDTHS: Readonly<Record<Width, number>> = {
@@ -41,11 +41,12 @@ export interface TinyAcestepOptions {
   vaeOverlapFrames?: number;
 }
 
-const ELEM: Readonly<Record<TensorType, ElemType>> = { float32: 'float', int64: 'int64', bool: 'bool' };
+/** The tiny model is float32 throughout (each role's first dtype); the builder writes no float16. */
+const ELEM: Readonly<Record<Exclude<TensorType, 'float16'>, ElemType>> = { float32: 'float', int64: 'int64', bool: 'bool' };
 
 interface TinyTensor {
   name: string;
-  dtype: TensorType;
+  dtype: Exclude<TensorType, 'float16'>;
   shape: (number | string)[];
 }
 
@@ -57,7 +58,7 @@ interface TinyTensor {
 function tinyTensor(tensor: ContractTensor): TinyTensor {
   return {
     name: tensor.names.at(-1) ?? tensor.role,
-    dtype: tensor.types[0] ?? 'float32',
+    dtype: tensor.types.find((t) => t !== 'float16') ?? 'float32',
     shape: tensor.dims.map((d) => ('width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : d.varies)),
   };
 }
@@ -304,7 +305,7 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
   if (guidance > 1) files['null_condition.bin'] = floatBytes(randomWeights(draw, TINY_WIDTHS.encoder_hidden, 0.5));
   const ref = (file: string) => ({ file, sha256: sha256(files[file] ?? new Uint8Array()) });
 
-  const tinyGraphEntry = (graph: GraphName): AcestepManifest['graphs'][GraphName] => ({
+  const tinyGraphEntry = (graph: GraphName): ManifestGraph => ({
     ...ref(GRAPH_FILE(graph)),
     precision: 'fp32',
     external_data: [],

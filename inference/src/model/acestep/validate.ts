@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import type { ContractDim, ContractTensor, GraphName, TensorType } from './contract.ts';
-import { CONTRACT, CORE_GRAPHS, GRAPH_NAMES } from './contract.ts';
+import { CONTRACT, CORE_GRAPHS } from './contract.ts';
 import type { AcestepManifest, FileRef } from './manifest.ts';
-import { IO_CONTRACT_CORE_FILE } from './manifest.ts';
+import { IO_CONTRACT_CORE_FILE, manifestGraphs } from './manifest.ts';
 
 export type LayoutErrorCode = 'MODEL_LAYOUT_INVALID' | 'MODEL_FILE_MISSING' | 'MODEL_CHECKSUM_MISMATCH';
 export interface LayoutError {
@@ -32,8 +32,7 @@ const layout = (message: string): Check => fail({ code: 'MODEL_LAYOUT_INVALID', 
 /** Every file the manifest names, in manifest order. */
 export function manifestFiles(manifest: AcestepManifest): { what: string; ref: FileRef }[] {
   const files: { what: string; ref: FileRef }[] = [];
-  for (const graph of GRAPH_NAMES) {
-    const g = manifest.graphs[graph];
+  for (const { graph, entry: g } of manifestGraphs(manifest)) {
     files.push({ what: `graph ${graph}`, ref: g });
     for (const sidecar of g.external_data) files.push({ what: `graph ${graph} external data`, ref: sidecar });
   }
@@ -134,6 +133,68 @@ function bindTensor(
 
 const listNames = (values: readonly SessionValue[]): string => values.map((v) => v.name).join(', ') || 'none';
 
+/** Whether a declared tensor could play a role: an allowed dtype, and its rank where it declares one. */
+function couldPlay(role: ContractTensor, value: SessionValue): boolean {
+  const rankOk = value.shape === undefined || value.shape.length === 0 || value.shape.length === role.dims.length;
+  return role.types.some((t) => t === value.type) && rankOk;
+}
+
+/**
+ * Which declared tensor plays each role. By name first; in a graph whose names are nobody's
+ * contract (`bindByShape`), a role no name matches takes the one unbound tensor of its dtype and
+ * rank, and roles that are alike (the same candidates) take theirs in declared order. A role two
+ * tensors could play, not settled by that, is refused as ambiguous, naming the graph.
+ */
+function matchRoles(
+  graph: GraphName,
+  kind: 'input' | 'output',
+  roles: readonly ContractTensor[],
+  values: readonly SessionValue[],
+  byShape: boolean,
+): Result<Map<ContractTensor, SessionValue>, LayoutError> {
+  const matched = new Map<ContractTensor, SessionValue>();
+  const taken = new Set<string>();
+  for (const role of roles) {
+    const found = values.find((v) => role.names.includes(v.name));
+    if (found !== undefined) {
+      matched.set(role, found);
+      taken.add(found.name);
+    }
+  }
+  if (!byShape) return ok(matched);
+  const open = () => roles.filter((r) => !matched.has(r));
+  const candidates = (role: ContractTensor) => values.filter((v) => !taken.has(v.name) && couldPlay(role, v));
+  for (let progress = true; progress;) {
+    progress = false;
+    for (const role of open()) {
+      const found = candidates(role);
+      const alike = open().filter((r) => {
+        const theirs = candidates(r);
+        return theirs.length === found.length && theirs.every((v, i) => v === found[i]);
+      });
+      // As many alike roles as tensors they could be: pair them in order (one role, one tensor: itself).
+      if (found.length === 0 || alike.length !== found.length) continue;
+      alike.forEach((r, i) => {
+        const value = found[i];
+        if (value === undefined) return;
+        matched.set(r, value);
+        taken.add(value.name);
+      });
+      progress = true;
+      break;
+    }
+  }
+  for (const role of open()) {
+    const found = candidates(role);
+    if (found.length > 1)
+      return fail({
+        code: 'MODEL_LAYOUT_INVALID',
+        message: `graph ${graph}: ${kind} ${role.role} cannot be bound unambiguously: ${found.map((v) => `${v.name} (${v.type ?? '?'}, rank ${v.shape?.length ?? '?'})`).join(' and ')} could each play it`,
+      });
+  }
+  return ok(matched);
+}
+
 /**
  * A loaded graph's own inputs and outputs onto the roles: every input the backend must feed is
  * there, every input the graph declares is one the backend can feed, every output it reads is
@@ -146,9 +207,12 @@ export function bindGraph(
   outputs: readonly SessionValue[],
 ): Result<GraphIo, LayoutError> {
   const contract = CONTRACT[graph];
+  const byShape = contract.bindByShape === true;
+  const inputMatch = matchRoles(graph, 'input', contract.inputs, inputs, byShape);
+  if (!inputMatch.ok) return inputMatch;
   const boundInputs = new Map<string, BoundTensor>();
   for (const role of contract.inputs) {
-    const found = inputs.find((v) => role.names.includes(v.name));
+    const found = inputMatch.value.get(role);
     if (found === undefined) {
       if (role.optional === true) continue;
       return fail({
@@ -160,24 +224,29 @@ export function bindGraph(
     if (!bound.ok) return bound;
     boundInputs.set(role.role, bound.value);
   }
-  const unknown = inputs.find((v) => !contract.inputs.some((role) => role.names.includes(v.name)));
+  const fed = new Set([...boundInputs.values()].map((b) => b.name));
+  const unknown = inputs.find((v) => !fed.has(v.name) && !contract.inputs.some((role) => role.names.includes(v.name)));
   if (unknown !== undefined) {
     return fail({
       code: 'MODEL_LAYOUT_INVALID',
       message: `graph ${graph}: input ${unknown.name} plays no role the backend can feed (it feeds ${contract.inputs.map((r) => r.names.join('/')).join(', ')})`,
     });
   }
+  const outputMatch = matchRoles(graph, 'output', contract.outputs, outputs, byShape);
+  if (!outputMatch.ok) return outputMatch;
   const boundOutputs = new Map<string, BoundTensor>();
   for (const role of contract.outputs) {
     // A graph with one output and a role with one output: that output plays it, whatever its name
     // (exporters name a single output freely; its dtype, rank and widths are still checked).
     const sole = contract.outputs.length === 1 && outputs.length === 1 ? outputs[0] : undefined;
-    const found = outputs.find((v) => role.names.includes(v.name)) ?? sole;
-    if (found === undefined)
+    const found = outputMatch.value.get(role) ?? sole;
+    if (found === undefined) {
+      if (role.optional === true) continue;
       return fail({
         code: 'MODEL_LAYOUT_INVALID',
         message: `graph ${graph}: output ${role.names.join(' or ')} expected, found ${listNames(outputs)}`,
       });
+    }
     const bound = bindTensor(graph, 'output', role, found, dims);
     if (!bound.ok) return bound;
     boundOutputs.set(role.role, bound.value);
