@@ -134,6 +134,10 @@ describe('PKCS#11 keys (SoftHSM2)', { skip: softHsmMissing() }, () => {
     try {
       assert.equal(key.backend, 'pkcs11');
       assert.equal(key.display, 'pkcs11:token=songmint-test;object=mint');
+      // The token is logged in now; a second key with another PIN is still refused.
+      const wrongPin = await openSigningKeyFrom('PLATFORM_SIGNER', token.uri('c2pa', '000000'), 'P-256');
+      assert.ok(!wrongPin.ok);
+      assert.match(wrongPin.error.message, /PIN .* is wrong/);
       const high = await expectEthereumSignatures(key, 100);
       // CKM_ECDSA leaves s as it comes: about half are high (1 in 2^100 chance of none).
       assert.ok(high > 0, 'some raw signatures had a high s');

@@ -38,7 +38,17 @@ export interface Pkcs11KeyOptions {
  * PKCS#11 library is process-wide state (C_Initialize once, C_Finalize once), so two keys in one
  * process (the mint key and a rotation's next key) must not finalise it under each other.
  */
-const loadedModules = new Map<string, { module: Pkcs11Types.PKCS11; users: number }>();
+const loadedModules = new Map<string, LoadedModule>();
+
+interface LoadedModule {
+  module: Pkcs11Types.PKCS11;
+  users: number;
+  /**
+   * The PIN each token (by slot) was logged in with: a second key on a logged-in token gets
+   * CKR_USER_ALREADY_LOGGED_IN whatever PIN it gives, so its PIN is compared with this one.
+   */
+  pins: Map<string, string>;
+}
 
 function pkcs11js(): Pkcs11Module {
   return createRequire(import.meta.url)('pkcs11js') as Pkcs11Module;
@@ -53,11 +63,11 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function acquireModule(lib: Pkcs11Module, modulePath: string): Result<Pkcs11Types.PKCS11, SigningKeyError> {
+function acquireModule(lib: Pkcs11Module, modulePath: string): Result<LoadedModule, SigningKeyError> {
   const loaded = loadedModules.get(modulePath);
   if (loaded !== undefined) {
     loaded.users++;
-    return ok(loaded.module);
+    return ok(loaded);
   }
   const module = new lib.PKCS11();
   try {
@@ -73,8 +83,9 @@ function acquireModule(lib: Pkcs11Module, modulePath: string): Result<Pkcs11Type
       return signingKeyInvalid(`the PKCS#11 module ${modulePath} failed to initialise: ${describe(error)}`);
     }
   }
-  loadedModules.set(modulePath, { module, users: 1 });
-  return ok(module);
+  const entry = { module, users: 1, pins: new Map<string, string>() };
+  loadedModules.set(modulePath, entry);
+  return ok(entry);
 }
 
 function releaseModule(modulePath: string): void {
@@ -123,18 +134,18 @@ export async function openPkcs11Key(
   }
   const acquired = acquireModule(lib, reference.modulePath);
   if (!acquired.ok) return acquired;
-  const module = acquired.value;
-  const opened = openOnModule(lib, module, reference, options);
+  const opened = openOnModule(lib, acquired.value, reference, options);
   if (!opened.ok) releaseModule(reference.modulePath);
   return opened;
 }
 
 function openOnModule(
   lib: Pkcs11Module,
-  module: Pkcs11Types.PKCS11,
+  loaded: LoadedModule,
   reference: Pkcs11KeyReference,
   options: Pkcs11KeyOptions,
 ): Result<SigningKey, SigningKeyError> {
+  const module = loaded.module;
   const where = `${reference.display} (module ${reference.modulePath})`;
   const labels: string[] = [];
   let slot: Handle | undefined;
@@ -148,6 +159,8 @@ function openOnModule(
       `no token labelled "${reference.token}" in ${where}; the module has ${labels.length === 0 ? 'no token' : labels.map((l) => `"${l}"`).join(', ')}`,
     );
   const tokenSlot = slot;
+  const slotKey = slot.toString('hex');
+  const wrongPin = () => signingKeyInvalid(`the PIN for token "${reference.token}" is wrong (${where})`);
 
   const idle: Handle[] = [];
   let open = 0;
@@ -165,11 +178,16 @@ function openOnModule(
     if (open === 0) {
       try {
         module.C_Login(session, lib.CKU_USER, reference.pin);
+        loaded.pins.set(slotKey, reference.pin);
       } catch (error) {
         const code = pkcs11Code(error);
+        if (code === lib.CKR_USER_ALREADY_LOGGED_IN && loaded.pins.get(slotKey) !== reference.pin) {
+          module.C_CloseSession(session);
+          return wrongPin();
+        }
         if (code !== lib.CKR_USER_ALREADY_LOGGED_IN) {
           module.C_CloseSession(session);
-          if (code === lib.CKR_PIN_INCORRECT) return signingKeyInvalid(`the PIN for token "${reference.token}" is wrong (${where})`);
+          if (code === lib.CKR_PIN_INCORRECT) return wrongPin();
           if (code === lib.CKR_PIN_LOCKED) return signingKeyInvalid(`the PIN of token "${reference.token}" is locked (${where})`);
           return signingKeyInvalid(`login to token "${reference.token}" failed: ${describe(error)}`);
         }
