@@ -76,7 +76,9 @@ function acquireModule(lib: Pkcs11Module, modulePath: string): Result<LoadedModu
     return signingKeyInvalid(`cannot load the PKCS#11 module ${modulePath}: ${describe(error)}`);
   }
   try {
-    module.C_Initialize();
+    // Signatures run on libuv's threads at once (C_SignAsync): the module must lock (without
+    // CKF_OS_LOCKING_OK it may assume one thread and corrupt its state).
+    module.C_Initialize({ flags: lib.CKF_OS_LOCKING_OK });
   } catch (error) {
     if (pkcs11Code(error) !== lib.CKR_CRYPTOKI_ALREADY_INITIALIZED) {
       module.close();
