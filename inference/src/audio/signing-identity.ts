@@ -189,7 +189,9 @@ export function signingIdentityWithKey(certFile: string, key: SigningKey, now = 
   });
   const certKey = createPublicKey({ key: Buffer.from(signer.publicKey.rawData), format: 'der', type: 'spki' });
   if (!certKey.equals(heldKey))
-    return invalid(`C2PA_SIGNER: ${key.display} is not the key of the signer certificate in ${certFile} (issue the certificate for this key)`);
+    return invalid(
+      `C2PA_SIGNER: ${key.display} is not the key of the signer certificate in ${certFile} (issue the certificate for this key)`,
+    );
   const problem = certificateProblem(signer, now);
   if (problem !== null) return invalid(`C2PA_SIGN_CERT: ${problem}`);
   return ok({
