@@ -105,7 +105,12 @@ describe('mint signatures from an HSM (SoftHSM2) and KMS, minted on the local ch
     });
   const mint = async (job: SeededJob, signature: Hex) => {
     const wallet = createWalletClient({ account: creatorAccount, chain: localBase, transport: http(chain.rpcUrl) });
-    const hash = await wallet.writeContract({ address: songNft, abi: songNftAbi, functionName: 'mint', args: [METADATA_URI, job.audioHash, signature] });
+    const hash = await wallet.writeContract({
+      address: songNft,
+      abi: songNftAbi,
+      functionName: 'mint',
+      args: [METADATA_URI, job.audioHash, signature],
+    });
     return (await publicClient().waitForTransactionReceipt({ hash })).status;
   };
   const signedFor = async (job: SeededJob) => {
@@ -143,7 +148,10 @@ describe('mint signatures from an HSM (SoftHSM2) and KMS, minted on the local ch
     };
     const wrongPin = loadConfig({ ...base, PLATFORM_SIGNER: token.uri('mint-2026', '999999') });
     assert.ok(wrongPin.ok);
-    await assert.rejects(startOracle(wrongPin.value, pino({ level: 'silent' })), /PLATFORM_SIGNER: the PIN for token "songmint-test" is wrong/);
+    await assert.rejects(
+      startOracle(wrongPin.value, pino({ level: 'silent' })),
+      /PLATFORM_SIGNER: the PIN for token "songmint-test" is wrong/,
+    );
 
     const hsm = await open(token.uri('mint-2026'));
     const local = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
@@ -152,7 +160,8 @@ describe('mint signatures from an HSM (SoftHSM2) and KMS, minted on the local ch
       assert.ok(untrusted.ok);
       await assert.rejects(
         startOracle(untrusted.value, pino({ level: 'silent' })),
-        (error: Error) => error.message.includes(hsm.address) && error.message.includes(local.address) && /setPlatformSigner/.test(error.message),
+        (error: Error) =>
+          error.message.includes(hsm.address) && error.message.includes(local.address) && /setPlatformSigner/.test(error.message),
       );
     } finally {
       await hsm.close();
