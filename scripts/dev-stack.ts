@@ -18,6 +18,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import type { Address } from 'viem';
 import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
 import { boundedStep, StartupError, startupBounds } from '../core/src/startup.ts';
@@ -26,6 +27,7 @@ import { runLoopbackS3rver } from '../core/src/testing/s3.ts';
 import { loadConfig } from '../oracle/src/config.ts';
 import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
+import { trustPlatformSigner } from './trust-platform-signer.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
 
@@ -152,7 +154,11 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       // The local node mines a block per transaction: a mint is final at once.
       env.CHAIN_CONFIRMATIONS ??= '0';
     }
-    if (chainModule.LOCAL_PLATFORM_SIGNER_KEY !== undefined && (env.PLATFORM_SIGNER_KEY ?? '') === '') {
+    if ((env.PLATFORM_SIGNER ?? '') !== '') {
+      // The key is in an HSM or KMS: the local chain's owner makes it the platform signer, so the
+      // oracle's start check passes and its signatures mint.
+      if (nft !== undefined) await trustPlatformSigner(env.PLATFORM_SIGNER as string, chain.rpcUrl, nft as Address);
+    } else if (chainModule.LOCAL_PLATFORM_SIGNER_KEY !== undefined && (env.PLATFORM_SIGNER_KEY ?? '') === '') {
       env.PLATFORM_SIGNER_KEY = chainModule.LOCAL_PLATFORM_SIGNER_KEY;
     }
     const started = chain;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseEnv } from '../../core/src/config/env.ts';
 import type { EnvResult } from '../../core/src/config/env.ts';
 import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
+import { parseKeyReference } from '../../core/src/signing/key-reference.ts';
 import { PIPELINE_STAGES } from './worker/pipeline.ts';
 import { FLEET_PARALLEL_JOBS, JOB_TIME_LIMIT_SECONDS } from '../../core/src/generation-queue.ts';
 
@@ -33,9 +34,18 @@ export const workerEnvSchema = z
     C2PA_SIGN_CERT: z
       .string({ error: "required: path of the PEM certificate chain that signs every MP3's C2PA manifest (docs/content-credentials.md)" })
       .min(1),
-    C2PA_PRIVATE_KEY: z
-      .string({ error: 'required: path of the PEM private key of the C2PA signing certificate (docs/content-credentials.md)' })
-      .min(1),
+    C2PA_PRIVATE_KEY: z.string().min(1).optional(),
+    /**
+     * The C2PA key in an HSM or KMS instead (a P-256 key; the worker never reads it): a `pkcs11:`
+     * URI (RFC 7512) or `awskms://[endpoint]/<key>` (docs/operations.md, "Signing keys").
+     */
+    C2PA_SIGNER: z
+      .string()
+      .superRefine((value, ctx) => {
+        const parsed = parseKeyReference('C2PA_SIGNER', value);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message.replace(/^C2PA_SIGNER: /, '') });
+      })
+      .optional(),
     /** Encoder threads (and chunks encoded in parallel per song). */
     ENCODER_THREADS: positiveInt.max(64).default(Math.max(1, Math.min(4, availableParallelism()))),
     WORKER_ID: z.string().min(1).max(200).optional(),
@@ -57,7 +67,18 @@ export const workerEnvSchema = z
     /** Test hook: hold for this long (ms) instead, then go on with the stage. */
     INFERENCE_TEST_HOLD_MS: positiveInt.optional(),
   })
-  .superRefine(refineObjectStoreEnv);
+  .superRefine(refineObjectStoreEnv)
+  // Checked even when other variables are bad (`when`), so a missing signing key is reported with them.
+  .refine((env) => env.C2PA_PRIVATE_KEY !== undefined || env.C2PA_SIGNER !== undefined, {
+    path: ['C2PA_PRIVATE_KEY'],
+    message:
+      'required: path of the PEM private key of the C2PA signing certificate, or C2PA_SIGNER naming the key in an HSM or KMS (docs/content-credentials.md)',
+    when: () => true,
+  })
+  .refine((env) => env.C2PA_PRIVATE_KEY === undefined || env.C2PA_SIGNER === undefined, {
+    path: ['C2PA_SIGNER'],
+    message: 'set C2PA_SIGNER (HSM or KMS) or C2PA_PRIVATE_KEY (a PEM file), not both',
+  });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseEnv } from '../../core/src/config/env.ts';
 import type { EnvResult } from '../../core/src/config/env.ts';
 import { objectStoreEnvShape, refineObjectStoreEnv } from '../../core/src/config/object-store-env.ts';
+import { parseKeyReference } from '../../core/src/signing/key-reference.ts';
 import { parseAllowList } from './webhooks/address-policy.ts';
 import type { AllowList } from './webhooks/address-policy.ts';
 import {
@@ -73,6 +74,18 @@ export const envSchema = z
     SONG_VAULT_ADDRESS: address.optional(),
     /** Uniswap v4 PoolManager of the vault's pools (its Base address by default). */
     POOL_MANAGER_ADDRESS: address.default('0x498581fF718922c3f8e6A244956aF099B2652b2b'),
+    /**
+     * The mint key in an HSM or KMS, which the oracle asks for signatures and never reads: a
+     * `pkcs11:` URI (RFC 7512) or `awskms://[endpoint]/<key>` (docs/operations.md, "Signing keys").
+     */
+    PLATFORM_SIGNER: z
+      .string()
+      .superRefine((value, ctx) => {
+        const parsed = parseKeyReference('PLATFORM_SIGNER', value);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message.replace(/^PLATFORM_SIGNER: /, '') });
+      })
+      .optional(),
+    /** The mint key's bytes in the environment: development only (PLATFORM_SIGNER in production). */
     PLATFORM_SIGNER_KEY: hexKey.optional(),
     /**
      * Sign mints of audio from models whose licence forbids commercial use (MusicGen's weights are
@@ -110,11 +123,15 @@ export const envSchema = z
     if (env.NODE_ENV !== 'production') return;
     const required: ReadonlyArray<[keyof typeof env, string]> = [
       ['JWT_SECRET', 'required in production (a development secret is generated otherwise)'],
-      ['PLATFORM_SIGNER_KEY', 'required in production (a development key is generated otherwise)'],
+      [
+        'PLATFORM_SIGNER_KEY',
+        'required in production unless PLATFORM_SIGNER names the key in an HSM or KMS (a development key is generated otherwise)',
+      ],
       ['DATABASE_URL', 'required in production (the embedded PostgreSQL is for development)'],
       ['SIWE_DOMAIN', 'required in production (the host name users sign in to)'],
     ];
     for (const [key, message] of required) {
+      if (key === 'PLATFORM_SIGNER_KEY' && env.PLATFORM_SIGNER !== undefined) continue;
       if (env[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message });
     }
     if (env.WEBHOOK_ALLOWED_HOSTS.length > 0) {
@@ -129,6 +146,13 @@ export const envSchema = z
     refineObjectStoreEnv(env, ctx);
     if (env.IPFS_PINNING_URL !== undefined && env.IPFS_PINNING_TOKEN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['IPFS_PINNING_TOKEN'], message: 'IPFS_PINNING_URL needs IPFS_PINNING_TOKEN' });
+    }
+    if (env.PLATFORM_SIGNER !== undefined && env.PLATFORM_SIGNER_KEY !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PLATFORM_SIGNER_KEY'],
+        message: 'set PLATFORM_SIGNER (a key in an HSM or KMS) or PLATFORM_SIGNER_KEY (development), not both',
+      });
     }
     if ((env.CHAIN_RPC_URL === undefined) !== (env.SONG_NFT_ADDRESS === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['SONG_NFT_ADDRESS'], message: 'CHAIN_RPC_URL and SONG_NFT_ADDRESS go together' });

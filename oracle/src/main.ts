@@ -6,13 +6,15 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { createPublicClient } from 'viem';
-import type { Address, Hex } from 'viem';
+import type { PublicClient } from 'viem';
+import type { Address } from 'viem';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/config/object-store-env.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue, logBossErrors } from '../../core/src/queue.ts';
-import { createMintSigner } from './chain/mint-signer.ts';
+import { checkPlatformSigner, openPlatformSigner } from './chain/platform-signer.ts';
+import type { MintSigner } from './chain/mint-signer.ts';
 import { rpcTransport } from './chain/rpc-transport.ts';
 import { createSignerStatus } from './chain/signer-status.ts';
 import { createWalletSignatureVerifier } from './chain/wallet-signature.ts';
@@ -77,6 +79,50 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   const databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) throw new Error('DATABASE_URL is not set (run `npm start` for the embedded development stack)');
   const dataDir = resolve(config.DATA_DIR);
+  // The signer first: a key the HSM or KMS refuses, or one SongNFT does not trust, stops the start
+  // before anything else is opened.
+  const opened = await openPlatformSigner(config, () => devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
+  if (!opened.ok) throw new Error(opened.error.message);
+  const signer = opened.value;
+  if (config.PLATFORM_SIGNER === undefined && config.NODE_ENV === 'production')
+    logger.warn('PLATFORM_SIGNER_KEY holds the mint key in the environment: keep it in an HSM or KMS with PLATFORM_SIGNER');
+  const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
+  // CHAIN_RPC_URL and SONG_NFT_ADDRESS come together (config.ts): one client for the signer reads
+  // and the watcher.
+  const chainClient =
+    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined
+      ? createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) })
+      : undefined;
+  if (chainClient !== undefined && songNftAddress !== undefined) {
+    const trusted = await checkPlatformSigner({ client: chainClient, songNftAddress, signer });
+    if (!trusted.ok) {
+      await signer.close();
+      throw new Error(trusted.error.message);
+    }
+    if (trusted.value === 'unknown')
+      logger.warn({ signer: signer.address }, 'the chain did not answer: SongNFT.platformSigner() not checked');
+  }
+  try {
+    return await startWithSigner(config, logger, options, { databaseUrl, dataDir, signer, songNftAddress, chainClient });
+  } catch (error) {
+    await signer.close();
+    throw error;
+  }
+}
+
+async function startWithSigner(
+  config: OracleEnv,
+  logger: Logger,
+  options: StartOracleOptions,
+  started: {
+    databaseUrl: string;
+    dataDir: string;
+    signer: MintSigner;
+    songNftAddress: Address | undefined;
+    chainClient: PublicClient | undefined;
+  },
+): Promise<RunningOracle> {
+  const { databaseUrl, dataDir, signer, songNftAddress, chainClient } = started;
   await migrateWhenReachable(databaseUrl, logger);
   const db = createDatabase(databaseUrl, { max: config.DATABASE_POOL_SIZE });
   const boss = createBoss(databaseUrl);
@@ -87,13 +133,10 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
   const webhooks = await startWebhookService({ db, boss, logger, settings: webhookSettings(config), now: () => new Date() });
 
   const jwtSecret = config.JWT_SECRET ?? (await devJwtSecret(join(dataDir, 'secrets', 'jwt-secret')));
-  const signerKey: Hex =
-    (config.PLATFORM_SIGNER_KEY as Hex | undefined) ?? (await devSignerKey(join(dataDir, 'secrets', 'platform-signer.key')));
-  const signer = createMintSigner(signerKey);
   const modelLicence = { allowNonCommercialModels: config.ALLOW_NONCOMMERCIAL_MODEL_MINTING };
   if (modelLicence.allowNonCommercialModels)
     logger.warn('ALLOW_NONCOMMERCIAL_MODEL_MINTING: mint signatures are issued for audio from non-commercial models too');
-  logger.info({ signer: signer.address, backend: signer.backend }, 'platform mint signer');
+  logger.info({ signer: signer.address, backend: signer.backend, key: signer.keyReference }, 'platform mint signer');
   const storageUrl = storagePublicUrl(config);
   const objectStore = createObjectStore(objectStoreOptionsFromEnv(config));
   const ipfs = await openIpfsContentStore(join(dataDir, 'ipfs'));
@@ -120,7 +163,10 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     db,
     boss,
     logger,
-    metrics: createMetrics(db, { openJobEventStreams: () => jobEvents.stats().streams }),
+    metrics: createMetrics(db, {
+      openJobEventStreams: () => jobEvents.stats().streams,
+      signer: { backend: signer.backend, key: signer.keyReference },
+    }),
     session: { secret: new TextEncoder().encode(jwtSecret), ttlSeconds: config.JWT_TTL_SECONDS },
     siwe: {
       domain: config.SIWE_DOMAIN ?? new URL(origin).host,
@@ -135,14 +181,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
     now: () => new Date(),
     webhookAllowList: config.WEBHOOK_ALLOWED_HOSTS,
   };
-  const songNftAddress = config.SONG_NFT_ADDRESS as Address | undefined;
   const chain = { chainId: 8453, ...(songNftAddress === undefined ? {} : { songNftAddress }) };
-  // CHAIN_RPC_URL and SONG_NFT_ADDRESS come together (config.ts): one client for the signer reads
-  // and the watcher.
-  const chainClient =
-    config.CHAIN_RPC_URL !== undefined && songNftAddress !== undefined
-      ? createPublicClient({ transport: rpcTransport(config.CHAIN_RPC_URL) })
-      : undefined;
   const songVaultAddress = config.SONG_VAULT_ADDRESS as Address | undefined;
   const vault =
     chainClient === undefined || songVaultAddress === undefined
@@ -227,6 +266,7 @@ export async function startOracle(config: OracleEnv, logger: Logger, options: St
       await closeDatabase(db);
       await ipfs.close();
       objectStore.close();
+      await signer.close();
     },
   };
 }

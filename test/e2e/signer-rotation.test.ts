@@ -48,7 +48,11 @@ function rotatableSigner(initial: MintSigner): { signer: MintSigner; rotateTo(ne
       get backend() {
         return current.backend;
       },
+      get keyReference() {
+        return current.keyReference;
+      },
       sign: (input) => current.sign(input),
+      close: () => current.close(),
     },
     rotateTo(next) {
       current = next;

@@ -15,7 +15,8 @@ export interface ConfigError extends DomainError<'CONFIG_INVALID'> {
 
 export type EnvResult<T> = Result<T, ConfigError>;
 
-const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD/;
+/** Names whose values may hold a secret (a key reference such as PLATFORM_SIGNER may carry a pin-value). */
+const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD|SIGNER/;
 
 export function parseEnv<S extends z.ZodType>(schema: S, env: Readonly<Record<string, string | undefined>>): EnvResult<z.output<S>> {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));

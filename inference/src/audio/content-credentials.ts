@@ -110,7 +110,7 @@ function coseSigner(identity: SigningIdentity): Signer {
     // c2pa-ts reads the certificates with its own @peculiar/x509 copy: hand it DER-built ones.
     certificate: new x509.X509Certificate(signer.rawData),
     chainCertificates: intermediates.map((c) => new x509.X509Certificate(c.rawData)),
-    sign: (payload) => Promise.resolve(identity.sign(payload)),
+    sign: (payload) => identity.sign(payload),
   };
 }
 

@@ -7,13 +7,18 @@
  * The checks are those a C2PA validator makes of a claim signer's certificate (C2PA 2.1
  * §14.5.1): an end-entity certificate (not a CA) valid now, with the digitalSignature key usage
  * and an extended key usage validators accept, whose public key is the private key's.
+ *
+ * The key may instead stay in an HSM or KMS (`C2PA_SIGNER`, a P-256 key; core/src/signing/): the
+ * worker then never reads it, and asks the backend for each manifest's ECDSA signature.
  */
-import { constants, createPrivateKey, createPublicKey, sign } from 'node:crypto';
+import { constants, createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as x509 from '@peculiar/x509';
 import type { Result } from '../../../core/src/result.ts';
 import { fail, ok } from '../../../core/src/result.ts';
+import { openSigningKeyFrom } from '../../../core/src/signing/open-signing-key.ts';
+import type { SigningKey } from '../../../core/src/signing/signing-key.ts';
 
 /** COSE algorithm ids (RFC 9053) C2PA allows, by the key that makes them. */
 export type CoseAlgorithm = -7 | -35 | -36 | -37 | -38 | -39 | -8;
@@ -29,8 +34,15 @@ export interface SigningIdentity {
   /** Signer first, then intermediates. */
   chain: readonly x509.X509Certificate[];
   algorithm: CoseAlgorithm;
-  /** Signs `payload` as COSE wants it (ECDSA as raw r|s, RSA-PSS with a salt as long as the hash). */
-  sign(payload: Uint8Array): Uint8Array;
+  /**
+   * Signs `payload` as COSE wants it (ECDSA as raw r|s, RSA-PSS with a salt as long as the hash).
+   * Rejects when the HSM or KMS holding the key does not sign (the job fails and is retried).
+   */
+  sign(payload: Uint8Array): Promise<Uint8Array>;
+  /** Which key signs, without secrets: `file` or the HSM/KMS key reference. */
+  key: string;
+  /** Releases the HSM sessions or KMS client. */
+  close(): Promise<void>;
   /** Who signs, for logs and the job record: the certificate's subject. */
   subject: string;
   notAfter: Date;
@@ -96,28 +108,35 @@ export function certificateProblem(cert: x509.X509Certificate, now: Date): strin
   return null;
 }
 
-/** Reads and checks the identity; `now` decides validity (the start of the worker). */
-export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date()): Result<SigningIdentity, SigningIdentityError> {
-  const certText = readText('C2PA_SIGN_CERT', files.certFile);
+/** The PEM chain of `certFile`, signer first, each certificate issued by the next. */
+function readChain(certFile: string): Result<x509.X509Certificate[], SigningIdentityError> {
+  const certText = readText('C2PA_SIGN_CERT', certFile);
   if (!certText.ok) return certText;
-  const keyText = readText('C2PA_PRIVATE_KEY', files.keyFile);
-  if (!keyText.ok) return keyText;
-
   let chain: x509.X509Certificate[];
   try {
     const blocks = certText.value.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
     chain = blocks.map((pem) => new x509.X509Certificate(pem));
   } catch (err) {
-    return invalid(`C2PA_SIGN_CERT: ${files.certFile} is not a PEM certificate chain (${(err as Error).message})`);
+    return invalid(`C2PA_SIGN_CERT: ${certFile} is not a PEM certificate chain (${(err as Error).message})`);
   }
-  const signer = chain[0];
-  if (signer === undefined) return invalid(`C2PA_SIGN_CERT: ${files.certFile} holds no certificate`);
+  if (chain[0] === undefined) return invalid(`C2PA_SIGN_CERT: ${certFile} holds no certificate`);
   for (let i = 1; i < chain.length; i++) {
     if (chain[i - 1]?.issuer !== chain[i]?.subject)
       return invalid(
         `C2PA_SIGN_CERT: certificate ${i + 1} of the chain did not issue certificate ${i} (list the signer first, then each issuer)`,
       );
   }
+  return ok(chain);
+}
+
+/** Reads and checks the identity; `now` decides validity (the start of the worker). */
+export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date()): Result<SigningIdentity, SigningIdentityError> {
+  const read = readChain(files.certFile);
+  if (!read.ok) return read;
+  const chain = read.value;
+  const signer = chain[0]!;
+  const keyText = readText('C2PA_PRIVATE_KEY', files.keyFile);
+  if (!keyText.ok) return keyText;
 
   let key: KeyObject;
   try {
@@ -139,7 +158,9 @@ export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date(
     algorithm,
     subject: signer.subject,
     notAfter: signer.notAfter,
-    sign: (payload) =>
+    key: 'file',
+    close: () => Promise.resolve(),
+    sign: async (payload) =>
       new Uint8Array(
         sign(
           digest,
@@ -148,4 +169,59 @@ export function loadSigningIdentity(files: SigningIdentityFiles, now = new Date(
         ),
       ),
   });
+}
+
+/**
+ * The identity of a P-256 key held by an HSM or KMS (`key`) with the certificate chain of
+ * `certFile`, whose signer certificate must be for that key. ES256: SHA-256 of the payload here,
+ * the ECDSA over the digest in the backend, raw r|s as COSE takes it.
+ */
+export function signingIdentityWithKey(certFile: string, key: SigningKey, now = new Date()): Result<SigningIdentity, SigningIdentityError> {
+  const read = readChain(certFile);
+  if (!read.ok) return read;
+  const chain = read.value;
+  const signer = chain[0]!;
+  if (key.curve !== 'P-256') return invalid(`C2PA_SIGNER: ${key.display} is a ${key.curve} key; C2PA needs P-256 (ES256)`);
+  const point = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+  const heldKey = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: point(key.publicKey.subarray(1, 33)), y: point(key.publicKey.subarray(33, 65)) },
+    format: 'jwk',
+  });
+  const certKey = createPublicKey({ key: Buffer.from(signer.publicKey.rawData), format: 'der', type: 'spki' });
+  if (!certKey.equals(heldKey))
+    return invalid(
+      `C2PA_SIGNER: ${key.display} is not the key of the signer certificate in ${certFile} (issue the certificate for this key)`,
+    );
+  const problem = certificateProblem(signer, now);
+  if (problem !== null) return invalid(`C2PA_SIGN_CERT: ${problem}`);
+  return ok({
+    chain,
+    algorithm: -7,
+    subject: signer.subject,
+    notAfter: signer.notAfter,
+    key: key.display,
+    close: () => key.close(),
+    async sign(payload) {
+      const signed = await key.signDigest(createHash('sha256').update(payload).digest());
+      if (!signed.ok) throw new Error(`C2PA signature: ${signed.error.message}`);
+      return signed.value;
+    },
+  });
+}
+
+/** The worker's identity from its configuration: `C2PA_SIGNER` (HSM or KMS) or `C2PA_PRIVATE_KEY` (a PEM file). */
+export async function openSigningIdentity(config: {
+  C2PA_SIGN_CERT: string;
+  C2PA_PRIVATE_KEY?: string | undefined;
+  C2PA_SIGNER?: string | undefined;
+}): Promise<Result<SigningIdentity, SigningIdentityError>> {
+  if (config.C2PA_SIGNER === undefined) {
+    if (config.C2PA_PRIVATE_KEY === undefined) return invalid('C2PA_PRIVATE_KEY or C2PA_SIGNER is required');
+    return loadSigningIdentity({ certFile: config.C2PA_SIGN_CERT, keyFile: config.C2PA_PRIVATE_KEY });
+  }
+  const key = await openSigningKeyFrom('C2PA_SIGNER', config.C2PA_SIGNER, 'P-256');
+  if (!key.ok) return invalid(key.error.message);
+  const identity = signingIdentityWithKey(config.C2PA_SIGN_CERT, key.value);
+  if (!identity.ok) await key.value.close();
+  return identity;
 }

@@ -14,7 +14,8 @@ import type { Result } from '../../../core/src/result.ts';
 import { createBoss, ensureGenerationQueue, logBossErrors } from '../../../core/src/queue.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
 import { EncoderPool } from '../audio/encoder-pool.ts';
-import { loadSigningIdentity } from '../audio/signing-identity.ts';
+import { openSigningIdentity } from '../audio/signing-identity.ts';
+import type { SigningIdentity } from '../audio/signing-identity.ts';
 import type { WorkerEnv } from '../config.ts';
 import { objectStoreOptionsFromEnv } from '../../../core/src/config/object-store-env.ts';
 import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
@@ -36,9 +37,18 @@ export type StartResult = Result<WorkerProcess>;
 
 export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger): Promise<StartResult> {
   // Checked before anything starts: a worker that cannot sign would publish songs without credentials.
-  const identity = loadSigningIdentity({ certFile: config.C2PA_SIGN_CERT, keyFile: config.C2PA_PRIVATE_KEY });
+  const identity = await openSigningIdentity(config);
   if (!identity.ok) return fail({ code: identity.error.code, message: identity.error.message });
-  logger.info({ subject: identity.value.subject, notAfter: identity.value.notAfter.toISOString() }, 'C2PA signing identity loaded');
+  logger.info(
+    { subject: identity.value.subject, notAfter: identity.value.notAfter.toISOString(), key: identity.value.key },
+    'C2PA signing identity loaded',
+  );
+  const started = await startWithIdentity(config, logger, identity.value);
+  if (!started.ok) await identity.value.close();
+  return started;
+}
+
+async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identity: SigningIdentity): Promise<StartResult> {
   const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
   if (!model.ok) return fail({ code: model.error.code, message: model.error.message });
   let lyrics: LyricsGenerator = builtinLyricsGenerator;
@@ -93,7 +103,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
         model: model.value,
         lyrics,
         encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
-        signingIdentity: identity.value,
+        signingIdentity: identity,
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
         ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined
           ? {}
@@ -140,6 +150,7 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
       await closeDatabase(db);
       store.close();
       await model.value.release();
+      await identity.close();
     },
   });
 }

@@ -25,6 +25,7 @@ import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
+import { MintSignerError } from '../chain/mint-signer.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import { modelLicenceRefusal } from './model-licence.ts';
 import type { ModelLicencePolicy } from './model-licence.ts';
@@ -201,7 +202,10 @@ export async function signFoundJob(
 
   const audioHash = job.audio_hash;
   const minter = request.minter.toLowerCase() as Address;
-  const signature = await deps.signer.sign({ minter, metadataUri: request.metadataUri, audioHash });
+  // Signed before the claim: a key whose HSM or KMS does not answer leaves nothing recorded.
+  const signed = await signMint(deps.signer, { minter, metadataUri: request.metadataUri, audioHash }, jobId);
+  if (!signed.ok) return signed;
+  const signature = signed.value;
   const issuedAt = deps.now();
   const expiresAt = new Date(issuedAt.getTime() + SIGNATURE_LIFETIME_SECONDS * 1000);
 
@@ -234,6 +238,26 @@ export async function signFoundJob(
   }
 
   return ok({ jobId, signature, audioHash, metadataUri: request.metadataUri, minter, signer: deps.signer.address, issuedAt, expiresAt });
+}
+
+/** Seconds to suggest before asking again while the HSM or KMS does not sign. */
+const SIGNER_RETRY_SECONDS = 5;
+
+async function signMint(signer: MintSigner, input: Parameters<MintSigner['sign']>[0], jobId: string): Promise<Result<Hex>> {
+  try {
+    return ok(await signer.sign(input));
+  } catch (error) {
+    if (error instanceof MintSignerError && error.code === 'SIGNER_UNAVAILABLE') {
+      return fail(
+        appError('SERVICE_UNAVAILABLE', 'Signer unavailable', {
+          details: `The platform key's ${signer.backend === 'pkcs11' ? 'HSM' : 'KMS'} did not sign; nothing was recorded: ${error.message}`,
+          retryAfter: SIGNER_RETRY_SECONDS,
+          jobId,
+        }),
+      );
+    }
+    throw error;
+  }
 }
 
 /** Whether the signature issued for `jobId` was made by a key SongNFT has retired, for audio never minted. */

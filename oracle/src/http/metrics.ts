@@ -21,6 +21,8 @@ const PREVIEW_STATUSES = [JOB_STATUS.queued, JOB_STATUS.processing, JOB_STATUS.c
 export interface ProcessGauges {
   /** Job event streams this process holds open (oracle/src/domain/job-events-hub.ts). */
   openJobEventStreams?: () => number;
+  /** Which backend holds the mint key and which key it is (never a key or PIN): `mint_signer_info`. */
+  signer?: { backend: string; key: string };
 }
 
 /**
@@ -48,6 +50,14 @@ export function createMetrics(db: Database, gauges: ProcessGauges = {}): OracleM
     labelNames: ['limit', 'category'] as const,
     registers: [registry],
   });
+  if (gauges.signer !== undefined) {
+    new Gauge({
+      name: 'mint_signer_info',
+      help: 'The platform mint signer: backend (pkcs11, awskms, or libsecp256k1/noble for a key in the environment) and key reference without PIN.',
+      labelNames: ['backend', 'key'] as const,
+      registers: [registry],
+    }).set({ backend: gauges.signer.backend, key: gauges.signer.key }, 1);
+  }
   new Gauge({
     name: 'generation_queue_depth',
     help: 'Generation jobs waiting in the queue, by tier.',

@@ -332,6 +332,16 @@ export const readinessSchema = z
   .strictObject({
     status: z.enum(['ready', 'not_ready']),
     checks: z.strictObject({
+      signer: z
+        .strictObject({
+          backend: z.enum(['pkcs11', 'awskms', 'libsecp256k1', 'noble']),
+          key: z.string().meta({ description: 'The key reference without PIN (`pkcs11:token=…;object=…`, `awskms://…`), or `env`.' }),
+        })
+        .optional()
+        .meta({
+          description:
+            'Which backend signs mints: `pkcs11` (an HSM) or `awskms`, or `libsecp256k1`/`noble` for a development key in the environment.',
+        }),
       database: z.enum(['up', 'down']),
       workers: z.strictObject({
         live: z.number().int().optional().meta({ description: 'Workers with a fresh heartbeat.' }),

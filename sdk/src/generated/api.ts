@@ -962,6 +962,13 @@ export interface components {
             checks: {
                 /** @enum {string} */
                 database: "up" | "down";
+                /** @description Which backend signs mints: `pkcs11` (an HSM) or `awskms`, or `libsecp256k1`/`noble` for a development key in the environment. */
+                signer?: {
+                    /** @enum {string} */
+                    backend: "pkcs11" | "awskms" | "libsecp256k1" | "noble";
+                    /** @description The key reference without PIN (`pkcs11:token=…;object=…`, `awskms://…`), or `env`. */
+                    key: string;
+                };
                 workers: {
                     devices?: string[];
                     /** @description Workers with a fresh heartbeat. */

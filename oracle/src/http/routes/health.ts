@@ -40,7 +40,9 @@ export function livenessHandler(): Handler {
  * heartbeat; 503 naming what it waits for otherwise. `npm start` prints its banner only once this
  * answers ready.
  */
-export function readinessHandler(deps: Pick<AppDeps, 'db'>): Handler {
+export function readinessHandler(deps: Pick<AppDeps, 'db' | 'mint'>): Handler {
+  // Which backend signs mints: an operator sees that the HSM or KMS is in use (never a key or PIN).
+  const signer = deps.mint === undefined ? {} : { signer: { backend: deps.mint.signer.backend, key: deps.mint.signer.keyReference } };
   return async ({ res }) => {
     res.setHeader('Cache-Control', 'no-store');
     try {
@@ -49,6 +51,7 @@ export function readinessHandler(deps: Pick<AppDeps, 'db'>): Handler {
       res.status(ready ? 200 : 503).json({
         status: ready ? 'ready' : 'not_ready',
         checks: {
+          ...signer,
           database: 'up',
           workers: {
             live: capacity.workers,
@@ -64,7 +67,7 @@ export function readinessHandler(deps: Pick<AppDeps, 'db'>): Handler {
       // Whether a worker is live is unknown until the database answers.
       res.status(503).json({
         status: 'not_ready',
-        checks: { database: 'down', workers: { status: 'unknown' } },
+        checks: { ...signer, database: 'down', workers: { status: 'unknown' } },
         waiting_for: ['database'],
       } satisfies z.infer<typeof readinessSchema>);
     }
