@@ -1,11 +1,21 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { readinessSchema } from '../../oracle/src/http/schemas.ts';
 import { freePortRun, removeStandInCluster, stackEnv, startNpmStack } from '../support/npm-start.ts';
 import type { NpmStartStack } from '../support/npm-start.ts';
+import { createPublicClient, http, toHex } from 'viem';
+import { publicKeyToAddress } from 'viem/accounts';
+import type { Address } from 'viem';
+import { localBaseChain, songmintAddresses, songNftAbi } from '@songmint/sdk';
+import { openSigningKey } from '../../core/src/signing/open-signing-key.ts';
+import { parseKeyReference } from '../../core/src/signing/key-reference.ts';
+import { createSoftHsmToken, softHsmMissing } from '../support/softhsm.ts';
+import type { SoftHsmToken } from '../support/softhsm.ts';
 import { chromiumMissing } from './support/browser.ts';
 import { checkDemoAgainstChainAndApi } from './support/demo-checks.ts';
 import { walkTheWebApp } from './support/web-app-walk.ts';
@@ -15,11 +25,31 @@ const run = promisify(execFile);
 const browserSkip = chromiumMissing();
 // Said once where it shows, not only as a SKIP line: the README says how to install it.
 if (browserSkip !== undefined) console.log(`# browser test skipped: ${browserSkip}`);
+const hsmSkip = softHsmMissing();
+if (hsmSkip !== undefined) console.log(`# npm start signs with the development key, not an HSM key: ${hsmSkip}`);
+
+/** A SoftHSM token made with Debian's tools and a secp256k1 key generated inside it; its address. */
+async function hsmPlatformKey(): Promise<{ token: SoftHsmToken; uri: string; address: Address }> {
+  const token = await createSoftHsmToken('songmint-npm-start');
+  await token.generateKey('platform', 'EC:secp256k1', '01');
+  const uri = token.uri('platform');
+  const reference = parseKeyReference('PLATFORM_SIGNER', uri);
+  if (!reference.ok) throw new Error(reference.error.message);
+  const key = await openSigningKey(reference.value, 'secp256k1');
+  if (!key.ok) throw new Error(key.error.message);
+  const address = publicKeyToAddress(toHex(key.value.publicKey));
+  await key.value.close();
+  return { token, uri, address };
+}
 
 /**
  * `npm start` as a user runs it: every service embedded, data in a fresh DATA_DIR. The DATA_DIR
  * is private (mode 0700, as mkdtemp makes it): as root, PostgreSQL runs as the `postgres` user,
  * which cannot enter it, so this also proves the stand-in cluster folder (CLUSTER_HOME).
+ *
+ * Where SoftHSM is installed (.ci/run installs it), the stack runs with PLATFORM_SIGNER naming a
+ * secp256k1 key inside a SoftHSM token and no PLATFORM_SIGNER_KEY, so every mint below (the demo
+ * and the browser walk) is authorised by an HSM signature the real SongNFT verifies.
  */
 describe('npm start (scripts/dev-stack.ts)', () => {
   let stack: NpmStartStack;
@@ -29,8 +59,11 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   /** /health/ready asked the moment the banner appeared. */
   let readyAtBanner: { status: number; body: unknown };
 
+  let hsm: Awaited<ReturnType<typeof hsmPlatformKey>> | undefined;
+
   before(async () => {
-    stack = await startNpmStack();
+    if (hsmSkip === undefined) hsm = await hsmPlatformKey();
+    stack = await startNpmStack({ env: hsm === undefined ? {} : { PLATFORM_SIGNER: hsm.uri, PLATFORM_SIGNER_KEY: '' } });
     const atBanner = await fetch(`${stack.baseUrl}/health/ready`);
     readyAtBanner = { status: atBanner.status, body: await atBanner.json() };
     ({ baseUrl, dataDir } = stack);
@@ -38,7 +71,34 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   });
   after(async () => {
     await stack.remove();
+    await hsm?.token.remove();
   });
+
+  it(
+    'signs mints with the SoftHSM key PLATFORM_SIGNER names: readiness says pkcs11, SongNFT trusts that key, and the process environment holds no key bytes',
+    { skip: hsmSkip ?? false },
+    async () => {
+      assert.ok(hsm !== undefined);
+      const ready = readinessSchema.parse(readyAtBanner.body);
+      assert.equal(ready.checks.signer?.backend, 'pkcs11');
+      assert.match(ready.checks.signer?.key ?? '', /^pkcs11:.*object=platform/);
+      assert.doesNotMatch(JSON.stringify(ready), new RegExp(hsm.token.pin), 'no PIN in readiness');
+      const state = JSON.parse(await readFile(join(dataDir, 'dev-stack.json'), 'utf8')) as { rpc: string };
+      const client = createPublicClient({ chain: localBaseChain(state.rpc), transport: http(state.rpc) });
+      const trusted = await client.readContract({
+        address: songmintAddresses.local.SongNFT,
+        abi: songNftAbi,
+        functionName: 'platformSigner',
+      });
+      assert.equal(trusted, hsm.address);
+      const environ = await readFile(`/proc/${stack.process.pid}/environ`, 'utf8');
+      const variables = new Map(
+        environ.split('\0').map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+      );
+      assert.equal(variables.get('PLATFORM_SIGNER_KEY') ?? '', '', 'no PLATFORM_SIGNER_KEY');
+      assert.equal(variables.get('PLATFORM_SIGNER'), hsm.uri);
+    },
+  );
 
   it('prints the base, docs and storage URLs and serves the API and the docs page', async () => {
     assert.match(output, new RegExp(`API\\s+${baseUrl}`));

@@ -62,11 +62,18 @@ export interface NpmStartStack {
 }
 
 /** Starts the stack and resolves once its banner is printed; rejects with its output otherwise. */
-export async function startNpmStack({ timeoutMs = 90_000 }: { timeoutMs?: number } = {}): Promise<NpmStartStack> {
+export async function startNpmStack({
+  timeoutMs = 90_000,
+  env = {},
+}: {
+  timeoutMs?: number;
+  /** Variables set (or, as '', cleared) on top of stackEnv's: e.g. PLATFORM_SIGNER. */
+  env?: Record<string, string>;
+} = {}): Promise<NpmStartStack> {
   const data: TempDir = await makeTempDir('stack');
   const port = await freePortRun();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
-    env: stackEnv(port, data.path),
+    env: stackEnv(port, data.path, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
