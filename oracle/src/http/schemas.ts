@@ -163,6 +163,18 @@ export const jobStatusSchema = z
       lyrics: lyricsSchema,
       model: modelRecordSchema.nullable(),
       content_credentials: contentCredentialsSchema.nullable(),
+      signature_used: z.boolean().meta({
+        description:
+          'True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused.',
+      }),
+      nft_token_id: z
+        .string()
+        .regex(/^[0-9]+$/)
+        .nullable()
+        .meta({
+          description: 'The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.',
+          example: '1',
+        }),
     }),
     z.strictObject({
       job_id: z.string(),

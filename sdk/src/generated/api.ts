@@ -618,6 +618,13 @@ export interface components {
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;
             model: components["schemas"]["ModelRecord"];
+            /**
+             * @description The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.
+             * @example 1
+             */
+            nft_token_id: string | null;
+            /** @description True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused. */
+            signature_used: boolean;
             /** @enum {string} */
             status: "completed";
         } | {
@@ -1205,6 +1212,13 @@ export interface components {
                 /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                 lyrics: string | null;
                 model: components["schemas"]["ModelRecord"];
+                /**
+                 * @description The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.
+                 * @example 1
+                 */
+                nft_token_id: string | null;
+                /** @description True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused. */
+                signature_used: boolean;
                 /** @enum {string} */
                 status: "completed";
             } | {
@@ -1460,6 +1474,13 @@ export interface operations {
                         /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                         lyrics: string | null;
                         model: components["schemas"]["ModelRecord"];
+                        /**
+                         * @description The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.
+                         * @example 1
+                         */
+                        nft_token_id: string | null;
+                        /** @description True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused. */
+                        signature_used: boolean;
                         /** @enum {string} */
                         status: "completed";
                     } | {
