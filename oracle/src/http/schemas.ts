@@ -276,6 +276,15 @@ export const sessionTokenSchema = z
   })
   .meta({ id: 'SessionToken' });
 
+export const limitUsageSchema = z
+  .strictObject({
+    limit: z.number().int(),
+    used: z.number().int(),
+    remaining: z.number().int(),
+    reset_at: z.iso.datetime().meta({ description: 'When the counter starts again (ISO 8601 UTC).' }),
+  })
+  .meta({ id: 'LimitUsage' });
+
 export const profileSchema = z
   .strictObject({
     id: z.string(),
@@ -300,6 +309,24 @@ export const profileSchema = z
       audio_seconds_generated: z.number(),
       minted: z.number().int(),
     }),
+    limits: z
+      .strictObject({
+        songs: z.strictObject({
+          daily: limitUsageSchema.meta({
+            description: "The tier's daily generations (the spec's daily counter, UTC day); reset_at is the next UTC midnight.",
+          }),
+          hourly: limitUsageSchema.meta({ description: 'The hourly `generation` category; reset_at is the end of this hour.' }),
+        }),
+        previews: z.strictObject({
+          hourly: limitUsageSchema.meta({
+            description: 'The hourly `preview` category (previews never touch the daily counter); reset_at is the end of this hour.',
+          }),
+        }),
+      })
+      .meta({
+        description:
+          'Extension: what is left now. A song needs room in both songs.daily and songs.hourly; a refused request counts in neither.',
+      }),
   })
   .meta({ id: 'UserProfile' });
 

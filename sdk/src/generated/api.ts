@@ -1162,6 +1162,46 @@ export interface components {
             id: string;
             /** Format: date */
             last_generation_reset: string;
+            /** @description Extension: what is left now. A song needs room in both songs.daily and songs.hourly; a refused request counts in neither. */
+            limits: {
+                previews: {
+                    /** @description The hourly `preview` category (previews never touch the daily counter); reset_at is the end of this hour. */
+                    hourly: {
+                        limit: number;
+                        remaining: number;
+                        /**
+                         * Format: date-time
+                         * @description When the counter starts again (ISO 8601 UTC).
+                         */
+                        reset_at: string;
+                        used: number;
+                    };
+                };
+                songs: {
+                    /** @description The tier's daily generations (the spec's daily counter, UTC day); reset_at is the next UTC midnight. */
+                    daily: {
+                        limit: number;
+                        remaining: number;
+                        /**
+                         * Format: date-time
+                         * @description When the counter starts again (ISO 8601 UTC).
+                         */
+                        reset_at: string;
+                        used: number;
+                    };
+                    /** @description The hourly `generation` category; reset_at is the end of this hour. */
+                    hourly: {
+                        limit: number;
+                        remaining: number;
+                        /**
+                         * Format: date-time
+                         * @description When the counter starts again (ISO 8601 UTC).
+                         */
+                        reset_at: string;
+                        used: number;
+                    };
+                };
+            };
             max_duration: number;
             social_fid: string | null;
             statistics: {
