@@ -61,7 +61,7 @@ export interface DevAppConfig {
   developmentWallet: boolean;
 }
 
-/** Serves app/dist, its config.json and its routes (/discover, /song/<tokenId>); mount at /app. */
+/** Serves app/dist, its config.json and its routes (/discover, /song/<tokenId>, a 404 page for others); mount at /app. */
 export function devAppRouter(config: DevAppConfig): Router {
   const router = Router();
   router.get('/config.json', (_req, res) => {
@@ -72,6 +72,16 @@ export function devAppRouter(config: DevAppConfig): Router {
   // The app's own routes (app/src/main.ts: `routeOf`) are the same page: a shared song link opens.
   router.get(['/discover', /^\/song\/[1-9][0-9]{0,76}$/], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(APP_DIST, 'index.html'));
+  });
+  // Any other page a browser asks for is the app's own not-found view (app/src/main.ts: `routeOf`
+  // gives `missing`), answered 404; other clients (scripts, missing assets) get the API's 404.
+  router.get(/.*/, (req, res, next) => {
+    if (req.accepts(['json', 'html']) !== 'html') {
+      next();
+      return;
+    }
+    res.status(404).setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(APP_DIST, 'index.html'));
   });
   return router;

@@ -6,6 +6,7 @@ import { startTestApp } from './helpers/test-app.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertDailyLimitBody, assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
+import { profileSchema } from '../../oracle/src/http/schemas.ts';
 
 describe('limits, queue capacity, worker liveness and priority', () => {
   let app: TestApp;
@@ -121,6 +122,43 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     assert.equal(second.headers.get('x-ratelimit-remaining'), '4');
     const hour = await app.db.one<{ start: Date }>(`SELECT date_trunc('hour', now(), 'UTC') AS start`);
     assert.equal(Number(second.headers.get('x-ratelimit-reset')), hour.start.getTime() / 1000 + 3600);
+  });
+
+  it('the profile shows songs and previews left today and this hour; a generation moves them, a refused one does not', async () => {
+    const user = await app.login();
+    const limitsNow = async () => {
+      const res = await app.request('/v1/user/profile', { token: user.token });
+      assert.equal(res.status, 200, res.text);
+      return profileSchema.parse(res.body).limits;
+    };
+    const hour = await app.db.one<{ end: Date }>(`SELECT date_trunc('hour', now(), 'UTC') + interval '1 hour' AS end`);
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    const daily = (used: number) => ({ limit: 10, used, remaining: 10 - used, reset_at: midnight.toISOString() });
+    const hourly = (limit: number, used: number) => ({ limit, used, remaining: limit - used, reset_at: hour.end.toISOString() });
+    assert.deepEqual(await limitsNow(), { songs: { daily: daily(0), hourly: hourly(10, 0) }, previews: { hourly: hourly(30, 0) } });
+
+    assert.equal((await generate(user.token)).status, 202);
+    assert.deepEqual((await limitsNow()).songs, { daily: daily(1), hourly: hourly(10, 1) });
+
+    // Refused for bad input (GEN_004) and for the daily limit (RATE_001): nothing is counted.
+    assertVariantAError((await generate(user.token, { prompt: 'x', duration: 31 })).body, 'GEN_004');
+    assert.deepEqual((await limitsNow()).songs, { daily: daily(1), hourly: hourly(10, 1) });
+    await app.db.none('UPDATE users SET daily_generations = 10 WHERE id = $1', [user.userId]);
+    assertDailyLimitBody((await generate(user.token)).body, 10);
+    assert.deepEqual((await limitsNow()).songs, { daily: daily(10), hourly: hourly(10, 1) });
+
+    // Previews have their own hourly window, read from the counter the preview route charges.
+    await app.db.none(
+      `INSERT INTO rate_limit_counters (subject, category, window_start, count) VALUES ($1, 'preview', date_trunc('hour', now(), 'UTC'), 4)`,
+      [`user:${user.userId}`],
+    );
+    assert.deepEqual((await limitsNow()).previews, { hourly: hourly(30, 4) });
+    await app.setTier(user.userId, 'pro');
+    assert.deepEqual(await limitsNow(), {
+      songs: { daily: { limit: 100, used: 10, remaining: 90, reset_at: midnight.toISOString() }, hourly: hourly(100, 1) },
+      previews: { hourly: hourly(300, 4) },
+    });
   });
 
   it('limits other categories per hour with headers (general: 1000/h), Variant C shape on /v1', async () => {

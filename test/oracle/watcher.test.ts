@@ -14,6 +14,12 @@ import type { SeededJob, StorageStack } from './storage-stack.ts';
 
 type Connection = Awaited<ReturnType<typeof network.connect>>;
 
+/** The mint fields of a job status body. */
+function pickMint(body: unknown): Record<string, unknown> {
+  const { status, signature_used, nft_token_id } = body as Record<string, unknown>;
+  return { status, signature_used, nft_token_id };
+}
+
 interface Artifact {
   abi: Abi;
   bytecode: Hex;
@@ -133,6 +139,9 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
       job.id,
     ]);
     assert.equal(before.signature_used, false);
+    const unconfirmed = await stack.app.request(`/api/generate/${job.publicId}`, { token: alice.token });
+    assert.equal(unconfirmed.status, 200, unconfirmed.text);
+    assert.deepEqual(pickMint(unconfirmed.body), { status: 'completed', signature_used: false, nft_token_id: null });
 
     await connection.provider.request({ method: 'hardhat_mine', params: ['0x2'] });
     const confirmed = await watcher.poll();
@@ -145,6 +154,10 @@ describe('chain watcher and API signatures on a real SongNFT', () => {
       [job.id],
     );
     assert.deepEqual(row, { signature_used: true, nft_token_id: '1' });
+    // The owner's status poll shows the mint, the token id as a string (uint256).
+    const status = await stack.app.request(`/api/generate/${job.publicId}`, { token: alice.token });
+    assert.equal(status.status, 200, status.text);
+    assert.deepEqual(pickMint(status.body), { status: 'completed', signature_used: true, nft_token_id: '1' });
     const user = await stack.app.db.one<{ total_minted: number }>('SELECT total_minted FROM users WHERE id = $1', [alice.userId]);
     assert.equal(user.total_minted, 1);
 

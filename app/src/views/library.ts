@@ -5,6 +5,7 @@ import {
   findMintedSongs,
   generate,
   getMintSignature,
+  getProfile,
   jobEvents,
   launchSong,
   listJobs,
@@ -21,7 +22,7 @@ import type { AppContext } from '../context.ts';
 import { apiOf, walletOf } from '../context.ts';
 import { coverDataUri } from '../cover.ts';
 import { facts, h } from '../dom.ts';
-import { clock, shortAddress, tokens } from '../format.ts';
+import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { connectPanel } from './wallet.ts';
 
@@ -76,7 +77,13 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
   );
   const withLyrics = h('input', { type: 'checkbox', id: 'with-lyrics', name: 'with-lyrics', checked: true });
   const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary' }, 'Preview 10 s');
-  const generateButton = h('button', { type: 'submit', id: 'generate' }, 'Generate');
+  const generateButton = h('button', { type: 'submit', id: 'generate', 'aria-describedby': 'songs-left' }, 'Generate');
+  const left = h('p', { id: 'songs-left', class: 'note', 'aria-live': 'polite' });
+  // The profile's limits: what the next Generate has left, refreshed after each attempt.
+  const showSongsLeft = async () => {
+    const profile = await getProfile(apiOf(context), { signal: context.signal });
+    left.textContent = songsLeft(profile.limits.songs);
+  };
   const previewPlayer = h('audio', { id: 'preview-player', controls: true, preload: 'auto', hidden: true, 'aria-label': 'Preview' });
   const quota = h(
     'p',
@@ -95,8 +102,9 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
       h('div', {}, h('label', { for: 'duration' }, 'Length'), duration),
       h('div', { class: 'check' }, withLyrics, h('label', { for: 'with-lyrics' }, 'Write lyrics')),
     ),
-    h('div', { class: 'row' }, previewButton, generateButton),
+    h('div', { class: 'row' }, previewButton, generateButton, left),
   );
+  showSongsLeft().catch(() => undefined);
   const form = h('form', { id: 'generate-form', class: 'panel' }, fields, quota, previewPlayer);
   previewButton.addEventListener('click', () => {
     if (!form.reportValidity()) return;
@@ -120,7 +128,7 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
         prompt: prompt.value,
         duration: Number(duration.value),
         withLyrics: withLyrics.checked,
-      });
+      }).finally(() => showSongsLeft().catch(() => undefined));
       announce(`Song queued, position ${job.position}: it appears below as it is made.`);
       list.querySelector('.empty')?.remove();
       const summary: JobSummary = {

@@ -31,6 +31,10 @@ export interface JobRecord {
   errorMessage: string | null;
   createdAt: Date;
   startedAt: Date | null;
+  /** Set by the chain watcher once the song's SongMinted log is confirmed (`recordSongMinted`). */
+  signatureUsed: boolean;
+  /** The minted token's id (uint256, decimal); null until the watcher has seen the mint. */
+  nftTokenId: string | null;
 }
 
 export type JobView =
@@ -46,6 +50,8 @@ export type JobView =
       lyrics: string | null;
       model: ModelRecord | null;
       content_credentials: ContentCredentialsRecord | null;
+      signature_used: boolean;
+      nft_token_id: string | null;
     }
   | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: ErrorCode; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
@@ -89,10 +95,13 @@ export interface JobRow {
   error_message: string | null;
   created_at: Date;
   started_at: Date | null;
+  signature_used: boolean;
+  nft_token_id: string | null;
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
-            used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at`;
+            used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at,
+            signature_used, nft_token_id::text AS nft_token_id`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -114,6 +123,8 @@ export function toJobRecord(row: JobRow): JobRecord {
     errorMessage: row.error_message,
     createdAt: row.created_at,
     startedAt: row.started_at,
+    signatureUsed: row.signature_used,
+    nftTokenId: row.nft_token_id,
   };
 }
 
@@ -142,6 +153,8 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         lyrics: job.usedLyrics,
         model: modelRecord(job.modelName, job.modelVersion),
         content_credentials: job.contentCredentials,
+        signature_used: job.signatureUsed,
+        nft_token_id: job.nftTokenId,
       };
     case JOB_STATUS.failed: {
       const code = jobFailureCode(job.errorCode);

@@ -3,6 +3,20 @@ import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { dailyGenerationsUsed } from '../../../core/src/daily-generations.ts';
 import { findUserById } from './users.ts';
+import { readUsage } from './request-charge.ts';
+import type { LimitUsage } from './request-charge.ts';
+
+/** One limit as the profile shows it. */
+export interface LimitView {
+  limit: number;
+  used: number;
+  remaining: number;
+  reset_at: string;
+}
+
+function limitView(usage: LimitUsage): LimitView {
+  return { limit: usage.limit, used: usage.used, remaining: usage.remaining, reset_at: usage.resetAt.toISOString() };
+}
 
 export interface ProfileView {
   id: string;
@@ -22,12 +36,17 @@ export interface ProfileView {
     audio_seconds_generated: number;
     minted: number;
   };
+  limits: {
+    songs: { daily: LimitView; hourly: LimitView };
+    previews: { hourly: LimitView };
+  };
 }
 
 /** The user's fields and statistics (GET /v1/user/profile). */
 export async function userProfile(db: Database, userId: string, today: string): Promise<ProfileView | null> {
   const user = await findUserById(db, userId);
   if (user === null) return null;
+  const usagePromise = readUsage(db, user);
   const stats = await db.one<{
     queued: number;
     processing: number;
@@ -45,6 +64,7 @@ export async function userProfile(db: Database, userId: string, today: string): 
      FROM generation_jobs WHERE user_id = $1`,
     [userId],
   );
+  const usage = await usagePromise;
   const limits = TIER_LIMITS[user.tier];
   const dailyUsed = dailyGenerationsUsed(user, today);
   return {
@@ -64,6 +84,10 @@ export async function userProfile(db: Database, userId: string, today: string): 
       jobs: { queued: stats.queued, processing: stats.processing, completed: stats.completed, failed: stats.failed },
       audio_seconds_generated: stats.audio_seconds,
       minted: stats.minted,
+    },
+    limits: {
+      songs: { daily: limitView(usage.songs.daily), hourly: limitView(usage.songs.hourly) },
+      previews: { hourly: limitView(usage.previews.hourly) },
     },
   };
 }

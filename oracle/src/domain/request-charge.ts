@@ -16,7 +16,7 @@
  */
 import type { Database, Queryable } from '../../../core/src/db/database.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
-import { chargeDailyGeneration, nextUtcMidnight } from '../../../core/src/daily-generations.ts';
+import { chargeDailyGeneration, dailyGenerationsUsed, nextUtcMidnight } from '../../../core/src/daily-generations.ts';
 import type { AppError, DailyLimitError } from './errors.ts';
 import { appError } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
@@ -287,4 +287,57 @@ export async function refundHourly(db: Database, userId: string, category: RateC
 export async function pruneRateLimitCounters(db: Database): Promise<number> {
   const result = await db.result(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '24 hours'`);
   return result.rowCount;
+}
+
+/** One limit as it stands: counted so far, what is left, and when the counter starts again. */
+export interface LimitUsage extends LimitState {
+  used: number;
+}
+
+/** What a user has left of the limits a song or a preview is charged against (the profile's `limits`). */
+export interface UsageReport {
+  songs: { daily: LimitUsage; hourly: LimitUsage };
+  previews: { hourly: LimitUsage };
+}
+
+/**
+ * The caller's counters of the current hour for songs and previews, read (never charged) on the
+ * same database clock and window as `chargeRequest`, so what is shown is what the next charge sees.
+ */
+const READ_SONG_AND_PREVIEW_WINDOWS = {
+  name: 'read-song-and-preview-windows',
+  text: `WITH ${CHARGE_WINDOW_CTE}
+         SELECT w.window_start, w.db_now,
+                coalesce((SELECT c.count FROM rate_limit_counters c
+                           WHERE c.subject = $1 AND c.category = 'generation' AND c.window_start = w.window_start), 0)::int AS generation,
+                coalesce((SELECT c.count FROM rate_limit_counters c
+                           WHERE c.subject = $1 AND c.category = 'preview' AND c.window_start = w.window_start), 0)::int AS preview
+           FROM charge_window w`,
+};
+
+function usage(limit: number, used: number, resetAt: Date): LimitUsage {
+  return { limit, used, remaining: Math.max(0, limit - used), resetAt };
+}
+
+/**
+ * Songs left today (the daily tier counter, read by core's `dailyGenerationsUsed` for the
+ * database's UTC day) and songs and previews left in this hour, with when each counter resets.
+ */
+export async function readUsage(
+  db: Queryable,
+  user: { id: string; tier: Tier; dailyGenerations: number; lastGenerationReset: string },
+): Promise<UsageReport> {
+  const row = await db.one<{ window_start: Date; db_now: Date; generation: number; preview: number }>({
+    ...READ_SONG_AND_PREVIEW_WINDOWS,
+    values: [`user:${user.id}`],
+  });
+  const hourEnd = new Date(row.window_start.getTime() + HOUR_MS);
+  const today = row.db_now.toISOString().slice(0, 10);
+  return {
+    songs: {
+      daily: usage(TIER_LIMITS[user.tier].dailyGenerations, dailyGenerationsUsed(user, today), nextUtcMidnight(row.db_now)),
+      hourly: usage(HOURLY_LIMITS.generation[user.tier], row.generation, hourEnd),
+    },
+    previews: { hourly: usage(HOURLY_LIMITS.preview[user.tier], row.preview, hourEnd) },
+  };
 }

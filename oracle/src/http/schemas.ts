@@ -163,6 +163,18 @@ export const jobStatusSchema = z
       lyrics: lyricsSchema,
       model: modelRecordSchema.nullable(),
       content_credentials: contentCredentialsSchema.nullable(),
+      signature_used: z.boolean().meta({
+        description:
+          'True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused.',
+      }),
+      nft_token_id: z
+        .string()
+        .regex(/^[0-9]+$/)
+        .nullable()
+        .meta({
+          description: 'The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.',
+          example: '1',
+        }),
     }),
     z.strictObject({
       job_id: z.string(),
@@ -264,6 +276,15 @@ export const sessionTokenSchema = z
   })
   .meta({ id: 'SessionToken' });
 
+export const limitUsageSchema = z
+  .strictObject({
+    limit: z.number().int(),
+    used: z.number().int(),
+    remaining: z.number().int(),
+    reset_at: z.iso.datetime().meta({ description: 'When the counter starts again (ISO 8601 UTC).' }),
+  })
+  .meta({ id: 'LimitUsage' });
+
 export const profileSchema = z
   .strictObject({
     id: z.string(),
@@ -288,6 +309,24 @@ export const profileSchema = z
       audio_seconds_generated: z.number(),
       minted: z.number().int(),
     }),
+    limits: z
+      .strictObject({
+        songs: z.strictObject({
+          daily: limitUsageSchema.meta({
+            description: "The tier's daily generations (the spec's daily counter, UTC day); reset_at is the next UTC midnight.",
+          }),
+          hourly: limitUsageSchema.meta({ description: 'The hourly `generation` category; reset_at is the end of this hour.' }),
+        }),
+        previews: z.strictObject({
+          hourly: limitUsageSchema.meta({
+            description: 'The hourly `preview` category (previews never touch the daily counter); reset_at is the end of this hour.',
+          }),
+        }),
+      })
+      .meta({
+        description:
+          'Extension: what is left now. A song needs room in both songs.daily and songs.hourly; a refused request counts in neither.',
+      }),
   })
   .meta({ id: 'UserProfile' });
 

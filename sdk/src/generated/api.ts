@@ -618,6 +618,13 @@ export interface components {
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;
             model: components["schemas"]["ModelRecord"];
+            /**
+             * @description The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.
+             * @example 1
+             */
+            nft_token_id: string | null;
+            /** @description True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused. */
+            signature_used: boolean;
             /** @enum {string} */
             status: "completed";
         } | {
@@ -1162,6 +1169,46 @@ export interface components {
             id: string;
             /** Format: date */
             last_generation_reset: string;
+            /** @description Extension: what is left now. A song needs room in both songs.daily and songs.hourly; a refused request counts in neither. */
+            limits: {
+                previews: {
+                    /** @description The hourly `preview` category (previews never touch the daily counter); reset_at is the end of this hour. */
+                    hourly: {
+                        limit: number;
+                        remaining: number;
+                        /**
+                         * Format: date-time
+                         * @description When the counter starts again (ISO 8601 UTC).
+                         */
+                        reset_at: string;
+                        used: number;
+                    };
+                };
+                songs: {
+                    /** @description The tier's daily generations (the spec's daily counter, UTC day); reset_at is the next UTC midnight. */
+                    daily: {
+                        limit: number;
+                        remaining: number;
+                        /**
+                         * Format: date-time
+                         * @description When the counter starts again (ISO 8601 UTC).
+                         */
+                        reset_at: string;
+                        used: number;
+                    };
+                    /** @description The hourly `generation` category; reset_at is the end of this hour. */
+                    hourly: {
+                        limit: number;
+                        remaining: number;
+                        /**
+                         * Format: date-time
+                         * @description When the counter starts again (ISO 8601 UTC).
+                         */
+                        reset_at: string;
+                        used: number;
+                    };
+                };
+            };
             max_duration: number;
             social_fid: string | null;
             statistics: {
@@ -1212,6 +1259,13 @@ export interface components {
                 /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                 lyrics: string | null;
                 model: components["schemas"]["ModelRecord"];
+                /**
+                 * @description The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.
+                 * @example 1
+                 */
+                nft_token_id: string | null;
+                /** @description True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused. */
+                signature_used: boolean;
                 /** @enum {string} */
                 status: "completed";
             } | {
@@ -1467,6 +1521,13 @@ export interface operations {
                         /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                         lyrics: string | null;
                         model: components["schemas"]["ModelRecord"];
+                        /**
+                         * @description The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.
+                         * @example 1
+                         */
+                        nft_token_id: string | null;
+                        /** @description True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused. */
+                        signature_used: boolean;
                         /** @enum {string} */
                         status: "completed";
                     } | {

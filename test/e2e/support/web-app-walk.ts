@@ -159,6 +159,11 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // (The stack's earlier tests used the same wallet: its library already holds their songs.)
     await page.locator('#songs[aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     const earlier = await page.locator('#songs > li').evaluateAll((items) => items.map((item) => item.getAttribute('data-job-id')));
+    // Next to Generate: what is left today and this hour, from the profile's limits.
+    const songsLeftLine = /^(\d+) songs? left today, (\d+) this hour(, back at \d\d:\d\d:\d\d)?\.$/;
+    await page.locator('#songs-left', { hasText: songsLeftLine }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const leftBefore = songsLeftLine.exec(await text(page, '#songs-left'));
+    assert.ok(leftBefore, 'songs left next to Generate');
     await page.getByRole('button', { name: 'Generate' }).click();
     const newest = page.locator('#songs > li').first();
     await page.waitForFunction((known) => {
@@ -167,6 +172,10 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     }, earlier);
     const jobId = (await newest.getAttribute('data-job-id')) ?? '';
     assert.match(jobId, /^gen_/);
+    const hourBefore = Number(leftBefore[2]);
+    await page.locator('#songs-left', { hasText: `, ${hourBefore - 1} this hour, back at ` }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const leftAfter = songsLeftLine.exec(await text(page, '#songs-left'));
+    assert.equal(Number(leftAfter?.[1]), Number(leftBefore[1]) - 1, 'one song fewer today');
     const done = page.locator(`#songs li.card[data-job-id="${jobId}"][data-status="completed"]`);
     await done.waitFor({ timeout: STEP_TIMEOUT_MS });
     await done.locator('summary').click();
