@@ -32,6 +32,7 @@ import type { KmsDouble } from '../support/kms-double.ts';
 import { createSoftHsmToken, softHsmMissing } from '../support/softhsm.ts';
 import type { SoftHsmToken } from '../support/softhsm.ts';
 import { localBase, localPublicClient } from './support/local-base.ts';
+import { restartableSigner } from './support/restartable-signer.ts';
 
 /** SongNFT's owner in ignition/parameters/local.json (Hardhat account #0, unlocked). */
 const OWNER: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -43,30 +44,6 @@ const songNftAbi = parseAbi([
   'function setPlatformSigner(address newSigner)',
   'function recoverMintSigner(address minter, string metadataURI, bytes32 audioHash, bytes signature) view returns (address)',
 ]);
-
-/** The oracle's key, replaced as a restart with another PLATFORM_SIGNER does. */
-function restartableSigner(initial: MintSigner): { signer: MintSigner; restartWith(next: MintSigner): Promise<void> } {
-  let current = initial;
-  return {
-    signer: {
-      get address() {
-        return current.address;
-      },
-      get backend() {
-        return current.backend;
-      },
-      get keyReference() {
-        return current.keyReference;
-      },
-      sign: (input) => current.sign(input),
-      close: () => current.close(),
-    },
-    async restartWith(next) {
-      await current.close();
-      current = next;
-    },
-  };
-}
 
 async function open(reference: string): Promise<MintSigner> {
   const opened = await openPlatformSigner({ PLATFORM_SIGNER: reference }, () => Promise.reject(new Error('no development key here')));

@@ -10,7 +10,6 @@ import { createWalletClient, http, parseAbi, parseEther, parseEventLogs, recover
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createMintSigner, mintMessageHash } from '../../oracle/src/chain/mint-signer.ts';
-import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { createSignerStatus } from '../../oracle/src/chain/signer-status.ts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
 import type { LocalChain } from '../../scripts/local-chain.ts';
@@ -19,6 +18,7 @@ import type { LoggedIn, TestResponse } from '../oracle/helpers/test-app.ts';
 import { startStorageStack } from '../oracle/storage-stack.ts';
 import { localBase, localPublicClient } from './support/local-base.ts';
 import type { SeededJob, StorageStack } from '../oracle/storage-stack.ts';
+import { restartableSigner } from './support/restartable-signer.ts';
 
 /** SongNFT's owner and the platform treasury in ignition/parameters/local.json (Hardhat account #0, unlocked). */
 const OWNER: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -37,29 +37,6 @@ function expectError(response: TestResponse, status: number, code: string): void
   assertVariantAError(response.body, code);
 }
 
-/** The oracle's key, swapped as an operator does when restarting with a new PLATFORM_SIGNER_KEY. */
-function rotatableSigner(initial: MintSigner): { signer: MintSigner; rotateTo(next: MintSigner): void } {
-  let current = initial;
-  return {
-    signer: {
-      get address() {
-        return current.address;
-      },
-      get backend() {
-        return current.backend;
-      },
-      get keyReference() {
-        return current.keyReference;
-      },
-      sign: (input) => current.sign(input),
-      close: () => current.close(),
-    },
-    rotateTo(next) {
-      current = next;
-    },
-  };
-}
-
 describe('signer rotation: a stranded signature is re-issued by the new key and mints', () => {
   let chain: LocalChain;
   let chainRunning = false;
@@ -69,7 +46,7 @@ describe('signer rotation: a stranded signature is re-issued by the new key and 
   let songNft: Address;
   const oldSigner = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
   const newSigner = createMintSigner(generatePrivateKey());
-  const oracleKey = rotatableSigner(oldSigner);
+  const oracleKey = restartableSigner(oldSigner);
   const creatorAccount = privateKeyToAccount(generatePrivateKey());
 
   const ask = (job: SeededJob) =>
@@ -146,7 +123,7 @@ describe('signer rotation: a stranded signature is re-issued by the new key and 
       await publicClient.readContract({ address: songNft, abi: songNftAbi, functionName: 'isRetiredSigner', args: [oldSigner.address] }),
       true,
     );
-    oracleKey.rotateTo(newSigner);
+    await oracleKey.restartWith(newSigner);
 
     // The old signature is dead on chain.
     await assert.rejects(simulateMint(stranded, issued.get(stranded) as Hex), /Invalid signature/);
