@@ -17,6 +17,8 @@ import { GENERATOR, promptSha256 } from '../../inference/src/audio/content-crede
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
+import { latentsObjectKey } from '../../core/src/song-edits.ts';
+import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 
 /** A model directory whose graph loads but fails at run time (a Reshape that cannot fit). */
 async function brokenModelDir(): Promise<TempDir> {
@@ -145,6 +147,90 @@ describe('inference worker: queue, database, storage and model end to end', () =
       rows.map((r) => r.seed),
       ['123456789', '123456789', '987654321', '123456789', '123456789'],
     );
+  });
+
+  it('edits a song through the queue: extend 10 s to 20 s and repaint 4-6 s keep the source, the edited parts are new', async () => {
+    const sourceId = await stack.enqueue({ prompt: 'warm synthwave at 100 bpm', duration: 10, seed: 4242n });
+    const worker = await stack.startWorker({ WORKER_CONCURRENCY: '2' });
+    const done = (ids: string[]) =>
+      stack.waitFor('completions', async () => {
+        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+        return r.every((x) => x.status === JOB_STATUS.completed || x.status === JOB_STATUS.failed) ? r : undefined;
+      });
+    const [source] = await done([sourceId]);
+    assert.equal(source?.status, JOB_STATUS.completed, source?.error_message ?? '');
+    const extendId = await stack.enqueue({ prompt: 'warm synthwave at 100 bpm', duration: 20, edit: { task: 'extend', sourceId } });
+    const repaintId = await stack.enqueue({
+      prompt: 'warm synthwave at 100 bpm',
+      duration: 10,
+      edit: { task: 'repaint', start: 4, end: 6, sourceId },
+    });
+    const [extended, repainted] = await done([extendId, repaintId]);
+    await worker.stop();
+    assert.equal(extended?.status, JOB_STATUS.completed, extended?.error_message ?? '');
+    assert.equal(repainted?.status, JOB_STATUS.completed, repainted?.error_message ?? '');
+    assert.equal(extended?.actual_duration, 20);
+
+    // The kept latents (private, beside the audio): the kept samples are the source's, exactly.
+    const kept = async (id: string) => {
+      const row = await stack.db.one<{ latents_key: string }>('SELECT latents_key FROM generation_jobs WHERE id = $1', [id]);
+      assert.equal(row.latents_key, latentsObjectKey(id));
+      const head = await stack.store.head(row.latents_key);
+      assert.equal(head.ok && head.value.cacheControl, 'private, no-store', 'kept latents are stored as a private object');
+      const got = await stack.store.get(row.latents_key);
+      assert.ok(got.ok);
+      const decoded = decodeKeptLatents(got.value.bytes);
+      assert.ok(decoded.ok);
+      return decoded.value;
+    };
+    const [sourceKept, extendedKept, repaintedKept] = await Promise.all([kept(sourceId), kept(extendId), kept(repaintId)]);
+    const rate = 44100;
+    const channel = (k: typeof sourceKept, c: number) => k.data.subarray(c * (k.header.shape[1] ?? 0), (c + 1) * (k.header.shape[1] ?? 0));
+    for (const c of [0, 1]) {
+      assert.deepEqual(channel(extendedKept, c).subarray(0, 10 * rate), channel(sourceKept, c), 'an extended song starts with its source');
+      assert.deepEqual(
+        channel(repaintedKept, c).subarray(0, 4 * rate),
+        channel(sourceKept, c).subarray(0, 4 * rate),
+        'repaint keeps 0-4 s',
+      );
+      assert.deepEqual(channel(repaintedKept, c).subarray(6 * rate), channel(sourceKept, c).subarray(6 * rate), 'repaint keeps 6-10 s');
+    }
+
+    // The published MP3s, decoded: kept parts equal within the codec's tolerance, edited parts differ.
+    const decode = async (row: typeof source) => (await decodeMp3((await fetchPublishedMp3(row?.audio_url ?? null)).bytes)).channels[0]!;
+    const [a, ext, rep] = await Promise.all([decode(source), decode(extended), decode(repainted)]);
+    const relativeError = (x: Float32Array, y: Float32Array, from: number, to: number) => {
+      let diff = 0;
+      let energy = 0;
+      for (let i = Math.round(from * rate); i < Math.round(to * rate); i += 1) {
+        diff += ((x[i] ?? 0) - (y[i] ?? 0)) ** 2;
+        energy += (y[i] ?? 0) ** 2;
+      }
+      return Math.sqrt(diff / energy);
+    };
+    assert.ok(relativeError(ext, a, 0, 9.9) < 0.05, `extend keeps 0-10 s (error ${relativeError(ext, a, 0, 9.9)})`);
+    assert.ok(relativeError(rep, a, 0, 3.9) < 0.05, `repaint keeps 0-4 s (error ${relativeError(rep, a, 0, 3.9)})`);
+    assert.ok(relativeError(rep, a, 6.1, 9.9) < 0.05, `repaint keeps 6-10 s (error ${relativeError(rep, a, 6.1, 9.9)})`);
+    assert.ok(relativeError(rep, a, 4.1, 5.9) > 0.3, `repaint makes 4-6 s anew (difference ${relativeError(rep, a, 4.1, 5.9)})`);
+    const tailRms = Math.sqrt(ext.subarray(11 * rate, 19 * rate).reduce((sum, v) => sum + v * v, 0) / (8 * rate));
+    assert.ok(tailRms > 0.02, `the extension is audible (rms ${tailRms})`);
+
+    // The edit's content credentials name its source.
+    const credentials = await readC2pa((await fetchPublishedMp3(repainted?.audio_url ?? null)).bytes, stack.c2paCaPem);
+    assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
+    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((x) => x.label === 'com.songmint.generation')
+      ?.data as {
+      editOf?: { jobId: string; audioHash: string; task: string; parameters: Record<string, number> };
+    };
+    assert.deepEqual(generation.editOf, {
+      jobId: `gen_${sourceId}`,
+      audioHash: source?.audio_hash,
+      manifest: (
+        await stack.db.one<{ m: string }>(`SELECT content_credentials->>'manifest' AS m FROM generation_jobs WHERE id = $1`, [sourceId])
+      ).m,
+      task: 'repaint',
+      parameters: { start: 4, end: 6 },
+    });
   });
 
   it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {

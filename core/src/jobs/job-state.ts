@@ -21,6 +21,7 @@ import type { GenerationMessage, Tier } from '../generation-queue.ts';
 import { bossDbFromTask } from '../queue.ts';
 import { fail, ok } from '../result.ts';
 import type { Result } from '../result.ts';
+import type { EditParameters, SongEdit } from '../song-edits.ts';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -81,6 +82,20 @@ export interface NewJob {
   tier: Tier;
   /** Where migration 0011's trigger sends `generation.completed`/`generation.failed` (checked by the caller). */
   webhookUrl?: string;
+  /** An edit of one of the user's completed songs (checked by the caller, core/src/song-edits.ts). */
+  edit?: SongEdit;
+}
+
+/** The `edit` column's value: the parameters without the source (stored in `edit_source_id`). */
+function editParameters(edit: SongEdit): EditParameters {
+  switch (edit.task) {
+    case 'extend':
+      return { task: 'extend' };
+    case 'repaint':
+      return { task: 'repaint', start: edit.start, end: edit.end };
+    case 'remix':
+      return { task: 'remix', strength: edit.strength };
+  }
 }
 
 /**
@@ -89,8 +104,9 @@ export interface NewJob {
  */
 export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Promise<{ id: string; createdAt: Date }> {
   const row = await tx.one<{ id: string; created_at: Date }>(
-    `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status, webhook_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10)
+    `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status, webhook_url,
+                                  edit_source_id, edit)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12)
      RETURNING id, created_at`,
     [
       job.userId,
@@ -103,6 +119,8 @@ export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Pro
       job.withLyrics,
       job.tier,
       job.webhookUrl ?? null,
+      job.edit?.sourceId ?? null,
+      job.edit === undefined ? null : JSON.stringify(editParameters(job.edit)),
     ],
   );
   const message: GenerationMessage = { jobId: row.id };
@@ -158,6 +176,8 @@ export interface ClaimedJob {
   lyrics: string | null;
   withLyrics: boolean;
   attempts: number;
+  /** A song that edits another (never set on a preview). */
+  edit?: SongEdit;
 }
 
 interface ClaimRow {
@@ -256,9 +276,18 @@ export async function retryAttempt(
   );
 }
 
-/** Starts an attempt of a song (`claimAttempt`). */
+/** Starts an attempt of a song (`claimAttempt`), with its edit when it is one. */
 export async function claimJob(db: Queryable, jobId: string, derivedSeed: bigint): Promise<ClaimedJob | undefined> {
-  return (await claimAttempt(db, 'generation_jobs', jobId, derivedSeed))?.attempt;
+  const claimed = await claimAttempt<{ edit: EditParameters | null; edit_source_id: string | null }>(
+    db,
+    'generation_jobs',
+    jobId,
+    derivedSeed,
+    ['edit', 'edit_source_id'],
+  );
+  if (claimed === undefined) return undefined;
+  const { edit, edit_source_id: sourceId } = claimed.extra;
+  return edit === null || sourceId === null ? claimed.attempt : { ...claimed.attempt, edit: { ...edit, sourceId } };
 }
 
 export async function reportProgress(db: Queryable, job: ClaimedJob, progress: number): Promise<void> {
@@ -290,6 +319,8 @@ export interface CompletedAudio {
   modelCommercialUse: boolean;
   /** The C2PA manifest embedded in the audio (docs/content-credentials.md). */
   contentCredentials: ContentCredentialsRecord;
+  /** The private object keeping the song's final latents (core/src/song-edits.ts), or null. */
+  latentsKey?: string | null;
 }
 
 /** What a job's audio carries as content credentials: the `content_credentials` column. */
@@ -308,7 +339,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
-            content_credentials = $14, error_code = NULL, error_message = NULL
+            content_credentials = $14, latents_key = $15, error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
     [
       job.id,
@@ -325,6 +356,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.modelLicence,
       audio.modelCommercialUse,
       JSON.stringify(audio.contentCredentials),
+      audio.latentsKey ?? null,
     ],
   );
   return result.rowCount === 1;
@@ -371,15 +403,25 @@ export async function failAbandonedJobs(db: Queryable, abandonedAfterSeconds: nu
   return row.failed;
 }
 
-/** Completed, unminted, unpurged jobs whose audio is older than the retention period, oldest first. */
-export async function findExpiredAudio(db: Queryable, limit: number): Promise<{ id: string; audioKey: string }[]> {
+/**
+ * Completed, unminted, unpurged jobs whose audio is older than the retention period, oldest
+ * first, with their kept latents (purged with the audio).
+ */
+export async function findExpiredAudio(
+  db: Queryable,
+  limit: number,
+): Promise<{ id: string; audioKey: string; latentsKey: string | null }[]> {
   return db.map(
-    `SELECT id, audio_key FROM generation_jobs
+    `SELECT id, audio_key, latents_key FROM generation_jobs
       WHERE status = ${S.completed} AND nft_token_id IS NULL AND purged_at IS NULL AND audio_key IS NOT NULL
         AND completed_at < now() - make_interval(days => $1)
       ORDER BY completed_at LIMIT $2`,
     [AUDIO_RETENTION_DAYS, limit],
-    (row: { id: string; audio_key: string }) => ({ id: row.id, audioKey: row.audio_key }),
+    (row: { id: string; audio_key: string; latents_key: string | null }) => ({
+      id: row.id,
+      audioKey: row.audio_key,
+      latentsKey: row.latents_key,
+    }),
   );
 }
 

@@ -58,6 +58,16 @@ export interface SongProvenance {
   prompt: string;
   seed: bigint;
   model: { name: string; version: string; licence: { spdx: string; commercial_use: boolean; url?: string | undefined } };
+  /** An edit's source: its public job id, audio hash and manifest label, and the edit's parameters. */
+  editOf?: EditProvenance;
+}
+
+export interface EditProvenance {
+  jobId: string;
+  audioHash: string;
+  manifest: string | null;
+  task: string;
+  parameters: Readonly<Record<string, number>>;
 }
 
 export interface FinishedMp3 {
@@ -159,6 +169,7 @@ export async function finishMp3(mp3: Uint8Array, provenance: SongProvenance, ide
       // A decimal string: the seed is a uint64, beyond what JSON readers keep exactly.
       seed: provenance.seed.toString(),
       promptSha256: promptSha256(provenance.prompt),
+      ...(provenance.editOf === undefined ? {} : { editOf: { ...provenance.editOf } }),
     }),
   );
   const dataHash = DataHashAssertion.create('SHA-256');

@@ -5,6 +5,7 @@
  * with `songmint-acestep.json`.
  */
 import type { Result } from '../../../core/src/result.ts';
+import type { EditParameters, EditSupport } from '../../../core/src/song-edits.ts';
 import type { Device } from './device.ts';
 import type { ModelLicence } from './licence.ts';
 import type { PcmAudio } from './runtime.ts';
@@ -25,6 +26,18 @@ export interface RenderedSong {
   matchedWords: readonly string[];
   /** Model time spent on tokens, for the benchmark: tokens generated (0 for a one-pass graph). */
   tokens: number;
+  /**
+   * The song's final latents as a kept-latents object (./kept-latents.ts), stored privately
+   * beside the audio so an edit can start from them; null for a model that cannot edit.
+   */
+  kept: Uint8Array | null;
+}
+
+/** An edit: the new material's request (prompt, lyrics, the edit job's seed, the result's seconds) and its source. */
+export interface SongEditRequest extends SongModelRequest {
+  edit: EditParameters;
+  /** The source song's kept-latents object (what its `render` or `edit` returned as `kept`). */
+  sourceKept: Uint8Array;
 }
 
 export type ModelFormat = 'songmint-onnx' | 'musicgen-onnx' | 'acestep-onnx';
@@ -42,7 +55,29 @@ export interface SongModel {
   readonly sampleRate: number;
   /** Renders exactly `durationSeconds x sampleRate` samples per channel; `progress` gets 0..1. */
   render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong>;
+  /** Per edit task: null when `edit` can run it, else what the model lacks. */
+  readonly editSupport: EditSupport;
+  /**
+   * Renders an edit of a song this model made, `durationSeconds x sampleRate` samples: outside
+   * the edited range the source's samples (blended over a few frames at the edges where the model
+   * works in latents), inside it new material from `seed`. Throws `EditUnsupportedError` for a
+   * task `editSupport` names a lack for, or a source another model made.
+   */
+  edit(request: SongEditRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong>;
   release(): Promise<void>;
 }
 
 export type LoadSongModelResult = Result<SongModel>;
+
+/** An edit the loaded model cannot run; the message says what it lacks. */
+export class EditUnsupportedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EditUnsupportedError';
+  }
+}
+
+/** `editSupport` of a model that keeps no latents (MusicGen): every task names `lack`. */
+export function noEdits(lack: string): EditSupport {
+  return { extend: lack, repaint: lack, remix: lack };
+}

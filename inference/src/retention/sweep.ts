@@ -1,7 +1,8 @@
 /**
  * The retention sweep (one sweeper at a time across the fleet, by advisory lock), over the job
  * transitions of core/src/jobs/job-state.ts:
- * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): object deleted, row
+ * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): object and its kept
+ *   latents (core/src/song-edits.ts) deleted, row
  *   marked `purged_at` (the row keeps audio_url and audio_hash as the record of what was published);
  * - previews past their expiry (core/src/previews.ts, 24 hours after the request): object and
  *   clip row deleted (the preview job's record stays, so its status route answers 410, until
@@ -42,6 +43,9 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
         // Mark first (unless minted meanwhile), then delete; undo the mark if the delete fails.
         if (!(await markPurged(t, row.id))) continue;
         const deleted = await store.delete(row.audioKey);
+        // The kept latents (song edits) go with the audio: an expired song can no longer be edited.
+        const latents = deleted.ok && row.latentsKey !== null ? await store.delete(row.latentsKey) : deleted;
+        if (deleted.ok && !latents.ok) report.errors.push(`${row.latentsKey ?? ''}: ${latents.error.message}`);
         if (deleted.ok) report.audioPurged += 1;
         else {
           await unmarkPurged(t, row.id);

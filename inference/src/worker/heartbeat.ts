@@ -1,5 +1,6 @@
 /** The worker's row in worker_heartbeats (read by the oracle's readiness check and GEN_002). */
 import type { Database } from '../../../core/src/db/database.ts';
+import type { EditSupport } from '../../../core/src/song-edits.ts';
 
 export interface HeartbeatInfo {
   workerId: string;
@@ -8,16 +9,18 @@ export interface HeartbeatInfo {
   modelName: string;
   modelVersion: string;
   slots: number;
+  /** What the model can edit (core/src/song-edits.ts `EditSupport`): the oracle refuses what no live worker can run. */
+  editTasks: EditSupport;
 }
 
 export async function beat(db: Database, info: HeartbeatInfo, activeJobs: number): Promise<void> {
   await db.none(
-    `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, active_jobs, last_seen)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+    `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, active_jobs, edit_tasks, last_seen)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
      ON CONFLICT (worker_id) DO UPDATE
        SET device = EXCLUDED.device, model_name = EXCLUDED.model_name, model_version = EXCLUDED.model_version,
-           slots = EXCLUDED.slots, active_jobs = EXCLUDED.active_jobs, last_seen = now()`,
-    [info.workerId, info.hostname, info.device, info.modelName, info.modelVersion, info.slots, activeJobs],
+           slots = EXCLUDED.slots, active_jobs = EXCLUDED.active_jobs, edit_tasks = EXCLUDED.edit_tasks, last_seen = now()`,
+    [info.workerId, info.hostname, info.device, info.modelName, info.modelVersion, info.slots, activeJobs, JSON.stringify(info.editTasks)],
   );
 }
 

@@ -36,7 +36,9 @@ import type { ObjectStore, ObjectStoreError } from '../../../core/src/object-sto
 import { createPreview } from '../../../core/src/previews.ts';
 import { publishObject } from '../../../core/src/publish-object.ts';
 import { seedFromJobId } from '../model/seed.ts';
-import type { PipelineDeps, Song } from './pipeline.ts';
+import { latentsObjectKey } from '../../../core/src/song-edits.ts';
+import type { PipelineDeps, Song, SongRequest } from './pipeline.ts';
+import { PipelineError } from './pipeline.ts';
 
 /** An upload the store refused; `storeError.code` says why (`storage_full`: the store's disk is full). */
 export class UploadFailedError extends Error {
@@ -79,6 +81,39 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
   publicId(attempt: Claimed): string;
   /** The fields that name an attempt of this kind in logs. */
   logFields(attempt: Claimed): Record<string, string | number>;
+  /** An edit's source, read before the model runs; absent for a kind that never edits. */
+  editInput?: (db: Queryable, attempt: Claimed) => Promise<SongRequest['edit']>;
+}
+
+/**
+ * An edit's source as the model needs it: its kept latents from the store, and what names it in
+ * the edit's provenance. The oracle checked the source at admission; one purged since, or
+ * without kept latents, fails the attempt (`EDIT_SOURCE_GONE`).
+ */
+async function readEditSource(db: Queryable, store: ObjectStore, attempt: ClaimedJob): Promise<SongRequest['edit']> {
+  const edit = attempt.edit;
+  if (edit === undefined) return undefined;
+  const source = await db.oneOrNone<{ latents_key: string | null; audio_hash: string | null; manifest: string | null; purged: boolean }>(
+    `SELECT latents_key, audio_hash, content_credentials->>'manifest' AS manifest, purged_at IS NOT NULL AS purged
+       FROM generation_jobs WHERE id = $1`,
+    [edit.sourceId],
+  );
+  const sourceId = toPublicJobId(edit.sourceId);
+  if (source === null || source.purged || source.latents_key === null || source.audio_hash === null) {
+    throw new PipelineError('EDIT_SOURCE_GONE', `the source song ${sourceId} no longer has kept latents`);
+  }
+  const kept = await store.get(source.latents_key);
+  if (!kept.ok)
+    throw new PipelineError(
+      'EDIT_SOURCE_GONE',
+      `the source song's latents ${source.latents_key}: ${kept.error.code} ${kept.error.message}`,
+    );
+  const { sourceId: _source, task, ...parameters } = edit;
+  return {
+    parameters: edit,
+    sourceKept: kept.value.bytes,
+    source: { jobId: sourceId, audioHash: source.audio_hash, manifest: source.manifest, task, parameters },
+  };
 }
 
 const SongMessage = z.object({ jobId: z.uuid() }) satisfies z.ZodType<GenerationMessage>;
@@ -96,6 +131,12 @@ export function songJobKind(deps: JobKindDeps): JobKind {
     lock: lockForPublish,
     async publish(tx, job, song, signal) {
       const key = audioObjectKey(job.id);
+      // The kept latents first (private): a song completes only with what its edits start from.
+      const latentsKey = song.kept === null ? null : latentsObjectKey(job.id);
+      if (latentsKey !== null && song.kept !== null) {
+        const kept = await publishObject(deps.store, latentsKey, song.kept, { contentType: 'application/octet-stream', private: true });
+        if (!kept.ok) throw new UploadFailedError(`upload of ${latentsKey}`, kept.error);
+      }
       // A competing attempt waits on the row lock taken before this, then finds the job no longer
       // its own, so it neither uploads nor completes.
       await deps.pipeline.enterStage?.('upload', signal);
@@ -121,6 +162,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         modelLicence: model.licence.spdx,
         modelCommercialUse: model.licence.commercial_use,
         contentCredentials: { standard: 'c2pa', manifest: song.credentials.manifestLabel, signer: deps.pipeline.signingIdentity.subject },
+        latentsKey,
       });
     },
     retry: retryJob,
@@ -128,6 +170,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
     failureMessage: (job, reason) => `generation failed after ${job.attempts} attempts: ${reason}`,
     publicId: (job) => toPublicJobId(job.id),
     logFields: (job) => ({ jobId: job.id, attempts: job.attempts }),
+    editInput: (db, job) => readEditSource(db, deps.store, job),
   };
 }
 

@@ -12,7 +12,9 @@ import { encodeMp3 } from '../audio/mp3-encoder.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { MAX_LYRICS_TOKENS } from '../lyrics/lyrics-generator.ts';
-import type { SongModel } from '../model/song-model.ts';
+import type { RenderedSong, SongModel } from '../model/song-model.ts';
+import type { EditProvenance } from '../audio/content-credentials.ts';
+import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
 
@@ -26,6 +28,8 @@ export interface SongRequest {
   /** The public id the song is published under (`gen_…`, a preview's session id), named in its content credentials. */
   jobId: string;
   kind: 'song' | 'preview';
+  /** An edit of a song: its parameters, the source's kept latents and what names it in provenance. */
+  edit?: { parameters: EditParameters; sourceKept: Uint8Array; source: EditProvenance };
 }
 
 export interface PipelineDeps {
@@ -70,6 +74,8 @@ export interface Song {
   encoderBackend: EncoderBackend;
   /** What the tags and manifest add to the encoder's bytes. */
   credentials: { manifestBytes: number; tagBytes: number; manifestLabel: string };
+  /** The model's kept-latents object (stored privately beside the audio), or null. */
+  kept: Uint8Array | null;
   timings: StageTimings;
 }
 
@@ -135,11 +141,18 @@ export async function generateSong(
   await deps.enterStage?.('model', signal);
   t = performance.now();
   progress(10);
-  const rendered = await model.render(
-    { prompt: request.prompt, lyrics: usedLyrics, seed: request.seed, durationSeconds: request.durationSeconds, steps: request.steps },
-    signal,
-    (fraction) => progress(10 + Math.floor(fraction * 40)),
-  );
+  const modelRequest = {
+    prompt: request.prompt,
+    lyrics: usedLyrics,
+    seed: request.seed,
+    durationSeconds: request.durationSeconds,
+    steps: request.steps,
+  };
+  const modelProgress = (fraction: number): void => progress(10 + Math.floor(fraction * 40));
+  const rendered: RenderedSong =
+    request.edit === undefined
+      ? await model.render(modelRequest, signal, modelProgress)
+      : await model.edit({ ...modelRequest, edit: request.edit.parameters, sourceKept: request.edit.sourceKept }, signal, modelProgress);
   const pcm = rendered.pcm;
   const expectedSamples = request.durationSeconds * pcm.sampleRate;
   if (pcm.channels.length === 0 || pcm.channels.some((channel) => channel.length !== expectedSamples)) {
@@ -169,6 +182,7 @@ export async function generateSong(
       prompt: request.prompt,
       seed: request.seed,
       model: { name: model.name, version: model.version, licence: model.licence },
+      ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
     },
     deps.signingIdentity,
   );
@@ -193,6 +207,7 @@ export async function generateSong(
     modelTokens: rendered.tokens,
     encoderBackend: mp3.value.backend,
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
+    kept: rendered.kept,
     timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs },
   };
 }

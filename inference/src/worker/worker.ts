@@ -109,6 +109,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     modelName: model.name,
     modelVersion: model.version,
     slots: settings.concurrency,
+    editTasks: model.editSupport,
   };
   const running = new Set<AbortController>();
   const loops: Promise<void>[] = [];
@@ -198,6 +199,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
             if (await cancelled(db, attempt)) throw new JobCancelledError(step);
           };
     try {
+      const edit = await kind.editInput?.(db, attempt);
       const song = await generateSong(
         {
           prompt: attempt.prompt,
@@ -208,6 +210,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
           withLyrics: attempt.withLyrics,
           jobId: kind.publicId(attempt),
           kind: kind.name,
+          ...(edit === undefined ? {} : { edit }),
         },
         deps.pipeline,
         controller.signal,

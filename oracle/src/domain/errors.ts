@@ -30,6 +30,14 @@ export const ERROR_CODES = [
   'IDEM_002',
   // A preview past its 24 hours: the clip is deleted (oracle/src/domain/previews.ts).
   'PREVIEW_EXPIRED',
+  // Song edits (oracle/src/domain/song-edits.ts): the source is not the caller's song (EDIT_001),
+  // not completed (EDIT_002), deleted by retention or without kept latents (EDIT_003), the range
+  // or length does not fit it (EDIT_004), no live worker's model can run the task (EDIT_005).
+  'EDIT_001',
+  'EDIT_002',
+  'EDIT_003',
+  'EDIT_004',
+  'EDIT_005',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -59,6 +67,11 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   IDEM_001: 422,
   IDEM_002: 409,
   PREVIEW_EXPIRED: 410,
+  EDIT_001: 404,
+  EDIT_002: 409,
+  EDIT_003: 410,
+  EDIT_004: 400,
+  EDIT_005: 422,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,

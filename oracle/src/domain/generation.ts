@@ -8,6 +8,8 @@ import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { chargeRequest } from './request-charge.ts';
+import { checkEdit } from './song-edits.ts';
+import type { EditRequest } from './song-edits.ts';
 import type { LimitState, RateCategory, SessionUser } from './request-charge.ts';
 
 export interface GenerationRequest {
@@ -19,6 +21,8 @@ export interface GenerationRequest {
   withLyrics: boolean;
   /** Checked against the operator's allow-list before submit (oracle/src/webhooks/target-url.ts). */
   webhookUrl?: string;
+  /** An edit of one of the caller's songs, checked before the charge (./song-edits.ts). */
+  edit?: EditRequest;
 }
 
 export type Requester = SessionUser;
@@ -146,7 +150,8 @@ export async function admitToQueue<T>(
 }
 
 /**
- * Accepts a song: GEN_004 above the tier's maximum duration, then `admitToQueue` with `charge`
+ * Accepts a song: GEN_004 above the tier's maximum duration, an edit's checks (./song-edits.ts),
+ * then `admitToQueue` with `charge`
  * (the route table's: the `generation` category and the daily counter).
  */
 export async function submitGeneration(
@@ -157,8 +162,17 @@ export async function submitGeneration(
 ): Promise<SubmitResult> {
   const tooLong = checkTierDuration(user.tier, request.duration);
   if (tooLong !== null) return fail(tooLong);
+  const { edit: editRequest, ...song } = request;
+  const edit = editRequest === undefined ? undefined : await checkEdit(deps.db, user.id, editRequest, request.duration);
+  if (edit !== undefined && !edit.ok) return fail(edit.error);
   const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
-    const job = await queueJob(tx, deps.boss, { ...request, userId: user.id, userAddress: user.walletAddress, tier: user.tier });
+    const job = await queueJob(tx, deps.boss, {
+      ...song,
+      userId: user.id,
+      userAddress: user.walletAddress,
+      tier: user.tier,
+      ...(edit === undefined ? {} : { edit: edit.value }),
+    });
     const place = await queuePlace(
       tx,
       { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps },

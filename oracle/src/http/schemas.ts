@@ -3,6 +3,7 @@ import { codePoints, hexSchema, noNul } from './schema-parts.ts';
 import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
 import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_MAX_LIMIT } from '../domain/job-list.ts';
 import { ERROR_CODES } from '../domain/errors.ts';
+import { DEFAULT_REMIX_STRENGTH, EDIT_TASKS, MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
 
 /**
  * Request and response schemas of the core endpoints. Requests are validated with them at the
@@ -61,6 +62,61 @@ export const webhookUrlSchema = z
     example: 'https://example.com/hooks/songmint',
   });
 
+// Song edits (extension, docs/api.md "Edit a song"): the shape only; the checks against the
+// source song (owner, status, retention, length, the live model) are oracle/src/domain/song-edits.ts.
+const editSeconds = z.number().min(0).max(240);
+
+/** Which fields each task takes: a repaint its range, a remix its strength, an extend neither. */
+function refineEdit(
+  edit: { task: string; start?: number | undefined; end?: number | undefined; strength?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (edit.task === 'repaint') {
+    if (edit.start === undefined) issue('start', 'a repaint needs start (seconds)');
+    if (edit.end === undefined) issue('end', 'a repaint needs end (seconds)');
+    if (edit.start !== undefined && edit.end !== undefined && edit.end - edit.start < MIN_REPAINT_SECONDS) {
+      issue('end', `must be at least ${MIN_REPAINT_SECONDS} s after start`);
+    }
+  } else {
+    if (edit.start !== undefined) issue('start', `only a repaint takes a range, not ${edit.task}`);
+    if (edit.end !== undefined) issue('end', `only a repaint takes a range, not ${edit.task}`);
+  }
+  if (edit.task !== 'remix' && edit.strength !== undefined) issue('strength', `only a remix takes strength, not ${edit.task}`);
+}
+
+const editFields = {
+  task: z.enum(EDIT_TASKS).meta({
+    description:
+      '`extend`: the result is `duration` seconds, the source then new material; `repaint`: seconds `start` to `end` made anew, the rest kept; `remix`: a variation keeping tempo, key and chord progression.',
+  }),
+  start: editSeconds.optional().meta({ description: 'Repaint only: where the new material starts (seconds).' }),
+  end: editSeconds.optional().meta({ description: 'Repaint only: where it ends (seconds, at least 1 s after start, at most the song).' }),
+  strength: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .meta({ description: `Remix only: how closely the remix follows the source, 0 to 1 (default ${DEFAULT_REMIX_STRENGTH}).` }),
+};
+
+export const editRequestSchema = z
+  .strictObject({
+    source_job_id: z.string().min(1).max(100).meta({ description: 'The song to edit: one of your completed jobs (`gen_…`).' }),
+    ...editFields,
+  })
+  .superRefine(refineEdit)
+  .meta({
+    id: 'EditRequest',
+    description:
+      "Extension: edit one of your completed songs instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's). Charged and limited as a generation.",
+  });
+
+export const editRequestVariantBSchema = z
+  .strictObject({ sourceJobId: z.string().min(1).max(100).meta({ description: 'The song to edit (`gen_…`).' }), ...editFields })
+  .superRefine(refineEdit)
+  .meta({ id: 'EditRequestVariantB', description: 'Variant B spelling of EditRequest.' });
+
 export const generateRequestSchema = z
   .strictObject({
     prompt: promptSchema,
@@ -84,12 +140,13 @@ export const generateRequestSchema = z
       .meta({ description: 'Diffusion steps: 27 (default) or 60.' }),
     with_lyrics: z.boolean().default(false).meta({ description: 'Generate lyrics from the prompt first (ignored when lyrics are given).' }),
     webhook: webhookUrlSchema.optional(),
+    edit: editRequestSchema.optional(),
   })
   .meta({ id: 'GenerateRequest' });
 
-/** Variant B (`Prefer: wait`): camelCase, prompt and duration only, synchronous. */
+/** Variant B (`Prefer: wait`): camelCase, prompt and duration (and an edit), synchronous. */
 export const generateRequestVariantBSchema = z
-  .strictObject({ prompt: promptSchema, duration: durationSchema })
+  .strictObject({ prompt: promptSchema, duration: durationSchema, edit: editRequestVariantBSchema.optional() })
   .meta({ id: 'GenerateRequestVariantB' });
 
 export const generateAcceptedSchema = z

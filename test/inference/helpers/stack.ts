@@ -13,6 +13,7 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../../core/src/object-store.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { queueJob } from '../../../core/src/jobs/job-state.ts';
+import type { SongEdit } from '../../../core/src/song-edits.ts';
 import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
@@ -32,6 +33,8 @@ export interface JobInput {
   lyrics?: string;
   withLyrics?: boolean;
   tier?: Tier;
+  /** An edit of an earlier job (the oracle checks it first; here it is written as given). */
+  edit?: SongEdit;
 }
 
 export interface Stack {
@@ -134,6 +137,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
           tier: input.tier ?? 'free',
           ...(input.seed === undefined ? {} : { seed: input.seed }),
           ...(input.lyrics === undefined ? {} : { lyrics: input.lyrics }),
+          ...(input.edit === undefined ? {} : { edit: input.edit }),
         }),
       );
       return job.id;

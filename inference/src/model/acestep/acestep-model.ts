@@ -24,6 +24,7 @@ import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '..
 import { seededRandom } from '../seed.ts';
 import type { LoadModelOptions } from '../runtime.ts';
 import type { RenderedSong, SongModel, SongModelRequest } from '../song-model.ts';
+import { EditUnsupportedError, noEdits } from '../song-model.ts';
 import type { GraphName, TensorType } from './contract.ts';
 import { PATCH_SIZE } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
@@ -258,6 +259,8 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     steps: requestSteps(manifest),
     sampleRate: ACESTEP_OUTPUT_RATE,
     render: (request, signal, progress) => renderer.render(request, signal, progress),
+    editSupport: ACESTEP_EDIT_SUPPORT,
+    edit: () => Promise.reject(new EditUnsupportedError(ACESTEP_EDIT_LACK)),
     release: async () => {
       await releaseAll();
     },
@@ -506,6 +509,12 @@ class AcestepRenderer {
       },
       matchedWords: [],
       tokens: 0,
+      kept: null,
     };
   }
 }
+
+/** Why this backend refuses edits for now (docs/inference.md "Song edits"). */
+const ACESTEP_EDIT_LACK =
+  'the ACE-Step backend does not keep latents or run repaint, extend and remix yet (remix also needs the audio_tokenizer and audio_detokenizer graphs)';
+const ACESTEP_EDIT_SUPPORT = noEdits(ACESTEP_EDIT_LACK);

@@ -12,6 +12,7 @@ import type { Device, ExecutionProviders } from '../device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
 import type { LoadModelOptions } from '../runtime.ts';
 import type { LoadSongModelResult, SongModel } from '../song-model.ts';
+import { EditUnsupportedError, noEdits } from '../song-model.ts';
 import { DEFAULT_CHUNKING, decodeCodes } from './codec.ts';
 import { generateCodes } from './generate-codes.ts';
 import type { MusicgenSpec } from './layout.ts';
@@ -77,6 +78,7 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
   const fallbackReason = [textEncoder, decoder, codec].map((c) => c.fallbackReason).find((r) => r !== undefined);
   const outputRate = spec.sampleRate === 44_100 || spec.sampleRate === 48_000 ? spec.sampleRate : MUSICGEN_OUTPUT_RATE;
 
+  const MUSICGEN_EDIT_LACK = 'the MusicGen backend keeps no latents and has no continuation or inpainting path';
   const model: SongModel = {
     format: 'musicgen-onnx',
     name: spec.name,
@@ -105,8 +107,11 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
         conditioning: { text, text_tokens: encoded.length, windows: generated.windows, guidance_scale: spec.guidanceScale },
         matchedWords: [],
         tokens: frames,
+        kept: null,
       };
     },
+    editSupport: noEdits(MUSICGEN_EDIT_LACK),
+    edit: () => Promise.reject(new EditUnsupportedError(MUSICGEN_EDIT_LACK)),
     async release() {
       await Promise.all(sessions.map((s) => s.release()));
     },

@@ -9,6 +9,9 @@ import { decodeCursor, listJobs } from '../../domain/job-list.ts';
 import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobRecord, JobView } from '../../domain/jobs.ts';
 import type { SessionUser } from '../../domain/request-charge.ts';
+import type { EditRequest } from '../../domain/song-edits.ts';
+import { DEFAULT_REMIX_STRENGTH } from '../../../../core/src/song-edits.ts';
+import type { EditTask } from '../../../../core/src/song-edits.ts';
 import { answerRefusal, setRateLimitHeaders } from '../charging.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
@@ -65,9 +68,12 @@ export function variantAInput(req: Request): Result<GenerateInput> {
 export function generateInput(req: Request): Result<GenerateInput> {
   if (!wantsVariantB(req)) return variantAInput(req);
   const parsed = generateRequestVariantBSchema.safeParse(req.body);
-  return parsed.success
-    ? ok({ variant: 'B', request: { ...parsed.data, steps: 27, withLyrics: false } })
-    : fail(generationInputError(parsed.error, req.body));
+  if (!parsed.success) return fail(generationInputError(parsed.error, req.body));
+  const { edit, ...song } = parsed.data;
+  return ok({
+    variant: 'B',
+    request: { ...song, steps: 27, withLyrics: false, ...(edit === undefined ? {} : { edit: toEditRequest(edit.sourceJobId, edit) }) },
+  });
 }
 
 function admissionOf(call: { admission: AdmissionCharge | null }): AdmissionCharge {
@@ -128,7 +134,23 @@ export function toSongInput(body: SongInputFields): Omit<GenerationRequest, 'web
 }
 
 export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>): GenerationRequest {
-  return { ...toSongInput(body), ...(body.webhook === undefined ? {} : { webhookUrl: body.webhook }) };
+  return {
+    ...toSongInput(body),
+    ...(body.webhook === undefined ? {} : { webhookUrl: body.webhook }),
+    ...(body.edit === undefined ? {} : { edit: toEditRequest(body.edit.source_job_id, body.edit) }),
+  };
+}
+
+/** An edit's parameters per task (the schema checked which fields each task takes). */
+function toEditRequest(sourceJobId: string, edit: { task: EditTask; start?: number; end?: number; strength?: number }): EditRequest {
+  switch (edit.task) {
+    case 'extend':
+      return { sourceJobId, parameters: { task: 'extend' } };
+    case 'repaint':
+      return { sourceJobId, parameters: { task: 'repaint', start: edit.start ?? 0, end: edit.end ?? 0 } };
+    case 'remix':
+      return { sourceJobId, parameters: { task: 'remix', strength: edit.strength ?? DEFAULT_REMIX_STRENGTH } };
+  }
 }
 
 const WAIT_POLL_MS = 250;

@@ -1,0 +1,239 @@
+/**
+ * Edits on the built-in model, in its own terms. Its final state is its PCM (it has no latent
+ * space), kept as 16-bit stereo with the conditioning and seed that made it (./kept-latents.ts).
+ *
+ * - repaint and extend: the kept samples are the source's, unchanged; the edited range comes from
+ *   a new render with the edit job's seed and prompt, on the source's tempo, key and mode (so the
+ *   bar grid lines up), faded in and out over `FADE_SECONDS` inside the range;
+ * - remix: the whole song rendered again with the source's seed (its chord progression and
+ *   melody latent), tempo, key and mode, and the style fields (groove, density, levels,
+ *   brightness, width, legato) moved toward the prompt's and a draw from the edit's seed;
+ *   `strength` 1 keeps the source's style but its groove, 0 takes the draw's.
+ */
+import type { EditParameters, EditSupport } from '../../../core/src/song-edits.ts';
+import { lyricsRhythm } from '../lyrics/lyrics-rhythm.ts';
+import { decodeKeptLatents, encodeKeptLatents } from './kept-latents.ts';
+import type { ModelManifest } from './manifest.ts';
+import type { MusicModel, PcmAudio } from './runtime.ts';
+import { seedToModelInput, seededRandom } from './seed.ts';
+import { EditUnsupportedError } from './song-model.ts';
+import type { RenderedSong, SongEditRequest, SongModelRequest } from './song-model.ts';
+import { encodePrompt } from './text-encoder.ts';
+
+/** The built-in model can run every edit. */
+export const BUILTIN_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: null };
+
+/** Fade into and out of new material inside an edited range (10 ms). */
+export const FADE_SECONDS = 0.01;
+
+/** Fields an edit keeps from its source: the tempo and the key. */
+const KEPT_FIELDS = ['bpm', 'key', 'minor'] as const;
+/** Fields a remix moves: everything of style. */
+const STYLE_FIELDS = ['brightness', 'density', 'drums', 'bass', 'pad', 'lead', 'width', 'legato'] as const;
+
+interface RenderInputs {
+  conditioning: Float32Array;
+  rhythm: Float32Array;
+  seed: bigint;
+  steps: number;
+}
+
+const INT16_SCALE = 32767;
+
+/** The PCM as the encoder will take it (16 bits), so what is kept is exactly what was encoded. */
+function quantize(channels: readonly Float32Array[]): Int16Array {
+  const length = channels[0]?.length ?? 0;
+  const out = new Int16Array(channels.length * length);
+  channels.forEach((channel, c) => {
+    for (let i = 0; i < length; i += 1)
+      out[c * length + i] = Math.max(-INT16_SCALE, Math.min(INT16_SCALE, Math.round((channel[i] ?? 0) * INT16_SCALE)));
+  });
+  return out;
+}
+
+function toPcm(data: Int16Array, channels: number, sampleRate: number): PcmAudio {
+  const length = data.length / channels;
+  return {
+    sampleRate,
+    channels: Array.from({ length: channels }, (_, c) =>
+      Float32Array.from(data.subarray(c * length, (c + 1) * length), (v) => v / INT16_SCALE),
+    ),
+  };
+}
+
+function fieldIndex(manifest: ModelManifest, name: string): number {
+  const index = manifest.conditioning.fields.findIndex((field) => field.name === name);
+  if (index < 0) throw new Error(`the built-in manifest has no conditioning field ${name}`);
+  return index;
+}
+
+/** The built-in song model's render and edit over one ONNX session. */
+export function builtinRenderer(model: MusicModel) {
+  const manifest = model.manifest;
+  const rate = manifest.sample_rate;
+
+  function keep(pcm: Int16Array, channels: number, inputs: RenderInputs): Uint8Array {
+    return encodeKeptLatents(
+      {
+        model: { name: manifest.name, version: manifest.version },
+        dtype: 'int16',
+        shape: [channels, pcm.length / channels],
+        extra: {
+          sampleRate: rate,
+          conditioning: Array.from(inputs.conditioning),
+          rhythm: Array.from(inputs.rhythm),
+          seed: inputs.seed.toString(),
+          steps: inputs.steps,
+        },
+      },
+      pcm,
+    );
+  }
+
+  async function run(inputs: RenderInputs, numSamples: number, signal: AbortSignal): Promise<{ data: Int16Array; channels: number }> {
+    const pcm = await model.generate(
+      { conditioning: inputs.conditioning, seed: seedToModelInput(inputs.seed), rhythm: inputs.rhythm, numSamples, steps: inputs.steps },
+      signal,
+    );
+    return { data: quantize(pcm.channels), channels: pcm.channels.length };
+  }
+
+  function rhythmOf(lyrics: string | null): Float32Array {
+    return lyrics === null
+      ? Float32Array.from(manifest.conditioning.default_rhythm)
+      : lyricsRhythm(lyrics, manifest.conditioning.default_rhythm);
+  }
+
+  async function render(request: SongModelRequest, signal: AbortSignal): Promise<RenderedSong> {
+    const encoded = encodePrompt(request.prompt, manifest.conditioning);
+    const inputs: RenderInputs = {
+      conditioning: encoded.conditioning,
+      rhythm: rhythmOf(request.lyrics),
+      seed: request.seed,
+      steps: request.steps,
+    };
+    const { data, channels } = await run(inputs, request.durationSeconds * rate, signal);
+    return {
+      pcm: toPcm(data, channels, rate),
+      conditioning: encoded.values,
+      matchedWords: encoded.matched,
+      tokens: 0,
+      kept: keep(data, channels, inputs),
+    };
+  }
+
+  async function edit(request: SongEditRequest, signal: AbortSignal): Promise<RenderedSong> {
+    const decoded = decodeKeptLatents(request.sourceKept);
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    const source = decoded.value;
+    if (source.header.model.name !== manifest.name || !(source.data instanceof Int16Array)) {
+      throw new EditUnsupportedError(
+        `the source song was made by ${source.header.model.name}@${source.header.model.version}; this worker runs ${manifest.name}@${manifest.version}`,
+      );
+    }
+    const extra = source.header.extra as { conditioning: number[]; rhythm: number[]; seed: string };
+    const [channels = 2, sourceLength = 0] = source.header.shape;
+    const sourceConditioning = Float32Array.from(extra.conditioning);
+    const encoded = encodePrompt(request.prompt, manifest.conditioning);
+    const conditioning = Float32Array.from(encoded.conditioning);
+    for (const name of KEPT_FIELDS) {
+      const i = fieldIndex(manifest, name);
+      conditioning[i] = sourceConditioning[i] ?? 0;
+    }
+    const rhythm = request.lyrics === null ? Float32Array.from(extra.rhythm) : rhythmOf(request.lyrics);
+    const length = request.durationSeconds * rate;
+    const edited = request.edit;
+    let out: Int16Array;
+    let inputs: RenderInputs;
+    if (edited.task === 'remix') {
+      inputs = {
+        conditioning: remixConditioning(manifest, sourceConditioning, conditioning, request.seed, edited.strength),
+        rhythm,
+        seed: BigInt(extra.seed),
+        steps: request.steps,
+      };
+      out = (await run(inputs, length, signal)).data;
+    } else {
+      inputs = { conditioning, rhythm, seed: request.seed, steps: request.steps };
+      const fresh = (await run(inputs, length, signal)).data;
+      const range = editedRange(edited, sourceLength, length, rate);
+      out = splice(source.data, sourceLength, fresh, length, channels, range, Math.round(FADE_SECONDS * rate));
+      // The kept part keeps being the source's: its seed stays the song's harmony for a later remix.
+      inputs = { ...inputs, seed: BigInt(extra.seed) };
+    }
+    return {
+      pcm: toPcm(out, channels, rate),
+      conditioning: encoded.values,
+      matchedWords: encoded.matched,
+      tokens: 0,
+      kept: keep(out, channels, inputs),
+    };
+  }
+
+  return { editSupport: BUILTIN_EDIT_SUPPORT, render, edit };
+}
+
+/** The samples an extend or repaint makes anew: [from, to). */
+function editedRange(edit: EditParameters, sourceLength: number, length: number, rate: number): { from: number; to: number } {
+  if (edit.task === 'extend') {
+    if (length <= sourceLength)
+      throw new EditUnsupportedError(`an extended song must be longer than its source (${sourceLength / rate} s)`);
+    return { from: sourceLength, to: length };
+  }
+  if (edit.task !== 'repaint') throw new Error('not a range edit');
+  if (length !== sourceLength) throw new EditUnsupportedError(`a repainted song is as long as its source (${sourceLength / rate} s)`);
+  return { from: Math.round(edit.start * rate), to: Math.min(length, Math.round(edit.end * rate)) };
+}
+
+/** The source outside `range`, the fresh render inside it, faded over `fade` samples at its inner edges. */
+function splice(
+  source: Int16Array,
+  sourceLength: number,
+  fresh: Int16Array,
+  length: number,
+  channels: number,
+  range: { from: number; to: number },
+  fade: number,
+): Int16Array {
+  const out = new Int16Array(channels * length);
+  for (let c = 0; c < channels; c += 1) {
+    for (let i = 0; i < length; i += 1) {
+      const kept = i < range.from || i >= range.to;
+      const src = i < sourceLength ? (source[c * sourceLength + i] ?? 0) : 0;
+      const neu = fresh[c * length + i] ?? 0;
+      if (kept) {
+        out[c * length + i] = src;
+        continue;
+      }
+      // Fade in from the source after `from`, back to it before `to` (none at the song's end).
+      const fromStart = i - range.from;
+      const toEnd = range.to < length ? range.to - 1 - i : fade;
+      const w = Math.min(1, Math.min(fromStart, toEnd) / fade);
+      out[c * length + i] = Math.round(src * (1 - w) + neu * w);
+    }
+  }
+  return out;
+}
+
+function remixConditioning(
+  manifest: ModelManifest,
+  source: Float32Array,
+  prompted: Float32Array,
+  seed: bigint,
+  strength: number,
+): Float32Array {
+  const random = seededRandom(seed, 'builtin-remix');
+  const out = Float32Array.from(prompted);
+  for (const name of STYLE_FIELDS) {
+    const i = fieldIndex(manifest, name);
+    const field = manifest.conditioning.fields[i];
+    if (field === undefined) continue;
+    const span = field.max - field.min;
+    const draw = Math.min(field.max, Math.max(field.min, (prompted[i] ?? 0) + (random.next() - 0.5) * 0.6 * span));
+    out[i] = (source[i] ?? 0) * strength + draw * (1 - strength);
+  }
+  // A remix always changes the groove: one of the two others, drawn from the edit's seed.
+  const groove = fieldIndex(manifest, 'groove');
+  out[groove] = (Math.round(source[groove] ?? 0) + 1 + Math.floor(random.next() * 2)) % 3;
+  return out;
+}

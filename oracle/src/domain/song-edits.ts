@@ -1,0 +1,147 @@
+/**
+ * Admission of a song edit (issue 35, docs/api.md "Edit a song"): the checks an edit request
+ * passes before it is charged, in this order, each refusal charging nothing.
+ *
+ * 1. EDIT_001 (404): the source is not a job of the caller (unknown, malformed, or another's);
+ * 2. EDIT_002 (409): the source has not completed;
+ * 3. EDIT_003 (410): retention deleted the source's audio, or it keeps no latents (made by a model
+ *    that keeps none, or before songs kept them);
+ * 4. EDIT_004 (400): the result's length or range does not fit the source (extend: longer than
+ *    it; repaint: as long, the range inside it; remix: as long);
+ * 5. EDIT_005 (422): no live worker runs the model that made the source, or its model cannot
+ *    run the task (the message names what it lacks).
+ * The tier's maximum duration (GEN_004) applies to the result as to any song.
+ */
+import type { Queryable } from '../../../core/src/db/database.ts';
+import { HEARTBEAT_STALE_SECONDS, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
+import { MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
+import type { EditParameters, SongEdit } from '../../../core/src/song-edits.ts';
+import { appError, fail, ok } from './errors.ts';
+import type { AppError, Result } from './errors.ts';
+import { parsePublicJobId } from './jobs.ts';
+
+/** An edit as the API takes it: the source's public id (`gen_…`) and the parameters. */
+export interface EditRequest {
+  sourceJobId: string;
+  parameters: EditParameters;
+}
+
+interface SourceRow {
+  id: string;
+  status: JobStatus;
+  duration: number;
+  purged: boolean;
+  latents_key: string | null;
+  model: string | null;
+}
+
+function rangeError(message: string, sourceSeconds: number): AppError {
+  return appError('EDIT_004', message, {
+    details: `the source song is ${sourceSeconds} s long`,
+    fields: { source_duration: sourceSeconds },
+  });
+}
+
+/** EDIT_004: the result's `duration` and the range against the source's length. */
+export function checkEditRange(parameters: EditParameters, duration: number, sourceSeconds: number): AppError | null {
+  switch (parameters.task) {
+    case 'extend':
+      return duration > sourceSeconds
+        ? null
+        : rangeError(
+            `An extended song must be longer than its source: duration ${duration} s is not above ${sourceSeconds} s`,
+            sourceSeconds,
+          );
+    case 'remix':
+      return duration === sourceSeconds
+        ? null
+        : rangeError(`A remix is as long as its source: duration must be ${sourceSeconds} s`, sourceSeconds);
+    case 'repaint':
+      if (duration !== sourceSeconds)
+        return rangeError(`A repainted song is as long as its source: duration must be ${sourceSeconds} s`, sourceSeconds);
+      if (parameters.end > sourceSeconds) {
+        return rangeError(`The range ${parameters.start} s to ${parameters.end} s ends after the song (${sourceSeconds} s)`, sourceSeconds);
+      }
+      return parameters.end - parameters.start >= MIN_REPAINT_SECONDS
+        ? null
+        : rangeError(`A repainted range is at least ${MIN_REPAINT_SECONDS} s long`, sourceSeconds);
+  }
+}
+
+/** Checks an edit of `userId`'s song (the order above); the edit as the job stores it. */
+export async function checkEdit(db: Queryable, userId: string, edit: EditRequest, duration: number): Promise<Result<SongEdit>> {
+  const publicId = edit.sourceJobId.slice(0, 64);
+  const id = parsePublicJobId(edit.sourceJobId);
+  const source =
+    id === null
+      ? null
+      : await db.oneOrNone<SourceRow>(
+          `SELECT id, status, duration, purged_at IS NOT NULL AS purged, latents_key, model_name || '@' || model_version AS model
+             FROM generation_jobs WHERE id = $1 AND user_id = $2`,
+          [id, userId],
+        );
+  if (source === null) {
+    return fail(
+      appError('EDIT_001', 'Source song not found', {
+        details: 'edit.source_job_id: no song with this id belongs to you',
+        jobId: publicId,
+      }),
+    );
+  }
+  const jobId = toPublicJobId(source.id);
+  if (source.status !== JOB_STATUS.completed) {
+    return fail(
+      appError('EDIT_002', `The source song is ${source.status}; only a completed song can be edited`, {
+        details: 'wait for it to complete',
+        jobId,
+      }),
+    );
+  }
+  if (source.purged) {
+    return fail(
+      appError('EDIT_003', 'The source song was deleted by retention', { details: 'unminted songs are deleted after 90 days', jobId }),
+    );
+  }
+  if (source.latents_key === null) {
+    return fail(
+      appError('EDIT_003', 'The source song keeps no latents to edit', {
+        details: `it was made by ${source.model ?? 'a model'} without kept latents; only songs with kept latents can be edited`,
+        jobId,
+      }),
+    );
+  }
+  const range = checkEditRange(edit.parameters, duration, source.duration);
+  if (range !== null) return fail({ ...range, jobId });
+  const lack = await editLack(db, source.model ?? '', edit.parameters.task);
+  if (lack !== null) {
+    return fail(
+      appError('EDIT_005', `No live worker can ${edit.parameters.task} this song: ${lack}`, {
+        details: lack,
+        fields: { task: edit.parameters.task },
+        jobId,
+      }),
+    );
+  }
+  return ok({ ...edit.parameters, sourceId: source.id });
+}
+
+/** Null when a live worker runs `model` and can run `task`; else what they lack. */
+async function editLack(db: Queryable, model: string, task: string): Promise<string | null> {
+  const workers = await db.any<{ model: string; lack: string | null; declared: boolean }>(
+    `SELECT model_name || '@' || model_version AS model, edit_tasks->>$2 AS lack, edit_tasks ? $2 AS declared
+       FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
+    [HEARTBEAT_STALE_SECONDS, task],
+  );
+  const same = workers.filter((worker) => worker.model === model);
+  if (same.some((worker) => worker.declared && worker.lack === null)) return null;
+  if (same.length === 0) {
+    const running = [...new Set(workers.map((worker) => worker.model))].join(', ') || 'none';
+    return `the song was made by ${model}; the live workers run ${running}`;
+  }
+  return (
+    same.map((worker) => (worker.declared ? worker.lack : `the worker does not say it can ${task}`)).find((text) => text !== null) ??
+    `cannot ${task}`
+  );
+}
