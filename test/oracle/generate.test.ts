@@ -126,6 +126,77 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     });
   });
 
+  it('edits: refuses a bad source, range or task in the documented shape and charges nothing; queues a valid edit', async () => {
+    const other = await app.login();
+    const song = async (owner: LoggedIn, duration: number, fields = ''): Promise<string> => {
+      const created = await app.request('/api/generate', { token: owner.token, body: { prompt: 'source song', duration } });
+      const { job_id } = generateAcceptedSchema.parse(created.body);
+      if (fields !== '') await app.db.none(`UPDATE generation_jobs SET ${fields} WHERE id = $1`, [job_id.slice(4)]);
+      return job_id;
+    };
+    const completed = (id: string) =>
+      `status = 'completed', progress = 100, audio_url = 'http://storage.test/a.mp3', audio_hash = '0x${'cd'.repeat(32)}', actual_duration = 10,
+       completed_at = now(), model_name = 'test-model', model_version = '0', latents_key = 'latents/${id}.bin'`;
+    const source = await song(free, 10);
+    await app.db.none(`UPDATE generation_jobs SET ${completed(source)} WHERE id = $1`, [source.slice(4)]);
+    const queued = await song(free, 10);
+    const purged = await song(free, 10);
+    await app.db.none(`UPDATE generation_jobs SET ${completed(purged)}, purged_at = now() WHERE id = $1`, [purged.slice(4)]);
+    const unkept = await song(free, 10);
+    await app.db.none(
+      `UPDATE generation_jobs SET ${completed(unkept).replace(/latents_key = '[^']*'/, 'latents_key = NULL')} WHERE id = $1`,
+      [unkept.slice(4)],
+    );
+    const others = await song(other, 10);
+    await app.db.none(`UPDATE generation_jobs SET ${completed(others)} WHERE id = $1`, [others.slice(4)]);
+    await app.db.none(`UPDATE worker_heartbeats SET edit_tasks = $1`, [
+      JSON.stringify({ extend: null, repaint: null, remix: 'the model directory has no audio_tokenizer graph' }),
+    ]);
+
+    const counters = () => app.db.one('SELECT daily_generations, total_generations FROM users WHERE id = $1', [free.userId]);
+    const jobs = () => app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs');
+    const before = { counters: await counters(), jobs: await jobs() };
+    const refusals: [string, number, Record<string, unknown>, number][] = [
+      ['EDIT_001', 404, { source_job_id: 'gen_00000000-0000-4000-8000-000000000000', task: 'extend' }, 20],
+      ['EDIT_001', 404, { source_job_id: others, task: 'extend' }, 20],
+      ['EDIT_001', 404, { source_job_id: 'not-a-job', task: 'extend' }, 20],
+      ['EDIT_002', 409, { source_job_id: queued, task: 'extend' }, 20],
+      ['EDIT_003', 410, { source_job_id: purged, task: 'extend' }, 20],
+      ['EDIT_003', 410, { source_job_id: unkept, task: 'extend' }, 20],
+      ['EDIT_004', 400, { source_job_id: source, task: 'extend' }, 10],
+      ['EDIT_004', 400, { source_job_id: source, task: 'repaint', start: 8, end: 12 }, 10],
+      ['EDIT_004', 400, { source_job_id: source, task: 'remix' }, 12],
+      ['GEN_004', 400, { source_job_id: source, task: 'extend' }, 40],
+      ['EDIT_005', 422, { source_job_id: source, task: 'remix' }, 10],
+      ['VALIDATION_ERROR', 400, { source_job_id: source, task: 'repaint' }, 10],
+      ['VALIDATION_ERROR', 400, { source_job_id: source, task: 'extend', start: 1 }, 20],
+      ['VALIDATION_ERROR', 400, { source_job_id: source, task: 'repaint', start: 4, end: 4.5 }, 10],
+      ['VALIDATION_ERROR', 400, { source_job_id: source, task: 'stems' }, 10],
+    ];
+    for (const [code, status, edit, duration] of refusals) {
+      const res = await app.request('/api/generate', { token: free.token, body: { prompt: 'edit', duration, edit } });
+      assert.equal(res.status, status, `${JSON.stringify(edit)}: ${JSON.stringify(res.body)}`);
+      assertVariantAError(res.body, code);
+    }
+    const lacking = await app.request('/api/generate', {
+      token: free.token,
+      body: { prompt: 'edit', duration: 10, edit: { source_job_id: source, task: 'remix' } },
+    });
+    assert.match((lacking.body as { error: { message: string } }).error.message, /no audio_tokenizer graph/);
+    assert.deepEqual({ counters: await counters(), jobs: await jobs() }, before, 'a refused edit charges nothing and writes no job');
+
+    const accepted = await app.request('/api/generate', {
+      token: free.token,
+      body: { prompt: 'a brighter bridge', duration: 10, edit: { source_job_id: source, task: 'repaint', start: 4, end: 6 } },
+    });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const edit = await app.db.one('SELECT edit, edit_source_id FROM generation_jobs WHERE id = $1', [
+      generateAcceptedSchema.parse(accepted.body).job_id.slice(4),
+    ]);
+    assert.deepEqual(edit, { edit: { task: 'repaint', start: 4, end: 6 }, edit_source_id: source.slice(4) });
+    assert.equal((await counters()).daily_generations, before.counters.daily_generations + 1, 'an edit is charged as a generation');
+  });
+
   it('refuses a completed job without audio at the database (constraint)', async () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'x', duration: 5 } });
     const id = (created.body as { job_id: string }).job_id.slice(4);
