@@ -6,10 +6,11 @@ export { createSongmintApi, rateLimitOf, withSession } from './api/client.ts';
 export type { CreateSongmintApiParameters, RateLimitQuota, SongmintApi } from './api/client.ts';
 export { signIn } from './api/auth.ts';
 export type { Session, SignInParameters } from './api/auth.ts';
-export { cancelJob, generate, jobEvents, listJobs, waitForJob } from './api/generation.ts';
+export { cancelJob, editSong, generate, jobEvents, listJobs, waitForJob } from './api/generation.ts';
 export type {
   CancelJobParameters,
   CompletedJob,
+  EditSongParameters,
   GenerateParameters,
   GenerationJob,
   JobEvent,
@@ -20,6 +21,7 @@ export type {
   JobSummary,
   ListJobsParameters,
   ModelRecord,
+  SongEditTask,
   WaitForJobParameters,
 } from './api/generation.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';

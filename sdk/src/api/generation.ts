@@ -68,6 +68,72 @@ export async function generate(api: SongmintApi, parameters: GenerateParameters)
   };
 }
 
+/** What an edit does (docs/api.md "Edit a song"). */
+export type SongEditTask =
+  | { task: 'extend'; /** Seconds added after the source's end. */ seconds: number }
+  | { task: 'repaint'; /** Seconds of the source made anew: [start, end). */ start: number; end: number }
+  | { task: 'remix'; /** 0 to 1: how closely the remix follows the source (default 0.5). */ strength?: number };
+
+export type EditSongParameters = SongEditTask & {
+  /** The song to edit: one of the signed-in user's completed jobs (`gen_…`). */
+  sourceJobId: string;
+  /** The source's length in seconds (its status' `duration`). */
+  sourceDuration: number;
+  /** What the new material should be. */
+  prompt: string;
+  seed?: number;
+  webhook?: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Edits one of the signed-in user's completed songs (POST /api/generate with `edit`): extend it by
+ * `seconds`, repaint `start` to `end`, or remix it. The kept parts stay the source's audio. An edit
+ * is a generation job: charged and limited as one, followed with `waitForJob`, `jobEvents`,
+ * webhooks, and cancelled with `cancelJob`. Refusals reject with `SongmintApiError` (EDIT_001 to
+ * EDIT_005, GEN_004 for a result longer than the tier allows).
+ */
+export async function editSong(api: SongmintApi, parameters: EditSongParameters): Promise<GenerationJob> {
+  requireSession(api);
+  const { sourceJobId, sourceDuration, prompt, seed, webhook, signal } = parameters;
+  const idempotencyKey = parameters.idempotencyKey ?? globalThis.crypto.randomUUID();
+  const edit =
+    parameters.task === 'extend'
+      ? { source_job_id: sourceJobId, task: 'extend' as const }
+      : parameters.task === 'repaint'
+        ? { source_job_id: sourceJobId, task: 'repaint' as const, start: parameters.start, end: parameters.end }
+        : {
+            source_job_id: sourceJobId,
+            task: 'remix' as const,
+            ...(parameters.strength === undefined ? {} : { strength: parameters.strength }),
+          };
+  const duration = parameters.task === 'extend' ? sourceDuration + parameters.seconds : sourceDuration;
+  const body = {
+    prompt,
+    duration,
+    steps: 27 as const,
+    with_lyrics: false,
+    edit,
+    ...(seed === undefined ? {} : { seed }),
+    ...(webhook === undefined ? {} : { webhook }),
+  };
+  const accepted = await unwrap(
+    api.http.POST('/api/generate', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
+  if (!('status' in accepted) || accepted.status !== 'queued' || !('estimated_time' in accepted)) {
+    throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/generate answered ${JSON.stringify(accepted)}`);
+  }
+  return {
+    jobId: accepted.job_id,
+    status: accepted.status,
+    estimatedTime: accepted.estimated_time,
+    position: accepted.position,
+    idempotencyKey,
+  };
+}
+
 export interface CancelJobParameters {
   jobId: string;
   signal?: AbortSignal;

@@ -489,12 +489,44 @@ export interface components {
             reset_at: string;
             retry_after: number;
         };
+        /** @description Extension: edit one of your completed songs instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's). Charged and limited as a generation. */
+        EditRequest: {
+            /** @description Repaint only: where it ends (seconds, at least 1 s after start, at most the song). */
+            end?: number;
+            /** @description The song to edit: one of your completed jobs (`gen_…`). */
+            source_job_id: string;
+            /** @description Repaint only: where the new material starts (seconds). */
+            start?: number;
+            /** @description Remix only: how closely the remix follows the source, 0 to 1 (default 0.5). */
+            strength?: number;
+            /**
+             * @description `extend`: the result is `duration` seconds, the source then new material; `repaint`: seconds `start` to `end` made anew, the rest kept; `remix`: a variation keeping tempo, key and chord progression.
+             * @enum {string}
+             */
+            task: "extend" | "repaint" | "remix";
+        };
+        /** @description Variant B spelling of EditRequest. */
+        EditRequestVariantB: {
+            /** @description Repaint only: where it ends (seconds, at least 1 s after start, at most the song). */
+            end?: number;
+            /** @description The song to edit (`gen_…`). */
+            sourceJobId: string;
+            /** @description Repaint only: where the new material starts (seconds). */
+            start?: number;
+            /** @description Remix only: how closely the remix follows the source, 0 to 1 (default 0.5). */
+            strength?: number;
+            /**
+             * @description `extend`: the result is `duration` seconds, the source then new material; `repaint`: seconds `start` to `end` made anew, the rest kept; `remix`: a variation keeping tempo, key and chord progression.
+             * @enum {string}
+             */
+            task: "extend" | "repaint" | "remix";
+        };
         /**
          * @description The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status alone.
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -527,6 +559,7 @@ export interface components {
              * @example 30
              */
             duration: number;
+            edit?: components["schemas"]["EditRequest"];
             /** @description Lyrics with [verse]/[chorus]/[bridge] tags; given lyrics win over with_lyrics. */
             lyrics?: string;
             /**
@@ -558,6 +591,7 @@ export interface components {
              * @example 30
              */
             duration: number;
+            edit?: components["schemas"]["EditRequestVariantB"];
             /**
              * @description Text prompt, 1 to 500 characters.
              * @example upbeat synthwave with a driving bassline
