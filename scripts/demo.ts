@@ -40,6 +40,7 @@ import {
   SongmintApiError,
   uploadMetadata,
   waitForJob,
+  editSong,
 } from '@songmint/sdk';
 import type { ClaimedFees, IndexedNft, LaunchedSong, SongPool, SwapResult, TradingPool, UserProfile } from '@songmint/sdk';
 
@@ -59,6 +60,8 @@ export interface DemoResult {
   audioHash: Hex;
   lyrics: string | null;
   progressReports: number;
+  /** The song extended by 5 s with editSong. */
+  edited: { jobId: string; duration: number; audioHash: Hex };
   metadataUri: string;
   tokenId: bigint;
   predictedToken: Address;
@@ -118,6 +121,16 @@ export async function runDemo({
     `hash  ${song.audioHash}`,
     `${song.duration} s, lyrics:`,
     ...(song.lyrics ?? '(instrumental)').split('\n').map((line) => `  | ${line}`),
+  );
+
+  // One edit: the song extended by 5 s (its first seconds stay the source's audio).
+  const extension = await editSong(api, { sourceJobId: song.jobId, sourceDuration: song.duration, task: 'extend', seconds: 5, prompt });
+  const extended = await waitForJob(api, { jobId: extension.jobId });
+  step(
+    'Song extended (edit)',
+    `job ${extended.jobId} extends ${song.jobId} by 5 s`,
+    `audio ${extended.audioUrl}`,
+    `${extended.duration} s`,
   );
 
   const metadata = await uploadMetadata(api, {
@@ -196,6 +209,7 @@ export async function runDemo({
     audioHash: song.audioHash,
     lyrics: song.lyrics,
     progressReports,
+    edited: { jobId: extended.jobId, duration: extended.duration, audioHash: extended.audioHash },
     metadataUri: metadata.metadataUri,
     tokenId: minted.tokenId,
     predictedToken,

@@ -37,6 +37,9 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
 
   assert.match(result.lyrics ?? '', /\[verse\]/, 'with_lyrics: the song has generated lyrics');
   assert.match(result.audioHash, /^0x[0-9a-f]{64}$/);
+  // The demo's edit: the song extended by 5 s on the built-in model, its own audio.
+  assert.equal(result.edited.duration, 15);
+  assert.notEqual(result.edited.audioHash, result.audioHash);
   // The launched NFT is in the vault for good; its creator is the demo wallet.
   assert.equal(
     await client.readContract({ address: SongNFT, abi: songNftAbi, functionName: 'ownerOf', args: [result.tokenId] }),
