@@ -20,11 +20,14 @@ import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
 import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
+import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import { startHubServer } from './helpers/hub-server.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 
+/** The tiny model's latent channels (tiny-export.ts; the real model has 64). */
+const TINY_LATENT_CHANNELS = 8;
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'acestep-export');
 
 describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () => {
@@ -109,6 +112,78 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
       model_commercial_use: true,
       steps: 27,
     });
+  });
+
+  it('edits through the queue: extend 10 s to 20 s and repaint 4-6 s keep the source outside the blended edges', async () => {
+    const lyrics = '[verse]\nneon rain on the night road\n[chorus]\nhold on';
+    const sourceId = await stack.enqueue({ prompt: 'dreamy synthwave, 96 bpm', duration: 10, seed: 11n, lyrics });
+    const worker = await stack.startWorker({ MODEL_DIR: join(dir.path, 'model'), MODEL_DEVICE: 'cpu' });
+    const done = (ids: string[]) =>
+      stack.waitFor(
+        'completions',
+        async () => {
+          const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+          const failed = r.find((x) => x.status === 'failed');
+          if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
+          return r.every((x) => x.status === 'completed') ? r : undefined;
+        },
+        120_000,
+      );
+    const [source] = await done([sourceId]);
+    const extendId = await stack.enqueue({ prompt: 'dreamy synthwave, 96 bpm', duration: 20, lyrics, edit: { task: 'extend', sourceId } });
+    const repaintId = await stack.enqueue({
+      prompt: 'dreamy synthwave, 96 bpm',
+      duration: 10,
+      lyrics,
+      edit: { task: 'repaint', start: 4, end: 6, sourceId },
+    });
+    const [extended, repainted] = await done([extendId, repaintId]);
+    await worker.stop();
+
+    // Kept latents: 25 frames per second of the latent channels (64 in the real model); the kept frames are the source's.
+    const kept = async (id: string) => {
+      const row = await stack.db.one<{ latents_key: string }>('SELECT latents_key FROM generation_jobs WHERE id = $1', [id]);
+      const got = await stack.store.get(row.latents_key);
+      assert.ok(got.ok);
+      const decoded = decodeKeptLatents(got.value.bytes);
+      assert.ok(decoded.ok);
+      assert.deepEqual(decoded.value.header.shape, [id === extendId ? 500 : 250, TINY_LATENT_CHANNELS]);
+      return decoded.value.data;
+    };
+    const [a, ext, rep] = await Promise.all([kept(sourceId), kept(extendId), kept(repaintId)]);
+    const C = TINY_LATENT_CHANNELS;
+    assert.equal(a.length, 250 * C);
+    assert.equal(ext.length, 500 * C);
+    assert.deepEqual(
+      ext.subarray(0, 240 * C),
+      a.subarray(0, 240 * C),
+      'extend: the first 9.6 s of latents are the source (then a 10-frame blend)',
+    );
+    assert.deepEqual(rep.subarray(0, 100 * C), a.subarray(0, 100 * C), 'repaint: frames before 4 s kept');
+    assert.deepEqual(rep.subarray(150 * C), a.subarray(150 * C), 'repaint: frames after 6 s kept');
+    assert.notDeepEqual(rep.subarray(115 * C, 135 * C), a.subarray(115 * C, 135 * C), 'repaint: the range is new');
+
+    // Decoded audio: equal within the codec away from the edges (the VAE and resampler reach a little past them), new inside.
+    const rate = 48_000;
+    const decode = async (row: typeof source) => (await decodeMp3((await fetchPublishedMp3(row?.audio_url ?? null)).bytes)).channels[0]!;
+    const [x, y, z] = await Promise.all([decode(source), decode(extended), decode(repainted)]);
+    const relativeError = (p: Float32Array, q: Float32Array, from: number, to: number) => {
+      let diff = 0;
+      let energy = 0;
+      for (let i = Math.round(from * rate); i < Math.round(to * rate); i += 1) {
+        diff += ((p[i] ?? 0) - (q[i] ?? 0)) ** 2;
+        energy += (q[i] ?? 0) ** 2;
+      }
+      return Math.sqrt(diff / energy);
+    };
+    const errors = {
+      extendKept: relativeError(y, x, 0, 9),
+      repaintBefore: relativeError(z, x, 0, 3.5),
+      repaintAfter: relativeError(z, x, 6.5, 10),
+      repaintRange: relativeError(z, x, 4.5, 5.5),
+    };
+    assert.ok(errors.extendKept < 0.05 && errors.repaintBefore < 0.05 && errors.repaintAfter < 0.05, JSON.stringify(errors));
+    assert.ok(errors.repaintRange > 0.3, JSON.stringify(errors));
   });
 
   /** Two jobs with the same seed and lyrics through a worker on `modelDir`: both decode to the same samples. */

@@ -23,8 +23,10 @@ import type { Device, ExecutionProviders, SessionChoice } from '../device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
 import { seededRandom } from '../seed.ts';
 import type { LoadModelOptions } from '../runtime.ts';
-import type { RenderedSong, SongModel, SongModelRequest } from '../song-model.ts';
-import { EditUnsupportedError, noEdits } from '../song-model.ts';
+import type { RenderedSong, SongEditRequest, SongModel, SongModelRequest } from '../song-model.ts';
+import { EditUnsupportedError } from '../song-model.ts';
+import type { EditSupport } from '../../../../core/src/song-edits.ts';
+import { decodeKeptLatents, encodeKeptLatents } from '../kept-latents.ts';
 import type { GraphName, TensorType } from './contract.ts';
 import { PATCH_SIZE } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
@@ -260,7 +262,7 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     sampleRate: ACESTEP_OUTPUT_RATE,
     render: (request, signal, progress) => renderer.render(request, signal, progress),
     editSupport: ACESTEP_EDIT_SUPPORT,
-    edit: () => Promise.reject(new EditUnsupportedError(ACESTEP_EDIT_LACK)),
+    edit: (request, signal, progress) => renderer.edit(request, signal, progress),
     release: async () => {
       await releaseAll();
     },
@@ -296,7 +298,7 @@ class AcestepRenderer {
     return ids;
   }
 
-  private async encode(request: SongModelRequest, frames: number): Promise<Condition> {
+  private async encode(request: SongModelRequest, frames: number, edit?: EditContext): Promise<Condition> {
     const m = this.manifest;
     const { C } = this;
     const caption = this.tokenize(
@@ -320,10 +322,12 @@ class AcestepRenderer {
     // Plain text-to-music: the source is the checkpoint's silence, the timbre reference its first
     // timbre_frames frames, every frame to be generated (chunk mask 1), no cover, no LM hints.
     // The graph takes whichever of these it declares (an export drops the ones it never reads).
-    const source = silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
+    // An edit (repaint, extend) passes the source's latents with its range silenced, and a chunk
+    // mask of 1 over the range only: the reference's context for "outpainting" and "inpainting".
+    const source = edit?.source ?? silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
     const reference = this.silence.subarray(0, m.dims.timbre_frames * C);
     const latent = (values: Float32Array) => new ort.Tensor('float32', values, [1, frames, C]);
-    const chunkMask = new Float32Array(frames * C).fill(1);
+    const chunkMask = edit?.chunkMask ?? new Float32Array(frames * C).fill(1);
     const referencePacked = new ort.Tensor('float32', Float32Array.from(reference), [1, m.dims.timbre_frames, C]);
     const referenceOrder = new ort.Tensor('int64', BigInt64Array.from([0n]), [1]);
     const graphs = this.sessions.condition;
@@ -370,7 +374,7 @@ class AcestepRenderer {
       refer_audio_order_mask: referenceOrder,
       hidden_states: latent(source),
       attention_mask: ones(frames),
-      silence_latent: latent(source),
+      silence_latent: latent(silenceFrames(this.silence, m.silence_latent.shape[0], C, frames)),
       src_latents: latent(source),
       chunk_masks: latent(chunkMask),
       is_covers: new ort.Tensor('bool', Uint8Array.from([0]), [1]),
@@ -467,22 +471,28 @@ class AcestepRenderer {
         target.set(data.subarray(ch * width * spf + skip, ch * width * spf + skip + take), start * spf);
       progress(end / frames);
     }
-    return normalisePeak(channels);
+    return channels;
   }
 
-  async render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
+  /** Samples `frames` latent frames from the job's seed; an edit conditions on its source and re-injects its kept frames. */
+  private async sample(
+    request: SongModelRequest,
+    frames: number,
+    signal: AbortSignal,
+    progress: ((fraction: number) => void) | undefined,
+    edit?: EditContext,
+  ): Promise<{ latent: Float32Array; condition: Condition; diffusionSteps: number }> {
     const m = this.manifest;
     const diffusionSteps = m.schedule.steps_for_request[String(request.steps)];
     if (diffusionSteps === undefined) throw new Error(`model ${m.name} maps no diffusion schedule to steps ${request.steps}`);
-    const frames = request.durationSeconds * m.frames_per_second;
     const padded = Math.ceil(frames / PATCH_SIZE) * PATCH_SIZE;
     if (signal.aborted) throw abortError(signal);
-
-    const condition = await this.encode(request, frames);
+    const condition = await this.encode(request, frames, edit);
     progress?.(PROGRESS_ENCODED);
     const guided = m.schedule.guidance_scale > 1;
     const unconditioned = guided ? this.nullStates(condition.hidden) : undefined;
     const noise = gaussianNoise(frames * this.C, seededRandom(request.seed, 'acestep-noise'));
+    const injectSteps = Math.floor(diffusionSteps * REPAINT_INJECTION_RATIO);
     const latent = await sampleFlow(noise, {
       timesteps: flowTimesteps(diffusionSteps, m.schedule.shift),
       signal,
@@ -491,17 +501,45 @@ class AcestepRenderer {
         if (unconditioned === undefined) return cond;
         return guidedVelocity(cond, await this.velocity(x, t, frames, padded, condition, unconditioned), m.schedule.guidance_scale);
       },
+      // The reference's repaint injection: for the first half of the steps the kept frames are put
+      // back on the path from this noise to the clean source (x_t = t noise + (1 - t) source).
+      ...(edit === undefined
+        ? {}
+        : {
+            adjust: (x: Float32Array, t: number, step: number) => {
+              if (step >= injectSteps) return;
+              for (let f = 0; f < frames; f += 1) {
+                if (edit.generate[f] === 1 || f >= edit.kept.length / this.C) continue;
+                for (let c = 0; c < this.C; c += 1) {
+                  const k = f * this.C + c;
+                  x[k] = t * (noise[k] ?? 0) + (1 - t) * (edit.kept[k] ?? 0);
+                }
+              }
+            },
+          }),
       onStep: (done, total) => progress?.(PROGRESS_ENCODED + ((PROGRESS_SAMPLED - PROGRESS_ENCODED) * done) / total),
     });
-    const audio = await this.decode(latent, frames, signal, (fraction) => progress?.(PROGRESS_SAMPLED + (1 - PROGRESS_SAMPLED) * fraction));
+    return { latent, condition, diffusionSteps };
+  }
+
+  private rendered(
+    request: SongModelRequest,
+    latent: Float32Array,
+    frames: number,
+    audio: Float32Array[],
+    gain: number,
+    sampled: { condition: Condition; diffusionSteps: number },
+  ): RenderedSong {
+    const m = this.manifest;
     const meta = promptMetadata(request.prompt, request.durationSeconds);
+    const scaled = audio.map((channel) => channel.map((x) => Math.max(-1, Math.min(1, x * gain))));
     return {
-      pcm: { sampleRate: ACESTEP_OUTPUT_RATE, channels: audio.map((channel) => resample(channel, m.sample_rate, ACESTEP_OUTPUT_RATE)) },
+      pcm: { sampleRate: ACESTEP_OUTPUT_RATE, channels: scaled.map((channel) => resample(channel, m.sample_rate, ACESTEP_OUTPUT_RATE)) },
       conditioning: {
-        caption_tokens: condition.captionTokens,
-        lyric_tokens: condition.lyricTokens,
+        caption_tokens: sampled.condition.captionTokens,
+        lyric_tokens: sampled.condition.lyricTokens,
         latent_frames: frames,
-        diffusion_steps: diffusionSteps,
+        diffusion_steps: sampled.diffusionSteps,
         shift: m.schedule.shift,
         guidance_scale: m.schedule.guidance_scale,
         bpm: meta.bpm ?? 'N/A',
@@ -509,12 +547,111 @@ class AcestepRenderer {
       },
       matchedWords: [],
       tokens: 0,
-      kept: null,
+      kept: encodeKeptLatents(
+        {
+          model: { name: m.name, version: m.version },
+          dtype: 'float32',
+          shape: [frames, this.C],
+          extra: { framesPerSecond: m.frames_per_second, gain },
+        },
+        latent,
+      ),
     };
+  }
+
+  async render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
+    const frames = request.durationSeconds * this.manifest.frames_per_second;
+    const sampled = await this.sample(request, frames, signal, progress);
+    const audio = await this.decode(sampled.latent, frames, signal, (fraction) =>
+      progress?.(PROGRESS_SAMPLED + (1 - PROGRESS_SAMPLED) * fraction),
+    );
+    // Anti-clipping as the reference (normalisePeak), kept as a gain so an edit plays its kept frames at the same level.
+    const gain = peakGain(audio);
+    return this.rendered(request, sampled.latent, frames, audio, gain, sampled);
+  }
+
+  /**
+   * Repaint and extend as the reference: the source's latents with the edited frames replaced
+   * by silence, a chunk mask of 1 over them, the kept frames re-injected for the first half of
+   * the steps; afterwards the kept frames are the source's and `EDGE_BLEND_FRAMES` frames at each
+   * edge blend the two. The source's gain keeps the kept frames at their level.
+   */
+  async edit(request: SongEditRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
+    const m = this.manifest;
+    const { C } = this;
+    if (request.edit.task === 'remix') throw new EditUnsupportedError(ACESTEP_REMIX_LACK);
+    const decoded = decodeKeptLatents(request.sourceKept);
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    const source = decoded.value;
+    if (source.header.model.name !== m.name || !(source.data instanceof Float32Array) || source.header.shape[1] !== C) {
+      throw new EditUnsupportedError(
+        `the source song was made by ${source.header.model.name}@${source.header.model.version}; this worker runs ${m.name}@${m.version}`,
+      );
+    }
+    const sourceFrames = source.header.shape[0] ?? 0;
+    const frames = request.durationSeconds * m.frames_per_second;
+    const fps = m.frames_per_second;
+    const [from, to] =
+      request.edit.task === 'extend'
+        ? [sourceFrames, frames]
+        : [Math.round(request.edit.start * fps), Math.min(frames, Math.round(request.edit.end * fps))];
+    if (request.edit.task === 'extend' ? frames <= sourceFrames : frames !== sourceFrames) {
+      throw new EditUnsupportedError(`the result's ${frames} frames do not fit a ${request.edit.task} of ${sourceFrames} frames`);
+    }
+    const generate = new Uint8Array(frames);
+    generate.fill(1, from, to);
+    const silence = silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
+    const context = Float32Array.from(silence);
+    const chunkMask = new Float32Array(frames * C);
+    for (let f = 0; f < frames; f += 1) {
+      if (generate[f] === 1) chunkMask.fill(1, f * C, (f + 1) * C);
+      else if (f < sourceFrames) context.set(source.data.subarray(f * C, (f + 1) * C), f * C);
+    }
+    const edit: EditContext = { source: context, chunkMask, kept: source.data, generate };
+    const sampled = await this.sample(request, frames, signal, progress, edit);
+    const latent = sampled.latent;
+    for (let f = 0; f < Math.min(frames, sourceFrames); f += 1) {
+      // Kept frames are the source's; frames near an edge blend toward it (a crossfade in latents).
+      const distance = generate[f] === 1 ? Math.min(f - from + 1, to < sourceFrames ? to - f : Number.POSITIVE_INFINITY) : 0;
+      const w =
+        request.edit.task === 'extend' && f >= from - EDGE_BLEND_FRAMES
+          ? (from - f) / (EDGE_BLEND_FRAMES + 1)
+          : distance >= EDGE_BLEND_FRAMES + 1
+            ? 0
+            : 1 - distance / (EDGE_BLEND_FRAMES + 1);
+      if (w <= 0) continue;
+      for (let c = 0; c < C; c += 1) {
+        const k = f * C + c;
+        latent[k] = w * (source.data[k] ?? 0) + (1 - w) * (latent[k] ?? 0);
+      }
+    }
+    const audio = await this.decode(latent, frames, signal, (fraction) => progress?.(PROGRESS_SAMPLED + (1 - PROGRESS_SAMPLED) * fraction));
+    const gain = typeof source.header.extra.gain === 'number' ? source.header.extra.gain : peakGain(audio);
+    return this.rendered(request, latent, frames, audio, gain, sampled);
   }
 }
 
+/** The reference's `repaint_injection_ratio`: kept frames are re-injected for this fraction of the steps. */
+export const REPAINT_INJECTION_RATIO = 0.5;
+/** Frames blended at each edge of an edit (the reference crossfades about 10 latent frames, 0.4 s). */
+export const EDGE_BLEND_FRAMES = 10;
+
+/** An edit's conditioning: context latents with the range silenced, its chunk mask, and the kept source. */
+interface EditContext {
+  source: Float32Array;
+  chunkMask: Float32Array;
+  kept: Float32Array;
+  /** 1 per frame to generate. */
+  generate: Uint8Array;
+}
+
+/** 1, or 1 / peak when the song would clip (the reference's anti-clipping). */
+function peakGain(channels: Float32Array[]): number {
+  let peak = 0;
+  for (const channel of channels) for (const x of channel) peak = Math.max(peak, Math.abs(x));
+  return peak > 1 ? 1 / peak : 1;
+}
 /** Why this backend refuses edits for now (docs/inference.md "Song edits"). */
-const ACESTEP_EDIT_LACK =
-  'the ACE-Step backend does not keep latents or run repaint, extend and remix yet (remix also needs the audio_tokenizer and audio_detokenizer graphs)';
-const ACESTEP_EDIT_SUPPORT = noEdits(ACESTEP_EDIT_LACK);
+const ACESTEP_REMIX_LACK =
+  'remix needs the audio_tokenizer and audio_detokenizer graphs (the 5 Hz FSQ round trip of the public export), which this backend does not run yet';
+const ACESTEP_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: ACESTEP_REMIX_LACK };

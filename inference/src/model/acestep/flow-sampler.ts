@@ -41,6 +41,8 @@ export interface FlowSamplerOptions {
   signal: AbortSignal;
   /** After each step: steps done, steps in all. */
   onStep?: (done: number, total: number) => void;
+  /** After each step, may change x in place at its new time `t` (a repaint re-injects the kept frames). */
+  adjust?: (x: Float32Array, t: number, step: number) => void;
 }
 
 /** Integrates from `noise` (not modified) to the clean latent. */
@@ -56,6 +58,7 @@ export async function sampleFlow(noise: Float32Array, options: FlowSamplerOption
     const moved = new Float32Array(x.length);
     for (let k = 0; k < x.length; k += 1) moved[k] = (x[k] ?? 0) - (v[k] ?? 0) * dt;
     x = moved;
+    options.adjust?.(x, next, i);
     options.onStep?.(i + 1, timesteps.length);
   }
   return x;
