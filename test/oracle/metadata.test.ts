@@ -106,6 +106,25 @@ describe('POST /api/metadata', () => {
     assert.deepEqual(row, { job_id: job.id, metadata_hash: body.metadata_hash, cover_cid: coverCid, user_id: alice.userId });
   });
 
+  it("names an edited song's source in the generation record (edit_of)", async () => {
+    const source = await stack.seedJob(alice.userId, alice.address);
+    const edited = await stack.seedJob(alice.userId, alice.address);
+    await stack.app.db.none(`UPDATE generation_jobs SET edit_source_id = $2, edit = '{"task":"repaint","start":4,"end":6}' WHERE id = $1`, [
+      edited.id,
+      source.id,
+    ]);
+    const response = await upload(alice, { name: 'Bridge retake', description: 'repainted at 4-6 s', audio_url: edited.audioUrl });
+    assert.equal(response.status, 201, response.text);
+    const { doc } = await documentAt(metadataResponseSchema.parse(response.body).cid);
+    assert.deepEqual((doc.properties as unknown as { generation: { edit_of?: unknown } }).generation.edit_of, {
+      job_id: source.publicId,
+      audio_hash: source.audioHash,
+      task: 'repaint',
+      start: 4,
+      end: 6,
+    });
+  });
+
   it('is deterministic: the same input gives the same CID and hash', async () => {
     const input = {
       name: 'Same',

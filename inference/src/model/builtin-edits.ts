@@ -53,12 +53,11 @@ function quantize(channels: readonly Float32Array[]): Int16Array {
 
 function toPcm(data: Int16Array, channels: number, sampleRate: number): PcmAudio {
   const length = data.length / channels;
-  return {
-    sampleRate,
-    channels: Array.from({ length: channels }, (_, c) =>
-      Float32Array.from(data.subarray(c * length, (c + 1) * length), (v) => v / INT16_SCALE),
-    ),
-  };
+  const out = Array.from({ length: channels }, () => new Float32Array(length));
+  out.forEach((channel, c) => {
+    for (let i = 0; i < length; i += 1) channel[i] = (data[c * length + i] ?? 0) / INT16_SCALE;
+  });
+  return { sampleRate, channels: out };
 }
 
 function fieldIndex(manifest: ModelManifest, name: string): number {

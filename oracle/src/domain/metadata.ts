@@ -7,7 +7,7 @@
 import type { CID } from 'multiformats/cid';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { Database } from '../../../core/src/db/database.ts';
-import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import { PUBLIC_JOB_ID_PREFIX, audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ContentCredentialsRecord } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
@@ -85,6 +85,17 @@ export interface GenerationRecord {
   model: ModelRecord | null;
   /** The C2PA manifest embedded in the audio (docs/content-credentials.md); null for older audio. */
   content_credentials: ContentCredentialsRecord | null;
+  /** An edited song's source (docs/api.md "Edit a song"): its job, audio hash, the task and its parameters. */
+  edit_of?: EditOfRecord;
+}
+
+export interface EditOfRecord {
+  job_id: string;
+  audio_hash: string | null;
+  task: string;
+  start?: number;
+  end?: number;
+  strength?: number;
 }
 
 interface LinkedJob {
@@ -98,6 +109,8 @@ interface LinkedJob {
   model_name: string | null;
   model_version: string | null;
   content_credentials: ContentCredentialsRecord | null;
+  /** The edit, with its source's public id and audio hash, when the song edits another. */
+  edit_of: EditOfRecord | null;
 }
 
 /** Covers at a job's fixed key can be replaced by a later upload: let CDNs revalidate. */
@@ -169,6 +182,7 @@ export function buildErc721Metadata(
               seed: job.seed,
               model: modelRecord(job.model_name, job.model_version),
               content_credentials: job.content_credentials,
+              ...(job.edit_of === null ? {} : { edit_of: job.edit_of }),
             },
           }),
     },
@@ -204,8 +218,13 @@ export async function publishMetadata(
   const linkedId = jobIdOfAudioUrl(deps.objectStore, input.audioUrl);
   if (linkedId !== null) {
     job = await deps.db.oneOrNone<LinkedJob>(
-      `SELECT id, audio_hash, duration, actual_duration, prompt, used_lyrics, seed::text AS seed, model_name, model_version, content_credentials FROM generation_jobs
-        WHERE id = $1 AND user_id = $2 AND status = ${sqlStatus(JOB_STATUS.completed)}`,
+      `SELECT j.id, j.audio_hash, j.duration, j.actual_duration, j.prompt, j.used_lyrics, j.seed::text AS seed, j.model_name, j.model_version,
+              j.content_credentials,
+              CASE WHEN j.edit IS NULL THEN NULL
+                   ELSE j.edit || jsonb_build_object('job_id', '${PUBLIC_JOB_ID_PREFIX}' || j.edit_source_id::text, 'audio_hash', source.audio_hash)
+              END AS edit_of
+         FROM generation_jobs j LEFT JOIN generation_jobs source ON source.id = j.edit_source_id
+        WHERE j.id = $1 AND j.user_id = $2 AND j.status = ${sqlStatus(JOB_STATUS.completed)}`,
       [linkedId, userId],
     );
     if (job === null) {
