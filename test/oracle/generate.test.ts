@@ -6,6 +6,7 @@ import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import { generateAcceptedSchema, jobStatusSchema } from '../../oracle/src/http/schemas.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
+import { createSongmintApi, editSong, SongmintApiError, withSession } from '../../sdk/src/index.ts';
 
 describe('POST /api/generate and GET /api/generate/{job_id}', () => {
   let app: TestApp;
@@ -185,16 +186,29 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     assert.match((lacking.body as { error: { message: string } }).error.message, /no audio_tokenizer graph/);
     assert.deepEqual({ counters: await counters(), jobs: await jobs() }, before, 'a refused edit charges nothing and writes no job');
 
-    const accepted = await app.request('/api/generate', {
-      token: free.token,
-      body: { prompt: 'a brighter bridge', duration: 10, edit: { source_job_id: source, task: 'repaint', start: 4, end: 6 } },
+    // The SDK's editSong against this oracle: a refusal as SongmintApiError, an accepted repaint queued with its source.
+    const api = withSession(createSongmintApi({ baseUrl: app.baseUrl }), { token: free.token });
+    await assert.rejects(
+      editSong(api, { sourceJobId: source, sourceDuration: 10, task: 'repaint', start: 8, end: 12, prompt: 'edit' }),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'EDIT_004' && error.status === 400,
+    );
+    const accepted = await editSong(api, {
+      sourceJobId: source,
+      sourceDuration: 10,
+      task: 'repaint',
+      start: 4,
+      end: 6,
+      prompt: 'a brighter bridge',
     });
-    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
-    const edit = await app.db.one('SELECT edit, edit_source_id FROM generation_jobs WHERE id = $1', [
-      generateAcceptedSchema.parse(accepted.body).job_id.slice(4),
-    ]);
-    assert.deepEqual(edit, { edit: { task: 'repaint', start: 4, end: 6 }, edit_source_id: source.slice(4) });
-    assert.equal((await counters()).daily_generations, before.counters.daily_generations + 1, 'an edit is charged as a generation');
+    assert.equal(accepted.status, 'queued');
+    const edit = await app.db.one('SELECT edit, edit_source_id, duration FROM generation_jobs WHERE id = $1', [accepted.jobId.slice(4)]);
+    assert.deepEqual(edit, { edit: { task: 'repaint', start: 4, end: 6 }, edit_source_id: source.slice(4), duration: 10 });
+    const extension = await editSong(api, { sourceJobId: source, sourceDuration: 10, task: 'extend', seconds: 10, prompt: 'an outro' });
+    assert.equal(
+      (await app.db.one<{ duration: number }>('SELECT duration FROM generation_jobs WHERE id = $1', [extension.jobId.slice(4)])).duration,
+      20,
+    );
+    assert.equal((await counters()).daily_generations, before.counters.daily_generations + 2, 'an edit is charged as a generation');
   });
 
   it('refuses a completed job without audio at the database (constraint)', async () => {
