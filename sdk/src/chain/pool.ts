@@ -1,7 +1,9 @@
-import type { Address, Hex } from 'viem';
+import type { Address, BlockTag, Hex } from 'viem';
 import { encodeAbiParameters, hexToBigInt, keccak256, toHex } from 'viem';
 import { poolManagerAbi, songPoolHookAbi, songVaultAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
+import { nextBlock } from './next-block.ts';
+import type { NextBlock } from './next-block.ts';
 
 /** A Uniswap v4 pool key. Song pools pair native ETH (currency0, the zero address) with the song's token. */
 export interface PoolKey {
@@ -46,8 +48,12 @@ export interface SongPool {
   liquidity: bigint;
   /** Tokens one ETH buys at the pool's current price, before fees (a float: for display). */
   tokensPerEth: number;
-  /** The hook's swap fee now, in pips (1,000,000 = 100%). */
+  /** The hook's swap fee in the block a trade sent now joins (`nextBlock`), in pips (1,000,000 = 100%). */
   swapFeePips: bigint;
+  /** The pool's LP fee, in pips. */
+  lpFeePips: bigint;
+  /** The block `swapFeePips` is for: the pending block. */
+  feeBlock: NextBlock;
   /** Every hook swap fee the pool has charged (wei). */
   totalSwapFees: bigint;
   /** Of those, the ones the vault has not collected yet (`collectFees` credits them). */
@@ -61,6 +67,33 @@ export interface SongPool {
 const POOLS_SLOT = 6n;
 const LIQUIDITY_OFFSET = 3n;
 
+type Reader = Pick<SongmintChain, 'publicClient' | 'contracts'>;
+
+/** One word of `poolKey`'s state in the PoolManager (`offset` slots after slot0). */
+function readPoolWord(chain: Reader, poolKey: PoolKey, offset: bigint, blockTag: BlockTag = 'latest'): Promise<Hex> {
+  const stateSlot = hexToBigInt(
+    keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [poolIdOf(poolKey), POOLS_SLOT])),
+  );
+  return chain.publicClient.readContract({
+    address: chain.contracts.PoolManager,
+    abi: poolManagerAbi,
+    functionName: 'extsload',
+    args: [toHex(stateSlot + offset, { size: 32 })],
+    blockTag,
+  });
+}
+
+/** The pool's slot0: its price (Q64.96 square root of tokens per ETH) and tick. */
+export async function poolSlot0(
+  chain: Reader,
+  poolKey: PoolKey,
+  blockTag: BlockTag = 'latest',
+): Promise<{ sqrtPriceX96: bigint; tick: number }> {
+  const word = hexToBigInt(await readPoolWord(chain, poolKey, 0n, blockTag));
+  const rawTick = Number((word >> 160n) & 0xffffffn);
+  return { sqrtPriceX96: word & ((1n << 160n) - 1n), tick: rawTick >= 0x800000 ? rawTick - 0x1000000 : rawTick };
+}
+
 /** Everything about `songId`'s pool, read from the chain (the vault, the hook and the PoolManager). */
 export async function readPool(
   chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
@@ -69,26 +102,17 @@ export async function readPool(
   const { publicClient, contracts } = chain;
   const poolKey = await readPoolKey(chain, songId);
   const poolId = poolIdOf(poolKey);
-  const stateSlot = hexToBigInt(keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [poolId, POOLS_SLOT])));
-  const read = (slot: bigint) =>
-    publicClient.readContract({
-      address: contracts.PoolManager,
-      abi: poolManagerAbi,
-      functionName: 'extsload',
-      args: [toHex(slot, { size: 32 })],
-    });
-  const [slot0Word, liquidityWord, song, [creator, platform], totalSwapFees, collectedSwapFees] = await Promise.all([
-    read(stateSlot),
-    read(stateSlot + LIQUIDITY_OFFSET),
+  const [{ sqrtPriceX96, tick }, liquidityWord, song, [creator, platform], totalSwapFees, collectedSwapFees, next] = await Promise.all([
+    poolSlot0(chain, poolKey),
+    readPoolWord(chain, poolKey, LIQUIDITY_OFFSET),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
     publicClient.readContract({ address: contracts.SongPoolHook, abi: songPoolHookAbi, functionName: 'accruedSwapFees', args: [poolId] }),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
+    nextBlock(publicClient),
   ]);
-  const word = hexToBigInt(slot0Word);
-  const sqrtPriceX96 = word & ((1n << 160n) - 1n);
-  const rawTick = Number((word >> 160n) & 0xffffffn);
   const launchedAt = BigInt(song.launchedAt);
+  // The fee a trade sent now pays: the hook's, in the block it joins (not the latest block's).
   const swapFeePips =
     launchedAt === 0n
       ? 0n
@@ -97,6 +121,7 @@ export async function readPool(
           abi: songPoolHookAbi,
           functionName: 'swapFeePips',
           args: [launchedAt],
+          blockTag: 'pending',
         });
   const sqrtPrice = Number(sqrtPriceX96) / 2 ** 96;
   return {
@@ -106,10 +131,12 @@ export async function readPool(
     poolKey,
     launchedAt,
     sqrtPriceX96,
-    tick: rawTick >= 0x800000 ? rawTick - 0x1000000 : rawTick,
+    tick,
     liquidity: hexToBigInt(liquidityWord) & ((1n << 128n) - 1n),
     tokensPerEth: sqrtPrice * sqrtPrice,
     swapFeePips,
+    lpFeePips: BigInt(poolKey.fee),
+    feeBlock: next,
     totalSwapFees,
     uncollectedSwapFees: totalSwapFees - collectedSwapFees,
     fees: { creator: { eth: creator.eth, token: creator.token }, platform: { eth: platform.eth, token: platform.token } },
