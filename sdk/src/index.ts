@@ -47,8 +47,8 @@ export { connectSongmint, developmentAccount, DEVELOPMENT_PRIVATE_KEY, localBase
 export type { ConnectParameters } from './chain/local.ts';
 export { mintSong } from './chain/mint.ts';
 export type { MintedSong, MintSongParameters } from './chain/mint.ts';
-export { launchSong, MAX_ALLOCATION_BPS } from './chain/launch.ts';
-export type { LaunchedSong, LaunchSongParameters } from './chain/launch.ts';
+export { launchSong, MAX_ALLOCATION_BPS, readLaunchTerms } from './chain/launch.ts';
+export type { LaunchedSong, LaunchSongParameters, LaunchTerms } from './chain/launch.ts';
 export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, sell } from './chain/trade.ts';
 export { checkAffordable, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
 export type { QuoteParameters, TradeBalances, TradeQuote, TradeSide } from './chain/quote.ts';

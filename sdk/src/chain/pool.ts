@@ -1,6 +1,6 @@
 import type { Address, BlockTag, Hex } from 'viem';
 import { encodeAbiParameters, hexToBigInt, keccak256, toHex } from 'viem';
-import { poolManagerAbi, songPoolHookAbi, songVaultAbi } from '../generated/abis.ts';
+import { poolManagerAbi, songPoolHookAbi, songTokenAbi, songVaultAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
 import { nextBlock } from './next-block.ts';
 import type { NextBlock } from './next-block.ts';
@@ -44,8 +44,14 @@ export interface SongPool {
   launchedAt: bigint;
   sqrtPriceX96: bigint;
   tick: number;
-  /** In-range liquidity. */
+  /** In-range liquidity (v4's L, a square-root unit: `reserves` is what it means in ETH and tokens). */
   liquidity: bigint;
+  /**
+   * What the locked position holds at the current price: ETH (wei, from L between the price and the
+   * range's top; float precision) and tokens (the PoolManager's balance of the song's token, which
+   * only this pool holds).
+   */
+  reserves: { eth: bigint; token: bigint };
   /** Tokens one ETH buys at the pool's current price, before fees (a float: for display). */
   tokensPerEth: number;
   /** The hook's swap fee in the block a trade sent now joins (`nextBlock`), in pips (1,000,000 = 100%). */
@@ -83,6 +89,13 @@ function readPoolWord(chain: Reader, poolKey: PoolKey, offset: bigint, blockTag:
   });
 }
 
+/** ETH (wei) a position of `liquidity` holds between the price (`sqrtPrice`, real units) and `tickUpper`: L(1/√P - 1/√P_upper). */
+function ethInRange(liquidity: bigint, sqrtPrice: number, tickUpper: number): bigint {
+  const sqrtUpper = Math.pow(1.0001, tickUpper / 2);
+  if (liquidity === 0n || sqrtPrice <= 0 || sqrtPrice >= sqrtUpper) return 0n;
+  return BigInt(Math.floor(Number(liquidity) * (1 / sqrtPrice - 1 / sqrtUpper)));
+}
+
 /** The pool's slot0: its price (Q64.96 square root of tokens per ETH) and tick. */
 export async function poolSlot0(
   chain: Reader,
@@ -102,15 +115,21 @@ export async function readPool(
   const { publicClient, contracts } = chain;
   const poolKey = await readPoolKey(chain, songId);
   const poolId = poolIdOf(poolKey);
-  const [{ sqrtPriceX96, tick }, liquidityWord, song, [creator, platform], totalSwapFees, collectedSwapFees, next] = await Promise.all([
-    poolSlot0(chain, poolKey),
-    readPoolWord(chain, poolKey, LIQUIDITY_OFFSET),
-    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
-    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
-    publicClient.readContract({ address: contracts.SongPoolHook, abi: songPoolHookAbi, functionName: 'accruedSwapFees', args: [poolId] }),
-    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
-    nextBlock(publicClient),
-  ]);
+  const [{ sqrtPriceX96, tick }, liquidityWord, song, [creator, platform], totalSwapFees, collectedSwapFees, next, tickUpper, tokensHeld] =
+    await Promise.all([
+      poolSlot0(chain, poolKey),
+      readPoolWord(chain, poolKey, LIQUIDITY_OFFSET),
+      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
+      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
+      publicClient.readContract({ address: contracts.SongPoolHook, abi: songPoolHookAbi, functionName: 'accruedSwapFees', args: [poolId] }),
+      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
+      nextBlock(publicClient),
+      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'tickUpper' }),
+      publicClient
+        .readContract({ address: poolKey.currency1, abi: songTokenAbi, functionName: 'balanceOf', args: [contracts.PoolManager] })
+        .catch(() => 0n),
+    ]);
+  const liquidity = hexToBigInt(liquidityWord) & ((1n << 128n) - 1n);
   const launchedAt = BigInt(song.launchedAt);
   // The fee a trade sent now pays: the hook's, in the block it joins (not the latest block's).
   const swapFeePips =
@@ -132,7 +151,8 @@ export async function readPool(
     launchedAt,
     sqrtPriceX96,
     tick,
-    liquidity: hexToBigInt(liquidityWord) & ((1n << 128n) - 1n),
+    liquidity,
+    reserves: { eth: ethInRange(liquidity, sqrtPrice, tickUpper), token: tokensHeld },
     tokensPerEth: sqrtPrice * sqrtPrice,
     swapFeePips,
     lpFeePips: BigInt(poolKey.fee),
