@@ -88,7 +88,16 @@ function tradeSide(
     h('option', { value: 'exactIn' }, side === 'buy' ? 'ETH in' : 'tokens in'),
     h('option', { value: 'exactOut' }, side === 'buy' ? 'tokens out' : 'ETH out'),
   );
-  const max = h('button', { type: 'button', class: 'secondary', id: `${side}-max` }, 'Max');
+  const max = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      id: `${side}-max`,
+      'aria-label': side === 'buy' ? 'Max: spend all your ETH but a little for gas' : 'Max: sell every token you hold',
+    },
+    'Max',
+  );
   const button = h(
     'button',
     { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary' },
@@ -242,7 +251,15 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
   const refreshAll = () => Promise.all(sides.map((part) => part.refresh()));
   slippage.addEventListener('input', () => void refreshAll());
   void loadBalances().then(refreshAll, refreshAll);
-  const timer = window.setInterval(() => void refreshAll(), QUOTE_REFRESH_MS);
+  // Every block; a slow node skips a beat rather than piling up reads.
+  let reading = false;
+  const timer = window.setInterval(() => {
+    if (reading) return;
+    reading = true;
+    void refreshAll().finally(() => {
+      reading = false;
+    });
+  }, QUOTE_REFRESH_MS);
   context.signal.addEventListener('abort', () => window.clearInterval(timer));
   return h(
     'section',

@@ -125,6 +125,12 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
     (log) => log.args.id === poolIdOf(pool.poolKey),
   );
   assert.ok(swapped !== undefined && swapped.args.amount1 >= before.limit, 'at least the least-received shown (within the slippage)');
+  // Readable units: liquidity as ETH and tokens, prices and chart labels without e-notation.
+  assert.match((await page.locator('#pool-liquidity').textContent()) ?? '', /^[\d.,]+ ETH and [\d,]+(\.\d+)? tokens$/);
+  const figures = (await page.locator('#pool-price, #pool-eth-price, #pool-liquidity, #pool-volume, #price-chart').allTextContents()).join(
+    ' ',
+  );
+  assert.doesNotMatch(figures, /\de[-+]?\d/, 'no e-notation');
 }
 
 /**
