@@ -112,9 +112,9 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     assert.ok(pool.swapFeePips < 500_000n && pool.swapFeePips > 10_000n, `decaying launch fee ${pool.swapFeePips}`);
     assert.ok(pool.feeBlock.timestamp > idleBlock.timestamp, 'the fee is for the next block');
     // A quote, then the buy it describes (the quote before it as the app shows it): the hook fee
-    // shown for the next block is the one charged when the trade lands in it, and never less
-    // when a block came between; what arrived is within the slippage shown. An interval block
-    // may land between quote and trade, so up to three tries for one in its quoted block.
+    // shown for the next block is the one charged when the trade lands at its time, and never less
+    // when a second passed between; what arrived is within the slippage shown. A second may pass
+    // between quote and trade, so up to three tries for one at its quoted time.
     let inQuotedBlock: SwapResult | undefined;
     for (let attempt = 0; attempt < 3 && inQuotedBlock === undefined; attempt++) {
       const shown = await quoteTrade(trader, { songId: 1n, side: 'buy', amountIn: parseEther('0.002'), slippageBps: 100 });
@@ -124,7 +124,9 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       assert.ok(bought.amountOut >= shown.limit, 'within the slippage shown');
       assert.equal(bought.hookFeePips, await hookFeeIn(bought.receipt.blockNumber));
       assert.ok(bought.hookFeePips <= bought.quoted.hookFeePips, 'the fee only falls after the quote');
-      if (bought.receipt.blockNumber === bought.quoted.block.number) {
+      assert.equal(bought.blockTimestamp, (await publicClient.getBlock({ blockNumber: bought.receipt.blockNumber })).timestamp);
+      // The fee is a function of the block's time, and a local block's time is fixed only when mined.
+      if (bought.blockTimestamp === bought.quoted.block.timestamp) {
         inQuotedBlock = bought;
         assert.equal(bought.hookFeePips, bought.quoted.hookFeePips);
         assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');

@@ -5,7 +5,7 @@ import { announce, runAction } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
-import { eth, percentOfPips, tokens } from '../format.ts';
+import { clock, eth, percentOfPips, tokens } from '../format.ts';
 
 /** Base's block time: the quote is read again for every block. */
 const QUOTE_REFRESH_MS = 2_000;
@@ -137,6 +137,7 @@ function tradeSide(
       );
       Object.assign(quoteBox.dataset, {
         block: quote.block.number.toString(),
+        blockTime: quote.block.timestamp.toString(),
         feePips: quote.hookFeePips.toString(),
         amountIn: quote.amountIn.toString(),
         amountOut: quote.amountOut.toString(),
@@ -198,18 +199,18 @@ function tradeSide(
   return { form, quoteBox, refresh };
 }
 
-/** The line under the panel after a trade: what moved, and the launch fee charged against the one quoted for its block. */
+/** The line under the panel after a trade: what moved, and the launch fee charged against the one quoted for its block's time. */
 function tradeLine(side: TradeSide, trade: SwapResult): string {
   const what =
     side === 'buy'
       ? `Bought ${tokens(trade.amountOut)} for ${eth(trade.amountIn)}`
       : `Sold ${tokens(trade.amountIn)} for ${eth(trade.amountOut)}`;
-  const block = trade.receipt.blockNumber;
-  const charged = `launch fee ${pips(trade.hookFeePips)} (${eth(trade.hookFee)}) in block ${block}`;
+  const at = (seconds: bigint) => clock(new Date(Number(seconds) * 1000));
+  const charged = `launch fee ${pips(trade.hookFeePips)} (${eth(trade.hookFee)}) in block ${trade.receipt.blockNumber} at ${at(trade.blockTimestamp)}`;
   const asQuoted =
-    block === trade.quoted.block.number
+    trade.blockTimestamp === trade.quoted.block.timestamp
       ? 'as quoted for that block'
-      : `quoted ${pips(trade.quoted.hookFeePips)} for block ${trade.quoted.block.number}; the fee only falls`;
+      : `quoted ${pips(trade.quoted.hookFeePips)} for ${at(trade.quoted.block.timestamp)}; the fee only falls`;
   return `${what}: ${charged}, ${asQuoted}.`;
 }
 
@@ -236,8 +237,9 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
       Object.assign(lastTrade.dataset, {
         tx: trade.hash,
         block: trade.receipt.blockNumber.toString(),
+        blockTime: trade.blockTimestamp.toString(),
         feePips: trade.hookFeePips.toString(),
-        quotedBlock: trade.quoted.block.number.toString(),
+        quotedBlockTime: trade.quoted.block.timestamp.toString(),
         quotedFeePips: trade.quoted.hookFeePips.toString(),
       });
       announce(`${lastTrade.textContent} Updating the chart.`);

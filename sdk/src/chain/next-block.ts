@@ -10,12 +10,16 @@ export interface NextBlock {
 }
 
 /**
- * The block a transaction sent now would join: the node's pending block where it builds one
- * (Hardhat/EDR stamps it with its clock), else the latest block plus Base's 2 s block time.
+ * The block a transaction sent now would join: its time from the node's pending block where it
+ * builds one (Hardhat/EDR stamps it with its clock, and leaves its number out), else the latest
+ * block's plus Base's 2 s block time; its number the latest's plus one.
  */
 export async function nextBlock(publicClient: Pick<PublicClient, 'getBlock'>): Promise<NextBlock> {
-  const pending = await publicClient.getBlock({ blockTag: 'pending' }).catch(() => undefined);
-  if (pending !== undefined && pending.number !== null) return { number: pending.number, timestamp: pending.timestamp };
-  const latest = await publicClient.getBlock({ blockTag: 'latest' });
-  return { number: latest.number + 1n, timestamp: latest.timestamp + BASE_BLOCK_SECONDS };
+  const [latest, pending] = await Promise.all([
+    publicClient.getBlock({ blockTag: 'latest' }),
+    publicClient.getBlock({ blockTag: 'pending' }).catch(() => undefined),
+  ]);
+  const number = latest.number + 1n;
+  if (pending !== undefined && pending.timestamp > latest.timestamp) return { number, timestamp: pending.timestamp };
+  return { number, timestamp: latest.timestamp + BASE_BLOCK_SECONDS };
 }

@@ -47,10 +47,13 @@ export interface SwapResult {
   /** The hook's fee rate the swap paid (its SwapFeeCharged event), in pips; 0 when it charged none. */
   hookFeePips: bigint;
   /**
-   * The full quote the swap was sent with, for the block it expected to join (`quoted.block`): a
-   * swap mined in that block paid `quoted.hookFeePips`; one mined later paid the same or less.
+   * The full quote the swap was sent with, for the block it expected to join (`quoted.block`): the
+   * hook's fee depends only on the block's time, so a swap mined at `quoted.block.timestamp` paid
+   * `quoted.hookFeePips`; one mined later paid the same or less.
    */
   quoted: TradeQuote;
+  /** Unix time of the block the swap was mined in. */
+  blockTimestamp: bigint;
   /** The one-time token approval to Permit2, when a sell needed it. */
   permit2ApprovalHash?: Hash;
   hash: Hash;
@@ -117,6 +120,7 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
   });
   const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
   const receipt = await confirmed(chain, hash, isBuy ? 'buy' : 'sell');
+  const { timestamp: blockTimestamp } = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
   const outcome = swapOutcome(receipt, {
     poolKey,
     isBuy,
@@ -129,6 +133,7 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
     ...outcome,
     quote,
     quoted,
+    blockTimestamp,
     limit,
     deadline,
     ...(permit2ApprovalHash === undefined ? {} : { permit2ApprovalHash }),

@@ -73,7 +73,8 @@ export async function launchWithConfirmation(page: Page, tokenId: bigint, checkV
  */
 export async function buyAgainstTheQuote(page: Page, client: Client, chain: ReadChain, tokenId: bigint, eth: string): Promise<void> {
   await page.getByLabel('ETH to spend').fill(eth);
-  // The page reads the quote again every block: note the fee it shows for each block from now on.
+  // The page reads the quote again every block: note the fee it shows for each block time from now
+  // on (the fee is a function of the block's time; a local block's time is fixed only when mined).
   // (No named functions in the page's code: tsx would wrap them in a helper the page lacks.)
   await page.evaluate(() => {
     const box = document.querySelector('#buy-quote');
@@ -81,7 +82,7 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
     (globalThis as unknown as { shownFees: Record<string, string> }).shownFees = seen;
     if (box === null) return;
     new MutationObserver(() => {
-      if (box.dataset.block !== undefined && box.dataset.feePips !== undefined) seen[box.dataset.block] = box.dataset.feePips;
+      if (box.dataset.blockTime !== undefined && box.dataset.feePips !== undefined) seen[box.dataset.blockTime] = box.dataset.feePips;
     }).observe(box, { childList: true, subtree: true, attributes: true });
   });
   await page.waitForFunction((wei) => document.querySelector('#buy-quote')?.dataset.amountIn === wei, parseEther(eth).toString(), {
@@ -114,12 +115,14 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
     string,
     string
   >;
-  const shownForIt = shown[receipt.blockNumber.toString()];
-  const quotedForIt = line.quotedBlock === receipt.blockNumber.toString() ? line.quotedFeePips : undefined;
+  const minedAt = (await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp.toString();
+  assert.equal(line.blockTime, minedAt);
+  const shownForIt = shown[minedAt];
+  const quotedForIt = line.quotedBlockTime === minedAt ? line.quotedFeePips : undefined;
   for (const fee of [shownForIt, quotedForIt])
     if (fee !== undefined) assert.equal(BigInt(fee), chargedPips, 'the fee shown for the block is the fee charged in it');
   console.log(
-    `# walk: buy in block ${receipt.blockNumber}, fee charged ${chargedPips} pips; shown for it: ${shownForIt ?? 'no'}, quoted for it: ${quotedForIt ?? 'no'}; shown before the click ${before.feePips} for block ${before.block}`,
+    `# walk: buy in block ${receipt.blockNumber} at ${minedAt}, fee charged ${chargedPips} pips; shown for that time: ${shownForIt ?? 'no'}, quoted for it: ${quotedForIt ?? 'no'}; shown before the click ${before.feePips} for block ${before.block}`,
   );
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => log.args.id === poolIdOf(pool.poolKey),
