@@ -132,7 +132,7 @@ function tradeSide(
         'div',
         {},
         refusal === undefined ? null : h('p', { class: 'refusal', role: 'alert' }, refusal),
-        h('p', { class: 'note' }, `Quote for block ${quote.block.number}: fees included, from Uniswap’s V4Quoter.`),
+        h('p', { class: 'note' }, 'Quote for the next block, fees included, from Uniswap’s V4Quoter.'),
         quoteFacts(quote),
       );
       Object.assign(quoteBox.dataset, {
