@@ -167,7 +167,8 @@ function tradeSide(
     mode.value = 'exactIn';
     label.textContent = labels.exactIn;
     const all = side === 'buy' ? (balances.eth > GAS_RESERVE_WEI ? balances.eth - GAS_RESERVE_WEI : 0n) : balances.token;
-    amount.value = formatEther(all);
+    // Every wei (selling all must leave nothing behind), the whole part grouped for reading.
+    amount.value = formatEther(all).replace(/^\d+/, (whole) => Number(whole).toLocaleString('en-US'));
     soon();
   });
   form.addEventListener('submit', (event) => {
