@@ -151,7 +151,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       env.SONG_NFT_ADDRESS = nft;
       if (chain.contracts.SongVault !== undefined) env.SONG_VAULT_ADDRESS = chain.contracts.SongVault;
       if (chain.contracts.PoolManager !== undefined) env.POOL_MANAGER_ADDRESS = chain.contracts.PoolManager;
-      // The local node mines a block per transaction: a mint is final at once.
+      // The local node mines a block every 2 s and one per transaction: with 0 confirmations a
+      // mint counts in the block it is in; CHAIN_CONFIRMATIONS=2 waits ~4 s for it, as on Base.
       env.CHAIN_CONFIRMATIONS ??= '0';
     }
     if ((env.PLATFORM_SIGNER ?? '') !== '') {

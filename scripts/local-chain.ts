@@ -27,7 +27,17 @@ export interface LocalChain {
 export interface LocalChainOptions {
   /** Port on 127.0.0.1; a free one when left out. */
   readonly port?: number;
+  /**
+   * Milliseconds between the blocks the node mines on its own, as well as one per transaction
+   * (Hardhat's interval mining beside automine): Base's 2,000 by default, so time-based values (the
+   * hook's decaying launch fee, the indexers' confirmation depths) move as on Base. 0 mines only
+   * on transactions.
+   */
+  readonly blockIntervalMs?: number;
 }
+
+/** Base makes a block every 2 seconds. */
+export const BASE_BLOCK_INTERVAL_MS = 2_000;
 
 /**
  * Private key of Hardhat's dev account #1, the platform signer in ignition/parameters/local.json.
@@ -49,11 +59,24 @@ export async function startLocalChain(opts: LocalChainOptions = {}): Promise<Loc
   const rpcUrl = `http://${address}:${port}`;
   try {
     const contracts = await deploy(rpcUrl);
+    // After the deployment, so its transactions are not spread over interval blocks.
+    await rpc(rpcUrl, 'evm_setIntervalMining', [opts.blockIntervalMs ?? BASE_BLOCK_INTERVAL_MS]);
     return { rpcUrl, chainId: BASE_CHAIN_ID, contracts, stop: () => server.close() };
   } catch (error) {
     await server.close();
     throw error;
   }
+}
+
+async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
 }
 
 async function deploy(rpcUrl: string): Promise<Record<string, Address>> {

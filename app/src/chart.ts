@@ -1,3 +1,5 @@
+import { plainNumber } from './format.ts';
+
 /**
  * The price chart of a song page: an SVG line of tokens per ETH over time, drawn here (no charting
  * library: the first load stays inside the script budget). Points are the pool's launch price and
@@ -20,7 +22,7 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<st
   return element;
 }
 
-const formatPrice = (price: number) => price.toExponential(3);
+const formatPrice = (price: number) => plainNumber(price);
 
 /** Draws `points` as a scalable SVG with a text alternative; one point or none draws a flat line or a note. */
 export function priceChart(points: ReadonlyArray<PricePoint>): SVGSVGElement {

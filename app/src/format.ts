@@ -2,6 +2,9 @@ import { formatEther } from 'viem';
 
 export const tokens = (amount: bigint) => `${Number(formatEther(amount)).toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens`;
 export const eth = (amount: bigint) => `${Number(formatEther(amount)).toLocaleString('en-US', { maximumFractionDigits: 6 })} ETH`;
+/** A small price in plain decimals, never e-notation: 0.000000001234 (four significant digits). */
+export const plainNumber = (value: number) =>
+  value.toLocaleString('en-US', { maximumSignificantDigits: 4, maximumFractionDigits: 20, useGrouping: true });
 export const percentOfPips = (pips: bigint) => `${(Number(pips) / 10_000).toLocaleString('en-US', { maximumFractionDigits: 2 })}%`;
 export const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 export const clock = (date: Date) => date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });

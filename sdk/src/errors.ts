@@ -34,6 +34,10 @@ export type ClientErrorCode =
   | 'EVENT_NOT_FOUND'
   /** A bad argument, caught before anything was sent. */
   | 'INVALID_ARGUMENT'
+  /** The wallet holds less than the trade needs (the message says how much it holds); nothing was sent. */
+  | 'INSUFFICIENT_BALANCE'
+  /** The pool cannot fill the trade (too large for its liquidity, or the song is not launched); nothing was sent. */
+  | 'QUOTE_FAILED'
   /** A webhook delivery whose signature, timestamp or body does not check out (verifyWebhook). */
   | 'INVALID_WEBHOOK';
 

@@ -49,9 +49,13 @@ export { connectSongmint, developmentAccount, DEVELOPMENT_PRIVATE_KEY, localBase
 export type { ConnectParameters } from './chain/local.ts';
 export { mintSong } from './chain/mint.ts';
 export type { MintedSong, MintSongParameters } from './chain/mint.ts';
-export { launchSong, MAX_ALLOCATION_BPS } from './chain/launch.ts';
-export type { LaunchedSong, LaunchSongParameters } from './chain/launch.ts';
-export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, quoteSwap, sell, slippageLimit } from './chain/trade.ts';
+export { launchSong, MAX_ALLOCATION_BPS, readLaunchTerms } from './chain/launch.ts';
+export type { LaunchedSong, LaunchSongParameters, LaunchTerms } from './chain/launch.ts';
+export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, sell } from './chain/trade.ts';
+export { checkAffordable, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
+export type { QuoteParameters, TradeBalances, TradeQuote, TradeSide } from './chain/quote.ts';
+export { BASE_BLOCK_SECONDS, nextBlock } from './chain/next-block.ts';
+export type { NextBlock } from './chain/next-block.ts';
 export type { SwapAmount, SwapParameters, SwapResult } from './chain/trade.ts';
 export { approvePermit2, PERMIT_SINGLE_TYPES, permitSingleTypedData, preparePermitSingle, signPermitSingle } from './chain/permit2.ts';
 export type { PermitSingle } from './chain/permit2.ts';

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTestClient, createWalletClient, http, parseAbi, parseEther, parseEventLogs, type Address } from 'viem';
-import { buy, connectSongmint, sell, songTokenAbi, type SwapResult } from '@songmint/sdk';
+import {
+  createTestClient,
+  createWalletClient,
+  formatEther,
+  http,
+  parseAbi,
+  parseEther,
+  parseEventLogs,
+  type Address,
+  type Block,
+} from 'viem';
+import { buy, connectSongmint, quoteTrade, readPool, sell, songPoolHookAbi, songTokenAbi, type SwapResult } from '@songmint/sdk';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
@@ -24,6 +34,15 @@ const songVaultAbi = parseAbi([
   'function launch(uint256 songId, (uint16 allocationBps, address allocationRecipient) params) returns (address token)',
   'function tokenOf(uint256 songId) view returns (address)',
 ]);
+
+/** The first block after `number`, waited for (the node mines one every 2 s). */
+async function waitForBlockAfter(client: ReturnType<typeof localPublicClient>, number: bigint): Promise<Block> {
+  for (;;) {
+    const block = await client.getBlock({ blockTag: 'latest' });
+    if (block.number > number) return block;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint with the local platform key, then launch on Uniswap v4', async () => {
   const port = await freePort();
@@ -75,15 +94,66 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     const token = await publicClient.readContract({ address: vault, abi: songVaultAbi, functionName: 'tokenOf', args: [1n] });
     assert.ok(((await publicClient.getCode({ address: token })) ?? '0x').length > 2, 'song token deployed');
 
+    // Like Base, the node makes a block every 2 s with no transaction: the launch fee decays
+    // block by block, and the SDK reads it for the block a trade joins, not the latest one.
+    const launchedIn = await publicClient.getBlockNumber();
+    const idleBlock = await waitForBlockAfter(publicClient, launchedIn);
+    assert.ok(idleBlock.transactions.length === 0, 'an interval block, without transactions');
+    const trader = connectSongmint({ rpcUrl: chain.rpcUrl, wallet: { account: creator } });
+    const pool = await readPool(trader, { songId: 1n });
+    const hookFeeIn = (block: bigint) =>
+      publicClient.readContract({
+        address: pool.poolKey.hooks,
+        abi: songPoolHookAbi,
+        functionName: 'swapFeePips',
+        args: [pool.launchedAt],
+        blockNumber: block,
+      });
+    assert.ok(pool.swapFeePips < 500_000n && pool.swapFeePips > 10_000n, `decaying launch fee ${pool.swapFeePips}`);
+    assert.ok(pool.feeBlock.timestamp > idleBlock.timestamp, 'the fee is for the next block');
+    // A quote, then the buy it describes (the quote before it as the app shows it): the hook fee
+    // shown for the next block is the one charged when the trade lands at its time, and never less
+    // when a second passed between; what arrived is within the slippage shown. A second may pass
+    // between quote and trade, so up to three tries for one at its quoted time.
+    let inQuotedBlock: SwapResult | undefined;
+    for (let attempt = 0; attempt < 3 && inQuotedBlock === undefined; attempt++) {
+      const shown = await quoteTrade(trader, { songId: 1n, side: 'buy', amountIn: parseEther('0.002'), slippageBps: 100 });
+      assert.equal(shown.lpFeePips, 10_000n);
+      assert.ok(shown.priceImpactPips > 0n && shown.priceImpactPips < 10_000n, `price impact ${shown.priceImpactPips} pips`);
+      const bought = await buy(trader, { songId: 1n, amountIn: parseEther('0.002'), slippageBps: 100 });
+      assert.ok(bought.amountOut >= shown.limit, 'within the slippage shown');
+      assert.equal(bought.hookFeePips, await hookFeeIn(bought.receipt.blockNumber));
+      assert.ok(bought.hookFeePips <= bought.quoted.hookFeePips, 'the fee only falls after the quote');
+      assert.equal(bought.blockTimestamp, (await publicClient.getBlock({ blockNumber: bought.receipt.blockNumber })).timestamp);
+      // The fee is a function of the block's time, and a local block's time is fixed only when mined.
+      if (bought.blockTimestamp === bought.quoted.block.timestamp) {
+        inQuotedBlock = bought;
+        assert.equal(bought.hookFeePips, bought.quoted.hookFeePips);
+        assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');
+        assert.equal(bought.amountOut, bought.quoted.amountOut);
+      }
+    }
+    assert.ok(inQuotedBlock !== undefined, 'a trade landed in the block it was quoted for');
+
+    // Selling more than the wallet holds, or more than the pool can fill, is refused in words
+    // before anything is signed or sent.
+    const nonce = await publicClient.getTransactionCount({ address: creator.address });
+    const held = await publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [creator.address] });
+    await assert.rejects(sell(trader, { songId: 1n, amountIn: held + 1n }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'INSUFFICIENT_BALANCE');
+      assert.match(error.message, new RegExp(`You hold ${formatEther(held).replace('.', '\\.')} tokens .*; reduce the amount`));
+      return true;
+    });
+    await assert.rejects(buy(trader, { songId: 1n, amountOut: 10n ** 27n }), { code: 'QUOTE_FAILED' });
+    assert.equal(await publicClient.getTransactionCount({ address: creator.address }), nonce, 'nothing was sent');
+
     // The SDK trades it through the Universal Router at its Base address, every kind, once the
     // launch fee has decayed to 1%: what the quote said is what moved, the hook fee to the wei.
     assert.equal(chain.contracts.UniversalRouter, '0x6fF5693b99212Da76ad316178A184AB56D299b43');
     assert.equal(chain.contracts.Permit2, '0x000000000022D473030F116dDEE9F6B43aC78BA3');
     const testClient = createTestClient({ mode: 'hardhat', chain: localBase, transport: http(chain.rpcUrl) });
+    // No block is mined here: quotes read the block a trade joins, so they see the decayed fee.
     await testClient.increaseTime({ seconds: 300 });
-    // Quotes run on the latest block: mine one so they see the decayed fee.
-    await testClient.mine({ blocks: 1 });
-    const trader = connectSongmint({ rpcUrl: chain.rpcUrl, wallet: { account: creator } });
     const feeOf = (amount: bigint, onTop = false) => {
       const denominator = onTop ? 990_000n : 1_000_000n;
       return (amount * 10_000n + denominator - 1n) / denominator;
@@ -124,7 +194,9 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       [sellOut.amountOut, sellOut.amountIn, sellOut.hookFee],
       [parseEther('0.001'), sellOut.quote, feeOf(parseEther('0.001'), true)],
     );
-    assert.equal(sellOut.deadline, (await publicClient.getBlock({ blockNumber: sellOut.receipt.blockNumber - 1n })).timestamp + 60n);
+    // 60 s after the latest block when it was sent (an interval block may have come since).
+    const sentAfter = (await publicClient.getBlock({ blockNumber: sellOut.receipt.blockNumber - 1n })).timestamp;
+    assert.ok(sellOut.deadline - 60n <= sentAfter && sellOut.deadline - 60n >= sentAfter - 4n, `deadline ${sellOut.deadline}`);
     assert.equal(await ethSpent(sellOut), -parseEther('0.001'));
     assert.equal((await tokenBalance()) - startTokens, buyIn.amountOut + buyOut.amountOut - sellIn.amountIn - sellOut.amountIn);
     const allowance = (spender: Address) =>

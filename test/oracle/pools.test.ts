@@ -108,7 +108,8 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       );
 
   before(async () => {
-    chain = await startLocalChain({ port: await freePort() });
+    // Blocks only on transactions and `hardhat_mine`: the test counts heights and confirmations itself.
+    chain = await startLocalChain({ port: await freePort(), blockIntervalMs: 0 });
     vault = chain.contracts.SongVault as Address;
     sdk = connectSongmint({ rpcUrl: chain.rpcUrl, wallet: { account: developmentAccount() } });
     reader = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });

@@ -1,6 +1,6 @@
-import { buy, claimFees, getPoolHistory, readPool, readSong, sell, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
-import type { PoolHistory, SongPool, SongRecord, SwapAmount } from '@songmint/sdk';
-import { isAddress, parseEther } from 'viem';
+import { claimFees, getPoolHistory, readPool, readSong, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
+import type { PoolHistory, SongPool, SongRecord } from '@songmint/sdk';
+import { isAddress } from 'viem';
 import type { Address } from 'viem';
 import { announce, runAction, showError } from '../actions.ts';
 import { priceChart } from '../chart.ts';
@@ -8,7 +8,9 @@ import type { PricePoint } from '../chart.ts';
 import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
-import { eth, percentOfPips, shortAddress, tokens } from '../format.ts';
+import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format.ts';
+import { launchPanel } from './launch.ts';
+import { tradePanel } from './trade.ts';
 import { connectPanel } from './wallet.ts';
 
 const HISTORY_LIMIT = 500;
@@ -79,9 +81,14 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     );
     about.append(details);
     view.append(about);
-    if (record.launchedAt === 0n)
-      view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its creator can launch it from My songs.'));
-    else view.append(await poolSection(context, songId));
+    const wallet = context.session?.chain?.walletClient.account?.address;
+    if (record.launchedAt !== 0n) view.append(await poolSection(context, songId));
+    else if (wallet !== undefined && wallet.toLowerCase() === record.owner.toLowerCase()) {
+      const panel = launchPanel(context, songId, () => {
+        void poolSection(context, songId).then((section) => panel.replaceWith(section), showError);
+      });
+      view.append(panel);
+    } else view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its owner can launch it here.'));
     view.setAttribute('aria-busy', 'false');
   })().catch((error: unknown) => {
     view.setAttribute('aria-busy', 'false');
@@ -117,9 +124,21 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
           'Price',
           h('span', { id: 'pool-price' }, `${pool.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`),
         ],
-        ['Liquidity', h('span', { id: 'pool-liquidity' }, pool.liquidity.toString())],
+        ['ETH per token', h('span', { id: 'pool-eth-price' }, `${plainNumber(1 / pool.tokensPerEth)} ETH`)],
+        [
+          'Locked liquidity',
+          h(
+            'span',
+            { id: 'pool-liquidity', title: `v4 liquidity L = ${pool.liquidity.toLocaleString('en-US')}` },
+            `${eth(pool.reserves.eth)} and ${tokens(pool.reserves.token)}`,
+          ),
+        ],
         ['24 h volume', h('span', { id: 'pool-volume' }, volume === undefined ? 'loading…' : eth(volume))],
-        ['Swap fee now', h('span', { id: 'pool-fee' }, percentOfPips(pool.swapFeePips))],
+        [
+          'Launch fee, next block',
+          h('span', { id: 'pool-fee', 'data-block': pool.feeBlock.number.toString() }, percentOfPips(pool.swapFeePips)),
+        ],
+        ['LP fee', percentOfPips(pool.lpFeePips)],
       ]),
     );
   };
@@ -153,7 +172,7 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   }, 2000);
   context.signal.addEventListener('abort', () => window.clearInterval(waitForLaunch));
 
-  // The launch-window fee decays every second: show it moving until it settles.
+  // The launch fee falls every block (2 s) for its first 120 s: show it moving until it settles.
   let lastFee = pool.swapFeePips;
   const feeTimer = window.setInterval(() => {
     readPool(context.read, { songId }).then(
@@ -165,7 +184,7 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
       },
       () => window.clearInterval(feeTimer),
     );
-  }, 5000);
+  }, 2000);
   context.signal.addEventListener('abort', () => window.clearInterval(feeTimer));
 
   /** After a trade: the chain's figures now, the chart once the indexer has the swap. */
@@ -183,7 +202,7 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
     section.append(h('h3', {}, 'Trade'), h('p', {}, "Connect a wallet to buy or sell this song's token."), connectPanel(context));
     return section;
   }
-  section.append(tradeForms(context, songId, afterTrade));
+  section.append(tradePanel(context, songId, afterTrade));
   const address = context.session.chain.walletClient.account?.address;
   if (address !== undefined && address.toLowerCase() === pool.payoutRecipient.toLowerCase()) {
     section.append(
@@ -195,92 +214,6 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
     );
   }
   return section;
-}
-
-function slippageBps(input: HTMLInputElement): number {
-  const percent = Number(input.value);
-  if (!Number.isFinite(percent) || percent < 0 || percent > 100) throw new Error('Slippage must be a percentage from 0 to 100');
-  return Math.round(percent * 100);
-}
-
-function amountOf(input: HTMLInputElement, what: string): bigint {
-  const amount = /^\d+(\.\d{1,18})?$/.test(input.value.trim()) ? parseEther(input.value.trim()) : 0n;
-  if (amount <= 0n) throw new Error(`${what} must be a positive number`);
-  return amount;
-}
-
-/**
- * One side of the trade panel: an amount and what it names (exact input, or exact output with the
- * slippage bound on the input). Its label follows the choice, so a screen reader reads what to type.
- */
-function tradeSide(side: 'buy' | 'sell') {
-  const labels =
-    side === 'buy' ? { exactIn: 'ETH to spend', exactOut: 'Tokens to receive' } : { exactIn: 'Tokens to sell', exactOut: 'ETH to receive' };
-  const amount = h('input', { id: `${side}-amount`, inputmode: 'decimal', value: side === 'buy' ? '0.01' : '100000', required: true });
-  const label = h('label', { for: `${side}-amount` }, labels.exactIn);
-  const mode = h(
-    'select',
-    { id: `${side}-mode`, 'aria-label': side === 'buy' ? 'Buy by' : 'Sell by' },
-    h('option', { value: 'exactIn' }, side === 'buy' ? 'ETH in' : 'tokens in'),
-    h('option', { value: 'exactOut' }, side === 'buy' ? 'tokens out' : 'ETH out'),
-  );
-  mode.addEventListener('change', () => {
-    label.textContent = mode.value === 'exactOut' ? labels.exactOut : labels.exactIn;
-  });
-  const button = h(
-    'button',
-    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary' },
-    side === 'buy' ? 'Buy' : 'Sell',
-  );
-  const form = h('form', { class: 'row' }, h('div', {}, label, amount), mode, button);
-  const swapAmount = (): SwapAmount => {
-    const value = amountOf(amount, `The ${label.textContent ?? 'amount'}`);
-    return mode.value === 'exactOut' ? { amountOut: value } : { amountIn: value };
-  };
-  return { form, button, swapAmount };
-}
-
-function tradeForms(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
-  const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
-  const lastTrade = h('p', { id: 'last-trade', class: 'note' }, 'No trade yet in this visit.');
-  const buySide = tradeSide('buy');
-  const sellSide = tradeSide('sell');
-  buySide.form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void runAction(buySide.button, 'Buying through the Universal Router: confirm in your wallet', async () => {
-      const bought = await buy(walletOf(context), { songId, ...buySide.swapAmount(), slippageBps: slippageBps(slippage) });
-      lastTrade.textContent = `Bought ${tokens(bought.amountOut)} for ${eth(bought.amountIn)} (hook fee ${eth(bought.hookFee)})`;
-      announce(`${lastTrade.textContent}. Updating the chart.`);
-      await afterTrade(bought.hash);
-    });
-  });
-  sellSide.form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void runAction(
-      sellSide.button,
-      'Selling through the Universal Router: approve Permit2 once, sign the permit for this sale, then confirm in your wallet',
-      async () => {
-        const sold = await sell(walletOf(context), { songId, ...sellSide.swapAmount(), slippageBps: slippageBps(slippage) });
-        lastTrade.textContent = `Sold ${tokens(sold.amountIn)} for ${eth(sold.amountOut)} (hook fee ${eth(sold.hookFee)})`;
-        announce(`${lastTrade.textContent}. Updating the chart.`);
-        await afterTrade(sold.hash);
-      },
-    );
-  });
-  return h(
-    'section',
-    { 'aria-labelledby': 'trade-title', class: 'panel' },
-    h('h3', { id: 'trade-title' }, 'Trade'),
-    buySide.form,
-    sellSide.form,
-    h('div', { class: 'row inline' }, h('label', { for: 'slippage' }, 'Slippage (%)'), slippage),
-    h(
-      'p',
-      { class: 'note' },
-      'Trades go through Uniswap’s Universal Router; a sale moves your tokens with a Permit2 signature for that sale only.',
-    ),
-    lastTrade,
-  );
 }
 
 function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement {

@@ -1,7 +1,7 @@
 import type { Address, Hash, Hex, TransactionReceipt } from 'viem';
 import { parseEventLogs } from 'viem';
 import { SongmintClientError } from '../errors.ts';
-import { songNftAbi, songVaultAbi } from '../generated/abis.ts';
+import { songNftAbi, songPoolHookAbi, songTokenAbi, songVaultAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
 import { readAllocation } from './allocation.ts';
 import { accountOf } from './context.ts';
@@ -11,6 +11,46 @@ import { confirmed, missingEvent } from './receipt.ts';
 
 /** SongVault.MAX_ALLOCATION_BPS: at most 10% of the supply goes to the allocation recipient. */
 export const MAX_ALLOCATION_BPS = 1_000;
+
+/** What a launch commits to, read from the deployed contracts: for the confirmation a creator reads first. */
+export interface LaunchTerms {
+  /** Every song token's fixed supply (18 decimals). */
+  supply: bigint;
+  maxAllocationBps: number;
+  /** The hook's launch fee at the launch (pips), its floor, and the seconds it takes to fall from one to the other. */
+  launchFeePips: bigint;
+  baseFeePips: bigint;
+  launchFeeSeconds: bigint;
+  /** The pool's LP fee (pips): it stays in the locked position, collected for the creator and the platform. */
+  lpFeePips: bigint;
+  /** The platform's share of every fee (hook and LP), basis points; the creator's payout recipient gets the rest. */
+  platformShareBps: number;
+}
+
+/** Reads the launch terms from the vault, the hook and the token implementation. */
+export async function readLaunchTerms(chain: Pick<SongmintChain, 'publicClient' | 'contracts'>): Promise<LaunchTerms> {
+  const { publicClient, contracts } = chain;
+  const hook = { address: contracts.SongPoolHook, abi: songPoolHookAbi } as const;
+  const vault = { address: contracts.SongVault, abi: songVaultAbi } as const;
+  const [supply, maxAllocationBps, launchFeePips, baseFeePips, launchFeeSeconds, lpFee, platformShareBps] = await Promise.all([
+    publicClient.readContract({ address: contracts.SongToken, abi: songTokenAbi, functionName: 'TOTAL_SUPPLY' }),
+    publicClient.readContract({ ...vault, functionName: 'MAX_ALLOCATION_BPS' }),
+    publicClient.readContract({ ...hook, functionName: 'LAUNCH_FEE_PIPS' }),
+    publicClient.readContract({ ...hook, functionName: 'BASE_FEE_PIPS' }),
+    publicClient.readContract({ ...hook, functionName: 'LAUNCH_FEE_DURATION' }),
+    publicClient.readContract({ ...vault, functionName: 'lpFee' }),
+    publicClient.readContract({ ...vault, functionName: 'platformShareBps' }),
+  ]);
+  return {
+    supply,
+    maxAllocationBps: Number(maxAllocationBps),
+    launchFeePips,
+    baseFeePips,
+    launchFeeSeconds,
+    lpFeePips: BigInt(lpFee),
+    platformShareBps: Number(platformShareBps),
+  };
+}
 
 export interface LaunchSongParameters {
   songId: bigint;

@@ -1,16 +1,17 @@
 import type { Address, Hash, TransactionReceipt } from 'viem';
 import { parseEventLogs } from 'viem';
 import { SongmintClientError } from '../errors.ts';
-import { poolManagerAbi, songPoolHookAbi, universalRouterAbi, v4QuoterAbi } from '../generated/abis.ts';
+import { poolManagerAbi, songPoolHookAbi, universalRouterAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
 import { accountOf } from './context.ts';
 import { approvePermit2, preparePermitSingle, signPermitSingle } from './permit2.ts';
-import { poolIdOf, readPoolKey } from './pool.ts';
+import { poolIdOf } from './pool.ts';
 import type { PoolKey } from './pool.ts';
+import { checkAffordable, checkedSlippage, quoteTrade, readBalances } from './quote.ts';
+import type { TradeQuote } from './quote.ts';
 import { confirmed } from './receipt.ts';
 import { planSingleSwap } from './universal-router.ts';
 
-const BPS = 10_000n;
 const MAX_UINT128 = 2n ** 128n;
 /** Default slippage: 1%. */
 export const DEFAULT_SLIPPAGE_BPS = 100;
@@ -43,6 +44,16 @@ export interface SwapResult {
   deadline: bigint;
   /** The hook's swap fee, in wei. */
   hookFee: bigint;
+  /** The hook's fee rate the swap paid (its SwapFeeCharged event), in pips; 0 when it charged none. */
+  hookFeePips: bigint;
+  /**
+   * The full quote the swap was sent with, for the block it expected to join (`quoted.block`): the
+   * hook's fee depends only on the block's time, so a swap mined at `quoted.block.timestamp` paid
+   * `quoted.hookFeePips`; one mined later paid the same or less.
+   */
+  quoted: TradeQuote;
+  /** Unix time of the block the swap was mined in. */
+  blockTimestamp: bigint;
   /** The one-time token approval to Permit2, when a sell needed it. */
   permit2ApprovalHash?: Hash;
   hash: Hash;
@@ -59,36 +70,13 @@ export function sell(chain: SongmintChain, parameters: SwapParameters): Promise<
   return swap(chain, parameters, false);
 }
 
-/**
- * The V4Quoter's quote, fees included: what `amount` in brings (`exactInput`), or what `amount`
- * out costs. A buy is ETH for tokens.
- */
-export async function quoteSwap(
-  chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
-  { poolKey, isBuy, exactInput, amount }: { poolKey: PoolKey; isBuy: boolean; exactInput: boolean; amount: bigint },
-): Promise<bigint> {
-  const { result } = await chain.publicClient.simulateContract({
-    address: chain.contracts.V4Quoter,
-    abi: v4QuoterAbi,
-    functionName: exactInput ? 'quoteExactInputSingle' : 'quoteExactOutputSingle',
-    args: [{ poolKey, zeroForOne: isBuy, exactAmount: amount, hookData: '0x' }],
-  });
-  return result[0];
-}
-
-/** The slippage bound on `quote`: the least out for an exact input, the most in for an exact output. */
-export function slippageLimit(quote: bigint, slippageBps: number, exactInput: boolean): bigint {
-  return exactInput ? (quote * (BPS - BigInt(slippageBps))) / BPS : (quote * (BPS + BigInt(slippageBps)) + BPS - 1n) / BPS;
-}
-
 function checked({ amountIn, amountOut, slippageBps = DEFAULT_SLIPPAGE_BPS, deadlineSeconds = DEFAULT_DEADLINE_SECONDS }: SwapParameters) {
   const amount = amountIn ?? amountOut;
   if ((amountIn === undefined) === (amountOut === undefined) || amount === undefined)
     throw new SongmintClientError('INVALID_ARGUMENT', 'give exactly one of amountIn and amountOut');
   if (amount <= 0n || amount >= MAX_UINT128)
     throw new SongmintClientError('INVALID_ARGUMENT', 'the amount must be positive and below 2^128');
-  if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10_000)
-    throw new SongmintClientError('INVALID_ARGUMENT', 'slippageBps must be an integer from 0 to 10,000');
+  checkedSlippage(slippageBps);
   if (!Number.isInteger(deadlineSeconds) || deadlineSeconds <= 0 || deadlineSeconds > 86_400)
     throw new SongmintClientError('INVALID_ARGUMENT', 'deadlineSeconds must be an integer from 1 to 86,400');
   return { amount, exactInput: amountIn !== undefined, slippageBps, deadlineSeconds };
@@ -99,9 +87,14 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
   const { songId } = parameters;
   const account = accountOf(chain);
   const router = chain.contracts.UniversalRouter;
-  const poolKey = await readPoolKey(chain, songId);
-  const quote = await quoteSwap(chain, { poolKey, isBuy, exactInput, amount });
-  const limit = slippageLimit(quote, slippageBps, exactInput);
+  const side = isBuy ? 'buy' : 'sell';
+  const [quoted, balances] = await Promise.all([
+    quoteTrade(chain, { songId, side, slippageBps, ...(exactInput ? { amountIn: amount } : { amountOut: amount }) }),
+    readBalances(chain, { songId, account: account.address }),
+  ]);
+  checkAffordable(quoted, balances);
+  const { poolKey, limit } = quoted;
+  const quote = exactInput ? quoted.amountOut : quoted.amountIn;
   if (!exactInput && limit >= MAX_UINT128) throw new SongmintClientError('INVALID_ARGUMENT', 'the quoted input is too large');
   const maxIn = exactInput ? amount : limit;
   const { timestamp } = await chain.publicClient.getBlock({ blockTag: 'latest' });
@@ -122,9 +115,12 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
     functionName: 'execute',
     args: [commands, inputs, deadline],
     value: isBuy ? maxIn : 0n,
+    // In the block the transaction joins, as the quote: the launch fee of the latest block is stale.
+    blockTag: 'pending',
   });
   const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
   const receipt = await confirmed(chain, hash, isBuy ? 'buy' : 'sell');
+  const { timestamp: blockTimestamp } = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
   const outcome = swapOutcome(receipt, {
     poolKey,
     isBuy,
@@ -136,6 +132,8 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
     exactInput,
     ...outcome,
     quote,
+    quoted,
+    blockTimestamp,
     limit,
     deadline,
     ...(permit2ApprovalHash === undefined ? {} : { permit2ApprovalHash }),
@@ -152,19 +150,20 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
 function swapOutcome(
   receipt: TransactionReceipt,
   { poolKey, isBuy, hookAddress, poolManager }: { poolKey: PoolKey; isBuy: boolean; hookAddress: Address; poolManager: Address },
-): { amountIn: bigint; amountOut: bigint; hookFee: bigint } {
+): { amountIn: bigint; amountOut: bigint; hookFee: bigint; hookFeePips: bigint } {
   const poolId = poolIdOf(poolKey);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const charged = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: receipt.logs }).find(
     (log) => same(log.address, hookAddress) && log.args.poolId === poolId,
   );
   const hookFee = charged?.args.fee ?? 0n;
+  const hookFeePips = charged?.args.feePips ?? 0n;
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => same(log.address, poolManager) && log.args.id === poolId,
   );
   if (swapped === undefined) throw new SongmintClientError('EVENT_NOT_FOUND', `transaction ${receipt.transactionHash} emitted no Swap`);
   const { amount0, amount1 } = swapped.args;
   return isBuy
-    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee }
-    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee };
+    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee, hookFeePips }
+    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee, hookFeePips };
 }

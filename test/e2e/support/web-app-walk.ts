@@ -18,6 +18,7 @@ import type { Page, Response } from 'playwright-core';
 import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNftAbi, songTokenAbi } from '@songmint/sdk';
 import type { NpmStartStack } from '../../support/npm-start.ts';
 import { launchChromium } from './browser.ts';
+import { buyAgainstTheQuote, launchWithConfirmation, oversellIsRefused } from './walk-money.ts';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
 /** The issue's budget for the first load of /app/: script, gzipped. */
@@ -194,22 +195,19 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
       await client.readContract({ address: songmintAddresses.local.SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [tokenId] }),
       account.address,
     );
-    await done.getByRole('button', { name: `Launch #${tokenId}` }).click();
-    await done.locator('.state', { hasText: 'launched' }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    assert.ok((await readPool(chain, { songId: tokenId })).launchedAt > 0n);
-
-    // The song page: the chain's price, the indexer's chart, then a buy moves both.
+    // The launch on the song page, after its confirmation (walk-money.ts).
     await done.getByRole('link', { name: `Song page of #${tokenId}` }).click();
     songPath = `/app/song/${tokenId}`;
     assert.equal(new URL(page.url()).pathname, songPath);
-    await page.locator('#pool-price').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await launchWithConfirmation(page, tokenId, (name) => checkView(page, name));
+    assert.ok((await readPool(chain, { songId: tokenId })).launchedAt > 0n);
+
+    // The song page: the chain's price, the indexer's chart, then a buy moves both.
     // The launch price is the chart's first point once the oracle has indexed the launch.
     await page.locator('#price-chart svg[data-points="1"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     const pointsBefore = 1;
     const priceBefore = await text(page, '#pool-price');
-    await page.getByLabel('ETH to spend').fill('0.02');
-    await page.getByRole('button', { name: 'Buy' }).click();
-    await page.locator('#last-trade', { hasText: 'Bought' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await buyAgainstTheQuote(page, client, chain, tokenId, '0.02');
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 1}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.notEqual(await text(page, '#pool-price'), priceBefore, 'the price moved');
     const onChain = await readPool(chain, { songId: tokenId });
@@ -227,6 +225,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator('#last-trade', { hasText: 'Sold' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.match(await text(page, '#last-trade'), /for 0\.001 ETH/);
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 2}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await oversellIsRefused(page, client, account.address);
     const token = (await readPool(chain, { songId: tokenId })).token;
     const allowanceTo = (spender: `0x${string}`) =>
       client.readContract({ address: token, abi: songTokenAbi, functionName: 'allowance', args: [account.address, spender] });

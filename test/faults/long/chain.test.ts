@@ -80,7 +80,8 @@ describe('chain watcher with the RPC down and the chain reorging', { timeout: 60
   let oracle: OracleReplica;
   let user: Session;
   before(async () => {
-    chain = await startLocalChain();
+    // Blocks only on transactions and `hardhat_mine`: the test counts heights and confirmations itself.
+    chain = await startLocalChain({ blockIntervalMs: 0 });
     proxy = await startRpcProxy(chain.rpcUrl);
     blackhole = await startBlackholeProxy({ port: Number(new URL(proxy.url).port) });
     cluster = await startFaultCluster();

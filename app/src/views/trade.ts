@@ -1,0 +1,284 @@
+import { buy, quoteTrade, readBalances, sell, SongmintClientError } from '@songmint/sdk';
+import type { SwapAmount, SwapResult, TradeBalances, TradeQuote, TradeSide } from '@songmint/sdk';
+import { formatEther, parseEther } from 'viem';
+import { announce, runAction } from '../actions.ts';
+import type { AppContext } from '../context.ts';
+import { walletOf } from '../context.ts';
+import { facts, h } from '../dom.ts';
+import { clock, eth, percentOfPips, tokens } from '../format.ts';
+
+/** Base's block time: the quote is read again for every block. */
+const QUOTE_REFRESH_MS = 2_000;
+const TYPING_PAUSE_MS = 300;
+/** Left in the wallet by Max on a buy, for the gas of the swap. */
+const GAS_RESERVE_WEI = parseEther('0.001');
+
+function slippageBps(input: HTMLInputElement): number {
+  const percent = Number(input.value);
+  if (input.value.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > 50)
+    throw new Error('Slippage must be a percentage from 0 to 50');
+  return Math.round(percent * 100);
+}
+
+function amountOf(input: HTMLInputElement, what: string): bigint {
+  const text = input.value.trim().replaceAll(',', '');
+  const amount = /^\d+(\.\d{1,18})?$/.test(text) ? parseEther(text) : 0n;
+  if (amount <= 0n) throw new Error(`${what} must be a positive number`);
+  return amount;
+}
+
+const pips = (value: bigint) => percentOfPips(value);
+const held = (side: TradeSide, balances: TradeBalances) => (side === 'buy' ? eth(balances.eth) : tokens(balances.token));
+
+/** The sentence for a trade the wallet cannot pay, before anything is sent. */
+function unaffordable(quote: TradeQuote, balances: TradeBalances): string | undefined {
+  const needs = quote.exactInput ? quote.amountIn : quote.limit;
+  const holds = quote.side === 'buy' ? balances.eth : balances.token;
+  return needs > holds ? `You hold ${held(quote.side, balances)}; reduce the amount.` : undefined;
+}
+
+/** The SDK's refusals in words; anything else as it is. */
+function tradeError(error: unknown): unknown {
+  if (error instanceof SongmintClientError && error.code === 'QUOTE_FAILED')
+    return new Error('The pool cannot fill this amount: try a smaller one.');
+  if (error instanceof SongmintClientError && error.code === 'INSUFFICIENT_BALANCE')
+    return new Error(`${error.message.replace(/^INSUFFICIENT_BALANCE: /, '')}.`);
+  return error;
+}
+
+/** What the quote says, line by line, as a person reads it before paying. */
+function quoteFacts(quote: TradeQuote): HTMLDListElement {
+  const buying = quote.side === 'buy';
+  const inUnit = (amount: bigint) => (buying ? eth(amount) : tokens(amount));
+  const outUnit = (amount: bigint) => (buying ? tokens(amount) : eth(amount));
+  const slippage = `${quote.slippageBps / 100}% slippage`;
+  return facts([
+    quote.exactInput ? ['You receive', `≈ ${outUnit(quote.amountOut)}`] : ['You pay', `≈ ${inUnit(quote.amountIn)}`],
+    ['Launch fee, next block', `${pips(quote.hookFeePips)} (${eth(quote.hookFee)})`],
+    ['LP fee', pips(quote.lpFeePips)],
+    ['Price impact', pips(quote.priceImpactPips)],
+    quote.exactInput ? [`Least you receive (${slippage})`, outUnit(quote.limit)] : [`Most you pay (${slippage})`, inUnit(quote.limit)],
+  ]);
+}
+
+interface TradeSideParts {
+  form: HTMLFormElement;
+  quoteBox: HTMLElement;
+  refresh: () => Promise<void>;
+}
+
+/**
+ * One side of the trade panel: an amount and what it names (exact input, or exact output with the
+ * slippage bound on the input), a Max button, and the quote for the next block under it, read
+ * again as the amount changes and every block.
+ */
+function tradeSide(
+  context: AppContext,
+  songId: bigint,
+  side: TradeSide,
+  shared: { slippage: HTMLInputElement; balances: () => TradeBalances | undefined; afterTrade: (trade: SwapResult) => Promise<void> },
+): TradeSideParts {
+  const labels =
+    side === 'buy' ? { exactIn: 'ETH to spend', exactOut: 'Tokens to receive' } : { exactIn: 'Tokens to sell', exactOut: 'ETH to receive' };
+  const amount = h('input', { id: `${side}-amount`, inputmode: 'decimal', value: side === 'buy' ? '0.01' : '100000', required: true });
+  const label = h('label', { for: `${side}-amount` }, labels.exactIn);
+  const mode = h(
+    'select',
+    { id: `${side}-mode`, 'aria-label': side === 'buy' ? 'Buy by' : 'Sell by' },
+    h('option', { value: 'exactIn' }, side === 'buy' ? 'ETH in' : 'tokens in'),
+    h('option', { value: 'exactOut' }, side === 'buy' ? 'tokens out' : 'ETH out'),
+  );
+  const max = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      id: `${side}-max`,
+      'aria-label': side === 'buy' ? 'Max: spend all your ETH but a little for gas' : 'Max: sell every token you hold',
+    },
+    'Max',
+  );
+  const button = h(
+    'button',
+    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary' },
+    side === 'buy' ? 'Buy' : 'Sell',
+  );
+  // Not a live region: it changes every block; a refusal inside it is an alert when it appears.
+  const quoteBox = h('div', { id: `${side}-quote`, class: 'quote' });
+  const form = h('form', { class: 'row' }, h('div', {}, label, amount), mode, max, button);
+
+  const swapAmount = (): SwapAmount => {
+    const value = amountOf(amount, `The ${label.textContent ?? 'amount'}`);
+    return mode.value === 'exactOut' ? { amountOut: value } : { amountIn: value };
+  };
+  let shown = 0;
+  const refresh = async () => {
+    const ticket = ++shown;
+    let parameters: SwapAmount;
+    let slippage: number;
+    try {
+      parameters = swapAmount();
+      slippage = slippageBps(shared.slippage);
+    } catch (error) {
+      quoteBox.replaceChildren(h('p', { class: 'note' }, error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    let line: HTMLElement;
+    try {
+      const quote = await quoteTrade(context.read, { songId, side, slippageBps: slippage, ...parameters });
+      const balances = shared.balances();
+      const refusal = balances === undefined ? undefined : unaffordable(quote, balances);
+      line = h(
+        'div',
+        {},
+        refusal === undefined ? null : h('p', { class: 'refusal', role: 'alert' }, refusal),
+        h('p', { class: 'note' }, 'Quote for the next block, fees included, from Uniswap’s V4Quoter.'),
+        quoteFacts(quote),
+      );
+      Object.assign(quoteBox.dataset, {
+        block: quote.block.number.toString(),
+        blockTime: quote.block.timestamp.toString(),
+        feePips: quote.hookFeePips.toString(),
+        amountIn: quote.amountIn.toString(),
+        amountOut: quote.amountOut.toString(),
+        limit: quote.limit.toString(),
+        refused: String(refusal !== undefined),
+      });
+    } catch (error) {
+      const shownError = tradeError(error);
+      line = h('p', { class: 'refusal' }, shownError instanceof Error ? shownError.message : String(shownError));
+    }
+    // Replaced only when it reads differently, so a refusal is announced once.
+    if (ticket === shown && quoteBox.textContent !== line.textContent) quoteBox.replaceChildren(line);
+  };
+  let typing: number | undefined;
+  const soon = () => {
+    window.clearTimeout(typing);
+    typing = window.setTimeout(() => void refresh(), TYPING_PAUSE_MS);
+  };
+  amount.addEventListener('input', soon);
+  mode.addEventListener('change', () => {
+    label.textContent = mode.value === 'exactOut' ? labels.exactOut : labels.exactIn;
+    soon();
+  });
+  max.addEventListener('click', () => {
+    const balances = shared.balances();
+    if (balances === undefined) return;
+    mode.value = 'exactIn';
+    label.textContent = labels.exactIn;
+    const all = side === 'buy' ? (balances.eth > GAS_RESERVE_WEI ? balances.eth - GAS_RESERVE_WEI : 0n) : balances.token;
+    // Every wei (selling all must leave nothing behind), the whole part grouped for reading.
+    amount.value = formatEther(all).replace(/^\d+/, (whole) => Number(whole).toLocaleString('en-US'));
+    soon();
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const progress =
+      side === 'buy'
+        ? 'Buying through the Universal Router: confirm in your wallet'
+        : 'Selling through the Universal Router: approve Permit2 once, sign the permit for this sale, then confirm in your wallet';
+    void runAction(button, progress, async () => {
+      const chain = walletOf(context);
+      const account = chain.walletClient.account?.address;
+      if (account === undefined) throw new Error('Connect your wallet first');
+      const parameters = { songId, ...swapAmount(), slippageBps: slippageBps(shared.slippage) };
+      // Refused here, in words, before the wallet is asked for anything.
+      const [quote, balances] = await Promise.all([
+        quoteTrade(chain, { side, ...parameters }).catch((error: unknown) => {
+          throw tradeError(error);
+        }),
+        readBalances(chain, { songId, account }),
+      ]);
+      const refusal = unaffordable(quote, balances);
+      if (refusal !== undefined) throw new Error(refusal);
+      const trade = await (side === 'buy' ? buy : sell)(chain, parameters).catch((error: unknown) => {
+        throw tradeError(error);
+      });
+      await shared.afterTrade(trade);
+    });
+  });
+  return { form, quoteBox, refresh };
+}
+
+/** The line under the panel after a trade: what moved, and the launch fee charged against the one quoted for its block's time. */
+function tradeLine(side: TradeSide, trade: SwapResult): string {
+  const what =
+    side === 'buy'
+      ? `Bought ${tokens(trade.amountOut)} for ${eth(trade.amountIn)}`
+      : `Sold ${tokens(trade.amountIn)} for ${eth(trade.amountOut)}`;
+  const at = (seconds: bigint) => clock(new Date(Number(seconds) * 1000));
+  const charged = `launch fee ${pips(trade.hookFeePips)} (${eth(trade.hookFee)}) in block ${trade.receipt.blockNumber} at ${at(trade.blockTimestamp)}`;
+  const asQuoted =
+    trade.blockTimestamp === trade.quoted.block.timestamp
+      ? 'as quoted for that block'
+      : `quoted ${pips(trade.quoted.hookFeePips)} for ${at(trade.quoted.block.timestamp)}; the fee only falls`;
+  return `${what}: ${charged}, ${asQuoted}.`;
+}
+
+/** The trade panel of a launched song: balances, buy and sell with their quotes, slippage. */
+export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
+  const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
+  const balanceLine = h('p', { id: 'balances' }, 'Reading your balances…');
+  const lastTrade = h('p', { id: 'last-trade', class: 'note' }, 'No trade yet in this visit.');
+  let balances: TradeBalances | undefined;
+  const account = context.session?.chain?.walletClient.account?.address;
+  const loadBalances = async () => {
+    if (account === undefined) return;
+    balances = await readBalances(context.read, { songId, account });
+    balanceLine.textContent = `You hold ${eth(balances.eth)} and ${tokens(balances.token)}.`;
+    Object.assign(balanceLine.dataset, { eth: balances.eth.toString(), token: balances.token.toString() });
+  };
+  const sides: TradeSideParts[] = [];
+  const shared = {
+    slippage,
+    balances: () => balances,
+    afterTrade: async (trade: SwapResult) => {
+      const side: TradeSide = trade.quoted.side;
+      lastTrade.textContent = tradeLine(side, trade);
+      Object.assign(lastTrade.dataset, {
+        tx: trade.hash,
+        block: trade.receipt.blockNumber.toString(),
+        blockTime: trade.blockTimestamp.toString(),
+        feePips: trade.hookFeePips.toString(),
+        quotedBlockTime: trade.quoted.block.timestamp.toString(),
+        quotedFeePips: trade.quoted.hookFeePips.toString(),
+      });
+      announce(`${lastTrade.textContent} Updating the chart.`);
+      await loadBalances();
+      await Promise.all(sides.map((part) => part.refresh()));
+      await afterTrade(trade.hash);
+    },
+  };
+  sides.push(tradeSide(context, songId, 'buy', shared), tradeSide(context, songId, 'sell', shared));
+  const [buySide, sellSide] = sides as [TradeSideParts, TradeSideParts];
+  const refreshAll = () => Promise.all(sides.map((part) => part.refresh()));
+  slippage.addEventListener('input', () => void refreshAll());
+  void loadBalances().then(refreshAll, refreshAll);
+  // Every block; a slow node skips a beat rather than piling up reads.
+  let reading = false;
+  const timer = window.setInterval(() => {
+    if (reading) return;
+    reading = true;
+    void refreshAll().finally(() => {
+      reading = false;
+    });
+  }, QUOTE_REFRESH_MS);
+  context.signal.addEventListener('abort', () => window.clearInterval(timer));
+  return h(
+    'section',
+    { 'aria-labelledby': 'trade-title', class: 'panel' },
+    h('h3', { id: 'trade-title' }, 'Trade'),
+    balanceLine,
+    buySide.form,
+    buySide.quoteBox,
+    sellSide.form,
+    sellSide.quoteBox,
+    h('div', { class: 'row inline' }, h('label', { for: 'slippage' }, 'Slippage (%)'), slippage),
+    h(
+      'p',
+      { class: 'note' },
+      'Quotes are for the next block, fees included: the launch fee falls from 50% to 1% over the first 120 s after the launch. Trades go through Uniswap’s Universal Router; a sale moves your tokens with a Permit2 signature for that sale only.',
+    ),
+    lastTrade,
+  );
+}
