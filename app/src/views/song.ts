@@ -21,6 +21,8 @@ interface Metadata {
   description?: unknown;
   image?: unknown;
   animation_url?: unknown;
+  /** The oracle's generation record: the lyrics the song was sung with. */
+  generation?: { lyrics?: unknown };
 }
 
 /** ipfs://<cid> through this stack's gateway (GET /ipfs/<cid>); other URLs as they are. */
@@ -79,6 +81,16 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     );
     about.append(details);
     view.append(about);
+    const lyrics = metadata.generation?.lyrics;
+    if (typeof lyrics === 'string' && lyrics !== '')
+      view.append(
+        h(
+          'section',
+          { 'aria-labelledby': 'lyrics-title', id: 'song-lyrics' },
+          h('h2', { id: 'lyrics-title' }, 'Lyrics'),
+          h('pre', { class: 'lyrics' }, lyrics),
+        ),
+      );
     if (record.launchedAt === 0n)
       view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its creator can launch it from My songs.'));
     else view.append(await poolSection(context, songId));
