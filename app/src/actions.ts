@@ -92,6 +92,8 @@ export async function runAction(
     messages.status.textContent = '';
     messages.alert.textContent = describeError(error);
     messages.alert.hidden = false;
+    // On a small screen the line under the control may be just below the fold: bring it in.
+    messages.alert.scrollIntoView({ block: 'nearest' });
   } finally {
     control.disabled = false;
     control.removeAttribute('aria-busy');
