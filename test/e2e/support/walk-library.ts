@@ -85,6 +85,20 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
     const job = await generate(api, { prompt: `library filler ${index + 1}, soft pads`, duration: 10, withLyrics: false });
     queued.push(job.jobId);
   }
+  // The last one, still waiting behind the others, is cancelled: its card offers to try again.
+  // (Cancelling gives back the daily song, not the hourly one: the next Generate is still refused.)
+  const last = queued.at(-1);
+  const cancelled =
+    last === undefined
+      ? undefined
+      : await cancelJob(api, { jobId: last }).then(
+          () => last,
+          (error: unknown) => {
+            // Made already (the built-in model is quick): nothing to cancel, no retry to see.
+            if ((error as { code?: unknown }).code !== 'CONFLICT') throw error;
+            return undefined;
+          },
+        );
   await page.reload();
   await page.locator('#songs[aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT_MS });
   assert.equal(await page.locator('#songs > li.card').count(), 10, 'ten songs in the library');
@@ -97,6 +111,12 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
   assert.match((await refusal.textContent()) ?? '', /(try|generate) again at \d\d:\d\d/);
   assert.doesNotMatch((await refusal.textContent()) ?? '', /RATE_00\d/);
   await page.screenshot({ path: 'test-results/browser/6-refused-generate-360.png' });
+  if (cancelled !== undefined) {
+    const retry = page.locator(`#songs li[data-job-id="${cancelled}"]`).getByRole('button', { name: 'Try again' });
+    await retry.click();
+    // A retry is a new song: refused too, said next to Try again.
+    await assertNextTo(page, retry, page.locator(`#songs li[data-job-id="${cancelled}"] .action-alert`), 'the refused retry');
+  }
   await page.setViewportSize({ width: 1280, height: 900 });
   await checks.checkView(page, '6-library-full');
   return queued;
@@ -104,13 +124,11 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
 
 /**
  * The first queued song, once made, gets a signature from elsewhere (the SDK, as another device
- * would); Mint in the page then is refused (SIGN_002), said next to Mint. The other queued
- * songs are cancelled: their cards offer to try again.
+ * would); Mint in the page then is refused (SIGN_002), said next to Mint.
  */
 export async function refusedMintSignatureNextToMint(page: Page, api: SongmintApi, queued: readonly string[]): Promise<void> {
-  const [first, ...rest] = queued;
+  const [first] = queued;
   assert.ok(first !== undefined, 'a song was queued');
-  for (const jobId of rest) await cancelJob(api, { jobId });
   const song = await waitForJob(api, { jobId: first, timeoutMs: STEP_TIMEOUT_MS });
   const elsewhere = await uploadMetadata(api, { name: 'Minted elsewhere', audioUrl: song.audioUrl });
   await getMintSignature(api, { jobId: first, userAddress: developmentAccount().address, metadataUri: elsewhere.metadataUri });
@@ -122,10 +140,6 @@ export async function refusedMintSignatureNextToMint(page: Page, api: SongmintAp
   const refusal = card.locator('.action-alert[role="alert"]');
   await assertNextTo(page, mint, refusal, 'the refused mint signature');
   assert.match((await refusal.textContent()) ?? '', /mint signature was refused/);
-  if (rest[0] !== undefined) {
-    const cancelled = page.locator(`#songs li[data-job-id="${rest[0]}"]`);
-    await cancelled.getByRole('button', { name: 'Try again' }).waitFor({ timeout: STEP_TIMEOUT_MS });
-  }
 }
 
 /**
