@@ -49,13 +49,15 @@ const nameOf = (error: unknown) => String((error as { name?: unknown }).name);
 
 /** What the API's refusals mean to the person, and what they can do next. */
 function describeApiError(error: SongmintApiError): string {
+  // The SDK's message starts with the code; the person reads only the API's words.
+  const text = error.message.startsWith(`${error.code}: `) ? error.message.slice(error.code.length + 2) : error.message;
   const at = error.retryAfter === undefined ? undefined : whenLocal(new Date(Date.now() + error.retryAfter * 1000));
   const retry = at === undefined ? 'try again later' : `try again at ${at}`;
   switch (error.code) {
     case 'RATE_001':
       return `You have made all the songs your plan allows today: ${at === undefined ? 'try again tomorrow' : `you can generate again at ${at}`}.`;
     case 'RATE_002':
-      return `That is the most your plan allows in an hour (${error.message.replace(/\.$/, '')}): ${retry}.`;
+      return `${text.replace(/\.$/, '')}: that is the most your plan allows in an hour, ${retry}.`;
     case 'AUTH_ERROR':
       return 'Your session has ended: connect your wallet again.';
     case 'SIGN_001':
@@ -70,12 +72,12 @@ function describeApiError(error: SongmintApiError): string {
       return 'The mint signature was refused: the model that made this song is licensed for non-commercial use only, so it cannot be minted.';
     case 'GEN_001':
     case 'GEN_002':
-      return `The music service is busy (${error.message.replace(/\.$/, '')}): nothing was charged; ${retry}.`;
+      return `The music service is busy (${text.replace(/\.$/, '')}): nothing was charged; ${retry}.`;
     case 'SERVICE_UNAVAILABLE':
       return `The service cannot answer right now: nothing was charged; ${retry}.`;
     default: {
       const details = typeof error.details === 'string' && error.details !== '' ? `: ${error.details}` : '';
-      return `${error.message}${details}`.replace(/\.?$/, '.');
+      return `${text}${details}`.replace(/\.?$/, '.');
     }
   }
 }

@@ -1,4 +1,5 @@
 import { listPublicSongs } from '@songmint/sdk';
+import { getAddress } from 'viem';
 import type { PublicLaunchedSong } from '@songmint/sdk';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
@@ -49,7 +50,7 @@ export function discoverView(context: AppContext): HTMLElement {
           h(
             'p',
             { class: 'card-date' },
-            `by ${shortAddress(song.creator)}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+            `by ${shortAddress(getAddress(song.creator))}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
           ),
         ),
       ),
