@@ -22,7 +22,7 @@ interface Metadata {
   image?: unknown;
   animation_url?: unknown;
   /** The oracle's generation record: the lyrics the song was sung with. */
-  generation?: { lyrics?: unknown };
+  properties?: { generation?: { lyrics?: unknown } };
 }
 
 /** ipfs://<cid> through this stack's gateway (GET /ipfs/<cid>); other URLs as they are. */
@@ -81,7 +81,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     );
     about.append(details);
     view.append(about);
-    const lyrics = metadata.generation?.lyrics;
+    const lyrics = metadata.properties?.generation?.lyrics;
     if (typeof lyrics === 'string' && lyrics !== '')
       view.append(
         h(

@@ -105,7 +105,9 @@ function fieldsOf(songId: string, row: SongRow | undefined, creator: string): So
 }
 
 function lyricsOf(row: SongRow): string | null {
-  const generation = row.document?.generation;
+  const properties = row.document?.properties;
+  const generation =
+    typeof properties === 'object' && properties !== null ? (properties as { generation?: unknown }).generation : undefined;
   return typeof generation === 'object' && generation !== null ? text((generation as { lyrics?: unknown }).lyrics) : null;
 }
 
