@@ -118,7 +118,7 @@ async function playsAudio(page: Page, selector: string): Promise<number> {
     });
 }
 
-const walkChecks = { checkView, playsAudio };
+const walkChecks = { checkView, playsAudio, seriousViolations };
 /** Errors on show: the page-wide alert and any action's alert next to its control. */
 const SHOWN_ERRORS = '#error:not([hidden]), .action-alert:not([hidden])';
 
