@@ -44,6 +44,7 @@ import type { SongmintChain } from '../../sdk/src/index.ts';
 import { dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
+import { assertVariantCError } from './helpers/shapes.ts';
 
 /**
  * The pool indexer and /v1/trading/pools against the local chain of `npm start` (scripts/local-chain.ts:
@@ -460,7 +461,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(song.launched_at, all.pools[1]?.launched_at);
     const missing = await stack.app.request('/v1/public/songs/999');
     assert.equal(missing.status, 404);
-    assert.equal((missing.body as { error: { code: string } }).error.code, 'NOT_FOUND');
+    assertVariantCError(missing.body, 'NOT_FOUND');
     assert.equal((await stack.app.request('/v1/public/songs?limit=0')).status, 400);
     // The spec's own routes keep their token.
     assert.equal((await stack.app.request('/v1/trading/pools')).status, 401);

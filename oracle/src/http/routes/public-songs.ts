@@ -1,3 +1,4 @@
+import { getAddress } from 'viem';
 import { z } from 'zod';
 import { appError } from '../../domain/errors.ts';
 import type { Queryable } from '../../../../core/src/db/database.ts';
@@ -27,7 +28,7 @@ const songFields = {
   genre: z.string().nullable().meta({ description: 'The `genre` attribute, when the creator gave one.' }),
   image: uriField('The cover (`image`, usually `ipfs://…`: fetch through this API at `/ipfs/<cid>`).'),
   audio: uriField('The song (`animation_url`, usually `ipfs://…`), else the generated audio URL.'),
-  creator: z.string().meta({ description: 'The address that minted it.' }),
+  creator: z.string().meta({ description: 'The address that minted it (EIP-55 checksummed).' }),
   minted_at: z.iso.datetime().nullable(),
   page_url: z.string().meta({ description: "The web app's page of the song.", example: '/app/song/1' }),
 };
@@ -98,7 +99,7 @@ function fieldsOf(songId: string, row: SongRow | undefined, creator: string): So
     genre: text(attributes.find((attribute) => attribute.trait_type === 'genre' || attribute.trait_type === 'Genre')?.value),
     image: text(document.image),
     audio: text(document.animation_url) ?? row?.audio_url ?? null,
-    creator: row?.minter ?? creator,
+    creator: getAddress(row?.minter ?? creator),
     minted_at: row?.used_at?.toISOString() ?? null,
     page_url: `/app/song/${songId}`,
   };
