@@ -1008,7 +1008,7 @@ export interface components {
         PublicLaunchedSong: {
             /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
             audio: string | null;
-            /** @description The address that minted it. */
+            /** @description The address that minted it (EIP-55 checksummed). */
             creator: string;
             description: string | null;
             /** @description The `genre` attribute, when the creator gave one. */
@@ -1042,7 +1042,7 @@ export interface components {
         PublicSong: {
             /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
             audio: string | null;
-            /** @description The address that minted it. */
+            /** @description The address that minted it (EIP-55 checksummed). */
             creator: string;
             description: string | null;
             /** @description The `genre` attribute, when the creator gave one. */
