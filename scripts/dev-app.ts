@@ -6,10 +6,11 @@
  *   npx tsx scripts/dev-app.ts      # build now
  */
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
+import type { Request } from 'express';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const APP_DIST = join(ROOT, 'app', 'dist');
@@ -61,8 +62,76 @@ export interface DevAppConfig {
   developmentWallet: boolean;
 }
 
-/** Serves app/dist, its config.json and its routes (/discover, /song/<tokenId>, a 404 page for others); mount at /app. */
-export function devAppRouter(config: DevAppConfig): Router {
+/** What a shared song link's preview card shows (GET /v1/public/songs/{songId} answers it). */
+export interface SongCard {
+  title: string | null;
+  description: string | null;
+  /** `ipfs://…` or http(s). */
+  image: string | null;
+  audio: string | null;
+}
+
+export interface DevAppOptions {
+  /** The song behind /app/song/<id>, or null when there is none; its tags go into the page's head. */
+  songCard?: (songId: bigint) => Promise<SongCard | null>;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/**
+ * Open Graph and Twitter card tags of a song page, so a shared link previews with its title,
+ * cover and audio (crawlers read the served HTML; they run no script). ipfs:// URIs go through
+ * this server's gateway; every URL is absolute, as the protocols require.
+ */
+export function songHeadTags(card: SongCard, pageUrl: string, origin: string): string {
+  const absolute = (uri: string) =>
+    uri.startsWith('ipfs://') ? `${origin}/ipfs/${uri.slice('ipfs://'.length)}` : new URL(uri, origin).href;
+  const title = card.title ?? 'A song on Songmint';
+  const description = card.description ?? 'An AI-generated song, minted on Songmint.';
+  const tags: Array<[string, string, string]> = [
+    ['property', 'og:type', 'music.song'],
+    ['property', 'og:site_name', 'Songmint'],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['property', 'og:url', pageUrl],
+    ['name', 'description', description],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', description],
+  ];
+  if (card.image !== null) {
+    const image = absolute(card.image);
+    tags.push(['property', 'og:image', image], ['property', 'og:image:alt', `Cover of ${title}`], ['name', 'twitter:image', image]);
+  }
+  if (card.audio !== null) {
+    const audio = absolute(card.audio);
+    tags.push(
+      ['property', 'og:audio', audio],
+      ['property', 'og:audio:type', 'audio/mpeg'],
+      ['name', 'twitter:card', 'player'],
+      ['name', 'twitter:player', pageUrl],
+      ['name', 'twitter:player:width', '480'],
+      ['name', 'twitter:player:height', '480'],
+      ['name', 'twitter:player:stream', audio],
+      ['name', 'twitter:player:stream:content_type', 'audio/mpeg'],
+    );
+  } else tags.push(['name', 'twitter:card', card.image === null ? 'summary' : 'summary_large_image']);
+  return [
+    `<title>${escapeHtml(title)} · Songmint</title>`,
+    ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`),
+  ].join('\n  ');
+}
+
+/** The built page with a song's tags in its head; the plain page when there is no such song or it cannot be read now. */
+async function songPage(req: Request, songId: bigint, options: DevAppOptions): Promise<string> {
+  const page = await readFile(join(APP_DIST, 'index.html'), 'utf8');
+  const card = await options.songCard?.(songId).catch(() => null);
+  if (card === undefined || card === null) return page;
+  const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  return page.replace('<title>Songmint</title>', songHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
+}
+
+/** Serves app/dist, its config.json and its routes (/discover, /song/<tokenId> with its card tags, a 404 page for others); mount at /app. */
+export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}): Router {
   const router = Router();
   router.get('/config.json', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -70,9 +139,15 @@ export function devAppRouter(config: DevAppConfig): Router {
   });
   router.use(express.static(APP_DIST, { index: 'index.html' }));
   // The app's own routes (app/src/main.ts: `routeOf`) are the same page: a shared song link opens.
-  router.get(['/discover', /^\/song\/[1-9][0-9]{0,76}$/], (_req, res) => {
+  router.get('/discover', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(APP_DIST, 'index.html'));
+  });
+  router.get(/^\/song\/[1-9][0-9]{0,76}$/, (req, res, next) => {
+    songPage(req, BigInt(req.path.slice('/song/'.length)), options).then((html) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(html);
+    }, next);
   });
   // Any other page a browser asks for is the app's own not-found view (app/src/main.ts: `routeOf`
   // gives `missing`), answered 404; other clients (scripts, missing assets) get the API's 404.

@@ -30,6 +30,7 @@ import { startOracle } from '../oracle/src/main.ts';
 import { trustPlatformSigner } from './trust-platform-signer.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
+import type { SongCard } from './dev-app.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
@@ -175,8 +176,21 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   // The web app reads the chain from /app/config.json; the development wallet is offered only
   // on the local chain this stack started.
   if (await ensureAppBuilt()) logger.info('built the web app (app/dist)');
-  const app = devAppRouter({ rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined });
+  // A song page's card tags come from the API's public song route, as any client reads it.
+  const api: { url?: string } = {};
+  const app = devAppRouter(
+    { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
+    {
+      songCard: (songId) =>
+        api.url === undefined
+          ? Promise.resolve(null)
+          : fetch(`${api.url}/v1/public/songs/${songId}`, { signal: AbortSignal.timeout(2_000) }).then((response) =>
+              response.ok ? (response.json() as Promise<SongCard>) : null,
+            ),
+    },
+  );
   const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });
+  api.url = oracle.url;
   stops.push(() => oracle.stop());
 
   let stopping = false;

@@ -30,7 +30,12 @@ export function facts(pairs: ReadonlyArray<readonly [string, Child]>, attributes
   return h('dl', { class: 'facts', ...attributes }, ...pairs.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
 }
 
-const time = (date: Date) => date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** A local time a person can wait for: "14:05", or "14:05 on Sat 28 Nov" when it is not today. */
+export function whenLocal(date: Date, now = new Date()): string {
+  const clock = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  if (date.toDateString() === now.toDateString()) return clock;
+  return `${clock} on ${date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short' })}`;
+}
 
 /** Walks an error's causes (viem nests the wallet's and the transport's errors). */
 function causes(error: unknown): unknown[] {
@@ -40,23 +45,100 @@ function causes(error: unknown): unknown[] {
   return chain;
 }
 
-/** One line a person can act on: a rate limit with its reset time, a refused signature, a chain or API that is down. */
+const nameOf = (error: unknown) => String((error as { name?: unknown }).name);
+
+/** What the API's refusals mean to the person, and what they can do next. */
+function describeApiError(error: SongmintApiError): string {
+  // The SDK's message starts with the code; the person reads only the API's words.
+  const text = error.message.startsWith(`${error.code}: `) ? error.message.slice(error.code.length + 2) : error.message;
+  const at = error.retryAfter === undefined ? undefined : whenLocal(new Date(Date.now() + error.retryAfter * 1000));
+  const retry = at === undefined ? 'try again later' : `try again at ${at}`;
+  switch (error.code) {
+    case 'RATE_001':
+      return `You have made all the songs your plan allows today: ${at === undefined ? 'try again tomorrow' : `you can generate again at ${at}`}.`;
+    case 'RATE_002':
+      return `${text.replace(/\.$/, '')}: that is the most your plan allows in an hour, ${retry}.`;
+    case 'AUTH_ERROR':
+      return 'Your session has ended: connect your wallet again.';
+    case 'SIGN_001':
+      return 'This song is not in your library for this wallet: reload the page, or connect the wallet that made it.';
+    case 'SIGN_002':
+      return 'The mint signature was refused: one was already issued for this song (an earlier try or another device). If that mint went through, reload to see it; otherwise mint from where it was issued.';
+    case 'SIGN_003':
+      return 'The mint signature was refused: the song is not finished yet. Mint it once it is ready.';
+    case 'SIGN_004':
+      return 'The mint signature was refused: the audio does not match the song that was made. Generate it again.';
+    case 'SIGN_005':
+      return 'The mint signature was refused: the model that made this song is licensed for non-commercial use only, so it cannot be minted.';
+    case 'GEN_001':
+    case 'GEN_002':
+      return `The music service is busy (${text.replace(/\.$/, '')}): nothing was charged; ${retry}.`;
+    case 'SERVICE_UNAVAILABLE':
+      return `The service cannot answer right now: nothing was charged; ${retry}.`;
+    default: {
+      const details = typeof error.details === 'string' && error.details !== '' ? `: ${error.details}` : '';
+      return `${text}${details}`.replace(/\.?$/, '.');
+    }
+  }
+}
+
+/** A contract's revert, decoded by viem from the ABI (custom error or reason string), as a sentence. */
+function describeRevert(revert: { data?: { errorName?: string; args?: readonly unknown[] }; reason?: string }): string | undefined {
+  const name = revert.data?.errorName ?? '';
+  const args = revert.data?.args ?? [];
+  const song = typeof args[0] === 'bigint' ? `#${args[0]}` : 'this song';
+  const sentences: Record<string, string> = {
+    NotSongOwner: `Only the owner of ${song} can do this: connect the wallet that holds it.`,
+    NotSongCreator: `Only the creator of ${song} can do this: connect the wallet that made it.`,
+    NotPayoutRecipient: `Only the payout recipient of ${song} can do this: connect that wallet.`,
+    InvalidPayoutRecipient: 'That payout address cannot receive payouts: enter another address.',
+    ZeroAddress: 'An address is missing: enter a full 0x… address.',
+    AlreadyLaunched: `${song} is already launched: reload the page to trade it.`,
+    NotLaunched: `${song} is not launched yet: launch it first.`,
+    AllocationTooLarge: 'The creator allocation is larger than the launch allows: choose a smaller share.',
+    NothingToClaim: 'There is nothing to claim yet: fees arrive as people trade the song.',
+    NoAllocation: 'There is no allocation to claim: it was claimed already, or none was taken at launch.',
+    AllocationLocked:
+      typeof args[1] === 'bigint'
+        ? `The allocation is locked through the launch fee window: claim it after ${whenLocal(new Date(Number(args[1]) * 1000))}.`
+        : 'The allocation is still locked: claim it after the launch fee window.',
+    ExactEthSwapNotFilled: 'The pool cannot pay out that much ETH at once: reduce the amount.',
+    ERC20InsufficientBalance: 'You hold fewer tokens than that: reduce the amount (Max sells what you hold).',
+    ERC721NonexistentToken: 'This song does not exist on this chain: check the link.',
+    EthTransferFailed: 'The ETH could not be sent to the recipient (it refuses ETH): change the payout address.',
+  };
+  const known = sentences[name];
+  if (known !== undefined) return known;
+  if (revert.reason === 'Invalid signature')
+    return 'The chain refused the mint signature (the platform key that made it is no longer trusted): mint again for a new one.';
+  if (revert.reason === 'Signature used') return 'This song is minted already: reload the page to see it.';
+  return undefined;
+}
+
+/**
+ * One line a person can act on: a rate limit with the local time it lifts, a refused signature,
+ * a contract's refusal in words, too little ETH, a chain or API that is down.
+ */
 export function describeError(error: unknown): string {
   const all = causes(error);
-  if (all.some((e) => (e as { code?: unknown }).code === 4001 || (e as { name?: unknown }).name === 'UserRejectedRequestError')) {
+  if (all.some((e) => (e as { code?: unknown }).code === 4001 || nameOf(e) === 'UserRejectedRequestError')) {
     return 'Your wallet refused to sign: nothing was sent. Try again when you are ready.';
   }
-  if (error instanceof SongmintApiError) {
-    if (error.code === 'RATE_001' || error.code === 'RATE_002') {
-      const reset = error.retryAfter === undefined ? '' : `: try again at ${time(new Date(Date.now() + error.retryAfter * 1000))}`;
-      return `${error.message}${reset}.`;
-    }
-    if (error.code === 'AUTH_ERROR') return 'Your session has ended: connect your wallet again.';
-    return error.message;
-  }
+  if (error instanceof SongmintApiError) return describeApiError(error);
   if (error instanceof SongmintClientError && error.code === 'NETWORK_ERROR')
     return 'The Songmint API is not answering: check your connection and try again.';
-  if (all.some((e) => ['HttpRequestError', 'TimeoutError', 'WebSocketRequestError'].includes(String((e as { name?: unknown }).name)))) {
+  if (all.some((e) => nameOf(e) === 'InsufficientFundsError'))
+    return 'Your wallet does not hold enough ETH for this and its network fee: top up the wallet or reduce the amount.';
+  for (const e of all) {
+    if (nameOf(e) !== 'ContractFunctionRevertedError') continue;
+    const sentence = describeRevert(e as Parameters<typeof describeRevert>[0]);
+    if (sentence !== undefined) return sentence;
+    const reason =
+      (e as { reason?: unknown; data?: { errorName?: unknown } }).reason ?? (e as { data?: { errorName?: unknown } }).data?.errorName;
+    const what = all.map((c) => (c as { functionName?: unknown }).functionName).find((f) => typeof f === 'string');
+    return `The contract refused ${typeof what === 'string' ? `\`${what}\`` : 'the transaction'}${typeof reason === 'string' ? ` (${reason})` : ''}: nothing changed on chain. Check the amounts and try again.`;
+  }
+  if (all.some((e) => ['HttpRequestError', 'TimeoutError', 'WebSocketRequestError'].includes(nameOf(e)))) {
     return 'The chain is not answering (its RPC node is down or unreachable): try again in a moment.';
   }
   if (error instanceof Error) {

@@ -30,7 +30,7 @@ export { coverDataUri, uploadMetadata } from './api/metadata.ts';
 export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
 export { getMintSignature } from './api/signature.ts';
 export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
-export { getNft, getPool, getPoolHistory, getPools, getProfile } from './api/v1.ts';
+export { getNft, getPool, getPoolHistory, getPools, getProfile, getPublicSong, listPublicSongs } from './api/v1.ts';
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, getWebhookSecret, rotateWebhookSecret, verifyWebhook } from './api/webhooks.ts';
 export type { VerifyWebhookParameters, WebhookEvent, WebhookHeaders, WebhookSecret } from './api/webhooks.ts';
 export type {
@@ -39,6 +39,9 @@ export type {
   IndexedNft,
   PoolHistory,
   PoolSwap,
+  PublicLaunchedSong,
+  PublicSong,
+  PublicSongs,
   TradingPool,
   TradingPools,
   UserProfile,

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { devAppRouter, ensureAppBuilt } from '../../scripts/dev-app.ts';
+import type { SongCard } from '../../scripts/dev-app.ts';
 
 /** The web app as npm start serves it at /app (scripts/dev-app.ts), on loopback with its real build. */
 describe('the web app server (/app)', () => {
@@ -12,7 +13,14 @@ describe('the web app server (/app)', () => {
   before(async () => {
     await ensureAppBuilt();
     const app = express();
-    app.use('/app', devAppRouter({ rpcUrl: 'http://127.0.0.1:8545', contracts: {}, developmentWallet: false }));
+    // Song 7 has a card (its title tries to break out of the attribute), 8 has none, 9's lookup fails;
+    // npm start reads the card from GET /v1/public/songs/{id} (the browser walk covers that path).
+    const cards = new Map<bigint, SongCard>([
+      [7n, { title: 'Night "drive" <script>', description: null, image: 'ipfs://bafkreicover', audio: 'ipfs://bafkreiaudio' }],
+    ]);
+    const songCard = (songId: bigint) =>
+      songId === 9n ? Promise.reject(new Error('API down')) : Promise.resolve(cards.get(songId) ?? null);
+    app.use('/app', devAppRouter({ rpcUrl: 'http://127.0.0.1:8545', contracts: {}, developmentWallet: false }, { songCard }));
     // Stands in for the API's JSON 404 that follows the app in scripts/dev-stack.ts.
     app.use((_req, res) => {
       res.status(404).json({ error: { code: 'NOT_FOUND' } });
@@ -44,5 +52,27 @@ describe('the web app server (/app)', () => {
     const api = await page('/app/no-such-page', 'application/json');
     assert.equal(api.status, 404);
     assert.match(api.headers.get('content-type') ?? '', /^application\/json/);
+  });
+
+  it("serves a song page with its Open Graph and Twitter card tags in the head, escaped, ipfs:// through this server's gateway", async () => {
+    const plain = await (await page('/app/discover')).text();
+    const song = await page('/app/song/7');
+    assert.equal(song.status, 200);
+    const html = await song.text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    assert.match(head, /<title>Night &#34;drive&#34; &#60;script&#62; · Songmint<\/title>/);
+    assert.match(head, /<meta property="og:title" content="Night &#34;drive&#34; &#60;script&#62;">/);
+    assert.match(head, new RegExp(`<meta property="og:url" content="${base}/app/song/7">`));
+    assert.match(head, new RegExp(`<meta property="og:image" content="${base}/ipfs/bafkreicover">`));
+    assert.match(head, new RegExp(`<meta property="og:audio" content="${base}/ipfs/bafkreiaudio">`));
+    assert.match(head, /<meta name="twitter:card" content="player">/);
+    assert.match(head, new RegExp(`<meta name="twitter:player:stream" content="${base}/ipfs/bafkreiaudio">`));
+    assert.doesNotMatch(html, /<script>/, 'the title cannot open a script');
+    // No card (not minted) or no answer (the API down): the plain page, still 200.
+    for (const path of ['/app/song/8', '/app/song/9']) {
+      const other = await page(path);
+      assert.equal(other.status, 200, path);
+      assert.equal(await other.text(), plain, path);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { createChainWatcher } from '../../oracle/src/chain/watcher.ts';
 import { nftResponseSchema } from '../../oracle/src/http/routes/nft.ts';
 import { poolHistorySchema } from '../../oracle/src/http/routes/pool-history.ts';
 import { poolSchema, poolsResponseSchema } from '../../oracle/src/http/routes/trading.ts';
+import { publicSongSchema, publicSongsSchema } from '../../oracle/src/http/routes/public-songs.ts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
 import type { LocalChain } from '../../scripts/local-chain.ts';
 // The worktree's SDK (node_modules/@songmint/sdk may be another checkout's).
@@ -26,6 +27,8 @@ import {
   getPool,
   getPoolHistory,
   getPools,
+  getPublicSong,
+  listPublicSongs,
   launchSong,
   mintSong,
   poolManagerAbi,
@@ -41,6 +44,7 @@ import type { SongmintChain } from '../../sdk/src/index.ts';
 import { dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
+import { assertVariantCError } from './helpers/shapes.ts';
 
 /**
  * The pool indexer and /v1/trading/pools against the local chain of `npm start` (scripts/local-chain.ts:
@@ -429,6 +433,40 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.deepEqual(fresh.swaps, []);
     assert.equal(fresh.next_cursor, null);
     assert.ok(fresh.launch !== null);
+
+    // What a visitor sees, without a token: the same songs in the same order, with the
+    // metadata this oracle published (song 2's metadata is not this oracle's: no title).
+    const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
+    const songs = await stack.app.request('/v1/public/songs');
+    assert.equal(songs.status, 200, songs.text);
+    const page = publicSongsSchema.parse(songs.body);
+    assert.deepEqual(
+      page.songs.map((song) => [song.song_id, song.title, song.genre]),
+      [
+        [minted.tokenId.toString(), null, null],
+        ['1', 'Pool song', 'Lo-fi'],
+      ],
+    );
+    const one = page.songs[1];
+    assert.equal(one?.tokens_per_eth, all.pools[1]?.price?.tokens_per_eth);
+    assert.equal(one?.volume_24h.trades, all.pools[1]?.volume_24h.trades);
+    assert.equal(one?.creator, account.address);
+    assert.match(one?.image ?? '', /^ipfs:\/\//);
+    assert.equal(one?.page_url, '/app/song/1');
+    const firstPublic = await listPublicSongs(visitor, { limit: 1 });
+    assert.deepEqual(firstPublic.songs, page.songs.slice(0, 1));
+    assert.deepEqual((await listPublicSongs(visitor, { limit: 1, cursor: firstPublic.next_cursor ?? '' })).songs, page.songs.slice(1));
+    const song = publicSongSchema.parse(await getPublicSong(visitor, { songId: 1n }));
+    assert.equal(song.title, 'Pool song');
+    assert.equal(song.description, 'traded in a test');
+    assert.equal(song.launched_at, all.pools[1]?.launched_at);
+    const missing = await stack.app.request('/v1/public/songs/999');
+    assert.equal(missing.status, 404);
+    assertVariantCError(missing.body, 'NOT_FOUND');
+    assert.equal((await stack.app.request('/v1/public/songs?limit=0')).status, 400);
+    // The spec's own routes keep their token.
+    assert.equal((await stack.app.request('/v1/trading/pools')).status, 401);
+    assert.equal((await stack.app.request('/v1/nft/1')).status, 401);
   });
 
   it('moves the payout role with setPayoutRecipient (SDK): the vault and the indexed claimable fees name the new recipient; anyone else is refused before sending', async () => {

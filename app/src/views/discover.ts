@@ -1,81 +1,105 @@
-import { getNft, getPools } from '@songmint/sdk';
-import type { TradingPool } from '@songmint/sdk';
+import { listPublicSongs } from '@songmint/sdk';
+import { getAddress } from 'viem';
+import type { PublicLaunchedSong } from '@songmint/sdk';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
-import { apiOf } from '../context.ts';
 import { h } from '../dom.ts';
 import { eth, shortAddress } from '../format.ts';
-import { connectPanel } from './wallet.ts';
+import { gatewayUrl } from '../gateway.ts';
 
 const PAGE_SIZE = 20;
 type Order = 'newest' | 'volume';
 
-/** Launched songs from /v1/trading/pools, newest first or by 24 h volume, each linking to its page. */
+/**
+ * Launched songs for anyone, wallet or not (GET /v1/public/songs): cover, title linking to the
+ * song page, a player, the price and the 24 h volume; newest launch first or by volume.
+ */
 export function discoverView(context: AppContext): HTMLElement {
   const view = h('section', { 'aria-labelledby': 'view-title', class: 'view' }, h('h1', { id: 'view-title', tabindex: '-1' }, 'Discover'));
-  if (context.session === undefined) {
-    view.append(h('p', {}, 'Sign in to browse every launched song (a song page opens for anyone from its link).'), connectPanel(context));
-    return view;
-  }
   const order = h(
     'select',
     { id: 'discover-order' },
     h('option', { value: 'newest' }, 'Newest launch'),
     h('option', { value: 'volume' }, '24 h volume'),
   );
-  const list = h('ol', { id: 'pools', class: 'cards', 'aria-label': 'Launched songs' });
+  const list = h('ol', { id: 'pools', class: 'cards', 'aria-label': 'Launched songs', 'aria-busy': 'true' });
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show more');
   view.append(h('div', { class: 'row inline' }, h('label', { for: 'discover-order' }, 'Order'), order), list, more);
-  const pools: TradingPool[] = [];
-  /** Titles from the indexed metadata (GET /v1/nft/{id}), filled in as they arrive. */
-  const names = new Map<string, string>();
+  const songs: PublicLaunchedSong[] = [];
+  /** Cards are kept across re-orderings, so a playing song keeps playing. */
+  const cards = new Map<string, HTMLLIElement>();
   let cursor: string | undefined;
+
+  const card = (song: PublicLaunchedSong): HTMLLIElement => {
+    const title = song.title ?? `Song #${song.song_id}`;
+    const price =
+      song.tokens_per_eth === null
+        ? 'no price yet'
+        : `${Number(song.tokens_per_eth).toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`;
+    return h(
+      'li',
+      { class: 'card', 'data-song-id': song.song_id },
+      h(
+        'div',
+        { class: 'card-head' },
+        song.image === null ? null : h('img', { class: 'card-cover', src: gatewayUrl(context, song.image), alt: '', loading: 'lazy' }),
+        h(
+          'div',
+          {},
+          h('h2', { class: 'card-title' }, h('a', { href: `/app/song/${song.song_id}`, 'data-link': true }, title)),
+          h(
+            'p',
+            { class: 'card-date' },
+            `by ${shortAddress(getAddress(song.creator))}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+          ),
+        ),
+      ),
+      song.audio === null
+        ? null
+        : h('audio', {
+            controls: true,
+            preload: 'none',
+            src: gatewayUrl(context, song.audio),
+            'aria-label': `Play “${title.slice(0, 60)}”`,
+          }),
+      h(
+        'p',
+        {},
+        `${price}; 24 h volume ${eth(BigInt(song.volume_24h.eth))} in ${song.volume_24h.trades} ${song.volume_24h.trades === 1 ? 'trade' : 'trades'}`,
+      ),
+    );
+  };
 
   const render = () => {
     const sorted =
       order.value === ('volume' satisfies Order)
-        ? [...pools].sort((a, b) => (BigInt(b.volume_24h.eth) > BigInt(a.volume_24h.eth) ? 1 : -1))
-        : pools;
+        ? [...songs].sort((a, b) => (BigInt(b.volume_24h.eth) > BigInt(a.volume_24h.eth) ? 1 : -1))
+        : songs;
     list.replaceChildren(
-      ...sorted.map((pool) =>
-        h(
-          'li',
-          { class: 'card', 'data-song-id': pool.song_id },
-          h(
-            'h2',
-            { class: 'card-title' },
-            h('a', { href: `/app/song/${pool.song_id}`, 'data-link': true }, names.get(pool.song_id) ?? `Song #${pool.song_id}`),
-          ),
-          h('p', {}, `by ${shortAddress(pool.creator)}, launched ${new Date(pool.launched_at).toLocaleString('en-GB')}`),
-          h(
-            'p',
-            {},
-            `${pool.price === null ? 'no price yet' : `${Number(pool.price.tokens_per_eth).toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`}; 24 h volume ${eth(BigInt(pool.volume_24h.eth))} in ${pool.volume_24h.trades} ${pool.volume_24h.trades === 1 ? 'trade' : 'trades'}`,
-          ),
-        ),
-      ),
+      ...sorted.map((song) => {
+        const existing = cards.get(song.song_id) ?? card(song);
+        cards.set(song.song_id, existing);
+        return existing;
+      }),
     );
-    if (pools.length === 0) list.append(h('li', { class: 'empty' }, 'No song is launched yet.'));
+    if (songs.length === 0) list.append(h('li', { class: 'empty' }, 'No song is launched yet.'));
   };
   const load = async () => {
-    const page = await getPools(apiOf(context), { limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }), signal: context.signal });
-    pools.push(...page.pools);
+    const page = await listPublicSongs(context.publicApi, {
+      limit: PAGE_SIZE,
+      ...(cursor === undefined ? {} : { cursor }),
+      signal: context.signal,
+    });
+    songs.push(...page.songs);
     cursor = page.next_cursor ?? undefined;
     more.hidden = page.next_cursor === null;
     render();
-    const titles = await Promise.all(
-      page.pools.map((pool) =>
-        getNft(apiOf(context), { tokenId: BigInt(pool.song_id), signal: context.signal }).then(
-          (nft) => [pool.song_id, nft.metadata?.name] as const,
-          () => [pool.song_id, undefined] as const,
-        ),
-      ),
-    );
-    for (const [songId, name] of titles) if (typeof name === 'string' && name !== '') names.set(songId, `${name} (#${songId})`);
-    render();
+    list.setAttribute('aria-busy', 'false');
   };
   order.addEventListener('change', render);
   more.addEventListener('click', () => void runAction(more, 'Loading more songs', load));
-  load().catch((error: unknown) => showError(error, 'Launched songs could not be loaded: '));
+  load().catch((error: unknown) => {
+    if (!context.signal.aborted) showError(error, 'Launched songs could not be loaded: ', list);
+  });
   return view;
 }

@@ -5,9 +5,9 @@ import {
   findMintedSongs,
   generate,
   getMintSignature,
+  getNft,
   getProfile,
   jobEvents,
-  launchSong,
   listJobs,
   mintSong,
   readAllocation,
@@ -22,12 +22,49 @@ import type { AppContext } from '../context.ts';
 import { apiOf, walletOf } from '../context.ts';
 import { coverDataUri } from '../cover.ts';
 import { facts, h } from '../dom.ts';
+import { gatewayUrl } from '../gateway.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { connectPanel } from './wallet.ts';
 
 const PAGE_SIZE = 10;
 type Completed = Extract<JobStatus, { status: 'completed' }>;
+/** What the create form holds, kept in localStorage so a reload loses nothing typed. */
+interface GenerateInputs {
+  prompt: string;
+  duration: number;
+  withLyrics: boolean;
+  lyrics: string;
+}
+const FORM_KEY = 'songmint.generate-form';
+/** The inputs of each job this browser queued (`songmint.job.<id>`): a retry sends them again. */
+const jobKey = (jobId: string) => `songmint.job.${jobId}`;
+/** The minted title and cover of a song (its metadata, GET /v1/nft/{id}). */
+interface Minted {
+  tokenId: bigint;
+  title?: string;
+  image?: string;
+}
+
+function readStored<T>(key: string): Partial<T> {
+  try {
+    const raw = window.localStorage.getItem(key);
+    return raw === null ? {} : (JSON.parse(raw) as Partial<T>);
+  } catch {
+    return {};
+  }
+}
+
+function store(key: string, value: unknown): void {
+  try {
+    window.localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled (private mode): the form still works, it is only not kept.
+  }
+}
+
+const madeOn = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** My songs: create (preview first), and every job of the wallet with its next step. */
 export function libraryView(context: AppContext): HTMLElement {
@@ -44,16 +81,35 @@ export function libraryView(context: AppContext): HTMLElement {
     return view;
   }
   const list = h('ol', { id: 'songs', class: 'cards', 'aria-label': 'Your songs' });
-  view.append(createForm(context, list), h('h2', { id: 'songs-title' }, 'Your songs'), list);
+  const queue = (job: JobSummary) => {
+    list.querySelector('.empty')?.remove();
+    list.prepend(songCard(context, job, undefined, queue));
+  };
+  view.append(createForm(context, queue), h('h2', { id: 'songs-title' }, 'Your songs'), list);
   const more = h('button', { type: 'button', id: 'more-songs', class: 'secondary', hidden: true }, 'Show older songs');
   view.append(more);
   let cursor: string | undefined;
   const loadPage = async () => {
-    const page = await listJobs(apiOf(context), { limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }), signal: context.signal });
+    const api = apiOf(context);
+    const page = await listJobs(api, { limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }), signal: context.signal });
     const hashes = page.jobs.flatMap((job) => (job.audio_hash === null ? [] : [job.audio_hash.toLowerCase() as Hex]));
-    const minted = await findMintedSongs(context.read, { audioHashes: hashes });
+    const tokenIds = await findMintedSongs(context.read, { audioHashes: hashes });
+    // The minted title and cover: the metadata the oracle indexed (a song without it keeps its prompt).
+    const minted = new Map<string, Minted>(
+      await Promise.all(
+        [...tokenIds].map(async ([hash, tokenId]) => {
+          const nft = await getNft(api, { tokenId, signal: context.signal }).catch(() => undefined);
+          const title = nft?.metadata?.name;
+          const image = nft?.metadata?.image;
+          return [
+            hash,
+            { tokenId, ...(typeof title === 'string' ? { title } : {}), ...(typeof image === 'string' ? { image } : {}) },
+          ] as const;
+        }),
+      ),
+    );
     for (const job of page.jobs)
-      list.append(songCard(context, job, job.audio_hash === null ? undefined : minted.get(job.audio_hash.toLowerCase() as Hex)));
+      list.append(songCard(context, job, job.audio_hash === null ? undefined : minted.get(job.audio_hash.toLowerCase()), queue));
     if (page.jobs.length === 0 && cursor === undefined) list.append(h('li', { class: 'empty' }, 'No songs yet: describe one above.'));
     cursor = page.nextCursor ?? undefined;
     more.hidden = page.nextCursor === null;
@@ -61,21 +117,66 @@ export function libraryView(context: AppContext): HTMLElement {
   };
   more.addEventListener('click', () => void runAction(more, 'Loading older songs', loadPage));
   list.setAttribute('aria-busy', 'true');
-  loadPage().catch((error: unknown) => showError(error, 'Your songs could not be loaded: '));
+  loadPage().catch((error: unknown) => {
+    if (!context.signal.aborted) showError(error, 'Your songs could not be loaded: ', list);
+  });
   return view;
 }
 
-function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
+/** Queues a song and records its inputs (for a retry); the caller shows its card. */
+async function queueSong(context: AppContext, inputs: GenerateInputs): Promise<{ job: JobSummary; position: number }> {
+  const lyrics = inputs.lyrics.trim();
+  const job = await generate(apiOf(context), {
+    prompt: inputs.prompt,
+    duration: inputs.duration,
+    withLyrics: inputs.withLyrics,
+    ...(lyrics === '' ? {} : { lyrics }),
+  });
+  store(jobKey(job.jobId), inputs);
+  return {
+    position: job.position,
+    job: {
+      job_id: job.jobId,
+      status: 'queued',
+      progress: 0,
+      prompt: inputs.prompt,
+      duration: inputs.duration,
+      created_at: new Date().toISOString(),
+      audio_url: null,
+      audio_hash: null,
+      error_code: null,
+    },
+  };
+}
+
+function createForm(context: AppContext, queue: (job: JobSummary) => void): HTMLElement {
+  const saved = readStored<GenerateInputs>(FORM_KEY);
   const prompt = h('textarea', { id: 'prompt', name: 'prompt', rows: 3, maxlength: 500, required: true });
-  prompt.value = 'dreamy synthwave, 96 bpm, in A minor';
+  prompt.value = typeof saved.prompt === 'string' ? saved.prompt : 'dreamy synthwave, 96 bpm, in A minor';
   const duration = h(
     'select',
     { id: 'duration', name: 'duration' },
-    h('option', { value: '10', selected: true }, '10 seconds'),
+    h('option', { value: '10' }, '10 seconds'),
     h('option', { value: '20' }, '20 seconds'),
     h('option', { value: '30' }, '30 seconds'),
   );
-  const withLyrics = h('input', { type: 'checkbox', id: 'with-lyrics', name: 'with-lyrics', checked: true });
+  duration.value = String(saved.duration ?? 10);
+  const withLyrics = h('input', { type: 'checkbox', id: 'with-lyrics', name: 'with-lyrics', checked: saved.withLyrics ?? true });
+  const lyrics = h('textarea', {
+    id: 'lyrics',
+    name: 'lyrics',
+    rows: 4,
+    maxlength: 2000,
+    'aria-describedby': 'lyrics-note',
+    placeholder: '[verse]\nYour words here\n[chorus]\n…',
+  });
+  lyrics.value = typeof saved.lyrics === 'string' ? saved.lyrics : '';
+  const inputs = (): GenerateInputs => ({
+    prompt: prompt.value,
+    duration: Number(duration.value),
+    withLyrics: withLyrics.checked,
+    lyrics: lyrics.value,
+  });
   const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary' }, 'Preview 10 s');
   const generateButton = h('button', { type: 'submit', id: 'generate', 'aria-describedby': 'songs-left' }, 'Generate');
   const left = h('p', { id: 'songs-left', class: 'note', 'aria-live': 'polite' });
@@ -88,7 +189,7 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
   const quota = h(
     'p',
     { id: 'preview-quota', class: 'note' },
-    'A preview is private, 10 seconds long, and costs none of your daily songs.',
+    'A preview is a separate, private 10 second take to hear the idea; it costs none of your daily songs. Generate makes a new, full song from the same description.',
   );
   const fields = h(
     'fieldset',
@@ -100,59 +201,82 @@ function createForm(context: AppContext, list: HTMLOListElement): HTMLElement {
       'div',
       { class: 'row' },
       h('div', {}, h('label', { for: 'duration' }, 'Length'), duration),
-      h('div', { class: 'check' }, withLyrics, h('label', { for: 'with-lyrics' }, 'Write lyrics')),
+      h('div', { class: 'check' }, withLyrics, h('label', { for: 'with-lyrics' }, 'Write lyrics for me')),
     ),
+    h('label', { for: 'lyrics' }, 'Your lyrics (optional)'),
+    lyrics,
+    h('p', { id: 'lyrics-note', class: 'note' }, 'Lyrics typed here are sung as written, instead of lyrics written for you.'),
     h('div', { class: 'row' }, previewButton, generateButton, left),
   );
   showSongsLeft().catch(() => undefined);
   const form = h('form', { id: 'generate-form', class: 'panel' }, fields, quota, previewPlayer);
+  // Everything typed is kept across a reload.
+  form.addEventListener('input', () => store(FORM_KEY, inputs()));
+  form.addEventListener('change', () => store(FORM_KEY, inputs()));
   previewButton.addEventListener('click', () => {
     if (!form.reportValidity()) return;
     void runAction(previewButton, 'Making a 10 s preview', async () => {
       const api = apiOf(context);
-      const queued = await createPreview(api, { prompt: prompt.value, duration: 10, withLyrics: withLyrics.checked });
+      const typed = lyrics.value.trim();
+      const queued = await createPreview(api, {
+        prompt: prompt.value,
+        duration: 10,
+        withLyrics: withLyrics.checked,
+        ...(typed === '' ? {} : { lyrics: typed }),
+      });
       if (queued.quota !== undefined) {
         quota.textContent = `Previews left this hour: ${queued.quota.remaining} of ${queued.quota.limit} (the count resets at ${clock(queued.quota.resetAt)}).`;
       }
       const preview = await waitForPreview(api, { sessionId: queued.sessionId, signal: context.signal });
       previewPlayer.src = preview.previewUrl;
       previewPlayer.hidden = false;
-      announce(`Preview ready (${preview.duration} s): playing it. Generate to keep the song.`);
+      announce(
+        `Preview ready (${preview.duration} s), playing. It is a separate short take: Generate makes a new, full song from the same description.`,
+      );
       await previewPlayer.play().catch(() => undefined);
     });
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void runAction(fields, 'Queueing your song', async () => {
-      const job = await generate(apiOf(context), {
-        prompt: prompt.value,
-        duration: Number(duration.value),
-        withLyrics: withLyrics.checked,
-      }).finally(() => showSongsLeft().catch(() => undefined));
-      announce(`Song queued, position ${job.position}: it appears below as it is made.`);
-      list.querySelector('.empty')?.remove();
-      const summary: JobSummary = {
-        job_id: job.jobId,
-        status: 'queued',
-        progress: 0,
-        prompt: prompt.value,
-        duration: Number(duration.value),
-        created_at: new Date().toISOString(),
-        audio_url: null,
-        audio_hash: null,
-        error_code: null,
-      };
-      list.prepend(songCard(context, summary, undefined));
+      const queued = await queueSong(context, inputs()).finally(() => showSongsLeft().catch(() => undefined));
+      announce(`Song queued, position ${queued.position}: it appears below as it is made.`);
+      queue(queued.job);
     });
   });
   return form;
 }
 
+/** The card's head: cover (the minted one, else the one minting would draw), title and date. */
+function cardHead(context: AppContext, job: JobSummary, minted: Minted | undefined, cover: boolean): HTMLElement {
+  const image =
+    minted?.image !== undefined
+      ? gatewayUrl(context, minted.image)
+      : cover && job.audio_hash !== null
+        ? coverDataUri(job.audio_hash)
+        : undefined;
+  return h(
+    'div',
+    { class: 'card-head' },
+    image === undefined ? null : h('img', { class: 'card-cover', src: image, alt: '' }),
+    h(
+      'div',
+      {},
+      h('h3', {}, minted?.title ?? job.prompt),
+      h(
+        'p',
+        { class: 'card-date' },
+        `Made ${madeOn(job.created_at)}`,
+        minted?.title === undefined ? '' : ` · “${job.prompt.slice(0, 80)}”`,
+      ),
+    ),
+  );
+}
+
 /** One job: live while it runs, then the song with its player, waveform, lyrics, model and next step. */
-function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefined): HTMLLIElement {
+function songCard(context: AppContext, job: JobSummary, minted: Minted | undefined, queue: (job: JobSummary) => void): HTMLLIElement {
   const card = h('li', { class: 'card', 'data-job-id': job.job_id, 'data-status': job.status });
-  const title = h('h3', {}, job.prompt);
-  card.append(title);
+  card.append(cardHead(context, job, minted, false));
   const state = h('p', { class: 'state' });
   const progress = h('progress', { max: 100, value: job.progress, 'aria-label': `Progress of “${job.prompt.slice(0, 40)}”` });
   card.append(state);
@@ -186,14 +310,14 @@ function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefi
             card.replaceWith(
               view.status === 'completed'
                 ? completedCard(context, job, view, undefined)
-                : endedCard(job, view.status === 'failed' ? view.error.message : 'Cancelled'),
+                : endedCard(context, job, view.status === 'failed' ? failedReason(view.error.message) : 'Cancelled', queue),
             );
-            if (view.status === 'completed') announce(`Your song “${job.prompt.slice(0, 40)}” is ready.`);
+            if (view.status === 'completed') announce(`Your song “${job.prompt.slice(0, 40)}” is ready.`, list(card));
             return;
           }
         }
       } catch (error) {
-        if (!stop.signal.aborted) showError(error, 'Live status stopped: ');
+        if (!stop.signal.aborted) showError(error, 'Live status stopped: ', state);
       }
     })();
     return card;
@@ -204,36 +328,59 @@ function songCard(context: AppContext, job: JobSummary, tokenId: bigint | undefi
       try {
         for await (const event of jobEvents(apiOf(context), { jobId: job.job_id, signal: context.signal })) {
           if (event.job.status === 'completed') {
-            card.replaceWith(completedCard(context, job, event.job, tokenId));
+            card.replaceWith(completedCard(context, job, event.job, minted));
             return;
           }
         }
       } catch (error) {
-        if (!context.signal.aborted)
-          state.textContent = `Could not load this song: ${error instanceof Error ? error.message : String(error)}`;
+        if (!context.signal.aborted) showError(error, 'Could not load this song: ', state);
       }
     })();
     return card;
   }
-  return endedCard(job, job.status === 'failed' ? `Failed (${job.error_code ?? 'error'})` : 'Cancelled');
+  return endedCard(context, job, job.status === 'failed' ? failedReason(job.error_code ?? 'error') : 'Cancelled', queue);
 }
 
-function endedCard(job: JobSummary, reason: string): HTMLLIElement {
+/** Where a finished card's announcement goes: the list's own live region (the card itself is replaced). */
+const list = (card: Element) => card.closest('ol') ?? card;
+
+const failedReason = (why: string) => `It failed (${why}): nothing was charged for it. Try again to make it anew.`;
+
+/** A cancelled or failed song, with a retry: a new job with the same inputs (as typed in this browser, else its prompt and length). */
+function endedCard(context: AppContext, job: JobSummary, reason: string, queue: (job: JobSummary) => void): HTMLLIElement {
+  const retry = h('button', { type: 'button', class: 'secondary retry' }, 'Try again');
+  retry.addEventListener(
+    'click',
+    () =>
+      void runAction(retry, 'Queueing it again', async () => {
+        const saved = readStored<GenerateInputs>(jobKey(job.job_id));
+        const queued = await queueSong(context, {
+          prompt: job.prompt,
+          duration: job.duration,
+          withLyrics: saved.withLyrics ?? true,
+          lyrics: saved.lyrics ?? '',
+        });
+        announce(`Queued again, position ${queued.position}: the new song is at the top of the list.`);
+        queue(queued.job);
+      }),
+  );
   return h(
     'li',
     { class: 'card ended', 'data-job-id': job.job_id, 'data-status': 'ended' },
-    h('h3', {}, job.prompt),
+    cardHead(context, job, undefined, false),
     h('p', { class: 'state' }, reason),
+    retry,
   );
 }
 
-function completedCard(context: AppContext, job: JobSummary, song: Completed, tokenId: bigint | undefined): HTMLLIElement {
+function completedCard(context: AppContext, job: JobSummary, song: Completed, minted: Minted | undefined): HTMLLIElement {
   const card = h('li', { class: 'card', 'data-job-id': job.job_id, 'data-status': 'completed' });
+  const title = minted?.title ?? job.prompt;
   const player = h('audio', {
     controls: true,
     preload: 'metadata',
     src: song.audio_url,
-    'aria-label': `Play “${job.prompt.slice(0, 40)}”`,
+    'aria-label': `Play “${title.slice(0, 40)}”`,
   });
   const waveform = h('canvas', { class: 'waveform', width: 640, height: 64, role: 'img', 'aria-label': 'Waveform of the song' });
   drawWaveform(waveform, song.audio_url, context.signal).catch(() => {
@@ -241,7 +388,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, to
   });
   const next = h('div', { class: 'next-step' });
   card.append(
-    h('h3', {}, job.prompt),
+    cardHead(context, { ...job, audio_hash: song.audio_hash }, minted, true),
     player,
     waveform,
     facts([
@@ -256,17 +403,67 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, to
     ),
     next,
   );
-  renderNextStep(context, next, job, song, tokenId);
+  renderNextStep(context, next, job, song, minted?.tokenId);
   return card;
+}
+
+const COVER_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+const COVER_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The chosen cover file as the API takes it, or an error a person can act on. */
+async function coverFromFile(file: File): Promise<{ bytes: Uint8Array; mimeType: (typeof COVER_TYPES)[number] }> {
+  const mimeType = COVER_TYPES.find((type) => type === file.type);
+  if (mimeType === undefined) throw new Error('The cover must be a PNG, JPEG, WebP or GIF image: choose another file.');
+  if (file.size > COVER_MAX_BYTES)
+    throw new Error(`The cover is ${(file.size / 1024 / 1024).toFixed(1)} MB, over the 5 MB limit: choose a smaller image.`);
+  return { bytes: new Uint8Array(await file.arrayBuffer()), mimeType };
+}
+
+/** The mint form: title, description, genre and a cover (the drawn one unless a file is chosen). */
+function mintForm(job: JobSummary, song: Completed) {
+  const id = (name: string) => `${name}-${job.job_id}`;
+  const name = h('input', { id: id('name'), maxlength: 200, required: true, value: job.prompt.slice(0, 60) });
+  const description = h('textarea', { id: id('description'), rows: 2, maxlength: 1000 });
+  description.value = job.prompt;
+  const genre = h('input', { id: id('genre'), maxlength: 100, placeholder: 'e.g. Synthwave' });
+  const cover = h('input', { id: id('cover'), type: 'file', accept: COVER_TYPES.join(','), 'aria-describedby': id('cover-note') });
+  const mint = h('button', { type: 'submit' }, 'Mint');
+  const form = h(
+    'form',
+    { class: 'mint-form' },
+    h('div', {}, h('label', { for: name.id }, 'Title'), name),
+    h('div', {}, h('label', { for: description.id }, 'Description'), description),
+    h(
+      'div',
+      { class: 'row' },
+      h('div', {}, h('label', { for: genre.id }, 'Genre (optional)'), genre),
+      h('div', {}, h('label', { for: cover.id }, 'Cover image (optional)'), cover),
+    ),
+    h(
+      'p',
+      { id: id('cover-note'), class: 'note' },
+      'PNG, JPEG, WebP or GIF up to 5 MB; without one, the cover drawn from the song is used.',
+    ),
+    h('div', { class: 'row' }, mint),
+  );
+  const values = async () => {
+    const file = cover.files?.[0];
+    return {
+      name: name.value,
+      description: description.value,
+      audioUrl: song.audio_url,
+      cover: file === undefined ? coverDataUri(song.audio_hash) : await coverFromFile(file),
+      ...(genre.value.trim() === '' ? {} : { attributes: { genre: genre.value.trim() } }),
+    };
+  };
+  return { form, mint, values };
 }
 
 /** Mint, then launch, then trade on the song page: whichever comes next for this song. */
 function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary, song: Completed, tokenId: bigint | undefined): void {
   next.replaceChildren();
   if (tokenId === undefined) {
-    const name = h('input', { id: `name-${job.job_id}`, maxlength: 200, required: true, value: job.prompt.slice(0, 60) });
-    const mint = h('button', { type: 'submit' }, 'Mint');
-    const form = h('form', { class: 'row' }, h('div', {}, h('label', { for: name.id }, 'Title'), name), mint);
+    const { form, mint, values } = mintForm(job, song);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void runAction(mint, 'Publishing the metadata and cover to IPFS', async () => {
@@ -274,13 +471,14 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         const chain = walletOf(context);
         const address = chain.walletClient.account?.address;
         if (address === undefined) throw new Error('Connect your wallet first');
-        const metadata = await uploadMetadata(api, {
-          name: name.value,
-          description: job.prompt,
-          audioUrl: song.audio_url,
-          cover: coverDataUri(song.audio_hash),
+        const metadata = await uploadMetadata(api, await values());
+        // One key per song and metadata: a retry after a failed mint gets the same signature back, not SIGN_002.
+        const signature = await getMintSignature(api, {
+          jobId: job.job_id,
+          userAddress: address,
+          metadataUri: metadata.metadataUri,
+          idempotencyKey: `mint-${job.job_id}-${metadata.cid}`.slice(0, 200),
         });
-        const signature = await getMintSignature(api, { jobId: job.job_id, userAddress: address, metadataUri: metadata.metadataUri });
         announce('Signature issued: confirm the mint in your wallet');
         const minted = await mintSong(chain, {
           metadataUri: metadata.metadataUri,
@@ -304,19 +502,8 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         renderAllocation(context, next, tokenId);
         return;
       }
-      const launch = h('button', { type: 'button' }, `Launch #${tokenId}`);
-      launch.addEventListener(
-        'click',
-        () =>
-          void runAction(launch, 'Launching: approve the vault, then launch', async () => {
-            const launched = await launchSong(walletOf(context), { songId: tokenId, allocationBps: 500 });
-            announce(
-              `Launched: token ${launched.token}, its pool is open; the allocation stays with the vault until ${clock(new Date(Number(launched.allocationClaimableAt) * 1000))}`,
-            );
-            renderNextStep(context, next, job, song, tokenId);
-          }),
-      );
-      next.append(launch);
+      // Launching moves the NFT into the vault for good: it happens on the song page, after its confirmation.
+      state.textContent = `Minted as #${tokenId}, not launched yet: launch it from its song page`;
     },
     (error: unknown) => showError(error, `#${tokenId}: `),
   );

@@ -23,6 +23,8 @@ interface Metadata {
   description?: unknown;
   image?: unknown;
   animation_url?: unknown;
+  /** The oracle's generation record: the lyrics the song was sung with. */
+  properties?: { generation?: { lyrics?: unknown } };
 }
 
 /** ipfs://<cid> through this stack's gateway (GET /ipfs/<cid>); other URLs as they are. */
@@ -81,6 +83,16 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     );
     about.append(details);
     view.append(about);
+    const lyrics = metadata.properties?.generation?.lyrics;
+    if (typeof lyrics === 'string' && lyrics !== '')
+      view.append(
+        h(
+          'section',
+          { 'aria-labelledby': 'lyrics-title', id: 'song-lyrics' },
+          h('h2', { id: 'lyrics-title' }, 'Lyrics'),
+          h('pre', { class: 'lyrics' }, lyrics),
+        ),
+      );
     const wallet = context.session?.chain?.walletClient.account?.address;
     if (record.launchedAt !== 0n) view.append(await poolSection(context, songId));
     else if (wallet !== undefined && wallet.toLowerCase() === record.owner.toLowerCase()) {

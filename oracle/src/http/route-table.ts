@@ -53,6 +53,7 @@ import { nftDocs, nftHandler, nftMintDocs, nftMintHandler, nftMintInput, tokenId
 import { createPreviewDocs, createPreviewHandler, previewDocs, previewHandler, previewInput, sessionIdInput } from './routes/previews.ts';
 import { signatureDocs, signatureHandler, signatureInput } from './routes/signature.ts';
 import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/pool-history.ts';
+import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler } from './routes/public-songs.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
 import { rotateWebhookSecretHandler, webhookSecretHandler } from './routes/webhooks.ts';
@@ -278,6 +279,26 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     input: poolHistoryInput,
     handle: (deps) => deps.trading && poolHistoryHandler({ ...deps, ...deps.trading }),
     docs: poolHistoryDocs,
+  }),
+  // What a visitor sees of songs (Discover, a shared song page), beside the bearer routes above
+  // that keep their token: per client address, like the swap history.
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/songs',
+    operationId: 'listPublicSongs',
+    charge: { by: 'ip', category: 'trading' },
+    input: poolsInput,
+    handle: (deps) => deps.trading && publicSongsHandler({ ...deps, ...deps.trading }),
+    docs: publicSongsDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/songs/{songId}',
+    operationId: 'getPublicSong',
+    charge: { by: 'ip', category: 'trading' },
+    input: songIdInput,
+    handle: (deps) => publicSongHandler(deps),
+    docs: publicSongDocs,
   }),
 
   // Previews (docs/api.md "Previews (extension)"): their own hourly category, never the daily counter.

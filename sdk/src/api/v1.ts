@@ -78,3 +78,27 @@ export async function getPoolHistory(api: SongmintApi, { songId, cursor, limit, 
     signal,
   );
 }
+
+export type PublicSongs = components['schemas']['PublicSongs'];
+export type PublicLaunchedSong = components['schemas']['PublicLaunchedSong'];
+export type PublicSong = components['schemas']['PublicSong'];
+
+/**
+ * Launched songs as a visitor sees them, newest launch first (GET /v1/public/songs, an extension
+ * beside the bearer-token pool list): title, cover, audio, price and 24 h volume. Needs no session.
+ */
+export async function listPublicSongs(api: SongmintApi, { cursor, limit, signal }: GetPoolsParameters = {}): Promise<PublicSongs> {
+  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: String(limit) }) };
+  return unwrap(api.http.GET('/v1/public/songs', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
+}
+
+/** One minted song as a visitor sees it (GET /v1/public/songs/{songId}): title, cover, audio, lyrics. Needs no session. */
+export async function getPublicSong(api: SongmintApi, { songId, signal }: { songId: bigint; signal?: AbortSignal }): Promise<PublicSong> {
+  return unwrap(
+    api.http.GET('/v1/public/songs/{songId}', {
+      params: { path: { songId: songId.toString() } },
+      ...(signal === undefined ? {} : { signal }),
+    }),
+    signal,
+  );
+}

@@ -345,6 +345,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/public/songs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed
+         * @description Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet. Charged per client address at the hourly trading limit.
+         */
+        get: operations["listPublicSongs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/songs/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: one minted song as a visitor sees it (title, cover, audio, lyrics), no token needed
+         * @description What a shared song link shows. Charged per client address at the hourly trading limit.
+         */
+        get: operations["getPublicSong"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/trading/pools": {
         parameters: {
             query?: never;
@@ -998,6 +1038,78 @@ export interface components {
             session_id: string;
             /** @enum {string} */
             status: "failed";
+        };
+        PublicLaunchedSong: {
+            /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
+            audio: string | null;
+            /** @description The address that minted it (EIP-55 checksummed). */
+            creator: string;
+            description: string | null;
+            /** @description The `genre` attribute, when the creator gave one. */
+            genre: string | null;
+            /** @description The cover (`image`, usually `ipfs://…`: fetch through this API at `/ipfs/<cid>`). */
+            image: string | null;
+            /** Format: date-time */
+            launched_at: string;
+            /** Format: date-time */
+            minted_at: string | null;
+            /**
+             * @description The web app's page of the song.
+             * @example /app/song/1
+             */
+            page_url: string;
+            /**
+             * @description SongNFT token id.
+             * @example 1
+             */
+            song_id: string;
+            /** @description The metadata's `name`; null when this oracle did not publish the metadata. */
+            title: string | null;
+            /** @description Song tokens per ETH at the latest indexed swap (or the launch). */
+            tokens_per_eth: string | null;
+            volume_24h: {
+                /** @description Wei swapped in the last 24 hours. */
+                eth: string;
+                trades: number;
+            };
+        };
+        PublicSong: {
+            /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
+            audio: string | null;
+            /** @description The address that minted it (EIP-55 checksummed). */
+            creator: string;
+            description: string | null;
+            /** @description The `genre` attribute, when the creator gave one. */
+            genre: string | null;
+            /** @description The cover (`image`, usually `ipfs://…`: fetch through this API at `/ipfs/<cid>`). */
+            image: string | null;
+            /**
+             * Format: date-time
+             * @description Null until its launch is indexed.
+             */
+            launched_at: string | null;
+            /** @description The lyrics the song was sung with (the generation record); null for instrumentals. */
+            lyrics: string | null;
+            /** Format: date-time */
+            minted_at: string | null;
+            /**
+             * @description The web app's page of the song.
+             * @example /app/song/1
+             */
+            page_url: string;
+            /**
+             * @description SongNFT token id.
+             * @example 1
+             */
+            song_id: string;
+            /** @description The metadata's `name`; null when this oracle did not publish the metadata. */
+            title: string | null;
+        };
+        PublicSongs: {
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+            /** @description Newest launch first. */
+            songs: components["schemas"]["PublicLaunchedSong"][];
         };
         Readiness: {
             checks: {
@@ -2558,6 +2670,99 @@ export interface operations {
                 };
             };
             /** @description RATE_002: the hourly metadata and NFT limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    listPublicSongs: {
+        parameters: {
+            query?: {
+                /** @description Opaque: a `next_cursor` of this route. */
+                cursor?: string;
+                /** @description Pools per page, 1 to 100 (default 20). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of launched songs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSongs"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getPublicSong: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The song. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSong"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
             429: {
                 headers: {
                     [name: string]: unknown;

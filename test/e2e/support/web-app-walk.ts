@@ -19,6 +19,14 @@ import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNf
 import type { NpmStartStack } from '../../support/npm-start.ts';
 import { launchChromium } from './browser.ts';
 import { buyAgainstTheQuote, launchWithConfirmation, oversellIsRefused } from './walk-money.ts';
+import {
+  coverPng,
+  developmentApi,
+  developmentWalletOnFreeTier,
+  refusedGenerateNextToButton,
+  refusedMintSignatureNextToMint,
+  visitorDiscoversAndPlays,
+} from './walk-library.ts';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
 /** The issue's budget for the first load of /app/: script, gzipped. */
@@ -111,6 +119,10 @@ async function playsAudio(page: Page, selector: string): Promise<number> {
     });
 }
 
+const walkChecks = { checkView, playsAudio, seriousViolations };
+/** Errors on show: the page-wide alert and any action's alert next to its control. */
+const SHOWN_ERRORS = '#error:not([hidden]), .action-alert:not([hidden])';
+
 export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
   const { rpc } = JSON.parse(await readFile(join(stack.dataDir, 'dev-stack.json'), 'utf8')) as { rpc: string };
   const client = createPublicClient({ chain: localBaseChain(rpc), transport: http(rpc) });
@@ -188,6 +200,8 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
 
     // Mint from the card, then launch: the next step follows.
     songName = await done.getByLabel('Title').inputValue();
+    await done.getByLabel('Genre (optional)').fill('Lo-fi');
+    await done.getByLabel('Cover image (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: coverPng() });
     await done.getByRole('button', { name: 'Mint' }).click();
     await done.locator('.state', { hasText: /^Minted as #\d+$/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
     tokenId = BigInt(/#(\d+)/.exec(await done.locator('.state').first().innerText())?.[1] ?? '0');
@@ -238,7 +252,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     const afterClaim = await readPool(chain, { songId: tokenId });
     assert.deepEqual(afterClaim.fees.creator, { eth: 0n, token: 0n });
     assert.equal(afterClaim.uncollectedSwapFees, 0n);
-    assert.equal(await page.locator('#error').isHidden(), true, await text(page, '#error'));
+    assert.deepEqual(await page.locator(SHOWN_ERRORS).allTextContents(), [], 'no error shown');
     await checkView(page, '3-song-creator');
     await page.getByLabel('New payout recipient').fill(PAYOUT_RECIPIENT);
     await page.getByRole('button', { name: 'Move payouts' }).click();
@@ -256,6 +270,25 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page
       .locator(`li[data-job-id="${jobId}"] .state`, { hasText: `Minted as #${tokenId}, launched` })
       .waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The card reads as the person's: the minted title and cover, and the date it was made.
+    const minted = page.locator(`li[data-job-id="${jobId}"]`);
+    assert.equal(await text(page, `li[data-job-id="${jobId}"] h3`), songName);
+    assert.match(await text(page, `li[data-job-id="${jobId}"] .card-date`), /^Made \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    assert.equal(
+      await minted.locator('img.card-cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+      96,
+      'the uploaded cover',
+    );
+    // What was typed survives the reload.
+    assert.equal(await page.getByLabel('Prompt').inputValue(), 'warm lo-fi piano, 80 bpm, rainy evening');
+
+    // Ten songs: the next Generate's refusal and a refused mint signature, each next to its button.
+    const libraryStarted = Date.now();
+    const api = await developmentApi(stack, rpc);
+    await developmentWalletOnFreeTier(stack);
+    const queued = await refusedGenerateNextToButton(page, api, walkChecks);
+    await refusedMintSignatureNextToMint(page, api, queued);
+    console.log(`# web app walk: full library and refusals took ${((Date.now() - libraryStarted) / 1000).toFixed(1)} s`);
     assert.deepEqual(pageErrors, []);
   } finally {
     await browser.close();
@@ -265,6 +298,9 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
   const fresh = await launchChromium(DESKTOP);
   try {
     const page = await fresh.context.newPage();
+    const visitorStarted = Date.now();
+    await visitorDiscoversAndPlays(page, stack, { tokenId, path: songPath, name: songName }, walkChecks);
+    console.log(`# web app walk: the visitor's Discover, play and page head took ${((Date.now() - visitorStarted) / 1000).toFixed(1)} s`);
     await page.goto(`${stack.baseUrl}${songPath}`);
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await page.locator('#price-chart svg[data-points="3"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -280,7 +316,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
       true,
       'it offers to connect for trading',
     );
-    assert.equal(await page.locator('#error').isHidden(), true, await text(page, '#error'));
+    assert.deepEqual(await page.locator(SHOWN_ERRORS).allTextContents(), [], 'no error shown');
     await checkView(page, '5-song-shared');
   } finally {
     await fresh.close();

@@ -170,7 +170,7 @@ async function claimableOf(deps: TradingRouterDeps, rows: ReadonlyArray<PoolRow>
   }
 }
 
-interface PoolsInput {
+export interface PoolsInput {
   after: PoolPosition | undefined;
   limit: number;
 }
