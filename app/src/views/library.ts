@@ -25,6 +25,7 @@ import { facts, h } from '../dom.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { connectPanel } from './wallet.ts';
+import { downloadLinks } from './downloads.ts';
 
 const PAGE_SIZE = 10;
 type Completed = Extract<JobStatus, { status: 'completed' }>;
@@ -254,6 +255,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, to
       h('summary', {}, song.lyrics === null ? 'Instrumental (no lyrics)' : 'Lyrics'),
       h('pre', { class: 'lyrics' }, song.lyrics ?? ''),
     ),
+    downloadLinks(context, { jobId: job.job_id, lossless: song.lossless }),
     next,
   );
   renderNextStep(context, next, job, song, tokenId);

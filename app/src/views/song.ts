@@ -10,6 +10,7 @@ import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
 import { eth, percentOfPips, shortAddress, tokens } from '../format.ts';
 import { connectPanel } from './wallet.ts';
+import { downloadLinks } from './downloads.ts';
 
 const HISTORY_LIMIT = 500;
 const DAY_MS = 86_400_000;
@@ -70,6 +71,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
         }),
       );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
+    details.append(downloadLinks(context, { audioUrl: metadata.animation_url }));
     details.append(
       facts([
         ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],
