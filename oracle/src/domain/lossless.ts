@@ -8,11 +8,10 @@
 import { LOSSLESS_CONTENT_TYPES, LOSSLESS_FORMATS, losslessObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { LosslessFormat } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import type { LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import type { JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
-import type { JobRecord } from './jobs.ts';
 
 /** Lifetime of a download URL, as a preview's. */
 export const DOWNLOAD_URL_SECONDS = 3600;
@@ -54,6 +53,31 @@ export function losslessView(publicId: string, record: LosslessRecord | null): L
   };
 }
 
+/** Variant B's casing of `LosslessView` (its generate answer). */
+export interface LosslessViewVariantB {
+  sampleRate: number;
+  bitsPerSample: number;
+  channels: number;
+  files: { format: LosslessFormat; contentType: string; bytes: number; download: string }[];
+}
+
+export function losslessVariantB(view: LosslessView | null): LosslessViewVariantB | null {
+  if (view === null) return null;
+  return {
+    sampleRate: view.sample_rate,
+    bitsPerSample: view.bits_per_sample,
+    channels: view.channels,
+    files: view.files.map((file) => ({ format: file.format, contentType: file.content_type, bytes: file.bytes, download: file.download })),
+  };
+}
+
+/** What a download reads of the owner's job (as `ownJobLookup` found it). */
+export interface DownloadableJob {
+  id: string;
+  status: JobStatus;
+  lossless: LosslessRecord | null;
+}
+
 export interface DownloadLink {
   job_id: string;
   format: LosslessFormat;
@@ -69,7 +93,7 @@ export interface DownloadLink {
  */
 export async function losslessDownload(
   store: Pick<ObjectStore, 'presignedGetUrl'>,
-  job: JobRecord,
+  job: DownloadableJob,
   format: LosslessFormat,
   now: Date,
 ): Promise<Result<DownloadLink>> {

@@ -11,11 +11,9 @@ import { appError, fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import type { JobRecord } from '../../domain/jobs.ts';
 import { DOWNLOAD_URL_SECONDS, losslessDownload } from '../../domain/lossless.ts';
-import type { LosslessView } from '../../domain/lossless.ts';
 import type { AppDeps, PreviewServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import type { RouteDocs, SignedInCall } from '../route.ts';
-import type { generateVariantBResultSchema } from '../schemas.ts';
 import { variantAErrorSchema } from '../schemas.ts';
 import { jobNotFound } from './generate.ts';
 
@@ -63,17 +61,6 @@ export function downloadHandler(
     // Each answer carries a freshly signed URL: never cache it.
     res.setHeader('Cache-Control', 'no-store');
     res.json(link.value satisfies z.infer<typeof downloadLinkSchema>);
-  };
-}
-
-/** The status's `lossless` field in Variant B's camelCase. */
-export function losslessVariantB(view: LosslessView | null): z.infer<typeof generateVariantBResultSchema>['lossless'] {
-  if (view === null) return null;
-  return {
-    sampleRate: view.sample_rate,
-    bitsPerSample: view.bits_per_sample,
-    channels: view.channels,
-    files: view.files.map((file) => ({ format: file.format, contentType: file.content_type, bytes: file.bytes, download: file.download })),
   };
 }
 

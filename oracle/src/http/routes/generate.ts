@@ -14,7 +14,7 @@ import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { checkWebhookTarget } from '../../webhooks/target-url.ts';
 import { bodyEtag, ifNoneMatchHits } from '../etag.ts';
-import { losslessVariantB } from './downloads.ts';
+import { losslessVariantB } from '../../domain/lossless.ts';
 import type { SignedInCall } from '../route.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
 import type {
