@@ -58,3 +58,16 @@ export function toPublicJobId(id: string): string {
 export function audioObjectKey(id: string): string {
   return `audio/${toPublicJobId(id)}.mp3`;
 }
+
+/** The lossless formats every completed song is also stored in (docs/api.md, "Lossless downloads"). */
+export const LOSSLESS_FORMATS = ['wav', 'flac'] as const;
+export type LosslessFormat = (typeof LOSSLESS_FORMATS)[number];
+export const LOSSLESS_CONTENT_TYPES: Readonly<Record<LosslessFormat, string>> = { wav: 'audio/wav', flac: 'audio/flac' };
+
+/**
+ * Object key of a song's lossless master: `lossless/<job_id>.<format>`, a private prefix (only
+ * the owner gets a presigned URL, through the API), deleted with the MP3 by the retention sweep.
+ */
+export function losslessObjectKey(id: string, format: LosslessFormat): string {
+  return `lossless/${toPublicJobId(id)}.${format}`;
+}

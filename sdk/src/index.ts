@@ -24,6 +24,8 @@ export type {
   SongEditTask,
   WaitForJobParameters,
 } from './api/generation.ts';
+export { downloadSong, getDownloadLink } from './api/downloads.ts';
+export type { DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';
 export { coverDataUri, uploadMetadata } from './api/metadata.ts';

@@ -27,7 +27,7 @@ import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { C2paReport } from '../support/c2pa.ts';
 import { readC2pa, testSigningIdentity } from '../support/c2pa.ts';
 import type { TestSigningIdentity } from '../support/c2pa.ts';
-import { decodeMp3 } from './helpers/mp3-checks.ts';
+import { decodeMp3, ffmpegDecode } from './helpers/mp3-checks.ts';
 
 const PROMPT = 'dreamy lo-fi piano with soft rain and a slow beat at night';
 const JOB_ID = 'gen_7b0c1f7e-9d51-4a43-8d8e-1f2a3b4c5d6e';
@@ -269,6 +269,70 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     assert.equal(generation.kind, 'preview');
     assert.equal(generation.seed, '7');
     assert.equal(preview.audioHash, contentHash(preview.bytes));
+  });
+
+  it("a song's WAV and FLAC decode (ffmpeg) to identical 24-bit samples at the model's rate, matching the MP3 within its codec's tolerance", async () => {
+    const lossless = song.lossless;
+    assert.ok(lossless !== null, 'a song has lossless masters');
+    assert.deepEqual(lossless.pcm, { sampleRate: model.sampleRate, channels: 2, frames: 4 * model.sampleRate });
+    const [wav, flac, mp3] = await Promise.all([
+      ffmpegDecode(lossless.wav, 's32le'),
+      ffmpegDecode(lossless.flac, 's32le'),
+      ffmpegDecode(song.bytes, 'f32le'),
+    ]);
+    assert.equal(wav.length, 4 * model.sampleRate * 2 * 4, 'every sample, nothing more');
+    assert.ok(wav.equals(flac), 'WAV and FLAC hold the same samples');
+    // The PCM hash is the SHA-256 of those samples as 24-bit little-endian (what anyone can
+    // recompute from the download): ffmpeg's s32le puts a 24-bit sample in the top three bytes.
+    const s24 = Buffer.alloc((wav.length / 4) * 3);
+    for (let i = 0; i < wav.length / 4; i++) wav.copy(s24, i * 3, i * 4 + 1, i * 4 + 4);
+    assert.equal(lossless.pcmHash, `0x${createHash('sha256').update(s24).digest('hex')}`);
+
+    // The MP3 (gapless through its Info tag) decodes to as many samples, aligned with the PCM.
+    // Tolerance: 25 dB SNR over the song. A lossy codec shapes its noise to be inaudible, not
+    // small, so samples never match exactly; LAME at 320 kbps gives about 32 dB on this music,
+    // while the same comparison one sample off gives about 20 dB (and another song's PCM 0 dB
+    // or less), so the bound tells the song's own aligned samples from anything else.
+    assert.equal(mp3.length, wav.length, "the MP3 plays exactly the PCM's samples");
+    const snr = (offset: number): number => {
+      let signal = 0;
+      let noise = 0;
+      for (let i = 2 * offset; i < wav.length / 4; i++) {
+        const reference = wav.readInt32LE(i * 4) / 2 ** 31;
+        const decoded = mp3.readFloatLE((i - 2 * offset) * 4);
+        signal += reference * reference;
+        noise += (reference - decoded) ** 2;
+      }
+      return 10 * Math.log10(signal / noise);
+    };
+    const aligned = snr(0);
+    assert.ok(aligned >= 25, `MP3 vs PCM SNR ${aligned.toFixed(1)} dB`);
+    assert.ok(snr(1) < 25, 'one sample off fails the same tolerance');
+  });
+
+  it('c2pa-rs validates the WAV and FLAC manifests, each stating what the MP3 does', async () => {
+    const lossless = song.lossless;
+    assert.ok(lossless !== null);
+    const mp3 = await readC2pa(song.bytes, test.caPem);
+    const assertionsOf = (report: C2paReport) =>
+      report.manifests[report.active_manifest]?.assertions.filter((a) => a.label !== 'c2pa.hash.data').map((a) => [a.label, a.data]);
+    for (const [format, bytes] of [
+      ['audio/wav', lossless.wav],
+      ['audio/flac', lossless.flac],
+    ] as const) {
+      const report = await readC2pa(bytes, test.caPem, format);
+      assert.deepEqual(failures(report), [], `${format}: ${JSON.stringify(report.validation_status)}`);
+      assert.equal(report.validation_state, 'Trusted', format);
+      const success = (report.validation_results?.activeManifest?.success ?? []).map((s) => s.code);
+      assert.ok(success.includes('assertion.dataHash.match'), `${format}: ${success.join(', ')}`);
+      assert.deepEqual(assertionsOf(report), assertionsOf(mp3), format);
+      // Every sample is covered by the hard binding.
+      const changed = bytes.slice();
+      const at = Math.floor(changed.length / 3);
+      changed[at] = (changed[at] ?? 0) ^ 0x01;
+      const tampered = await readC2pa(changed, test.caPem, format);
+      assert.equal(tampered.validation_state, 'Invalid', `${format} with a changed byte`);
+    }
   });
 
   it('without the development CA as a trust anchor the signature is valid but not trusted', async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { audioObjectKey } from '../../core/src/generation-queue.ts';
+import { LOSSLESS_FORMATS, audioObjectKey, losslessObjectKey } from '../../core/src/generation-queue.ts';
 import { queuePreview } from '../../core/src/jobs/preview-state.ts';
 import { createPreview, previewExpiresAt, previewLink } from '../../core/src/previews.ts';
 import { RETENTION_LOCK_KEY, sweepRetention } from '../../inference/src/retention/sweep.ts';
@@ -19,23 +19,34 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     await stack.stop();
   });
 
-  /** A completed job with a published object, completed `daysAgo` days ago. */
-  async function publishedJob(daysAgo: number, tokenId: number | null): Promise<{ id: string; key: string }> {
+  /** A completed job with a published MP3 and its private WAV and FLAC, completed `daysAgo` days ago. */
+  async function publishedJob(daysAgo: number, tokenId: number | null): Promise<{ id: string; key: string; losslessKeys: string[] }> {
     const id = await stack.enqueue({ prompt: `song ${daysAgo}` });
     const key = audioObjectKey(id);
     const bytes = randomBytes(64);
     assert.ok((await stack.store.put(key, bytes, { contentType: 'audio/mpeg' })).ok);
+    const losslessKeys = LOSSLESS_FORMATS.map((format) => losslessObjectKey(id, format));
+    for (const losslessKey of losslessKeys)
+      assert.ok((await stack.store.put(losslessKey, randomBytes(96), { contentType: 'audio/flac', private: true })).ok);
     await stack.db.none(
       `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', audio_key = $2, audio_url = $3, audio_hash = $4, started_at = now() - make_interval(days => $5),
-              completed_at = now() - make_interval(days => $5), nft_token_id = $6 WHERE id = $1`,
-      [id, key, stack.store.publicUrl(key), contentHash(bytes), daysAgo, tokenId],
+              completed_at = now() - make_interval(days => $5), nft_token_id = $6, lossless = $7 WHERE id = $1`,
+      [
+        id,
+        key,
+        stack.store.publicUrl(key),
+        contentHash(bytes),
+        daysAgo,
+        tokenId,
+        { sample_rate: 44100, bits_per_sample: 24, channels: 2, wav_bytes: 96, flac_bytes: 96 },
+      ],
     );
-    return { id, key };
+    return { id, key, losslessKeys };
   }
   const exists = async (key: string): Promise<boolean> => (await stack.store.head(key)).ok;
   const sweep = () => sweepRetention(stack.db, stack.store, { abandonedAfterSeconds: 720 });
 
-  it('deletes unminted audio older than 90 days, keeps minted and recent audio, and marks purged_at', async () => {
+  it('deletes unminted audio (MP3, WAV, FLAC) older than 90 days, keeps minted and recent audio, and marks purged_at', async () => {
     const old = await publishedJob(91, null);
     const minted = await publishedJob(120, 1);
     const recent = await publishedJob(10, null);
@@ -44,6 +55,13 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.equal(report.audioPurged, 1);
     assert.deepEqual(report.errors, []);
     assert.deepEqual([await exists(old.key), await exists(minted.key), await exists(recent.key)], [false, true, true]);
+    for (const [job, kept] of [
+      [old, false],
+      [minted, true],
+      [recent, true],
+    ] as const) {
+      for (const losslessKey of job.losslessKeys) assert.equal(await exists(losslessKey), kept, losslessKey);
+    }
     const purged = await stack.db.one<{ purged_at: Date | null; audio_hash: string | null; status: string }>(
       'SELECT purged_at, audio_hash, status FROM generation_jobs WHERE id = $1',
       [old.id],

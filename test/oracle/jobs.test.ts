@@ -23,6 +23,12 @@ import type { LoggedIn } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { readC2pa } from '../support/c2pa.ts';
+import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
+import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
+import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
+import type { Hex } from 'viem';
+
+const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
 
 /** The worker waits this long before each model step: long enough to cancel a running job. */
 const SLOW_MODEL_MS = 2500;
@@ -171,6 +177,102 @@ describe('job cancel, list and provenance (real worker)', () => {
       model: done.model,
       content_credentials: done.content_credentials,
     });
+  });
+
+  it('a song: its WAV and FLAC for its owner only; the same sound from two jobs is signed once (SIGN_006)', async () => {
+    const alice = await stack.app.login();
+    const bob = await stack.app.login();
+    // The built-in model is deterministic: the same prompt and seed make the same PCM.
+    const same = { prompt: 'same sound, one mint', duration: 5, seed: 4242 };
+    const [first, second, other] = [
+      await generate(alice, same),
+      await generate(alice, same),
+      await generate(alice, { ...same, seed: 4243 }),
+    ];
+    const done = await Promise.all([first, second, other].map((id) => waitForStatus(alice, id, JOB_STATUS.completed)));
+    const [firstDone, secondDone] = done;
+    assert.ok(firstDone?.status === JOB_STATUS.completed && secondDone?.status === JOB_STATUS.completed);
+    assert.notEqual(firstDone.audio_hash, secondDone.audio_hash, 'each MP3 carries its own manifest');
+    const pcm = await stack.app.db.map(
+      'SELECT pcm_hash FROM generation_jobs WHERE id = ANY($1::uuid[]) ORDER BY created_at',
+      [[first, second, other].map((id) => id.slice(4))],
+      (row: { pcm_hash: string }) => row.pcm_hash,
+    );
+    assert.equal(pcm[0], pcm[1], 'the same sound');
+    assert.notEqual(pcm[0], pcm[2], 'another seed, another sound');
+
+    // The status lists both files; only the owner gets a download URL.
+    const lossless = firstDone.lossless;
+    assert.ok(lossless !== null);
+    assert.deepEqual(
+      { ...lossless, files: lossless.files.map((f) => [f.format, f.content_type, f.download]) },
+      {
+        sample_rate: 44100,
+        bits_per_sample: 24,
+        channels: 2,
+        files: [
+          ['wav', 'audio/wav', `/api/generate/${first}/download/wav`],
+          ['flac', 'audio/flac', `/api/generate/${first}/download/flac`],
+        ],
+      },
+    );
+    const refused = await stack.app.request(`/api/generate/${first}/download/wav`, { token: bob.token });
+    assert.equal(refused.status, 404, refused.text);
+    assertVariantAError(refused.body, 'NOT_FOUND');
+    const badFormat = await stack.app.request(`/api/generate/${first}/download/mp4`, { token: alice.token });
+    assert.equal(badFormat.status, 400, badFormat.text);
+    assertVariantAError(badFormat.body, 'VALIDATION_ERROR');
+    const files: Record<string, Uint8Array> = {};
+    for (const file of lossless.files) {
+      const answer = await stack.app.request(file.download, { token: alice.token });
+      assert.equal(answer.status, 200, answer.text);
+      const link = downloadLinkSchema.parse(answer.body);
+      assert.deepEqual([link.job_id, link.format, link.bytes], [first, file.format, file.bytes]);
+      const fetched = await fetch(link.url);
+      assert.equal(fetched.status, 200);
+      files[file.format] = new Uint8Array(await fetched.arrayBuffer());
+      assert.equal(files[file.format]?.length, file.bytes);
+      const unsigned = await fetch(link.url.split('?')[0] ?? '');
+      assert.equal(unsigned.status, 403, 'the object is private');
+      const report = await readC2pa(
+        files[file.format] ?? new Uint8Array(),
+        stack.c2pa.caPem,
+        file.content_type as 'audio/wav' | 'audio/flac',
+      );
+      assert.equal(report.validation_state, 'Trusted', JSON.stringify(report.validation_status));
+      const generation = report.manifests[report.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation');
+      assert.equal((generation?.data as { jobId: string }).jobId, first);
+    }
+    const [wav, flac] = await Promise.all([
+      ffmpegDecode(files.wav ?? new Uint8Array(), 's32le'),
+      ffmpegDecode(files.flac ?? new Uint8Array(), 's32le'),
+    ]);
+    assert.equal(wav.length, 5 * 44100 * 2 * 4);
+    assert.ok(wav.equals(flac), 'WAV and FLAC decode to the same samples');
+
+    // One mint per sound: the first job is signed, the second refused with nothing recorded, the other sound signed.
+    const sign = (jobId: string) =>
+      stack.app.request('/api/signature', {
+        token: alice.token,
+        body: { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI },
+      });
+    const signed = await sign(first);
+    assert.equal(signed.status, 200, signed.text);
+    const { signature, audio_hash: audioHash } = signed.body as { signature: Hex; audio_hash: Hex };
+    const message = keccak256(encodePacked(['address', 'string', 'bytes32'], [alice.address as Hex, METADATA_URI, audioHash]));
+    assert.equal(await recoverMessageAddress({ message: { raw: message }, signature }), stack.signer.address);
+    const twice = await sign(second);
+    assert.equal(twice.status, 409, twice.text);
+    assertVariantAError(twice.body, 'SIGN_006');
+    const unsignedRow = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [
+      second.slice(4),
+    ]);
+    assert.equal(unsignedRow.signature, null, 'nothing was claimed');
+    const signatures = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE user_id = $1', [
+      alice.userId,
+    ]);
+    assert.equal(signatures.n, 1);
+    assert.equal((await sign(other)).status, 200, 'a different sound mints on its own');
   });
 
   it('Variant B (`Prefer: wait`) answers lyrics and model too, and replays the same answer for the same Idempotency-Key', async () => {

@@ -9,6 +9,7 @@ import {
   cancelJob,
   coverDataUri,
   createSongmintApi,
+  downloadSong,
   generate,
   getMintSignature,
   getWebhookSecret,
@@ -143,6 +144,36 @@ describe('@songmint/sdk over HTTP', () => {
       idempotencyKey: 'sign-1',
     });
     assert.equal(requests[0]?.headers['idempotency-key'], 'sign-1');
+  });
+
+  it("downloadSong asks the API for the file's URL, then fetches it without the token, checking its size", async () => {
+    const flac = Buffer.from('fLaC and more bytes');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let stated = flac.length;
+    serve((req, res) => {
+      if (req.url?.startsWith('/lossless/')) {
+        res.end(flac);
+        return;
+      }
+      json(res, 200, {
+        job_id: JOB,
+        format: 'flac',
+        content_type: 'audio/flac',
+        bytes: stated,
+        url: `${base}/lossless/${JOB}.flac?X-Amz-Signature=abc`,
+        expires_at: '2026-11-23T01:00:00.000Z',
+      });
+    });
+    assert.deepEqual(Buffer.from(await downloadSong(api, { jobId: JOB, format: 'flac' })), flac);
+    assert.deepEqual(
+      requests.map((request) => [request.url, request.headers.authorization]),
+      [
+        [`/api/generate/${JOB}/download/flac`, 'Bearer session-token'],
+        [`/lossless/${JOB}.flac?X-Amz-Signature=abc`, undefined],
+      ],
+    );
+    stated = flac.length + 1;
+    await assert.rejects(downloadSong(api, { jobId: JOB, format: 'flac' }), { code: 'UNEXPECTED_RESPONSE' });
   });
 
   it('a rejected request becomes a SongmintApiError with the API code, status and Retry-After', async () => {

@@ -65,14 +65,19 @@ function initReader(): void {
 }
 
 /**
- * Reads and validates the manifest store of an MP3 with c2pa-rs; `trustAnchorPem` makes a
- * certificate issued by that CA trusted (validation_state `Trusted`).
+ * Reads and validates the manifest store of a file (an MP3 unless `format` says otherwise: a
+ * song's WAV or FLAC) with c2pa-rs; `trustAnchorPem` makes a certificate issued by that CA
+ * trusted (validation_state `Trusted`).
  */
-export async function readC2pa(mp3: Uint8Array, trustAnchorPem?: string): Promise<C2paReport> {
+export async function readC2pa(
+  bytes: Uint8Array,
+  trustAnchorPem?: string,
+  format: 'audio/mpeg' | 'audio/wav' | 'audio/flac' = 'audio/mpeg',
+): Promise<C2paReport> {
   initReader();
   const settings =
     trustAnchorPem === undefined ? undefined : JSON.stringify({ trust: { user_anchors: trustAnchorPem }, verify: { verify_trust: true } });
-  const reader = await WasmReader.fromBytes('audio/mpeg', mp3, settings);
+  const reader = await WasmReader.fromBytes(format, bytes, settings);
   try {
     return JSON.parse(reader.json()) as C2paReport;
   } finally {

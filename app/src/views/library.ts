@@ -26,6 +26,7 @@ import { gatewayUrl } from '../gateway.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { connectPanel } from './wallet.ts';
+import { downloadLinks } from './downloads.ts';
 
 const PAGE_SIZE = 10;
 type Completed = Extract<JobStatus, { status: 'completed' }>;
@@ -401,6 +402,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, mi
       h('summary', {}, song.lyrics === null ? 'Instrumental (no lyrics)' : 'Lyrics'),
       h('pre', { class: 'lyrics' }, song.lyrics ?? ''),
     ),
+    downloadLinks(context, { jobId: job.job_id, lossless: song.lossless }),
     next,
   );
   renderNextStep(context, next, job, song, minted?.tokenId);

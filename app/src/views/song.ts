@@ -12,6 +12,7 @@ import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format
 import { launchPanel } from './launch.ts';
 import { tradePanel } from './trade.ts';
 import { connectPanel } from './wallet.ts';
+import { downloadLinks } from './downloads.ts';
 
 const HISTORY_LIMIT = 500;
 const DAY_MS = 86_400_000;
@@ -74,6 +75,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
         }),
       );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
+    details.append(downloadLinks(context, { audioUrl: metadata.animation_url }));
     details.append(
       facts([
         ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],

@@ -321,6 +321,18 @@ export interface CompletedAudio {
   contentCredentials: ContentCredentialsRecord;
   /** The private object keeping the song's final latents (core/src/song-edits.ts), or null. */
   latentsKey?: string | null;
+  /** The song's lossless masters as stored (`losslessObjectKey`), and the hash of their PCM (absent: none made). */
+  lossless?: LosslessRecord;
+  pcmHash?: string;
+}
+
+/** A song's stored WAV and FLAC: the `lossless` column. */
+export interface LosslessRecord {
+  sample_rate: number;
+  bits_per_sample: number;
+  channels: number;
+  wav_bytes: number;
+  flac_bytes: number;
 }
 
 /** What a job's audio carries as content credentials: the `content_credentials` column. */
@@ -339,7 +351,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
-            content_credentials = $14, latents_key = $15, error_code = NULL, error_message = NULL
+            content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
     [
       job.id,
@@ -357,6 +369,8 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.modelCommercialUse,
       JSON.stringify(audio.contentCredentials),
       audio.latentsKey ?? null,
+      audio.lossless === undefined ? null : JSON.stringify(audio.lossless),
+      audio.pcmHash ?? null,
     ],
   );
   return result.rowCount === 1;
@@ -405,22 +419,23 @@ export async function failAbandonedJobs(db: Queryable, abandonedAfterSeconds: nu
 
 /**
  * Completed, unminted, unpurged jobs whose audio is older than the retention period, oldest
- * first, with their kept latents (purged with the audio).
+ * first, with their kept latents and whether they have lossless masters (all purged with the audio).
  */
 export async function findExpiredAudio(
   db: Queryable,
   limit: number,
-): Promise<{ id: string; audioKey: string; latentsKey: string | null }[]> {
+): Promise<{ id: string; audioKey: string; latentsKey: string | null; lossless: boolean }[]> {
   return db.map(
-    `SELECT id, audio_key, latents_key FROM generation_jobs
+    `SELECT id, audio_key, latents_key, lossless IS NOT NULL AS lossless FROM generation_jobs
       WHERE status = ${S.completed} AND nft_token_id IS NULL AND purged_at IS NULL AND audio_key IS NOT NULL
         AND completed_at < now() - make_interval(days => $1)
       ORDER BY completed_at LIMIT $2`,
     [AUDIO_RETENTION_DAYS, limit],
-    (row: { id: string; audio_key: string; latents_key: string | null }) => ({
+    (row: { id: string; audio_key: string; latents_key: string | null; lossless: boolean }) => ({
       id: row.id,
       audioKey: row.audio_key,
       latentsKey: row.latents_key,
+      lossless: row.lossless,
     }),
   );
 }

@@ -10,7 +10,7 @@ import type S3rver from 's3rver';
 import type { S3rverMiddleware } from 's3rver';
 
 /** Key prefixes no anonymous request may read. */
-export const PRIVATE_PREFIXES = ['preview/'] as const;
+export const PRIVATE_PREFIXES = ['preview/', 'lossless/'] as const;
 
 const ACCESS_DENIED = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
 

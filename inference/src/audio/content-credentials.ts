@@ -17,7 +17,8 @@
  * and the model as softwareAgent; `com.songmint.generation` with the generator, the model's
  * name, version and licence, the seed, the prompt's SHA-256 (not the prompt: it is the user's),
  * the job id and whether it is a song or a preview; and the `c2pa.hash.data` hard binding.
- * The claim's generator is Songmint and its version.
+ * The claim's generator is Songmint and its version. A song's WAV and FLAC (lossless.ts) carry the
+ * same assertions through `embedManifest`, each bound to its own bytes.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -125,16 +126,38 @@ function coseSigner(identity: SigningIdentity): Signer {
 }
 
 /**
- * Tags and signs `mp3` (the encoder's frames, no tag yet): returns the bytes to hash and
- * publish. Throws only on a fault (the identity was checked at start).
+ * Where a format keeps the manifest store: the file is `before` + store + `after`, and the
+ * `c2pa.hash.data` exclusion is the store's bytes plus the last `exclusionExtra` bytes of
+ * `before` (a RIFF chunk header; 0 where the store sits inside an ID3 GEOB frame). `before`'s
+ * length may not depend on the store's length, only its contents (the sizes it states) may.
  */
-export async function finishMp3(mp3: Uint8Array, provenance: SongProvenance, identity: SigningIdentity): Promise<FinishedMp3> {
+interface StoreLayout {
+  around(storeLength: number): { before: Uint8Array; after: readonly Uint8Array[] };
+  exclusionExtra: number;
+}
+
+/** What `embedManifest` made: the signed file and its manifest's size and label. */
+export interface EmbeddedManifest {
+  bytes: Uint8Array;
+  manifestBytes: number;
+  manifestLabel: string;
+}
+
+/**
+ * Builds, places and signs the manifest for a file of `assetFormat` laid out by `layout`: one
+ * set of assertions for every format a song is published in (MP3, WAV, FLAC).
+ */
+export async function embedManifest(
+  assetFormat: string,
+  provenance: SongProvenance,
+  identity: SigningIdentity,
+  layout: StoreLayout,
+): Promise<EmbeddedManifest> {
   const signer = coseSigner(identity);
-  const title = titleFromPrompt(provenance.prompt);
   const store = new ManifestStore();
   const manifest = store.createManifest({
     claimVersion: ClaimVersion.V2,
-    assetFormat: 'audio/mpeg',
+    assetFormat,
     instanceID: `xmp:iid:${randomUUID()}`,
     defaultHashAlgorithm: 'SHA-256',
     signer,
@@ -175,26 +198,58 @@ export async function finishMp3(mp3: Uint8Array, provenance: SongProvenance, ide
   const dataHash = DataHashAssertion.create('SHA-256');
   manifest.addAssertion(dataHash);
 
-  const frames = [textFrame('TIT2', title), textFrame('TSSE', `${GENERATOR.name} ${GENERATOR.version}`), commentFrame(AI_COMMENT)];
-  const preamble = geobPreamble(C2PA_GEOB_MIME, 'c2pa', 'c2pa manifest store');
-  // The manifest's offset does not depend on its length (ID3 sizes are fixed-width), so the
-  // exclusion is set first and the data hash's padding absorbs the bytes its numbers take.
-  const placeholderHead = id3TagHead(frames, { id: 'GEOB', head: preamble, length: 0 });
+  // The manifest's offset does not depend on its length (ID3 and RIFF sizes are fixed-width), so
+  // the exclusion is set first and the data hash's padding absorbs the bytes its numbers take.
+  const exclusionStart = layout.around(0).before.length - layout.exclusionExtra;
   const sizeBefore = dataHash.generateJUMBFBox().measureSize();
   const storeLength = store.measureSize();
-  dataHash.exclusions = [{ start: placeholderHead.length, length: storeLength }];
+  dataHash.exclusions = [{ start: exclusionStart, length: layout.exclusionExtra + storeLength }];
   dataHash.paddingLength -= dataHash.generateJUMBFBox().measureSize() - sizeBefore;
   if (dataHash.paddingLength < 0 || store.measureSize() !== storeLength) throw new Error('the data hash outgrew its padding');
 
-  const head = id3TagHead(frames, { id: 'GEOB', head: preamble, length: storeLength });
-  dataHash.hash = new Uint8Array(createHash('sha256').update(head).update(mp3).digest());
+  const { before, after } = layout.around(storeLength);
+  const hash = createHash('sha256').update(before.subarray(0, exclusionStart));
+  for (const part of after) hash.update(part);
+  dataHash.hash = new Uint8Array(hash.digest());
   await manifest.sign(signer);
   const jumbf = store.getBytes();
   if (jumbf.length !== storeLength) throw new Error(`the signed manifest store is ${jumbf.length} bytes, ${storeLength} were reserved`);
 
-  const bytes = new Uint8Array(head.length + jumbf.length + mp3.length);
-  bytes.set(head, 0);
-  bytes.set(jumbf, head.length);
-  bytes.set(mp3, head.length + jumbf.length);
-  return { bytes, manifestBytes: jumbf.length, tagBytes: head.length + jumbf.length, manifestLabel: manifest.label ?? '' };
+  const bytes = new Uint8Array(before.length + jumbf.length + after.reduce((sum, part) => sum + part.length, 0));
+  bytes.set(before, 0);
+  bytes.set(jumbf, before.length);
+  let offset = before.length + jumbf.length;
+  for (const part of after) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return { bytes, manifestBytes: jumbf.length, manifestLabel: manifest.label ?? '' };
+}
+
+/**
+ * The ID3v2 tag a song's MP3 (and its FLAC, as c2pa-rs reads FLAC) starts with: the title, the
+ * generator, the AI comment and the manifest store in a GEOB frame, then `body` untouched.
+ */
+export async function embedInId3Tag(
+  body: Uint8Array,
+  assetFormat: string,
+  provenance: SongProvenance,
+  identity: SigningIdentity,
+): Promise<FinishedMp3> {
+  const title = titleFromPrompt(provenance.prompt);
+  const frames = [textFrame('TIT2', title), textFrame('TSSE', `${GENERATOR.name} ${GENERATOR.version}`), commentFrame(AI_COMMENT)];
+  const preamble = geobPreamble(C2PA_GEOB_MIME, 'c2pa', 'c2pa manifest store');
+  const embedded = await embedManifest(assetFormat, provenance, identity, {
+    around: (storeLength) => ({ before: id3TagHead(frames, { id: 'GEOB', head: preamble, length: storeLength }), after: [body] }),
+    exclusionExtra: 0,
+  });
+  return { ...embedded, tagBytes: embedded.bytes.length - body.length };
+}
+
+/**
+ * Tags and signs `mp3` (the encoder's frames, no tag yet): returns the bytes to hash and
+ * publish. Throws only on a fault (the identity was checked at start).
+ */
+export function finishMp3(mp3: Uint8Array, provenance: SongProvenance, identity: SigningIdentity): Promise<FinishedMp3> {
+  return embedInId3Tag(mp3, 'audio/mpeg', provenance, identity);
 }

@@ -1,9 +1,9 @@
 /**
  * The retention sweep (one sweeper at a time across the fleet, by advisory lock), over the job
  * transitions of core/src/jobs/job-state.ts:
- * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): object and its kept
- *   latents (core/src/song-edits.ts) deleted, row
- *   marked `purged_at` (the row keeps audio_url and audio_hash as the record of what was published);
+ * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): the MP3, the song's
+ *   lossless WAV and FLAC and its kept latents (core/src/song-edits.ts) deleted, row marked
+ *   `purged_at` (the row keeps audio_url and audio_hash as the record of what was published);
  * - previews past their expiry (core/src/previews.ts, 24 hours after the request): object and
  *   clip row deleted (the preview job's record stays, so its status route answers 410, until
  *   `PREVIEW_RECORD_DAYS`);
@@ -13,6 +13,7 @@
 import type { Database } from '../../../core/src/db/database.ts';
 import { ABANDONED_JOB_MESSAGE, failAbandonedJobs, findExpiredAudio, markPurged, unmarkPurged } from '../../../core/src/jobs/job-state.ts';
 import { failAbandonedPreviews, prunePreviewRecords } from '../../../core/src/jobs/preview-state.ts';
+import { LOSSLESS_FORMATS, losslessObjectKey } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { findExpiredClips, forgetClip } from '../../../core/src/previews.ts';
 
@@ -42,14 +43,22 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
       for (const row of await findExpiredAudio(t, BATCH)) {
         // Mark first (unless minted meanwhile), then delete; undo the mark if the delete fails.
         if (!(await markPurged(t, row.id))) continue;
-        const deleted = await store.delete(row.audioKey);
-        // The kept latents (song edits) go with the audio: an expired song can no longer be edited.
-        const latents = deleted.ok && row.latentsKey !== null ? await store.delete(row.latentsKey) : deleted;
-        if (deleted.ok && !latents.ok) report.errors.push(`${row.latentsKey ?? ''}: ${latents.error.message}`);
-        if (deleted.ok) report.audioPurged += 1;
+        // The kept latents (song edits) and the lossless masters go with the audio: an expired song
+        // can no longer be edited or downloaded.
+        const keys = [
+          ...(row.lossless ? LOSSLESS_FORMATS.map((format) => losslessObjectKey(row.id, format)) : []),
+          ...(row.latentsKey === null ? [] : [row.latentsKey]),
+          row.audioKey,
+        ];
+        const failed: string[] = [];
+        for (const key of keys) {
+          const deleted = await store.delete(key);
+          if (!deleted.ok) failed.push(`${key}: ${deleted.error.message}`);
+        }
+        if (failed.length === 0) report.audioPurged += 1;
         else {
           await unmarkPurged(t, row.id);
-          report.errors.push(`${row.audioKey}: ${deleted.error.message}`);
+          report.errors.push(...failed);
         }
       }
       for (const clip of await findExpiredClips(t, BATCH)) {

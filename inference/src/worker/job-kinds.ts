@@ -8,10 +8,18 @@
  * - preview: `preview_jobs` (core/src/jobs/preview-state.ts), stored privately at
  *   `preview/<session_id>.mp3` (core/src/previews.ts), never cancelled, never charged daily.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { DatabaseTask, Queryable } from '../../../core/src/db/database.ts';
-import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import {
+  LOSSLESS_CONTENT_TYPES,
+  LOSSLESS_FORMATS,
+  audioObjectKey,
+  losslessObjectKey,
+  toPublicJobId,
+} from '../../../core/src/generation-queue.ts';
+import { LOSSLESS_BITS_PER_SAMPLE } from '../audio/lossless.ts';
 import type { GenerationMessage, PreviewMessage } from '../../../core/src/generation-queue.ts';
 import {
   attemptCancelled,
@@ -148,6 +156,18 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         sha256: sha256OfContentHash(song.audioHash),
       });
       if (!put.ok) throw new UploadFailedError(`upload of ${key}`, put.error);
+      const lossless = song.lossless;
+      if (lossless === null) throw new Error('a song without its lossless masters');
+      // The masters are private: only the owner gets a presigned URL, through the API.
+      for (const format of LOSSLESS_FORMATS) {
+        const losslessKey = losslessObjectKey(job.id, format);
+        const stored = await publishObject(deps.store, losslessKey, lossless[format], {
+          contentType: LOSSLESS_CONTENT_TYPES[format],
+          private: true,
+          sha256: createHash('sha256').update(lossless[format]).digest('hex'),
+        });
+        if (!stored.ok) throw new UploadFailedError(`upload of ${losslessKey}`, stored.error);
+      }
       await deps.pipeline.enterStage?.('completion', signal);
       return completeJob(tx, job, {
         audioKey: key,
@@ -163,6 +183,14 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         modelCommercialUse: model.licence.commercial_use,
         contentCredentials: { standard: 'c2pa', manifest: song.credentials.manifestLabel, signer: deps.pipeline.signingIdentity.subject },
         latentsKey,
+        lossless: {
+          sample_rate: lossless.pcm.sampleRate,
+          bits_per_sample: LOSSLESS_BITS_PER_SAMPLE,
+          channels: lossless.pcm.channels,
+          wav_bytes: lossless.wav.length,
+          flac_bytes: lossless.flac.length,
+        },
+        pcmHash: lossless.pcmHash,
       });
     },
     retry: retryJob,

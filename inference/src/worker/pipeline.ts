@@ -1,7 +1,8 @@
 /**
  * One generation, from prompt to MP3 bytes: lyrics step (when asked), text encoding, the music
- * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file. Publishing (upload
- * + completion) is the caller's, inside the job's transaction.
+ * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file; for a
+ * song also its lossless WAV and FLAC of the same PCM (lossless.ts). Publishing (upload +
+ * completion) is the caller's, inside the job's transaction.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EncoderBackend } from '../audio/encoder-backend.ts';
@@ -9,6 +10,8 @@ import type { EncoderPool } from '../audio/encoder-pool.ts';
 import { finishMp3 } from '../audio/content-credentials.ts';
 import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
+import { encodeLossless } from '../audio/lossless.ts';
+import type { LosslessFiles } from '../audio/lossless.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { MAX_LYRICS_TOKENS } from '../lyrics/lyrics-generator.ts';
@@ -59,6 +62,8 @@ export interface StageTimings {
   /** ID3 tags and the signed C2PA manifest. */
   credentialsMs: number;
   hashMs: number;
+  /** WAV and FLAC with their manifests (0 for a preview, which has none). */
+  losslessMs: number;
 }
 
 export interface Song {
@@ -76,6 +81,8 @@ export interface Song {
   credentials: { manifestBytes: number; tagBytes: number; manifestLabel: string };
   /** The model's kept-latents object (stored privately beside the audio), or null. */
   kept: Uint8Array | null;
+  /** A song's WAV and FLAC and the hash of their PCM; null for a preview. */
+  lossless: LosslessFiles | null;
   timings: StageTimings;
 }
 
@@ -174,19 +181,22 @@ export async function generateSong(
 
   // Tags and content credentials go in before hashing: audio_hash is the hash of the served bytes.
   t = performance.now();
-  const finished = await finishMp3(
-    mp3.value.bytes,
-    {
-      jobId: request.jobId,
-      kind: request.kind,
-      prompt: request.prompt,
-      seed: request.seed,
-      model: { name: model.name, version: model.version, licence: model.licence },
-      ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
-    },
-    deps.signingIdentity,
-  );
+  const provenance = {
+    jobId: request.jobId,
+    kind: request.kind,
+    prompt: request.prompt,
+    seed: request.seed,
+    model: { name: model.name, version: model.version, licence: model.licence },
+    ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
+  };
+  const finished = await finishMp3(mp3.value.bytes, provenance, deps.signingIdentity);
   const credentialsMs = performance.now() - t;
+
+  // The masters: the PCM the MP3 was just encoded from, losslessly, with the same credentials.
+  t = performance.now();
+  const lossless =
+    request.kind === 'song' ? await encodeLossless(pcm.channels, pcm.sampleRate, provenance, deps.signingIdentity, signal) : null;
+  const losslessMs = performance.now() - t;
 
   t = performance.now();
   const tooLarge = audioSizeRefusal(finished.bytes.length);
@@ -208,6 +218,7 @@ export async function generateSong(
     encoderBackend: mp3.value.backend,
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
     kept: rendered.kept,
-    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs },
+    lossless,
+    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, losslessMs },
   };
 }

@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'SIGN_004',
   // The audio's model is licensed for non-commercial use only (model-licence.ts).
   'SIGN_005',
+  // The same sound (PCM hash) was already signed for another job (signatures.ts, "one mint per sound").
+  'SIGN_006',
   'RATE_001',
   // Hourly per-category request limit (the spec's RATE_001 is the daily tier counter).
   'RATE_002',
@@ -62,6 +64,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   SIGN_003: 409,
   SIGN_004: 409,
   SIGN_005: 403,
+  SIGN_006: 409,
   RATE_001: 429,
   RATE_002: 429,
   IDEM_001: 422,

@@ -2,7 +2,9 @@ import type { Database } from '../../../core/src/db/database.ts';
 import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import type { ContentCredentialsRecord, JobStatus } from '../../../core/src/jobs/job-state.ts';
+import type { ContentCredentialsRecord, JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import { losslessView } from './lossless.ts';
+import type { LosslessView } from './lossless.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
 import { jobFailureCode } from './errors.ts';
@@ -27,6 +29,8 @@ export interface JobRecord {
   modelVersion: string | null;
   /** The C2PA manifest the audio carries; null for audio published before credentials were embedded. */
   contentCredentials: ContentCredentialsRecord | null;
+  /** The song's stored WAV and FLAC; null when it has none (made before they were kept, or purged by retention). */
+  lossless: LosslessRecord | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: Date;
@@ -50,6 +54,7 @@ export type JobView =
       lyrics: string | null;
       model: ModelRecord | null;
       content_credentials: ContentCredentialsRecord | null;
+      lossless: LosslessView | null;
       signature_used: boolean;
       nft_token_id: string | null;
     }
@@ -91,6 +96,7 @@ export interface JobRow {
   model_name: string | null;
   model_version: string | null;
   content_credentials: ContentCredentialsRecord | null;
+  lossless: LosslessRecord | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
@@ -101,7 +107,7 @@ export interface JobRow {
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
             used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at,
-            signature_used, nft_token_id::text AS nft_token_id`;
+            signature_used, nft_token_id::text AS nft_token_id, CASE WHEN purged_at IS NULL THEN lossless END AS lossless`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -119,6 +125,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     modelName: row.model_name,
     modelVersion: row.model_version,
     contentCredentials: row.content_credentials,
+    lossless: row.lossless,
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: row.created_at,
@@ -153,6 +160,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         lyrics: job.usedLyrics,
         model: modelRecord(job.modelName, job.modelVersion),
         content_credentials: job.contentCredentials,
+        lossless: losslessView(jobId, job.lossless),
         signature_used: job.signatureUsed,
         nft_token_id: job.nftTokenId,
       };

@@ -15,6 +15,13 @@
  * (docs/minting.md, "Rotating the platform signer"). The replacement is one statement too,
  * conditional on the stored signature being the one found dead, so concurrent requests again
  * give exactly one new signature.
+ *
+ * One mint per sound (an extension, SIGN_006): every MP3 carries its own manifest, so two jobs
+ * that made the same sound (same model, prompt and seed) have different audio hashes, and the
+ * contract's one mint per hash would let the sound be minted twice. The job's `pcm_hash` (the
+ * SHA-256 of the PCM its MP3 was encoded from) is checked in the lookup and copied into the
+ * signature row, whose unique index refuses a second job's claim for the same sound even when
+ * two requests race. Songs made before the hash was recorded have none and are not checked.
  */
 import type { Address, Hex } from 'viem';
 import { contentHashFromSha256 } from '../../../core/src/content-hash.ts';
@@ -80,9 +87,13 @@ export interface SignableJob {
   audio_key: string | null;
   audio_hash: Hex | null;
   signature: string | null;
+  /** True when the job's sound (`pcm_hash`) was signed for another job already. */
+  sound_signed_elsewhere: boolean;
 }
 
 const UNIQUE_VIOLATION = '23505';
+/** The unique index on mint_signatures.pcm_hash (migration 0014). */
+const PCM_HASH_KEY = 'mint_signatures_pcm_hash_key';
 
 function invalidJob(publicId?: string) {
   // Unknown, malformed and someone else's job ids answer alike: no job existence leaks.
@@ -96,7 +107,9 @@ function invalidJob(publicId?: string) {
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
-const SIGNABLE_COLUMNS = 'id, status, audio_key, audio_hash, signature';
+const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature,
+  EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
+    AS sound_signed_elsewhere`;
 /** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
 const byId = (jobId: string, userId: string) =>
   `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs WHERE id = ${jobId} AND user_id = ${userId}`;
@@ -119,10 +132,10 @@ const CLAIM_SIGNATURE = {
   text: `WITH claimed AS (
            UPDATE generation_jobs SET signature = $3, metadata_uri = $4
             WHERE id = $1 AND user_id = $2 AND status = ${sqlStatus(JOB_STATUS.completed)} AND signature IS NULL
-            RETURNING id, user_id, audio_hash)
+            RETURNING id, user_id, audio_hash, pcm_hash)
          INSERT INTO mint_signatures
-           (job_id, user_id, minter, metadata_uri, audio_hash, signature, signer_address, issued_at, expires_at)
-         SELECT id, user_id, $5, $4, audio_hash, $3, $6, $7, $8 FROM claimed
+           (job_id, user_id, minter, metadata_uri, audio_hash, pcm_hash, signature, signer_address, issued_at, expires_at)
+         SELECT id, user_id, $5, $4, audio_hash, pcm_hash, $3, $6, $7, $8 FROM claimed
          RETURNING job_id`,
 };
 /** Replaces the stored signature `$9` (found stranded) with `$3`; no row when another request did first. */
@@ -200,6 +213,9 @@ export async function signFoundJob(
   const refused = await modelLicenceRefusal(deps, job.id, jobId);
   if (refused !== null) return fail(refused);
 
+  // One mint per sound: another job with the same PCM was signed already.
+  if (job.sound_signed_elsewhere) return fail(soundSigned(jobId));
+
   const audioHash = job.audio_hash;
   const minter = request.minter.toLowerCase() as Address;
   // Signed before the claim: a key whose HSM or KMS does not answer leaves nothing recorded.
@@ -226,6 +242,7 @@ export async function signFoundJob(
         : await deps.db.oneOrNone<{ id: string }>({ ...REPLACE_SIGNATURE, values: [...values, job.signature] });
     if (claimed === null) return fail(alreadySigned(jobId));
   } catch (error) {
+    if (isUniqueViolation(error) && (error as { constraint?: unknown }).constraint === PCM_HASH_KEY) return fail(soundSigned(jobId));
     if (isUniqueViolation(error)) {
       return fail(
         appError('SIGN_002', 'Already signed', {
@@ -267,6 +284,14 @@ async function isStranded(deps: SignatureDeps, jobId: string, audioHash: Hex): P
   // The current key's own signature still works; a recorded mint means the audio is used.
   if (issued === null || issued.token_id !== null || issued.signer_address === deps.signer.address.toLowerCase()) return ok(false);
   return deps.signerStatus.isStranded({ signer: issued.signer_address, audioHash });
+}
+
+function soundSigned(jobId: string) {
+  return appError('SIGN_006', 'Sound already signed', {
+    details:
+      'A mint signature was already issued for another job with the same sound (the same PCM hash); each sound is minted once. An edit or a remix is a different sound.',
+    jobId,
+  });
 }
 
 function alreadySigned(jobId: string) {

@@ -48,6 +48,7 @@ import {
 } from './routes/generate.ts';
 import { healthHandler, livenessHandler, metricsHandler, readinessHandler } from './routes/health.ts';
 import { jobEventsHandler } from './routes/job-events.ts';
+import { downloadDocs, downloadHandler, downloadInput } from './routes/downloads.ts';
 import { METADATA_BODY_LIMIT, metadataDocs, parseMetadataRequest, publishMetadataHandler } from './routes/metadata.ts';
 import { nftDocs, nftHandler, nftMintDocs, nftMintHandler, nftMintInput, tokenIdInput } from './routes/nft.ts';
 import { createPreviewDocs, createPreviewHandler, previewDocs, previewHandler, previewInput, sessionIdInput } from './routes/previews.ts';
@@ -83,6 +84,17 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     lookup: ownJobLookup,
     handle: jobEventsHandler,
     docs: jobEventsDocs,
+  }),
+  bearerRoute({
+    method: 'get',
+    path: '/api/generate/{job_id}/download/{format}',
+    operationId: 'getLosslessDownload',
+    charge: { by: 'session', category: 'general' },
+    input: downloadInput,
+    lookup: (input) => ownJobLookup(input.jobId),
+    // Private objects' presigned URLs come from the store the preview routes use.
+    handle: (deps) => deps.previews && downloadHandler({ ...deps, ...deps.previews }),
+    docs: downloadDocs,
   }),
 
   publicRoute({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { codePoints, hexSchema, noNul } from './schema-parts.ts';
 import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
+import { LOSSLESS_FORMATS } from '../../../core/src/generation-queue.ts';
 import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_MAX_LIMIT } from '../domain/job-list.ts';
 import { ERROR_CODES } from '../domain/errors.ts';
 import { DEFAULT_REMIX_STRENGTH, EDIT_TASKS, MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
@@ -179,6 +180,51 @@ export const contentCredentialsSchema = z
       'The signed C2PA manifest embedded in the MP3 (ID3 GEOB frame): made by AI (c2pa.created, trainedAlgorithmicMedia), model and licence, seed, prompt hash, job id. Null for audio published before credentials were embedded.',
   });
 
+/** A song's lossless masters (extension: docs/api.md "Lossless downloads"), in each variant's casing. */
+const losslessFields = {
+  bits: z.number().int().meta({ description: 'Bits per sample of the integer PCM.', example: 24 }),
+  channels: z.number().int().meta({ example: 2 }),
+  rate: z.number().int().meta({ description: "Samples per second: the model's own rate (48000 for ACE-Step).", example: 48000 }),
+  format: z.enum(LOSSLESS_FORMATS),
+  bytes: z.number().int().meta({ description: 'Size of the file.' }),
+  download: z.string().meta({
+    description: 'The API path (GET, bearer token, owner only) that answers a one-hour download URL of the file.',
+    example: '/api/generate/gen_3f1c2b9e-7a4d-4e55-9b0a-2d6f8c1e5a70/download/flac',
+  }),
+};
+const losslessDescription =
+  "WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover.";
+export const losslessSchema = z
+  .strictObject({
+    sample_rate: losslessFields.rate,
+    bits_per_sample: losslessFields.bits,
+    channels: losslessFields.channels,
+    files: z.array(
+      z.strictObject({
+        format: losslessFields.format,
+        content_type: z.string().meta({ example: 'audio/flac' }),
+        bytes: losslessFields.bytes,
+        download: losslessFields.download,
+      }),
+    ),
+  })
+  .meta({ id: 'LosslessFiles', description: losslessDescription });
+export const losslessVariantBSchema = z
+  .strictObject({
+    sampleRate: losslessFields.rate,
+    bitsPerSample: losslessFields.bits,
+    channels: losslessFields.channels,
+    files: z.array(
+      z.strictObject({
+        format: losslessFields.format,
+        contentType: z.string().meta({ example: 'audio/flac' }),
+        bytes: losslessFields.bytes,
+        download: losslessFields.download,
+      }),
+    ),
+  })
+  .meta({ id: 'LosslessFilesVariantB', description: losslessDescription });
+
 const lyricsSchema = z
   .string()
   .nullable()
@@ -192,6 +238,7 @@ export const generateVariantBResultSchema = z
     lyrics: lyricsSchema,
     model: modelRecordSchema.nullable(),
     contentCredentials: contentCredentialsSchema.nullable(),
+    lossless: losslessVariantBSchema.nullable(),
   })
   .meta({ id: 'GenerateResultVariantB' });
 
@@ -220,6 +267,7 @@ export const jobStatusSchema = z
       lyrics: lyricsSchema,
       model: modelRecordSchema.nullable(),
       content_credentials: contentCredentialsSchema.nullable(),
+      lossless: losslessSchema.nullable(),
       signature_used: z.boolean().meta({
         description:
           'True once the chain watcher has seen the song minted with its platform signature (confirmed blocks deep); false before, also while a signature is issued but unused.',

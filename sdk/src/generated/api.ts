@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generate/{job_id}/download/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A one-hour download URL of a song's lossless WAV or FLAC (owner only; extension of the spec)
+         * @description The WAV and FLAC hold the exact PCM the song's MP3 was encoded from (24-bit integer, the model's sample rate) and carry the same signed C2PA manifest. They are private: this route answers a presigned GET URL valid one hour. The MP3 stays the file `audio_hash` and the mint signature cover.
+         */
+        get: operations["getLosslessDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generate/{job_id}/events": {
         parameters: {
             query?: never;
@@ -180,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)
-         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
+         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and the same sound (PCM hash) must not have been signed for another job (SIGN_006, 409: one mint per sound). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
          */
         post: operations["issueSignature"];
         delete?: never;
@@ -566,7 +586,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -644,6 +664,7 @@ export interface components {
             audioUrl: string;
             contentCredentials: components["schemas"]["ContentCredentials"];
             duration: number;
+            lossless: components["schemas"]["LosslessFilesVariantB"];
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;
             model: components["schemas"]["ModelRecord"];
@@ -689,6 +710,7 @@ export interface components {
             created_at: string;
             duration: number;
             job_id: string;
+            lossless: components["schemas"]["LosslessFiles"];
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;
             model: components["schemas"]["ModelRecord"];
@@ -736,6 +758,80 @@ export interface components {
             /** @description Seconds since the process started. */
             uptime_seconds: number;
         };
+        LosslessDownload: {
+            bytes: number;
+            /** @example audio/flac */
+            content_type: string;
+            /**
+             * Format: date-time
+             * @description When `url` stops working (UTC).
+             */
+            expires_at: string;
+            /** @enum {string} */
+            format: "wav" | "flac";
+            job_id: string;
+            /**
+             * Format: uri
+             * @description Presigned GET URL of the private file, valid 1 hour; every request issues a fresh one.
+             */
+            url: string;
+        };
+        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
+        LosslessFiles: {
+            /**
+             * @description Bits per sample of the integer PCM.
+             * @example 24
+             */
+            bits_per_sample: number;
+            /** @example 2 */
+            channels: number;
+            files: {
+                /** @description Size of the file. */
+                bytes: number;
+                /** @example audio/flac */
+                content_type: string;
+                /**
+                 * @description The API path (GET, bearer token, owner only) that answers a one-hour download URL of the file.
+                 * @example /api/generate/gen_3f1c2b9e-7a4d-4e55-9b0a-2d6f8c1e5a70/download/flac
+                 */
+                download: string;
+                /** @enum {string} */
+                format: "wav" | "flac";
+            }[];
+            /**
+             * @description Samples per second: the model's own rate (48000 for ACE-Step).
+             * @example 48000
+             */
+            sample_rate: number;
+        } | null;
+        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
+        LosslessFilesVariantB: {
+            /**
+             * @description Bits per sample of the integer PCM.
+             * @example 24
+             */
+            bitsPerSample: number;
+            /** @example 2 */
+            channels: number;
+            files: {
+                /** @description Size of the file. */
+                bytes: number;
+                /** @example audio/flac */
+                contentType: string;
+                /**
+                 * @description The API path (GET, bearer token, owner only) that answers a one-hour download URL of the file.
+                 * @example /api/generate/gen_3f1c2b9e-7a4d-4e55-9b0a-2d6f8c1e5a70/download/flac
+                 */
+                download: string;
+                /** @enum {string} */
+                format: "wav" | "flac";
+            }[];
+            /**
+             * @description Samples per second: the model's own rate (48000 for ACE-Step).
+             * @example 48000
+             */
+            sampleRate: number;
+        } | null;
         MetadataRequest: {
             attributes?: components["schemas"]["SongAttributes"];
             /**
@@ -1402,6 +1498,7 @@ export interface components {
                 created_at: string;
                 duration: number;
                 job_id: string;
+                lossless: components["schemas"]["LosslessFiles"];
                 /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                 lyrics: string | null;
                 model: components["schemas"]["ModelRecord"];
@@ -1664,6 +1761,7 @@ export interface operations {
                         created_at: string;
                         duration: number;
                         job_id: string;
+                        lossless: components["schemas"]["LosslessFiles"];
                         /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
                         lyrics: string | null;
                         model: components["schemas"]["ModelRecord"];
@@ -1864,6 +1962,74 @@ export interface operations {
             };
             /** @description Hourly limit (RATE_002). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    getLosslessDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                format: "wav" | "flac";
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The download URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LosslessDownload"];
+                };
+            };
+            /** @description The format is not wav or flac (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours, not completed yet, or a song without lossless files (made before they were kept, or deleted by retention) (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2246,7 +2412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch; IDEM_002 a request with this Idempotency-Key is still running. */
+            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 the same sound was signed for another job; IDEM_002 a request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2651,7 +2817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description SIGN_002, SIGN_003, SIGN_004; IDEM_002 (a request with this Idempotency-Key is still running) */
+            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; IDEM_002 (a request with this Idempotency-Key is still running) */
             409: {
                 headers: {
                     [name: string]: unknown;

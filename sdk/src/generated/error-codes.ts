@@ -12,6 +12,7 @@ export const API_ERROR_CODES = [
   'SIGN_003',
   'SIGN_004',
   'SIGN_005',
+  'SIGN_006',
   'RATE_001',
   'RATE_002',
   'IDEM_001',

@@ -1,5 +1,10 @@
 /** Decoding and inspection helpers for the produced MP3s. */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeTempDir } from '../../../core/src/testing/temp-dirs.ts';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { id3v2Length } from '../../../inference/src/audio/id3-tag.ts';
@@ -45,4 +50,24 @@ export async function fetchPublishedMp3(url: string | null): Promise<{ bytes: Ui
   assert.equal(response.status, 200, `GET ${url}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   return { bytes, audioFramesHash: contentHash(bytes.subarray(id3v2Length(bytes))) };
+}
+
+/**
+ * `bytes` decoded by ffmpeg (an implementation independent of the encoders) at the file's own
+ * rate and channel count, as interleaved raw samples of `sampleFormat`. From a file, not a pipe:
+ * ffmpeg trims an MP3's encoder padding (its Info tag) only where it can seek.
+ */
+export async function ffmpegDecode(bytes: Uint8Array, sampleFormat: 's32le' | 'f32le'): Promise<Buffer> {
+  const dir = await makeTempDir('ffmpeg-decode');
+  try {
+    const input = join(dir.path, 'input');
+    await writeFile(input, bytes);
+    const { stdout } = await promisify(execFile)('ffmpeg', ['-v', 'error', '-i', input, '-f', sampleFormat, 'pipe:1'], {
+      encoding: 'buffer',
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    return stdout;
+  } finally {
+    await dir.remove();
+  }
 }

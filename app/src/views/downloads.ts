@@ -1,0 +1,57 @@
+import { getDownloadLink } from '@songmint/sdk';
+import type { JobStatus, LosslessFiles, SongmintApi } from '@songmint/sdk';
+import { announce, runAction } from '../actions.ts';
+import type { AppContext } from '../context.ts';
+import { h } from '../dom.ts';
+
+/** Where the masters of a song are known: a completed job of the caller's, or a minted song's MP3 URL. */
+export type DownloadSource = { jobId: string; lossless: LosslessFiles | null } | { audioUrl: unknown };
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+
+/** The job id in a published MP3's URL (`…/audio/gen_<uuid>.mp3`). */
+function jobIdOfAudioUrl(audioUrl: unknown): string | undefined {
+  return typeof audioUrl === 'string' ? /\/audio\/(gen_[0-9a-f-]{36})\.mp3$/.exec(audioUrl)?.[1] : undefined;
+}
+
+function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles, box: HTMLElement): void {
+  box.replaceChildren(
+    h('span', {}, `Lossless (${lossless.bits_per_sample}-bit, ${lossless.sample_rate / 1000} kHz): `),
+    ...lossless.files.map((file) => {
+      const button = h('button', { type: 'button', 'data-format': file.format }, `${file.format.toUpperCase()} · ${megabytes(file.bytes)}`);
+      button.addEventListener('click', () => {
+        void runAction(button, `Preparing the ${file.format.toUpperCase()} download…`, async () => {
+          const link = await getDownloadLink(api, { jobId, format: file.format });
+          // The URL is presigned for one hour: the browser fetches the private file itself.
+          const anchor = h('a', { href: link.url, download: `${jobId}.${file.format}` });
+          anchor.click();
+          announce(`Downloading ${file.format.toUpperCase()}.`);
+        });
+      });
+      return button;
+    }),
+  );
+}
+
+/**
+ * Download buttons for a song's lossless WAV and FLAC, for its owner only (the API answers no one
+ * else): from a completed job's status, or, on a song page, by the job its MP3 URL names.
+ */
+export function downloadLinks(context: AppContext, source: DownloadSource): HTMLElement {
+  const box = h('p', { class: 'downloads' });
+  const api = context.session?.api;
+  if (api === undefined) return box;
+  if ('jobId' in source) {
+    if (source.lossless !== null) buttons(api, source.jobId, source.lossless, box);
+    return box;
+  }
+  const jobId = jobIdOfAudioUrl(source.audioUrl);
+  if (jobId === undefined) return box;
+  void api.http
+    .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, signal: context.signal })
+    .then(({ data }: { data?: JobStatus }) => {
+      if (data?.status === 'completed' && data.lossless !== null) buttons(api, jobId, data.lossless, box);
+    })
+    .catch(() => undefined);
+  return box;
+}

@@ -1,0 +1,69 @@
+import { SongmintClientError } from '../errors.ts';
+import type { components } from '../generated/api.ts';
+import type { SongmintApi } from './client.ts';
+import { requireSession, unwrap } from './client.ts';
+
+/** A song's lossless masters as its job status lists them. */
+export type LosslessFiles = NonNullable<components['schemas']['LosslessFiles']>;
+export type LosslessFormat = LosslessFiles['files'][number]['format'];
+
+export interface DownloadLink {
+  jobId: string;
+  format: LosslessFormat;
+  contentType: string;
+  bytes: number;
+  /** Presigned GET URL of the private file; it needs no token. */
+  url: string;
+  /** When `url` stops working (one hour after it was issued). */
+  expiresAt: Date;
+}
+
+export interface LosslessDownloadParameters {
+  /** `gen_…`: one of the caller's completed songs. */
+  jobId: string;
+  format: LosslessFormat;
+  signal?: AbortSignal;
+}
+
+/**
+ * A one-hour download URL of one of the caller's songs as WAV or FLAC (GET
+ * /api/generate/{job_id}/download/{format}): the exact PCM its MP3 was encoded from, 24-bit, with
+ * the same signed C2PA manifest. Rejects with NOT_FOUND for another's job, one not completed, or a
+ * song without lossless files (made before they were kept, or deleted by retention).
+ */
+export async function getDownloadLink(api: SongmintApi, parameters: LosslessDownloadParameters): Promise<DownloadLink> {
+  requireSession(api);
+  const { jobId, format, signal } = parameters;
+  const link = await unwrap(
+    api.http.GET('/api/generate/{job_id}/download/{format}', {
+      params: { path: { job_id: jobId, format } },
+      ...(signal === undefined ? {} : { signal }),
+    }),
+    signal,
+  );
+  return {
+    jobId: link.job_id,
+    format: link.format,
+    contentType: link.content_type,
+    bytes: link.bytes,
+    url: link.url,
+    expiresAt: new Date(link.expires_at),
+  };
+}
+
+/** The file itself: `getDownloadLink`, then its bytes (checked against the size the API stated). */
+export async function downloadSong(api: SongmintApi, parameters: LosslessDownloadParameters): Promise<Uint8Array> {
+  const link = await getDownloadLink(api, parameters);
+  let response: Response;
+  try {
+    response = await api.fetch(new Request(link.url, parameters.signal === undefined ? {} : { signal: parameters.signal }));
+  } catch (error) {
+    throw new SongmintClientError('NETWORK_ERROR', `download of ${link.format} failed`, { cause: error });
+  }
+  if (!response.ok) throw new SongmintClientError('UNEXPECTED_RESPONSE', `download of ${link.format} answered ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length !== link.bytes) {
+    throw new SongmintClientError('UNEXPECTED_RESPONSE', `downloaded ${bytes.length} bytes of ${link.format}, expected ${link.bytes}`);
+  }
+  return bytes;
+}
