@@ -111,8 +111,8 @@ describe('SongPoolHook', function () {
       expect(out.fee).to.equal(fee);
       expect(out.poolEth).to.equal(-(amount - fee));
       expect(out.traderEthChange).to.equal(-amount);
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fee);
-      expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(fee);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(fee);
+      expect(await s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n)).to.equal(fee);
     });
 
     it('buy exact tokens out: the fee is added to the ETH the pool takes, p of what the trader pays', async function () {
@@ -156,8 +156,8 @@ describe('SongPoolHook', function () {
       ] as const) {
         total += (await runSwap(s, kind, amount, value)).fee;
       }
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(total);
-      expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(total);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(total);
+      expect(await s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n)).to.equal(total);
     });
   });
 
@@ -244,7 +244,13 @@ describe('SongPoolHook', function () {
 
   describe('price limits', function () {
     /** The hook's ExactEthSwapNotFilled, as v4 wraps a hook's revert. */
-    async function expectNotFilled(s: Songmint & { poolKey: PoolKeyTuple }, kind: SwapKind, amount: bigint, value: bigint, limit: bigint) {
+    async function expectNotFilled(
+      s: Songmint & { poolKey: PoolKeyTuple; songId: bigint },
+      kind: SwapKind,
+      amount: bigint,
+      value: bigint,
+      limit: bigint,
+    ) {
       const hookAddress = await s.hook.getAddress();
       await expect(swap(s.swapRouter, s.trader, s.poolKey, kind, amount, value, limit))
         .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
@@ -258,7 +264,7 @@ describe('SongPoolHook', function () {
           (error: { data?: string }) => v4Errors.interface.parseError(error.data ?? '0x')?.args.getValue('reason') as string,
         );
       expect(s.hook.interface.parseError(reason)?.name).to.equal('ExactEthSwapNotFilled');
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(0n);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(0n);
     }
 
     it('a buy with exact ETH in stopped early by its price limit reverts instead of charging the unfilled ETH', async function () {
@@ -275,14 +281,14 @@ describe('SongPoolHook', function () {
     it('a sell for exact ETH out stopped early by its price limit reverts instead of costing the seller ETH', async function () {
       const s = await ready('decayed');
       await runSwap(s, 'buyExactIn', ETH / 10n, ETH / 10n);
-      const fees = await s.hook.accruedSwapFees(poolIdOf(s.poolKey));
+      const fees = await s.vault.accruedSwapFees(s.songId);
       const { sqrtPriceX96 } = await slot0(s.poolManager, s.poolKey);
       const limit = (sqrtPriceX96 * 1001n) / 1000n;
       const hookAddress = await s.hook.getAddress();
       await expect(swap(s.swapRouter, s.trader, s.poolKey, 'sellExactOut', 10n * ETH, ETH, limit))
         .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
         .withArgs(hookAddress, s.hook.interface.getFunction('afterSwap').selector, anyValue, anyValue);
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fees);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(fees);
       const out = await runSwap(s, 'sellExactOut', ETH / 1000n, 0n, limit);
       expect(out.traderEthChange).to.equal(ETH / 1000n);
       expect(out.fee).to.equal(hookFee(ETH / 1000n, 10_000n, true));
@@ -339,21 +345,27 @@ describe('SongPoolHook', function () {
       await expect(swap(otherRouter, s.stranger, s.poolKey, 'buyExactIn', amount, amount))
         .to.emit(s.hook, 'SwapFeeCharged')
         .withArgs(poolIdOf(s.poolKey), await otherRouter.getAddress(), hookFee(amount, 10_000n), 10_000n);
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(2n * hookFee(amount, 10_000n));
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(2n * hookFee(amount, 10_000n));
     });
   });
 
   describe('the hook fee claims', function () {
-    it('are held by the hook with the vault as their only ERC-6909 operator', async function () {
+    it("are held in the song token's name, and only the vault can have the token hand them over", async function () {
       const s = await ready('decayed');
-      const isOperator = s.poolManager.getFunction('isOperator');
-      expect(await isOperator(s.hook.target, s.vault.target)).to.equal(true);
-      expect(await isOperator(s.hook.target, s.stranger.address)).to.equal(false);
-      await runSwap(s, 'buyExactIn', ETH, ETH);
-      // A stranger cannot move them: it has no allowance and is no operator.
-      await expect(s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.hook.target, s.stranger.address, 0n, 1n)).to.be.revert(
-        ethers,
-      );
+      const out = await runSwap(s, 'buyExactIn', ETH, ETH);
+      const balanceOf = s.poolManager.getFunction('balanceOf');
+      expect(await balanceOf(s.poolKey.currency1, 0n)).to.equal(out.fee);
+      expect(await balanceOf(await s.hook.getAddress(), 0n)).to.equal(0n);
+      // A stranger cannot move them: it has no allowance and is no operator of the token...
+      await expect(
+        s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.poolKey.currency1, s.stranger.address, 0n, 1n),
+      ).to.be.revert(ethers);
+      // ...and the token hands them to its deploying vault only.
+      const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
+      await expect(token.connect(s.stranger).releaseFeeClaims(BASE_POOL_MANAGER, 1n))
+        .to.be.revertedWithCustomError(token, 'NotDeployer')
+        .withArgs(s.stranger.address);
+      expect(await balanceOf(s.poolKey.currency1, 0n)).to.equal(out.fee);
     });
   });
 
@@ -403,10 +415,9 @@ describe('SongPoolHook', function () {
       await expect(hook.beforeInitialize(s.stranger.address, s.poolKey, 2n ** 96n)).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
       await expect(hook.beforeSwap(s.stranger.address, s.poolKey, params, '0x')).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
       await expect(hook.afterSwap(s.stranger.address, s.poolKey, params, 5n, '0x')).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
-      await expect(hook.afterInitialize(s.stranger.address, s.poolKey, 2n ** 96n, 0n)).to.be.revertedWithCustomError(
-        s.hook,
-        'NotPoolManager',
-      );
+      // A callback the hook does not implement (its flag is off) is no function of it at all.
+      const afterInitialize = ethers.id('afterInitialize(address,(address,address,uint24,int24,address),uint160,int24)').slice(0, 10);
+      await expect(s.stranger.sendTransaction({ to: await s.hook.getAddress(), data: afterInitialize })).to.be.revert(ethers);
     });
   });
 

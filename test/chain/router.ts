@@ -10,7 +10,6 @@ import {
   feePipsAfter,
   hookFee,
   mintSong,
-  poolIdOf,
   poolKeyOf,
   signPermit,
   swap,
@@ -177,7 +176,7 @@ describe('Universal Router and Permit2 at their Base addresses', function () {
       'TransactionDeadlinePassed',
     );
     // Only the fixture's buy (3 s after launch) was charged.
-    expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(hookFee(ETH, feePipsAfter(3n)));
+    expect(await s.vault.accruedSwapFees(s.songId)).to.equal(hookFee(ETH, feePipsAfter(3n)));
   });
 
   it('a Permit2 signature for another amount, another spender or a passed deadline moves no token', async function () {

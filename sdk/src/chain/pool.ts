@@ -82,7 +82,7 @@ export async function readPool(
     read(stateSlot + LIQUIDITY_OFFSET),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
-    publicClient.readContract({ address: contracts.SongPoolHook, abi: songPoolHookAbi, functionName: 'accruedSwapFees', args: [poolId] }),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'accruedSwapFees', args: [songId] }),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
   ]);
   const word = hexToBigInt(slot0Word);

@@ -1688,6 +1688,25 @@ export const songVaultAbi = [
         "type": "uint256"
       }
     ],
+    "name": "accruedSwapFees",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      }
+    ],
     "name": "allocationOf",
     "outputs": [
       {
@@ -2790,6 +2809,24 @@ export const songTokenAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "contract IERC6909Claims",
+        "name": "poolManager",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "releaseFeeClaims",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "songId",
     "outputs": [
@@ -2911,6 +2948,17 @@ export const songPoolHookAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "EthAmountTooLarge",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "int256",
         "name": "expected",
         "type": "int256"
@@ -2922,11 +2970,6 @@ export const songPoolHookAbi = [
       }
     ],
     "name": "ExactEthSwapNotFilled",
-    "type": "error"
-  },
-  {
-    "inputs": [],
-    "name": "HookNotImplemented",
     "type": "error"
   },
   {
@@ -3066,27 +3109,8 @@ export const songPoolHookAbi = [
   {
     "inputs": [
       {
-        "internalType": "PoolId",
-        "name": "poolId",
-        "type": "bytes32"
-      }
-    ],
-    "name": "accruedSwapFees",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "address",
-        "name": "sender",
+        "name": "",
         "type": "address"
       },
       {
@@ -3118,330 +3142,7 @@ export const songPoolHookAbi = [
           }
         ],
         "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta0",
-        "type": "int256"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta1",
-        "type": "int256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterAddLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
         "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "",
-        "type": "int256"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount0",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount1",
-        "type": "uint256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterDonate",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "internalType": "uint160",
-        "name": "sqrtPriceX96",
-        "type": "uint160"
-      },
-      {
-        "internalType": "int24",
-        "name": "tick",
-        "type": "int24"
-      }
-    ],
-    "name": "afterInitialize",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta0",
-        "type": "int256"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta1",
-        "type": "int256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterRemoveLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "",
-        "type": "int256"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
         "type": "tuple"
       },
       {
@@ -3463,17 +3164,17 @@ export const songPoolHookAbi = [
           }
         ],
         "internalType": "struct SwapParams",
-        "name": "params",
+        "name": "",
         "type": "tuple"
       },
       {
         "internalType": "BalanceDelta",
-        "name": "delta",
+        "name": "",
         "type": "int256"
       },
       {
         "internalType": "bytes",
-        "name": "hookData",
+        "name": "",
         "type": "bytes"
       }
     ],
@@ -3529,7 +3230,7 @@ export const songPoolHookAbi = [
           }
         ],
         "internalType": "struct PoolKey",
-        "name": "key",
+        "name": "",
         "type": "tuple"
       },
       {
@@ -3556,12 +3257,12 @@ export const songPoolHookAbi = [
           }
         ],
         "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
+        "name": "",
         "type": "tuple"
       },
       {
         "internalType": "bytes",
-        "name": "hookData",
+        "name": "",
         "type": "bytes"
       }
     ],
@@ -3573,73 +3274,7 @@ export const songPoolHookAbi = [
         "type": "bytes4"
       }
     ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount0",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount1",
-        "type": "uint256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeDonate",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
+    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -3683,7 +3318,7 @@ export const songPoolHookAbi = [
       },
       {
         "internalType": "uint160",
-        "name": "sqrtPriceX96",
+        "name": "",
         "type": "uint160"
       }
     ],
@@ -3702,90 +3337,7 @@ export const songPoolHookAbi = [
     "inputs": [
       {
         "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeRemoveLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
         "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
         "type": "address"
       },
       {
@@ -3817,7 +3369,7 @@ export const songPoolHookAbi = [
           }
         ],
         "internalType": "struct PoolKey",
-        "name": "key",
+        "name": "",
         "type": "tuple"
       },
       {
@@ -3839,12 +3391,12 @@ export const songPoolHookAbi = [
           }
         ],
         "internalType": "struct SwapParams",
-        "name": "params",
+        "name": "",
         "type": "tuple"
       },
       {
         "internalType": "bytes",
-        "name": "hookData",
+        "name": "",
         "type": "bytes"
       }
     ],
