@@ -4,11 +4,9 @@ pragma solidity 0.8.28;
 import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {Hooks} from "@uniswap/v4-core/src/libraries/Hooks.sol";
-import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
-import {BeforeSwapDelta} from "@uniswap/v4-core/src/types/BeforeSwapDelta.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
-import {ModifyLiquidityParams, SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 
 /// @dev The low 14 bits a SongPoolHook address must carry, matching {SongPoolHook-getHookPermissions}:
@@ -22,6 +20,8 @@ uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEF
 /// the launcher's allocation for as long).
 uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
 
+// The fallback is the swap callbacks' dispatch, on purpose (see {SongPoolHook-fallback}).
+// solhint-disable no-complex-fallback
 /// @title SongPoolHook
 /// @notice Uniswap v4 hook of every Songmint song pool (native ETH / SongToken). It
 ///  - lets only its SongVault (the contract that deployed it) initialize pools with it and add
@@ -119,6 +119,8 @@ contract SongPoolHook is ISongPoolHook {
     error ExactEthSwapNotFilled(int256 expected, int256 filled);
     /// @notice A swap moved more ETH than v4's int128 deltas allow (never on a real pool).
     error EthAmountTooLarge(uint256 amount);
+    /// @notice The call names no function of the hook (v4 calls only the callbacks of its flags).
+    error HookNotImplemented();
     /// @notice Only the PoolManager calls the hook's callbacks.
     error NotPoolManager();
     /// @notice Only the bound vault initializes pools with this hook.
@@ -200,17 +202,23 @@ contract SongPoolHook is ISongPoolHook {
         return IHooks.beforeAddLiquidity.selector;
     }
 
-    /// @notice v4 callback: charges the fee of a swap that specifies its ETH amount, on the whole
-    /// amount, before it runs.
-    /// @dev Reads its arguments from calldata by their fixed ABI offsets (the PoolManager encodes
-    /// them; see {_charge}) and returns the ABI words directly.
-    /// @return The callback's selector, the hook's delta (the fee, in the specified currency) and no
-    /// LP fee override.
-    function beforeSwap(address, PoolKey calldata, SwapParams calldata, bytes calldata)
-        external
-        returns (bytes4, BeforeSwapDelta, uint24)
-    {
+    /// @notice The two swap callbacks of Uniswap v4 (IHooks `beforeSwap` and `afterSwap`), only from
+    /// the PoolManager; any other call that names no function of the hook reverts.
+    /// @dev The swap callbacks are dispatched here, not as Solidity functions, so that a swap pays no
+    /// ABI decoding of their arguments (about 550 gas per callback): both read the pool key, the
+    /// swap parameters and the delta from their fixed calldata offsets, which the PoolManager's
+    /// encoding guarantees, and answer with the ABI words directly.
+    ///  - beforeSwap(address sender, PoolKey key, SwapParams params, bytes hookData) returns
+    ///    (bytes4, BeforeSwapDelta, uint24): charges the fee of a swap that specifies its ETH amount,
+    ///    on the whole amount, before it runs (the fee is the hook's delta in the specified currency;
+    ///    no LP fee override).
+    ///  - afterSwap(address sender, PoolKey key, SwapParams params, BalanceDelta delta, bytes hookData)
+    ///    returns (bytes4, int128): charges the fee of a swap that specifies its token amount, on the
+    ///    ETH filled (the hook's delta in the unspecified currency); refuses a partial fill of a swap
+    ///    charged in beforeSwap (`ExactEthSwapNotFilled`).
+    fallback() external {
         _onlyPoolManager();
+        bytes4 selector = msg.sig;
         int256 specified;
         bool ethSpecified;
         assembly ("memory-safe") {
@@ -219,43 +227,30 @@ contract SongPoolHook is ISongPoolHook {
             // or selling for exact ETH out (oneForZero, amount > 0).
             ethSpecified := eq(calldataload(_ZERO_FOR_ONE), slt(specified, 0))
         }
-        int256 fee;
-        if (ethSpecified) {
-            // Exact ETH in: the fee comes out of the ETH paid. Exact ETH out: it is added on top.
-            fee = int256(_charge(specified < 0 ? uint256(-specified) : uint256(specified), specified > 0));
-            // The pool now swaps amountSpecified + fee of ETH (less ETH in, more ETH out).
-            _expectedEthFill = specified + fee;
+        if (selector == IHooks.beforeSwap.selector) {
+            int256 fee;
+            if (ethSpecified) {
+                // Exact ETH in: the fee comes out of the ETH paid. Exact ETH out: it is added on top.
+                fee = int256(_charge(specified < 0 ? uint256(-specified) : uint256(specified), specified > 0));
+                // The pool now swaps amountSpecified + fee of ETH (less ETH in, more ETH out).
+                _expectedEthFill = specified + fee;
+            }
+            // The answer (selector, fee as the specified delta, no LP fee override) over scratch
+            // space and the free memory pointer: the call returns at once.
+            assembly {
+                mstore(0, selector)
+                mstore(0x20, shl(128, fee))
+                mstore(0x40, 0)
+                return(0, 0x60)
+            }
         }
-        bytes4 selector = IHooks.beforeSwap.selector;
-        // The answer (selector, fee as the specified delta, no LP fee override) over scratch space
-        // and the free memory pointer: the call returns at once.
-        assembly {
-            mstore(0, selector)
-            mstore(0x20, shl(128, fee))
-            mstore(0x40, 0)
-            return(0, 0x60)
-        }
-    }
-
-    /// @notice v4 callback: charges the fee of a swap that specifies its token amount, on the ETH
-    /// filled; refuses a partial fill of a swap charged in beforeSwap.
-    /// @dev Reads its arguments from calldata by their fixed ABI offsets, as {beforeSwap}.
-    /// @return The callback's selector and the hook's delta in the unspecified currency.
-    function afterSwap(address, PoolKey calldata, SwapParams calldata, BalanceDelta, bytes calldata)
-        external
-        returns (bytes4, int128)
-    {
-        _onlyPoolManager();
-        int256 specified;
-        bool ethSpecified;
+        if (selector != IHooks.afterSwap.selector) revert HookNotImplemented();
         int256 ethDelta;
         assembly ("memory-safe") {
-            specified := calldataload(_AMOUNT_SPECIFIED)
-            ethSpecified := eq(calldataload(_ZERO_FOR_ONE), slt(specified, 0))
             // BalanceDelta: amount0 (ETH) in the high 128 bits.
             ethDelta := sar(128, calldataload(_DELTA))
         }
-        uint256 fee;
+        uint256 charged;
         if (ethSpecified) {
             // ETH was specified and charged in full by beforeSwap: only a complete fill may stand.
             int256 expected = _expectedEthFill;
@@ -263,12 +258,11 @@ contract SongPoolHook is ISongPoolHook {
         } else {
             // ETH is the unspecified currency (exact tokens out, ETH in; exact tokens in, ETH out):
             // charge what was filled. Exact tokens out: the fee is added on top of the ETH the pool takes.
-            fee = _charge(ethDelta < 0 ? uint256(-ethDelta) : uint256(ethDelta), specified > 0);
+            charged = _charge(ethDelta < 0 ? uint256(-ethDelta) : uint256(ethDelta), specified > 0);
         }
-        bytes4 selector = IHooks.afterSwap.selector;
         assembly {
             mstore(0, selector)
-            mstore(0x20, fee)
+            mstore(0x20, charged)
             return(0, 0x40)
         }
     }

@@ -2973,6 +2973,11 @@ export const songPoolHookAbi = [
     "type": "error"
   },
   {
+    "inputs": [],
+    "name": "HookNotImplemented",
+    "type": "error"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -3055,6 +3060,10 @@ export const songPoolHookAbi = [
     "type": "event"
   },
   {
+    "stateMutability": "nonpayable",
+    "type": "fallback"
+  },
+  {
     "inputs": [],
     "name": "BASE_FEE_PIPS",
     "outputs": [
@@ -3104,94 +3113,6 @@ export const songPoolHookAbi = [
       }
     ],
     "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "bool",
-            "name": "zeroForOne",
-            "type": "bool"
-          },
-          {
-            "internalType": "int256",
-            "name": "amountSpecified",
-            "type": "int256"
-          },
-          {
-            "internalType": "uint160",
-            "name": "sqrtPriceLimitX96",
-            "type": "uint160"
-          }
-        ],
-        "internalType": "struct SwapParams",
-        "name": "",
-        "type": "tuple"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "",
-        "type": "int256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterSwap",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "int128",
-        "name": "",
-        "type": "int128"
-      }
-    ],
-    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
@@ -3328,94 +3249,6 @@ export const songPoolHookAbi = [
         "internalType": "bytes4",
         "name": "",
         "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "bool",
-            "name": "zeroForOne",
-            "type": "bool"
-          },
-          {
-            "internalType": "int256",
-            "name": "amountSpecified",
-            "type": "int256"
-          },
-          {
-            "internalType": "uint160",
-            "name": "sqrtPriceLimitX96",
-            "type": "uint160"
-          }
-        ],
-        "internalType": "struct SwapParams",
-        "name": "",
-        "type": "tuple"
-      },
-      {
-        "internalType": "bytes",
-        "name": "",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeSwap",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "BeforeSwapDelta",
-        "name": "",
-        "type": "int256"
-      },
-      {
-        "internalType": "uint24",
-        "name": "",
-        "type": "uint24"
       }
     ],
     "stateMutability": "nonpayable",
