@@ -48,7 +48,11 @@ uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
 /// specify the token amount are charged on the ETH actually filled.
 /// The hook never sends ETH during a swap, so no recipient can block trading.
 /// Gas: a swap reads one slot of the hook (the pool's launch time) and writes none; its fee is one
-/// ERC-6909 mint to the token and one `SwapFeeCharged` event. The per-song running total is the
+/// ERC-6909 mint to the token, and the hook logs nothing of its own: the PoolManager's logs of the
+/// same swap already say everything an indexer needs. The fee is the amount of the PoolManager's
+/// ERC-6909 `Transfer(caller = hook, from = 0, to = the pool's SongToken, id = 0 (ETH), amount)`
+/// of the mint, the pool, router and amounts are its `Swap(id, sender, amount0, amount1, ...)`
+/// (the fee rate, if wanted, is the fee over the ETH side). The per-song running total is the
 /// token's claim balance plus what the vault has collected (`SongVault.accruedSwapFees`), so the
 /// hook keeps no counter; the swap callbacks read the pool key and swap parameters straight from
 /// calldata. docs/launch.md ("Gas") has the figures.
@@ -80,7 +84,6 @@ contract SongPoolHook is ISongPoolHook {
     // Calldata offsets of beforeSwap(address sender, PoolKey key, SwapParams params, bytes) and
     // afterSwap(address sender, PoolKey key, SwapParams params, BalanceDelta delta, bytes): the
     // selector, then static words (the PoolKey's five, the SwapParams' three) until `delta`.
-    uint256 private constant _SENDER = 0x04;
     uint256 private constant _POOL_KEY = 0x24;
     uint256 private constant _CURRENCY1 = 0x44;
     uint256 private constant _ZERO_FOR_ONE = 0xc4;
@@ -104,14 +107,6 @@ contract SongPoolHook is ISongPoolHook {
     /// @param poolId The pool's id.
     /// @param launchedAt Timestamp the launch fee decay starts from.
     event PoolLaunched(PoolId indexed poolId, uint256 launchedAt);
-    /// @notice A swap paid `fee` wei of ETH to the song (at `feePips`); `sender` is the router
-    /// (the PoolManager's caller), not necessarily the trader.
-    /// @param poolId The pool's id.
-    /// @param sender The PoolManager's caller (the router).
-    /// @param fee Wei of ETH taken for the song.
-    /// @param feePips The fee rate applied, in pips (1e6 = 100%).
-    event SwapFeeCharged(PoolId indexed poolId, address indexed sender, uint256 fee, uint256 feePips);
-
     /// @notice A swap that specified its ETH amount was stopped early (by its price limit, or the
     /// pool ran out of liquidity): its fee was charged on the whole amount, so it reverts.
     /// @param expected The pool's ETH delta a complete fill gives (negative: ETH into the pool).
@@ -270,9 +265,10 @@ contract SongPoolHook is ISongPoolHook {
     /// @dev Charges the fee of the swap being called back for moving `amount` of ETH (below 2^126
     /// wei: v4 deltas are int128): settles the hook's ETH delta by minting ERC-6909 claims on ETH to
     /// the pool's token (`key.currency1`), which moves no ETH during the swap and writes no storage of
-    /// the hook, and logs `SwapFeeCharged`. `onTop`: `amount` is net of the fee (the fee is added to
-    /// it), so the fee is `p / (1 - p)` of it, `p` of the gross amount. Reads the pool key and the
-    /// router (`sender`) from calldata, where both callbacks carry them at the same offsets.
+    /// the hook; the PoolManager logs the mint (ERC-6909 `Transfer` from 0 to the token, id 0), which is
+/// the fee's only log. `onTop`: `amount` is net of the fee (the fee is added to
+    /// it), so the fee is `p / (1 - p)` of it, `p` of the gross amount. Reads the pool key from
+    /// calldata, where both callbacks carry it at the same offset.
     function _charge(uint256 amount, bool onTop) private returns (uint256 fee) {
         if (amount > _MAX_ETH_AMOUNT) revert EthAmountTooLarge(amount);
         PoolId poolId;
@@ -292,7 +288,6 @@ contract SongPoolHook is ISongPoolHook {
         if (fee == 0) return 0;
         IPoolManager manager = poolManager;
         bytes4 mint = IPoolManager.mint.selector;
-        bytes32 charged = SwapFeeCharged.selector;
         assembly ("memory-safe") {
             // poolManager.mint(token, ETH, fee), encoded by hand: the PoolManager is known code, and
             // the call returns nothing.
@@ -305,10 +300,6 @@ contract SongPoolHook is ISongPoolHook {
                 returndatacopy(m, 0, returndatasize())
                 revert(m, returndatasize())
             }
-            // SwapFeeCharged(poolId, sender, fee, feePips)
-            mstore(m, fee)
-            mstore(add(m, 0x20), feePips)
-            log3(m, 0x40, charged, poolId, calldataload(_SENDER))
         }
     }
 

@@ -19,7 +19,6 @@ import {
   hookFee,
   mintAndLaunch,
   mintSong,
-  poolIdOf,
   poolKeyOf,
   slot0,
   swap,
@@ -53,7 +52,6 @@ interface SwapOutcome {
   receipt: TransactionReceipt;
   poolEth: bigint;
   fee: bigint;
-  feePips: bigint;
   traderEthChange: bigint;
   sender: string;
 }
@@ -113,7 +111,6 @@ describe('SongPoolHook', function () {
       const amount = ETH / 10n;
       const out = await runSwap(s, 'buyExactIn', amount, amount);
       const fee = hookFee(amount, 10_000n);
-      expect(out.feePips).to.equal(10_000n);
       expect(out.fee).to.equal(fee);
       expect(out.poolEth).to.equal(-(amount - fee));
       expect(out.traderEthChange).to.equal(-amount);
@@ -183,7 +180,6 @@ describe('SongPoolHook', function () {
           const s = await networkHelpers.loadFixture(tradedSong);
           await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + elapsed);
           const out = await runSwap(s, kind, amount, value);
-          expect(out.feePips, kind).to.equal(pips);
           // The ETH that changed hands: what the buyer paid, or what the pool paid out of which the
           // seller got all but the fee.
           const gross = kind.startsWith('buy') ? -out.traderEthChange : out.traderEthChange + out.fee;
@@ -201,6 +197,29 @@ describe('SongPoolHook', function () {
         expect(spread).to.be.lessThanOrEqual(10n ** 8n); // 1 bp of 1e12
       });
     }
+
+    it("an indexer gets each swap's fee and router from the PoolManager's logs alone, to the wei", async function () {
+      const s = await networkHelpers.loadFixture(tradedSong);
+      const hook = await s.hook.getAddress();
+      const claims = () => s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n) as Promise<bigint>;
+      for (const { kind, amount, value } of kinds) {
+        const claimsBefore = await claims();
+        const out = await runSwap(s, kind, amount, value);
+        // The fee from balances, not logs: what the song's token gained in ETH claims, and what the
+        // trader paid beyond the pool's input (buys) or got short of the pool's output (sells).
+        const claimed = (await claims()) - claimsBefore;
+        const paidBeyondPool = out.poolEth - out.traderEthChange;
+        expect(claimed, kind).to.be.greaterThan(0n);
+        expect(out.fee, kind).to.equal(claimed);
+        expect(out.fee, kind).to.equal(paidBeyondPool);
+        expect(out.sender, kind).to.equal(await s.swapRouter.getAddress());
+        // The hook logs nothing of its own: the PoolManager's Swap and fee mint are the swap's only record.
+        expect(
+          out.receipt.logs.filter((log) => log.address === hook),
+          kind,
+        ).to.deep.equal([]);
+      }
+    });
   });
 
   describe('launch-fee decay', function () {
@@ -218,7 +237,6 @@ describe('SongPoolHook', function () {
         await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + elapsed);
         const amount = ETH / 50n;
         const out = await runSwap(s, 'buyExactIn', amount, amount);
-        expect(out.feePips).to.equal(feePipsAfter(elapsed));
         expect(out.fee).to.equal(hookFee(amount, feePipsAfter(elapsed)));
       }
     });
@@ -233,7 +251,6 @@ describe('SongPoolHook', function () {
       await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), tokens)).wait();
       await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 3n);
       const sold = await runSwap(s, 'sellExactIn', tokens);
-      expect(sold.feePips).to.equal(feePipsAfter(3n));
       expect(sold.fee).to.equal(hookFee(sold.poolEth, feePipsAfter(3n)));
       expect(sold.traderEthChange).to.be.lessThan((ETH * 3n) / 10n);
       expect(bought.fee + sold.fee).to.be.greaterThan((ETH * 7n) / 10n);
@@ -342,15 +359,18 @@ describe('SongPoolHook', function () {
   });
 
   describe('routers: the sender is not the trader', function () {
-    it('credits the song whoever routes the swap, and logs the router as sender', async function () {
+    it("credits the song whoever routes the swap; the PoolManager's Swap log names the router", async function () {
       const s = await ready('decayed');
       const otherRouter = await deployV4Artifact('PoolSwapTest', s.stranger, [BASE_POOL_MANAGER]);
       const amount = ETH / 20n;
       const viaFirst = await runSwap(s, 'buyExactIn', amount, amount);
       expect(viaFirst.sender).to.equal(await s.swapRouter.getAddress());
-      await expect(swap(otherRouter, s.stranger, s.poolKey, 'buyExactIn', amount, amount))
-        .to.emit(s.hook, 'SwapFeeCharged')
-        .withArgs(poolIdOf(s.poolKey), await otherRouter.getAddress(), hookFee(amount, 10_000n), 10_000n);
+      const viaOther = (await (await swap(otherRouter, s.stranger, s.poolKey, 'buyExactIn', amount, amount)).wait()) as TransactionReceipt;
+      expect(await swapLogsOf(s, viaOther)).to.deep.equal({
+        poolEth: -(amount - hookFee(amount, 10_000n)),
+        fee: hookFee(amount, 10_000n),
+        sender: await otherRouter.getAddress(),
+      });
       expect(await s.vault.accruedSwapFees(s.songId)).to.equal(2n * hookFee(amount, 10_000n));
     });
   });

@@ -136,7 +136,6 @@ describe('Universal Router and Permit2 at their Base addresses', function () {
         expect(routed.sender, kind).to.equal(BASE_UNIVERSAL_ROUTER);
         expect(routed.fee, kind).to.be.greaterThan(0n);
         expect(routed.fee, `${kind} fee`).to.equal(direct.fee);
-        expect(routed.feePips, kind).to.equal(direct.feePips);
         expect(routed.poolEth, kind).to.equal(direct.poolEth);
         expect([routed.eth, routed.tokens], kind).to.deep.equal([direct.eth, direct.tokens]);
         // The quote is what the trader got (exact input) or paid (exact output), fee included; in

@@ -1,7 +1,7 @@
 import type { Address, Hash, TransactionReceipt } from 'viem';
 import { parseEventLogs } from 'viem';
 import { SongmintClientError } from '../errors.ts';
-import { poolManagerAbi, songPoolHookAbi, universalRouterAbi, v4QuoterAbi } from '../generated/abis.ts';
+import { poolManagerAbi, universalRouterAbi, v4QuoterAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
 import { accountOf } from './context.ts';
 import { approvePermit2, preparePermitSingle, signPermitSingle } from './permit2.ts';
@@ -145,9 +145,10 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
 }
 
 /**
- * What the trader paid and received, from the pool's Swap event (the pool's own deltas, the
- * hook's not included) and the hook's SwapFeeCharged: the hook takes its fee in ETH on top of
- * what a buy puts into the pool, and out of what a sell's pool pays.
+ * What the trader paid and received, from the PoolManager's logs of the swap: its Swap event (the
+ * pool's own deltas, the hook's not included) and the ERC-6909 mint of the hook's fee (the hook
+ * logs nothing of its own). The hook takes its fee in ETH on top of what a buy puts into the pool,
+ * and out of what a sell's pool pays.
  */
 function swapOutcome(
   receipt: TransactionReceipt,
@@ -155,10 +156,7 @@ function swapOutcome(
 ): { amountIn: bigint; amountOut: bigint; hookFee: bigint } {
   const poolId = poolIdOf(poolKey);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const charged = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: receipt.logs }).find(
-    (log) => same(log.address, hookAddress) && log.args.poolId === poolId,
-  );
-  const hookFee = charged?.args.fee ?? 0n;
+  const hookFee = hookFeeOf(receipt, { token: poolKey.currency1, hookAddress, poolManager });
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => same(log.address, poolManager) && log.args.id === poolId,
   );
@@ -167,4 +165,29 @@ function swapOutcome(
   return isBuy
     ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee }
     : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee };
+}
+
+/** ERC-6909 id of native ETH claims in the PoolManager (the currency's address). */
+const ETH_CLAIM_ID = 0n;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/**
+ * The hook's fee of the swap in `receipt`: the PoolManager's ERC-6909 Transfer of the ETH claims
+ * the hook (`caller`) minted (`from` 0, `id` 0) to the pool's song token; 0 when the fee rounded to
+ * nothing and nothing was minted.
+ */
+function hookFeeOf(
+  receipt: TransactionReceipt,
+  { token, hookAddress, poolManager }: { token: Address; hookAddress: Address; poolManager: Address },
+): bigint {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
+    (log) =>
+      same(log.address, poolManager) &&
+      same(log.args.caller, hookAddress) &&
+      same(log.args.from, ZERO_ADDRESS) &&
+      same(log.args.to, token) &&
+      log.args.id === ETH_CLAIM_ID,
+  );
+  return minted?.args.amount ?? 0n;
 }

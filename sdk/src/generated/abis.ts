@@ -3029,37 +3029,6 @@ export const songPoolHookAbi = [
     "type": "event"
   },
   {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": true,
-        "internalType": "PoolId",
-        "name": "poolId",
-        "type": "bytes32"
-      },
-      {
-        "indexed": true,
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "fee",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "feePips",
-        "type": "uint256"
-      }
-    ],
-    "name": "SwapFeeCharged",
-    "type": "event"
-  },
-  {
     "stateMutability": "nonpayable",
     "type": "fallback"
   },
