@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-import {BaseHook} from "@openzeppelin/uniswap-hooks/src/base/BaseHook.sol";
+import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {Hooks} from "@uniswap/v4-core/src/libraries/Hooks.sol";
-import {SafeCast} from "@uniswap/v4-core/src/libraries/SafeCast.sol";
-import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
-import {BeforeSwapDelta, BeforeSwapDeltaLibrary, toBeforeSwapDelta} from "@uniswap/v4-core/src/types/BeforeSwapDelta.sol";
-import {CurrencyLibrary} from "@uniswap/v4-core/src/types/Currency.sol";
-import {PoolId, PoolIdLibrary} from "@uniswap/v4-core/src/types/PoolId.sol";
+import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
-import {ModifyLiquidityParams, SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {ISongPoolHook} from "./interfaces/ISongPoolHook.sol";
 
 /// @dev The low 14 bits a SongPoolHook address must carry, matching {SongPoolHook-getHookPermissions}:
@@ -24,15 +20,18 @@ uint256 constant SONG_POOL_HOOK_FLAGS = Hooks.BEFORE_INITIALIZE_FLAG | Hooks.BEF
 /// the launcher's allocation for as long).
 uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
 
+// The fallback is the swap callbacks' dispatch, on purpose (see {SongPoolHook-fallback}).
+// solhint-disable no-complex-fallback
 /// @title SongPoolHook
 /// @notice Uniswap v4 hook of every Songmint song pool (native ETH / SongToken). It
 ///  - lets only its SongVault (the contract that deployed it) initialize pools with it and add
 ///    liquidity to them: the vault's locked launch position is the only position a song pool ever
 ///    has (see below);
 ///  - charges a swap fee on the ETH side of every swap, credited to the song: the fee becomes
-///    PoolManager ERC-6909 claims on ETH held by the hook, with the vault as their ERC-6909
-///    operator, and the hook keeps a per-pool running total; the vault burns the claims for a
-///    song's new fees when it collects them;
+///    PoolManager ERC-6909 claims on ETH minted in the name of the pool's SongToken (its
+///    `currency1`), so the claims held by a song's token are that song's uncollected hook fees;
+///    the vault has the token hand them over when it collects the song's fees
+///    (`SongToken.releaseFeeClaims`);
 ///  - damps launch sniping: the fee starts at LAUNCH_FEE_PIPS (50%) and falls linearly to
 ///    BASE_FEE_PIPS (1%) over LAUNCH_FEE_DURATION (120 s) after the pool's launch.
 /// @dev Every swap kind pays the same share `p` of the ETH that changes hands (the ETH the trader
@@ -48,6 +47,15 @@ uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
 /// (`ExactEthSwapNotFilled`) instead of charging a fee on ETH that never changed hands. Swaps that
 /// specify the token amount are charged on the ETH actually filled.
 /// The hook never sends ETH during a swap, so no recipient can block trading.
+/// Gas: a swap reads one slot of the hook (the pool's launch time) and writes none; its fee is one
+/// ERC-6909 mint to the token, and the hook logs nothing of its own: the PoolManager's logs of the
+/// same swap already say everything an indexer needs. The fee is the amount of the PoolManager's
+/// ERC-6909 `Transfer(caller = hook, from = 0, to = the pool's SongToken, id = 0 (ETH), amount)`
+/// of the mint, the pool, router and amounts are its `Swap(id, sender, amount0, amount1, ...)`
+/// (the fee rate, if wanted, is the fee over the ETH side). The per-song running total is the
+/// token's claim balance plus what the vault has collected (`SongVault.accruedSwapFees`), so the
+/// hook keeps no counter; the swap callbacks read the pool key and swap parameters straight from
+/// calldata. docs/launch.md ("Gas") has the figures.
 /// Why only the vault provides liquidity: a position is a limit order. Tokens placed in a range just
 /// below the price are bought by the next buyers, and removing the position pays out ETH through
 /// `modifyLiquidity`, which no swap fee touches; so open liquidity would let a sniper (or a launcher
@@ -58,10 +66,7 @@ uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
 /// The hook is deployed by its vault (CREATE2 from the vault's address, salt mined by the vault for
 /// the flag bits), which it records as `vault` in its constructor: its address is bound to that
 /// vault, so no one else can deploy it, squat its address or bind it to something else.
-contract SongPoolHook is BaseHook, ISongPoolHook {
-    using PoolIdLibrary for PoolKey;
-    using SafeCast for uint256;
-
+contract SongPoolHook is ISongPoolHook {
     /// @notice Steady-state swap fee: 1% of the ETH side, in pips (millionths).
     uint256 public constant BASE_FEE_PIPS = 10_000;
     /// @notice Swap fee at the launch instant: 50% of the ETH side.
@@ -71,17 +76,27 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     /// @notice The low 14 bits the hook's address carries (Uniswap v4 reads the callbacks from them).
     uint256 public constant HOOK_FLAGS = SONG_POOL_HOOK_FLAGS;
     uint256 private constant _PIPS = 1_000_000;
+    /// @dev ERC-6909 id of native ETH claims in the PoolManager (the currency's address).
+    uint256 private constant _ETH_ID = 0;
+    /// @dev Largest ETH amount a swap may move through the hook: v4 deltas are int128, so a real swap
+    /// never comes near it; it bounds the fee arithmetic.
+    uint256 private constant _MAX_ETH_AMOUNT = 2 ** 126;
+    // Calldata offsets of beforeSwap(address sender, PoolKey key, SwapParams params, bytes) and
+    // afterSwap(address sender, PoolKey key, SwapParams params, BalanceDelta delta, bytes): the
+    // selector, then static words (the PoolKey's five, the SwapParams' three) until `delta`.
+    uint256 private constant _POOL_KEY = 0x24;
+    uint256 private constant _CURRENCY1 = 0x44;
+    uint256 private constant _ZERO_FOR_ONE = 0xc4;
+    uint256 private constant _AMOUNT_SPECIFIED = 0xe4;
+    uint256 private constant _DELTA = 0x124;
 
-    /// @dev One slot per pool, read and written once per swap.
-    struct PoolState {
-        uint40 launchedAt;
-        uint216 accruedSwapFees;
-    }
-
+    /// @notice The Uniswap v4 PoolManager, the only caller of the callbacks.
+    IPoolManager public immutable poolManager; // solhint-disable-line immutable-vars-naming
     /// @inheritdoc ISongPoolHook
     address public immutable vault; // solhint-disable-line immutable-vars-naming
 
-    mapping(PoolId poolId => PoolState) private _pools;
+    /// @dev The one slot a swap reads: when the vault launched the pool.
+    mapping(PoolId poolId => uint256) private _launchedAt;
 
     /// @dev The pool's ETH delta that the swap in progress must produce to fill completely, set by
     /// beforeSwap for a swap that specifies its ETH amount and checked by afterSwap. Nothing runs
@@ -92,19 +107,17 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     /// @param poolId The pool's id.
     /// @param launchedAt Timestamp the launch fee decay starts from.
     event PoolLaunched(PoolId indexed poolId, uint256 launchedAt);
-    /// @notice A swap paid `fee` wei of ETH to the song (at `feePips`); `sender` is the router
-    /// (the PoolManager's caller), not necessarily the trader.
-    /// @param poolId The pool's id.
-    /// @param sender The PoolManager's caller (the router).
-    /// @param fee Wei of ETH taken for the song.
-    /// @param feePips The fee rate applied, in pips (1e6 = 100%).
-    event SwapFeeCharged(PoolId indexed poolId, address indexed sender, uint256 fee, uint256 feePips);
-
     /// @notice A swap that specified its ETH amount was stopped early (by its price limit, or the
     /// pool ran out of liquidity): its fee was charged on the whole amount, so it reverts.
     /// @param expected The pool's ETH delta a complete fill gives (negative: ETH into the pool).
     /// @param filled The pool's ETH delta of the partial fill.
     error ExactEthSwapNotFilled(int256 expected, int256 filled);
+    /// @notice A swap moved more ETH than v4's int128 deltas allow (never on a real pool).
+    error EthAmountTooLarge(uint256 amount);
+    /// @notice The call names no function of the hook (v4 calls only the callbacks of its flags).
+    error HookNotImplemented();
+    /// @notice Only the PoolManager calls the hook's callbacks.
+    error NotPoolManager();
     /// @notice Only the bound vault initializes pools with this hook.
     error OnlyVault(address sender);
     /// @notice Only the bound vault adds liquidity to a song pool: `sender` (the PoolManager's
@@ -114,23 +127,19 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     error NotNativeEthPool();
 
     /// @notice Binds the hook to its deployer, the SongVault: the only account that may initialize
-    /// pools with it, and the ERC-6909 operator of its fee claims (the PoolManager logs
-    /// `OperatorSet(hook, vault, true)`).
+    /// pools with it and add liquidity to them. Reverts unless the hook's address carries exactly
+    /// the flags of {getHookPermissions} (`Hooks.HookAddressNotValid`).
     /// @param poolManager_ The Uniswap v4 PoolManager.
-    constructor(IPoolManager poolManager_) BaseHook(poolManager_) {
+    constructor(IPoolManager poolManager_) {
+        poolManager = poolManager_;
         vault = msg.sender;
-        poolManager_.setOperator(msg.sender, true);
-    }
-
-    /// @inheritdoc ISongPoolHook
-    function accruedSwapFees(PoolId poolId) external view returns (uint256) {
-        return _pools[poolId].accruedSwapFees;
+        Hooks.validateHookPermissions(IHooks(address(this)), getHookPermissions());
     }
 
     /// @notice When the vault launched `poolId` (0 if never).
     /// @param poolId The pool.
     function launchedAt(PoolId poolId) external view returns (uint256) {
-        return _pools[poolId].launchedAt;
+        return _launchedAt[poolId];
     }
 
     /// @inheritdoc ISongPoolHook
@@ -141,7 +150,7 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
     }
 
     /// @notice The callbacks this hook implements (the low 14 bits of its address must match).
-    function getHookPermissions() public pure override returns (Hooks.Permissions memory) {
+    function getHookPermissions() public pure returns (Hooks.Permissions memory) {
         return Hooks.Permissions({
             beforeInitialize: true,
             afterInitialize: false,
@@ -160,81 +169,150 @@ contract SongPoolHook is BaseHook, ISongPoolHook {
         });
     }
 
-    function _beforeInitialize(address sender, PoolKey calldata key, uint160) internal override returns (bytes4) {
+    /// @notice v4 callback: records the launch time of a song pool the vault initializes.
+    /// @param sender The PoolManager's caller: must be the vault.
+    /// @param key The pool: native ETH as currency0.
+    /// @return The callback's selector.
+    function beforeInitialize(address sender, PoolKey calldata key, uint160) external returns (bytes4) {
+        _onlyPoolManager();
         if (sender != vault) revert OnlyVault(sender);
         if (!key.currency0.isAddressZero()) revert NotNativeEthPool();
-        PoolId poolId = key.toId();
-        _pools[poolId].launchedAt = uint40(block.timestamp);
+        PoolId poolId = _poolId(key);
+        _launchedAt[poolId] = block.timestamp;
         emit PoolLaunched(poolId, block.timestamp);
-        return this.beforeInitialize.selector;
+        return IHooks.beforeInitialize.selector;
     }
 
-    /// @dev Refuses every addition of liquidity that the vault did not make (see the contract notes).
-    function _beforeAddLiquidity(address sender, PoolKey calldata, ModifyLiquidityParams calldata, bytes calldata)
-        internal
+    /// @notice v4 callback: refuses every addition of liquidity that the vault did not make (see the
+    /// contract notes).
+    /// @param sender The PoolManager's caller: must be the vault.
+    /// @return The callback's selector.
+    function beforeAddLiquidity(address sender, PoolKey calldata, ModifyLiquidityParams calldata, bytes calldata)
+        external
         view
-        override
         returns (bytes4)
     {
+        _onlyPoolManager();
         if (sender != vault) revert LiquidityOnlyFromVault(sender);
-        return this.beforeAddLiquidity.selector;
+        return IHooks.beforeAddLiquidity.selector;
     }
 
-    function _beforeSwap(address sender, PoolKey calldata key, SwapParams calldata params, bytes calldata)
-        internal
-        override
-        returns (bytes4, BeforeSwapDelta, uint24)
-    {
-        bool exactInput = params.amountSpecified < 0;
-        // ETH is the specified currency when buying with exact ETH in or selling for exact ETH out.
-        if (params.zeroForOne != exactInput) {
-            return (this.beforeSwap.selector, BeforeSwapDeltaLibrary.ZERO_DELTA, 0);
+    /// @notice The two swap callbacks of Uniswap v4 (IHooks `beforeSwap` and `afterSwap`), only from
+    /// the PoolManager; any other call that names no function of the hook reverts.
+    /// @dev The swap callbacks are dispatched here, not as Solidity functions, so that a swap pays no
+    /// ABI decoding of their arguments (about 550 gas per callback): both read the pool key, the
+    /// swap parameters and the delta from their fixed calldata offsets, which the PoolManager's
+    /// encoding guarantees, and answer with the ABI words directly.
+    ///  - beforeSwap(address sender, PoolKey key, SwapParams params, bytes hookData) returns
+    ///    (bytes4, BeforeSwapDelta, uint24): charges the fee of a swap that specifies its ETH amount,
+    ///    on the whole amount, before it runs (the fee is the hook's delta in the specified currency;
+    ///    no LP fee override).
+    ///  - afterSwap(address sender, PoolKey key, SwapParams params, BalanceDelta delta, bytes hookData)
+    ///    returns (bytes4, int128): charges the fee of a swap that specifies its token amount, on the
+    ///    ETH filled (the hook's delta in the unspecified currency); refuses a partial fill of a swap
+    ///    charged in beforeSwap (`ExactEthSwapNotFilled`).
+    fallback() external {
+        _onlyPoolManager();
+        bytes4 selector = msg.sig;
+        int256 specified;
+        bool ethSpecified;
+        assembly ("memory-safe") {
+            specified := calldataload(_AMOUNT_SPECIFIED)
+            // ETH is the specified currency when buying with exact ETH in (zeroForOne, amount < 0)
+            // or selling for exact ETH out (oneForZero, amount > 0).
+            ethSpecified := eq(calldataload(_ZERO_FOR_ONE), slt(specified, 0))
         }
-        uint256 amount = exactInput ? uint256(-params.amountSpecified) : uint256(params.amountSpecified);
-        // Exact ETH in: the fee comes out of the ETH paid. Exact ETH out: it is added on top.
-        int128 fee = _chargeFee(sender, key, amount, !exactInput).toInt128();
-        // The pool now swaps amountSpecified + fee of ETH (less ETH in, more ETH out).
-        _expectedEthFill = params.amountSpecified + fee;
-        return (this.beforeSwap.selector, toBeforeSwapDelta(fee, 0), 0);
-    }
-
-    function _afterSwap(
-        address sender,
-        PoolKey calldata key,
-        SwapParams calldata params,
-        BalanceDelta delta,
-        bytes calldata
-    ) internal override returns (bytes4, int128) {
-        bool exactInput = params.amountSpecified < 0;
-        int128 ethDelta = delta.amount0();
-        if (params.zeroForOne != exactInput) {
+        if (selector == IHooks.beforeSwap.selector) {
+            int256 fee;
+            if (ethSpecified) {
+                // Exact ETH in: the fee comes out of the ETH paid. Exact ETH out: it is added on top.
+                fee = int256(_charge(specified < 0 ? uint256(-specified) : uint256(specified), specified > 0));
+                // The pool now swaps amountSpecified + fee of ETH (less ETH in, more ETH out).
+                _expectedEthFill = specified + fee;
+            }
+            // The answer (selector, fee as the specified delta, no LP fee override) over scratch
+            // space and the free memory pointer: the call returns at once.
+            assembly {
+                mstore(0, selector)
+                mstore(0x20, shl(128, fee))
+                mstore(0x40, 0)
+                return(0, 0x60)
+            }
+        }
+        if (selector != IHooks.afterSwap.selector) revert HookNotImplemented();
+        int256 ethDelta;
+        assembly ("memory-safe") {
+            // BalanceDelta: amount0 (ETH) in the high 128 bits.
+            ethDelta := sar(128, calldataload(_DELTA))
+        }
+        uint256 charged;
+        if (ethSpecified) {
+            // ETH was specified and charged in full by beforeSwap: only a complete fill may stand.
+            int256 expected = _expectedEthFill;
+            if (ethDelta != expected) revert ExactEthSwapNotFilled(expected, ethDelta);
+        } else {
             // ETH is the unspecified currency (exact tokens out, ETH in; exact tokens in, ETH out):
             // charge what was filled. Exact tokens out: the fee is added on top of the ETH the pool takes.
-            uint256 amount = ethDelta < 0 ? uint256(-int256(ethDelta)) : uint256(int256(ethDelta));
-            return (this.afterSwap.selector, _chargeFee(sender, key, amount, !exactInput).toInt128());
+            charged = _charge(ethDelta < 0 ? uint256(-ethDelta) : uint256(ethDelta), specified > 0);
         }
-        // ETH was specified and charged in full by beforeSwap: only a complete fill may stand.
-        int256 expected = _expectedEthFill;
-        if (ethDelta != expected) revert ExactEthSwapNotFilled(expected, ethDelta);
-        return (this.afterSwap.selector, 0);
+        assembly {
+            mstore(0, selector)
+            mstore(0x20, charged)
+            return(0, 0x40)
+        }
     }
 
-    /// @dev Credits the fee of a swap moving `amount` of ETH to the pool's running total and settles
-    /// the hook's ETH delta by minting itself an ERC-6909 claim (the vault is its operator), which
-    /// moves no ETH during the swap and reads no other storage. `onTop`: `amount` is net of the fee
-    /// (the fee is added to it), so the fee is `p / (1 - p)` of it, `p` of the gross amount.
-    function _chargeFee(address sender, PoolKey calldata key, uint256 amount, bool onTop)
-        private
-        returns (uint256 fee)
-    {
-        PoolId poolId = key.toId();
-        PoolState storage pool = _pools[poolId];
-        uint256 feePips = swapFeePips(pool.launchedAt);
+    /// @dev Charges the fee of the swap being called back for moving `amount` of ETH (below 2^126
+    /// wei: v4 deltas are int128): settles the hook's ETH delta by minting ERC-6909 claims on ETH to
+    /// the pool's token (`key.currency1`), which moves no ETH during the swap and writes no storage of
+    /// the hook; the PoolManager logs the mint (ERC-6909 `Transfer` from 0 to the token, id 0), which is
+/// the fee's only log. `onTop`: `amount` is net of the fee (the fee is added to
+    /// it), so the fee is `p / (1 - p)` of it, `p` of the gross amount. Reads the pool key from
+    /// calldata, where both callbacks carry it at the same offset.
+    function _charge(uint256 amount, bool onTop) private returns (uint256 fee) {
+        if (amount > _MAX_ETH_AMOUNT) revert EthAmountTooLarge(amount);
+        PoolId poolId;
+        address token;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, _POOL_KEY, 0xa0)
+            poolId := keccak256(m, 0xa0)
+            token := calldataload(_CURRENCY1)
+        }
+        uint256 feePips = swapFeePips(_launchedAt[poolId]);
         uint256 denominator = onTop ? _PIPS - feePips : _PIPS;
-        fee = (amount * feePips + denominator - 1) / denominator;
+        // No overflow: amount < 2^126, feePips <= 5e5; and fee <= amount (p <= 50%).
+        unchecked {
+            fee = (amount * feePips + denominator - 1) / denominator;
+        }
         if (fee == 0) return 0;
-        pool.accruedSwapFees += uint216(fee);
-        poolManager.mint(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), fee);
-        emit SwapFeeCharged(poolId, sender, fee, feePips);
+        IPoolManager manager = poolManager;
+        bytes4 mint = IPoolManager.mint.selector;
+        assembly ("memory-safe") {
+            // poolManager.mint(token, ETH, fee), encoded by hand: the PoolManager is known code, and
+            // the call returns nothing.
+            let m := mload(0x40)
+            mstore(m, mint)
+            mstore(add(m, 0x04), token)
+            mstore(add(m, 0x24), _ETH_ID)
+            mstore(add(m, 0x44), fee)
+            if iszero(call(gas(), manager, 0, m, 0x64, 0, 0)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+        }
+    }
+
+    function _onlyPoolManager() private view {
+        if (msg.sender != address(poolManager)) revert NotPoolManager();
+    }
+
+    /// @dev The v4 PoolId, hashed straight from calldata (a PoolKey is five static words there).
+    function _poolId(PoolKey calldata key) private pure returns (PoolId id) {
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, key, 0xa0)
+            id := keccak256(m, 0xa0)
+        }
     }
 }

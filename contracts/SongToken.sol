@@ -9,6 +9,7 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
+import {IERC6909Claims} from "@uniswap/v4-core/src/interfaces/external/IERC6909Claims.sol";
 import {IERC7572} from "./interfaces/IERC7572.sol";
 import {SongTokenDomain} from "./SongTokenDomain.sol";
 
@@ -36,6 +37,8 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     bytes32 private constant _DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
     bytes32 private constant _VERSION_HASH = keccak256("1");
+    /// @dev ERC-6909 id of native ETH claims in the Uniswap v4 PoolManager.
+    uint256 private constant _ETH_CLAIM_ID = 0;
 
     /// @notice The song NFT collection whose songs the tokens belong to (shared by every clone: an
     /// immutable of the implementation's code).
@@ -50,7 +53,7 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     error ImplementationLocked();
     /// @notice The pool share is zero or larger than the total supply.
     error PoolShareTooLarge(uint256 poolShare);
-    /// @notice Only the vault that deployed this token mints the rest of its supply.
+    /// @notice Only the vault that deployed this token mints the rest of its supply or moves its fee claims.
     error NotDeployer(address caller);
     /// @notice The permit's deadline has passed.
     error ERC2612ExpiredSignature(uint256 deadline);
@@ -85,15 +88,23 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     /// @param to Receiver of the allocation.
     /// @return amount Tokens minted.
     function mintRest(address to) external returns (uint256 amount) {
-        uint256 id = songId();
-        if (
-            id == 0
-                || Clones.predictDeterministicAddressWithImmutableArgs(_IMPLEMENTATION, abi.encode(id), bytes32(id), msg.sender)
-                    != address(this)
-        ) revert NotDeployer(msg.sender);
+        _checkDeployer();
         // The vault calls it only for a launched song, whose pool share exists.
         amount = TOTAL_SUPPLY - totalSupply();
         if (amount != 0) _mint(to, amount);
+    }
+
+    /// @notice Hands `amount` of the PoolManager ERC-6909 claims on native ETH held in this token's
+    /// name to the vault. The song pool's hook (SongPoolHook) mints its swap fees there, so the
+    /// claims this token holds are its song's hook fees not yet collected; the vault moves them to
+    /// itself and redeems them when it collects the song's fees.
+    /// @dev Only the clone's deployer (the SongVault, checked as in {mintRest}) may call it; it names
+    /// its own PoolManager.
+    /// @param poolManager The Uniswap v4 PoolManager whose claims move.
+    /// @param amount Wei of ETH claims to move to the vault.
+    function releaseFeeClaims(IERC6909Claims poolManager, uint256 amount) external {
+        _checkDeployer();
+        poolManager.transfer(msg.sender, _ETH_CLAIM_ID, amount);
     }
 
     /// @notice The song (SongNFT token id) this token belongs to; 0 on the implementation.
@@ -152,6 +163,17 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     /// @dev The EIP-712 domain name: the per-song `name()`.
     function _domainName() internal view override returns (string memory) {
         return _songName();
+    }
+
+    /// @dev Reverts unless the caller deployed this clone: the CREATE2 address of this clone from the
+    /// caller, with this song id, must be this contract (never true on the implementation).
+    function _checkDeployer() private view {
+        uint256 id = songId();
+        if (
+            id == 0
+                || Clones.predictDeterministicAddressWithImmutableArgs(_IMPLEMENTATION, abi.encode(id), bytes32(id), msg.sender)
+                    != address(this)
+        ) revert NotDeployer(msg.sender);
     }
 
     function _songName() private view returns (string memory) {

@@ -45,8 +45,8 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 ///
 /// The vault owns every launch position and has no code path that removes liquidity: it is locked
 /// forever. The pool's LP fees on that position and the hook's ETH swap fees are collected per
-/// song by `collectFees` (anyone may call it; the hook's fee claims are burned by the vault as their
-/// ERC-6909 operator) and split between the song's payout recipient (its creator, the NFT's
+/// song by `collectFees` (anyone may call it; the hook's fees are PoolManager ERC-6909 claims held in
+/// the name of the song's token, which hands them to the vault to redeem) and split between the song's payout recipient (its creator, the NFT's
 /// `creatorOf`, until the role is handed on) and the platform (the vault's owner): the platform gets
 /// `amount * platformShareBps / 10_000` rounded down and the creator the remainder, so the two
 /// always add up to the amount exactly. Each party pulls its share with `claim` (or anyone pushes
@@ -72,6 +72,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     uint256 public constant MAX_ALLOCATION_BPS = 1_000;
     /// @notice Seconds after launch the allocation stays with the vault: the hook's launch fee window.
     uint256 public constant LAUNCH_FEE_DURATION = SONG_LAUNCH_FEE_DURATION;
+    /// @dev ERC-6909 id of native ETH claims in the PoolManager.
+    uint256 private constant _ETH_CLAIM_ID = 0;
 
     /// @notice What the launcher chooses.
     /// @param allocationBps Share of the supply held for `allocationRecipient` (at most 10%).
@@ -356,7 +358,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @notice Collects the LP fees of `songId`'s locked position and the hook's swap fees not yet
-    /// collected, and credits them to the creator and the platform. Anyone may call it.
+    /// collected (the ETH claims held in the song token's name), and credits them to the creator and
+    /// the platform. Anyone may call it.
     /// @param songId A launched song.
     function collectFees(uint256 songId) external nonReentrant {
         if (_songs[songId].launchedAt == 0) revert NotLaunched(songId);
@@ -475,10 +478,19 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         return (_creatorFees[songId], _platformFees[songId]);
     }
 
-    /// @notice Swap fees of `songId` already moved from the hook's running total into balances.
+    /// @notice Hook swap fees of `songId` already collected into the creator's and the platform's
+    /// balances, in wei.
     /// @param songId The SongNFT token id.
     function swapFeesCollected(uint256 songId) external view returns (uint256) {
         return _swapFeesCollected[songId];
+    }
+
+    /// @notice All ETH swap fees the hook has charged for `songId` since launch, in wei: those
+    /// collected plus the PoolManager ERC-6909 claims on ETH still held in the name of the song's
+    /// token (where the hook mints them, and from where `collectFees` moves them).
+    /// @param songId The SongNFT token id.
+    function accruedSwapFees(uint256 songId) external view returns (uint256) {
+        return _swapFeesCollected[songId] + poolManager.balanceOf(tokenOf(songId), _ETH_CLAIM_ID);
     }
 
     /// @notice Splits `amount` into the platform share (rounded down) and the creator remainder.
@@ -570,11 +582,7 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         );
         uint256 lpFeesEth = delta.amount0().toUint128();
         uint256 lpFeesToken = delta.amount1().toUint128();
-        uint256 swapFeesTotal = hook.accruedSwapFees(key.toId());
-        uint256 swapFeesEth = swapFeesTotal - _swapFeesCollected[songId];
-        _swapFeesCollected[songId] = swapFeesTotal;
-
-        if (swapFeesEth != 0) poolManager.burn(address(hook), CurrencyLibrary.ADDRESS_ZERO.toId(), swapFeesEth);
+        uint256 swapFeesEth = _redeemSwapFeeClaims(songId, Currency.unwrap(key.currency1));
         uint256 eth = lpFeesEth + swapFeesEth;
         if (eth != 0) poolManager.take(CurrencyLibrary.ADDRESS_ZERO, address(this), eth);
         if (lpFeesToken != 0) poolManager.take(key.currency1, address(this), lpFeesToken);
@@ -590,6 +598,17 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         emit FeesCollected(
             songId, lpFeesEth, lpFeesToken, swapFeesEth, creatorEth, creatorToken, platformEth, platformToken
         );
+    }
+
+    /// @dev Redeems the hook's swap fees of `songId` not yet collected: the hook mints them as ETH
+    /// claims in the name of the song's `token`, which hands them to the vault to burn (their ETH is
+    /// then taken with the LP fees).
+    function _redeemSwapFeeClaims(uint256 songId, address token) private returns (uint256 swapFeesEth) {
+        swapFeesEth = poolManager.balanceOf(token, _ETH_CLAIM_ID);
+        if (swapFeesEth == 0) return 0;
+        _swapFeesCollected[songId] += swapFeesEth;
+        SongToken(token).releaseFeeClaims(poolManager, swapFeesEth);
+        poolManager.burn(address(this), _ETH_CLAIM_ID, swapFeesEth);
     }
 
     function _poolKey(address token) private view returns (PoolKey memory) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
-import { Contract, ZeroAddress } from 'ethers';
+import { Contract, Interface, ZeroAddress } from 'ethers';
 import { network } from 'hardhat';
 import { anyValue } from '@nomicfoundation/hardhat-ethers-chai-matchers/withArgs';
 import type { Hex } from 'viem';
@@ -19,7 +19,6 @@ import {
   hookFee,
   mintAndLaunch,
   mintSong,
-  poolIdOf,
   poolKeyOf,
   slot0,
   swap,
@@ -31,6 +30,12 @@ import {
   type SwapKind,
 } from './fixtures/songmint.ts';
 import { deployV4Artifact } from '../../scripts/uniswap-v4.ts';
+
+/** The swap callbacks of v4's IHooks, which SongPoolHook serves from its fallback (no ABI entries). */
+const swapCallbacks = new Interface([
+  'function beforeSwap(address sender, (address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks) key, (bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96) params, bytes hookData) returns (bytes4, int256, uint24)',
+  'function afterSwap(address sender, (address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks) key, (bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96) params, int256 delta, bytes hookData) returns (bytes4, int128)',
+]);
 
 const { ethers, networkHelpers } = await network.create('base');
 const v4Errors = new Contract(ZeroAddress, V4_LIBRARY_ERRORS);
@@ -47,7 +52,6 @@ interface SwapOutcome {
   receipt: TransactionReceipt;
   poolEth: bigint;
   fee: bigint;
-  feePips: bigint;
   traderEthChange: bigint;
   sender: string;
 }
@@ -107,12 +111,11 @@ describe('SongPoolHook', function () {
       const amount = ETH / 10n;
       const out = await runSwap(s, 'buyExactIn', amount, amount);
       const fee = hookFee(amount, 10_000n);
-      expect(out.feePips).to.equal(10_000n);
       expect(out.fee).to.equal(fee);
       expect(out.poolEth).to.equal(-(amount - fee));
       expect(out.traderEthChange).to.equal(-amount);
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fee);
-      expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(fee);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(fee);
+      expect(await s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n)).to.equal(fee);
     });
 
     it('buy exact tokens out: the fee is added to the ETH the pool takes, p of what the trader pays', async function () {
@@ -156,8 +159,8 @@ describe('SongPoolHook', function () {
       ] as const) {
         total += (await runSwap(s, kind, amount, value)).fee;
       }
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(total);
-      expect(await s.poolManager.getFunction('balanceOf')(await s.hook.getAddress(), 0n)).to.equal(total);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(total);
+      expect(await s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n)).to.equal(total);
     });
   });
 
@@ -177,7 +180,6 @@ describe('SongPoolHook', function () {
           const s = await networkHelpers.loadFixture(tradedSong);
           await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + elapsed);
           const out = await runSwap(s, kind, amount, value);
-          expect(out.feePips, kind).to.equal(pips);
           // The ETH that changed hands: what the buyer paid, or what the pool paid out of which the
           // seller got all but the fee.
           const gross = kind.startsWith('buy') ? -out.traderEthChange : out.traderEthChange + out.fee;
@@ -195,6 +197,29 @@ describe('SongPoolHook', function () {
         expect(spread).to.be.lessThanOrEqual(10n ** 8n); // 1 bp of 1e12
       });
     }
+
+    it("an indexer gets each swap's fee and router from the PoolManager's logs alone, to the wei", async function () {
+      const s = await networkHelpers.loadFixture(tradedSong);
+      const hook = await s.hook.getAddress();
+      const claims = () => s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n) as Promise<bigint>;
+      for (const { kind, amount, value } of kinds) {
+        const claimsBefore = await claims();
+        const out = await runSwap(s, kind, amount, value);
+        // The fee from balances, not logs: what the song's token gained in ETH claims, and what the
+        // trader paid beyond the pool's input (buys) or got short of the pool's output (sells).
+        const claimed = (await claims()) - claimsBefore;
+        const paidBeyondPool = out.poolEth - out.traderEthChange;
+        expect(claimed, kind).to.be.greaterThan(0n);
+        expect(out.fee, kind).to.equal(claimed);
+        expect(out.fee, kind).to.equal(paidBeyondPool);
+        expect(out.sender, kind).to.equal(await s.swapRouter.getAddress());
+        // The hook logs nothing of its own: the PoolManager's Swap and fee mint are the swap's only record.
+        expect(
+          out.receipt.logs.filter((log) => log.address === hook),
+          kind,
+        ).to.deep.equal([]);
+      }
+    });
   });
 
   describe('launch-fee decay', function () {
@@ -212,7 +237,6 @@ describe('SongPoolHook', function () {
         await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + elapsed);
         const amount = ETH / 50n;
         const out = await runSwap(s, 'buyExactIn', amount, amount);
-        expect(out.feePips).to.equal(feePipsAfter(elapsed));
         expect(out.fee).to.equal(hookFee(amount, feePipsAfter(elapsed)));
       }
     });
@@ -227,7 +251,6 @@ describe('SongPoolHook', function () {
       await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), tokens)).wait();
       await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 3n);
       const sold = await runSwap(s, 'sellExactIn', tokens);
-      expect(sold.feePips).to.equal(feePipsAfter(3n));
       expect(sold.fee).to.equal(hookFee(sold.poolEth, feePipsAfter(3n)));
       expect(sold.traderEthChange).to.be.lessThan((ETH * 3n) / 10n);
       expect(bought.fee + sold.fee).to.be.greaterThan((ETH * 7n) / 10n);
@@ -244,11 +267,17 @@ describe('SongPoolHook', function () {
 
   describe('price limits', function () {
     /** The hook's ExactEthSwapNotFilled, as v4 wraps a hook's revert. */
-    async function expectNotFilled(s: Songmint & { poolKey: PoolKeyTuple }, kind: SwapKind, amount: bigint, value: bigint, limit: bigint) {
+    async function expectNotFilled(
+      s: Songmint & { poolKey: PoolKeyTuple; songId: bigint },
+      kind: SwapKind,
+      amount: bigint,
+      value: bigint,
+      limit: bigint,
+    ) {
       const hookAddress = await s.hook.getAddress();
       await expect(swap(s.swapRouter, s.trader, s.poolKey, kind, amount, value, limit))
         .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
-        .withArgs(hookAddress, s.hook.interface.getFunction('afterSwap').selector, anyValue, anyValue);
+        .withArgs(hookAddress, swapCallbacks.getFunction('afterSwap')?.selector, anyValue, anyValue);
       const reason = await s.swapRouter
         .connect(s.trader)
         .getFunction('swap')
@@ -258,7 +287,7 @@ describe('SongPoolHook', function () {
           (error: { data?: string }) => v4Errors.interface.parseError(error.data ?? '0x')?.args.getValue('reason') as string,
         );
       expect(s.hook.interface.parseError(reason)?.name).to.equal('ExactEthSwapNotFilled');
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(0n);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(0n);
     }
 
     it('a buy with exact ETH in stopped early by its price limit reverts instead of charging the unfilled ETH', async function () {
@@ -275,14 +304,14 @@ describe('SongPoolHook', function () {
     it('a sell for exact ETH out stopped early by its price limit reverts instead of costing the seller ETH', async function () {
       const s = await ready('decayed');
       await runSwap(s, 'buyExactIn', ETH / 10n, ETH / 10n);
-      const fees = await s.hook.accruedSwapFees(poolIdOf(s.poolKey));
+      const fees = await s.vault.accruedSwapFees(s.songId);
       const { sqrtPriceX96 } = await slot0(s.poolManager, s.poolKey);
       const limit = (sqrtPriceX96 * 1001n) / 1000n;
       const hookAddress = await s.hook.getAddress();
       await expect(swap(s.swapRouter, s.trader, s.poolKey, 'sellExactOut', 10n * ETH, ETH, limit))
         .to.be.revertedWithCustomError(v4Errors, 'WrappedError')
-        .withArgs(hookAddress, s.hook.interface.getFunction('afterSwap').selector, anyValue, anyValue);
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(fees);
+        .withArgs(hookAddress, swapCallbacks.getFunction('afterSwap')?.selector, anyValue, anyValue);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(fees);
       const out = await runSwap(s, 'sellExactOut', ETH / 1000n, 0n, limit);
       expect(out.traderEthChange).to.equal(ETH / 1000n);
       expect(out.fee).to.equal(hookFee(ETH / 1000n, 10_000n, true));
@@ -330,30 +359,39 @@ describe('SongPoolHook', function () {
   });
 
   describe('routers: the sender is not the trader', function () {
-    it('credits the song whoever routes the swap, and logs the router as sender', async function () {
+    it("credits the song whoever routes the swap; the PoolManager's Swap log names the router", async function () {
       const s = await ready('decayed');
       const otherRouter = await deployV4Artifact('PoolSwapTest', s.stranger, [BASE_POOL_MANAGER]);
       const amount = ETH / 20n;
       const viaFirst = await runSwap(s, 'buyExactIn', amount, amount);
       expect(viaFirst.sender).to.equal(await s.swapRouter.getAddress());
-      await expect(swap(otherRouter, s.stranger, s.poolKey, 'buyExactIn', amount, amount))
-        .to.emit(s.hook, 'SwapFeeCharged')
-        .withArgs(poolIdOf(s.poolKey), await otherRouter.getAddress(), hookFee(amount, 10_000n), 10_000n);
-      expect(await s.hook.accruedSwapFees(poolIdOf(s.poolKey))).to.equal(2n * hookFee(amount, 10_000n));
+      const viaOther = (await (await swap(otherRouter, s.stranger, s.poolKey, 'buyExactIn', amount, amount)).wait()) as TransactionReceipt;
+      expect(await swapLogsOf(s, viaOther)).to.deep.equal({
+        poolEth: -(amount - hookFee(amount, 10_000n)),
+        fee: hookFee(amount, 10_000n),
+        sender: await otherRouter.getAddress(),
+      });
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(2n * hookFee(amount, 10_000n));
     });
   });
 
   describe('the hook fee claims', function () {
-    it('are held by the hook with the vault as their only ERC-6909 operator', async function () {
+    it("are held in the song token's name, and only the vault can have the token hand them over", async function () {
       const s = await ready('decayed');
-      const isOperator = s.poolManager.getFunction('isOperator');
-      expect(await isOperator(s.hook.target, s.vault.target)).to.equal(true);
-      expect(await isOperator(s.hook.target, s.stranger.address)).to.equal(false);
-      await runSwap(s, 'buyExactIn', ETH, ETH);
-      // A stranger cannot move them: it has no allowance and is no operator.
-      await expect(s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.hook.target, s.stranger.address, 0n, 1n)).to.be.revert(
-        ethers,
-      );
+      const out = await runSwap(s, 'buyExactIn', ETH, ETH);
+      const balanceOf = s.poolManager.getFunction('balanceOf');
+      expect(await balanceOf(s.poolKey.currency1, 0n)).to.equal(out.fee);
+      expect(await balanceOf(await s.hook.getAddress(), 0n)).to.equal(0n);
+      // A stranger cannot move them: it has no allowance and is no operator of the token...
+      await expect(
+        s.poolManager.connect(s.stranger).getFunction('transferFrom')(s.poolKey.currency1, s.stranger.address, 0n, 1n),
+      ).to.be.revert(ethers);
+      // ...and the token hands them to its deploying vault only.
+      const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
+      await expect(token.connect(s.stranger).releaseFeeClaims(BASE_POOL_MANAGER, 1n))
+        .to.be.revertedWithCustomError(token, 'NotDeployer')
+        .withArgs(s.stranger.address);
+      expect(await balanceOf(s.poolKey.currency1, 0n)).to.equal(out.fee);
     });
   });
 
@@ -401,9 +439,18 @@ describe('SongPoolHook', function () {
       const params = { zeroForOne: true, amountSpecified: -1n, sqrtPriceLimitX96: 4295128740n };
       const hook = s.hook.connect(s.stranger);
       await expect(hook.beforeInitialize(s.stranger.address, s.poolKey, 2n ** 96n)).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
-      await expect(hook.beforeSwap(s.stranger.address, s.poolKey, params, '0x')).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
-      await expect(hook.afterSwap(s.stranger.address, s.poolKey, params, 5n, '0x')).to.be.revertedWithCustomError(s.hook, 'NotPoolManager');
-      await expect(hook.afterInitialize(s.stranger.address, s.poolKey, 2n ** 96n, 0n)).to.be.revertedWithCustomError(
+      const callbacks = new Contract(await s.hook.getAddress(), swapCallbacks, s.stranger);
+      await expect(callbacks.getFunction('beforeSwap')(s.stranger.address, s.poolKey, params, '0x')).to.be.revertedWithCustomError(
+        s.hook,
+        'NotPoolManager',
+      );
+      await expect(callbacks.getFunction('afterSwap')(s.stranger.address, s.poolKey, params, 5n, '0x')).to.be.revertedWithCustomError(
+        s.hook,
+        'NotPoolManager',
+      );
+      // A callback the hook does not implement (its flag is off) is no function of it at all.
+      const afterInitialize = ethers.id('afterInitialize(address,(address,address,uint24,int24,address),uint160,int24)').slice(0, 10);
+      await expect(s.stranger.sendTransaction({ to: await s.hook.getAddress(), data: afterInitialize })).to.be.revertedWithCustomError(
         s.hook,
         'NotPoolManager',
       );

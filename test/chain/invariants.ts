@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
-import { AbiCoder, keccak256, solidityPacked, toUtf8Bytes } from 'ethers';
+import { AbiCoder, keccak256, solidityPacked, toUtf8Bytes, ZeroAddress } from 'ethers';
 import { network } from 'hardhat';
 import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
 import {
   claimAllocationAfterWindow,
   deploySongmint,
+  feePipsAfter,
   LAUNCH_CONFIG,
   mintSong,
   poolIdOf,
@@ -22,7 +23,8 @@ import {
  * collects, claims, pushes (claimFor), token transfers and payout-role transfers. After every
  * action the invariants below must hold; a reverted action must leave them holding too.
  *
- *  1. The hook's running total per pool equals the fees its SwapFeeCharged events logged, and its
+ *  1. The hook's running total per pool equals the fees the PoolManager's logs show it charged (its
+ *     ERC-6909 mints of ETH claims to the song token; the hook logs nothing per swap), and its
  *     ERC-6909 ETH claims equal what was charged minus what the vault collected.
  *  2. The vault holds exactly what it owes: its ETH equals the unclaimed ETH of every party of
  *     every song, each song token's balance the unclaimed tokens of that song; and that equals
@@ -113,23 +115,28 @@ describe('protocol invariants under random trading, collecting and claiming', fu
     let swapsChecked = 0;
 
     /** Reads the logs of a mined action into the model and checks invariants 3 and 5. */
-    function record(receipt: TransactionReceipt) {
-      // One swap per action at most; the hook logs its fee before the pool's Swap event (ETH
-      // specified: charged in beforeSwap) or after it.
+    async function record(receipt: TransactionReceipt) {
+      // One swap per action at most; the hook's fee is its ERC-6909 mint of ETH claims to the song's
+      // token, logged by the PoolManager before the pool's Swap event (ETH specified: charged in
+      // beforeSwap) or after it. The hook logs nothing of its own.
       let poolEth: bigint | undefined;
       for (const log of receipt.logs) {
         const parsed = log.address === BASE_POOL_MANAGER ? w.poolManager.interface.parseLog(log) : null;
         if (parsed?.name === 'Swap') poolEth = parsed.args.getValue('amount0') as bigint;
+        expect(log.address, 'the hook logs nothing').to.not.equal(hookAddress);
       }
       for (const log of receipt.logs) {
-        if (log.address === hookAddress) {
-          const parsed = w.hook.interface.parseLog(log);
-          if (parsed?.name !== 'SwapFeeCharged') continue;
-          const poolId = parsed.args.getValue('poolId') as string;
-          const song = w.songs.find(({ key }) => poolIdOf(key) === poolId);
-          if (!song || poolEth === undefined) throw new Error('fee without a swap of a known pool');
-          const fee = parsed.args.getValue('fee') as bigint;
-          const pips = parsed.args.getValue('feePips') as bigint;
+        if (log.address === BASE_POOL_MANAGER) {
+          const parsed = w.poolManager.interface.parseLog(log);
+          if (parsed?.name !== 'Transfer' || parsed.args.getValue('caller') !== hookAddress) continue;
+          const token = parsed.args.getValue('to') as string;
+          const song = w.songs.find(({ key }) => key.currency1 === token);
+          if (!song || poolEth === undefined || parsed.args.getValue('from') !== ZeroAddress || parsed.args.getValue('id') !== 0n)
+            throw new Error('fee without a swap of a known pool');
+          const fee = parsed.args.getValue('amount') as bigint;
+          // The rate of the swap's block, from the launch time and the fee model of the fixtures.
+          const swappedAt = BigInt((await receipt.getBlock()).timestamp);
+          const pips = feePipsAfter(swappedAt - (await w.hook.launchedAt(poolIdOf(song.key))));
           charged.set(song.songId, (charged.get(song.songId) ?? 0n) + fee);
           // 5: gross ETH = what the buyer paid (pool's input + fee) or what the pool paid out.
           const gross = poolEth < 0n ? -poolEth + fee : poolEth;
@@ -162,14 +169,15 @@ describe('protocol invariants under random trading, collecting and claiming', fu
 
     async function checkInvariants(step: number) {
       const at = `after action ${step} (seed ${SEED})`;
-      let outstandingClaims = 0n;
       let owedEth = 0n;
       for (const [i, song] of w.songs.entries()) {
         const poolId = poolIdOf(song.key);
-        const accrued = await w.hook.accruedSwapFees(poolId);
-        // 1: the running total is what the events logged.
+        const accrued = await w.vault.accruedSwapFees(song.songId);
+        // 1: the running total is what the events logged, and the claims held in the token's name
+        // are the part not yet collected.
         expect(accrued, at).to.equal(charged.get(song.songId) ?? 0n);
-        outstandingClaims += accrued - (await w.vault.swapFeesCollected(song.songId));
+        const uncollected = accrued - (await w.vault.swapFeesCollected(song.songId));
+        expect(await w.poolManager.getFunction('balanceOf')(song.key.currency1, 0n), at).to.equal(uncollected);
         // 2: per song, the vault's tokens are what it owes in tokens.
         const [creator, platform] = await w.vault.feesOf(song.songId);
         owedEth += creator.eth + platform.eth;
@@ -190,8 +198,9 @@ describe('protocol invariants under random trading, collecting and claiming', fu
         const word = BigInt(await w.poolManager.getFunction('extsload(bytes32)').staticCall(positionSlot));
         expect(word & ((1n << 128n) - 1n), at).to.equal(song.liquidity);
       }
-      // 1: the hook's ERC-6909 claims are the fees not yet collected.
-      expect(await w.poolManager.getFunction('balanceOf')(hookAddress, 0n), at).to.equal(outstandingClaims);
+      // 1: the hook itself holds no claims; the vault none between collections.
+      expect(await w.poolManager.getFunction('balanceOf')(hookAddress, 0n), at).to.equal(0n);
+      expect(await w.poolManager.getFunction('balanceOf')(vaultAddress, 0n), at).to.equal(0n);
       // 2: the vault's ETH is what it owes, and collected minus claimed.
       const vaultEth = await ethers.provider.getBalance(vaultAddress);
       expect(vaultEth, at).to.equal(owedEth);
@@ -261,7 +270,7 @@ describe('protocol invariants under random trading, collecting and claiming', fu
       );
       const outcome = receipt === null ? `${action} (reverted)` : action;
       counts[outcome] = (counts[outcome] ?? 0) + 1;
-      if (receipt !== null) record(receipt);
+      if (receipt !== null) await record(receipt);
       await checkInvariants(step);
     }
     if (process.env.SONGMINT_INVARIANT_VERBOSE) console.log(counts, swapsChecked);

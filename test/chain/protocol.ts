@@ -72,7 +72,10 @@ describe('SongmintProtocol Ignition module', function () {
 
     const token = await ethers.getContractAt('SongToken', await songVault.tokenOf(1n));
     const key = await poolKeyOf(songVault, 1n);
-    await expect(swap(v4.swapRouter, trader, key, 'buyExactIn', 10n ** 17n, 10n ** 17n)).to.emit(songPoolHook, 'SwapFeeCharged');
+    // The hook's fee: ETH claims the PoolManager mints (and logs) to the song's token.
+    await expect(swap(v4.swapRouter, trader, key, 'buyExactIn', 10n ** 17n, 10n ** 17n)).to.emit(v4.poolManager, 'Transfer');
+    expect(await v4.poolManager.getFunction('balanceOf')(await token.getAddress(), 0n)).to.equal(await songVault.accruedSwapFees(1n));
+    expect(await songVault.accruedSwapFees(1n)).to.be.greaterThan(0n);
     expect(await token.balanceOf(trader.address)).to.be.greaterThan(0n);
     await (await songVault.collectFees(1n)).wait();
     const [creatorFees, platformFees] = await songVault.feesOf(1n);

@@ -219,6 +219,8 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(afterSell.trades_total, 2);
     const volume = swapVolume(swapReceipts);
     assert.deepEqual(afterSell.volume_24h, { eth: volume.eth.toString(), token: volume.token.toString(), trades: 2 });
+    // The SDK and the indexer both read the fees from the PoolManager's mint logs; the vault counts them on chain.
+    assert.ok(bought.hookFee > 0n && sold.hookFee > 0n);
     assert.equal(afterSell.fees.swap_fees_eth, (bought.hookFee + sold.hookFee).toString());
     assert.equal(afterSell.fees.swap_fees_eth, onChain.totalSwapFees.toString());
     assert.equal(afterSell.fees.uncollected_swap_fees_eth, onChain.uncollectedSwapFees.toString());

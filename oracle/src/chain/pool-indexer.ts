@@ -1,7 +1,10 @@
 /**
  * Pool indexer: follows SongVault's launches and, for Songmint pools only, the Uniswap v4
- * PoolManager's `Initialize`, `Swap` and `ModifyLiquidity` events, SongPoolHook's
- * `SwapFeeCharged` and SongVault's `FeesCollected`, into the tables of migration 0010. The pool
+ * PoolManager's `Initialize`, `Swap` and `ModifyLiquidity` events, the PoolManager's ERC-6909
+ * `Transfer` mints of SongPoolHook's swap fees and SongVault's `FeesCollected`, into the tables of
+ * migration 0010. The hook logs nothing per swap: each swap's fee is the PoolManager's
+ * `Transfer(caller = hook, from = 0, to = song token, id = 0 (ETH), amount)`, in the swap's
+ * transaction next to its `Swap` log, and the song token names the pool. The pool
  * view (../domain/pools.ts) is derived from these rows when it is asked for, so undoing a reorg
  * is deleting the rows above the last block still on the chain: the shared log follower
  * (./log-follower.ts) does that, with the confirmations and the stored cursor of the mint watcher.
@@ -19,8 +22,9 @@ export const SONG_LAUNCHED_EVENT = parseAbiItem(
 export const FEES_COLLECTED_EVENT = parseAbiItem(
   'event FeesCollected(uint256 indexed songId, uint256 lpFeesEth, uint256 lpFeesToken, uint256 swapFeesEth, uint256 creatorEth, uint256 creatorToken, uint256 platformEth, uint256 platformToken)',
 );
-export const SWAP_FEE_CHARGED_EVENT = parseAbiItem(
-  'event SwapFeeCharged(bytes32 indexed poolId, address indexed sender, uint256 fee, uint256 feePips)',
+/** The PoolManager's ERC-6909 transfer log; a mint has `from` 0, and the hook's fee mints have `id` 0 (ETH). */
+export const ERC6909_TRANSFER_EVENT = parseAbiItem(
+  'event Transfer(address caller, address indexed from, address indexed to, uint256 indexed id, uint256 amount)',
 );
 export const INITIALIZE_EVENT = parseAbiItem(
   'event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick)',
@@ -35,6 +39,10 @@ const VAULT_HOOK_ABI = parseAbi(['function hook() view returns (address)']);
 
 /** Pool ids per eth_getLogs topic filter (providers cap the size of an OR list). */
 const POOL_IDS_PER_REQUEST = 200;
+
+/** ERC-6909 id of native ETH claims in the PoolManager (the currency's address). */
+const ETH_CLAIM_ID = 0n;
+const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
 /** Uniswap v4's PoolManager on Base (and on the local chain of `npm start`). */
 export const BASE_POOL_MANAGER: Address = '0x498581fF718922c3f8e6A244956aF099B2652b2b';
@@ -120,8 +128,8 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
     // The hook is immutable in the vault: one read for the life of the indexer.
     hook ??= await client.readContract({ address: vault, abi: VAULT_HOOK_ABI, functionName: 'hook' });
     const songmintLogs = await client.getLogs({
-      address: [vault, hook],
-      events: [SONG_LAUNCHED_EVENT, FEES_COLLECTED_EVENT, SWAP_FEE_CHARGED_EVENT],
+      address: vault,
+      events: [SONG_LAUNCHED_EVENT, FEES_COLLECTED_EVENT],
       fromBlock,
       toBlock,
       strict: true,
@@ -132,7 +140,6 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
       for (const log of songmintLogs) {
         const at = positionOf(log);
         if (log.eventName === 'SongLaunched') {
-          if (log.address.toLowerCase() !== vault.toLowerCase()) continue;
           const { args } = log;
           const launchedAt = launchTimes.get(BigInt(at.block));
           const inserted = await t.result(
@@ -155,8 +162,7 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
             ],
           );
           result.launches += inserted.rowCount;
-        } else if (log.eventName === 'FeesCollected') {
-          if (log.address.toLowerCase() !== vault.toLowerCase()) continue;
+        } else {
           const { args } = log;
           await t.none(
             `INSERT INTO pool_fee_collections (block_number, log_index, song_id, lp_fees_eth, lp_fees_token, swap_fees_eth,
@@ -175,28 +181,31 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
               args.platformToken.toString(),
             ],
           );
-        } else if (log.address.toLowerCase() === hook?.toLowerCase()) {
-          await t.none(
-            'INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-            [at.block, at.index, log.args.poolId.toLowerCase(), log.args.fee.toString()],
-          );
         }
       }
     });
 
     // Songmint pools only: the PoolManager serves every pool on the chain.
-    const pools = await db.map<Hex>(
-      'SELECT pool_id FROM song_pools WHERE launch_block <= $1',
+    const pools = await db.map(
+      'SELECT pool_id, token FROM song_pools WHERE launch_block <= $1',
       [toBlock.toString()],
-      (row: { pool_id: Hex }) => row.pool_id,
+      (row: { pool_id: Hex; token: Address }) => row,
     );
+    const poolOfToken = new Map(pools.map((pool) => [pool.token.toLowerCase(), pool.pool_id.toLowerCase()]));
+    const feeMinter = hook.toLowerCase();
     for (let i = 0; i < pools.length; i += POOL_IDS_PER_REQUEST) {
-      const ids = pools.slice(i, i + POOL_IDS_PER_REQUEST);
-      const range = { address: options.poolManagerAddress, args: { id: ids }, fromBlock, toBlock, strict: true } as const;
-      const [initialized, swaps, modified] = await Promise.all([
-        client.getLogs({ ...range, event: INITIALIZE_EVENT }),
-        client.getLogs({ ...range, event: SWAP_EVENT }),
-        client.getLogs({ ...range, event: MODIFY_LIQUIDITY_EVENT }),
+      const batch = pools.slice(i, i + POOL_IDS_PER_REQUEST);
+      const range = { address: options.poolManagerAddress, fromBlock, toBlock, strict: true } as const;
+      const byPool = { ...range, args: { id: batch.map((pool) => pool.pool_id) } } as const;
+      const [initialized, swaps, modified, minted] = await Promise.all([
+        client.getLogs({ ...byPool, event: INITIALIZE_EVENT }),
+        client.getLogs({ ...byPool, event: SWAP_EVENT }),
+        client.getLogs({ ...byPool, event: MODIFY_LIQUIDITY_EVENT }),
+        client.getLogs({
+          ...range,
+          event: ERC6909_TRANSFER_EVENT,
+          args: { from: ZERO_ADDRESS, to: batch.map((pool) => pool.token), id: ETH_CLAIM_ID },
+        }),
       ]);
       const swapTimes = await blockTimes(swaps.map((log) => log.blockNumber).filter((n): n is bigint => n !== null));
       await db.tx(async (t) => {
@@ -229,6 +238,18 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
             ],
           );
           result.swaps += inserted.rowCount;
+        }
+        // The hook's fee of a swap: its ETH claim mint to the pool's token (only the hook mints
+        // claims in a song token's name; `caller` is not indexed, so it is checked here).
+        for (const log of minted) {
+          if (log.args.caller.toLowerCase() !== feeMinter) continue;
+          const poolId = poolOfToken.get(log.args.to.toLowerCase());
+          if (poolId === undefined) continue;
+          const at = positionOf(log);
+          await t.none(
+            'INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+            [at.block, at.index, poolId, log.args.amount.toString()],
+          );
         }
         for (const log of modified) {
           const at = positionOf(log);

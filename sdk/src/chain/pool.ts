@@ -121,7 +121,7 @@ export async function readPool(
       readPoolWord(chain, poolKey, LIQUIDITY_OFFSET),
       publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
       publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
-      publicClient.readContract({ address: contracts.SongPoolHook, abi: songPoolHookAbi, functionName: 'accruedSwapFees', args: [poolId] }),
+      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'accruedSwapFees', args: [songId] }),
       publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
       nextBlock(publicClient),
       publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'tickUpper' }),

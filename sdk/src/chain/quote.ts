@@ -53,6 +53,8 @@ export interface TradeQuote {
   /** The block the quote is for (the one a transaction sent now joins). */
   block: NextBlock;
   poolKey: PoolKey;
+  /** The song's launch time (unix seconds): the start of its launch fee's decay. */
+  launchedAt: bigint;
 }
 
 export function checkedSlippage(slippageBps: number): number {
@@ -143,6 +145,7 @@ export async function quoteTrade(chain: Reader, parameters: QuoteParameters): Pr
     sqrtPriceX96: slot0,
     block,
     poolKey,
+    launchedAt: BigInt(song.launchedAt),
   };
 }
 

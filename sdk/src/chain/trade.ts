@@ -44,7 +44,7 @@ export interface SwapResult {
   deadline: bigint;
   /** The hook's swap fee, in wei. */
   hookFee: bigint;
-  /** The hook's fee rate the swap paid (its SwapFeeCharged event), in pips; 0 when it charged none. */
+  /** The hook's fee rate the swap paid, in pips: the hook's `swapFeePips` in the block it was mined in (0 when it charged none). */
   hookFeePips: bigint;
   /**
    * The full quote the swap was sent with, for the block it expected to join (`quoted.block`): the
@@ -120,7 +120,17 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
   });
   const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
   const receipt = await confirmed(chain, hash, isBuy ? 'buy' : 'sell');
-  const { timestamp: blockTimestamp } = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+  // The rate charged is the hook's rate in the block the swap was mined in (the hook logs no rate of its own).
+  const [{ timestamp: blockTimestamp }, hookFeePips] = await Promise.all([
+    chain.publicClient.getBlock({ blockNumber: receipt.blockNumber }),
+    chain.publicClient.readContract({
+      address: chain.contracts.SongPoolHook,
+      abi: songPoolHookAbi,
+      functionName: 'swapFeePips',
+      args: [quoted.launchedAt],
+      blockNumber: receipt.blockNumber,
+    }),
+  ]);
   const outcome = swapOutcome(receipt, {
     poolKey,
     isBuy,
@@ -131,6 +141,7 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
     songId,
     exactInput,
     ...outcome,
+    hookFeePips,
     quote,
     quoted,
     blockTimestamp,
@@ -143,27 +154,49 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
 }
 
 /**
- * What the trader paid and received, from the pool's Swap event (the pool's own deltas, the
- * hook's not included) and the hook's SwapFeeCharged: the hook takes its fee in ETH on top of
- * what a buy puts into the pool, and out of what a sell's pool pays.
+ * What the trader paid and received, from the PoolManager's logs of the swap: its Swap event (the
+ * pool's own deltas, the hook's not included) and the ERC-6909 mint of the hook's fee (the hook
+ * logs nothing of its own). The hook takes its fee in ETH on top of what a buy puts into the pool,
+ * and out of what a sell's pool pays.
  */
 function swapOutcome(
   receipt: TransactionReceipt,
   { poolKey, isBuy, hookAddress, poolManager }: { poolKey: PoolKey; isBuy: boolean; hookAddress: Address; poolManager: Address },
-): { amountIn: bigint; amountOut: bigint; hookFee: bigint; hookFeePips: bigint } {
+): { amountIn: bigint; amountOut: bigint; hookFee: bigint } {
   const poolId = poolIdOf(poolKey);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const charged = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: receipt.logs }).find(
-    (log) => same(log.address, hookAddress) && log.args.poolId === poolId,
-  );
-  const hookFee = charged?.args.fee ?? 0n;
-  const hookFeePips = charged?.args.feePips ?? 0n;
+  const hookFee = hookFeeOf(receipt, { token: poolKey.currency1, hookAddress, poolManager });
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => same(log.address, poolManager) && log.args.id === poolId,
   );
   if (swapped === undefined) throw new SongmintClientError('EVENT_NOT_FOUND', `transaction ${receipt.transactionHash} emitted no Swap`);
   const { amount0, amount1 } = swapped.args;
   return isBuy
-    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee, hookFeePips }
-    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee, hookFeePips };
+    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee }
+    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee };
+}
+
+/** ERC-6909 id of native ETH claims in the PoolManager (the currency's address). */
+const ETH_CLAIM_ID = 0n;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/**
+ * The hook's fee of the swap in `receipt`: the PoolManager's ERC-6909 Transfer of the ETH claims
+ * the hook (`caller`) minted (`from` 0, `id` 0) to the pool's song token; 0 when the fee rounded to
+ * nothing and nothing was minted.
+ */
+function hookFeeOf(
+  receipt: TransactionReceipt,
+  { token, hookAddress, poolManager }: { token: Address; hookAddress: Address; poolManager: Address },
+): bigint {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
+    (log) =>
+      same(log.address, poolManager) &&
+      same(log.args.caller, hookAddress) &&
+      same(log.args.from, ZERO_ADDRESS) &&
+      same(log.args.to, token) &&
+      log.args.id === ETH_CLAIM_ID,
+  );
+  return minted?.args.amount ?? 0n;
 }

@@ -1688,6 +1688,25 @@ export const songVaultAbi = [
         "type": "uint256"
       }
     ],
+    "name": "accruedSwapFees",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      }
+    ],
     "name": "allocationOf",
     "outputs": [
       {
@@ -2790,6 +2809,24 @@ export const songTokenAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "contract IERC6909Claims",
+        "name": "poolManager",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "releaseFeeClaims",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "songId",
     "outputs": [
@@ -2911,6 +2948,17 @@ export const songPoolHookAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "EthAmountTooLarge",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "int256",
         "name": "expected",
         "type": "int256"
@@ -2981,35 +3029,8 @@ export const songPoolHookAbi = [
     "type": "event"
   },
   {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": true,
-        "internalType": "PoolId",
-        "name": "poolId",
-        "type": "bytes32"
-      },
-      {
-        "indexed": true,
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "fee",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "feePips",
-        "type": "uint256"
-      }
-    ],
-    "name": "SwapFeeCharged",
-    "type": "event"
+    "stateMutability": "nonpayable",
+    "type": "fallback"
   },
   {
     "inputs": [],
@@ -3066,17 +3087,81 @@ export const songPoolHookAbi = [
   {
     "inputs": [
       {
-        "internalType": "PoolId",
-        "name": "poolId",
-        "type": "bytes32"
+        "internalType": "address",
+        "name": "sender",
+        "type": "address"
+      },
+      {
+        "components": [
+          {
+            "internalType": "Currency",
+            "name": "currency0",
+            "type": "address"
+          },
+          {
+            "internalType": "Currency",
+            "name": "currency1",
+            "type": "address"
+          },
+          {
+            "internalType": "uint24",
+            "name": "fee",
+            "type": "uint24"
+          },
+          {
+            "internalType": "int24",
+            "name": "tickSpacing",
+            "type": "int24"
+          },
+          {
+            "internalType": "contract IHooks",
+            "name": "hooks",
+            "type": "address"
+          }
+        ],
+        "internalType": "struct PoolKey",
+        "name": "",
+        "type": "tuple"
+      },
+      {
+        "components": [
+          {
+            "internalType": "int24",
+            "name": "tickLower",
+            "type": "int24"
+          },
+          {
+            "internalType": "int24",
+            "name": "tickUpper",
+            "type": "int24"
+          },
+          {
+            "internalType": "int256",
+            "name": "liquidityDelta",
+            "type": "int256"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "salt",
+            "type": "bytes32"
+          }
+        ],
+        "internalType": "struct ModifyLiquidityParams",
+        "name": "",
+        "type": "tuple"
+      },
+      {
+        "internalType": "bytes",
+        "name": "",
+        "type": "bytes"
       }
     ],
-    "name": "accruedSwapFees",
+    "name": "beforeAddLiquidity",
     "outputs": [
       {
-        "internalType": "uint256",
+        "internalType": "bytes4",
         "name": "",
-        "type": "uint256"
+        "type": "bytes4"
       }
     ],
     "stateMutability": "view",
@@ -3122,568 +3207,8 @@ export const songPoolHookAbi = [
         "type": "tuple"
       },
       {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta0",
-        "type": "int256"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta1",
-        "type": "int256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterAddLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "",
-        "type": "int256"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount0",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount1",
-        "type": "uint256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterDonate",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
         "internalType": "uint160",
-        "name": "sqrtPriceX96",
-        "type": "uint160"
-      },
-      {
-        "internalType": "int24",
-        "name": "tick",
-        "type": "int24"
-      }
-    ],
-    "name": "afterInitialize",
-    "outputs": [
-      {
-        "internalType": "bytes4",
         "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta0",
-        "type": "int256"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta1",
-        "type": "int256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterRemoveLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "",
-        "type": "int256"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "bool",
-            "name": "zeroForOne",
-            "type": "bool"
-          },
-          {
-            "internalType": "int256",
-            "name": "amountSpecified",
-            "type": "int256"
-          },
-          {
-            "internalType": "uint160",
-            "name": "sqrtPriceLimitX96",
-            "type": "uint160"
-          }
-        ],
-        "internalType": "struct SwapParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "BalanceDelta",
-        "name": "delta",
-        "type": "int256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "afterSwap",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "int128",
-        "name": "",
-        "type": "int128"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeAddLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount0",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount1",
-        "type": "uint256"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeDonate",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "internalType": "uint160",
-        "name": "sqrtPriceX96",
         "type": "uint160"
       }
     ],
@@ -3693,177 +3218,6 @@ export const songPoolHookAbi = [
         "internalType": "bytes4",
         "name": "",
         "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "int24",
-            "name": "tickLower",
-            "type": "int24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickUpper",
-            "type": "int24"
-          },
-          {
-            "internalType": "int256",
-            "name": "liquidityDelta",
-            "type": "int256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "salt",
-            "type": "bytes32"
-          }
-        ],
-        "internalType": "struct ModifyLiquidityParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeRemoveLiquidity",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "sender",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "Currency",
-            "name": "currency0",
-            "type": "address"
-          },
-          {
-            "internalType": "Currency",
-            "name": "currency1",
-            "type": "address"
-          },
-          {
-            "internalType": "uint24",
-            "name": "fee",
-            "type": "uint24"
-          },
-          {
-            "internalType": "int24",
-            "name": "tickSpacing",
-            "type": "int24"
-          },
-          {
-            "internalType": "contract IHooks",
-            "name": "hooks",
-            "type": "address"
-          }
-        ],
-        "internalType": "struct PoolKey",
-        "name": "key",
-        "type": "tuple"
-      },
-      {
-        "components": [
-          {
-            "internalType": "bool",
-            "name": "zeroForOne",
-            "type": "bool"
-          },
-          {
-            "internalType": "int256",
-            "name": "amountSpecified",
-            "type": "int256"
-          },
-          {
-            "internalType": "uint160",
-            "name": "sqrtPriceLimitX96",
-            "type": "uint160"
-          }
-        ],
-        "internalType": "struct SwapParams",
-        "name": "params",
-        "type": "tuple"
-      },
-      {
-        "internalType": "bytes",
-        "name": "hookData",
-        "type": "bytes"
-      }
-    ],
-    "name": "beforeSwap",
-    "outputs": [
-      {
-        "internalType": "bytes4",
-        "name": "",
-        "type": "bytes4"
-      },
-      {
-        "internalType": "BeforeSwapDelta",
-        "name": "",
-        "type": "int256"
-      },
-      {
-        "internalType": "uint24",
-        "name": "",
-        "type": "uint24"
       }
     ],
     "stateMutability": "nonpayable",

@@ -1336,7 +1336,7 @@ export interface components {
                         token: string;
                     };
                 };
-                /** @description Wei of ETH the hook charged on swaps, all time (SwapFeeCharged). */
+                /** @description Wei of ETH the hook charged on swaps, all time (the PoolManager's ERC-6909 mints of the fees). */
                 swap_fees_eth: string;
                 /** @description Of those, wei not yet moved into the parties' balances by `collectFees`. */
                 uncollected_swap_fees_eth: string;

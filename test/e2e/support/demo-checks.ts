@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPublicClient, getAddress, http, parseEventLogs } from 'viem';
-import { localBaseChain, songmintAddresses, songNftAbi, songPoolHookAbi, songTokenAbi, songVaultAbi } from '@songmint/sdk';
+import { localBaseChain, poolManagerAbi, songmintAddresses, songNftAbi, songTokenAbi, songVaultAbi } from '@songmint/sdk';
 import { servedOpenApiDocument } from '../../../oracle/src/http/served-openapi.ts';
 import { runDemo } from '../../../scripts/demo.ts';
 import type { NpmStartStack } from '../../support/npm-start.ts';
@@ -63,12 +63,21 @@ export async function checkDemoAgainstChainAndApi(stack: NpmStartStack): Promise
   const balance = await client.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [result.wallet] });
   assert.equal(balance, result.bought.amountOut - result.sold.amountIn + claimedTokens);
   assert.ok(result.bought.amountOut >= result.bought.limit && result.sold.amountOut >= result.sold.limit, 'slippage floors held');
-  // Both trades went through the Universal Router at its Base address, the sell's tokens by a Permit2 signature.
+  // Both trades went through the Universal Router at its Base address, the sell's tokens by a Permit2
+  // signature: the PoolManager's Swap names it as sender, and its mint of the hook's fee to the song's
+  // token (the hook logs nothing of its own) is the fee the SDK reported.
   for (const trade of [result.bought, result.sold]) {
     assert.equal(trade.receipt.to?.toLowerCase(), songmintAddresses.local.UniversalRouter.toLowerCase());
-    const [charged] = parseEventLogs({ abi: songPoolHookAbi, eventName: 'SwapFeeCharged', logs: trade.receipt.logs });
-    assert.equal(charged?.args.sender, songmintAddresses.local.UniversalRouter);
-    assert.equal(charged?.args.fee, trade.hookFee);
+    const [swapped] = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: trade.receipt.logs });
+    assert.equal(swapped?.args.sender, songmintAddresses.local.UniversalRouter);
+    const feeMints = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: trade.receipt.logs }).filter(
+      (log) => log.args.caller === songmintAddresses.local.SongPoolHook && log.args.to === token && log.args.id === 0n,
+    );
+    assert.deepEqual(
+      feeMints.map((log) => log.args.amount),
+      [trade.hookFee],
+    );
+    assert.ok(trade.hookFee > 0n);
   }
   const permit2Allowance = await client.readContract({
     address: token,

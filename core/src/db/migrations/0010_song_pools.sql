@@ -62,7 +62,7 @@ CREATE TABLE pool_liquidity_changes (
 );
 CREATE INDEX pool_liquidity_changes_pool_idx ON pool_liquidity_changes (pool_id, block_number, log_index);
 
--- SongPoolHook.SwapFeeCharged: the hook's ETH fee of each swap.
+-- The hook's ETH fee of each swap: the PoolManager's ERC-6909 Transfer (mint) of it to the song token.
 CREATE TABLE pool_swap_fees (
   block_number bigint NOT NULL,
   log_index    integer NOT NULL,

@@ -56,7 +56,7 @@ export const poolSchema = z
       .meta({ description: 'Null only in the instant between the launch and its Initialize log being indexed.' }),
     liquidity: uint('Active liquidity at the current tick (Uniswap v4 L), from the indexed Swap and ModifyLiquidity events.'),
     fees: z.strictObject({
-      swap_fees_eth: uint('Wei of ETH the hook charged on swaps, all time (SwapFeeCharged).'),
+      swap_fees_eth: uint("Wei of ETH the hook charged on swaps, all time (the PoolManager's ERC-6909 mints of the fees)."),
       uncollected_swap_fees_eth: uint("Of those, wei not yet moved into the parties' balances by `collectFees`."),
       collected: z.strictObject({
         lp_fees_eth: uint(
