@@ -13,6 +13,7 @@ import {
   titleFromPrompt,
 } from '../../inference/src/audio/content-credentials.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { readSourceCredentials } from '../../inference/src/audio/source-credentials.ts';
 import { loadSigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { SigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import { BUILTIN_MODEL_DIR, loadWorkerConfig } from '../../inference/src/config.ts';
@@ -251,6 +252,38 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     const reseeded = await readC2pa(seed, test.caPem);
     assert.equal(reseeded.validation_state, 'Invalid');
     assert.ok(failures(reseeded).includes('assertion.hashedURI.mismatch'), failures(reseeded).join(', '));
+  });
+
+  it("an edit's source is read back and checked: its audio hash, its manifest's label, a manifest that validates", async () => {
+    const expected = { audioHash: song.audioHash, manifestLabel: song.credentials.manifestLabel };
+    const read = await readSourceCredentials(song.bytes, expected);
+    assert.ok(read.ok, read.ok ? '' : read.error.message);
+    assert.equal(read.value.manifestLabel, song.credentials.manifestLabel);
+    assert.equal(read.value.title, titleFromPrompt(PROMPT));
+    assert.deepEqual(read.value.validation.failure, []);
+    assert.ok(read.value.validation.success.some((e) => e.code === 'claimSignature.validated'));
+    assert.ok(read.value.validation.success.some((e) => e.code === 'assertion.dataHash.match'));
+
+    const refused = async (bytes: Uint8Array, expect: typeof expected, message: RegExp) => {
+      const r = await readSourceCredentials(bytes, expect);
+      assert.equal(r.ok, false);
+      if (!r.ok) {
+        assert.equal(r.error.code, 'EDIT_SOURCE_INVALID');
+        assert.match(r.error.message, message);
+      }
+    };
+    await refused(song.bytes, { ...expected, audioHash: `0x${'00'.repeat(32)}` }, /hashes to/);
+    await refused(song.bytes, { ...expected, manifestLabel: 'urn:c2pa:00000000-0000-4000-8000-000000000000' }, /its job recorded/);
+    // A changed audio byte under a matching audio hash: the manifest's hard binding refuses it.
+    const changed = song.bytes.slice();
+    const i = song.credentials.tagBytes + Math.floor((changed.length - song.credentials.tagBytes) / 2);
+    changed[i] = (changed[i] ?? 0) ^ 0x01;
+    await refused(changed, { ...expected, audioHash: contentHash(changed) }, /does not validate: .*dataHash/);
+    await refused(
+      song.bytes.subarray(song.credentials.tagBytes),
+      { ...expected, audioHash: contentHash(song.bytes.subarray(song.credentials.tagBytes)) },
+      /no readable ID3/,
+    );
   });
 
   it('a preview carries its own manifest naming it a preview', async () => {

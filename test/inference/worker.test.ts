@@ -11,7 +11,8 @@ import { seedFromJobId } from '../../inference/src/model/seed.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
-import { readC2pa } from '../support/c2pa.ts';
+import { readC2pa, validationFailures } from '../support/c2pa.ts';
+import type { C2paIngredient, C2paReport } from '../support/c2pa.ts';
 import { contentHash } from '../../core/src/content-hash.ts';
 import { GENERATOR, promptSha256 } from '../../inference/src/audio/content-credentials.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -149,8 +150,9 @@ describe('inference worker: queue, database, storage and model end to end', () =
     );
   });
 
-  it('edits a song through the queue: extend 10 s to 20 s and repaint 4-6 s keep the source, the edited parts are new', async (t) => {
-    const sourceId = await stack.enqueue({ prompt: 'warm synthwave at 100 bpm', duration: 10, seed: 4242n });
+  it('edits a song through the queue: repaint 4-6 s, then extend the repaint to 20 s; kept parts are the source, each edit names its parent', async (t) => {
+    const prompt = 'warm synthwave at 100 bpm';
+    const sourceId = await stack.enqueue({ prompt, duration: 10, seed: 4242n });
     const worker = await stack.startWorker({ WORKER_CONCURRENCY: '2' });
     // Stopped however the test ends: a worker left running would take the next tests' jobs.
     t.after(() => worker.stop());
@@ -161,15 +163,13 @@ describe('inference worker: queue, database, storage and model end to end', () =
       });
     const [source] = await done([sourceId]);
     assert.equal(source?.status, JOB_STATUS.completed, source?.error_message ?? '');
-    const extendId = await stack.enqueue({ prompt: 'warm synthwave at 100 bpm', duration: 20, edit: { task: 'extend', sourceId } });
-    const repaintId = await stack.enqueue({
-      prompt: 'warm synthwave at 100 bpm',
-      duration: 10,
-      edit: { task: 'repaint', start: 4, end: 6, sourceId },
-    });
-    const [extended, repainted] = await done([extendId, repaintId]);
-    assert.equal(extended?.status, JOB_STATUS.completed, extended?.error_message ?? '');
+    const repaintId = await stack.enqueue({ prompt, duration: 10, edit: { task: 'repaint', start: 4, end: 6, sourceId } });
+    const [repainted] = await done([repaintId]);
     assert.equal(repainted?.status, JOB_STATUS.completed, repainted?.error_message ?? '');
+    // An edit of an edit: the chain the content credentials follow back.
+    const extendId = await stack.enqueue({ prompt, duration: 20, edit: { task: 'extend', sourceId: repaintId } });
+    const [extended] = await done([extendId]);
+    assert.equal(extended?.status, JOB_STATUS.completed, extended?.error_message ?? '');
     assert.equal(extended?.actual_duration, 20);
 
     // The kept latents (private, beside the audio): the kept samples are the source's, exactly.
@@ -191,7 +191,10 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const same = (x: Int16Array | Float32Array, y: Int16Array | Float32Array) =>
       Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength));
     for (const c of [0, 1]) {
-      assert.ok(same(channel(extendedKept, c).subarray(0, 10 * rate), channel(sourceKept, c)), 'an extended song starts with its source');
+      assert.ok(
+        same(channel(extendedKept, c).subarray(0, 10 * rate), channel(repaintedKept, c)),
+        'an extended song starts with its source',
+      );
       assert.ok(same(channel(repaintedKept, c).subarray(0, 4 * rate), channel(sourceKept, c).subarray(0, 4 * rate)), 'repaint keeps 0-4 s');
       assert.ok(same(channel(repaintedKept, c).subarray(6 * rate), channel(sourceKept, c).subarray(6 * rate)), 'repaint keeps 6-10 s');
       assert.ok(
@@ -201,8 +204,11 @@ describe('inference worker: queue, database, storage and model end to end', () =
     }
 
     // The published MP3s, decoded: kept parts equal within the codec's tolerance, edited parts differ.
-    const decode = async (row: typeof source) => (await decodeMp3((await fetchPublishedMp3(row?.audio_url ?? null)).bytes)).channels[0]!;
-    const [a, ext, rep] = await Promise.all([decode(source), decode(extended), decode(repainted)]);
+    const [sourceMp3, repaintedMp3, extendedMp3] = await Promise.all(
+      [source, repainted, extended].map(async (row) => (await fetchPublishedMp3(row?.audio_url ?? null)).bytes),
+    );
+    const decode = async (mp3: Uint8Array) => (await decodeMp3(mp3)).channels[0]!;
+    const [a, rep, ext] = await Promise.all([decode(sourceMp3!), decode(repaintedMp3!), decode(extendedMp3!)]);
     const relativeError = (x: Float32Array, y: Float32Array, from: number, to: number) => {
       let diff = 0;
       let energy = 0;
@@ -212,29 +218,109 @@ describe('inference worker: queue, database, storage and model end to end', () =
       }
       return Math.sqrt(diff / energy);
     };
-    assert.ok(relativeError(ext, a, 0, 9.9) < 0.05, `extend keeps 0-10 s (error ${relativeError(ext, a, 0, 9.9)})`);
+    assert.ok(relativeError(ext, rep, 0, 9.9) < 0.05, `extend keeps 0-10 s (error ${relativeError(ext, rep, 0, 9.9)})`);
     assert.ok(relativeError(rep, a, 0, 3.9) < 0.05, `repaint keeps 0-4 s (error ${relativeError(rep, a, 0, 3.9)})`);
     assert.ok(relativeError(rep, a, 6.1, 9.9) < 0.05, `repaint keeps 6-10 s (error ${relativeError(rep, a, 6.1, 9.9)})`);
     assert.ok(relativeError(rep, a, 4.1, 5.9) > 0.3, `repaint makes 4-6 s anew (difference ${relativeError(rep, a, 4.1, 5.9)})`);
     const tailRms = Math.sqrt(ext.subarray(11 * rate, 19 * rate).reduce((sum, v) => sum + v * v, 0) / (8 * rate));
     assert.ok(tailRms > 0.02, `the extension is audible (rms ${tailRms})`);
 
-    // The edit's content credentials name its source.
-    const credentials = await readC2pa((await fetchPublishedMp3(repainted?.audio_url ?? null)).bytes, stack.c2paCaPem);
-    assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
-    const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((x) => x.label === 'com.songmint.generation')
-      ?.data as {
-      editOf?: { jobId: string; audioHash: string; task: string; parameters: Record<string, number> };
-    };
+    // The content credentials, read by c2pa-rs: each edit names its parent as a C2PA ingredient.
+    const manifestLabel = async (id: string) =>
+      (await stack.db.one<{ m: string }>(`SELECT content_credentials->>'manifest' AS m FROM generation_jobs WHERE id = $1`, [id])).m;
+    const [sourceLabel, repaintLabel, extendLabel] = await Promise.all([
+      manifestLabel(sourceId),
+      manifestLabel(repaintId),
+      manifestLabel(extendId),
+    ]);
+    const repaintReport = await readC2pa(repaintedMp3!, stack.c2paCaPem);
+    assert.equal(repaintReport.validation_state, 'Trusted', JSON.stringify(repaintReport.validation_status));
+    assert.deepEqual(validationFailures(repaintReport), []);
+    assert.equal(repaintReport.active_manifest, repaintLabel);
+    const repaintManifest = repaintReport.manifests[repaintLabel];
+    assert.ok(repaintManifest !== undefined);
+    const generation = repaintManifest.assertions.find((x) => x.label === 'com.songmint.generation')?.data as { editOf?: unknown };
     assert.deepEqual(generation.editOf, {
       jobId: `gen_${sourceId}`,
       audioHash: source?.audio_hash,
-      manifest: (
-        await stack.db.one<{ m: string }>(`SELECT content_credentials->>'manifest' AS m FROM generation_jobs WHERE id = $1`, [sourceId])
-      ).m,
+      manifest: sourceLabel,
       task: 'repaint',
       parameters: { start: 4, end: 6 },
     });
+    assert.deepEqual(
+      repaintManifest.ingredients?.map((i) => ({
+        title: i.title,
+        format: i.format,
+        relationship: i.relationship,
+        active_manifest: i.active_manifest,
+        label: i.label,
+        audioHash: i.metadata?.['com.songmint.audioHash'],
+        failures: i.validation_results?.activeManifest.failure,
+      })),
+      [
+        {
+          title: 'Warm synthwave at 100 bpm',
+          format: 'audio/mpeg',
+          relationship: 'parentOf',
+          active_manifest: sourceLabel,
+          label: 'c2pa.ingredient.v3',
+          audioHash: source?.audio_hash,
+          failures: [],
+        },
+      ],
+    );
+    // c2pa-rs matched the ingredient's hash against the source manifest the store carries, and
+    // validated that manifest's signature and trust in turn.
+    const delta = repaintReport.validation_results?.ingredientDeltas?.find(
+      (d) => d.ingredientAssertionURI === `self#jumbf=/c2pa/${repaintLabel}/c2pa.assertions/c2pa.ingredient.v3`,
+    );
+    assert.deepEqual(
+      delta?.validationDeltas.success
+        .filter((e) => ['ingredient.manifest.validated', 'signingCredential.trusted', 'claimSignature.insideValidity'].includes(e.code))
+        .map((e) => [e.code, e.url]),
+      [
+        ['ingredient.manifest.validated', `self#jumbf=/c2pa/${sourceLabel}`],
+        ['signingCredential.trusted', `self#jumbf=/c2pa/${sourceLabel}/c2pa.signature`],
+        ['claimSignature.insideValidity', `self#jumbf=/c2pa/${sourceLabel}/c2pa.signature`],
+      ],
+    );
+    const actions = repaintManifest.assertions.find((x) => x.label === 'c2pa.actions.v2')?.data as {
+      actions: { action: string; digitalSourceType?: string; parameters?: { ingredients?: { url: string }[] } }[];
+    };
+    assert.deepEqual(
+      actions.actions.map((x) => [x.action, x.parameters?.ingredients?.map((i) => i.url)]),
+      [
+        ['c2pa.opened', ['self#jumbf=c2pa.assertions/c2pa.ingredient.v3']],
+        ['c2pa.edited', ['self#jumbf=c2pa.assertions/c2pa.ingredient.v3']],
+      ],
+    );
+    assert.equal(actions.actions[1]?.digitalSourceType, 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
+
+    // The extend of the repaint: its store carries the whole chain, followed back to the first prompt.
+    const extendReport = await readC2pa(extendedMp3!, stack.c2paCaPem);
+    assert.equal(extendReport.validation_state, 'Trusted', JSON.stringify(extendReport.validation_status));
+    assert.deepEqual(validationFailures(extendReport), []);
+    const chain: { jobId: string; promptSha256: string; actions: string[] }[] = [];
+    for (let label: string | undefined = extendReport.active_manifest; label !== undefined;) {
+      const manifest: C2paReport['manifests'][string] | undefined = extendReport.manifests[label];
+      assert.ok(manifest !== undefined, `the store carries ${label}`);
+      const record = manifest.assertions.find((x) => x.label === 'com.songmint.generation')?.data as {
+        jobId: string;
+        promptSha256: string;
+      };
+      const acts = manifest.assertions.find((x) => x.label === 'c2pa.actions.v2')?.data as { actions: { action: string }[] };
+      chain.push({ jobId: record.jobId, promptSha256: record.promptSha256, actions: acts.actions.map((x) => x.action) });
+      const parents: C2paIngredient[] = (manifest.ingredients ?? []).filter((i) => i.relationship === 'parentOf');
+      assert.ok(parents.length <= 1);
+      label = parents[0]?.active_manifest;
+    }
+    assert.deepEqual(chain, [
+      { jobId: `gen_${extendId}`, promptSha256: promptSha256(prompt), actions: ['c2pa.opened', 'c2pa.edited'] },
+      { jobId: `gen_${repaintId}`, promptSha256: promptSha256(prompt), actions: ['c2pa.opened', 'c2pa.edited'] },
+      { jobId: `gen_${sourceId}`, promptSha256: promptSha256(prompt), actions: ['c2pa.created'] },
+    ]);
+    assert.equal(extendReport.active_manifest, extendLabel);
+    assert.deepEqual(Object.keys(extendReport.manifests).sort(), [sourceLabel, repaintLabel, extendLabel].sort());
   });
 
   it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {

@@ -46,13 +46,42 @@ export interface C2paReport {
       title?: string;
       instance_id: string;
       assertions: { label: string; data: unknown }[];
+      ingredients?: C2paIngredient[];
       signature_info?: { alg?: string; issuer?: string; common_name?: string; cert_serial_number?: string };
       claim_version?: number;
     }
   >;
   validation_state: 'Invalid' | 'Valid' | 'Trusted';
   validation_status?: StatusEntry[];
-  validation_results?: { activeManifest?: { success: StatusEntry[]; informational: StatusEntry[]; failure: StatusEntry[] } };
+  validation_results?: {
+    activeManifest?: ValidationEntries;
+    ingredientDeltas?: { ingredientAssertionURI: string; validationDeltas: ValidationEntries }[];
+  };
+}
+
+export interface ValidationEntries {
+  success: StatusEntry[];
+  informational: StatusEntry[];
+  failure: StatusEntry[];
+}
+
+/** An ingredient as c2pa-rs reports it. */
+export interface C2paIngredient {
+  title?: string;
+  format?: string;
+  instance_id?: string;
+  relationship: string;
+  /** The label of the ingredient's manifest, when the store carries it. */
+  active_manifest?: string;
+  label?: string;
+  metadata?: Record<string, unknown>;
+  validation_results?: { activeManifest: ValidationEntries };
+}
+
+/** Every failure c2pa-rs reports, for the active manifest and for its ingredients. */
+export function validationFailures(report: C2paReport): StatusEntry[] {
+  const results = report.validation_results;
+  return [...(results?.activeManifest?.failure ?? []), ...(results?.ingredientDeltas ?? []).flatMap((d) => d.validationDeltas.failure)];
 }
 
 let initialised = false;

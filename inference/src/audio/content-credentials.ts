@@ -19,6 +19,11 @@
  * the job id and whether it is a song or a preview; and the `c2pa.hash.data` hard binding.
  * The claim's generator is Songmint and its version. A song's WAV and FLAC (lossless.ts) carry the
  * same assertions through `embedManifest`, each bound to its own bytes.
+ *
+ * An edit (its source's checked credentials in `editOf`) starts from its source's whole manifest
+ * store and adds its own manifest to it: `c2pa.ingredient.v3` (`parentOf`) names the source's
+ * manifest by hashed URI, and the actions are `c2pa.opened` of that ingredient then
+ * `c2pa.edited` (trainedAlgorithmicMedia), so a reader follows edits back to the first prompt.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -31,13 +36,18 @@ import {
   ClaimVersion,
   DataHashAssertion,
   DigitalSourceType,
+  IngredientAssertion,
   ManifestStore,
+  RelationshipType,
   Signature,
 } from '@trustnxt/c2pa-ts/manifest';
+import type { Action } from '@trustnxt/c2pa-ts/manifest';
+import { SuperBox } from '@trustnxt/c2pa-ts/jumbf';
 import type { Signer } from '@trustnxt/c2pa-ts/cose';
 import songmintPackage from '../../../package.json' with { type: 'json' };
 import type { SigningIdentity } from './signing-identity.ts';
 import { commentFrame, geobPreamble, id3TagHead, textFrame } from './id3-tag.ts';
+import type { SourceCredentials } from './source-credentials.ts';
 
 export const GENERATOR = { name: 'Songmint', version: songmintPackage.version } as const;
 export const AI_COMMENT = 'AI-generated with Songmint';
@@ -69,6 +79,8 @@ export interface EditProvenance {
   manifest: string | null;
   task: string;
   parameters: Readonly<Record<string, number>>;
+  /** The source's checked content credentials: its manifest store goes into the edit's, named as the parent ingredient. */
+  credentials: SourceCredentials;
 }
 
 export interface FinishedMp3 {
@@ -113,6 +125,39 @@ export function promptSha256(prompt: string): string {
   return `0x${createHash('sha256').update(prompt, 'utf8').digest('hex')}`;
 }
 
+/** `editOf` in `com.songmint.generation`: the source named by job, audio hash and manifest label. */
+function editOfRecord(edit: EditProvenance): Record<string, unknown> {
+  return { jobId: edit.jobId, audioHash: edit.audioHash, manifest: edit.manifest, task: edit.task, parameters: { ...edit.parameters } };
+}
+
+function editDescription(edit: EditProvenance): string {
+  const seconds = (key: string): string => `${edit.parameters[key] ?? 0} s`;
+  if (edit.task === 'repaint') return `repainted ${seconds('start')} to ${seconds('end')} of ${edit.jobId}`;
+  if (edit.task === 'extend') return `extended ${edit.jobId}`;
+  return `${edit.task} of ${edit.jobId}`;
+}
+
+/**
+ * `c2pa.ingredient.v3` naming the source (C2PA 2.x, 8.3 Ingredient): `parentOf`, its title and
+ * format, its claim's instance id, hashed URIs of its active manifest and claim signature (both
+ * in this file's store), what validating it found, and its audio hash and job as metadata.
+ */
+function parentIngredient(source: SourceCredentials): IngredientAssertion {
+  const ingredient = IngredientAssertion.createV3(RelationshipType.ParentOf);
+  ingredient.title = source.title;
+  ingredient.format = source.format;
+  ingredient.instanceID = source.instanceId;
+  ingredient.activeManifest = { uri: `self#jumbf=/c2pa/${source.manifestLabel}`, hash: source.manifestHash, algorithm: 'SHA-256' };
+  ingredient.claimSignature = {
+    uri: `self#jumbf=/c2pa/${source.manifestLabel}/c2pa.signature`,
+    hash: source.signatureHash,
+    algorithm: 'SHA-256',
+  };
+  ingredient.validationResults = { activeManifest: source.validation };
+  ingredient.metadata = { 'com.songmint.audioHash': source.audioHash };
+  return ingredient;
+}
+
 function coseSigner(identity: SigningIdentity): Signer {
   const [signer, ...intermediates] = identity.chain;
   if (signer === undefined) throw new Error('signing identity without a certificate');
@@ -154,7 +199,10 @@ export async function embedManifest(
   layout: StoreLayout,
 ): Promise<EmbeddedManifest> {
   const signer = coseSigner(identity);
-  const store = new ManifestStore();
+  const title = titleFromPrompt(provenance.prompt);
+  const source = provenance.editOf?.credentials;
+  // An edit's store starts with its source's whole store (and so the source's own sources).
+  const store = source === undefined ? new ManifestStore() : ManifestStore.read(SuperBox.fromBuffer(source.store));
   const manifest = store.createManifest({
     claimVersion: ClaimVersion.V2,
     assetFormat,
@@ -168,16 +216,29 @@ export async function embedManifest(
   claim.claimGeneratorName = GENERATOR.name;
   claim.claimGeneratorVersion = GENERATOR.version;
 
+  const softwareAgent = { name: provenance.model.name, version: provenance.model.version };
   const actions = new ActionAssertion();
   actions.label = 'c2pa.actions.v2';
-  actions.actions = [
-    {
-      action: ActionType.C2paCreated,
-      digitalSourceType: DigitalSourceType.TrainedAlgorithmicMedia,
-      softwareAgent: { name: provenance.model.name, version: provenance.model.version },
-    },
-  ];
+  let ingredient: IngredientAssertion | undefined;
+  if (provenance.editOf === undefined || source === undefined) {
+    actions.actions = [{ action: ActionType.C2paCreated, digitalSourceType: DigitalSourceType.TrainedAlgorithmicMedia, softwareAgent }];
+  } else {
+    ingredient = parentIngredient(source);
+    // The reference is made before the actions' own so that sign() hashes the ingredient first.
+    const ingredients = [manifest.createAssertionReference(ingredient)];
+    const edit = provenance.editOf;
+    actions.actions = [
+      { action: ActionType.C2paOpened, parameters: { ingredients } },
+      {
+        action: ActionType.C2paEdited,
+        digitalSourceType: DigitalSourceType.TrainedAlgorithmicMedia,
+        softwareAgent,
+        parameters: { ingredients, description: editDescription(edit), 'com.songmint.edit': { task: edit.task, ...edit.parameters } },
+      } satisfies Action,
+    ];
+  }
   manifest.addAssertion(actions);
+  if (ingredient !== undefined) manifest.addAssertion(ingredient);
   const licence = provenance.model.licence;
   manifest.addAssertion(
     new GenerationAssertion({
@@ -192,7 +253,7 @@ export async function embedManifest(
       // A decimal string: the seed is a uint64, beyond what JSON readers keep exactly.
       seed: provenance.seed.toString(),
       promptSha256: promptSha256(provenance.prompt),
-      ...(provenance.editOf === undefined ? {} : { editOf: { ...provenance.editOf } }),
+      ...(provenance.editOf === undefined ? {} : { editOf: editOfRecord(provenance.editOf) }),
     }),
   );
   const dataHash = DataHashAssertion.create('SHA-256');

@@ -82,3 +82,47 @@ export function id3v2Length(bytes: Uint8Array): number {
   const footer = ((bytes[5] ?? 0) & 0x10) !== 0 ? HEADER_BYTES : 0;
   return HEADER_BYTES + size + footer;
 }
+
+/** One frame of a tag read back, with the offset of its body in the file. */
+export interface ReadId3Frame extends Id3Frame {
+  start: number;
+}
+
+/**
+ * The frames of the ID3v2.4 tag at the start of `bytes` (as `id3TagHead` writes them: no
+ * unsynchronisation, no extended header); null when there is no such tag.
+ */
+export function readId3Frames(bytes: Uint8Array): ReadId3Frame[] | null {
+  const tagEnd = id3v2Length(bytes);
+  if (tagEnd === 0 || bytes[3] !== 4 || tagEnd > bytes.length) return null;
+  const frames: ReadId3Frame[] = [];
+  for (let at = HEADER_BYTES; at + HEADER_BYTES <= tagEnd && bytes[at] !== 0;) {
+    const sizeBytes = bytes.subarray(at + 4, at + 8);
+    if (sizeBytes.some((b) => b >= 0x80)) return null;
+    const size = ((sizeBytes[0] ?? 0) << 21) | ((sizeBytes[1] ?? 0) << 14) | ((sizeBytes[2] ?? 0) << 7) | (sizeBytes[3] ?? 0);
+    const start = at + HEADER_BYTES;
+    if (start + size > tagEnd) return null;
+    frames.push({ id: new TextDecoder().decode(bytes.subarray(at, at + 4)), body: bytes.subarray(start, start + size), start });
+    at = start + size;
+  }
+  return frames;
+}
+
+/** A UTF-8 text frame's string; null for another encoding. */
+export function readTextFrame(frame: Id3Frame): string | null {
+  return frame.body[0] === UTF8 ? new TextDecoder().decode(frame.body.subarray(1)) : null;
+}
+
+/** A UTF-8 `GEOB` frame's MIME type and object bytes; null for another encoding or a cut frame. */
+export function readGeobFrame(frame: Id3Frame): { mimeType: string; object: Uint8Array } | null {
+  if (frame.body[0] !== UTF8) return null;
+  const fields: string[] = [];
+  let at = 1;
+  for (let i = 0; i < 3; i++) {
+    const end = frame.body.indexOf(0, at);
+    if (end < 0) return null;
+    fields.push(new TextDecoder().decode(frame.body.subarray(at, end)));
+    at = end + 1;
+  }
+  return { mimeType: fields[0] ?? '', object: frame.body.subarray(at) };
+}

@@ -43,6 +43,7 @@ import type { ClaimedPreview } from '../../../core/src/jobs/preview-state.ts';
 import type { ObjectStore, ObjectStoreError } from '../../../core/src/object-store.ts';
 import { createPreview } from '../../../core/src/previews.ts';
 import { publishObject } from '../../../core/src/publish-object.ts';
+import { readSourceCredentials } from '../audio/source-credentials.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import { latentsObjectKey } from '../../../core/src/song-edits.ts';
 import type { PipelineDeps, Song, SongRequest } from './pipeline.ts';
@@ -95,8 +96,10 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
 
 /**
  * An edit's source as the model needs it: its kept latents from the store, and what names it in
- * the edit's provenance. The oracle checked the source at admission; one purged since, or
- * without kept latents, fails the attempt (`EDIT_SOURCE_GONE`).
+ * the edit's provenance, with its published MP3's checked content credentials (the edit's
+ * parent ingredient). The oracle checked the source at admission; one purged since, or without
+ * kept latents or audio, fails the attempt (`EDIT_SOURCE_GONE`), one whose MP3 is not the file
+ * its job completed with or does not validate fails it with `EDIT_SOURCE_INVALID`.
  */
 async function readEditSource(db: Queryable, store: ObjectStore, attempt: ClaimedJob): Promise<SongRequest['edit']> {
   const edit = attempt.edit;
@@ -116,11 +119,18 @@ async function readEditSource(db: Queryable, store: ObjectStore, attempt: Claime
       'EDIT_SOURCE_GONE',
       `the source song's latents ${source.latents_key}: ${kept.error.code} ${kept.error.message}`,
     );
+  // The source's published MP3: its manifest store becomes the edit's parent ingredient.
+  const audioKey = audioObjectKey(edit.sourceId);
+  const audio = await store.get(audioKey);
+  if (!audio.ok)
+    throw new PipelineError('EDIT_SOURCE_GONE', `the source song's audio ${audioKey}: ${audio.error.code} ${audio.error.message}`);
+  const credentials = await readSourceCredentials(audio.value.bytes, { audioHash: source.audio_hash, manifestLabel: source.manifest });
+  if (!credentials.ok) throw new PipelineError(credentials.error.code, `the source song ${sourceId}: ${credentials.error.message}`);
   const { sourceId: _source, task, ...parameters } = edit;
   return {
     parameters: edit,
     sourceKept: kept.value.bytes,
-    source: { jobId: sourceId, audioHash: source.audio_hash, manifest: source.manifest, task, parameters },
+    source: { jobId: sourceId, audioHash: source.audio_hash, manifest: source.manifest, task, parameters, credentials: credentials.value },
   };
 }
 
