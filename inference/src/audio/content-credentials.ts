@@ -199,7 +199,6 @@ export async function embedManifest(
   layout: StoreLayout,
 ): Promise<EmbeddedManifest> {
   const signer = coseSigner(identity);
-  const title = titleFromPrompt(provenance.prompt);
   const source = provenance.editOf?.credentials;
   // An edit's store starts with its source's whole store (and so the source's own sources).
   const store = source === undefined ? new ManifestStore() : ManifestStore.read(SuperBox.fromBuffer(source.store));

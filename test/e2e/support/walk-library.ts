@@ -49,7 +49,7 @@ export async function developmentApi(stack: NpmStartStack, rpcUrl: string): Prom
 }
 
 /** The message at `message` is in the window and right under (or beside) `control`. */
-async function assertNextTo(page: Page, control: Locator, message: Locator, what: string): Promise<void> {
+export async function assertNextTo(page: Page, control: Locator, message: Locator, what: string): Promise<void> {
   await message.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   const viewport = page.viewportSize();
   const near = await control.boundingBox();

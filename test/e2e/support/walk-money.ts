@@ -2,13 +2,15 @@
  * The browser walk's money steps (issue 36): the launch confirmation read and accepted on the song
  * page, a quote before the buy that the executed trade matches within the slippage shown, the
  * launch fee shown for the next block against the fee the hook charged in the block the buy was mined in,
- * and a sale larger than the balance refused in words with nothing sent.
+ * a sale larger than the balance refused in words with nothing sent, and the chain not answering
+ * explained next to Buy.
  */
 import assert from 'node:assert/strict';
 import { parseEther, parseEventLogs } from 'viem';
 import type { Hash, PublicClient } from 'viem';
 import type { Page } from 'playwright-core';
 import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi } from '@songmint/sdk';
+import { assertNextTo } from './walk-library.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
 
@@ -161,4 +163,31 @@ export async function oversellIsRefused(page: Page, client: Client, wallet: `0x$
     timeout: STEP_TIMEOUT_MS,
   });
   assert.equal(await page.locator('#sell-quote .refusal').count(), 0, 'Max sells what the wallet holds');
+}
+
+/**
+ * The chain not answering: with the page's requests to the RPC node refused (as when the node is
+ * down or the network drops), Buy says so in words next to the button, sends nothing, and buys again
+ * once the node answers.
+ */
+export async function chainDownIsExplained(page: Page, client: Client, wallet: `0x${string}`, rpcUrl: string): Promise<void> {
+  const rpcOrigin = new URL(rpcUrl).origin;
+  const toTheNode = (url: URL) => url.origin === rpcOrigin;
+  const nonce = await client.getTransactionCount({ address: wallet });
+  await page.getByLabel('Buy by').selectOption('exactIn');
+  await page.getByLabel('ETH to spend').fill('0.001');
+  const buy = page.getByRole('button', { name: 'Buy', exact: true });
+  await page.route(toTheNode, (route) => route.abort('connectionrefused'));
+  try {
+    await buy.click();
+    const message = page.locator('.action-alert:not([hidden])', { hasText: /The chain is not answering/ }).first();
+    await assertNextTo(page, buy, message, 'the chain not answering');
+    assert.doesNotMatch((await message.textContent()) ?? '', /HttpRequestError|fetch failed|0x/);
+  } finally {
+    await page.unroute(toTheNode);
+  }
+  assert.equal(await client.getTransactionCount({ address: wallet }), nonce, 'nothing was sent while the chain was down');
+  await buy.click();
+  await page.locator('#last-trade', { hasText: 'Bought' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await client.getTransactionCount({ address: wallet }), nonce + 1, 'the buy went through once the node answered');
 }

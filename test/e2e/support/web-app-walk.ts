@@ -18,7 +18,7 @@ import type { Page, Response } from 'playwright-core';
 import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNftAbi, songTokenAbi } from '@songmint/sdk';
 import type { NpmStartStack } from '../../support/npm-start.ts';
 import { launchChromium } from './browser.ts';
-import { buyAgainstTheQuote, launchWithConfirmation, oversellIsRefused } from './walk-money.ts';
+import { buyAgainstTheQuote, chainDownIsExplained, launchWithConfirmation, oversellIsRefused } from './walk-money.ts';
 import {
   coverPng,
   developmentApi,
@@ -240,6 +240,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     assert.match(await text(page, '#last-trade'), /for 0\.001 ETH/);
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 2}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     await oversellIsRefused(page, client, account.address);
+    await chainDownIsExplained(page, client, account.address, rpc);
     const token = (await readPool(chain, { songId: tokenId })).token;
     const allowanceTo = (spender: `0x${string}`) =>
       client.readContract({ address: token, abi: songTokenAbi, functionName: 'allowance', args: [account.address, spender] });
