@@ -41,6 +41,21 @@ export function messagesNear(control: Element): ActionMessages {
   return { status, alert };
 }
 
+/**
+ * Takes back what an earlier action of `control` said, once the person changes what it would do
+ * (a refusal of the last amount is not about the new one). Leaves the page as it is when the
+ * control has said nothing yet.
+ */
+export function clearActionMessages(control: Element): void {
+  const { parent, after } = anchorOf(control);
+  const area = after === null ? parent.firstElementChild : after.nextElementSibling;
+  if (area?.classList.contains('action-messages') !== true) return;
+  const { status, alert } = messagesNear(control);
+  status.textContent = '';
+  alert.textContent = '';
+  alert.hidden = true;
+}
+
 /** The control whose action is running (the latest, when several are): its messages take announce and showError. */
 function busyControl(): Element | null {
   const busy = document.querySelectorAll('[data-action-running]');

@@ -1,7 +1,7 @@
 import { buy, quoteTrade, readBalances, sell, SongmintClientError } from '@songmint/sdk';
 import type { SwapAmount, SwapResult, TradeBalances, TradeQuote, TradeSide } from '@songmint/sdk';
 import { formatEther, parseEther } from 'viem';
-import { announce, runAction } from '../actions.ts';
+import { announce, clearActionMessages, runAction } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
@@ -153,6 +153,7 @@ function tradeSide(
   };
   let typing: number | undefined;
   const soon = () => {
+    clearActionMessages(button);
     window.clearTimeout(typing);
     typing = window.setTimeout(() => void refresh(), TYPING_PAUSE_MS);
   };
