@@ -24,6 +24,7 @@ import { coverDataUri } from '../cover.ts';
 import { facts, h } from '../dom.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
+import { editControls } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 
 const PAGE_SIZE = 10;
@@ -254,6 +255,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, to
       h('summary', {}, song.lyrics === null ? 'Instrumental (no lyrics)' : 'Lyrics'),
       h('pre', { class: 'lyrics' }, song.lyrics ?? ''),
     ),
+    editControls(context, job, song, (edited) => card.parentElement?.prepend(songCard(context, edited, undefined))),
     next,
   );
   renderNextStep(context, next, job, song, tokenId);

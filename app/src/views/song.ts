@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
 import { eth, percentOfPips, shortAddress, tokens } from '../format.ts';
+import { songPageOrigin } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 
 const HISTORY_LIMIT = 500;
@@ -70,6 +71,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
         }),
       );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
+    details.append(...songPageOrigin(context, metadata));
     details.append(
       facts([
         ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],
