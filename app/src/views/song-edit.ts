@@ -53,7 +53,9 @@ export function describeEditRefusal(error: unknown, sourceDuration: number, maxD
       return 'This song is still being made: edit it once it is finished.';
     case 'EDIT_003':
       return 'This song can no longer be edited: what an edit starts from was deleted (songs not minted within 90 days are). Make a new song instead.';
+    // The schema refuses a range under 1 s or a strength out of 0..1 before the song is read.
     case 'EDIT_004':
+    case 'VALIDATION_ERROR':
       return `That does not fit this ${sourceDuration} s song: extend by at least 1 second, or pick a range at least 1 s long inside 0–${sourceDuration} s.`;
     case 'EDIT_005':
       return `No worker can make this edit right now (${error.message}). Try again later.`;
@@ -73,7 +75,7 @@ const seconds = (value: number) => Math.round(value * 10) / 10;
  */
 export function editControls(context: AppContext, job: JobSummary, song: Completed, addJob: (job: JobSummary) => void): HTMLElement {
   const id = job.job_id;
-  const section = h('section', { id: `song-${id}`, class: 'song-edit', 'aria-label': `Edit “${job.prompt.slice(0, 40)}”` });
+  const section = h('div', { id: `song-${id}`, class: 'song-edit' });
   const origin = readOrigin(id);
   if (origin !== undefined) {
     section.append(
@@ -213,10 +215,9 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
   }));
   submit(remixForm, remixButton, remixError, () => ({ ...base(), task: 'remix', strength: Number(strength.value) }));
 
-  const panel = h(
-    'details',
-    { class: 'edit-panel' },
-    h('summary', {}, 'Edit this song'),
+  const body = h(
+    'div',
+    { id: `edit-panel-${id}`, class: 'edit-panel', hidden: true },
     h('label', { for: prompt.id }, 'Describe the new material'),
     prompt,
     h('h4', {}, 'Extend'),
@@ -226,10 +227,18 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
     h('h4', {}, 'Remix'),
     remixForm,
   );
+  // A disclosure button (not <details>): the card's one <summary> stays its lyrics'.
+  const toggle = h(
+    'button',
+    { type: 'button', class: 'secondary edit-toggle', 'aria-expanded': 'false', 'aria-controls': body.id },
+    'Edit this song',
+  );
   // The tier's longest song bounds an extension; the waveform is drawn once the panel is opened.
   let opened = false;
-  panel.addEventListener('toggle', () => {
-    if (!panel.open || opened) return;
+  toggle.addEventListener('click', () => {
+    body.hidden = !body.hidden;
+    toggle.setAttribute('aria-expanded', String(!body.hidden));
+    if (body.hidden || opened) return;
     opened = true;
     drawWaveform(canvas, song.audio_url, context.signal).catch(() => picker.setAttribute('title', 'Waveform unavailable: type the range'));
     getProfile(apiOf(context), { signal: context.signal }).then(
@@ -247,7 +256,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
       () => undefined,
     );
   });
-  section.append(panel);
+  section.append(toggle, body);
   return section;
 }
 
