@@ -25,6 +25,7 @@ import { facts, h } from '../dom.ts';
 import { gatewayUrl } from '../gateway.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
+import { editControls } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 import { downloadLinks } from './downloads.ts';
 
@@ -310,7 +311,7 @@ function songCard(context: AppContext, job: JobSummary, minted: Minted | undefin
           else {
             card.replaceWith(
               view.status === 'completed'
-                ? completedCard(context, job, view, undefined)
+                ? completedCard(context, job, view, undefined, queue)
                 : endedCard(context, job, view.status === 'failed' ? failedReason(view.error.message) : 'Cancelled', queue),
             );
             if (view.status === 'completed') announce(`Your song “${job.prompt.slice(0, 40)}” is ready.`, list(card));
@@ -329,7 +330,7 @@ function songCard(context: AppContext, job: JobSummary, minted: Minted | undefin
       try {
         for await (const event of jobEvents(apiOf(context), { jobId: job.job_id, signal: context.signal })) {
           if (event.job.status === 'completed') {
-            card.replaceWith(completedCard(context, job, event.job, minted));
+            card.replaceWith(completedCard(context, job, event.job, minted, queue));
             return;
           }
         }
@@ -374,7 +375,13 @@ function endedCard(context: AppContext, job: JobSummary, reason: string, queue: 
   );
 }
 
-function completedCard(context: AppContext, job: JobSummary, song: Completed, minted: Minted | undefined): HTMLLIElement {
+function completedCard(
+  context: AppContext,
+  job: JobSummary,
+  song: Completed,
+  minted: Minted | undefined,
+  queue: (job: JobSummary) => void,
+): HTMLLIElement {
   const card = h('li', { class: 'card', 'data-job-id': job.job_id, 'data-status': 'completed' });
   const title = minted?.title ?? job.prompt;
   const player = h('audio', {
@@ -403,6 +410,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, mi
       h('pre', { class: 'lyrics' }, song.lyrics ?? ''),
     ),
     downloadLinks(context, { jobId: job.job_id, lossless: song.lossless }),
+    editControls(context, job, song, queue),
     next,
   );
   renderNextStep(context, next, job, song, minted?.tokenId);

@@ -11,6 +11,7 @@ import { facts, h } from '../dom.ts';
 import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format.ts';
 import { launchPanel } from './launch.ts';
 import { tradePanel } from './trade.ts';
+import { songPageOrigin } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 import { downloadLinks } from './downloads.ts';
 
@@ -76,6 +77,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
       );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
     details.append(downloadLinks(context, { audioUrl: metadata.animation_url }));
+    details.append(...songPageOrigin(context, metadata));
     details.append(
       facts([
         ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],

@@ -27,6 +27,7 @@ import {
   refusedMintSignatureNextToMint,
   visitorDiscoversAndPlays,
 } from './walk-library.ts';
+import { walkSongEdit } from './walk-edit.ts';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
 /** The issue's budget for the first load of /app/: script, gzipped. */
@@ -95,7 +96,7 @@ async function layoutProblems(page: Page): Promise<{ unlabelled: string[]; overf
 }
 
 /** One view checked as the issue asks: axe, layout at 360 px, screenshots at both widths. */
-async function checkView(page: Page, name: string): Promise<void> {
+export async function checkView(page: Page, name: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `${name}: axe serious/critical violations`);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
@@ -197,6 +198,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await done.locator('canvas.waveform[data-columns="160"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.ok((await playsAudio(page, `li[data-job-id="${jobId}"] audio`)) > 0.3);
     await checkView(page, '2-library');
+    await walkSongEdit(page, jobId, checkView);
 
     // Mint from the card, then launch: the next step follows.
     songName = await done.getByLabel('Title').inputValue();

@@ -1,0 +1,291 @@
+import { editSong, findMintedSongs, getProfile, SongmintApiError } from '@songmint/sdk';
+import type { Hex } from 'viem';
+import type { EditSongParameters, JobStatus, JobSummary } from '@songmint/sdk';
+import { announce, runAction } from '../actions.ts';
+import type { AppContext } from '../context.ts';
+import { apiOf } from '../context.ts';
+import { describeError, h } from '../dom.ts';
+import { drawWaveform } from '../waveform.ts';
+
+type Completed = Extract<JobStatus, { status: 'completed' }>;
+type EditTask = EditSongParameters['task'];
+
+/** Where an edited song came from, as the app recorded it when the edit was queued. */
+interface EditOrigin {
+  task: EditTask;
+  sourceJobId: string;
+  sourcePrompt: string;
+}
+
+// The job status names no source, so the browser that queued an edit keeps it (survives a reload).
+const ORIGIN_KEY = (jobId: string) => `songmint.edit-of.${jobId}`;
+
+function readOrigin(jobId: string): EditOrigin | undefined {
+  try {
+    const stored = globalThis.localStorage?.getItem(ORIGIN_KEY(jobId));
+    if (stored === null || stored === undefined) return undefined;
+    const origin = JSON.parse(stored) as Partial<EditOrigin>;
+    return typeof origin.sourceJobId === 'string' && typeof origin.sourcePrompt === 'string' && typeof origin.task === 'string'
+      ? (origin as EditOrigin)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keepOrigin(jobId: string, origin: EditOrigin): void {
+  try {
+    globalThis.localStorage?.setItem(ORIGIN_KEY(jobId), JSON.stringify(origin));
+  } catch {
+    // Storage full or off: the new card still says it for as long as the page lives.
+  }
+}
+
+const ORIGIN_VERB: Record<EditTask, string> = { extend: 'Extended from', repaint: 'Repainted from', remix: 'Remixed from' };
+
+/** A refusal in words a person understands, next to the control that was refused. */
+export function describeEditRefusal(error: unknown, sourceDuration: number, maxDuration: number | undefined): string {
+  if (!(error instanceof SongmintApiError)) return describeError(error);
+  switch (error.code) {
+    case 'EDIT_001':
+      return 'This song is no longer in your library, so it cannot be edited.';
+    case 'EDIT_002':
+      return 'This song is still being made: edit it once it is finished.';
+    case 'EDIT_003':
+      return 'This song can no longer be edited: what an edit starts from was deleted (songs not minted within 90 days are). Make a new song instead.';
+    // The schema refuses a range under 1 s or a strength out of 0..1 before the song is read.
+    case 'EDIT_004':
+    case 'VALIDATION_ERROR':
+      return `That does not fit this ${sourceDuration} s song: extend by at least 1 second, or pick a range at least 1 s long inside 0–${sourceDuration} s.`;
+    case 'EDIT_005':
+      return `No worker can make this edit right now (${error.message}). Try again later.`;
+    case 'GEN_004':
+      return `The result would be longer than your plan allows${maxDuration === undefined ? '' : ` (${maxDuration} s)`}: extend by fewer seconds.`;
+    default:
+      return describeError(error);
+  }
+}
+
+const seconds = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * The edit controls of a completed song of the creator's library: extend by N seconds, repaint a
+ * range picked on the waveform, remix. Each queues a job through `editSong`; `addJob` puts its card
+ * in the library as a Generate does. An edited song also says where it came from.
+ */
+export function editControls(context: AppContext, job: JobSummary, song: Completed, addJob: (job: JobSummary) => void): HTMLElement {
+  const id = job.job_id;
+  const section = h('div', { id: `song-${id}`, class: 'song-edit' });
+  const origin = readOrigin(id);
+  if (origin !== undefined) {
+    section.append(
+      h(
+        'p',
+        { class: 'edit-origin' },
+        `${ORIGIN_VERB[origin.task]} `,
+        h('a', { href: `#song-${origin.sourceJobId}` }, `“${origin.sourcePrompt.slice(0, 80)}”`),
+      ),
+    );
+  }
+  const duration = song.duration;
+  let maxDuration: number | undefined;
+
+  const prompt = h('input', { id: `edit-prompt-${id}`, maxlength: 500, required: true, value: job.prompt });
+  const extendBy = h('input', { id: `extend-${id}`, type: 'number', min: 1, step: 1, value: 5, required: true, inputmode: 'numeric' });
+  const extendButton = h('button', { type: 'submit' }, 'Extend');
+  const extendError = h('p', { class: 'error edit-error', id: `extend-error-${id}`, role: 'alert', hidden: true });
+  const extendForm = h(
+    'form',
+    { class: 'edit-extend' },
+    h('div', { class: 'row' }, h('div', {}, h('label', { for: extendBy.id }, 'Extend by (seconds)'), extendBy), extendButton),
+    extendError,
+  );
+
+  const start = h('input', { id: `repaint-start-${id}`, type: 'number', min: 0, max: duration, step: 0.1, value: seconds(duration * 0.4) });
+  const end = h('input', { id: `repaint-end-${id}`, type: 'number', min: 0, max: duration, step: 0.1, value: seconds(duration * 0.6) });
+  const canvas = h('canvas', { class: 'waveform', width: 640, height: 64, 'aria-hidden': 'true' });
+  const selection = h('div', { class: 'range-selection', 'aria-hidden': 'true' });
+  const picker = h('div', { class: 'range-picker', title: 'Drag across the waveform to pick the range to repaint' }, canvas, selection);
+  const repaintButton = h('button', { type: 'submit' }, 'Repaint');
+  const repaintError = h('p', { class: 'error edit-error', id: `repaint-error-${id}`, role: 'alert', hidden: true });
+  const repaintForm = h(
+    'form',
+    { class: 'edit-repaint' },
+    h('p', { class: 'note', id: `repaint-help-${id}` }, 'Drag across the waveform, or type the range (seconds):'),
+    picker,
+    h(
+      'div',
+      { class: 'row' },
+      h('div', {}, h('label', { for: start.id }, 'Repaint from (s)'), start),
+      h('div', {}, h('label', { for: end.id }, 'to (s)'), end),
+      repaintButton,
+    ),
+    repaintError,
+  );
+  const showSelection = () => {
+    const from = Math.max(0, Math.min(Number(start.value), Number(end.value)));
+    const to = Math.min(duration, Math.max(Number(start.value), Number(end.value)));
+    selection.style.left = `${(from / duration) * 100}%`;
+    selection.style.width = `${(Math.max(0, to - from) / duration) * 100}%`;
+  };
+  start.addEventListener('input', showSelection);
+  end.addEventListener('input', showSelection);
+  const secondAt = (event: PointerEvent) => {
+    const box = picker.getBoundingClientRect();
+    return seconds(Math.max(0, Math.min(1, (event.clientX - box.left) / box.width)) * duration);
+  };
+  let anchor: number | undefined;
+  picker.addEventListener('pointerdown', (event) => {
+    anchor = secondAt(event);
+    picker.setPointerCapture(event.pointerId);
+    start.value = String(anchor);
+    end.value = String(anchor);
+    showSelection();
+  });
+  picker.addEventListener('pointermove', (event) => {
+    if (anchor === undefined) return;
+    const at = secondAt(event);
+    start.value = String(Math.min(anchor, at));
+    end.value = String(Math.max(anchor, at));
+    showSelection();
+  });
+  const release = () => {
+    anchor = undefined;
+  };
+  picker.addEventListener('pointerup', release);
+  picker.addEventListener('pointercancel', release);
+  showSelection();
+
+  const strength = h('input', { id: `remix-${id}`, type: 'range', min: 0, max: 1, step: 0.05, value: 0.5 });
+  const strengthShown = h('output', { for: strength.id }, '0.5');
+  strength.addEventListener('input', () => {
+    strengthShown.textContent = strength.value;
+  });
+  const remixButton = h('button', { type: 'submit' }, 'Remix');
+  const remixError = h('p', { class: 'error edit-error', id: `remix-error-${id}`, role: 'alert', hidden: true });
+  const remixForm = h(
+    'form',
+    { class: 'edit-remix' },
+    h(
+      'div',
+      { class: 'row' },
+      h('div', {}, h('label', { for: strength.id }, 'Remix strength (0 keeps most, 1 changes most)'), strength, ' ', strengthShown),
+      remixButton,
+    ),
+    remixError,
+  );
+
+  const submit = (form: HTMLFormElement, button: HTMLButtonElement, error: HTMLElement, task: () => EditSongParameters) => {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      error.hidden = true;
+      if (!form.reportValidity() || !prompt.reportValidity()) return;
+      const parameters = task();
+      void runAction(button, 'Queueing your edit', async () => {
+        try {
+          const queued = await editSong(apiOf(context), parameters);
+          keepOrigin(queued.jobId, { task: parameters.task, sourceJobId: id, sourcePrompt: job.prompt });
+          announce(`Edit queued, position ${queued.position}: it appears at the top of your songs as it is made.`);
+          addJob({
+            job_id: queued.jobId,
+            status: 'queued',
+            progress: 0,
+            prompt: parameters.prompt,
+            duration: parameters.task === 'extend' ? duration + parameters.seconds : duration,
+            created_at: new Date().toISOString(),
+            audio_url: null,
+            audio_hash: null,
+            error_code: null,
+          });
+        } catch (refusal) {
+          error.textContent = describeEditRefusal(refusal, duration, maxDuration);
+          error.hidden = false;
+          announce('');
+        }
+      });
+    });
+  };
+  const base = () => ({ sourceJobId: id, sourceDuration: duration, prompt: prompt.value });
+  submit(extendForm, extendButton, extendError, () => ({ ...base(), task: 'extend', seconds: Number(extendBy.value) }));
+  submit(repaintForm, repaintButton, repaintError, () => ({
+    ...base(),
+    task: 'repaint',
+    start: Math.min(Number(start.value), Number(end.value)),
+    end: Math.max(Number(start.value), Number(end.value)),
+  }));
+  submit(remixForm, remixButton, remixError, () => ({ ...base(), task: 'remix', strength: Number(strength.value) }));
+
+  const body = h(
+    'div',
+    { id: `edit-panel-${id}`, class: 'edit-panel', hidden: true },
+    h('label', { for: prompt.id }, 'Describe the new material'),
+    prompt,
+    h('h4', {}, 'Extend'),
+    extendForm,
+    h('h4', {}, 'Repaint a range'),
+    repaintForm,
+    h('h4', {}, 'Remix'),
+    remixForm,
+  );
+  // A disclosure button (not <details>): the card's one <summary> stays its lyrics'.
+  const toggle = h(
+    'button',
+    { type: 'button', class: 'secondary edit-toggle', 'aria-expanded': 'false', 'aria-controls': body.id },
+    'Edit this song',
+  );
+  // The tier's longest song bounds an extension; the waveform is drawn once the panel is opened.
+  let opened = false;
+  toggle.addEventListener('click', () => {
+    body.hidden = !body.hidden;
+    toggle.setAttribute('aria-expanded', String(!body.hidden));
+    if (body.hidden || opened) return;
+    opened = true;
+    drawWaveform(canvas, song.audio_url, context.signal).catch(() => picker.setAttribute('title', 'Waveform unavailable: type the range'));
+    getProfile(apiOf(context), { signal: context.signal }).then(
+      (profile) => {
+        maxDuration = profile.max_duration;
+        const room = profile.max_duration - duration;
+        extendBy.max = String(Math.max(1, room));
+        if (room < 1) {
+          extendBy.disabled = true;
+          extendButton.disabled = true;
+          extendError.textContent = `This song is already as long as your plan allows (${profile.max_duration} s).`;
+          extendError.hidden = false;
+        } else if (Number(extendBy.value) > room) extendBy.value = String(room);
+      },
+      () => undefined,
+    );
+  });
+  section.append(toggle, body);
+  return section;
+}
+
+/** `generation.edit_of` of a song's published metadata (docs/api.md "Edit a song"), if it has one. */
+function editOfMetadata(metadata: unknown): { task: string; audioHash: string | null } | undefined {
+  const editOf = (metadata as { generation?: { edit_of?: { task?: unknown; audio_hash?: unknown } } } | null)?.generation?.edit_of;
+  if (editOf === undefined || typeof editOf.task !== 'string') return undefined;
+  return { task: editOf.task, audioHash: typeof editOf.audio_hash === 'string' ? editOf.audio_hash : null };
+}
+
+/**
+ * A song page's line saying which song it was edited from (its metadata's `edit_of`), linking to
+ * the source's page when the source is minted; nothing for a song that is no edit.
+ */
+export function songPageOrigin(context: AppContext, metadata: unknown): HTMLElement[] {
+  const editOf = editOfMetadata(metadata);
+  if (editOf === undefined) return [];
+  const verb = ORIGIN_VERB[editOf.task as EditTask] ?? 'Edited from';
+  const line = h('p', { class: 'edit-origin', id: 'song-origin' }, `${verb} a song of its creator`);
+  const hash = editOf.audioHash?.toLowerCase() as Hex | undefined;
+  if (hash !== undefined) {
+    findMintedSongs(context.read, { audioHashes: [hash] }).then(
+      (minted) => {
+        const sourceId = minted.get(hash);
+        if (sourceId === undefined) line.textContent = `${verb} a song its creator has not minted`;
+        else line.replaceChildren(`${verb} `, h('a', { href: `/app/song/${sourceId}`, 'data-link': true }, `song #${sourceId}`));
+      },
+      () => undefined,
+    );
+  }
+  return [line];
+}
