@@ -47,9 +47,15 @@ export const LOCAL_PLATFORM_SIGNER_KEY: Hex = '0x59c6995e998f97a5a0044966f094538
 
 const BASE_CHAIN_ID = 8453;
 const LOCAL_PARAMETERS = fileURLToPath(new URL('../ignition/parameters/local.json', import.meta.url));
-/** Ignition keeps a journal per deployment id; this one is git-ignored and thrown away. */
-const DEPLOYMENT_ID = 'chain-8453-local';
-const JOURNAL_DIR = fileURLToPath(new URL(`../ignition/deployments/${DEPLOYMENT_ID}/`, import.meta.url));
+/**
+ * Ignition keeps a journal per deployment id, git-ignored and thrown away. One per chain started
+ * (process and port), so two local chains deploying at once (two stacks, parallel test files)
+ * never read or delete each other's journal.
+ */
+function journalOf(port: number): { deploymentId: string; dir: string } {
+  const deploymentId = `chain-8453-local-${process.pid}-${port}`;
+  return { deploymentId, dir: fileURLToPath(new URL(`../ignition/deployments/${deploymentId}/`, import.meta.url)) };
+}
 
 /** Starts the node, deploys, and resolves once the contracts are live. */
 export async function startLocalChain(opts: LocalChainOptions = {}): Promise<LocalChain> {
@@ -58,7 +64,7 @@ export async function startLocalChain(opts: LocalChainOptions = {}): Promise<Loc
   const { address, port } = await server.listen();
   const rpcUrl = `http://${address}:${port}`;
   try {
-    const contracts = await deploy(rpcUrl);
+    const contracts = await deploy(rpcUrl, journalOf(port));
     // After the deployment, so its transactions are not spread over interval blocks.
     await rpc(rpcUrl, 'evm_setIntervalMining', [opts.blockIntervalMs ?? BASE_BLOCK_INTERVAL_MS]);
     return { rpcUrl, chainId: BASE_CHAIN_ID, contracts, stop: () => server.close() };
@@ -79,20 +85,20 @@ async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<u
   return body.result;
 }
 
-async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
+async function deploy(rpcUrl: string, journal: { deploymentId: string; dir: string }): Promise<Record<string, Address>> {
   const connection = await hre.network.create({ network: 'localBase', override: { url: rpcUrl } });
   try {
     const chainId = Number(await connection.provider.request({ method: 'eth_chainId' }));
     if (chainId !== BASE_CHAIN_ID) throw new Error(`local chain reports chain id ${chainId}, expected ${BASE_CHAIN_ID}`);
     // The chain is new on every start, so a journal from an earlier one would be stale.
-    await rm(JOURNAL_DIR, { recursive: true, force: true });
+    await rm(journal.dir, { recursive: true, force: true });
     const uniswap = await deployUniswapV4(connection.ethers);
     // Imported only now: the module reads build artifacts when it loads, and on a fresh clone
     // they exist only after the build above.
     const { default: SongmintProtocolModule } = await import('../ignition/modules/SongmintProtocol.ts');
     const deployed = await connection.ignition.deploy(SongmintProtocolModule, {
       parameters: LOCAL_PARAMETERS,
-      deploymentId: DEPLOYMENT_ID,
+      deploymentId: journal.deploymentId,
     });
     return {
       SongNFT: getAddress(await deployed.songNFT.getAddress()),
@@ -106,7 +112,7 @@ async function deploy(rpcUrl: string): Promise<Record<string, Address>> {
       V4Quoter: getAddress(await uniswap.quoter.getAddress()),
     };
   } finally {
-    await rm(JOURNAL_DIR, { recursive: true, force: true });
+    await rm(journal.dir, { recursive: true, force: true });
     await connection.close();
   }
 }
