@@ -124,6 +124,7 @@ function tradeSide(
       return;
     }
     let line: HTMLElement;
+    let figures: Record<string, string>;
     try {
       const quote = await quoteTrade(context.read, { songId, side, slippageBps: slippage, ...parameters });
       const balances = shared.balances();
@@ -135,7 +136,7 @@ function tradeSide(
         h('p', { class: 'note' }, 'Quote for the next block, fees included, from Uniswap’s V4Quoter.'),
         quoteFacts(quote),
       );
-      Object.assign(quoteBox.dataset, {
+      figures = {
         block: quote.block.number.toString(),
         blockTime: quote.block.timestamp.toString(),
         feePips: quote.hookFeePips.toString(),
@@ -143,13 +144,17 @@ function tradeSide(
         amountOut: quote.amountOut.toString(),
         limit: quote.limit.toString(),
         refused: String(refusal !== undefined),
-      });
+      };
     } catch (error) {
       const shownError = tradeError(error);
       line = h('p', { class: 'refusal' }, shownError instanceof Error ? shownError.message : String(shownError));
+      figures = { refused: 'true' };
     }
+    // Only the latest quote is shown, its figures with it (a slower, older one would contradict it).
+    if (ticket !== shown) return;
+    Object.assign(quoteBox.dataset, figures);
     // Replaced only when it reads differently, so a refusal is announced once.
-    if (ticket === shown && quoteBox.textContent !== line.textContent) quoteBox.replaceChildren(line);
+    if (quoteBox.textContent !== line.textContent) quoteBox.replaceChildren(line);
   };
   let typing: number | undefined;
   const soon = () => {

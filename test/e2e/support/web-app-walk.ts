@@ -205,7 +205,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await done.getByLabel('Genre (optional)').fill('Lo-fi');
     await done.getByLabel('Cover image (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: coverPng() });
     await done.getByRole('button', { name: 'Mint' }).click();
-    await done.locator('.state', { hasText: /^Minted as #\d+$/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await done.locator('.state', { hasText: /^Minted as #\d+, not launched yet/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
     tokenId = BigInt(/#(\d+)/.exec(await done.locator('.state').first().innerText())?.[1] ?? '0');
     assert.equal(
       await client.readContract({ address: songmintAddresses.local.SongNFT, abi: songNftAbi, functionName: 'creatorOf', args: [tokenId] }),
@@ -243,6 +243,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 2}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     await oversellIsRefused(page, client, account.address);
     await chainDownIsExplained(page, client, account.address, rpc);
+    await page.locator(`#price-chart svg[data-points="${pointsBefore + 3}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     const token = (await readPool(chain, { songId: tokenId })).token;
     const allowanceTo = (spender: `0x${string}`) =>
       client.readContract({ address: token, abi: songTokenAbi, functionName: 'allowance', args: [account.address, spender] });
@@ -306,7 +307,8 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     console.log(`# web app walk: the visitor's Discover, play and page head took ${((Date.now() - visitorStarted) / 1000).toFixed(1)} s`);
     await page.goto(`${stack.baseUrl}${songPath}`);
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    await page.locator('#price-chart svg[data-points="3"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The launch, the buy, the sale and the buy once the chain answered again.
+    await page.locator('#price-chart svg[data-points="4"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.equal(
       await page.locator('img.cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth > 0),
       true,
