@@ -48,6 +48,31 @@ export async function developmentApi(stack: NpmStartStack, rpcUrl: string): Prom
   return (await signIn(createSongmintApi({ baseUrl: stack.baseUrl }), { walletClient: chain.walletClient })).api;
 }
 
+/**
+ * The natural width of the image at `image` once it has loaded (0 when it fails): a cover comes
+ * through the IPFS gateway, and on a busy machine it may still be on its way when its card shows.
+ */
+export async function loadedImageWidth(image: Locator): Promise<number> {
+  // A lazy image loads only once it is near the window.
+  await image.scrollIntoViewIfNeeded({ timeout: STEP_TIMEOUT_MS });
+  return image.evaluate(
+    (element) =>
+      new Promise<number>((resolve) => {
+        const img = element as unknown as {
+          complete: boolean;
+          naturalWidth: number;
+          addEventListener(type: string, listener: () => void): void;
+        };
+        if (img.complete && img.naturalWidth > 0) resolve(img.naturalWidth);
+        else {
+          img.addEventListener('load', () => resolve(img.naturalWidth));
+          img.addEventListener('error', () => resolve(0));
+          if (img.complete) resolve(img.naturalWidth);
+        }
+      }),
+  );
+}
+
 /** The message at `message` is in the window and right under (or beside) `control`. */
 export async function assertNextTo(page: Page, control: Locator, message: Locator, what: string): Promise<void> {
   await message.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
@@ -159,11 +184,7 @@ export async function visitorDiscoversAndPlays(
   await page.goto(`${stack.baseUrl}/app/discover`);
   const card = page.locator(`#pools li[data-song-id="${song.tokenId}"]`);
   await card.waitFor({ timeout: STEP_TIMEOUT_MS });
-  assert.equal(
-    await card.locator('img.card-cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth > 0),
-    true,
-    'the cover shows in Discover',
-  );
+  assert.ok((await loadedImageWidth(card.locator('img.card-cover'))) > 0, 'the cover shows in Discover');
   assert.ok((await checks.playsAudio(page, `#pools li[data-song-id="${song.tokenId}"] audio`)) > 0.3);
   await checks.checkView(page, '7-discover-visitor');
   await card.getByRole('link', { name: song.name }).click();

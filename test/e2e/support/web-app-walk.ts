@@ -23,6 +23,7 @@ import {
   coverPng,
   developmentApi,
   developmentWalletOnFreeTier,
+  loadedImageWidth,
   refusedGenerateNextToButton,
   refusedMintSignatureNextToMint,
   visitorDiscoversAndPlays,
@@ -278,11 +279,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     const minted = page.locator(`li[data-job-id="${jobId}"]`);
     assert.equal(await text(page, `li[data-job-id="${jobId}"] h3`), songName);
     assert.match(await text(page, `li[data-job-id="${jobId}"] .card-date`), /^Made \d{1,2} [A-Z][a-z]{2} \d{4}/);
-    assert.equal(
-      await minted.locator('img.card-cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
-      96,
-      'the uploaded cover',
-    );
+    assert.equal(await loadedImageWidth(minted.locator('img.card-cover')), 96, 'the uploaded cover');
     // What was typed survives the reload.
     assert.equal(await page.getByLabel('Prompt').inputValue(), 'warm lo-fi piano, 80 bpm, rainy evening');
 
@@ -309,11 +306,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
     // The launch, the buy, the sale and the buy once the chain answered again.
     await page.locator('#price-chart svg[data-points="4"]').waitFor({ timeout: STEP_TIMEOUT_MS });
-    assert.equal(
-      await page.locator('img.cover').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth > 0),
-      true,
-      'the cover loads through the gateway',
-    );
+    assert.ok((await loadedImageWidth(page.locator('img.cover'))) > 0, 'the cover loads through the gateway');
     assert.ok((await playsAudio(page, '#song-player')) > 0.3);
     assert.equal(await page.getByRole('button', { name: 'Buy' }).count(), 0);
     assert.equal(
