@@ -52,6 +52,16 @@ export async function generate(api: SongmintApi, parameters: GenerateParameters)
     ...(lyrics === undefined ? {} : { lyrics }),
     ...(webhook === undefined ? {} : { webhook }),
   };
+  return postGeneration(api, body, idempotencyKey, signal);
+}
+
+/** POST /api/generate for a new song or an edit: the queued job, or a rejection. */
+async function postGeneration(
+  api: SongmintApi,
+  body: components['schemas']['GenerateRequest'],
+  idempotencyKey: string,
+  signal: AbortSignal | undefined,
+): Promise<GenerationJob> {
   const accepted = await unwrap(
     api.http.POST('/api/generate', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) }),
     signal,
@@ -118,20 +128,7 @@ export async function editSong(api: SongmintApi, parameters: EditSongParameters)
     ...(seed === undefined ? {} : { seed }),
     ...(webhook === undefined ? {} : { webhook }),
   };
-  const accepted = await unwrap(
-    api.http.POST('/api/generate', { body, headers: { 'Idempotency-Key': idempotencyKey }, ...(signal === undefined ? {} : { signal }) }),
-    signal,
-  );
-  if (!('status' in accepted) || accepted.status !== 'queued' || !('estimated_time' in accepted)) {
-    throw new SongmintClientError('UNEXPECTED_RESPONSE', `POST /api/generate answered ${JSON.stringify(accepted)}`);
-  }
-  return {
-    jobId: accepted.job_id,
-    status: accepted.status,
-    estimatedTime: accepted.estimated_time,
-    position: accepted.position,
-    idempotencyKey,
-  };
+  return postGeneration(api, body, idempotencyKey, signal);
 }
 
 export interface CancelJobParameters {
