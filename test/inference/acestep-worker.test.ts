@@ -24,7 +24,7 @@ import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import { startHubServer } from './helpers/hub-server.ts';
 import type { Stack } from './helpers/stack.ts';
-import { jobRow, startStack } from './helpers/stack.ts';
+import { allCompleted, jobRow, startStack } from './helpers/stack.ts';
 
 /** The tiny model's latent channels (tiny-export.ts; the real model has 64). */
 const TINY_LATENT_CHANNELS = 8;
@@ -58,16 +58,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
       await stack.enqueue({ ...song, lyrics: undefined, withLyrics: true }),
     ];
     const worker = await stack.startWorker({ MODEL_DIR: join(dir.path, 'model'), MODEL_DEVICE: 'cpu' });
-    const rows = await stack.waitFor(
-      'five completions',
-      async () => {
-        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
-        const failed = r.find((x) => x.status === 'failed');
-        if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
-        return r.every((x) => x.status === 'completed') ? r : undefined;
-      },
-      120_000,
-    );
+    const rows = await allCompleted(stack, ids, 'five completions', 120_000);
     await worker.stop();
     const [first, again, otherSeed, otherLyrics, written] = rows;
     assert.ok(first !== undefined && again !== undefined && otherSeed !== undefined && otherLyrics !== undefined && written !== undefined);
@@ -191,16 +182,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     const song = { prompt: 'dreamy synthwave, 96 bpm', duration: 5, seed: 7n, lyrics: '[verse]\nneon rain on the night road' };
     const ids = [await stack.enqueue(song), await stack.enqueue(song)];
     const worker = await stack.startWorker({ MODEL_DIR: modelDir, MODEL_DEVICE: 'cpu' });
-    const rows = await stack.waitFor(
-      'two completions',
-      async () => {
-        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
-        const failed = r.find((x) => x.status === 'failed');
-        if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
-        return r.every((x) => x.status === 'completed') ? r : undefined;
-      },
-      120_000,
-    );
+    const rows = await allCompleted(stack, ids, 'two completions', 120_000);
     await worker.stop();
     const [first, again] = rows;
     assert.ok(first !== undefined && again !== undefined);

@@ -12,7 +12,7 @@ import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import type { Stack } from './helpers/stack.ts';
-import { jobRow, startStack } from './helpers/stack.ts';
+import { allCompleted, startStack } from './helpers/stack.ts';
 
 describe('inference worker with a MusicGen-format model (MODEL_DIR)', () => {
   let stack: Stack;
@@ -31,16 +31,7 @@ describe('inference worker with a MusicGen-format model (MODEL_DIR)', () => {
     const song = { prompt: 'dreamy synthwave, 96 bpm, in A minor', duration: 5, seed: 42n, withLyrics: true };
     const ids = [await stack.enqueue(song), await stack.enqueue(song), await stack.enqueue({ ...song, seed: 43n })];
     const worker = await stack.startWorker({ MODEL_DIR: dir.path });
-    const rows = await stack.waitFor(
-      'three completions',
-      async () => {
-        const r = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
-        const failed = r.find((x) => x.status === 'failed');
-        if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
-        return r.every((x) => x.status === 'completed') ? r : undefined;
-      },
-      120_000,
-    );
+    const rows = await allCompleted(stack, ids, 'three completions', 120_000);
     await worker.stop();
     const [first, again, other] = rows;
     assert.ok(first !== undefined && again !== undefined && other !== undefined);

@@ -194,3 +194,17 @@ export interface JobRow {
 export function jobRow(db: Database, id: string): Promise<JobRow> {
   return db.one<JobRow>('SELECT * FROM generation_jobs WHERE id = $1', [id]);
 }
+
+/** The rows of `ids` once all have completed; a failed one ends the wait with its error message. */
+export function allCompleted(stack: Stack, ids: readonly string[], what: string, timeoutMs?: number): Promise<JobRow[]> {
+  return stack.waitFor(
+    what,
+    async () => {
+      const rows = await Promise.all(ids.map((id) => jobRow(stack.db, id)));
+      const failed = rows.find((row) => row.status === 'failed');
+      if (failed !== undefined) throw new Error(failed.error_message ?? 'failed');
+      return rows.every((row) => row.status === 'completed') ? rows : undefined;
+    },
+    timeoutMs,
+  );
+}
