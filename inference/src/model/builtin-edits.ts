@@ -23,6 +23,8 @@ import { encodePrompt } from './text-encoder.ts';
 /** The built-in model can run every edit. */
 export const BUILTIN_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: null };
 
+const BUILTIN_IMPORT_LACK = 'uploaded audio is not supported yet';
+
 /** Fade into and out of new material inside an edited range (10 ms). */
 export const FADE_SECONDS = 0.01;
 
@@ -169,7 +171,14 @@ export function builtinRenderer(model: MusicModel) {
     };
   }
 
-  return { editSupport: BUILTIN_EDIT_SUPPORT, render, edit };
+  return {
+    editSupport: BUILTIN_EDIT_SUPPORT,
+    render,
+    edit,
+    importSupport: BUILTIN_IMPORT_LACK as string | null,
+    importAudio: (_pcm: PcmAudio, _signal: AbortSignal): Promise<Uint8Array> =>
+      Promise.reject(new EditUnsupportedError(BUILTIN_IMPORT_LACK)),
+  };
 }
 
 /** The samples an extend or repaint makes anew: [from, to). */

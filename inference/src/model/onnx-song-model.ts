@@ -22,6 +22,8 @@ export function songModelFromOnnx(model: MusicModel): SongModel {
     editSupport: renderer.editSupport,
     render: (request, signal) => renderer.render(request, signal),
     edit: (request, signal) => renderer.edit(request, signal),
+    importSupport: renderer.importSupport,
+    importAudio: (pcm, signal) => renderer.importAudio(pcm, signal),
     release: () => model.release(),
   };
 }

@@ -64,6 +64,17 @@ export interface SongModel {
    * task `editSupport` names a lack for, or a source another model made.
    */
   edit(request: SongEditRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong>;
+  /**
+   * Null when `importAudio` can turn audio a person uploaded into a source for `edit`; else what
+   * the model lacks (ACE-Step: a VAE encoder graph), shown in the refusal.
+   */
+  readonly importSupport: string | null;
+  /**
+   * The kept-latents object of uploaded audio (any rate, one or two channels: the model resamples
+   * and encodes it), which `edit` then takes as `sourceKept` as if the model had made the song.
+   * Throws `EditUnsupportedError` when `importSupport` names a lack.
+   */
+  importAudio(pcm: PcmAudio, signal: AbortSignal): Promise<Uint8Array>;
   release(): Promise<void>;
 }
 

@@ -263,6 +263,8 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     render: (request, signal, progress) => renderer.render(request, signal, progress),
     editSupport: ACESTEP_EDIT_SUPPORT,
     edit: (request, signal, progress) => renderer.edit(request, signal, progress),
+    importSupport: ACESTEP_IMPORT_LACK,
+    importAudio: () => Promise.reject(new EditUnsupportedError(ACESTEP_IMPORT_LACK)),
     release: async () => {
       await releaseAll();
     },
@@ -655,3 +657,4 @@ function peakGain(channels: Float32Array[]): number {
 const ACESTEP_REMIX_LACK =
   'remix needs the audio_tokenizer and audio_detokenizer graphs (the 5 Hz FSQ round trip of the public export), which this backend does not run yet';
 const ACESTEP_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: ACESTEP_REMIX_LACK };
+const ACESTEP_IMPORT_LACK = 'the model directory has no vae_encoder graph to encode uploaded audio';

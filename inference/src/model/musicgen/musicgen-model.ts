@@ -112,6 +112,8 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
     },
     editSupport: noEdits(MUSICGEN_EDIT_LACK),
     edit: () => Promise.reject(new EditUnsupportedError(MUSICGEN_EDIT_LACK)),
+    importSupport: MUSICGEN_EDIT_LACK,
+    importAudio: () => Promise.reject(new EditUnsupportedError(MUSICGEN_EDIT_LACK)),
     async release() {
       await Promise.all(sessions.map((s) => s.release()));
     },
