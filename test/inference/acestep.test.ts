@@ -23,6 +23,7 @@ import { bindGraph } from '../../inference/src/model/acestep/validate.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
+import { EditUnsupportedError } from '../../inference/src/model/song-model.ts';
 
 const run = promisify(execFile);
 const signal = new AbortController().signal;
@@ -227,6 +228,44 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
       assert.deepEqual(single.pcm.channels, odd.pcm.channels);
     } finally {
       await whole.release();
+    }
+  });
+
+  it('remixes through the 5 Hz FSQ round trip: strength 0 is the plain song of its seed, the source and strength shape the rest', async () => {
+    const source = await model.render(REQUEST, signal);
+    const otherSource = await model.render({ ...REQUEST, seed: 99n }, signal);
+    const plain = await model.render({ ...REQUEST, seed: 7n }, signal);
+    assert.ok(source.kept !== null && otherSource.kept !== null);
+    const remix = (strength: number, sourceKept: Uint8Array) =>
+      model.edit({ ...REQUEST, seed: 7n, edit: { task: 'remix', strength }, sourceKept }, signal);
+    assert.equal(model.editSupport.remix, null, 'the tiny model ships both FSQ graphs');
+    const none = await remix(0, source.kept);
+    assert.deepEqual(none.pcm.channels, plain.pcm.channels, 'strength 0: every step on the plain text-to-music condition');
+    const half = await remix(0.5, source.kept);
+    const full = await remix(1, source.kept);
+    assert.equal(full.pcm.channels[0]?.length, 3 * 48_000, "the source's length");
+    assert.notDeepEqual(half.pcm.channels[0], plain.pcm.channels[0], "the source's codes condition the first half of the steps");
+    assert.notDeepEqual(full.pcm.channels[0], half.pcm.channels[0], 'strength moves the switch to the plain condition');
+    assert.notDeepEqual(full.pcm.channels[0], source.pcm.channels[0], 'a new take, not the source');
+    const ofOther = await remix(1, otherSource.kept);
+    assert.notDeepEqual(ofOther.pcm.channels[0], full.pcm.channels[0], 'another source, another remix');
+    await assert.rejects(
+      model.edit({ ...REQUEST, durationSeconds: 4, edit: { task: 'remix', strength: 1 }, sourceKept: source.kept }, signal),
+      (error: unknown) => error instanceof EditUnsupportedError && /as long as its source/.test(error.message),
+    );
+
+    await writeTinyAcestep(join(dir.path, 'no-detokenizer'), { optionalGraphs: ['audio_tokenizer'] });
+    const lacking = await load(join(dir.path, 'no-detokenizer'));
+    try {
+      const lack = /^remix needs the audio_tokenizer and audio_detokenizer graphs .*; the model directory has no audio_detokenizer$/;
+      assert.match(lacking.editSupport.remix ?? '', lack);
+      assert.equal(lacking.editSupport.repaint, null);
+      await assert.rejects(
+        lacking.edit({ ...REQUEST, edit: { task: 'remix', strength: 1 }, sourceKept: source.kept }, signal),
+        (error: unknown) => error instanceof EditUnsupportedError && lack.test(error.message),
+      );
+    } finally {
+      await lacking.release();
     }
   });
 
