@@ -24,6 +24,8 @@ import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
 import { EditUnsupportedError } from '../../inference/src/model/song-model.ts';
+import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
+import { resample } from '../../inference/src/audio/resample.ts';
 
 const run = promisify(execFile);
 const signal = new AbortController().signal;
@@ -266,6 +268,61 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
       );
     } finally {
       await lacking.release();
+    }
+  });
+
+  it('imports uploaded audio through the VAE encoder (44.1 kHz mono resampled, made stereo), and a repaint of it keeps its encoded frames', async () => {
+    assert.equal(model.importSupport, null, 'the tiny model ships a vae_encoder');
+    // An earlier song as an upload: its two channels mixed to mono and resampled to 44.1 kHz.
+    const song = await model.render(REQUEST, signal);
+    const [left, right] = song.pcm.channels;
+    assert.ok(left !== undefined && right !== undefined);
+    const mono = resample(
+      left.map((x, i) => (x + (right[i] ?? 0)) / 2),
+      48_000,
+      44_100,
+    );
+    assert.equal(mono.length, 3 * 44_100);
+    const kept = await model.importAudio({ sampleRate: 44_100, channels: [mono] }, signal);
+    const encoded = decodeKeptLatents(kept);
+    assert.ok(encoded.ok);
+    assert.deepEqual(encoded.value.header.model, { name: 'songmint-acestep-1.5-tiny', version: '1.5.0-tiny' });
+    assert.deepEqual(encoded.value.header.shape, [75, 8], '3 s at 25 latent frames a second, 8 tiny channels');
+    const frames = encoded.value.data;
+    // The same upload, the same source; at 48 kHz stereo with equal channels, the same too.
+    const same = decodeKeptLatents(await model.importAudio({ sampleRate: 44_100, channels: [mono] }, signal));
+    assert.ok(same.ok);
+    assert.deepEqual(same.value.data, frames);
+    const stereo48 = resample(mono, 44_100, 48_000);
+    const asStereo = decodeKeptLatents(await model.importAudio({ sampleRate: 48_000, channels: [stereo48, stereo48] }, signal));
+    assert.ok(asStereo.ok);
+    assert.deepEqual(asStereo.value.data, frames, 'mono is doubled to stereo, then resampled to 48 kHz');
+
+    const repainted = await model.edit({ ...REQUEST, seed: 9n, edit: { task: 'repaint', start: 1, end: 2 }, sourceKept: kept }, signal);
+    assert.equal(repainted.pcm.channels[0]?.length, 3 * 48_000);
+    const result = decodeKeptLatents(repainted.kept ?? new Uint8Array());
+    assert.ok(result.ok);
+    const C = 8;
+    assert.deepEqual(result.value.data.subarray(0, 25 * C), frames.subarray(0, 25 * C), 'frames before 1 s: the encoded upload');
+    assert.deepEqual(result.value.data.subarray(50 * C), frames.subarray(50 * C), 'frames after 2 s: the encoded upload');
+    assert.notDeepEqual(result.value.data.subarray(35 * C, 40 * C), frames.subarray(35 * C, 40 * C), 'the range is new');
+
+    // Windows of the decoder's tiling give the frames of one call (the tiny encoder is frame-local).
+    await writeTinyAcestep(join(dir.path, 'one-window'), { vaeChunkFrames: 1000 });
+    const oneWindow = await load(join(dir.path, 'one-window'));
+    await writeTinyAcestep(join(dir.path, 'no-encoder'), { optionalGraphs: ['audio_tokenizer', 'audio_detokenizer'] });
+    const lacking = await load(join(dir.path, 'no-encoder'));
+    try {
+      const whole = decodeKeptLatents(await oneWindow.importAudio({ sampleRate: 44_100, channels: [mono] }, signal));
+      assert.ok(whole.ok);
+      assert.deepEqual(whole.value.data, frames);
+      assert.match(lacking.importSupport ?? '', /needs a vae_encoder graph .*no vae_encoder graph$/);
+      await assert.rejects(
+        lacking.importAudio({ sampleRate: 44_100, channels: [mono] }, signal),
+        (error: unknown) => error instanceof EditUnsupportedError && /no vae_encoder graph/.test(error.message),
+      );
+    } finally {
+      await Promise.all([oneWindow.release(), lacking.release()]);
     }
   });
 

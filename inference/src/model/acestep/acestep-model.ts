@@ -24,7 +24,7 @@ import { resample } from '../../audio/resample.ts';
 import type { Device, ExecutionProviders, SessionChoice } from '../device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
 import { seededRandom } from '../seed.ts';
-import type { LoadModelOptions } from '../runtime.ts';
+import type { LoadModelOptions, PcmAudio } from '../runtime.ts';
 import type { RenderedSong, SongEditRequest, SongModel, SongModelRequest } from '../song-model.ts';
 import { EditUnsupportedError } from '../song-model.ts';
 import type { EditSupport } from '../../../../core/src/song-edits.ts';
@@ -172,6 +172,8 @@ interface Sessions {
   codes: { tokenizer: BoundGraph; detokenizer: BoundGraph } | undefined;
   /** Null with both FSQ graphs; else what remix lacks. */
   remixLack: string | null;
+  /** AutoencoderOobleck's encoder, for uploaded audio; absent when the directory has none. */
+  vaeEncoder: BoundGraph | undefined;
 }
 
 interface LoadedParts {
@@ -258,6 +260,7 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     vae: session('vae_decoder'),
     codes: remixLack(byGraph) === null ? { tokenizer: session('audio_tokenizer'), detokenizer: session('audio_detokenizer') } : undefined,
     remixLack: remixLack(byGraph),
+    vaeEncoder: byGraph.get('vae_encoder')?.bound,
   };
   const editSupport: EditSupport = { extend: null, repaint: null, remix: sessions.remixLack };
   // The DiT runs N times per song: its device is the model's.
@@ -277,8 +280,8 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     render: (request, signal, progress) => renderer.render(request, signal, progress),
     editSupport,
     edit: (request, signal, progress) => renderer.edit(request, signal, progress),
-    importSupport: ACESTEP_IMPORT_LACK,
-    importAudio: () => Promise.reject(new EditUnsupportedError(ACESTEP_IMPORT_LACK)),
+    importSupport: sessions.vaeEncoder === undefined ? ACESTEP_IMPORT_LACK : null,
+    importAudio: (pcm, signal) => renderer.importAudio(pcm, signal),
     release: async () => {
       await releaseAll();
     },
@@ -471,13 +474,8 @@ class AcestepRenderer {
     const { C } = this;
     const spf = m.samples_per_frame;
     const channels = [new Float32Array(frames * spf), new Float32Array(frames * spf)];
-    const overlap = frames <= m.vae_chunk_frames ? 0 : m.vae_overlap_frames;
-    const core = frames <= m.vae_chunk_frames ? frames : m.vae_chunk_frames - 2 * overlap;
-    for (let start = 0; start < frames; start += core) {
+    for (const { from, to, start, end } of vaeWindows(frames, m.vae_chunk_frames, m.vae_overlap_frames)) {
       if (signal.aborted) throw abortError(signal);
-      const end = Math.min(frames, start + core);
-      const from = Math.max(0, start - overlap);
-      const to = Math.min(frames, end + overlap);
       const width = to - from;
       // [frames, C] -> [1, C, width]
       const input = new Float32Array(C * width);
@@ -576,16 +574,65 @@ class AcestepRenderer {
       },
       matchedWords: [],
       tokens: 0,
-      kept: encodeKeptLatents(
-        {
-          model: { name: m.name, version: m.version },
-          dtype: 'float32',
-          shape: [frames, this.C],
-          extra: { framesPerSecond: m.frames_per_second, gain },
-        },
-        latent,
-      ),
+      kept: this.kept(latent, frames, { gain }),
     };
+  }
+
+  /** The kept-latents object of `frames` latent frames: what `edit` starts from. */
+  private kept(latent: Float32Array, frames: number, extra: Record<string, unknown>): Uint8Array {
+    const m = this.manifest;
+    return encodeKeptLatents(
+      {
+        model: { name: m.name, version: m.version },
+        dtype: 'float32',
+        shape: [frames, this.C],
+        extra: { framesPerSecond: m.frames_per_second, ...extra },
+      },
+      latent,
+    );
+  }
+
+  /**
+   * Uploaded audio as a source for `edit`, as the reference prepares `src_audio`
+   * (`_normalize_audio_to_stereo_48k`, then `tiled_encode`): mono doubled to stereo (a third
+   * channel and beyond dropped), resampled to 48 kHz, clamped to [-1, 1], padded with silence to
+   * whole latent frames, and encoded in the VAE decoder's windows (`vae_chunk_frames`, the
+   * overlap each side encoded as context and dropped) to the latent distribution's mean (the
+   * reference samples it; the mean makes the same upload the same source). The kept object is the
+   * one `render` keeps, without a gain: an edit of it normalises its own peak as the reference does.
+   */
+  async importAudio(pcm: PcmAudio, signal: AbortSignal): Promise<Uint8Array> {
+    const m = this.manifest;
+    const { C } = this;
+    const encoder = this.sessions.vaeEncoder;
+    if (encoder === undefined) throw new EditUnsupportedError(ACESTEP_IMPORT_LACK);
+    const [first, second] = pcm.channels;
+    if (first === undefined || first.length === 0) throw new EditUnsupportedError('the uploaded audio holds no samples');
+    if (!(pcm.sampleRate > 0)) throw new EditUnsupportedError(`the uploaded audio's sample rate ${pcm.sampleRate} is not a rate`);
+    const spf = m.samples_per_frame;
+    const stereo = [first, second ?? first].map((channel) => resample(channel, pcm.sampleRate, m.sample_rate));
+    const frames = Math.ceil((stereo[0]?.length ?? 0) / spf);
+    const padded = stereo.map((channel) => {
+      const out = new Float32Array(frames * spf);
+      for (let i = 0; i < channel.length; i += 1) out[i] = Math.max(-1, Math.min(1, channel[i] ?? 0));
+      return out;
+    });
+    const latent = new Float32Array(frames * C);
+    for (const window of vaeWindows(frames, m.vae_chunk_frames, m.vae_overlap_frames)) {
+      if (signal.aborted) throw abortError(signal);
+      const { from, to, start, end } = window;
+      const width = to - from;
+      const input = new Float32Array(2 * width * spf);
+      for (const [ch, channel] of padded.entries()) input.set(channel.subarray(from * spf, to * spf), ch * width * spf);
+      const out = await encoder.run({ audio: new ort.Tensor('float32', input, [1, 2, width * spf]) });
+      const mean = floatOutput(out, 'latents', 'vae_encoder');
+      if (mean.dims.length !== 3 || mean.dims[1] !== C || mean.dims[2] !== width)
+        throw new Error(`vae_encoder latents is [${mean.dims.join(', ')}], expected [1, ${C}, ${width}]`);
+      const data = mean.data as Float32Array;
+      // [1, C, width] -> the kept [frames, C], the window's core only.
+      for (let f = start; f < end; f += 1) for (let c = 0; c < C; c += 1) latent[f * C + c] = data[c * width + (f - from)] ?? 0;
+    }
+    return this.kept(latent, frames, { imported: true });
   }
 
   async render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
@@ -743,6 +790,22 @@ interface EditContext {
   coverStrength: number | undefined;
 }
 
+/**
+ * The reference's tiling (`tiled_decode`, and `tiled_encode` alike): the whole song when it fits
+ * one window of `chunk` frames, else windows whose core [start, end) is kept and whose
+ * `overlap` frames each side ([from, start) and [end, to)) are computed as context and dropped.
+ */
+function vaeWindows(frames: number, chunk: number, overlapFrames: number): { from: number; to: number; start: number; end: number }[] {
+  const overlap = frames <= chunk ? 0 : overlapFrames;
+  const core = frames <= chunk ? frames : chunk - 2 * overlap;
+  const windows: { from: number; to: number; start: number; end: number }[] = [];
+  for (let start = 0; start < frames; start += core) {
+    const end = Math.min(frames, start + core);
+    windows.push({ from: Math.max(0, start - overlap), to: Math.min(frames, end + overlap), start, end });
+  }
+  return windows;
+}
+
 /** 1, or 1 / peak when the song would clip (the reference's anti-clipping). */
 function peakGain(channels: Float32Array[]): number {
   let peak = 0;
@@ -760,4 +823,6 @@ function remixLack(loaded: ReadonlyMap<GraphName, unknown>): string | null {
   const present = REMIX_GRAPHS.filter((g) => loaded.has(g));
   return present.length === REMIX_GRAPHS.length ? null : remixLackFor(present);
 }
-const ACESTEP_IMPORT_LACK = 'the model directory has no vae_encoder graph to encode uploaded audio';
+/** What uploads lack without the encoder (scripts/export_acestep_vae_encoder.py exports it; docs/inference.md). */
+const ACESTEP_IMPORT_LACK =
+  'uploaded audio needs a vae_encoder graph (the AutoencoderOobleck encoder, scripts/export_acestep_vae_encoder.py): the model directory has no vae_encoder graph';
