@@ -16,7 +16,14 @@ import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { loadAcestepModel } from '../../inference/src/model/acestep/acestep-model.ts';
 import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from '../../inference/src/model/acestep/flow-sampler.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from '../../inference/src/model/acestep/manifest.ts';
-import { captionText, lyricText, promptMetadata } from '../../inference/src/model/acestep/prompt.ts';
+import {
+  COVER_INSTRUCTION,
+  REPAINT_INSTRUCTION,
+  captionText,
+  lyricText,
+  promptMetadata,
+} from '../../inference/src/model/acestep/prompt.ts';
+import { Tokenizer } from '@huggingface/tokenizers';
 import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
 import type { SessionValue } from '../../inference/src/model/acestep/validate.ts';
 import { bindGraph } from '../../inference/src/model/acestep/validate.ts';
@@ -138,6 +145,15 @@ describe('ACE-Step prompt templates', () => {
       captionText('lofi', promptMetadata('lofi in Bb', 30)).split('# Metas\n')[1],
       '- bpm: N/A\n- timesignature: N/A\n- keyscale: Bb major\n- duration: 30 seconds\n<|endoftext|>\n',
     );
+    // The reference's TASK_INSTRUCTIONS for the edits: repaint (and extend, its outpainting) and cover (remix).
+    assert.match(
+      captionText('lofi', meta, REPAINT_INSTRUCTION),
+      /^# Instruction\nRepaint the mask area based on the given conditions:\n\n# Caption\nlofi\n/,
+    );
+    assert.match(
+      captionText('lofi', meta, COVER_INSTRUCTION),
+      /^# Instruction\nGenerate audio semantic tokens based on the given conditions:\n\n/,
+    );
   });
 
   it('writes the lyric text with its language line, and sings an instrumental without lyrics', () => {
@@ -249,6 +265,17 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
     assert.notDeepEqual(half.pcm.channels[0], plain.pcm.channels[0], "the source's codes condition the first half of the steps");
     assert.notDeepEqual(full.pcm.channels[0], half.pcm.channels[0], 'strength moves the switch to the plain condition');
     assert.notDeepEqual(full.pcm.channels[0], source.pcm.channels[0], 'a new take, not the source');
+    // Each task's caption under its own instruction: the tokens the condition encoder got.
+    const tokenizer = new Tokenizer(JSON.parse(await readFile(join(dir.path, 'turbo', 'tokenizer.json'), 'utf8')) as object, {});
+    const tokens = (instruction: string) =>
+      tokenizer.encode(captionText(REQUEST.prompt, promptMetadata(REQUEST.prompt, REQUEST.durationSeconds), instruction)).ids.length;
+    assert.equal(full.conditioning.caption_tokens, tokens(COVER_INSTRUCTION));
+    const repainted = await model.edit(
+      { ...REQUEST, seed: 7n, edit: { task: 'repaint', start: 1, end: 2 }, sourceKept: source.kept },
+      signal,
+    );
+    assert.equal(repainted.conditioning.caption_tokens, tokens(REPAINT_INSTRUCTION));
+    assert.notEqual(tokens(REPAINT_INSTRUCTION), tokens(COVER_INSTRUCTION));
     const ofOther = await remix(1, otherSource.kept);
     assert.notDeepEqual(ofOther.pcm.channels[0], full.pcm.channels[0], 'another source, another remix');
     await assert.rejects(

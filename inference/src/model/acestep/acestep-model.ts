@@ -34,7 +34,7 @@ import { FRAMES_PER_CODE, PATCH_SIZE, REMIX_GRAPHS } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
 import { combinedLicence, manifestGraphs, readAcestepManifest, requestSteps } from './manifest.ts';
 import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from './flow-sampler.ts';
-import { COVER_INSTRUCTION, captionText, lyricText, promptMetadata } from './prompt.ts';
+import { COVER_INSTRUCTION, DEFAULT_DIT_INSTRUCTION, REPAINT_INSTRUCTION, captionText, lyricText, promptMetadata } from './prompt.ts';
 import { contextLatents, packCondition } from './condition-packing.ts';
 import { fromFloat16, toFloat16 } from './float16.ts';
 import type { GraphIo, SessionValue } from './validate.ts';
@@ -325,7 +325,8 @@ class AcestepRenderer {
       captionText(
         request.prompt,
         promptMetadata(request.prompt, request.durationSeconds),
-        ...(cover === undefined ? [] : [COVER_INSTRUCTION]),
+        // Each task under the reference's own instruction (`generate_instruction`).
+        edit === undefined ? DEFAULT_DIT_INSTRUCTION : cover === undefined ? REPAINT_INSTRUCTION : COVER_INSTRUCTION,
       ),
       m.tokenizer.max_caption_tokens,
     );

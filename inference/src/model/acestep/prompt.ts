@@ -10,6 +10,8 @@
 import { explicitTempoAndKey } from '../text-encoder.ts';
 
 export const DEFAULT_DIT_INSTRUCTION = 'Fill the audio semantic mask based on the given conditions:';
+/** `TASK_INSTRUCTIONS["repaint"]`: a repaint's and an extend's (the reference's repaint task, in and outpainting). */
+export const REPAINT_INSTRUCTION = 'Repaint the mask area based on the given conditions:';
 /** `TASK_INSTRUCTIONS["cover"]`: the instruction a remix (the reference's cover) is conditioned on. */
 export const COVER_INSTRUCTION = 'Generate audio semantic tokens based on the given conditions:';
 const END_OF_TEXT = '<|endoftext|>';
