@@ -28,6 +28,7 @@ import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/ac
 import type { SessionValue } from '../../inference/src/model/acestep/validate.ts';
 import { bindGraph } from '../../inference/src/model/acestep/validate.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
+import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
 import { EditUnsupportedError } from '../../inference/src/model/song-model.ts';
@@ -486,6 +487,27 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
       (await failure(io)).error.message,
       /graph dit_decoder: the ONNX file declares input encoder_attention_mask, io_contract_core\.json lists/,
     );
+  });
+
+  it('checks the optional graphs as the others: a role on the wrong graph, codes whose width the detokenizer does not take', async () => {
+    const swapped = await copy('swapped-tokenizer');
+    await editManifest(swapped, (m) => {
+      m.graphs.audio_tokenizer = m.graphs.audio_detokenizer!;
+    });
+    assert.match((await failure(swapped)).error.message, /graph audio_tokenizer: input hidden_states expected, found quantized/);
+
+    const wide = await copy('wide-detokenizer');
+    const g = new GraphBuilder('');
+    const codes = g.input('quantized', 'float', ['batch', 'codes', 12]);
+    g.output(g.op('MatMul', [codes, g.f(new Array<number>(12 * 8).fill(0.1), [12, 8])]), 'lm_hints_25hz', 'float', ['batch', 'frames', 8]);
+    const bytes = encodeModel(g.graph('audio_detokenizer'), 'a detokenizer of 12-wide codes');
+    await writeFile(join(wide, 'wide.onnx'), bytes);
+    await editManifest(wide, (m) => {
+      Object.assign(m.graphs.audio_detokenizer ?? {}, { file: 'wide.onnx', sha256: sha256(bytes) });
+    });
+    const refused = await failure(wide);
+    assert.equal(refused.error.code, 'MODEL_LAYOUT_INVALID');
+    assert.match(refused.error.message, /graph audio_detokenizer: input quantized has width 12, audio_tokenizer's quantized output has 16/);
   });
 
   it('npm run model:check passes on the tiny directory and fails on a broken one with the mismatch', async () => {

@@ -33,6 +33,8 @@ const VAE_BASIS = 8;
 /** The tokenizer's hidden size (the codes' width: 2048 in the checkpoint) and its FSQ levels (the reference's [8,8,8,5,5,5]; odd here, so no half-step offset). */
 const CODE_WIDTH = 16;
 const FSQ_LEVELS = [7, 5, 5, 5] as const;
+/** Sizes no manifest width names but the checkpoint fixes, declared as numbers as a torch export declares them. */
+const CHECKPOINT_FIXED: Readonly<Record<string, number>> = { code_width: CODE_WIDTH, quantizers: 1 };
 /** 12 s of silence: longer songs repeat it, as the backend does past the real latent's end. */
 const SILENCE_FRAMES = 300;
 
@@ -65,7 +67,9 @@ function tinyTensor(tensor: ContractTensor): TinyTensor {
   return {
     name: tensor.names.at(-1) ?? tensor.role,
     dtype: tensor.types.find((t) => t !== 'float16') ?? 'float32',
-    shape: tensor.dims.map((d) => ('width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : d.varies)),
+    shape: tensor.dims.map((d) =>
+      'width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : (CHECKPOINT_FIXED[d.varies] ?? d.varies),
+    ),
   };
 }
 
