@@ -513,6 +513,7 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
   it('npm run model:check passes on the tiny directory and fails on a broken one with the mismatch', async () => {
     const passed = await run(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', good]);
     assert.match(passed.stdout, /model:check passed: songmint-acestep-1\.5-tiny/);
+    assert.match(passed.stdout, /edits: extend yes, repaint yes, remix yes; uploaded audio yes/);
     assert.match(passed.stdout, /request steps 27 -> 8, 60 -> 8 diffusion steps, shift 3/);
     const broken = await copy('check-broken');
     await writeFile(join(broken, 'silence_latent.bin'), new Uint8Array(16));
