@@ -18,8 +18,8 @@ and onnx; then `npm run model:import -- <export_dir>` takes the new role:
 It writes <export_dir>/vae_encoder.onnx (weights in vae_encoder.onnx.data when the protobuf
 limit needs it) and records the file, its sha256 and its names where the directory's layout keeps
 them: the public exporter's manifest.json (a `vae_encoder` group) or model:fetch's
-songmint-hub-files.json (the `vae_encoder` role). The weights are ACE-Step 1.5's, MIT-licensed
-like the rest of the checkpoint (github.com/ace-step/ACE-Step-1.5 LICENSE).
+songmint-hub-files.json (the `vae_encoder` role). The weights are the checkpoint repository's
+(ACE-Step/Ace-Step1.5, vae/), published under MIT as a whole; check its model card at your revision.
 
 Not run in Songmint's CI: it needs the 1.5 checkpoint, which the test machines cannot download.
 The tiny fixture encoder (scripts/fixtures/export_acestep_tiny.py) has the same names and axes.
