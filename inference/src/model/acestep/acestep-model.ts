@@ -8,9 +8,10 @@
  * DiT's patch size); the VAE decoded in overlapping windows as the reference's `tiled_decode`;
  * the song divided by its peak when that exceeds 1, as the reference does (ace-step/ACE-Step-1.5,
  * acestep/handler.py). Edits from kept latents: repaint and extend as the reference's
-inpainting/outpainting, remix as its cover (the 5 Hz FSQ round trip, optional graphs). One
-session per graph (five, or seven with a split encoder, plus the optional ones present), created on
- * the device the worker chose (CUDA, or CPU as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
+ * inpainting/outpainting, remix as its cover (the 5 Hz FSQ round trip, optional graphs); uploaded
+ * audio through the optional VAE encoder. One session per graph (five, or seven with a split
+ * encoder, plus the optional ones present), created on the device the worker chose (CUDA, or CPU
+ * as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
  * (validate.ts binds them to roles; fp16 graphs get and give float16, converted at the
  * boundary), after every file has matched its sha256.
  */
@@ -236,14 +237,10 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     byGraph.set(graph, { choice, bound: new BoundGraph(graph, choice.session, io.value) });
   }
   const contract = await checkIoContract(options.modelDir, declared);
-  const codeWidth = contract.ok ? checkCodeWidth(declared) : contract;
-  if (!codeWidth.ok) {
+  const checked = contract.ok ? checkCodeWidth(declared) : contract;
+  if (!checked.ok) {
     await releaseAll();
-    return codeWidth;
-  }
-  if (!contract.ok) {
-    await releaseAll();
-    return contract;
+    return checked;
   }
   const session = (graph: GraphName): BoundGraph => {
     const entry = byGraph.get(graph);
