@@ -1,6 +1,7 @@
 /**
- * Builds the tiny ACE-Step-1.5-format model (the DiT-only layout's five graphs, names, ranks and
- * dtypes, with small widths and seeded random weights) into a directory:
+ * Builds the tiny ACE-Step-1.5-format model (the DiT-only layout's five graphs and the optional
+ * remix and VAE-encoder graphs: names, ranks and dtypes, with small widths and seeded random
+ * weights) into a directory:
  * `npm run build:acestep-tiny -- <dir> [--guidance <scale>]`. Then `MODEL_DIR=<dir> npm start`
  * runs the ACE-Step backend on it. Deterministic: the same options write the same bytes.
  */

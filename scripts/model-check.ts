@@ -57,4 +57,11 @@ if (!loaded.ok) failed(loaded.error.code, loaded.error.message);
 console.log(
   `model:check passed: ${loaded.value.name} ${loaded.value.version} (${loaded.value.format}) loads on CPU; request steps ${loaded.value.steps.join(', ')}; licence ${loaded.value.licence.spdx}`,
 );
+// What the model can edit and import, as its workers' heartbeats will tell the oracle (EDIT_005 names a lack).
+const can = (lack: string | null): string => (lack === null ? 'yes' : `no (${lack})`);
+console.log(
+  `  edits: ${Object.entries(loaded.value.editSupport)
+    .map(([task, lack]) => `${task} ${can(lack)}`)
+    .join(', ')}; uploaded audio ${can(loaded.value.importSupport)}`,
+);
 await loaded.value.release();

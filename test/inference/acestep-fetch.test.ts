@@ -227,6 +227,32 @@ describe("model:fetch's choice of files from a repository listing", () => {
     assert.match(fp32.error.message, /has neither a condition_encoder graph nor onnx\/text_projector\.onnx \(the text_projector role/);
   });
 
+  it('takes the optional graphs (remix, uploads) where the repository has them, at the asked precision or a larger one', () => {
+    assert.ok(preset !== undefined);
+    const base = [
+      'onnx/text_encoder.onnx',
+      'onnx/text_embed_tokens.onnx',
+      'onnx/condition_encoder.onnx',
+      'onnx/dit_decoder.onnx',
+      'onnx/vae_decoder.onnx',
+    ];
+    const without = planFetch(preset, 'fp16', listing(ONNX_REPO, base), checkpoint);
+    assert.ok(without.ok, without.ok ? '' : without.error.message);
+    assert.equal(Object.keys(without.value.roles).length, 5, 'none asked for, none refused');
+    const withCodes = planFetch(
+      preset,
+      'fp16',
+      listing(ONNX_REPO, [...base, 'onnx_fp16/audio_tokenizer_fp16.onnx', 'onnx/audio_detokenizer.onnx', 'onnx/vae_encoder.onnx']),
+      checkpoint,
+    );
+    assert.ok(withCodes.ok, withCodes.ok ? '' : withCodes.error.message);
+    assert.deepEqual(
+      [withCodes.value.roles.audio_tokenizer?.file, withCodes.value.roles.audio_detokenizer?.file, withCodes.value.roles.vae_encoder?.file],
+      ['onnx_fp16/audio_tokenizer_fp16.onnx', 'onnx/audio_detokenizer.onnx', 'onnx/vae_encoder.onnx'],
+    );
+    assert.equal(withCodes.value.files.length, 5 + 3 + 2);
+  });
+
   it('takes the three parts of a split condition encoder when the repository has no combined one', () => {
     assert.ok(preset !== undefined);
     // The model card's DiT-only minimum set.

@@ -20,6 +20,7 @@ import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { loadAcestepModel, normalisePeak } from '../../inference/src/model/acestep/acestep-model.ts';
 import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
 import { ACESTEP_MANIFEST_FILE } from '../../inference/src/model/acestep/manifest.ts';
+import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
 import { readFloatTensor } from '../../inference/src/model/torch-pt.ts';
 
@@ -99,6 +100,11 @@ describe('npm run model:import on the exporter layout', () => {
       graphs: Record<string, { file: string }>;
     };
     assert.equal(manifest.graphs.qwen3_token_embeddings?.file, 'qwen3_token_embedding_0p6.onnx');
+    assert.equal(manifest.graphs.audio_tokenizer?.file, 'audio_tokenizer.onnx', "the export's FSQ pair is taken: remix runs");
+    assert.equal(manifest.graphs.audio_detokenizer?.file, 'audio_detokenizer.onnx');
+    assert.equal(manifest.graphs.vae_encoder?.file, 'vae_encoder.onnx', 'the encoder export script added it to manifest.json');
+    assert.equal(model.editSupport.remix, null);
+    assert.equal(model.importSupport, null);
     assert.deepEqual(manifest.silence_latent, {
       file: 'silence_latent.bin',
       sha256: (manifest.silence_latent as { sha256: string }).sha256,
@@ -147,6 +153,24 @@ describe('npm run model:import on the exporter layout', () => {
     assert.notDeepEqual(other.pcm.channels[0], first.pcm.channels[0]);
     // The torch VAE is 1.6 tanh(...): louder than full scale, so the song is divided by its peak.
     assert.ok(Math.abs(peakOf(first.pcm.channels) - 1) < 1e-6, `peak ${peakOf(first.pcm.channels)}`);
+  });
+
+  it("remixes through the torch-exported audio_tokenizer and audio_detokenizer: the source's length, another take", async () => {
+    const source = await model.render(REQUEST, signal);
+    assert.ok(source.kept !== null);
+    const remix = await model.edit({ ...REQUEST, seed: 5n, edit: { task: 'remix', strength: 1 }, sourceKept: source.kept }, signal);
+    const plain = await model.render({ ...REQUEST, seed: 5n }, signal);
+    for (const channel of remix.pcm.channels) assert.equal(channel.length, 3 * 48_000);
+    assert.notDeepEqual(remix.pcm.channels[0], plain.pcm.channels[0], "conditioned on the source's codes");
+    assert.notDeepEqual(remix.pcm.channels[0], source.pcm.channels[0]);
+  });
+
+  it('imports uploaded audio through the torch-exported vae_encoder: one latent frame per 1920 samples at 48 kHz, padded', async () => {
+    const upload = { sampleRate: 24_000, channels: [Float32Array.from({ length: 24_000 + 100 }, (_, i) => 0.5 * Math.sin(i / 7))] };
+    const kept = decodeKeptLatents(await model.importAudio(upload, signal));
+    assert.ok(kept.ok);
+    assert.deepEqual(kept.value.header.shape, [26, 8], '1.004 s at 48 kHz is 25 whole frames and one padded');
+    assert.ok(kept.value.data.some((x) => Math.abs(x) > 1e-3));
   });
 
   it('decodes in the reference tiled_decode windows: the frame-local VAE gives the samples of one call', async () => {

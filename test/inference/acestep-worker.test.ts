@@ -5,8 +5,10 @@
  * same seed; a directory as the public exporter ships it (the torch.onnx.export fixtures), made
  * ready by model:import, and the Hub layouts fetched by model:fetch from a local Hub test double
  * (with a combined condition encoder, and the model card's minimum set with it split in three,
- * q4 and fp16 graphs), each singing through the same queue; and a directory with a wrong sha256
- * refused at start with a message naming it.
+ * q4 and fp16 graphs), each singing through the same queue; edits (extend, repaint, remix through
+ * the 5 Hz FSQ round trip) through the queue, each naming its source as a C2PA ingredient; the
+ * worker's heartbeat naming the remix graphs a directory lacks (what the oracle's EDIT_005 shows);
+ * and a directory with a wrong sha256 refused at start with a message naming it.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -22,6 +24,7 @@ import { importAcestepExport } from '../../inference/src/model/acestep/import-ex
 import { writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
 import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
+import { readC2pa, validationFailures } from '../support/c2pa.ts';
 import { startHubServer } from './helpers/hub-server.ts';
 import type { Stack } from './helpers/stack.ts';
 import { allCompleted, jobRow, startStack } from './helpers/stack.ts';
@@ -105,7 +108,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     });
   });
 
-  it('edits through the queue: extend 10 s to 20 s and repaint 4-6 s keep the source outside the blended edges', async () => {
+  it('edits through the queue: extend 10 s to 20 s and repaint 4-6 s keep the source outside the blended edges; remix makes a new take', async () => {
     const lyrics = '[verse]\nneon rain on the night road\n[chorus]\nhold on';
     const sourceId = await stack.enqueue({ prompt: 'dreamy synthwave, 96 bpm', duration: 10, seed: 11n, lyrics });
     const worker = await stack.startWorker({ MODEL_DIR: join(dir.path, 'model'), MODEL_DEVICE: 'cpu' });
@@ -128,7 +131,13 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
       lyrics,
       edit: { task: 'repaint', start: 4, end: 6, sourceId },
     });
-    const [extended, repainted] = await done([extendId, repaintId]);
+    const remixId = await stack.enqueue({
+      prompt: 'bright disco, 96 bpm',
+      duration: 10,
+      lyrics,
+      edit: { task: 'remix', strength: 0.5, sourceId },
+    });
+    const [extended, repainted, remixed] = await done([extendId, repaintId, remixId]);
     await worker.stop();
 
     // Kept latents: 25 frames per second of the latent channels (64 in the real model); the kept frames are the source's.
@@ -141,7 +150,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
       assert.deepEqual(decoded.value.header.shape, [id === extendId ? 500 : 250, TINY_LATENT_CHANNELS]);
       return decoded.value.data;
     };
-    const [a, ext, rep] = await Promise.all([kept(sourceId), kept(extendId), kept(repaintId)]);
+    const [a, ext, rep, mix] = await Promise.all([kept(sourceId), kept(extendId), kept(repaintId), kept(remixId)]);
     const C = TINY_LATENT_CHANNELS;
     assert.equal(a.length, 250 * C);
     assert.equal(ext.length, 500 * C);
@@ -157,7 +166,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     // Decoded audio: equal within the codec away from the edges (the VAE and resampler reach a little past them), new inside.
     const rate = 48_000;
     const decode = async (row: typeof source) => (await decodeMp3((await fetchPublishedMp3(row?.audio_url ?? null)).bytes)).channels[0]!;
-    const [x, y, z] = await Promise.all([decode(source), decode(extended), decode(repainted)]);
+    const [x, y, z, r] = await Promise.all([decode(source), decode(extended), decode(repainted), decode(remixed)]);
     const relativeError = (p: Float32Array, q: Float32Array, from: number, to: number) => {
       let diff = 0;
       let energy = 0;
@@ -175,13 +184,40 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     };
     assert.ok(errors.extendKept < 0.05 && errors.repaintBefore < 0.05 && errors.repaintAfter < 0.05, JSON.stringify(errors));
     assert.ok(errors.repaintRange > 0.3, JSON.stringify(errors));
+
+    // Remix: the source's length (its kept latents are 250 frames above), every frame new.
+    assert.notDeepEqual(mix.subarray(0, 25 * C), a.subarray(0, 25 * C), 'remix: no frame is kept');
+    assert.ok(Math.abs(r.length - 10 * rate) <= 1152, `remix decodes to ${r.length} samples`);
+    assert.ok(relativeError(r, x, 0, 10) > 0.3, 'remix: the audio differs from the source');
+    // Its content credentials name the source as parentOf, as every edit's do (c2pa-rs, the reference reader).
+    const manifestLabel = async (id: string) =>
+      (await stack.db.one<{ m: string }>(`SELECT content_credentials->>'manifest' AS m FROM generation_jobs WHERE id = $1`, [id])).m;
+    const report = await readC2pa((await fetchPublishedMp3(remixed?.audio_url ?? null)).bytes, stack.c2paCaPem);
+    assert.equal(report.validation_state, 'Trusted', JSON.stringify(report.validation_status));
+    assert.deepEqual(validationFailures(report), []);
+    const remixManifest = report.manifests[await manifestLabel(remixId)];
+    assert.deepEqual(
+      remixManifest?.ingredients?.map((i) => [i.relationship, i.active_manifest]),
+      [['parentOf', await manifestLabel(sourceId)]],
+    );
+    const generation = remixManifest?.assertions.find((x) => x.label === 'com.songmint.generation')?.data as { editOf?: { task?: string } };
+    assert.equal(generation.editOf?.task, 'remix');
   });
 
-  /** Two jobs with the same seed and lyrics through a worker on `modelDir`: both decode to the same samples. */
-  async function singsTwice(modelDir: string): Promise<void> {
+  /**
+   * Two jobs with the same seed and lyrics through a worker on `modelDir`: both decode to the same
+   * samples. `remix` is what its heartbeat says about remix (null, or a lack matching it).
+   */
+  async function singsTwice(modelDir: string, remix: RegExp | null): Promise<void> {
     const song = { prompt: 'dreamy synthwave, 96 bpm', duration: 5, seed: 7n, lyrics: '[verse]\nneon rain on the night road' };
     const ids = [await stack.enqueue(song), await stack.enqueue(song)];
     const worker = await stack.startWorker({ MODEL_DIR: modelDir, MODEL_DEVICE: 'cpu' });
+    const beat = await stack.db.one<{ edit_tasks: Record<string, string | null> }>(
+      'SELECT edit_tasks FROM worker_heartbeats ORDER BY last_seen DESC LIMIT 1',
+    );
+    if (remix === null) assert.equal(beat.edit_tasks.remix, null);
+    else assert.match(beat.edit_tasks.remix ?? '', remix);
+    assert.equal(beat.edit_tasks.repaint, null);
     const rows = await allCompleted(stack, ids, 'two completions', 120_000);
     await worker.stop();
     const [first, again] = rows;
@@ -206,11 +242,11 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     await cp(join(FIXTURES, 'exporter'), exported, { recursive: true });
     const imported = await importAcestepExport({ dir: exported });
     assert.ok(imported.ok, imported.ok ? '' : imported.error.message);
-    await singsTwice(exported);
+    await singsTwice(exported, null);
   });
 
   /** model:fetch of `onnxFolder` (the ONNX repository) from a local Hub (test double), then two jobs through the queue. */
-  async function fetchesAndSings(onnxFolder: string, target: string, precision: string): Promise<void> {
+  async function fetchesAndSings(onnxFolder: string, target: string, precision: string, remix: RegExp): Promise<void> {
     const hub = await startHubServer({
       'shreyask/ACE-Step-v1.5-ONNX': onnxFolder,
       'ACE-Step/Ace-Step1.5': join(FIXTURES, 'hub', 'checkpoint'),
@@ -225,16 +261,22 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     } finally {
       await hub.close();
     }
-    await singsTwice(target);
+    await singsTwice(target, remix);
   }
 
   it('sings lyrics from the Hub layout fetched by model:fetch from a local Hub (test double)', async () => {
-    await fetchesAndSings(join(FIXTURES, 'hub', 'onnx'), join(dir.path, 'fetched'), 'fp32');
+    await fetchesAndSings(join(FIXTURES, 'hub', 'onnx'), join(dir.path, 'fetched'), 'fp32', /no audio_tokenizer or audio_detokenizer/);
   });
 
   it('sings lyrics from the Hub minimum set with the split condition encoder (q4 and fp16 graphs)', async () => {
     const fetched = join(dir.path, 'fetched-split');
-    await fetchesAndSings(join(FIXTURES, 'hub-split', 'onnx'), fetched, 'q4');
+    // The Hub's minimum set has no FSQ graphs: its worker names them, which the oracle's EDIT_005 refusal shows.
+    await fetchesAndSings(
+      join(FIXTURES, 'hub-split', 'onnx'),
+      fetched,
+      'q4',
+      /^remix needs the audio_tokenizer and audio_detokenizer graphs .*no audio_tokenizer or audio_detokenizer$/,
+    );
     const manifest = JSON.parse(await readFile(join(fetched, 'songmint-acestep.json'), 'utf8')) as { graphs: Record<string, unknown> };
     assert.deepEqual(Object.keys(manifest.graphs).sort(), [
       'dit_decoder',

@@ -16,13 +16,24 @@ import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { loadAcestepModel } from '../../inference/src/model/acestep/acestep-model.ts';
 import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from '../../inference/src/model/acestep/flow-sampler.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from '../../inference/src/model/acestep/manifest.ts';
-import { captionText, lyricText, promptMetadata } from '../../inference/src/model/acestep/prompt.ts';
+import {
+  COVER_INSTRUCTION,
+  REPAINT_INSTRUCTION,
+  captionText,
+  lyricText,
+  promptMetadata,
+} from '../../inference/src/model/acestep/prompt.ts';
+import { Tokenizer } from '@huggingface/tokenizers';
 import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
 import type { SessionValue } from '../../inference/src/model/acestep/validate.ts';
 import { bindGraph } from '../../inference/src/model/acestep/validate.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
+import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
+import { EditUnsupportedError } from '../../inference/src/model/song-model.ts';
+import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
+import { resample } from '../../inference/src/audio/resample.ts';
 
 const run = promisify(execFile);
 const signal = new AbortController().signal;
@@ -135,6 +146,15 @@ describe('ACE-Step prompt templates', () => {
       captionText('lofi', promptMetadata('lofi in Bb', 30)).split('# Metas\n')[1],
       '- bpm: N/A\n- timesignature: N/A\n- keyscale: Bb major\n- duration: 30 seconds\n<|endoftext|>\n',
     );
+    // The reference's TASK_INSTRUCTIONS for the edits: repaint (and extend, its outpainting) and cover (remix).
+    assert.match(
+      captionText('lofi', meta, REPAINT_INSTRUCTION),
+      /^# Instruction\nRepaint the mask area based on the given conditions:\n\n# Caption\nlofi\n/,
+    );
+    assert.match(
+      captionText('lofi', meta, COVER_INSTRUCTION),
+      /^# Instruction\nGenerate audio semantic tokens based on the given conditions:\n\n/,
+    );
   });
 
   it('writes the lyric text with its language line, and sings an instrumental without lyrics', () => {
@@ -227,6 +247,110 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
       assert.deepEqual(single.pcm.channels, odd.pcm.channels);
     } finally {
       await whole.release();
+    }
+  });
+
+  it('remixes through the 5 Hz FSQ round trip: strength 0 is the plain song of its seed, the source and strength shape the rest', async () => {
+    const source = await model.render(REQUEST, signal);
+    const otherSource = await model.render({ ...REQUEST, seed: 99n }, signal);
+    const plain = await model.render({ ...REQUEST, seed: 7n }, signal);
+    assert.ok(source.kept !== null && otherSource.kept !== null);
+    const remix = (strength: number, sourceKept: Uint8Array) =>
+      model.edit({ ...REQUEST, seed: 7n, edit: { task: 'remix', strength }, sourceKept }, signal);
+    assert.equal(model.editSupport.remix, null, 'the tiny model ships both FSQ graphs');
+    const none = await remix(0, source.kept);
+    assert.deepEqual(none.pcm.channels, plain.pcm.channels, 'strength 0: every step on the plain text-to-music condition');
+    const half = await remix(0.5, source.kept);
+    const full = await remix(1, source.kept);
+    assert.equal(full.pcm.channels[0]?.length, 3 * 48_000, "the source's length");
+    assert.notDeepEqual(half.pcm.channels[0], plain.pcm.channels[0], "the source's codes condition the first half of the steps");
+    assert.notDeepEqual(full.pcm.channels[0], half.pcm.channels[0], 'strength moves the switch to the plain condition');
+    assert.notDeepEqual(full.pcm.channels[0], source.pcm.channels[0], 'a new take, not the source');
+    // Each task's caption under its own instruction: the tokens the condition encoder got.
+    const tokenizer = new Tokenizer(JSON.parse(await readFile(join(dir.path, 'turbo', 'tokenizer.json'), 'utf8')) as object, {});
+    const tokens = (instruction: string) =>
+      tokenizer.encode(captionText(REQUEST.prompt, promptMetadata(REQUEST.prompt, REQUEST.durationSeconds), instruction)).ids.length;
+    assert.equal(full.conditioning.caption_tokens, tokens(COVER_INSTRUCTION));
+    const repainted = await model.edit(
+      { ...REQUEST, seed: 7n, edit: { task: 'repaint', start: 1, end: 2 }, sourceKept: source.kept },
+      signal,
+    );
+    assert.equal(repainted.conditioning.caption_tokens, tokens(REPAINT_INSTRUCTION));
+    assert.notEqual(tokens(REPAINT_INSTRUCTION), tokens(COVER_INSTRUCTION));
+    const ofOther = await remix(1, otherSource.kept);
+    assert.notDeepEqual(ofOther.pcm.channels[0], full.pcm.channels[0], 'another source, another remix');
+    await assert.rejects(
+      model.edit({ ...REQUEST, durationSeconds: 4, edit: { task: 'remix', strength: 1 }, sourceKept: source.kept }, signal),
+      (error: unknown) => error instanceof EditUnsupportedError && /as long as its source/.test(error.message),
+    );
+
+    await writeTinyAcestep(join(dir.path, 'no-detokenizer'), { optionalGraphs: ['audio_tokenizer'] });
+    const lacking = await load(join(dir.path, 'no-detokenizer'));
+    try {
+      const lack = /^remix needs the audio_tokenizer and audio_detokenizer graphs .*; the model directory has no audio_detokenizer$/;
+      assert.match(lacking.editSupport.remix ?? '', lack);
+      assert.equal(lacking.editSupport.repaint, null);
+      await assert.rejects(
+        lacking.edit({ ...REQUEST, edit: { task: 'remix', strength: 1 }, sourceKept: source.kept }, signal),
+        (error: unknown) => error instanceof EditUnsupportedError && lack.test(error.message),
+      );
+    } finally {
+      await lacking.release();
+    }
+  });
+
+  it('imports uploaded audio through the VAE encoder (44.1 kHz mono resampled, made stereo), and a repaint of it keeps its encoded frames', async () => {
+    assert.equal(model.importSupport, null, 'the tiny model ships a vae_encoder');
+    // An earlier song as an upload: its two channels mixed to mono and resampled to 44.1 kHz.
+    const song = await model.render(REQUEST, signal);
+    const [left, right] = song.pcm.channels;
+    assert.ok(left !== undefined && right !== undefined);
+    const mono = resample(
+      left.map((x, i) => (x + (right[i] ?? 0)) / 2),
+      48_000,
+      44_100,
+    );
+    assert.equal(mono.length, 3 * 44_100);
+    const kept = await model.importAudio({ sampleRate: 44_100, channels: [mono] }, signal);
+    const encoded = decodeKeptLatents(kept);
+    assert.ok(encoded.ok);
+    assert.deepEqual(encoded.value.header.model, { name: 'songmint-acestep-1.5-tiny', version: '1.5.0-tiny' });
+    assert.deepEqual(encoded.value.header.shape, [75, 8], '3 s at 25 latent frames a second, 8 tiny channels');
+    const frames = encoded.value.data;
+    // The same upload, the same source; at 48 kHz stereo with equal channels, the same too.
+    const same = decodeKeptLatents(await model.importAudio({ sampleRate: 44_100, channels: [mono] }, signal));
+    assert.ok(same.ok);
+    assert.deepEqual(same.value.data, frames);
+    const stereo48 = resample(mono, 44_100, 48_000);
+    const asStereo = decodeKeptLatents(await model.importAudio({ sampleRate: 48_000, channels: [stereo48, stereo48] }, signal));
+    assert.ok(asStereo.ok);
+    assert.deepEqual(asStereo.value.data, frames, 'mono is doubled to stereo, then resampled to 48 kHz');
+
+    const repainted = await model.edit({ ...REQUEST, seed: 9n, edit: { task: 'repaint', start: 1, end: 2 }, sourceKept: kept }, signal);
+    assert.equal(repainted.pcm.channels[0]?.length, 3 * 48_000);
+    const result = decodeKeptLatents(repainted.kept ?? new Uint8Array());
+    assert.ok(result.ok);
+    const C = 8;
+    assert.deepEqual(result.value.data.subarray(0, 25 * C), frames.subarray(0, 25 * C), 'frames before 1 s: the encoded upload');
+    assert.deepEqual(result.value.data.subarray(50 * C), frames.subarray(50 * C), 'frames after 2 s: the encoded upload');
+    assert.notDeepEqual(result.value.data.subarray(35 * C, 40 * C), frames.subarray(35 * C, 40 * C), 'the range is new');
+
+    // Windows of the decoder's tiling give the frames of one call (the tiny encoder is frame-local).
+    await writeTinyAcestep(join(dir.path, 'one-window'), { vaeChunkFrames: 1000 });
+    const oneWindow = await load(join(dir.path, 'one-window'));
+    await writeTinyAcestep(join(dir.path, 'no-encoder'), { optionalGraphs: ['audio_tokenizer', 'audio_detokenizer'] });
+    const lacking = await load(join(dir.path, 'no-encoder'));
+    try {
+      const whole = decodeKeptLatents(await oneWindow.importAudio({ sampleRate: 44_100, channels: [mono] }, signal));
+      assert.ok(whole.ok);
+      assert.deepEqual(whole.value.data, frames);
+      assert.match(lacking.importSupport ?? '', /needs a vae_encoder graph .*no vae_encoder graph$/);
+      await assert.rejects(
+        lacking.importAudio({ sampleRate: 44_100, channels: [mono] }, signal),
+        (error: unknown) => error instanceof EditUnsupportedError && /no vae_encoder graph/.test(error.message),
+      );
+    } finally {
+      await Promise.all([oneWindow.release(), lacking.release()]);
     }
   });
 
@@ -365,9 +489,31 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     );
   });
 
+  it('checks the optional graphs as the others: a role on the wrong graph, codes whose width the detokenizer does not take', async () => {
+    const swapped = await copy('swapped-tokenizer');
+    await editManifest(swapped, (m) => {
+      m.graphs.audio_tokenizer = m.graphs.audio_detokenizer!;
+    });
+    assert.match((await failure(swapped)).error.message, /graph audio_tokenizer: input hidden_states expected, found quantized/);
+
+    const wide = await copy('wide-detokenizer');
+    const g = new GraphBuilder('');
+    const codes = g.input('quantized', 'float', ['batch', 'codes', 12]);
+    g.output(g.op('MatMul', [codes, g.f(new Array<number>(12 * 8).fill(0.1), [12, 8])]), 'lm_hints_25hz', 'float', ['batch', 'frames', 8]);
+    const bytes = encodeModel(g.graph('audio_detokenizer'), 'a detokenizer of 12-wide codes');
+    await writeFile(join(wide, 'wide.onnx'), bytes);
+    await editManifest(wide, (m) => {
+      Object.assign(m.graphs.audio_detokenizer ?? {}, { file: 'wide.onnx', sha256: sha256(bytes) });
+    });
+    const refused = await failure(wide);
+    assert.equal(refused.error.code, 'MODEL_LAYOUT_INVALID');
+    assert.match(refused.error.message, /graph audio_detokenizer: input quantized has width 12, audio_tokenizer's quantized output has 16/);
+  });
+
   it('npm run model:check passes on the tiny directory and fails on a broken one with the mismatch', async () => {
     const passed = await run(process.execPath, ['--import', 'tsx', 'scripts/model-check.ts', good]);
     assert.match(passed.stdout, /model:check passed: songmint-acestep-1\.5-tiny/);
+    assert.match(passed.stdout, /edits: extend yes, repaint yes, remix yes; uploaded audio yes/);
     assert.match(passed.stdout, /request steps 27 -> 8, 60 -> 8 diffusion steps, shift 3/);
     const broken = await copy('check-broken');
     await writeFile(join(broken, 'silence_latent.bin'), new Uint8Array(16));

@@ -7,8 +7,11 @@
  * flow-matching Euler sampler (one DiT call per step, two with guidance; the latent padded to the
  * DiT's patch size); the VAE decoded in overlapping windows as the reference's `tiled_decode`;
  * the song divided by its peak when that exceeds 1, as the reference does (ace-step/ACE-Step-1.5,
- * acestep/handler.py). One session per graph (five, or seven with a split encoder), created on
- * the device the worker chose (CUDA, or CPU as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
+ * acestep/handler.py). Edits from kept latents: repaint and extend as the reference's
+ * inpainting/outpainting, remix as its cover (the 5 Hz FSQ round trip, optional graphs); uploaded
+ * audio through the optional VAE encoder. One session per graph (five, or seven with a split
+ * encoder, plus the optional ones present), created on the device the worker chose (CUDA, or CPU
+ * as fallback). Each graph is fed exactly the inputs it declares, in the dtypes it declares
  * (validate.ts binds them to roles; fp16 graphs get and give float16, converted at the
  * boundary), after every file has matched its sha256.
  */
@@ -22,21 +25,21 @@ import { resample } from '../../audio/resample.ts';
 import type { Device, ExecutionProviders, SessionChoice } from '../device.ts';
 import { createWithFallback, gpuPresent, providerPlan, systemGpuProbe } from '../device.ts';
 import { seededRandom } from '../seed.ts';
-import type { LoadModelOptions } from '../runtime.ts';
+import type { LoadModelOptions, PcmAudio } from '../runtime.ts';
 import type { RenderedSong, SongEditRequest, SongModel, SongModelRequest } from '../song-model.ts';
 import { EditUnsupportedError } from '../song-model.ts';
 import type { EditSupport } from '../../../../core/src/song-edits.ts';
 import { decodeKeptLatents, encodeKeptLatents } from '../kept-latents.ts';
 import type { GraphName, TensorType } from './contract.ts';
-import { PATCH_SIZE } from './contract.ts';
+import { FRAMES_PER_CODE, PATCH_SIZE, REMIX_GRAPHS } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
 import { combinedLicence, manifestGraphs, readAcestepManifest, requestSteps } from './manifest.ts';
 import { flowTimesteps, gaussianNoise, guidedVelocity, sampleFlow } from './flow-sampler.ts';
-import { captionText, lyricText, promptMetadata } from './prompt.ts';
+import { COVER_INSTRUCTION, DEFAULT_DIT_INSTRUCTION, REPAINT_INSTRUCTION, captionText, lyricText, promptMetadata } from './prompt.ts';
 import { contextLatents, packCondition } from './condition-packing.ts';
 import { fromFloat16, toFloat16 } from './float16.ts';
 import type { GraphIo, SessionValue } from './validate.ts';
-import { bindGraph, checkIoContract, validateFiles } from './validate.ts';
+import { bindGraph, checkCodeWidth, checkIoContract, validateFiles } from './validate.ts';
 
 /** The MP3 encoder's rate; the VAE's 48 kHz is one, so the resampler passes it through. */
 export const ACESTEP_OUTPUT_RATE = 48_000;
@@ -166,6 +169,12 @@ interface Sessions {
   condition: ConditionGraphs;
   dit: BoundGraph;
   vae: BoundGraph;
+  /** The 5 Hz FSQ round trip remix needs; absent when the directory lacks either graph. */
+  codes: { tokenizer: BoundGraph; detokenizer: BoundGraph } | undefined;
+  /** Null with both FSQ graphs; else what remix lacks. */
+  remixLack: string | null;
+  /** AutoencoderOobleck's encoder, for uploaded audio; absent when the directory has none. */
+  vaeEncoder: BoundGraph | undefined;
 }
 
 interface LoadedParts {
@@ -228,9 +237,10 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     byGraph.set(graph, { choice, bound: new BoundGraph(graph, choice.session, io.value) });
   }
   const contract = await checkIoContract(options.modelDir, declared);
-  if (!contract.ok) {
+  const checked = contract.ok ? checkCodeWidth(declared) : contract;
+  if (!checked.ok) {
     await releaseAll();
-    return contract;
+    return checked;
   }
   const session = (graph: GraphName): BoundGraph => {
     const entry = byGraph.get(graph);
@@ -245,7 +255,11 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
       : { textProjector: session('text_projector'), lyricEncoder: session('lyric_encoder'), timbreEncoder: session('timbre_encoder') },
     dit: session('dit_decoder'),
     vae: session('vae_decoder'),
+    codes: remixLack(byGraph) === null ? { tokenizer: session('audio_tokenizer'), detokenizer: session('audio_detokenizer') } : undefined,
+    remixLack: remixLack(byGraph),
+    vaeEncoder: byGraph.get('vae_encoder')?.bound,
   };
+  const editSupport: EditSupport = { extend: null, repaint: null, remix: sessions.remixLack };
   // The DiT runs N times per song: its device is the model's.
   const dit = byGraph.get('dit_decoder');
   const device: Device = dit?.choice.device ?? 'cpu';
@@ -261,10 +275,10 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     steps: requestSteps(manifest),
     sampleRate: ACESTEP_OUTPUT_RATE,
     render: (request, signal, progress) => renderer.render(request, signal, progress),
-    editSupport: ACESTEP_EDIT_SUPPORT,
+    editSupport,
     edit: (request, signal, progress) => renderer.edit(request, signal, progress),
-    importSupport: ACESTEP_IMPORT_LACK,
-    importAudio: () => Promise.reject(new EditUnsupportedError(ACESTEP_IMPORT_LACK)),
+    importSupport: sessions.vaeEncoder === undefined ? ACESTEP_IMPORT_LACK : null,
+    importAudio: (pcm, signal) => renderer.importAudio(pcm, signal),
     release: async () => {
       await releaseAll();
     },
@@ -303,8 +317,14 @@ class AcestepRenderer {
   private async encode(request: SongModelRequest, frames: number, edit?: EditContext): Promise<Condition> {
     const m = this.manifest;
     const { C } = this;
+    const cover = edit?.lmHints;
     const caption = this.tokenize(
-      captionText(request.prompt, promptMetadata(request.prompt, request.durationSeconds)),
+      captionText(
+        request.prompt,
+        promptMetadata(request.prompt, request.durationSeconds),
+        // Each task under the reference's own instruction (`generate_instruction`).
+        edit === undefined ? DEFAULT_DIT_INSTRUCTION : cover === undefined ? REPAINT_INSTRUCTION : COVER_INSTRUCTION,
+      ),
       m.tokenizer.max_caption_tokens,
     );
     const lyrics = this.tokenize(lyricText(request.lyrics), m.tokenizer.max_lyric_tokens);
@@ -326,6 +346,8 @@ class AcestepRenderer {
     // The graph takes whichever of these it declares (an export drops the ones it never reads).
     // An edit (repaint, extend) passes the source's latents with its range silenced, and a chunk
     // mask of 1 over the range only: the reference's context for "outpainting" and "inpainting".
+    // A remix (the reference's cover) passes the source whole, chunk mask 1, `is_covers` and the
+    // source's 5 Hz round trip as the LM hints, which the encoder puts in the context instead.
     const source = edit?.source ?? silenceFrames(this.silence, m.silence_latent.shape[0], C, frames);
     const reference = this.silence.subarray(0, m.dims.timbre_frames * C);
     const latent = (values: Float32Array) => new ort.Tensor('float32', values, [1, frames, C]);
@@ -362,7 +384,7 @@ class AcestepRenderer {
       return {
         hidden: new ort.Tensor('float32', packed.states, [1, packed.tokens, H]),
         mask: Array.from(packed.mask),
-        context: contextLatents(source, chunkMask, frames, C),
+        context: contextLatents(cover ?? source, chunkMask, frames, C),
         captionTokens: caption.length,
         lyricTokens: lyrics.length,
       };
@@ -379,8 +401,8 @@ class AcestepRenderer {
       silence_latent: latent(silenceFrames(this.silence, m.silence_latent.shape[0], C, frames)),
       src_latents: latent(source),
       chunk_masks: latent(chunkMask),
-      is_covers: new ort.Tensor('bool', Uint8Array.from([0]), [1]),
-      precomputed_lm_hints_25hz: latent(source),
+      is_covers: new ort.Tensor('bool', Uint8Array.from([cover === undefined ? 0 : 1]), [1]),
+      precomputed_lm_hints_25hz: latent(cover ?? source),
     });
     const hidden = floatOutput(out, 'encoder_hidden_states', 'condition_encoder');
     const maskOut = out.get('encoder_attention_mask');
@@ -450,13 +472,8 @@ class AcestepRenderer {
     const { C } = this;
     const spf = m.samples_per_frame;
     const channels = [new Float32Array(frames * spf), new Float32Array(frames * spf)];
-    const overlap = frames <= m.vae_chunk_frames ? 0 : m.vae_overlap_frames;
-    const core = frames <= m.vae_chunk_frames ? frames : m.vae_chunk_frames - 2 * overlap;
-    for (let start = 0; start < frames; start += core) {
+    for (const { from, to, start, end } of vaeWindows(frames, m.vae_chunk_frames, m.vae_overlap_frames)) {
       if (signal.aborted) throw abortError(signal);
-      const end = Math.min(frames, start + core);
-      const from = Math.max(0, start - overlap);
-      const to = Math.min(frames, end + overlap);
       const width = to - from;
       // [frames, C] -> [1, C, width]
       const input = new Float32Array(C * width);
@@ -490,31 +507,37 @@ class AcestepRenderer {
     const padded = Math.ceil(frames / PATCH_SIZE) * PATCH_SIZE;
     if (signal.aborted) throw abortError(signal);
     const condition = await this.encode(request, frames, edit);
+    // A remix runs the cover condition for `audio_cover_strength` of the steps, then the plain
+    // text-to-music one (the reference's non-cover condition: default instruction, silence source).
+    const coverSteps = edit?.coverStrength === undefined ? diffusionSteps : Math.floor(diffusionSteps * edit.coverStrength);
+    const plain = coverSteps < diffusionSteps ? await this.encode(request, frames) : condition;
     progress?.(PROGRESS_ENCODED);
     const guided = m.schedule.guidance_scale > 1;
-    const unconditioned = guided ? this.nullStates(condition.hidden) : undefined;
     const noise = gaussianNoise(frames * this.C, seededRandom(request.seed, 'acestep-noise'));
     const injectSteps = Math.floor(diffusionSteps * REPAINT_INJECTION_RATIO);
     const latent = await sampleFlow(noise, {
       timesteps: flowTimesteps(diffusionSteps, m.schedule.shift),
       signal,
-      velocity: async (x, t) => {
-        const cond = await this.velocity(x, t, frames, padded, condition, condition.hidden);
-        if (unconditioned === undefined) return cond;
-        return guidedVelocity(cond, await this.velocity(x, t, frames, padded, condition, unconditioned), m.schedule.guidance_scale);
+      velocity: async (x, t, step) => {
+        const active = step < coverSteps ? condition : plain;
+        const cond = await this.velocity(x, t, frames, padded, active, active.hidden);
+        if (!guided) return cond;
+        const unconditioned = await this.velocity(x, t, frames, padded, active, this.nullStates(active.hidden));
+        return guidedVelocity(cond, unconditioned, m.schedule.guidance_scale);
       },
       // The reference's repaint injection: for the first half of the steps the kept frames are put
       // back on the path from this noise to the clean source (x_t = t noise + (1 - t) source).
-      ...(edit === undefined
+      ...(edit?.kept === undefined || edit.generate === undefined
         ? {}
         : {
             adjust: (x: Float32Array, t: number, step: number) => {
-              if (step >= injectSteps) return;
+              const { kept, generate } = edit;
+              if (step >= injectSteps || kept === undefined || generate === undefined) return;
               for (let f = 0; f < frames; f += 1) {
-                if (edit.generate[f] === 1 || f >= edit.kept.length / this.C) continue;
+                if (generate[f] === 1 || f >= kept.length / this.C) continue;
                 for (let c = 0; c < this.C; c += 1) {
                   const k = f * this.C + c;
-                  x[k] = t * (noise[k] ?? 0) + (1 - t) * (edit.kept[k] ?? 0);
+                  x[k] = t * (noise[k] ?? 0) + (1 - t) * (kept[k] ?? 0);
                 }
               }
             },
@@ -549,16 +572,65 @@ class AcestepRenderer {
       },
       matchedWords: [],
       tokens: 0,
-      kept: encodeKeptLatents(
-        {
-          model: { name: m.name, version: m.version },
-          dtype: 'float32',
-          shape: [frames, this.C],
-          extra: { framesPerSecond: m.frames_per_second, gain },
-        },
-        latent,
-      ),
+      kept: this.kept(latent, frames, { gain }),
     };
+  }
+
+  /** The kept-latents object of `frames` latent frames: what `edit` starts from. */
+  private kept(latent: Float32Array, frames: number, extra: Record<string, unknown>): Uint8Array {
+    const m = this.manifest;
+    return encodeKeptLatents(
+      {
+        model: { name: m.name, version: m.version },
+        dtype: 'float32',
+        shape: [frames, this.C],
+        extra: { framesPerSecond: m.frames_per_second, ...extra },
+      },
+      latent,
+    );
+  }
+
+  /**
+   * Uploaded audio as a source for `edit`, as the reference prepares `src_audio`
+   * (`_normalize_audio_to_stereo_48k`, then `tiled_encode`): mono doubled to stereo (a third
+   * channel and beyond dropped), resampled to 48 kHz, clamped to [-1, 1], padded with silence to
+   * whole latent frames, and encoded in the VAE decoder's windows (`vae_chunk_frames`, the
+   * overlap each side encoded as context and dropped) to the latent distribution's mean (the
+   * reference samples it; the mean makes the same upload the same source). The kept object is the
+   * one `render` keeps, without a gain: an edit of it normalises its own peak as the reference does.
+   */
+  async importAudio(pcm: PcmAudio, signal: AbortSignal): Promise<Uint8Array> {
+    const m = this.manifest;
+    const { C } = this;
+    const encoder = this.sessions.vaeEncoder;
+    if (encoder === undefined) throw new EditUnsupportedError(ACESTEP_IMPORT_LACK);
+    const [first, second] = pcm.channels;
+    if (first === undefined || first.length === 0) throw new EditUnsupportedError('the uploaded audio holds no samples');
+    if (!(pcm.sampleRate > 0)) throw new EditUnsupportedError(`the uploaded audio's sample rate ${pcm.sampleRate} is not a rate`);
+    const spf = m.samples_per_frame;
+    const stereo = [first, second ?? first].map((channel) => resample(channel, pcm.sampleRate, m.sample_rate));
+    const frames = Math.ceil((stereo[0]?.length ?? 0) / spf);
+    const padded = stereo.map((channel) => {
+      const out = new Float32Array(frames * spf);
+      for (let i = 0; i < channel.length; i += 1) out[i] = Math.max(-1, Math.min(1, channel[i] ?? 0));
+      return out;
+    });
+    const latent = new Float32Array(frames * C);
+    for (const window of vaeWindows(frames, m.vae_chunk_frames, m.vae_overlap_frames)) {
+      if (signal.aborted) throw abortError(signal);
+      const { from, to, start, end } = window;
+      const width = to - from;
+      const input = new Float32Array(2 * width * spf);
+      for (const [ch, channel] of padded.entries()) input.set(channel.subarray(from * spf, to * spf), ch * width * spf);
+      const out = await encoder.run({ audio: new ort.Tensor('float32', input, [1, 2, width * spf]) });
+      const mean = floatOutput(out, 'latents', 'vae_encoder');
+      if (mean.dims.length !== 3 || mean.dims[1] !== C || mean.dims[2] !== width)
+        throw new Error(`vae_encoder latents is [${mean.dims.join(', ')}], expected [1, ${C}, ${width}]`);
+      const data = mean.data as Float32Array;
+      // [1, C, width] -> the kept [frames, C], the window's core only.
+      for (let f = start; f < end; f += 1) for (let c = 0; c < C; c += 1) latent[f * C + c] = data[c * width + (f - from)] ?? 0;
+    }
+    return this.kept(latent, frames, { imported: true });
   }
 
   async render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
@@ -581,7 +653,6 @@ class AcestepRenderer {
   async edit(request: SongEditRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong> {
     const m = this.manifest;
     const { C } = this;
-    if (request.edit.task === 'remix') throw new EditUnsupportedError(ACESTEP_REMIX_LACK);
     const decoded = decodeKeptLatents(request.sourceKept);
     if (!decoded.ok) throw new Error(decoded.error.message);
     const source = decoded.value;
@@ -592,6 +663,7 @@ class AcestepRenderer {
     }
     const sourceFrames = source.header.shape[0] ?? 0;
     const frames = request.durationSeconds * m.frames_per_second;
+    if (request.edit.task === 'remix') return this.remix(request, request.edit.strength, source.data, sourceFrames, signal, progress);
     const fps = m.frames_per_second;
     const [from, to] =
       request.edit.task === 'extend'
@@ -609,7 +681,7 @@ class AcestepRenderer {
       if (generate[f] === 1) chunkMask.fill(1, f * C, (f + 1) * C);
       else if (f < sourceFrames) context.set(source.data.subarray(f * C, (f + 1) * C), f * C);
     }
-    const edit: EditContext = { source: context, chunkMask, kept: source.data, generate };
+    const edit: EditContext = { source: context, chunkMask, kept: source.data, generate, lmHints: undefined, coverStrength: undefined };
     const sampled = await this.sample(request, frames, signal, progress, edit);
     const latent = sampled.latent;
     for (let f = 0; f < Math.min(frames, sourceFrames); f += 1) {
@@ -631,6 +703,69 @@ class AcestepRenderer {
     const gain = typeof source.header.extra.gain === 'number' ? source.header.extra.gain : peakGain(audio);
     return this.rendered(request, latent, frames, audio, gain, sampled);
   }
+
+  /**
+   * Remix as the reference's cover (`is_covers`): the source's latents through the 5 Hz FSQ round
+   * trip (audio_tokenizer, audio_detokenizer) become the context, every frame is generated (chunk
+   * mask 1) from the job's seed, and after `strength` of the steps the condition switches to the
+   * plain text-to-music one. What survives is what the codes hold, melody and structure, not the
+   * exact sound; the result is as long as the source and gets its own anti-clipping gain.
+   */
+  private async remix(
+    request: SongEditRequest,
+    strength: number,
+    sourceLatents: Float32Array,
+    sourceFrames: number,
+    signal: AbortSignal,
+    progress: ((fraction: number) => void) | undefined,
+  ): Promise<RenderedSong> {
+    const m = this.manifest;
+    const { C } = this;
+    const codes = this.sessions.codes;
+    if (codes === undefined) throw new EditUnsupportedError(this.sessions.remixLack ?? 'remix needs the FSQ graphs');
+    const frames = request.durationSeconds * m.frames_per_second;
+    if (frames !== sourceFrames) throw new EditUnsupportedError(`a remix is as long as its source: ${sourceFrames} frames, not ${frames}`);
+    if (!(strength >= 0 && strength <= 1)) throw new EditUnsupportedError(`remix strength ${strength} is outside 0..1`);
+    const lmHints = await this.codesRoundTrip(codes, sourceLatents, frames);
+    const edit: EditContext = {
+      source: sourceLatents.slice(0, frames * C),
+      chunkMask: new Float32Array(frames * C).fill(1),
+      kept: undefined,
+      generate: undefined,
+      lmHints,
+      coverStrength: strength,
+    };
+    const sampled = await this.sample(request, frames, signal, progress, edit);
+    const audio = await this.decode(sampled.latent, frames, signal, (fraction) =>
+      progress?.(PROGRESS_SAMPLED + (1 - PROGRESS_SAMPLED) * fraction),
+    );
+    return this.rendered(request, sampled.latent, frames, audio, peakGain(audio), sampled);
+  }
+
+  /**
+   * The source's 25 Hz latents to 5 Hz codes and back (the reference's `tokenize` then
+   * `detokenize`): padded with silence-latent frames to whole codes as the reference pads, the
+   * hints cropped back to the song's frames.
+   */
+  private async codesRoundTrip(
+    codes: { tokenizer: BoundGraph; detokenizer: BoundGraph },
+    latents: Float32Array,
+    frames: number,
+  ): Promise<Float32Array> {
+    const m = this.manifest;
+    const { C } = this;
+    const padded = Math.ceil(frames / FRAMES_PER_CODE) * FRAMES_PER_CODE;
+    const input = silenceFrames(this.silence, m.silence_latent.shape[0], C, padded);
+    input.set(latents.subarray(0, frames * C));
+    const tokenized = await codes.tokenizer.run({ hidden_states: new ort.Tensor('float32', input, [1, padded, C]) });
+    const quantized = floatOutput(tokenized, 'quantized', 'audio_tokenizer');
+    if (quantized.dims.length !== 3 || quantized.dims[1] !== padded / FRAMES_PER_CODE)
+      throw new Error(`audio_tokenizer quantized is [${quantized.dims.join(', ')}], expected [1, ${padded / FRAMES_PER_CODE}, width]`);
+    const hints = floatOutput(await codes.detokenizer.run({ quantized }), 'lm_hints_25hz', 'audio_detokenizer');
+    if (hints.dims[1] !== padded || hints.dims[2] !== C)
+      throw new Error(`audio_detokenizer lm_hints_25hz is [${hints.dims.join(', ')}], expected [1, ${padded}, ${C}]`);
+    return (hints.data as Float32Array).slice(0, frames * C);
+  }
 }
 
 /** The reference's `repaint_injection_ratio`: kept frames are re-injected for this fraction of the steps. */
@@ -638,13 +773,35 @@ export const REPAINT_INJECTION_RATIO = 0.5;
 /** Frames blended at each edge of an edit (the reference crossfades about 10 latent frames, 0.4 s). */
 export const EDGE_BLEND_FRAMES = 10;
 
-/** An edit's conditioning: context latents with the range silenced, its chunk mask, and the kept source. */
+/**
+ * An edit's conditioning: the source latents (a repaint's with its range silenced), the chunk
+ * mask; a repaint's or extend's kept source and frames to generate (re-injected); a remix's 25 Hz
+ * hints from the source's codes and the fraction of the steps conditioned on them.
+ */
 interface EditContext {
   source: Float32Array;
   chunkMask: Float32Array;
-  kept: Float32Array;
+  kept: Float32Array | undefined;
   /** 1 per frame to generate. */
-  generate: Uint8Array;
+  generate: Uint8Array | undefined;
+  lmHints: Float32Array | undefined;
+  coverStrength: number | undefined;
+}
+
+/**
+ * The reference's tiling (`tiled_decode`, and `tiled_encode` alike): the whole song when it fits
+ * one window of `chunk` frames, else windows whose core [start, end) is kept and whose
+ * `overlap` frames each side ([from, start) and [end, to)) are computed as context and dropped.
+ */
+function vaeWindows(frames: number, chunk: number, overlapFrames: number): { from: number; to: number; start: number; end: number }[] {
+  const overlap = frames <= chunk ? 0 : overlapFrames;
+  const core = frames <= chunk ? frames : chunk - 2 * overlap;
+  const windows: { from: number; to: number; start: number; end: number }[] = [];
+  for (let start = 0; start < frames; start += core) {
+    const end = Math.min(frames, start + core);
+    windows.push({ from: Math.max(0, start - overlap), to: Math.min(frames, end + overlap), start, end });
+  }
+  return windows;
 }
 
 /** 1, or 1 / peak when the song would clip (the reference's anti-clipping). */
@@ -653,8 +810,17 @@ function peakGain(channels: Float32Array[]): number {
   for (const channel of channels) for (const x of channel) peak = Math.max(peak, Math.abs(x));
   return peak > 1 ? 1 / peak : 1;
 }
-/** Why this backend refuses edits for now (docs/inference.md "Song edits"). */
-const ACESTEP_REMIX_LACK =
-  'remix needs the audio_tokenizer and audio_detokenizer graphs (the 5 Hz FSQ round trip of the public export), which this backend does not run yet';
-const ACESTEP_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: ACESTEP_REMIX_LACK };
-const ACESTEP_IMPORT_LACK = 'the model directory has no vae_encoder graph to encode uploaded audio';
+/** What a remix lacks when the directory has only `present` of its graphs (docs/inference.md "Song edits"). */
+function remixLackFor(present: readonly GraphName[]): string {
+  const missing = REMIX_GRAPHS.filter((g) => !present.includes(g));
+  return `remix needs the ${REMIX_GRAPHS.join(' and ')} graphs (the 5 Hz FSQ round trip of the public export); the model directory has no ${missing.join(' or ')}`;
+}
+
+/** Null when the loaded graphs include both of remix's; else what is lacking. */
+function remixLack(loaded: ReadonlyMap<GraphName, unknown>): string | null {
+  const present = REMIX_GRAPHS.filter((g) => loaded.has(g));
+  return present.length === REMIX_GRAPHS.length ? null : remixLackFor(present);
+}
+/** What uploads lack without the encoder (scripts/export_acestep_vae_encoder.py exports it; docs/inference.md). */
+const ACESTEP_IMPORT_LACK =
+  'uploaded audio needs a vae_encoder graph (the AutoencoderOobleck encoder, scripts/export_acestep_vae_encoder.py): the model directory has no vae_encoder graph';

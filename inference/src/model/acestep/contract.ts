@@ -13,6 +13,7 @@
  *   silence latent (source + timbre reference) ------------------------------- /        |
  *   seeded noise -> dit_decoder x N (flow-matching Euler) <- encoder states, context ----/
  *                 -> vae_decoder -> 48 kHz stereo
+ *   remix (optional): source latents -> audio_tokenizer (5 Hz FSQ) -> audio_detokenizer -> LM hints
  *
  * The lyrics use the embedding model's token table only (ACE-Step feeds `embed_tokens(ids)`, no
  * transformer pass): the exporter ships it as `qwen3_token_embedding_0p6.onnx`.
@@ -87,8 +88,23 @@ export const GRAPH_NAMES = [
   'timbre_encoder',
   'dit_decoder',
   'vae_decoder',
+  'audio_tokenizer',
+  'audio_detokenizer',
+  'vae_encoder',
 ] as const;
 export type GraphName = (typeof GRAPH_NAMES)[number];
+
+/**
+ * Graphs a directory may add for more edits: the 5 Hz FSQ round trip of the public export
+ * (`audio_tokenizer`, `audio_detokenizer`) for remix, and AutoencoderOobleck's encoder
+ * (`vae_encoder`, which the public exports do not ship; scripts/export_acestep_vae_encoder.py)
+ * for uploaded source audio. Without them the model renders and repaints, and names what it lacks.
+ */
+export const OPTIONAL_GRAPHS: readonly GraphName[] = ['audio_tokenizer', 'audio_detokenizer', 'vae_encoder'];
+export const REMIX_GRAPHS: readonly GraphName[] = ['audio_tokenizer', 'audio_detokenizer'];
+
+/** The tokenizer pools this many 25 Hz latent frames into one 5 Hz code (the reference's `pool_window_size`). */
+export const FRAMES_PER_CODE = 5;
 
 /**
  * The condition encoder comes combined (the exporter's `condition_encoder.onnx`) or split into its
@@ -97,7 +113,7 @@ export type GraphName = (typeof GRAPH_NAMES)[number];
 export const COMBINED_ENCODER: readonly GraphName[] = ['condition_encoder'];
 export const SPLIT_ENCODER: readonly GraphName[] = ['text_projector', 'lyric_encoder', 'timbre_encoder'];
 const ENCODER_GRAPHS: readonly GraphName[] = [...COMBINED_ENCODER, ...SPLIT_ENCODER];
-export const COMMON_GRAPHS: readonly GraphName[] = GRAPH_NAMES.filter((g) => !ENCODER_GRAPHS.includes(g));
+export const COMMON_GRAPHS: readonly GraphName[] = GRAPH_NAMES.filter((g) => !ENCODER_GRAPHS.includes(g) && !OPTIONAL_GRAPHS.includes(g));
 
 /** The graphs a directory with these roles runs, or why its set is incomplete. */
 export function encoderLayout(present: readonly GraphName[]): { graphs: GraphName[] } | { missing: string } {
@@ -105,14 +121,21 @@ export function encoderLayout(present: readonly GraphName[]): { graphs: GraphNam
   if (missingCommon !== undefined) return { missing: missingCommon };
   const combined = COMBINED_ENCODER.every((g) => present.includes(g));
   const split = SPLIT_ENCODER.filter((g) => present.includes(g));
-  if (combined && split.length === 0) return { graphs: GRAPH_NAMES.filter((g) => !SPLIT_ENCODER.includes(g)) };
-  if (!combined && split.length === SPLIT_ENCODER.length) return { graphs: GRAPH_NAMES.filter((g) => !COMBINED_ENCODER.includes(g)) };
+  const optional = OPTIONAL_GRAPHS.filter((g) => present.includes(g));
+  if (combined && split.length === 0) return { graphs: [...COMMON_GRAPHS, ...COMBINED_ENCODER, ...optional] };
+  if (!combined && split.length === SPLIT_ENCODER.length) return { graphs: [...COMMON_GRAPHS, ...SPLIT_ENCODER, ...optional] };
   if (combined) return { missing: `either condition_encoder or ${SPLIT_ENCODER.join(', ')}, not both` };
   return { missing: `condition_encoder, or all of ${SPLIT_ENCODER.join(', ')}` };
 }
 
 /** The graphs `io_contract_core.json` describes (the embedding graphs have their own contract files). */
-export const CORE_GRAPHS: readonly GraphName[] = ['condition_encoder', 'dit_decoder', 'vae_decoder'];
+export const CORE_GRAPHS: readonly GraphName[] = [
+  'condition_encoder',
+  'dit_decoder',
+  'audio_tokenizer',
+  'audio_detokenizer',
+  'vae_decoder',
+];
 
 export const CONTRACT: Readonly<Record<GraphName, ContractGraph>> = {
   qwen3_embedding_0p6: {
@@ -257,5 +280,26 @@ export const CONTRACT: Readonly<Record<GraphName, ContractGraph>> = {
   vae_decoder: {
     inputs: [{ role: 'latents', names: ['latents'], types: FLOAT, dims: [v('batch'), w('latent_channels'), v('frames')] }],
     outputs: [{ role: 'audio', names: ['audio', 'waveform'], types: FLOAT, dims: [v('batch'), { fixed: 2 }, v('samples')] }],
+  },
+  // The public export's FSQ round trip (export_core.py AudioTokenizerWrapper / AudioDetokenizerWrapper):
+  // 25 Hz latents attention-pooled in windows of FRAMES_PER_CODE frames to 5 Hz, FSQ-quantized
+  // (`quantized` the codes' values, `indices` their numbers, which the backend does not read),
+  // and the detokenizer expanding each code back to FRAMES_PER_CODE latent frames.
+  audio_tokenizer: {
+    inputs: [{ role: 'hidden_states', names: ['hidden_states'], types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] }],
+    outputs: [
+      { role: 'quantized', names: ['quantized'], types: FLOAT, dims: [v('batch'), v('codes'), v('code_width')] },
+      { role: 'indices', names: ['indices'], optional: true, types: INT, dims: [v('batch'), v('codes'), v('quantizers')] },
+    ],
+  },
+  audio_detokenizer: {
+    inputs: [{ role: 'quantized', names: ['quantized'], types: FLOAT, dims: [v('batch'), v('codes'), v('code_width')] }],
+    outputs: [{ role: 'lm_hints_25hz', names: ['lm_hints_25hz'], types: FLOAT, dims: [v('batch'), v('frames'), w('latent_channels')] }],
+  },
+  // AutoencoderOobleck's encoder, named as the public vae_decoder's mirror image: 48 kHz stereo in,
+  // the latent distribution's mean out (scripts/export_acestep_vae_encoder.py).
+  vae_encoder: {
+    inputs: [{ role: 'audio', names: ['audio'], types: FLOAT, dims: [v('batch'), { fixed: 2 }, v('samples')] }],
+    outputs: [{ role: 'latents', names: ['latents'], types: FLOAT, dims: [v('batch'), w('latent_channels'), v('frames')] }],
   },
 };

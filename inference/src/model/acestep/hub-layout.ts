@@ -14,7 +14,7 @@ import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import type { RemoteFile } from '../hub-download.ts';
 import type { GraphName } from './contract.ts';
-import { COMBINED_ENCODER, encoderLayout, GRAPH_NAMES, SPLIT_ENCODER } from './contract.ts';
+import { COMBINED_ENCODER, encoderLayout, GRAPH_NAMES, OPTIONAL_GRAPHS, SPLIT_ENCODER } from './contract.ts';
 import { RelativePath } from './manifest.ts';
 
 export const HUB_RECORD_FILE = 'songmint-hub-files.json';
@@ -51,6 +51,9 @@ const HUB_NAMES: Readonly<Record<GraphName, string>> = {
   timbre_encoder: 'timbre_encoder',
   dit_decoder: 'dit_decoder',
   vae_decoder: 'vae_decoder',
+  audio_tokenizer: 'audio_tokenizer',
+  audio_detokenizer: 'audio_detokenizer',
+  vae_encoder: 'vae_encoder',
 };
 const FOLDER: Readonly<Record<Precision, { folder: string; suffix: string }>> = {
   fp32: { folder: 'onnx', suffix: '' },
@@ -87,6 +90,8 @@ export function planFetch(
   const graphs = GRAPH_NAMES.filter((g) => !(split ? COMBINED_ENCODER : SPLIT_ENCODER).includes(g));
   for (const role of graphs) {
     const path = find(role);
+    // An optional role (remix's FSQ graphs, the VAE encoder) is taken where the repository has it.
+    if (path === undefined && OPTIONAL_GRAPHS.includes(role)) continue;
     if (path === undefined) {
       const wanted = candidates(HUB_NAMES[role], precision);
       return fail({

@@ -19,7 +19,7 @@ import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import { readFloatTensor } from '../torch-pt.ts';
 import type { GraphName, Width } from './contract.ts';
-import { ACE_STEP_15_WIDTHS, GRAPH_NAMES } from './contract.ts';
+import { ACE_STEP_15_WIDTHS, GRAPH_NAMES, OPTIONAL_GRAPHS } from './contract.ts';
 import type { AcestepManifest } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, AcestepManifest as ManifestSchema, RelativePath } from './manifest.ts';
 import { HUB_RECORD_FILE, HubRecord } from './hub-layout.ts';
@@ -150,11 +150,16 @@ async function locateExport(dir: string): Promise<Result<Located, ImportError>> 
     condition_encoder: 'condition_encoder.onnx',
     dit_decoder: 'dit_decoder.onnx',
     vae_decoder: 'vae_decoder.onnx',
+    audio_tokenizer: 'audio_tokenizer.onnx',
+    audio_detokenizer: 'audio_detokenizer.onnx',
+    vae_encoder: 'vae_encoder.onnx',
   };
   const entries = Object.values(exportManifest.value.models).flatMap((group) => Object.values(group));
   const graphs: Located['graphs'] = {};
   for (const [graph, file] of Object.entries(files) as [GraphName, string][]) {
     const entry: ExportEntry | undefined = entries.find((e) => e.path === file);
+    // An optional role the export did not write (vae_encoder is never in the public exporter's set).
+    if (entry === undefined && OPTIONAL_GRAPHS.includes(graph)) continue;
     if (entry === undefined) return err('MODEL_EXPORT_INVALID', `graph ${graph}: ${file} is not in ${EXPORT_MANIFEST_FILE}`);
     graphs[graph] = { file: entry.path, sha256: entry.sha256, sidecars: entry.external_files.map((file) => ({ file })) };
   }

@@ -84,7 +84,7 @@ export const AcestepManifest = z
      */
     vae_chunk_frames: z.number().int().positive().default(512),
     vae_overlap_frames: z.number().int().nonnegative().default(64),
-    /** The common graphs, and the condition encoder combined or split (contract.ts `encoderLayout`). */
+    /** The common graphs, the condition encoder combined or split (contract.ts `encoderLayout`), and the optional ones. */
     graphs: z.object({
       qwen3_embedding_0p6: Graph,
       qwen3_token_embeddings: Graph,
@@ -94,6 +94,10 @@ export const AcestepManifest = z
       timbre_encoder: Graph.optional(),
       dit_decoder: Graph,
       vae_decoder: Graph,
+      /** Optional (contract.ts OPTIONAL_GRAPHS): remix needs both FSQ graphs, uploaded audio the VAE encoder. */
+      audio_tokenizer: Graph.optional(),
+      audio_detokenizer: Graph.optional(),
+      vae_encoder: Graph.optional(),
     } satisfies Record<GraphName, z.ZodType>),
   })
   .superRefine((m, ctx) => {

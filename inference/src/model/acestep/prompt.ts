@@ -10,6 +10,10 @@
 import { explicitTempoAndKey } from '../text-encoder.ts';
 
 export const DEFAULT_DIT_INSTRUCTION = 'Fill the audio semantic mask based on the given conditions:';
+/** `TASK_INSTRUCTIONS["repaint"]`: a repaint's and an extend's (the reference's repaint task, in and outpainting). */
+export const REPAINT_INSTRUCTION = 'Repaint the mask area based on the given conditions:';
+/** `TASK_INSTRUCTIONS["cover"]`: the instruction a remix (the reference's cover) is conditioned on. */
+export const COVER_INSTRUCTION = 'Generate audio semantic tokens based on the given conditions:';
 const END_OF_TEXT = '<|endoftext|>';
 const INSTRUMENTAL = '[Instrumental]';
 /** ACE-Step's own default when the vocal language is not given: the model infers it from the lyrics. */
@@ -43,8 +47,8 @@ export function metadataBlock(meta: SongMetadata): string {
   return `- bpm: ${na(meta.bpm)}\n- timesignature: ${na(meta.timeSignature)}\n- keyscale: ${na(meta.keyscale)}\n- duration: ${Math.trunc(meta.durationSeconds)} seconds\n`;
 }
 
-export function captionText(caption: string, meta: SongMetadata): string {
-  return `# Instruction\n${DEFAULT_DIT_INSTRUCTION}\n\n# Caption\n${caption.trim()}\n\n# Metas\n${metadataBlock(meta)}${END_OF_TEXT}\n`;
+export function captionText(caption: string, meta: SongMetadata, instruction: string = DEFAULT_DIT_INSTRUCTION): string {
+  return `# Instruction\n${instruction}\n\n# Caption\n${caption.trim()}\n\n# Metas\n${metadataBlock(meta)}${END_OF_TEXT}\n`;
 }
 
 export function lyricText(lyrics: string | null, language: string = UNKNOWN_LANGUAGE): string {

@@ -1,6 +1,7 @@
 /**
  * A tiny model in exactly the ACE-Step 1.5 layout, built from TypeScript with the project's ONNX
- * builder (no downloads, no Python): the five graphs with the contract's names, ranks and dtypes
+ * builder (no downloads, no Python): the five graphs with the contract's names, ranks and dtypes,
+ * and the optional ones (remix's FSQ tokenizer and detokenizer, the VAE encoder for uploads)
  * (masks as float32 like the public exports, Qwen masks int64, `is_covers` bool), a Qwen-style
  * byte-level BPE `tokenizer.json` with `<|endoftext|>`, a silence latent, the export's
  * `io_contract_core.json` and our `songmint-acestep.json` with every file's sha256. The widths are
@@ -16,7 +17,7 @@ import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../onnx
 import type { ElemType } from '../onnx-builder.ts';
 import { seededRandom } from '../seed.ts';
 import type { ContractTensor, GraphName, TensorType, Width } from './contract.ts';
-import { CONTRACT, CORE_GRAPHS, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
+import { CONTRACT, CORE_GRAPHS, FRAMES_PER_CODE, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
 import type { AcestepManifest, ManifestGraph } from './manifest.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './manifest.ts';
 
@@ -29,6 +30,11 @@ export const TINY_WIDTHS: Readonly<Record<Width, number>> = {
 };
 const DIT_HIDDEN = 32;
 const VAE_BASIS = 8;
+/** The tokenizer's hidden size (the codes' width: 2048 in the checkpoint) and its FSQ levels (the reference's [8,8,8,5,5,5]; odd here, so no half-step offset). */
+const CODE_WIDTH = 16;
+const FSQ_LEVELS = [7, 5, 5, 5] as const;
+/** Sizes no manifest width names but the checkpoint fixes, declared as numbers as a torch export declares them. */
+const CHECKPOINT_FIXED: Readonly<Record<string, number>> = { code_width: CODE_WIDTH, quantizers: 1 };
 /** 12 s of silence: longer songs repeat it, as the backend does past the real latent's end. */
 const SILENCE_FRAMES = 300;
 
@@ -39,6 +45,8 @@ export interface TinyAcestepOptions {
   guidanceScale?: number;
   vaeChunkFrames?: number;
   vaeOverlapFrames?: number;
+  /** The optional graphs to include (all by default): remix's FSQ pair, the VAE encoder for uploads. */
+  optionalGraphs?: readonly ('audio_tokenizer' | 'audio_detokenizer' | 'vae_encoder')[];
 }
 
 /** The tiny model is float32 throughout (each role's first dtype); the builder writes no float16. */
@@ -59,7 +67,9 @@ function tinyTensor(tensor: ContractTensor): TinyTensor {
   return {
     name: tensor.names.at(-1) ?? tensor.role,
     dtype: tensor.types.find((t) => t !== 'float16') ?? 'float32',
-    shape: tensor.dims.map((d) => ('width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : d.varies)),
+    shape: tensor.dims.map((d) =>
+      'width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : (CHECKPOINT_FIXED[d.varies] ?? d.varies),
+    ),
   };
 }
 
@@ -281,6 +291,65 @@ function vaeGraph(draw: Draw): Uint8Array {
   return encodeModel(g.graph('vae_decoder'), 'songmint tiny ACE-Step-1.5-format VAE decoder (1920 samples per frame, 48 kHz stereo)');
 }
 
+/**
+ * The tokenizer as the reference's AceStepAudioTokenizer: latents projected to the hidden size,
+ * attention-pooled over windows of FRAMES_PER_CODE frames (one learned query), then FSQ: projected
+ * to one value per level, bounded by tanh, rounded to the level's integers, projected back
+ * (`quantized`); `indices` the code numbers (mixed radix over the levels).
+ */
+function audioTokenizerGraph(draw: Draw): Uint8Array {
+  const C = TINY_WIDTHS.latent_channels;
+  const H = CODE_WIDTH;
+  const L = FSQ_LEVELS.length;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'audio_tokenizer');
+  const windows = g.op('Reshape', [io.hidden_states ?? '', g.i([0, -1, FRAMES_PER_CODE, C])]);
+  const h = g.op('Tanh', [g.op('MatMul', [windows, g.f(randomWeights(draw, C * H, 0.8), [C, H])])]);
+  const weights = g.op('Softmax', [g.op('MatMul', [h, g.f(randomWeights(draw, H, 1), [H, 1])])], { axis: { int: 2 } });
+  const pooled = g.op('ReduceSum', [g.op('Mul', [h, weights]), g.i([2])], { keepdims: { int: 0 } });
+  const half = FSQ_LEVELS.map((l) => (l - 1) / 2);
+  const bounded = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [pooled, g.f(randomWeights(draw, H * L, 1), [H, L])])]), g.f(half, [L])]);
+  const rounded = g.op('Round', [bounded]);
+  const codes = g.op('Div', [rounded, g.f(half, [L])]);
+  declareOutput(g, 'audio_tokenizer', g.op('MatMul', [codes, g.f(randomWeights(draw, L * H, 1), [L, H])]), 'quantized');
+  const radix = FSQ_LEVELS.map((_, i) => FSQ_LEVELS.slice(0, i).reduce((a, b) => a * b, 1));
+  const index = g.op('ReduceSum', [g.op('Mul', [g.op('Add', [rounded, g.f(half, [L])]), g.f(radix, [L])]), g.i([2])], {
+    keepdims: { int: 1 },
+  });
+  declareOutput(g, 'audio_tokenizer', g.op('Cast', [index], { to: { int: 7 } }), 'indices');
+  return encodeModel(g.graph('audio_tokenizer'), 'songmint tiny ACE-Step-1.5-format audio tokenizer (25 Hz latents to 5 Hz FSQ codes)');
+}
+
+/** The detokenizer: each code embedded, repeated over FRAMES_PER_CODE frames with a learned position each, projected to latents. */
+function audioDetokenizerGraph(draw: Draw): Uint8Array {
+  const C = TINY_WIDTHS.latent_channels;
+  const H = CODE_WIDTH;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'audio_detokenizer');
+  const embedded = g.op('MatMul', [io.quantized ?? '', g.f(randomWeights(draw, H * H, 0.5), [H, H])]);
+  const spread = g.op('Add', [
+    g.op('Unsqueeze', [embedded, g.i([2])]),
+    g.f(randomWeights(draw, FRAMES_PER_CODE * H, 0.5), [FRAMES_PER_CODE, H]),
+  ]);
+  const frames = g.op('MatMul', [g.op('Tanh', [spread]), g.f(randomWeights(draw, H * C, 0.6), [H, C])]);
+  declareOutput(g, 'audio_detokenizer', g.op('Reshape', [frames, g.i([0, -1, C])]), 'lm_hints_25hz');
+  return encodeModel(g.graph('audio_detokenizer'), 'songmint tiny ACE-Step-1.5-format audio detokenizer (5 Hz codes to 25 Hz latents)');
+}
+
+/** The VAE encoder: each 1920-sample stereo frame projected to one latent frame, `[B, C, frames]` as the decoder takes it. */
+function vaeEncoderGraph(draw: Draw): Uint8Array {
+  const C = TINY_WIDTHS.latent_channels;
+  const g = new GraphBuilder('');
+  const io = declareInputs(g, 'vae_encoder');
+  const frames = g.op('Transpose', [g.op('Reshape', [io.audio ?? '', g.i([0, 2, -1, SAMPLES_PER_FRAME])])], {
+    perm: { ints: [0, 2, 1, 3] },
+  });
+  const flat = g.op('Reshape', [frames, g.i([0, 0, 2 * SAMPLES_PER_FRAME])]);
+  const latents = g.op('MatMul', [flat, g.f(randomWeights(draw, 2 * SAMPLES_PER_FRAME * C, 0.1), [2 * SAMPLES_PER_FRAME, C])]);
+  declareOutput(g, 'vae_encoder', g.op('Transpose', [latents], { perm: { ints: [0, 2, 1] } }), 'latents');
+  return encodeModel(g.graph('vae_encoder'), 'songmint tiny ACE-Step-1.5-format VAE encoder (48 kHz stereo to latent means)');
+}
+
 const GRAPH_FILE = (graph: GraphName): string => `${graph}.onnx`;
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const floatBytes = (values: readonly number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
@@ -303,6 +372,14 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
     [GRAPH_FILE('vae_decoder')]: vaeGraph(draw),
   };
   if (guidance > 1) files['null_condition.bin'] = floatBytes(randomWeights(draw, TINY_WIDTHS.encoder_hidden, 0.5));
+  // Drawn after every other graph, so the five graphs keep their weights with or without these.
+  const optional = options.optionalGraphs ?? ['audio_tokenizer', 'audio_detokenizer', 'vae_encoder'];
+  const optionalBuilders = { audio_tokenizer: audioTokenizerGraph, audio_detokenizer: audioDetokenizerGraph, vae_encoder: vaeEncoderGraph };
+  for (const graph of ['audio_tokenizer', 'audio_detokenizer', 'vae_encoder'] as const) {
+    const bytes = optionalBuilders[graph](draw);
+    if (optional.includes(graph)) files[GRAPH_FILE(graph)] = bytes;
+  }
+  const shipped = (graph: GraphName) => files[GRAPH_FILE(graph)] !== undefined;
   const ref = (file: string) => ({ file, sha256: sha256(files[file] ?? new Uint8Array()) });
 
   const tinyGraphEntry = (graph: GraphName): ManifestGraph => ({
@@ -311,8 +388,10 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
     external_data: [],
   });
   files[IO_CONTRACT_CORE_FILE] = jsonFileBytes({
-    inputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].inputs.map((t) => tinyTensor(t).name)])),
-    outputs: Object.fromEntries(CORE_GRAPHS.map((graph) => [graph, CONTRACT[graph].outputs.map((t) => tinyTensor(t).name)])),
+    inputs: Object.fromEntries(CORE_GRAPHS.filter(shipped).map((graph) => [graph, CONTRACT[graph].inputs.map((t) => tinyTensor(t).name)])),
+    outputs: Object.fromEntries(
+      CORE_GRAPHS.filter(shipped).map((graph) => [graph, CONTRACT[graph].outputs.map((t) => tinyTensor(t).name)]),
+    ),
   });
   const manifest: AcestepManifest = {
     format: 'songmint-acestep/1',
@@ -359,6 +438,7 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
       condition_encoder: tinyGraphEntry('condition_encoder'),
       dit_decoder: tinyGraphEntry('dit_decoder'),
       vae_decoder: tinyGraphEntry('vae_decoder'),
+      ...Object.fromEntries(optional.map((graph) => [graph, tinyGraphEntry(graph)])),
     },
   };
   files[ACESTEP_MANIFEST_FILE] = jsonFileBytes(manifest);

@@ -301,6 +301,20 @@ export async function checkIoContract(
   return PASSED;
 }
 
+/**
+ * The FSQ codes' width is no width of the manifest (the checkpoint's hidden size): the tokenizer's
+ * `quantized` output and the detokenizer's input must agree where both declare it.
+ */
+export function checkCodeWidth(
+  graphs: ReadonlyMap<GraphName, { inputs: readonly SessionValue[]; outputs: readonly SessionValue[] }>,
+): Check {
+  const produced = graphs.get('audio_tokenizer')?.outputs.find((v) => v.name === 'quantized')?.shape?.[2];
+  const taken = graphs.get('audio_detokenizer')?.inputs.find((v) => v.name === 'quantized')?.shape?.[2];
+  if (typeof produced === 'number' && typeof taken === 'number' && produced > 0 && taken > 0 && produced !== taken)
+    return layout(`graph audio_detokenizer: input quantized has width ${taken}, audio_tokenizer's quantized output has ${produced}`);
+  return PASSED;
+}
+
 /** Everything that needs no session: every file the manifest names against its sha256 and size. */
 export function validateFiles(dir: string, manifest: AcestepManifest): Promise<Check> {
   return verifyFiles(dir, manifest);
