@@ -111,29 +111,26 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       });
     assert.ok(pool.swapFeePips < 500_000n && pool.swapFeePips > 10_000n, `decaying launch fee ${pool.swapFeePips}`);
     assert.ok(pool.feeBlock.timestamp > idleBlock.timestamp, 'the fee is for the next block');
-    // A quote, then the buy it describes (the quote before it as the app shows it): the hook fee
-    // shown for the next block is the one charged when the trade lands at its time, and never less
-    // when a second passed between; what arrived is within the slippage shown. A second may pass
-    // between quote and trade, so up to three tries for one at its quoted time.
-    let inQuotedBlock: SwapResult | undefined;
-    for (let attempt = 0; attempt < 3 && inQuotedBlock === undefined; attempt++) {
-      const shown = await quoteTrade(trader, { songId: 1n, side: 'buy', amountIn: parseEther('0.002'), slippageBps: 100 });
-      assert.equal(shown.lpFeePips, 10_000n);
-      assert.ok(shown.priceImpactPips > 0n && shown.priceImpactPips < 10_000n, `price impact ${shown.priceImpactPips} pips`);
-      const bought = await buy(trader, { songId: 1n, amountIn: parseEther('0.002'), slippageBps: 100 });
-      assert.ok(bought.amountOut >= shown.limit, 'within the slippage shown');
-      assert.equal(bought.hookFeePips, await hookFeeIn(bought.receipt.blockNumber));
-      assert.ok(bought.hookFeePips <= bought.quoted.hookFeePips, 'the fee only falls after the quote');
-      assert.equal(bought.blockTimestamp, (await publicClient.getBlock({ blockNumber: bought.receipt.blockNumber })).timestamp);
-      // The fee is a function of the block's time, and a local block's time is fixed only when mined.
-      if (bought.blockTimestamp === bought.quoted.block.timestamp) {
-        inQuotedBlock = bought;
-        assert.equal(bought.hookFeePips, bought.quoted.hookFeePips);
-        assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');
-        assert.equal(bought.amountOut, bought.quoted.amountOut);
-      }
-    }
-    assert.ok(inQuotedBlock !== undefined, 'a trade landed in the block it was quoted for');
+    // Base's block times: a block every 2 s, each 2 s after the one before, and a transaction
+    // joins the coming one, stamped as the pending block a quote reads.
+    const nextIdle = await waitForBlockAfter(publicClient, idleBlock.number ?? 0n);
+    assert.equal(nextIdle.timestamp - idleBlock.timestamp, 2n, 'interval blocks 2 s apart');
+    // A quote, then the buy it describes (the quote before it as the app shows it): the buy joins
+    // the block it was quoted for (quoted again when one began before it was sent), and the hook
+    // fee quoted for that block is the one charged, to the wei; what arrived is within the
+    // slippage shown.
+    const shown = await quoteTrade(trader, { songId: 1n, side: 'buy', amountIn: parseEther('0.002'), slippageBps: 100 });
+    assert.equal(shown.lpFeePips, 10_000n);
+    assert.ok(shown.priceImpactPips > 0n && shown.priceImpactPips < 10_000n, `price impact ${shown.priceImpactPips} pips`);
+    const bought = await buy(trader, { songId: 1n, amountIn: parseEther('0.002'), slippageBps: 100 });
+    assert.ok(bought.amountOut >= shown.limit, 'within the slippage shown');
+    assert.equal(bought.hookFeePips, await hookFeeIn(bought.receipt.blockNumber));
+    assert.equal(bought.blockTimestamp, (await publicClient.getBlock({ blockNumber: bought.receipt.blockNumber })).timestamp);
+    assert.equal(bought.blockTimestamp, bought.quoted.block.timestamp, 'the buy joined the block of its quote');
+    assert.equal(bought.hookFeePips, bought.quoted.hookFeePips);
+    assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');
+    assert.equal(bought.amountOut, bought.quoted.amountOut);
+    assert.ok(bought.hookFeePips <= shown.hookFeePips, 'the fee only falls after the quote');
 
     // Selling more than the wallet holds, or more than the pool can fill, is refused in words
     // before anything is signed or sent.

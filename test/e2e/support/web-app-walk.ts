@@ -18,7 +18,14 @@ import type { Page, Response } from 'playwright-core';
 import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNftAbi, songTokenAbi } from '@songmint/sdk';
 import type { NpmStartStack } from '../../support/npm-start.ts';
 import { launchChromium } from './browser.ts';
-import { buyAgainstTheQuote, chainDownIsExplained, launchWithConfirmation, oversellIsRefused } from './walk-money.ts';
+import {
+  buyAgainstTheQuote,
+  chainDownIsExplained,
+  clickOnFreshQuote,
+  feeChargedAsShown,
+  launchWithConfirmation,
+  oversellIsRefused,
+} from './walk-money.ts';
 import {
   coverPng,
   developmentApi,
@@ -238,12 +245,14 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // signature: the wallet approves Permit2 once and the router never.
     await page.getByLabel('Sell by').selectOption('exactOut');
     await page.getByLabel('ETH to receive').fill('0.001');
-    await page.getByRole('button', { name: 'Sell', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('#sell-quote')?.getAttribute('data-amount-out') === '1000000000000000');
+    await clickOnFreshQuote(page, 'sell');
     await page.locator('#last-trade', { hasText: 'Sold' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.match(await text(page, '#last-trade'), /for 0\.001 ETH/);
+    await feeChargedAsShown(page, client, chain, tokenId, 'sell');
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 2}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     await oversellIsRefused(page, client, account.address);
-    await chainDownIsExplained(page, client, account.address, rpc);
+    await chainDownIsExplained(page, { client, chain, tokenId }, account.address, rpc);
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 3}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     const token = (await readPool(chain, { songId: tokenId })).token;
     const allowanceTo = (spender: `0x${string}`) =>
