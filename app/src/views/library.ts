@@ -25,7 +25,7 @@ import { facts, h } from '../dom.ts';
 import { gatewayUrl } from '../gateway.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
-import { editControls } from './song-edit.ts';
+import { editControls, nameEditSources } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 import { downloadLinks } from './downloads.ts';
 
@@ -113,6 +113,7 @@ export function libraryView(context: AppContext): HTMLElement {
     for (const job of page.jobs)
       list.append(songCard(context, job, job.audio_hash === null ? undefined : minted.get(job.audio_hash.toLowerCase()), queue));
     if (page.jobs.length === 0 && cursor === undefined) list.append(h('li', { class: 'empty' }, 'No songs yet: describe one above.'));
+    nameEditSources(list);
     cursor = page.nextCursor ?? undefined;
     more.hidden = page.nextCursor === null;
     list.setAttribute('aria-busy', 'false');
@@ -147,6 +148,7 @@ async function queueSong(context: AppContext, inputs: GenerateInputs): Promise<{
       audio_url: null,
       audio_hash: null,
       error_code: null,
+      edit_of: null,
     },
   };
 }
