@@ -88,7 +88,7 @@ export function libraryView(context: AppContext): HTMLElement {
     list.prepend(songCard(context, job, undefined, queue));
   };
   view.append(createForm(context, queue), h('h2', { id: 'songs-title' }, 'Your songs'), list);
-  const more = h('button', { type: 'button', id: 'more-songs', class: 'secondary', hidden: true }, 'Show older songs');
+  const more = h('button', { type: 'button', id: 'more-songs', class: 'secondary', hidden: true, 'data-action': true }, 'Show older songs');
   view.append(more);
   let cursor: string | undefined;
   const loadPage = async () => {
@@ -181,7 +181,7 @@ function createForm(context: AppContext, queue: (job: JobSummary) => void): HTML
     withLyrics: withLyrics.checked,
     lyrics: lyrics.value,
   });
-  const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary' }, 'Preview 10 s');
+  const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary', 'data-action': true }, 'Preview 10 s');
   const generateButton = h('button', { type: 'submit', id: 'generate', 'aria-describedby': 'songs-left' }, 'Generate');
   const left = h('p', { id: 'songs-left', class: 'note', 'aria-live': 'polite' });
   // The profile's limits: what the next Generate has left, refreshed after each attempt.
@@ -197,7 +197,7 @@ function createForm(context: AppContext, queue: (job: JobSummary) => void): HTML
   );
   const fields = h(
     'fieldset',
-    { id: 'generate-fields' },
+    { id: 'generate-fields', 'data-action': true },
     h('legend', {}, 'Describe a song'),
     h('label', { for: 'prompt' }, 'Prompt'),
     prompt,
@@ -293,7 +293,7 @@ function songCard(context: AppContext, job: JobSummary, minted: Minted | undefin
 
   if (job.status === 'queued' || job.status === 'processing') {
     showRunning(job.status, job.progress);
-    const cancel = h('button', { type: 'button', class: 'secondary cancel' }, 'Cancel');
+    const cancel = h('button', { type: 'button', class: 'secondary cancel', 'data-action': true }, 'Cancel');
     card.append(progress, cancel);
     const stop = new AbortController();
     context.signal.addEventListener('abort', () => stop.abort());
@@ -352,7 +352,7 @@ const failedReason = (why: string) => `It failed (${why}): nothing was charged f
 
 /** A cancelled or failed song, with a retry: a new job with the same inputs (as typed in this browser, else its prompt and length). */
 function endedCard(context: AppContext, job: JobSummary, reason: string, queue: (job: JobSummary) => void): HTMLLIElement {
-  const retry = h('button', { type: 'button', class: 'secondary retry' }, 'Try again');
+  const retry = h('button', { type: 'button', class: 'secondary retry', 'data-action': true }, 'Try again');
   retry.addEventListener(
     'click',
     () =>
@@ -439,7 +439,7 @@ function mintForm(job: JobSummary, song: Completed) {
   description.value = job.prompt;
   const genre = h('input', { id: id('genre'), maxlength: 100, placeholder: 'e.g. Synthwave' });
   const cover = h('input', { id: id('cover'), type: 'file', accept: COVER_TYPES.join(','), 'aria-describedby': id('cover-note') });
-  const mint = h('button', { type: 'submit' }, 'Mint');
+  const mint = h('button', { type: 'submit', 'data-action': true }, 'Mint');
   const form = h(
     'form',
     { class: 'mint-form' },
@@ -541,7 +541,7 @@ function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigin
         return;
       }
       line.textContent = `Allocation: ${amount}, claimable now`;
-      const claim = h('button', { type: 'button' }, `Claim allocation of #${tokenId}`);
+      const claim = h('button', { type: 'button', 'data-action': true }, `Claim allocation of #${tokenId}`);
       claim.addEventListener(
         'click',
         () =>

@@ -84,7 +84,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
 
   const prompt = h('input', { id: `edit-prompt-${id}`, maxlength: 500, required: true, value: job.prompt });
   const extendBy = h('input', { id: `extend-${id}`, type: 'number', min: 1, step: 1, value: 5, required: true, inputmode: 'numeric' });
-  const extendButton = h('button', { type: 'submit' }, 'Extend');
+  const extendButton = h('button', { type: 'submit', 'data-action': true }, 'Extend');
   const extendError = h('p', { class: 'error edit-error', id: `extend-error-${id}`, role: 'alert', hidden: true });
   const extendForm = h(
     'form',
@@ -98,7 +98,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
   const canvas = h('canvas', { class: 'waveform', width: 640, height: 64, 'aria-hidden': 'true' });
   const selection = h('div', { class: 'range-selection', 'aria-hidden': 'true' });
   const picker = h('div', { class: 'range-picker', title: 'Drag across the waveform to pick the range to repaint' }, canvas, selection);
-  const repaintButton = h('button', { type: 'submit' }, 'Repaint');
+  const repaintButton = h('button', { type: 'submit', 'data-action': true }, 'Repaint');
   const repaintError = h('p', { class: 'error edit-error', id: `repaint-error-${id}`, role: 'alert', hidden: true });
   const repaintForm = h(
     'form',
@@ -153,7 +153,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
   strength.addEventListener('input', () => {
     strengthShown.textContent = strength.value;
   });
-  const remixButton = h('button', { type: 'submit' }, 'Remix');
+  const remixButton = h('button', { type: 'submit', 'data-action': true }, 'Remix');
   const remixError = h('p', { class: 'error edit-error', id: `remix-error-${id}`, role: 'alert', hidden: true });
   const remixForm = h(
     'form',

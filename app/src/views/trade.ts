@@ -102,7 +102,7 @@ function tradeSide(
   );
   const button = h(
     'button',
-    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary' },
+    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary', 'data-action': true },
     side === 'buy' ? 'Buy' : 'Sell',
   );
   // Not a live region: it changes every block; a refusal inside it is an alert when it appears.

@@ -63,6 +63,8 @@ export async function launchWithConfirmation(page: Page, tokenId: bigint, checkV
   assert.match(terms, /80% of every fee the pool earns .* the platform keeps 20%/);
   assert.match(terms, /A launch fee of 50% at the launch, falling every block to 1% over 120 s/);
   assert.match(terms, /LP fee of 1% on every trade/);
+  // Once read, the progress line under the button is gone (the terms are what it said was coming).
+  await page.getByText('Reading the launch terms from the chain').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
   await checkView('3a-launch-confirm');
   await page.getByRole('button', { name: 'Launch for good' }).click();
   await page.locator('#pool-price').waitFor({ timeout: STEP_TIMEOUT_MS });

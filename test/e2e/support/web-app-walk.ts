@@ -164,6 +164,11 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     assert.ok(scripts.length > 0 && scriptBytes <= SCRIPT_BUDGET_GZIP_BYTES, `${scriptBytes} bytes of script gzipped`);
     await checkView(page, '1-welcome');
 
+    // Live regions are in the page from load, before they have anything to say (a screen reader
+    // announces only changes to regions it already knows): the page's own and the sign-in buttons'.
+    assert.equal(await page.locator('#status[role="status"][aria-live="polite"]').count(), 1);
+    assert.ok((await page.locator('#wallet .action-messages [role="status"]:empty').count()) > 0, 'sign-in messages ready');
+
     // Sign in with the keyboard.
     await page.getByRole('button', { name: 'Use the development wallet' }).first().focus();
     await page.keyboard.press('Enter');
@@ -186,6 +191,11 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator('#songs-left', { hasText: songsLeftLine }).waitFor({ timeout: STEP_TIMEOUT_MS });
     const leftBefore = songsLeftLine.exec(await text(page, '#songs-left'));
     assert.ok(leftBefore, 'songs left next to Generate');
+    assert.equal(
+      await page.locator('#generate-fields > .action-messages:last-child > [role="status"]').count(),
+      1,
+      'Generate messages ready',
+    );
     await page.getByRole('button', { name: 'Generate' }).click();
     const newest = page.locator('#songs > li').first();
     await page.waitForFunction((known) => {
