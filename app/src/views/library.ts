@@ -501,7 +501,20 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         renderNextStep(context, next, job, song, minted.tokenId);
       });
     });
-    next.append(h('p', { class: 'state' }, 'Not minted yet'), form);
+    // Folded until asked for: ten cards of open mint forms made the library ten screens long on a phone.
+    form.id = `mint-form-${job.job_id}`;
+    form.hidden = true;
+    const open = h(
+      'button',
+      { type: 'button', class: 'secondary mint-toggle', 'aria-expanded': 'false', 'aria-controls': form.id },
+      'Mint this song…',
+    );
+    open.addEventListener('click', () => {
+      form.hidden = !form.hidden;
+      open.setAttribute('aria-expanded', String(!form.hidden));
+      if (!form.hidden) form.querySelector('input')?.focus();
+    });
+    next.append(h('p', { class: 'state' }, 'Not minted yet'), open, form);
     return;
   }
   const link = h('a', { href: `/app/song/${tokenId}`, 'data-link': true }, `Song page of #${tokenId}`);

@@ -164,7 +164,8 @@ export async function refusedMintSignatureNextToMint(page: Page, api: SongmintAp
   await page.reload();
   const card = page.locator(`#songs li.card[data-job-id="${first}"][data-status="completed"]`);
   await card.waitFor({ timeout: STEP_TIMEOUT_MS });
-  const mint = card.getByRole('button', { name: 'Mint' });
+  await card.getByRole('button', { name: 'Mint this song…' }).click();
+  const mint = card.getByRole('button', { name: 'Mint', exact: true });
   await mint.click();
   const refusal = card.locator('.action-alert[role="alert"]:not([hidden])');
   await assertNextTo(page, mint, refusal, 'the refused mint signature');

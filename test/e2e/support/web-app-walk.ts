@@ -219,10 +219,13 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await walkSongEdit(page, jobId, checkView);
 
     // Mint from the card, then launch: the next step follows.
+    // The mint form is folded under its card until asked for.
+    assert.equal(await done.getByLabel('Title').isVisible(), false, 'the mint form is folded');
+    await done.getByRole('button', { name: 'Mint this song…' }).click();
     songName = await done.getByLabel('Title').inputValue();
     await done.getByLabel('Genre (optional)').fill('Lo-fi');
     await done.getByLabel('Cover image (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: coverPng() });
-    await done.getByRole('button', { name: 'Mint' }).click();
+    await done.getByRole('button', { name: 'Mint', exact: true }).click();
     await done.locator('.state', { hasText: /^Minted as #\d+, not launched yet/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
     tokenId = BigInt(/#(\d+)/.exec(await done.locator('.state').first().innerText())?.[1] ?? '0');
     assert.equal(
