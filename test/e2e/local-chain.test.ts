@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   createTestClient,
   createWalletClient,
+  custom,
   formatEther,
   http,
   parseAbi,
@@ -11,7 +12,17 @@ import {
   type Address,
   type Block,
 } from 'viem';
-import { buy, connectSongmint, quoteTrade, readPool, sell, songPoolHookAbi, songTokenAbi, type SwapResult } from '@songmint/sdk';
+import {
+  buy,
+  connectSongmint,
+  localBaseChain,
+  quoteTrade,
+  readPool,
+  sell,
+  songPoolHookAbi,
+  songTokenAbi,
+  type SwapResult,
+} from '@songmint/sdk';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
@@ -131,6 +142,30 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');
     assert.equal(bought.amountOut, bought.quoted.amountOut);
     assert.ok(bought.hookFeePips <= shown.hookFeePips, 'the fee only falls after the quote');
+    // A block that begins while the buy is being prepared (here: the wallet's nonce read held past
+    // the next block, as a slow node or wallet would): the buy is quoted again before it is sent,
+    // reports both quotes, and pays the new one's fee in the block it was quoted for.
+    let holdNonceRead = true;
+    const slowWallet = createWalletClient({
+      account: creator,
+      chain: localBaseChain(chain.rpcUrl),
+      transport: custom({
+        request: async ({ method, params }: { method: string; params?: unknown }) => {
+          if (method === 'eth_getTransactionCount' && holdNonceRead) {
+            holdNonceRead = false;
+            await new Promise((resolve) => setTimeout(resolve, 2_500));
+          }
+          return publicClient.request({ method, params } as never);
+        },
+      }),
+    });
+    const requoted = await buy({ ...trader, walletClient: slowWallet }, { songId: 1n, amountIn: parseEther('0.001') });
+    assert.ok(requoted.requotedFrom !== undefined, 'quoted again');
+    assert.ok(requoted.requotedFrom.block.timestamp < requoted.quoted.block.timestamp, 'for a later block');
+    assert.equal(requoted.blockTimestamp, requoted.quoted.block.timestamp, 'the buy joined the block of its new quote');
+    assert.equal(requoted.hookFeePips, requoted.quoted.hookFeePips);
+    assert.equal(requoted.hookFee, requoted.quoted.hookFee, 'the new quote’s hook fee to the wei');
+    assert.ok(requoted.hookFeePips < requoted.requotedFrom.hookFeePips, 'the fee fell between the two quotes');
 
     // Selling more than the wallet holds, or more than the pool can fill, is refused in words
     // before anything is signed or sent.
