@@ -7,9 +7,13 @@
  *
  *   npx tsx scripts/local-chain.ts [port]     # runs until Ctrl-C, prints the RPC URL and addresses
  */
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import hre from 'hardhat';
+import type { HookContext, NetworkHooks } from 'hardhat/types/hooks';
+import type { ChainType, NetworkConnection } from 'hardhat/types/network';
+import type { JsonRpcRequest, JsonRpcResponse } from 'hardhat/types/providers';
 import { getAddress, type Address, type Hex } from 'viem';
 import { deployUniswapV4 } from './uniswap-v4.ts';
 
@@ -29,9 +33,9 @@ export interface LocalChainOptions {
   readonly port?: number;
   /**
    * Milliseconds between the blocks the node mines on its own, as well as one per transaction
-   * (Hardhat's interval mining beside automine): Base's 2,000 by default, so time-based values (the
-   * hook's decaying launch fee, the indexers' confirmation depths) move as on Base. 0 mines only
-   * on transactions.
+   * (automine): Base's 2,000 by default, so time-based values (the hook's decaying launch fee, the
+   * indexers' confirmation depths) move as on Base, with Base's timestamps (see `slotClock`). 0 mines
+   * only on transactions, stamped by Hardhat's clock.
    */
   readonly blockIntervalMs?: number;
 }
@@ -60,18 +64,129 @@ function journalOf(port: number): { deploymentId: string; dir: string } {
 /** Starts the node, deploys, and resolves once the contracts are live. */
 export async function startLocalChain(opts: LocalChainOptions = {}): Promise<LocalChain> {
   await hre.tasks.getTask('build').run({ quiet: true });
-  const server = await hre.network.createServer('base', '127.0.0.1', opts.port);
+  const blockIntervalMs = opts.blockIntervalMs ?? BASE_BLOCK_INTERVAL_MS;
+  // Blocks of one slot share its timestamp (see slotClock); with no interval, Hardhat's own clock.
+  const server = await hre.network.createServer(
+    { network: 'base', override: { allowBlocksWithSameTimestamp: blockIntervalMs > 0 } },
+    '127.0.0.1',
+    opts.port,
+  );
   const { address, port } = await server.listen();
   const rpcUrl = `http://${address}:${port}`;
   try {
     const contracts = await deploy(rpcUrl, journalOf(port));
     // After the deployment, so its transactions are not spread over interval blocks.
-    await rpc(rpcUrl, 'evm_setIntervalMining', [opts.blockIntervalMs ?? BASE_BLOCK_INTERVAL_MS]);
-    return { rpcUrl, chainId: BASE_CHAIN_ID, contracts, stop: () => server.close() };
+    const clock = blockIntervalMs > 0 ? await slotClock(rpcUrl, blockIntervalMs) : undefined;
+    const stop = async () => {
+      await clock?.stop();
+      await server.close();
+    };
+    return { rpcUrl, chainId: BASE_CHAIN_ID, contracts, stop };
   } catch (error) {
     await server.close();
     throw error;
   }
+}
+
+/** Transactions: stamped with the slot they join. */
+const SENDS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
+/**
+ * The slot clock's own method, answered by its hook: the one request that tells it which of the
+ * process's connections serves its node (the server's connection is made inside Hardhat).
+ */
+const CLOCK_MARKER = 'songmint_slotClock';
+
+/**
+ * Base's block times on the local node: a block every `intervalMs` of wall clock, each `intervalMs`
+ * later than the one before, and every transaction sent within an interval automined into a block
+ * stamped with the coming slot's time, as Base's sequencer puts it into the next block. The node's
+ * pending block (what a quote simulates) carries that time too, so a trade sent after its quote,
+ * within the interval, pays the launch fee it was quoted. The node's own clock cannot do it: it
+ * stamps an automined block with the wall clock, and a pinned timestamp (evm_setNextBlockTimestamp)
+ * lasts one block. So every transaction is pinned to the slot on its way in (a network hook), and
+ * the next slot is pinned after each tick; ticks and transactions take turns. evm_increaseTime moves
+ * the slots with it.
+ */
+async function slotClock(rpcUrl: string, intervalMs: number): Promise<{ stop(): Promise<void> }> {
+  const slotSeconds = Math.max(1, Math.round(intervalMs / 1000));
+  const latest = (await rpc(rpcUrl, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: Hex };
+  /** The time of the block a transaction sent now joins. */
+  let slot = Math.max(Number(latest.timestamp), Math.floor(Date.now() / 1000)) + slotSeconds;
+  let turns: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = turns.then(work);
+    turns = result.catch(() => undefined);
+    return result;
+  };
+  let ownConnection: number | undefined;
+  // Its own, so two local chains starting in one process each find their node.
+  const token = randomUUID();
+  const handlers: Partial<NetworkHooks> = {
+    async onRequest<ChainTypeT extends ChainType | string>(
+      context: HookContext,
+      connection: NetworkConnection<ChainTypeT>,
+      request: JsonRpcRequest,
+      next: (context: HookContext, connection: NetworkConnection<ChainTypeT>, request: JsonRpcRequest) => Promise<JsonRpcResponse>,
+    ): Promise<JsonRpcResponse> {
+      if (request.method === CLOCK_MARKER && (request.params as unknown[] | undefined)?.[0] === token) {
+        ownConnection = connection.id;
+        return { jsonrpc: '2.0', id: request.id, result: true };
+      }
+      if (connection.id !== ownConnection || !(SENDS.has(request.method) || request.method === 'evm_increaseTime'))
+        return next(context, connection, request);
+      const pin = () => next(context, connection, { ...request, method: 'evm_setNextBlockTimestamp', params: [slot] });
+      return inTurn(async () => {
+        if (request.method === 'evm_increaseTime') {
+          const seconds = Number((request.params as unknown[] | undefined)?.[0] ?? 0);
+          if (Number.isInteger(seconds) && seconds > 0) slot += seconds;
+          const response = await next(context, connection, request);
+          await pin();
+          return response;
+        }
+        await pin();
+        try {
+          return await next(context, connection, request);
+        } finally {
+          // Pinned again: the pending block, and the interval's next transaction, stay in this slot.
+          await pin();
+        }
+      });
+    },
+  };
+  hre.hooks.registerHandlers('network', handlers);
+  await rpc(rpcUrl, CLOCK_MARKER, [token]);
+  await rpc(rpcUrl, 'evm_setNextBlockTimestamp', [slot]);
+  const startedAt = Date.now();
+  let ticks = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  // One block per slot, on the wall clock's beat; a late timer mines the slots it missed.
+  const tick = async () => {
+    try {
+      const due = Math.floor((Date.now() - startedAt) / intervalMs);
+      while (ticks < due && !stopped) {
+        ticks += 1;
+        await inTurn(async () => {
+          await rpc(rpcUrl, 'evm_mine', [slot]);
+          slot += slotSeconds;
+          await rpc(rpcUrl, 'evm_setNextBlockTimestamp', [slot]);
+        });
+      }
+    } catch (error) {
+      if (!stopped) console.error('local chain: a block could not be mined', error);
+    } finally {
+      if (!stopped) timer = setTimeout(() => void tick(), startedAt + (ticks + 1) * intervalMs - Date.now());
+    }
+  };
+  timer = setTimeout(() => void tick(), intervalMs);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await turns;
+      hre.hooks.unregisterHandlers('network', handlers);
+    },
+  };
 }
 
 async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {

@@ -42,6 +42,19 @@ export function messagesNear(control: Element): ActionMessages {
 }
 
 /**
+ * Gives every control under `root` that runs actions (`data-action`) its message area now, before
+ * it has anything to say: a screen reader announces changes only to live regions already in the
+ * page. Called for whatever is added to the page (main.ts), so a card added later gets its own.
+ */
+export function prepareActionMessages(root: ParentNode): void {
+  for (const control of root.querySelectorAll('[data-action]:not([data-messages-ready])')) {
+    if (!control.isConnected) continue;
+    messagesNear(control);
+    control.setAttribute('data-messages-ready', '');
+  }
+}
+
+/**
  * Takes back what an earlier action of `control` said, once the person changes what it would do
  * (a refusal of the last amount is not about the new one). Leaves the page as it is when the
  * control has said nothing yet.
@@ -87,7 +100,8 @@ export function showError(error: unknown, context = '', near?: Element): void {
 
 /**
  * Runs one action of a person: its control is disabled and says it is busy while it runs; its
- * progress and its outcome are written next to it (a failure as an alert; the control comes back).
+ * progress and its outcome are written next to it (a failure as an alert; the control comes back;
+ * the progress line goes once the work is done, unless the work said something in its place).
  */
 export async function runAction(
   control: HTMLButtonElement | HTMLFieldSetElement,
@@ -103,6 +117,8 @@ export async function runAction(
   messages.status.textContent = progress;
   try {
     await work();
+    // Done: a progress line nothing replaced ("Reading the launch terms…") is no longer true.
+    if (messages.status.textContent === progress) messages.status.textContent = '';
   } catch (error) {
     messages.status.textContent = '';
     messages.alert.textContent = describeError(error);

@@ -1,7 +1,7 @@
 import './style.css';
 import { createSongmintApi } from '@songmint/sdk';
 import { createPublicClient, http } from 'viem';
-import { announce, clearError, showError } from './actions.ts';
+import { announce, clearError, prepareActionMessages, showError } from './actions.ts';
 import { loadAppConfig } from './config.ts';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -86,6 +86,9 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     navigate(new URL(link.href).pathname);
   });
   window.addEventListener('popstate', render);
+  // Message areas (live regions) exist before anything is said in them, for every action control
+  // a view, a card or a step adds.
+  new MutationObserver(() => prepareActionMessages(document.body)).observe(document.body, { childList: true, subtree: true });
   setSession(session);
 }
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   createTestClient,
   createWalletClient,
+  custom,
   formatEther,
   http,
   parseAbi,
@@ -11,7 +12,17 @@ import {
   type Address,
   type Block,
 } from 'viem';
-import { buy, connectSongmint, quoteTrade, readPool, sell, songPoolHookAbi, songTokenAbi, type SwapResult } from '@songmint/sdk';
+import {
+  buy,
+  connectSongmint,
+  localBaseChain,
+  quoteTrade,
+  readPool,
+  sell,
+  songPoolHookAbi,
+  songTokenAbi,
+  type SwapResult,
+} from '@songmint/sdk';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
@@ -111,29 +122,50 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       });
     assert.ok(pool.swapFeePips < 500_000n && pool.swapFeePips > 10_000n, `decaying launch fee ${pool.swapFeePips}`);
     assert.ok(pool.feeBlock.timestamp > idleBlock.timestamp, 'the fee is for the next block');
-    // A quote, then the buy it describes (the quote before it as the app shows it): the hook fee
-    // shown for the next block is the one charged when the trade lands at its time, and never less
-    // when a second passed between; what arrived is within the slippage shown. A second may pass
-    // between quote and trade, so up to three tries for one at its quoted time.
-    let inQuotedBlock: SwapResult | undefined;
-    for (let attempt = 0; attempt < 3 && inQuotedBlock === undefined; attempt++) {
-      const shown = await quoteTrade(trader, { songId: 1n, side: 'buy', amountIn: parseEther('0.002'), slippageBps: 100 });
-      assert.equal(shown.lpFeePips, 10_000n);
-      assert.ok(shown.priceImpactPips > 0n && shown.priceImpactPips < 10_000n, `price impact ${shown.priceImpactPips} pips`);
-      const bought = await buy(trader, { songId: 1n, amountIn: parseEther('0.002'), slippageBps: 100 });
-      assert.ok(bought.amountOut >= shown.limit, 'within the slippage shown');
-      assert.equal(bought.hookFeePips, await hookFeeIn(bought.receipt.blockNumber));
-      assert.ok(bought.hookFeePips <= bought.quoted.hookFeePips, 'the fee only falls after the quote');
-      assert.equal(bought.blockTimestamp, (await publicClient.getBlock({ blockNumber: bought.receipt.blockNumber })).timestamp);
-      // The fee is a function of the block's time, and a local block's time is fixed only when mined.
-      if (bought.blockTimestamp === bought.quoted.block.timestamp) {
-        inQuotedBlock = bought;
-        assert.equal(bought.hookFeePips, bought.quoted.hookFeePips);
-        assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');
-        assert.equal(bought.amountOut, bought.quoted.amountOut);
-      }
-    }
-    assert.ok(inQuotedBlock !== undefined, 'a trade landed in the block it was quoted for');
+    // Base's block times: a block every 2 s, each 2 s after the one before, and a transaction
+    // joins the coming one, stamped as the pending block a quote reads.
+    const nextIdle = await waitForBlockAfter(publicClient, idleBlock.number ?? 0n);
+    assert.equal(nextIdle.timestamp - idleBlock.timestamp, 2n, 'interval blocks 2 s apart');
+    // A quote, then the buy it describes (the quote before it as the app shows it): the buy joins
+    // the block it was quoted for (quoted again when one began before it was sent), and the hook
+    // fee quoted for that block is the one charged, to the wei; what arrived is within the
+    // slippage shown.
+    const shown = await quoteTrade(trader, { songId: 1n, side: 'buy', amountIn: parseEther('0.002'), slippageBps: 100 });
+    assert.equal(shown.lpFeePips, 10_000n);
+    assert.ok(shown.priceImpactPips > 0n && shown.priceImpactPips < 10_000n, `price impact ${shown.priceImpactPips} pips`);
+    const bought = await buy(trader, { songId: 1n, amountIn: parseEther('0.002'), slippageBps: 100 });
+    assert.ok(bought.amountOut >= shown.limit, 'within the slippage shown');
+    assert.equal(bought.hookFeePips, await hookFeeIn(bought.receipt.blockNumber));
+    assert.equal(bought.blockTimestamp, (await publicClient.getBlock({ blockNumber: bought.receipt.blockNumber })).timestamp);
+    assert.equal(bought.blockTimestamp, bought.quoted.block.timestamp, 'the buy joined the block of its quote');
+    assert.equal(bought.hookFeePips, bought.quoted.hookFeePips);
+    assert.equal(bought.hookFee, bought.quoted.hookFee, 'the quoted hook fee to the wei');
+    assert.equal(bought.amountOut, bought.quoted.amountOut);
+    assert.ok(bought.hookFeePips <= shown.hookFeePips, 'the fee only falls after the quote');
+    // A block that begins while the buy is being prepared (here: the wallet's nonce read held past
+    // the next block, as a slow node or wallet would): the buy is quoted again before it is sent,
+    // reports both quotes, and pays the new one's fee in the block it was quoted for.
+    let holdNonceRead = true;
+    const slowWallet = createWalletClient({
+      account: creator,
+      chain: localBaseChain(chain.rpcUrl),
+      transport: custom({
+        request: async ({ method, params }: { method: string; params?: unknown }) => {
+          if (method === 'eth_getTransactionCount' && holdNonceRead) {
+            holdNonceRead = false;
+            await new Promise((resolve) => setTimeout(resolve, 2_500));
+          }
+          return publicClient.request({ method, params } as never);
+        },
+      }),
+    });
+    const requoted = await buy({ ...trader, walletClient: slowWallet }, { songId: 1n, amountIn: parseEther('0.001') });
+    assert.ok(requoted.requotedFrom !== undefined, 'quoted again');
+    assert.ok(requoted.requotedFrom.block.timestamp < requoted.quoted.block.timestamp, 'for a later block');
+    assert.equal(requoted.blockTimestamp, requoted.quoted.block.timestamp, 'the buy joined the block of its new quote');
+    assert.equal(requoted.hookFeePips, requoted.quoted.hookFeePips);
+    assert.equal(requoted.hookFee, requoted.quoted.hookFee, 'the new quote’s hook fee to the wei');
+    assert.ok(requoted.hookFeePips < requoted.requotedFrom.hookFeePips, 'the fee fell between the two quotes');
 
     // Selling more than the wallet holds, or more than the pool can fill, is refused in words
     // before anything is signed or sent.

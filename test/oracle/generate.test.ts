@@ -4,7 +4,7 @@ import { GENERATION_QUEUE, TIER_PRIORITY } from '../../core/src/generation-queue
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
-import { generateAcceptedSchema, jobStatusSchema } from '../../oracle/src/http/schemas.ts';
+import { generateAcceptedSchema, jobListSchema, jobStatusSchema } from '../../oracle/src/http/schemas.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { createSongmintApi, editSong, SongmintApiError, withSession } from '../../sdk/src/index.ts';
 
@@ -209,6 +209,19 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
       20,
     );
     assert.equal((await counters()).daily_generations, before.counters.daily_generations + 2, 'an edit is charged as a generation');
+
+    // Where each edit came from: `edit_of` on the job status and in the job list, null for a song that is no edit.
+    await app.db.none(`UPDATE generation_jobs SET ${completed(accepted.jobId)} WHERE id = $1`, [accepted.jobId.slice(4)]);
+    const repainted = jobStatusSchema.parse((await app.request(`/api/generate/${accepted.jobId}`, { token: free.token })).body);
+    assert.ok(repainted.status === JOB_STATUS.completed);
+    assert.deepEqual(repainted.edit_of, { job_id: source, task: 'repaint', start: 4, end: 6, strength: null });
+    const original = jobStatusSchema.parse((await app.request(`/api/generate/${source}`, { token: free.token })).body);
+    assert.ok(original.status === JOB_STATUS.completed && original.edit_of === null);
+    const listed = jobListSchema.parse((await app.request('/api/generate?limit=100', { token: free.token })).body).jobs;
+    const editOf = (id: string) => listed.find((job) => job.job_id === id)?.edit_of;
+    assert.deepEqual(editOf(extension.jobId), { job_id: source, task: 'extend', start: null, end: null, strength: null });
+    assert.deepEqual(editOf(accepted.jobId), repainted.edit_of);
+    assert.equal(editOf(source), null);
   });
 
   it('refuses a completed job without audio at the database (constraint)', async () => {

@@ -58,7 +58,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
     throw new Error('no job was queued');
   }
 
-  it('Variant B waits for the job and answers {audioUrl, audioHash, duration} (+ lyrics, model, contentCredentials, lossless)', async () => {
+  it('Variant B waits for the job and answers {audioUrl, audioHash, duration} (+ lyrics, model, contentCredentials, lossless, editOf)', async () => {
     const pending = app.request('/api/generate', {
       token: user.token,
       headers: { prefer: 'wait' },
@@ -77,6 +77,7 @@ describe('Variant B (Prefer: wait) and Variant C (/v1)', () => {
       model: null,
       contentCredentials: null,
       lossless: null,
+      editOf: null,
     });
     const counter = await app.db.one('SELECT daily_generations FROM users WHERE id = $1', [user.userId]);
     assert.equal(counter.daily_generations, 1);

@@ -113,6 +113,7 @@ describe('@songmint/sdk over HTTP', () => {
       audio_url: null,
       audio_hash: null,
       error_code: null,
+      edit_of: null,
     };
     serve((_req, res) => json(res, 200, { jobs: [summary], next_cursor: 'next-page' }));
     assert.deepEqual(await listJobs(api, { cursor: 'this-page', limit: 1 }), { jobs: [summary], nextCursor: 'next-page' });

@@ -23,7 +23,7 @@ export function discoverView(context: AppContext): HTMLElement {
     h('option', { value: 'volume' }, '24 h volume'),
   );
   const list = h('ol', { id: 'pools', class: 'cards', 'aria-label': 'Launched songs', 'aria-busy': 'true' });
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show more');
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true, 'data-action': true }, 'Show more');
   view.append(h('div', { class: 'row inline' }, h('label', { for: 'discover-order' }, 'Order'), order), list, more);
   const songs: PublicLaunchedSong[] = [];
   /** Cards are kept across re-orderings, so a playing song keeps playing. */

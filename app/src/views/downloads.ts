@@ -18,7 +18,11 @@ function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles, box: 
   box.replaceChildren(
     h('span', {}, `Lossless (${lossless.bits_per_sample}-bit, ${lossless.sample_rate / 1000} kHz): `),
     ...lossless.files.map((file) => {
-      const button = h('button', { type: 'button', 'data-format': file.format }, `${file.format.toUpperCase()} · ${megabytes(file.bytes)}`);
+      const button = h(
+        'button',
+        { type: 'button', class: 'secondary', 'data-format': file.format, 'data-action': true },
+        `${file.format.toUpperCase()} · ${megabytes(file.bytes)}`,
+      );
       button.addEventListener('click', () => {
         void runAction(button, `Preparing the ${file.format.toUpperCase()} download…`, async () => {
           const link = await getDownloadLink(api, { jobId, format: file.format });
@@ -38,7 +42,7 @@ function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles, box: 
  * else): from a completed job's status, or, on a song page, by the job its MP3 URL names.
  */
 export function downloadLinks(context: AppContext, source: DownloadSource): HTMLElement {
-  const box = h('p', { class: 'downloads' });
+  const box = h('div', { class: 'downloads row inline' });
   const api = context.session?.api;
   if (api === undefined) return box;
   if ('jobId' in source) {

@@ -74,7 +74,7 @@ function terms(songId: bigint, launchTerms: LaunchTerms, bps: number): HTMLEleme
 export function launchPanel(context: AppContext, songId: bigint, onLaunched: (launched: LaunchedSong) => void): HTMLElement {
   const open = h(
     'button',
-    { type: 'button', id: 'launch-open', 'aria-expanded': 'false', 'aria-controls': 'launch-confirm' },
+    { type: 'button', id: 'launch-open', 'aria-expanded': 'false', 'aria-controls': 'launch-confirm', 'data-action': true },
     `Launch #${songId}…`,
   );
   const confirm = h('section', { id: 'launch-confirm', 'aria-labelledby': 'launch-confirm-title', hidden: true });
@@ -107,7 +107,7 @@ export function launchPanel(context: AppContext, songId: bigint, onLaunched: (la
         };
         percent.addEventListener('input', draw);
         draw();
-        const go = h('button', { type: 'button', id: 'launch-confirm-button' }, 'Launch for good');
+        const go = h('button', { type: 'button', id: 'launch-confirm-button', 'data-action': true }, 'Launch for good');
         const cancel = h('button', { type: 'button', class: 'secondary', id: 'launch-cancel' }, 'Cancel');
         const heading = h('h3', { id: 'launch-confirm-title', tabindex: '-1' }, `Before you launch #${songId}`);
         confirm.replaceChildren(

@@ -25,7 +25,7 @@ import { facts, h } from '../dom.ts';
 import { gatewayUrl } from '../gateway.ts';
 import { clock, shortAddress, songsLeft, tokens } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
-import { editControls } from './song-edit.ts';
+import { editControls, nameEditSources } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 import { downloadLinks } from './downloads.ts';
 
@@ -88,7 +88,7 @@ export function libraryView(context: AppContext): HTMLElement {
     list.prepend(songCard(context, job, undefined, queue));
   };
   view.append(createForm(context, queue), h('h2', { id: 'songs-title' }, 'Your songs'), list);
-  const more = h('button', { type: 'button', id: 'more-songs', class: 'secondary', hidden: true }, 'Show older songs');
+  const more = h('button', { type: 'button', id: 'more-songs', class: 'secondary', hidden: true, 'data-action': true }, 'Show older songs');
   view.append(more);
   let cursor: string | undefined;
   const loadPage = async () => {
@@ -113,6 +113,7 @@ export function libraryView(context: AppContext): HTMLElement {
     for (const job of page.jobs)
       list.append(songCard(context, job, job.audio_hash === null ? undefined : minted.get(job.audio_hash.toLowerCase()), queue));
     if (page.jobs.length === 0 && cursor === undefined) list.append(h('li', { class: 'empty' }, 'No songs yet: describe one above.'));
+    nameEditSources(list);
     cursor = page.nextCursor ?? undefined;
     more.hidden = page.nextCursor === null;
     list.setAttribute('aria-busy', 'false');
@@ -147,6 +148,7 @@ async function queueSong(context: AppContext, inputs: GenerateInputs): Promise<{
       audio_url: null,
       audio_hash: null,
       error_code: null,
+      edit_of: null,
     },
   };
 }
@@ -179,7 +181,7 @@ function createForm(context: AppContext, queue: (job: JobSummary) => void): HTML
     withLyrics: withLyrics.checked,
     lyrics: lyrics.value,
   });
-  const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary' }, 'Preview 10 s');
+  const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary', 'data-action': true }, 'Preview 10 s');
   const generateButton = h('button', { type: 'submit', id: 'generate', 'aria-describedby': 'songs-left' }, 'Generate');
   const left = h('p', { id: 'songs-left', class: 'note', 'aria-live': 'polite' });
   // The profile's limits: what the next Generate has left, refreshed after each attempt.
@@ -195,7 +197,7 @@ function createForm(context: AppContext, queue: (job: JobSummary) => void): HTML
   );
   const fields = h(
     'fieldset',
-    { id: 'generate-fields' },
+    { id: 'generate-fields', 'data-action': true },
     h('legend', {}, 'Describe a song'),
     h('label', { for: 'prompt' }, 'Prompt'),
     prompt,
@@ -291,7 +293,7 @@ function songCard(context: AppContext, job: JobSummary, minted: Minted | undefin
 
   if (job.status === 'queued' || job.status === 'processing') {
     showRunning(job.status, job.progress);
-    const cancel = h('button', { type: 'button', class: 'secondary cancel' }, 'Cancel');
+    const cancel = h('button', { type: 'button', class: 'secondary cancel', 'data-action': true }, 'Cancel');
     card.append(progress, cancel);
     const stop = new AbortController();
     context.signal.addEventListener('abort', () => stop.abort());
@@ -350,7 +352,7 @@ const failedReason = (why: string) => `It failed (${why}): nothing was charged f
 
 /** A cancelled or failed song, with a retry: a new job with the same inputs (as typed in this browser, else its prompt and length). */
 function endedCard(context: AppContext, job: JobSummary, reason: string, queue: (job: JobSummary) => void): HTMLLIElement {
-  const retry = h('button', { type: 'button', class: 'secondary retry' }, 'Try again');
+  const retry = h('button', { type: 'button', class: 'secondary retry', 'data-action': true }, 'Try again');
   retry.addEventListener(
     'click',
     () =>
@@ -437,7 +439,7 @@ function mintForm(job: JobSummary, song: Completed) {
   description.value = job.prompt;
   const genre = h('input', { id: id('genre'), maxlength: 100, placeholder: 'e.g. Synthwave' });
   const cover = h('input', { id: id('cover'), type: 'file', accept: COVER_TYPES.join(','), 'aria-describedby': id('cover-note') });
-  const mint = h('button', { type: 'submit' }, 'Mint');
+  const mint = h('button', { type: 'submit', 'data-action': true }, 'Mint');
   const form = h(
     'form',
     { class: 'mint-form' },
@@ -499,7 +501,20 @@ function renderNextStep(context: AppContext, next: HTMLElement, job: JobSummary,
         renderNextStep(context, next, job, song, minted.tokenId);
       });
     });
-    next.append(h('p', { class: 'state' }, 'Not minted yet'), form);
+    // Folded until asked for: ten cards of open mint forms made the library ten screens long on a phone.
+    form.id = `mint-form-${job.job_id}`;
+    form.hidden = true;
+    const open = h(
+      'button',
+      { type: 'button', class: 'secondary mint-toggle', 'aria-expanded': 'false', 'aria-controls': form.id },
+      'Mint this song…',
+    );
+    open.addEventListener('click', () => {
+      form.hidden = !form.hidden;
+      open.setAttribute('aria-expanded', String(!form.hidden));
+      if (!form.hidden) form.querySelector('input')?.focus();
+    });
+    next.append(h('p', { class: 'state' }, 'Not minted yet'), open, form);
     return;
   }
   const link = h('a', { href: `/app/song/${tokenId}`, 'data-link': true }, `Song page of #${tokenId}`);
@@ -539,7 +554,7 @@ function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigin
         return;
       }
       line.textContent = `Allocation: ${amount}, claimable now`;
-      const claim = h('button', { type: 'button' }, `Claim allocation of #${tokenId}`);
+      const claim = h('button', { type: 'button', 'data-action': true }, `Claim allocation of #${tokenId}`);
       claim.addEventListener(
         'click',
         () =>

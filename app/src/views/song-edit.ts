@@ -9,39 +9,40 @@ import { drawWaveform } from '../waveform.ts';
 
 type Completed = Extract<JobStatus, { status: 'completed' }>;
 type EditTask = EditSongParameters['task'];
-
-/** Where an edited song came from, as the app recorded it when the edit was queued. */
-interface EditOrigin {
-  task: EditTask;
-  sourceJobId: string;
-  sourcePrompt: string;
-}
-
-// The job status names no source, so the browser that queued an edit keeps it (survives a reload).
-const ORIGIN_KEY = (jobId: string) => `songmint.edit-of.${jobId}`;
-
-function readOrigin(jobId: string): EditOrigin | undefined {
-  try {
-    const stored = globalThis.localStorage?.getItem(ORIGIN_KEY(jobId));
-    if (stored === null || stored === undefined) return undefined;
-    const origin = JSON.parse(stored) as Partial<EditOrigin>;
-    return typeof origin.sourceJobId === 'string' && typeof origin.sourcePrompt === 'string' && typeof origin.task === 'string'
-      ? (origin as EditOrigin)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function keepOrigin(jobId: string, origin: EditOrigin): void {
-  try {
-    globalThis.localStorage?.setItem(ORIGIN_KEY(jobId), JSON.stringify(origin));
-  } catch {
-    // Storage full or off: the new card still says it for as long as the page lives.
-  }
-}
+type EditOf = NonNullable<JobSummary['edit_of']>;
 
 const ORIGIN_VERB: Record<EditTask, string> = { extend: 'Extended from', repaint: 'Repainted from', remix: 'Remixed from' };
+
+/** The title a library card shows (minted title, else prompt), once the card is on the page. */
+function cardTitle(root: ParentNode, jobId: string): string | undefined {
+  const title = root.querySelector(`li[data-job-id="${CSS.escape(jobId)}"] h3`)?.textContent?.trim();
+  return title === undefined || title === '' ? undefined : `“${title.slice(0, 80)}”`;
+}
+
+/**
+ * Names the source of each "Extended from …" line under `root` by its card's title: a source
+ * listed after its edit (the library is newest first) is on the page only once its page is.
+ */
+export function nameEditSources(root: ParentNode): void {
+  for (const link of root.querySelectorAll<HTMLAnchorElement>('.edit-origin a[data-source-job]')) {
+    const title = cardTitle(root, link.dataset.sourceJob ?? '');
+    if (title !== undefined) link.textContent = title;
+  }
+}
+
+/** Where an edited song came from, from the API's `edit_of`: a link to its source's card. */
+function originLine(editOf: EditOf): HTMLElement {
+  return h(
+    'p',
+    { class: 'edit-origin' },
+    `${ORIGIN_VERB[editOf.task]} `,
+    h(
+      'a',
+      { href: `#song-${editOf.job_id}`, 'data-source-job': editOf.job_id },
+      cardTitle(document, editOf.job_id) ?? 'an earlier song of yours',
+    ),
+  );
+}
 
 /** A refusal in words a person understands, next to the control that was refused. */
 export function describeEditRefusal(error: unknown, sourceDuration: number, maxDuration: number | undefined): string {
@@ -71,28 +72,19 @@ const seconds = (value: number) => Math.round(value * 10) / 10;
 /**
  * The edit controls of a completed song of the creator's library: extend by N seconds, repaint a
  * range picked on the waveform, remix. Each queues a job through `editSong`; `addJob` puts its card
- * in the library as a Generate does. An edited song also says where it came from.
+ * in the library as a Generate does. An edited song also says where it came from (`edit_of`).
  */
 export function editControls(context: AppContext, job: JobSummary, song: Completed, addJob: (job: JobSummary) => void): HTMLElement {
   const id = job.job_id;
   const section = h('div', { id: `song-${id}`, class: 'song-edit' });
-  const origin = readOrigin(id);
-  if (origin !== undefined) {
-    section.append(
-      h(
-        'p',
-        { class: 'edit-origin' },
-        `${ORIGIN_VERB[origin.task]} `,
-        h('a', { href: `#song-${origin.sourceJobId}` }, `“${origin.sourcePrompt.slice(0, 80)}”`),
-      ),
-    );
-  }
+  const editOf = song.edit_of ?? job.edit_of;
+  if (editOf !== null) section.append(originLine(editOf));
   const duration = song.duration;
   let maxDuration: number | undefined;
 
   const prompt = h('input', { id: `edit-prompt-${id}`, maxlength: 500, required: true, value: job.prompt });
   const extendBy = h('input', { id: `extend-${id}`, type: 'number', min: 1, step: 1, value: 5, required: true, inputmode: 'numeric' });
-  const extendButton = h('button', { type: 'submit' }, 'Extend');
+  const extendButton = h('button', { type: 'submit', 'data-action': true }, 'Extend');
   const extendError = h('p', { class: 'error edit-error', id: `extend-error-${id}`, role: 'alert', hidden: true });
   const extendForm = h(
     'form',
@@ -106,7 +98,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
   const canvas = h('canvas', { class: 'waveform', width: 640, height: 64, 'aria-hidden': 'true' });
   const selection = h('div', { class: 'range-selection', 'aria-hidden': 'true' });
   const picker = h('div', { class: 'range-picker', title: 'Drag across the waveform to pick the range to repaint' }, canvas, selection);
-  const repaintButton = h('button', { type: 'submit' }, 'Repaint');
+  const repaintButton = h('button', { type: 'submit', 'data-action': true }, 'Repaint');
   const repaintError = h('p', { class: 'error edit-error', id: `repaint-error-${id}`, role: 'alert', hidden: true });
   const repaintForm = h(
     'form',
@@ -161,7 +153,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
   strength.addEventListener('input', () => {
     strengthShown.textContent = strength.value;
   });
-  const remixButton = h('button', { type: 'submit' }, 'Remix');
+  const remixButton = h('button', { type: 'submit', 'data-action': true }, 'Remix');
   const remixError = h('p', { class: 'error edit-error', id: `remix-error-${id}`, role: 'alert', hidden: true });
   const remixForm = h(
     'form',
@@ -184,7 +176,6 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
       void runAction(button, 'Queueing your edit', async () => {
         try {
           const queued = await editSong(apiOf(context), parameters);
-          keepOrigin(queued.jobId, { task: parameters.task, sourceJobId: id, sourcePrompt: job.prompt });
           announce(`Edit queued, position ${queued.position}: it appears at the top of your songs as it is made.`);
           addJob({
             job_id: queued.jobId,
@@ -196,6 +187,13 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
             audio_url: null,
             audio_hash: null,
             error_code: null,
+            edit_of: {
+              job_id: id,
+              task: parameters.task,
+              start: parameters.task === 'repaint' ? parameters.start : null,
+              end: parameters.task === 'repaint' ? parameters.end : null,
+              strength: parameters.task === 'remix' ? (parameters.strength ?? null) : null,
+            },
           });
         } catch (refusal) {
           error.textContent = describeEditRefusal(refusal, duration, maxDuration);

@@ -238,7 +238,7 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
     claimable.textContent = `Claimable now: ${eth(current.fees.creator.eth)} and ${tokens(current.fees.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
   };
   showClaimable(pool);
-  const claim = h('button', { type: 'button', id: 'claim' }, 'Collect and claim');
+  const claim = h('button', { type: 'button', id: 'claim', 'data-action': true }, 'Collect and claim');
   const claimed = h('p', { id: 'claimed', class: 'note' });
   claim.addEventListener(
     'click',
@@ -251,7 +251,7 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
       }),
   );
   const recipient = h('input', { id: 'payout-recipient', autocomplete: 'off', spellcheck: 'false', placeholder: '0x…', required: true });
-  const move = h('button', { type: 'submit', id: 'set-payout' }, 'Move payouts');
+  const move = h('button', { type: 'submit', id: 'set-payout', 'data-action': true }, 'Move payouts');
   const moveForm = h(
     'form',
     { class: 'row' },

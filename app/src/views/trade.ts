@@ -7,8 +7,8 @@ import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
 import { clock, eth, percentOfPips, tokens } from '../format.ts';
 
-/** Base's block time: the quote is read again for every block. */
-const QUOTE_REFRESH_MS = 2_000;
+/** How often the latest block number is read: the quote is read again for every new block. */
+const BLOCK_POLL_MS = 500;
 const TYPING_PAUSE_MS = 300;
 /** Left in the wallet by Max on a buy, for the gas of the swap. */
 const GAS_RESERVE_WEI = parseEther('0.001');
@@ -28,6 +28,8 @@ function amountOf(input: HTMLInputElement, what: string): bigint {
 }
 
 const pips = (value: bigint) => percentOfPips(value);
+/** A block's time (unix seconds) on the person's clock. */
+const at = (seconds: bigint) => clock(new Date(Number(seconds) * 1000));
 const held = (side: TradeSide, balances: TradeBalances) => (side === 'buy' ? eth(balances.eth) : tokens(balances.token));
 
 /** The sentence for a trade the wallet cannot pay, before anything is sent. */
@@ -100,7 +102,7 @@ function tradeSide(
   );
   const button = h(
     'button',
-    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary' },
+    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary', 'data-action': true },
     side === 'buy' ? 'Buy' : 'Sell',
   );
   // Not a live region: it changes every block; a refusal inside it is an alert when it appears.
@@ -133,7 +135,11 @@ function tradeSide(
         'div',
         {},
         refusal === undefined ? null : h('p', { class: 'refusal', role: 'alert' }, refusal),
-        h('p', { class: 'note' }, 'Quote for the next block, fees included, from Uniswap’s V4Quoter.'),
+        h(
+          'p',
+          { class: 'note quote-block' },
+          `Quote for block ${quote.block.number} at ${at(quote.block.timestamp)}, the next block, fees included, from Uniswap’s V4Quoter.`,
+        ),
         quoteFacts(quote),
       );
       figures = {
@@ -206,19 +212,26 @@ function tradeSide(
   return { form, quoteBox, refresh };
 }
 
-/** The line under the panel after a trade: what moved, and the launch fee charged against the one quoted for its block's time. */
+/**
+ * The line under the panel after a trade: a new quote when a block began before it was sent, what
+ * moved, and the launch fee charged (from the receipt's logs) against the one quoted for its block.
+ */
 function tradeLine(side: TradeSide, trade: SwapResult): string {
+  const { quoted, requotedFrom } = trade;
+  const requote =
+    requotedFrom === undefined
+      ? ''
+      : `A new block began before the trade was sent: quoted again for block ${quoted.block.number} at ${at(quoted.block.timestamp)}, launch fee ${pips(quoted.hookFeePips)} (it was ${pips(requotedFrom.hookFeePips)} for ${at(requotedFrom.block.timestamp)}). `;
   const what =
     side === 'buy'
       ? `Bought ${tokens(trade.amountOut)} for ${eth(trade.amountIn)}`
       : `Sold ${tokens(trade.amountIn)} for ${eth(trade.amountOut)}`;
-  const at = (seconds: bigint) => clock(new Date(Number(seconds) * 1000));
-  const charged = `launch fee ${pips(trade.hookFeePips)} (${eth(trade.hookFee)}) in block ${trade.receipt.blockNumber} at ${at(trade.blockTimestamp)}`;
+  const charged = `launch fee ${pips(trade.hookFeePips)} (${eth(trade.hookFee)}) charged in block ${trade.receipt.blockNumber} at ${at(trade.blockTimestamp)}`;
   const asQuoted =
-    trade.blockTimestamp === trade.quoted.block.timestamp
+    trade.blockTimestamp === quoted.block.timestamp
       ? 'as quoted for that block'
-      : `quoted ${pips(trade.quoted.hookFeePips)} for ${at(trade.quoted.block.timestamp)}; the fee only falls`;
-  return `${what}: ${charged}, ${asQuoted}.`;
+      : `a later block than quoted (${pips(quoted.hookFeePips)} for ${at(quoted.block.timestamp)}); the fee only falls`;
+  return `${requote}${what}: ${charged}, ${asQuoted}.`;
 }
 
 /** The trade panel of a launched song: balances, buy and sell with their quotes, slippage. */
@@ -248,6 +261,7 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
         feePips: trade.hookFeePips.toString(),
         quotedBlockTime: trade.quoted.block.timestamp.toString(),
         quotedFeePips: trade.quoted.hookFeePips.toString(),
+        requoted: String(trade.requotedFrom !== undefined),
       });
       announce(`${lastTrade.textContent} Updating the chart.`);
       await loadBalances();
@@ -260,15 +274,25 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
   const refreshAll = () => Promise.all(sides.map((part) => part.refresh()));
   slippage.addEventListener('input', () => void refreshAll());
   void loadBalances().then(refreshAll, refreshAll);
-  // Every block; a slow node skips a beat rather than piling up reads.
+  // Quoted again for every new block (the pending block's time and the pool move with it); a slow
+  // node skips a beat rather than piling up reads.
   let reading = false;
+  let seenBlock: bigint | undefined;
   const timer = window.setInterval(() => {
     if (reading) return;
     reading = true;
-    void refreshAll().finally(() => {
-      reading = false;
-    });
-  }, QUOTE_REFRESH_MS);
+    void context.read.publicClient
+      .getBlockNumber({ cacheTime: 0 })
+      .then((latest) => {
+        if (latest === seenBlock) return;
+        seenBlock = latest;
+        return refreshAll();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        reading = false;
+      });
+  }, BLOCK_POLL_MS);
   context.signal.addEventListener('abort', () => window.clearInterval(timer));
   return h(
     'section',
@@ -283,7 +307,7 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
     h(
       'p',
       { class: 'note' },
-      'Quotes are for the next block, fees included: the launch fee falls from 50% to 1% over the first 120 s after the launch. Trades go through Uniswap’s Universal Router; a sale moves your tokens with a Permit2 signature for that sale only.',
+      'Quotes are for the next block, read again for each new block (one every 2 s), fees included: the launch fee falls from 50% to 1% over the first 120 s after the launch. A trade joins the next block; should a new block begin before it is sent, it is quoted again and says so. Trades go through Uniswap’s Universal Router; a sale moves your tokens with a Permit2 signature for that sale only.',
     ),
     lastTrade,
   );

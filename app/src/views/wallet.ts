@@ -9,7 +9,7 @@ import type { WalletKind } from '../session.ts';
 export function connectPanel(context: AppContext): HTMLElement {
   const panel = h('div', { class: 'row connect' });
   const connect = (wallet: WalletKind, label: string) => {
-    const button = h('button', { type: 'button', class: wallet === 'injected' ? 'secondary' : undefined }, label);
+    const button = h('button', { type: 'button', class: wallet === 'injected' ? 'secondary' : undefined, 'data-action': true }, label);
     button.addEventListener(
       'click',
       () =>

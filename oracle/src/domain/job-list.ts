@@ -7,6 +7,9 @@
 import type { Queryable } from '../../../core/src/db/database.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
+import type { EditParameters } from '../../../core/src/song-edits.ts';
+import { editOfView } from './edit-of.ts';
+import type { EditOfView } from './edit-of.ts';
 import { jobFailureCode } from './errors.ts';
 import type { ErrorCode } from './errors.ts';
 
@@ -23,6 +26,7 @@ export interface JobSummary {
   audio_url: string | null;
   audio_hash: string | null;
   error_code: ErrorCode | null;
+  edit_of: EditOfView | null;
 }
 
 export interface JobPage {
@@ -65,6 +69,8 @@ interface SummaryRow {
   audio_url: string | null;
   audio_hash: string | null;
   error_code: string | null;
+  edit_source_id: string | null;
+  edit: EditParameters | null;
 }
 
 /** One page of `userId`'s jobs after `after` (from the newest when absent). */
@@ -72,7 +78,7 @@ export async function listJobs(db: Queryable, userId: string, page: { after: Pos
   const rows = await db.manyOrNone<SummaryRow>(
     `SELECT id, status, progress, prompt, duration, created_at,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact,
-            audio_url, audio_hash, error_code
+            audio_url, audio_hash, error_code, edit_source_id, edit
        FROM generation_jobs
       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
       ORDER BY created_at DESC, id DESC
@@ -92,6 +98,7 @@ export async function listJobs(db: Queryable, userId: string, page: { after: Pos
       audio_url: row.audio_url,
       audio_hash: row.audio_hash,
       error_code: row.error_code === null ? null : jobFailureCode(row.error_code),
+      edit_of: editOfView(row.edit_source_id, row.edit),
     })),
     next_cursor: rows.length > page.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
   };

@@ -3,6 +3,9 @@ import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generatio
 import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { ContentCredentialsRecord, JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import type { EditParameters } from '../../../core/src/song-edits.ts';
+import { editOfView } from './edit-of.ts';
+import type { EditOfView } from './edit-of.ts';
 import { losslessView } from './lossless.ts';
 import type { LosslessView } from './lossless.ts';
 import { chargedLookup } from './request-charge.ts';
@@ -39,6 +42,8 @@ export interface JobRecord {
   signatureUsed: boolean;
   /** The minted token's id (uint256, decimal); null until the watcher has seen the mint. */
   nftTokenId: string | null;
+  /** The song this job edits and how; null for a song that is no edit. */
+  editOf: EditOfView | null;
 }
 
 export type JobView =
@@ -57,6 +62,7 @@ export type JobView =
       lossless: LosslessView | null;
       signature_used: boolean;
       nft_token_id: string | null;
+      edit_of: EditOfView | null;
     }
   | { status: typeof JOB_STATUS.failed; job_id: string; error: { code: ErrorCode; message: string; retry_after?: number } }
   | { status: typeof JOB_STATUS.cancelled; job_id: string };
@@ -103,11 +109,14 @@ export interface JobRow {
   started_at: Date | null;
   signature_used: boolean;
   nft_token_id: string | null;
+  edit_source_id: string | null;
+  edit: EditParameters | null;
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
             used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at,
-            signature_used, nft_token_id::text AS nft_token_id, CASE WHEN purged_at IS NULL THEN lossless END AS lossless`;
+            signature_used, nft_token_id::text AS nft_token_id, CASE WHEN purged_at IS NULL THEN lossless END AS lossless,
+            edit_source_id, edit`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -132,6 +141,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     startedAt: row.started_at,
     signatureUsed: row.signature_used,
     nftTokenId: row.nft_token_id,
+    editOf: editOfView(row.edit_source_id, row.edit),
   };
 }
 
@@ -163,6 +173,7 @@ export async function viewJob(db: Database, job: JobRecord, now: Date): Promise<
         lossless: losslessView(jobId, job.lossless),
         signature_used: job.signatureUsed,
         nft_token_id: job.nftTokenId,
+        edit_of: job.editOf,
       };
     case JOB_STATUS.failed: {
       const code = jobFailureCode(job.errorCode);

@@ -230,6 +230,21 @@ const lyricsSchema = z
   .nullable()
   .meta({ description: 'The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental.' });
 
+const editOfFields = {
+  task: z.enum(EDIT_TASKS),
+  start: z.number().nullable().meta({ description: 'Repaint: where the remade range starts (seconds); null for another task.' }),
+  end: z.number().nullable().meta({ description: 'Repaint: where it ends (seconds); null for another task.' }),
+  strength: z.number().nullable().meta({ description: 'Remix: how closely it follows the source, 0 to 1; null for another task.' }),
+};
+const editOfDescription =
+  'Extension: the song this one was edited from (one of its owner\'s jobs) and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit.';
+export const editOfSchema = z
+  .strictObject({ job_id: z.string().meta({ description: "The source song's job (`gen_…`)." }), ...editOfFields })
+  .meta({ id: 'EditOf', description: editOfDescription });
+export const editOfVariantBSchema = z
+  .strictObject({ jobId: z.string().meta({ description: "The source song's job (`gen_…`)." }), ...editOfFields })
+  .meta({ id: 'EditOfVariantB', description: editOfDescription });
+
 export const generateVariantBResultSchema = z
   .strictObject({
     audioUrl: z.url(),
@@ -239,6 +254,7 @@ export const generateVariantBResultSchema = z
     model: modelRecordSchema.nullable(),
     contentCredentials: contentCredentialsSchema.nullable(),
     lossless: losslessVariantBSchema.nullable(),
+    editOf: z.union([editOfVariantBSchema, z.null()]),
   })
   .meta({ id: 'GenerateResultVariantB' });
 
@@ -280,6 +296,8 @@ export const jobStatusSchema = z
           description: 'The minted SongNFT token id (uint256 as a decimal string), set with `signature_used`; null until then.',
           example: '1',
         }),
+      // A union, not .nullable(): a nullable $ref is emitted as allOf + type, which generators read as never null.
+      edit_of: z.union([editOfSchema, z.null()]),
     }),
     z.strictObject({
       job_id: z.string(),
@@ -320,6 +338,7 @@ export const jobSummarySchema = z
     audio_hash: z.string().nullable(),
     // A union, not .nullable(): a nullable $ref is emitted as allOf + type, which generators read as never null.
     error_code: z.union([errorCodeSchema, z.null()]),
+    edit_of: z.union([editOfSchema, z.null()]),
   })
   .meta({ id: 'JobSummary' });
 

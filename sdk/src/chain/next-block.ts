@@ -11,8 +11,10 @@ export interface NextBlock {
 
 /**
  * The block a transaction sent now would join: its time from the node's pending block where it
- * builds one (Hardhat/EDR stamps it with its clock, and leaves its number out), else the latest
- * block's plus Base's 2 s block time; its number the latest's plus one.
+ * builds one (Hardhat/EDR does, leaving its number out; the local chain of `npm start` stamps it
+ * with the slot a transaction joins, which may be the latest block's own when a transaction was
+ * mined in this slot already), else the latest block's plus Base's 2 s block time (a Base node's
+ * "pending" is its latest block); its number the latest's plus one.
  */
 export async function nextBlock(publicClient: Pick<PublicClient, 'getBlock'>): Promise<NextBlock> {
   const [latest, pending] = await Promise.all([
@@ -20,6 +22,7 @@ export async function nextBlock(publicClient: Pick<PublicClient, 'getBlock'>): P
     publicClient.getBlock({ blockTag: 'pending' }).catch(() => undefined),
   ]);
   const number = latest.number + 1n;
-  if (pending !== undefined && pending.timestamp > latest.timestamp) return { number, timestamp: pending.timestamp };
+  if (pending !== undefined && pending.number === null && pending.timestamp >= latest.timestamp)
+    return { number, timestamp: pending.timestamp };
   return { number, timestamp: latest.timestamp + BASE_BLOCK_SECONDS };
 }

@@ -12,6 +12,8 @@ const PIPS = 1_000_000n;
 const BPS = 10_000n;
 const Q192 = 2n ** 192n;
 const MAX_UINT128 = 2n ** 128n;
+/** Reads of the pending block tried again when a block begins in between, at most this often. */
+const QUOTE_ATTEMPTS = 3;
 
 type Reader = Pick<SongmintChain, 'publicClient' | 'contracts'>;
 
@@ -89,14 +91,41 @@ export async function quoteTrade(chain: Reader, parameters: QuoteParameters): Pr
   if (amount <= 0n || amount >= MAX_UINT128)
     throw new SongmintClientError('INVALID_ARGUMENT', 'the amount must be positive and below 2^128');
   const exactInput = amountIn !== undefined;
-  const isBuy = side === 'buy';
   const { publicClient, contracts } = chain;
-  const [poolKey, block, song] = await Promise.all([
+  const [poolKey, song] = await Promise.all([
     readPoolKey(chain, songId),
-    nextBlock(publicClient),
     publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
   ]);
   if (song.launchedAt === 0) throw new SongmintClientError('QUOTE_FAILED', `song ${songId} is not launched: it has no pool yet`);
+  // The pending block's reads, and its time read before and after them: a block that began in
+  // between (their fee would be the new block's) is quoted again.
+  const terms: QuoteTerms = { songId, side, exactInput, amount, slippageBps, poolKey, launchedAt: BigInt(song.launchedAt) };
+  let block = await nextBlock(publicClient);
+  for (let attempt = 1; ; attempt++) {
+    const reads = await pendingReads(chain, { ...terms, isBuy: side === 'buy' });
+    const after = await nextBlock(publicClient);
+    if (after.timestamp === block.timestamp || attempt === QUOTE_ATTEMPTS) return quoteOf(terms, reads, after);
+    block = after;
+  }
+}
+
+interface PendingReads {
+  quoted: bigint;
+  hookFeePips: bigint;
+  slot0: bigint;
+}
+
+/** The V4Quoter's simulation, the hook's fee rate and the pool's price, all in the pending block. */
+async function pendingReads(
+  { publicClient, contracts }: Reader,
+  {
+    poolKey,
+    isBuy,
+    exactInput,
+    amount,
+    launchedAt,
+  }: { poolKey: PoolKey; isBuy: boolean; exactInput: boolean; amount: bigint; launchedAt: bigint },
+): Promise<PendingReads> {
   const [quoted, hookFeePips, slot0] = await Promise.all([
     publicClient
       .simulateContract({
@@ -114,11 +143,28 @@ export async function quoteTrade(chain: Reader, parameters: QuoteParameters): Pr
       address: contracts.SongPoolHook,
       abi: songPoolHookAbi,
       functionName: 'swapFeePips',
-      args: [BigInt(song.launchedAt)],
+      args: [launchedAt],
       blockTag: 'pending',
     }),
-    poolSlot0(chain, poolKey, 'pending').then(({ sqrtPriceX96 }) => sqrtPriceX96),
+    poolSlot0({ publicClient, contracts }, poolKey, 'pending').then(({ sqrtPriceX96 }) => sqrtPriceX96),
   ]);
+  return { quoted, hookFeePips, slot0 };
+}
+
+interface QuoteTerms {
+  songId: bigint;
+  side: TradeSide;
+  exactInput: boolean;
+  amount: bigint;
+  slippageBps: number;
+  poolKey: PoolKey;
+  launchedAt: bigint;
+}
+
+/** The quote the pending block's reads make: fees, price impact and the slippage bound. */
+function quoteOf(terms: QuoteTerms, { quoted, hookFeePips, slot0 }: PendingReads, quotedBlock: NextBlock): TradeQuote {
+  const { songId, side, exactInput, amount, slippageBps, poolKey, launchedAt } = terms;
+  const isBuy = side === 'buy';
   const quotedIn = exactInput ? amount : quoted;
   const quotedOut = exactInput ? quoted : amount;
   // The hook charges ETH: out of a buy's ETH in / on top of it, out of a sell's ETH out / on top of it.
@@ -143,9 +189,9 @@ export async function quoteTrade(chain: Reader, parameters: QuoteParameters): Pr
     lpFeePips,
     priceImpactPips,
     sqrtPriceX96: slot0,
-    block,
+    block: quotedBlock,
     poolKey,
-    launchedAt: BigInt(song.launchedAt),
+    launchedAt,
   };
 }
 

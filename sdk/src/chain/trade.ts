@@ -1,5 +1,5 @@
 import type { Address, Hash, TransactionReceipt } from 'viem';
-import { parseEventLogs } from 'viem';
+import { encodeFunctionData, parseEventLogs } from 'viem';
 import { SongmintClientError } from '../errors.ts';
 import { poolManagerAbi, songPoolHookAbi, universalRouterAbi } from '../generated/abis.ts';
 import type { SongmintChain } from './context.ts';
@@ -9,6 +9,7 @@ import { poolIdOf } from './pool.ts';
 import type { PoolKey } from './pool.ts';
 import { checkAffordable, checkedSlippage, quoteTrade, readBalances } from './quote.ts';
 import type { TradeQuote } from './quote.ts';
+import { nextBlock } from './next-block.ts';
 import { confirmed } from './receipt.ts';
 import { planSingleSwap } from './universal-router.ts';
 
@@ -52,6 +53,11 @@ export interface SwapResult {
    * `quoted.hookFeePips`; one mined later paid the same or less.
    */
   quoted: TradeQuote;
+  /**
+   * The first quote, when a new block began before the swap was sent and `quoted` is the quote
+   * for the block it then joined (the slippage bound stays this first quote's).
+   */
+  requotedFrom?: TradeQuote;
   /** Unix time of the block the swap was mined in. */
   blockTimestamp: bigint;
   /** The one-time token approval to Permit2, when a sell needed it. */
@@ -88,10 +94,12 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
   const account = accountOf(chain);
   const router = chain.contracts.UniversalRouter;
   const side = isBuy ? 'buy' : 'sell';
-  const [quoted, balances] = await Promise.all([
-    quoteTrade(chain, { songId, side, slippageBps, ...(exactInput ? { amountIn: amount } : { amountOut: amount }) }),
+  const quoteParameters = { songId, side, slippageBps, ...(exactInput ? { amountIn: amount } : { amountOut: amount }) } as const;
+  const [firstQuote, balances] = await Promise.all([
+    quoteTrade(chain, quoteParameters),
     readBalances(chain, { songId, account: account.address }),
   ]);
+  let quoted = firstQuote;
   checkAffordable(quoted, balances);
   const { poolKey, limit } = quoted;
   const quote = exactInput ? quoted.amountOut : quoted.amountIn;
@@ -118,7 +126,26 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
     // In the block the transaction joins, as the quote: the launch fee of the latest block is stale.
     blockTag: 'pending',
   });
-  const hash = await chain.walletClient.writeContract({ ...request, chain: chain.walletClient.chain });
+  // Everything the wallet needs is fetched first, so the transaction leaves right after the check
+  // that its quote is still for the block it joins; a block begun since (a sale's Permit2 steps, a
+  // slow node) is quoted again, and the swap reports both. The slippage bound stays the one agreed.
+  const transaction = {
+    account,
+    chain: chain.walletClient.chain,
+    to: router,
+    data: encodeFunctionData({ abi: universalRouterAbi, functionName: 'execute', args: request.args }),
+    value: request.value,
+  };
+  const { nonce, gas, maxFeePerGas, maxPriorityFeePerGas } = await chain.walletClient.prepareTransactionRequest({
+    ...transaction,
+    type: 'eip1559',
+  });
+  let requotedFrom: TradeQuote | undefined;
+  if ((await nextBlock(chain.publicClient)).timestamp !== quoted.block.timestamp) {
+    requotedFrom = quoted;
+    quoted = await quoteTrade(chain, quoteParameters);
+  }
+  const hash = await chain.walletClient.sendTransaction({ ...transaction, nonce, gas, maxFeePerGas, maxPriorityFeePerGas });
   const receipt = await confirmed(chain, hash, isBuy ? 'buy' : 'sell');
   // The rate charged is the hook's rate in the block the swap was mined in (the hook logs no rate of its own).
   const [{ timestamp: blockTimestamp }, hookFeePips] = await Promise.all([
@@ -144,6 +171,7 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
     hookFeePips,
     quote,
     quoted,
+    ...(requotedFrom === undefined ? {} : { requotedFrom }),
     blockTimestamp,
     limit,
     deadline,

@@ -549,6 +549,32 @@ export interface components {
             reset_at: string;
             retry_after: number;
         };
+        /** @description Extension: the song this one was edited from (one of its owner's jobs) and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
+        EditOf: {
+            /** @description Repaint: where it ends (seconds); null for another task. */
+            end: number | null;
+            /** @description The source song's job (`gen_…`). */
+            job_id: string;
+            /** @description Repaint: where the remade range starts (seconds); null for another task. */
+            start: number | null;
+            /** @description Remix: how closely it follows the source, 0 to 1; null for another task. */
+            strength: number | null;
+            /** @enum {string} */
+            task: "extend" | "repaint" | "remix";
+        };
+        /** @description Extension: the song this one was edited from (one of its owner's jobs) and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
+        EditOfVariantB: {
+            /** @description Repaint: where it ends (seconds); null for another task. */
+            end: number | null;
+            /** @description The source song's job (`gen_…`). */
+            jobId: string;
+            /** @description Repaint: where the remade range starts (seconds); null for another task. */
+            start: number | null;
+            /** @description Remix: how closely it follows the source, 0 to 1; null for another task. */
+            strength: number | null;
+            /** @enum {string} */
+            task: "extend" | "repaint" | "remix";
+        };
         /** @description Extension: edit one of your completed songs instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's). Charged and limited as a generation. */
         EditRequest: {
             /** @description Repaint only: where it ends (seconds, at least 1 s after start, at most the song). */
@@ -664,6 +690,7 @@ export interface components {
             audioUrl: string;
             contentCredentials: components["schemas"]["ContentCredentials"];
             duration: number;
+            editOf: components["schemas"]["EditOfVariantB"] | null;
             lossless: components["schemas"]["LosslessFilesVariantB"];
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
             lyrics: string | null;
@@ -709,6 +736,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             duration: number;
+            edit_of: components["schemas"]["EditOf"] | null;
             job_id: string;
             lossless: components["schemas"]["LosslessFiles"];
             /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
@@ -745,6 +773,7 @@ export interface components {
             created_at: string;
             /** @description Requested seconds. */
             duration: number;
+            edit_of: components["schemas"]["EditOf"] | null;
             error_code: components["schemas"]["ErrorCode"] | null;
             job_id: string;
             progress: number;
@@ -1497,6 +1526,7 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
                 duration: number;
+                edit_of: components["schemas"]["EditOf"] | null;
                 job_id: string;
                 lossless: components["schemas"]["LosslessFiles"];
                 /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */
@@ -1760,6 +1790,7 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         duration: number;
+                        edit_of: components["schemas"]["EditOf"] | null;
                         job_id: string;
                         lossless: components["schemas"]["LosslessFiles"];
                         /** @description The lyrics the song was made with (given, or written by the lyrics step); null for an instrumental. */

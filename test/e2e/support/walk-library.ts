@@ -132,17 +132,18 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
   await page.setViewportSize({ width: 360, height: 780 });
   const generateButton = page.getByRole('button', { name: 'Generate' });
   await generateButton.click();
-  const refusal = page.locator('#generate-fields .action-alert[role="alert"]');
+  const refusal = page.locator('#generate-fields .action-alert[role="alert"]:not([hidden])');
   await assertNextTo(page, generateButton, refusal, 'the refused Generate');
   // Words a person acts on: when to come back, never a bare code.
   assert.match((await refusal.textContent()) ?? '', /(try|generate) again at \d\d:\d\d/);
   assert.doesNotMatch((await refusal.textContent()) ?? '', /RATE_00\d/);
   await page.screenshot({ path: 'test-results/browser/6-refused-generate-360.png' });
+  await page.screenshot({ path: 'test-results/browser/6b-library-ten-songs-360.png', fullPage: true });
   if (cancelled !== undefined) {
     const retry = page.locator(`#songs li[data-job-id="${cancelled}"]`).getByRole('button', { name: 'Try again' });
     await retry.click();
     // A retry is a new song: refused too, said next to Try again.
-    await assertNextTo(page, retry, page.locator(`#songs li[data-job-id="${cancelled}"] .action-alert`), 'the refused retry');
+    await assertNextTo(page, retry, page.locator(`#songs li[data-job-id="${cancelled}"] .action-alert:not([hidden])`), 'the refused retry');
   }
   // axe on the full library at 360 px with the refusals on show (the views' full checks ran before).
   assert.deepEqual(await checks.seriousViolations(page), [], 'the full library: axe serious/critical violations');
@@ -163,9 +164,10 @@ export async function refusedMintSignatureNextToMint(page: Page, api: SongmintAp
   await page.reload();
   const card = page.locator(`#songs li.card[data-job-id="${first}"][data-status="completed"]`);
   await card.waitFor({ timeout: STEP_TIMEOUT_MS });
-  const mint = card.getByRole('button', { name: 'Mint' });
+  await card.getByRole('button', { name: 'Mint this song…' }).click();
+  const mint = card.getByRole('button', { name: 'Mint', exact: true });
   await mint.click();
-  const refusal = card.locator('.action-alert[role="alert"]');
+  const refusal = card.locator('.action-alert[role="alert"]:not([hidden])');
   await assertNextTo(page, mint, refusal, 'the refused mint signature');
   assert.match((await refusal.textContent()) ?? '', /mint signature was refused/);
 }

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { parseEther, parseEventLogs } from 'viem';
-import type { Hash, PublicClient } from 'viem';
+import type { Hash, PublicClient, TransactionReceipt } from 'viem';
 import type { Page } from 'playwright-core';
 import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi } from '@songmint/sdk';
 import { assertNextTo } from './walk-library.ts';
@@ -63,45 +63,71 @@ export async function launchWithConfirmation(page: Page, tokenId: bigint, checkV
   assert.match(terms, /80% of every fee the pool earns .* the platform keeps 20%/);
   assert.match(terms, /A launch fee of 50% at the launch, falling every block to 1% over 120 s/);
   assert.match(terms, /LP fee of 1% on every trade/);
+  // Once read, the progress line under the button is gone (the terms are what it said was coming).
+  await page.getByText('Reading the launch terms from the chain').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
   await checkView('3a-launch-confirm');
   await page.getByRole('button', { name: 'Launch for good' }).click();
   await page.locator('#pool-price').waitFor({ timeout: STEP_TIMEOUT_MS });
 }
 
 /**
- * Buys `eth` on the song page after reading its quote: what arrived is at least the least-received
- * shown, the hook charged the fee of its block as the chain computes it, never more than the fee
- * shown before the click, and exactly the fee the page showed for that block.
+ * From now on, notes the launch fee each quote box shows for each block time (a quote is for the
+ * block a trade sent now joins; the page reads it again for every new block).
+ * (No named functions in the page's code: tsx would wrap them in a helper the page lacks.)
  */
-export async function buyAgainstTheQuote(page: Page, client: Client, chain: ReadChain, tokenId: bigint, eth: string): Promise<void> {
-  await page.getByLabel('ETH to spend').fill(eth);
-  // The page reads the quote again every block: note the fee it shows for each block time from now
-  // on (the fee is a function of the block's time; a local block's time is fixed only when mined).
-  // (No named functions in the page's code: tsx would wrap them in a helper the page lacks.)
+export async function watchShownFees(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const box = document.querySelector('#buy-quote');
-    const seen: Record<string, string> = {};
-    (globalThis as unknown as { shownFees: Record<string, string> }).shownFees = seen;
-    if (box === null) return;
-    new MutationObserver(() => {
-      if (box.dataset.blockTime !== undefined && box.dataset.feePips !== undefined) seen[box.dataset.blockTime] = box.dataset.feePips;
-    }).observe(box, { childList: true, subtree: true, attributes: true });
+    const seen: Record<string, Record<string, string>> = { buy: {}, sell: {} };
+    (globalThis as unknown as { shownFees: typeof seen }).shownFees = seen;
+    for (const side of ['buy', 'sell']) {
+      const box = document.querySelector(`#${side}-quote`);
+      if (box === null) continue;
+      new MutationObserver(() => {
+        const { blockTime, feePips } = box.dataset;
+        if (blockTime !== undefined && feePips !== undefined) (seen[side] ?? {})[blockTime] = feePips;
+      }).observe(box, { childList: true, subtree: true, attributes: true });
+    }
   });
-  await page.waitForFunction((wei) => document.querySelector('#buy-quote')?.dataset.amountIn === wei, parseEther(eth).toString(), {
-    timeout: STEP_TIMEOUT_MS,
-  });
-  const before = await shownQuote(page, 'buy');
-  assert.match(
-    await page.locator('#buy-quote').innerText(),
-    /Launch fee, next block[\s\S]*LP fee[\s\S]*1%[\s\S]*Price impact[\s\S]*Least you receive \(1% slippage\)/,
+}
+
+/**
+ * Clicks `side`'s button as a person does after reading a quote that just appeared: once the box
+ * shows the quote of a block that began after this call (the page quotes each new block).
+ */
+export async function clickOnFreshQuote(page: Page, side: 'buy' | 'sell'): Promise<void> {
+  const box = page.locator(`#${side}-quote`);
+  await box.locator('dl.facts').waitFor({ timeout: STEP_TIMEOUT_MS });
+  const shownFor = await box.getAttribute('data-block-time');
+  await page.waitForFunction(
+    ([selector, before]) => {
+      const time = document.querySelector(selector)?.dataset.blockTime;
+      return time !== undefined && time !== before;
+    },
+    [`#${side}-quote`, shownFor] as const,
+    { timeout: STEP_TIMEOUT_MS },
   );
-  await page.getByRole('button', { name: 'Buy' }).click();
-  await page.locator('#last-trade', { hasText: 'Bought' }).waitFor({ timeout: STEP_TIMEOUT_MS });
-  const line = await page.locator('#last-trade').evaluate((element) => ({ ...(element as unknown as QuoteBox).dataset }));
+  await page.getByRole('button', { name: side === 'buy' ? 'Buy' : 'Sell', exact: true }).click();
+}
+
+/**
+ * The trade the page just reported under the panel: the fee the hook charged (its ERC-6909 mint
+ * in the receipt's logs, at the hook's rate in the block the swap was mined in) is the fee the
+ * page showed for that block, every time: the trade joined the block of its quote, that quote's
+ * fee is the one charged, and the quote box showed it before the click, or, when a block began
+ * before the trade was sent, the page quoted again and said so. Returns the receipt.
+ */
+export async function feeChargedAsShown(
+  page: Page,
+  client: Client,
+  chain: ReadChain,
+  tokenId: bigint,
+  side: 'buy' | 'sell',
+): Promise<TransactionReceipt> {
+  const lastTrade = page.locator('#last-trade');
+  const line = await lastTrade.evaluate((element) => ({ ...(element as unknown as QuoteBox).dataset }));
   const receipt = await client.getTransactionReceipt({ hash: line.tx as Hash });
   const pool = await readPool(chain, { songId: tokenId });
-  // The hook logs no fee of its own: its ERC-6909 mint to the song's token is the fee, charged at the
-  // hook's rate in the block the swap was mined in.
+  // The hook logs no fee of its own: its ERC-6909 mint to the song's token is the fee.
   const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
     (log) =>
       log.args.caller.toLowerCase() === songmintAddresses.local.SongPoolHook.toLowerCase() &&
@@ -116,21 +142,43 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
     args: [pool.launchedAt],
     blockNumber: receipt.blockNumber,
   });
-  assert.equal(BigInt(line.feePips ?? '-1'), chargedPips, 'the page says the fee the hook charged');
-  assert.ok(chargedPips <= before.feePips, `charged ${chargedPips} pips, shown ${before.feePips} before the click`);
-  const shown = (await page.evaluate(() => (globalThis as unknown as { shownFees: Record<string, string> }).shownFees)) as Record<
-    string,
-    string
-  >;
   const minedAt = (await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp.toString();
-  assert.equal(line.blockTime, minedAt);
-  const shownForIt = shown[minedAt];
-  const quotedForIt = line.quotedBlockTime === minedAt ? line.quotedFeePips : undefined;
-  for (const fee of [shownForIt, quotedForIt])
-    if (fee !== undefined) assert.equal(BigInt(fee), chargedPips, 'the fee shown for the block is the fee charged in it');
+  const shown = (await page.evaluate(() => (globalThis as unknown as { shownFees: Record<string, Record<string, string>> }).shownFees))[
+    side
+  ];
+  const shownBeforeClick = shown?.[minedAt];
   console.log(
-    `# walk: buy in block ${receipt.blockNumber} at ${minedAt}, fee charged ${chargedPips} pips; shown for that time: ${shownForIt ?? 'no'}, quoted for it: ${quotedForIt ?? 'no'}; shown before the click ${before.feePips} for block ${before.block}`,
+    `# walk: ${side} in block ${receipt.blockNumber} at ${minedAt}, fee charged ${chargedPips} pips; quoted ${line.quotedFeePips} for ${line.quotedBlockTime}${line.requoted === 'true' ? ' (quoted again before sending)' : ''}; the box showed ${shownBeforeClick ?? 'none'} for that time`,
   );
+  assert.equal(line.blockTime, minedAt);
+  assert.equal(BigInt(line.feePips ?? '-1'), chargedPips, 'the page says the fee the hook charged');
+  assert.equal(line.quotedBlockTime, minedAt, 'the trade joined the block of its quote');
+  assert.equal(BigInt(line.quotedFeePips ?? '-1'), chargedPips, 'the fee shown for the block is the fee charged in it');
+  if (line.requoted === 'true')
+    assert.match((await lastTrade.textContent()) ?? '', /^A new block began before the trade was sent: quoted again for block \d+ at /);
+  else assert.equal(BigInt(shownBeforeClick ?? '-1'), chargedPips, 'the quote box showed that fee for that block before the click');
+  return receipt;
+}
+
+/**
+ * Buys `eth` on the song page after reading its quote: what arrived is at least the least-received
+ * shown, and the launch fee charged is the one the page showed for the block the buy joined.
+ */
+export async function buyAgainstTheQuote(page: Page, client: Client, chain: ReadChain, tokenId: bigint, eth: string): Promise<void> {
+  await page.getByLabel('ETH to spend').fill(eth);
+  await watchShownFees(page);
+  await page.waitForFunction((wei) => document.querySelector('#buy-quote')?.dataset.amountIn === wei, parseEther(eth).toString(), {
+    timeout: STEP_TIMEOUT_MS,
+  });
+  assert.match(
+    await page.locator('#buy-quote').innerText(),
+    /Quote for block \d+ at \d\d:\d\d:\d\d, the next block[\s\S]*Launch fee, next block[\s\S]*LP fee[\s\S]*1%[\s\S]*Price impact[\s\S]*Least you receive \(1% slippage\)/,
+  );
+  await clickOnFreshQuote(page, 'buy');
+  const before = await shownQuote(page, 'buy');
+  await page.locator('#last-trade', { hasText: 'Bought' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  const receipt = await feeChargedAsShown(page, client, chain, tokenId, 'buy');
+  const pool = await readPool(chain, { songId: tokenId });
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => log.args.id === poolIdOf(pool.poolKey),
   );
@@ -170,7 +218,12 @@ export async function oversellIsRefused(page: Page, client: Client, wallet: `0x$
  * down or the network drops), Buy says so in words next to the button, sends nothing, and buys again
  * once the node answers.
  */
-export async function chainDownIsExplained(page: Page, client: Client, wallet: `0x${string}`, rpcUrl: string): Promise<void> {
+export async function chainDownIsExplained(
+  page: Page,
+  { client, chain, tokenId }: { client: Client; chain: ReadChain; tokenId: bigint },
+  wallet: `0x${string}`,
+  rpcUrl: string,
+): Promise<void> {
   const rpcOrigin = new URL(rpcUrl).origin;
   const toTheNode = (url: URL) => url.origin === rpcOrigin;
   const nonce = await client.getTransactionCount({ address: wallet });
@@ -187,7 +240,8 @@ export async function chainDownIsExplained(page: Page, client: Client, wallet: `
     await page.unroute(toTheNode);
   }
   assert.equal(await client.getTransactionCount({ address: wallet }), nonce, 'nothing was sent while the chain was down');
-  await buy.click();
+  await clickOnFreshQuote(page, 'buy');
   await page.locator('#last-trade', { hasText: 'Bought' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await feeChargedAsShown(page, client, chain, tokenId, 'buy');
   assert.equal(await client.getTransactionCount({ address: wallet }), nonce + 1, 'the buy went through once the node answered');
 }

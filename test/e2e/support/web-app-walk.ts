@@ -18,7 +18,14 @@ import type { Page, Response } from 'playwright-core';
 import { developmentAccount, localBaseChain, readPool, songmintAddresses, songNftAbi, songTokenAbi } from '@songmint/sdk';
 import type { NpmStartStack } from '../../support/npm-start.ts';
 import { launchChromium } from './browser.ts';
-import { buyAgainstTheQuote, chainDownIsExplained, launchWithConfirmation, oversellIsRefused } from './walk-money.ts';
+import {
+  buyAgainstTheQuote,
+  chainDownIsExplained,
+  clickOnFreshQuote,
+  feeChargedAsShown,
+  launchWithConfirmation,
+  oversellIsRefused,
+} from './walk-money.ts';
 import {
   coverPng,
   developmentApi,
@@ -157,6 +164,11 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     assert.ok(scripts.length > 0 && scriptBytes <= SCRIPT_BUDGET_GZIP_BYTES, `${scriptBytes} bytes of script gzipped`);
     await checkView(page, '1-welcome');
 
+    // Live regions are in the page from load, before they have anything to say (a screen reader
+    // announces only changes to regions it already knows): the page's own and the sign-in buttons'.
+    assert.equal(await page.locator('#status[role="status"][aria-live="polite"]').count(), 1);
+    assert.ok((await page.locator('#wallet .action-messages [role="status"]:empty').count()) > 0, 'sign-in messages ready');
+
     // Sign in with the keyboard.
     await page.getByRole('button', { name: 'Use the development wallet' }).first().focus();
     await page.keyboard.press('Enter');
@@ -179,6 +191,11 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator('#songs-left', { hasText: songsLeftLine }).waitFor({ timeout: STEP_TIMEOUT_MS });
     const leftBefore = songsLeftLine.exec(await text(page, '#songs-left'));
     assert.ok(leftBefore, 'songs left next to Generate');
+    assert.equal(
+      await page.locator('#generate-fields > .action-messages:last-child > [role="status"]').count(),
+      1,
+      'Generate messages ready',
+    );
     await page.getByRole('button', { name: 'Generate' }).click();
     const newest = page.locator('#songs > li').first();
     await page.waitForFunction((known) => {
@@ -202,10 +219,13 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await walkSongEdit(page, jobId, checkView);
 
     // Mint from the card, then launch: the next step follows.
+    // The mint form is folded under its card until asked for.
+    assert.equal(await done.getByLabel('Title').isVisible(), false, 'the mint form is folded');
+    await done.getByRole('button', { name: 'Mint this song…' }).click();
     songName = await done.getByLabel('Title').inputValue();
     await done.getByLabel('Genre (optional)').fill('Lo-fi');
     await done.getByLabel('Cover image (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: coverPng() });
-    await done.getByRole('button', { name: 'Mint' }).click();
+    await done.getByRole('button', { name: 'Mint', exact: true }).click();
     await done.locator('.state', { hasText: /^Minted as #\d+, not launched yet/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
     tokenId = BigInt(/#(\d+)/.exec(await done.locator('.state').first().innerText())?.[1] ?? '0');
     assert.equal(
@@ -238,12 +258,14 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // signature: the wallet approves Permit2 once and the router never.
     await page.getByLabel('Sell by').selectOption('exactOut');
     await page.getByLabel('ETH to receive').fill('0.001');
-    await page.getByRole('button', { name: 'Sell', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('#sell-quote')?.getAttribute('data-amount-out') === '1000000000000000');
+    await clickOnFreshQuote(page, 'sell');
     await page.locator('#last-trade', { hasText: 'Sold' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.match(await text(page, '#last-trade'), /for 0\.001 ETH/);
+    await feeChargedAsShown(page, client, chain, tokenId, 'sell');
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 2}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     await oversellIsRefused(page, client, account.address);
-    await chainDownIsExplained(page, client, account.address, rpc);
+    await chainDownIsExplained(page, { client, chain, tokenId }, account.address, rpc);
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 3}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     const token = (await readPool(chain, { songId: tokenId })).token;
     const allowanceTo = (spender: `0x${string}`) =>

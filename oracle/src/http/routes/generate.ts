@@ -17,6 +17,7 @@ import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import { checkWebhookTarget } from '../../webhooks/target-url.ts';
 import { bodyEtag, ifNoneMatchHits } from '../etag.ts';
+import { editOfVariantB } from '../../domain/edit-of.ts';
 import { losslessVariantB } from '../../domain/lossless.ts';
 import type { SignedInCall } from '../route.ts';
 import { describeIssues, generateRequestSchema, generateRequestVariantBSchema, jobListQuerySchema } from '../schemas.ts';
@@ -206,6 +207,7 @@ async function handleGenerateVariantB(
       model: view.model,
       contentCredentials: view.content_credentials,
       lossless: losslessVariantB(view.lossless),
+      editOf: editOfVariantB(view.edit_of),
     } satisfies z.infer<typeof generateVariantBResultSchema>);
     return;
   }
