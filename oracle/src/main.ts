@@ -203,6 +203,7 @@ async function startWithSigner(
   };
   deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }) };
   deps.previews = { objectStore };
+  deps.uploads = { objectStore };
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
   // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not

@@ -92,6 +92,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },
       trading: { chainId: chain.chainId, ...(options.vault === undefined ? {} : { vault: options.vault }) },
       previews: { objectStore },
+      uploads: { objectStore },
     }),
   });
 

@@ -56,6 +56,11 @@ export interface PreviewServices {
   objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
 }
 
+/** POST /api/uploads: the private store the uploads go to. */
+export interface UploadServices {
+  objectStore: Pick<ObjectStore, 'put' | 'delete'>;
+}
+
 /** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */
 export interface AppDeps {
   db: Database;
@@ -75,6 +80,7 @@ export interface AppDeps {
   mint?: MintServices;
   trading?: TradingServices;
   previews?: PreviewServices;
+  uploads?: UploadServices;
   /** Routers that are no API operations and need no token and no limit (the development IPFS gateway at /ipfs, the web app). */
   publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
   /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */
