@@ -33,7 +33,7 @@ import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
-import { uploadSchema } from '../../oracle/src/http/routes/uploads.ts';
+import { createSongmintApi, editSong, uploadAudio, withSession } from '../../sdk/src/index.ts';
 import type { Hex } from 'viem';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -341,13 +341,15 @@ describe('job cancel, list and provenance (real worker)', () => {
     }
     assert.deepEqual({ charged: await charged(), stored: await stored(), rows: await rows() }, before, 'a refused upload leaves nothing');
 
-    const taken = await upload(wav);
-    assert.equal(taken.status, 201);
-    const up = uploadSchema.parse(await taken.json());
+    // The SDK's uploadAudio and editSong against this oracle.
+    const api = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: carol.token });
+    const taken = await uploadAudio(api, wav, { rightsConfirmed: true });
+    const up = { upload_id: taken.uploadId, sha256: taken.sha256 };
     assert.deepEqual(
-      [up.format, up.duration, up.sample_rate, up.channels, up.bytes, up.sha256],
+      [taken.format, taken.duration, taken.sampleRate, taken.channels, taken.bytes, taken.sha256],
       ['wav', 10, 44100, 2, wav.length, `0x${createHash('sha256').update(wav).digest('hex')}`],
     );
+    assert.equal(taken.expiresAt.getTime() - taken.createdAt.getTime(), UPLOAD_RETENTION_DAYS * 86_400_000);
     const record = await stack.app.db.one<{ object_key: string; rights_statement: string; user_id: string; days: number }>(
       `SELECT object_key, rights_statement, user_id, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM uploads WHERE id = $1`,
       [up.upload_id.slice(4)],
@@ -386,10 +388,13 @@ describe('job cancel, list and provenance (real worker)', () => {
 
     // The repaint, through the queue and the real worker, charged as a generation.
     const prompt = 'warm synth bridge at 100 bpm';
-    const jobId = await generate(carol, {
+    const { jobId } = await editSong(api, {
+      sourceUploadId: taken.uploadId,
+      sourceDuration: taken.duration,
+      task: 'repaint',
+      start: 4,
+      end: 6,
       prompt,
-      duration: 10,
-      edit: { source_upload_id: up.upload_id, task: 'repaint', start: 4, end: 6 },
     });
     const done = await waitFor(`${jobId} finished`, async () => {
       const view = await statusOf(carol, jobId);
