@@ -331,6 +331,7 @@ describe('job cancel, list and provenance (real worker)', () => {
       ['UPLOAD_003', 400, await ffmpeg('short.wav', 'sine=d=0.5', ['-c:a', 'pcm_s16le']), true],
       // The chord's WAV cut after its data chunk's header: a WAV without samples.
       ['UPLOAD_003', 400, wav.subarray(0, Buffer.from(wav).indexOf('data') + 8), true],
+      ['UPLOAD_003', 400, new Uint8Array(0), true],
       ['GEN_004', 400, await ffmpeg('long.mp3', 'sine=d=31:sample_rate=8000', ['-c:a', 'libmp3lame', '-b:a', '8k']), true],
     ];
     for (const [code, status, bytes, rights] of refusals) {

@@ -6,7 +6,7 @@
  * 2. UPLOAD_001 (415): not WAV, FLAC or MP3, or an encoding of them not taken
  *    (core/src/audio/uploaded-audio.ts lists what is);
  * 3. UPLOAD_002 (400): a taken format whose audio does not decode;
- * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`;
+ * 4. UPLOAD_003 (400): an empty body, no audio, or shorter than `MIN_UPLOAD_SECONDS`;
  * 5. GEN_004 (400): longer than the caller's tier allows a song to be.
  * The byte limit (`MAX_UPLOAD_BYTES`, 413 PAYLOAD_TOO_LARGE) is the route's body limit.
  *
@@ -68,6 +68,11 @@ export async function takeUpload(
         details: `send the header Songmint-Rights-Confirmed: true to confirm: "${RIGHTS_STATEMENT}"`,
         fields: { statement: RIGHTS_STATEMENT },
       }),
+    );
+  }
+  if (bytes.length === 0) {
+    return fail(
+      appError('UPLOAD_003', 'The body is empty', { details: 'send the audio file itself as the body', fields: { duration: 0 } }),
     );
   }
   const decoded = await decodeUploadedAudio(bytes);
