@@ -244,6 +244,14 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
       assertVariantAError(res.body, code);
       if (code === 'EDIT_005') assert.match((res.body as { error: { message: string } }).error.message, /cannot import uploaded audio/);
     }
+    // Variant B spells it sourceUploadId.
+    const variantB = await app.request('/api/generate', {
+      token: free.token,
+      headers: { prefer: 'wait' },
+      body: { prompt: 'edit', duration: 10, edit: { sourceUploadId: theirs, task: 'remix' } },
+    });
+    assert.equal(variantB.status, 404, variantB.text);
+    assertVariantAError(variantB.body, 'EDIT_001');
     assert.deepEqual(await counters(), before, 'a refused edit charges nothing');
 
     // A worker whose model imports uploads: the edit is queued with its upload as source (Variant B spelling too).
