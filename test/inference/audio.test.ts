@@ -218,6 +218,17 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
     });
   }
 
+  it('a mono 22.05 kHz MP3 with an ID3v1 tag: one channel at its own rate, as ffmpeg decodes it', async () => {
+    const bytes = await make('mono.mp3', ['-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k', '-write_id3v1', '1']);
+    const decoded = await decodeUploadedAudio(bytes);
+    assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
+    const reference = await ffmpegDecode(bytes, 'f32le');
+    const samples = new Float32Array(reference.buffer, reference.byteOffset, reference.length / 4);
+    assert.deepEqual([decoded.value.sampleRate, decoded.value.channels.length, decoded.value.frames], [22050, 1, samples.length]);
+    const channel = decoded.value.channels[0] ?? new Float32Array(0);
+    assert.ok(samples.every((v, i) => Math.abs(v - (channel[i] ?? 0)) <= 1e-5));
+  });
+
   it('refuses what is not audio, a format it does not take, and a broken stream, by code', async () => {
     const wav = await make('u8.wav', ['-c:a', 'pcm_u8']);
     const flac = await make('cut.flac', ['-c:a', 'flac']);

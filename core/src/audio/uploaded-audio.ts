@@ -261,7 +261,9 @@ async function decodeMpeg(bytes: Uint8Array): Promise<Decoded> {
     const first = out.errors[0];
     if (first !== undefined) return refuse('undecodable', `MP3: ${out.errors.length} frames do not decode (first: ${first.message})`);
     if (out.samplesDecoded === 0 || out.channelData.length === 0) return refuse('undecodable', 'MP3: no audio frames decode');
-    const channels = out.channelData.map((channel) => channel.slice(0, out.samplesDecoded));
+    // mpg123-decoder hands a mono stream as two equal channels: the first frame's mode says which it is.
+    const mono = (bytes[3] ?? 0) >> 6 === 3;
+    const channels = (mono ? out.channelData.slice(0, 1) : out.channelData).map((channel) => channel.slice(0, out.samplesDecoded));
     return ok({ format: 'mp3', sampleRate: out.sampleRate, channels, frames: out.samplesDecoded });
   } finally {
     decoder.free();
