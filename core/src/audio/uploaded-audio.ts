@@ -162,18 +162,24 @@ function wavSamples(
   return ok({ format: 'wav', sampleRate: fmt.sampleRate, channels, frames });
 }
 
-/** FLAC's MD5 signature: of the interleaved samples, little-endian, in whole bytes of the stream's depth. */
-function samplesMd5(samples: Int32Array[], bits: number, frames: number): string {
-  const width = Math.ceil(bits / 8);
-  const out = Buffer.alloc(frames * samples.length * width);
+/**
+ * One block's part of FLAC's MD5 signature: the interleaved samples, little-endian, in whole
+ * bytes of the stream's depth (2 or 3).
+ */
+function interleavedBytes(block: Int32Array[], width: 2 | 3): Uint8Array {
+  const length = block[0]?.length ?? 0;
+  const out = new Uint8Array(length * block.length * width);
   let at = 0;
-  for (let i = 0; i < frames; i += 1) {
-    for (const channel of samples) {
-      out.writeIntLE(channel[i] ?? 0, at, width);
+  for (let i = 0; i < length; i += 1) {
+    for (const channel of block) {
+      const value = channel[i] ?? 0;
+      out[at] = value & 0xff;
+      out[at + 1] = (value >> 8) & 0xff;
+      if (width === 3) out[at + 2] = (value >> 16) & 0xff;
       at += width;
     }
   }
-  return createHash('md5').update(out).digest('hex');
+  return out;
 }
 
 async function decodeFlac(bytes: Uint8Array): Promise<Decoded> {
@@ -200,13 +206,13 @@ async function decodeFlac(bytes: Uint8Array): Promise<Decoded> {
           problems.push({ message: `FLAC: ${block.bitsPerSample} bits per sample is not supported (16 or 24)`, unsupported: true });
           return;
         }
+        // Each channel's bytes start a fresh buffer, so the views are aligned.
         blocks.push(
-          data.map((channel) => {
-            const view = new DataView(channel.buffer, channel.byteOffset, channel.byteLength);
-            const out = new Int32Array(block.blocksize);
-            for (let i = 0; i < block.blocksize; i += 1) out[i] = width === 2 ? view.getInt16(i * 2, true) : view.getInt32(i * 4, true);
-            return out;
-          }),
+          data.map((channel) =>
+            width === 2
+              ? Int32Array.from(new Int16Array(channel.buffer, channel.byteOffset, block.blocksize))
+              : new Int32Array(channel.buffer, channel.byteOffset, block.blocksize),
+          ),
         );
       },
       (_code, description) => {
@@ -231,25 +237,28 @@ async function decodeFlac(bytes: Uint8Array): Promise<Decoded> {
   }
   if (stream.channels < 1 || stream.channels > MAX_UPLOAD_CHANNELS) return refuse('unsupported', `FLAC: ${stream.channels} channels`);
   const frames = blocks.reduce((sum, block) => sum + (block[0]?.length ?? 0), 0);
-  const samples = Array.from({ length: stream.channels }, (_, c) => {
-    const out = new Int32Array(frames);
-    let at = 0;
-    for (const block of blocks) {
-      const channel = block[c] ?? new Int32Array(0);
-      out.set(channel, at);
-      at += channel.length;
-    }
-    return out;
-  });
   if (stream.total_samples !== 0 && stream.total_samples !== frames) {
     return refuse('undecodable', `FLAC: ${frames} samples decoded, the stream declares ${stream.total_samples}`);
   }
   // An unset signature is all zeros; a set one must match what was decoded.
-  if (!/^0+$/.test(stream.md5sum) && samplesMd5(samples, stream.bitsPerSample, frames) !== stream.md5sum) {
-    return refuse('undecodable', 'FLAC: the decoded samples do not match the MD5 signature of the stream');
+  if (!/^0+$/.test(stream.md5sum)) {
+    const md5 = createHash('md5');
+    for (const block of blocks) md5.update(interleavedBytes(block, stream.bitsPerSample === 16 ? 2 : 3));
+    if (md5.digest('hex') !== stream.md5sum) {
+      return refuse('undecodable', 'FLAC: the decoded samples do not match the MD5 signature of the stream');
+    }
   }
-  const scale = 2 ** (stream.bitsPerSample - 1);
-  const channels = samples.map((channel) => Float32Array.from(channel, (value) => value / scale));
+  const scale = 1 / 2 ** (stream.bitsPerSample - 1);
+  const channels = Array.from({ length: stream.channels }, (_, c) => {
+    const out = new Float32Array(frames);
+    let at = 0;
+    for (const block of blocks) {
+      const channel = block[c] ?? new Int32Array(0);
+      for (let i = 0; i < channel.length; i += 1) out[at + i] = (channel[i] ?? 0) * scale;
+      at += channel.length;
+    }
+    return out;
+  });
   return ok({ format: 'flac', sampleRate: stream.sampleRate, channels, frames });
 }
 
