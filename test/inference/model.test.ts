@@ -94,6 +94,36 @@ describe('built-in model: build, determinism, conditioning', () => {
     assert.ok(!sameAsImport(remixed.pcm, 0, 3 * RATE), 'a remix is rendered anew');
   });
 
+  it('reads the tempo and key of audio it imports; an edit keeps them unless its prompt names its own', async () => {
+    const renderer = builtinRenderer(model);
+    const signal = new AbortController().signal;
+    const cases = [
+      ['synthwave at 100 bpm in a minor', 100, 9, 1],
+      ['lofi at 84 bpm in d minor', 84, 2, 1],
+      ['ballad at 72 bpm in bb major', 72, 10, 0],
+    ] as const;
+    const fields = ['bpm', 'key', 'minor'].map((name) => model.manifest.conditioning.fields.findIndex((f) => f.name === name));
+    const keptFields = (bytes: Uint8Array) => {
+      const decoded = decodeKeptLatents(bytes);
+      assert.ok(decoded.ok);
+      const conditioning = decoded.value.header.extra.conditioning as number[];
+      return fields.map((i) => conditioning[i]);
+    };
+    for (const [prompt, bpm, key, minor] of cases) {
+      const kept = await renderer.importAudio(await render(prompt, { seconds: 10, seed: 3n }), signal);
+      const [gotBpm, gotKey, gotMinor] = keptFields(kept);
+      assert.ok(Math.abs((gotBpm ?? 0) - bpm) <= 2, `${prompt}: tempo ${gotBpm}`);
+      assert.deepEqual([gotKey, gotMinor], [key, minor], prompt);
+      if (bpm !== 100) continue;
+      const request = { lyrics: null, seed: 5n, steps: 27, durationSeconds: 10, sourceKept: kept };
+      const repaint = { task: 'repaint', start: 4, end: 6 } as const;
+      const plain = await renderer.edit({ ...request, prompt: 'a bright synth lead', edit: repaint }, signal);
+      assert.deepEqual(keptFields(plain.kept ?? new Uint8Array()), [100, 9, 1], "the upload's tempo and key");
+      const named = await renderer.edit({ ...request, prompt: 'a bright synth lead at 90 bpm in c major', edit: repaint }, signal);
+      assert.deepEqual(keptFields(named.kept ?? new Uint8Array()), [90, 0, 0], "the prompt's tempo and key");
+    }
+  });
+
   it('npm run build:model regenerates byte-identical committed files', async () => {
     const temp = await makeTempDir('model');
     const dir = join(temp.path, 'builtin');

@@ -12,10 +12,11 @@
  *
  * Uploaded audio (`importAudio`) becomes the same kept state: down-mixed (or spread) to the
  * model's channels, resampled to its rate and rounded to 16 bits, so an extend or repaint keeps
- * the uploaded samples outside the range. The model cannot analyse audio, so an imported source
- * has no conditioning of its own (`imported` in the header): an edit of it takes tempo, key and
- * mode from its prompt too (a prompt naming them, "92 bpm, A minor", lines new material up with
- * the upload), and a remix renders the prompt's song from a seed drawn from the upload's samples.
+ * the uploaded samples outside the range. Its tempo, key and mode are estimated from the audio
+ * (./audio-analysis.ts) and kept as its conditioning (`imported` in the header), so new material
+ * lines up with it; a prompt that names them ("92 bpm, in A minor") overrides the estimate. Its
+ * style fields are the prompt's, and a remix renders the model's own song on the upload's tempo
+ * and key from a seed drawn from the upload's samples.
  */
 import type { EditParameters, EditSupport } from '../../../core/src/song-edits.ts';
 import { lyricsRhythm } from '../lyrics/lyrics-rhythm.ts';
@@ -27,7 +28,8 @@ import { createHash } from 'node:crypto';
 import { seedToModelInput, seededRandom } from './seed.ts';
 import { EditUnsupportedError } from './song-model.ts';
 import type { RenderedSong, SongEditRequest, SongModelRequest } from './song-model.ts';
-import { encodePrompt } from './text-encoder.ts';
+import { encodePrompt, explicitTempoAndKey } from './text-encoder.ts';
+import { estimateTempoAndKey } from './audio-analysis.ts';
 
 /** The built-in model can run every edit. */
 export const BUILTIN_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: null };
@@ -131,6 +133,21 @@ export function builtinRenderer(model: MusicModel) {
     };
   }
 
+  /** An imported source's conditioning for an edit: the prompt's, with the upload's estimated tempo and key unless the prompt names them. */
+  function importedConditioning(prompt: string, prompted: Float32Array, estimated: readonly number[]): Float32Array {
+    const out = Float32Array.from(prompted);
+    const explicit = explicitTempoAndKey(prompt);
+    const bpm = fieldIndex(manifest, 'bpm');
+    if (explicit.bpm === undefined) out[bpm] = estimated[bpm] ?? out[bpm] ?? 0;
+    if (explicit.key === undefined) {
+      for (const name of ['key', 'minor'] as const) {
+        const i = fieldIndex(manifest, name);
+        out[i] = estimated[i] ?? out[i] ?? 0;
+      }
+    }
+    return out;
+  }
+
   async function edit(request: SongEditRequest, signal: AbortSignal): Promise<RenderedSong> {
     const decoded = decodeKeptLatents(request.sourceKept);
     if (!decoded.ok) throw new Error(decoded.error.message);
@@ -145,8 +162,10 @@ export function builtinRenderer(model: MusicModel) {
     const [channels = 2, sourceLength = 0] = source.header.shape;
     const encoded = encodePrompt(request.prompt, manifest.conditioning);
     const conditioning = Float32Array.from(encoded.conditioning);
-    // An upload has no conditioning of its own: the prompt's stands in for it.
-    const sourceConditioning = imported ? Float32Array.from(conditioning) : Float32Array.from(extra.conditioning);
+    // An upload's style is the prompt's; its tempo and key are the estimate, unless the prompt names them.
+    const sourceConditioning = imported
+      ? importedConditioning(request.prompt, conditioning, extra.conditioning)
+      : Float32Array.from(extra.conditioning);
     for (const name of KEPT_FIELDS) {
       const i = fieldIndex(manifest, name);
       conditioning[i] = sourceConditioning[i] ?? 0;
@@ -191,8 +210,14 @@ export function builtinRenderer(model: MusicModel) {
     const digest = createHash('sha256')
       .update(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
       .digest();
+    const mono = mixChannels(channels, 1)[0] ?? new Float32Array(0);
+    const estimate = estimateTempoAndKey(mono, rate);
+    const conditioning = encodePrompt('', manifest.conditioning).conditioning;
+    conditioning[fieldIndex(manifest, 'bpm')] = estimate.bpm;
+    conditioning[fieldIndex(manifest, 'key')] = estimate.key;
+    conditioning[fieldIndex(manifest, 'minor')] = estimate.minor ? 1 : 0;
     const inputs: RenderInputs = {
-      conditioning: encodePrompt('', manifest.conditioning).conditioning,
+      conditioning,
       rhythm: Float32Array.from(manifest.conditioning.default_rhythm),
       seed: digest.readBigUInt64BE(0) >> 16n,
       steps: manifest.steps[0] ?? 1,
