@@ -3,8 +3,8 @@
  * takes to decode the longest upload a tier takes (240 s, 48 kHz stereo pink noise) as WAV 24-bit,
  * FLAC 16 and 24-bit and MP3 320 kbps, all made by ffmpeg, against ffmpeg decoding the same file
  * to 32-bit float (the baseline, a native decoder in its own process), in the same run. The
- * oracle decodes every upload on arrival, on its event loop: the figure is how long one upload
- * holds it.
+ * oracle decodes every upload on arrival in a worker thread (core/src/audio/audio-prober.ts):
+ * the figure is how long one upload holds it, and why that is not the event loop.
  *
  * Environment: BENCH_UPLOAD_ROUNDS (default 3), BENCH_UPLOAD_SECONDS (default 240).
  */
@@ -89,7 +89,7 @@ ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.nod
 |---|---:|---:|---:|---:|
 ${table}
 
-The oracle decodes an upload on arrival, on its event loop: "decode ms" is how long the longest upload a tier takes holds it.
+The oracle decodes an upload on arrival in its probe thread (core/src/audio/audio-prober.ts), off its event loop: "decode ms" is how long the longest upload a tier takes holds that thread.
 `;
 await writeFile(join(results, 'uploads.md'), markdown);
 process.stdout.write(markdown);

@@ -15,7 +15,8 @@
  * confirmed, in one transaction: a failed store leaves no row, a failed row no reachable object.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { decodeUploadedAudio, UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
+import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
+import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
@@ -50,6 +51,8 @@ export interface UploadView {
 export interface UploadDeps {
   db: Database;
   objectStore: Pick<ObjectStore, 'put' | 'delete'>;
+  /** Decodes uploads off the event loop. */
+  prober: Pick<AudioProber, 'probe'>;
 }
 
 /** Rounds seconds to the millisecond, as the API answers them. */
@@ -75,7 +78,7 @@ export async function takeUpload(
       appError('UPLOAD_003', 'The body is empty', { details: 'send the audio file itself as the body', fields: { duration: 0 } }),
     );
   }
-  const decoded = await decodeUploadedAudio(bytes);
+  const decoded = await deps.prober.probe(bytes);
   if (!decoded.ok) {
     const code = decoded.error.code === 'undecodable' ? 'UPLOAD_002' : 'UPLOAD_001';
     const message = code === 'UPLOAD_002' ? 'The audio does not decode' : 'Not a supported audio file';
@@ -116,7 +119,7 @@ export async function takeUpload(
           bytes.length,
           `0x${sha256}`,
           audio.sampleRate,
-          audio.channels.length,
+          audio.channels,
           duration,
           RIGHTS_STATEMENT,
           UPLOAD_RETENTION_DAYS,
@@ -142,7 +145,7 @@ export async function takeUpload(
     format: audio.format,
     duration: millis(duration),
     sample_rate: audio.sampleRate,
-    channels: audio.channels.length,
+    channels: audio.channels,
     bytes: bytes.length,
     sha256: `0x${sha256}`,
     rights_confirmed_at: row.rights_confirmed_at.toISOString(),
