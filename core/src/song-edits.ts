@@ -17,8 +17,14 @@ export type EditTask = (typeof EDIT_TASKS)[number];
 /** The `generation_jobs.edit` column. */
 export type EditParameters = { task: 'extend' } | { task: 'repaint'; start: number; end: number } | { task: 'remix'; strength: number };
 
-/** An edit job: its parameters and the `generation_jobs.id` of its source. */
-export type SongEdit = EditParameters & { sourceId: string };
+/**
+ * Where an edit starts: one of the owner's songs (`generation_jobs.id`, its kept latents) or
+ * audio they uploaded (`uploads.id`, core/src/uploads.ts, which the worker's model imports).
+ */
+export type EditSource = { sourceId: string; uploadId?: undefined } | { uploadId: string; sourceId?: undefined };
+
+/** An edit job: its parameters and its source. */
+export type SongEdit = EditParameters & EditSource;
 
 /** Default `strength` of a remix: halfway between the source's style and the prompt's. */
 export const DEFAULT_REMIX_STRENGTH = 0.5;

@@ -11,6 +11,7 @@ import type { Address } from 'viem';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/config/object-store-env.ts';
+import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue, logBossErrors } from '../../core/src/queue.ts';
 import { checkPlatformSigner, openPlatformSigner } from './chain/platform-signer.ts';
@@ -203,6 +204,8 @@ async function startWithSigner(
   };
   deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }) };
   deps.previews = { objectStore };
+  const prober = createAudioProber();
+  deps.uploads = { objectStore, prober };
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
   // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not
@@ -266,6 +269,7 @@ async function startWithSigner(
       await closeDatabase(db);
       await ipfs.close();
       objectStore.close();
+      await prober.close();
       await signer.close();
     },
   };

@@ -21,10 +21,13 @@ export type {
   JobSummary,
   ListJobsParameters,
   ModelRecord,
+  SongEditSource,
   SongEditTask,
   WaitForJobParameters,
 } from './api/generation.ts';
 export { downloadSong, getDownloadLink } from './api/downloads.ts';
+export { uploadAudio } from './api/uploads.ts';
+export type { Upload, UploadAudioParameters, UploadFormat } from './api/uploads.ts';
 export type { DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';

@@ -10,7 +10,14 @@ import { measureMp3, parseMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { loadModel } from '../../inference/src/model/runtime.ts';
 import { seedToModelInput } from '../../inference/src/model/seed.ts';
 import { encodePrompt } from '../../inference/src/model/text-encoder.ts';
-import { assertCbr320, decodeMp3 } from './helpers/mp3-checks.ts';
+import { assertCbr320, decodeMp3, ffmpegDecode } from './helpers/mp3-checks.ts';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const RATE = 44100;
 
@@ -152,5 +159,87 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
     const measured = measureMp3(result.value.bytes);
     assert.ok(measured.ok && measured.value.samples === seconds * RATE);
     assert.equal((await decodeMp3(result.value.bytes)).errors, 0);
+  });
+});
+
+describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples ffmpeg decodes', () => {
+  let dir: TempDir;
+  /** A 2 s stereo file of `codec` made by ffmpeg from a sine pair with pink noise (every byte pattern of a sample occurs). */
+  const make = async (name: string, args: string[]): Promise<Uint8Array> => {
+    const path = join(dir.path, name);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=2:sample_rate=48000',
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=d=2:c=pink:r=48000:a=0.3:seed=7',
+      '-filter_complex',
+      '[0][1]amerge=inputs=2',
+      ...args,
+      path,
+    ]);
+    return new Uint8Array(await readFile(path));
+  };
+
+  before(async () => {
+    dir = await makeTempDir('uploaded-audio');
+  });
+  after(async () => {
+    await dir.remove();
+  });
+
+  for (const [name, args, format] of [
+    ['s16.wav', ['-c:a', 'pcm_s16le'], 'wav'],
+    ['s24.wav', ['-c:a', 'pcm_s24le'], 'wav'],
+    ['f32.wav', ['-c:a', 'pcm_f32le'], 'wav'],
+    ['s16.flac', ['-c:a', 'flac', '-sample_fmt', 's16'], 'flac'],
+    ['s24.flac', ['-c:a', 'flac', '-sample_fmt', 's32'], 'flac'],
+    ['id3.mp3', ['-c:a', 'libmp3lame', '-b:a', '192k', '-id3v2_version', '4', '-metadata', 'title=upload'], 'mp3'],
+  ] as const) {
+    it(`${name}: ${format}, 48 kHz stereo, the same samples as ffmpeg's decode`, async () => {
+      const bytes = await make(name, [...args]);
+      const decoded = await decodeUploadedAudio(bytes);
+      assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
+      const audio = decoded.value;
+      const reference = await ffmpegDecode(bytes, 'f32le');
+      const samples = new Float32Array(reference.buffer, reference.byteOffset, reference.length / 4);
+      assert.deepEqual([audio.format, audio.sampleRate, audio.channels.length, audio.frames], [format, 48000, 2, samples.length / 2]);
+      let worst = 0;
+      for (let i = 0; i < audio.frames; i += 1) {
+        for (let c = 0; c < 2; c += 1) worst = Math.max(worst, Math.abs((samples[i * 2 + c] ?? 0) - (audio.channels[c]?.[i] ?? 0)));
+      }
+      // Integer PCM and FLAC exactly; MP3 within the float rounding of two mpg123 builds.
+      assert.ok(worst <= (format === 'mp3' ? 1e-5 : 0), `largest difference ${worst}`);
+    });
+  }
+
+  it('a mono 22.05 kHz MP3 with an ID3v1 tag: one channel at its own rate, as ffmpeg decodes it', async () => {
+    const bytes = await make('mono.mp3', ['-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k', '-write_id3v1', '1']);
+    const decoded = await decodeUploadedAudio(bytes);
+    assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
+    const reference = await ffmpegDecode(bytes, 'f32le');
+    const samples = new Float32Array(reference.buffer, reference.byteOffset, reference.length / 4);
+    assert.deepEqual([decoded.value.sampleRate, decoded.value.channels.length, decoded.value.frames], [22050, 1, samples.length]);
+    const channel = decoded.value.channels[0] ?? new Float32Array(0);
+    assert.ok(samples.every((v, i) => Math.abs(v - (channel[i] ?? 0)) <= 1e-5));
+  });
+
+  it('refuses what is not audio, a format it does not take, and a broken stream, by code', async () => {
+    const wav = await make('u8.wav', ['-c:a', 'pcm_u8']);
+    const flac = await make('cut.flac', ['-c:a', 'flac']);
+    const results = await Promise.all([
+      decodeUploadedAudio(new TextEncoder().encode('just some text, no audio')),
+      decodeUploadedAudio(wav),
+      decodeUploadedAudio(flac.subarray(0, Math.floor(flac.length * 0.6))),
+    ]);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? 'ok' : r.error.code)),
+      ['not_audio', 'unsupported', 'undecodable'],
+    );
   });
 });

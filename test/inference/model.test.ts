@@ -12,6 +12,8 @@ import { loadModel } from '../../inference/src/model/runtime.ts';
 import type { MusicModel, PcmAudio } from '../../inference/src/model/runtime.ts';
 import { seedFromJobId, seedToModelInput } from '../../inference/src/model/seed.ts';
 import { encodePrompt } from '../../inference/src/model/text-encoder.ts';
+import { builtinRenderer } from '../../inference/src/model/builtin-edits.ts';
+import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 import { averageSpectrum, chroma, onsetRate, spectralCentroid } from './helpers/dsp.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 
@@ -47,6 +49,80 @@ describe('built-in model: build, determinism, conditioning', () => {
   }
   const bytesOf = (pcm: PcmAudio): Buffer => Buffer.concat(pcm.channels.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
   const mono = (pcm: PcmAudio): Float32Array => pcm.channels[0]!.map((v, i) => (v + pcm.channels[1]![i]!) / 2);
+
+  it('imports uploaded audio (48 kHz mono) as 44.1 kHz stereo kept state; repaint and extend keep it, remix renders anew', async () => {
+    const renderer = builtinRenderer(model);
+    assert.equal(renderer.importSupport, null);
+    const upload = Float32Array.from({ length: 3 * 48000 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 48000));
+    const signal = new AbortController().signal;
+    const kept = await renderer.importAudio({ sampleRate: 48000, channels: [upload] }, signal);
+    const decoded = decodeKeptLatents(kept);
+    assert.ok(decoded.ok);
+    const { header, data } = decoded.value;
+    assert.deepEqual([header.dtype, header.shape, header.extra.imported], ['int16', [2, 3 * RATE], true]);
+    const left = data.subarray(0, 3 * RATE);
+    assert.ok(
+      Buffer.from(left.buffer, left.byteOffset, left.byteLength).equals(
+        Buffer.from(data.buffer, data.byteOffset + left.byteLength, left.byteLength),
+      ),
+      'mono is spread to both channels',
+    );
+    // Resampled: the same sine at 44.1 kHz, away from the filter's edges, within 16-bit rounding and the filter's ripple.
+    let worst = 0;
+    for (let i = RATE / 10; i < 2.9 * RATE; i += 1)
+      worst = Math.max(worst, Math.abs((left[i] ?? 0) / 32767 - 0.5 * Math.sin((2 * Math.PI * 440 * i) / RATE)));
+    assert.ok(worst < 2e-3, `resampled sine off by ${worst}`);
+
+    const request = { prompt: 'synth bridge, 100 bpm, a minor', lyrics: null, seed: 99n, steps: 27 };
+    const sameAsImport = (pcm: PcmAudio, from: number, to: number) =>
+      pcm.channels.every((channel, c) =>
+        channel.subarray(from, to).every((v, i) => v === Math.fround((data[c * 3 * RATE + from + i] ?? 0) / 32767)),
+      );
+    const repainted = await renderer.edit(
+      { ...request, durationSeconds: 3, edit: { task: 'repaint', start: 1, end: 2 }, sourceKept: kept },
+      signal,
+    );
+    assert.ok(sameAsImport(repainted.pcm, 0, RATE) && sameAsImport(repainted.pcm, 2 * RATE, 3 * RATE), 'repaint keeps 0-1 s and 2-3 s');
+    assert.ok(!sameAsImport(repainted.pcm, Math.round(1.1 * RATE), Math.round(1.9 * RATE)), 'repaint makes 1-2 s anew');
+    const extended = await renderer.edit({ ...request, durationSeconds: 5, edit: { task: 'extend' }, sourceKept: kept }, signal);
+    assert.ok(sameAsImport(extended.pcm, 0, 3 * RATE), 'an extended upload starts with the upload');
+    const remixed = await renderer.edit(
+      { ...request, durationSeconds: 3, edit: { task: 'remix', strength: 0.5 }, sourceKept: kept },
+      signal,
+    );
+    assert.equal(remixed.pcm.channels[0]?.length, 3 * RATE);
+    assert.ok(!sameAsImport(remixed.pcm, 0, 3 * RATE), 'a remix is rendered anew');
+  });
+
+  it('reads the tempo and key of audio it imports; an edit keeps them unless its prompt names its own', async () => {
+    const renderer = builtinRenderer(model);
+    const signal = new AbortController().signal;
+    const cases = [
+      ['synthwave at 100 bpm in a minor', 100, 9, 1],
+      ['lofi at 84 bpm in d minor', 84, 2, 1],
+      ['ballad at 72 bpm in bb major', 72, 10, 0],
+    ] as const;
+    const fields = ['bpm', 'key', 'minor'].map((name) => model.manifest.conditioning.fields.findIndex((f) => f.name === name));
+    const keptFields = (bytes: Uint8Array) => {
+      const decoded = decodeKeptLatents(bytes);
+      assert.ok(decoded.ok);
+      const conditioning = decoded.value.header.extra.conditioning as number[];
+      return fields.map((i) => conditioning[i]);
+    };
+    for (const [prompt, bpm, key, minor] of cases) {
+      const kept = await renderer.importAudio(await render(prompt, { seconds: 10, seed: 3n }), signal);
+      const [gotBpm, gotKey, gotMinor] = keptFields(kept);
+      assert.ok(Math.abs((gotBpm ?? 0) - bpm) <= 2, `${prompt}: tempo ${gotBpm}`);
+      assert.deepEqual([gotKey, gotMinor], [key, minor], prompt);
+      if (bpm !== 100) continue;
+      const request = { lyrics: null, seed: 5n, steps: 27, durationSeconds: 10, sourceKept: kept };
+      const repaint = { task: 'repaint', start: 4, end: 6 } as const;
+      const plain = await renderer.edit({ ...request, prompt: 'a bright synth lead', edit: repaint }, signal);
+      assert.deepEqual(keptFields(plain.kept ?? new Uint8Array()), [100, 9, 1], "the upload's tempo and key");
+      const named = await renderer.edit({ ...request, prompt: 'a bright synth lead at 90 bpm in c major', edit: repaint }, signal);
+      assert.deepEqual(keptFields(named.kept ?? new Uint8Array()), [90, 0, 0], "the prompt's tempo and key");
+    }
+  });
 
   it('npm run build:model regenerates byte-identical committed files', async () => {
     const temp = await makeTempDir('model');

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { UPLOAD_RETENTION_DAYS, uploadObjectKey } from '../../core/src/uploads.ts';
 import { LOSSLESS_FORMATS, audioObjectKey, losslessObjectKey } from '../../core/src/generation-queue.ts';
 import { queuePreview } from '../../core/src/jobs/preview-state.ts';
 import { createPreview, previewExpiresAt, previewLink } from '../../core/src/previews.ts';
@@ -70,6 +71,41 @@ describe('retention: unminted audio after 90 days, previews after 24 hours', () 
     assert.ok(purged.audio_hash !== null, 'the hash is kept as the record');
     assert.equal(purged.status, JOB_STATUS.completed);
     assert.equal((await sweep()).audioPurged, 0, 'a second sweep finds nothing');
+  });
+
+  it('deletes uploads past their expiry (30 days after the upload) and keeps their record; keeps younger ones', async () => {
+    const user = await stack.db.one<{ id: string }>('INSERT INTO users (wallet_address) VALUES ($1) RETURNING id', [
+      `0x${randomBytes(20).toString('hex')}`,
+    ]);
+    const upload = async (daysAgo: number): Promise<{ id: string; key: string }> => {
+      const id = randomUUID();
+      const key = uploadObjectKey(id, 'wav');
+      assert.ok((await stack.store.put(key, randomBytes(64), { contentType: 'audio/wav', private: true })).ok);
+      await stack.db.none(
+        `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                              rights_confirmed_at, created_at, expires_at)
+         VALUES ($1, $2, $3, 'wav', 64, $4, 44100, 2, 10, 'v1', now() - make_interval(days => $5), now() - make_interval(days => $5),
+                 now() - make_interval(days => $5) + make_interval(days => $6))`,
+        [id, user.id, key, `0x${'ab'.repeat(32)}`, daysAgo, UPLOAD_RETENTION_DAYS],
+      );
+      return { id, key };
+    };
+    const old = await upload(UPLOAD_RETENTION_DAYS + 1);
+    const young = await upload(UPLOAD_RETENTION_DAYS - 1);
+    const report = await sweep();
+    assert.equal(report.uploadsDeleted, 1);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual([await exists(old.key), await exists(young.key)], [false, true]);
+    const rows = await stack.db.map(
+      'SELECT id, deleted_at IS NOT NULL AS deleted FROM uploads WHERE id = ANY($1::uuid[]) ORDER BY created_at',
+      [[old.id, young.id]],
+      (row: { id: string; deleted: boolean }) => [row.id, row.deleted],
+    );
+    assert.deepEqual(rows, [
+      [old.id, true],
+      [young.id, false],
+    ]);
+    assert.equal((await sweep()).uploadsDeleted, 0, 'a second sweep finds nothing');
   });
 
   it('stores previews privately behind one-hour signed URLs and deletes them after 24 hours', async () => {

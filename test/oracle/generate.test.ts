@@ -224,6 +224,70 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     assert.equal(editOf(source), null);
   });
 
+  it('edits of an upload: EDIT_001 not yours, EDIT_003 expired, EDIT_004 range, EDIT_005 naming the import lack; then queued with its upload', async () => {
+    const other = await app.login();
+    const upload = async (owner: LoggedIn, duration: number, expired = false): Promise<string> => {
+      const row = await app.db.one<{ id: string }>(
+        `INSERT INTO uploads (user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                              rights_confirmed_at, expires_at)
+         VALUES ($1, 'uploads/' || gen_random_uuid() || '.wav', 'wav', 100, $2, 44100, 2, $3, 'v1', now(),
+                 now() + make_interval(days => $4)) RETURNING id`,
+        [owner.userId, `0x${'ab'.repeat(32)}`, duration, expired ? -1 : 30],
+      );
+      return `upl_${row.id}`;
+    };
+    const mine = await upload(free, 10.4);
+    const expired = await upload(free, 10, true);
+    const theirs = await upload(other, 10);
+    const counters = () => app.db.one('SELECT daily_generations, total_generations FROM users WHERE id = $1', [free.userId]);
+    const before = await counters();
+    const refusals: [string, number, Record<string, unknown>, number][] = [
+      ['EDIT_001', 404, { source_upload_id: theirs, task: 'remix' }, 10],
+      ['EDIT_001', 404, { source_upload_id: 'upl_nope', task: 'remix' }, 10],
+      ['EDIT_003', 410, { source_upload_id: expired, task: 'remix' }, 10],
+      // An upload of 10.4 s is edited on its 10 whole seconds.
+      ['EDIT_004', 400, { source_upload_id: mine, task: 'repaint', start: 9, end: 10.4 }, 10],
+      ['EDIT_004', 400, { source_upload_id: mine, task: 'remix' }, 11],
+      ['EDIT_005', 422, { source_upload_id: mine, task: 'remix' }, 10],
+      ['VALIDATION_ERROR', 400, { task: 'remix' }, 10],
+    ];
+    for (const [code, status, edit, duration] of refusals) {
+      const res = await app.request('/api/generate', { token: free.token, body: { prompt: 'edit', duration, edit } });
+      assert.equal(res.status, status, `${JSON.stringify(edit)}: ${JSON.stringify(res.body)}`);
+      assertVariantAError(res.body, code);
+      if (code === 'EDIT_005') assert.match((res.body as { error: { message: string } }).error.message, /cannot import uploaded audio/);
+    }
+    // Variant B spells it sourceUploadId.
+    const variantB = await app.request('/api/generate', {
+      token: free.token,
+      headers: { prefer: 'wait' },
+      body: { prompt: 'edit', duration: 10, edit: { sourceUploadId: theirs, task: 'remix' } },
+    });
+    assert.equal(variantB.status, 404, variantB.text);
+    assertVariantAError(variantB.body, 'EDIT_001');
+    assert.deepEqual(await counters(), before, 'a refused edit charges nothing');
+
+    // A worker whose model imports uploads: the edit is queued with its upload as source (Variant B spelling too).
+    await app.db.none(`UPDATE worker_heartbeats SET import_lack = NULL, edit_tasks = $1`, [
+      JSON.stringify({ extend: null, repaint: null, remix: null }),
+    ]);
+    const accepted = await app.request('/api/generate', {
+      token: free.token,
+      body: { prompt: 'a brighter take', duration: 10, edit: { source_upload_id: mine, task: 'repaint', start: 4, end: 6 } },
+    });
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await app.db.one('SELECT edit, edit_source_id, edit_upload_id, duration FROM generation_jobs WHERE id = $1', [
+      generateAcceptedSchema.parse(accepted.body).job_id.slice(4),
+    ]);
+    assert.deepEqual(job, {
+      edit: { task: 'repaint', start: 4, end: 6 },
+      edit_source_id: null,
+      edit_upload_id: mine.slice(4),
+      duration: 10,
+    });
+    assert.equal((await counters()).daily_generations, before.daily_generations + 1, 'an edit of an upload is charged as a generation');
+  });
+
   it('refuses a completed job without audio at the database (constraint)', async () => {
     const created = await app.request('/api/generate', { token: free.token, body: { prompt: 'x', duration: 5 } });
     const id = (created.body as { job_id: string }).job_id.slice(4);

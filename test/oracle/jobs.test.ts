@@ -4,7 +4,7 @@
  * slowed before its model step so a job can be caught while it runs).
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { GENERATION_QUEUE, audioObjectKey } from '../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -26,6 +26,14 @@ import { readC2pa } from '../support/c2pa.ts';
 import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
+import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
+import { createSongmintApi, editSong, uploadAudio, withSession } from '../../sdk/src/index.ts';
 import type { Hex } from 'viem';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -273,6 +281,179 @@ describe('job cancel, list and provenance (real worker)', () => {
     ]);
     assert.equal(signatures.n, 1);
     assert.equal((await sign(other)).status, 200, 'a different sound mints on its own');
+  });
+
+  it('an upload: refusals store and charge nothing; a WAV made by ffmpeg, repainted 4-6 s, keeps the rest and names the upload', async (t) => {
+    const carol = await stack.app.login();
+    const dir = await makeTempDir('uploads');
+    t.after(() => dir.remove());
+    const ffmpeg = async (name: string, source: string, args: string[] = []): Promise<Uint8Array> => {
+      const path = join(dir.path, name);
+      await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', source, ...args, path]);
+      return new Uint8Array(await readFile(path));
+    };
+    // An independent tool's file: 10 s of a stereo chord at the built-in model's rate, 16-bit.
+    const wav = await ffmpeg('chord.wav', 'aevalsrc=0.4*sin(2*PI*220*t)+0.2*sin(2*PI*330*t)|0.4*sin(2*PI*277*t):d=10:s=44100', [
+      '-c:a',
+      'pcm_s16le',
+    ]);
+    const upload = (bytes: Uint8Array, rights = true) =>
+      fetch(`${stack.app.baseUrl}/api/uploads`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${carol.token}`,
+          'content-type': 'application/octet-stream',
+          ...(rights ? { 'Songmint-Rights-Confirmed': 'true' } : {}),
+        },
+        body: bytes,
+      });
+
+    // Refusals: each in the documented shape, nothing stored, no upload row, the hourly charge given back.
+    const charged = async () =>
+      (
+        await stack.app.db.one<{ n: number }>(
+          `SELECT coalesce(sum(count), 0)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`,
+          [`user:${carol.userId}`],
+        )
+      ).n;
+    const stored = async () => {
+      const listed = await stack.objectStore.list('uploads/');
+      assert.ok(listed.ok);
+      return listed.value.length;
+    };
+    const rows = async () => (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM uploads')).n;
+    const before = { charged: await charged(), stored: await stored(), rows: await rows() };
+    const refusals: [string, number, Uint8Array, boolean][] = [
+      ['UPLOAD_004', 400, wav, false],
+      ['UPLOAD_001', 415, new TextEncoder().encode('not audio at all'), true],
+      ['UPLOAD_001', 415, await ffmpeg('u8.wav', 'sine=d=2', ['-c:a', 'pcm_u8']), true],
+      ['UPLOAD_002', 400, wav.subarray(0, 40), true],
+      ['UPLOAD_003', 400, await ffmpeg('short.wav', 'sine=d=0.5', ['-c:a', 'pcm_s16le']), true],
+      // The chord's WAV cut after its data chunk's header: a WAV without samples.
+      ['UPLOAD_003', 400, wav.subarray(0, Buffer.from(wav).indexOf('data') + 8), true],
+      ['UPLOAD_003', 400, new Uint8Array(0), true],
+      ['GEN_004', 400, await ffmpeg('long.mp3', 'sine=d=31:sample_rate=8000', ['-c:a', 'libmp3lame', '-b:a', '8k']), true],
+    ];
+    for (const [code, status, bytes, rights] of refusals) {
+      const res = await upload(bytes, rights);
+      const body: unknown = await res.json();
+      assert.equal(res.status, status, `${code}: ${JSON.stringify(body)}`);
+      assertVariantAError(body, code);
+    }
+    assert.deepEqual({ charged: await charged(), stored: await stored(), rows: await rows() }, before, 'a refused upload leaves nothing');
+
+    // The SDK's uploadAudio and editSong against this oracle.
+    const api = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: carol.token });
+    const taken = await uploadAudio(api, wav, { rightsConfirmed: true });
+    const up = { upload_id: taken.uploadId, sha256: taken.sha256 };
+    assert.deepEqual(
+      [taken.format, taken.duration, taken.sampleRate, taken.channels, taken.bytes, taken.sha256],
+      ['wav', 10, 44100, 2, wav.length, `0x${createHash('sha256').update(wav).digest('hex')}`],
+    );
+    assert.equal(taken.expiresAt.getTime() - taken.createdAt.getTime(), UPLOAD_RETENTION_DAYS * 86_400_000);
+    const record = await stack.app.db.one<{ object_key: string; rights_statement: string; user_id: string; days: number }>(
+      `SELECT object_key, rights_statement, user_id, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM uploads WHERE id = $1`,
+      [up.upload_id.slice(4)],
+    );
+    assert.deepEqual(record, {
+      object_key: `uploads/${up.upload_id}.wav`,
+      rights_statement: RIGHTS_STATEMENT,
+      user_id: carol.userId,
+      days: UPLOAD_RETENTION_DAYS,
+    });
+    const head = await stack.objectStore.head(record.object_key);
+    assert.equal(head.ok && head.value.cacheControl, 'private, no-store', 'an upload is a private object');
+
+    // Edit refusals against the upload: not yours, the range, nothing charged.
+    const dave = await stack.app.login();
+    const daily = { carol: await dailyOf(carol.userId), dave: await dailyOf(dave.userId) };
+    const notYours = await stack.app.request('/api/generate', {
+      token: dave.token,
+      body: { prompt: 'x', duration: 10, edit: { source_upload_id: up.upload_id, task: 'remix' } },
+    });
+    assert.equal(notYours.status, 404, notYours.text);
+    assertVariantAError(notYours.body, 'EDIT_001');
+    const both = await stack.app.request('/api/generate', {
+      token: carol.token,
+      body: { prompt: 'x', duration: 10, edit: { source_upload_id: up.upload_id, source_job_id: 'gen_x', task: 'remix' } },
+    });
+    assert.equal(both.status, 400, both.text);
+    assertVariantAError(both.body, 'VALIDATION_ERROR');
+    const outside = await stack.app.request('/api/generate', {
+      token: carol.token,
+      body: { prompt: 'x', duration: 10, edit: { source_upload_id: up.upload_id, task: 'repaint', start: 9, end: 11 } },
+    });
+    assert.equal(outside.status, 400, outside.text);
+    assertVariantAError(outside.body, 'EDIT_004');
+    assert.deepEqual({ carol: await dailyOf(carol.userId), dave: await dailyOf(dave.userId) }, daily);
+
+    // The repaint, through the queue and the real worker, charged as a generation.
+    const prompt = 'warm synth bridge at 100 bpm';
+    const { jobId } = await editSong(api, {
+      sourceUploadId: taken.uploadId,
+      sourceDuration: taken.duration,
+      task: 'repaint',
+      start: 4,
+      end: 6,
+      prompt,
+    });
+    const done = await waitFor(`${jobId} finished`, async () => {
+      const view = await statusOf(carol, jobId);
+      return view.status === JOB_STATUS.completed || view.status === JOB_STATUS.failed ? view : undefined;
+    });
+    assert.ok(done.status === JOB_STATUS.completed, JSON.stringify(done));
+    assert.equal(await dailyOf(carol.userId), daily.carol + 1);
+    const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
+    const editedWav = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
+    const [original, edited] = (await Promise.all([ffmpegDecode(wav, 'f32le'), ffmpegDecode(editedWav, 'f32le')])).map(
+      (b) => new Float32Array(b.buffer, b.byteOffset, b.length / 4),
+    );
+    assert.equal(edited?.length, original?.length);
+    const rate = 44100;
+    const worst = (from: number, to: number) => {
+      let max = 0;
+      for (let i = from * rate * 2; i < to * rate * 2; i += 1) max = Math.max(max, Math.abs((edited?.[i] ?? 0) - (original?.[i] ?? 0)));
+      return max;
+    };
+    // Kept: the uploaded samples, within the 16-bit rounding of the model's kept state (and the WAV's 24 bits).
+    assert.ok(worst(0, 4) < 1e-4, `0-4 s kept (largest difference ${worst(0, 4)})`);
+    assert.ok(worst(6, 10) < 1e-4, `6-10 s kept (largest difference ${worst(6, 10)})`);
+    assert.ok(worst(4, 6) > 0.1, `4-6 s made anew (largest difference ${worst(4, 6)})`);
+
+    // Its content credentials, read by c2pa-rs: the upload is the parentOf ingredient, by hash and format.
+    const mp3 = await stack.objectStore.get(audioObjectKey(jobId.slice(4)));
+    assert.ok(mp3.ok);
+    const report = await readC2pa(mp3.value.bytes, stack.c2pa.caPem);
+    assert.equal(report.validation_state, 'Trusted', JSON.stringify(report.validation_status));
+    const manifest = report.manifests[report.active_manifest];
+    assert.deepEqual(
+      manifest?.ingredients?.map((i) => [i.relationship, i.title, i.format, i.active_manifest, i.metadata]),
+      [['parentOf', up.upload_id, 'audio/wav', undefined, { 'com.songmint.uploadId': up.upload_id, 'com.songmint.sha256': up.sha256 }]],
+    );
+    const generation = manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as { editOf?: unknown };
+    assert.deepEqual(generation.editOf, {
+      uploadId: up.upload_id,
+      sha256: up.sha256,
+      format: 'audio/wav',
+      task: 'repaint',
+      parameters: { start: 4, end: 6 },
+    });
+    // Its metadata's generation record names the upload too.
+    const published = await stack.app.request('/api/metadata', { token: carol.token, body: { name: 'Bridge', audio_url: done.audio_url } });
+    assert.equal(published.status, 201, published.text);
+    const { cid } = metadataResponseSchema.parse(published.body);
+    const document = await stack.app.db.one<{ document: { properties: { generation: { edit_of: unknown } } } }>(
+      'SELECT document FROM song_metadata WHERE cid = $1',
+      [cid],
+    );
+    assert.deepEqual(document.document.properties.generation.edit_of, {
+      upload_id: up.upload_id,
+      sha256: up.sha256,
+      format: 'wav',
+      task: 'repaint',
+      start: 4,
+      end: 6,
+    });
   });
 
   it('Variant B (`Prefer: wait`) answers lyrics and model too, and replays the same answer for the same Idempotency-Key', async () => {

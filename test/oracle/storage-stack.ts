@@ -7,6 +7,7 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
+import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
@@ -78,6 +79,8 @@ export interface StorageStackOptions {
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
   const s3 = await startTestS3();
   const objectStore = createObjectStore(testObjectStoreOptions(s3, PUBLIC_BASE_URL));
+  // Unref'd: it never keeps the test process alive.
+  const prober = createAudioProber();
   const ipfsDir = await makeTempDir('ipfs');
   const ipfs = await openIpfsContentStore(ipfsDir.path);
   const c2pa = await testSigningIdentity();
@@ -92,6 +95,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },
       trading: { chainId: chain.chainId, ...(options.vault === undefined ? {} : { vault: options.vault }) },
       previews: { objectStore },
+      uploads: { objectStore, prober },
     }),
   });
 

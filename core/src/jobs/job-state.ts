@@ -86,7 +86,7 @@ export interface NewJob {
   edit?: SongEdit;
 }
 
-/** The `edit` column's value: the parameters without the source (stored in `edit_source_id`). */
+/** The `edit` column's value: the parameters without the source (stored in `edit_source_id` or `edit_upload_id`). */
 function editParameters(edit: SongEdit): EditParameters {
   switch (edit.task) {
     case 'extend':
@@ -105,8 +105,8 @@ function editParameters(edit: SongEdit): EditParameters {
 export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Promise<{ id: string; createdAt: Date }> {
   const row = await tx.one<{ id: string; created_at: Date }>(
     `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status, webhook_url,
-                                  edit_source_id, edit)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12)
+                                  edit_source_id, edit_upload_id, edit)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12, $13)
      RETURNING id, created_at`,
     [
       job.userId,
@@ -120,6 +120,7 @@ export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Pro
       job.tier,
       job.webhookUrl ?? null,
       job.edit?.sourceId ?? null,
+      job.edit?.uploadId ?? null,
       job.edit === undefined ? null : JSON.stringify(editParameters(job.edit)),
     ],
   );
@@ -278,16 +279,18 @@ export async function retryAttempt(
 
 /** Starts an attempt of a song (`claimAttempt`), with its edit when it is one. */
 export async function claimJob(db: Queryable, jobId: string, derivedSeed: bigint): Promise<ClaimedJob | undefined> {
-  const claimed = await claimAttempt<{ edit: EditParameters | null; edit_source_id: string | null }>(
+  const claimed = await claimAttempt<{ edit: EditParameters | null; edit_source_id: string | null; edit_upload_id: string | null }>(
     db,
     'generation_jobs',
     jobId,
     derivedSeed,
-    ['edit', 'edit_source_id'],
+    ['edit', 'edit_source_id', 'edit_upload_id'],
   );
   if (claimed === undefined) return undefined;
-  const { edit, edit_source_id: sourceId } = claimed.extra;
-  return edit === null || sourceId === null ? claimed.attempt : { ...claimed.attempt, edit: { ...edit, sourceId } };
+  const { edit, edit_source_id: sourceId, edit_upload_id: uploadId } = claimed.extra;
+  if (edit === null) return claimed.attempt;
+  if (sourceId !== null) return { ...claimed.attempt, edit: { ...edit, sourceId } };
+  return uploadId === null ? claimed.attempt : { ...claimed.attempt, edit: { ...edit, uploadId } };
 }
 
 export async function reportProgress(db: Queryable, job: ClaimedJob, progress: number): Promise<void> {

@@ -24,6 +24,8 @@
  * store and adds its own manifest to it: `c2pa.ingredient.v3` (`parentOf`) names the source's
  * manifest by hashed URI, and the actions are `c2pa.opened` of that ingredient then
  * `c2pa.edited` (trainedAlgorithmicMedia), so a reader follows edits back to the first prompt.
+ * An edit of uploaded audio has no source store to carry: its `parentOf` ingredient names the
+ * upload by title, format, instance id and its SHA-256 (metadata), without a manifest of its own.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -73,14 +75,25 @@ export interface SongProvenance {
   editOf?: EditProvenance;
 }
 
-export interface EditProvenance {
+/** An edit's source: a song of the platform's (its job, audio hash and credentials) or uploaded audio. */
+export type EditProvenance = SongEditProvenance | UploadEditProvenance;
+
+interface EditDone {
+  task: string;
+  parameters: Readonly<Record<string, number>>;
+}
+
+export interface SongEditProvenance extends EditDone {
   jobId: string;
   audioHash: string;
   manifest: string | null;
-  task: string;
-  parameters: Readonly<Record<string, number>>;
   /** The source's checked content credentials: its manifest store goes into the edit's, named as the parent ingredient. */
   credentials: SourceCredentials;
+}
+
+export interface UploadEditProvenance extends EditDone {
+  /** The uploaded file: its public id, `0x` + SHA-256 of its bytes, and MIME type. */
+  upload: { uploadId: string; sha256: string; format: string };
 }
 
 export interface FinishedMp3 {
@@ -125,16 +138,33 @@ export function promptSha256(prompt: string): string {
   return `0x${createHash('sha256').update(prompt, 'utf8').digest('hex')}`;
 }
 
-/** `editOf` in `com.songmint.generation`: the source named by job, audio hash and manifest label. */
+/** `editOf` in `com.songmint.generation`: the source named by job, audio hash and manifest label, or by upload, hash and format. */
 function editOfRecord(edit: EditProvenance): Record<string, unknown> {
-  return { jobId: edit.jobId, audioHash: edit.audioHash, manifest: edit.manifest, task: edit.task, parameters: { ...edit.parameters } };
+  const done = { task: edit.task, parameters: { ...edit.parameters } };
+  if ('upload' in edit) return { uploadId: edit.upload.uploadId, sha256: edit.upload.sha256, format: edit.upload.format, ...done };
+  return { jobId: edit.jobId, audioHash: edit.audioHash, manifest: edit.manifest, ...done };
 }
 
 function editDescription(edit: EditProvenance): string {
   const seconds = (key: string): string => `${edit.parameters[key] ?? 0} s`;
-  if (edit.task === 'repaint') return `repainted ${seconds('start')} to ${seconds('end')} of ${edit.jobId}`;
-  if (edit.task === 'extend') return `extended ${edit.jobId}`;
-  return `${edit.task} of ${edit.jobId}`;
+  const source = 'upload' in edit ? `uploaded audio ${edit.upload.uploadId}` : edit.jobId;
+  if (edit.task === 'repaint') return `repainted ${seconds('start')} to ${seconds('end')} of ${source}`;
+  if (edit.task === 'extend') return `extended ${source}`;
+  return `${edit.task} of ${source}`;
+}
+
+/**
+ * `c2pa.ingredient.v3` naming uploaded audio (`parentOf`): a file without content credentials of
+ * its own, so no manifest or validation results; its id as title and instance id, its format,
+ * and its SHA-256 as metadata, which a reader compares with the file it has.
+ */
+function uploadIngredient(upload: UploadEditProvenance['upload']): IngredientAssertion {
+  const ingredient = IngredientAssertion.createV3(RelationshipType.ParentOf);
+  ingredient.title = upload.uploadId;
+  ingredient.format = upload.format;
+  ingredient.instanceID = `xmp:iid:${upload.uploadId.replace(/^upl_/, '')}`;
+  ingredient.metadata = { 'com.songmint.uploadId': upload.uploadId, 'com.songmint.sha256': upload.sha256 };
+  return ingredient;
 }
 
 /**
@@ -199,7 +229,8 @@ export async function embedManifest(
   layout: StoreLayout,
 ): Promise<EmbeddedManifest> {
   const signer = coseSigner(identity);
-  const source = provenance.editOf?.credentials;
+  const editOf = provenance.editOf;
+  const source = editOf === undefined || 'upload' in editOf ? undefined : editOf.credentials;
   // An edit's store starts with its source's whole store (and so the source's own sources).
   const store = source === undefined ? new ManifestStore() : ManifestStore.read(SuperBox.fromBuffer(source.store));
   const manifest = store.createManifest({
@@ -219,13 +250,13 @@ export async function embedManifest(
   const actions = new ActionAssertion();
   actions.label = 'c2pa.actions.v2';
   let ingredient: IngredientAssertion | undefined;
-  if (provenance.editOf === undefined || source === undefined) {
+  if (editOf === undefined) {
     actions.actions = [{ action: ActionType.C2paCreated, digitalSourceType: DigitalSourceType.TrainedAlgorithmicMedia, softwareAgent }];
   } else {
-    ingredient = parentIngredient(source);
+    ingredient = 'upload' in editOf ? uploadIngredient(editOf.upload) : parentIngredient(editOf.credentials);
     // The reference is made before the actions' own so that sign() hashes the ingredient first.
     const ingredients = [manifest.createAssertionReference(ingredient)];
-    const edit = provenance.editOf;
+    const edit = editOf;
     actions.actions = [
       { action: ActionType.C2paOpened, parameters: { ingredients } },
       {

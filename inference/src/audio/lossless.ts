@@ -13,8 +13,8 @@
  * fed in blocks between which the event loop runs, so a worker's heartbeat and progress go on.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { loadLibFlac } from '../../../core/src/audio/libflac.ts';
 import type { SongProvenance } from './content-credentials.ts';
 import { embedInId3Tag, embedManifest } from './content-credentials.ts';
 import type { SigningIdentity } from './signing-identity.ts';
@@ -122,54 +122,6 @@ async function signedWav(pcm: LosslessPcm, data: Uint8Array, provenance: SongPro
     },
   });
   return embedded.bytes;
-}
-
-interface LibFlac {
-  isReady(): boolean;
-  on(event: 'ready', listener: () => void): void;
-  create_libflac_encoder(
-    sampleRate: number,
-    channels: number,
-    bps: number,
-    level: number,
-    totalSamples: number,
-    verify: boolean,
-    blockSize: number,
-  ): number;
-  init_encoder_stream(
-    encoder: number,
-    write: (data: Uint8Array) => void,
-    metadata: (info: { md5sum: string; min_framesize: number; max_framesize: number } | undefined) => void,
-  ): number;
-  FLAC__stream_encoder_process_interleaved(encoder: number, buffer: Int32Array, frames: number): boolean;
-  FLAC__stream_encoder_finish(encoder: number): boolean;
-  FLAC__stream_encoder_delete(encoder: number): void;
-  FLAC__stream_encoder_get_state(encoder: number): number;
-}
-
-let libFlac: Promise<LibFlac> | undefined;
-
-/**
- * libFLAC, loaded once per process. Its Emscripten loader fetches the .wasm with `fetch` when
- * one exists, which Node's cannot do for a file path; with `fetch` hidden for the synchronous
- * `require` it reads the file from disk instead (nothing else runs meanwhile).
- */
-function loadLibFlac(): Promise<LibFlac> {
-  libFlac ??= new Promise<LibFlac>((resolve) => {
-    const require = createRequire(import.meta.url);
-    const globals = globalThis as { fetch?: unknown };
-    const fetch = globals.fetch;
-    let flac: LibFlac;
-    try {
-      globals.fetch = undefined;
-      flac = (require('libflacjs') as (variant: string) => LibFlac)('min.wasm');
-    } finally {
-      globals.fetch = fetch;
-    }
-    if (flac.isReady()) resolve(flac);
-    else flac.on('ready', () => resolve(flac));
-  });
-  return libFlac;
 }
 
 /** STREAMINFO offsets in a `fLaC` stream: the frame sizes and the MD5 libFLAC learns only at the end. */

@@ -9,21 +9,30 @@
  *   melody latent), tempo, key and mode, and the style fields (groove, density, levels,
  *   brightness, width, legato) moved toward the prompt's and a draw from the edit's seed;
  *   `strength` 1 keeps the source's style but its groove, 0 takes the draw's.
+ *
+ * Uploaded audio (`importAudio`) becomes the same kept state: down-mixed (or spread) to the
+ * model's channels, resampled to its rate and rounded to 16 bits, so an extend or repaint keeps
+ * the uploaded samples outside the range. Its tempo, key and mode are estimated from the audio
+ * (./audio-analysis.ts) and kept as its conditioning (`imported` in the header), so new material
+ * lines up with it; a prompt that names them ("92 bpm, in A minor") overrides the estimate. Its
+ * style fields are the prompt's, and a remix renders the model's own song on the upload's tempo
+ * and key from a seed drawn from the upload's samples.
  */
 import type { EditParameters, EditSupport } from '../../../core/src/song-edits.ts';
 import { lyricsRhythm } from '../lyrics/lyrics-rhythm.ts';
 import { decodeKeptLatents, encodeKeptLatents } from './kept-latents.ts';
 import type { ModelManifest } from './manifest.ts';
 import type { MusicModel, PcmAudio } from './runtime.ts';
+import { resample } from '../audio/resample.ts';
+import { createHash } from 'node:crypto';
 import { seedToModelInput, seededRandom } from './seed.ts';
 import { EditUnsupportedError } from './song-model.ts';
 import type { RenderedSong, SongEditRequest, SongModelRequest } from './song-model.ts';
-import { encodePrompt } from './text-encoder.ts';
+import { encodePrompt, explicitTempoAndKey } from './text-encoder.ts';
+import { estimateTempoAndKey } from './audio-analysis.ts';
 
 /** The built-in model can run every edit. */
 export const BUILTIN_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: null };
-
-const BUILTIN_IMPORT_LACK = 'uploaded audio is not supported yet';
 
 /** Fade into and out of new material inside an edited range (10 ms). */
 export const FADE_SECONDS = 0.01;
@@ -73,7 +82,7 @@ export function builtinRenderer(model: MusicModel) {
   const manifest = model.manifest;
   const rate = manifest.sample_rate;
 
-  function keep(pcm: Int16Array, channels: number, inputs: RenderInputs): Uint8Array {
+  function keep(pcm: Int16Array, channels: number, inputs: RenderInputs, imported = false): Uint8Array {
     return encodeKeptLatents(
       {
         model: { name: manifest.name, version: manifest.version },
@@ -85,6 +94,7 @@ export function builtinRenderer(model: MusicModel) {
           rhythm: Array.from(inputs.rhythm),
           seed: inputs.seed.toString(),
           steps: inputs.steps,
+          ...(imported ? { imported: true } : {}),
         },
       },
       pcm,
@@ -123,6 +133,21 @@ export function builtinRenderer(model: MusicModel) {
     };
   }
 
+  /** An imported source's conditioning for an edit: the prompt's, with the upload's estimated tempo and key unless the prompt names them. */
+  function importedConditioning(prompt: string, prompted: Float32Array, estimated: readonly number[]): Float32Array {
+    const out = Float32Array.from(prompted);
+    const explicit = explicitTempoAndKey(prompt);
+    const bpm = fieldIndex(manifest, 'bpm');
+    if (explicit.bpm === undefined) out[bpm] = estimated[bpm] ?? out[bpm] ?? 0;
+    if (explicit.key === undefined) {
+      for (const name of ['key', 'minor'] as const) {
+        const i = fieldIndex(manifest, name);
+        out[i] = estimated[i] ?? out[i] ?? 0;
+      }
+    }
+    return out;
+  }
+
   async function edit(request: SongEditRequest, signal: AbortSignal): Promise<RenderedSong> {
     const decoded = decodeKeptLatents(request.sourceKept);
     if (!decoded.ok) throw new Error(decoded.error.message);
@@ -132,11 +157,15 @@ export function builtinRenderer(model: MusicModel) {
         `the source song was made by ${source.header.model.name}@${source.header.model.version}; this worker runs ${manifest.name}@${manifest.version}`,
       );
     }
-    const extra = source.header.extra as { conditioning: number[]; rhythm: number[]; seed: string };
+    const extra = source.header.extra as { conditioning: number[]; rhythm: number[]; seed: string; imported?: boolean };
+    const imported = extra.imported === true;
     const [channels = 2, sourceLength = 0] = source.header.shape;
-    const sourceConditioning = Float32Array.from(extra.conditioning);
     const encoded = encodePrompt(request.prompt, manifest.conditioning);
     const conditioning = Float32Array.from(encoded.conditioning);
+    // An upload's style is the prompt's; its tempo and key are the estimate, unless the prompt names them.
+    const sourceConditioning = imported
+      ? importedConditioning(request.prompt, conditioning, extra.conditioning)
+      : Float32Array.from(extra.conditioning);
     for (const name of KEPT_FIELDS) {
       const i = fieldIndex(manifest, name);
       conditioning[i] = sourceConditioning[i] ?? 0;
@@ -167,18 +196,59 @@ export function builtinRenderer(model: MusicModel) {
       conditioning: encoded.values,
       matchedWords: encoded.matched,
       tokens: 0,
-      kept: keep(out, channels, inputs),
+      kept: keep(out, channels, inputs, imported),
     };
+  }
+
+  /** Uploaded audio as the model's kept state: its channels, its rate, 16 bits. */
+  function importAudio(pcm: PcmAudio, signal: AbortSignal): Promise<Uint8Array> {
+    signal.throwIfAborted();
+    if (pcm.channels.length === 0) return Promise.reject(new EditUnsupportedError('the uploaded audio has no channels'));
+    const channels = mixChannels(pcm.channels, manifest.channels).map((channel) => resample(channel, pcm.sampleRate, rate));
+    const data = quantize(channels);
+    // A seed of the upload's own (a remix of the same upload draws the same song), below 2^48 as job seeds are.
+    const digest = createHash('sha256')
+      .update(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+      .digest();
+    const mono = mixChannels(channels, 1)[0] ?? new Float32Array(0);
+    const estimate = estimateTempoAndKey(mono, rate);
+    const conditioning = encodePrompt('', manifest.conditioning).conditioning;
+    conditioning[fieldIndex(manifest, 'bpm')] = estimate.bpm;
+    conditioning[fieldIndex(manifest, 'key')] = estimate.key;
+    conditioning[fieldIndex(manifest, 'minor')] = estimate.minor ? 1 : 0;
+    const inputs: RenderInputs = {
+      conditioning,
+      rhythm: Float32Array.from(manifest.conditioning.default_rhythm),
+      seed: digest.readBigUInt64BE(0) >> 16n,
+      steps: manifest.steps[0] ?? 1,
+    };
+    return Promise.resolve(keep(data, channels.length, inputs, true));
   }
 
   return {
     editSupport: BUILTIN_EDIT_SUPPORT,
     render,
     edit,
-    importSupport: BUILTIN_IMPORT_LACK as string | null,
-    importAudio: (_pcm: PcmAudio, _signal: AbortSignal): Promise<Uint8Array> =>
-      Promise.reject(new EditUnsupportedError(BUILTIN_IMPORT_LACK)),
+    importSupport: null as string | null,
+    importAudio,
   };
+}
+
+/**
+ * `input` as `count` channels: one channel spread to both, several averaged to one, or for two,
+ * the even-numbered channels averaged to the left and the odd-numbered to the right.
+ */
+function mixChannels(input: readonly Float32Array[], count: 1 | 2): Float32Array[] {
+  if (input.length === count) return [...input];
+  const length = input[0]?.length ?? 0;
+  const average = (channels: readonly Float32Array[]): Float32Array => {
+    const out = new Float32Array(length);
+    for (const channel of channels) for (let i = 0; i < length; i += 1) out[i] = (out[i] ?? 0) + (channel[i] ?? 0) / channels.length;
+    return out;
+  };
+  if (count === 1) return [average(input)];
+  if (input.length === 1) return [input[0] ?? new Float32Array(length), input[0] ?? new Float32Array(length)];
+  return [average(input.filter((_, c) => c % 2 === 0)), average(input.filter((_, c) => c % 2 === 1))];
 }
 
 /** The samples an extend or repaint makes anew: [from, to). */

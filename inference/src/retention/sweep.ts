@@ -7,6 +7,8 @@
  * - previews past their expiry (core/src/previews.ts, 24 hours after the request): object and
  *   clip row deleted (the preview job's record stays, so its status route answers 410, until
  *   `PREVIEW_RECORD_DAYS`);
+ * - uploaded source audio past its expiry (core/src/uploads.ts, `UPLOAD_RETENTION_DAYS` after the
+ *   upload): object deleted, row marked `deleted_at` (it stays as the record edits name);
  * - jobs left `processing` by a worker killed on its last attempt (pg-boss gives up on them
  *   silently): failed with GEN_005 once their attempt is long past the job time limit; previews alike.
  */
@@ -16,6 +18,7 @@ import { failAbandonedPreviews, prunePreviewRecords } from '../../../core/src/jo
 import { LOSSLESS_FORMATS, losslessObjectKey } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { findExpiredClips, forgetClip } from '../../../core/src/previews.ts';
+import { findExpiredUploads, markUploadDeleted } from '../../../core/src/uploads.ts';
 
 /** Second key "SMR" + 1 of the sweeper's advisory lock. */
 export const RETENTION_LOCK_KEY = 0x534d5201;
@@ -30,6 +33,7 @@ export interface SweepReport {
   ran: boolean;
   audioPurged: number;
   previewsDeleted: number;
+  uploadsDeleted: number;
   abandonedFailed: number;
   errors: string[];
 }
@@ -37,8 +41,8 @@ export interface SweepReport {
 export async function sweepRetention(db: Database, store: ObjectStore, options: SweepOptions): Promise<SweepReport> {
   return db.task(async (t) => {
     const lock = await t.one<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RETENTION_LOCK_KEY]);
-    if (!lock.ok) return { ran: false, audioPurged: 0, previewsDeleted: 0, abandonedFailed: 0, errors: [] };
-    const report: SweepReport = { ran: true, audioPurged: 0, previewsDeleted: 0, abandonedFailed: 0, errors: [] };
+    if (!lock.ok) return { ran: false, audioPurged: 0, previewsDeleted: 0, uploadsDeleted: 0, abandonedFailed: 0, errors: [] };
+    const report: SweepReport = { ran: true, audioPurged: 0, previewsDeleted: 0, uploadsDeleted: 0, abandonedFailed: 0, errors: [] };
     try {
       for (const row of await findExpiredAudio(t, BATCH)) {
         // Mark first (unless minted meanwhile), then delete; undo the mark if the delete fails.
@@ -69,6 +73,15 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
         }
         await forgetClip(t, clip.sessionId);
         report.previewsDeleted += 1;
+      }
+      for (const upload of await findExpiredUploads(t, BATCH)) {
+        const deleted = await store.delete(upload.objectKey);
+        if (!deleted.ok) {
+          report.errors.push(`${upload.objectKey}: ${deleted.error.message}`);
+          continue;
+        }
+        await markUploadDeleted(t, upload.id);
+        report.uploadsDeleted += 1;
       }
       report.abandonedFailed = await failAbandonedJobs(t, options.abandonedAfterSeconds);
       report.abandonedFailed += await failAbandonedPreviews(t, options.abandonedAfterSeconds, ABANDONED_JOB_MESSAGE);

@@ -11,16 +11,30 @@ export interface HeartbeatInfo {
   slots: number;
   /** What the model can edit (core/src/song-edits.ts `EditSupport`): the oracle refuses what no live worker can run. */
   editTasks: EditSupport;
+  /** Null when the model can import uploaded audio (`SongModel.importSupport`), else what it lacks. */
+  importLack: string | null;
 }
 
 export async function beat(db: Database, info: HeartbeatInfo, activeJobs: number): Promise<void> {
   await db.none(
-    `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, active_jobs, edit_tasks, last_seen)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+    `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, active_jobs, edit_tasks, import_lack,
+                                    last_seen)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
      ON CONFLICT (worker_id) DO UPDATE
        SET device = EXCLUDED.device, model_name = EXCLUDED.model_name, model_version = EXCLUDED.model_version,
-           slots = EXCLUDED.slots, active_jobs = EXCLUDED.active_jobs, edit_tasks = EXCLUDED.edit_tasks, last_seen = now()`,
-    [info.workerId, info.hostname, info.device, info.modelName, info.modelVersion, info.slots, activeJobs, JSON.stringify(info.editTasks)],
+           slots = EXCLUDED.slots, active_jobs = EXCLUDED.active_jobs, edit_tasks = EXCLUDED.edit_tasks,
+           import_lack = EXCLUDED.import_lack, last_seen = now()`,
+    [
+      info.workerId,
+      info.hostname,
+      info.device,
+      info.modelName,
+      info.modelVersion,
+      info.slots,
+      activeJobs,
+      JSON.stringify(info.editTasks),
+      info.importLack,
+    ],
   );
 }
 

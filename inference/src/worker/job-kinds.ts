@@ -46,6 +46,10 @@ import { publishObject } from '../../../core/src/publish-object.ts';
 import { readSourceCredentials } from '../audio/source-credentials.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import { latentsObjectKey } from '../../../core/src/song-edits.ts';
+import type { EditParameters } from '../../../core/src/song-edits.ts';
+import { UPLOAD_CONTENT_TYPES, decodeUploadedAudio } from '../../../core/src/audio/uploaded-audio.ts';
+import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
+import { editableSeconds, toPublicUploadId } from '../../../core/src/uploads.ts';
 import type { PipelineDeps, Song, SongRequest } from './pipeline.ts';
 import { PipelineError } from './pipeline.ts';
 
@@ -104,6 +108,8 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
 async function readEditSource(db: Queryable, store: ObjectStore, attempt: ClaimedJob): Promise<SongRequest['edit']> {
   const edit = attempt.edit;
   if (edit === undefined) return undefined;
+  if (edit.uploadId !== undefined) return readUploadSource(db, store, edit, edit.uploadId);
+  if (edit.sourceId === undefined) return undefined;
   const source = await db.oneOrNone<{ latents_key: string | null; audio_hash: string | null; manifest: string | null; purged: boolean }>(
     `SELECT latents_key, audio_hash, content_credentials->>'manifest' AS manifest, purged_at IS NOT NULL AS purged
        FROM generation_jobs WHERE id = $1`,
@@ -126,11 +132,57 @@ async function readEditSource(db: Queryable, store: ObjectStore, attempt: Claime
     throw new PipelineError('EDIT_SOURCE_GONE', `the source song's audio ${audioKey}: ${audio.error.code} ${audio.error.message}`);
   const credentials = await readSourceCredentials(audio.value.bytes, { audioHash: source.audio_hash, manifestLabel: source.manifest });
   if (!credentials.ok) throw new PipelineError(credentials.error.code, `the source song ${sourceId}: ${credentials.error.message}`);
-  const { sourceId: _source, task, ...parameters } = edit;
   return {
     parameters: edit,
     sourceKept: kept.value.bytes,
-    source: { jobId: sourceId, audioHash: source.audio_hash, manifest: source.manifest, task, parameters, credentials: credentials.value },
+    source: {
+      jobId: sourceId,
+      audioHash: source.audio_hash,
+      manifest: source.manifest,
+      task: edit.task,
+      parameters: editNumbers(edit),
+      credentials: credentials.value,
+    },
+  };
+}
+
+/** The numbers an edit's provenance records: a repaint's range, a remix's strength. */
+function editNumbers(edit: EditParameters): Record<string, number> {
+  if (edit.task === 'repaint') return { start: edit.start, end: edit.end };
+  if (edit.task === 'remix') return { strength: edit.strength };
+  return {};
+}
+
+/**
+ * An edit of an upload (core/src/uploads.ts): the file as uploaded, checked against the SHA-256
+ * recorded at upload, decoded by the decoder the oracle checked it with, cut to its whole
+ * seconds; the model imports it in the pipeline. One deleted by retention since admission fails
+ * the attempt (`EDIT_SOURCE_GONE`), one that no longer matches or decodes `EDIT_SOURCE_INVALID`.
+ */
+async function readUploadSource(db: Queryable, store: ObjectStore, edit: EditParameters, id: string): Promise<SongRequest['edit']> {
+  const upload = await db.oneOrNone<{ object_key: string; format: UploadFormat; sha256: string; duration: number; gone: boolean }>(
+    `SELECT object_key, format, sha256, duration, deleted_at IS NOT NULL OR expires_at <= now() AS gone FROM uploads WHERE id = $1`,
+    [id],
+  );
+  const uploadId = toPublicUploadId(id);
+  if (upload === null || upload.gone) throw new PipelineError('EDIT_SOURCE_GONE', `the upload ${uploadId} was deleted by retention`);
+  const file = await store.get(upload.object_key);
+  if (!file.ok) throw new PipelineError('EDIT_SOURCE_GONE', `the upload ${upload.object_key}: ${file.error.code} ${file.error.message}`);
+  const sha256 = `0x${createHash('sha256').update(file.value.bytes).digest('hex')}`;
+  if (sha256 !== upload.sha256) {
+    throw new PipelineError('EDIT_SOURCE_INVALID', `the upload ${uploadId} hashes to ${sha256}, it was recorded as ${upload.sha256}`);
+  }
+  const decoded = await decodeUploadedAudio(file.value.bytes);
+  if (!decoded.ok) throw new PipelineError('EDIT_SOURCE_INVALID', `the upload ${uploadId}: ${decoded.error.message}`);
+  const frames = editableSeconds(upload.duration) * decoded.value.sampleRate;
+  return {
+    parameters: edit,
+    sourceAudio: { sampleRate: decoded.value.sampleRate, channels: decoded.value.channels.map((channel) => channel.subarray(0, frames)) },
+    source: {
+      task: edit.task,
+      parameters: editNumbers(edit),
+      upload: { uploadId, sha256: upload.sha256, format: UPLOAD_CONTENT_TYPES[upload.format] },
+    },
   };
 }
 

@@ -16,6 +16,7 @@ import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { MAX_LYRICS_TOKENS } from '../lyrics/lyrics-generator.ts';
 import type { RenderedSong, SongModel } from '../model/song-model.ts';
+import type { PcmAudio } from '../model/runtime.ts';
 import type { EditProvenance } from '../audio/content-credentials.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
@@ -31,9 +32,14 @@ export interface SongRequest {
   /** The public id the song is published under (`gen_…`, a preview's session id), named in its content credentials. */
   jobId: string;
   kind: 'song' | 'preview';
-  /** An edit of a song: its parameters, the source's kept latents and what names it in provenance. */
-  edit?: { parameters: EditParameters; sourceKept: Uint8Array; source: EditProvenance };
+  /**
+   * An edit: its parameters, what names its source in provenance, and the source itself: a song's
+   * kept latents, or the decoded PCM of an upload, which the model imports first.
+   */
+  edit?: EditInput;
 }
+
+export type EditInput = { parameters: EditParameters; source: EditProvenance } & ({ sourceKept: Uint8Array } | { sourceAudio: PcmAudio });
 
 export interface PipelineDeps {
   model: SongModel;
@@ -156,10 +162,14 @@ export async function generateSong(
     steps: request.steps,
   };
   const modelProgress = (fraction: number): void => progress(10 + Math.floor(fraction * 40));
-  const rendered: RenderedSong =
-    request.edit === undefined
-      ? await model.render(modelRequest, signal, modelProgress)
-      : await model.edit({ ...modelRequest, edit: request.edit.parameters, sourceKept: request.edit.sourceKept }, signal, modelProgress);
+  const edit = request.edit;
+  let rendered: RenderedSong;
+  if (edit === undefined) rendered = await model.render(modelRequest, signal, modelProgress);
+  else {
+    // Uploaded audio becomes the model's own kept state first, as if the model had made it.
+    const sourceKept = 'sourceKept' in edit ? edit.sourceKept : await model.importAudio(edit.sourceAudio, signal);
+    rendered = await model.edit({ ...modelRequest, edit: edit.parameters, sourceKept }, signal, modelProgress);
+  }
   const pcm = rendered.pcm;
   const expectedSamples = request.durationSeconds * pcm.sampleRate;
   if (pcm.channels.length === 0 || pcm.channels.some((channel) => channel.length !== expectedSamples)) {

@@ -125,7 +125,10 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
   const sweep = (): void => {
     sweepRetention(db, store, { abandonedAfterSeconds: 2 * JOB_TIME_LIMIT_SECONDS + 120 }).then(
       (report) => {
-        if (report.ran && (report.audioPurged + report.previewsDeleted + report.abandonedFailed > 0 || report.errors.length > 0)) {
+        if (
+          report.ran &&
+          (report.audioPurged + report.previewsDeleted + report.uploadsDeleted + report.abandonedFailed > 0 || report.errors.length > 0)
+        ) {
           logger.info({ ...report }, 'retention sweep');
         }
       },

@@ -110,6 +110,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     modelVersion: model.version,
     slots: settings.concurrency,
     editTasks: model.editSupport,
+    importLack: model.importSupport,
   };
   const running = new Set<AbortController>();
   const loops: Promise<void>[] = [];

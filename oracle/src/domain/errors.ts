@@ -40,6 +40,13 @@ export const ERROR_CODES = [
   'EDIT_003',
   'EDIT_004',
   'EDIT_005',
+  // Uploads (oracle/src/domain/uploads.ts): not audio or a format not taken (UPLOAD_001), a taken
+  // format that does not decode (UPLOAD_002), empty or shorter than 1 s (UPLOAD_003), the
+  // uploader did not confirm they hold the rights to it (UPLOAD_004).
+  'UPLOAD_001',
+  'UPLOAD_002',
+  'UPLOAD_003',
+  'UPLOAD_004',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -75,6 +82,10 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   EDIT_003: 410,
   EDIT_004: 400,
   EDIT_005: 422,
+  UPLOAD_001: 415,
+  UPLOAD_002: 400,
+  UPLOAD_003: 400,
+  UPLOAD_004: 400,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,

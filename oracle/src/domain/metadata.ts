@@ -8,6 +8,7 @@ import type { CID } from 'multiformats/cid';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import { PUBLIC_JOB_ID_PREFIX, audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
+import { PUBLIC_UPLOAD_ID_PREFIX } from '../../../core/src/uploads.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ContentCredentialsRecord } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
@@ -85,13 +86,14 @@ export interface GenerationRecord {
   model: ModelRecord | null;
   /** The C2PA manifest embedded in the audio (docs/content-credentials.md); null for older audio. */
   content_credentials: ContentCredentialsRecord | null;
-  /** An edited song's source (docs/api.md "Edit a song"): its job, audio hash, the task and its parameters. */
+  /** An edited song's source (docs/api.md "Edit a song"): its job and audio hash, or its upload's id, SHA-256 and format; the task and its parameters. */
   edit_of?: EditOfRecord;
 }
 
-export interface EditOfRecord {
-  job_id: string;
-  audio_hash: string | null;
+export type EditOfRecord = EditDone &
+  ({ job_id: string; audio_hash: string | null } | { upload_id: string; sha256: string; format: string });
+
+interface EditDone {
   task: string;
   start?: number;
   end?: number;
@@ -221,9 +223,13 @@ export async function publishMetadata(
       `SELECT j.id, j.audio_hash, j.duration, j.actual_duration, j.prompt, j.used_lyrics, j.seed::text AS seed, j.model_name, j.model_version,
               j.content_credentials,
               CASE WHEN j.edit IS NULL THEN NULL
+                   WHEN j.edit_upload_id IS NOT NULL
+                   THEN j.edit || jsonb_build_object('upload_id', '${PUBLIC_UPLOAD_ID_PREFIX}' || j.edit_upload_id::text,
+                                                     'sha256', upload.sha256, 'format', upload.format)
                    ELSE j.edit || jsonb_build_object('job_id', '${PUBLIC_JOB_ID_PREFIX}' || j.edit_source_id::text, 'audio_hash', source.audio_hash)
               END AS edit_of
          FROM generation_jobs j LEFT JOIN generation_jobs source ON source.id = j.edit_source_id
+              LEFT JOIN uploads upload ON upload.id = j.edit_upload_id
         WHERE j.id = $1 AND j.user_id = $2 AND j.status = ${sqlStatus(JOB_STATUS.completed)}`,
       [linkedId, userId],
     );

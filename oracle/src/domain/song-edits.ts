@@ -11,6 +11,11 @@
  * 5. EDIT_005 (422): no live worker runs the model that made the source, or its model cannot
  *    run the task (the message names what it lacks).
  * The tier's maximum duration (GEN_004) applies to the result as to any song.
+ *
+ * An edit of an upload (core/src/uploads.ts) passes the same codes where they fit: EDIT_001 the
+ * upload is not the caller's; EDIT_003 retention deleted it or it expired; EDIT_004 against its
+ * whole seconds; EDIT_005 when no live worker's model can import uploaded audio (the message
+ * names what it lacks) and run the task.
  */
 import type { Queryable } from '../../../core/src/db/database.ts';
 import { HEARTBEAT_STALE_SECONDS, toPublicJobId } from '../../../core/src/generation-queue.ts';
@@ -18,13 +23,14 @@ import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import { MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
 import type { EditParameters, SongEdit } from '../../../core/src/song-edits.ts';
+import { UPLOAD_RETENTION_DAYS, editableSeconds, parsePublicUploadId } from '../../../core/src/uploads.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import { parsePublicJobId } from './jobs.ts';
 
-/** An edit as the API takes it: the source's public id (`gen_…`) and the parameters. */
+/** An edit as the API takes it: the source's public id (a song's `gen_…` or an upload's `upl_…`) and the parameters. */
 export interface EditRequest {
-  sourceJobId: string;
+  source: { jobId: string } | { uploadId: string };
   parameters: EditParameters;
 }
 
@@ -72,8 +78,9 @@ export function checkEditRange(parameters: EditParameters, duration: number, sou
 
 /** Checks an edit of `userId`'s song (the order above); the edit as the job stores it. */
 export async function checkEdit(db: Queryable, userId: string, edit: EditRequest, duration: number): Promise<Result<SongEdit>> {
-  const publicId = edit.sourceJobId.slice(0, 64);
-  const id = parsePublicJobId(edit.sourceJobId);
+  if ('uploadId' in edit.source) return checkUploadEdit(db, userId, edit.source.uploadId, edit.parameters, duration);
+  const publicId = edit.source.jobId.slice(0, 64);
+  const id = parsePublicJobId(edit.source.jobId);
   const source =
     id === null
       ? null
@@ -144,4 +151,69 @@ async function editLack(db: Queryable, model: string, task: string): Promise<str
     same.map((worker) => (worker.declared ? worker.lack : `the worker does not say it can ${task}`)).find((text) => text !== null) ??
     `cannot ${task}`
   );
+}
+
+interface UploadRow {
+  id: string;
+  duration: number;
+  gone: boolean;
+}
+
+/** The checks of an edit of an upload (EDIT_001, EDIT_003, EDIT_004, EDIT_005 as above). */
+async function checkUploadEdit(
+  db: Queryable,
+  userId: string,
+  publicUploadId: string,
+  parameters: EditParameters,
+  duration: number,
+): Promise<Result<SongEdit>> {
+  const id = parsePublicUploadId(publicUploadId);
+  const upload =
+    id === null
+      ? null
+      : await db.oneOrNone<UploadRow>(
+          `SELECT id, duration, deleted_at IS NOT NULL OR expires_at <= now() AS gone FROM uploads WHERE id = $1 AND user_id = $2`,
+          [id, userId],
+        );
+  const fields = { source_upload_id: publicUploadId.slice(0, 64) };
+  if (upload === null) {
+    return fail(
+      appError('EDIT_001', 'Source upload not found', { details: 'edit.source_upload_id: no upload with this id belongs to you', fields }),
+    );
+  }
+  if (upload.gone) {
+    return fail(
+      appError('EDIT_003', 'The source upload was deleted by retention', {
+        details: `uploads are deleted ${UPLOAD_RETENTION_DAYS} days after they were made; upload the audio again`,
+        fields,
+      }),
+    );
+  }
+  const range = checkEditRange(parameters, duration, editableSeconds(upload.duration));
+  if (range !== null) return fail(range);
+  const lack = await importLack(db, parameters.task);
+  if (lack !== null) {
+    return fail(
+      appError('EDIT_005', `No live worker can ${parameters.task} uploaded audio: ${lack}`, {
+        details: lack,
+        fields: { task: parameters.task, ...fields },
+      }),
+    );
+  }
+  return ok({ ...parameters, uploadId: upload.id });
+}
+
+/** Null when a live worker's model can import uploaded audio and run `task`; else what they lack. */
+async function importLack(db: Queryable, task: string): Promise<string | null> {
+  const workers = await db.any<{ model: string; import_lack: string | null; lack: string | null; declared: boolean }>(
+    `SELECT model_name || '@' || model_version AS model, import_lack, edit_tasks->>$2 AS lack, edit_tasks ? $2 AS declared
+       FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
+    [HEARTBEAT_STALE_SECONDS, task],
+  );
+  if (workers.some((worker) => worker.import_lack === null && worker.declared && worker.lack === null)) return null;
+  if (workers.length === 0) return 'no worker is live';
+  const worker = workers.find((w) => w.import_lack !== null) ?? workers[0];
+  if (worker === undefined) return 'no worker is live';
+  if (worker.import_lack !== null) return `${worker.model} cannot import uploaded audio: ${worker.import_lack}`;
+  return `${worker.model} ${worker.declared ? (worker.lack ?? `cannot ${task}`) : `does not say it can ${task}`}`;
 }

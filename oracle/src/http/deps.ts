@@ -7,6 +7,7 @@ import type { SessionTokenKeys } from '../domain/session-token.ts';
 import type { MetadataDeps } from '../domain/metadata.ts';
 import type { ModelLicencePolicy } from '../domain/model-licence.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
@@ -56,6 +57,13 @@ export interface PreviewServices {
   objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
 }
 
+/** POST /api/uploads: the private store the uploads go to. */
+export interface UploadServices {
+  objectStore: Pick<ObjectStore, 'put' | 'delete'>;
+  /** Decodes each upload in a worker thread (core/src/audio/audio-prober.ts). */
+  prober: Pick<AudioProber, 'probe'>;
+}
+
 /** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */
 export interface AppDeps {
   db: Database;
@@ -75,6 +83,7 @@ export interface AppDeps {
   mint?: MintServices;
   trading?: TradingServices;
   previews?: PreviewServices;
+  uploads?: UploadServices;
   /** Routers that are no API operations and need no token and no limit (the development IPFS gateway at /ipfs, the web app). */
   publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
   /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */

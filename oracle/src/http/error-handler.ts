@@ -7,6 +7,7 @@ import { sendError } from './error-response.ts';
 interface BodyParserError {
   type: string;
   status?: number;
+  limit?: number;
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
@@ -34,7 +35,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (isBodyParserError(error)) {
       if (error.type === 'entity.too.large') {
-        sendError(req, res, appError('PAYLOAD_TOO_LARGE', 'Request body too large'));
+        const limit = typeof error.limit === 'number' ? { details: `the limit is ${error.limit} bytes` } : {};
+        sendError(req, res, appError('PAYLOAD_TOO_LARGE', 'Request body too large', limit));
       } else if (error.type === 'entity.parse.failed') {
         sendError(req, res, appError('VALIDATION_ERROR', 'Request body is not valid JSON'));
       } else {

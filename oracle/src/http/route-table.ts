@@ -57,6 +57,8 @@ import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/
 import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler } from './routes/public-songs.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
+import { uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
+import { MAX_UPLOAD_BYTES } from '../../../core/src/uploads.ts';
 import { rotateWebhookSecretHandler, webhookSecretHandler } from './routes/webhooks.ts';
 import { rotateWebhookSecretDocs, webhookSecretDocs } from './webhooks-openapi.ts';
 
@@ -161,6 +163,17 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     idempotency: { varyOn: ['prefer'] },
     handle: createJob,
     docs: createJobDocs,
+  }),
+  // Audio of the caller's own that an edit starts from: the file is the body, read raw.
+  bearerRoute({
+    method: 'post',
+    path: '/api/uploads',
+    operationId: 'uploadAudio',
+    charge: { by: 'session', category: 'general' },
+    body: { limit: MAX_UPLOAD_BYTES, raw: true },
+    input: uploadInput,
+    handle: (deps) => deps.uploads && uploadHandler({ db: deps.db, ...deps.uploads }),
+    docs: uploadDocs,
   }),
   bearerRoute({
     method: 'get',

@@ -29,6 +29,12 @@ export const BEARER_SCHEME = 'bearer';
 /** Bodies of most routes are small; a route that takes more says so (`body.limit`). */
 export const DEFAULT_BODY_LIMIT = '64kb';
 
+export interface BodyRule {
+  /** Bytes, or a size such as '64kb'. */
+  limit: string | number;
+  raw?: boolean;
+}
+
 /** What an entry adds to /openapi.json besides its method, path, operationId and security. */
 export type RouteDocs = Omit<RouteConfig, 'method' | 'path' | 'operationId' | 'security'>;
 
@@ -41,8 +47,11 @@ interface RouteFields<Input> {
   /** Unique; code generators name their methods by it. */
   operationId: string;
   docs: RouteDocs;
-  /** A JSON body parser with this limit runs before the input check (routes that read a body). */
-  body?: { limit: string };
+  /**
+   * A body parser with this limit runs before the input check (routes that read a body): JSON, or
+   * with `raw` the bytes as sent whatever their type (an upload), in `req.body` as a Buffer.
+   */
+  body?: BodyRule;
   /** Reads and validates path, query and body; an error answers 400 before anything is charged. */
   input?: (req: Request) => Result<Input, AppError>;
 }
@@ -97,9 +106,9 @@ export function expressPath(path: string): string {
 const noInput = (): Result<undefined, AppError> => ({ ok: true, value: undefined });
 
 /** The JSON body parser of `body`, as a step that rejects with the parser's error (./error-handler.ts answers it). */
-function bodyReader(body: { limit: string } | undefined): (req: Request, res: Response) => Promise<void> {
+function bodyReader(body: BodyRule | undefined): (req: Request, res: Response) => Promise<void> {
   if (body === undefined) return async () => {};
-  const parse = express.json({ limit: body.limit });
+  const parse = body.raw === true ? express.raw({ type: () => true, limit: body.limit }) : express.json({ limit: body.limit });
   return (req, res) =>
     new Promise((resolve, reject) => {
       void parse(req, res, (error?: unknown) =>

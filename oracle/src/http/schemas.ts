@@ -101,21 +101,46 @@ const editFields = {
     .meta({ description: `Remix only: how closely the remix follows the source, 0 to 1 (default ${DEFAULT_REMIX_STRENGTH}).` }),
 };
 
+/** Exactly one source: a song of the caller's or audio they uploaded. */
+function refineSource(jobField: string, uploadField: string) {
+  return (edit: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    const given = [jobField, uploadField].filter((field) => edit[field] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [jobField],
+        message: given.length === 0 ? `give ${jobField} or ${uploadField}` : `give ${jobField} or ${uploadField}, not both`,
+      });
+    }
+  };
+}
+
+const sourceIdSchema = z.string().min(1).max(100);
+
 export const editRequestSchema = z
   .strictObject({
-    source_job_id: z.string().min(1).max(100).meta({ description: 'The song to edit: one of your completed jobs (`gen_…`).' }),
+    source_job_id: sourceIdSchema.optional().meta({ description: 'The song to edit: one of your completed jobs (`gen_…`).' }),
+    source_upload_id: sourceIdSchema.optional().meta({
+      description: 'Or the audio to edit: one of your uploads (`upl_…`, POST /api/uploads). Exactly one of the two.',
+    }),
     ...editFields,
   })
   .superRefine(refineEdit)
+  .superRefine(refineSource('source_job_id', 'source_upload_id'))
   .meta({
     id: 'EditRequest',
     description:
-      "Extension: edit one of your completed songs instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's). Charged and limited as a generation.",
+      "Extension: edit one of your completed songs, or audio you uploaded, instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's, an upload's whole seconds). Charged and limited as a generation.",
   });
 
 export const editRequestVariantBSchema = z
-  .strictObject({ sourceJobId: z.string().min(1).max(100).meta({ description: 'The song to edit (`gen_…`).' }), ...editFields })
+  .strictObject({
+    sourceJobId: sourceIdSchema.optional().meta({ description: 'The song to edit (`gen_…`).' }),
+    sourceUploadId: sourceIdSchema.optional().meta({ description: 'Or the upload to edit (`upl_…`); exactly one of the two.' }),
+    ...editFields,
+  })
   .superRefine(refineEdit)
+  .superRefine(refineSource('sourceJobId', 'sourceUploadId'))
   .meta({ id: 'EditRequestVariantB', description: 'Variant B spelling of EditRequest.' });
 
 export const generateRequestSchema = z

@@ -84,21 +84,25 @@ export type SongEditTask =
   | { task: 'repaint'; /** Seconds of the source made anew: [start, end). */ start: number; end: number }
   | { task: 'remix'; /** 0 to 1: how closely the remix follows the source (default 0.5). */ strength?: number };
 
-export type EditSongParameters = SongEditTask & {
-  /** The song to edit: one of the signed-in user's completed jobs (`gen_…`). */
-  sourceJobId: string;
-  /** The source's length in seconds (its status' `duration`). */
-  sourceDuration: number;
-  /** What the new material should be. */
-  prompt: string;
-  seed?: number;
-  webhook?: string;
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-};
+/** What an edit starts from: one of the signed-in user's completed songs, or audio they uploaded (`uploadAudio`). */
+export type SongEditSource =
+  | { /** `gen_…`: one of the signed-in user's completed jobs. */ sourceJobId: string; sourceUploadId?: never }
+  | { /** `upl_…`: one of the signed-in user's uploads. */ sourceUploadId: string; sourceJobId?: never };
+
+export type EditSongParameters = SongEditTask &
+  SongEditSource & {
+    /** The source's length in seconds (a song's status' `duration`, an upload's `duration`: its whole seconds are edited). */
+    sourceDuration: number;
+    /** What the new material should be. */
+    prompt: string;
+    seed?: number;
+    webhook?: string;
+    idempotencyKey?: string;
+    signal?: AbortSignal;
+  };
 
 /**
- * Edits one of the signed-in user's completed songs (POST /api/generate with `edit`): extend it by
+ * Edits one of the signed-in user's completed songs, or audio they uploaded, (POST /api/generate with `edit`): extend it by
  * `seconds`, repaint `start` to `end`, or remix it. The kept parts stay the source's audio. An edit
  * is a generation job: charged and limited as one, followed with `waitForJob`, `jobEvents`,
  * webhooks, and cancelled with `cancelJob`. Refusals reject with `SongmintApiError` (EDIT_001 to
@@ -106,15 +110,19 @@ export type EditSongParameters = SongEditTask & {
  */
 export async function editSong(api: SongmintApi, parameters: EditSongParameters): Promise<GenerationJob> {
   requireSession(api);
-  const { sourceJobId, sourceDuration, prompt, seed, webhook, signal } = parameters;
+  const { prompt, seed, webhook, signal } = parameters;
   const idempotencyKey = parameters.idempotencyKey ?? globalThis.crypto.randomUUID();
+  const source =
+    parameters.sourceUploadId === undefined ? { source_job_id: parameters.sourceJobId } : { source_upload_id: parameters.sourceUploadId };
+  // An upload is edited on its whole seconds (a song's length is whole seconds already).
+  const sourceDuration = Math.floor(parameters.sourceDuration);
   const edit =
     parameters.task === 'extend'
-      ? { source_job_id: sourceJobId, task: 'extend' as const }
+      ? { ...source, task: 'extend' as const }
       : parameters.task === 'repaint'
-        ? { source_job_id: sourceJobId, task: 'repaint' as const, start: parameters.start, end: parameters.end }
+        ? { ...source, task: 'repaint' as const, start: parameters.start, end: parameters.end }
         : {
-            source_job_id: sourceJobId,
+            ...source,
             task: 'remix' as const,
             ...(parameters.strength === undefined ? {} : { strength: parameters.strength }),
           };

@@ -209,6 +209,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload audio of your own to edit (extension of the spec)
+         * @description The file itself is the body: WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival; what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
+         */
+        post: operations["uploadAudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/secret": {
         parameters: {
             query?: never;
@@ -575,12 +595,14 @@ export interface components {
             /** @enum {string} */
             task: "extend" | "repaint" | "remix";
         };
-        /** @description Extension: edit one of your completed songs instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's). Charged and limited as a generation. */
+        /** @description Extension: edit one of your completed songs, or audio you uploaded, instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's, an upload's whole seconds). Charged and limited as a generation. */
         EditRequest: {
             /** @description Repaint only: where it ends (seconds, at least 1 s after start, at most the song). */
             end?: number;
             /** @description The song to edit: one of your completed jobs (`gen_…`). */
-            source_job_id: string;
+            source_job_id?: string;
+            /** @description Or the audio to edit: one of your uploads (`upl_…`, POST /api/uploads). Exactly one of the two. */
+            source_upload_id?: string;
             /** @description Repaint only: where the new material starts (seconds). */
             start?: number;
             /** @description Remix only: how closely the remix follows the source, 0 to 1 (default 0.5). */
@@ -596,7 +618,9 @@ export interface components {
             /** @description Repaint only: where it ends (seconds, at least 1 s after start, at most the song). */
             end?: number;
             /** @description The song to edit (`gen_…`). */
-            sourceJobId: string;
+            sourceJobId?: string;
+            /** @description Or the upload to edit (`upl_…`); exactly one of the two. */
+            sourceUploadId?: string;
             /** @description Repaint only: where the new material starts (seconds). */
             start?: number;
             /** @description Remix only: how closely the remix follows the source, 0 to 1 (default 0.5). */
@@ -612,7 +636,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -1431,6 +1455,31 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
             pools: components["schemas"]["TradingPool"][];
+        };
+        Upload: {
+            bytes: number;
+            channels: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds, as decoded (to the millisecond). An edit works on its whole seconds. */
+            duration: number;
+            /**
+             * Format: date-time
+             * @description When retention deletes the file (30 days after the upload).
+             */
+            expires_at: string;
+            /** @enum {string} */
+            format: "wav" | "flac" | "mp3";
+            /**
+             * Format: date-time
+             * @description When the uploader confirmed the rights statement (recorded with it).
+             */
+            rights_confirmed_at: string;
+            sample_rate: number;
+            /** @description SHA-256 of the file as uploaded; edits made from it name it. */
+            sha256: string;
+            /** @example upl_5b0e7a52-3c1d-4f0e-9a51-0d2a7c9e4b13 */
+            upload_id: string;
         };
         UserProfile: {
             /** Format: date-time */
@@ -2471,6 +2520,96 @@ export interface operations {
                 };
             };
             /** @description Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    uploadAudio: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Confirms the rights statement above (required). */
+                "Songmint-Rights-Confirmed": "true";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "audio/flac": string;
+                "audio/mpeg": string;
+                "audio/wav": string;
+            };
+        };
+        responses: {
+            /** @description Upload taken. */
+            201: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode; UPLOAD_003 no audio or shorter than 1 s; GEN_004 longer than your tier allows. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The file is larger than 104857600 bytes (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description UPLOAD_001: not WAV, FLAC or MP3, or an encoding of them not taken. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
             503: {
                 headers: {
                     [name: string]: unknown;

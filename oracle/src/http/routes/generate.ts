@@ -74,7 +74,12 @@ export function generateInput(req: Request): Result<GenerateInput> {
   const { edit, ...song } = parsed.data;
   return ok({
     variant: 'B',
-    request: { ...song, steps: 27, withLyrics: false, ...(edit === undefined ? {} : { edit: toEditRequest(edit.sourceJobId, edit) }) },
+    request: {
+      ...song,
+      steps: 27,
+      withLyrics: false,
+      ...(edit === undefined ? {} : { edit: toEditRequest({ jobId: edit.sourceJobId, uploadId: edit.sourceUploadId }, edit) }),
+    },
   });
 }
 
@@ -139,19 +144,25 @@ export function toGenerationRequest(body: z.infer<typeof generateRequestSchema>)
   return {
     ...toSongInput(body),
     ...(body.webhook === undefined ? {} : { webhookUrl: body.webhook }),
-    ...(body.edit === undefined ? {} : { edit: toEditRequest(body.edit.source_job_id, body.edit) }),
+    ...(body.edit === undefined
+      ? {}
+      : { edit: toEditRequest({ jobId: body.edit.source_job_id, uploadId: body.edit.source_upload_id }, body.edit) }),
   };
 }
 
-/** An edit's parameters per task (the schema checked which fields each task takes). */
-function toEditRequest(sourceJobId: string, edit: { task: EditTask; start?: number; end?: number; strength?: number }): EditRequest {
+/** An edit's source and parameters per task (the schema checked there is one source and which fields each task takes). */
+function toEditRequest(
+  ids: { jobId?: string | undefined; uploadId?: string | undefined },
+  edit: { task: EditTask; start?: number | undefined; end?: number | undefined; strength?: number | undefined },
+): EditRequest {
+  const source: EditRequest['source'] = ids.uploadId === undefined ? { jobId: ids.jobId ?? '' } : { uploadId: ids.uploadId };
   switch (edit.task) {
     case 'extend':
-      return { sourceJobId, parameters: { task: 'extend' } };
+      return { source, parameters: { task: 'extend' } };
     case 'repaint':
-      return { sourceJobId, parameters: { task: 'repaint', start: edit.start ?? 0, end: edit.end ?? 0 } };
+      return { source, parameters: { task: 'repaint', start: edit.start ?? 0, end: edit.end ?? 0 } };
     case 'remix':
-      return { sourceJobId, parameters: { task: 'remix', strength: edit.strength ?? DEFAULT_REMIX_STRENGTH } };
+      return { source, parameters: { task: 'remix', strength: edit.strength ?? DEFAULT_REMIX_STRENGTH } };
   }
 }
 

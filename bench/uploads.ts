@@ -1,0 +1,95 @@
+/**
+ * Upload decoding benchmark (`npm run bench:uploads`): how long core/src/audio/uploaded-audio.ts
+ * takes to decode the longest upload a tier takes (240 s, 48 kHz stereo pink noise) as WAV 24-bit,
+ * FLAC 16 and 24-bit and MP3 320 kbps, all made by ffmpeg, against ffmpeg decoding the same file
+ * to 32-bit float (the baseline, a native decoder in its own process), in the same run. The
+ * oracle decodes every upload on arrival in a worker thread (core/src/audio/audio-prober.ts):
+ * the figure is how long one upload holds it, and why that is not the event loop.
+ *
+ * Environment: BENCH_UPLOAD_ROUNDS (default 3), BENCH_UPLOAD_SECONDS (default 240).
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { decodeUploadedAudio } from '../core/src/audio/uploaded-audio.ts';
+import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
+
+const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_UPLOAD_SECONDS ?? 240);
+const run = promisify(execFile);
+
+const FORMATS = [
+  { name: 'WAV 24-bit', file: 'upload.wav', args: ['-c:a', 'pcm_s24le'] },
+  { name: 'FLAC 16-bit', file: 'upload16.flac', args: ['-c:a', 'flac', '-sample_fmt', 's16'] },
+  { name: 'FLAC 24-bit', file: 'upload24.flac', args: ['-c:a', 'flac', '-sample_fmt', 's32'] },
+  { name: 'MP3 320 kbps', file: 'upload.mp3', args: ['-c:a', 'libmp3lame', '-b:a', '320k'] },
+] as const;
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+const dir = await makeTempDir('bench-uploads');
+const rows: { format: string; bytes: number; decodeMs: number; ffmpegMs: number }[] = [];
+try {
+  for (const format of FORMATS) {
+    const path = join(dir.path, format.file);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `anoisesrc=d=${SECONDS}:c=pink:r=48000:a=0.3`,
+      '-ac',
+      '2',
+      ...format.args,
+      path,
+    ]);
+    const bytes = new Uint8Array(await readFile(path));
+    const ours: number[] = [];
+    const baseline: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      let started = performance.now();
+      const decoded = await decodeUploadedAudio(bytes);
+      ours.push(performance.now() - started);
+      if (!decoded.ok || decoded.value.frames !== SECONDS * 48000) throw new Error(`${format.name} did not decode whole`);
+      started = performance.now();
+      await run('ffmpeg', ['-v', 'error', '-i', path, '-f', 'f32le', '-y', join(dir.path, 'out.raw')]);
+      baseline.push(performance.now() - started);
+    }
+    rows.push({ format: format.name, bytes: bytes.length, decodeMs: Math.round(median(ours)), ffmpegMs: Math.round(median(baseline)) });
+  }
+} finally {
+  await dir.remove();
+}
+
+const report = {
+  date: new Date().toISOString(),
+  machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  rows,
+};
+const results = fileURLToPath(new URL('./results/', import.meta.url));
+await mkdir(results, { recursive: true });
+await writeFile(join(results, 'uploads.json'), `${JSON.stringify(report, null, 2)}\n`);
+const table = rows
+  .map(
+    (r) =>
+      `| ${r.format} | ${(r.bytes / 1e6).toFixed(1)} MB | ${r.decodeMs} | ${Math.round((SECONDS * 1000) / r.decodeMs)}x | ${r.ffmpegMs} |`,
+  )
+  .join('\n');
+const markdown = `# Upload decoding: core/src/audio/uploaded-audio.ts vs ffmpeg
+
+${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}; ${SECONDS} s of 48 kHz stereo pink noise made by ffmpeg; median of ${ROUNDS} rounds.
+
+| format | file | decode ms | realtime | ffmpeg to f32 ms (baseline, own process) |
+|---|---:|---:|---:|---:|
+${table}
+
+The oracle decodes an upload on arrival in its probe thread (core/src/audio/audio-prober.ts), off its event loop: "decode ms" is how long the longest upload a tier takes holds that thread.
+`;
+await writeFile(join(results, 'uploads.md'), markdown);
+process.stdout.write(markdown);

@@ -1,0 +1,155 @@
+/**
+ * Taking an upload (docs/api.md "Upload audio"): the checks an uploaded file passes, in this
+ * order, each refusal storing nothing (and the route's charge given back, as for any 400/415):
+ *
+ * 1. UPLOAD_004 (400): the uploader did not confirm they hold the rights to the audio;
+ * 2. UPLOAD_001 (415): not WAV, FLAC or MP3, or an encoding of them not taken
+ *    (core/src/audio/uploaded-audio.ts lists what is);
+ * 3. UPLOAD_002 (400): a taken format whose audio does not decode;
+ * 4. UPLOAD_003 (400): an empty body, no audio, or shorter than `MIN_UPLOAD_SECONDS`;
+ * 5. GEN_004 (400): longer than the caller's tier allows a song to be.
+ * The byte limit (`MAX_UPLOAD_BYTES`, 413 PAYLOAD_TOO_LARGE) is the route's body limit.
+ *
+ * A taken upload is stored privately at `uploads/<upload_id>.<ext>` exactly as uploaded (with its
+ * SHA-256 as the store's checksum), then recorded with the rights statement the uploader
+ * confirmed, in one transaction: a failed store leaves no row, a failed row no reachable object.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
+import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
+import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
+import type { Database } from '../../../core/src/db/database.ts';
+import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { MIN_UPLOAD_SECONDS, UPLOAD_RETENTION_DAYS, toPublicUploadId, uploadObjectKey } from '../../../core/src/uploads.ts';
+import { checkTierDuration } from './generation.ts';
+import { appError, fail, ok } from './errors.ts';
+import type { Result } from './errors.ts';
+import type { SessionUser } from './request-charge.ts';
+
+/**
+ * What an uploader confirms (the `Songmint-Rights-Confirmed: true` header), recorded with the
+ * upload. A new wording gets a new version, so each record says which one was confirmed.
+ */
+export const RIGHTS_STATEMENT =
+  'v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights.';
+
+export interface UploadView {
+  upload_id: string;
+  format: UploadFormat;
+  /** Seconds, as decoded. */
+  duration: number;
+  sample_rate: number;
+  channels: number;
+  bytes: number;
+  /** `0x` + SHA-256 of the file as uploaded. */
+  sha256: string;
+  rights_confirmed_at: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface UploadDeps {
+  db: Database;
+  objectStore: Pick<ObjectStore, 'put' | 'delete'>;
+  /** Decodes uploads off the event loop. */
+  prober: Pick<AudioProber, 'probe'>;
+}
+
+/** Rounds seconds to the millisecond, as the API answers them. */
+const millis = (seconds: number): number => Math.round(seconds * 1000) / 1000;
+
+/** Checks, stores and records one upload of `user`'s. */
+export async function takeUpload(
+  deps: UploadDeps,
+  user: SessionUser,
+  bytes: Uint8Array,
+  rightsConfirmed: boolean,
+): Promise<Result<UploadView>> {
+  if (!rightsConfirmed) {
+    return fail(
+      appError('UPLOAD_004', 'Confirm that you hold the rights to this audio', {
+        details: `send the header Songmint-Rights-Confirmed: true to confirm: "${RIGHTS_STATEMENT}"`,
+        fields: { statement: RIGHTS_STATEMENT },
+      }),
+    );
+  }
+  if (bytes.length === 0) {
+    return fail(
+      appError('UPLOAD_003', 'The body is empty', { details: 'send the audio file itself as the body', fields: { duration: 0 } }),
+    );
+  }
+  const decoded = await deps.prober.probe(bytes);
+  if (!decoded.ok) {
+    const code = decoded.error.code === 'undecodable' ? 'UPLOAD_002' : 'UPLOAD_001';
+    const message = code === 'UPLOAD_002' ? 'The audio does not decode' : 'Not a supported audio file';
+    return fail(
+      appError(code, message, {
+        details: `${decoded.error.message}; taken: WAV (16, 24 or 32-bit PCM, 32-bit float), FLAC (16 or 24-bit), MP3`,
+      }),
+    );
+  }
+  const audio = decoded.value;
+  const duration = audio.frames / audio.sampleRate;
+  if (duration < MIN_UPLOAD_SECONDS) {
+    return fail(
+      appError('UPLOAD_003', audio.frames === 0 ? 'The file holds no audio' : `The audio is shorter than ${MIN_UPLOAD_SECONDS} s`, {
+        details: `${audio.frames} samples at ${audio.sampleRate} Hz`,
+        fields: { duration: millis(duration) },
+      }),
+    );
+  }
+  const tooLong = checkTierDuration(user.tier, Math.ceil(duration - 1e-9));
+  if (tooLong !== null) return fail({ ...tooLong, message: `The upload is ${millis(duration)} s long: ${tooLong.message}` });
+
+  const id = randomUUID();
+  const key = uploadObjectKey(id, audio.format);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const row = await deps.db
+    .tx(async (tx) => {
+      const inserted = await tx.one<{ rights_confirmed_at: Date; created_at: Date; expires_at: Date }>(
+        `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                            rights_confirmed_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11))
+       RETURNING rights_confirmed_at, created_at, expires_at`,
+        [
+          id,
+          user.id,
+          key,
+          audio.format,
+          bytes.length,
+          `0x${sha256}`,
+          audio.sampleRate,
+          audio.channels,
+          duration,
+          RIGHTS_STATEMENT,
+          UPLOAD_RETENTION_DAYS,
+        ],
+      );
+      // Inside the transaction: a refused store rolls the row back; the commit failing after it
+      // leaves an object no row names, deleted below.
+      const stored = await deps.objectStore.put(key, bytes, {
+        contentType: UPLOAD_CONTENT_TYPES[audio.format],
+        private: true,
+        ifAbsent: true,
+        sha256,
+      });
+      if (!stored.ok) throw new Error(`storing upload ${key} failed: ${stored.error.code} ${stored.error.message}`);
+      return inserted;
+    })
+    .catch(async (error: unknown) => {
+      await deps.objectStore.delete(key);
+      throw error;
+    });
+  return ok({
+    upload_id: toPublicUploadId(id),
+    format: audio.format,
+    duration: millis(duration),
+    sample_rate: audio.sampleRate,
+    channels: audio.channels,
+    bytes: bytes.length,
+    sha256: `0x${sha256}`,
+    rights_confirmed_at: row.rights_confirmed_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+  });
+}
