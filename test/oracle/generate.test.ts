@@ -214,12 +214,12 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     await app.db.none(`UPDATE generation_jobs SET ${completed(accepted.jobId)} WHERE id = $1`, [accepted.jobId.slice(4)]);
     const repainted = jobStatusSchema.parse((await app.request(`/api/generate/${accepted.jobId}`, { token: free.token })).body);
     assert.ok(repainted.status === JOB_STATUS.completed);
-    assert.deepEqual(repainted.edit_of, { job_id: source, task: 'repaint', start: 4, end: 6, strength: null });
+    assert.deepEqual(repainted.edit_of, { job_id: source, upload_id: null, task: 'repaint', start: 4, end: 6, strength: null });
     const original = jobStatusSchema.parse((await app.request(`/api/generate/${source}`, { token: free.token })).body);
     assert.ok(original.status === JOB_STATUS.completed && original.edit_of === null);
     const listed = jobListSchema.parse((await app.request('/api/generate?limit=100', { token: free.token })).body).jobs;
     const editOf = (id: string) => listed.find((job) => job.job_id === id)?.edit_of;
-    assert.deepEqual(editOf(extension.jobId), { job_id: source, task: 'extend', start: null, end: null, strength: null });
+    assert.deepEqual(editOf(extension.jobId), { job_id: source, upload_id: null, task: 'extend', start: null, end: null, strength: null });
     assert.deepEqual(editOf(accepted.jobId), repainted.edit_of);
     assert.equal(editOf(source), null);
   });

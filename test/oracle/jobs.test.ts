@@ -403,6 +403,8 @@ describe('job cancel, list and provenance (real worker)', () => {
     });
     assert.ok(done.status === JOB_STATUS.completed, JSON.stringify(done));
     assert.equal(await dailyOf(carol.userId), daily.carol + 1);
+    // Its status says where it came from: the upload, not a job.
+    assert.deepEqual(done.edit_of, { job_id: null, upload_id: up.upload_id, task: 'repaint', start: 4, end: 6, strength: null });
     const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
     const editedWav = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
     const [original, edited] = (await Promise.all([ffmpegDecode(wav, 'f32le'), ffmpegDecode(editedWav, 'f32le')])).map(
@@ -532,6 +534,7 @@ describe('job cancel, list and provenance (real worker)', () => {
       audio_url: null,
       audio_hash: null,
       error_code: 'GEN_005',
+      edit_of: null,
     });
     const stranger = await stack.app.login();
     assert.deepEqual(jobListSchema.parse((await stack.app.request('/api/generate', { token: stranger.token })).body), {

@@ -30,12 +30,14 @@ export function nameEditSources(root: ParentNode): void {
   }
 }
 
-/** Where an edited song came from, from the API's `edit_of`: a link to its source's card. */
+/** Where an edited song came from, from the API's `edit_of`: a link to its source's card, or the upload. */
 function originLine(editOf: EditOf): HTMLElement {
+  const verb = `${ORIGIN_VERB[editOf.task]} `;
+  if (editOf.job_id === null) return h('p', { class: 'edit-origin' }, verb, 'audio you uploaded');
   return h(
     'p',
     { class: 'edit-origin' },
-    `${ORIGIN_VERB[editOf.task]} `,
+    verb,
     h(
       'a',
       { href: `#song-${editOf.job_id}`, 'data-source-job': editOf.job_id },
@@ -189,6 +191,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
             error_code: null,
             edit_of: {
               job_id: id,
+              upload_id: null,
               task: parameters.task,
               start: parameters.task === 'repaint' ? parameters.start : null,
               end: parameters.task === 'repaint' ? parameters.end : null,

@@ -8,7 +8,7 @@ import type { Queryable } from '../../../core/src/db/database.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
-import { editOfView } from './edit-of.ts';
+import { EDIT_SOURCE_COLUMNS, editOfView } from './edit-of.ts';
 import type { EditOfView } from './edit-of.ts';
 import { jobFailureCode } from './errors.ts';
 import type { ErrorCode } from './errors.ts';
@@ -70,6 +70,7 @@ interface SummaryRow {
   audio_hash: string | null;
   error_code: string | null;
   edit_source_id: string | null;
+  edit_upload_id: string | null;
   edit: EditParameters | null;
 }
 
@@ -78,7 +79,7 @@ export async function listJobs(db: Queryable, userId: string, page: { after: Pos
   const rows = await db.manyOrNone<SummaryRow>(
     `SELECT id, status, progress, prompt, duration, created_at,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact,
-            audio_url, audio_hash, error_code, edit_source_id, edit
+            audio_url, audio_hash, error_code, ${EDIT_SOURCE_COLUMNS}
        FROM generation_jobs
       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
       ORDER BY created_at DESC, id DESC
@@ -98,7 +99,7 @@ export async function listJobs(db: Queryable, userId: string, page: { after: Pos
       audio_url: row.audio_url,
       audio_hash: row.audio_hash,
       error_code: row.error_code === null ? null : jobFailureCode(row.error_code),
-      edit_of: editOfView(row.edit_source_id, row.edit),
+      edit_of: editOfView(row),
     })),
     next_cursor: rows.length > page.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
   };

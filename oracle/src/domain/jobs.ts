@@ -4,7 +4,7 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { ContentCredentialsRecord, JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
-import { editOfView } from './edit-of.ts';
+import { EDIT_SOURCE_COLUMNS, editOfView } from './edit-of.ts';
 import type { EditOfView } from './edit-of.ts';
 import { losslessView } from './lossless.ts';
 import type { LosslessView } from './lossless.ts';
@@ -110,13 +110,14 @@ export interface JobRow {
   signature_used: boolean;
   nft_token_id: string | null;
   edit_source_id: string | null;
+  edit_upload_id: string | null;
   edit: EditParameters | null;
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
             used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at,
             signature_used, nft_token_id::text AS nft_token_id, CASE WHEN purged_at IS NULL THEN lossless END AS lossless,
-            edit_source_id, edit`;
+            ${EDIT_SOURCE_COLUMNS}`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -141,7 +142,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     startedAt: row.started_at,
     signatureUsed: row.signature_used,
     nftTokenId: row.nft_token_id,
-    editOf: editOfView(row.edit_source_id, row.edit),
+    editOf: editOfView(row),
   };
 }
 

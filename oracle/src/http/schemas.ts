@@ -262,12 +262,20 @@ const editOfFields = {
   strength: z.number().nullable().meta({ description: 'Remix: how closely it follows the source, 0 to 1; null for another task.' }),
 };
 const editOfDescription =
-  'Extension: the song this one was edited from (one of its owner\'s jobs) and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit.';
+  'Extension: what this song was edited from, one of its owner\'s jobs or audio they uploaded (exactly one of the two ids), and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit.';
 export const editOfSchema = z
-  .strictObject({ job_id: z.string().meta({ description: "The source song's job (`gen_…`)." }), ...editOfFields })
+  .strictObject({
+    job_id: z.string().nullable().meta({ description: "The source song's job (`gen_…`); null for an edit of an upload." }),
+    upload_id: z.string().nullable().meta({ description: 'The uploaded source audio (`upl_…`); null for an edit of a song.' }),
+    ...editOfFields,
+  })
   .meta({ id: 'EditOf', description: editOfDescription });
 export const editOfVariantBSchema = z
-  .strictObject({ jobId: z.string().meta({ description: "The source song's job (`gen_…`)." }), ...editOfFields })
+  .strictObject({
+    jobId: z.string().nullable().meta({ description: "The source song's job (`gen_…`); null for an edit of an upload." }),
+    uploadId: z.string().nullable().meta({ description: 'The uploaded source audio (`upl_…`); null for an edit of a song.' }),
+    ...editOfFields,
+  })
   .meta({ id: 'EditOfVariantB', description: editOfDescription });
 
 export const generateVariantBResultSchema = z

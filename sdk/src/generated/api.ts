@@ -569,31 +569,35 @@ export interface components {
             reset_at: string;
             retry_after: number;
         };
-        /** @description Extension: the song this one was edited from (one of its owner's jobs) and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
+        /** @description Extension: what this song was edited from, one of its owner's jobs or audio they uploaded (exactly one of the two ids), and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
         EditOf: {
             /** @description Repaint: where it ends (seconds); null for another task. */
             end: number | null;
-            /** @description The source song's job (`gen_…`). */
-            job_id: string;
+            /** @description The source song's job (`gen_…`); null for an edit of an upload. */
+            job_id: string | null;
             /** @description Repaint: where the remade range starts (seconds); null for another task. */
             start: number | null;
             /** @description Remix: how closely it follows the source, 0 to 1; null for another task. */
             strength: number | null;
             /** @enum {string} */
             task: "extend" | "repaint" | "remix";
+            /** @description The uploaded source audio (`upl_…`); null for an edit of a song. */
+            upload_id: string | null;
         };
-        /** @description Extension: the song this one was edited from (one of its owner's jobs) and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
+        /** @description Extension: what this song was edited from, one of its owner's jobs or audio they uploaded (exactly one of the two ids), and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
         EditOfVariantB: {
             /** @description Repaint: where it ends (seconds); null for another task. */
             end: number | null;
-            /** @description The source song's job (`gen_…`). */
-            jobId: string;
+            /** @description The source song's job (`gen_…`); null for an edit of an upload. */
+            jobId: string | null;
             /** @description Repaint: where the remade range starts (seconds); null for another task. */
             start: number | null;
             /** @description Remix: how closely it follows the source, 0 to 1; null for another task. */
             strength: number | null;
             /** @enum {string} */
             task: "extend" | "repaint" | "remix";
+            /** @description The uploaded source audio (`upl_…`); null for an edit of a song. */
+            uploadId: string | null;
         };
         /** @description Extension: edit one of your completed songs, or audio you uploaded, instead of starting over. `prompt` describes the new material; `duration` is the result's length (extend: longer than the source; repaint and remix: the source's, an upload's whole seconds). Charged and limited as a generation. */
         EditRequest: {
