@@ -151,8 +151,13 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
         ],
         ['24 h volume', h('span', { id: 'pool-volume' }, volume === undefined ? 'loading…' : eth(volume))],
         [
-          'Launch fee, next block',
-          h('span', { id: 'pool-fee', 'data-block': pool.feeBlock.number.toString() }, percentOfPips(pool.swapFeePips)),
+          // Read with the pool, not again each block: it names its block (the trade panel's quotes are live).
+          'Launch fee',
+          h(
+            'span',
+            { id: 'pool-fee', 'data-block': pool.feeBlock.number.toString() },
+            `${percentOfPips(pool.swapFeePips)} for block ${pool.feeBlock.number.toString()}`,
+          ),
         ],
         ['LP fee', percentOfPips(pool.lpFeePips)],
       ]),
