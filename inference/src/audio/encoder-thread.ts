@@ -9,6 +9,7 @@ import type { DomainError, Result } from '../../../core/src/result.ts';
 import { fail, ok } from '../../../core/src/result.ts';
 import type { EncoderBackend } from './encoder-backend.ts';
 import { nativeCommand } from './encoder-backend.ts';
+import { concatBytes } from './bytes.ts';
 
 export interface EncodeTask {
   backend: EncoderBackend;
@@ -32,7 +33,7 @@ async function encodeWasm(task: EncodeTask): Promise<Uint8Array> {
     parts.push(encoder.encode(task.channels.map((c) => c.subarray(at, at + BLOCK))).slice());
   }
   parts.push(encoder.finalize().slice());
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 function interleave(task: EncodeTask, format: 's16le' | 'f32le'): Buffer {
@@ -68,16 +69,6 @@ function encodeNative(task: EncodeTask, backend: 'lame' | 'ffmpeg'): Promise<Uin
     child.stdin.on('error', reject);
     child.stdin.end(interleave(task, sampleFormat));
   });
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 export async function encodeChunk(task: EncodeTask): Promise<Uint8Array> {

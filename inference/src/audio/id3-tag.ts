@@ -3,6 +3,7 @@
  * encoder) and the GEOB frame C2PA embeds its manifest store in. Text is UTF-8 (encoding 3),
  * sizes are synchsafe, no unsynchronisation, no extended header, no padding.
  */
+import { concatBytes } from './bytes.ts';
 
 const encoder = new TextEncoder();
 const UTF8 = 3;
@@ -20,32 +21,22 @@ function synchsafe(n: number): Uint8Array {
   return Uint8Array.of((n >> 21) & 0x7f, (n >> 14) & 0x7f, (n >> 7) & 0x7f, n & 0x7f);
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** A text information frame (`TIT2`, `TSSE`, ...): one UTF-8 string. */
 export function textFrame(id: `T${string}`, text: string): Id3Frame {
-  return { id, body: concat([Uint8Array.of(UTF8), encoder.encode(text)]) };
+  return { id, body: concatBytes([Uint8Array.of(UTF8), encoder.encode(text)]) };
 }
 
 /** A `COMM` frame: language, empty short description, the comment. */
 export function commentFrame(text: string, language = 'eng'): Id3Frame {
   return {
     id: 'COMM',
-    body: concat([Uint8Array.of(UTF8), encoder.encode(language.slice(0, 3).padEnd(3, ' ')), Uint8Array.of(0), encoder.encode(text)]),
+    body: concatBytes([Uint8Array.of(UTF8), encoder.encode(language.slice(0, 3).padEnd(3, ' ')), Uint8Array.of(0), encoder.encode(text)]),
   };
 }
 
 /** The head of a `GEOB` frame's body, up to where the object's bytes begin. */
 export function geobPreamble(mimeType: string, filename: string, description: string): Uint8Array {
-  return concat([
+  return concatBytes([
     Uint8Array.of(UTF8),
     encoder.encode(mimeType),
     Uint8Array.of(0),
@@ -58,7 +49,7 @@ export function geobPreamble(mimeType: string, filename: string, description: st
 
 function frameBytes(frame: Id3Frame): Uint8Array {
   if (!/^[A-Z0-9]{4}$/.test(frame.id)) throw new RangeError(`bad ID3 frame id ${frame.id}`);
-  return concat([encoder.encode(frame.id), synchsafe(frame.body.length), Uint8Array.of(0, 0), frame.body]);
+  return concatBytes([encoder.encode(frame.id), synchsafe(frame.body.length), Uint8Array.of(0, 0), frame.body]);
 }
 
 /**
@@ -67,10 +58,10 @@ function frameBytes(frame: Id3Frame): Uint8Array {
  * bytes around it are fixed). Returns the tag up to where those bytes go.
  */
 export function id3TagHead(frames: readonly Id3Frame[], tail: { id: string; head: Uint8Array; length: number }): Uint8Array {
-  const tailHeader = concat([encoder.encode(tail.id), synchsafe(tail.head.length + tail.length), Uint8Array.of(0, 0)]);
-  const body = concat([...frames.map(frameBytes), tailHeader, tail.head]);
+  const tailHeader = concatBytes([encoder.encode(tail.id), synchsafe(tail.head.length + tail.length), Uint8Array.of(0, 0)]);
+  const body = concatBytes([...frames.map(frameBytes), tailHeader, tail.head]);
   const tagSize = body.length + tail.length;
-  return concat([encoder.encode('ID3'), Uint8Array.of(4, 0, 0), synchsafe(tagSize), body]);
+  return concatBytes([encoder.encode('ID3'), Uint8Array.of(4, 0, 0), synchsafe(tagSize), body]);
 }
 
 /** Bytes an ID3v2 tag at the start of `bytes` takes (header, frames, footer if flagged); 0 without one. */

@@ -18,6 +18,7 @@ import { loadLibFlac } from '../../../core/src/audio/libflac.ts';
 import type { SongProvenance } from './content-credentials.ts';
 import { embedInId3Tag, embedManifest } from './content-credentials.ts';
 import type { SigningIdentity } from './signing-identity.ts';
+import { concatBytes } from './bytes.ts';
 
 export const LOSSLESS_BITS_PER_SAMPLE = 24;
 const FULL_SCALE = 2 ** (LOSSLESS_BITS_PER_SAMPLE - 1);
@@ -80,16 +81,6 @@ function u32le(value: number): Uint8Array {
   return out;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** `fmt ` chunk of integer PCM (format tag 1). */
 function fmtChunk(pcm: LosslessPcm): Uint8Array {
   const body = new Uint8Array(16);
@@ -100,7 +91,7 @@ function fmtChunk(pcm: LosslessPcm): Uint8Array {
   view.setUint32(8, pcm.sampleRate * pcm.channels * BYTES_PER_SAMPLE, true);
   view.setUint16(12, pcm.channels * BYTES_PER_SAMPLE, true);
   view.setUint16(14, LOSSLESS_BITS_PER_SAMPLE, true);
-  return concat([ascii('fmt '), u32le(16), body]);
+  return concatBytes([ascii('fmt '), u32le(16), body]);
 }
 
 /**
@@ -110,13 +101,13 @@ function fmtChunk(pcm: LosslessPcm): Uint8Array {
 async function signedWav(pcm: LosslessPcm, data: Uint8Array, provenance: SongProvenance, identity: SigningIdentity): Promise<Uint8Array> {
   const pad = (length: number) => new Uint8Array(length % 2);
   const fmt = fmtChunk(pcm);
-  const dataChunk = concat([ascii('data'), u32le(data.length), data, pad(data.length)]);
+  const dataChunk = concatBytes([ascii('data'), u32le(data.length), data, pad(data.length)]);
   const embedded = await embedManifest('audio/wav', provenance, identity, {
     exclusionExtra: 8,
     around: (storeLength) => {
       const riffSize = 4 + fmt.length + dataChunk.length + 8 + storeLength + (storeLength % 2);
       return {
-        before: concat([ascii('RIFF'), u32le(riffSize), ascii('WAVE'), fmt, dataChunk, ascii('C2PA'), u32le(storeLength)]),
+        before: concatBytes([ascii('RIFF'), u32le(riffSize), ascii('WAVE'), fmt, dataChunk, ascii('C2PA'), u32le(storeLength)]),
         after: [pad(storeLength)],
       };
     },
@@ -164,7 +155,7 @@ export async function encodeFlac(pcm: LosslessPcm, signal?: AbortSignal): Promis
   } finally {
     flac.FLAC__stream_encoder_delete(encoder);
   }
-  const stream = concat(parts);
+  const stream = concatBytes(parts);
   // A write-only stream cannot seek back: the header is written before the MD5 and frame sizes are known.
   if (info !== undefined) {
     const view = new DataView(stream.buffer);
