@@ -12,9 +12,9 @@
  * FLAC is encoded by libFLAC (libflacjs: libFLAC compiled to WebAssembly, MIT/BSD-3-Clause),
  * fed in blocks between which the event loop runs, so a worker's heartbeat and progress go on.
  */
-import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { loadLibFlac } from '../../../core/src/audio/libflac.ts';
+import { contentHash } from '../../../core/src/content-hash.ts';
 import type { SongProvenance } from './content-credentials.ts';
 import { embedInId3Tag, embedManifest } from './content-credentials.ts';
 import type { SigningIdentity } from './signing-identity.ts';
@@ -181,7 +181,7 @@ export async function encodeLossless(
 ): Promise<LosslessFiles> {
   const pcm = quantizePcm(channels, sampleRate);
   const data = pcm24le(pcm);
-  const pcmHash = `0x${createHash('sha256').update(data).digest('hex')}`;
+  const pcmHash = contentHash(data);
   const wav = await signedWav(pcm, data, provenance, identity);
   const flacStream = await encodeFlac(pcm, signal);
   const flac = await embedInId3Tag(flacStream, 'audio/flac', provenance, identity);

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { sha256OfContentHash } from '../../../core/src/content-hash.ts';
+import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { DatabaseTask, Queryable } from '../../../core/src/db/database.ts';
 import {
   LOSSLESS_CONTENT_TYPES,
@@ -168,7 +168,7 @@ async function readUploadSource(db: Queryable, store: ObjectStore, edit: EditPar
   if (upload === null || upload.gone) throw new PipelineError('EDIT_SOURCE_GONE', `the upload ${uploadId} was deleted by retention`);
   const file = await store.get(upload.object_key);
   if (!file.ok) throw new PipelineError('EDIT_SOURCE_GONE', `the upload ${upload.object_key}: ${file.error.code} ${file.error.message}`);
-  const sha256 = `0x${createHash('sha256').update(file.value.bytes).digest('hex')}`;
+  const sha256 = contentHash(file.value.bytes);
   if (sha256 !== upload.sha256) {
     throw new PipelineError('EDIT_SOURCE_INVALID', `the upload ${uploadId} hashes to ${sha256}, it was recorded as ${upload.sha256}`);
   }

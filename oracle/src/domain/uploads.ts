@@ -14,7 +14,8 @@
  * SHA-256 as the store's checksum), then recorded with the rights statement the uploader
  * confirmed, in one transaction: a failed store leaves no row, a failed row no reachable object.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
@@ -103,7 +104,7 @@ export async function takeUpload(
 
   const id = randomUUID();
   const key = uploadObjectKey(id, audio.format);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = contentHash(bytes);
   const row = await deps.db
     .tx(async (tx) => {
       const inserted = await tx.one<{ rights_confirmed_at: Date; created_at: Date; expires_at: Date }>(
@@ -117,7 +118,7 @@ export async function takeUpload(
           key,
           audio.format,
           bytes.length,
-          `0x${sha256}`,
+          sha256,
           audio.sampleRate,
           audio.channels,
           duration,
@@ -131,7 +132,7 @@ export async function takeUpload(
         contentType: UPLOAD_CONTENT_TYPES[audio.format],
         private: true,
         ifAbsent: true,
-        sha256,
+        sha256: sha256OfContentHash(sha256),
       });
       if (!stored.ok) throw new Error(`storing upload ${key} failed: ${stored.error.code} ${stored.error.message}`);
       return inserted;
@@ -147,7 +148,7 @@ export async function takeUpload(
     sample_rate: audio.sampleRate,
     channels: audio.channels,
     bytes: bytes.length,
-    sha256: `0x${sha256}`,
+    sha256,
     rights_confirmed_at: row.rights_confirmed_at.toISOString(),
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
