@@ -134,13 +134,29 @@ export async function checkEdit(db: Queryable, userId: string, edit: EditRequest
   return ok({ ...edit.parameters, sourceId: source.id });
 }
 
-/** Null when a live worker runs `model` and can run `task`; else what they lack. */
-async function editLack(db: Queryable, model: string, task: string): Promise<string | null> {
-  const workers = await db.any<{ model: string; lack: string | null; declared: boolean }>(
-    `SELECT model_name || '@' || model_version AS model, edit_tasks->>$2 AS lack, edit_tasks ? $2 AS declared
+/** What a live worker's heartbeat says of its model and one edit task. */
+interface LiveWorkerEdit {
+  model: string;
+  /** Null when the model can run the task (and `declared`), else what it lacks. */
+  lack: string | null;
+  /** Whether the heartbeat names the task at all (a worker from before edits does not). */
+  declared: boolean;
+  /** Null when the model can import uploaded audio, else what it lacks. */
+  import_lack: string | null;
+}
+
+/** The live workers (a fresh heartbeat) and what each says of `task`. */
+function liveWorkerEdits(db: Queryable, task: string): Promise<LiveWorkerEdit[]> {
+  return db.any<LiveWorkerEdit>(
+    `SELECT model_name || '@' || model_version AS model, edit_tasks->>$2 AS lack, edit_tasks ? $2 AS declared, import_lack
        FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
     [HEARTBEAT_STALE_SECONDS, task],
   );
+}
+
+/** Null when a live worker runs `model` and can run `task`; else what they lack. */
+async function editLack(db: Queryable, model: string, task: string): Promise<string | null> {
+  const workers = await liveWorkerEdits(db, task);
   const same = workers.filter((worker) => worker.model === model);
   if (same.some((worker) => worker.declared && worker.lack === null)) return null;
   if (same.length === 0) {
@@ -205,13 +221,8 @@ async function checkUploadEdit(
 
 /** Null when a live worker's model can import uploaded audio and run `task`; else what they lack. */
 async function importLack(db: Queryable, task: string): Promise<string | null> {
-  const workers = await db.any<{ model: string; import_lack: string | null; lack: string | null; declared: boolean }>(
-    `SELECT model_name || '@' || model_version AS model, import_lack, edit_tasks->>$2 AS lack, edit_tasks ? $2 AS declared
-       FROM worker_heartbeats WHERE last_seen > now() - make_interval(secs => $1)`,
-    [HEARTBEAT_STALE_SECONDS, task],
-  );
+  const workers = await liveWorkerEdits(db, task);
   if (workers.some((worker) => worker.import_lack === null && worker.declared && worker.lack === null)) return null;
-  if (workers.length === 0) return 'no worker is live';
   const worker = workers.find((w) => w.import_lack !== null) ?? workers[0];
   if (worker === undefined) return 'no worker is live';
   if (worker.import_lack !== null) return `${worker.model} cannot import uploaded audio: ${worker.import_lack}`;
