@@ -16,6 +16,7 @@ import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { readSourceCredentials } from '../../inference/src/audio/source-credentials.ts';
 import { loadSigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { SigningIdentity } from '../../inference/src/audio/signing-identity.ts';
+import type { LosslessFiles } from '../../inference/src/audio/lossless.ts';
 import { BUILTIN_MODEL_DIR, loadWorkerConfig } from '../../inference/src/config.ts';
 import { builtinLyricsGenerator } from '../../inference/src/lyrics/builtin-lyrics.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
@@ -88,6 +89,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
   let test: TestSigningIdentity;
   let identity: SigningIdentity;
   let song: Song;
+  let masters: LosslessFiles;
   let deps: PipelineDeps;
 
   before(async () => {
@@ -122,6 +124,9 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
       new AbortController().signal,
       () => undefined,
     );
+    // The masters are made after the song completed, from the same PCM.
+    assert.ok(song.lossless !== null, 'a song has lossless masters');
+    masters = await song.lossless.make(new AbortController().signal);
   });
   after(async () => {
     await pool.close();
@@ -305,9 +310,9 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
   });
 
   it("a song's WAV and FLAC decode (ffmpeg) to identical 24-bit samples at the model's rate, matching the MP3 within its codec's tolerance", async () => {
-    const lossless = song.lossless;
-    assert.ok(lossless !== null, 'a song has lossless masters');
+    const lossless = masters;
     assert.deepEqual(lossless.pcm, { sampleRate: model.sampleRate, channels: 2, frames: 4 * model.sampleRate });
+    assert.deepEqual(song.lossless?.pcm, lossless.pcm, 'the shape the completion records');
     const [wav, flac, mp3] = await Promise.all([
       ffmpegDecode(lossless.wav, 's32le'),
       ffmpegDecode(lossless.flac, 's32le'),
@@ -320,6 +325,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     const s24 = Buffer.alloc((wav.length / 4) * 3);
     for (let i = 0; i < wav.length / 4; i++) wav.copy(s24, i * 3, i * 4 + 1, i * 4 + 4);
     assert.equal(lossless.pcmHash, `0x${createHash('sha256').update(s24).digest('hex')}`);
+    assert.equal(song.pcmHash, lossless.pcmHash, "the hash the song completes with (read beside the MP3 encode) is the masters' ");
 
     // The MP3 (gapless through its Info tag) decodes to as many samples, aligned with the PCM.
     // Tolerance: 25 dB SNR over the song. A lossy codec shapes its noise to be inaudible, not
@@ -344,8 +350,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
   });
 
   it('c2pa-rs validates the WAV and FLAC manifests, each stating what the MP3 does', async () => {
-    const lossless = song.lossless;
-    assert.ok(lossless !== null);
+    const lossless = masters;
     const mp3 = await readC2pa(song.bytes, test.caPem);
     const assertionsOf = (report: C2paReport) =>
       report.manifests[report.active_manifest]?.assertions.filter((a) => a.label !== 'c2pa.hash.data').map((a) => [a.label, a.data]);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { GENERATION_QUEUE, audioObjectKey } from '../../core/src/generation-queue.ts';
+import { GENERATION_QUEUE, LOSSLESS_MASTERS_DEADLINE_SECONDS, audioObjectKey } from '../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
@@ -209,12 +209,17 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(pcm[0], pcm[1], 'the same sound');
     assert.notEqual(pcm[0], pcm[2], 'another seed, another sound');
 
-    // The status lists both files; only the owner gets a download URL.
-    const lossless = firstDone.lossless;
-    assert.ok(lossless !== null);
+    // The masters are made after completion: the status says they are coming, then lists both
+    // files; only the owner gets a download URL.
+    assert.ok(firstDone.lossless !== null, 'pending or ready at completion');
+    const lossless = await waitFor(`${first} masters`, async () => {
+      const view = await statusOf(alice, first);
+      return view.status === JOB_STATUS.completed && view.lossless?.status === 'ready' ? view.lossless : undefined;
+    });
     assert.deepEqual(
       { ...lossless, files: lossless.files.map((f) => [f.format, f.content_type, f.download]) },
       {
+        status: 'ready',
         sample_rate: 44100,
         bits_per_sample: 24,
         channels: 2,
@@ -281,6 +286,25 @@ describe('job cancel, list and provenance (real worker)', () => {
     ]);
     assert.equal(signatures.n, 1);
     assert.equal((await sign(other)).status, 200, 'a different sound mints on its own');
+
+    // Masters still being made: the status lists none yet and a download asks to come back; once
+    // the deadline passed (their worker died), the song has none.
+    const pendingColumn = { pending: true, sample_rate: 44100, bits_per_sample: 24, channels: 2, wav_bytes: null, flac_bytes: null };
+    await stack.app.db.none('UPDATE generation_jobs SET lossless = $2 WHERE id = $1', [second.slice(4), JSON.stringify(pendingColumn)]);
+    const pendingView = await statusOf(alice, second);
+    assert.ok(pendingView.status === JOB_STATUS.completed);
+    assert.deepEqual(pendingView.lossless, { status: 'pending', sample_rate: 44100, bits_per_sample: 24, channels: 2, files: [] });
+    const notYet = await stack.app.request(`/api/generate/${second}/download/flac`, { token: alice.token });
+    assert.equal(notYet.status, 404, notYet.text);
+    assertVariantAError(notYet.body, 'NOT_FOUND');
+    assert.equal((notYet.body as { error: { retry_after?: number } }).error.retry_after, 2);
+    await stack.app.db.none(`UPDATE generation_jobs SET completed_at = now() - make_interval(secs => $2) WHERE id = $1`, [
+      second.slice(4),
+      LOSSLESS_MASTERS_DEADLINE_SECONDS + 1,
+    ]);
+    const givenUp = await statusOf(alice, second);
+    assert.ok(givenUp.status === JOB_STATUS.completed);
+    assert.equal(givenUp.lossless, null, 'past the deadline the masters will not come');
   });
 
   it('an upload: refusals store and charge nothing; a WAV made by ffmpeg, repainted 4-6 s, keeps the rest and names the upload', async (t) => {

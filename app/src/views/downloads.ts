@@ -14,7 +14,25 @@ function jobIdOfAudioUrl(audioUrl: unknown): string | undefined {
   return typeof audioUrl === 'string' ? /\/audio\/(gen_[0-9a-f-]{36})\.mp3$/.exec(audioUrl)?.[1] : undefined;
 }
 
-function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles, box: HTMLElement): void {
+/** How often a page asks again for masters still being made (they follow completion by seconds). */
+const PENDING_POLL_MS = 2000;
+
+function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles, box: HTMLElement, signal?: AbortSignal): void {
+  if (lossless.status === 'pending') {
+    // Made in the seconds after completion: say so, and show the buttons once they are stored.
+    box.replaceChildren(h('span', { class: 'muted' }, 'Lossless WAV and FLAC: being made…'));
+    setTimeout(() => {
+      if (signal?.aborted === true || !box.isConnected) return;
+      void api.http
+        .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, ...(signal === undefined ? {} : { signal }) })
+        .then(({ data }: { data?: JobStatus }) => {
+          if (data?.status !== 'completed' || data.lossless === null) box.replaceChildren();
+          else buttons(api, jobId, data.lossless, box, signal);
+        })
+        .catch(() => undefined);
+    }, PENDING_POLL_MS);
+    return;
+  }
   box.replaceChildren(
     h('span', {}, `Lossless (${lossless.bits_per_sample}-bit, ${lossless.sample_rate / 1000} kHz): `),
     ...lossless.files.map((file) => {
@@ -46,7 +64,7 @@ export function downloadLinks(context: AppContext, source: DownloadSource): HTML
   const api = context.session?.api;
   if (api === undefined) return box;
   if ('jobId' in source) {
-    if (source.lossless !== null) buttons(api, source.jobId, source.lossless, box);
+    if (source.lossless !== null) buttons(api, source.jobId, source.lossless, box, context.signal);
     return box;
   }
   const jobId = jobIdOfAudioUrl(source.audioUrl);
@@ -54,7 +72,7 @@ export function downloadLinks(context: AppContext, source: DownloadSource): HTML
   void api.http
     .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, signal: context.signal })
     .then(({ data }: { data?: JobStatus }) => {
-      if (data?.status === 'completed' && data.lossless !== null) buttons(api, jobId, data.lossless, box);
+      if (data?.status === 'completed' && data.lossless !== null) buttons(api, jobId, data.lossless, box, context.signal);
     })
     .catch(() => undefined);
   return box;

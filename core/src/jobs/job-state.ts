@@ -16,7 +16,7 @@
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { REFUND_DAILY_GENERATION_CTE } from '../daily-generations.ts';
-import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
+import { GENERATION_QUEUE, LOSSLESS_MASTERS_DEADLINE_SECONDS, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
 import type { GenerationMessage, Tier } from '../generation-queue.ts';
 import { bossDbFromTask } from '../queue.ts';
 import { fail, ok } from '../result.ts';
@@ -324,18 +324,66 @@ export interface CompletedAudio {
   contentCredentials: ContentCredentialsRecord;
   /** The private object keeping the song's final latents (core/src/song-edits.ts), or null. */
   latentsKey?: string | null;
-  /** The song's lossless masters as stored (`losslessObjectKey`), and the hash of their PCM (absent: none made). */
-  lossless?: LosslessRecord;
+  /**
+   * The song's lossless masters (absent: none will be made): pending at completion, recorded by
+   * `recordLosslessMasters` once stored; and the hash of their PCM, known at completion.
+   */
+  lossless?: LosslessPending;
   pcmHash?: string;
 }
 
-/** A song's stored WAV and FLAC: the `lossless` column. */
+/** A song's stored WAV and FLAC: the `lossless` column once they are stored (`losslessObjectKey`). */
 export interface LosslessRecord {
   sample_rate: number;
   bits_per_sample: number;
   channels: number;
   wav_bytes: number;
   flac_bytes: number;
+}
+
+/**
+ * The `lossless` column from completion until the worker stored the masters (or gave up on them):
+ * their PCM's shape, their sizes not known yet (null, so the column's check of migration 0015,
+ * which asks for every key, holds as it is).
+ */
+export interface LosslessPending {
+  pending: true;
+  sample_rate: number;
+  bits_per_sample: number;
+  channels: number;
+  wav_bytes: null;
+  flac_bytes: null;
+}
+
+/** What the `lossless` column holds: nothing (none made, or given up), pending, or the stored files. */
+export type LosslessColumn = LosslessRecord | LosslessPending;
+
+/**
+ * The `lossless` column as readers see it (select it `AS lossless`): nothing once retention purged
+ * the audio, nor when the masters are still pending past `LOSSLESS_MASTERS_DEADLINE_SECONDS`
+ * after completion (the worker making them died: they will not come).
+ */
+export const LOSSLESS_COLUMN_SQL = `CASE WHEN purged_at IS NULL AND (lossless->>'pending' IS NULL
+              OR completed_at > now() - make_interval(secs => ${LOSSLESS_MASTERS_DEADLINE_SECONDS})) THEN lossless END`;
+
+/**
+ * Records a completed song's stored masters in place of its pending marker; false when there is
+ * nothing pending any more (retention purged the song, or the deadline passed): the caller then
+ * deletes what it stored.
+ */
+export async function recordLosslessMasters(db: Queryable, jobId: string, record: LosslessRecord): Promise<boolean> {
+  const result = await db.result(
+    `UPDATE generation_jobs SET lossless = $2
+      WHERE id = $1 AND status = ${S.completed} AND purged_at IS NULL AND lossless->>'pending' IS NOT NULL
+        AND completed_at > now() - make_interval(secs => ${LOSSLESS_MASTERS_DEADLINE_SECONDS})`,
+    [jobId, JSON.stringify(record)],
+  );
+  return result.rowCount === 1;
+}
+
+/** The worker gave up on a song's masters: it has none (`lossless` null) rather than pending ones. */
+export async function dropPendingLossless(db: Queryable, jobId: string): Promise<void> {
+  await db.none(`UPDATE generation_jobs SET lossless = NULL WHERE id = $1 AND lossless->>'pending' IS NOT NULL`, [jobId]);
 }
 
 /** What a job's audio carries as content credentials: the `content_credentials` column. */

@@ -1,8 +1,13 @@
 /**
  * One generation, from prompt to MP3 bytes: lyrics step (when asked), text encoding, the music
- * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file; for a
- * song also its lossless WAV and FLAC of the same PCM (lossless.ts). Publishing (upload +
- * completion) is the caller's, inside the job's transaction.
+ * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the
+ * exact duration measured from the file. Beside the MP3 encode (its threads and encoder
+ * processes), this thread reads the same PCM for what a song completes with besides its MP3: the
+ * hash of its 24-bit PCM (`pcmHash`, the one-mint-per-sound key) and its fingerprint (issue 44).
+ * A song's lossless WAV and FLAC of the same PCM (lossless.ts) are not on the way to `completed`:
+ * the song carries what makes them (`lossless.make`), which the worker runs once the job completed
+ * (./masters.ts), and the job's `lossless` field follows. Publishing (upload + completion) is the
+ * caller's, inside the job's transaction.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EncoderBackend } from '../audio/encoder-backend.ts';
@@ -10,7 +15,7 @@ import type { EncoderPool } from '../audio/encoder-pool.ts';
 import { finishMp3 } from '../audio/content-credentials.ts';
 import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
-import { encodeLossless } from '../audio/lossless.ts';
+import { encodeLossless, pcmHashOf } from '../audio/lossless.ts';
 import type { LosslessFiles } from '../audio/lossless.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
@@ -68,8 +73,22 @@ export interface StageTimings {
   /** ID3 tags and the signed C2PA manifest. */
   credentialsMs: number;
   hashMs: number;
-  /** WAV and FLAC with their manifests (0 for a preview, which has none). */
-  losslessMs: number;
+  /**
+   * The PCM hash, read beside the MP3 encode (0 for a preview, which has none): its own time, not
+   * added to the song's (the encode's window covers it unless it outlasts the encode).
+   */
+  pcmHashMs: number;
+  /** From the model's end until the MP3 and everything read beside it are done. */
+  sideBySideMs: number;
+}
+
+/**
+ * What makes a song's WAV and FLAC (lossless.ts) from its PCM, after the job completed: the
+ * status shows the PCM's shape while they are made, then the files.
+ */
+export interface LosslessMasters {
+  pcm: { sampleRate: number; channels: number; frames: number };
+  make(signal: AbortSignal): Promise<LosslessFiles>;
 }
 
 export interface Song {
@@ -87,8 +106,10 @@ export interface Song {
   credentials: { manifestBytes: number; tagBytes: number; manifestLabel: string };
   /** The model's kept-latents object (stored privately beside the audio), or null. */
   kept: Uint8Array | null;
-  /** A song's WAV and FLAC and the hash of their PCM; null for a preview. */
-  lossless: LosslessFiles | null;
+  /** `0x` + SHA-256 of the song's PCM as 24-bit samples (what its WAV and FLAC hold); null for a preview. */
+  pcmHash: string | null;
+  /** What makes a song's WAV and FLAC once it completed; null for a preview. */
+  lossless: LosslessMasters | null;
   timings: StageTimings;
 }
 
@@ -184,9 +205,17 @@ export async function generateSong(
   await checkpoint('encode');
   await deps.enterStage?.('encode', signal);
   t = performance.now();
-  const mp3 = await encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal });
+  const song = request.kind === 'song';
+  // The MP3 runs in the encoder pool; meanwhile this thread reads the same PCM. Each side's own
+  // time is measured; the window ends when both are done.
+  let encodeMs = 0;
+  let pcmHashMs = 0;
+  const [mp3, pcmHash] = await Promise.all([
+    encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal }).finally(() => (encodeMs = performance.now() - t)),
+    song ? pcmHashOf(pcm.channels, signal).finally(() => (pcmHashMs = performance.now() - t)) : null,
+  ]);
+  const sideBySideMs = performance.now() - t;
   if (!mp3.ok) throw new PipelineError(mp3.error.code, mp3.error.message);
-  const encodeMs = performance.now() - t;
   progress(85);
 
   // Tags and content credentials go in before hashing: audio_hash is the hash of the served bytes.
@@ -202,11 +231,14 @@ export async function generateSong(
   const finished = await finishMp3(mp3.value.bytes, provenance, deps.signingIdentity);
   const credentialsMs = performance.now() - t;
 
-  // The masters: the PCM the MP3 was just encoded from, losslessly, with the same credentials.
-  t = performance.now();
-  const lossless =
-    request.kind === 'song' ? await encodeLossless(pcm.channels, pcm.sampleRate, provenance, deps.signingIdentity, signal) : null;
-  const losslessMs = performance.now() - t;
+  // The masters: the PCM the MP3 was just encoded from, losslessly, with the same credentials,
+  // made when the worker asks (after completion).
+  const lossless: LosslessMasters | null = song
+    ? {
+        pcm: { sampleRate: pcm.sampleRate, channels: pcm.channels.length, frames: expectedSamples },
+        make: (mastersSignal) => encodeLossless(pcm.channels, pcm.sampleRate, provenance, deps.signingIdentity, mastersSignal),
+      }
+    : null;
 
   t = performance.now();
   const tooLarge = audioSizeRefusal(finished.bytes.length);
@@ -228,7 +260,8 @@ export async function generateSong(
     encoderBackend: mp3.value.backend,
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
     kept: rendered.kept,
+    pcmHash,
     lossless,
-    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, losslessMs },
+    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, pcmHashMs, sideBySideMs },
   };
 }

@@ -1,14 +1,14 @@
 /**
  * A song's lossless masters (docs/api.md, "Lossless downloads"): the WAV and FLAC a worker stores
  * privately beside the MP3 (`losslessObjectKey`), of the same PCM, with the same content
- * credentials. The job status lists them; only the owner gets a download, as a presigned GET URL
- * valid one hour (the path private objects take, as previews do). The MP3 stays the file that is
- * hashed, signed for minting and pinned.
+ * credentials, made after the song completed (`pending` until then). The job status lists them;
+ * only the owner gets a download, as a presigned GET URL valid one hour (the path private objects
+ * take, as previews do). The MP3 stays the file that is hashed, signed for minting and pinned.
  */
 import { LOSSLESS_CONTENT_TYPES, LOSSLESS_FORMATS, losslessObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { LosslessFormat } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import type { JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import type { JobStatus, LosslessColumn } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
@@ -24,8 +24,13 @@ export interface LosslessFileView {
   download: string;
 }
 
+/** How long a client waits before asking again for masters being made (they take seconds). */
+export const LOSSLESS_PENDING_RETRY_SECONDS = 2;
+
 /** The `lossless` field of a completed job's status. */
 export interface LosslessView {
+  /** `pending` from completion until the files are stored (no files listed yet), then `ready`. */
+  status: 'pending' | 'ready';
   sample_rate: number;
   bits_per_sample: number;
   channels: number;
@@ -37,13 +42,17 @@ export function downloadPath(publicId: string, format: LosslessFormat): string {
   return `/api/generate/${publicId}/download/${format}`;
 }
 
-/** The status field for a song's stored masters; null when it has none (made before, or deleted by retention). */
-export function losslessView(publicId: string, record: LosslessRecord | null): LosslessView | null {
+/**
+ * The status field for a song's masters: pending (being made after completion) or stored; null
+ * when it has none (made before, deleted by retention, or given up on).
+ */
+export function losslessView(publicId: string, record: LosslessColumn | null): LosslessView | null {
   if (record === null) return null;
+  const shape = { sample_rate: record.sample_rate, bits_per_sample: record.bits_per_sample, channels: record.channels };
+  if ('pending' in record) return { status: 'pending', ...shape, files: [] };
   return {
-    sample_rate: record.sample_rate,
-    bits_per_sample: record.bits_per_sample,
-    channels: record.channels,
+    status: 'ready',
+    ...shape,
     files: LOSSLESS_FORMATS.map((format) => ({
       format,
       content_type: LOSSLESS_CONTENT_TYPES[format],
@@ -55,6 +64,7 @@ export function losslessView(publicId: string, record: LosslessRecord | null): L
 
 /** Variant B's casing of `LosslessView` (its generate answer). */
 export interface LosslessViewVariantB {
+  status: 'pending' | 'ready';
   sampleRate: number;
   bitsPerSample: number;
   channels: number;
@@ -64,6 +74,7 @@ export interface LosslessViewVariantB {
 export function losslessVariantB(view: LosslessView | null): LosslessViewVariantB | null {
   if (view === null) return null;
   return {
+    status: view.status,
     sampleRate: view.sample_rate,
     bitsPerSample: view.bits_per_sample,
     channels: view.channels,
@@ -75,7 +86,7 @@ export function losslessVariantB(view: LosslessView | null): LosslessViewVariant
 export interface DownloadableJob {
   id: string;
   status: JobStatus;
-  lossless: LosslessRecord | null;
+  lossless: LosslessColumn | null;
 }
 
 export interface DownloadLink {
@@ -111,6 +122,16 @@ export async function losslessDownload(
       }),
     );
   }
+  if ('pending' in job.lossless) {
+    return fail(
+      appError('NOT_FOUND', 'The lossless files are being made', {
+        details: "A song's WAV and FLAC are made in the seconds after it completed; ask again shortly.",
+        retryAfter: LOSSLESS_PENDING_RETRY_SECONDS,
+        jobId,
+      }),
+    );
+  }
+  const stored = job.lossless;
   // The expiry is taken before signing, so the URL never outlives what the caller is told.
   const expiresAt = new Date(now.getTime() + DOWNLOAD_URL_SECONDS * 1000);
   const url = await store.presignedGetUrl(losslessObjectKey(job.id, format), DOWNLOAD_URL_SECONDS);
@@ -121,7 +142,7 @@ export async function losslessDownload(
     job_id: jobId,
     format,
     content_type: LOSSLESS_CONTENT_TYPES[format],
-    bytes: format === 'wav' ? job.lossless.wav_bytes : job.lossless.flac_bytes,
+    bytes: format === 'wav' ? stored.wav_bytes : stored.flac_bytes,
     url: url.value,
     expires_at: expiresAt.toISOString(),
   });

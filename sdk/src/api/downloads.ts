@@ -29,7 +29,8 @@ export interface LosslessDownloadParameters {
  * A one-hour download URL of one of the caller's songs as WAV or FLAC (GET
  * /api/generate/{job_id}/download/{format}): the exact PCM its MP3 was encoded from, 24-bit, with
  * the same signed C2PA manifest. Rejects with NOT_FOUND for another's job, one not completed, or a
- * song without lossless files (made before they were kept, or deleted by retention).
+ * song without lossless files (made before they were kept, or deleted by retention); while its files
+ * are still being made (seconds after completion) NOT_FOUND with `retryAfter` 2.
  */
 export async function getDownloadLink(api: SongmintApi, parameters: LosslessDownloadParameters): Promise<DownloadLink> {
   requireSession(api);

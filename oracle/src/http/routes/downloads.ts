@@ -82,7 +82,7 @@ export const downloadDocs: RouteDocs = {
     400: error('The format is not wav or flac (VALIDATION_ERROR).'),
     401: error('Missing or invalid token (AUTH_ERROR).'),
     404: error(
-      'No such job of yours, not completed yet, or a song without lossless files (made before they were kept, or deleted by retention) (NOT_FOUND).',
+      'No such job of yours, not completed yet, its files still being made (`retry_after` 2 s), or a song without lossless files (made before they were kept, deleted by retention, or not made) (NOT_FOUND).',
     ),
     429: error('Hourly limit (RATE_002).'),
     503: error('Object storage or database unavailable (SERVICE_UNAVAILABLE).'),
