@@ -26,8 +26,8 @@ export type {
   WaitForJobParameters,
 } from './api/generation.ts';
 export { downloadSong, getDownloadLink } from './api/downloads.ts';
-export { uploadAudio } from './api/uploads.ts';
-export type { Upload, UploadAudioParameters, UploadFormat } from './api/uploads.ts';
+export { deleteUpload, listUploads, uploadAudio } from './api/uploads.ts';
+export type { ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
 export type { DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';

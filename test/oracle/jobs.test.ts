@@ -24,6 +24,7 @@ import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { readC2pa } from '../support/c2pa.ts';
 import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
+import { encodeCursor } from '../../oracle/src/domain/job-list.ts';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
 import { execFile } from 'node:child_process';
@@ -33,7 +34,7 @@ import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
-import { createSongmintApi, editSong, uploadAudio, withSession } from '../../sdk/src/index.ts';
+import { createSongmintApi, deleteUpload, editSong, listUploads, uploadAudio, withSession } from '../../sdk/src/index.ts';
 import type { Hex } from 'viem';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -73,6 +74,12 @@ describe('job cancel, list and provenance (real worker)', () => {
   }
   const statusOf = async (who: LoggedIn, jobId: string) =>
     jobStatusSchema.parse((await stack.app.request(`/api/generate/${jobId}`, { token: who.token })).body);
+  /** A completed song's masters, once stored (they follow the completion by seconds). */
+  const waitForMasters = (who: LoggedIn, jobId: string) =>
+    waitFor(`${jobId} masters`, async () => {
+      const view = await statusOf(who, jobId);
+      return view.status === JOB_STATUS.completed && view.lossless?.status === 'ready' ? view.lossless : undefined;
+    });
   const waitForStatus = (who: LoggedIn, jobId: string, status: string) =>
     waitFor(`${jobId} ${status}`, async () => {
       const view = await statusOf(who, jobId);
@@ -212,10 +219,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     // The masters are made after completion: the status says they are coming, then lists both
     // files; only the owner gets a download URL.
     assert.ok(firstDone.lossless !== null, 'pending or ready at completion');
-    const lossless = await waitFor(`${first} masters`, async () => {
-      const view = await statusOf(alice, first);
-      return view.status === JOB_STATUS.completed && view.lossless?.status === 'ready' ? view.lossless : undefined;
-    });
+    const lossless = await waitForMasters(alice, first);
     assert.deepEqual(
       { ...lossless, files: lossless.files.map((f) => [f.format, f.content_type, f.download]) },
       {
@@ -429,6 +433,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(await dailyOf(carol.userId), daily.carol + 1);
     // Its status says where it came from: the upload, not a job.
     assert.deepEqual(done.edit_of, { job_id: null, upload_id: up.upload_id, task: 'repaint', start: 4, end: 6, strength: null });
+    await waitForMasters(carol, jobId);
     const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
     const editedWav = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
     const [original, edited] = (await Promise.all([ffmpegDecode(wav, 'f32le'), ffmpegDecode(editedWav, 'f32le')])).map(
@@ -480,6 +485,97 @@ describe('job cancel, list and provenance (real worker)', () => {
       start: 4,
       end: 6,
     });
+
+    // The list: the caller's live uploads, newest first, a page at a time, with the statement an upload confirms.
+    // Two older ones, 2 and 3 hours old.
+    const older = [randomUUID(), randomUUID()];
+    for (const [index, id] of older.entries()) {
+      await stack.app.db.none(
+        `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                              rights_confirmed_at, created_at, expires_at)
+         VALUES ($1, $2, $3, 'wav', 44, $4, 44100, 1, 2.5, $5, now(), now() - make_interval(hours => $6), now() + interval '1 day')`,
+        [id, carol.userId, `uploads/upl_${id}.wav`, `0x${'ab'.repeat(32)}`, RIGHTS_STATEMENT, 2 + index],
+      );
+    }
+    // Neither someone else's nor an expired one is listed.
+    await stack.app.db.none(
+      `INSERT INTO uploads (user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement, rights_confirmed_at, expires_at)
+       VALUES ($1, $2, 'wav', 44, $3, 44100, 1, 2, $4, now(), now() - interval '1 second'), ($5, $6, 'wav', 44, $3, 44100, 1, 2, $4, now(), now() + interval '1 day')`,
+      [
+        carol.userId,
+        `uploads/expired-${randomUUID()}.wav`,
+        `0x${'ab'.repeat(32)}`,
+        RIGHTS_STATEMENT,
+        dave.userId,
+        `uploads/dave-${randomUUID()}.wav`,
+      ],
+    );
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await listUploads(api, { limit: 2, ...(cursor === null ? {} : { cursor }) });
+      assert.equal(page.rightsStatement, RIGHTS_STATEMENT, 'the statement, as recorded with each upload');
+      listed.push(...page.uploads.map((u) => u.uploadId));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    assert.deepEqual(listed, [taken.uploadId, ...older.map((id) => `upl_${id}`)]);
+    const firstPage = await listUploads(api);
+    assert.deepEqual(firstPage.uploads[0], taken, 'each as the upload answered it');
+    // Bad queries in the error shape, nothing charged for them.
+    const chargedBefore = await charged();
+    // A job list's cursor is no upload list's.
+    const jobCursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000000Z', id: randomUUID() });
+    for (const query of ['cursor=nonsense', `cursor=${jobCursor}`, 'limit=0', 'limit=101', 'limit=two', 'sort=old']) {
+      const res = await stack.app.request(`/api/uploads?${query}`, { token: carol.token });
+      assert.equal(res.status, 400, `${query}: ${res.text}`);
+      assertVariantAError(res.body, 'VALIDATION_ERROR');
+    }
+    assert.equal(await charged(), chargedBefore, 'a bad query is given back');
+
+    // Delete: the owner's only; refused while an edit of it runs; the file goes, the edits made from it stay.
+    const remove = (who: LoggedIn, id: string) => stack.app.request(`/api/uploads/${id}`, { token: who.token, method: 'DELETE' });
+    for (const [who, id] of [
+      [dave, up.upload_id],
+      [carol, 'upl_not-a-uuid'],
+      [carol, `upl_${randomUUID()}`],
+      [carol, jobId],
+    ] as const) {
+      const res = await remove(who, id);
+      assert.equal(res.status, 404, `${id}: ${res.text}`);
+      assertVariantAError(res.body, 'NOT_FOUND');
+    }
+    const running = await stack.app.db.one<{ id: string }>(
+      `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, edit, edit_upload_id)
+       VALUES ($1, $2, 'queued edit', 10, 'free', $3, '{"task": "remix", "strength": 0.5}', $4) RETURNING id`,
+      [carol.userId, carol.address, JOB_STATUS.queued, up.upload_id.slice(4)],
+    );
+    const busy = await remove(carol, up.upload_id);
+    assert.equal(busy.status, 409, busy.text);
+    assertVariantAError(busy.body, 'CONFLICT');
+    assert.equal((busy.body as { error: { job_id?: string } }).error.job_id, `gen_${running.id}`);
+    assert.equal((await stack.objectStore.head(record.object_key)).ok, true, 'nothing deleted while an edit runs');
+    await stack.app.db.none(`UPDATE generation_jobs SET status = $2 WHERE id = $1`, [running.id, JOB_STATUS.cancelled]);
+    await deleteUpload(api, up.upload_id);
+    assert.equal((await stack.objectStore.head(record.object_key)).ok, false, 'the stored file is deleted');
+    const gone = await stack.app.db.one<{ deleted: boolean }>('SELECT deleted_at IS NOT NULL AS deleted FROM uploads WHERE id = $1', [
+      up.upload_id.slice(4),
+    ]);
+    assert.equal(gone.deleted, true, 'the record stays, marked, for the edits that name it');
+    assert.deepEqual(
+      (await listUploads(api)).uploads.map((u) => u.uploadId),
+      older.map((id) => `upl_${id}`),
+    );
+    const again = await remove(carol, up.upload_id);
+    assert.equal(again.status, 404, again.text);
+    const editOfDeleted = await stack.app.request('/api/generate', {
+      token: carol.token,
+      body: { prompt: 'x', duration: 10, edit: { source_upload_id: up.upload_id, task: 'remix' } },
+    });
+    assert.equal(editOfDeleted.status, 410, editOfDeleted.text);
+    assertVariantAError(editOfDeleted.body, 'EDIT_003');
+    const edit = await statusOf(carol, jobId);
+    assert.ok(edit.status === JOB_STATUS.completed, 'the edit made from it stays');
+    assert.equal(edit.edit_of?.upload_id, up.upload_id);
   });
 
   it('Variant B (`Prefer: wait`) answers lyrics and model too, and replays the same answer for the same Idempotency-Key', async () => {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 
-// Last-Event-ID: a browser resuming a job's event stream with fetch sends it.
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Last-Event-ID';
+// Last-Event-ID: a browser resuming a job's event stream with fetch sends it; Songmint-Rights-Confirmed: an upload.
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Last-Event-ID, Songmint-Rights-Confirmed';
 const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Preference-Applied';
 
 /**
@@ -21,7 +21,7 @@ export function cors(origins: ReadonlyArray<string> | '*'): RequestHandler {
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     }
     if (req.method === 'OPTIONS' && req.get('access-control-request-method') !== undefined) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', '600');
       res.status(204).end();

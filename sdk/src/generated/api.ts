@@ -216,7 +216,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's uploads, newest first, cursor-paginated (extension of the spec)
+         * @description Live uploads only (not deleted, not expired), each as POST /api/uploads answered it, and the rights statement an upload confirms, as recorded with each.
+         */
+        get: operations["listUploads"];
         put?: never;
         /**
          * Upload audio of your own to edit (extension of the spec)
@@ -224,6 +228,26 @@ export interface paths {
          */
         post: operations["uploadAudio"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an upload of yours (extension of the spec)
+         * @description Deletes the stored file now (retention would after 30 days). Edits already made from it stay: they are songs of their own, and their content credentials keep naming the upload by its SHA-256 and format (the record of the upload is kept for that, unlisted). Refused while an edit of it is queued or running (409, naming the job): let it finish or cancel it first. After the delete, an edit naming the upload is refused as one of an expired upload is (EDIT_003).
+         */
+        delete: operations["deleteUpload"];
         options?: never;
         head?: never;
         patch?: never;
@@ -833,7 +857,7 @@ export interface components {
              */
             url: string;
         };
-        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
+        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Made in the seconds after the song completed (`status` pending, then ready). Null for songs made before they were kept, once retention deleted the audio, and when the worker could not make them. The MP3 stays the file `audio_hash` and the mint signature cover. */
         LosslessFiles: {
             /**
              * @description Bits per sample of the integer PCM.
@@ -860,8 +884,13 @@ export interface components {
              * @example 48000
              */
             sample_rate: number;
+            /**
+             * @description `pending` from completion until the worker stored the files, a few seconds later (no files listed yet: ask the status again); then `ready`.
+             * @enum {string}
+             */
+            status: "pending" | "ready";
         } | null;
-        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
+        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Made in the seconds after the song completed (`status` pending, then ready). Null for songs made before they were kept, once retention deleted the audio, and when the worker could not make them. The MP3 stays the file `audio_hash` and the mint signature cover. */
         LosslessFilesVariantB: {
             /**
              * @description Bits per sample of the integer PCM.
@@ -888,6 +917,11 @@ export interface components {
              * @example 48000
              */
             sampleRate: number;
+            /**
+             * @description `pending` from completion until the worker stored the files, a few seconds later (no files listed yet: ask the status again); then `ready`.
+             * @enum {string}
+             */
+            status: "pending" | "ready";
         } | null;
         MetadataRequest: {
             attributes?: components["schemas"]["SongAttributes"];
@@ -1484,6 +1518,22 @@ export interface components {
             sha256: string;
             /** @example upl_5b0e7a52-3c1d-4f0e-9a51-0d2a7c9e4b13 */
             upload_id: string;
+        };
+        UploadDeleted: {
+            /** @enum {string} */
+            status: "deleted";
+            upload_id: string;
+        };
+        UploadList: {
+            /** @description Cursor of the next page; null on the last page. */
+            next_cursor: string | null;
+            /**
+             * @description The statement an upload confirms with the header `Songmint-Rights-Confirmed: true`, versioned (it starts with its version) and recorded with each upload: show it in full beside an upload control.
+             * @example v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights.
+             */
+            rights_statement: string;
+            /** @description Newest first; deleted and expired uploads are not listed. */
+            uploads: components["schemas"]["Upload"][];
         };
         UserProfile: {
             /** Format: date-time */
@@ -2094,7 +2144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description No such job of yours, not completed yet, or a song without lossless files (made before they were kept, or deleted by retention) (NOT_FOUND). */
+            /** @description No such job of yours, not completed yet, its files still being made (`retry_after` 2 s), or a song without lossless files (made before they were kept, deleted by retention, or not made) (NOT_FOUND). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2534,6 +2584,64 @@ export interface operations {
             };
         };
     };
+    listUploads: {
+        parameters: {
+            query?: {
+                /** @description Opaque: the `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Uploads per page, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; pass `next_cursor` back as `cursor` for the next. */
+            200: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadList"];
+                };
+            };
+            /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
     uploadAudio: {
         parameters: {
             query?: never;
@@ -2614,6 +2722,79 @@ export interface operations {
                 };
             };
             /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    deleteUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadDeleted"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such upload of yours: unknown, malformed, someone else's, already deleted or expired (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description An edit of this upload is queued or running (CONFLICT, with its `job_id`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE); nothing was deleted. */
             503: {
                 headers: {
                     [name: string]: unknown;
