@@ -130,7 +130,7 @@ async function songPage(req: Request, songId: bigint, options: DevAppOptions): P
   return page.replace('<title>Songmint</title>', songHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
 }
 
-/** Serves app/dist, its config.json and its routes (/discover, /song/<tokenId> with its card tags, a 404 page for others); mount at /app. */
+/** Serves app/dist, its config.json and its routes (/discover, /uploads, /song/<tokenId> with its card tags, a 404 page for others); mount at /app. */
 export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}): Router {
   const router = Router();
   router.get('/config.json', (_req, res) => {
@@ -139,7 +139,7 @@ export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}):
   });
   router.use(express.static(APP_DIST, { index: 'index.html' }));
   // The app's own routes (app/src/main.ts: `routeOf`) are the same page: a shared song link opens.
-  router.get('/discover', (_req, res) => {
+  router.get(['/discover', '/uploads'], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(APP_DIST, 'index.html'));
   });

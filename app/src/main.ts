@@ -15,15 +15,31 @@ import { renderWalletArea } from './views/wallet.ts';
 
 const BASE = import.meta.env.BASE_URL;
 
-type Route = { view: 'library' } | { view: 'discover' } | { view: 'song'; songId: bigint } | { view: 'missing' };
+type Route = { view: 'library' } | { view: 'uploads' } | { view: 'discover' } | { view: 'song'; songId: bigint } | { view: 'missing' };
 
 /** /app/, /app/discover and /app/song/<tokenId> (a shareable link the server answers with this page). */
 function routeOf(pathname: string): Route {
   const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname.replace(/^\//, '');
   if (path === '' || path === 'index.html') return { view: 'library' };
+  if (path === 'uploads') return { view: 'uploads' };
   if (path === 'discover') return { view: 'discover' };
   const song = /^song\/([1-9][0-9]{0,76})$/.exec(path);
   return song?.[1] === undefined ? { view: 'missing' } : { view: 'song', songId: BigInt(song[1]) };
+}
+
+/** The uploads view, loaded when first opened (it stays out of the first load's script). */
+function showUploads(main: HTMLElement, context: AppContext): void {
+  const title = Object.assign(document.createElement('h1'), { id: 'view-title', tabIndex: -1, textContent: 'Uploads' });
+  main.replaceChildren(title);
+  import('./views/uploads.ts').then(
+    ({ uploadsView }) => {
+      if (context.signal.aborted) return;
+      const focused = document.activeElement === title;
+      main.replaceChildren(uploadsView(context));
+      if (focused) byId('view-title').focus();
+    },
+    (error: unknown) => showError(error, 'The uploads page could not be loaded: '),
+  );
 }
 
 function start(config: AppConfig, restored: SignedIn | undefined): void {
@@ -47,6 +63,7 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
       else link.removeAttribute('aria-current');
     }
     if (route.view === 'library') main.replaceChildren(libraryView(context));
+    else if (route.view === 'uploads') showUploads(main, context);
     else if (route.view === 'discover') main.replaceChildren(discoverView(context));
     else if (route.view === 'song') main.replaceChildren(songView(context, route.songId));
     else

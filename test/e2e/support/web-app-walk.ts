@@ -36,6 +36,7 @@ import {
   visitorDiscoversAndPlays,
 } from './walk-library.ts';
 import { walkSongEdit } from './walk-edit.ts';
+import { walkUploads } from './walk-uploads.ts';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
 /** The issue's budget for the first load of /app/: script, gzipped. */
@@ -290,6 +291,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.getByRole('link', { name: 'Discover' }).click();
     await page.locator(`#pools li[data-song-id="${tokenId}"] a[href="${songPath}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     await checkView(page, '4-discover');
+    await walkUploads(page, stack, rpc, await developmentApi(stack, rpc), checkView);
 
     // A reload keeps the session and the library, with the song's state read back.
     await page.goto(`${stack.baseUrl}/app/`);
