@@ -11,15 +11,16 @@ import { loadModel } from '../../inference/src/model/runtime.ts';
 import { seedToModelInput } from '../../inference/src/model/seed.ts';
 import { encodePrompt } from '../../inference/src/model/text-encoder.ts';
 import { assertCbr320, decodeMp3, ffmpegDecode } from './helpers/mp3-checks.ts';
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { runReference } from '../support/reference-tools.ts';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const RATE = 44100;
+/** The longest upload any tier takes. */
+const BUDGET = { maxSeconds: 240 };
 
 function snrDb(reference: Float32Array, test: Float32Array, from: number, to: number, lag = 0): number {
   let signal = 0;
@@ -167,7 +168,7 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
   /** A 2 s stereo file of `codec` made by ffmpeg from a sine pair with pink noise (every byte pattern of a sample occurs). */
   const make = async (name: string, args: string[]): Promise<Uint8Array> => {
     const path = join(dir.path, name);
-    await promisify(execFile)('ffmpeg', [
+    await runReference('ffmpeg', [
       '-v',
       'error',
       '-f',
@@ -203,7 +204,7 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
   ] as const) {
     it(`${name}: ${format}, 48 kHz stereo, the same samples as ffmpeg's decode`, async () => {
       const bytes = await make(name, [...args]);
-      const decoded = await decodeUploadedAudio(bytes);
+      const decoded = await decodeUploadedAudio(bytes, BUDGET);
       assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
       const audio = decoded.value;
       const reference = await ffmpegDecode(bytes, 'f32le');
@@ -220,7 +221,7 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
 
   it('a mono 22.05 kHz MP3 with an ID3v1 tag: one channel at its own rate, as ffmpeg decodes it', async () => {
     const bytes = await make('mono.mp3', ['-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k', '-write_id3v1', '1']);
-    const decoded = await decodeUploadedAudio(bytes);
+    const decoded = await decodeUploadedAudio(bytes, BUDGET);
     assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
     const reference = await ffmpegDecode(bytes, 'f32le');
     const samples = new Float32Array(reference.buffer, reference.byteOffset, reference.length / 4);
@@ -233,9 +234,9 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
     const wav = await make('u8.wav', ['-c:a', 'pcm_u8']);
     const flac = await make('cut.flac', ['-c:a', 'flac']);
     const results = await Promise.all([
-      decodeUploadedAudio(new TextEncoder().encode('just some text, no audio')),
-      decodeUploadedAudio(wav),
-      decodeUploadedAudio(flac.subarray(0, Math.floor(flac.length * 0.6))),
+      decodeUploadedAudio(new TextEncoder().encode('just some text, no audio'), BUDGET),
+      decodeUploadedAudio(wav, BUDGET),
+      decodeUploadedAudio(flac.subarray(0, Math.floor(flac.length * 0.6)), BUDGET),
     ]);
     assert.deepEqual(
       results.map((r) => (r.ok ? 'ok' : r.error.code)),

@@ -26,10 +26,9 @@ import { readC2pa } from '../support/c2pa.ts';
 import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { runReference } from '../support/reference-tools.ts';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
@@ -289,7 +288,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     t.after(() => dir.remove());
     const ffmpeg = async (name: string, source: string, args: string[] = []): Promise<Uint8Array> => {
       const path = join(dir.path, name);
-      await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', source, ...args, path]);
+      await runReference('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', source, ...args, path]);
       return new Uint8Array(await readFile(path));
     };
     // An independent tool's file: 10 s of a stereo chord at the built-in model's rate, 16-bit.

@@ -18,6 +18,7 @@ import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
 import { UploadFailedError, previewJobKind, songJobKind } from './job-kinds.ts';
+import type { JobKindDeps } from './job-kinds.ts';
 import type { JobKind } from './job-kinds.ts';
 import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
@@ -71,11 +72,9 @@ async function whenSpace<T>(step: () => Promise<T>, signal: AbortSignal, onWait:
   }
 }
 
-export interface WorkerDeps {
+export interface WorkerDeps extends JobKindDeps {
   db: Database;
   boss: PgBoss;
-  store: ObjectStore;
-  pipeline: PipelineDeps;
   /** pino, as in the oracle: structured fields first, then the message; errors under `err`. */
   logger: WorkerLogger;
   /** Called after every settled job (metrics). */

@@ -8,6 +8,7 @@ import type { MetadataDeps } from '../domain/metadata.ts';
 import type { ModelLicencePolicy } from '../domain/model-licence.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
+import type { UploadsInFlight } from '../domain/uploads-in-flight.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
@@ -60,8 +61,10 @@ export interface PreviewServices {
 /** POST /api/uploads: the private store the uploads go to. */
 export interface UploadServices {
   objectStore: Pick<ObjectStore, 'put' | 'delete'>;
-  /** Decodes each upload in a worker thread (core/src/audio/audio-prober.ts). */
+  /** Decodes each upload in a bounded worker thread (core/src/audio/audio-prober.ts). */
   prober: Pick<AudioProber, 'probe'>;
+  /** This process's uploads in flight (oracle/src/domain/uploads-in-flight.ts). */
+  inFlight: UploadsInFlight;
 }
 
 /** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */
