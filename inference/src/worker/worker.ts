@@ -11,7 +11,6 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS } from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
-import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
 import { isOutOfSpace } from '../../../core/src/resource-exhausted.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
@@ -20,7 +19,7 @@ import { beat, removeHeartbeat } from './heartbeat.ts';
 import { UploadFailedError, previewJobKind, songJobKind } from './job-kinds.ts';
 import type { JobKindDeps } from './job-kinds.ts';
 import type { JobKind } from './job-kinds.ts';
-import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
+import type { PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
 
 export interface WorkerSettings {
