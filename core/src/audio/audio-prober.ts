@@ -116,7 +116,8 @@ export function createAudioProber(options: AudioProberOptions = {}): AudioProber
       exhausted ||= error.code === 'ERR_WORKER_OUT_OF_MEMORY';
     });
     worker.on('exit', (code) => {
-      if (slot.worker === worker) slot.worker = undefined;
+      if (slot.worker !== worker) return;
+      slot.worker = undefined;
       const current = slot.current;
       slot.current = undefined;
       current?.settle({ died: `the audio decode thread exited with ${code}`, exhausted });
@@ -128,11 +129,17 @@ export function createAudioProber(options: AudioProberOptions = {}): AudioProber
 
   function dispatch(): void {
     for (const slot of slots) {
-      if (slot.current !== undefined) continue;
-      const next = queue.shift();
-      if (next === undefined) return;
-      slot.current = next;
-      (slot.worker ?? start(slot)).postMessage(next.request, next.transfer);
+      while (slot.current === undefined) {
+        const next = queue.shift();
+        if (next === undefined) return;
+        try {
+          (slot.worker ?? start(slot)).postMessage(next.request, next.transfer);
+          slot.current = next;
+        } catch (error) {
+          // Bytes that cannot be sent (a detached buffer): this request fails, the slot stays free.
+          next.settle({ died: error instanceof Error ? error.message : String(error), exhausted: false });
+        }
+      }
     }
   }
 
