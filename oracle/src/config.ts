@@ -13,6 +13,9 @@ import {
   WEBHOOK_RETRY_LIMIT,
 } from './webhooks/webhook-queue.ts';
 import type { WebhookSettings } from './webhooks/webhook-queue.ts';
+import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './http/trust-proxy.ts';
+import type { TrustProxy } from './http/trust-proxy.ts';
+import { DEFAULT_UPLOADS_IN_FLIGHT } from './domain/uploads-in-flight.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -96,6 +99,21 @@ export const envSchema = z
       .default('false')
       .transform((value) => value === 'true'),
     FARCASTER_RPC_URL: httpUrl.optional(),
+    /** Who may name the client in X-Forwarded-For: a hop count, addresses/CIDRs, or false (./http/trust-proxy.ts). */
+    TRUST_PROXY: z
+      .string()
+      .default(DEFAULT_TRUST_PROXY)
+      .transform((value, ctx): TrustProxy => {
+        const parsed = parseTrustProxy(value);
+        if (parsed.ok) return parsed.value;
+        ctx.addIssue({ code: 'custom', message: parsed.error.message });
+        return z.NEVER;
+      }),
+    // Uploads (oracle/src/domain/uploads-in-flight.ts): each holds up to 100 MiB and a decode thread's turn.
+    /** Uploads this process takes at once; one more answers 429 UPLOAD_006. */
+    UPLOADS_IN_FLIGHT: positiveInt.max(1000).default(DEFAULT_UPLOADS_IN_FLIGHT.perProcess),
+    /** Uploads one user may have in flight in this process. */
+    UPLOADS_IN_FLIGHT_PER_USER: positiveInt.max(1000).default(DEFAULT_UPLOADS_IN_FLIGHT.perUser),
     // Job event streams (GET /api/generate/{job_id}/events, oracle/src/domain/job-events-hub.ts).
     /** Streams one process serves at once; more are refused with 503 and Retry-After. */
     JOB_EVENTS_MAX_STREAMS: positiveInt.max(100_000).default(1000),

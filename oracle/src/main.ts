@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Server } from 'node:http';
 import type { Router } from 'express';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +33,7 @@ import { createFarcasterFidVerifier } from './domain/farcaster.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-events-hub.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
+import { createUploadsInFlight } from './domain/uploads-in-flight.ts';
 import { createApp } from './http/app.ts';
 import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -176,6 +178,7 @@ async function startWithSigner(
     },
     queueCapacity: config.QUEUE_CAPACITY,
     corsOrigins: config.CORS_ORIGINS,
+    trustProxy: config.TRUST_PROXY,
     ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     jobEvents,
@@ -204,8 +207,13 @@ async function startWithSigner(
   };
   deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }) };
   deps.previews = { objectStore };
-  const prober = createAudioProber();
-  deps.uploads = { objectStore, prober };
+  // Decode threads: one per two cores, no more than the uploads that may be in flight.
+  const prober = createAudioProber({ threads: Math.min(config.UPLOADS_IN_FLIGHT, Math.max(1, Math.floor(availableParallelism() / 2))) });
+  deps.uploads = {
+    objectStore,
+    prober,
+    inFlight: createUploadsInFlight({ perUser: config.UPLOADS_IN_FLIGHT_PER_USER, perProcess: config.UPLOADS_IN_FLIGHT }),
+  };
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 
   // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not

@@ -18,6 +18,7 @@ import { createSoftHsmToken, softHsmMissing } from '../support/softhsm.ts';
 import type { SoftHsmToken } from '../support/softhsm.ts';
 import { chromiumMissing } from './support/browser.ts';
 import { checkDemoAgainstChainAndApi } from './support/demo-checks.ts';
+import { checkUploadBombs } from './support/upload-bombs-check.ts';
 import { walkTheWebApp } from './support/web-app-walk.ts';
 
 const run = promisify(execFile);
@@ -191,6 +192,10 @@ describe('npm start (scripts/dev-stack.ts)', () => {
       await walkTheWebApp(stack);
     },
   );
+
+  it("refuses the security review's upload bombs, 20 in a row, each by its code, with the oracle's peak RSS growth bounded and /health/live answering throughout", async () => {
+    await checkUploadBombs(baseUrl, stack.process.pid ?? 0);
+  });
 
   it('stops cleanly on SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => stack.process.once('exit', (code) => resolve(code)));

@@ -11,15 +11,19 @@ import { loadModel } from '../../inference/src/model/runtime.ts';
 import { seedToModelInput } from '../../inference/src/model/seed.ts';
 import { encodePrompt } from '../../inference/src/model/text-encoder.ts';
 import { assertCbr320, decodeMp3, ffmpegDecode } from './helpers/mp3-checks.ts';
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { runReference } from '../support/reference-tools.ts';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
+import { decodeAudioStream, decodeUploadedAudio, probeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
+import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
+import { constantFlac, uploadBombs, wavHeader } from '../support/upload-bombs.ts';
+import { createHash } from 'node:crypto';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 
 const RATE = 44100;
+/** The longest upload any tier takes. */
+const BUDGET = { maxSeconds: 240 };
 
 function snrDb(reference: Float32Array, test: Float32Array, from: number, to: number, lag = 0): number {
   let signal = 0;
@@ -167,7 +171,7 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
   /** A 2 s stereo file of `codec` made by ffmpeg from a sine pair with pink noise (every byte pattern of a sample occurs). */
   const make = async (name: string, args: string[]): Promise<Uint8Array> => {
     const path = join(dir.path, name);
-    await promisify(execFile)('ffmpeg', [
+    await runReference('ffmpeg', [
       '-v',
       'error',
       '-f',
@@ -203,7 +207,7 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
   ] as const) {
     it(`${name}: ${format}, 48 kHz stereo, the same samples as ffmpeg's decode`, async () => {
       const bytes = await make(name, [...args]);
-      const decoded = await decodeUploadedAudio(bytes);
+      const decoded = await decodeUploadedAudio(bytes, BUDGET);
       assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
       const audio = decoded.value;
       const reference = await ffmpegDecode(bytes, 'f32le');
@@ -220,7 +224,7 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
 
   it('a mono 22.05 kHz MP3 with an ID3v1 tag: one channel at its own rate, as ffmpeg decodes it', async () => {
     const bytes = await make('mono.mp3', ['-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k', '-write_id3v1', '1']);
-    const decoded = await decodeUploadedAudio(bytes);
+    const decoded = await decodeUploadedAudio(bytes, BUDGET);
     assert.ok(decoded.ok, decoded.ok ? '' : decoded.error.message);
     const reference = await ffmpegDecode(bytes, 'f32le');
     const samples = new Float32Array(reference.buffer, reference.byteOffset, reference.length / 4);
@@ -233,13 +237,142 @@ describe('uploaded audio: WAV, FLAC and MP3 made by ffmpeg decode to the samples
     const wav = await make('u8.wav', ['-c:a', 'pcm_u8']);
     const flac = await make('cut.flac', ['-c:a', 'flac']);
     const results = await Promise.all([
-      decodeUploadedAudio(new TextEncoder().encode('just some text, no audio')),
-      decodeUploadedAudio(wav),
-      decodeUploadedAudio(flac.subarray(0, Math.floor(flac.length * 0.6))),
+      decodeUploadedAudio(new TextEncoder().encode('just some text, no audio'), BUDGET),
+      decodeUploadedAudio(wav, BUDGET),
+      decodeUploadedAudio(flac.subarray(0, Math.floor(flac.length * 0.6)), BUDGET),
     ]);
     assert.deepEqual(
       results.map((r) => (r.ok ? 'ok' : r.error.code)),
       ['not_audio', 'unsupported', 'undecodable'],
     );
+  });
+});
+
+describe("uploaded audio under a budget: the review's bombs, streamed blocks, the bounded decode thread", () => {
+  const CODES: Record<string, readonly string[]> = {
+    GEN_004: ['too_long'],
+    UPLOAD_001: ['unsupported', 'not_audio'],
+    UPLOAD_002: ['undecodable'],
+  };
+  let dir: TempDir;
+  before(async () => {
+    dir = await makeTempDir('upload-bombs');
+  });
+  after(async () => {
+    await dir.remove();
+  });
+
+  it("refuses each bomb by code, handing out no block past a free user's 30 s; ffprobe reads each file as the stream its header says", async () => {
+    const budget = { maxSeconds: 30 };
+    for (const bomb of await uploadBombs()) {
+      let rate = 0;
+      let handed = 0;
+      const decoded = await decodeAudioStream(bomb.body, budget, {
+        start: (format) => (rate = format.sampleRate),
+        block: (channels, frames) => {
+          assert.ok(channels.every((channel) => channel.length === frames));
+          handed += frames;
+        },
+      });
+      assert.ok(!decoded.ok, bomb.name);
+      assert.ok(CODES[bomb.code]?.includes(decoded.error.code), `${bomb.name}: ${decoded.error.code} ${decoded.error.message}`);
+      assert.ok(handed <= budget.maxSeconds * rate, `${bomb.name}: ${handed} frames handed out at ${rate} Hz`);
+      if (bomb.headers?.['content-encoding'] !== undefined) continue;
+      // An independent reader takes the file for what it claims (so the refusal is ours, not a malformed file's).
+      const path = join(dir.path, 'bomb');
+      await writeFile(path, bomb.body);
+      const probed = (
+        await runReference('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,sample_rate,channels', '-of', 'csv=p=0', path])
+      ).stdout
+        .toString()
+        .trim();
+      assert.match(probed, /^(flac|mp3),\d+,\d$/, `${bomb.name}: ${probed}`);
+    }
+  });
+
+  it('a FLAC that declares more than the budget is refused before its first frame; a WAV by its data size; one at exactly the budget is taken', async () => {
+    const declared = constantFlac({ sampleRate: 48000, channels: 2, blockSize: 4800, frames: 2, totalSamples: 48000 * 31 });
+    let handed = 0;
+    const refused = await decodeAudioStream(declared, { maxSeconds: 30 }, { start: () => {}, block: (_c, frames) => (handed += frames) });
+    assert.deepEqual([refused.ok ? 'ok' : refused.error.code, handed], ['too_long', 0]);
+    const wav = new Uint8Array(44 + 8000 * 2 * 2 * 3);
+    wav.set(wavHeader(8000 * 2 * 2 * 3, 8000, 2));
+    assert.equal((await probeUploadedAudio(wav, { maxSeconds: 2 })).ok ? 'ok' : 'refused', 'refused');
+    const exact = await probeUploadedAudio(wav, { maxSeconds: 3 });
+    assert.deepEqual(exact.ok && [exact.value.frames, exact.value.sampleRate], [24000, 8000]);
+  });
+
+  it('hands the PCM out block by block: the blocks joined are the samples decodeUploadedAudio keeps, and keepSeconds keeps a prefix', async () => {
+    const path = join(dir.path, 'blocks.flac');
+    await runReference('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=d=3:c=pink:r=44100:a=0.3:seed=3',
+      '-ac',
+      '2',
+      '-c:a',
+      'flac',
+      path,
+    ]);
+    const bytes = new Uint8Array(await readFile(path));
+    const blocks: number[] = [];
+    const first: number[] = [];
+    await decodeAudioStream(bytes, BUDGET, {
+      start: (format) => assert.deepEqual(format, { format: 'flac', sampleRate: 44100, channels: 2 }),
+      block: (channels, frames) => {
+        blocks.push(frames);
+        first.push(channels[0]?.[0] ?? Number.NaN);
+      },
+    });
+    assert.ok(blocks.length > 1, `${blocks.length} blocks`);
+    const whole = await decodeUploadedAudio(bytes, BUDGET);
+    assert.ok(whole.ok);
+    assert.equal(
+      blocks.reduce((a, b) => a + b, 0),
+      whole.value.frames,
+    );
+    let at = 0;
+    for (const [i, frames] of blocks.entries()) {
+      assert.equal(whole.value.channels[0]?.[at], first[i]);
+      at += frames;
+    }
+    const prefix = await decodeUploadedAudio(bytes, BUDGET, 2);
+    assert.ok(prefix.ok);
+    assert.equal(prefix.value.frames, 2 * 44100);
+    assert.deepEqual(prefix.value.channels[1], whole.value.channels[1]?.subarray(0, 2 * 44100));
+  });
+
+  it("the decode thread: the bytes move to it and back (the caller's view detached), samples come back; a thread past its limits answers exhausted", async () => {
+    const prober = createAudioProber();
+    const limited = createAudioProber({ resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } });
+    try {
+      const path = join(dir.path, 'thread.wav');
+      await runReference('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=3:sample_rate=16000', '-c:a', 'pcm_s16le', path]);
+      const file = new Uint8Array(await readFile(path));
+      const sent = file.slice();
+      const probed = await prober.probe(sent, { maxSeconds: 30 });
+      assert.equal(sent.byteLength, 0, 'transferred, not copied');
+      assert.deepEqual(Buffer.from(probed.bytes), Buffer.from(file));
+      assert.equal(probed.contentHash, `0x${createHash('sha256').update(file).digest('hex')}`);
+      assert.deepEqual(probed.result.ok && probed.result.value, { format: 'wav', sampleRate: 16000, channels: 1, frames: 48000 });
+      // Bytes already given away cannot be sent again; the thread goes on with the next request.
+      await assert.rejects(prober.probe(sent, { maxSeconds: 30 }), /detached|could not be cloned|cannot transfer/i);
+      const decoded = await prober.decode(file.slice(), { maxSeconds: 30 }, 2);
+      assert.ok(decoded.ok);
+      assert.deepEqual([decoded.value.frames, decoded.value.channels.length], [32000, 1]);
+      // A small view on a shared buffer (Node's pool) is copied, never the pool given away.
+      const pooled = Buffer.from(file.subarray(0, 100));
+      const small = await prober.probe(new Uint8Array(pooled.buffer, pooled.byteOffset, pooled.byteLength), { maxSeconds: 30 });
+      assert.equal(pooled.byteLength, 100);
+      assert.ok(small.result.ok, 'the start of the WAV, decoded from its copy');
+      const starved = await limited.probe(file.slice(), { maxSeconds: 30 });
+      assert.deepEqual(starved.result.ok ? 'ok' : starved.result.error.code, 'exhausted');
+    } finally {
+      await prober.close();
+      await limited.close();
+    }
   });
 });

@@ -133,6 +133,37 @@ describe('configuration from the environment', () => {
     assert.match(production.error.problems.join('\n'), /^WEBHOOK_ALLOWED_HOSTS: must be empty in production/m);
   });
 
+  it('TRUST_PROXY: loopback by default; a hop count, an address/CIDR list or off; true and malformed entries refused', () => {
+    const parsed = (value?: string) => {
+      const result = loadConfig(value === undefined ? {} : { TRUST_PROXY: value });
+      return result.ok ? result.value.TRUST_PROXY : result.error.problems.join('\n');
+    };
+    assert.deepEqual(parsed(), ['loopback']);
+    assert.deepEqual(parsed(''), ['loopback'], 'empty is unset');
+    assert.equal(parsed('1'), 1);
+    assert.equal(parsed('2'), 2);
+    for (const off of ['false', 'off', '0', 'FALSE']) assert.equal(parsed(off), false, off);
+    assert.deepEqual(parsed('10.0.0.0/8, 2001:db8::/32,loopback, 192.0.2.7'), ['10.0.0.0/8', '2001:db8::/32', 'loopback', '192.0.2.7']);
+    assert.match(String(parsed('true')), /^TRUST_PROXY: true trusts every hop, so any client picks its own address/);
+    assert.match(String(parsed('33')), /^TRUST_PROXY: a hop count must be 1 to 32/);
+    assert.match(String(parsed('10.0.0.0/33')), /^TRUST_PROXY: "10.0.0.0\/33": the prefix length must be 0 to 32/);
+    assert.match(String(parsed('proxy.internal')), /^TRUST_PROXY: "proxy.internal" is not an IP address, a CIDR range or one of loopback/);
+    assert.match(String(parsed('10.0.0.1,,10.0.0.2')), /^TRUST_PROXY: an empty entry/);
+  });
+
+  it('uploads in flight: 4 per process and 2 per user by default, positive whole numbers', () => {
+    const byDefault = loadConfig({});
+    assert.ok(byDefault.ok);
+    assert.deepEqual([byDefault.value.UPLOADS_IN_FLIGHT, byDefault.value.UPLOADS_IN_FLIGHT_PER_USER], [4, 2]);
+    const set = loadConfig({ UPLOADS_IN_FLIGHT: '16', UPLOADS_IN_FLIGHT_PER_USER: '1' });
+    assert.ok(set.ok);
+    assert.deepEqual([set.value.UPLOADS_IN_FLIGHT, set.value.UPLOADS_IN_FLIGHT_PER_USER], [16, 1]);
+    const bad = loadConfig({ UPLOADS_IN_FLIGHT: '0', UPLOADS_IN_FLIGHT_PER_USER: 'two' });
+    assert.ok(!bad.ok);
+    assert.match(bad.error.problems.join('\n'), /^UPLOADS_IN_FLIGHT: /m);
+    assert.match(bad.error.problems.join('\n'), /^UPLOADS_IN_FLIGHT_PER_USER: /m);
+  });
+
   it('treats empty variables as unset', () => {
     const result = loadConfig({ PORT: '', DATABASE_URL: '' });
     assert.ok(result.ok);

@@ -27,10 +27,12 @@ import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
 import { encodeCursor } from '../../oracle/src/domain/job-list.ts';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { ClientRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { runReference } from '../support/reference-tools.ts';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
@@ -317,7 +319,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     t.after(() => dir.remove());
     const ffmpeg = async (name: string, source: string, args: string[] = []): Promise<Uint8Array> => {
       const path = join(dir.path, name);
-      await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', source, ...args, path]);
+      await runReference('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', source, ...args, path]);
       return new Uint8Array(await readFile(path));
     };
     // An independent tool's file: 10 s of a stereo chord at the built-in model's rate, 16-bit.
@@ -368,6 +370,56 @@ describe('job cancel, list and provenance (real worker)', () => {
       assert.equal(res.status, status, `${code}: ${JSON.stringify(body)}`);
       assertVariantAError(body, code);
     }
+    // Any Content-Encoding is refused unread: the body is never inflated (a gzip bomb, or the real file gzipped).
+    for (const coding of ['gzip', 'deflate', 'br', 'identity, gzip']) {
+      const res = await fetch(`${stack.app.baseUrl}/api/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${carol.token}`, 'Songmint-Rights-Confirmed': 'true', 'content-encoding': coding },
+        body: gzipSync(wav),
+      });
+      const body: unknown = await res.json();
+      assert.equal(res.status, 415, `${coding}: ${JSON.stringify(body)}`);
+      assertVariantAError(body, 'UPLOAD_001');
+      assert.match(JSON.stringify(body), /Content-Encoding/);
+    }
+
+    // Uploads in flight: 2 of one user's, 4 of this process's; one more is 429 UPLOAD_006 before its body is read.
+    const inFlight = stack.app.deps.uploads?.inFlight;
+    assert.ok(inFlight !== undefined);
+    const held: ClientRequest[] = [];
+    /** An upload whose body never finishes: it holds its slot until the client goes away. */
+    const hold = async (who: LoggedIn) => {
+      const request = httpRequest(`${stack.app.baseUrl}/api/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${who.token}`, 'Songmint-Rights-Confirmed': 'true', 'content-length': String(wav.length) },
+      });
+      request.on('error', () => {});
+      request.write(wav.subarray(0, 1000));
+      held.push(request);
+      const expected = held.length;
+      await waitFor(`${expected} uploads in flight`, async () => (inFlight.count() === expected ? true : undefined));
+    };
+    const refusedInFlight = async (who: LoggedIn, whose: RegExp) => {
+      const res = await fetch(`${stack.app.baseUrl}/api/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${who.token}`, 'Songmint-Rights-Confirmed': 'true' },
+        body: wav,
+      });
+      const body: unknown = await res.json();
+      assert.equal(res.status, 429, JSON.stringify(body));
+      assertVariantAError(body, 'UPLOAD_006');
+      assert.equal(res.headers.get('retry-after'), '2');
+      assert.match(JSON.stringify(body), whose);
+    };
+    const [erin, frank] = [await stack.app.login(), await stack.app.login()];
+    await hold(carol);
+    await hold(carol);
+    await refusedInFlight(carol, /you have 2 uploads in flight/);
+    await hold(erin);
+    await hold(erin);
+    await refusedInFlight(frank, /this server has 4 uploads in flight/);
+    for (const request of held) request.destroy();
+    await waitFor('the held uploads to give their slots back', async () => (inFlight.count() === 0 ? true : undefined));
     assert.deepEqual({ charged: await charged(), stored: await stored(), rows: await rows() }, before, 'a refused upload leaves nothing');
 
     // The SDK's uploadAudio and editSong against this oracle.

@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { GENERATION_QUEUE } from '../../core/src/generation-queue.ts';
 import type { GenerationMessage } from '../../core/src/generation-queue.ts';
 import { startTestApp } from './helpers/test-app.ts';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../oracle/src/http/app.ts';
+import type { TrustProxy } from '../../oracle/src/http/trust-proxy.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { assertDailyLimitBody, assertVariantAError, assertVariantCError } from './helpers/shapes.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -171,6 +175,62 @@ describe('limits, queue capacity, worker liveness and priority', () => {
     const refused = await app.request('/v1/user/profile', { token: user.token });
     assert.equal(refused.status, 429);
     assertVariantCError(refused.body, 'RATE_002');
+  });
+
+  it('TRUST_PROXY: per-IP buckets separated or shared as configured (loopback default, hop count, address list, off)', async (t) => {
+    // One app per setting over this test's database; the client is always this process on 127.0.0.1.
+    const serve = async (trustProxy?: TrustProxy): Promise<string> => {
+      const server: Server = await new Promise((resolve) => {
+        const listening = createApp({ ...app.deps, ...(trustProxy === undefined ? {} : { trustProxy }) }).listen(0, '127.0.0.1', () =>
+          resolve(listening),
+        );
+      });
+      t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    // GET /api/auth/nonce is charged to the client address's hourly bucket.
+    const charged = async (base: string, forwardedFor?: string) => {
+      const res = await fetch(`${base}/api/auth/nonce`, forwardedFor === undefined ? {} : { headers: { 'x-forwarded-for': forwardedFor } });
+      assert.equal(res.status, 200);
+    };
+    const bucket = async (ip: string) =>
+      (
+        await app.db.one<{ n: number }>(
+          `SELECT coalesce(sum(count), 0)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`,
+          [`ip:${ip}`],
+        )
+      ).n;
+    const counts = (...ips: string[]) => Promise.all(ips.map(bucket));
+
+    // Default (loopback): a proxy on this host names the client; two clients, two buckets.
+    const byDefault = await serve();
+    const loopback = await bucket('127.0.0.1');
+    await charged(byDefault, '198.51.100.1');
+    await charged(byDefault, '198.51.100.2');
+    await charged(byDefault, '203.0.113.50, 198.51.100.2');
+    assert.deepEqual(await counts('198.51.100.1', '198.51.100.2', '203.0.113.50', '127.0.0.1'), [1, 2, 0, loopback]);
+
+    // Off: nobody is trusted, the header is ignored, every request is the peer's (one shared bucket).
+    const off = await serve(false);
+    await charged(off, '198.51.100.3');
+    await charged(off, '198.51.100.4');
+    assert.deepEqual(await counts('198.51.100.3', '198.51.100.4', '127.0.0.1'), [0, 0, loopback + 2]);
+
+    // A hop count of 1: the address our one proxy appended is the client; what the client put before it is not.
+    const oneHop = await serve(1);
+    await charged(oneHop, '203.0.113.60, 198.51.100.5');
+    await charged(oneHop, '203.0.113.61, 198.51.100.5');
+    await charged(oneHop, '198.51.100.6');
+    assert.deepEqual(await counts('198.51.100.5', '198.51.100.6', '203.0.113.60', '203.0.113.61'), [2, 1, 0, 0]);
+
+    // An address list: only listed peers and hops are proxies. This peer (127.0.0.1) is not in the first list.
+    const notListed = await serve(['10.0.0.0/8']);
+    await charged(notListed, '198.51.100.7');
+    assert.deepEqual(await counts('198.51.100.7', '127.0.0.1'), [0, loopback + 3]);
+    const listed = await serve(['127.0.0.1/32', '10.0.0.0/8']);
+    await charged(listed, '198.51.100.8, 10.1.2.3');
+    await charged(listed, '203.0.113.70, 198.51.100.8');
+    assert.deepEqual(await counts('198.51.100.8', '10.1.2.3', '203.0.113.70'), [2, 0, 0]);
   });
 
   it('GEN_002 (503, Retry-After 60) when no worker heartbeat is fresh; nothing charged', async () => {

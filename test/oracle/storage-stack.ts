@@ -8,6 +8,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
+import { createUploadsInFlight } from '../../oracle/src/domain/uploads-in-flight.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
@@ -95,7 +96,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
       mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },
       trading: { chainId: chain.chainId, ...(options.vault === undefined ? {} : { vault: options.vault }) },
       previews: { objectStore },
-      uploads: { objectStore, prober },
+      uploads: { objectStore, prober, inFlight: createUploadsInFlight() },
     }),
   });
 

@@ -1,34 +1,67 @@
 /**
- * What an uploaded file is (format, rate, channels, length), decoded by ./uploaded-audio.ts in a
- * worker thread: decoding the longest upload a tier takes holds a thread for about 2 s
- * (bench/results/uploads.md), which must not be the oracle's event loop. One thread per prober,
- * started on first use, unref'd (it never keeps a process alive), requests answered in turn.
+ * Uploaded audio decoded by ./uploaded-audio.ts in bounded worker threads, never on the caller's
+ * event loop: the oracle probes each upload on arrival (what it is, how long, its SHA-256), a
+ * worker decodes one an edit starts from. Decoding the longest upload a tier takes holds a thread
+ * for about 2 s (bench/results/uploads.md).
+ *
+ * - Bounded: each thread runs under V8 `resourceLimits` (`DECODE_THREAD_LIMITS`); a thread that
+ *   exceeds them is ended, its request answered `exhausted`, and a fresh one takes the next. The
+ *   decoders' sample budget (./pcm-stream.ts) is what bounds their typed arrays and WebAssembly
+ *   memory, which V8's heap limit does not count.
+ * - Moved, not copied: the bytes are transferred to the thread and back (a probe's answer
+ *   carries them; the caller's view is detached), and decoded samples are transferred back. A
+ *   view on part of a larger buffer (Node's pool of small Buffers) is copied first: the rest of
+ *   that buffer is not the caller's to give away.
+ * - `threads` threads (1 by default), started on first use and unref'd (they never keep a
+ *   process alive); requests beyond them wait in turn. The callers bound how many are in flight
+ *   (oracle/src/domain/uploads-in-flight.ts).
  */
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
+import type { ContentHash } from '../content-hash.ts';
 import type { Result } from '../result.ts';
-import type { AudioDecodeError, UploadFormat } from './uploaded-audio.ts';
+import type { AudioDecodeError, AudioSummary, DecodeBudget, DecodeResult } from './pcm-stream.ts';
+import type { DecodedAudio } from './uploaded-audio.ts';
 
-export interface AudioSummary {
-  format: UploadFormat;
-  sampleRate: number;
-  channels: number;
-  /** Samples per channel. */
-  frames: number;
-}
+export type ProbeResult = DecodeResult;
 
-export type ProbeResult = Result<AudioSummary, AudioDecodeError>;
-
-export interface ProbeRequest {
-  id: number;
+/** A probe's answer: the result, and the bytes handed back (empty when the thread died with them). */
+export interface Probed {
+  result: ProbeResult;
   bytes: Uint8Array;
+  /** `0x` + SHA-256 of the bytes, computed in the thread. */
+  contentHash: ContentHash | undefined;
 }
 
-export type ProbeReply = { id: number; result: ProbeResult } | { id: number; crash: string };
+export type DecodeRequest =
+  | { id: number; op: 'probe'; bytes: Uint8Array; budget: DecodeBudget }
+  | { id: number; op: 'decode'; bytes: Uint8Array; budget: DecodeBudget; keepSeconds: number | undefined };
+
+export type DecodeReply =
+  | ({ id: number; op: 'probe' } & Probed)
+  | { id: number; op: 'decode'; result: Result<DecodedAudio, AudioDecodeError> }
+  | { id: number; crash: string };
 
 export interface AudioProber {
-  probe(bytes: Uint8Array): Promise<ProbeResult>;
+  /** What `bytes` are (format, rate, channels, length), decoded under `budget`, keeping no sample. */
+  probe(bytes: Uint8Array, budget: DecodeBudget): Promise<Probed>;
+  /** `bytes` decoded under `budget`, the first `keepSeconds` of each channel kept (all when absent). */
+  decode(bytes: Uint8Array, budget: DecodeBudget, keepSeconds?: number): Promise<Result<DecodedAudio, AudioDecodeError>>;
   close(): Promise<void>;
 }
+
+export interface AudioProberOptions {
+  /** Threads decoding at once (1 by default). */
+  threads?: number;
+  resourceLimits?: ResourceLimits;
+}
+
+/**
+ * Each thread's V8 limits: the decoders keep their samples in typed arrays outside this heap, so
+ * it holds the loaded modules and a block's bookkeeping; a decode that grows it past these is a
+ * decode gone wrong.
+ */
+export const DECODE_THREAD_LIMITS: Readonly<ResourceLimits> = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
 const THREAD_URL = new URL('./probe-thread.ts', import.meta.url);
 // The thread body is TypeScript: the thread registers tsx's loader before importing it.
@@ -37,50 +70,126 @@ const { workerData } = require('node:worker_threads');
 import(workerData.tsxApi).then((api) => { api.register(); return import(workerData.thread); });
 `;
 
-export function createAudioProber(): AudioProber {
-  let worker: Worker | undefined;
+/** `bytes` as a view on a buffer of its own, ready to transfer (a copy only when it shares one). */
+export function ownedBytes(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? bytes : bytes.slice();
+}
+
+/** How a request ended: the thread's reply, or the thread's death (`exhausted`: by its resource limits). */
+type Outcome = { reply: DecodeReply } | { died: string; exhausted: boolean };
+
+interface Pending {
+  request: DecodeRequest;
+  transfer: ArrayBuffer[];
+  settle(outcome: Outcome): void;
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  current: Pending | undefined;
+}
+
+export function createAudioProber(options: AudioProberOptions = {}): AudioProber {
+  const limits = options.resourceLimits ?? DECODE_THREAD_LIMITS;
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.threads ?? 1) }, () => ({ worker: undefined, current: undefined }));
+  const queue: Pending[] = [];
   let nextId = 0;
-  const pending = new Map<number, { resolve: (result: ProbeResult) => void; reject: (error: Error) => void }>();
+  let closed = false;
 
-  const failAll = (error: Error): void => {
-    for (const waiter of pending.values()) waiter.reject(error);
-    pending.clear();
-    worker = undefined;
-  };
-
-  function thread(): Worker {
-    if (worker !== undefined) return worker;
-    const started = new Worker(BOOTSTRAP, {
+  function start(slot: Slot): Worker {
+    const worker = new Worker(BOOTSTRAP, {
       eval: true,
       workerData: { tsxApi: import.meta.resolve('tsx/esm/api'), thread: THREAD_URL.href },
+      resourceLimits: { ...limits },
     });
-    started.unref();
-    started.on('message', (reply: ProbeReply) => {
-      const waiter = pending.get(reply.id);
-      pending.delete(reply.id);
-      if (waiter === undefined) return;
-      if ('crash' in reply) waiter.reject(new Error(`audio probe: ${reply.crash}`));
-      else waiter.resolve(reply.result);
+    worker.unref();
+    worker.on('message', (reply: DecodeReply) => {
+      const current = slot.current;
+      if (current === undefined || current.request.id !== reply.id) return;
+      slot.current = undefined;
+      current.settle({ reply });
+      dispatch();
     });
-    started.on('error', (error) => failAll(error));
-    started.on('exit', (code) => failAll(new Error(`audio probe thread exited with ${code}`)));
-    worker = started;
-    return started;
+    let exhausted = false;
+    worker.on('error', (error: Error & { code?: string }) => {
+      exhausted ||= error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    });
+    worker.on('exit', (code) => {
+      if (slot.worker !== worker) return;
+      slot.worker = undefined;
+      const current = slot.current;
+      slot.current = undefined;
+      current?.settle({ died: `the audio decode thread exited with ${code}`, exhausted });
+      if (!closed) dispatch();
+    });
+    slot.worker = worker;
+    return worker;
   }
 
+  function dispatch(): void {
+    for (const slot of slots) {
+      while (slot.current === undefined) {
+        const next = queue.shift();
+        if (next === undefined) return;
+        try {
+          (slot.worker ?? start(slot)).postMessage(next.request, next.transfer);
+          slot.current = next;
+        } catch (error) {
+          // Bytes that cannot be sent (a detached buffer): this request fails, the slot stays free.
+          next.settle({ died: error instanceof Error ? error.message : String(error), exhausted: false });
+        }
+      }
+    }
+  }
+
+  function submit(request: DecodeRequest, settle: Pending['settle']): void {
+    if (closed) throw new Error('the audio prober is closed');
+    queue.push({ request, transfer: [request.bytes.buffer as ArrayBuffer], settle });
+    dispatch();
+  }
+
+  const exhausted = (): { ok: false; error: AudioDecodeError } => ({
+    ok: false,
+    error: {
+      code: 'exhausted',
+      message: `decoding it went past the decode thread's limit (${limits.maxOldGenerationSizeMb ?? '?'} MB of heap)`,
+    },
+  });
+
   return {
-    probe(bytes) {
-      const id = nextId;
-      nextId += 1;
-      return new Promise<ProbeResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        thread().postMessage({ id, bytes } satisfies ProbeRequest);
+    probe(bytes, budget) {
+      const id = nextId++;
+      return new Promise<Probed>((resolve, reject) => {
+        submit({ id, op: 'probe', bytes: ownedBytes(bytes), budget }, (outcome) => {
+          if ('died' in outcome) {
+            if (outcome.exhausted) resolve({ result: exhausted(), bytes: new Uint8Array(0), contentHash: undefined });
+            else reject(new Error(`audio probe: ${outcome.died}`));
+          } else if ('crash' in outcome.reply) reject(new Error(`audio probe: ${outcome.reply.crash}`));
+          else if (outcome.reply.op === 'probe') resolve(outcome.reply);
+          else reject(new Error('audio probe: a decode answered a probe'));
+        });
+      });
+    },
+    decode(bytes, budget, keepSeconds) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        submit({ id, op: 'decode', bytes: ownedBytes(bytes), budget, keepSeconds }, (outcome) => {
+          if ('died' in outcome) {
+            if (outcome.exhausted) resolve(exhausted());
+            else reject(new Error(`audio decode: ${outcome.died}`));
+          } else if ('crash' in outcome.reply) reject(new Error(`audio decode: ${outcome.reply.crash}`));
+          else if (outcome.reply.op === 'decode') resolve(outcome.reply.result);
+          else reject(new Error('audio decode: a probe answered a decode'));
+        });
       });
     },
     async close() {
-      const running = worker;
-      worker = undefined;
-      if (running !== undefined) await running.terminate();
+      closed = true;
+      for (const waiting of queue.splice(0)) waiting.settle({ died: 'the audio prober closed', exhausted: false });
+      await Promise.all(slots.map((slot) => slot.worker?.terminate()));
     },
   };
 }
+
+export type { AudioSummary };

@@ -47,7 +47,8 @@ export interface LibFlac {
   init_decoder_stream(
     decoder: number,
     read: (bytes: number) => { buffer: Uint8Array | undefined; readDataLength: number; error: boolean },
-    write: (data: Uint8Array[], info: FlacBlockInfo) => void,
+    /** `false` aborts the decoder (FLAC__STREAM_DECODER_WRITE_STATUS_ABORT). */
+    write: (data: Uint8Array[], info: FlacBlockInfo) => boolean,
     error: (code: number, description: string) => void,
     metadata: (info: FlacStreamInfo | undefined) => void,
   ): number;

@@ -39,7 +39,8 @@ import { readSourceCredentials } from '../audio/source-credentials.ts';
 import { seedFromJobId } from '../model/seed.ts';
 import { latentsObjectKey } from '../../../core/src/song-edits.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
-import { UPLOAD_CONTENT_TYPES, decodeUploadedAudio } from '../../../core/src/audio/uploaded-audio.ts';
+import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
+import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import { editableSeconds, toPublicUploadId } from '../../../core/src/uploads.ts';
 import { pendingLossless, storeLosslessMasters } from './masters.ts';
@@ -61,6 +62,8 @@ export class UploadFailedError extends Error {
 export interface JobKindDeps {
   store: ObjectStore;
   pipeline: PipelineDeps;
+  /** Decodes an edit's uploaded source in a bounded thread (core/src/audio/audio-prober.ts), off the worker's event loop. */
+  uploadDecoder: Pick<AudioProber, 'decode'>;
 }
 
 /** One kind of job: everything the attempt runner does differently for it. */
@@ -104,10 +107,11 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
  * kept latents or audio, fails the attempt (`EDIT_SOURCE_GONE`), one whose MP3 is not the file
  * its job completed with or does not validate fails it with `EDIT_SOURCE_INVALID`.
  */
-async function readEditSource(db: Queryable, store: ObjectStore, attempt: ClaimedJob): Promise<SongRequest['edit']> {
+async function readEditSource(db: Queryable, deps: JobKindDeps, attempt: ClaimedJob): Promise<SongRequest['edit']> {
+  const { store } = deps;
   const edit = attempt.edit;
   if (edit === undefined) return undefined;
-  if (edit.uploadId !== undefined) return readUploadSource(db, store, edit, edit.uploadId);
+  if (edit.uploadId !== undefined) return readUploadSource(db, deps, edit, edit.uploadId);
   if (edit.sourceId === undefined) return undefined;
   const source = await db.oneOrNone<{ latents_key: string | null; audio_hash: string | null; manifest: string | null; purged: boolean }>(
     `SELECT latents_key, audio_hash, content_credentials->>'manifest' AS manifest, purged_at IS NOT NULL AS purged
@@ -158,7 +162,8 @@ function editNumbers(edit: EditParameters): Record<string, number> {
  * seconds; the model imports it in the pipeline. One deleted by retention since admission fails
  * the attempt (`EDIT_SOURCE_GONE`), one that no longer matches or decodes `EDIT_SOURCE_INVALID`.
  */
-async function readUploadSource(db: Queryable, store: ObjectStore, edit: EditParameters, id: string): Promise<SongRequest['edit']> {
+async function readUploadSource(db: Queryable, deps: JobKindDeps, edit: EditParameters, id: string): Promise<SongRequest['edit']> {
+  const { store } = deps;
   const upload = await db.oneOrNone<{ object_key: string; format: UploadFormat; sha256: string; duration: number; gone: boolean }>(
     `SELECT object_key, format, sha256, duration, deleted_at IS NOT NULL OR expires_at <= now() AS gone FROM uploads WHERE id = $1`,
     [id],
@@ -171,9 +176,12 @@ async function readUploadSource(db: Queryable, store: ObjectStore, edit: EditPar
   if (sha256 !== upload.sha256) {
     throw new PipelineError('EDIT_SOURCE_INVALID', `the upload ${uploadId} hashes to ${sha256}, it was recorded as ${upload.sha256}`);
   }
-  const decoded = await decodeUploadedAudio(file.value.bytes);
+  // The budget is the duration the oracle measured (rounded up): the same decoder must find no
+  // more; only the whole seconds an edit works on are kept.
+  const seconds = editableSeconds(upload.duration);
+  const decoded = await deps.uploadDecoder.decode(file.value.bytes, { maxSeconds: Math.ceil(upload.duration) }, seconds);
   if (!decoded.ok) throw new PipelineError('EDIT_SOURCE_INVALID', `the upload ${uploadId}: ${decoded.error.message}`);
-  const frames = editableSeconds(upload.duration) * decoded.value.sampleRate;
+  const frames = seconds * decoded.value.sampleRate;
   return {
     parameters: edit,
     sourceAudio: { sampleRate: decoded.value.sampleRate, channels: decoded.value.channels.map((channel) => channel.subarray(0, frames)) },
@@ -248,7 +256,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
     failureMessage: (job, reason) => `generation failed after ${job.attempts} attempts: ${reason}`,
     publicId: (job) => toPublicJobId(job.id),
     logFields: (job) => ({ jobId: job.id, attempts: job.attempts }),
-    editInput: (db, job) => readEditSource(db, deps.store, job),
+    editInput: (db, job) => readEditSource(db, deps, job),
   };
 }
 

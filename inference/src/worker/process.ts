@@ -13,6 +13,7 @@ import { fail, ok } from '../../../core/src/result.ts';
 import type { Result } from '../../../core/src/result.ts';
 import { createBoss, ensureGenerationQueue, logBossErrors } from '../../../core/src/queue.ts';
 import { selectEncoderBackend, systemBinaryProbe } from '../audio/encoder-backend.ts';
+import { createAudioProber } from '../../../core/src/audio/audio-prober.ts';
 import { EncoderPool } from '../audio/encoder-pool.ts';
 import { openSigningIdentity } from '../audio/signing-identity.ts';
 import type { SigningIdentity } from '../audio/signing-identity.ts';
@@ -80,6 +81,8 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
   const store = createObjectStore(objectStoreOptionsFromEnv(config));
   const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
   const pool = new EncoderPool(config.ENCODER_THREADS);
+  // An edit of an upload decodes it in a bounded thread (core/src/audio/audio-prober.ts).
+  const uploadDecoder = createAudioProber();
   const metrics = createWorkerMetrics({
     device: model.value.device,
     model: model.value.name,
@@ -99,6 +102,7 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
       db,
       boss,
       store,
+      uploadDecoder,
       pipeline: {
         model: model.value,
         lyrics,
@@ -149,6 +153,7 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
       await worker.stop(config.SHUTDOWN_GRACE_MS);
       metricsServer?.close();
       await pool.close();
+      await uploadDecoder.close();
       await boss.stop({ graceful: false, close: true });
       await closeDatabase(db);
       store.close();

@@ -11,15 +11,15 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
 import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, LOSSLESS_MASTERS_DEADLINE_SECONDS } from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
-import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
 import { isOutOfSpace } from '../../../core/src/resource-exhausted.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
 import { UploadFailedError, previewJobKind, songJobKind } from './job-kinds.ts';
+import type { JobKindDeps } from './job-kinds.ts';
 import type { JobKind } from './job-kinds.ts';
-import type { PipelineDeps, PipelineStep, Song } from './pipeline.ts';
+import type { PipelineStep, Song } from './pipeline.ts';
 import { generateSong } from './pipeline.ts';
 
 export interface WorkerSettings {
@@ -71,11 +71,9 @@ async function whenSpace<T>(step: () => Promise<T>, signal: AbortSignal, onWait:
   }
 }
 
-export interface WorkerDeps {
+export interface WorkerDeps extends JobKindDeps {
   db: Database;
   boss: PgBoss;
-  store: ObjectStore;
-  pipeline: PipelineDeps;
   /** pino, as in the oracle: structured fields first, then the message; errors under `err`. */
   logger: WorkerLogger;
   /** Called after every settled job (metrics). */

@@ -42,11 +42,13 @@ export const ERROR_CODES = [
   'EDIT_005',
   // Uploads (oracle/src/domain/uploads.ts): not audio or a format not taken (UPLOAD_001), a taken
   // format that does not decode (UPLOAD_002), empty or shorter than 1 s (UPLOAD_003), the
-  // uploader did not confirm they hold the rights to it (UPLOAD_004).
+  // uploader did not confirm they hold the rights to it (UPLOAD_004), too many of the caller's or
+  // of this process's uploads in flight (UPLOAD_006, uploads-in-flight.ts).
   'UPLOAD_001',
   'UPLOAD_002',
   'UPLOAD_003',
   'UPLOAD_004',
+  'UPLOAD_006',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -86,6 +88,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   UPLOAD_002: 400,
   UPLOAD_003: 400,
   UPLOAD_004: 400,
+  UPLOAD_006: 429,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,

@@ -3,12 +3,19 @@
  * order, each refusal storing nothing (and the route's charge given back, as for any 400/415):
  *
  * 1. UPLOAD_004 (400): the uploader did not confirm they hold the rights to the audio;
- * 2. UPLOAD_001 (415): not WAV, FLAC or MP3, or an encoding of them not taken
- *    (core/src/audio/uploaded-audio.ts lists what is);
- * 3. UPLOAD_002 (400): a taken format whose audio does not decode;
- * 4. UPLOAD_003 (400): an empty body, no audio, or shorter than `MIN_UPLOAD_SECONDS`;
- * 5. GEN_004 (400): longer than the caller's tier allows a song to be.
- * The byte limit (`MAX_UPLOAD_BYTES`, 413 PAYLOAD_TOO_LARGE) is the route's body limit.
+ * 2. UPLOAD_003 (400): an empty body;
+ * 3. while it decodes (core/src/audio/uploaded-audio.ts, in a bounded thread, under a budget of
+ *    the caller's tier maximum duration at the stream's rate, checked frame by frame):
+ *    UPLOAD_001 (415) not WAV, FLAC or MP3, or an encoding, rate (8-192 kHz) or channel count
+ *    (1-8) of them not taken, or an MP3 whose rate or channels change mid-stream;
+ *    UPLOAD_002 (400) a taken format whose audio does not decode (a FLAC frame that contradicts
+ *    its STREAMINFO included) or that exhausts the decode thread; GEN_004 (400) longer than the
+ *    caller's tier allows a song to be (decoding stops there: a stream is never decoded whole to
+ *    learn that it is too long);
+ * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`.
+ * Before any of them the route refuses a body with a `Content-Encoding` (415 UPLOAD_001, nothing
+ * inflated), an upload beyond the ones in flight allowed (429 UPLOAD_006, ./uploads-in-flight.ts)
+ * and the byte limit (`MAX_UPLOAD_BYTES`, 413 PAYLOAD_TOO_LARGE).
  *
  * A taken upload is stored privately at `uploads/<upload_id>.<ext>` exactly as uploaded (with its
  * SHA-256 as the store's checksum), then recorded with the rights statement the uploader
@@ -18,13 +25,15 @@ import { randomUUID } from 'node:crypto';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
-import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
+import type { AudioDecodeError, UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
+import type { Tier } from '../../../core/src/generation-queue.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { MIN_UPLOAD_SECONDS, UPLOAD_RETENTION_DAYS, toPublicUploadId, uploadObjectKey } from '../../../core/src/uploads.ts';
 import { checkTierDuration } from './generation.ts';
 import { appError, fail, ok } from './errors.ts';
-import type { Result } from './errors.ts';
+import type { AppError, Result } from './errors.ts';
+import { TIER_LIMITS } from './limits.ts';
 import type { SessionUser } from './request-charge.ts';
 
 /**
@@ -52,8 +61,31 @@ export interface UploadView {
 export interface UploadDeps {
   db: Database;
   objectStore: Pick<ObjectStore, 'put' | 'delete'>;
-  /** Decodes uploads off the event loop. */
+  /** Decodes uploads off the event loop, in bounded threads. */
   prober: Pick<AudioProber, 'probe'>;
+}
+
+const TAKEN = 'taken: WAV (16, 24 or 32-bit PCM, 32-bit float), FLAC (16 or 24-bit), MP3; 8 to 192 kHz, 1 to 8 channels';
+
+/** The refusal of an upload whose decode stopped with `error`. */
+function decodeRefusal(error: AudioDecodeError, tier: Tier): AppError {
+  switch (error.code) {
+    case 'too_long': {
+      const max = TIER_LIMITS[tier].maxDurationSeconds;
+      const refused = checkTierDuration(tier, Math.max(max + 1, Math.ceil((error.seconds ?? 0) - 1e-9)));
+      return {
+        ...(refused ?? appError('GEN_004', 'Too long')),
+        message: `The upload is longer than the ${tier} tier maximum of ${max} s`,
+        details: `${error.message}; ${refused?.details ?? ''}`,
+      };
+    }
+    case 'undecodable':
+    case 'exhausted':
+      return appError('UPLOAD_002', 'The audio does not decode', { details: `${error.message}; ${TAKEN}` });
+    case 'not_audio':
+    case 'unsupported':
+      return appError('UPLOAD_001', 'Not a supported audio file', { details: `${error.message}; ${TAKEN}` });
+  }
 }
 
 /** Rounds seconds to the millisecond, as the API answers them. */
@@ -79,17 +111,11 @@ export async function takeUpload(
       appError('UPLOAD_003', 'The body is empty', { details: 'send the audio file itself as the body', fields: { duration: 0 } }),
     );
   }
-  const decoded = await deps.prober.probe(bytes);
-  if (!decoded.ok) {
-    const code = decoded.error.code === 'undecodable' ? 'UPLOAD_002' : 'UPLOAD_001';
-    const message = code === 'UPLOAD_002' ? 'The audio does not decode' : 'Not a supported audio file';
-    return fail(
-      appError(code, message, {
-        details: `${decoded.error.message}; taken: WAV (16, 24 or 32-bit PCM, 32-bit float), FLAC (16 or 24-bit), MP3`,
-      }),
-    );
-  }
-  const audio = decoded.value;
+  const probed = await deps.prober.probe(bytes, { maxSeconds: TIER_LIMITS[user.tier].maxDurationSeconds });
+  if (!probed.result.ok) return fail(decodeRefusal(probed.result.error, user.tier));
+  // The bytes went to the decode thread and came back with their hash.
+  const file = probed.bytes;
+  const audio = probed.result.value;
   const duration = audio.frames / audio.sampleRate;
   if (duration < MIN_UPLOAD_SECONDS) {
     return fail(
@@ -99,12 +125,10 @@ export async function takeUpload(
       }),
     );
   }
-  const tooLong = checkTierDuration(user.tier, Math.ceil(duration - 1e-9));
-  if (tooLong !== null) return fail({ ...tooLong, message: `The upload is ${millis(duration)} s long: ${tooLong.message}` });
 
   const id = randomUUID();
   const key = uploadObjectKey(id, audio.format);
-  const sha256 = contentHash(bytes);
+  const sha256 = probed.contentHash ?? contentHash(file);
   const row = await deps.db
     .tx(async (tx) => {
       const inserted = await tx.one<{ rights_confirmed_at: Date; created_at: Date; expires_at: Date }>(
@@ -117,7 +141,7 @@ export async function takeUpload(
           user.id,
           key,
           audio.format,
-          bytes.length,
+          file.length,
           sha256,
           audio.sampleRate,
           audio.channels,
@@ -128,7 +152,7 @@ export async function takeUpload(
       );
       // Inside the transaction: a refused store rolls the row back; the commit failing after it
       // leaves an object no row names, deleted below.
-      const stored = await deps.objectStore.put(key, bytes, {
+      const stored = await deps.objectStore.put(key, file, {
         contentType: UPLOAD_CONTENT_TYPES[audio.format],
         private: true,
         ifAbsent: true,
@@ -147,7 +171,7 @@ export async function takeUpload(
     duration: millis(duration),
     sample_rate: audio.sampleRate,
     channels: audio.channels,
-    bytes: bytes.length,
+    bytes: file.length,
     sha256,
     rights_confirmed_at: row.rights_confirmed_at.toISOString(),
     created_at: row.created_at.toISOString(),

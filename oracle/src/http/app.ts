@@ -8,6 +8,7 @@ import { expressPath } from './route.ts';
 import type { Route } from './route.ts';
 import { API_ROUTES } from './route-table.ts';
 import { docsRouter } from './routes/docs.ts';
+import { DEFAULT_TRUST_PROXY } from './trust-proxy.ts';
 
 export type { AppDeps } from './deps.ts';
 
@@ -41,7 +42,9 @@ function observeLatency(deps: AppDeps): RequestHandler {
 export function createApp(deps: AppDeps, routes: ReadonlyArray<Route> = API_ROUTES): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Who may name the client through X-Forwarded-For (req.ip, the per-IP buckets' key): ./trust-proxy.ts.
+  const trust = deps.trustProxy ?? [DEFAULT_TRUST_PROXY];
+  app.set('trust proxy', Array.isArray(trust) ? [...trust] : trust);
   app.use(observeLatency(deps));
   app.use(cors(deps.corsOrigins ?? '*'));
   for (const route of routes) {

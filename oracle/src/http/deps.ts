@@ -8,6 +8,8 @@ import type { MetadataDeps } from '../domain/metadata.ts';
 import type { ModelLicencePolicy } from '../domain/model-licence.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
+import type { UploadsInFlight } from '../domain/uploads-in-flight.ts';
+import type { TrustProxy } from './trust-proxy.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
@@ -60,8 +62,10 @@ export interface PreviewServices {
 /** POST /api/uploads: the private store the uploads go to. */
 export interface UploadServices {
   objectStore: Pick<ObjectStore, 'put' | 'delete'>;
-  /** Decodes each upload in a worker thread (core/src/audio/audio-prober.ts). */
+  /** Decodes each upload in a bounded worker thread (core/src/audio/audio-prober.ts). */
   prober: Pick<AudioProber, 'probe'>;
+  /** This process's uploads in flight (oracle/src/domain/uploads-in-flight.ts). */
+  inFlight: UploadsInFlight;
 }
 
 /** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */
@@ -86,6 +90,8 @@ export interface AppDeps {
   uploads?: UploadServices;
   /** Routers that are no API operations and need no token and no limit (the development IPFS gateway at /ipfs, the web app). */
   publicRouters?: ReadonlyArray<{ path: string; router: Router }>;
+  /** Express's `trust proxy` (`TRUST_PROXY`, ./trust-proxy.ts): who may name the client; absent: loopback. */
+  trustProxy?: TrustProxy;
   /** Origins allowed by CORS; `*` (default) allows any (tokens are bearer headers, never cookies). */
   corsOrigins?: ReadonlyArray<string> | '*';
   /** This process's job event streams and their LISTEN connection (GET /api/generate/{job_id}/events). */

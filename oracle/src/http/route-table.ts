@@ -57,7 +57,7 @@ import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/
 import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler } from './routes/public-songs.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
-import { uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
+import { uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
 import {
   deleteUploadDocs,
   deleteUploadHandler,
@@ -178,6 +178,7 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     path: '/api/uploads',
     operationId: 'uploadAudio',
     charge: { by: 'session', category: 'general' },
+    beforeBody: (deps) => deps.uploads && uploadBeforeBody(deps.uploads.inFlight),
     body: { limit: MAX_UPLOAD_BYTES, raw: true },
     input: uploadInput,
     handle: (deps) => deps.uploads && uploadHandler({ db: deps.db, ...deps.uploads }),

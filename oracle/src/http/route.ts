@@ -1,7 +1,8 @@
 /**
  * What an entry of the route table (./route-table.ts) is, and the one pipeline every entry runs:
  *
- *   bearer token (401) → JSON body (400/413) → input (400) → Idempotency-Key → charge → handler
+ *   bearer token (401) → before body (an upload's 415/429) → body (400/413) → input (400)
+ *     → Idempotency-Key → charge → handler
  *
  * Input is validated before anything is charged or claimed, so bad input never counts; the
  * idempotency decision is a value: a request answered by it (a replay, a mismatch, a key still in
@@ -14,6 +15,7 @@ import express from 'express';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppError, Result } from '../domain/errors.ts';
 import type { ChargedLookup, SessionUser } from '../domain/request-charge.ts';
+import type { SessionClaims } from '../domain/session-token.ts';
 import type { AdmissionCharge } from '../domain/generation.ts';
 import { bearerClaims } from './auth.ts';
 import { chargeFor } from './charging.ts';
@@ -56,6 +58,13 @@ interface RouteFields<Input> {
   input?: (req: Request) => Result<Input, AppError>;
 }
 
+/**
+ * A check of a bearer route that runs after the token and before the body is read: an error
+ * answers the request unread and uncharged (an upload's `Content-Encoding`, its slot in flight).
+ * What it holds it gives back on the response's `close`.
+ */
+export type BeforeBody = (call: { req: Request; res: Response; claims: SessionClaims }) => AppError | null;
+
 export interface PublicCall<Input> {
   req: Request;
   res: Response;
@@ -82,6 +91,8 @@ export interface BearerRouteEntry<Input, Found> extends RouteFields<Input> {
   lookup?: (input: Input) => ChargedLookup<Found>;
   /** Honour `Idempotency-Key` (./idempotency.ts). */
   idempotency?: IdempotencyOptions;
+  /** Runs before the body is read (`BeforeBody`); undefined when not configured. */
+  beforeBody?: (deps: AppDeps) => BeforeBody | undefined;
   handle: (deps: AppDeps) => Handler<SignedInCall<Input, Found>> | undefined;
 }
 
@@ -105,10 +116,14 @@ export function expressPath(path: string): string {
 
 const noInput = (): Result<undefined, AppError> => ({ ok: true, value: undefined });
 
-/** The JSON body parser of `body`, as a step that rejects with the parser's error (./error-handler.ts answers it). */
+/**
+ * The body parser of `body`, as a step that rejects with the parser's error (./error-handler.ts
+ * answers it). A raw body is never inflated: its limit is on the bytes as sent.
+ */
 function bodyReader(body: BodyRule | undefined): (req: Request, res: Response) => Promise<void> {
   if (body === undefined) return async () => {};
-  const parse = body.raw === true ? express.raw({ type: () => true, limit: body.limit }) : express.json({ limit: body.limit });
+  const parse =
+    body.raw === true ? express.raw({ type: () => true, limit: body.limit, inflate: false }) : express.json({ limit: body.limit });
   return (req, res) =>
     new Promise((resolve, reject) => {
       void parse(req, res, (error?: unknown) =>
@@ -168,11 +183,17 @@ export function bearerRoute<Input = undefined, Found = never>(entry: BearerRoute
       const handle = entry.handle(deps);
       if (handle === undefined) return undefined;
       const claimsOf = bearerClaims(deps);
+      const beforeBody = entry.beforeBody?.(deps);
       const readBody = bodyReader(entry.body);
       const serve: RequestHandler = async (req, res) => {
         // The token is checked before the body is read: an anonymous client cannot make us parse 8 MB.
         const claims = await claimsOf(req, res);
         if (claims === null) return;
+        const refused = beforeBody?.({ req, res, claims }) ?? null;
+        if (refused !== null) {
+          sendError(req, res, refused);
+          return;
+        }
         await readBody(req, res);
         const read = readInput(entry, req, res);
         if (read === null) return;

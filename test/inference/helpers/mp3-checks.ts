@@ -1,9 +1,8 @@
 /** Decoding and inspection helpers for the produced MP3s. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { runReference } from '../../support/reference-tools.ts';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { makeTempDir } from '../../../core/src/testing/temp-dirs.ts';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { contentHash } from '../../../core/src/content-hash.ts';
@@ -62,10 +61,7 @@ export async function ffmpegDecode(bytes: Uint8Array, sampleFormat: 's32le' | 'f
   try {
     const input = join(dir.path, 'input');
     await writeFile(input, bytes);
-    const { stdout } = await promisify(execFile)('ffmpeg', ['-v', 'error', '-i', input, '-f', sampleFormat, 'pipe:1'], {
-      encoding: 'buffer',
-      maxBuffer: 512 * 1024 * 1024,
-    });
+    const { stdout } = await runReference('ffmpeg', ['-v', 'error', '-i', input, '-f', sampleFormat, 'pipe:1']);
     return stdout;
   } finally {
     await dir.remove();

@@ -2,18 +2,24 @@
  * POST /api/uploads (docs/api.md "Upload audio"; the rules are oracle/src/domain/uploads.ts): the
  * caller's own audio, the file itself as the body, kept privately so that an edit can start from
  * it (`edit.source_upload_id`). Charged to the general hourly category; every refusal (400, 413,
- * 415) gives the charge back and stores nothing.
+ * 415) gives the charge back and stores nothing. Before the body is read (`uploadBeforeBody`): a
+ * body with a `Content-Encoding` is refused (415 UPLOAD_001: an upload is the file as it is, and a
+ * compressed body would be a bomb to inflate), and so is one upload more than the caller or this
+ * process may have in flight (429 UPLOAD_006); neither is charged.
  */
 import type { Request } from 'express';
 import { z } from 'zod';
 import { MAX_UPLOAD_CHANNELS, UPLOAD_FORMATS } from '../../../../core/src/audio/uploaded-audio.ts';
 import { MAX_UPLOAD_BYTES, MIN_UPLOAD_SECONDS, UPLOAD_RETENTION_DAYS } from '../../../../core/src/uploads.ts';
+import { DEFAULT_UPLOADS_IN_FLIGHT } from '../../domain/uploads-in-flight.ts';
 import { ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
+import { appError } from '../../domain/errors.ts';
 import { RIGHTS_STATEMENT, takeUpload } from '../../domain/uploads.ts';
 import type { UploadDeps } from '../../domain/uploads.ts';
+import type { UploadsInFlight } from '../../domain/uploads-in-flight.ts';
 import { sendError } from '../error-response.ts';
-import type { RouteDocs, SignedInCall } from '../route.ts';
+import type { BeforeBody, RouteDocs, SignedInCall } from '../route.ts';
 import { rateLimitHeaders } from '../core-docs.ts';
 import { variantAErrorSchema } from '../schemas.ts';
 
@@ -50,6 +56,30 @@ export function uploadInput(req: Request): Result<UploadInput> {
   return ok({ bytes, rightsConfirmed: req.get(RIGHTS_HEADER)?.trim().toLowerCase() === 'true' });
 }
 
+/** The request's `Content-Encoding` codings other than `identity` (none: the body is the file as sent). */
+function contentCodings(req: Request): string[] {
+  return (req.get('content-encoding') ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+}
+
+/** Refuses an encoded body and takes the upload's slot in flight (given back when the answer closes). */
+export function uploadBeforeBody(inFlight: UploadsInFlight): BeforeBody {
+  return ({ req, res, claims }) => {
+    const codings = contentCodings(req);
+    if (codings.length > 0) {
+      return appError('UPLOAD_001', 'Send the file as it is, without a Content-Encoding', {
+        details: `Content-Encoding: ${codings.join(', ')} is not taken on uploads (nothing was inflated); WAV, FLAC and MP3 are compressed enough`,
+      });
+    }
+    const slot = inFlight.take(claims.userId);
+    if (!slot.ok) return slot.error;
+    res.once('close', slot.value);
+    return null;
+  };
+}
+
 /** POST /api/uploads. */
 export function uploadHandler(deps: UploadDeps): (call: SignedInCall<UploadInput, never>) => Promise<void> {
   return async ({ req, res, user, input }) => {
@@ -69,7 +99,7 @@ const audio = { schema: z.string().meta({ format: 'binary' }) };
 export const uploadDocs: RouteDocs = {
   tags: ['generation'],
   summary: 'Upload audio of your own to edit (extension of the spec)',
-  description: `The file itself is the body: WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, at most ${MAX_UPLOAD_BYTES} bytes, at least ${MIN_UPLOAD_SECONDS} s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival; what is taken is kept privately, exactly as uploaded, for ${UPLOAD_RETENTION_DAYS} days, then deleted. Use its \`upload_id\` as \`edit.source_upload_id\` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header \`${RIGHTS_HEADER}: true\` confirms, and the upload records, this statement: "${RIGHTS_STATEMENT}" Charged to the general hourly limit; a refusal is given back and stores nothing.`,
+  description: `The file itself is the body, as it is (no \`Content-Encoding\`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to ${MAX_UPLOAD_CHANNELS} channels, at most ${MAX_UPLOAD_BYTES} bytes, at least ${MIN_UPLOAD_SECONDS} s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most ${DEFAULT_UPLOADS_IN_FLIGHT.perUser} of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for ${UPLOAD_RETENTION_DAYS} days, then deleted. Use its \`upload_id\` as \`edit.source_upload_id\` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header \`${RIGHTS_HEADER}: true\` confirms, and the upload records, this statement: "${RIGHTS_STATEMENT}" Charged to the general hourly limit; a refusal is given back and stores nothing.`,
   request: {
     headers: z.object({
       [RIGHTS_HEADER]: z.literal('true').meta({ description: 'Confirms the rights statement above (required).' }),
@@ -82,12 +112,16 @@ export const uploadDocs: RouteDocs = {
   responses: {
     201: { description: 'Upload taken.', content: { 'application/json': { schema: uploadSchema } }, headers: rateLimitHeaders },
     400: error(
-      `UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode; UPLOAD_003 no audio or shorter than ${MIN_UPLOAD_SECONDS} s; GEN_004 longer than your tier allows.`,
+      `UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than ${MIN_UPLOAD_SECONDS} s; GEN_004 longer than your tier allows.`,
     ),
     401: error('Missing or invalid token (AUTH_ERROR).'),
     413: error(`The file is larger than ${MAX_UPLOAD_BYTES} bytes (PAYLOAD_TOO_LARGE).`),
-    415: error('UPLOAD_001: not WAV, FLAC or MP3, or an encoding of them not taken.'),
-    429: error('Hourly limit (RATE_002).'),
+    415: error(
+      'UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated).',
+    ),
+    429: error(
+      "UPLOAD_006: too many of your uploads, or of this server's, in flight (refused before the body is read, not charged; see Retry-After); RATE_002: hourly limit.",
+    ),
     503: error('Object storage or database unavailable (SERVICE_UNAVAILABLE).'),
   },
 };
