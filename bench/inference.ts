@@ -1,13 +1,14 @@
 /**
  * Inference benchmark (npm run bench:inference): 30 s, 120 s and 240 s songs through the worker's
  * pipeline (built-in model on CPU, MP3 320 kbps in parallel chunks with the encoder the worker
- * would pick, the PCM hash read beside the encode, sha256, upload to a real S3 server on
+ * would pick, the PCM hash and the Chromaprint fingerprint read beside the encode, sha256, upload to a real S3 server on
  * loopback) up to what `completed` needs, split by stage; then the lossless masters the worker
  * makes after completion (WAV + FLAC with their manifests, and their uploads). Every step is
  * printed as a share of the same run's MP3 encode. Baselines measured in the same run:
  * - encode: the parallel encode alone (nothing beside it), one serial encoder (one chunk), and
  *   the other encoder (wasm LAME when a native lame/ffmpeg is picked);
- * - the PCM hash alone (not beside the encode), libFLAC (wasm) beside a native FLAC (ffmpeg);
+ * - the PCM hash and the fingerprint alone (not beside the encode), libFLAC (wasm) beside a
+ *   native FLAC (ffmpeg);
  * - the masters made on the way to `completed` (the layout before issue 44) against after it;
  * - model: a plain copy of the same PCM (the floor any generator pays to produce the buffer).
  * Content credentials (ID3 tags + signed C2PA manifest, finishMp3) are reported beside the
@@ -39,6 +40,7 @@ import { encodePrompt } from '../inference/src/model/text-encoder.ts';
 import { generateSong } from '../inference/src/worker/pipeline.ts';
 import { uploadLosslessMasters } from '../inference/src/worker/masters.ts';
 import { losslessStepTimes } from './lossless-options.ts';
+import { fingerprintPcm } from '../core/src/fingerprint/chromaprint.ts';
 import type { LosslessStepTimes } from './lossless-options.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { loadSigningIdentity } from '../inference/src/audio/signing-identity.ts';
@@ -72,8 +74,14 @@ interface Row {
   encodeMs: number;
   /** From the model's end until the MP3 and the PCM hash were both done. */
   sideBySideMs: number;
-  /** When the PCM hash, read beside the encode, was done (from the encode's start). */
+  /** The PCM hash's and the fingerprint's own time on the main thread beside the encode. */
   pcmHashBesideMs: number;
+  fingerprintBesideMs: number;
+  /** When both were done (from the encode's start). */
+  besideDoneMs: number;
+  /** The fingerprint of the same PCM alone (nothing beside it). */
+  fingerprintAloneMs: number;
+  fingerprintItems: number;
   credentialsMs: number;
   hashMs: number;
   uploadMs: number;
@@ -201,6 +209,8 @@ async function main(): Promise<void> {
       encode: number;
       sideBySide: number;
       pcmHashBeside: number;
+      fingerprintBeside: number;
+      besideDone: number;
       credentials: number;
       hash: number;
       upload: number;
@@ -240,6 +250,8 @@ async function main(): Promise<void> {
         encode: song.timings.encodeMs,
         sideBySide: song.timings.sideBySideMs,
         pcmHashBeside: song.timings.pcmHashMs,
+        fingerprintBeside: song.timings.fingerprintMs,
+        besideDone: song.timings.besideDoneMs,
         credentials: song.timings.credentialsMs,
         hash: song.timings.hashMs,
         upload: t1 - tUpload,
@@ -321,6 +333,13 @@ async function main(): Promise<void> {
       wasmEncodeMs = w.ok ? performance.now() - t : null;
     }
     const lossless = await losslessStepTimes(pcm.channels, pcm.sampleRate, REPEATS);
+    const fingerprints: number[] = [];
+    let fingerprintItems = 0;
+    for (let i = 0; i < REPEATS; i += 1) {
+      t = performance.now();
+      fingerprintItems = fingerprintPcm(pcm.channels, pcm.sampleRate).length;
+      fingerprints.push(performance.now() - t);
+    }
     const credentialsMs = median(credentialSamples.map((c) => c.credentialsMs));
     const encodeOnlyMs = median(credentialSamples.map((c) => c.encodeMs));
     const first = credentialSamples[0];
@@ -349,6 +368,10 @@ async function main(): Promise<void> {
       encodeMs,
       sideBySideMs,
       pcmHashBesideMs: m((x) => x.pcmHashBeside),
+      fingerprintBesideMs: m((x) => x.fingerprintBeside),
+      besideDoneMs: m((x) => x.besideDone),
+      fingerprintAloneMs: median(fingerprints),
+      fingerprintItems,
       credentialsMs: credentials,
       hashMs,
       uploadMs,
@@ -436,9 +459,9 @@ async function main(): Promise<void> {
     `${result.date}; ${result.machine.cpus} x ${result.machine.cpu}; Node ${result.machine.node}; device ${result.device}; model ${result.model}; ` +
       `MP3 320 kbps CBR, ${backend === 'wasm' ? 'wasm LAME' : `native ${backend}`} in ${threads} parallel chunks; upload to s3rver on loopback; median of ${REPEATS} runs (27 steps).`,
     '',
-    'To `completed`: what a job completes with (the MP3 published, its hash, the PCM hash read beside the encode). The WAV and FLAC follow after completion (next tables).',
+    'To `completed`: what a job completes with (the MP3 published, its hash, the PCM hash and the Chromaprint fingerprint read beside the encode). The WAV and FLAC follow after completion (next tables).',
     '',
-    '| song | model s | encode s (PCM hash beside) | credentials s | hash s | upload s | other s | to completed s | CPU s (threads + encoder processes) | x realtime | outside model+encoder | MP3 bytes | masters ready s (from start) |',
+    '| song | model s | encode s (PCM hash, fingerprint beside) | credentials s | hash s | upload s | other s | to completed s | CPU s (threads + encoder processes) | x realtime | outside model+encoder | MP3 bytes | masters ready s (from start) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
@@ -454,12 +477,14 @@ async function main(): Promise<void> {
     ...(
       [
         ['model', 'on the way', (r) => r.modelMs],
-        [`MP3 encode (${threads} chunks, PCM hash beside)`, 'on the way', (r) => r.encodeMs],
+        [`MP3 encode (${threads} chunks, PCM hash and fingerprint beside)`, 'on the way', (r) => r.encodeMs],
         ['MP3 encode alone (baseline)', '-', (r) => r.encodeAloneMs],
-        ['PCM hash alone (quantize, pack, SHA-256)', 'beside', (r) => r.lossless.pcmHashMs],
-        ['PCM hash done (from the encode start)', 'beside', (r) => r.pcmHashBesideMs],
-        ['encode + hash window', 'on the way', (r) => r.sideBySideMs],
-        ['fingerprint', 'beside', () => null],
+        ['PCM hash, its time beside the encode', 'beside', (r) => r.pcmHashBesideMs],
+        ['PCM hash alone (quantize, pack, SHA-256; baseline)', '-', (r) => r.lossless.pcmHashMs],
+        ['fingerprint (Chromaprint), its time beside the encode', 'beside', (r) => r.fingerprintBesideMs],
+        ['fingerprint alone (baseline)', '-', (r) => r.fingerprintAloneMs],
+        ['PCM hash + fingerprint done (from the encode start)', 'beside', (r) => r.besideDoneMs],
+        ['encode + beside window', 'on the way', (r) => r.sideBySideMs],
         ['ID3 + C2PA (finishMp3)', 'on the way', (r) => r.credentialsMs],
         ['audio hash', 'on the way', (r) => r.hashMs],
         ['MP3 upload', 'on the way', (r) => r.uploadMs],
@@ -475,12 +500,12 @@ async function main(): Promise<void> {
         `| ${name} | ${when} | ${rows
           .map((r) => {
             const ms = pick(r);
-            return ms === null ? 'not wired yet (issue 44 items 1-4)' : `${ms.toFixed(0)} (${((100 * ms) / r.encodeMs).toFixed(1)}%)`;
+            return ms === null ? '-' : `${ms.toFixed(0)} (${((100 * ms) / r.encodeMs).toFixed(1)}%)`;
           })
           .join(' | ')} |`,
     ),
     '',
-    `Masters: WAV ${rows.map((r) => `${r.durationSeconds} s ${r.wavBytes} B`).join(', ')}; FLAC (libFLAC level 5) ${rows
+    `Fingerprints: ${rows.map((r) => `${r.durationSeconds} s ${r.fingerprintItems} items`).join(', ')}. Masters: WAV ${rows.map((r) => `${r.durationSeconds} s ${r.wavBytes} B`).join(', ')}; FLAC (libFLAC level 5) ${rows
       .map((r) => `${r.durationSeconds} s ${r.flacBytes} B`)
       .join(', ')}; ffmpeg's FLAC level 5 ${rows.map((r) => `${r.durationSeconds} s ${r.lossless.flacNativeBytes ?? '-'} B`).join(', ')}.`,
     '',

@@ -17,6 +17,7 @@ import { readSourceCredentials } from '../../inference/src/audio/source-credenti
 import { loadSigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { SigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { LosslessFiles } from '../../inference/src/audio/lossless.ts';
+import { fingerprintPcm } from '../../core/src/fingerprint/chromaprint.ts';
 import { BUILTIN_MODEL_DIR, loadWorkerConfig } from '../../inference/src/config.ts';
 import { builtinLyricsGenerator } from '../../inference/src/lyrics/builtin-lyrics.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
@@ -326,6 +327,12 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     for (let i = 0; i < wav.length / 4; i++) wav.copy(s24, i * 3, i * 4 + 1, i * 4 + 4);
     assert.equal(lossless.pcmHash, `0x${createHash('sha256').update(s24).digest('hex')}`);
     assert.equal(song.pcmHash, lossless.pcmHash, "the hash the song completes with (read beside the MP3 encode) is the masters' ");
+    // The fingerprint read beside the MP3 encode is the one of the masters' samples (decoded by ffmpeg).
+    const floats = await ffmpegDecode(lossless.wav, 'f32le');
+    const interleaved = new Float32Array(floats.buffer, floats.byteOffset, floats.length / 4);
+    const channels = [0, 1].map((c) => Float32Array.from({ length: interleaved.length / 2 }, (_, i) => interleaved[i * 2 + c] ?? 0));
+    assert.ok(song.fingerprint.length > 0);
+    assert.deepEqual(song.fingerprint, fingerprintPcm(channels, model.sampleRate));
 
     // The MP3 (gapless through its Info tag) decodes to as many samples, aligned with the PCM.
     // Tolerance: 25 dB SNR over the song. A lossy codec shapes its noise to be inaudible, not

@@ -47,7 +47,7 @@ export interface LosslessFiles {
 }
 
 /** Frames quantized, packed and hashed at a time before the event loop gets a turn (about one second). */
-const PACK_FRAMES = 48_000;
+export const PACK_FRAMES = 48_000;
 
 /**
  * Frames `[start, end)` of `channels` (float, nominally -1..1) as signed 24-bit integers, rounded
@@ -73,23 +73,42 @@ function pack24(channels: readonly Float32Array[], start: number, end: number, b
 }
 
 /**
- * `0x` + SHA-256 of `channels` as signed 24-bit little-endian interleaved samples: the `pcmHash`
- * of the song's masters (and the WAV's `data` chunk), computed a second of audio at a time
- * without making either file, so it costs one pass over the samples. It is what a song completes
- * with (the mint check's key), while the masters themselves are made after completion.
+ * The `pcmHash` of a song's masters, fed a range of frames at a time: `0x` + SHA-256 of the
+ * samples as signed 24-bit little-endian interleaved (the WAV's `data` chunk), without making
+ * either file. It is what a song completes with (the mint check's key), read beside the MP3
+ * encode (inference/src/worker/pipeline.ts), while the masters are made after completion.
  */
+export interface PcmHasher {
+  /** Frames `[start, end)` of `channels`, in order, at most `PACK_FRAMES` at a time. */
+  update(channels: readonly Float32Array[], start: number, end: number): void;
+  digest(): string;
+}
+
+export function createPcmHasher(channelCount: number): PcmHasher {
+  const block = new Uint8Array(PACK_FRAMES * channelCount * BYTES_PER_SAMPLE);
+  const hash = createHash('sha256');
+  return {
+    update(channels, start, end) {
+      for (let from = start; from < end; from += PACK_FRAMES) {
+        const to = Math.min(end, from + PACK_FRAMES);
+        pack24(channels, from, to, block, 0);
+        hash.update(block.subarray(0, (to - from) * channelCount * BYTES_PER_SAMPLE));
+      }
+    },
+    digest: () => `0x${hash.digest('hex')}`,
+  };
+}
+
+/** The `pcmHash` of `channels` in one pass, a second of audio at a time between which the event loop runs. */
 export async function pcmHashOf(channels: readonly Float32Array[], signal?: AbortSignal): Promise<string> {
   const frames = channels[0]?.length ?? 0;
-  const block = new Uint8Array(PACK_FRAMES * channels.length * BYTES_PER_SAMPLE);
-  const hash = createHash('sha256');
+  const hasher = createPcmHasher(channels.length);
   for (let start = 0; start < frames; start += PACK_FRAMES) {
     signal?.throwIfAborted();
-    const end = Math.min(frames, start + PACK_FRAMES);
-    pack24(channels, start, end, block, 0);
-    hash.update(block.subarray(0, (end - start) * channels.length * BYTES_PER_SAMPLE));
-    if (end < frames) await yieldToEventLoop();
+    hasher.update(channels, start, Math.min(frames, start + PACK_FRAMES));
+    if (start + PACK_FRAMES < frames) await yieldToEventLoop();
   }
-  return `0x${hash.digest('hex')}`;
+  return hasher.digest();
 }
 
 /**

@@ -3,19 +3,21 @@
  * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the
  * exact duration measured from the file. Beside the MP3 encode (its threads and encoder
  * processes), this thread reads the same PCM for what a song completes with besides its MP3: the
- * hash of its 24-bit PCM (`pcmHash`, the one-mint-per-sound key) and its fingerprint (issue 44).
+ * hash of its 24-bit PCM (`pcmHash`, the one-mint-per-sound key) and its Chromaprint fingerprint
+ * (issue 44, core/src/fingerprint/chromaprint.ts).
  * A song's lossless WAV and FLAC of the same PCM (lossless.ts) are not on the way to `completed`:
  * the song carries what makes them (`lossless.make`), which the worker runs once the job completed
  * (./masters.ts), and the job's `lossless` field follows. Publishing (upload + completion) is the
  * caller's, inside the job's transaction.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { EncoderBackend } from '../audio/encoder-backend.ts';
 import type { EncoderPool } from '../audio/encoder-pool.ts';
 import { finishMp3 } from '../audio/content-credentials.ts';
 import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
-import { encodeLossless, pcmHashOf } from '../audio/lossless.ts';
+import { PACK_FRAMES, createPcmHasher, encodeLossless } from '../audio/lossless.ts';
+import { createFingerprinter } from '../../../core/src/fingerprint/chromaprint.ts';
 import type { LosslessFiles } from '../audio/lossless.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
@@ -74,10 +76,13 @@ export interface StageTimings {
   credentialsMs: number;
   hashMs: number;
   /**
-   * The PCM hash, read beside the MP3 encode (0 for a preview, which has none): its own time, not
-   * added to the song's (the encode's window covers it unless it outlasts the encode).
+   * The PCM hash and the fingerprint, read beside the MP3 encode (readBesideEncode): the time each
+   * took on this thread (the PCM hash 0 for a preview, which has none), and when both were done
+   * from the encode's start. The encode's window covers them unless they outlast it.
    */
   pcmHashMs: number;
+  fingerprintMs: number;
+  besideDoneMs: number;
   /** From the model's end until the MP3 and everything read beside it are done. */
   sideBySideMs: number;
 }
@@ -108,6 +113,8 @@ export interface Song {
   kept: Uint8Array | null;
   /** `0x` + SHA-256 of the song's PCM as 24-bit samples (what its WAV and FLAC hold); null for a preview. */
   pcmHash: string | null;
+  /** The Chromaprint fingerprint of the PCM (core/src/fingerprint/chromaprint.ts): one 32-bit item per ~0.124 s. */
+  fingerprint: Uint32Array;
   /** What makes a song's WAV and FLAC once it completed; null for a preview. */
   lossless: LosslessMasters | null;
   timings: StageTimings;
@@ -139,6 +146,40 @@ export type PipelineStep = 'lyrics' | 'model' | 'encode' | 'upload';
 export type StepCheckpoint = (next: PipelineStep) => Promise<void>;
 
 const noCheckpoint: StepCheckpoint = () => Promise.resolve();
+
+/**
+ * What a job completes with besides its MP3, read from the model's PCM on this thread while the
+ * encoder pool encodes it: the song's PCM hash (songs only) and the fingerprint (every song and
+ * preview). One pass, a second of audio at a time, with the event loop's turn between seconds.
+ */
+async function readBesideEncode(
+  pcm: PcmAudio,
+  withPcmHash: boolean,
+  signal: AbortSignal,
+): Promise<{ pcmHash: string | null; fingerprint: Uint32Array; pcmHashMs: number; fingerprintMs: number; doneMs: number }> {
+  const started = performance.now();
+  const frames = pcm.channels[0]?.length ?? 0;
+  const hasher = withPcmHash ? createPcmHasher(pcm.channels.length) : null;
+  const fingerprinter = createFingerprinter(pcm.sampleRate, pcm.channels.length);
+  let pcmHashMs = 0;
+  let fingerprintMs = 0;
+  for (let start = 0; start < frames; start += PACK_FRAMES) {
+    signal.throwIfAborted();
+    const end = Math.min(frames, start + PACK_FRAMES);
+    let t = performance.now();
+    hasher?.update(pcm.channels, start, end);
+    const hashed = performance.now();
+    pcmHashMs += hashed - t;
+    fingerprinter.feed(pcm.channels.map((channel) => channel.subarray(start, end)));
+    t = performance.now();
+    fingerprintMs += t - hashed;
+    if (end < frames) await yieldToEventLoop();
+  }
+  const t = performance.now();
+  const fingerprint = fingerprinter.finish();
+  fingerprintMs += performance.now() - t;
+  return { pcmHash: hasher?.digest() ?? null, fingerprint, pcmHashMs, fingerprintMs, doneMs: performance.now() - started };
+}
 
 export async function generateSong(
   request: SongRequest,
@@ -209,10 +250,9 @@ export async function generateSong(
   // The MP3 runs in the encoder pool; meanwhile this thread reads the same PCM. Each side's own
   // time is measured; the window ends when both are done.
   let encodeMs = 0;
-  let pcmHashMs = 0;
-  const [mp3, pcmHash] = await Promise.all([
+  const [mp3, beside] = await Promise.all([
     encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal }).finally(() => (encodeMs = performance.now() - t)),
-    song ? pcmHashOf(pcm.channels, signal).finally(() => (pcmHashMs = performance.now() - t)) : null,
+    readBesideEncode(pcm, song, signal),
   ]);
   const sideBySideMs = performance.now() - t;
   if (!mp3.ok) throw new PipelineError(mp3.error.code, mp3.error.message);
@@ -260,8 +300,19 @@ export async function generateSong(
     encoderBackend: mp3.value.backend,
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
     kept: rendered.kept,
-    pcmHash,
+    pcmHash: beside.pcmHash,
+    fingerprint: beside.fingerprint,
     lossless,
-    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, pcmHashMs, sideBySideMs },
+    timings: {
+      lyricsMs,
+      modelMs,
+      encodeMs,
+      credentialsMs,
+      hashMs,
+      pcmHashMs: beside.pcmHashMs,
+      fingerprintMs: beside.fingerprintMs,
+      besideDoneMs: beside.doneMs,
+      sideBySideMs,
+    },
   };
 }
