@@ -85,7 +85,8 @@ function uploadForm(context: AppContext, statement: Promise<string>, added: (upl
   const button = h('button', { type: 'submit', id: 'upload-button', 'data-action': true }, 'Upload');
   const form = h(
     'form',
-    { id: 'upload-form', class: 'panel', 'aria-labelledby': 'upload-title' },
+    // Not the browser's own validation bubble: the refusal is said in words next to Upload.
+    { id: 'upload-form', class: 'panel', 'aria-labelledby': 'upload-title', novalidate: true },
     h('h2', { id: 'upload-title' }, 'Upload audio'),
     zone,
     h('p', { class: 'note' }, 'Before you upload, read and confirm:'),

@@ -291,7 +291,6 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.getByRole('link', { name: 'Discover' }).click();
     await page.locator(`#pools li[data-song-id="${tokenId}"] a[href="${songPath}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     await checkView(page, '4-discover');
-    await walkUploads(page, stack, rpc, await developmentApi(stack, rpc), checkView);
 
     // A reload keeps the session and the library, with the song's state read back.
     await page.goto(`${stack.baseUrl}/app/`);
@@ -313,6 +312,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await developmentWalletOnFreeTier(stack);
     const queued = await refusedGenerateNextToButton(page, api, walkChecks);
     await refusedMintSignatureNextToMint(page, api, queued);
+    await walkUploads(page, stack, rpc, api, checkView);
     console.log(`# web app walk: full library and refusals took ${((Date.now() - libraryStarted) / 1000).toFixed(1)} s`);
     assert.deepEqual(pageErrors, []);
   } finally {
