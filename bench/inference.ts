@@ -485,6 +485,11 @@ async function main(): Promise<void> {
         ['fingerprint alone (baseline)', '-', (r) => r.fingerprintAloneMs],
         ['PCM hash + fingerprint done (from the encode start)', 'beside', (r) => r.besideDoneMs],
         ['encode + beside window', 'on the way', (r) => r.sideBySideMs],
+        [
+          'encode, then PCM hash and fingerprint (sequential; derived from the three alone)',
+          '-',
+          (r) => r.encodeAloneMs + r.lossless.pcmHashMs + r.fingerprintAloneMs,
+        ],
         ['ID3 + C2PA (finishMp3)', 'on the way', (r) => r.credentialsMs],
         ['audio hash', 'on the way', (r) => r.hashMs],
         ['MP3 upload', 'on the way', (r) => r.uploadMs],

@@ -56,19 +56,43 @@ export const PACK_FRAMES = 48_000;
  * same frames' slots).
  */
 function pack24(channels: readonly Float32Array[], start: number, end: number, bytes: Uint8Array, offset: number, ints?: Int32Array): void {
+  const [left, right] = channels;
+  if (channels.length === 2 && left !== undefined && right !== undefined && ints === undefined) {
+    packStereo24(left, right, start, end, bytes, offset);
+    return;
+  }
   const count = channels.length;
   for (let c = 0; c < count; c += 1) {
     const channel = channels[c] as Float32Array;
     let at = offset + c * BYTES_PER_SAMPLE;
     let slot = start * count + c;
     for (let i = start; i < end; i += 1, at += count * BYTES_PER_SAMPLE, slot += count) {
-      const scaled = Math.round((channel[i] as number) * FULL_SCALE);
-      const v = scaled >= FULL_SCALE ? FULL_SCALE - 1 : scaled < -FULL_SCALE ? -FULL_SCALE : scaled;
+      const v = to24(channel[i] as number);
       bytes[at] = v;
       bytes[at + 1] = v >> 8;
       bytes[at + 2] = v >> 16;
       if (ints !== undefined) ints[slot] = v;
     }
+  }
+}
+
+/** One sample to signed 24-bit: rounded half up, clipped. */
+function to24(sample: number): number {
+  const scaled = Math.round(sample * FULL_SCALE);
+  return scaled >= FULL_SCALE ? FULL_SCALE - 1 : scaled < -FULL_SCALE ? -FULL_SCALE : scaled;
+}
+
+/** `pack24` for stereo bytes only (the PCM hash's case): both channels in one pass, frame by frame. */
+function packStereo24(left: Float32Array, right: Float32Array, start: number, end: number, bytes: Uint8Array, offset: number): void {
+  for (let i = start, at = offset; i < end; i += 1, at += 6) {
+    const l = to24(left[i] as number);
+    const r = to24(right[i] as number);
+    bytes[at] = l;
+    bytes[at + 1] = l >> 8;
+    bytes[at + 2] = l >> 16;
+    bytes[at + 3] = r;
+    bytes[at + 4] = r >> 8;
+    bytes[at + 5] = r >> 16;
   }
 }
 
