@@ -1,6 +1,6 @@
 /**
  * One generation, from prompt to MP3 bytes: lyrics step (when asked), text encoding, the music
- * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file; for a
+ * model, the sound's fingerprint (core/src/fingerprint/), MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file; for a
  * song also its lossless WAV and FLAC of the same PCM (lossless.ts). Publishing (upload +
  * completion) is the caller's, inside the job's transaction.
  */
@@ -21,6 +21,8 @@ import type { EditProvenance } from '../audio/content-credentials.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
+import { fingerprintPcm } from '../../../core/src/fingerprint/chromaprint.ts';
+import { fingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
 
 export interface SongRequest {
   prompt: string;
@@ -70,6 +72,8 @@ export interface StageTimings {
   hashMs: number;
   /** WAV and FLAC with their manifests (0 for a preview, which has none). */
   losslessMs: number;
+  /** The Chromaprint fingerprint of the PCM (docs/fingerprints.md). */
+  fingerprintMs: number;
 }
 
 export interface Song {
@@ -89,6 +93,8 @@ export interface Song {
   kept: Uint8Array | null;
   /** A song's WAV and FLAC and the hash of their PCM; null for a preview. */
   lossless: LosslessFiles | null;
+  /** The sound's Chromaprint fingerprint (core/src/fingerprint/), from the PCM the MP3 was encoded from. */
+  fingerprint: Uint32Array;
   timings: StageTimings;
 }
 
@@ -181,6 +187,12 @@ export async function generateSong(
   const modelMs = performance.now() - t;
   progress(50);
 
+  // The sound's fingerprint (docs/fingerprints.md), from the PCM the MP3 is encoded from; its
+  // compact form goes into the content credentials, the items onto the job's row.
+  t = performance.now();
+  const fingerprint = fingerprintPcm(pcm.channels, pcm.sampleRate);
+  const fingerprintMs = performance.now() - t;
+
   await checkpoint('encode');
   await deps.enterStage?.('encode', signal);
   t = performance.now();
@@ -197,6 +209,7 @@ export async function generateSong(
     prompt: request.prompt,
     seed: request.seed,
     model: { name: model.name, version: model.version, licence: model.licence },
+    fingerprint: fingerprintRecord(fingerprint),
     ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
   };
   const finished = await finishMp3(mp3.value.bytes, provenance, deps.signingIdentity);
@@ -229,6 +242,7 @@ export async function generateSong(
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
     kept: rendered.kept,
     lossless,
-    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, losslessMs },
+    fingerprint,
+    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, losslessMs, fingerprintMs },
   };
 }
