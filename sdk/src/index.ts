@@ -91,7 +91,7 @@ export { predictTokenAddress } from './chain/token-address.ts';
 export type { PredictTokenAddressParameters } from './chain/token-address.ts';
 
 export { apiErrorFromBody, SongmintApiError, SongmintClientError, SongmintError } from './errors.ts';
-export type { ApiErrorCode, ClientErrorCode, UnlistedErrorCode } from './errors.ts';
+export type { ApiErrorCode, ClientErrorCode, EarlierSong, UnlistedErrorCode } from './errors.ts';
 export { API_ERROR_CODES } from './generated/error-codes.ts';
 
 export {

@@ -34,7 +34,7 @@ async function fpcalc(path: string, raw: boolean): Promise<string> {
 }
 
 async function fingerprintFile(path: string): Promise<Uint32Array> {
-  const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(path)), { maxSeconds: 600 });
+  const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(path)), { maxSeconds: 3600 });
   if (!decoded.ok) throw new Error(decoded.error.message);
   return fingerprintPcm(decoded.value.channels, decoded.value.sampleRate);
 }

@@ -13,6 +13,7 @@ import {
   titleFromPrompt,
 } from '../../inference/src/audio/content-credentials.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import { readSourceCredentials } from '../../inference/src/audio/source-credentials.ts';
 import { loadSigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { SigningIdentity } from '../../inference/src/audio/signing-identity.ts';
@@ -183,7 +184,10 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
       },
       seed: '18446744073709551557',
       promptSha256: `0x${createHash('sha256').update(PROMPT).digest('hex')}`,
+      // The sound's Chromaprint fingerprint, compact: the items the pipeline returned.
+      fingerprint: fingerprintRecord(song.fingerprint),
     });
+    assert.ok(song.fingerprint.length > 10, `${song.fingerprint.length} items for 4 s`);
     assert.ok(!JSON.stringify(report).includes('lo-fi piano'), 'the prompt itself is not in the manifest');
   });
 

@@ -15,6 +15,7 @@ import { readC2pa, validationFailures } from '../support/c2pa.ts';
 import type { C2paIngredient, C2paReport } from '../support/c2pa.ts';
 import { contentHash } from '../../core/src/content-hash.ts';
 import { GENERATOR, promptSha256 } from '../../inference/src/audio/content-credentials.ts';
+import { fingerprintFromBytes, fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
@@ -103,6 +104,8 @@ describe('inference worker: queue, database, storage and model end to end', () =
         ?.digitalSourceType,
       'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia',
     );
+    const fingerprint = await stack.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [jobId]);
+    assert.ok(fingerprint.fingerprint.length >= 4 * 15, `${fingerprint.fingerprint.length / 4} items for 5 s`);
     assert.deepEqual(manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data, {
       generator: { name: 'Songmint', version: GENERATOR.version },
       kind: 'song',
@@ -110,6 +113,8 @@ describe('inference worker: queue, database, storage and model end to end', () =
       model: { name: 'songmint-builtin-procedural', version: '1.0.0', licence: { spdx: 'MIT', commercialUse: true } },
       seed: row.seed,
       promptSha256: promptSha256('dark techno with lyrics about the city'),
+      // The sound's Chromaprint fingerprint (issue 44): the items stored on the job's row, compact.
+      fingerprint: fingerprintRecord(fingerprintFromBytes(fingerprint.fingerprint)),
     });
 
     // The WAV and FLAC follow the completion: stored privately, then recorded in place of the

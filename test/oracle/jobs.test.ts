@@ -27,7 +27,7 @@ import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
 import { encodeCursor } from '../../oracle/src/domain/job-list.ts';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -36,7 +36,9 @@ import { join } from 'node:path';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
-import { createSongmintApi, deleteUpload, editSong, listUploads, uploadAudio, withSession } from '../../sdk/src/index.ts';
+import { createSongmintApi, deleteUpload, editSong, listUploads, SongmintApiError, uploadAudio, withSession } from '../../sdk/src/index.ts';
+import { ITEM_SECONDS } from '../../core/src/fingerprint/chromaprint.ts';
+import { fingerprintFromBytes, fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import type { Hex } from 'viem';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -187,12 +189,16 @@ describe('job cancel, list and provenance (real worker)', () => {
       'SELECT document FROM song_metadata WHERE cid = $1',
       [cid],
     );
+    const sound = await stack.app.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [
+      jobId.slice(4),
+    ]);
     assert.deepEqual(stored.document.properties.generation, {
       prompt: 'sunny folk song about a harbour',
       lyrics: done.lyrics,
       seed: '1234',
       model: done.model,
       content_credentials: done.content_credentials,
+      fingerprint: fingerprintRecord(fingerprintFromBytes(sound.fingerprint)),
     });
   });
 
@@ -628,6 +634,133 @@ describe('job cancel, list and provenance (real worker)', () => {
     const edit = await statusOf(carol, jobId);
     assert.ok(edit.status === JOB_STATUS.completed, 'the edit made from it stays');
     assert.equal(edit.edit_of?.upload_id, up.upload_id);
+  });
+
+  it("a copy of another account's signed song (0.3 s trimmed, 6 dB quieter, 192 kbps), uploaded and extended, gets no mint signature by any route; the copier's own songs and edits of unrelated uploads do", async (t) => {
+    const [alice, bob] = [await stack.app.login(), await stack.app.login()];
+    const dir = await makeTempDir('copies');
+    t.after(() => dir.remove());
+    const sign = (who: LoggedIn, jobId: string) =>
+      stack.app.request('/api/signature', {
+        token: who.token,
+        body: { job_id: jobId, user_address: who.address, metadata_uri: METADATA_URI },
+      });
+    const bobApi = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: bob.token });
+    const finished = (who: LoggedIn, jobId: string) =>
+      waitFor(`${jobId} finished`, async () => {
+        const view = await statusOf(who, jobId);
+        return view.status === JOB_STATUS.completed || view.status === JOB_STATUS.failed ? view : undefined;
+      });
+
+    // Alice's song: its fingerprint on its row, in its content credentials (read by c2pa-rs).
+    // 12 s: the copy (11.7 s, 11 s of it extended) holds more than the 10 s the rule asks.
+    const songId = await generate(alice, { prompt: 'bright synth pop hook in G', duration: 12, seed: 4401 });
+    const song = await waitForStatus(alice, songId, JOB_STATUS.completed);
+    assert.ok(song.status === JOB_STATUS.completed);
+    const row = await stack.app.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [songId.slice(4)]);
+    const items = fingerprintFromBytes(row.fingerprint);
+    assert.ok(Math.abs(items.length - (12 - 2.72) / ITEM_SECONDS) < 2, `${items.length} items for 12 s`);
+    const record = fingerprintRecord(items);
+    const served = await stack.objectStore.get(audioObjectKey(songId.slice(4)));
+    assert.ok(served.ok);
+    const mp3 = served.value.bytes;
+    const credentials = await readC2pa(mp3, stack.c2pa.caPem);
+    const assertion = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation');
+    assert.deepEqual((assertion?.data as { fingerprint?: unknown }).fingerprint, record);
+
+    // Bob downloads it and makes his copy with ffmpeg, then uploads it before Alice signs: taken.
+    const original = join(dir.path, 'original.mp3');
+    const copyPath = join(dir.path, 'copy.mp3');
+    await writeFile(original, mp3);
+    await runReference('ffmpeg', [
+      ...['-v', 'error', '-i', original, '-af', 'atrim=start=0.3,asetpts=PTS-STARTPTS,volume=-6dB'],
+      ...['-c:a', 'libmp3lame', '-b:a', '192k', copyPath],
+    ]);
+    const copy = new Uint8Array(await readFile(copyPath));
+    const early = await uploadAudio(bobApi, copy, { rightsConfirmed: true });
+
+    // Alice signs: her song is registered to her. The same copy uploaded now is refused, nothing kept, the charge given back.
+    assert.equal((await sign(alice, songId)).status, 200);
+    const charged = async () =>
+      (
+        await stack.app.db.one<{ n: number }>(
+          `SELECT coalesce(sum(count), 0)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`,
+          [`user:${bob.userId}`],
+        )
+      ).n;
+    const kept = async () => ({
+      rows: (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM uploads WHERE user_id = $1', [bob.userId])).n,
+      objects: ((await stack.objectStore.list('uploads/')) as { ok: true; value: unknown[] }).value.length,
+      charged: await charged(),
+    });
+    const before = await kept();
+    await assert.rejects(uploadAudio(bobApi, copy, { rightsConfirmed: true }), (error: unknown) => {
+      assert.ok(error instanceof SongmintApiError, String(error));
+      assert.deepEqual([error.code, error.status, error.earlierSong], ['UPLOAD_005', 409, { jobId: songId, tokenId: null }]);
+      return true;
+    });
+    assert.deepEqual(await kept(), before, 'the refused upload left nothing and was not counted');
+
+    // The copy Bob uploaded before the registration, extended by 2 s: no route signs it.
+    const extension = await editSong(bobApi, {
+      sourceUploadId: early.uploadId,
+      sourceDuration: early.duration,
+      task: 'extend',
+      seconds: 2,
+      prompt: 'outro in the same style',
+    });
+    const extended = await finished(bob, extension.jobId);
+    assert.ok(extended.status === JOB_STATUS.completed, JSON.stringify(extended));
+    const routes = [
+      await sign(bob, extension.jobId),
+      await stack.app.request('/api/signature', { token: bob.token, body: { metadataURI: METADATA_URI, audioHash: extended.audio_hash } }),
+      await stack.app.request('/v1/nft/mint', { token: bob.token, body: { job_id: extension.jobId, metadata_uri: METADATA_URI } }),
+    ];
+    for (const [i, refused] of routes.entries()) {
+      assert.equal(refused.status, 409, `route ${i}: ${refused.text}`);
+      const body = refused.body as { error: unknown; details?: { earlier_song?: unknown } };
+      const error = typeof body.error === 'string' ? { code: body.error, earlier_song: body.details?.earlier_song } : body.error;
+      assert.deepEqual(error && { code: (error as { code: string }).code, earlier: (error as { earlier_song?: unknown }).earlier_song }, {
+        code: 'SIGN_007',
+        earlier: { job_id: songId, token_id: null },
+      });
+    }
+    const bobs = await stack.app.db.one<{ signatures: number; registered: number }>(
+      `SELECT (SELECT count(*)::int FROM mint_signatures WHERE user_id = $1) AS signatures,
+              (SELECT count(*)::int FROM fingerprint_registry WHERE user_id = $1) AS registered`,
+      [bob.userId],
+    );
+    assert.deepEqual(bobs, { signatures: 0, registered: 0 });
+
+    // Bob's own song, and an extension of unrelated audio he uploaded, are signed.
+    const own = await generate(bob, { prompt: 'dark techno loop in D minor', duration: 5, seed: 4402 });
+    await waitForStatus(bob, own, JOB_STATUS.completed);
+    assert.equal((await sign(bob, own)).status, 200);
+    const chordPath = join(dir.path, 'chord.wav');
+    await runReference('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'aevalsrc=0.4*sin(2*PI*196*t)+0.2*sin(2*PI*247*t):d=5:s=44100'],
+      ...['-c:a', 'pcm_s16le', chordPath],
+    ]);
+    const chord = await uploadAudio(bobApi, new Uint8Array(await readFile(chordPath)), { rightsConfirmed: true });
+    const chordEdit = await editSong(bobApi, {
+      sourceUploadId: chord.uploadId,
+      sourceDuration: chord.duration,
+      task: 'extend',
+      seconds: 2,
+      prompt: 'warm pad',
+    });
+    assert.equal((await finished(bob, chordEdit.jobId)).status, JOB_STATUS.completed);
+    assert.equal((await sign(bob, chordEdit.jobId)).status, 200);
+
+    // Alice's metadata carries the fingerprint in its generation record.
+    const published = await stack.app.request('/api/metadata', { token: alice.token, body: { name: 'Hook', audio_url: song.audio_url } });
+    assert.equal(published.status, 201, published.text);
+    const { cid } = metadataResponseSchema.parse(published.body);
+    const document = await stack.app.db.one<{ document: { properties: { generation: { fingerprint: unknown } } } }>(
+      'SELECT document FROM song_metadata WHERE cid = $1',
+      [cid],
+    );
+    assert.deepEqual(document.document.properties.generation.fingerprint, record);
   });
 
   it('Variant B (`Prefer: wait`) answers lyrics and model too, and replays the same answer for the same Idempotency-Key', async () => {

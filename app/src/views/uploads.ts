@@ -50,8 +50,8 @@ const REFUSALS: Readonly<Record<string, (details: string) => string>> = {
   UPLOAD_002: (details) => `This file's audio does not decode: it may be cut short or damaged${details}. Export it again and upload that.`,
   UPLOAD_003: () => 'This file holds no audio, or less than 1 second of it: upload at least 1 s.',
   UPLOAD_004: () => 'Tick the box to confirm the statement above: an upload needs it.',
-  UPLOAD_005: (details) =>
-    `This audio contains a song another creator has already minted on Songmint${details}: it cannot be uploaded as yours.`,
+  // `details` names what it contains (from `earlierSong`, or an outside service's match).
+  UPLOAD_005: (details) => `This audio contains ${details}: only audio of your own can be uploaded, and nothing was stored.`,
   GEN_004: (details) => `This audio is longer than your plan allows a song to be${details}: upload a shorter cut.`,
   PAYLOAD_TOO_LARGE: () => 'This file is larger than 100 MB: upload a shorter cut, or the same audio as FLAC or MP3.',
 };
@@ -59,6 +59,16 @@ const REFUSALS: Readonly<Record<string, (details: string) => string>> = {
 /** An upload refusal in words a person can act on (UPLOAD_001..005, the tier's length, the size). */
 export function describeUploadRefusal(error: unknown): string {
   if (!(error instanceof SongmintApiError)) return describeError(error);
+  if (error.code === 'UPLOAD_005') {
+    const song = error.earlierSong;
+    const which =
+      song === undefined
+        ? 'a recording a music recognition service knows'
+        : song.tokenId === null
+          ? 'a song another creator signed for minting on Songmint'
+          : `song #${song.tokenId}, which another creator minted on Songmint`;
+    return REFUSALS.UPLOAD_005?.(which) ?? describeError(error);
+  }
   const details = typeof error.details === 'string' && error.details !== '' ? ` (${error.details})` : '';
   return REFUSALS[error.code]?.(details) ?? describeError(error);
 }

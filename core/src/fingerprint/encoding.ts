@@ -11,7 +11,7 @@
  */
 import { fail, ok } from '../result.ts';
 import type { Result } from '../result.ts';
-import { CHROMAPRINT_ALGORITHM_ID } from './chromaprint.ts';
+import { CHROMAPRINT_ALGORITHM, CHROMAPRINT_ALGORITHM_ID } from './chromaprint.ts';
 
 /** The longest fingerprint taken: 2^24 - 1 items is the format's own limit (about 24 days). */
 export const MAX_FINGERPRINT_ITEMS = 0xffffff;
@@ -154,4 +154,26 @@ export function fingerprintFromBytes(bytes: Uint8Array): Uint32Array {
   const items = new Uint32Array(bytes.length / 4);
   for (let i = 0; i < items.length; i += 1) items[i] = view.getUint32(i * 4);
   return items;
+}
+
+/**
+ * How a song's fingerprint is published (its metadata's generation record, its C2PA generation
+ * assertion): the algorithm and its number, and the compact form, which AcoustID's
+ * `/v2/lookup` and `fpcalc`'s readers take as is.
+ */
+export interface FingerprintRecord {
+  algorithm: 'chromaprint';
+  /** Chromaprint's algorithm number as fpcalc counts it (2, its default). */
+  version: number;
+  encoding: 'acoustid-compressed-base64url';
+  value: string;
+}
+
+export function fingerprintRecord(items: Uint32Array): FingerprintRecord {
+  return {
+    algorithm: 'chromaprint',
+    version: CHROMAPRINT_ALGORITHM,
+    encoding: 'acoustid-compressed-base64url',
+    value: encodeFingerprint(items),
+  };
 }

@@ -32,7 +32,7 @@ const ITEM_SPAN_SAMPLES = FRAME_SIZE + (4 + 15) * FRAME_STEP;
 /** Items that lie wholly inside `MATCH_SECONDS` of audio: a 10 s excerpt yields at least this many. */
 export const MATCH_WINDOW_ITEMS = Math.floor((MATCH_SECONDS * FINGERPRINT_SAMPLE_RATE - ITEM_SPAN_SAMPLES) / FRAME_STEP);
 /** The highest bit error rate over a window that counts as the same sound. */
-export const MAX_BIT_ERROR = 0.015;
+export const MAX_BIT_ERROR = 0.012;
 /** The fewest bits that change between consecutive reference items, on average over a window. */
 export const MIN_ACTIVITY = 1;
 /** Offsets scored per pair: the most voted ones (and the offset before each). */

@@ -13,6 +13,7 @@
  * the attempt's claim id), so duplicate deliveries, expired attempts, killed workers and racing
  * requests cannot move a job twice. The schema is core/src/db/migrations.
  */
+import { fingerprintToBytes } from '../fingerprint/encoding.ts';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { REFUND_DAILY_GENERATION_CTE } from '../daily-generations.ts';
@@ -330,6 +331,8 @@ export interface CompletedAudio {
    */
   lossless?: LosslessPending;
   pcmHash?: string;
+  /** The sound's Chromaprint fingerprint (core/src/fingerprint/), stored raw (absent: none made). */
+  fingerprint?: Uint32Array;
 }
 
 /** A song's stored WAV and FLAC: the `lossless` column once they are stored (`losslessObjectKey`). */
@@ -402,7 +405,8 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
-            content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, error_code = NULL, error_message = NULL
+            content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, fingerprint = $18,
+            error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
     [
       job.id,
@@ -422,6 +426,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.latentsKey ?? null,
       audio.lossless === undefined ? null : JSON.stringify(audio.lossless),
       audio.pcmHash ?? null,
+      audio.fingerprint === undefined ? null : Buffer.from(fingerprintToBytes(audio.fingerprint)),
     ],
   );
   return result.rowCount === 1;

@@ -245,6 +245,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         latentsKey,
         lossless: pendingLossless(lossless),
         pcmHash: song.pcmHash,
+        fingerprint: song.fingerprint,
       });
     },
     async afterCompletion(db, job, song, signal) {
@@ -271,7 +272,11 @@ export function previewJobKind(deps: JobKindDeps): JobKind<ClaimedPreview> {
     async publish(tx, preview, song) {
       const stored = await createPreview(tx, deps.store, preview.sessionId, song.bytes);
       if (!stored.ok) throw new Error(`storing preview ${preview.sessionId} failed: ${stored.error.code} ${stored.error.message}`);
-      return completePreview(tx, preview, { audioHash: stored.value.audioHash, actualDuration: song.actualDuration });
+      return completePreview(tx, preview, {
+        audioHash: stored.value.audioHash,
+        actualDuration: song.actualDuration,
+        fingerprint: song.fingerprint,
+      });
     },
     retry: retryPreview,
     fail: failPreview,

@@ -4,7 +4,7 @@
  * exact duration measured from the file. Beside the MP3 encode (its threads and encoder
  * processes), this thread reads the same PCM for what a song completes with besides its MP3: the
  * hash of its 24-bit PCM (`pcmHash`, the one-mint-per-sound key) and its Chromaprint fingerprint
- * (issue 44, core/src/fingerprint/chromaprint.ts).
+ * (issue 44, core/src/fingerprint/chromaprint.ts, docs/fingerprints.md).
  * A song's lossless WAV and FLAC of the same PCM (lossless.ts) are not on the way to `completed`:
  * the song carries what makes them (`lossless.make`), which the worker runs once the job completed
  * (./masters.ts), and the job's `lossless` field follows. Publishing (upload + completion) is the
@@ -28,6 +28,7 @@ import type { EditProvenance } from '../audio/content-credentials.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
+import { fingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
 
 export interface SongRequest {
   prompt: string;
@@ -266,6 +267,8 @@ export async function generateSong(
     prompt: request.prompt,
     seed: request.seed,
     model: { name: model.name, version: model.version, licence: model.licence },
+    // The fingerprint's compact form goes into the content credentials, its items onto the job's row.
+    fingerprint: fingerprintRecord(beside.fingerprint),
     ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
   };
   const finished = await finishMp3(mp3.value.bytes, provenance, deps.signingIdentity);

@@ -493,6 +493,14 @@ export const profileSchema = z
   })
   .meta({ id: 'UserProfile' });
 
+/** SIGN_007, UPLOAD_005: the registered song the refused audio contains. */
+export const earlierSongSchema = z
+  .strictObject({
+    job_id: z.string().meta({ description: 'The registered song’s job (`gen_…`).' }),
+    token_id: z.string().nullable().meta({ description: 'Its SongNFT token id (decimal) once its mint is seen on chain, else null.' }),
+  })
+  .meta({ id: 'EarlierSong', description: 'The song signed for another account that the refused audio contains (docs/fingerprints.md).' });
+
 export const variantAErrorSchema = z
   .strictObject({
     error: z.strictObject({
@@ -501,6 +509,7 @@ export const variantAErrorSchema = z
       details: z.string(),
       retry_after: z.number().int().optional(),
       job_id: z.string().optional(),
+      earlier_song: earlierSongSchema.optional(),
     }),
   })
   .meta({ id: 'ErrorVariantA' });
