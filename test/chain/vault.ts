@@ -337,7 +337,9 @@ describe('SongVault fees', function () {
       await expect(byCreator).to.changeEtherBalance(ethers, s.vault.target, -creatorOwed.eth);
       await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 10n);
       const byPlatform = s.vault.connect(s.platform).claim([songId], s.platform.address);
-      await expect(byPlatform).to.emit(s.vault, 'FeesClaimed').withArgs(songId, s.platform.address, s.platform.address, platformOwed.eth, 0n);
+      await expect(byPlatform)
+        .to.emit(s.vault, 'FeesClaimed')
+        .withArgs(songId, s.platform.address, s.platform.address, platformOwed.eth, 0n);
       await expect(byPlatform).to.not.emit(token, 'Transfer');
       for (const holder of [s.creator.address, s.platform.address]) expect(await token.balanceOf(holder)).to.equal(0n);
       expect(await token.balanceOf(s.vault.target)).to.equal(vaultTokens);

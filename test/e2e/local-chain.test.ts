@@ -282,7 +282,7 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     assert.equal(quoterCheck?.firstDifference, 9);
     assert.match(
       formatVerification(tampered),
-      /MISMATCH  UniversalRouter .* same code, other immutables:\n {12}byte \d+: built 0x[0-9a-f]{64}, served 0x(11){32}/,
+      /MISMATCH {2}UniversalRouter .* same code, other immutables:\n {12}byte \d+: built 0x[0-9a-f]{64}, served 0x(11){32}/,
     );
   } finally {
     await chain.stop();

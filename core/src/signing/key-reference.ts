@@ -124,8 +124,9 @@ export function secretsOfReference(reference: KeyReference): string[] {
   return reference.kind === 'pkcs11' ? [...reference.secrets, reference.pin] : reference.secrets;
 }
 
-/** Characters a value that is echoed, or that names a file or library, must not hold. */
-const SEPARATORS = /[;&=?\u0000-\u001f\u007f]/;
+/** Characters a value that is echoed, or that names a file or library, must not hold (control characters too). */
+const hasSeparator = (value: string): boolean =>
+  /[;&=?]/.test(value) || [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 /** An attribute name that is safe to quote. */
 const QUOTABLE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
@@ -208,7 +209,7 @@ function parsePkcs11(variable: string, reference: string): Result<Pkcs11KeyRefer
   if (decoded.modulePath === undefined || decoded.token === undefined || decoded.object === undefined)
     return invalid(variable, 'the pkcs11: URI has a bad percent-escape');
   // A ';' in place of '&' makes the rest of the query (the PIN, say) part of the path: refused, unquoted.
-  if (!decoded.modulePath.startsWith('/') || SEPARATORS.test(decoded.modulePath))
+  if (!decoded.modulePath.startsWith('/') || hasSeparator(decoded.modulePath))
     return invalid(
       variable,
       "module-path must be the absolute path of the PKCS#11 library, with no ';', '&', '=' or '?' in it (the query's attributes are separated by '&')",
@@ -227,7 +228,7 @@ function parsePkcs11(variable: string, reference: string): Result<Pkcs11KeyRefer
   } else if (pinSource !== undefined) {
     const source = decode(pinSource);
     if (source === undefined) return invalid(variable, 'the pkcs11: URI has a bad percent-escape in pin-source');
-    if (source === '' || SEPARATORS.test(source.replace(/^file:\/\/[^/]*/, '')))
+    if (source === '' || hasSeparator(source.replace(/^file:\/\/[^/]*/, '')))
       return invalid(
         variable,
         "pin-source must be the path (or file: URI) of the file that holds the PIN, with no ';', '&', '=' or '?' in it (the query's attributes are separated by '&')",
