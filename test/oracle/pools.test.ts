@@ -253,10 +253,20 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       swap_fees_eth: onChain.totalSwapFees.toString(),
     });
     assert.ok(collected.args.lpFeesEth > 0n && collected.args.lpFeesToken > 0n, 'the 1% LP fee was charged each way');
+    // Inside the launch window (the trades came seconds after the launch) claim pays the ETH only:
+    // the song-token credits wait for the window's end (SongVault.claimableFeesOf).
+    const claimableBlock = afterCollect.fees.claimable?.block_number;
+    assert.ok(claimableBlock !== undefined);
+    const { timestamp } = await sdk.publicClient.getBlock({ blockNumber: BigInt(claimableBlock) });
+    assert.ok(timestamp < fees.launchedAt + 120n, 'collected inside the launch window');
+    assert.deepEqual(fees.claimable, {
+      creator: { eth: fees.fees.creator.eth, token: 0n },
+      platform: { eth: fees.fees.platform.eth, token: 0n },
+    });
     assert.deepEqual(afterCollect.fees.claimable, {
-      block_number: afterCollect.fees.claimable?.block_number,
-      creator: { account: fees.payoutRecipient, eth: fees.fees.creator.eth.toString(), token: fees.fees.creator.token.toString() },
-      platform: { account: owner, eth: fees.fees.platform.eth.toString(), token: fees.fees.platform.token.toString() },
+      block_number: claimableBlock,
+      creator: { account: fees.payoutRecipient, eth: fees.fees.creator.eth.toString(), token: '0' },
+      platform: { account: owner, eth: fees.fees.platform.eth.toString(), token: '0' },
     });
     assert.deepEqual(afterCollect.fees.credited, {
       creator: { eth: fees.fees.creator.eth.toString(), token: fees.fees.creator.token.toString() },

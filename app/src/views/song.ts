@@ -240,7 +240,7 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
 function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement {
   const claimable = h('p', { id: 'claimable' });
   const showClaimable = (current: SongPool) => {
-    claimable.textContent = `Claimable now: ${eth(current.fees.creator.eth)} and ${tokens(current.fees.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
+    claimable.textContent = `Claimable now: ${eth(current.claimable.creator.eth)} and ${tokens(current.claimable.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
   };
   showClaimable(pool);
   const claim = h('button', { type: 'button', id: 'claim', 'data-action': true }, 'Collect and claim');

@@ -1350,7 +1350,7 @@ export interface components {
             /** @description The song's creator, as SongLaunched names it. */
             creator: string;
             fees: {
-                /** @description What `SongVault.claim` would pay each party now, read from `feesOf` at answer time; null when the chain could not be read. */
+                /** @description What `SongVault.claim` would pay each party now, read from `claimableFeesOf` at answer time (token credits count from the end of the launch fee window); null when the chain could not be read. */
                 claimable: {
                     block_number: string;
                     creator: {
