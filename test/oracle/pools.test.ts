@@ -29,12 +29,18 @@ import {
   createSongmintApi,
   DEVELOPMENT_PRIVATE_KEY,
   developmentAccount,
+  getCoin,
+  getCoinTrades,
+  getCreator,
   getPool,
   getPoolHistory,
+  getPortfolio,
   getPools,
   getPublicSong,
   listPublicSongs,
   launchSong,
+  quoteSellMax,
+  quoteTrade,
   mintSong,
   poolManagerAbi,
   readAllocation,
@@ -667,6 +673,10 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     });
     assert.ok(creatorPart > 0n);
 
+    // The SDK reads the same, without a session.
+    const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
+    assert.deepEqual(await getCoin(visitor, { songId: 1n }), coin);
+    assert.deepEqual(await getCoinTrades(visitor, { songId: 1n, limit: 2 }), trades);
     const missing = await stack.app.request('/v1/public/coins/999');
     assert.equal(missing.status, 404);
     assertVariantCError(missing.body, 'NOT_FOUND');
@@ -776,6 +786,9 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(allocation.amount, launched.allocation);
     assert.ok(mine.holdings.some((holding) => holding.song_id === '1'));
     assert.equal((await stack.app.request('/v1/public/portfolios/0x123')).status, 400);
+    const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
+    assert.deepEqual(await getCreator(visitor, { address: account.address }), profile);
+    assert.deepEqual(await getPortfolio(visitor, { address: other }), portfolio);
   });
 
   it('shows USD figures only from a fresh ETH/USD feed: a Chainlink-shaped aggregator on the local chain, then a stale round and a contract that is no feed', async () => {
@@ -826,5 +839,25 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     ethUsd = createEthUsdReader({ client: reader, feed: (await readPool(sdk, { songId: 1n })).token, cacheMs: 0, now, logger });
     assert.equal((await publicGet('/v1/public/coins/1', coinSchema)).eth_usd, null);
     ethUsd = () => Promise.resolve(null);
+  });
+  it('quotes the most the pool can buy back (quoteSellMax): with its allocation the creator holds more, the quoted maximum sells, one more percent does not', async () => {
+    const account = developmentAccount().address;
+    const pool = await readPool(sdk, { songId: 1n });
+    const held = await tokenBalance(pool.token, account);
+    const max = await quoteSellMax(sdk, { songId: 1n });
+    assert.ok(max.quote !== undefined && max.maxTokens > 0n);
+    assert.ok(max.maxTokens < held, `the allocation is more than the buyers' ETH can buy back: ${max.maxTokens} < ${held}`);
+    // The sale of the maximum pays out the pool's ETH (what buyers put in, less what sellers took), the hook fee from it.
+    const poolEth = Number(formatEther(pool.reserves.eth));
+    assert.ok(
+      Math.abs(Number(formatEther(max.quote.amountOut + max.quote.hookFee)) / poolEth - 1) < 1e-6,
+      `${max.quote.amountOut} vs ${poolEth}`,
+    );
+    await assert.rejects(quoteTrade(sdk, { songId: 1n, side: 'sell', amountIn: (max.maxTokens * 101n) / 100n }), /QUOTE_FAILED/);
+    const sold = await sell(sdk, { songId: 1n, amountIn: max.maxTokens });
+    assert.ok(sold.amountOut >= max.quote.limit);
+    swapReceipts.push(sold.receipt);
+    const after = await quoteSellMax(sdk, { songId: 1n });
+    assert.ok(after.maxTokens < max.maxTokens / 1_000_000n, `next to nothing is left to sell into: ${after.maxTokens}`);
   });
 });
