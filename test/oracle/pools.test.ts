@@ -640,6 +640,12 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     // Holders: every balance is the token's balanceOf, the two traders among them, and they add up to the supply.
     const holders = new Map(coin.holders.top.map((holder) => [holder.address, holder]));
     assert.equal(coin.holders.count, coin.holders.top.length);
+    const balances = coin.holders.top.map((holder) => BigInt(holder.balance));
+    assert.deepEqual(
+      balances,
+      [...balances].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)),
+      'largest first, as numbers',
+    );
     for (const holder of coin.holders.top) {
       assert.equal(holder.balance, (await tokenBalance(onChain.token, holder.address as Address)).toString(), holder.address);
     }

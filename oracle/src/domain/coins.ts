@@ -141,8 +141,8 @@ export async function tokenHolders(
        UNION ALL
        SELECT from_address, -amount FROM token_transfers WHERE token = $(token) AND from_address <> '0x0000000000000000000000000000000000000000'),
      balances AS (SELECT holder, sum(amount) AS balance FROM moves GROUP BY holder HAVING sum(amount) > 0)
-     SELECT holder, balance::text AS balance, (SELECT count(*)::int FROM balances) AS holders
-       FROM balances ORDER BY balance DESC, holder LIMIT $(limit)`,
+     SELECT b.holder, b.balance::text AS balance, (SELECT count(*)::int FROM balances) AS holders
+       FROM balances b ORDER BY b.balance DESC, b.holder LIMIT $(limit)`,
     { token, limit },
   );
   return { top: rows.map((row) => ({ address: row.holder, balance: BigInt(row.balance) })), count: rows[0]?.holders ?? 0 };
