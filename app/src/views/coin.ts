@@ -19,8 +19,11 @@ const tokenCount = (units: string) => {
   const whole = Number(formatEther(BigInt(units)));
   return whole.toLocaleString('en-US', { maximumFractionDigits: whole >= 1000 ? 0 : 2 });
 };
-const share = (percent: string) =>
-  Number(percent) > 0 && Number(percent) < 0.01 ? '<0.01%' : `${Number(percent).toLocaleString('en-US', { maximumFractionDigits: 2 })}%`;
+/** A holder's share of the supply; a sliver above nothing is "<0.01%", not "0%". */
+const share = (percent: string, balance: string) =>
+  Number(percent) < 0.01 && BigInt(balance) > 0n ? '<0.01%' : `${Number(percent).toLocaleString('en-US', { maximumFractionDigits: 2 })}%`;
+/** ETH in a column headed "ETH": the figure alone. */
+const ethFigure = (wei: string) => Number(formatEther(BigInt(wei))).toLocaleString('en-US', { maximumFractionDigits: 6 });
 /** A table cell that names its column, so a narrow screen shows each row as a labelled card (style.css). */
 const cell = (label: string, ...content: Array<Node | string>) => h('td', { 'data-label': label }, ...content);
 const tradeKey = (trade: CoinTrade) => `${trade.block_number}:${trade.log_index}`;
@@ -81,7 +84,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
       h(
         'tr',
         {},
-        ...['Trade', 'Wallet', 'Tokens', 'ETH', 'Launch fee', 'Time', 'Transaction'].map((name) => h('th', { scope: 'col' }, name)),
+        ...['Trade', 'Wallet', 'Tokens', 'ETH', 'Launch fee (ETH)', 'Time', 'Transaction'].map((name) => h('th', { scope: 'col' }, name)),
       ),
     ),
     tradeRows,
@@ -190,7 +193,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
           cell('#', String(index + 1)),
           cell('Holder', who(holder.address, holder.kind)),
           cell('Tokens', tokenCount(holder.balance)),
-          cell('Share', share(holder.share_percent)),
+          cell('Share', share(holder.share_percent, holder.balance)),
         ),
       ),
     );
@@ -215,8 +218,8 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
           cell('Trade', h('span', { class: `side ${trade.side}` }, trade.side === 'buy' ? 'Buy' : 'Sell')),
           cell('Wallet', who(trade.wallet)),
           cell('Tokens', tokenCount(trade.token)),
-          cell('ETH', ethOf(trade.eth)),
-          cell('Launch fee', trade.launch_fee === null ? '—' : `${ethOf(trade.launch_fee.eth)} (${trade.launch_fee.percent}%)`),
+          cell('ETH', ethFigure(trade.eth)),
+          cell('Launch fee (ETH)', trade.launch_fee === null ? '—' : `${ethFigure(trade.launch_fee.eth)} (${trade.launch_fee.percent}%)`),
           cell('Time', h('time', { datetime: trade.time }, when(trade.time))),
           cell('Transaction', h('code', { title: trade.tx_hash }, shortAddress(trade.tx_hash))),
         ),

@@ -195,7 +195,8 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
     );
     const shown = await row.innerText();
     assert.ok(
-      shown.startsWith(side === 'buy' ? 'Buy' : 'Sell') && shown.includes(ethText(BigInt((await row.getAttribute('data-fee')) ?? '0'))),
+      shown.startsWith(side === 'buy' ? 'Buy' : 'Sell') &&
+        shown.includes(`${ethText(BigInt((await row.getAttribute('data-fee')) ?? '0')).replace(/ ETH$/, '')} (`),
       shown,
     );
   }

@@ -112,11 +112,9 @@ export const coinSchema = z
             address: z.string(),
             balance: uint('Token base units.'),
             share_percent: z.string().meta({ description: 'Of the supply, percent with four places.', example: '5.0000' }),
-            kind: z
-              .enum(['wallet', 'pool', 'vault'])
-              .meta({
-                description: "`pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).",
-              }),
+            kind: z.enum(['wallet', 'pool', 'vault']).meta({
+              description: "`pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).",
+            }),
           }),
         )
         .meta({ description: `The ${TOP_HOLDERS} largest balances, from the token's Transfer logs.` }),
