@@ -192,7 +192,8 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   // The oracle indexes a launch a poll or two after it is mined: look again until it has.
   const waitForLaunch = window.setInterval(() => {
     if (history !== undefined) window.clearInterval(waitForLaunch);
-    else loadHistory().catch(() => window.clearInterval(waitForLaunch));
+    // A failed read (a busy API, a refused request) is tried again at the next beat.
+    else loadHistory().catch(() => undefined);
   }, 2000);
   context.signal.addEventListener('abort', () => window.clearInterval(waitForLaunch));
 
