@@ -18,6 +18,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import { BaseError, ContractFunctionRevertedError, createPublicClient, http, parseAbi } from 'viem';
 import type { Address } from 'viem';
 import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
@@ -30,7 +31,7 @@ import { startOracle } from '../oracle/src/main.ts';
 import { trustPlatformSigner } from './trust-platform-signer.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
-import type { SongCard } from './dev-app.ts';
+import type { CreatorCard, SongCard } from './dev-app.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
@@ -176,17 +177,55 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   // The web app reads the chain from /app/config.json; the development wallet is offered only
   // on the local chain this stack started.
   if (await ensureAppBuilt()) logger.info('built the web app (app/dist)');
-  // A song page's card tags come from the API's public song route, as any client reads it.
+  // A song page's card tags come from the API's public song route, as any client reads it; a song
+  // the API does not know yet (minted a block ago) is looked up on the chain before it is a 404.
   const api: { url?: string } = {};
+  const songNft = config.SONG_NFT_ADDRESS as Address | undefined;
+  const chainReader = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
+  const mintedOnChain = async (songId: bigint): Promise<boolean> => {
+    if (chainReader === undefined || songNft === undefined) return false;
+    return chainReader
+      .readContract({
+        address: songNft,
+        abi: parseAbi(['function ownerOf(uint256) view returns (address)']),
+        functionName: 'ownerOf',
+        args: [songId],
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError) !== null) return false;
+          throw error;
+        },
+      );
+  };
   const app = devAppRouter(
     { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
     {
-      songCard: (songId) =>
-        api.url === undefined
-          ? Promise.resolve(null)
-          : fetch(`${api.url}/v1/public/songs/${songId}`, { signal: AbortSignal.timeout(2_000) }).then((response) =>
-              response.ok ? (response.json() as Promise<SongCard>) : null,
-            ),
+      songCard: async (songId) => {
+        if (api.url === undefined) throw new Error('the API is not up yet');
+        const response = await fetch(`${api.url}/v1/public/songs/${songId}`, { signal: AbortSignal.timeout(2_000) });
+        if (response.ok) return (await response.json()) as SongCard;
+        if (response.status !== 404) throw new Error(`GET /v1/public/songs/${songId}: HTTP ${response.status}`);
+        return (await mintedOnChain(songId)) ? { title: null, description: null, image: null, audio: null } : null;
+      },
+      creatorCard: async (address) => {
+        if (api.url === undefined) return null;
+        const response = await fetch(`${api.url}/v1/public/creators/${address}`, { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok) return null;
+        const profile = (await response.json()) as {
+          address: string;
+          songs_total: number;
+          coins: number;
+          songs: Array<{ image: string | null }>;
+        };
+        return {
+          address: profile.address,
+          songs: profile.songs_total,
+          coins: profile.coins,
+          image: profile.songs.find((song) => song.image !== null)?.image ?? null,
+        } satisfies CreatorCard;
+      },
     },
   );
   const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });

@@ -12,16 +12,26 @@ import { discoverView } from './views/discover.ts';
 import { libraryView } from './views/library.ts';
 import { songView } from './views/song.ts';
 import { renderWalletArea } from './views/wallet.ts';
+import { lazyView } from './views/lazy.ts';
 
 const BASE = import.meta.env.BASE_URL;
 
-type Route = { view: 'library' } | { view: 'discover' } | { view: 'song'; songId: bigint } | { view: 'missing' };
+type Route =
+  | { view: 'library' }
+  | { view: 'discover' }
+  | { view: 'song'; songId: bigint }
+  | { view: 'creator'; address: `0x${string}` }
+  | { view: 'portfolio' }
+  | { view: 'missing' };
 
 /** /app/, /app/discover and /app/song/<tokenId> (a shareable link the server answers with this page). */
 function routeOf(pathname: string): Route {
   const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname.replace(/^\//, '');
   if (path === '' || path === 'index.html') return { view: 'library' };
   if (path === 'discover') return { view: 'discover' };
+  if (path === 'portfolio') return { view: 'portfolio' };
+  const creator = /^creator\/(0x[0-9a-fA-F]{40})$/.exec(path)?.[1];
+  if (creator !== undefined) return { view: 'creator', address: creator as `0x${string}` };
   const song = /^song\/([1-9][0-9]{0,76})$/.exec(path);
   return song?.[1] === undefined ? { view: 'missing' } : { view: 'song', songId: BigInt(song[1]) };
 }
@@ -49,6 +59,11 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     if (route.view === 'library') main.replaceChildren(libraryView(context));
     else if (route.view === 'discover') main.replaceChildren(discoverView(context));
     else if (route.view === 'song') main.replaceChildren(songView(context, route.songId));
+    else if (route.view === 'creator') {
+      const { address } = route;
+      main.replaceChildren(lazyView(context, 'Creator', () => import('./views/creator.ts').then((m) => m.creatorView(context, address))));
+    } else if (route.view === 'portfolio')
+      main.replaceChildren(lazyView(context, 'Portfolio', () => import('./views/portfolio.ts').then((m) => m.portfolioView(context))));
     else
       main.replaceChildren(Object.assign(document.createElement('h1'), { id: 'view-title', tabIndex: -1, textContent: 'Page not found' }));
     document.title = `${document.getElementById('view-title')?.textContent ?? 'Songmint'} · Songmint`;

@@ -10,7 +10,9 @@ import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
 import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format.ts';
 import { launchPanel } from './launch.ts';
-import { tradePanel } from './trade.ts';
+import { POOL_CHANGED_EVENT, tradePanel } from './trade.ts';
+import { mountCoin } from './coin-mount.ts';
+import { shareButton } from '../share.ts';
 import { songPageOrigin } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 import { downloadLinks } from './downloads.ts';
@@ -77,6 +79,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
       );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
     details.append(downloadLinks(context, { audioUrl: metadata.animation_url }));
+    details.append(shareButton({ path: `/app/song/${songId}`, title: heading.textContent ?? `Song #${songId}`, id: 'share-song' }));
     details.append(...songPageOrigin(context, metadata));
     details.append(
       facts([
@@ -98,10 +101,10 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
         ),
       );
     const wallet = context.session?.chain?.walletClient.account?.address;
-    if (record.launchedAt !== 0n) view.append(await poolSection(context, songId));
+    if (record.launchedAt !== 0n) view.append(mountCoin(context, songId, await poolSection(context, songId)));
     else if (wallet !== undefined && wallet.toLowerCase() === record.owner.toLowerCase()) {
       const panel = launchPanel(context, songId, () => {
-        void poolSection(context, songId).then((section) => panel.replaceWith(section), showError);
+        void poolSection(context, songId).then((section) => panel.replaceWith(mountCoin(context, songId, section)), showError);
       });
       view.append(panel);
     } else view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its owner can launch it here.'));
@@ -189,7 +192,8 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   // The oracle indexes a launch a poll or two after it is mined: look again until it has.
   const waitForLaunch = window.setInterval(() => {
     if (history !== undefined) window.clearInterval(waitForLaunch);
-    else loadHistory().catch(() => window.clearInterval(waitForLaunch));
+    // A failed read (a busy API, a refused request) is tried again at the next beat.
+    else loadHistory().catch(() => undefined);
   }, 2000);
   context.signal.addEventListener('abort', () => window.clearInterval(waitForLaunch));
 
@@ -243,15 +247,16 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
     claimable.textContent = `Claimable now: ${eth(current.claimable.creator.eth)} and ${tokens(current.claimable.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
   };
   showClaimable(pool);
+  // A trade here or anywhere (the coin's feed sees those) changes the fees not yet collected: read them again.
+  document.addEventListener(POOL_CHANGED_EVENT, () => void reload().then(showClaimable, () => undefined), { signal: context.signal });
   const claim = h('button', { type: 'button', id: 'claim', 'data-action': true }, 'Collect and claim');
-  const claimed = h('p', { id: 'claimed', class: 'note' });
+  const claimed = h('p', { id: 'claimed', class: 'note', role: 'status' });
   claim.addEventListener(
     'click',
     () =>
       void runAction(claim, 'Collecting and claiming your fees: confirm in your wallet', async () => {
         const result = await claimFees(walletOf(context), { songIds: [songId] });
         claimed.textContent = `Claimed ${eth(result.ethPaid)}`;
-        announce(claimed.textContent);
         showClaimable(await reload());
       }),
   );

@@ -13,6 +13,8 @@ import type { TrustProxy } from './trust-proxy.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
+import type { CoinChainReads } from '../chain/coin-reads.ts';
+import type { EthUsdReader } from '../chain/eth-usd-feed.ts';
 import type { FidVerifier } from '../domain/farcaster.ts';
 import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
@@ -52,6 +54,17 @@ export interface TradingServices {
     /** Reads the claimable fees from the vault at answer time. */
     readClaimable: ClaimableFeesReader;
   };
+  /** The coin pages, creator profiles and portfolios (routes/coins.ts); absent: those routes are not mounted. */
+  coins?: CoinServices;
+}
+
+/** What the coin routes read besides the indexed rows: the vault and PoolManager they name, chain reads, the ETH/USD feed. */
+export interface CoinServices {
+  vaultAddress: Address;
+  poolManagerAddress: Address;
+  chain: CoinChainReads;
+  /** Absent: no ETH/USD feed is configured (the local chain), so every USD figure is null. */
+  ethUsd?: EthUsdReader;
 }
 
 /** /api/previews: the private clips' presigned URLs. */

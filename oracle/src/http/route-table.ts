@@ -55,6 +55,18 @@ import { createPreviewDocs, createPreviewHandler, previewDocs, previewHandler, p
 import { signatureDocs, signatureHandler, signatureInput } from './routes/signature.ts';
 import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/pool-history.ts';
 import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler } from './routes/public-songs.ts';
+import {
+  addressInput,
+  coinDocs,
+  coinHandler,
+  coinTradesDocs,
+  coinTradesHandler,
+  coinTradesInput,
+  creatorDocs,
+  creatorHandler,
+  portfolioDocs,
+  portfolioHandler,
+} from './routes/coins.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
 import { uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
@@ -325,6 +337,43 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     input: songIdInput,
     handle: (deps) => publicSongHandler(deps),
     docs: publicSongDocs,
+  }),
+  // Coin pages, creator profiles and portfolios (issue 45): public chain data, per client address like the public songs.
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/coins/{songId}',
+    operationId: 'getCoin',
+    charge: { by: 'ip', category: 'trading' },
+    input: songIdInput,
+    handle: (deps) => deps.trading?.coins && coinHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: coinDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/coins/{songId}/trades',
+    operationId: 'getCoinTrades',
+    charge: { by: 'ip', category: 'trading' },
+    input: coinTradesInput,
+    handle: (deps) => deps.trading?.coins && coinTradesHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: coinTradesDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/creators/{address}',
+    operationId: 'getCreator',
+    charge: { by: 'ip', category: 'trading' },
+    input: addressInput,
+    handle: (deps) => deps.trading?.coins && creatorHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: creatorDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/portfolios/{address}',
+    operationId: 'getPortfolio',
+    charge: { by: 'ip', category: 'trading' },
+    input: addressInput,
+    handle: (deps) => deps.trading?.coins && portfolioHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: portfolioDocs,
   }),
 
   // Previews (docs/api.md "Previews (extension)"): their own hourly category, never the daily counter.

@@ -112,6 +112,11 @@ export async function poolSlot0(
   return { sqrtPriceX96: word & ((1n << 160n) - 1n), tick: rawTick >= 0x800000 ? rawTick - 0x1000000 : rawTick };
 }
 
+/** The pool's in-range liquidity (v4's L) at `blockTag`. */
+export async function poolLiquidity(chain: Reader, poolKey: PoolKey, blockTag: BlockTag = 'latest'): Promise<bigint> {
+  return hexToBigInt(await readPoolWord(chain, poolKey, LIQUIDITY_OFFSET, blockTag)) & ((1n << 128n) - 1n);
+}
+
 /** Everything about `songId`'s pool, read from the chain (the vault, the hook and the PoolManager). */
 export async function readPool(
   chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,

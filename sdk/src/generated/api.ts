@@ -385,6 +385,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/public/coins/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the coin page of a launched song (price per 1M tokens and its 24 h change, market cap, volume, holders, creator earnings)
+         * @description Public: no token; charged per client address at the hourly trading limit. Indexed from the song token's Transfer logs and its pool's events, confirmed CHAIN_CONFIRMATIONS deep (a reorg deeper than that is undone). USD figures only where ETH_USD_FEED_ADDRESS names an ETH/USD feed.
+         */
+        get: operations["getCoin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/coins/{songId}/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a coin's activity feed (each trade's side, wallet, amounts, launch fee, time and transaction), newest first
+         * @description Public: no token; charged per client address at the hourly trading limit.
+         */
+        get: operations["getCoinTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/creators/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a creator's profile (minted songs, launched coins with market caps, total earnings)
+         * @description Public: no token; charged per client address at the hourly trading limit. An address with nothing minted answers an empty profile.
+         */
+        get: operations["getCreator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/portfolios/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a wallet's portfolio (song tokens held and their value in ETH, fees and allocations to claim)
+         * @description Public: no token; charged per client address at the hourly trading limit. Everything here is public on the chain; the web app asks for the signed-in wallet's.
+         */
+        get: operations["getPortfolio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public/songs": {
         parameters: {
             query?: never;
@@ -543,6 +623,156 @@ export interface components {
             /** @description Farcaster fid to link; accepted only when the IdRegistry confirms it. */
             social_fid?: number | string;
         };
+        Coin: {
+            chain_id: number;
+            /** @description The creator SongLaunched named (EIP-55). */
+            creator: string;
+            /** @description The creator's earnings so far; LP fees count once collected (Uniswap v4 computes them only when the position is touched). */
+            creator_earnings: {
+                credited: {
+                    /** @description Wei credited by collectFees. */
+                    eth: string;
+                    /** @description Token units credited (the LP fee of sales). */
+                    token: string;
+                };
+                /** @description Who the creator share goes to now (the creator until the payout role is handed on). */
+                recipient: string;
+                /** @description Credited plus uncollected, wei: what the song has earned its creator side in ETH so far. */
+                total_eth: string;
+                /** @description The same in US dollars. Null unless an ETH/USD feed is configured. */
+                total_usd: string | null;
+                /** @description The creator share of the hook fees not collected yet (collectFees splits them), wei. */
+                uncollected_swap_fees_eth: string;
+            };
+            /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
+            eth_usd: {
+                /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
+                feed: string;
+                /**
+                 * @description US dollars per ETH, as the feed answered.
+                 * @example 3012.45
+                 */
+                price: string;
+                /**
+                 * Format: date-time
+                 * @description The feed round's time.
+                 */
+                updated_at: string;
+            } | null;
+            holders: {
+                /** @description Addresses holding any of the token, the pool included. */
+                count: number;
+                /** @description The 20 largest balances, from the token's Transfer logs. */
+                top: {
+                    address: string;
+                    /** @description Token base units. */
+                    balance: string;
+                    /**
+                     * @description `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).
+                     * @enum {string}
+                     */
+                    kind: "wallet" | "pool" | "vault";
+                    /**
+                     * @description Of the supply, percent with four places.
+                     * @example 5.0000
+                     */
+                    share_percent: string;
+                }[];
+            };
+            image: string | null;
+            indexed_through_block: string | null;
+            /** Format: date-time */
+            launched_at: string;
+            market_cap: {
+                /** @description Price times supply. Wei. */
+                eth: string;
+                /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            } | null;
+            /** @example Songmint #1 */
+            name: string;
+            /** @example /app/song/1 */
+            page_url: string;
+            /** @description Null only in the instant before the launch's Initialize is indexed. */
+            price: {
+                /** @description Block of the swap (or launch) that set the price. */
+                block_number: string;
+                /**
+                 * @description Change against the price 24 hours ago (the last swap before then; the launch price when nothing traded before then or the launch was since), percent with two places; null before the launch price is indexed.
+                 * @example -3.25
+                 */
+                change_24h_percent: string | null;
+                /**
+                 * @description ETH per 1,000,000 tokens at the pool price, decimal.
+                 * @example 0.010020
+                 */
+                eth_per_million_tokens: string;
+                /** @description The price in US dollars per 1,000,000 tokens. Null unless an ETH/USD feed is configured. */
+                usd_per_million_tokens: string | null;
+                /** @description The same in wei, rounded down. */
+                wei_per_million_tokens: string;
+            } | null;
+            /** @example 1 */
+            song_id: string;
+            /** @description Token supply in base units (18 decimals): the pool share plus the allocation, 1,000,000,000 tokens. */
+            supply: string;
+            /** @example SONG1 */
+            symbol: string;
+            /** @description The song's title from the metadata this oracle published. */
+            title: string | null;
+            /** @description The song's ERC-20 (EIP-55). */
+            token: string;
+            trades_total: number;
+            /** @example /v1/public/coins/1/trades */
+            trades_url: string;
+            volume_24h: {
+                /** @description Wei of ETH through the pool in the last 24 hours (|amount0|, before the hook fee). */
+                eth: string;
+                trades: number;
+                /** @description US dollars. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
+        };
+        CoinTrade: {
+            block_number: string;
+            /** @description Wei the wallet paid (buy, the launch fee included) or received (sell, after it). */
+            eth: string;
+            /** @description Null when no fee mint was indexed next to the swap. */
+            launch_fee: {
+                /** @description The hook's fee, wei (its ERC-6909 mint next to the swap). */
+                eth: string;
+                /**
+                 * @description Of the ETH that changed hands, percent with two places.
+                 * @example 49.18
+                 */
+                percent: string;
+            } | null;
+            log_index: number;
+            /** @description Wei through the pool (|amount0|). */
+            pool_eth: string;
+            /** @description The pool price after the swap. */
+            price_eth_per_million_tokens: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /**
+             * Format: date-time
+             * @description Block time.
+             */
+            time: string;
+            /** @description Tokens bought or sold, base units. */
+            token: string;
+            tx_hash: string;
+            /** @description The wallet that received the tokens (buy) or sent them (sell): the other side of the token's transfer with the PoolManager; the swap's router when there is none. */
+            wallet: string;
+        };
+        CoinTrades: {
+            indexed_through_block: string | null;
+            /** @description Pass as `cursor` for older trades; null on the last page. */
+            next_cursor: string | null;
+            song_id: string;
+            /** @description Newest first. */
+            trades: components["schemas"]["CoinTrade"][];
+        };
         /** @description The signed C2PA manifest embedded in the MP3 (ID3 GEOB frame): made by AI (c2pa.created, trainedAlgorithmicMedia), model and licence, seed, prompt hash, job id. Null for audio published before credentials were embedded. */
         ContentCredentials: {
             /**
@@ -558,6 +788,67 @@ export interface components {
             /** @enum {string} */
             standard: "c2pa";
         } | null;
+        CreatorProfile: {
+            /** @description EIP-55. */
+            address: string;
+            /** @description How many of the listed songs are launched. */
+            coins: number;
+            /** @description The creator side's earnings of the listed songs so far (each coin's `creator_earnings`). */
+            earnings: {
+                /** @description Wei. */
+                eth: string;
+                /** @description Token units (credited LP fees of sales, all songs). */
+                token: string;
+                /** @description US dollars of the ETH. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
+            /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
+            eth_usd: {
+                /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
+                feed: string;
+                /**
+                 * @description US dollars per ETH, as the feed answered.
+                 * @example 3012.45
+                 */
+                price: string;
+                /**
+                 * Format: date-time
+                 * @description The feed round's time.
+                 */
+                updated_at: string;
+            } | null;
+            /** @example /app/creator/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC */
+            page_url: string;
+            /** @description Songs the address minted or launched as creator, newest first, at most 100. */
+            songs: {
+                /** @description Null until the song is launched (and its launch indexed). */
+                coin: {
+                    /** Format: date-time */
+                    launched_at: string;
+                    market_cap: {
+                        /** @description Price times supply. Wei. */
+                        eth: string;
+                        /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                        usd: string | null;
+                    } | null;
+                    price_eth_per_million_tokens: string | null;
+                    symbol: string;
+                    token: string;
+                    volume_24h: {
+                        /** @description Wei. */
+                        eth: string;
+                        trades: number;
+                    };
+                } | null;
+                image: string | null;
+                /** Format: date-time */
+                minted_at: string | null;
+                page_url: string;
+                song_id: string;
+                title: string | null;
+            }[];
+            songs_total: number;
+        };
         DailyLimitError: {
             /** @enum {string} */
             code: "RATE_001";
@@ -1070,6 +1361,78 @@ export interface components {
             /** @description Song tokens per ETH, (sqrtPriceX96 / 2^96)^2, decimal, rounded down to 18 places. */
             tokens_per_eth: string;
             tx_hash: string;
+        };
+        Portfolio: {
+            address: string;
+            /** @description Launch allocations named for this address and not claimed yet (read from the vault). */
+            allocations: {
+                /** @description Tokens the vault still holds for this address; 0 once claimed. */
+                amount: string;
+                /** Format: date-time */
+                claimable_at: string;
+                image: string | null;
+                page_url: string;
+                song_id: string;
+                title: string | null;
+            }[];
+            /** @description Block of the vault reads; null when the chain could not be read (fees and allocations are then empty). */
+            block_number: string | null;
+            /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
+            eth_usd: {
+                /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
+                feed: string;
+                /**
+                 * @description US dollars per ETH, as the feed answered.
+                 * @example 3012.45
+                 */
+                price: string;
+                /**
+                 * Format: date-time
+                 * @description The feed round's time.
+                 */
+                updated_at: string;
+            } | null;
+            /** @description Songs whose creator share this address receives now, with what `SongVault.claim` would pay (read from the vault). */
+            fees: {
+                claimable: {
+                    /** @description Wei. */
+                    eth: string;
+                    /** @description Token units. */
+                    token: string;
+                };
+                image: string | null;
+                page_url: string;
+                song_id: string;
+                title: string | null;
+                /** @description The creator share of hook fees not collected yet; a claim collects them first. */
+                uncollected_swap_fees_eth: string;
+            }[];
+            /** @description Song tokens held, largest value first (indexed Transfer logs). */
+            holdings: {
+                /** @description Token base units. */
+                balance: string;
+                image: string | null;
+                page_url: string;
+                price_eth_per_million_tokens: string | null;
+                share_percent: string;
+                song_id: string;
+                symbol: string;
+                title: string | null;
+                token: string;
+                value: {
+                    /** @description At the pool price now (a sale of it all fetches less: price impact and fees). Wei. */
+                    eth: string;
+                    /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                    usd: string | null;
+                };
+            }[];
+            indexed_through_block: string | null;
+            total_value: {
+                /** @description All holdings at their pool prices. Wei. */
+                eth: string;
+                /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
         };
         PreviewAccepted: {
             /** @description Seconds until the preview is expected to complete. */
@@ -3010,6 +3373,193 @@ export interface operations {
                 };
             };
             /** @description RATE_002: the hourly metadata and NFT limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getCoin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coin. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coin"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getCoinTrades: {
+        parameters: {
+            query?: {
+                /** @description Opaque: a `next_cursor` of this route. */
+                cursor?: string;
+                /** @description Trades per page, 1 to 200 (default 50). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of trades. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoinTrades"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad song id, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getCreator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A 0x address (any case). */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatorProfile"];
+                };
+            };
+            /** @description VALIDATION_ERROR: not an address */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getPortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A 0x address (any case). */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Portfolio"];
+                };
+            };
+            /** @description VALIDATION_ERROR: not an address */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
             429: {
                 headers: {
                     [name: string]: unknown;

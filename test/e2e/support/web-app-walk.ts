@@ -36,6 +36,7 @@ import {
   visitorDiscoversAndPlays,
 } from './walk-library.ts';
 import { walkSongEdit } from './walk-edit.ts';
+import { walkTheCoin } from './walk-coin.ts';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
 /** The issue's budget for the first load of /app/: script, gzipped. */
@@ -141,6 +142,8 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
   let songPath: string;
   let tokenId: bigint;
   let songName: string;
+  /** Trades the coin steps (walk-coin.ts) added to the song's chart. */
+  let coinTrades: number;
   const browser = await launchChromium(DESKTOP);
   try {
     const page = await browser.context.newPage();
@@ -283,6 +286,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     assert.equal(afterClaim.uncollectedSwapFees, 0n);
     assert.deepEqual(await page.locator(SHOWN_ERRORS).allTextContents(), [], 'no error shown');
     await checkView(page, '3-song-creator');
+    coinTrades = await walkTheCoin(page, { stack, client, chain, rpc, tokenId, checkView: (name) => checkView(page, name) });
     await page.getByLabel('New payout recipient').fill(PAYOUT_RECIPIENT);
     await page.getByRole('button', { name: 'Move payouts' }).click();
     await page.locator('#payout-moved').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -328,8 +332,8 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     console.log(`# web app walk: the visitor's Discover, play and page head took ${((Date.now() - visitorStarted) / 1000).toFixed(1)} s`);
     await page.goto(`${stack.baseUrl}${songPath}`);
     await page.locator('h1', { hasText: songName }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    // The launch, the buy, the sale and the buy once the chain answered again.
-    await page.locator('#price-chart svg[data-points="4"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The launch, the buy, the sale and the buy once the chain answered again, and the coin steps' trades.
+    await page.locator(`#price-chart svg[data-points="${4 + coinTrades}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.ok((await loadedImageWidth(page.locator('img.cover'))) > 0, 'the cover loads through the gateway');
     assert.ok((await playsAudio(page, '#song-player')) > 0.3);
     assert.equal(await page.getByRole('button', { name: 'Buy' }).count(), 0);
