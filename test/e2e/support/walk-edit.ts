@@ -41,7 +41,11 @@ async function dragAcross(page: Page, picker: Locator, from: number, to: number)
 const songsLeftToday = async (page: Page) =>
   Number(/^(\d+) songs? left today/.exec((await page.locator('#songs-left').textContent()) ?? '')?.[1]);
 
-export async function walkSongEdit(page: Page, jobId: string, checkView: (page: Page, name: string) => Promise<void>): Promise<string[]> {
+export async function walkSongEdit(
+  page: Page,
+  jobId: string,
+  checkView: (page: Page, name: string, options?: { everyImpact?: boolean }) => Promise<void>,
+): Promise<string[]> {
   const startedAt = Date.now();
   const source = page.locator(`#songs li.card[data-job-id="${jobId}"][data-status="completed"]`);
   const sourceSeconds = await lengthOf(page, jobId);
@@ -133,6 +137,6 @@ export async function walkSongEdit(page: Page, jobId: string, checkView: (page: 
   const edited = completed(extended);
   await edited.getByRole('button', { name: 'Edit this song' }).click();
   console.log(`# song edit walk: ${((Date.now() - startedAt) / 1000).toFixed(1)} s before its axe check`);
-  await checkView(page, '2b-song-edit');
+  await checkView(page, '2b-song-edit', { everyImpact: true });
   return [extended, repainted, remixed];
 }

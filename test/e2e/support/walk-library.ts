@@ -37,7 +37,7 @@ const NEAR_PX = 120;
 
 /** What the walk's own checks give these steps (web-app-walk.ts: axe, 360 px, screenshots; playback). */
 export interface WalkChecks {
-  checkView(page: Page, name: string): Promise<void>;
+  checkView(page: Page, name: string, options?: { everyImpact?: boolean }): Promise<void>;
   /** axe-core's serious and critical violations on the page as it is now. */
   seriousViolations(page: Page): Promise<string[]>;
   playsAudio(page: Page, selector: string): Promise<number>;
@@ -281,7 +281,7 @@ export async function manageTheLibrary(page: Page, songs: { minted: string; edit
     (await trashed.locator('.state').textContent()) ?? '',
     /^In the trash since .+: deleted for good on .+ unless you restore it\.$/,
   );
-  await checks.checkView(page, '2c-library-trash');
+  await checks.checkView(page, '2c-library-trash', { everyImpact: true });
   await trashed.getByRole('button', { name: 'Restore' }).click();
   await page.locator('#library-count', { hasText: 'is back in your songs' }).waitFor({ timeout: STEP_TIMEOUT_MS });
   await show('all');
