@@ -62,6 +62,6 @@ const can = (lack: string | null): string => (lack === null ? 'yes' : `no (${lac
 console.log(
   `  edits: ${Object.entries(loaded.value.editSupport)
     .map(([task, lack]) => `${task} ${can(lack)}`)
-    .join(', ')}; uploaded audio ${can(loaded.value.importSupport)}`,
+    .join(', ')}; uploaded audio ${can(loaded.value.importSupport)}; sings lyrics ${loaded.value.sings ? 'yes' : 'no (instrumental)'}`,
 );
 await loaded.value.release();

@@ -16,6 +16,7 @@ export type {
   JobEvent,
   JobEventsParameters,
   JobPage,
+  JobListFilter,
   JobProgress,
   JobStatus,
   JobSummary,
@@ -26,9 +27,11 @@ export type {
   WaitForJobParameters,
 } from './api/generation.ts';
 export { downloadSong, getDownloadLink } from './api/downloads.ts';
+export { deleteSong, renameSong, restoreSong } from './api/library.ts';
+export type { LibrarySongParameters, RenameSongParameters } from './api/library.ts';
 export { uploadAudio } from './api/uploads.ts';
 export type { Upload, UploadAudioParameters, UploadFormat } from './api/uploads.ts';
-export type { DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
+export type { DownloadFormat, DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';
 export { coverDataUri, uploadMetadata } from './api/metadata.ts';

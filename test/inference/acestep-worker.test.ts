@@ -212,9 +212,11 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
     const song = { prompt: 'dreamy synthwave, 96 bpm', duration: 5, seed: 7n, lyrics: '[verse]\nneon rain on the night road' };
     const ids = [await stack.enqueue(song), await stack.enqueue(song)];
     const worker = await stack.startWorker({ MODEL_DIR: modelDir, MODEL_DEVICE: 'cpu' });
-    const beat = await stack.db.one<{ edit_tasks: Record<string, string | null> }>(
-      'SELECT edit_tasks FROM worker_heartbeats ORDER BY last_seen DESC LIMIT 1',
+    const beat = await stack.db.one<{ edit_tasks: Record<string, string | null>; sings: boolean }>(
+      'SELECT edit_tasks, sings FROM worker_heartbeats ORDER BY last_seen DESC LIMIT 1',
     );
+    // ACE-Step sings the lyrics: its heartbeat says so, and the API promises sung lyrics on it.
+    assert.equal(beat.sings, true);
     if (remix === null) assert.equal(beat.edit_tasks.remix, null);
     else assert.match(beat.edit_tasks.remix ?? '', remix);
     assert.equal(beat.edit_tasks.repaint, null);

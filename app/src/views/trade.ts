@@ -23,6 +23,8 @@ function slippageBps(input: HTMLInputElement): number {
 function amountOf(input: HTMLInputElement, what: string): bigint {
   const text = input.value.trim().replaceAll(',', '');
   const amount = /^\d+(\.\d{1,18})?$/.test(text) ? parseEther(text) : 0n;
+  // "1e30" is a number to the browser but no amount a person means (issue 45, item 16).
+  if (amount <= 0n && /^\d*\.?\d+e[+-]?\d+$/i.test(text)) throw new Error(`${what}: write it in plain digits, like 0.05, not as ${text}`);
   if (amount <= 0n) throw new Error(`${what} must be a positive number`);
   return amount;
 }

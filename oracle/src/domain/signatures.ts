@@ -40,6 +40,7 @@ import type { SignerStatus } from '../chain/signer-status.ts';
 import { parsePublicJobId } from './jobs.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
+import { trashedRefusal } from './library.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
 export const SIGNATURE_LIFETIME_SECONDS = 3600;
@@ -89,6 +90,8 @@ export interface SignableJob {
   signature: string | null;
   /** True when the job's sound (`pcm_hash`) was signed for another job already. */
   sound_signed_elsewhere: boolean;
+  /** Its owner moved it to the trash (./library.ts): restore it before minting. */
+  trashed: boolean;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -107,7 +110,7 @@ function invalidJob(publicId?: string) {
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
-const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature,
+const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, deleted_at IS NOT NULL AS trashed,
   EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
     AS sound_signed_elsewhere`;
 /** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
@@ -184,6 +187,9 @@ export async function signFoundJob(
       }),
     );
   }
+
+  // A song in the trash is not minted until its owner restores it (./library.ts).
+  if (job.trashed) return fail(trashedRefusal(jobId));
 
   // (3) No signature was issued for it before, unless the one issued can never mint.
   if (job.signature !== null) {

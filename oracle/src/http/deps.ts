@@ -67,9 +67,9 @@ export interface CoinServices {
   ethUsd?: EthUsdReader;
 }
 
-/** /api/previews: the private clips' presigned URLs. */
+/** /api/previews and the downloads: the private clips' and the songs' presigned URLs (and the MP3's size). */
 export interface PreviewServices {
-  objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
+  objectStore: Pick<ObjectStore, 'presignedGetUrl' | 'head'>;
 }
 
 /** POST /api/uploads: the private store the uploads go to. */

@@ -48,6 +48,15 @@ import {
 } from './routes/generate.ts';
 import { healthHandler, livenessHandler, metricsHandler, readinessHandler } from './routes/health.ts';
 import { jobEventsHandler } from './routes/job-events.ts';
+import {
+  deleteJobDocs,
+  deleteJobHandler,
+  renameInput,
+  renameJobDocs,
+  renameJobHandler,
+  restoreJobDocs,
+  restoreJobHandler,
+} from './routes/library.ts';
 import { downloadDocs, downloadHandler, downloadInput } from './routes/downloads.ts';
 import { METADATA_BODY_LIMIT, metadataDocs, parseMetadataRequest, publishMetadataHandler } from './routes/metadata.ts';
 import { nftDocs, nftHandler, nftMintDocs, nftMintHandler, nftMintInput, tokenIdInput } from './routes/nft.ts';
@@ -196,6 +205,35 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     input: jobListInput,
     handle: listJobsHandler,
     docs: listJobsDocs,
+  }),
+  // The library (docs/api.md "Manage your library"): rename, trash, restore.
+  bearerRoute({
+    method: 'patch',
+    path: '/api/generate/{job_id}',
+    operationId: 'renameJob',
+    charge: { by: 'session', category: 'general' },
+    body: json,
+    input: renameInput,
+    handle: renameJobHandler,
+    docs: renameJobDocs,
+  }),
+  bearerRoute({
+    method: 'delete',
+    path: '/api/generate/{job_id}',
+    operationId: 'deleteJob',
+    charge: { by: 'session', category: 'general' },
+    input: jobIdInput,
+    handle: deleteJobHandler,
+    docs: deleteJobDocs,
+  }),
+  bearerRoute({
+    method: 'post',
+    path: '/api/generate/{job_id}/restore',
+    operationId: 'restoreJob',
+    charge: { by: 'session', category: 'general' },
+    input: jobIdInput,
+    handle: restoreJobHandler,
+    docs: restoreJobDocs,
   }),
   bearerRoute({
     method: 'post',

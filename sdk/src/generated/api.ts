@@ -44,7 +44,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's jobs, newest first, cursor-paginated (extension of the spec) */
+        /** The caller's jobs, newest first, cursor-paginated; the library's filters and search (extension of the spec) */
         get: operations["listJobs"];
         put?: never;
         /** Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B) */
@@ -66,10 +66,18 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Move one of your songs to the trash (extension of the spec)
+         * @description The song leaves every view of the library but the trash (`GET /api/generate?filter=trash`); it cannot be downloaded, signed for minting or edited until restored. Its files stay until retention deletes them, 30 days after it was trashed (or 90 days after it was made, whichever is first); until then `POST /api/generate/{job_id}/restore` brings it back. A mint signature issued before still mints, and the song then leaves the trash. Deleting does not give back the generation. Deleting a trashed song answers 200 again.
+         */
+        delete: operations["deleteJob"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename one of your songs that is not minted (extension of the spec)
+         * @description The library's name of the song (the job list's `title`): it names the song's downloads and is the mint form's suggestion. A minted song's name is the one in its metadata for good.
+         */
+        patch: operations["renameJob"];
         trace?: never;
     };
     "/api/generate/{job_id}/cancel": {
@@ -100,8 +108,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A one-hour download URL of a song's lossless WAV or FLAC (owner only; extension of the spec)
-         * @description The WAV and FLAC hold the exact PCM the song's MP3 was encoded from (24-bit integer, the model's sample rate) and carry the same signed C2PA manifest. They are private: this route answers a presigned GET URL valid one hour. The MP3 stays the file `audio_hash` and the mint signature cover.
+         * A one-hour download URL of a song's MP3, WAV or FLAC, saved under the song's name (owner only; extension of the spec)
+         * @description The MP3 is the published file (`audio_url`, the one `audio_hash` and the mint signature cover). The WAV and FLAC hold the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate) and carry the same signed C2PA manifest; they are private. This route answers a presigned GET URL valid one hour whose answer is an attachment named `file_name`.
          */
         get: operations["getLosslessDownload"];
         put?: never;
@@ -126,6 +134,26 @@ export interface paths {
         get: operations["streamJobEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/generate/{job_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take one of your songs out of the trash (extension of the spec)
+         * @description Restoring a song in the library answers 200 again.
+         */
+        post: operations["restoreJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -931,7 +959,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_006" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -1030,6 +1058,8 @@ export interface components {
             jobs: components["schemas"]["JobSummary"][];
             /** @description Cursor of the next page; null on the last page. */
             next_cursor: string | null;
+            /** @description Extension: songs matching `filter` and `q` in all pages. */
+            total: number;
         };
         JobStatus: {
             /** @description Seconds. */
@@ -1090,39 +1120,30 @@ export interface components {
             audio_url: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Extension: when its owner moved it to the trash; null while it is in the library.
+             */
+            deleted_at: string | null;
             /** @description Requested seconds. */
             duration: number;
             edit_of: components["schemas"]["EditOf"] | null;
             error_code: components["schemas"]["ErrorCode"] | null;
             job_id: string;
+            /** @description Extension: the minted SongNFT token id once the chain watcher has seen the mint; null before. */
+            nft_token_id: string | null;
             progress: number;
             prompt: string;
             /** @enum {string} */
             status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description Extension: the name it goes by besides its prompt: the minted name, or the title its owner gave it (or an edit got from its source, e.g. "Night drive (extended +4 s)"); null: it goes by its prompt. */
+            title: string | null;
         };
         Liveness: {
             /** @enum {string} */
             status: "alive";
             /** @description Seconds since the process started. */
             uptime_seconds: number;
-        };
-        LosslessDownload: {
-            bytes: number;
-            /** @example audio/flac */
-            content_type: string;
-            /**
-             * Format: date-time
-             * @description When `url` stops working (UTC).
-             */
-            expires_at: string;
-            /** @enum {string} */
-            format: "wav" | "flac";
-            job_id: string;
-            /**
-             * Format: uri
-             * @description Presigned GET URL of the private file, valid 1 hour; every request issues a fresh one.
-             */
-            url: string;
         };
         /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
         LosslessFiles: {
@@ -1654,6 +1675,13 @@ export interface components {
             /** @description Only when not ready: what the service waits for. `database`: PostgreSQL does not answer; `workers`: no inference worker has a heartbeat newer than 20 s. */
             waiting_for?: ("database" | "workers")[];
         };
+        RenameJobRequest: {
+            /**
+             * @description The new name, 1 to 200 characters (spaces at the ends are dropped).
+             * @example Night drive
+             */
+            title: string;
+        };
         SessionToken: {
             /** Format: date-time */
             expires_at: string;
@@ -1707,6 +1735,29 @@ export interface components {
             duration?: number;
             genre?: string;
             mood?: string;
+        };
+        SongDownload: {
+            bytes: number;
+            /** @example audio/flac */
+            content_type: string;
+            /**
+             * Format: date-time
+             * @description When `url` stops working (UTC).
+             */
+            expires_at: string;
+            /**
+             * @description The name the file is saved under: `<title> - <first 8 hex digits of the job id>.<format>`, the song's name (minted name, title, else its prompt) with characters no file system takes replaced.
+             * @example Night drive - 3f1c2b9e.flac
+             */
+            file_name: string;
+            /** @enum {string} */
+            format: "mp3" | "wav" | "flac";
+            job_id: string;
+            /**
+             * Format: uri
+             * @description Presigned GET URL of the file, valid 1 hour; every request issues a fresh one. It answers with `Content-Disposition: attachment` naming `file_name` (RFC 6266, `filename*` in UTF-8), so a browser saves the file.
+             */
+            url: string;
         };
         TradingPool: {
             chain_id: number;
@@ -1897,6 +1948,19 @@ export interface components {
                 };
             };
             max_duration: number;
+            /** @description Extension: the models the live workers run (their heartbeats), and whether they sing. */
+            models: {
+                live: {
+                    name: string;
+                    /** @description The model sings the lyrics it is given. */
+                    sings: boolean;
+                    version: string;
+                    /** @description Live workers running it. */
+                    workers: number;
+                }[];
+                /** @description True only when a worker is live and every live worker's model sings the lyrics it is given (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics (given or written) are recorded with the song and condition the music, but no voice sings them. */
+                sings: boolean;
+            };
             social_fid: string | null;
             statistics: {
                 audio_seconds_generated: number;
@@ -2095,8 +2159,12 @@ export interface operations {
             query?: {
                 /** @description Opaque: the `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description Extension (the library): `all` (default) every song not in the trash; `minted`; `unminted` (completed, not minted); `edits`; `failed` (failed or cancelled); `trash` (moved there with DELETE, restorable). */
+                filter?: "all" | "minted" | "unminted" | "edits" | "failed" | "trash";
                 /** @description Jobs per page, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Extension (the library): only songs whose name (minted name or title), prompt or lyrics contain this text, case-insensitively; at most 200 characters. Blank: no search. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -2113,7 +2181,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobList"];
                 };
             };
-            /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
+            /** @description Bad cursor, limit, filter or search text, or an unknown parameter (VALIDATION_ERROR). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2360,6 +2428,135 @@ export interface operations {
             };
         };
     };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The song, in the trash (`deleted_at` set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The song is minted (LIBRARY_001), or still queued or processing: cancel it first (LIBRARY_004). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    renameJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RenameJobRequest"];
+            };
+        };
+        responses: {
+            /** @description The song, renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description A title empty, longer than 200 characters or with a NUL (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The song is minted (LIBRARY_001) or in the trash (LIBRARY_002). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
     cancelJob: {
         parameters: {
             query?: never;
@@ -2423,7 +2620,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                format: "wav" | "flac";
+                format: "mp3" | "wav" | "flac";
                 job_id: string;
             };
             cookie?: never;
@@ -2436,10 +2633,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LosslessDownload"];
+                    "application/json": components["schemas"]["SongDownload"];
                 };
             };
-            /** @description The format is not wav or flac (VALIDATION_ERROR). */
+            /** @description The format is not mp3, wav or flac (VALIDATION_ERROR). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2457,8 +2654,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description No such job of yours, not completed yet, or a song without lossless files (made before they were kept, or deleted by retention) (NOT_FOUND). */
+            /** @description No such job of yours, not completed yet, a song without lossless files (made before they were kept), or whose audio retention deleted (NOT_FOUND). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The song is in the trash: restore it first (LIBRARY_002). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2544,6 +2750,64 @@ export interface operations {
             };
             /** @description This replica serves its maximum of streams (Retry-After), or the database is unavailable. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    restoreJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The song, back in the library (`deleted_at` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Retention deleted the song’s audio: it can no longer be restored (LIBRARY_003). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
