@@ -6,7 +6,7 @@
  * runs the ACE-Step backend on it. Deterministic: the same options write the same bytes.
  */
 import { parseArgs } from 'node:util';
-import { writeTinyAcestep } from '../inference/src/model/acestep/tiny-export.ts';
+import { writeTinyAcestep } from '../test/support/tiny-models/acestep.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { guidance: { type: 'string' } } });
 const dir = positionals[0];

@@ -12,6 +12,8 @@ export function songModelFromOnnx(model: MusicModel): SongModel {
   const renderer = builtinRenderer(model);
   return {
     format: 'songmint-onnx',
+    // The built-in procedural model is instrumental: lyrics steer its melody, nobody sings them.
+    sings: false,
     name: manifest.name,
     version: manifest.version,
     licence: manifest.licence,

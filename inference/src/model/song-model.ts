@@ -47,6 +47,11 @@ export interface SongModel {
   readonly name: string;
   readonly version: string;
   readonly licence: ModelLicence;
+  /**
+   * Whether the model sings the lyrics it is given (ACE-Step does; the built-in model and MusicGen
+   * are instrumental: lyrics only steer them). The app promises sung lyrics only when it is true.
+   */
+  readonly sings: boolean;
   readonly device: Device;
   readonly fallbackReason: string | undefined;
   /** The `steps` values jobs may ask for. */

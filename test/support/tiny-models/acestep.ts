@@ -1,8 +1,9 @@
 /**
- * A tiny model in exactly the ACE-Step 1.5 layout, built from TypeScript with the project's ONNX
- * builder (no downloads, no Python): the five graphs with the contract's names, ranks and dtypes,
- * and the optional ones (remix's FSQ tokenizer and detokenizer, the VAE encoder for uploads)
- * (masks as float32 like the public exports, Qwen masks int64, `is_covers` bool), a Qwen-style
+ * Test tooling: a tiny model in exactly the public exporter's ACE-Step 1.5 (2B) layout
+ * (inference/src/model/acestep/layouts.ts EXPORTER_2B), built from TypeScript with the project's
+ * ONNX builder (no downloads, no Python): the five graphs with the table's names, ranks and dtypes
+ * (float32 masks, int64 Qwen masks, bool `is_covers`, the DiT's `vt`, the VAE's `audio`), and the
+ * optional ones (remix's FSQ tokenizer and detokenizer, the VAE encoder for uploads), a Qwen-style
  * byte-level BPE `tokenizer.json` with `<|endoftext|>`, a silence latent, the export's
  * `io_contract_core.json` and our `songmint-acestep.json` with every file's sha256. The widths are
  * small (the VAE keeps ACE-Step's 1920 samples per latent frame at 48 kHz) and the weights seeded
@@ -11,15 +12,20 @@
  * decoding must give the very samples a single call gives. Deterministic: same options, same bytes.
  */
 import { createHash } from 'node:crypto';
-import type { ModelLicence } from '../licence.ts';
-import { writeModelDirectory } from '../model-directory.ts';
-import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../onnx-builder.ts';
-import type { ElemType } from '../onnx-builder.ts';
-import { seededRandom } from '../seed.ts';
-import type { ContractTensor, GraphName, TensorType, Width } from './contract.ts';
-import { CONTRACT, CORE_GRAPHS, FRAMES_PER_CODE, FRAMES_PER_SECOND, SAMPLES_PER_FRAME, SAMPLE_RATE } from './contract.ts';
-import type { AcestepManifest, ManifestGraph } from './manifest.ts';
-import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './manifest.ts';
+import type { GraphRole, LayoutGraph, LayoutTensor, TensorType, Width } from '../../../inference/src/model/acestep/layouts.ts';
+import {
+  EXPORTER_2B,
+  FRAMES_PER_CODE,
+  FRAMES_PER_SECOND,
+  SAMPLES_PER_FRAME,
+  SAMPLE_RATE,
+} from '../../../inference/src/model/acestep/layouts.ts';
+import type { AcestepManifest, ManifestGraph, ManifestLicence } from '../../../inference/src/model/acestep/manifest.ts';
+import { ACESTEP_MANIFEST_FILE, ACESTEP_MANIFEST_FORMAT, IO_CONTRACT_CORE_FILE } from '../../../inference/src/model/acestep/manifest.ts';
+import { writeModelDirectory } from '../../../inference/src/model/model-directory.ts';
+import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../../../inference/src/model/onnx-builder.ts';
+import type { ElemType } from '../../../inference/src/model/onnx-builder.ts';
+import { seededRandom } from '../../../inference/src/model/seed.ts';
 
 export const TINY_WIDTHS: Readonly<Record<Width, number>> = {
   text_hidden: 16,
@@ -40,7 +46,8 @@ const SILENCE_FRAMES = 300;
 
 export interface TinyAcestepOptions {
   name?: string;
-  licences?: (ModelLicence & { component: string })[];
+  /** The licences by component (every file is listed under the first). */
+  licences?: Omit<ManifestLicence, 'files'>[];
   /** Classifier-free guidance (base/SFT-style); turbo's 1 (none) by default. */
   guidanceScale?: number;
   vaeChunkFrames?: number;
@@ -49,7 +56,7 @@ export interface TinyAcestepOptions {
   optionalGraphs?: readonly ('audio_tokenizer' | 'audio_detokenizer' | 'vae_encoder')[];
 }
 
-/** The tiny model is float32 throughout (each role's first dtype); the builder writes no float16. */
+/** The tiny model's dtypes: each tensor's first in the table (the builder writes no float16). */
 const ELEM: Readonly<Record<Exclude<TensorType, 'float16'>, ElemType>> = { float32: 'float', int64: 'int64', bool: 'bool' };
 
 interface TinyTensor {
@@ -58,14 +65,10 @@ interface TinyTensor {
   shape: (number | string)[];
 }
 
-/**
- * The role's tensor with the tiny widths, the first dtype it allows (float32 masks) and the last
- * name it may have (the VAE's `waveform`, as exports before the public exporter's `audio`; the
- * torch-exported fixtures under test/fixtures/acestep-export carry the exporter's names).
- */
-function tinyTensor(tensor: ContractTensor): TinyTensor {
+/** The table's tensor with the tiny widths and its first dtype. */
+function tinyTensor(tensor: LayoutTensor): TinyTensor {
   return {
-    name: tensor.names.at(-1) ?? tensor.role,
+    name: tensor.name,
     dtype: tensor.types.find((t) => t !== 'float16') ?? 'float32',
     shape: tensor.dims.map((d) =>
       'width' in d ? TINY_WIDTHS[d.width] : 'fixed' in d ? d.fixed : (CHECKPOINT_FIXED[d.varies] ?? d.varies),
@@ -73,16 +76,29 @@ function tinyTensor(tensor: ContractTensor): TinyTensor {
   };
 }
 
-function declareInputs(g: GraphBuilder, graph: GraphName): Record<string, string> {
+function table(graph: GraphRole): LayoutGraph {
+  const entry = EXPORTER_2B.graphs[graph];
+  if (entry === undefined) throw new Error(`the exporter layout has no ${graph}`);
+  return entry;
+}
+
+/** Declares the graph's inputs (those the exporter keeps: not the ones torch.onnx.export drops); their names by role. */
+function declareInputs(g: GraphBuilder, graph: GraphRole): Record<string, string> {
   const names: Record<string, string> = {};
-  for (const tensor of CONTRACT[graph].inputs.map(tinyTensor)) names[tensor.name] = g.input(tensor.name, ELEM[tensor.dtype], tensor.shape);
+  for (const tensor of table(graph).inputs) {
+    if (tensor.optional !== undefined) continue;
+    const tiny = tinyTensor(tensor);
+    names[tensor.role] = g.input(tiny.name, ELEM[tiny.dtype], tiny.shape);
+  }
   return names;
 }
 
-function declareOutput(g: GraphBuilder, graph: GraphName, value: string, name: string): void {
-  const tensor = CONTRACT[graph].outputs.map(tinyTensor).find((t) => t.name === name);
-  if (tensor === undefined) throw new Error(`contract graph ${graph} has no output ${name}`);
-  g.output(value, name, ELEM[tensor.dtype], tensor.shape);
+/** Declares the output of this role under the table's name. */
+function declareOutput(g: GraphBuilder, graph: GraphRole, value: string, role: string): void {
+  const tensor = table(graph).outputs.find((t) => t.role === role);
+  if (tensor === undefined) throw new Error(`the exporter layout's ${graph} has no output ${role}`);
+  const tiny = tinyTensor(tensor);
+  g.output(value, tiny.name, ELEM[tiny.dtype], tiny.shape);
 }
 
 type Draw = () => number;
@@ -166,31 +182,26 @@ function tokenizerJson(): { json: object; vocabSize: number } {
   };
 }
 
-function captionEncoderGraph(table: number[], vocabSize: number, draw: Draw): Uint8Array {
+function captionEncoderGraph(tokens: number[], vocabSize: number, draw: Draw): Uint8Array {
   const D = TINY_WIDTHS.text_hidden;
   const g = new GraphBuilder('');
-  const io = declareInputs(g, 'qwen3_embedding_0p6');
-  const emb = g.op('Gather', [g.f(table, [vocabSize, D]), io.input_ids ?? '']);
+  const io = declareInputs(g, 'text_encoder');
+  const emb = g.op('Gather', [g.f(tokens, [vocabSize, D]), io.input_ids ?? '']);
   const mask = g.op('Unsqueeze', [g.op('Cast', [io.attention_mask ?? ''], { to: { int: 1 } }), g.i([2])]);
   // One mixing layer: each token plus the mean of the (unmasked) sequence, as a stand-in for Qwen3's layers.
   const h = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [emb, g.f(randomWeights(draw, D * D, 0.5), [D, D])])]), mask]);
   const mean = g.op('ReduceMean', [h], { axes: { ints: [1] }, keepdims: { int: 1 } });
   const mixed = g.op('Tanh', [g.op('Add', [h, g.op('MatMul', [mean, g.f(randomWeights(draw, D * D, 0.5), [D, D])])])]);
-  declareOutput(g, 'qwen3_embedding_0p6', g.op('Mul', [mixed, mask]), 'last_hidden_state');
+  declareOutput(g, 'text_encoder', g.op('Mul', [mixed, mask]), 'hidden');
   return encodeModel(g.graph('qwen3_embedding_0p6'), 'songmint tiny ACE-Step-1.5-format caption encoder (Qwen3-Embedding stand-in)');
 }
 
-function tokenEmbeddingGraph(table: number[], vocabSize: number): Uint8Array {
+function tokenEmbeddingGraph(tokens: number[], vocabSize: number): Uint8Array {
   const g = new GraphBuilder('');
-  const io = declareInputs(g, 'qwen3_token_embeddings');
-  declareOutput(
-    g,
-    'qwen3_token_embeddings',
-    g.op('Gather', [g.f(table, [vocabSize, TINY_WIDTHS.text_hidden]), io.input_ids ?? '']),
-    'token_embeddings',
-  );
+  const io = declareInputs(g, 'lyric_embedding');
+  declareOutput(g, 'lyric_embedding', g.op('Gather', [g.f(tokens, [vocabSize, TINY_WIDTHS.text_hidden]), io.input_ids ?? '']), 'hidden');
   return encodeModel(
-    g.graph('qwen3_token_embeddings'),
+    g.graph('qwen3_token_embedding_0p6'),
     "songmint tiny ACE-Step-1.5-format lyric token embeddings (the caption encoder's table)",
   );
 }
@@ -213,7 +224,8 @@ function conditionEncoderGraph(draw: Draw): Uint8Array {
   const mask = g.op('Concat', [lyricMask, one, toFloat(input('text_attention_mask'))], { axis: { int: 1 } });
   const states = g.op('Mul', [g.op('Concat', [lyric, timbre, text], { axis: { int: 1 } }), g.op('Unsqueeze', [mask, g.i([2])])]);
   declareOutput(g, 'condition_encoder', states, 'encoder_hidden_states');
-  declareOutput(g, 'condition_encoder', mask, 'encoder_attention_mask');
+  // The exporter's mask comes out bool (its prepare_condition compares): the DiT takes it as float.
+  declareOutput(g, 'condition_encoder', g.op('Cast', [mask], { to: { int: 9 } }), 'encoder_attention_mask');
   // Context: the source (the LM hints for a cover) beside the chunk mask, as ACE-Step's encoder packs it.
   const source = g.op('Where', [
     g.op('Unsqueeze', [input('is_covers'), g.i([1, 2])]),
@@ -228,7 +240,7 @@ function ditGraph(draw: Draw): Uint8Array {
   const { latent_channels: C, context_channels: Cc, encoder_hidden: He } = TINY_WIDTHS;
   const D = DIT_HIDDEN;
   const g = new GraphBuilder('');
-  const io = declareInputs(g, 'dit_decoder');
+  const io = declareInputs(g, 'dit');
   const input = (name: string): string => io[name] ?? '';
   const mat = (rows: number, cols: number, scale = 1 / Math.sqrt(rows)) => g.f(randomWeights(draw, rows * cols, scale), [rows, cols]);
   // Patchify: two frames of [latent, context] per token. An odd frame count cannot be reshaped.
@@ -263,7 +275,7 @@ function ditGraph(draw: Draw): Uint8Array {
     keepdims: { int: 1 },
   });
   const out = g.op('Mul', [g.op('Tanh', [g.op('MatMul', [h, mat(D, 2 * C)])]), patchMask]);
-  declareOutput(g, 'dit_decoder', g.op('Reshape', [out, g.i([0, -1, C])]), 'vt');
+  declareOutput(g, 'dit', g.op('Reshape', [out, g.i([0, -1, C])]), 'velocity');
   return encodeModel(g.graph('dit_decoder'), 'songmint tiny ACE-Step-1.5-format DiT decoder (patch size 2)');
 }
 
@@ -332,7 +344,7 @@ function audioDetokenizerGraph(draw: Draw): Uint8Array {
     g.f(randomWeights(draw, FRAMES_PER_CODE * H, 0.5), [FRAMES_PER_CODE, H]),
   ]);
   const frames = g.op('MatMul', [g.op('Tanh', [spread]), g.f(randomWeights(draw, H * C, 0.6), [H, C])]);
-  declareOutput(g, 'audio_detokenizer', g.op('Reshape', [frames, g.i([0, -1, C])]), 'lm_hints_25hz');
+  declareOutput(g, 'audio_detokenizer', g.op('Reshape', [frames, g.i([0, -1, C])]), 'hints');
   return encodeModel(g.graph('audio_detokenizer'), 'songmint tiny ACE-Step-1.5-format audio detokenizer (5 Hz codes to 25 Hz latents)');
 }
 
@@ -350,25 +362,49 @@ function vaeEncoderGraph(draw: Draw): Uint8Array {
   return encodeModel(g.graph('vae_encoder'), 'songmint tiny ACE-Step-1.5-format VAE encoder (48 kHz stereo to latent means)');
 }
 
-const GRAPH_FILE = (graph: GraphName): string => `${graph}.onnx`;
+/** Each graph's file, as the exporter names it (EXPORTER_2B's table). */
+const GRAPH_FILE = (graph: GraphRole): string => table(graph).files[0]?.file ?? `${graph}.onnx`;
+/** The exporter's names for the graphs its io_contract_core.json describes. */
+const CONTRACT_GRAPHS: readonly [GraphRole, string][] = [
+  ['condition_encoder', 'condition_encoder'],
+  ['dit', 'dit_decoder'],
+  ['audio_tokenizer', 'audio_tokenizer'],
+  ['audio_detokenizer', 'audio_detokenizer'],
+  ['vae_decoder', 'vae_decoder'],
+];
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const floatBytes = (values: readonly number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
+
+const DEFAULT_LICENCES: Omit<ManifestLicence, 'files'>[] = [
+  {
+    component: 'ACE-Step 1.5 graphs (condition encoder, DiT, VAE)',
+    spdx: 'MIT',
+    commercial_use: true,
+    url: 'https://github.com/ace-step/ACE-Step-1.5',
+  },
+  {
+    component: 'Qwen3-Embedding-0.6B (caption encoder, token table, tokenizer)',
+    spdx: 'Apache-2.0',
+    commercial_use: true,
+    url: 'https://huggingface.co/Qwen/Qwen3-Embedding-0.6B',
+  },
+];
 
 /** The directory's files by relative path. */
 export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<string, Uint8Array> {
   const random = seededRandom(20_260_415n, 'tiny-acestep-weights');
   const draw: Draw = () => random.next();
   const tokenizer = tokenizerJson();
-  const table = randomWeights(draw, tokenizer.vocabSize * TINY_WIDTHS.text_hidden, 1);
+  const tokens = randomWeights(draw, tokenizer.vocabSize * TINY_WIDTHS.text_hidden, 1);
   const guidance = options.guidanceScale ?? 1;
 
   const files: Record<string, Uint8Array> = {
     'tokenizer.json': jsonFileBytes(tokenizer.json),
     'silence_latent.bin': floatBytes(randomWeights(draw, SILENCE_FRAMES * TINY_WIDTHS.latent_channels, 0.3)),
-    [GRAPH_FILE('qwen3_embedding_0p6')]: captionEncoderGraph(table, tokenizer.vocabSize, draw),
-    [GRAPH_FILE('qwen3_token_embeddings')]: tokenEmbeddingGraph(table, tokenizer.vocabSize),
+    [GRAPH_FILE('text_encoder')]: captionEncoderGraph(tokens, tokenizer.vocabSize, draw),
+    [GRAPH_FILE('lyric_embedding')]: tokenEmbeddingGraph(tokens, tokenizer.vocabSize),
     [GRAPH_FILE('condition_encoder')]: conditionEncoderGraph(draw),
-    [GRAPH_FILE('dit_decoder')]: ditGraph(draw),
+    [GRAPH_FILE('dit')]: ditGraph(draw),
     [GRAPH_FILE('vae_decoder')]: vaeGraph(draw),
   };
   if (guidance > 1) files['null_condition.bin'] = floatBytes(randomWeights(draw, TINY_WIDTHS.encoder_hidden, 0.5));
@@ -379,40 +415,31 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
     const bytes = optionalBuilders[graph](draw);
     if (optional.includes(graph)) files[GRAPH_FILE(graph)] = bytes;
   }
-  const shipped = (graph: GraphName) => files[GRAPH_FILE(graph)] !== undefined;
+  const shipped = (graph: GraphRole) => files[GRAPH_FILE(graph)] !== undefined;
   const ref = (file: string) => ({ file, sha256: sha256(files[file] ?? new Uint8Array()) });
-
-  const tinyGraphEntry = (graph: GraphName): ManifestGraph => ({
-    ...ref(GRAPH_FILE(graph)),
-    precision: 'fp32',
-    external_data: [],
-  });
+  const entry = (graph: GraphRole): ManifestGraph => ({ ...ref(GRAPH_FILE(graph)), precision: 'fp32', external_data: [] });
+  const names = (graph: GraphRole, kind: 'inputs' | 'outputs') => {
+    const tensors = table(graph)[kind];
+    return tensors.filter((t) => t.optional === undefined).map((t) => t.name);
+  };
   files[IO_CONTRACT_CORE_FILE] = jsonFileBytes({
-    inputs: Object.fromEntries(CORE_GRAPHS.filter(shipped).map((graph) => [graph, CONTRACT[graph].inputs.map((t) => tinyTensor(t).name)])),
-    outputs: Object.fromEntries(
-      CORE_GRAPHS.filter(shipped).map((graph) => [graph, CONTRACT[graph].outputs.map((t) => tinyTensor(t).name)]),
-    ),
+    inputs: Object.fromEntries(CONTRACT_GRAPHS.filter(([g]) => shipped(g)).map(([g, name]) => [name, names(g, 'inputs')])),
+    outputs: Object.fromEntries(CONTRACT_GRAPHS.filter(([g]) => shipped(g)).map(([g, name]) => [name, names(g, 'outputs')])),
   });
+  const roles = ['text_encoder', 'lyric_embedding', 'condition_encoder', 'dit', 'vae_decoder', ...optional] as const;
+  const licences = options.licences ?? DEFAULT_LICENCES;
   const manifest: AcestepManifest = {
-    format: 'songmint-acestep/1',
+    format: ACESTEP_MANIFEST_FORMAT,
+    layout: 'exporter-2b',
     name: options.name ?? 'songmint-acestep-1.5-tiny',
     version: '1.5.0-tiny',
     description:
-      'Tiny random-weight model in the ACE-Step 1.5 DiT-only ONNX layout (npm run build:acestep-tiny): proves the backend, makes no music.',
-    licences: options.licences ?? [
-      {
-        component: 'ACE-Step 1.5 graphs (condition encoder, DiT, VAE)',
-        spdx: 'MIT',
-        commercial_use: true,
-        url: 'https://github.com/ace-step/ACE-Step-1.5',
-      },
-      {
-        component: 'Qwen3-Embedding-0.6B (caption encoder, token table, tokenizer)',
-        spdx: 'Apache-2.0',
-        commercial_use: true,
-        url: 'https://huggingface.co/Qwen/Qwen3-Embedding-0.6B',
-      },
-    ],
+      "Tiny random-weight model in the public exporter's ACE-Step 1.5 layout (npm run build:acestep-tiny): proves the backend, makes no music.",
+    sources: [],
+    licences: licences.map((licence, i) => ({
+      ...licence,
+      files: i === 0 ? Object.keys(files).filter((f) => f !== IO_CONTRACT_CORE_FILE) : ['tokenizer.json'],
+    })),
     sample_rate: 48_000,
     channels: 2,
     samples_per_frame: 1920,
@@ -432,14 +459,7 @@ export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<strin
     },
     vae_chunk_frames: options.vaeChunkFrames ?? 48,
     vae_overlap_frames: options.vaeOverlapFrames ?? 4,
-    graphs: {
-      qwen3_embedding_0p6: tinyGraphEntry('qwen3_embedding_0p6'),
-      qwen3_token_embeddings: tinyGraphEntry('qwen3_token_embeddings'),
-      condition_encoder: tinyGraphEntry('condition_encoder'),
-      dit_decoder: tinyGraphEntry('dit_decoder'),
-      vae_decoder: tinyGraphEntry('vae_decoder'),
-      ...Object.fromEntries(optional.map((graph) => [graph, tinyGraphEntry(graph)])),
-    },
+    graphs: Object.fromEntries(roles.map((graph) => [graph, entry(graph)])),
   };
   files[ACESTEP_MANIFEST_FILE] = jsonFileBytes(manifest);
   return files;

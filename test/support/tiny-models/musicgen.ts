@@ -7,11 +7,11 @@
  * vocabulary and seeded random weights. It proves the backend end to end where the real weights
  * (hundreds of MB, CC-BY-NC-4.0) cannot be downloaded. Deterministic: same options, same bytes.
  */
-import type { ModelLicence } from '../licence.ts';
-import { writeModelDirectory } from '../model-directory.ts';
-import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../onnx-builder.ts';
-import { GRAPH_FILES } from './layout.ts';
-import { seededRandom } from '../seed.ts';
+import type { ModelLicence } from '../../../inference/src/model/licence.ts';
+import { writeModelDirectory } from '../../../inference/src/model/model-directory.ts';
+import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../../../inference/src/model/onnx-builder.ts';
+import { GRAPH_FILES } from '../../../inference/src/model/musicgen/layout.ts';
+import { seededRandom } from '../../../inference/src/model/seed.ts';
 
 export interface TinyMusicgenOptions {
   licence?: ModelLicence;

@@ -81,6 +81,8 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
   const MUSICGEN_EDIT_LACK = 'the MusicGen backend keeps no latents and has no continuation or inpainting path';
   const model: SongModel = {
     format: 'musicgen-onnx',
+    // MusicGen makes instrumentals: lyrics reach it as text only.
+    sings: false,
     name: spec.name,
     version: spec.version,
     licence: spec.licence,
