@@ -12,46 +12,27 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { loadAcestepModel } from '../../inference/src/model/acestep/acestep-model.ts';
 import { preparePresetModel } from '../../inference/src/model/acestep/fetch.ts';
-import type { HubPreset } from '../../inference/src/model/acestep/hub-presets.ts';
 import { HUB_PRESETS, HUB_RECORD_FILE, planPreset } from '../../inference/src/model/acestep/hub-presets.ts';
 import { importAcestep } from '../../inference/src/model/acestep/import.ts';
 import { ACESTEP_MANIFEST_FILE } from '../../inference/src/model/acestep/manifest.ts';
 import type { HubServer } from './helpers/hub-server.ts';
 import { startHubServer } from './helpers/hub-server.ts';
+import { filesUnder, fixturePreset, XL_FIXTURE, XL_REPOS } from './helpers/xl-fixture.ts';
 
 const run = promisify(execFile);
-const XL = join(import.meta.dirname, '..', 'fixtures', 'acestep-export', 'xl-turbo');
+const XL = XL_FIXTURE;
 const PRESET = HUB_PRESETS['acestep-1.5-xl-turbo'];
-const REPOS = ['shreyask/ACE-Step-v1.5-ONNX', 'emb1ter/ACE-Step-v1.5-XL-Turbo-ONNX-WebGPU', 'ACE-Step/Ace-Step1.5'] as const;
+const REPOS = XL_REPOS;
 const DIT = 'emb1ter/ACE-Step-v1.5-XL-Turbo-ONNX-WebGPU';
-
-function filesUnder(root: string, folder = root): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(root, join(folder, entry.name)) : [relative(root, join(folder, entry.name))],
-  );
-}
-
-/** The real preset with the fixture's file sizes (the files the fixture has: the q4 set). */
-function fixturePreset(): HubPreset {
-  assert.ok(PRESET !== undefined);
-  return {
-    ...PRESET,
-    name: 'acestep-1.5-xl-turbo-fixture',
-    repositories: PRESET.repositories.map((r) => ({
-      ...r,
-      files: Object.fromEntries(filesUnder(join(XL, r.repo)).map((path) => [path, statSync(join(XL, r.repo, path)).size])),
-    })),
-  };
-}
 
 describe('model:fetch -- acestep-1.5-xl-turbo --dry-run', () => {
   it('names every file with its pinned revision and size, and the disk needed, for each quality, without asking anyone', async () => {

@@ -17,9 +17,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { promisify } from 'node:util';
@@ -32,21 +32,16 @@ import { ACESTEP_MANIFEST_FILE } from '../../inference/src/model/acestep/manifes
 import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
 import type { SongModel, SongModelRequest } from '../../inference/src/model/song-model.ts';
 import { EditUnsupportedError } from '../../inference/src/model/song-model.ts';
+import { filesUnder, XL_FIXTURE, XL_REPOS, xlFolder } from './helpers/xl-fixture.ts';
 import { PT_BUDGETS, readFloatTensor } from '../../inference/src/model/torch-pt.ts';
 
 const run = promisify(execFile);
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'acestep-export');
 const EXPORTER = join(FIXTURES, 'exporter');
-const XL = join(FIXTURES, 'xl-turbo');
+const XL = XL_FIXTURE;
 const CHECKS = join(FIXTURES, 'xl-turbo-checks');
 const XL_REPO = 'emb1ter/ACE-Step-v1.5-XL-Turbo-ONNX-WebGPU';
-const XL_REPOS = ['shreyask/ACE-Step-v1.5-ONNX', XL_REPO, 'ACE-Step/Ace-Step1.5'] as const;
 
-function filesUnder(root: string, folder = root): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(root, join(folder, entry.name)) : [relative(root, join(folder, entry.name))],
-  );
-}
 const signal = new AbortController().signal;
 const REQUEST: SongModelRequest = {
   prompt: 'dreamy synthwave, 96 bpm, in A minor',
@@ -322,12 +317,6 @@ describe('npm run model:import on the exporter layout', () => {
     assert.match(result.error.message, /manifest\.json: .*a path inside the model directory/s);
   });
 });
-
-/** The tiny XL Turbo set as `huggingface-cli download --local-dir` leaves it: the three repositories in one folder. */
-async function xlFolder(target: string): Promise<string> {
-  for (const repo of XL_REPOS) await cp(join(XL, repo), target, { recursive: true });
-  return target;
-}
 
 describe('npm run model:import on the XL Turbo files (torch.onnx.export + MatMulNBits, at their Hub paths)', () => {
   let dir: TempDir;

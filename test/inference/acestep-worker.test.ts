@@ -24,6 +24,7 @@ import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks
 import { readC2pa, validationFailures } from '../support/c2pa.ts';
 import type { Stack } from './helpers/stack.ts';
 import { allCompleted, jobRow, startStack } from './helpers/stack.ts';
+import { xlFolder } from './helpers/xl-fixture.ts';
 
 /** The tiny model's latent channels (test/support/tiny-models/acestep.ts; the real model has 64). */
 const TINY_LATENT_CHANNELS = 8;
@@ -248,9 +249,7 @@ describe('inference worker with an ACE-Step-1.5-format model (MODEL_DIR)', () =>
   });
 
   it('sings lyrics from the XL Turbo files made ready by model:import; its heartbeat names the audio tokenizer remix lacks', async () => {
-    const xl = join(dir.path, 'xl');
-    for (const repo of ['shreyask/ACE-Step-v1.5-ONNX', 'emb1ter/ACE-Step-v1.5-XL-Turbo-ONNX-WebGPU', 'ACE-Step/Ace-Step1.5'])
-      await cp(join(FIXTURES, 'xl-turbo', repo), xl, { recursive: true });
+    const xl = await xlFolder(join(dir.path, 'xl'));
     const imported = await importAcestep({ dir: xl });
     assert.ok(imported.ok, imported.ok ? '' : imported.error.message);
     await singsTwice(
