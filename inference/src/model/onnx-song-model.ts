@@ -12,8 +12,6 @@ export function songModelFromOnnx(model: MusicModel): SongModel {
   const renderer = builtinRenderer(model);
   return {
     format: 'songmint-onnx',
-    // The built-in procedural model is instrumental: lyrics steer its melody, nobody sings them.
-    sings: false,
     name: manifest.name,
     version: manifest.version,
     licence: manifest.licence,
@@ -21,6 +19,8 @@ export function songModelFromOnnx(model: MusicModel): SongModel {
     fallbackReason: model.fallbackReason,
     steps: manifest.steps,
     sampleRate: manifest.sample_rate,
+    // A procedural lead voice follows the lyrics' rhythm; it sings no words.
+    sings: false,
     editSupport: renderer.editSupport,
     render: (request, signal) => renderer.render(request, signal),
     edit: (request, signal) => renderer.edit(request, signal),

@@ -47,17 +47,19 @@ export interface SongModel {
   readonly name: string;
   readonly version: string;
   readonly licence: ModelLicence;
-  /**
-   * Whether the model sings the lyrics it is given (ACE-Step does; the built-in model and MusicGen
-   * are instrumental: lyrics only steer them). The app promises sung lyrics only when it is true.
-   */
-  readonly sings: boolean;
   readonly device: Device;
   readonly fallbackReason: string | undefined;
   /** The `steps` values jobs may ask for. */
   readonly steps: readonly number[];
   /** Sample rate of the PCM `render` returns. */
   readonly sampleRate: number;
+  /**
+   * Whether the model sings the lyrics it is given (a voice with the words), or makes an
+   * instrumental that only follows them. Reported in the worker's heartbeat; the API and the app
+   * promise sung lyrics only when every live worker's model sings. ACE-Step: true; the built-in
+   * model and MusicGen: false.
+   */
+  readonly sings: boolean;
   /** Renders exactly `durationSeconds x sampleRate` samples per channel; `progress` gets 0..1. */
   render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong>;
   /** Per edit task: null when `edit` can run it, else what the model lacks. */

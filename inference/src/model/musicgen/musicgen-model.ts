@@ -81,8 +81,6 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
   const MUSICGEN_EDIT_LACK = 'the MusicGen backend keeps no latents and has no continuation or inpainting path';
   const model: SongModel = {
     format: 'musicgen-onnx',
-    // MusicGen makes instrumentals: lyrics reach it as text only.
-    sings: false,
     name: spec.name,
     version: spec.version,
     licence: spec.licence,
@@ -90,6 +88,8 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
     fallbackReason,
     steps: ACCEPTED_STEPS,
     sampleRate: outputRate,
+    // MusicGen makes instrumentals: the lyrics are text conditioning, never sung.
+    sings: false,
     async render(request, signal, progress) {
       const text = conditioningText(request.prompt, request.lyrics);
       const encoded = await encodeText(textEncoder.session, tokenizer.encode(text));
