@@ -1,5 +1,5 @@
 /**
- * Builds the tiny ACE-Step-1.5-format model (the DiT-only layout's five graphs and the optional
+ * Builds the tiny ACE-Step 1.5 model in the public exporter's 2B layout (its five graphs and the optional
  * remix and VAE-encoder graphs: names, ranks and dtypes, with small widths and seeded random
  * weights) into a directory:
  * `npm run build:acestep-tiny -- <dir> [--guidance <scale>]`. Then `MODEL_DIR=<dir> npm start`

@@ -47,7 +47,7 @@ const imported = await importAcestep({
 if (!imported.ok) failed(imported.error.code, imported.error.message);
 const { manifest, verified, source, hashedOnly, assumedWidths, notes } = imported.value;
 console.log(`layout: ${manifest.layout}${manifest.quality === undefined ? '' : ` (${manifest.quality} quality)`}`);
-console.log(`verified against ${source}: ${verified.length === 0 ? 'none' : verified.join(', ')}`);
+if (verified.length > 0) console.log(`verified against ${source}: ${verified.join(', ')}`);
 if (hashedOnly.length > 0) console.log(`hashed here (no recorded hash): ${hashedOnly.join(', ')}`);
 console.log(
   `widths read from the graphs: ${Object.entries(manifest.dims)

@@ -15,6 +15,8 @@ import { createHash } from 'node:crypto';
 import type { GraphRole, LayoutGraph, LayoutTensor, TensorType, Width } from '../../../inference/src/model/acestep/layouts.ts';
 import {
   EXPORTER_2B,
+  IO_CONTRACT_GRAPHS,
+  ioContractKey,
   FRAMES_PER_CODE,
   FRAMES_PER_SECOND,
   SAMPLES_PER_FRAME,
@@ -364,14 +366,8 @@ function vaeEncoderGraph(draw: Draw): Uint8Array {
 
 /** Each graph's file, as the exporter names it (EXPORTER_2B's table). */
 const GRAPH_FILE = (graph: GraphRole): string => table(graph).files[0]?.file ?? `${graph}.onnx`;
-/** The exporter's names for the graphs its io_contract_core.json describes. */
-const CONTRACT_GRAPHS: readonly [GraphRole, string][] = [
-  ['condition_encoder', 'condition_encoder'],
-  ['dit', 'dit_decoder'],
-  ['audio_tokenizer', 'audio_tokenizer'],
-  ['audio_detokenizer', 'audio_detokenizer'],
-  ['vae_decoder', 'vae_decoder'],
-];
+/** The graphs the exporter's io_contract_core.json describes, under its keys (layouts.ts). */
+const CONTRACT_GRAPHS: readonly [GraphRole, string][] = IO_CONTRACT_GRAPHS.map((role) => [role, ioContractKey(role)]);
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const floatBytes = (values: readonly number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
 

@@ -15,8 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
@@ -301,21 +301,19 @@ export async function importAcestep(options: ImportOptions): Promise<Result<Impo
   const { dims, assumed } = readWidths(layout, declared);
 
   // The checkpoint's files: the tokenizer (and its config), the silence latent.
+  // A tokenizer named elsewhere (--tokenizer) is read there and copied in only once every check passed.
   const tokenizerFile = layout.tokenizer.file;
-  if (options.tokenizer !== undefined) {
-    const from = resolve(options.tokenizer);
-    if (!existsSync(from))
-      return err('MODEL_FILE_MISSING', `no tokenizer at ${from} (--tokenizer names Qwen3-Embedding-0.6B/tokenizer.json)`);
-    if (from !== resolve(join(dir, tokenizerFile))) await copyFile(from, join(dir, tokenizerFile));
-  }
+  const tokenizerSource = options.tokenizer === undefined ? join(dir, tokenizerFile) : resolve(options.tokenizer);
+  if (!existsSync(tokenizerSource))
+    return err('MODEL_FILE_MISSING', `no tokenizer at ${tokenizerSource} (Qwen3-Embedding-0.6B/tokenizer.json; --tokenizer names it)`);
   let tokenizerHash: string;
   if (options.tokenizer === undefined) {
     const hash = await check('tokenizer', tokenizerFile);
     if (!hash.ok) return hash;
     tokenizerHash = hash.value;
-  } else tokenizerHash = (await fileHashes(join(dir, tokenizerFile))).sha256;
+  } else tokenizerHash = (await fileHashes(tokenizerSource)).sha256;
   try {
-    new Tokenizer(JSON.parse(await readFile(join(dir, tokenizerFile), 'utf8')) as object, {});
+    new Tokenizer(JSON.parse(await readFile(tokenizerSource, 'utf8')) as object, {});
   } catch (e) {
     return err('MODEL_LAYOUT_INVALID', `tokenizer ${tokenizerFile}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -421,7 +419,11 @@ export async function importAcestep(options: ImportOptions): Promise<Result<Impo
   });
   // The widths and the silence latent must agree (e.g. enough frames for the timbre reference).
   if (!parsed.success) return err('MODEL_LAYOUT_INVALID', `the imported model does not hold together: ${z.prettifyError(parsed.error)}`);
-  // Every check passed: write the converted latent and the record.
+  // Every check passed: copy a tokenizer named elsewhere, write the converted latent and the record.
+  if (resolve(tokenizerSource) !== resolve(join(dir, tokenizerFile))) {
+    await mkdir(dirname(join(dir, tokenizerFile)), { recursive: true });
+    await copyFile(tokenizerSource, join(dir, tokenizerFile));
+  }
   await writeFile(join(dir, SILENCE_LATENT_BIN), silenceBytes);
   await writeFile(join(dir, ACESTEP_MANIFEST_FILE), `${JSON.stringify(parsed.data, null, 2)}\n`);
   return ok({ manifest: parsed.data, verified, source, hashedOnly, assumedWidths: assumed, notes });

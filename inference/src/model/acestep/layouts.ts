@@ -424,6 +424,17 @@ export const WIDTH_SOURCES: Readonly<Record<Width, { graph: GraphRole; kind: 'in
   timbre_frames: { graph: 'condition_encoder', kind: 'inputs', role: 'refer_audio_acoustic_hidden_states_packed', axis: 1 },
 };
 
+/**
+ * The graphs the exporter's `io_contract_core.json` describes, each under its file's stem
+ * (`dit_decoder` for dit_decoder.onnx): validate.ts checks the contract against the graphs.
+ */
+export const IO_CONTRACT_GRAPHS: readonly GraphRole[] = ['condition_encoder', 'dit', 'audio_tokenizer', 'audio_detokenizer', 'vae_decoder'];
+
+/** A graph's key in the exporter's io_contract_core.json: its file's name without `.onnx`. */
+export function ioContractKey(role: GraphRole): string {
+  return (EXPORTER_2B.graphs[role]?.files[0]?.file ?? role).replace(/\.onnx$/, '');
+}
+
 /** The graphs every song needs, in load order. */
 export function requiredGraphs(layout: KnownLayout): GraphRole[] {
   return GRAPH_ROLES.filter((role) => layout.graphs[role] !== undefined && layout.graphs[role]?.optionalFor === null);

@@ -14,6 +14,7 @@ import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import type { SessionValue } from './bind.ts';
 import type { GraphRole } from './layouts.ts';
+import { IO_CONTRACT_GRAPHS, ioContractKey } from './layouts.ts';
 import type { AcestepManifest, FileRef } from './manifest.ts';
 import { IO_CONTRACT_CORE_FILE, manifestGraphs } from './manifest.ts';
 
@@ -68,15 +69,6 @@ export async function validateFiles(dir: string, manifest: AcestepManifest): Pro
   return PASSED;
 }
 
-/** The exporter's names for the graphs its `io_contract_core.json` describes. */
-const CONTRACT_GRAPHS: Readonly<Partial<Record<GraphRole, string>>> = {
-  condition_encoder: 'condition_encoder',
-  dit: 'dit_decoder',
-  audio_tokenizer: 'audio_tokenizer',
-  audio_detokenizer: 'audio_detokenizer',
-  vae_decoder: 'vae_decoder',
-};
-
 /** A public export's names: `{inputs: {graph: [name | {name}]}, outputs: {...}}`. */
 function contractNames(json: unknown, kind: 'inputs' | 'outputs', graph: string): string[] | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
@@ -101,7 +93,8 @@ export async function checkIoContract(dir: string, graphs: Declared): Promise<Ch
   } catch (err) {
     return layout(`${IO_CONTRACT_CORE_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  for (const [role, graph] of Object.entries(CONTRACT_GRAPHS) as [GraphRole, string][]) {
+  for (const role of IO_CONTRACT_GRAPHS) {
+    const graph = ioContractKey(role);
     const session = graphs.get(role);
     if (session === undefined) continue;
     for (const kind of ['inputs', 'outputs'] as const) {
