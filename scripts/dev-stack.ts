@@ -7,6 +7,9 @@
  *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS;
  *               SONG_VAULT_ADDRESS starts the pool indexer)
  *   Worker      inference/src/main.ts as a child process, when present
+ *   Model       MODEL=<preset> (acestep-1.5-xl-turbo): fetched from the Hugging Face Hub on the first
+ *               start (disk check, progress, resume), imported, then reused (MODEL_DIR; default
+ *               DATA_DIR/models/<preset>); without MODEL, MODEL_DIR or the built-in model
  *   C2PA        a development signing certificate, DATA_DIR/c2pa    (C2PA_SIGN_CERT + C2PA_PRIVATE_KEY)
  * The banner is printed only once the API answers `/health/ready` as ready, i.e. a worker is live.
  */
@@ -30,6 +33,8 @@ import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
 import { trustPlatformSigner } from './trust-platform-signer.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
+import { connectionOf, FetchEnv, preparePresetModel, progressBar } from '../inference/src/model/acestep/fetch.ts';
+import { resolvePreset } from '../inference/src/model/acestep/hub-presets.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
 import type { CreatorCard, SongCard } from './dev-app.ts';
 
@@ -41,6 +46,7 @@ const LOCAL_CHAIN_TIMEOUT_MS = 300_000;
 
 /** Loading the music model on a slow CPU is the worker's longest step. */
 const WORKER_READY_TIMEOUT_MS = 120_000;
+const MODEL_WORKER_READY_TIMEOUT_MS = 600_000;
 const READY_POLL_MS = 250;
 
 /** s3rver accepts any credentials; these are its documented defaults. */
@@ -111,6 +117,34 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   const dataDir = resolve(first.value.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const env: Record<string, string | undefined> = { ...process.env };
+
+  // MODEL=<preset>: the model directory is made ready before anything starts (a first start
+  // downloads gigabytes; a failure then leaves nothing running), and the worker runs it.
+  let modelLine: string | undefined;
+  if (env.MODEL !== undefined) {
+    const fetchEnv = FetchEnv.safeParse(env);
+    if (!fetchEnv.success) fail(fetchEnv.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    const preset = await resolvePreset(env.MODEL);
+    if (!preset.ok) fail([`MODEL: ${preset.error.message}`]);
+    const dir = resolve(env.MODEL_DIR ?? join(dataDir, 'models', preset.value.name));
+    const prepared = await preparePresetModel({
+      model: env.MODEL,
+      quality: fetchEnv.data.MODEL_QUALITY,
+      dir,
+      connection: connectionOf(fetchEnv.data),
+      stallMs: fetchEnv.data.MODEL_FETCH_STALL_SECONDS * 1000,
+      log: (line) => console.log(line),
+      progress: progressBar(process.stderr),
+    });
+    if (!prepared.ok) {
+      console.error(
+        `npm start could not make MODEL=${env.MODEL} ready in ${dir}.\n  ${prepared.error.code}: ${prepared.error.message}\n  Run npm start again to resume a download; npm run model:fetch -- ${env.MODEL} --dry-run lists the files.`,
+      );
+      process.exit(1);
+    }
+    env.MODEL_DIR = prepared.value.dir;
+    modelLine = `${prepared.value.name} (${preset.value.name}, ${fetchEnv.data.MODEL_QUALITY} quality) in ${dir}, ${prepared.value.reused ? 'reused' : 'fetched and imported now'}`;
+  }
 
   // Every embedded part starts within a bound and names itself and its log when it cannot.
   const bounds = startupBounds(env);
@@ -250,7 +284,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       component: 'worker',
       step: 'start and report live at /health/ready',
       main: true,
-      timeoutMs: WORKER_READY_TIMEOUT_MS,
+      // A real ACE-Step set is hashed (gigabytes) and loaded before the worker is live.
+      timeoutMs: env.MODEL === undefined ? WORKER_READY_TIMEOUT_MS : MODEL_WORKER_READY_TIMEOUT_MS,
       bounds,
       hint: 'its log is above; `npm run worker` runs it alone',
       abandon: async () => {
@@ -307,6 +342,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       `  Chain RPC    ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
       ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(12)} ${address}`),
       `  Worker       ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}, live (${oracle.url}/health/ready answers ready)`}`,
+      ...(modelLine === undefined ? [] : [`  Model        ${modelLine}`]),
       `  Signer       ${oracle.signerAddress}`,
       `  C2PA         ${c2paSigner}`,
       `  Database     ${env.DATABASE_URL ?? ''}${postgres !== undefined && postgres.home !== join(dataDir, 'postgres') ? ` (cluster in ${postgres.home}: the postgres user cannot enter ${dataDir})` : ''}`,
