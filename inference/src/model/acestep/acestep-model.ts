@@ -193,8 +193,6 @@ export async function loadAcestepModel(options: LoadModelOptions): Promise<Resul
     fallbackReason,
     steps: requestSteps(manifest),
     sampleRate: ACESTEP_OUTPUT_RATE,
-    // ACE-Step conditions on the lyrics' tokens and sings them.
-    sings: true,
     render: (request, signal, progress) => renderer.render(request, signal, progress),
     editSupport,
     edit: (request, signal, progress) => renderer.edit(request, signal, progress),
