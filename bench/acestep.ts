@@ -9,8 +9,8 @@
 import * as ort from 'onnxruntime-node';
 import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
 import { PROGRESS_ENCODED, PROGRESS_SAMPLED } from '../inference/src/model/acestep/acestep-model.ts';
-import { ACE_STEP_15_WIDTHS, FRAMES_PER_SECOND, PATCH_SIZE } from '../inference/src/model/acestep/contract.ts';
-import { writeTinyAcestep } from '../inference/src/model/acestep/tiny-export.ts';
+import { ACE_STEP_15_WIDTHS, FRAMES_PER_SECOND, PATCH_SIZE } from '../inference/src/model/acestep/layouts.ts';
+import { writeTinyAcestep } from '../test/support/tiny-models/acestep.ts';
 import type { Device, DevicePreference } from '../inference/src/model/device.ts';
 import { gpuPresent, systemGpuProbe } from '../inference/src/model/device.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';

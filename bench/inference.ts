@@ -29,7 +29,7 @@ import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
 import { builtinLyricsGenerator } from '../inference/src/lyrics/builtin-lyrics.ts';
 import type { DevicePreference } from '../inference/src/model/device.ts';
 import { benchAcestep } from './acestep.ts';
-import { writeTinyMusicgen } from '../inference/src/model/musicgen/tiny-export.ts';
+import { writeTinyMusicgen } from '../test/support/tiny-models/musicgen.ts';
 import { songModelFromOnnx } from '../inference/src/model/onnx-song-model.ts';
 import { loadModel } from '../inference/src/model/runtime.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';

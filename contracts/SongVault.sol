@@ -52,13 +52,25 @@ import {SONG_TOKEN_SUPPLY, SongToken} from "./SongToken.sol";
 /// always add up to the amount exactly. Each party pulls its share with `claim` (or anyone pushes
 /// it to the party with `claimFor`). The creator share belongs to the song's payout recipient: the
 /// creator at launch, a role its holder can hand to another address (`setPayoutRecipient`).
+/// Fees credited in song tokens (the LP fees of sells) stay in the vault through the launch fee
+/// window, like the allocation: `claim` pays them from `launchedAt + LAUNCH_FEE_DURATION` on (ETH
+/// credits are paid at any time), so fees earned in the window put no song token in anyone's hands
+/// before it ends either.
+///
+/// The hook's fees are counted as the ERC-6909 ETH claims the song's token holds: claims anyone
+/// transfers to a song token (a donation) are indistinguishable from fees and are collected, split
+/// and paid as that song's hook fees (`accruedSwapFees`, `FeesCollected.swapFeesEth`). The vault
+/// itself holds no claims between transactions (it burns what it receives in the same collection),
+/// so claims anyone transfers to the vault are no song's fees: the owner sends them on with
+/// `recoverClaims`, which can never touch a song's fees.
 ///
 /// The vault deploys its SongPoolHook itself, in its constructor, with CREATE2 from its own address
 /// and a salt it mines there for the hook's v4 flag bits; the hook records its deployer as its
 /// vault. The hook's address therefore follows from the vault's address: nobody else can deploy
 /// anything there first, and the vault can only ever use a genuine SongPoolHook bound to it.
 ///
-/// Admin power: the owner (two-step transfer, no renounce) is the platform fee party. Nothing else.
+/// Admin power: the owner (two-step transfer, no renounce) is the platform fee party, and sends on
+/// ERC-6909 claims transferred to the vault by mistake (`recoverClaims`). Nothing else.
 /// Per-song roles: the payout recipient hands its role on (`setPayoutRecipient`); the creator takes
 /// back its NFT if it reached the vault outside `launch` (`recoverSong`).
 contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
@@ -206,6 +218,11 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     /// @param eth ETH paid.
     /// @param token Song tokens paid.
     event FeesClaimed(uint256 indexed songId, address indexed account, address to, uint256 eth, uint256 token);
+    /// @notice The owner sent on ERC-6909 claims that were transferred to the vault (no song's fees).
+    /// @param id The PoolManager ERC-6909 id (the currency's address; 0 for ETH).
+    /// @param to Where the claims went.
+    /// @param amount Claims moved: the vault's whole balance of `id`.
+    event ClaimsRecovered(uint256 indexed id, address indexed to, uint256 amount);
     /// @notice The creator share of `songId` now goes to `newRecipient`.
     /// @param songId The SongNFT token id.
     /// @param previousRecipient The recipient until now.
@@ -247,6 +264,8 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
     error AllocationLocked(uint256 songId, uint256 claimableAt);
     /// @notice The song has no allocation left to claim (none, or claimed already).
     error NoAllocation(uint256 songId);
+    /// @notice The vault holds no ERC-6909 claims of `id` to send on.
+    error NoClaimsHeld(uint256 id);
     /// @notice Ownership cannot be renounced: platform fees would be stranded.
     error RenounceDisabled();
 
@@ -368,7 +387,10 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Pays the caller's fees of `songIds` to `to`: the creator share of the songs whose
     /// payout recipient it is, and, for the owner, the platform share. Tokens go song by song, ETH
-    /// in one transfer.
+    /// in one transfer. A song's token credits are paid only once its launch fee window is over
+    /// (from `launchedAt + LAUNCH_FEE_DURATION`, when `allocationOf` says the allocation is
+    /// claimable); before that they stay credited and only the ETH is paid (`claimableFeesOf`
+    /// says what a claim pays now).
     /// @dev A recipient that rejects ETH only fails its own claim; the fees stay credited.
     /// @param songIds Songs to claim (duplicates are harmless: the second pass finds nothing).
     /// @param to Receiver of the ETH and tokens.
@@ -404,6 +426,22 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         if (newRecipient == address(0) || newRecipient == address(this)) revert InvalidPayoutRecipient(newRecipient);
         song.payoutRecipient = newRecipient;
         emit PayoutRecipientUpdated(songId, previous, newRecipient);
+    }
+
+    /// @notice Sends on the PoolManager ERC-6909 claims of `id` that were transferred to the vault:
+    /// all of them, to `to`, as claims. Only the owner may call it. The vault holds claims between
+    /// transactions only when someone transferred them to it (fee collection burns in the same
+    /// transaction every claim it receives, and the hook's fees are held by the song tokens), so
+    /// this never moves a song's fees.
+    /// @param id The ERC-6909 id (the currency's address as a number; 0 for ETH).
+    /// @param to Receiver of the claims (not zero).
+    /// @return amount Claims sent.
+    function recoverClaims(uint256 id, address to) external onlyOwner nonReentrant returns (uint256 amount) {
+        if (to == address(0)) revert ZeroAddress();
+        amount = poolManager.balanceOf(address(this), id);
+        if (amount == 0) revert NoClaimsHeld(id);
+        emit ClaimsRecovered(id, to, amount);
+        poolManager.transfer(to, id, amount);
     }
 
     /// @notice Sends a song NFT that reached the vault without being launched (a plain
@@ -478,6 +516,20 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         return (_creatorFees[songId], _platformFees[songId]);
     }
 
+    /// @notice What `claim` would pay each party of `songId` now: the credited ETH, and the credited
+    /// tokens once the launch fee window is over (zero tokens before it).
+    /// @param songId The SongNFT token id.
+    /// @return creator The payout recipient's claimable balance.
+    /// @return platform The platform's claimable balance.
+    function claimableFeesOf(uint256 songId) external view returns (FeeBalance memory creator, FeeBalance memory platform) {
+        creator = _creatorFees[songId];
+        platform = _platformFees[songId];
+        if (!_feeTokensReleased(_songs[songId].launchedAt)) {
+            creator.token = 0;
+            platform.token = 0;
+        }
+    }
+
     /// @notice Hook swap fees of `songId` already collected into the creator's and the platform's
     /// balances, in wei.
     /// @param songId The SongNFT token id.
@@ -485,9 +537,12 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         return _swapFeesCollected[songId];
     }
 
-    /// @notice All ETH swap fees the hook has charged for `songId` since launch, in wei: those
-    /// collected plus the PoolManager ERC-6909 claims on ETH still held in the name of the song's
-    /// token (where the hook mints them, and from where `collectFees` moves them).
+    /// @notice All ETH swap fees of `songId` since launch, in wei: those collected plus the
+    /// PoolManager ERC-6909 claims on ETH still held in the name of the song's token (where the hook
+    /// mints them, and from where `collectFees` moves them). It counts claims held, not the hook's
+    /// mints: ETH claims anyone transfers to the song's token are counted (and collected and split)
+    /// as the song's hook fees, since nothing tells them apart from the hook's own (counting the
+    /// mints would cost the hook a storage write per swap).
     /// @param songId The SongNFT token id.
     function accruedSwapFees(uint256 songId) external view returns (uint256) {
         return _swapFeesCollected[songId] + poolManager.balanceOf(tokenOf(songId), _ETH_CLAIM_ID);
@@ -507,14 +562,12 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
         bool claimedAny;
         for (uint256 i = 0; i < songIds.length; ++i) {
             uint256 songId = songIds[i];
+            Song memory song = _songs[songId];
+            bool withTokens = _feeTokensReleased(song.launchedAt);
             FeeBalance memory owed;
-            if (account == _songs[songId].payoutRecipient) {
-                owed = _creatorFees[songId];
-                delete _creatorFees[songId];
-            }
+            if (account == song.payoutRecipient) owed = _takeFees(_creatorFees[songId], withTokens);
             if (isPlatform) {
-                FeeBalance memory platformOwed = _platformFees[songId];
-                delete _platformFees[songId];
+                FeeBalance memory platformOwed = _takeFees(_platformFees[songId], withTokens);
                 owed.eth += platformOwed.eth;
                 owed.token += platformOwed.token;
             }
@@ -533,6 +586,25 @@ contract SongVault is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
             (bool sent,) = to.call{value: ethPaid}("");
             if (!sent) revert EthTransferFailed(to, ethPaid);
         }
+    }
+
+    /// @dev Empties `balance` of what a claim pays now (its ETH, and its tokens when `withTokens`)
+    /// and returns it.
+    function _takeFees(FeeBalance storage balance, bool withTokens) private returns (FeeBalance memory taken) {
+        if (withTokens) {
+            taken = balance;
+            delete balance.eth;
+            delete balance.token;
+        } else {
+            taken.eth = balance.eth;
+            balance.eth = 0;
+        }
+    }
+
+    /// @dev Whether a song launched at `launchedAt` is past its launch fee window (a song never
+    /// launched, `launchedAt` 0, has no credits).
+    function _feeTokensReleased(uint256 launchedAt) private view returns (bool) {
+        return block.timestamp >= launchedAt + LAUNCH_FEE_DURATION;
     }
 
     /// @dev Deploys the SongPoolHook with CREATE2 from this vault at the first salt (counting from 0)

@@ -1,12 +1,12 @@
 /**
- * Builds the tiny ACE-Step-1.5-format model (the DiT-only layout's five graphs and the optional
+ * Builds the tiny ACE-Step 1.5 model in the public exporter's 2B layout (its five graphs and the optional
  * remix and VAE-encoder graphs: names, ranks and dtypes, with small widths and seeded random
  * weights) into a directory:
  * `npm run build:acestep-tiny -- <dir> [--guidance <scale>]`. Then `MODEL_DIR=<dir> npm start`
  * runs the ACE-Step backend on it. Deterministic: the same options write the same bytes.
  */
 import { parseArgs } from 'node:util';
-import { writeTinyAcestep } from '../inference/src/model/acestep/tiny-export.ts';
+import { writeTinyAcestep } from '../test/support/tiny-models/acestep.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { guidance: { type: 'string' } } });
 const dir = positionals[0];

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { licenceFromSpdx } from '../inference/src/model/licence.ts';
 import type { ModelLicence } from '../inference/src/model/licence.ts';
-import { writeTinyMusicgen } from '../inference/src/model/musicgen/tiny-export.ts';
+import { writeTinyMusicgen } from '../test/support/tiny-models/musicgen.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

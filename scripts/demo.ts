@@ -181,9 +181,14 @@ export async function runDemo({
 
   const claimed = await claimFees(chain, { songIds: [minted.tokenId] });
   const claimedToken = claimed.claimed.reduce((sum, entry) => sum + entry.token, 0n);
-  step('Fees collected and claimed (creator share)', `${eth(claimed.ethPaid)} and ${tokens(claimedToken)} to ${account.address}`);
-
   const pool = await readPool(chain, { songId: minted.tokenId });
+  step(
+    'Fees collected and claimed (creator share)',
+    `${eth(claimed.ethPaid)} and ${tokens(claimedToken)} to ${account.address}`,
+    ...(pool.fees.creator.token > 0n
+      ? [`${tokens(pool.fees.creator.token)} of song-token fees held by the vault until the launch window ends`]
+      : []),
+  );
   const indexedPool = await indexedPoolAfter(api, pool);
   step(
     'Pool (on chain)',

@@ -71,9 +71,24 @@ export interface SongCard {
   audio: string | null;
 }
 
+/** What a shared creator link's preview card shows (GET /v1/public/creators/{address} answers it). */
+export interface CreatorCard {
+  /** EIP-55. */
+  address: string;
+  songs: number;
+  coins: number;
+  /** The newest song's cover, `ipfs://…` or http(s), if it has one. */
+  image: string | null;
+}
+
 export interface DevAppOptions {
-  /** The song behind /app/song/<id>, or null when there is none; its tags go into the page's head. */
+  /**
+   * The song behind /app/song/<id>: its tags go into the page's head; null when there is no such
+   * song (the page answers 404); a rejection when that cannot be told now (the plain page, 200).
+   */
   songCard?: (songId: bigint) => Promise<SongCard | null>;
+  /** The creator behind /app/creator/<address>, for its tags; null or a rejection: the plain page. */
+  creatorCard?: (address: string) => Promise<CreatorCard | null>;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -121,16 +136,67 @@ export function songHeadTags(card: SongCard, pageUrl: string, origin: string): s
   ].join('\n  ');
 }
 
-/** The built page with a song's tags in its head; the plain page when there is no such song or it cannot be read now. */
-async function songPage(req: Request, songId: bigint, options: DevAppOptions): Promise<string> {
-  const page = await readFile(join(APP_DIST, 'index.html'), 'utf8');
-  const card = await options.songCard?.(songId).catch(() => null);
-  if (card === undefined || card === null) return page;
-  const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-  return page.replace('<title>Songmint</title>', songHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
+const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+/** Open Graph and Twitter card tags of a creator's profile page (scripts/dev-app.ts serves them). */
+export function creatorHeadTags(card: CreatorCard, pageUrl: string, origin: string): string {
+  const title = `${shortAddress(card.address)} on Songmint`;
+  const description = `${card.songs} ${card.songs === 1 ? 'song' : 'songs'} minted, ${card.coins} ${card.coins === 1 ? 'coin' : 'coins'} launched on Songmint.`;
+  const tags: Array<[string, string, string]> = [
+    ['property', 'og:type', 'profile'],
+    ['property', 'og:site_name', 'Songmint'],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['property', 'og:url', pageUrl],
+    ['name', 'description', description],
+    ['name', 'twitter:card', card.image === null ? 'summary' : 'summary_large_image'],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', description],
+  ];
+  if (card.image !== null) {
+    const image = card.image.startsWith('ipfs://')
+      ? `${origin}/ipfs/${card.image.slice('ipfs://'.length)}`
+      : new URL(card.image, origin).href;
+    tags.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
+  }
+  return [
+    `<title>${escapeHtml(title)}</title>`,
+    ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`),
+  ].join('\n  ');
 }
 
-/** Serves app/dist, its config.json and its routes (/discover, /uploads, /song/<tokenId> with its card tags, a 404 page for others); mount at /app. */
+const originOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+/**
+ * The built page with a song's tags in its head; `missing` when there is no such song; the plain
+ * page when that cannot be told now (the API down: the app reads the chain itself).
+ */
+async function songPage(req: Request, songId: bigint, options: DevAppOptions): Promise<{ html: string; missing: boolean }> {
+  const page = await readFile(join(APP_DIST, 'index.html'), 'utf8');
+  const card = await options.songCard?.(songId).catch(() => undefined);
+  if (card === null) return { html: page, missing: true };
+  if (card === undefined) return { html: page, missing: false };
+  const origin = originOf(req);
+  return {
+    html: page.replace('<title>Songmint</title>', songHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin)),
+    missing: false,
+  };
+}
+
+/** The built page with a creator's tags in its head (the plain page when they cannot be read). */
+async function creatorPage(req: Request, address: string, options: DevAppOptions): Promise<string> {
+  const page = await readFile(join(APP_DIST, 'index.html'), 'utf8');
+  const card = await options.creatorCard?.(address).catch(() => null);
+  if (card === undefined || card === null) return page;
+  const origin = originOf(req);
+  return page.replace('<title>Songmint</title>', creatorHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
+}
+
+/**
+ * Serves app/dist, its config.json and its routes (/discover, /uploads, /portfolio, /song/<tokenId> and
+ * /creator/<address> with their card tags; a 404 page for a song that does not exist and for any
+ * other path); mount at /app.
+ */
 export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}): Router {
   const router = Router();
   router.get('/config.json', (_req, res) => {
@@ -139,12 +205,19 @@ export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}):
   });
   router.use(express.static(APP_DIST, { index: 'index.html' }));
   // The app's own routes (app/src/main.ts: `routeOf`) are the same page: a shared song link opens.
-  router.get(['/discover', '/uploads'], (_req, res) => {
+  router.get(['/discover', '/uploads', '/portfolio'], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(APP_DIST, 'index.html'));
   });
   router.get(/^\/song\/[1-9][0-9]{0,76}$/, (req, res, next) => {
-    songPage(req, BigInt(req.path.slice('/song/'.length)), options).then((html) => {
+    songPage(req, BigInt(req.path.slice('/song/'.length)), options).then(({ html, missing }) => {
+      // No such song: 404, with the app's page, which shows its not-found view.
+      res.status(missing ? 404 : 200).setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(html);
+    }, next);
+  });
+  router.get(/^\/creator\/0x[0-9a-fA-F]{40}$/, (req, res, next) => {
+    creatorPage(req, req.path.slice('/creator/'.length), options).then((html) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.type('html').send(html);
     }, next);

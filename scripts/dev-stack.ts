@@ -7,6 +7,9 @@
  *   Chain       scripts/local-chain.ts, when present            (CHAIN_RPC_URL + SONG_NFT_ADDRESS;
  *               SONG_VAULT_ADDRESS starts the pool indexer)
  *   Worker      inference/src/main.ts as a child process, when present
+ *   Model       MODEL=<preset> (acestep-1.5-xl-turbo): fetched from the Hugging Face Hub on the first
+ *               start (disk check, progress, resume), imported, then reused (MODEL_DIR; default
+ *               DATA_DIR/models/<preset>); without MODEL, MODEL_DIR or the built-in model
  *   C2PA        a development signing certificate, DATA_DIR/c2pa    (C2PA_SIGN_CERT + C2PA_PRIVATE_KEY)
  * The banner is printed only once the API answers `/health/ready` as ready, i.e. a worker is live.
  */
@@ -18,6 +21,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import { BaseError, ContractFunctionRevertedError, createPublicClient, http, parseAbi } from 'viem';
 import type { Address } from 'viem';
 import { startEmbeddedPostgres } from '../core/src/embedded-postgres.ts';
 import type { EmbeddedPostgresServer } from '../core/src/embedded-postgres.ts';
@@ -29,8 +33,10 @@ import type { OracleEnv } from '../oracle/src/config.ts';
 import { startOracle } from '../oracle/src/main.ts';
 import { trustPlatformSigner } from './trust-platform-signer.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
+import { connectionOf, FetchEnv, preparePresetModel, progressBar } from '../inference/src/model/acestep/fetch.ts';
+import { resolvePreset } from '../inference/src/model/acestep/hub-presets.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
-import type { SongCard } from './dev-app.ts';
+import type { CreatorCard, SongCard } from './dev-app.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
@@ -40,6 +46,7 @@ const LOCAL_CHAIN_TIMEOUT_MS = 300_000;
 
 /** Loading the music model on a slow CPU is the worker's longest step. */
 const WORKER_READY_TIMEOUT_MS = 120_000;
+const MODEL_WORKER_READY_TIMEOUT_MS = 600_000;
 const READY_POLL_MS = 250;
 
 /** s3rver accepts any credentials; these are its documented defaults. */
@@ -111,6 +118,34 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   const env: Record<string, string | undefined> = { ...process.env };
 
+  // MODEL=<preset>: the model directory is made ready before anything starts (a first start
+  // downloads gigabytes; a failure then leaves nothing running), and the worker runs it.
+  let modelLine: string | undefined;
+  if (env.MODEL !== undefined) {
+    const fetchEnv = FetchEnv.safeParse(env);
+    if (!fetchEnv.success) fail(fetchEnv.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    const preset = await resolvePreset(env.MODEL);
+    if (!preset.ok) fail([`MODEL: ${preset.error.message}`]);
+    const dir = resolve(env.MODEL_DIR ?? join(dataDir, 'models', preset.value.name));
+    const prepared = await preparePresetModel({
+      model: env.MODEL,
+      quality: fetchEnv.data.MODEL_QUALITY,
+      dir,
+      connection: connectionOf(fetchEnv.data),
+      stallMs: fetchEnv.data.MODEL_FETCH_STALL_SECONDS * 1000,
+      log: (line) => console.log(line),
+      progress: progressBar(process.stderr),
+    });
+    if (!prepared.ok) {
+      console.error(
+        `npm start could not make MODEL=${env.MODEL} ready in ${dir}.\n  ${prepared.error.code}: ${prepared.error.message}\n  Run npm start again to resume a download; npm run model:fetch -- ${env.MODEL} --dry-run lists the files.`,
+      );
+      process.exit(1);
+    }
+    env.MODEL_DIR = prepared.value.dir;
+    modelLine = `${prepared.value.name} (${preset.value.name}, ${fetchEnv.data.MODEL_QUALITY} quality) in ${dir}, ${prepared.value.reused ? 'reused' : 'fetched and imported now'}`;
+  }
+
   // Every embedded part starts within a bound and names itself and its log when it cannot.
   const bounds = startupBounds(env);
   let postgres: EmbeddedPostgresServer | undefined;
@@ -176,17 +211,55 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   // The web app reads the chain from /app/config.json; the development wallet is offered only
   // on the local chain this stack started.
   if (await ensureAppBuilt()) logger.info('built the web app (app/dist)');
-  // A song page's card tags come from the API's public song route, as any client reads it.
+  // A song page's card tags come from the API's public song route, as any client reads it; a song
+  // the API does not know yet (minted a block ago) is looked up on the chain before it is a 404.
   const api: { url?: string } = {};
+  const songNft = config.SONG_NFT_ADDRESS as Address | undefined;
+  const chainReader = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
+  const mintedOnChain = async (songId: bigint): Promise<boolean> => {
+    if (chainReader === undefined || songNft === undefined) return false;
+    return chainReader
+      .readContract({
+        address: songNft,
+        abi: parseAbi(['function ownerOf(uint256) view returns (address)']),
+        functionName: 'ownerOf',
+        args: [songId],
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError) !== null) return false;
+          throw error;
+        },
+      );
+  };
   const app = devAppRouter(
     { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
     {
-      songCard: (songId) =>
-        api.url === undefined
-          ? Promise.resolve(null)
-          : fetch(`${api.url}/v1/public/songs/${songId}`, { signal: AbortSignal.timeout(2_000) }).then((response) =>
-              response.ok ? (response.json() as Promise<SongCard>) : null,
-            ),
+      songCard: async (songId) => {
+        if (api.url === undefined) throw new Error('the API is not up yet');
+        const response = await fetch(`${api.url}/v1/public/songs/${songId}`, { signal: AbortSignal.timeout(2_000) });
+        if (response.ok) return (await response.json()) as SongCard;
+        if (response.status !== 404) throw new Error(`GET /v1/public/songs/${songId}: HTTP ${response.status}`);
+        return (await mintedOnChain(songId)) ? { title: null, description: null, image: null, audio: null } : null;
+      },
+      creatorCard: async (address) => {
+        if (api.url === undefined) return null;
+        const response = await fetch(`${api.url}/v1/public/creators/${address}`, { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok) return null;
+        const profile = (await response.json()) as {
+          address: string;
+          songs_total: number;
+          coins: number;
+          songs: Array<{ image: string | null }>;
+        };
+        return {
+          address: profile.address,
+          songs: profile.songs_total,
+          coins: profile.coins,
+          image: profile.songs.find((song) => song.image !== null)?.image ?? null,
+        } satisfies CreatorCard;
+      },
     },
   );
   const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });
@@ -211,7 +284,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       component: 'worker',
       step: 'start and report live at /health/ready',
       main: true,
-      timeoutMs: WORKER_READY_TIMEOUT_MS,
+      // A real ACE-Step set is hashed (gigabytes) and loaded before the worker is live.
+      timeoutMs: env.MODEL === undefined ? WORKER_READY_TIMEOUT_MS : MODEL_WORKER_READY_TIMEOUT_MS,
       bounds,
       hint: 'its log is above; `npm run worker` runs it alone',
       abandon: async () => {
@@ -268,6 +342,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       `  Chain RPC    ${chain?.rpcUrl ?? env.CHAIN_RPC_URL ?? '(none: scripts/local-chain.ts not present)'}`,
       ...Object.entries(chain?.contracts ?? {}).map(([name, address]) => `  ${name.padEnd(12)} ${address}`),
       `  Worker       ${worker === undefined ? '(none: inference/src/main.ts not present)' : `pid ${worker.pid ?? '?'}, live (${oracle.url}/health/ready answers ready)`}`,
+      ...(modelLine === undefined ? [] : [`  Model        ${modelLine}`]),
       `  Signer       ${oracle.signerAddress}`,
       `  C2PA         ${c2paSigner}`,
       `  Database     ${env.DATABASE_URL ?? ''}${postgres !== undefined && postgres.home !== join(dataDir, 'postgres') ? ` (cluster in ${postgres.home}: the postgres user cannot enter ${dataDir})` : ''}`,

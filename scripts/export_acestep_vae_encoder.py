@@ -2,7 +2,7 @@
 """Exports ACE-Step 1.5's VAE *encoder* (diffusers AutoencoderOobleck) to ONNX for uploaded audio.
 
 The public ONNX exports ship only the decoder. Songmint's ACE-Step backend takes an optional
-`vae_encoder` graph role (inference/src/model/acestep/contract.ts) to turn audio a person uploads
+`vae_encoder` graph role (inference/src/model/acestep/layouts.ts, both layouts) to turn audio a person uploads
 into kept latents an edit starts from. Its tensors mirror the public vae_decoder export:
 
     audio    float32 [B, 2, T_audio]   48 kHz stereo in [-1, 1]; T_audio a multiple of 1920
@@ -17,8 +17,9 @@ and onnx; then `npm run model:import -- <export_dir>` takes the new role:
 
 It writes <export_dir>/vae_encoder.onnx (weights in vae_encoder.onnx.data when the protobuf
 limit needs it) and records the file, its sha256 and its names where the directory's layout keeps
-them: the public exporter's manifest.json (a `vae_encoder` group) or model:fetch's
-songmint-hub-files.json (the `vae_encoder` role). The weights are the checkpoint repository's
+them: the public exporter's manifest.json (a `vae_encoder` group); in an XL Turbo folder there is
+no such record (songmint-hub-files.json holds what came from the Hub), and model:import hashes the
+new file and records it in songmint-acestep.json. The weights are the checkpoint repository's
 (ACE-Step/Ace-Step1.5, vae/), published under MIT as a whole; check its model card at your revision.
 
 Not run in Songmint's CI: it needs the 1.5 checkpoint, which the test machines cannot download.
@@ -94,14 +95,9 @@ def record(out: Path, path: Path, sidecars: list[Path]) -> str:
         }}
         manifest.write_text(json.dumps(data, indent=2), encoding="utf-8")
         return str(manifest)
-    if hub.exists():
-        data = json.loads(hub.read_text(encoding="utf-8"))
-        data["roles"]["vae_encoder"] = {"file": path.name, "external_data": [s.name for s in sidecars]}
-        for file in [path, *sidecars]:
-            data["files"][file.name] = sha256(file)
-        hub.write_text(json.dumps(data, indent=2), encoding="utf-8")
-        return str(hub)
-    raise SystemExit(f"{out} has neither manifest.json (the exporter's) nor songmint-hub-files.json (model:fetch's)")
+    if hub.exists() or (out / "dit_decoder_xl_turbo_q4.onnx").exists() or (out / "dit_decoder_xl_turbo_q8.onnx").exists():
+        return "nothing (an XL Turbo folder: npm run model:import hashes vae_encoder.onnx and records it)"
+    raise SystemExit(f"{out} is neither the exporter's directory (manifest.json) nor an XL Turbo folder")
 
 
 def main() -> None:

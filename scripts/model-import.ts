@@ -1,24 +1,33 @@
 /**
- * `npm run model:import -- <dir> [--silence-latent <pt>] [--tokenizer <json>] [--name <name>]`:
- * makes a directory as the public ACE-Step 1.5 exporter writes it (its `manifest.json`,
- * `io_contract*.json` and graphs, plus the checkpoint's `silence_latent.pt` and Qwen3-Embedding's
- * `tokenizer.json`) ready for `MODEL_DIR=<dir>`: verifies each graph against the export's sha256,
- * reads the widths from the graphs, converts the silence latent, writes `songmint-acestep.json`,
- * then runs the checks of `npm run model:check` (every file's sha256, each graph opened on CPU and
- * bound to the backend's roles). Exits 0 when the directory is ready, 1 with the first mismatch.
+ * `npm run model:import -- <dir> [--quality standard|high] [--silence-latent <pt>] [--tokenizer <json>] [--name <name>]`:
+ * makes a folder holding the files of a known ACE-Step layout ready for `MODEL_DIR=<dir>`,
+ * however they were downloaded (`model:fetch`, `huggingface-cli download` into one folder, the
+ * public exporter's 2B directory): recognises the layout by its files, verifies each file against
+ * the hash its source recorded, binds every graph by exact names to the layout's table, reads the
+ * widths from the graphs, converts the silence latent, writes `songmint-acestep.json` once every
+ * check has passed, then runs the checks of `npm run model:check`. Exits 0 when the directory is
+ * ready, 1 with the first mismatch.
  */
 import { parseArgs } from 'node:util';
-import { importAcestepExport } from '../inference/src/model/acestep/import-export.ts';
+import { importAcestep } from '../inference/src/model/acestep/import.ts';
+import { QUALITIES } from '../inference/src/model/acestep/layouts.ts';
+import type { Quality } from '../inference/src/model/acestep/layouts.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'silence-latent': { type: 'string' }, tokenizer: { type: 'string' }, name: { type: 'string' } },
+  options: {
+    'silence-latent': { type: 'string' },
+    tokenizer: { type: 'string' },
+    name: { type: 'string' },
+    quality: { type: 'string' },
+  },
 });
 const dir = positionals[0];
-if (dir === undefined) {
+const quality = values.quality as Quality | undefined;
+if (dir === undefined || (quality !== undefined && !QUALITIES.includes(quality))) {
   console.error(
-    'usage: npm run model:import -- <export dir> [--silence-latent <silence_latent.pt>] [--tokenizer <tokenizer.json>] [--name <name>]',
+    `usage: npm run model:import -- <dir> [--quality ${QUALITIES.join('|')}] [--silence-latent <silence_latent.pt>] [--tokenizer <tokenizer.json>] [--name <name>]`,
   );
   process.exit(2);
 }
@@ -28,22 +37,30 @@ function failed(code: string, message: string): never {
   process.exit(1);
 }
 
-const imported = await importAcestepExport({
+const imported = await importAcestep({
   dir,
   silenceLatent: values['silence-latent'],
   tokenizer: values.tokenizer,
   name: values.name,
+  quality,
 });
 if (!imported.ok) failed(imported.error.code, imported.error.message);
-const { manifest, verified } = imported.value;
-console.log(`verified against the export's manifest.json: ${verified.join(', ')}`);
+const { manifest, verified, source, hashedOnly, assumedWidths, notes } = imported.value;
+console.log(`layout: ${manifest.layout}${manifest.quality === undefined ? '' : ` (${manifest.quality} quality)`}`);
+if (verified.length > 0) console.log(`verified against ${source}: ${verified.join(', ')}`);
+if (hashedOnly.length > 0) console.log(`hashed here (no recorded hash): ${hashedOnly.join(', ')}`);
 console.log(
   `widths read from the graphs: ${Object.entries(manifest.dims)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${v}${assumedWidths.includes(k as (typeof assumedWidths)[number]) ? " (undeclared: ACE-Step 1.5's)" : ''}`)
     .join(', ')}`,
 );
 console.log(`silence latent: ${manifest.silence_latent.shape[0]} frames x ${manifest.silence_latent.shape[1]} channels`);
-console.log(`wrote ${dir}/songmint-acestep.json (${manifest.name}; licences ${manifest.licences.map((l) => l.spdx).join(' AND ')})`);
+for (const licence of manifest.licences)
+  console.log(
+    `licence ${licence.spdx} (commercial minting ${licence.commercial_use ? 'allowed' : 'NOT allowed'}): ${licence.files.join(', ')}`,
+  );
+for (const note of notes) console.log(`note: ${note}`);
+console.log(`wrote ${dir}/songmint-acestep.json (${manifest.name})`);
 const loaded = await loadSongModel({ modelDir: dir, device: 'cpu' });
 if (!loaded.ok) failed(loaded.error.code, loaded.error.message);
 await loaded.value.release();

@@ -68,8 +68,8 @@ function withErrorsOf(abi: Artifact['abi'], extra: Artifact['abi']): Artifact['a
 }
 
 /**
- * The ABIs the SDK calls, `as const` for viem's type inference: the Universal Router (its 2.1.0
- * Hardhat artifact, whose ABI carries the v4 router's slippage errors), Permit2 (its
+ * The ABIs the SDK calls, `as const` for viem's type inference: the Universal Router (2.0.0, the
+ * build Base runs; its ABI carries the v4 router's slippage errors), Permit2 (its
  * IAllowanceTransfer interface with the errors its signature checks raise) and the V4Quoter.
  */
 export async function renderAbis(): Promise<string> {

@@ -1,4 +1,7 @@
 import { SongmintApiError, SongmintClientError } from '@songmint/sdk';
+import { whenLocal } from './format.ts';
+
+export { whenLocal } from './format.ts';
 
 type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
@@ -28,13 +31,6 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 /** A term/description list from pairs. */
 export function facts(pairs: ReadonlyArray<readonly [string, Child]>, attributes: Attributes = {}): HTMLDListElement {
   return h('dl', { class: 'facts', ...attributes }, ...pairs.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
-}
-
-/** A local time a person can wait for: "14:05", or "14:05 on Sat 28 Nov" when it is not today. */
-export function whenLocal(date: Date, now = new Date()): string {
-  const clock = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
-  if (date.toDateString() === now.toDateString()) return clock;
-  return `${clock} on ${date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short' })}`;
 }
 
 /** Walks an error's causes (viem nests the wallet's and the transport's errors). */
@@ -75,6 +71,16 @@ function describeApiError(error: SongmintApiError): string {
       return `The music service is busy (${text.replace(/\.$/, '')}): nothing was charged; ${retry}.`;
     case 'SERVICE_UNAVAILABLE':
       return `The service cannot answer right now: nothing was charged; ${retry}.`;
+    case 'GEN_003':
+      return `The description was refused (${(typeof error.details === 'string' ? error.details : text).replace(/^prompt: /, '')}): describe the song in 1 to 500 characters.`;
+    case 'LIBRARY_001':
+      return 'This song is minted: its name and audio are on chain for good, so it cannot be renamed or deleted.';
+    case 'LIBRARY_002':
+      return 'This song is in the trash: restore it first (Show: Trash).';
+    case 'LIBRARY_003':
+      return 'This song can no longer be restored: retention deleted its audio.';
+    case 'LIBRARY_004':
+      return 'This song is still being made: cancel it first, then delete it.';
     default: {
       const details = typeof error.details === 'string' && error.details !== '' ? `: ${error.details}` : '';
       return `${text}${details}`.replace(/\.?$/, '.');

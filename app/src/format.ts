@@ -8,6 +8,20 @@ export const plainNumber = (value: number) =>
 export const percentOfPips = (pips: bigint) => `${(Number(pips) / 10_000).toLocaleString('en-US', { maximumFractionDigits: 2 })}%`;
 export const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 export const clock = (date: Date) => date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** A count with its noun: "1 song", "12 songs", "1,204 songs". */
+export const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * A local time a person can wait for, with its time zone: "14:05 CET", or "01:00 CET on Sat 29 Nov"
+ * when it is not today (a reset at midnight UTC is tomorrow for most of the world).
+ */
+export function whenLocal(date: Date, now = new Date(), timeZone?: string): string {
+  const zone = timeZone === undefined ? {} : { timeZone };
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZoneName: 'short', ...zone });
+  const day = (at: Date) => at.toLocaleDateString('en-GB', { year: 'numeric', month: 'numeric', day: 'numeric', ...zone });
+  if (day(date) === day(now)) return time;
+  return `${time} on ${date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', ...zone })}`;
+}
 
 /** One of the profile's limits (`limits.songs.daily`, `limits.songs.hourly`). */
 interface LimitLeft {
@@ -17,19 +31,15 @@ interface LimitLeft {
 }
 
 /**
- * "N songs left today, M this hour, back at <local time>": the time is when the tighter of the two
- * limits (fewer left; the later reset on a tie) starts again, shown once a song has used it.
+ * What the next Generate has left, said once: the day's songs, the hour's only when they are
+ * fewer, and when more come back (a local time with its zone and, when not today, its date).
  */
-export function songsLeft(songs: { daily: LimitLeft; hourly: LimitLeft }): string {
+export function songsLeft(songs: { daily: LimitLeft; hourly: LimitLeft }, now = new Date(), timeZone?: string): string {
   const { daily, hourly } = songs;
-  const tighter =
-    daily.remaining !== hourly.remaining
-      ? daily.remaining < hourly.remaining
-        ? daily
-        : hourly
-      : Date.parse(daily.reset_at) >= Date.parse(hourly.reset_at)
-        ? daily
-        : hourly;
-  const back = tighter.used > 0 ? `, back at ${clock(new Date(tighter.reset_at))}` : '';
-  return `${daily.remaining} ${daily.remaining === 1 ? 'song' : 'songs'} left today, ${hourly.remaining} this hour${back}.`;
+  const when = (limit: LimitLeft) => whenLocal(new Date(limit.reset_at), now, timeZone);
+  if (daily.remaining === 0) return `No songs left today: more from ${when(daily)}.`;
+  if (hourly.remaining === 0) return `No songs left this hour (${count(daily.remaining, 'song')} left today): more from ${when(hourly)}.`;
+  if (hourly.remaining < daily.remaining)
+    return `${count(daily.remaining, 'song')} left today, ${hourly.remaining} of them this hour (the hour's count resets at ${when(hourly)}).`;
+  return `${count(daily.remaining, 'song')} left today${daily.used > 0 ? ` (the count resets at ${when(daily)})` : ''}.`;
 }

@@ -5,56 +5,79 @@ import { announce, clearError, prepareActionMessages, showError } from './action
 import { loadAppConfig } from './config.ts';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
-import { byId } from './dom.ts';
+import { byId, h } from './dom.ts';
 import { restoreSession } from './session.ts';
 import type { SignedIn } from './session.ts';
-import { discoverView } from './views/discover.ts';
-import { libraryView } from './views/library.ts';
-import { songView } from './views/song.ts';
+import { landingView } from './views/landing.ts';
 import { renderWalletArea } from './views/wallet.ts';
 
 const BASE = import.meta.env.BASE_URL;
 
-type Route = { view: 'library' } | { view: 'uploads' } | { view: 'discover' } | { view: 'song'; songId: bigint } | { view: 'missing' };
+/**
+ * The app's pages. Each view but the signed-out landing is its own chunk, loaded when first shown
+ * (`VIEWS` below), so the first load stays within its budget (150 kB of script, gzipped).
+ * A new page is one line in `Route`, one in `routeOf`, one in `VIEWS` and its nav link in
+ * index.html (order: Library, Uploads, Discover, Portfolio).
+ */
+type Route =
+  | { view: 'library' }
+  | { view: 'uploads' }
+  | { view: 'discover' }
+  | { view: 'song'; songId: bigint }
+  | { view: 'creator'; address: `0x${string}` }
+  | { view: 'portfolio' }
+  | { view: 'missing' };
 
-/** /app/, /app/discover and /app/song/<tokenId> (a shareable link the server answers with this page). */
+/** /app/, /app/uploads, /app/discover, /app/song/<tokenId>, /app/creator/<address> and /app/portfolio (shareable links the server answers with this page). */
 function routeOf(pathname: string): Route {
   const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname.replace(/^\//, '');
   if (path === '' || path === 'index.html') return { view: 'library' };
   if (path === 'uploads') return { view: 'uploads' };
   if (path === 'discover') return { view: 'discover' };
+  if (path === 'portfolio') return { view: 'portfolio' };
+  const creator = /^creator\/(0x[0-9a-fA-F]{40})$/.exec(path)?.[1];
+  if (creator !== undefined) return { view: 'creator', address: creator as `0x${string}` };
   const song = /^song\/([1-9][0-9]{0,76})$/.exec(path);
-  return song?.[1] === undefined ? { view: 'missing' } : { view: 'song', songId: BigInt(song[1]) };
+  if (song?.[1] !== undefined) return { view: 'song', songId: BigInt(song[1]) };
+  return { view: 'missing' };
 }
 
-/** The uploads view, loaded when first opened (it stays out of the first load's script). */
-function showUploads(main: HTMLElement, context: AppContext): void {
-  const title = Object.assign(document.createElement('h1'), { id: 'view-title', tabIndex: -1, textContent: 'Uploads' });
-  main.replaceChildren(title);
-  import('./views/uploads.ts').then(
-    ({ uploadsView }) => {
-      if (context.signal.aborted) return;
-      const focused = document.activeElement === title;
-      main.replaceChildren(uploadsView(context));
-      if (focused) byId('view-title').focus();
-    },
-    (error: unknown) => showError(error, 'The uploads page could not be loaded: '),
-  );
+type ViewOf<R extends Route> = (context: AppContext, route: R) => HTMLElement;
+type Views = { [K in Route['view']]: () => Promise<ViewOf<Extract<Route, { view: K }>>> };
+
+/** Each page's view, imported when it is first shown (Vite makes each a chunk). */
+const VIEWS: Views = {
+  library: () => import('./views/library.ts').then((m) => (context) => m.libraryView(context)),
+  uploads: () => import('./views/uploads.ts').then((m) => (context) => m.uploadsView(context)),
+  discover: () => import('./views/discover.ts').then((m) => (context) => m.discoverView(context)),
+  song: () => import('./views/song.ts').then((m) => (context, route) => m.songView(context, route.songId)),
+  creator: () => import('./views/creator.ts').then((m) => (context, route) => m.creatorView(context, route.address)),
+  portfolio: () => import('./views/portfolio.ts').then((m) => (context) => m.portfolioView(context)),
+  missing: () => Promise.resolve(() => h('section', { class: 'view' }, h('h1', { id: 'view-title', tabindex: '-1' }, 'Page not found'))),
+};
+
+function viewFor(context: AppContext, route: Route): Promise<HTMLElement> {
+  // Signed out, the library's page says what the product does (no chunk to load first).
+  if (route.view === 'library' && context.session === undefined) return Promise.resolve(landingView(context));
+  const load = VIEWS[route.view] as () => Promise<ViewOf<Route>>;
+  return load().then((view) => view(context, route));
 }
 
 function start(config: AppConfig, restored: SignedIn | undefined): void {
   const read = { publicClient: createPublicClient({ transport: http(config.rpcUrl) }), contracts: config.contracts };
   const publicApi = createSongmintApi({ baseUrl: config.apiUrl });
-  let session = restored;
+  let session: SignedIn | undefined;
   let leaving = new AbortController();
   let expiry: number | undefined;
 
-  const render = () => {
+  /** Shows the page for the address bar; resolves once it is on the page (false when a newer render took over). */
+  const render = async (): Promise<boolean> => {
     leaving.abort();
     leaving = new AbortController();
+    const signal = leaving.signal;
     clearError();
     announce('');
-    const context: AppContext = { config, read, publicApi, session, setSession, navigate, signal: leaving.signal };
+    const context: AppContext = { config, read, publicApi, session, setSession, navigate, signal };
     renderWalletArea(byId('wallet'), context);
     const route = routeOf(window.location.pathname);
     const main = byId('main');
@@ -62,28 +85,49 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
       if (routeOf(new URL(link.href).pathname).view === route.view) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    if (route.view === 'library') main.replaceChildren(libraryView(context));
-    else if (route.view === 'uploads') showUploads(main, context);
-    else if (route.view === 'discover') main.replaceChildren(discoverView(context));
-    else if (route.view === 'song') main.replaceChildren(songView(context, route.songId));
-    else
-      main.replaceChildren(Object.assign(document.createElement('h1'), { id: 'view-title', tabIndex: -1, textContent: 'Page not found' }));
+    main.setAttribute('aria-busy', 'true');
+    let view: HTMLElement;
+    try {
+      view = await viewFor(context, route);
+    } catch (error) {
+      if (!signal.aborted) showError(error, 'This page could not load: ');
+      return false;
+    } finally {
+      if (!signal.aborted) main.removeAttribute('aria-busy');
+    }
+    if (signal.aborted) return false;
+    main.replaceChildren(view);
     document.title = `${document.getElementById('view-title')?.textContent ?? 'Songmint'} · Songmint`;
+    return true;
   };
 
-  function setSession(next: SignedIn | undefined): void {
+  /** Keyboard focus on the page's heading when what had it left the page (a sign-in button, a link). */
+  const focusHeadingIfLost = () => {
+    const active = document.activeElement;
+    if (active === null || active === document.body || !active.isConnected) document.getElementById('view-title')?.focus();
+  };
+
+  function keepSession(next: SignedIn | undefined): void {
     session = next;
     window.clearTimeout(expiry);
     // The session ends with its token: sign out then, so nothing fails half-way later.
     if (next !== undefined)
       expiry = window.setTimeout(() => setSession(undefined), Math.min(2 ** 31 - 1, next.expiresAt.getTime() - Date.now()));
-    render();
+  }
+
+  /** Signs in or out: the page again, and focus on its heading when the control that did it is gone. */
+  function setSession(next: SignedIn | undefined): void {
+    keepSession(next);
+    void render().then((shown) => {
+      if (shown) focusHeadingIfLost();
+    });
   }
 
   function navigate(path: string): void {
     window.history.pushState(null, '', path);
-    render();
-    byId('view-title').focus();
+    void render().then((shown) => {
+      if (shown) byId('view-title').focus();
+    });
   }
 
   document.addEventListener('click', (event) => {
@@ -102,11 +146,12 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     event.preventDefault();
     navigate(new URL(link.href).pathname);
   });
-  window.addEventListener('popstate', render);
+  window.addEventListener('popstate', () => void render());
   // Message areas (live regions) exist before anything is said in them, for every action control
   // a view, a card or a step adds.
   new MutationObserver(() => prepareActionMessages(document.body)).observe(document.body, { childList: true, subtree: true });
-  setSession(session);
+  keepSession(restored);
+  void render();
 }
 
 loadAppConfig()

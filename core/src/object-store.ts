@@ -68,6 +68,10 @@ export interface PutOptions {
   sha256?: string;
 }
 
+export interface PresignOptions {
+  contentDisposition?: string;
+}
+
 export interface ObjectInfo {
   key: string;
   size: number;
@@ -102,7 +106,12 @@ export interface ObjectStore {
   /** Every object under `prefix`, fetched page by page. */
   list(prefix: string, options?: ListOptions): Promise<StoreResult<ObjectInfo[]>>;
   publicUrl(key: string): string;
-  presignedGetUrl(key: string, expiresInSeconds: number): Promise<StoreResult<string>>;
+  /**
+   * A GET URL signed for `expiresInSeconds`. With `contentDisposition` the store answers the GET
+   * with that `Content-Disposition` (S3's `response-content-disposition`, part of the signature):
+   * `attachment; filename=…` makes a browser save the file under that name.
+   */
+  presignedGetUrl(key: string, expiresInSeconds: number, options?: PresignOptions): Promise<StoreResult<string>>;
   /** Closes the client's sockets. */
   close(): void;
 }
@@ -283,7 +292,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       return `${publicBase}/${key}`;
     },
 
-    async presignedGetUrl(key, expiresInSeconds) {
+    async presignedGetUrl(key, expiresInSeconds, presign) {
       const invalid = checkKey(key);
       if (invalid) return invalid;
       if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 1 || expiresInSeconds > MAX_PRESIGN_SECONDS) {
@@ -293,7 +302,13 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
         };
       }
       try {
-        const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+        const disposition = presign?.contentDisposition;
+        const command = new GetObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          ...(disposition === undefined ? {} : { ResponseContentDisposition: disposition }),
+        });
+        const url = await getSignedUrl(client, command, {
           expiresIn: expiresInSeconds,
         });
         return ok(url);

@@ -78,6 +78,13 @@ export const envSchema = z
     /** Uniswap v4 PoolManager of the vault's pools (its Base address by default). */
     POOL_MANAGER_ADDRESS: address.default('0x498581fF718922c3f8e6A244956aF099B2652b2b'),
     /**
+     * A Chainlink ETH/USD feed (AggregatorV3Interface) for the coin pages' USD figures (needs
+     * CHAIN_RPC_URL); on Base 0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70. Unset: ETH only.
+     */
+    ETH_USD_FEED_ADDRESS: address.optional(),
+    /** An ETH/USD answer older than this is not used (Base's feed updates at least every 1,200 s). */
+    ETH_USD_FEED_MAX_AGE_SECONDS: positiveInt.max(86_400).default(3_600),
+    /**
      * The mint key in an HSM or KMS, which the oracle asks for signatures and never reads: a
      * `pkcs11:` URI (RFC 7512) or `awskms://[endpoint]/<key>` (docs/operations.md, "Signing keys").
      */
@@ -190,6 +197,13 @@ export const envSchema = z
     }
     if (env.SONG_VAULT_ADDRESS !== undefined && env.CHAIN_RPC_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SONG_VAULT_ADDRESS'], message: 'SONG_VAULT_ADDRESS needs CHAIN_RPC_URL' });
+    }
+    if (env.ETH_USD_FEED_ADDRESS !== undefined && env.SONG_VAULT_ADDRESS === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ETH_USD_FEED_ADDRESS'],
+        message: 'ETH_USD_FEED_ADDRESS needs CHAIN_RPC_URL and SONG_VAULT_ADDRESS',
+      });
     }
   });
 

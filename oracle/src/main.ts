@@ -24,6 +24,8 @@ import { createChainWatcher } from './chain/watcher.ts';
 import type { ChainWatcher } from './chain/watcher.ts';
 import { createClaimableFeesReader } from './chain/pool-fees.ts';
 import { createPoolIndexer, poolCursorName } from './chain/pool-indexer.ts';
+import { createCoinChainReads } from './chain/coin-reads.ts';
+import { createEthUsdReader } from './chain/eth-usd-feed.ts';
 import type { PoolIndexer } from './chain/pool-indexer.ts';
 import { apiOrigin, loadConfig, webhookSettings } from './config.ts';
 import type { OracleEnv } from './config.ts';
@@ -221,7 +223,27 @@ async function startWithSigner(
       ? {}
       : { signerStatus: createSignerStatus({ client: chainClient, songNftAddress }) }),
   };
-  deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }) };
+  const ethUsdFeed = config.ETH_USD_FEED_ADDRESS as Address | undefined;
+  const coins =
+    chainClient === undefined || vault === undefined
+      ? undefined
+      : {
+          vaultAddress: vault.address,
+          poolManagerAddress: config.POOL_MANAGER_ADDRESS as Address,
+          chain: createCoinChainReads(chainClient, vault.address),
+          ...(ethUsdFeed === undefined
+            ? {}
+            : {
+                ethUsd: createEthUsdReader({
+                  client: chainClient,
+                  feed: ethUsdFeed,
+                  maxAgeSeconds: config.ETH_USD_FEED_MAX_AGE_SECONDS,
+                  now: deps.now,
+                  logger,
+                }),
+              }),
+        };
+  deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }), ...(coins === undefined ? {} : { coins }) };
   deps.previews = { objectStore };
   // Decode threads: one per two cores, no more than the uploads that may be in flight.
   const prober = createAudioProber({ threads: Math.min(config.UPLOADS_IN_FLIGHT, Math.max(1, Math.floor(availableParallelism() / 2))) });

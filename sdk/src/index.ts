@@ -16,6 +16,7 @@ export type {
   JobEvent,
   JobEventsParameters,
   JobPage,
+  JobListFilter,
   JobProgress,
   JobStatus,
   JobSummary,
@@ -26,9 +27,11 @@ export type {
   WaitForJobParameters,
 } from './api/generation.ts';
 export { downloadSong, getDownloadLink } from './api/downloads.ts';
+export { deleteSong, renameSong, restoreSong } from './api/library.ts';
+export type { LibrarySongParameters, RenameSongParameters } from './api/library.ts';
 export { deleteUpload, listUploads, uploadAudio } from './api/uploads.ts';
 export type { ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
-export type { DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
+export type { DownloadFormat, DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';
 export { coverDataUri, uploadMetadata } from './api/metadata.ts';
@@ -36,6 +39,8 @@ export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './a
 export { getMintSignature } from './api/signature.ts';
 export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
 export { getNft, getPool, getPoolHistory, getPools, getProfile, getPublicSong, listPublicSongs } from './api/v1.ts';
+export { getCoin, getCoinTrades, getCreator, getPortfolio } from './api/coins.ts';
+export type { Coin, CoinPrice, CoinTrade, CoinTrades, CreatorProfile, GetCoinTradesParameters, Portfolio } from './api/coins.ts';
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, getWebhookSecret, rotateWebhookSecret, verifyWebhook } from './api/webhooks.ts';
 export type { VerifyWebhookParameters, WebhookEvent, WebhookHeaders, WebhookSecret } from './api/webhooks.ts';
 export type {
@@ -61,6 +66,8 @@ export { launchSong, MAX_ALLOCATION_BPS, readLaunchTerms } from './chain/launch.
 export type { LaunchedSong, LaunchSongParameters, LaunchTerms } from './chain/launch.ts';
 export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, sell } from './chain/trade.ts';
 export { checkAffordable, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
+export { quoteSellMax } from './chain/sell-max.ts';
+export type { SellableMax } from './chain/sell-max.ts';
 export type { QuoteParameters, TradeBalances, TradeQuote, TradeSide } from './chain/quote.ts';
 export { BASE_BLOCK_SECONDS, nextBlock } from './chain/next-block.ts';
 export type { NextBlock } from './chain/next-block.ts';
@@ -85,7 +92,7 @@ export type { ClaimedAllocation, HeldAllocation } from './chain/allocation.ts';
 export { findMintedSongs, readSong } from './chain/songs.ts';
 export type { FindMintedSongsParameters, SongRecord } from './chain/songs.ts';
 export type { PayoutRecipientChanged, SetPayoutRecipientParameters } from './chain/payout.ts';
-export { poolIdOf, readPool, readPoolKey } from './chain/pool.ts';
+export { poolIdOf, poolLiquidity, readPool, readPoolKey } from './chain/pool.ts';
 export type { PoolKey, SongPool } from './chain/pool.ts';
 export { predictTokenAddress } from './chain/token-address.ts';
 export type { PredictTokenAddressParameters } from './chain/token-address.ts';

@@ -116,6 +116,7 @@ describe('SongVault.launch', function () {
       'claimFor',
       'collectFees',
       'launch',
+      'recoverClaims',
       'recoverSong',
       'setPayoutRecipient',
       'transferOwnership',

@@ -1,9 +1,17 @@
 import { expect } from 'chai';
 import type { TransactionReceipt } from 'ethers';
-import { TypedDataEncoder, zeroPadValue } from 'ethers';
+import { TypedDataEncoder, dataSlice, getCreate2Address, keccak256, zeroPadValue } from 'ethers';
 import { network } from 'hardhat';
-import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
-import { BASE_PERMIT2, BASE_UNIVERSAL_ROUTER, BASE_V4_QUOTER, BASE_WETH9 } from '../../scripts/uniswap-v4.ts';
+import { BASE_POOL_MANAGER, CREATE2_DEPLOYER } from '../../ignition/songmint-hook.ts';
+import { PERMIT2_SALT, permit2Fixture } from '../../scripts/permit2-canonical.ts';
+import {
+  BASE_PERMIT2,
+  BASE_UNIVERSAL_ROUTER,
+  BASE_UNIVERSAL_ROUTER_PARAMETERS,
+  BASE_V4_QUOTER,
+  BASE_WETH9,
+  universalRouterArtifact,
+} from '../../scripts/uniswap-v4.ts';
 import {
   deadlineIn,
   deploySongmint,
@@ -20,9 +28,9 @@ import {
 
 /**
  * Swaps the way wallets reach a song pool on Base: through the Universal Router at its Base
- * address (@uniswap/universal-router 2.1.0's artifact), ETH in as msg.value, tokens out of the
- * wallet by a Permit2 signature (Permit2's shipped bytecode at its Base address), quoted by the
- * V4Quoter. The hook's fee must come out exactly as on the direct path (v4-core's PoolSwapTest).
+ * address (the 2.0.0 build Base runs, with Base's constructor parameters), ETH in as msg.value,
+ * tokens out of the wallet by a Permit2 signature (Permit2 created as on Base: the deterministic
+ * deployment proxy, its salt and creation code), quoted by the V4Quoter. The hook's fee must come out exactly as on the direct path (v4-core's PoolSwapTest).
  */
 
 const { ethers, networkHelpers } = await network.create('base');
@@ -84,33 +92,44 @@ async function traded(s: Traded, send: () => ReturnType<typeof swap>) {
 }
 
 describe('Universal Router and Permit2 at their Base addresses', function () {
-  it('are placed on chain 8453 from the published bytecode, pointing at Base', async function () {
+  it("are placed on chain 8453 as Base has them: the router 2.0.0 with Base's parameters, Permit2 by its canonical creation", async function () {
     const s = await networkHelpers.loadFixture(tradedSong);
     expect((await ethers.provider.getNetwork()).chainId).to.equal(8453n);
     const ur = s.universalRouter;
     expect(await ur.getAddress()).to.equal(BASE_UNIVERSAL_ROUTER);
     expect(await ur.getFunction('poolManager').staticCall()).to.equal(BASE_POOL_MANAGER);
-    for (const unused of ['V3_POSITION_MANAGER', 'V4_POSITION_MANAGER', 'SPOKE_POOL'])
-      expect(await ur.getFunction(unused).staticCall()).to.equal(ethers.ZeroAddress);
-    const [, name, version, chainId, verifyingContract] = (await ur.getFunction('eip712Domain').staticCall()) as [
-      string,
-      string,
-      string,
-      bigint,
-      string,
-    ];
-    expect([name, version, chainId, verifyingContract]).to.deep.equal(['UniversalRouter', '2', 8453n, BASE_UNIVERSAL_ROUTER]);
-    // PERMIT2 and WETH9 are internal immutables: they sit in the code as 32-byte words.
+    expect(await ur.getFunction('V3_POSITION_MANAGER').staticCall()).to.equal(BASE_UNIVERSAL_ROUTER_PARAMETERS.v3NFTPositionManager);
+    expect(await ur.getFunction('V4_POSITION_MANAGER').staticCall()).to.equal(BASE_UNIVERSAL_ROUTER_PARAMETERS.v4PositionManager);
+    // 2.0.0 has no EIP-712 domain (2.1's executeSigned): nothing in it depends on its address or the chain.
+    expect(ur.interface.getFunction('eip712Domain')).to.equal(null);
+    // The code is the Foundry build's runtime code with Base's parameters in its immutables, and nothing else.
+    const artifact = universalRouterArtifact();
     const code = (await ethers.provider.getCode(BASE_UNIVERSAL_ROUTER)).toLowerCase();
-    for (const word of [BASE_PERMIT2, BASE_WETH9, BASE_POOL_MANAGER, BASE_UNIVERSAL_ROUTER])
+    const built = artifact.deployedBytecode.object.toLowerCase();
+    expect(code.length).to.equal(built.length);
+    const immutables = Object.values(artifact.deployedBytecode.immutableReferences ?? {}).flat();
+    const masked = (hex: string) => {
+      const bytes = hex.slice(2).split('');
+      for (const { start, length } of immutables) bytes.fill('0', start * 2, (start + length) * 2);
+      return bytes.join('');
+    };
+    expect(masked(code)).to.equal(masked(built));
+    const words = new Set(immutables.map(({ start }) => dataSlice(code, start, start + 32)));
+    const expected = Object.values(BASE_UNIVERSAL_ROUTER_PARAMETERS).map((value) => zeroPadValue(value, 32).toLowerCase());
+    expect([...words].sort()).to.deep.equal([...new Set(expected)].sort());
+    for (const word of [BASE_PERMIT2, BASE_WETH9, BASE_POOL_MANAGER])
       expect(code).to.include(zeroPadValue(word, 32).slice(2).toLowerCase());
-    const domain = TypedDataEncoder.hashDomain({ name, version, chainId, verifyingContract: BASE_UNIVERSAL_ROUTER });
-    expect(code).to.include(domain.slice(2));
 
+    // Permit2: the proxy's CREATE2 of the fixture's creation code, which caches chain id 8453 and its domain.
+    const fixture = permit2Fixture();
+    expect(getCreate2Address(CREATE2_DEPLOYER, PERMIT2_SALT, keccak256(fixture.initCode))).to.equal(BASE_PERMIT2);
     expect(await s.permit2.getAddress()).to.equal(BASE_PERMIT2);
-    expect(await s.permit2.getFunction('DOMAIN_SEPARATOR').staticCall()).to.equal(
-      TypedDataEncoder.hashDomain({ name: 'Permit2', chainId: 8453, verifyingContract: BASE_PERMIT2 }),
-    );
+    const domain = TypedDataEncoder.hashDomain({ name: 'Permit2', chainId: 8453, verifyingContract: BASE_PERMIT2 });
+    expect(await s.permit2.getFunction('DOMAIN_SEPARATOR').staticCall()).to.equal(domain);
+    const permit2Code = await ethers.provider.getCode(BASE_PERMIT2);
+    const cached = fixture.immutableReferences.map(({ start }) => dataSlice(permit2Code, start, start + 32));
+    expect(new Set(cached)).to.deep.equal(new Set([zeroPadValue('0x2105', 32), domain]));
+
     expect((await s.quoter.getAddress()).toLowerCase()).to.equal(BASE_V4_QUOTER.toLowerCase());
     expect(await s.quoter.getFunction('poolManager').staticCall()).to.equal(BASE_POOL_MANAGER);
   });

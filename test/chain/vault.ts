@@ -4,6 +4,7 @@ import { keccak256, toUtf8Bytes } from 'ethers';
 import { network } from 'hardhat';
 import type { Hex } from 'viem';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
+import { deployV4Artifact } from '../../scripts/uniswap-v4.ts';
 import type { FeeClaimerProbe } from '../../typechain-types/index.ts';
 import {
   claimAllocationAfterWindow,
@@ -288,6 +289,150 @@ describe('SongVault fees', function () {
       for (const account of [sinkAddress, s.creator.address, s.trader.address, ethers.ZeroAddress]) {
         await expect(s.vault.connect(s.trader).claimFor([id], account)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
       }
+    });
+  });
+
+  describe('token fee credits in the launch fee window', function () {
+    /**
+     * The review's measured case: a song launched at T (no allocation), a trader who bought in the
+     * pool at T + 2 sells it all back at T + 6, and a stranger collects at T + 8. The LP fees of
+     * the sells are song tokens, credited to the creator and the platform inside the window.
+     */
+    async function soldInWindow() {
+      const s = await deploySongmint(ethers);
+      const song = await mintAndLaunch(s, 'window', 0);
+      const launchedAt = BigInt((await s.vault.songOf(song.songId)).launchedAt);
+      await (await song.token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
+      await networkHelpers.time.setNextBlockTimestamp(launchedAt + 2n);
+      await (await swap(s.swapRouter, s.trader, song.poolKey, 'buyExactIn', 2n * ETH, 2n * ETH)).wait();
+      const bought = await song.token.balanceOf(s.trader.address);
+      await networkHelpers.time.setNextBlockTimestamp(launchedAt + 6n);
+      await (await swap(s.swapRouter, s.trader, song.poolKey, 'sellExactIn', bought)).wait();
+      await networkHelpers.time.setNextBlockTimestamp(launchedAt + 8n);
+      const c = collected(s, await (await s.vault.connect(s.stranger).collectFees(song.songId)).wait());
+      return { ...s, song, launchedAt, c };
+    }
+
+    it('claims by creator and platform before the window ends move no song token; ETH is paid; the tokens follow in full after it', async function () {
+      const s = await networkHelpers.loadFixture(soldInWindow);
+      const { songId, token } = s.song;
+      expect(s.c.creatorToken).to.be.greaterThan(0n);
+      expect(s.c.platformToken).to.be.greaterThan(0n);
+      const [creatorOwed, platformOwed] = await s.vault.feesOf(songId);
+      expect([creatorOwed.token, platformOwed.token]).to.deep.equal([s.c.creatorToken, s.c.platformToken]);
+      const vaultTokens = await token.balanceOf(s.vault.target);
+      expect(vaultTokens).to.equal(s.c.lpFeesToken);
+      const [creatorNow, platformNow] = await s.vault.claimableFeesOf(songId);
+      expect([creatorNow.eth, creatorNow.token, platformNow.eth, platformNow.token]).to.deep.equal([
+        creatorOwed.eth,
+        0n,
+        platformOwed.eth,
+        0n,
+      ]);
+
+      // T + 9 and T + 10: both parties claim inside the window; only ETH moves.
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 9n);
+      const byCreator = s.vault.connect(s.creator).claim([songId], s.creator.address);
+      await expect(byCreator).to.emit(s.vault, 'FeesClaimed').withArgs(songId, s.creator.address, s.creator.address, creatorOwed.eth, 0n);
+      await expect(byCreator).to.changeEtherBalance(ethers, s.vault.target, -creatorOwed.eth);
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 10n);
+      const byPlatform = s.vault.connect(s.platform).claim([songId], s.platform.address);
+      await expect(byPlatform)
+        .to.emit(s.vault, 'FeesClaimed')
+        .withArgs(songId, s.platform.address, s.platform.address, platformOwed.eth, 0n);
+      await expect(byPlatform).to.not.emit(token, 'Transfer');
+      for (const holder of [s.creator.address, s.platform.address]) expect(await token.balanceOf(holder)).to.equal(0n);
+      expect(await token.balanceOf(s.vault.target)).to.equal(vaultTokens);
+      const [creatorLeft, platformLeft] = await s.vault.feesOf(songId);
+      expect([creatorLeft.eth, creatorLeft.token, platformLeft.eth, platformLeft.token]).to.deep.equal([
+        0n,
+        s.c.creatorToken,
+        0n,
+        s.c.platformToken,
+      ]);
+      // Nothing else to pay in the window: the token credits alone are not claimable (claimFor too).
+      await expect(s.vault.connect(s.creator).claim([songId], s.creator.address)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
+      await expect(s.vault.connect(s.stranger).claimFor([songId], s.platform.address)).to.be.revertedWithCustomError(
+        s.vault,
+        'NothingToClaim',
+      );
+
+      // The window ends at launchedAt + LAUNCH_FEE_DURATION, as the allocation's.
+      const [, claimableAt] = await s.vault.allocationOf(songId);
+      expect(claimableAt).to.equal(s.launchedAt + (await s.vault.LAUNCH_FEE_DURATION()));
+      await networkHelpers.time.setNextBlockTimestamp(claimableAt - 1n);
+      await expect(s.vault.connect(s.creator).claim([songId], s.creator.address)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
+      await networkHelpers.time.setNextBlockTimestamp(claimableAt);
+      await networkHelpers.mine();
+      const [creatorOpen, platformOpen] = await s.vault.claimableFeesOf(songId);
+      expect([creatorOpen.token, platformOpen.token]).to.deep.equal([s.c.creatorToken, s.c.platformToken]);
+      await expect(s.vault.connect(s.creator).claim([songId], s.creator.address))
+        .to.emit(s.vault, 'FeesClaimed')
+        .withArgs(songId, s.creator.address, s.creator.address, 0n, s.c.creatorToken);
+      await expect(s.vault.connect(s.stranger).claimFor([songId], s.platform.address))
+        .to.emit(s.vault, 'FeesClaimed')
+        .withArgs(songId, s.platform.address, s.platform.address, 0n, s.c.platformToken);
+      expect(await token.balanceOf(s.creator.address)).to.equal(s.c.creatorToken);
+      expect(await token.balanceOf(s.platform.address)).to.equal(s.c.platformToken);
+      expect(await token.balanceOf(s.vault.target)).to.equal(0n);
+    });
+  });
+
+  describe('ERC-6909 claims that reach the token or the vault from outside', function () {
+    /** Mints `amount` of PoolManager ETH claims to `to`, paid by `from` (v4-core's PoolClaimsTest). */
+    async function giveEthClaims(s: Songmint, from: (typeof s)['stranger'], to: string, amount: bigint) {
+      const claims = await deployV4Artifact('PoolClaimsTest', from, [await s.poolManager.getAddress()]);
+      await (await claims.getFunction('deposit')(ethers.ZeroAddress, to, amount, { value: amount })).wait();
+    }
+
+    it('claims donated to a song token count as its hook fees (accruedSwapFees), and are collected and split as such', async function () {
+      const s = await networkHelpers.loadFixture(twoSongs);
+      const { songId, token } = s.first;
+      await buyAndSell(s, s.first.poolKey, ETH, 2_000_000n * ETH);
+      const charged = await s.vault.accruedSwapFees(songId);
+      const gift = 12_345_678_901n;
+      await giveEthClaims(s, s.stranger, await token.getAddress(), gift);
+      expect(await s.vault.accruedSwapFees(songId)).to.equal(charged + gift);
+      const c = collected(s, await (await s.vault.collectFees(songId)).wait());
+      expect(c.swapFeesEth).to.equal(charged + gift);
+      expect(c.creatorEth + c.platformEth).to.equal(c.lpFeesEth + charged + gift);
+      expect(await s.poolManager.getFunction('balanceOf')(await token.getAddress(), 0n)).to.equal(0n);
+    });
+
+    it('claims sent to the vault are no fees: collection ignores them, and only the owner sends them on (ClaimsRecovered)', async function () {
+      const s = await networkHelpers.loadFixture(twoSongs);
+      const vault = await s.vault.getAddress();
+      const claimsOf = (who: string) => s.poolManager.getFunction('balanceOf')(who, 0n) as Promise<bigint>;
+      await expect(s.vault.connect(s.platform).recoverClaims(0n, s.stranger.address))
+        .to.be.revertedWithCustomError(s.vault, 'NoClaimsHeld')
+        .withArgs(0n);
+      const stray = 7n * 10n ** 15n;
+      await giveEthClaims(s, s.stranger, vault, stray);
+      await buyAndSell(s, s.first.poolKey, ETH, 2_000_000n * ETH);
+      const charged = await s.vault.accruedSwapFees(s.first.songId);
+      const c = collected(s, await (await s.vault.collectFees(s.first.songId)).wait());
+      expect(c.swapFeesEth).to.equal(charged);
+      expect(await s.vault.accruedSwapFees(s.first.songId)).to.equal(charged);
+      expect(await claimsOf(vault)).to.equal(stray);
+
+      // Fees not yet collected stay with the song token: recovery cannot reach them.
+      await buyAndSell(s, s.second.poolKey, ETH / 2n, ETH);
+      const pending = await claimsOf(await s.second.token.getAddress());
+      expect(pending).to.be.greaterThan(0n);
+      for (const who of [s.stranger, s.creator]) {
+        await expect(s.vault.connect(who).recoverClaims(0n, who.address))
+          .to.be.revertedWithCustomError(s.vault, 'OwnableUnauthorizedAccount')
+          .withArgs(who.address);
+      }
+      await expect(s.vault.connect(s.platform).recoverClaims(0n, ethers.ZeroAddress)).to.be.revertedWithCustomError(s.vault, 'ZeroAddress');
+      await expect(s.vault.connect(s.platform).recoverClaims(0n, s.stranger.address))
+        .to.emit(s.vault, 'ClaimsRecovered')
+        .withArgs(0n, s.stranger.address, stray);
+      expect(await claimsOf(s.stranger.address)).to.equal(stray);
+      expect(await claimsOf(vault)).to.equal(0n);
+      expect(await claimsOf(await s.second.token.getAddress())).to.equal(pending);
+      const second = collected(s, await (await s.vault.collectFees(s.second.songId)).wait());
+      expect(second.swapFeesEth).to.equal(pending);
     });
   });
 

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { id3v2Length } from '../../inference/src/audio/id3-tag.ts';
-import { importAcestepExport } from '../../inference/src/model/acestep/import-export.ts';
+import { importAcestep } from '../../inference/src/model/acestep/import.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
 import { startStackWorker, startStorageStack } from '../oracle/storage-stack.ts';
@@ -32,7 +32,7 @@ describe('ACE-Step 1.5 behind the API', () => {
   before(async () => {
     modelDir = await makeTempDir('acestep-api');
     await cp(join(import.meta.dirname, '..', 'fixtures', 'acestep-export', 'exporter'), modelDir.path, { recursive: true });
-    const imported = await importAcestepExport({ dir: modelDir.path });
+    const imported = await importAcestep({ dir: modelDir.path });
     assert.ok(imported.ok, imported.ok ? '' : imported.error.message);
     stack = await startStorageStack({ modelLicence: policy });
     worker = await startStackWorker(stack, { MODEL_DIR: modelDir.path, MODEL_DEVICE: 'cpu', ENCODER_THREADS: '2' });

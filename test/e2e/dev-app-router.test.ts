@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { devAppRouter, ensureAppBuilt } from '../../scripts/dev-app.ts';
-import type { SongCard } from '../../scripts/dev-app.ts';
+import type { CreatorCard, SongCard } from '../../scripts/dev-app.ts';
 
 /** The web app as npm start serves it at /app (scripts/dev-app.ts), on loopback with its real build. */
 describe('the web app server (/app)', () => {
@@ -20,7 +20,11 @@ describe('the web app server (/app)', () => {
     ]);
     const songCard = (songId: bigint) =>
       songId === 9n ? Promise.reject(new Error('API down')) : Promise.resolve(cards.get(songId) ?? null);
-    app.use('/app', devAppRouter({ rpcUrl: 'http://127.0.0.1:8545', contracts: {}, developmentWallet: false }, { songCard }));
+    // One creator has a card (a cover from IPFS); any other address has none.
+    const creator = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+    const creatorCard = (address: string): Promise<CreatorCard | null> =>
+      Promise.resolve(address === creator ? { address, songs: 2, coins: 1, image: 'ipfs://bafkreicover' } : null);
+    app.use('/app', devAppRouter({ rpcUrl: 'http://127.0.0.1:8545', contracts: {}, developmentWallet: false }, { songCard, creatorCard }));
     // Stands in for the API's JSON 404 that follows the app in scripts/dev-stack.ts.
     app.use((_req, res) => {
       res.status(404).json({ error: { code: 'NOT_FOUND' } });
@@ -40,7 +44,14 @@ describe('the web app server (/app)', () => {
     const uploads = await page('/app/uploads');
     assert.equal(uploads.status, 200, 'the uploads view');
     assert.equal(await uploads.text(), app);
-    for (const path of ['/app/no-such-page', '/app/song/0', '/app/songs/12/extra']) {
+    for (const path of [
+      '/app/no-such-page',
+      '/app/song/0',
+      '/app/songs/12/extra',
+      '/app/song/8',
+      '/app/creator/0x12',
+      '/app/creator/not-an-address',
+    ]) {
       const missing = await page(path);
       assert.equal(missing.status, 404, path);
       assert.match(missing.headers.get('content-type') ?? '', /^text\/html/);
@@ -71,11 +82,27 @@ describe('the web app server (/app)', () => {
     assert.match(head, /<meta name="twitter:card" content="player">/);
     assert.match(head, new RegExp(`<meta name="twitter:player:stream" content="${base}/ipfs/bafkreiaudio">`));
     assert.doesNotMatch(html, /<script>/, 'the title cannot open a script');
-    // No card (not minted) or no answer (the API down): the plain page, still 200.
-    for (const path of ['/app/song/8', '/app/song/9']) {
-      const other = await page(path);
-      assert.equal(other.status, 200, path);
-      assert.equal(await other.text(), plain, path);
-    }
+    // No answer (the API down): the plain page, still 200 (the app reads the chain itself).
+    const unknown = await page('/app/song/9');
+    assert.equal(unknown.status, 200);
+    assert.equal(await unknown.text(), plain);
+  });
+
+  it("serves a creator's profile with its Open Graph tags, any address without a card as the plain page, and the portfolio page", async () => {
+    const plain = await (await page('/app/discover')).text();
+    const profile = await page('/app/creator/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+    assert.equal(profile.status, 200);
+    const head = (await profile.text()).split('</head>')[0] ?? '';
+    assert.match(head, /<title>0x3C44…93BC on Songmint<\/title>/);
+    assert.match(head, /<meta property="og:type" content="profile">/);
+    assert.match(head, /<meta property="og:description" content="2 songs minted, 1 coin launched on Songmint.">/);
+    assert.match(head, new RegExp(`<meta property="og:url" content="${base}/app/creator/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC">`));
+    assert.match(head, new RegExp(`<meta property="og:image" content="${base}/ipfs/bafkreicover">`));
+    const other = await page(`/app/creator/0x${'ab'.repeat(20)}`);
+    assert.equal(other.status, 200);
+    assert.equal(await other.text(), plain);
+    const portfolio = await page('/app/portfolio');
+    assert.equal(portfolio.status, 200);
+    assert.equal(await portfolio.text(), plain);
   });
 });

@@ -27,6 +27,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
+import { baseContracts, expectedBaseCode, formatVerification, verifyBase } from '../../scripts/verify-base.ts';
 import { localBase, localPublicClient } from './support/local-base.ts';
 
 /** Hardhat's dev account #2: a creator with ETH on the local chain. */
@@ -237,6 +238,52 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
     assert.ok((await allowance(chain.contracts.Permit2)) > 0n);
     await assert.rejects(buy(trader, { songId: 1n, amountIn: 1n, amountOut: 1n } as never), { code: 'INVALID_ARGUMENT' });
     await assert.rejects(sell(trader, { songId: 1n, amountIn: 1n, slippageBps: 10_001 }), { code: 'INVALID_ARGUMENT' });
+
+    // `npm run verify:base` against this chain (no Base endpoint here): every Base address holds
+    // the code a fresh simulated chain builds; then a changed immutable and a changed byte of code
+    // are each reported as such.
+    const expected = await expectedBaseCode();
+    const verified = await verifyBase(chain.rpcUrl, expected);
+    assert.equal(verified.chainId, 8453);
+    assert.deepEqual(
+      verified.checks.map((check) => [check.name, check.status]),
+      [
+        ['PoolManager', 'identical'],
+        ['UniversalRouter', 'identical'],
+        ['Permit2', 'identical'],
+        ['V4Quoter', 'identical'],
+        ['CREATE2 deployment proxy', 'identical'],
+      ],
+    );
+    assert.ok(verified.ok, formatVerification(verified));
+    const router = verified.checks[1]!;
+    const routerCode = expected.get(router.address)!;
+    const immutable = baseContracts()[1]!.immutables[0]!;
+    const at = 2 + immutable.start * 2;
+    const otherWord = `0x${'11'.repeat(32)}` as const;
+    await testClient.setCode({
+      address: router.address,
+      bytecode: `0x${routerCode.slice(2, at)}${otherWord.slice(2)}${routerCode.slice(at + 64)}`,
+    });
+    const quoter = verified.checks[3]!;
+    const quoterCode = expected.get(quoter.address)!;
+    await testClient.setCode({
+      address: quoter.address,
+      bytecode: `0x${quoterCode.slice(2, 20)}${quoterCode.slice(20, 22) === 'ff' ? '00' : 'ff'}${quoterCode.slice(22)}`,
+    });
+    const tampered = await verifyBase(chain.rpcUrl, expected);
+    assert.equal(tampered.ok, false);
+    const [, routerCheck, , quoterCheck] = tampered.checks;
+    assert.equal(routerCheck?.status, 'immutables differ');
+    assert.deepEqual(routerCheck?.immutables, [
+      { offset: immutable.start, expected: `0x${routerCode.slice(at, at + 64)}`, served: otherWord },
+    ]);
+    assert.equal(quoterCheck?.status, 'code differs');
+    assert.equal(quoterCheck?.firstDifference, 9);
+    assert.match(
+      formatVerification(tampered),
+      /MISMATCH {2}UniversalRouter .* same code, other immutables:\n {12}byte \d+: built 0x[0-9a-f]{64}, served 0x(11){32}/,
+    );
   } finally {
     await chain.stop();
   }

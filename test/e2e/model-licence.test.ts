@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
-import { writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
+import { writeTinyMusicgen } from '../support/tiny-models/musicgen.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
 import type { ModelLicencePolicy } from '../../oracle/src/domain/model-licence.ts';
 import { assertVariantAError } from '../oracle/helpers/shapes.ts';

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -20,6 +20,8 @@ import { chromiumMissing } from './support/browser.ts';
 import { checkDemoAgainstChainAndApi } from './support/demo-checks.ts';
 import { checkUploadBombs } from './support/upload-bombs-check.ts';
 import { walkTheWebApp } from './support/web-app-walk.ts';
+import { startHubServer } from '../inference/helpers/hub-server.ts';
+import { fixturePreset, XL_FIXTURE, XL_REPOS } from '../inference/helpers/xl-fixture.ts';
 
 const run = promisify(execFile);
 
@@ -204,9 +206,57 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   });
 });
 
-// The two stacks below share nothing (each its own ports and DATA_DIR, neither deploys the local
-// chain) and spend their time waiting on a stalled part: side by side they take as long as one.
-describe('npm start with a part that never becomes ready', { concurrency: true }, () => {
+// The stacks below share nothing (each its own ports and DATA_DIR, none deploys the local chain)
+// and spend most of their time waiting: side by side they take about as long as one.
+describe('npm start with a part that never becomes ready, and with MODEL=<preset>', { concurrency: true }, () => {
+  it('MODEL=<preset> fetches the XL Turbo files from the Hub (a local test double) on the first start, imports them and serves them: the worker runs the singing model', async () => {
+    const data = await makeTempDir('stack-model');
+    const hub = await startHubServer(Object.fromEntries(XL_REPOS.map((repo) => [repo, join(XL_FIXTURE, repo)])));
+    try {
+      const preset = join(data.path, 'preset.json');
+      await writeFile(preset, JSON.stringify(fixturePreset()));
+      const port = await freePortRun();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
+        env: stackEnv(port, data.path, {
+          MODEL: preset,
+          HF_ENDPOINT: hub.url,
+          CHAIN_RPC_URL: `http://127.0.0.1:${port + 2}`,
+          SONG_NFT_ADDRESS: `0x${'11'.repeat(20)}`,
+          LOG_LEVEL: 'silent',
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      const deadline = Date.now() + 240_000;
+      while (!output.includes('development stack is up') && child.exitCode === null) {
+        assert.ok(Date.now() < deadline, `no banner within 240 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      try {
+        assert.match(output, /acestep-1\.5-xl-turbo-fixture \(standard\) from http:\/\/127\.0\.0\.1:\d+: 17 files/, output);
+        assert.match(output, /disk: [\d.]+ kB still to download/);
+        assert.match(output, /\[#{20}\] 100% .*\/dit_decoder_xl_turbo_q4\.onnx\.data\.2/);
+        assert.match(output, /imported ace-step-1\.5-xl-turbo into .*models\/acestep-1\.5-xl-turbo-fixture/);
+        assert.match(
+          output,
+          /Model +ace-step-1\.5-xl-turbo \(acestep-1\.5-xl-turbo-fixture, standard quality\) in .*, fetched and imported now/,
+        );
+        const ready = readinessSchema.parse(await (await fetch(`http://127.0.0.1:${port}/health/ready`)).json());
+        assert.deepEqual(ready.checks.workers.models, ['ace-step-1.5-xl-turbo@1.5']);
+      } finally {
+        child.kill('SIGTERM');
+        assert.equal(await exited, 0);
+      }
+    } finally {
+      await hub.close();
+      await removeStandInCluster(data.path);
+      await data.remove();
+    }
+  });
+
   it('exits with an error naming the part, the step and the bound instead of waiting (SONGMINT_TEST_STALL=s3:2000)', async () => {
     const data = await makeTempDir('stack-stalled');
     try {

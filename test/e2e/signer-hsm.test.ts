@@ -20,6 +20,7 @@ import type { MintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { checkPlatformSigner, openPlatformSigner } from '../../oracle/src/chain/platform-signer.ts';
 import { createSignerStatus } from '../../oracle/src/chain/signer-status.ts';
 import { loadConfig } from '../../oracle/src/config.ts';
+import { createMetrics } from '../../oracle/src/http/metrics.ts';
 import { startOracle } from '../../oracle/src/main.ts';
 import { LOCAL_PLATFORM_SIGNER_KEY, startLocalChain } from '../../scripts/local-chain.ts';
 import type { LocalChain } from '../../scripts/local-chain.ts';
@@ -123,12 +124,13 @@ describe('mint signatures from an HSM (SoftHSM2) and KMS, minted on the local ch
       SONG_NFT_ADDRESS: songNft,
       LOG_LEVEL: 'silent',
     };
-    const wrongPin = loadConfig({ ...base, PLATFORM_SIGNER: token.uri('mint-2026', '999999') });
+    const wrongPin = loadConfig({ ...base, PLATFORM_SIGNER: token.uri('mint-2026', '99887766') });
     assert.ok(wrongPin.ok);
-    await assert.rejects(
-      startOracle(wrongPin.value, pino({ level: 'silent' })),
-      /PLATFORM_SIGNER: the PIN for token "songmint-test" is wrong/,
-    );
+    await assert.rejects(startOracle(wrongPin.value, pino({ level: 'silent' })), (error: Error) => {
+      assert.match(error.message, /PLATFORM_SIGNER: the PIN for token "songmint-test" is wrong/);
+      assert.ok(!error.message.includes('99887766'));
+      return true;
+    });
 
     const hsm = await open(token.uri('mint-2026'));
     const local = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
@@ -176,6 +178,10 @@ describe('mint signatures from an HSM (SoftHSM2) and KMS, minted on the local ch
       key: 'pkcs11:token=songmint-test;object=mint-2026',
     });
     assert.ok(!health.text.includes(token.pin));
+    // The oracle's mint_signer_info (main.ts gives createMetrics the signer's reference) names the key, not the PIN.
+    const metrics = await createMetrics(stack.app.db, { signer: { backend: hsm.backend, key: hsm.keyReference } }).registry.metrics();
+    assert.match(metrics, /mint_signer_info\{backend="pkcs11",key="pkcs11:token=songmint-test;object=mint-2026"\} 1/);
+    assert.ok(!metrics.includes(token.pin));
 
     const job = await stack.seedJob(creator.userId, creator.address);
     assert.equal(await mint(job, await signedFor(job)), 'success');

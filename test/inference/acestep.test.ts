@@ -1,8 +1,10 @@
 /**
- * The ACE-Step 1.5 backend on the tiny ACE-Step-1.5-format model the project builds (the DiT-only
- * layout's graph names, ranks and dtypes, small widths, seeded random weights): the sampler
- * against a reference computed here, the prompt templates, the start-up checks that name the
- * first mismatch, `npm run model:check`, and whole songs rendered by the real backend.
+ * The ACE-Step 1.5 backend on the tiny model the project builds in the public exporter's 2B layout
+ * (test/support/tiny-models/acestep.ts: the layout table's names, ranks and dtypes, small widths,
+ * seeded random weights): the sampler against a reference computed here, the prompt templates, the
+ * edits' arithmetic against the reference's (repaint strength, soft masks, silence padding), the
+ * start-up checks that name the first mismatch (binding by exact names, the refusal showing the
+ * expected and found interface side by side), `npm run model:check`, and whole songs.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -24,9 +26,13 @@ import {
   promptMetadata,
 } from '../../inference/src/model/acestep/prompt.ts';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { tinyAcestepFiles, writeTinyAcestep } from '../../inference/src/model/acestep/tiny-export.ts';
-import type { SessionValue } from '../../inference/src/model/acestep/validate.ts';
-import { bindGraph } from '../../inference/src/model/acestep/validate.ts';
+import { tinyAcestepFiles, writeTinyAcestep } from '../support/tiny-models/acestep.ts';
+import type { SessionValue } from '../../inference/src/model/acestep/bind.ts';
+import { bindGraph } from '../../inference/src/model/acestep/bind.ts';
+import { padWithSilence, silenceFrames } from '../../inference/src/model/acestep/condition.ts';
+import { injectionSteps, planRepaint, repaintConfig, roundHalfEven, softMask } from '../../inference/src/model/acestep/edits.ts';
+import { EXPORTER_2B, XL_TURBO } from '../../inference/src/model/acestep/layouts.ts';
+import { MIN_LATENT_FRAMES, latentFrames } from '../../inference/src/model/acestep/sampling.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
@@ -236,15 +242,20 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
     assert.notDeepEqual(caption.pcm.channels[0], sung.pcm.channels[0], 'the BPM in the metadata block conditions the song');
   });
 
-  it('pads an odd latent length to the DiT patch size and crops it back; VAE chunks give the samples of one call', async () => {
-    const odd = await model.render({ ...REQUEST, durationSeconds: 1 }, signal);
-    assert.equal(odd.conditioning.latent_frames, 25);
-    assert.equal(odd.pcm.channels[0]?.length, 48_000);
+  it('runs the DiT on at least 128 frames and an odd length padded to the patch size, both cropped back; VAE chunks give the samples of one call', async () => {
+    // 1 s is 25 frames: the loop runs on 128 (the reference's max(128, length)) and keeps the first 25.
+    const short = await model.render({ ...REQUEST, durationSeconds: 1 }, signal);
+    assert.equal(short.conditioning.latent_frames, 25);
+    assert.equal(short.pcm.channels[0]?.length, 48_000);
+    // 7 s is 175 frames, odd: the DiT (which reshapes frame pairs) gets 176 and the velocity is cropped back.
+    const odd = await model.render({ ...REQUEST, durationSeconds: 7 }, signal);
+    assert.equal(odd.conditioning.latent_frames, 175);
+    assert.equal(odd.pcm.channels[0]?.length, 7 * 48_000);
     await writeTinyAcestep(join(dir.path, 'one-chunk'), { vaeChunkFrames: 1000 });
     const whole = await load(join(dir.path, 'one-chunk'));
     try {
-      const single = await whole.render({ ...REQUEST, durationSeconds: 1 }, signal);
-      assert.deepEqual(single.pcm.channels, odd.pcm.channels);
+      assert.deepEqual((await whole.render({ ...REQUEST, durationSeconds: 1 }, signal)).pcm.channels, short.pcm.channels);
+      assert.deepEqual((await whole.render({ ...REQUEST, durationSeconds: 7 }, signal)).pcm.channels, odd.pcm.channels);
     } finally {
       await whole.release();
     }
@@ -276,6 +287,14 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
       signal,
     );
     assert.equal(repainted.conditioning.caption_tokens, tokens(REPAINT_INSTRUCTION));
+    // Outside the range and its 0.025 s crossfade the repaint plays the source's own samples.
+    const [edge, end] = [Math.round(0.975 * 48_000), Math.round(2.025 * 48_000)];
+    for (const [ch, channel] of repainted.pcm.channels.entries()) {
+      const original = source.pcm.channels[ch] ?? new Float32Array();
+      assert.deepEqual(channel.subarray(0, edge), original.subarray(0, edge), 'before the crossfade: the source');
+      assert.deepEqual(channel.subarray(end), original.subarray(end), 'after the crossfade: the source');
+      assert.notDeepEqual(channel.subarray(48_000, 96_000), original.subarray(48_000, 96_000), 'the range is new');
+    }
     assert.notEqual(tokens(REPAINT_INSTRUCTION), tokens(COVER_INSTRUCTION));
     const ofOther = await remix(1, otherSource.kept);
     assert.notDeepEqual(ofOther.pcm.channels[0], full.pcm.channels[0], 'another source, another remix');
@@ -287,7 +306,7 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
     await writeTinyAcestep(join(dir.path, 'no-detokenizer'), { optionalGraphs: ['audio_tokenizer'] });
     const lacking = await load(join(dir.path, 'no-detokenizer'));
     try {
-      const lack = /^remix needs the audio_tokenizer and audio_detokenizer graphs .*; the model directory has no audio_detokenizer$/;
+      const lack = /^remix needs the audio_tokenizer and audio_detokenizer graphs .*; the model directory has no audio_detokenizer\.onnx$/;
       assert.match(lacking.editSupport.remix ?? '', lack);
       assert.equal(lacking.editSupport.repaint, null);
       await assert.rejects(
@@ -331,8 +350,10 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
     const result = decodeKeptLatents(repainted.kept ?? new Uint8Array());
     assert.ok(result.ok);
     const C = 8;
-    assert.deepEqual(result.value.data.subarray(0, 25 * C), frames.subarray(0, 25 * C), 'frames before 1 s: the encoded upload');
-    assert.deepEqual(result.value.data.subarray(50 * C), frames.subarray(50 * C), 'frames after 2 s: the encoded upload');
+    // The range is frames [25, 50); 12 frames each side blend (the reference's crossfade at strength 0.5).
+    assert.deepEqual(result.value.data.subarray(0, 13 * C), frames.subarray(0, 13 * C), 'frames before the blend: the encoded upload');
+    assert.deepEqual(result.value.data.subarray(62 * C), frames.subarray(62 * C), 'frames after the blend: the encoded upload');
+    assert.notDeepEqual(result.value.data.subarray(24 * C, 25 * C), frames.subarray(24 * C, 25 * C), 'the frame next to the range blends');
     assert.notDeepEqual(result.value.data.subarray(35 * C, 40 * C), frames.subarray(35 * C, 40 * C), 'the range is new');
 
     // Windows of the decoder's tiling give the frames of one call (the tiny encoder is frame-local).
@@ -344,10 +365,10 @@ describe('the tiny ACE-Step-1.5-format model and the backend', () => {
       const whole = decodeKeptLatents(await oneWindow.importAudio({ sampleRate: 44_100, channels: [mono] }, signal));
       assert.ok(whole.ok);
       assert.deepEqual(whole.value.data, frames);
-      assert.match(lacking.importSupport ?? '', /needs a vae_encoder graph .*no vae_encoder graph$/);
+      assert.match(lacking.importSupport ?? '', /needs a vae_encoder graph .*no vae_encoder\.onnx$/);
       await assert.rejects(
         lacking.importAudio({ sampleRate: 44_100, channels: [mono] }, signal),
-        (error: unknown) => error instanceof EditUnsupportedError && /no vae_encoder graph/.test(error.message),
+        (error: unknown) => error instanceof EditUnsupportedError && /no vae_encoder\.onnx/.test(error.message),
       );
     } finally {
       await Promise.all([oneWindow.release(), lacking.release()]);
@@ -415,28 +436,11 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     assert.ok(loaded.error.message.includes(sha256(bytes)));
   });
 
-  it('fails on a graph whose input has another name, naming the graph, the input and what it found', async () => {
-    const broken = await copy('wrong-input');
-    const path = join(broken, 'condition_encoder.onnx');
-    // Same length, so the protobuf stays well formed: the graph now takes `lyric_attention_masq`.
-    const bytes = Buffer.from(
-      (await readFile(path)).toString('latin1').replaceAll('lyric_attention_mask', 'lyric_attention_masq'),
-      'latin1',
-    );
-    await writeFile(path, bytes);
-    await editManifest(broken, (m) => {
-      const graph = m.graphs.condition_encoder;
-      if (graph !== undefined) graph.sha256 = sha256(bytes);
-    });
-    const loaded = await failure(broken);
-    assert.equal(loaded.error.code, 'MODEL_LAYOUT_INVALID');
-    assert.match(loaded.error.message, /graph condition_encoder: input lyric_attention_mask expected, found .*lyric_attention_masq/);
-  });
-
   /** A copy whose graph has `from` renamed to `to` (same length, so the protobuf stays well formed), its sha256 updated. */
   const renamedInGraph = async (name: string, graph: string, from: string, to: string): Promise<string> => {
     const target = await copy(name);
-    const path = join(target, `${graph}.onnx`);
+    const file = EXPORTER_2B.graphs[graph as 'dit']?.files[0]?.file ?? `${graph}.onnx`;
+    const path = join(target, file);
     const bytes = Buffer.from((await readFile(path)).toString('latin1').replaceAll(from, to), 'latin1');
     await writeFile(path, bytes);
     await editManifest(target, (m) => {
@@ -446,29 +450,34 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     return target;
   };
 
-  it("binds a graph's only output whatever its name, and refuses a second graph output the role lacks", async () => {
-    const renamed = await renamedInGraph('vae-output', 'vae_decoder', 'waveform', 'wavefork');
-    await rm(join(renamed, IO_CONTRACT_CORE_FILE));
-    const model = await load(renamed);
-    try {
-      const song = await model.render({ ...REQUEST, durationSeconds: 1 }, signal);
-      assert.equal(song.pcm.channels[0]?.length, 48_000);
-    } finally {
-      await model.release();
-    }
-    const condition = await renamedInGraph('condition-output', 'condition_encoder', 'context_latents', 'context_latentX');
+  it('refuses a graph whose input has another name, with the expected and found interface side by side', async () => {
+    const broken = await renamedInGraph('wrong-input', 'condition_encoder', 'lyric_attention_mask', 'lyric_attention_masq');
+    const loaded = await failure(broken);
+    assert.equal(loaded.error.code, 'MODEL_LAYOUT_INVALID');
+    const lines = loaded.error.message.split('\n');
     assert.match(
-      (await failure(condition)).error.message,
-      /graph condition_encoder: output context_latents expected, found encoder_hidden_states, encoder_attention_mask, context_latentX/,
+      lines[0] ?? '',
+      /^graph condition_encoder \(condition_encoder\.onnx\) does not have the ACE-Step 1\.5 turbo \(2B\), the public exporter's directory interface \(2 differences\):$/,
+    );
+    assert.match(loaded.error.message, /✗ input lyric_attention_mask float32 \[batch, lyric_tokens\] +\(none\) <- missing/);
+    assert.match(loaded.error.message, /✗ input \(none\) +lyric_attention_masq float32 \[batch, lyric_tokens\] <- not in the layout/);
+    assert.match(
+      loaded.error.message,
+      /  {3}input text_attention_mask float32 \[batch, caption_tokens\] +text_attention_mask float32/,
+      'matching lines shown too',
     );
   });
 
-  it('fails on an input no role feeds, a width that disagrees, or an io_contract_core.json that is not the graph', async () => {
-    const unknown = await renamedInGraph('unknown-input', 'condition_encoder', 'silence_latent', 'silence_latenX');
-    assert.match(
-      (await failure(unknown)).error.message,
-      /graph condition_encoder: input silence_latenX plays no role the backend can feed/,
-    );
+  it("refuses an output under another name (no binding a graph's only output whatever its name), an unknown input, a width that disagrees, and an io_contract_core.json that is not the graph", async () => {
+    const vae = await renamedInGraph('vae-output', 'vae_decoder', 'audio', 'audiX');
+    await rm(join(vae, IO_CONTRACT_CORE_FILE));
+    const refused = (await failure(vae)).error.message;
+    assert.match(refused, /✗ output audio float32 \[batch, 2, samples\] +\(none\) <- missing/);
+    assert.match(refused, /✗ output \(none\) +audiX float32/);
+
+    const unknown = await renamedInGraph('unknown-input', 'dit', 'timestep_r', 'timestep_x');
+    await rm(join(unknown, IO_CONTRACT_CORE_FILE));
+    assert.match((await failure(unknown)).error.message, /✗ input \(none\) +timestep_x float32 \[batch\] <- not in the layout/);
 
     const widths = await copy('manifest-widths');
     await editManifest(widths, (m) => {
@@ -476,7 +485,7 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     });
     assert.match(
       (await failure(widths)).error.message,
-      /graph condition_encoder output encoder_hidden_states: dimension 2 expected encoder_hidden=2048, found 24/,
+      /✗ output encoder_hidden_states float32 \[batch, condition_tokens, encoder_hidden=2048\] +encoder_hidden_states float32 \[batch, condition_tokens, 24\] <- dimension 2 is 24, expected encoder_hidden=2048/,
     );
 
     const io = await copy('io-contract');
@@ -485,7 +494,7 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     await writeFile(join(io, IO_CONTRACT_CORE_FILE), JSON.stringify(contract));
     assert.match(
       (await failure(io)).error.message,
-      /graph dit_decoder: the ONNX file declares input encoder_attention_mask, io_contract_core\.json lists/,
+      /graph dit: the ONNX file declares input encoder_attention_mask, io_contract_core\.json lists/,
     );
   });
 
@@ -494,7 +503,10 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
     await editManifest(swapped, (m) => {
       m.graphs.audio_tokenizer = m.graphs.audio_detokenizer!;
     });
-    assert.match((await failure(swapped)).error.message, /graph audio_tokenizer: input hidden_states expected, found quantized/);
+    assert.match(
+      (await failure(swapped)).error.message,
+      /graph audio_tokenizer \(audio_detokenizer\.onnx\) does not have [\s\S]*✗ input hidden_states float32 \[batch, frames, latent_channels=8\] +\(none\) <- missing/,
+    );
 
     const wide = await copy('wide-detokenizer');
     const g = new GraphBuilder('');
@@ -526,62 +538,103 @@ describe('ACE-Step directory checks (worker start and npm run model:check)', () 
   });
 });
 
-describe('binding the split encoder graphs, whose tensor names nobody publishes', () => {
+describe('binding by exact names (layouts.ts), and the reference arithmetic of the loop and the edits', () => {
   const dims = { text_hidden: 16, latent_channels: 8, context_channels: 16, encoder_hidden: 24, timbre_frames: 12 };
   const value = (name: string, type: string, shape: (number | string)[]): SessionValue => ({ name, type, shape });
 
-  it('binds by dtype and rank, then alike tensors by position', () => {
-    const lyric = bindGraph(
-      'lyric_encoder',
+  it("binds the XL Turbo DiT's four inputs (no masks, no timestep_r) and a float is_covers as normal; refuses the 2B DiT's seven there", () => {
+    const xl = [
+      value('hidden_states', 'float32', ['batch', 'frames', 8]),
+      value('timestep', 'float32', ['batch']),
+      value('encoder_hidden_states', 'float32', ['batch', 'tokens', 24]),
+      value('context_latents', 'float32', ['batch', 'frames', 16]),
+    ];
+    const velocity = [value('velocity', 'float32', ['batch', 'frames', 8])];
+    const bound = bindGraph(XL_TURBO, 'dit', 'dit_decoder_xl_turbo_q4.onnx', dims, xl, velocity);
+    assert.ok(bound.ok, bound.ok ? '' : bound.error.message);
+    assert.deepEqual([...bound.value.inputs.keys()], ['hidden_states', 'timestep', 'encoder_hidden_states', 'context_latents']);
+    assert.deepEqual(bound.value.outputs.get('velocity'), { name: 'velocity', type: 'float32' });
+    // The 2B DiT (masks, timestep_r, `vt`) is not the XL interface, and the other way round.
+    const twoB = bindGraph(
+      XL_TURBO,
+      'dit',
+      'dit_decoder_xl_turbo_q4.onnx',
       dims,
-      [value('mask', 'int64', ['B', 'T']), value('embeds', 'float32', ['B', 'T', 16])],
-      [value('out', 'float16', ['B', 'T', 24])],
+      [...xl, value('timestep_r', 'float32', ['batch']), value('attention_mask', 'float32', ['batch', 'frames'])],
+      [value('vt', 'float32', ['batch', 'frames', 8])],
     );
-    assert.ok(lyric.ok, lyric.ok ? '' : lyric.error.message);
-    assert.deepEqual(lyric.value.inputs.get('attention_mask'), { name: 'mask', type: 'int64' });
-    assert.deepEqual(lyric.value.inputs.get('inputs_embeds'), { name: 'embeds', type: 'float32' });
-    assert.deepEqual(lyric.value.outputs.get('last_hidden_state'), { name: 'out', type: 'float16' });
-    // Shapes undeclared and both float: the declared order settles it (embeddings first, as the reference's forward).
-    const positional = bindGraph(
-      'lyric_encoder',
-      dims,
-      [value('a', 'float32', []), value('b', 'float32', [])],
-      [value('o', 'float32', [])],
-    );
-    assert.ok(positional.ok, positional.ok ? '' : positional.error.message);
-    assert.equal(positional.value.inputs.get('inputs_embeds')?.name, 'a');
-    assert.equal(positional.value.inputs.get('attention_mask')?.name, 'b');
-    // The timbre mask output is optional; the states are still checked against the widths.
-    const timbre = bindGraph(
-      'timbre_encoder',
-      dims,
-      [value('order', 'int64', ['N']), value('latents', 'float32', ['N', 12, 8])],
-      [value('timbre', 'float32', [1, 'N', 24])],
-    );
-    assert.ok(timbre.ok, timbre.ok ? '' : timbre.error.message);
-    assert.equal(timbre.value.outputs.has('timbre_embs_mask'), false);
-    const wrongWidth = bindGraph(
-      'timbre_encoder',
-      dims,
-      [value('order', 'int64', ['N']), value('latents', 'float32', ['N', 12, 9])],
-      [value('timbre', 'float32', [1, 'N', 24])],
-    );
-    assert.ok(!wrongWidth.ok);
-    assert.match(wrongWidth.error.message, /graph timbre_encoder input latents: dimension 2 expected latent_channels=8, found 9/);
+    assert.ok(!twoB.ok);
+    assert.match(twoB.error.message, /\(4 differences\)/);
+    const missingMasks = bindGraph(EXPORTER_2B, 'dit', 'dit_decoder.onnx', dims, xl, velocity);
+    assert.ok(!missingMasks.ok);
+    assert.match(missingMasks.error.message, /✗ input encoder_attention_mask float32 \[batch, condition_tokens\] +\(none\) <- missing/);
+    // `is_covers`: bool in the exporter's graph, float32 in the XL one.
+    const cover = (layout: typeof XL_TURBO, type: string) =>
+      bindGraph(layout, 'condition_encoder', 'c.onnx', dims, [value('is_covers', type, ['batch'])], []).ok ||
+      !/is_covers[^\n]*<- dtype/.test(
+        (
+          bindGraph(layout, 'condition_encoder', 'c.onnx', dims, [value('is_covers', type, ['batch'])], []) as {
+            error: { message: string };
+          }
+        ).error.message,
+      );
+    assert.ok(cover(XL_TURBO, 'float32') && cover(EXPORTER_2B, 'bool'));
+    assert.ok(!cover(XL_TURBO, 'bool') && !cover(EXPORTER_2B, 'float32'));
   });
 
-  it('refuses an output two tensors could play, naming the graph', () => {
-    const bound = bindGraph(
-      'text_projector',
+  it('refuses a rank or dtype that differs, naming what it found', () => {
+    const refused = bindGraph(
+      XL_TURBO,
+      'text_encoder',
+      'onnx/text_encoder_q4.onnx',
       dims,
-      [value('hidden', 'float32', ['B', 'T', 16])],
-      [value('first', 'float32', ['B', 'T', 24]), value('second', 'float32', ['B', 'T', 24])],
+      [value('input_ids', 'int32', ['batch', 'tokens'])],
+      [value('hidden_states', 'float32', ['batch', 16])],
     );
-    assert.ok(!bound.ok);
-    assert.equal(bound.error.code, 'MODEL_LAYOUT_INVALID');
+    assert.ok(!refused.ok);
     assert.match(
-      bound.error.message,
-      /graph text_projector: output text_states cannot be bound unambiguously: first \(float32, rank 3\) and second \(float32, rank 3\) could each play it/,
+      refused.error.message,
+      /✗ input input_ids int64 \[batch, caption_tokens\] +input_ids int32 \[batch, tokens\] <- dtype int32, expected int64/,
     );
+    assert.match(
+      refused.error.message,
+      /✗ output hidden_states float32\|float16 \[batch, caption_tokens, text_hidden=16\] +hidden_states float32 \[batch, 16\] <- rank 2, expected 3/,
+    );
+  });
+
+  it('pads the loop to at least 128 frames with the silence latent, as the reference: its first frames after a source, tiled for text-to-music', () => {
+    assert.equal(MIN_LATENT_FRAMES, 128);
+    assert.deepEqual([latentFrames(25), latentFrames(128), latentFrames(175)], [128, 128, 175]);
+    const silence = { data: Float32Array.from({ length: 3 * 2 }, (_, i) => 100 + i), frames: 3, channels: 2 };
+    assert.deepEqual(Array.from(silenceFrames(silence, 4)), [100, 101, 102, 103, 104, 105, 100, 101]);
+    // A 2-frame source padded to 5: then the silence latent's frames 0, 1, 2 (not 2, 3, 4: `cat([latent, silence[:pad]])`).
+    assert.deepEqual(
+      Array.from(padWithSilence(Float32Array.from([1, 2, 3, 4]), 2, 5, silence)),
+      [1, 2, 3, 4, 100, 101, 102, 103, 104, 105],
+    );
+  });
+
+  it("resolves the reference's repaint settings at its default strength: injection 0.5, 12 crossfade frames (Python's round(12.5)), 0.025 s", () => {
+    assert.deepEqual(repaintConfig(), { injectionRatio: 0.5, crossfadeFrames: 12, waveformCrossfadeSeconds: 0.025 });
+    assert.deepEqual(repaintConfig(0), { injectionRatio: 1, crossfadeFrames: 25, waveformCrossfadeSeconds: 0.05 });
+    assert.deepEqual(repaintConfig(1), { injectionRatio: 0, crossfadeFrames: 0, waveformCrossfadeSeconds: 0 });
+    assert.deepEqual([0.5, 1.5, 2.5, 12.5, 2.6, -0.4].map(roundHalfEven), [0, 2, 2, 12, 3, 0]);
+    assert.equal(injectionSteps(repaintConfig(), 8), 4);
+    assert.equal(injectionSteps(repaintConfig(), 27), 14, 'round(13.5) = 14');
+  });
+
+  it('blends over ramps outside the repainted range (linspace(0, 1, n + 2)[1:-1]), the rest 0 or 1; no ramp over the whole song', () => {
+    assert.deepEqual(Array.from(softMask(10, 4, 6, 3)), [0, 0.25, 0.5, 0.75, 1, 1, 0.75, 0.5, 0.25, 0]);
+    // At the song's edges the ramp is what fits; an extend's range runs to the end: one ramp, on the source's right side.
+    assert.deepEqual(Array.from(softMask(6, 1, 6, 3)), [0.5, 1, 1, 1, 1, 1]);
+    assert.deepEqual(Array.from(softMask(8, 5, 8, 2)), [0, 0, 0, 1 / 3, 2 / 3, 1, 1, 1].map(Math.fround));
+    assert.deepEqual(Array.from(softMask(4, 0, 4, 2)), [1, 1, 1, 1]);
+    // A repaint plan: the clean source padded with the silence latent's first frames, the range silenced at its positions.
+    const silence = { data: Float32Array.from({ length: 4 * 1 }, (_, i) => 10 + i), frames: 4, channels: 1 };
+    const plan = planRepaint(Float32Array.from([1, 2, 3, 4, 5]), 5, 1, 3, 7, silence);
+    assert.deepEqual(Array.from(plan.clean), [1, 2, 3, 4, 5, 10, 11]);
+    assert.deepEqual(Array.from(plan.source), [1, 11, 12, 4, 5, 10, 11]);
+    assert.deepEqual(Array.from(plan.chunkMask), [0, 1, 1, 0, 0, 0, 0]);
+    assert.deepEqual(Array.from(plan.generate), [0, 1, 1, 0, 0, 0, 0]);
   });
 });

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
-import { writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
+import { writeTinyMusicgen } from '../support/tiny-models/musicgen.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
 import type { Stack } from './helpers/stack.ts';
 import { allCompleted, startStack } from './helpers/stack.ts';

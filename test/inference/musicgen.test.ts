@@ -20,7 +20,7 @@ import { GRAPH_FILES, readMusicgenSpec } from '../../inference/src/model/musicge
 import { MUSICGEN_OUTPUT_RATE, loadMusicgenModel } from '../../inference/src/model/musicgen/musicgen-model.ts';
 import { guidedLogits, sampleToken } from '../../inference/src/model/musicgen/sampler.ts';
 import { seededRandom } from '../../inference/src/model/seed.ts';
-import { TINY_DIMS, tinyMusicgenFiles, writeTinyMusicgen } from '../../inference/src/model/musicgen/tiny-export.ts';
+import { TINY_DIMS, tinyMusicgenFiles, writeTinyMusicgen } from '../support/tiny-models/musicgen.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 
 const TOKENS = { bos: 64, pad: 64 };

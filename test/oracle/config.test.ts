@@ -103,6 +103,13 @@ describe('configuration from the environment', () => {
       '0x498581fF718922c3f8e6A244956aF099B2652b2b',
       "Uniswap v4's PoolManager on Base by default",
     );
+    assert.equal(pools.value.ETH_USD_FEED_ADDRESS, undefined, 'no ETH/USD feed unless one is named: ETH only');
+    const feedAlone = loadConfig({ ETH_USD_FEED_ADDRESS: '0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70' });
+    assert.ok(!feedAlone.ok);
+    assert.match(
+      feedAlone.error.problems.join('\n'),
+      /ETH_USD_FEED_ADDRESS: ETH_USD_FEED_ADDRESS needs CHAIN_RPC_URL and SONG_VAULT_ADDRESS/,
+    );
   });
 
   it('parses CORS_ORIGINS as * or a list of origins', () => {

@@ -150,6 +150,13 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     );
     const others = await song(other, 10);
     await app.db.none(`UPDATE generation_jobs SET ${completed(others)} WHERE id = $1`, [others.slice(4)]);
+    const trashed = await song(free, 10);
+    await app.db.none(`UPDATE generation_jobs SET ${completed(trashed)}, deleted_at = now() WHERE id = $1`, [trashed.slice(4)]);
+    // The source's name and the lyrics it was sung with: what its edits take (issue 45, items 7 and 8).
+    await app.db.none(`UPDATE generation_jobs SET title = 'Night rain', used_lyrics = $2 WHERE id = $1`, [
+      source.slice(4),
+      '[verse]\nrain on the glass',
+    ]);
     await app.db.none(`UPDATE worker_heartbeats SET edit_tasks = $1`, [
       JSON.stringify({ extend: null, repaint: null, remix: 'the model directory has no audio_tokenizer graph' }),
     ]);
@@ -163,6 +170,7 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
       ['EDIT_001', 404, { source_job_id: 'not-a-job', task: 'extend' }, 20],
       ['EDIT_002', 409, { source_job_id: queued, task: 'extend' }, 20],
       ['EDIT_003', 410, { source_job_id: purged, task: 'extend' }, 20],
+      ['LIBRARY_002', 409, { source_job_id: trashed, task: 'extend' }, 20],
       ['EDIT_003', 410, { source_job_id: unkept, task: 'extend' }, 20],
       ['EDIT_004', 400, { source_job_id: source, task: 'extend' }, 10],
       ['EDIT_004', 400, { source_job_id: source, task: 'repaint', start: 8, end: 12 }, 10],
@@ -209,6 +217,16 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
       20,
     );
     assert.equal((await counters()).daily_generations, before.counters.daily_generations + 2, 'an edit is charged as a generation');
+    // Each edit is named after its source and what was done, and keeps the lyrics the source was made with.
+    const inherited = await app.db.map(
+      'SELECT title, lyrics FROM generation_jobs WHERE id = ANY($1::uuid[]) ORDER BY created_at',
+      [[accepted.jobId.slice(4), extension.jobId.slice(4)]],
+      (row: { title: string; lyrics: string }) => [row.title, row.lyrics],
+    );
+    assert.deepEqual(inherited, [
+      ['Night rain (repainted 4–6 s)', '[verse]\nrain on the glass'],
+      ['Night rain (extended +10 s)', '[verse]\nrain on the glass'],
+    ]);
 
     // Where each edit came from: `edit_of` on the job status and in the job list, null for a song that is no edit.
     await app.db.none(`UPDATE generation_jobs SET ${completed(accepted.jobId)} WHERE id = $1`, [accepted.jobId.slice(4)]);
@@ -217,7 +235,9 @@ describe('POST /api/generate and GET /api/generate/{job_id}', () => {
     assert.deepEqual(repainted.edit_of, { job_id: source, upload_id: null, task: 'repaint', start: 4, end: 6, strength: null });
     const original = jobStatusSchema.parse((await app.request(`/api/generate/${source}`, { token: free.token })).body);
     assert.ok(original.status === JOB_STATUS.completed && original.edit_of === null);
-    const listed = jobListSchema.parse((await app.request('/api/generate?limit=100', { token: free.token })).body).jobs;
+    const listAnswer = await app.request('/api/generate?limit=100', { token: free.token });
+    assert.equal(listAnswer.status, 200, listAnswer.text);
+    const listed = jobListSchema.parse(listAnswer.body).jobs;
     const editOf = (id: string) => listed.find((job) => job.job_id === id)?.edit_of;
     assert.deepEqual(editOf(extension.jobId), { job_id: source, upload_id: null, task: 'extend', start: null, end: null, strength: null });
     assert.deepEqual(editOf(accepted.jobId), repainted.edit_of);

@@ -17,7 +17,11 @@ import {
   jobCancelledSchema,
   jobListSchema,
   jobStatusSchema,
+  jobSummarySchema,
+  profileSchema,
 } from '../../oracle/src/http/schemas.ts';
+import { recordSongMinted } from '../../oracle/src/chain/watcher.ts';
+import { findExpiredAudio } from '../../core/src/jobs/job-state.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
@@ -25,6 +29,7 @@ import type { StorageStack } from './storage-stack.ts';
 import { readC2pa } from '../support/c2pa.ts';
 import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
 import { encodeCursor } from '../../oracle/src/domain/job-list.ts';
+import { parse as parseContentDisposition } from 'content-disposition';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -244,7 +249,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     const refused = await stack.app.request(`/api/generate/${first}/download/wav`, { token: bob.token });
     assert.equal(refused.status, 404, refused.text);
     assertVariantAError(refused.body, 'NOT_FOUND');
-    const badFormat = await stack.app.request(`/api/generate/${first}/download/mp4`, { token: alice.token });
+    const badFormat = await stack.app.request(`/api/generate/${first}/download/ogg`, { token: alice.token });
     assert.equal(badFormat.status, 400, badFormat.text);
     assertVariantAError(badFormat.body, 'VALIDATION_ERROR');
     const files: Record<string, Uint8Array> = {};
@@ -255,6 +260,13 @@ describe('job cancel, list and provenance (real worker)', () => {
       assert.deepEqual([link.job_id, link.format, link.bytes], [first, file.format, file.bytes]);
       const fetched = await fetch(link.url);
       assert.equal(fetched.status, 200);
+      // Saved, not played: an attachment named after the song (read back by jshttp's parser).
+      const disposition = parseContentDisposition(fetched.headers.get('content-disposition') ?? '');
+      assert.deepEqual(
+        [disposition.type, disposition.parameters.filename],
+        ['attachment', `same sound, one mint - ${first.slice(4, 12)}.${file.format}`],
+      );
+      assert.equal(link.file_name, disposition.parameters.filename);
       files[file.format] = new Uint8Array(await fetched.arrayBuffer());
       assert.equal(files[file.format]?.length, file.bytes);
       const unsigned = await fetch(link.url.split('?')[0] ?? '');
@@ -268,6 +280,19 @@ describe('job cancel, list and provenance (real worker)', () => {
       const generation = report.manifests[report.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation');
       assert.equal((generation?.data as { jobId: string }).jobId, first);
     }
+    // The MP3 too (issue 45): the published file, saved under the song's name like the masters.
+    const mp3Answer = await stack.app.request(`/api/generate/${first}/download/mp3`, { token: alice.token });
+    assert.equal(mp3Answer.status, 200, mp3Answer.text);
+    const mp3Link = downloadLinkSchema.parse(mp3Answer.body);
+    const stored = await stack.objectStore.get(audioObjectKey(first.slice(4)));
+    assert.ok(stored.ok);
+    const published = stored.value.bytes;
+    const mp3Fetched = await fetch(mp3Link.url);
+    assert.deepEqual([mp3Link.content_type, mp3Link.bytes], ['audio/mpeg', published.length]);
+    assert.deepEqual(new Uint8Array(await mp3Fetched.arrayBuffer()), published, 'the MP3 is the published file');
+    assert.equal(mp3Link.file_name, `same sound, one mint - ${first.slice(4, 12)}.mp3`);
+    assert.equal(parseContentDisposition(mp3Fetched.headers.get('content-disposition') ?? '').parameters.filename, mp3Link.file_name);
+    assert.equal((await stack.app.request(`/api/generate/${first}/download/mp3`, { token: bob.token })).status, 404, 'owner only');
     const [wav, flac] = await Promise.all([
       ffmpegDecode(files.wav ?? new Uint8Array(), 's32le'),
       ffmpegDecode(files.flac ?? new Uint8Array(), 's32le'),
@@ -489,9 +514,11 @@ describe('job cancel, list and provenance (real worker)', () => {
     });
     assert.ok(done.status === JOB_STATUS.completed, JSON.stringify(done));
     assert.equal(await dailyOf(carol.userId), daily.carol + 1);
-    // Its status says where it came from: the upload, not a job.
+    // Its status says where it came from: the upload, not a job; its name says what was done.
     assert.deepEqual(done.edit_of, { job_id: null, upload_id: up.upload_id, task: 'repaint', start: 4, end: 6, strength: null });
     await waitForMasters(carol, jobId);
+    const listedEdit = jobListSchema.parse((await stack.app.request('/api/generate', { token: carol.token })).body).jobs[0];
+    assert.deepEqual([listedEdit?.job_id, listedEdit?.title], [jobId, 'Uploaded audio (repainted 4–6 s)']);
     const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
     const editedWav = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
     const [original, edited] = (await Promise.all([ffmpegDecode(wav, 'f32le'), ffmpegDecode(editedWav, 'f32le')])).map(
@@ -793,6 +820,204 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(jobs.n, 1);
   });
 
+  it('the library: search by name, prompt or lyrics, filters, paging, rename, trash and restore; each refusal in the error shape with its LIBRARY_ code', async () => {
+    const erin = await stack.app.login();
+    const hex = (bytes: number) =>
+      `0x${randomUUID()
+        .replaceAll('-', '')
+        .repeat(5)
+        .slice(0, bytes * 2)}`;
+    /** A job of erin's written as it would stand (the worker never sees it: no queue message). */
+    const song = async (prompt: string, fields: Record<string, unknown> = {}): Promise<string> => {
+      const completed = (fields.status ?? JOB_STATUS.completed) === JOB_STATUS.completed;
+      const row = await stack.app.db.one<{ id: string }>(
+        `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, audio_url, audio_hash, audio_key, completed_at,
+                                      used_lyrics, title, error_code, error_message, edit_source_id, edit)
+         VALUES ($1, $2, $3, 10, 'free', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+        [
+          erin.userId,
+          erin.address,
+          prompt,
+          fields.status ?? JOB_STATUS.completed,
+          completed ? `http://storage.test/${prompt}.mp3` : null,
+          completed ? hex(32) : null,
+          completed ? `audio/gen_${randomUUID()}.mp3` : null,
+          completed ? new Date() : null,
+          fields.used_lyrics ?? null,
+          fields.title ?? null,
+          fields.status === JOB_STATUS.failed ? 'GEN_005' : null,
+          fields.status === JOB_STATUS.failed ? 'model error' : null,
+          fields.edit_source_id ?? null,
+          fields.edit === undefined ? null : JSON.stringify(fields.edit),
+        ],
+      );
+      return `gen_${row.id}`;
+    };
+    const rain = await song('rainy lo-fi piano', { used_lyrics: '[verse]\nneon umbrellas' });
+    const desert = await song('desert synthwave');
+    const ocean = await song('ocean ambient');
+    const broken = await song('broken drums', { status: JOB_STATUS.failed });
+    const repaint = await song('brighter bridge', {
+      title: 'rainy lo-fi piano (repainted 4–6 s)',
+      edit_source_id: rain.slice(4),
+      edit: { task: 'repaint', start: 4, end: 6 },
+    });
+    const cooking = await song('still cooking', { status: JOB_STATUS.queued });
+    // `ocean` minted as "Moon Harbour": its signature claimed by the chain watcher, its metadata indexed.
+    const mint = async (jobId: string, name: string, tokenId: number) => {
+      const audio = await stack.app.db.one<{ audio_hash: string }>('SELECT audio_hash FROM generation_jobs WHERE id = $1', [
+        jobId.slice(4),
+      ]);
+      const cid = `bafkrei${randomUUID().replaceAll('-', '')}`;
+      await stack.app.db.none(
+        `INSERT INTO song_metadata (user_id, job_id, cid, metadata_uri, metadata_hash, document) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [erin.userId, jobId.slice(4), cid, `ipfs://${cid}`, hex(32), JSON.stringify({ name })],
+      );
+      await stack.app.db.none(
+        `INSERT INTO mint_signatures (job_id, user_id, minter, metadata_uri, audio_hash, signature, signer_address, issued_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $3, now(), now() + interval '1 hour')`,
+        [jobId.slice(4), erin.userId, erin.address.toLowerCase(), `ipfs://${cid}`, audio.audio_hash, hex(65)],
+      );
+      return recordSongMinted(
+        stack.app.db,
+        {
+          tokenId: BigInt(tokenId),
+          minter: erin.address as Hex,
+          audioHash: audio.audio_hash as Hex,
+          metadataUri: `ipfs://${cid}`,
+          txHash: hex(32) as Hex,
+          blockNumber: 1n,
+        },
+        new Date(),
+      );
+    };
+    assert.equal(await mint(ocean, 'Moon Harbour', 900_001), 'recorded');
+
+    const list = async (query: string) => {
+      const res = await stack.app.request(`/api/generate?${query}`, { token: erin.token });
+      assert.equal(res.status, 200, res.text);
+      return jobListSchema.parse(res.body);
+    };
+    const ids = async (query: string) => (await list(query)).jobs.map((job) => job.job_id);
+    const everySong = [cooking, repaint, broken, ocean, desert, rain];
+    assert.deepEqual(await ids(''), everySong);
+    assert.equal((await list('')).total, 6);
+    // Each view of the library.
+    assert.deepEqual(await ids('filter=minted'), [ocean]);
+    assert.deepEqual(await ids('filter=unminted'), [repaint, desert, rain]);
+    assert.deepEqual(await ids('filter=edits'), [repaint]);
+    assert.deepEqual(await ids('filter=failed'), [broken]);
+    assert.deepEqual(await ids('filter=trash'), []);
+    // Search, case-insensitive, in the lyrics, the minted name, the prompt and the title; with a view.
+    assert.deepEqual(await ids('q=UMBRELLA'), [rain]);
+    assert.deepEqual(await ids('q=moon%20harbour'), [ocean]);
+    assert.deepEqual(await ids('q=Synthwave'), [desert]);
+    assert.deepEqual(await ids('q=rainy'), [repaint, rain]);
+    assert.deepEqual(await ids('q=rainy&filter=edits'), [repaint]);
+    assert.deepEqual(await ids('q=%25'), [], 'a % is a character, not a wildcard');
+    assert.equal((await list('')).jobs.find((job) => job.job_id === ocean)?.title, 'Moon Harbour', 'a minted song goes by its name');
+    // Paging inside a search: 2 of 2, then the rest.
+    const first = await list('q=r&limit=2');
+    assert.deepEqual([first.jobs.length, first.total], [2, 5]);
+    const rest = await list(`q=r&limit=2&cursor=${first.next_cursor ?? ''}`);
+    assert.deepEqual(
+      [first, rest].map((page) => page.jobs.map((job) => job.job_id)),
+      [
+        [repaint, broken],
+        [ocean, desert],
+      ],
+    );
+    for (const bad of ['filter=deleted', `q=${'x'.repeat(201)}`, 'q=a%00b']) {
+      const refused = await stack.app.request(`/api/generate?${bad}`, { token: erin.token });
+      assert.equal(refused.status, 400, bad);
+      assertVariantAError(refused.body, 'VALIDATION_ERROR');
+    }
+
+    const call = (method: string, path: string, body?: unknown, who: LoggedIn = erin) =>
+      stack.app.request(path, { method, token: who.token, ...(body === undefined ? {} : { body }) });
+    const refusedWith = async (answer: Promise<{ status: number; text: string; body: unknown }>, status: number, code: string) => {
+      const res = await answer;
+      assert.equal(res.status, status, res.text);
+      assertVariantAError(res.body, code);
+    };
+    // Rename: an unminted song; the title names its downloads and is found by search.
+    const renamed = await call('PATCH', `/api/generate/${desert}`, { title: '  Dune Drive ' });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.deepEqual(jobSummarySchema.parse(renamed.body).title, 'Dune Drive');
+    assert.deepEqual(await ids('q=dune'), [desert]);
+    await refusedWith(call('PATCH', `/api/generate/${ocean}`, { title: 'Another name' }), 409, 'LIBRARY_001');
+    await refusedWith(call('PATCH', `/api/generate/${desert}`, { title: '   ' }), 400, 'VALIDATION_ERROR');
+    await refusedWith(call('PATCH', `/api/generate/${desert}`, { title: 'x'.repeat(201) }), 400, 'VALIDATION_ERROR');
+    await refusedWith(call('PATCH', `/api/generate/${desert}`, { name: 'Dune' }), 400, 'VALIDATION_ERROR');
+    const stranger = await stack.app.login();
+    await refusedWith(call('PATCH', `/api/generate/${desert}`, { title: 'Mine now' }, stranger), 404, 'NOT_FOUND');
+    await refusedWith(call('DELETE', `/api/generate/${desert}`, undefined, stranger), 404, 'NOT_FOUND');
+    await refusedWith(call('PATCH', '/api/generate/gen_not-a-job', { title: 'x' }), 404, 'NOT_FOUND');
+
+    // Delete: to the trash, not a minted song, not one being made; again answers the same.
+    await refusedWith(call('DELETE', `/api/generate/${ocean}`), 409, 'LIBRARY_001');
+    await refusedWith(call('DELETE', `/api/generate/${cooking}`), 409, 'LIBRARY_004');
+    const trashed = await call('DELETE', `/api/generate/${desert}`);
+    assert.equal(trashed.status, 200, trashed.text);
+    const deletedAt = jobSummarySchema.parse(trashed.body).deleted_at;
+    assert.ok(deletedAt !== null);
+    assert.equal(jobSummarySchema.parse((await call('DELETE', `/api/generate/${desert}`)).body).deleted_at, deletedAt, 'idempotent');
+    assert.deepEqual(await ids(''), [cooking, repaint, broken, ocean, rain]);
+    assert.deepEqual(await ids('filter=trash'), [desert]);
+    assert.deepEqual(await ids('filter=trash&q=dune'), [desert]);
+    // In the trash: no rename, no download, no mint signature, no edit until restored.
+    await refusedWith(call('PATCH', `/api/generate/${desert}`, { title: 'x' }), 409, 'LIBRARY_002');
+    await refusedWith(call('GET', `/api/generate/${desert}/download/mp3`), 409, 'LIBRARY_002');
+    await refusedWith(
+      call('POST', '/api/signature', { job_id: desert, user_address: erin.address, metadata_uri: METADATA_URI }),
+      409,
+      'LIBRARY_002',
+    );
+    await refusedWith(
+      call('POST', '/api/generate', { prompt: 'more', duration: 20, edit: { source_job_id: desert, task: 'extend' } }),
+      409,
+      'LIBRARY_002',
+    );
+    const restored = await call('POST', `/api/generate/${desert}/restore`);
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal(jobSummarySchema.parse(restored.body).deleted_at, null);
+    assert.equal((await call('POST', `/api/generate/${desert}/restore`)).status, 200, 'restoring a song in the library: the same answer');
+    assert.deepEqual(await ids(''), everySong);
+
+    // Retention deletes a trashed song's audio 30 days after it was trashed (or 90 after it was
+    // made); then it can no longer be restored.
+    assert.equal((await call('DELETE', `/api/generate/${broken}`)).status, 200, 'a failed song goes to the trash too');
+    assert.equal((await call('DELETE', `/api/generate/${rain}`)).status, 200);
+    await stack.app.db.none(`UPDATE generation_jobs SET deleted_at = now() - interval '31 days' WHERE id = $1`, [rain.slice(4)]);
+    const expired = (await findExpiredAudio(stack.app.db, 10_000)).map((row) => `gen_${row.id}`);
+    assert.ok(expired.includes(rain), 'trashed 31 days ago: due');
+    assert.ok(!expired.includes(desert) && !expired.includes(repaint), 'in the library, made today: not due');
+    await stack.app.db.none('UPDATE generation_jobs SET purged_at = now() WHERE id = $1', [rain.slice(4)]);
+    await refusedWith(call('POST', `/api/generate/${rain}/restore`), 410, 'LIBRARY_003');
+    assert.equal((await call('POST', `/api/generate/${broken}/restore`)).status, 200);
+
+    // A song minted with a signature issued before it was trashed leaves the trash (minted songs stay).
+    assert.equal((await call('DELETE', `/api/generate/${repaint}`)).status, 200);
+    assert.equal(await mint(repaint, 'Bridge', 900_002), 'recorded');
+    const bridge = (await list('filter=minted')).jobs.find((job) => job.job_id === repaint);
+    assert.deepEqual([bridge?.deleted_at, bridge?.title, bridge?.nft_token_id], [null, 'Bridge', '900002']);
+    // The database keeps the rule too.
+    await assert.rejects(
+      stack.app.db.none('UPDATE generation_jobs SET deleted_at = now() WHERE id = $1', [ocean.slice(4)]),
+      /generation_jobs_minted_not_deleted/,
+    );
+  });
+
+  it('the profile says whether the live workers’ model sings: the built-in model does not (its heartbeat says so)', async () => {
+    const frank = await stack.app.login();
+    const profile = profileSchema.parse((await stack.app.request('/v1/user/profile', { token: frank.token })).body);
+    assert.equal(profile.models.sings, false);
+    assert.deepEqual(
+      profile.models.live.map((model) => [model.name, model.sings, model.workers]),
+      [['songmint-builtin-procedural', false, 1]],
+    );
+  });
+
   it('lists the caller’s jobs newest first, a page at a time, with an opaque cursor', async () => {
     const dave = await stack.app.login();
     const ids: string[] = [];
@@ -840,11 +1065,16 @@ describe('job cancel, list and provenance (real worker)', () => {
       audio_hash: null,
       error_code: 'GEN_005',
       edit_of: null,
+      title: null,
+      nft_token_id: null,
+      deleted_at: null,
     });
+    assert.equal(all.total, 5);
     const stranger = await stack.app.login();
     assert.deepEqual(jobListSchema.parse((await stack.app.request('/api/generate', { token: stranger.token })).body), {
       jobs: [],
       next_cursor: null,
+      total: 0,
     });
   });
 });

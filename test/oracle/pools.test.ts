@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, createWalletClient, http, parseEther, parseEventLogs } from 'viem';
+import { createPublicClient, createWalletClient, formatEther, getAddress, http, parseAbi, parseEther, parseEventLogs } from 'viem';
 import type { Address, Hex, PublicClient, TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { pino } from 'pino';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { createClaimableFeesReader } from '../../oracle/src/chain/pool-fees.ts';
+import { createCoinChainReads } from '../../oracle/src/chain/coin-reads.ts';
+import { createEthUsdReader } from '../../oracle/src/chain/eth-usd-feed.ts';
+import type { EthUsdReader } from '../../oracle/src/chain/eth-usd-feed.ts';
+import { coinSchema, coinTradesSchema, creatorProfileSchema, portfolioSchema } from '../../oracle/src/http/routes/coins.ts';
 import { createPoolIndexer, poolCursorName } from '../../oracle/src/chain/pool-indexer.ts';
 import type { PoolIndexer } from '../../oracle/src/chain/pool-indexer.ts';
 import { createChainWatcher } from '../../oracle/src/chain/watcher.ts';
@@ -24,12 +29,18 @@ import {
   createSongmintApi,
   DEVELOPMENT_PRIVATE_KEY,
   developmentAccount,
+  getCoin,
+  getCoinTrades,
+  getCreator,
   getPool,
   getPoolHistory,
+  getPortfolio,
   getPools,
   getPublicSong,
   listPublicSongs,
   launchSong,
+  quoteSellMax,
+  quoteTrade,
   mintSong,
   poolManagerAbi,
   readAllocation,
@@ -64,6 +75,8 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
   const logger = pino({ level: 'silent' });
   const swapReceipts: TransactionReceipt[] = [];
   let launchView: { tokensPerEth: number } | undefined;
+  /** The coin routes' ETH/USD reader: none until the USD test deploys a feed. */
+  let ethUsd: EthUsdReader = () => Promise.resolve(null);
 
   const rpc = <T>(method: string, params: unknown[] = []): Promise<T> =>
     fetch(chain.rpcUrl, {
@@ -121,6 +134,12 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       chain: { chainId: 8453, songNftAddress: chain.contracts.SongNFT as Address },
       signerKey: LOCAL_PLATFORM_SIGNER_KEY,
       vault: { cursorName: poolCursorName(vault), readClaimable: createClaimableFeesReader(reader, vault) },
+      coins: {
+        vaultAddress: vault,
+        poolManagerAddress: chain.contracts.PoolManager as Address,
+        chain: createCoinChainReads(reader, vault),
+        ethUsd: () => ethUsd(),
+      },
     });
     // The development wallet mints song 1 through the API's signature, as a dApp would.
     creator = await stack.app.login(privateKeyToAccount(DEVELOPMENT_PRIVATE_KEY));
@@ -253,10 +272,20 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       swap_fees_eth: onChain.totalSwapFees.toString(),
     });
     assert.ok(collected.args.lpFeesEth > 0n && collected.args.lpFeesToken > 0n, 'the 1% LP fee was charged each way');
+    // Inside the launch window (the trades came seconds after the launch) claim pays the ETH only:
+    // the song-token credits wait for the window's end (SongVault.claimableFeesOf).
+    const claimableBlock = afterCollect.fees.claimable?.block_number;
+    assert.ok(claimableBlock !== undefined);
+    const { timestamp } = await sdk.publicClient.getBlock({ blockNumber: BigInt(claimableBlock) });
+    assert.ok(timestamp < fees.launchedAt + 120n, 'collected inside the launch window');
+    assert.deepEqual(fees.claimable, {
+      creator: { eth: fees.fees.creator.eth, token: 0n },
+      platform: { eth: fees.fees.platform.eth, token: 0n },
+    });
     assert.deepEqual(afterCollect.fees.claimable, {
-      block_number: afterCollect.fees.claimable?.block_number,
-      creator: { account: fees.payoutRecipient, eth: fees.fees.creator.eth.toString(), token: fees.fees.creator.token.toString() },
-      platform: { account: owner, eth: fees.fees.platform.eth.toString(), token: fees.fees.platform.token.toString() },
+      block_number: claimableBlock,
+      creator: { account: fees.payoutRecipient, eth: fees.fees.creator.eth.toString(), token: '0' },
+      platform: { account: owner, eth: fees.fees.platform.eth.toString(), token: '0' },
     });
     assert.deepEqual(afterCollect.fees.credited, {
       creator: { eth: fees.fees.creator.eth.toString(), token: fees.fees.creator.token.toString() },
@@ -515,5 +544,336 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       claimable: false,
     });
     await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NoAllocation/);
+  });
+
+  // Coin pages, creator profiles and portfolios (issue 45): public, read from the same indexer.
+  const otherWallet = () =>
+    connectSongmint({
+      rpcUrl: chain.rpcUrl,
+      // Hardhat's public test account #5: a second trader.
+      wallet: { account: privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba') },
+    });
+  const publicGet = async <T>(path: string, schema: { parse(body: unknown): T }): Promise<T> => {
+    const response = await stack.app.request(path);
+    assert.equal(response.status, 200, response.text);
+    return schema.parse(response.body);
+  };
+  const tokenBalance = (token: Address, holder: Address) =>
+    sdk.publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [holder] });
+
+  it('the coin page: a buy by one wallet and a sale by another appear in the activity feed with wallet, amounts and launch fee; holders are the chain balances', async () => {
+    const other = otherWallet();
+    const otherAddress = other.walletClient.account?.address as Address;
+    const creatorAddress = developmentAccount().address;
+    const bought = await buy(other, { songId: 1n, amountIn: parseEther('0.01') });
+    const sold = await sell(sdk, { songId: 1n, amountIn: parseEther('2000000') });
+    swapReceipts.push(bought.receipt, sold.receipt);
+    await indexer.poll();
+
+    const trades = await publicGet('/v1/public/coins/1/trades?limit=2', coinTradesSchema);
+    assert.deepEqual(
+      trades.trades.map((trade) => ({
+        tx: trade.tx_hash,
+        side: trade.side,
+        wallet: trade.wallet,
+        token: trade.token,
+        eth: trade.eth,
+        fee: trade.launch_fee?.eth,
+      })),
+      [
+        {
+          tx: sold.hash,
+          side: 'sell',
+          wallet: creatorAddress,
+          token: sold.amountIn.toString(),
+          eth: sold.amountOut.toString(),
+          fee: sold.hookFee.toString(),
+        },
+        {
+          tx: bought.hash,
+          side: 'buy',
+          wallet: otherAddress,
+          token: bought.amountOut.toString(),
+          eth: bought.amountIn.toString(),
+          fee: bought.hookFee.toString(),
+        },
+      ],
+      'each trade with the wallet behind the router, what it paid or got and the fee the SDK read from the receipt',
+    );
+    // Past the launch window every trade pays the 1% floor.
+    assert.deepEqual(
+      trades.trades.map((trade) => trade.launch_fee?.percent),
+      ['1.00', '1.00'],
+    );
+    assert.equal(trades.trades[0]?.time, new Date(Number(sold.blockTimestamp) * 1000).toISOString());
+    // Every swap once across the pages, each with its fee (the indexed fee mints, paired to their swaps).
+    const all: string[] = [];
+    let cursor: string | null = '';
+    let feeTotal = 0n;
+    while (cursor !== null) {
+      const page: ReturnType<typeof coinTradesSchema.parse> = await publicGet(
+        `/v1/public/coins/1/trades?limit=3${cursor === '' ? '' : `&cursor=${cursor}`}`,
+        coinTradesSchema,
+      );
+      all.push(...page.trades.map((trade) => trade.tx_hash));
+      feeTotal += page.trades.reduce((sum, trade) => sum + BigInt(trade.launch_fee?.eth ?? '-1'), 0n);
+      cursor = page.next_cursor;
+    }
+    assert.deepEqual(all, swapReceipts.map((receipt) => receipt.transactionHash).reverse());
+    const onChain = await readPool(sdk, { songId: 1n });
+    assert.equal(feeTotal, onChain.totalSwapFees, 'the fees of all trades are every fee the hook charged');
+
+    const coin = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.equal(coin.token, onChain.token);
+    assert.equal(coin.symbol, 'SONG1');
+    assert.equal(coin.title, 'Pool song');
+    const totalSupply = await sdk.publicClient.readContract({ address: onChain.token, abi: songTokenAbi, functionName: 'totalSupply' });
+    assert.equal(coin.supply, (10n ** 27n).toString());
+    assert.equal(totalSupply, 10n ** 27n, 'the allocation is claimed: the whole supply is minted');
+    // Price per million tokens and the market cap against the chain's price (a float, independently).
+    assert.ok(coin.price !== null && coin.market_cap !== null);
+    const close = (actual: number, expected: number) => Math.abs(actual / expected - 1) < 1e-9;
+    assert.ok(close(Number(coin.price.eth_per_million_tokens), 1e6 / onChain.tokensPerEth), coin.price.eth_per_million_tokens);
+    assert.ok(close(Number(formatEther(BigInt(coin.market_cap.eth))), 1e9 / onChain.tokensPerEth), coin.market_cap.eth);
+    // Launched less than a day ago: the change is against the launch price.
+    assert.ok(launchView !== undefined);
+    const expectedChange = (launchView.tokensPerEth / onChain.tokensPerEth - 1) * 100;
+    assert.ok(
+      Math.abs(Number(coin.price.change_24h_percent) - expectedChange) < 0.011,
+      `${coin.price.change_24h_percent} vs ${expectedChange}`,
+    );
+    assert.equal(coin.volume_24h.eth, swapVolume(swapReceipts).eth.toString());
+    assert.equal(coin.trades_total, swapReceipts.length);
+    assert.equal(coin.price.usd_per_million_tokens, null, 'no ETH/USD feed: ETH only');
+    assert.equal(coin.eth_usd, null);
+
+    // Holders: every balance is the token's balanceOf, the two traders among them, and they add up to the supply.
+    const holders = new Map(coin.holders.top.map((holder) => [holder.address, holder]));
+    assert.equal(coin.holders.count, coin.holders.top.length);
+    const balances = coin.holders.top.map((holder) => BigInt(holder.balance));
+    assert.deepEqual(
+      balances,
+      [...balances].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)),
+      'largest first, as numbers',
+    );
+    for (const holder of coin.holders.top) {
+      assert.equal(holder.balance, (await tokenBalance(onChain.token, holder.address as Address)).toString(), holder.address);
+    }
+    assert.equal(
+      coin.holders.top.reduce((sum, holder) => sum + BigInt(holder.balance), 0n),
+      totalSupply,
+    );
+    assert.equal(holders.get(otherAddress)?.kind, 'wallet');
+    assert.equal(holders.get(creatorAddress)?.kind, 'wallet');
+    assert.equal(holders.get(getAddress(chain.contracts.PoolManager ?? ''))?.kind, 'pool');
+    assert.equal(holders.get(getAddress(vault))?.kind, 'vault', 'the collected LP fee tokens wait in the vault');
+    assert.equal(
+      holders.get(otherAddress)?.share_percent,
+      `${(bought.amountOut * 1_000_000n) / 10n ** 27n / 10_000n}.${(((bought.amountOut * 1_000_000n) / 10n ** 27n) % 10_000n).toString().padStart(4, '0')}`,
+    );
+
+    // The creator side's earnings: credited by collections plus its split of the hook fees not collected, as the vault splits.
+    const [creatorPart] = await sdk.publicClient.readContract({
+      address: vault,
+      abi: songVaultAbi,
+      functionName: 'splitFee',
+      args: [onChain.uncollectedSwapFees],
+    });
+    const view = await getView(1n);
+    assert.deepEqual(coin.creator_earnings, {
+      recipient: onChain.payoutRecipient,
+      credited: view.fees.credited.creator,
+      uncollected_swap_fees_eth: creatorPart.toString(),
+      total_eth: (BigInt(view.fees.credited.creator.eth) + creatorPart).toString(),
+      total_usd: null,
+    });
+    assert.ok(creatorPart > 0n);
+
+    // The SDK reads the same, without a session.
+    const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
+    assert.deepEqual(await getCoin(visitor, { songId: 1n }), coin);
+    assert.deepEqual(await getCoinTrades(visitor, { songId: 1n, limit: 2 }), trades);
+    const missing = await stack.app.request('/v1/public/coins/999');
+    assert.equal(missing.status, 404);
+    assertVariantCError(missing.body, 'NOT_FOUND');
+    assert.equal((await stack.app.request('/v1/public/coins/1/trades?cursor=nope')).status, 400);
+  });
+
+  it('a reorg that drops a trade takes it out of the holders and the activity feed', async () => {
+    const before = await publicGet('/v1/public/coins/1', coinSchema);
+    const feedBefore = await publicGet('/v1/public/coins/1/trades?limit=5', coinTradesSchema);
+    const snapshot = await rpc<string>('evm_snapshot');
+    const other = otherWallet();
+    const dropped = await buy(other, { songId: 1n, amountIn: parseEther('0.003') });
+    await indexer.poll();
+    const seen = await publicGet('/v1/public/coins/1/trades?limit=1', coinTradesSchema);
+    assert.equal(seen.trades[0]?.tx_hash, dropped.hash);
+    assert.equal(await rpc<boolean>('evm_revert', [snapshot]), true);
+    await rpc('hardhat_mine', ['0x3']);
+    await indexer.poll();
+    const after = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.deepEqual(after.holders, before.holders);
+    assert.deepEqual((await publicGet('/v1/public/coins/1/trades?limit=5', coinTradesSchema)).trades, feedBefore.trades);
+    assert.equal(await stack.app.db.oneOrNone('SELECT 1 FROM token_transfers WHERE tx_hash = $1', [dropped.hash]), null);
+  });
+
+  it("a creator's profile lists the songs minted or launched with their coins' market caps and earnings; a portfolio the tokens held, fees and allocations", async () => {
+    // Song 3: launched with a 3% allocation, held by the vault through the launch window.
+    const signer = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
+    const account = developmentAccount();
+    const metadataUri = 'ipfs://bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku';
+    const audioHash = `0x${'ef'.repeat(32)}` as const;
+    const minted = await mintSong(sdk, {
+      metadataUri,
+      audioHash,
+      signature: await signer.sign({ minter: account.address, metadataUri, audioHash }),
+    });
+    const launched = await launchSong(sdk, { songId: minted.tokenId, allocationBps: 300 });
+    await indexer.poll();
+
+    const profile = await publicGet(`/v1/public/creators/${account.address.toLowerCase()}`, creatorProfileSchema);
+    assert.equal(profile.address, account.address);
+    assert.equal(profile.page_url, `/app/creator/${account.address}`);
+    assert.deepEqual(
+      profile.songs.map((song) => [song.song_id, song.title, song.coin?.symbol]),
+      [
+        [minted.tokenId.toString(), null, `SONG${minted.tokenId}`],
+        ['2', null, 'SONG2'],
+        ['1', 'Pool song', 'SONG1'],
+      ],
+    );
+    assert.equal(profile.songs_total, 3);
+    assert.equal(profile.coins, 3);
+    assert.ok(profile.songs[2]?.minted_at !== null, 'song 1 was minted through this oracle');
+    let earned = 0n;
+    for (const song of profile.songs) {
+      const coin = await publicGet(`/v1/public/coins/${song.song_id}`, coinSchema);
+      assert.deepEqual(song.coin?.market_cap, coin.market_cap, song.song_id);
+      assert.equal(song.coin?.price_eth_per_million_tokens, coin.price?.eth_per_million_tokens);
+      earned += BigInt(coin.creator_earnings.total_eth);
+    }
+    assert.equal(profile.earnings.eth, earned.toString());
+    assert.ok(earned > 0n);
+    const nobody = await publicGet(`/v1/public/creators/0x${'12'.repeat(20)}`, creatorProfileSchema);
+    assert.deepEqual([nobody.songs, nobody.songs_total, nobody.earnings.eth], [[], 0, '0']);
+    const bad = await stack.app.request('/v1/public/creators/not-an-address');
+    assert.equal(bad.status, 400);
+    assertVariantCError(bad.body, 'VALIDATION_ERROR');
+
+    // The second trader: its song 1 tokens, valued at the pool price.
+    const other = otherWallet().walletClient.account?.address as Address;
+    const pool = await readPool(sdk, { songId: 1n });
+    const held = await tokenBalance(pool.token, other);
+    const portfolio = await publicGet(`/v1/public/portfolios/${other}`, portfolioSchema);
+    assert.deepEqual(
+      portfolio.holdings.map((holding) => [holding.song_id, holding.balance, holding.symbol]),
+      [['1', held.toString(), 'SONG1']],
+    );
+    const value = Number(formatEther(BigInt(portfolio.holdings[0]?.value.eth ?? '0')));
+    assert.ok(Math.abs(value / (Number(formatEther(held)) / pool.tokensPerEth) - 1) < 1e-9, `${value}`);
+    assert.equal(portfolio.total_value.eth, portfolio.holdings[0]?.value.eth);
+    assert.deepEqual([portfolio.fees, portfolio.allocations], [[], []]);
+
+    // The payout recipient of song 1 (moved earlier): what the vault would pay it now.
+    const recipient = privateKeyToAccount(LOCAL_PLATFORM_SIGNER_KEY).address;
+    const paid = await publicGet(`/v1/public/portfolios/${recipient}`, portfolioSchema);
+    const owed = await readPool(sdk, { songId: 1n });
+    assert.deepEqual(
+      paid.fees.map((fee) => [fee.song_id, fee.claimable]),
+      [['1', { eth: owed.fees.creator.eth.toString(), token: owed.fees.creator.token.toString() }]],
+    );
+    // The launcher: song 3's allocation, still held by the vault.
+    const mine = await publicGet(`/v1/public/portfolios/${account.address}`, portfolioSchema);
+    // (Song 2 took no allocation: what the vault holds for it is the position's rounding dust.)
+    const allocations = await Promise.all([minted.tokenId, 2n].map((songId) => readAllocation(sdk, { songId })));
+    const [allocation] = allocations;
+    assert.deepEqual(
+      mine.allocations,
+      allocations.map((held) => ({
+        song_id: held.songId.toString(),
+        title: null,
+        image: null,
+        page_url: `/app/song/${held.songId}`,
+        amount: held.amount.toString(),
+        claimable_at: new Date(Number(held.claimableAt) * 1000).toISOString(),
+      })),
+    );
+    assert.ok(allocation !== undefined && allocations[1] !== undefined && allocations[1].amount < 10n ** 4n);
+    assert.equal(allocation.amount, launched.allocation);
+    assert.ok(mine.holdings.some((holding) => holding.song_id === '1'));
+    assert.equal((await stack.app.request('/v1/public/portfolios/0x123')).status, 400);
+    const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
+    assert.deepEqual(await getCreator(visitor, { address: account.address }), profile);
+    assert.deepEqual(await getPortfolio(visitor, { address: other }), portfolio);
+  });
+
+  it('shows USD figures only from a fresh ETH/USD feed: a Chainlink-shaped aggregator on the local chain, then a stale round and a contract that is no feed', async () => {
+    const artifact = JSON.parse(
+      await readFile('artifacts/contracts/test/EthUsdAggregatorDouble.sol/EthUsdAggregatorDouble.json', 'utf8'),
+    ) as { abi: unknown[]; bytecode: Hex };
+    const wallet = createWalletClient({ account: developmentAccount(), transport: http(chain.rpcUrl) });
+    const deployed = await sdk.publicClient.waitForTransactionReceipt({
+      hash: await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, chain: sdk.walletClient.chain }),
+    });
+    const feed = deployed.contractAddress as Address;
+    const feedAbi = parseAbi(['function setRound(int256 answer, uint256 updatedAt)']);
+    const setRound = async (answer: bigint, updatedAt: bigint) =>
+      sdk.publicClient.waitForTransactionReceipt({
+        hash: await wallet.writeContract({
+          address: feed,
+          abi: feedAbi,
+          functionName: 'setRound',
+          args: [answer, updatedAt],
+          chain: sdk.walletClient.chain,
+        }),
+      });
+    const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
+    // The chain's clock may run ahead of this machine's (the allocation test moved it): judge age by the chain's.
+    const now = () => new Date(Number(timestamp) * 1000 + 10_000);
+    ethUsd = createEthUsdReader({ client: reader, feed, cacheMs: 0, now, logger });
+    await setRound(300_012_345_678n, timestamp);
+    const coin = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.deepEqual(coin.eth_usd, {
+      price: '3000.12',
+      updated_at: new Date(Number(timestamp) * 1000).toISOString(),
+      feed: getAddress(feed),
+    });
+    const dollars = (wei: string) => Number(formatEther(BigInt(wei))) * 3000.12345678;
+    assert.ok(coin.market_cap?.usd !== null && coin.market_cap !== null);
+    assert.ok(Math.abs(Number(coin.market_cap.usd) - dollars(coin.market_cap.eth)) <= 0.01, coin.market_cap.usd);
+    assert.ok(Math.abs(Number(coin.volume_24h.usd) - dollars(coin.volume_24h.eth)) <= 0.01);
+    assert.ok(Math.abs(Number(coin.price?.usd_per_million_tokens) - dollars(coin.price?.wei_per_million_tokens ?? '0')) <= 0.01);
+    assert.ok(Math.abs(Number(coin.creator_earnings.total_usd) - dollars(coin.creator_earnings.total_eth)) <= 0.01);
+    const portfolio = await publicGet(`/v1/public/portfolios/${developmentAccount().address}`, portfolioSchema);
+    assert.ok(Math.abs(Number(portfolio.total_value.usd) - dollars(portfolio.total_value.eth)) <= 0.01);
+
+    // A round two hours old (the Base feed's heartbeat is 20 minutes): no USD rather than a stale one.
+    await setRound(300_012_345_678n, timestamp - 7_200n);
+    const stale = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.deepEqual([stale.eth_usd, stale.market_cap?.usd, stale.creator_earnings.total_usd], [null, null, null]);
+    // A contract that is no ETH/USD feed (the song's token): no USD either, and the page still answers.
+    ethUsd = createEthUsdReader({ client: reader, feed: (await readPool(sdk, { songId: 1n })).token, cacheMs: 0, now, logger });
+    assert.equal((await publicGet('/v1/public/coins/1', coinSchema)).eth_usd, null);
+    ethUsd = () => Promise.resolve(null);
+  });
+  it('quotes the most the pool can buy back (quoteSellMax): with its allocation the creator holds more, the quoted maximum sells, one more percent does not', async () => {
+    const account = developmentAccount().address;
+    const pool = await readPool(sdk, { songId: 1n });
+    const held = await tokenBalance(pool.token, account);
+    const max = await quoteSellMax(sdk, { songId: 1n });
+    assert.ok(max.quote !== undefined && max.maxTokens > 0n);
+    assert.ok(max.maxTokens < held, `the allocation is more than the buyers' ETH can buy back: ${max.maxTokens} < ${held}`);
+    // The sale of the maximum pays out the pool's ETH (what buyers put in, less what sellers took), the hook fee from it.
+    const poolEth = Number(formatEther(pool.reserves.eth));
+    assert.ok(
+      Math.abs(Number(formatEther(max.quote.amountOut + max.quote.hookFee)) / poolEth - 1) < 1e-6,
+      `${max.quote.amountOut} vs ${poolEth}`,
+    );
+    await assert.rejects(quoteTrade(sdk, { songId: 1n, side: 'sell', amountIn: (max.maxTokens * 101n) / 100n }), /QUOTE_FAILED/);
+    const sold = await sell(sdk, { songId: 1n, amountIn: max.maxTokens });
+    assert.ok(sold.amountOut >= max.quote.limit);
+    swapReceipts.push(sold.receipt);
+    const after = await quoteSellMax(sdk, { songId: 1n });
+    assert.ok(after.maxTokens < max.maxTokens / 1_000_000n, `next to nothing is left to sell into: ${after.maxTokens}`);
   });
 });

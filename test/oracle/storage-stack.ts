@@ -74,6 +74,8 @@ export interface StorageStackOptions {
   walletSignatures?: WalletSignatureVerifier;
   /** The SongVault whose indexed pools the trading routes serve (none by default). */
   vault?: TradingRouterDeps['vault'];
+  /** The coin routes' services (none by default: those routes are not mounted). */
+  coins?: TradingRouterDeps['coins'];
   /** Webhook hosts exempt from the https and public-address rules (none by default). */
   webhookAllowList?: AllowList;
   /** The outside fingerprint lookup of uploads (none by default). */
@@ -97,7 +99,11 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
     services: () => ({
       metadata: { objectStore, ipfs, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) },
       mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },
-      trading: { chainId: chain.chainId, ...(options.vault === undefined ? {} : { vault: options.vault }) },
+      trading: {
+        chainId: chain.chainId,
+        ...(options.vault === undefined ? {} : { vault: options.vault }),
+        ...(options.coins === undefined ? {} : { coins: options.coins }),
+      },
       previews: { objectStore },
       uploads: { objectStore, prober, inFlight: createUploadsInFlight(), outsideCheck: options.outsideCheck },
     }),

@@ -14,8 +14,11 @@ import {
   getMintSignature,
   getWebhookSecret,
   jobEvents,
+  deleteSong,
   listJobs,
   predictTokenAddress,
+  renameSong,
+  restoreSong,
   rotateWebhookSecret,
   songmintAddresses,
   SongmintApiError,
@@ -114,10 +117,35 @@ describe('@songmint/sdk over HTTP', () => {
       audio_hash: null,
       error_code: null,
       edit_of: null,
+      title: null,
+      nft_token_id: null,
+      deleted_at: null,
     };
-    serve((_req, res) => json(res, 200, { jobs: [summary], next_cursor: 'next-page' }));
-    assert.deepEqual(await listJobs(api, { cursor: 'this-page', limit: 1 }), { jobs: [summary], nextCursor: 'next-page' });
+    serve((_req, res) => json(res, 200, { jobs: [summary], next_cursor: 'next-page', total: 7 }));
+    assert.deepEqual(await listJobs(api, { cursor: 'this-page', limit: 1 }), { jobs: [summary], nextCursor: 'next-page', total: 7 });
     assert.equal(requests[0]?.url, '/api/generate?cursor=this-page&limit=1');
+    // The library's view and search (a blank search is no search).
+    await listJobs(api, { filter: 'trash', search: ' rain drops ' });
+    assert.equal(requests.at(-1)?.url, '/api/generate?filter=trash&q=rain%20drops');
+    await listJobs(api, { search: '  ' });
+    assert.equal(requests.at(-1)?.url, '/api/generate');
+
+    // Rename, trash, restore: each answers the song; a refusal keeps its LIBRARY_ code.
+    serve((_req, res) => json(res, 200, { ...summary, title: 'Dune Drive' }));
+    assert.equal((await renameSong(api, { jobId: JOB, title: 'Dune Drive' })).title, 'Dune Drive');
+    assert.deepEqual(
+      [requests.at(-1)?.method, requests.at(-1)?.url, requests.at(-1)?.body],
+      ['PATCH', `/api/generate/${JOB}`, '{"title":"Dune Drive"}'],
+    );
+    await deleteSong(api, { jobId: JOB });
+    assert.deepEqual([requests.at(-1)?.method, requests.at(-1)?.url], ['DELETE', `/api/generate/${JOB}`]);
+    await restoreSong(api, { jobId: JOB });
+    assert.deepEqual([requests.at(-1)?.method, requests.at(-1)?.url], ['POST', `/api/generate/${JOB}/restore`]);
+    serve((_req, res) => json(res, 409, { error: { code: 'LIBRARY_001', message: 'A minted song cannot be deleted', details: '' } }));
+    await assert.rejects(
+      deleteSong(api, { jobId: JOB }),
+      (error: unknown) => error instanceof SongmintApiError && error.code === 'LIBRARY_001',
+    );
     serve((_req, res) =>
       json(res, 409, { error: { code: 'CONFLICT', message: 'The job is completed and can no longer be cancelled', details: '' } }),
     );

@@ -1,8 +1,9 @@
 /**
  * A fresh SoftHSM2 token for a test run (Debian's softhsm2, the real PKCS#11 module): its own
  * token folder under a temporary directory (`SOFTHSM2_CONF` points this process at it), the token
- * made by `softhsm2-util`, keys generated inside it by OpenSC's `pkcs11-tool`. The key pairs
- * never leave the token; tests get `pkcs11:` URIs.
+ * initialised and its keys generated inside it by OpenSC's `pkcs11-tool`, which reads the PINs
+ * from its environment (`--pin env:NAME`), never from its command line. The key pairs never
+ * leave the token; tests get `pkcs11:` URIs.
  *
  * Where the tools are not installed (.ci/run installs them), `softHsmMissing()` says why, for
  * `describe(..., { skip })`.
@@ -17,7 +18,8 @@ import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 const run = promisify(execFile);
 
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
-const TOOLS = ['/usr/bin/softhsm2-util', '/usr/bin/pkcs11-tool'];
+const TOOLS = ['/usr/bin/pkcs11-tool'];
+const SO_PIN = '13579111';
 
 /** Why SoftHSM tests cannot run here, or undefined when they can. */
 export function softHsmMissing(): string | undefined {
@@ -47,20 +49,32 @@ export async function createSoftHsmToken(label = 'songmint-test'): Promise<SoftH
   await writeFile(conf, `directories.tokendir = ${tokens}\nobjectstore.backend = file\nlog.level = ERROR\n`);
   process.env.SOFTHSM2_CONF = conf;
   const pin = '246810';
-  await run('softhsm2-util', ['--init-token', '--free', '--label', label, '--pin', pin, '--so-pin', '13579111']);
+  const env = { ...process.env, SONGMINT_HSM_USER_PIN: pin, SONGMINT_HSM_SO_PIN: SO_PIN };
+  const tool = (args: string[]) => run('pkcs11-tool', ['--module', SOFTHSM_MODULE, ...args], { env });
+  await tool(['--init-token', '--label', label, '--so-pin', 'env:SONGMINT_HSM_SO_PIN']);
+  await tool([
+    '--token-label',
+    label,
+    '--login',
+    '--login-type',
+    'so',
+    '--so-pin',
+    'env:SONGMINT_HSM_SO_PIN',
+    '--init-pin',
+    '--pin',
+    'env:SONGMINT_HSM_USER_PIN',
+  ]);
   return {
     label,
     pin,
     dir: dir.path,
     async generateKey(object, keyType, id) {
-      await run('pkcs11-tool', [
-        '--module',
-        SOFTHSM_MODULE,
+      await tool([
         '--token-label',
         label,
         '--login',
         '--pin',
-        pin,
+        'env:SONGMINT_HSM_USER_PIN',
         '--keypairgen',
         '--key-type',
         keyType,

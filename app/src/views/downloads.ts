@@ -1,11 +1,14 @@
 import { getDownloadLink } from '@songmint/sdk';
-import type { JobStatus, LosslessFiles, SongmintApi } from '@songmint/sdk';
-import { announce, runAction } from '../actions.ts';
+import type { DownloadFormat, JobStatus, LosslessFiles, SongmintApi } from '@songmint/sdk';
+import { announce, messagesNear, runAction } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
 
-/** Where the masters of a song are known: a completed job of the caller's, or a minted song's MP3 URL. */
+/** Where a song's files are known: a completed job of the caller's, or a minted song's MP3 URL. */
 export type DownloadSource = { jobId: string; lossless: LosslessFiles | null } | { audioUrl: unknown };
+
+/** How long "Saving …" stays next to its button: the browser's own download list says the rest. */
+const SAVING_SHOWN_MS = 8000;
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
 
@@ -14,57 +17,82 @@ function jobIdOfAudioUrl(audioUrl: unknown): string | undefined {
   return typeof audioUrl === 'string' ? /\/audio\/(gen_[0-9a-f-]{36})\.mp3$/.exec(audioUrl)?.[1] : undefined;
 }
 
-/** How often a page asks again for masters still being made (they follow completion by seconds). */
+/**
+ * Hands the browser a URL whose answer is an attachment (`Content-Disposition: attachment`, set by
+ * the presigned URL): it saves the file under the song's name and the page stays where it is.
+ * (An `<a download>` would be ignored: the file is on the storage's origin, not this page's.)
+ */
+function save(url: string): void {
+  h('a', { href: url, rel: 'noopener' }).click();
+}
+
+/** A button whose name holds what it shows (WCAG 2.5.3), then the detail. */
+function button(api: SongmintApi, jobId: string, format: DownloadFormat, label: string, detail: string): HTMLButtonElement {
+  const control = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-format': format, 'data-action': true, 'aria-label': `Download ${label} (${detail})` },
+    label,
+  );
+  control.addEventListener('click', () => {
+    void runAction(control, `Preparing the ${format.toUpperCase()} file…`, async () => {
+      const link = await getDownloadLink(api, { jobId, format });
+      save(link.url);
+      const saying = `Saving “${link.fileName}” to your downloads.`;
+      announce(saying);
+      // What was said is true for a moment: the browser's download list takes over.
+      const { status } = messagesNear(control);
+      window.setTimeout(() => {
+        if (status.textContent === saying) status.textContent = '';
+      }, SAVING_SHOWN_MS);
+    });
+  });
+  return control;
+}
+
+/** How often a page asks again for lossless files still being made (they follow completion by seconds). */
 const PENDING_POLL_MS = 2000;
 
-function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles, box: HTMLElement, signal?: AbortSignal): void {
-  if (lossless.status === 'pending') {
-    // Made in the seconds after completion: say so, and show the buttons once they are stored.
-    box.replaceChildren(h('span', { class: 'muted' }, 'Lossless WAV and FLAC: being made…'));
+function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles | null, box: HTMLElement, signal?: AbortSignal): void {
+  const pending = lossless?.status === 'pending';
+  if (pending) {
+    // Made in the seconds after completion: the MP3 now, the WAV and FLAC once they are stored.
     setTimeout(() => {
       if (signal?.aborted === true || !box.isConnected) return;
       void api.http
         .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, ...(signal === undefined ? {} : { signal }) })
         .then(({ data }: { data?: JobStatus }) => {
-          if (data?.status !== 'completed' || data.lossless === null) box.replaceChildren();
-          else buttons(api, jobId, data.lossless, box, signal);
+          if (data?.status === 'completed') buttons(api, jobId, data.lossless, box, signal);
         })
         .catch(() => undefined);
     }, PENDING_POLL_MS);
-    return;
   }
   box.replaceChildren(
-    h('span', {}, `Lossless (${lossless.bits_per_sample}-bit, ${lossless.sample_rate / 1000} kHz): `),
-    ...lossless.files.map((file) => {
-      const button = h(
-        'button',
-        { type: 'button', class: 'secondary', 'data-format': file.format, 'data-action': true },
+    h('span', { class: 'downloads-label', 'aria-hidden': 'true' }, 'Download'),
+    button(api, jobId, 'mp3', 'MP3', '320 kbps'),
+    ...(pending ? [h('span', { class: 'note' }, 'WAV and FLAC: being made…')] : []),
+    ...(lossless?.files.map((file) =>
+      button(
+        api,
+        jobId,
+        file.format,
         `${file.format.toUpperCase()} · ${megabytes(file.bytes)}`,
-      );
-      button.addEventListener('click', () => {
-        void runAction(button, `Preparing the ${file.format.toUpperCase()} download…`, async () => {
-          const link = await getDownloadLink(api, { jobId, format: file.format });
-          // The URL is presigned for one hour: the browser fetches the private file itself.
-          const anchor = h('a', { href: link.url, download: `${jobId}.${file.format}` });
-          anchor.click();
-          announce(`Downloading ${file.format.toUpperCase()}.`);
-        });
-      });
-      return button;
-    }),
+        `lossless, ${lossless.bits_per_sample}-bit, ${lossless.sample_rate / 1000} kHz`,
+      ),
+    ) ?? []),
   );
 }
 
 /**
- * Download buttons for a song's lossless WAV and FLAC, for its owner only (the API answers no one
- * else): from a completed job's status, or, on a song page, by the job its MP3 URL names.
+ * Download buttons for a song's MP3, WAV and FLAC, for its owner only (the API answers no one
+ * else), each saving `<title> - <short id>.<ext>`: from a completed job's status, or, on a song
+ * page, by the job its MP3 URL names.
  */
 export function downloadLinks(context: AppContext, source: DownloadSource): HTMLElement {
-  const box = h('div', { class: 'downloads row inline' });
+  const box = h('div', { class: 'downloads row inline', role: 'group', 'aria-label': 'Download the song' });
   const api = context.session?.api;
   if (api === undefined) return box;
   if ('jobId' in source) {
-    if (source.lossless !== null) buttons(api, source.jobId, source.lossless, box, context.signal);
+    buttons(api, source.jobId, source.lossless, box, context.signal);
     return box;
   }
   const jobId = jobIdOfAudioUrl(source.audioUrl);
@@ -72,7 +100,7 @@ export function downloadLinks(context: AppContext, source: DownloadSource): HTML
   void api.http
     .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, signal: context.signal })
     .then(({ data }: { data?: JobStatus }) => {
-      if (data?.status === 'completed' && data.lossless !== null) buttons(api, jobId, data.lossless, box, context.signal);
+      if (data?.status === 'completed') buttons(api, jobId, data.lossless, box, context.signal);
     })
     .catch(() => undefined);
   return box;

@@ -49,6 +49,11 @@ function terms(songId: bigint, launchTerms: LaunchTerms, bps: number): HTMLEleme
       ),
       h(
         'li',
+        { id: 'launch-pool-eth' },
+        'The pool starts with tokens only and holds only the ETH buyers pay in: selling, your allocation included, can take out at most that ETH, so the most you can sell at any time is what buyers have paid for (the trade panel’s Max quotes it).',
+      ),
+      h(
+        'li',
         {},
         `${creatorShare} of every fee the pool earns (the launch fee and the LP fee); the platform keeps ${launchTerms.platformShareBps / 100}%. Claim it on the song page at any time.`,
       ),

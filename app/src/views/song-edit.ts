@@ -1,4 +1,4 @@
-import { editSong, findMintedSongs, getProfile, SongmintApiError } from '@songmint/sdk';
+import { editSong, findMintedSongs, getProfile, listJobs, SongmintApiError } from '@songmint/sdk';
 import type { Hex } from 'viem';
 import type { EditSongParameters, JobStatus, JobSummary } from '@songmint/sdk';
 import { announce, runAction } from '../actions.ts';
@@ -6,6 +6,8 @@ import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { describeError, h } from '../dom.ts';
 import { drawWaveform } from '../waveform.ts';
+import { CHARGED_EVENT } from './create-form.ts';
+import { editVerb, repaintRangeProblem, seconds } from '../edit-words.ts';
 
 type Completed = Extract<JobStatus, { status: 'completed' }>;
 type EditTask = EditSongParameters['task'];
@@ -25,18 +27,32 @@ function cardTitle(root: ParentNode, jobId: string): string | undefined {
  */
 export function nameEditSources(root: ParentNode): void {
   for (const link of root.querySelectorAll<HTMLAnchorElement>('.edit-origin a[data-source-job]')) {
-    const title = cardTitle(root, link.dataset.sourceJob ?? '');
+    const sourceJob = link.dataset.sourceJob ?? '';
+    const title = cardTitle(root, sourceJob);
     if (title !== undefined) link.textContent = title;
+    // The source's card, now on the page, gives an extension's seconds.
+    const line = link.closest<HTMLElement>('.edit-origin[data-task="extend"]');
+    const source = cardSeconds(sourceJob);
+    if (line !== null && source !== undefined && line.firstChild !== null)
+      line.firstChild.textContent = `${editVerb({ task: 'extend', start: null, end: null, strength: null }, Number(line.dataset.duration) - source)} `;
   }
 }
 
-/** Where an edited song came from, from the API's `edit_of`: a link to its source's card, or the upload. */
-function originLine(editOf: EditOf): HTMLElement {
-  const verb = `${ORIGIN_VERB[editOf.task]} `;
-  if (editOf.job_id === null) return h('p', { class: 'edit-origin' }, verb, 'audio you uploaded');
+/** The length of the card of `jobId` on the page, when it is there. */
+function cardSeconds(jobId: string): number | undefined {
+  const shown = document.querySelector<HTMLElement>(`li[data-job-id="${CSS.escape(jobId)}"]`)?.dataset.duration;
+  return shown === undefined ? undefined : Number(shown);
+}
+
+/** Where an edited song came from and what was done, from the API's `edit_of`: a link to its source's card, or the upload. */
+function originLine(editOf: EditOf, duration: number): HTMLElement {
+  const source = editOf.job_id === null ? undefined : cardSeconds(editOf.job_id);
+  const verb = `${editVerb(editOf, source === undefined ? undefined : duration - source)} `;
+  const attributes = { class: 'edit-origin', 'data-task': editOf.task, 'data-duration': duration };
+  if (editOf.job_id === null) return h('p', attributes, verb, 'audio you uploaded');
   return h(
     'p',
-    { class: 'edit-origin' },
+    attributes,
     verb,
     h(
       'a',
@@ -46,8 +62,8 @@ function originLine(editOf: EditOf): HTMLElement {
   );
 }
 
-/** A refusal in words a person understands, next to the control that was refused. */
-export function describeEditRefusal(error: unknown, sourceDuration: number, maxDuration: number | undefined): string {
+/** A refusal in words a person understands, next to the control that was refused (each task its own words). */
+export function describeEditRefusal(error: unknown, task: EditTask, sourceDuration: number, maxDuration: number | undefined): string {
   if (!(error instanceof SongmintApiError)) return describeError(error);
   switch (error.code) {
     case 'EDIT_001':
@@ -59,7 +75,15 @@ export function describeEditRefusal(error: unknown, sourceDuration: number, maxD
     // The schema refuses a range under 1 s or a strength out of 0..1 before the song is read.
     case 'EDIT_004':
     case 'VALIDATION_ERROR':
-      return `That does not fit this ${sourceDuration} s song: extend by at least 1 second, or pick a range at least 1 s long inside 0–${sourceDuration} s.`;
+      switch (task) {
+        case 'extend':
+          return `That does not fit this ${sourceDuration} s song: extend it by at least 1 whole second.`;
+        case 'repaint':
+          return `That does not fit this ${sourceDuration} s song: pick a range at least 1 s long inside 0–${sourceDuration} s.`;
+        case 'remix':
+          return `That remix does not fit this ${sourceDuration} s song: pick a strength from 0 to 1.`;
+      }
+      return describeError(error);
     case 'EDIT_005':
       return `No worker can make this edit right now (${error.message}). Try again later.`;
     case 'GEN_004':
@@ -68,8 +92,6 @@ export function describeEditRefusal(error: unknown, sourceDuration: number, maxD
       return describeError(error);
   }
 }
-
-const seconds = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * The edit controls of a completed song of the creator's library: extend by N seconds, repaint a
@@ -88,7 +110,7 @@ export function editControls(
   const id = job.job_id;
   const section = h('div', { id: `song-${id}`, class: 'song-edit' });
   const editOf = song.edit_of ?? job.edit_of;
-  if (editOf !== null) section.append(originLine(editOf));
+  if (editOf !== null) section.append(originLine(editOf, song.duration));
   const duration = song.duration;
   let maxDuration: number | undefined;
 
@@ -177,39 +199,61 @@ export function editControls(
     remixError,
   );
 
-  const submit = (form: HTMLFormElement, button: HTMLButtonElement, error: HTMLElement, task: () => EditSongParameters) => {
+  const submit = (
+    form: HTMLFormElement,
+    button: HTMLButtonElement,
+    error: HTMLElement,
+    task: () => EditSongParameters | { problem: string },
+  ) => {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       error.hidden = true;
       if (!form.reportValidity() || !prompt.reportValidity()) return;
       const parameters = task();
+      // Refused here, in words, before anything is sent or charged.
+      if ('problem' in parameters) {
+        error.textContent = parameters.problem;
+        error.hidden = false;
+        return;
+      }
       void runAction(button, 'Queueing your edit', async () => {
+        const api = apiOf(context);
         try {
-          const queued = await editSong(apiOf(context), parameters);
-          announce(`Edit queued, position ${queued.position}: it appears at the top of your songs as it is made.`);
-          addJob({
-            job_id: queued.jobId,
-            status: 'queued',
-            progress: 0,
-            prompt: parameters.prompt,
-            duration: parameters.task === 'extend' ? duration + parameters.seconds : duration,
-            created_at: new Date().toISOString(),
-            audio_url: null,
-            audio_hash: null,
-            error_code: null,
-            edit_of: {
-              job_id: upload === undefined ? id : null,
-              upload_id: upload?.uploadId ?? null,
-              task: parameters.task,
-              start: parameters.task === 'repaint' ? parameters.start : null,
-              end: parameters.task === 'repaint' ? parameters.end : null,
-              strength: parameters.task === 'remix' ? (parameters.strength ?? null) : null,
+          const queued = await editSong(api, parameters);
+          announce(`Edit queued, position ${queued.position}: it is at the top of your songs.`);
+          // Its name comes from the API ("… (extended +4 s)"): the newest song of the list is this one.
+          const newest = await listJobs(api, { limit: 1, signal: context.signal }).catch(() => undefined);
+          const listed = newest?.jobs[0]?.job_id === queued.jobId ? newest.jobs[0] : undefined;
+          addJob(
+            listed ?? {
+              job_id: queued.jobId,
+              status: 'queued',
+              progress: 0,
+              prompt: parameters.prompt,
+              duration: parameters.task === 'extend' ? duration + parameters.seconds : duration,
+              created_at: new Date().toISOString(),
+              audio_url: null,
+              audio_hash: null,
+              error_code: null,
+              edit_of: {
+                job_id: upload === undefined ? id : null,
+                upload_id: upload?.uploadId ?? null,
+                task: parameters.task,
+                start: parameters.task === 'repaint' ? parameters.start : null,
+                end: parameters.task === 'repaint' ? parameters.end : null,
+                strength: parameters.task === 'remix' ? (parameters.strength ?? null) : null,
+              },
+              title: null,
+              nft_token_id: null,
+              deleted_at: null,
             },
-          });
+          );
         } catch (refusal) {
-          error.textContent = describeEditRefusal(refusal, duration, maxDuration);
+          error.textContent = describeEditRefusal(refusal, parameters.task, duration, maxDuration);
           error.hidden = false;
           announce('');
+        } finally {
+          window.dispatchEvent(new Event(CHARGED_EVENT));
         }
       });
     });
@@ -217,12 +261,12 @@ export function editControls(
   const source = () => (upload === undefined ? { sourceJobId: id } : { sourceUploadId: upload.uploadId });
   const base = () => ({ ...source(), sourceDuration: duration, prompt: prompt.value });
   submit(extendForm, extendButton, extendError, () => ({ ...base(), task: 'extend', seconds: Number(extendBy.value) }));
-  submit(repaintForm, repaintButton, repaintError, () => ({
-    ...base(),
-    task: 'repaint',
-    start: Math.min(Number(start.value), Number(end.value)),
-    end: Math.max(Number(start.value), Number(end.value)),
-  }));
+  submit(repaintForm, repaintButton, repaintError, () => {
+    // As typed: a range typed backwards is refused, never swapped and charged.
+    const [from, to] = [Number(start.value), Number(end.value)];
+    const problem = repaintRangeProblem(from, to, duration);
+    return problem === null ? { ...base(), task: 'repaint', start: from, end: to } : { problem };
+  });
   submit(remixForm, remixButton, remixError, () => ({ ...base(), task: 'remix', strength: Number(strength.value) }));
 
   const body = h(

@@ -9,10 +9,12 @@ import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
 import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format.ts';
+import { gatewayUrl } from '../gateway.ts';
 import { launchPanel } from './launch.ts';
-import { tradePanel } from './trade.ts';
+import { POOL_CHANGED_EVENT, tradePanel } from './trade.ts';
+import { mountCoin } from './coin-mount.ts';
+import { shareButton } from '../share.ts';
 import { songPageOrigin } from './song-edit.ts';
-import { connectPanel } from './wallet.ts';
 import { downloadLinks } from './downloads.ts';
 
 const HISTORY_LIMIT = 500;
@@ -25,14 +27,24 @@ interface Metadata {
   description?: unknown;
   image?: unknown;
   animation_url?: unknown;
+  /** ERC-721 traits: `{"trait_type": "Genre", "value": "Lo-fi"}` and the like. */
+  attributes?: unknown;
   /** The oracle's generation record: the lyrics the song was sung with. */
   properties?: { generation?: { lyrics?: unknown } };
 }
 
-/** ipfs://<cid> through this stack's gateway (GET /ipfs/<cid>); other URLs as they are. */
-function gatewayUrl(context: AppContext, uri: string): string {
-  return uri.startsWith('ipfs://') ? `${context.config.apiUrl}/ipfs/${uri.slice('ipfs://'.length)}` : uri;
+/** The value of the metadata's trait `name` (case-insensitive), as text; undefined when it has none. */
+function trait(metadata: Metadata, name: string): string | undefined {
+  if (!Array.isArray(metadata.attributes)) return undefined;
+  const found = (metadata.attributes as Array<{ trait_type?: unknown; value?: unknown } | null>).find(
+    (attribute) => typeof attribute?.trait_type === 'string' && attribute.trait_type.toLowerCase() === name.toLowerCase(),
+  );
+  return typeof found?.value === 'string' || typeof found?.value === 'number' ? String(found.value) : undefined;
 }
+
+/** Where a visitor is told to connect: the header's buttons (the page shows them once). */
+const connectAbove = (what: string) =>
+  h('p', { class: 'connect-hint' }, `Connect a wallet with the buttons at the top of the page to ${what}.`);
 
 /** A song page, readable by anyone: the chain, IPFS through the gateway, and the public swap history. */
 export function songView(context: AppContext, songId: bigint): HTMLElement {
@@ -77,10 +89,13 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
       );
     if (typeof metadata.description === 'string') details.append(h('p', { class: 'description' }, metadata.description));
     details.append(downloadLinks(context, { audioUrl: metadata.animation_url }));
+    details.append(shareButton({ path: `/app/song/${songId}`, title: heading.textContent ?? `Song #${songId}`, id: 'share-song' }));
     details.append(...songPageOrigin(context, metadata));
+    const genre = trait(metadata, 'genre');
     details.append(
       facts([
         ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],
+        ...(genre === undefined ? [] : [['Genre', h('span', { id: 'song-genre' }, genre)] as const]),
         ['Royalty', `${record.royaltyBps / 100}% on resales`],
         ['Metadata', h('a', { href: gatewayUrl(context, record.metadataUri) }, 'on IPFS')],
       ]),
@@ -98,13 +113,18 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
         ),
       );
     const wallet = context.session?.chain?.walletClient.account?.address;
-    if (record.launchedAt !== 0n) view.append(await poolSection(context, songId));
+    // Once launched, the song page is its coin's page: figures, the pool, activity and holders.
+    if (record.launchedAt !== 0n) view.append(mountCoin(context, songId, await poolSection(context, songId)));
     else if (wallet !== undefined && wallet.toLowerCase() === record.owner.toLowerCase()) {
       const panel = launchPanel(context, songId, () => {
-        void poolSection(context, songId).then((section) => panel.replaceWith(section), showError);
+        void poolSection(context, songId).then((section) => panel.replaceWith(mountCoin(context, songId, section)), showError);
       });
       view.append(panel);
-    } else view.append(h('p', { id: 'not-launched' }, 'This song has no token yet: its owner can launch it here.'));
+    } else
+      view.append(
+        h('p', { id: 'not-launched' }, 'This song has no token yet: its owner can launch it here.'),
+        ...(wallet === undefined ? [connectAbove('launch it, if it is yours')] : []),
+      );
     view.setAttribute('aria-busy', 'false');
   })().catch((error: unknown) => {
     view.setAttribute('aria-busy', 'false');
@@ -189,7 +209,8 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   // The oracle indexes a launch a poll or two after it is mined: look again until it has.
   const waitForLaunch = window.setInterval(() => {
     if (history !== undefined) window.clearInterval(waitForLaunch);
-    else loadHistory().catch(() => window.clearInterval(waitForLaunch));
+    // A failed read (a busy API, a refused request) is tried again at the next beat.
+    else loadHistory().catch(() => undefined);
   }, 2000);
   context.signal.addEventListener('abort', () => window.clearInterval(waitForLaunch));
 
@@ -220,7 +241,7 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   };
 
   if (context.session?.chain === undefined) {
-    section.append(h('h3', {}, 'Trade'), h('p', {}, "Connect a wallet to buy or sell this song's token."), connectPanel(context));
+    section.append(h('h3', {}, 'Trade'), connectAbove("buy or sell this song's token"));
     return section;
   }
   section.append(tradePanel(context, songId, afterTrade));
@@ -240,18 +261,19 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
 function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement {
   const claimable = h('p', { id: 'claimable' });
   const showClaimable = (current: SongPool) => {
-    claimable.textContent = `Claimable now: ${eth(current.fees.creator.eth)} and ${tokens(current.fees.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
+    claimable.textContent = `Claimable now: ${eth(current.claimable.creator.eth)} and ${tokens(current.claimable.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
   };
   showClaimable(pool);
+  // A trade here or anywhere (the coin's feed sees those) changes the fees not yet collected: read them again.
+  document.addEventListener(POOL_CHANGED_EVENT, () => void reload().then(showClaimable, () => undefined), { signal: context.signal });
   const claim = h('button', { type: 'button', id: 'claim', 'data-action': true }, 'Collect and claim');
-  const claimed = h('p', { id: 'claimed', class: 'note' });
+  const claimed = h('p', { id: 'claimed', class: 'note', role: 'status' });
   claim.addEventListener(
     'click',
     () =>
       void runAction(claim, 'Collecting and claiming your fees: confirm in your wallet', async () => {
         const result = await claimFees(walletOf(context), { songIds: [songId] });
         claimed.textContent = `Claimed ${eth(result.ethPaid)}`;
-        announce(claimed.textContent);
         showClaimable(await reload());
       }),
   );

@@ -1,10 +1,10 @@
-import { buy, quoteTrade, readBalances, sell, SongmintClientError } from '@songmint/sdk';
+import { buy, quoteSellMax, quoteTrade, readBalances, sell, SongmintClientError } from '@songmint/sdk';
 import type { SwapAmount, SwapResult, TradeBalances, TradeQuote, TradeSide } from '@songmint/sdk';
 import { formatEther, parseEther } from 'viem';
-import { announce, clearActionMessages, runAction } from '../actions.ts';
+import { clearActionMessages, messagesNear, runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
-import { facts, h } from '../dom.ts';
+import { describeError, facts, h } from '../dom.ts';
 import { clock, eth, percentOfPips, tokens } from '../format.ts';
 
 /** How often the latest block number is read: the quote is read again for every new block. */
@@ -23,6 +23,8 @@ function slippageBps(input: HTMLInputElement): number {
 function amountOf(input: HTMLInputElement, what: string): bigint {
   const text = input.value.trim().replaceAll(',', '');
   const amount = /^\d+(\.\d{1,18})?$/.test(text) ? parseEther(text) : 0n;
+  // "1e30" is a number to the browser but no amount a person means (issue 45, item 16).
+  if (amount <= 0n && /^\d*\.?\d+e[+-]?\d+$/i.test(text)) throw new Error(`${what}: write it in plain digits, like 0.05, not as ${text}`);
   if (amount <= 0n) throw new Error(`${what} must be a positive number`);
   return amount;
 }
@@ -39,10 +41,24 @@ function unaffordable(quote: TradeQuote, balances: TradeBalances): string | unde
   return needs > holds ? `You hold ${held(quote.side, balances)}; reduce the amount.` : undefined;
 }
 
-/** The SDK's refusals in words; anything else as it is. */
-function tradeError(error: unknown): unknown {
+/** A pool that cannot fill a sale: the most it can buy back now (quoteSellMax), as a figure. */
+async function poolLimitSentence(context: AppContext, songId: bigint, balances: TradeBalances | undefined): Promise<string> {
+  const max = await quoteSellMax(context.read, { songId }).catch(() => undefined);
+  const holds = balances === undefined ? '' : ` You hold ${tokens(balances.token)}.`;
+  if (max === undefined) return `The pool cannot buy back that many tokens now: it holds only the ETH buyers paid in.${holds}`;
+  if (max.quote === undefined) return `The pool holds no ETH from buyers yet, so it cannot buy tokens back now.${holds}`;
+  return `The pool can buy back at most ${tokens(max.maxTokens)} now (for ≈ ${eth(max.quote.amountOut)}): it holds only the ETH buyers paid in.${holds} Max sells that much.`;
+}
+
+/** The SDK's refusals in words (a sale the pool cannot fill with the most it can); anything else as it is. */
+async function tradeError(
+  error: unknown,
+  { context, songId, side, balances }: { context: AppContext; songId: bigint; side: TradeSide; balances: TradeBalances | undefined },
+): Promise<unknown> {
   if (error instanceof SongmintClientError && error.code === 'QUOTE_FAILED')
-    return new Error('The pool cannot fill this amount: try a smaller one.');
+    return new Error(
+      side === 'sell' ? await poolLimitSentence(context, songId, balances) : 'The pool cannot fill this amount: try a smaller one.',
+    );
   if (error instanceof SongmintClientError && error.code === 'INSUFFICIENT_BALANCE')
     return new Error(`${error.message.replace(/^INSUFFICIENT_BALANCE: /, '')}.`);
   return error;
@@ -65,14 +81,28 @@ function quoteFacts(quote: TradeQuote): HTMLDListElement {
 
 interface TradeSideParts {
   form: HTMLFormElement;
+  /** Under the form: what Max filled in when the pool can take less than the wallet holds. */
+  maxNote: HTMLElement;
   quoteBox: HTMLElement;
   refresh: () => Promise<void>;
 }
 
+/** What the quote box shows: a refusal (or a note), the quote's lines, and its figures for the page's data attributes. */
+interface QuoteState {
+  refusal?: string;
+  note?: string;
+  quote?: TradeQuote;
+  figures: Record<string, string>;
+}
+
+/** Fired on `document` when a song's pool changed (a trade here, or one the indexer saw): views that show its figures read them again. */
+export const POOL_CHANGED_EVENT = 'songmint:pool-changed';
+
 /**
  * One side of the trade panel: an amount and what it names (exact input, or exact output with the
  * slippage bound on the input), a Max button, and the quote for the next block under it, read
- * again as the amount changes and every block.
+ * again as the amount changes and every block. A refusal is said once: in the quote box while the
+ * amount is typed, next to the button once it is pressed (the quote box then leaves it out).
  */
 function tradeSide(
   context: AppContext,
@@ -82,7 +112,15 @@ function tradeSide(
 ): TradeSideParts {
   const labels =
     side === 'buy' ? { exactIn: 'ETH to spend', exactOut: 'Tokens to receive' } : { exactIn: 'Tokens to sell', exactOut: 'ETH to receive' };
-  const amount = h('input', { id: `${side}-amount`, inputmode: 'decimal', value: side === 'buy' ? '0.01' : '100000', required: true });
+  // A sale starts empty: nothing is refused before the person asks for something.
+  const amount = h('input', {
+    id: `${side}-amount`,
+    inputmode: 'decimal',
+    value: side === 'buy' ? '0.01' : '',
+    placeholder: '0',
+    required: true,
+    autocomplete: 'off',
+  });
   const label = h('label', { for: `${side}-amount` }, labels.exactIn);
   const mode = h(
     'select',
@@ -96,7 +134,10 @@ function tradeSide(
       type: 'button',
       class: 'secondary',
       id: `${side}-max`,
-      'aria-label': side === 'buy' ? 'Max: spend all your ETH but a little for gas' : 'Max: sell every token you hold',
+      'aria-label':
+        side === 'buy'
+          ? 'Max: spend all your ETH but a little for gas'
+          : 'Max: sell every token you hold, or the most the pool can buy back',
     },
     'Max',
   );
@@ -107,60 +148,83 @@ function tradeSide(
   );
   // Not a live region: it changes every block; a refusal inside it is an alert when it appears.
   const quoteBox = h('div', { id: `${side}-quote`, class: 'quote' });
+  // What Max filled in, when it is less than the wallet holds (the pool's limit), with its figure.
+  const maxNote = h('p', { id: `${side}-max-note`, class: 'note', hidden: true });
   const form = h('form', { class: 'row' }, h('div', {}, label, amount), mode, max, button);
 
   const swapAmount = (): SwapAmount => {
     const value = amountOf(amount, `The ${label.textContent ?? 'amount'}`);
     return mode.value === 'exactOut' ? { amountOut: value } : { amountIn: value };
   };
+  /** The refusal the button's alert shows now, if any (actions.ts writes it). */
+  const alertShown = () => {
+    const alert = messagesNear(button).alert;
+    return alert.hidden ? '' : (alert.textContent ?? '');
+  };
+  let state: QuoteState = { figures: {} };
+  const render = () => {
+    const refusal = state.refusal !== undefined && state.refusal !== alertShown() ? state.refusal : undefined;
+    const line = h(
+      'div',
+      {},
+      refusal === undefined ? null : h('p', { class: 'refusal', role: 'alert' }, refusal),
+      state.note === undefined ? null : h('p', { class: 'note' }, state.note),
+      state.quote === undefined
+        ? null
+        : h(
+            'p',
+            { class: 'note quote-block' },
+            `Quote for block ${state.quote.block.number} at ${at(state.quote.block.timestamp)}, the next block, fees included, from Uniswap’s V4Quoter.`,
+          ),
+      state.quote === undefined ? null : quoteFacts(state.quote),
+    );
+    for (const key of Object.keys(quoteBox.dataset)) if (!(key in state.figures)) delete quoteBox.dataset[key];
+    Object.assign(quoteBox.dataset, state.figures);
+    // Replaced only when it reads differently, so a refusal is announced once.
+    if (quoteBox.textContent !== line.textContent) quoteBox.replaceChildren(line);
+  };
   let shown = 0;
   const refresh = async () => {
     const ticket = ++shown;
-    let parameters: SwapAmount;
-    let slippage: number;
+    let next: QuoteState;
+    const balances = shared.balances();
     try {
-      parameters = swapAmount();
-      slippage = slippageBps(shared.slippage);
+      if (amount.value.trim() === '') {
+        next = { note: `Enter the ${(label.textContent ?? 'amount').toLowerCase()} for a quote.`, figures: {} };
+      } else {
+        const parameters = swapAmount();
+        const slippage = slippageBps(shared.slippage);
+        // More than the wallet holds is said as that, before the pool is asked (it may not fill it either).
+        if (side === 'sell' && parameters.amountIn !== undefined && balances !== undefined && parameters.amountIn > balances.token) {
+          next = { refusal: `You hold ${held(side, balances)}; reduce the amount.`, figures: { refused: 'true' } };
+        } else {
+          const quote = await quoteTrade(context.read, { songId, side, slippageBps: slippage, ...parameters });
+          const refusal = balances === undefined ? undefined : unaffordable(quote, balances);
+          next = {
+            ...(refusal === undefined ? {} : { refusal }),
+            quote,
+            figures: {
+              block: quote.block.number.toString(),
+              blockTime: quote.block.timestamp.toString(),
+              feePips: quote.hookFeePips.toString(),
+              amountIn: quote.amountIn.toString(),
+              amountOut: quote.amountOut.toString(),
+              limit: quote.limit.toString(),
+              refused: String(refusal !== undefined),
+            },
+          };
+        }
+      }
     } catch (error) {
-      quoteBox.replaceChildren(h('p', { class: 'note' }, error instanceof Error ? error.message : String(error)));
-      return;
-    }
-    let line: HTMLElement;
-    let figures: Record<string, string>;
-    try {
-      const quote = await quoteTrade(context.read, { songId, side, slippageBps: slippage, ...parameters });
-      const balances = shared.balances();
-      const refusal = balances === undefined ? undefined : unaffordable(quote, balances);
-      line = h(
-        'div',
-        {},
-        refusal === undefined ? null : h('p', { class: 'refusal', role: 'alert' }, refusal),
-        h(
-          'p',
-          { class: 'note quote-block' },
-          `Quote for block ${quote.block.number} at ${at(quote.block.timestamp)}, the next block, fees included, from Uniswap’s V4Quoter.`,
-        ),
-        quoteFacts(quote),
-      );
-      figures = {
-        block: quote.block.number.toString(),
-        blockTime: quote.block.timestamp.toString(),
-        feePips: quote.hookFeePips.toString(),
-        amountIn: quote.amountIn.toString(),
-        amountOut: quote.amountOut.toString(),
-        limit: quote.limit.toString(),
-        refused: String(refusal !== undefined),
-      };
-    } catch (error) {
-      const shownError = tradeError(error);
-      line = h('p', { class: 'refusal' }, shownError instanceof Error ? shownError.message : String(shownError));
-      figures = { refused: 'true' };
+      const shownError = await tradeError(error, { context, songId, side, balances });
+      // An amount that is not one yet is a hint, not a refusal.
+      const typing = !(error instanceof SongmintClientError) && error instanceof Error && /must be/.test(error.message);
+      next = typing ? { note: error.message, figures: {} } : { refusal: describeError(shownError), figures: { refused: 'true' } };
     }
     // Only the latest quote is shown, its figures with it (a slower, older one would contradict it).
     if (ticket !== shown) return;
-    Object.assign(quoteBox.dataset, figures);
-    // Replaced only when it reads differently, so a refusal is announced once.
-    if (quoteBox.textContent !== line.textContent) quoteBox.replaceChildren(line);
+    state = next;
+    render();
   };
   let typing: number | undefined;
   const soon = () => {
@@ -168,20 +232,45 @@ function tradeSide(
     window.clearTimeout(typing);
     typing = window.setTimeout(() => void refresh(), TYPING_PAUSE_MS);
   };
-  amount.addEventListener('input', soon);
-  mode.addEventListener('change', () => {
-    label.textContent = mode.value === 'exactOut' ? labels.exactOut : labels.exactIn;
+  amount.addEventListener('input', () => {
+    maxNote.hidden = true;
     soon();
   });
+  mode.addEventListener('change', () => {
+    label.textContent = mode.value === 'exactOut' ? labels.exactOut : labels.exactIn;
+    maxNote.hidden = true;
+    soon();
+  });
+  const fill = (value: bigint) => {
+    mode.value = 'exactIn';
+    label.textContent = labels.exactIn;
+    // Every wei (selling all must leave nothing behind), the whole part grouped for reading.
+    amount.value = formatEther(value).replace(/^\d+/, (whole) => Number(whole).toLocaleString('en-US'));
+    soon();
+  };
   max.addEventListener('click', () => {
     const balances = shared.balances();
     if (balances === undefined) return;
-    mode.value = 'exactIn';
-    label.textContent = labels.exactIn;
-    const all = side === 'buy' ? (balances.eth > GAS_RESERVE_WEI ? balances.eth - GAS_RESERVE_WEI : 0n) : balances.token;
-    // Every wei (selling all must leave nothing behind), the whole part grouped for reading.
-    amount.value = formatEther(all).replace(/^\d+/, (whole) => Number(whole).toLocaleString('en-US'));
-    soon();
+    maxNote.hidden = true;
+    if (side === 'buy') {
+      fill(balances.eth > GAS_RESERVE_WEI ? balances.eth - GAS_RESERVE_WEI : 0n);
+      return;
+    }
+    // A sale: what the wallet holds, unless the pool can buy back less (it pays only the ETH buyers put in).
+    void runAction(max, 'Quoting the most the pool can buy back', async () => {
+      const limit = await quoteSellMax(context.read, { songId });
+      if (limit.maxTokens >= balances.token) {
+        fill(balances.token);
+        return;
+      }
+      fill(limit.maxTokens);
+      maxNote.textContent =
+        limit.quote === undefined
+          ? `The pool holds no ETH from buyers yet, so it cannot buy tokens back now. You hold ${tokens(balances.token)}.`
+          : `Max is the most the pool can buy back now: ${tokens(limit.maxTokens)}, for ≈ ${eth(limit.quote.amountOut)}. It holds only the ETH buyers paid in; you hold ${tokens(balances.token)}.`;
+      Object.assign(maxNote.dataset, { maxTokens: limit.maxTokens.toString() });
+      maxNote.hidden = false;
+    });
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -195,21 +284,21 @@ function tradeSide(
       if (account === undefined) throw new Error('Connect your wallet first');
       const parameters = { songId, ...swapAmount(), slippageBps: slippageBps(shared.slippage) };
       // Refused here, in words, before the wallet is asked for anything.
-      const [quote, balances] = await Promise.all([
-        quoteTrade(chain, { side, ...parameters }).catch((error: unknown) => {
-          throw tradeError(error);
-        }),
-        readBalances(chain, { songId, account }),
-      ]);
+      const balances = await readBalances(chain, { songId, account });
+      if (side === 'sell' && parameters.amountIn !== undefined && parameters.amountIn > balances.token)
+        throw new Error(`You hold ${held(side, balances)}; reduce the amount.`);
+      const quote = await quoteTrade(chain, { side, ...parameters }).catch(async (error: unknown) => {
+        throw await tradeError(error, { context, songId, side, balances });
+      });
       const refusal = unaffordable(quote, balances);
       if (refusal !== undefined) throw new Error(refusal);
-      const trade = await (side === 'buy' ? buy : sell)(chain, parameters).catch((error: unknown) => {
-        throw tradeError(error);
+      const trade = await (side === 'buy' ? buy : sell)(chain, parameters).catch(async (error: unknown) => {
+        throw await tradeError(error, { context, songId, side, balances });
       });
       await shared.afterTrade(trade);
-    });
+    }).then(render);
   });
-  return { form, quoteBox, refresh };
+  return { form, maxNote, quoteBox, refresh };
 }
 
 /**
@@ -238,7 +327,7 @@ function tradeLine(side: TradeSide, trade: SwapResult): string {
 export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
   const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
   const balanceLine = h('p', { id: 'balances' }, 'Reading your balances…');
-  const lastTrade = h('p', { id: 'last-trade', class: 'note' }, 'No trade yet in this visit.');
+  const lastTrade = h('p', { id: 'last-trade', class: 'note', role: 'status' }, 'No trade yet in this visit.');
   let balances: TradeBalances | undefined;
   const account = context.session?.chain?.walletClient.account?.address;
   const loadBalances = async () => {
@@ -263,10 +352,12 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
         quotedFeePips: trade.quoted.hookFeePips.toString(),
         requoted: String(trade.requotedFrom !== undefined),
       });
-      announce(`${lastTrade.textContent} Updating the chart.`);
+      // The line itself is a live region: the trade is said once, there (the button's progress line goes).
       await loadBalances();
+      document.dispatchEvent(new CustomEvent(POOL_CHANGED_EVENT, { detail: { songId } }));
       await Promise.all(sides.map((part) => part.refresh()));
-      await afterTrade(trade.hash);
+      // The chart follows once the indexer has the swap; the button is free again meanwhile.
+      void afterTrade(trade.hash).catch((error: unknown) => showError(error, 'The chart could not be updated: ', lastTrade));
     },
   };
   sides.push(tradeSide(context, songId, 'buy', shared), tradeSide(context, songId, 'sell', shared));
@@ -302,6 +393,7 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
     buySide.form,
     buySide.quoteBox,
     sellSide.form,
+    sellSide.maxNote,
     sellSide.quoteBox,
     h('div', { class: 'row inline' }, h('label', { for: 'slippage' }, 'Slippage (%)'), slippage),
     h(

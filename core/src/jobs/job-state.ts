@@ -54,6 +54,8 @@ export const GENERATION_FAILED_CODE = 'GEN_005';
 
 /** Spec: unminted audio is deleted after 90 days. */
 export const AUDIO_RETENTION_DAYS = 90;
+/** A song its owner moved to the trash is deleted this many days after (sooner than 90 days from its making). */
+export const TRASH_RETENTION_DAYS = 30;
 
 /** Error messages are stored up to this length. */
 /** Stored error messages are cut to this many characters. */
@@ -85,10 +87,12 @@ export interface NewJob {
   webhookUrl?: string;
   /** An edit of one of the user's completed songs (checked by the caller, core/src/song-edits.ts). */
   edit?: SongEdit;
+  /** The song's own title (an edit's, from its source); absent: it goes by its prompt. */
+  title?: string;
 }
 
 /** The `edit` column's value: the parameters without the source (stored in `edit_source_id` or `edit_upload_id`). */
-function editParameters(edit: SongEdit): EditParameters {
+export function editParameters(edit: SongEdit): EditParameters {
   switch (edit.task) {
     case 'extend':
       return { task: 'extend' };
@@ -106,8 +110,8 @@ function editParameters(edit: SongEdit): EditParameters {
 export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Promise<{ id: string; createdAt: Date }> {
   const row = await tx.one<{ id: string; created_at: Date }>(
     `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status, webhook_url,
-                                  edit_source_id, edit_upload_id, edit)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12, $13)
+                                  edit_source_id, edit_upload_id, edit, title)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12, $13, $14)
      RETURNING id, created_at`,
     [
       job.userId,
@@ -123,6 +127,7 @@ export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Pro
       job.edit?.sourceId ?? null,
       job.edit?.uploadId ?? null,
       job.edit === undefined ? null : JSON.stringify(editParameters(job.edit)),
+      job.title ?? null,
     ],
   );
   const message: GenerationMessage = { jobId: row.id };
@@ -474,8 +479,8 @@ export async function failAbandonedJobs(db: Queryable, abandonedAfterSeconds: nu
 }
 
 /**
- * Completed, unminted, unpurged jobs whose audio is older than the retention period, oldest
- * first, with their kept latents and whether they have lossless masters (all purged with the audio).
+ * Completed, unminted, unpurged jobs whose audio is older than the retention period (or that
+ * their owner trashed `TRASH_RETENTION_DAYS` ago), oldest first, with their kept latents and whether they have lossless masters (all purged with the audio).
  */
 export async function findExpiredAudio(
   db: Queryable,
@@ -484,9 +489,9 @@ export async function findExpiredAudio(
   return db.map(
     `SELECT id, audio_key, latents_key, lossless IS NOT NULL AS lossless FROM generation_jobs
       WHERE status = ${S.completed} AND nft_token_id IS NULL AND purged_at IS NULL AND audio_key IS NOT NULL
-        AND completed_at < now() - make_interval(days => $1)
+        AND (completed_at < now() - make_interval(days => $1) OR deleted_at < now() - make_interval(days => $3))
       ORDER BY completed_at LIMIT $2`,
-    [AUDIO_RETENTION_DAYS, limit],
+    [AUDIO_RETENTION_DAYS, limit, TRASH_RETENTION_DAYS],
     (row: { id: string; audio_key: string; latents_key: string | null; lossless: boolean }) => ({
       id: row.id,
       audioKey: row.audio_key,

@@ -1,9 +1,11 @@
 /**
  * Downloads files from Hugging Face Hub repositories with the Hub's own client library
- * (`@huggingface/hub`: `listFiles` for each file's size and hash, `downloadFile` for its bytes),
- * for `npm run model:fetch`; the worker never downloads. Each file is written to `<target>.part`
- * and resumed from the part's length on the next run (a ranged request through the client's
- * blob), then verified against the Hub's hash (the LFS sha256, or the git blob sha1 of a small
+ * (`@huggingface/hub`: `pathsInfo` for each pinned file's size and hash, `POST
+ * /api/models/<repo>/paths-info/<revision>`; `downloadFile` for its bytes, `GET
+ * /<repo>/resolve/<revision>/<path>` with a Range header), for `npm run model:fetch` and `MODEL=<preset>
+ * npm start`; the worker never downloads. Each file is written to `<target>.part` and resumed
+ * from the part's length on the next run (a ranged request through the client's blob), then
+ * checked against its size and the Hub's hash (the LFS sha256, or the git blob sha1 of a small
  * file kept in git) before it takes its name: a mismatch deletes the part and names the file.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +14,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
-import { downloadFile, listFiles } from '@huggingface/hub';
+import { downloadFile, pathsInfo } from '@huggingface/hub';
 import type { Result } from '../../../core/src/result.ts';
 import { fail, ok } from '../../../core/src/result.ts';
 
@@ -33,7 +35,7 @@ export interface RemoteFile {
   gitSha1?: string | undefined;
 }
 
-export type DownloadErrorCode = 'MODEL_DOWNLOAD_FAILED' | 'MODEL_CHECKSUM_MISMATCH' | 'MODEL_FILE_MISSING';
+export type DownloadErrorCode = 'MODEL_DOWNLOAD_FAILED' | 'MODEL_CHECKSUM_MISMATCH' | 'MODEL_FILE_MISSING' | 'MODEL_SIZE_MISMATCH';
 export interface DownloadError {
   code: DownloadErrorCode;
   message: string;
@@ -45,21 +47,23 @@ export interface Progress {
   total: number;
 }
 
-/** Every file of a repository at a revision, by path, with the Hub's size and hash. */
-export async function listRepository(
+/** The Hub's size and hash of each of `paths` in a repository at a revision; a path it lacks is absent. */
+export async function fileInfo(
   connection: HubConnection,
   repo: string,
   revision: string,
+  paths: readonly string[],
 ): Promise<Result<Map<string, RemoteFile>, DownloadError>> {
   const files = new Map<string, RemoteFile>();
   try {
-    for await (const entry of listFiles({
+    const entries = await pathsInfo({
       repo,
       revision,
-      recursive: true,
+      paths: [...paths],
       hubUrl: connection.hubUrl,
-      accessToken: connection.accessToken,
-    })) {
+      ...(connection.accessToken === undefined ? {} : { accessToken: connection.accessToken }),
+    });
+    for (const entry of entries) {
       if (entry.type !== 'file') continue;
       files.set(entry.path, {
         repo,
@@ -73,7 +77,7 @@ export async function listRepository(
   } catch (err) {
     return fail({
       code: 'MODEL_DOWNLOAD_FAILED',
-      message: `listing ${repo}@${revision} at ${connection.hubUrl}: ${err instanceof Error ? err.message : String(err)}`,
+      message: `asking ${connection.hubUrl} about ${repo}@${revision}: ${err instanceof Error ? err.message : String(err)}`,
     });
   }
   return ok(files);
@@ -171,6 +175,14 @@ export async function downloadVerified(
     } finally {
       await handle?.close();
     }
+  }
+  const size = (await stat(part)).size;
+  if (size !== file.size) {
+    await rm(part);
+    return fail({
+      code: 'MODEL_SIZE_MISMATCH',
+      message: `${name}: ${size} bytes arrived, the Hub lists ${file.size}; the download was deleted`,
+    });
   }
   const hash = await hubHash(part, file);
   if (hash.found !== hash.expected) {

@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, ok } from '../../../core/src/result.ts';
 import { loadAcestepModel } from './acestep/acestep-model.ts';
-import { HUB_RECORD_FILE } from './acestep/hub-layout.ts';
+import { HUB_RECORD_FILE } from './acestep/hub-presets.ts';
+import { XL_TURBO } from './acestep/layouts.ts';
 import { ACESTEP_MANIFEST_FILE, IO_CONTRACT_CORE_FILE } from './acestep/manifest.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 import { loadMusicgenModel } from './musicgen/musicgen-model.ts';
@@ -25,7 +26,8 @@ export async function loadSongModel(options: LoadModelOptions): Promise<LoadSong
     return loadAcestepModel(options);
   }
   // A public ACE-Step export (or a fetched Hub set) carries a manifest.json that is not ours.
-  const acestepExport = [IO_CONTRACT_CORE_FILE, HUB_RECORD_FILE].find((file) => existsSync(join(options.modelDir, file)));
+  const xlFiles = (XL_TURBO.graphs.dit?.files ?? []).map((f) => f.file);
+  const acestepExport = [IO_CONTRACT_CORE_FILE, HUB_RECORD_FILE, ...xlFiles].find((file) => existsSync(join(options.modelDir, file)));
   if (acestepExport !== undefined) {
     return fail({
       code: 'MODEL_MANIFEST_MISSING',

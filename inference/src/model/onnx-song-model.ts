@@ -19,6 +19,8 @@ export function songModelFromOnnx(model: MusicModel): SongModel {
     fallbackReason: model.fallbackReason,
     steps: manifest.steps,
     sampleRate: manifest.sample_rate,
+    // A procedural lead voice follows the lyrics' rhythm; it sings no words.
+    sings: false,
     editSupport: renderer.editSupport,
     render: (request, signal) => renderer.render(request, signal),
     edit: (request, signal) => renderer.edit(request, signal),

@@ -53,6 +53,13 @@ export interface SongModel {
   readonly steps: readonly number[];
   /** Sample rate of the PCM `render` returns. */
   readonly sampleRate: number;
+  /**
+   * Whether the model sings the lyrics it is given (a voice with the words), or makes an
+   * instrumental that only follows them. Reported in the worker's heartbeat; the API and the app
+   * promise sung lyrics only when every live worker's model sings. ACE-Step: true; the built-in
+   * model and MusicGen: false.
+   */
+  readonly sings: boolean;
   /** Renders exactly `durationSeconds x sampleRate` samples per channel; `progress` gets 0..1. */
   render(request: SongModelRequest, signal: AbortSignal, progress?: (fraction: number) => void): Promise<RenderedSong>;
   /** Per edit task: null when `edit` can run it, else what the model lacks. */

@@ -7,6 +7,14 @@
  * callables it may name are the tensor rebuilders, storage types and `OrderedDict`. Anything
  * else (another global such as `os.system`, a second tensor, an integer tensor, the pre-1.6
  * format) is refused with an error that says what was found.
+ *
+ * It reads outside input under budgets enforced while it reads (PtBudgets): the central directory
+ * is parsed without inflating anything; only the members the tensor needs (the pickle, the byte
+ * order, its one storage) are inflated, each with `maxOutputLength` set to the size the directory
+ * records and refused when that size is over its budget; the walk of the unpickled value counts
+ * every node it visits (memo references share structure: 44 levels of `[x, x]` are 2^44 visits)
+ * and stops at the node budget; a tensor's sizes and strides must fit its storage and may not
+ * repeat its elements (a stride-0 view of one element as 400 million is refused).
  */
 import { inflateRawSync } from 'node:zlib';
 import type { Result } from '../../../core/src/result.ts';
@@ -59,8 +67,18 @@ const refuse = (message: string): never => {
 
 // --- zip ---------------------------------------------------------------------------------------
 
+/** What an entry of the central directory records; nothing is inflated until it is needed. */
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressed: number;
+  size: number;
+  /** Offset of the entry's data in the archive. */
+  start: number;
+}
+
 /** The archive's entries by name (stored or deflated; zip64 archives are refused). */
-function zipEntries(bytes: Buffer): Map<string, Buffer> {
+function zipDirectory(bytes: Buffer): Map<string, ZipEntry> {
   const EOCD = 0x06054b50;
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i -= 1) {
@@ -79,7 +97,7 @@ function zipEntries(bytes: Buffer): Map<string, Buffer> {
   const count = bytes.readUInt16LE(eocd + 10);
   let at = bytes.readUInt32LE(eocd + 16);
   if (count === 0xffff || at === 0xffffffff) return refuse('a zip64 archive: a silence latent is small enough for a plain zip');
-  const entries = new Map<string, Buffer>();
+  const entries = new Map<string, ZipEntry>();
   for (let n = 0; n < count; n += 1) {
     if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) return refuse('a damaged zip central directory');
     const method = bytes.readUInt16LE(at + 10);
@@ -93,14 +111,35 @@ function zipEntries(bytes: Buffer): Map<string, Buffer> {
     if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50) return refuse(`a damaged zip entry ${name}`);
     const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
     if (start + compressed > bytes.length) return refuse(`zip entry ${name} runs past the end of the file`);
-    const raw = bytes.subarray(start, start + compressed);
-    if (method === 0) entries.set(name, raw);
-    else if (method === 8) entries.set(name, inflateRawSync(raw));
-    else return refuse(`zip entry ${name} uses compression method ${method}`);
-    if ((entries.get(name)?.length ?? 0) !== size) return refuse(`zip entry ${name} is not the size its directory records`);
+    if (method !== 0 && method !== 8) return refuse(`zip entry ${name} uses compression method ${method}`);
+    if (entries.has(name)) return refuse(`zip entry ${name} appears twice`);
+    entries.set(name, { name, method, compressed, size, start });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+/**
+ * One entry's bytes: refused when the directory records more than `budget` bytes; a deflated entry
+ * is inflated with `maxOutputLength` at the recorded size, so a stream that inflates past it stops.
+ */
+function entryBytes(bytes: Buffer, entry: ZipEntry, budget: number, what: string): Buffer {
+  if (entry.size > budget)
+    return refuse(`${what} (zip entry ${entry.name}) records ${entry.size} bytes, more than its budget of ${budget}`);
+  const raw = bytes.subarray(entry.start, entry.start + entry.compressed);
+  let out: Buffer;
+  if (entry.method === 0) out = raw;
+  else {
+    try {
+      out = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.size) });
+    } catch (err) {
+      return refuse(
+        `zip entry ${entry.name} does not inflate to the ${entry.size} bytes its directory records (${err instanceof Error ? err.message : String(err)})`,
+      );
+    }
+  }
+  if (out.length !== entry.size) return refuse(`zip entry ${entry.name} is not the size its directory records`);
+  return out;
 }
 
 // --- pickle ------------------------------------------------------------------------------------
@@ -343,12 +382,51 @@ function unpickle(bytes: Buffer): Value {
 
 // --- tensors -----------------------------------------------------------------------------------
 
-function tensorsIn(value: Value, path: string, out: { path: string; tensor: TensorRef }[]): void {
-  if (value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) value.forEach((v, i) => tensorsIn(v, `${path}[${i}]`, out));
-  else if (value.kind === 'tensor') out.push({ path: path || 'the file', tensor: value });
-  else if (value.kind === 'tuple') value.items.forEach((v, i) => tensorsIn(v, `${path}[${i}]`, out));
-  else if (value.kind === 'dict') for (const [k, v] of value.entries) tensorsIn(v, `${path}[${String(k)}]`, out);
+/** Limits on what reading one `.pt` may take, each enforced while it reads. */
+export interface PtBudgets {
+  /** Bytes of the pickle (`data.pkl`) once inflated. */
+  maxPickleBytes: number;
+  /** Nodes the walk of the unpickled value may visit (shared memo references count each time). */
+  maxNodes: number;
+  /** Bytes of the tensor's storage once inflated. */
+  maxStorageBytes: number;
+  /** Elements of the tensor read out. */
+  maxElements: number;
+}
+
+/**
+ * A silence latent is [1, 64, 15000] float32 (3.84 MB, a 1 kB pickle): these budgets leave room
+ * for ten times that and refuse a file that would take more.
+ */
+export const PT_BUDGETS: Readonly<PtBudgets> = {
+  maxPickleBytes: 1 << 20,
+  maxNodes: 100_000,
+  maxStorageBytes: 64 << 20,
+  maxElements: 16 << 20,
+};
+
+/** Every tensor in the value, walked without recursion, refused past `maxNodes` visits. */
+function tensorsIn(root: Value, maxNodes: number): { path: string; tensor: TensorRef }[] {
+  const out: { path: string; tensor: TensorRef }[] = [];
+  const stack: { value: Value; path: string }[] = [{ value: root, path: '' }];
+  let visited = 0;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    visited += 1;
+    if (visited > maxNodes)
+      refuse(`the pickle's value has more than ${maxNodes} nodes (shared references counted each time): a silence latent is one tensor`);
+    const { value, path } = next;
+    if (value === null || typeof value !== 'object') continue;
+    const children: { value: Value; path: string }[] = [];
+    if (Array.isArray(value)) value.forEach((v, i) => children.push({ value: v, path: `${path}[${i}]` }));
+    else if (value.kind === 'tensor') out.push({ path: path || 'the file', tensor: value });
+    else if (value.kind === 'tuple') value.items.forEach((v, i) => children.push({ value: v, path: `${path}[${i}]` }));
+    else if (value.kind === 'dict') for (const [k, v] of value.entries) children.push({ value: v, path: `${path}[${String(k)}]` });
+    for (let i = children.length - 1; i >= 0; i -= 1) {
+      const child = children[i];
+      if (child !== undefined) stack.push(child);
+    }
+  }
+  return out;
 }
 
 function halfToFloat(h: number): number {
@@ -360,6 +438,14 @@ function halfToFloat(h: number): number {
   return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
 
+/** bfloat16 is the upper half of a float32: its 16 bits shifted up (the sign bit included). */
+const BF16_BITS = new Uint32Array(1);
+const BF16_FLOAT = new Float32Array(BF16_BITS.buffer);
+function bfloat16ToFloat(h: number): number {
+  BF16_BITS[0] = h << 16;
+  return BF16_FLOAT[0] ?? Number.NaN;
+}
+
 function readElement(storage: Buffer, dtype: StorageDtype, index: number): number {
   switch (dtype) {
     case 'float32':
@@ -368,46 +454,74 @@ function readElement(storage: Buffer, dtype: StorageDtype, index: number): numbe
       return storage.readDoubleLE(index * 8);
     case 'float16':
       return halfToFloat(storage.readUInt16LE(index * 2));
-    default: {
-      const word = Buffer.alloc(4);
-      word.writeUInt32LE(storage.readUInt16LE(index * 2) << 16, 0);
-      return word.readFloatLE(0);
-    }
+    default:
+      return bfloat16ToFloat(storage.readUInt16LE(index * 2));
   }
 }
 
+/**
+ * The tensor's sizes and strides against its storage: non-negative, every element it reaches
+ * inside the storage, no more elements than the storage holds (a view repeating its storage, as
+ * a stride of 0 does, is refused), and within the element budget.
+ */
+function checkExtent(tensor: TensorRef, maxElements: number): number {
+  const { size, stride, offset } = tensor;
+  if (size.length !== stride.length) refuse('the tensor has a size and a stride of different ranks');
+  if (offset < 0 || size.some((d) => d < 0) || stride.some((d) => d < 0)) refuse('the tensor has a negative size, stride or offset');
+  const count = size.reduce((a, d) => a * d, 1);
+  if (count === 0) return 0;
+  const last = size.reduce((end, d, axis) => end + (d - 1) * (stride[axis] ?? 0), offset);
+  if (last >= tensor.storage.numel) refuse(`the tensor reaches element ${last} of a storage of ${tensor.storage.numel}`);
+  if (count > tensor.storage.numel)
+    refuse(
+      `the tensor [${size.join(', ')}] (strides [${stride.join(', ')}]) reads ${count} elements from a storage of ${tensor.storage.numel}: it repeats its storage`,
+    );
+  if (count > maxElements) refuse(`the tensor [${size.join(', ')}] has ${count} elements, more than the budget of ${maxElements}`);
+  return count;
+}
+
 /** The one float tensor a `.pt` file holds (at its top level or as the only tensor in a dict). */
-export function readFloatTensor(bytes: Buffer): Result<FloatTensor, PtError> {
+export function readFloatTensor(bytes: Buffer, budgets: Readonly<PtBudgets> = PT_BUDGETS): Result<FloatTensor, PtError> {
   try {
-    const entries = zipEntries(bytes);
+    const entries = zipDirectory(bytes);
     const pickleName = [...entries.keys()].find((name) => name === 'data.pkl' || name.endsWith('/data.pkl'));
-    if (pickleName === undefined) return refuse('a zip archive without data.pkl: not written by torch.save');
+    const pickleEntry = pickleName === undefined ? undefined : entries.get(pickleName);
+    if (pickleName === undefined || pickleEntry === undefined) return refuse('a zip archive without data.pkl: not written by torch.save');
     const root = pickleName.slice(0, -'data.pkl'.length);
-    const byteorder = entries.get(`${root}byteorder`);
+    const byteorderEntry = entries.get(`${root}byteorder`);
+    const byteorder = byteorderEntry === undefined ? undefined : entryBytes(bytes, byteorderEntry, 16, 'the byte order');
     if (byteorder !== undefined && byteorder.toString('utf8') !== 'little')
       refuse(`byte order ${byteorder.toString('utf8')}: only little-endian storages are read`);
-    const found: { path: string; tensor: TensorRef }[] = [];
-    tensorsIn(unpickle(entries.get(pickleName) ?? Buffer.alloc(0)), '', found);
+    const found = tensorsIn(unpickle(entryBytes(bytes, pickleEntry, budgets.maxPickleBytes, 'the pickle')), budgets.maxNodes);
     if (found.length !== 1)
       refuse(
-        `the file holds ${found.length} tensors${found.length > 1 ? ` (${found.map((f) => f.path).join(', ')})` : ''}; a silence latent is exactly one`,
+        `the file holds ${found.length} tensors${
+          found.length > 1
+            ? ` (${found
+                .slice(0, 4)
+                .map((f) => f.path)
+                .join(', ')}${found.length > 4 ? ', …' : ''})`
+            : ''
+        }; a silence latent is exactly one`,
       );
     const { tensor } = found[0] as { tensor: TensorRef };
     const { dtype } = tensor.storage;
     if (!['float32', 'float64', 'float16', 'bfloat16'].includes(dtype))
       refuse(`the tensor is ${dtype}; a silence latent is a float tensor`);
-    const storage = entries.get(`${root}data/${tensor.storage.key}`);
-    if (storage === undefined) return refuse(`storage ${tensor.storage.key} is missing from the archive`);
-    if (storage.length < tensor.storage.numel * ELEMENT_BYTES[dtype])
-      refuse(`storage ${tensor.storage.key} is shorter than its ${tensor.storage.numel} elements`);
-    if (tensor.size.length !== tensor.stride.length) refuse('the tensor has a size and a stride of different ranks');
-    const count = tensor.size.reduce((a, b) => a * b, 1);
+    const count = checkExtent(tensor, budgets.maxElements);
+    const storageEntry = entries.get(`${root}data/${tensor.storage.key}`);
+    if (storageEntry === undefined) return refuse(`storage ${tensor.storage.key} is missing from the archive`);
+    const needed = tensor.storage.numel * ELEMENT_BYTES[dtype];
+    if (storageEntry.size !== needed)
+      refuse(
+        `storage ${tensor.storage.key} records ${storageEntry.size} bytes; its ${tensor.storage.numel} ${dtype} elements are ${needed}`,
+      );
+    const storage = entryBytes(bytes, storageEntry, budgets.maxStorageBytes, `storage ${tensor.storage.key}`);
     const data = new Float32Array(count);
     const index = new Array<number>(tensor.size.length).fill(0);
     for (let n = 0; n < count; n += 1) {
       let at = tensor.offset;
       for (const [axis, i] of index.entries()) at += i * (tensor.stride[axis] ?? 0);
-      if (at < 0 || at >= tensor.storage.numel) refuse('the tensor reaches outside its storage');
       data[n] = readElement(storage, dtype, at);
       for (let axis = index.length - 1; axis >= 0; axis -= 1) {
         index[axis] = (index[axis] ?? 0) + 1;

@@ -1,7 +1,8 @@
 /**
  * The retention sweep (one sweeper at a time across the fleet, by advisory lock), over the job
  * transitions of core/src/jobs/job-state.ts:
- * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`): the MP3, the song's
+ * - unminted published audio older than 90 days (`AUDIO_RETENTION_DAYS`), or trashed by its owner
+ *   30 days ago (`TRASH_RETENTION_DAYS`, oracle/src/domain/library.ts): the MP3, the song's
  *   lossless WAV and FLAC and its kept latents (core/src/song-edits.ts) deleted, row marked
  *   `purged_at` (the row keeps audio_url and audio_hash as the record of what was published);
  * - previews past their expiry (core/src/previews.ts, 24 hours after the request): object and

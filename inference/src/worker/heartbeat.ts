@@ -13,17 +13,19 @@ export interface HeartbeatInfo {
   editTasks: EditSupport;
   /** Null when the model can import uploaded audio (`SongModel.importSupport`), else what it lacks. */
   importLack: string | null;
+  /** Whether the model sings the lyrics it is given (`SongModel.sings`). */
+  sings: boolean;
 }
 
 export async function beat(db: Database, info: HeartbeatInfo, activeJobs: number): Promise<void> {
   await db.none(
     `INSERT INTO worker_heartbeats (worker_id, hostname, device, model_name, model_version, slots, active_jobs, edit_tasks, import_lack,
-                                    last_seen)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+                                    sings, last_seen)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
      ON CONFLICT (worker_id) DO UPDATE
        SET device = EXCLUDED.device, model_name = EXCLUDED.model_name, model_version = EXCLUDED.model_version,
            slots = EXCLUDED.slots, active_jobs = EXCLUDED.active_jobs, edit_tasks = EXCLUDED.edit_tasks,
-           import_lack = EXCLUDED.import_lack, last_seen = now()`,
+           import_lack = EXCLUDED.import_lack, sings = EXCLUDED.sings, last_seen = now()`,
     [
       info.workerId,
       info.hostname,
@@ -34,6 +36,7 @@ export async function beat(db: Database, info: HeartbeatInfo, activeJobs: number
       activeJobs,
       JSON.stringify(info.editTasks),
       info.importLack,
+      info.sings,
     ],
   );
 }

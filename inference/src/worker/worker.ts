@@ -109,6 +109,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     slots: settings.concurrency,
     editTasks: model.editSupport,
     importLack: model.importSupport,
+    sings: model.sings,
   };
   const running = new Set<AbortController>();
   /** Work following completed jobs (a song's masters), each with what aborts it. */

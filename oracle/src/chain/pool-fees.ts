@@ -1,14 +1,14 @@
 /**
  * What each fee party of a song can claim from SongVault right now, read from the contract when
- * the pool view is asked for (not indexed): `feesOf` is exactly what `claim` would pay, with no
- * rule of the vault's (split, payout-recipient hand-over, combined platform-and-creator claims)
- * repeated here. All reads of one answer are pinned to one block.
+ * the pool view is asked for (not indexed): `claimableFeesOf` is exactly what `claim` would pay,
+ * with no rule of the vault's (split, payout-recipient hand-over, combined platform-and-creator
+ * claims, token credits held through the launch fee window) repeated here. All reads of one answer are pinned to one block.
  */
 import { parseAbi } from 'viem';
 import type { Address, PublicClient } from 'viem';
 
 const SONG_VAULT_FEES_ABI = parseAbi([
-  'function feesOf(uint256 songId) view returns ((uint128 eth, uint128 token) creator, (uint128 eth, uint128 token) platform)',
+  'function claimableFeesOf(uint256 songId) view returns ((uint128 eth, uint128 token) creator, (uint128 eth, uint128 token) platform)',
   'function songOf(uint256 songId) view returns ((address payoutRecipient, uint40 launchedAt))',
   'function owner() view returns (address)',
 ]);
@@ -41,7 +41,7 @@ export function createClaimableFeesReader(
     await Promise.all(
       songIds.map(async (songId) => {
         const [[creatorFees, platformFees], song] = await Promise.all([
-          client.readContract({ address: vault, abi: SONG_VAULT_FEES_ABI, functionName: 'feesOf', args: [songId], blockNumber }),
+          client.readContract({ address: vault, abi: SONG_VAULT_FEES_ABI, functionName: 'claimableFeesOf', args: [songId], blockNumber }),
           client.readContract({ address: vault, abi: SONG_VAULT_FEES_ABI, functionName: 'songOf', args: [songId], blockNumber }),
         ]);
         claimable.set(songId, {

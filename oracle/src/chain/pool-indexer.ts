@@ -2,7 +2,8 @@
  * Pool indexer: follows SongVault's launches and, for Songmint pools only, the Uniswap v4
  * PoolManager's `Initialize`, `Swap` and `ModifyLiquidity` events, the PoolManager's ERC-6909
  * `Transfer` mints of SongPoolHook's swap fees and SongVault's `FeesCollected`, into the tables of
- * migration 0010. The hook logs nothing per swap: each swap's fee is the PoolManager's
+ * migration 0010; and, for the coin pages (migration 0019), every song token's ERC-20 `Transfer`
+ * (holders, and the wallet behind each swap) and SongVault's `PayoutRecipientUpdated`. The hook logs nothing per swap: each swap's fee is the PoolManager's
  * `Transfer(caller = hook, from = 0, to = song token, id = 0 (ETH), amount)`, in the swap's
  * transaction next to its `Swap` log, and the song token names the pool. The pool
  * view (../domain/pools.ts) is derived from these rows when it is asked for, so undoing a reorg
@@ -23,6 +24,11 @@ export const FEES_COLLECTED_EVENT = parseAbiItem(
   'event FeesCollected(uint256 indexed songId, uint256 lpFeesEth, uint256 lpFeesToken, uint256 swapFeesEth, uint256 creatorEth, uint256 creatorToken, uint256 platformEth, uint256 platformToken)',
 );
 /** The PoolManager's ERC-6909 transfer log; a mint has `from` 0, and the hook's fee mints have `id` 0 (ETH). */
+export const PAYOUT_RECIPIENT_UPDATED_EVENT = parseAbiItem(
+  'event PayoutRecipientUpdated(uint256 indexed songId, address indexed previousRecipient, address indexed newRecipient)',
+);
+/** A song token's ERC-20 transfer (its mints come from the zero address). */
+export const ERC20_TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 export const ERC6909_TRANSFER_EVENT = parseAbiItem(
   'event Transfer(address caller, address indexed from, address indexed to, uint256 indexed id, uint256 amount)',
 );
@@ -76,7 +82,14 @@ export interface PoolIndexer extends PollLoop {
 /** Deletes every indexed row of blocks above `block` (a reorg took them away). */
 async function deleteAbove(t: DatabaseTask, block: bigint): Promise<void> {
   const above = block.toString();
-  for (const table of ['pool_swaps', 'pool_liquidity_changes', 'pool_swap_fees', 'pool_fee_collections']) {
+  for (const table of [
+    'pool_swaps',
+    'pool_liquidity_changes',
+    'pool_swap_fees',
+    'pool_fee_collections',
+    'token_transfers',
+    'payout_recipient_changes',
+  ]) {
     await t.none(`DELETE FROM ${table} WHERE block_number > $1`, [above]);
   }
   await t.none('DELETE FROM song_pools WHERE launch_block > $1', [above]);
@@ -129,7 +142,7 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
     hook ??= await client.readContract({ address: vault, abi: VAULT_HOOK_ABI, functionName: 'hook' });
     const songmintLogs = await client.getLogs({
       address: vault,
-      events: [SONG_LAUNCHED_EVENT, FEES_COLLECTED_EVENT],
+      events: [SONG_LAUNCHED_EVENT, FEES_COLLECTED_EVENT, PAYOUT_RECIPIENT_UPDATED_EVENT],
       fromBlock,
       toBlock,
       strict: true,
@@ -142,10 +155,14 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
         if (log.eventName === 'SongLaunched') {
           const { args } = log;
           const launchedAt = launchTimes.get(BigInt(at.block));
-          const inserted = await t.result(
+          // A launch read again after migration 0019 gains its allocation recipient; it counts once.
+          const written = await t.manyOrNone<{ inserted: boolean }>(
             `INSERT INTO song_pools (song_id, pool_id, token, creator, launcher, allocation, pool_supply, launch_liquidity,
-                                     launch_block, launch_log_index, launch_tx_hash, launched_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (song_id) DO NOTHING`,
+                                     launch_block, launch_log_index, launch_tx_hash, launched_at, allocation_recipient)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+             ON CONFLICT (song_id) DO UPDATE SET allocation_recipient = EXCLUDED.allocation_recipient
+              WHERE song_pools.allocation_recipient IS NULL
+             RETURNING (xmax = 0) AS inserted`,
             [
               args.songId.toString(),
               args.poolId.toLowerCase(),
@@ -159,9 +176,15 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
               at.index,
               at.tx,
               launchedAt,
+              args.allocationRecipient.toLowerCase(),
             ],
           );
-          result.launches += inserted.rowCount;
+          result.launches += written.filter((row) => row.inserted).length;
+        } else if (log.eventName === 'PayoutRecipientUpdated') {
+          await t.none(
+            'INSERT INTO payout_recipient_changes (block_number, log_index, song_id, recipient) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+            [at.block, at.index, log.args.songId.toString(), log.args.newRecipient.toLowerCase()],
+          );
         } else {
           const { args } = log;
           await t.none(
@@ -197,7 +220,7 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
       const batch = pools.slice(i, i + POOL_IDS_PER_REQUEST);
       const range = { address: options.poolManagerAddress, fromBlock, toBlock, strict: true } as const;
       const byPool = { ...range, args: { id: batch.map((pool) => pool.pool_id) } } as const;
-      const [initialized, swaps, modified, minted] = await Promise.all([
+      const [initialized, swaps, modified, minted, transfers] = await Promise.all([
         client.getLogs({ ...byPool, event: INITIALIZE_EVENT }),
         client.getLogs({ ...byPool, event: SWAP_EVENT }),
         client.getLogs({ ...byPool, event: MODIFY_LIQUIDITY_EVENT }),
@@ -206,6 +229,8 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
           event: ERC6909_TRANSFER_EVENT,
           args: { from: ZERO_ADDRESS, to: batch.map((pool) => pool.token), id: ETH_CLAIM_ID },
         }),
+        // Each song token's own transfers: who holds it, and the wallet on the other side of each swap.
+        client.getLogs({ ...range, address: batch.map((pool) => pool.token), event: ERC20_TRANSFER_EVENT }),
       ]);
       const swapTimes = await blockTimes(swaps.map((log) => log.blockNumber).filter((n): n is bigint => n !== null));
       await db.tx(async (t) => {
@@ -249,6 +274,22 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
           await t.none(
             'INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
             [at.block, at.index, poolId, log.args.amount.toString()],
+          );
+        }
+        for (const log of transfers) {
+          const at = positionOf(log);
+          await t.none(
+            `INSERT INTO token_transfers (block_number, log_index, token, tx_hash, from_address, to_address, amount)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+            [
+              at.block,
+              at.index,
+              log.address.toLowerCase(),
+              at.tx,
+              log.args.from.toLowerCase(),
+              log.args.to.toLowerCase(),
+              log.args.value.toString(),
+            ],
           );
         }
         for (const log of modified) {

@@ -57,7 +57,8 @@ export async function recordSongMinted(db: Database, event: SongMinted, now: Dat
       );
       return known === null ? 'unknown' : 'duplicate';
     }
-    await t.none('UPDATE generation_jobs SET signature_used = true, nft_token_id = $2 WHERE id = $1', [
+    // A song minted with a signature issued before its owner trashed it leaves the trash: minted songs stay.
+    await t.none('UPDATE generation_jobs SET signature_used = true, nft_token_id = $2, deleted_at = NULL WHERE id = $1', [
       claimed.job_id,
       event.tokenId.toString(),
     ]);

@@ -54,6 +54,13 @@ export const ERROR_CODES = [
   'UPLOAD_004',
   'UPLOAD_005',
   'UPLOAD_006',
+  // The library (oracle/src/domain/library.ts): a minted song cannot be renamed or deleted
+  // (LIBRARY_001), the song is in the trash (LIBRARY_002), retention deleted a trashed song's
+  // audio so it cannot be restored (LIBRARY_003), the song is still being made (LIBRARY_004).
+  'LIBRARY_001',
+  'LIBRARY_002',
+  'LIBRARY_003',
+  'LIBRARY_004',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -96,6 +103,10 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   UPLOAD_004: 400,
   UPLOAD_005: 409,
   UPLOAD_006: 429,
+  LIBRARY_001: 409,
+  LIBRARY_002: 409,
+  LIBRARY_003: 410,
+  LIBRARY_004: 409,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,

@@ -8,7 +8,7 @@ import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { chargeRequest } from './request-charge.ts';
-import { checkEdit } from './song-edits.ts';
+import { checkEdit, editInheritance } from './song-edits.ts';
 import type { EditRequest } from './song-edits.ts';
 import type { LimitState, RateCategory, SessionUser } from './request-charge.ts';
 
@@ -165,13 +165,19 @@ export async function submitGeneration(
   const { edit: editRequest, ...song } = request;
   const edit = editRequest === undefined ? undefined : await checkEdit(deps.db, user.id, editRequest, request.duration);
   if (edit !== undefined && !edit.ok) return fail(edit.error);
+  // An edit is named after its source and what was done, and keeps the lyrics its source was made
+  // with unless new ones are given or asked for (docs/api.md "Edit a song").
+  const inherited = edit === undefined ? undefined : await editInheritance(deps.db, edit.value, request.duration);
+  const lyrics = song.lyrics ?? (song.withLyrics ? undefined : (inherited?.lyrics ?? undefined));
   const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
     const job = await queueJob(tx, deps.boss, {
       ...song,
+      ...(lyrics === undefined ? {} : { lyrics }),
       userId: user.id,
       userAddress: user.walletAddress,
       tier: user.tier,
       ...(edit === undefined ? {} : { edit: edit.value }),
+      ...(inherited === undefined ? {} : { title: inherited.title }),
     });
     const place = await queuePlace(
       tx,

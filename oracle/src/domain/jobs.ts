@@ -7,6 +7,7 @@ import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { EDIT_SOURCE_COLUMNS, editOfView } from './edit-of.ts';
 import type { EditOfView } from './edit-of.ts';
 import { losslessView } from './lossless.ts';
+import { MINTED_NAME_OF_JOB } from './song-title.ts';
 import type { LosslessView } from './lossless.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
@@ -47,6 +48,15 @@ export interface JobRecord {
   nftTokenId: string | null;
   /** The song this job edits and how; null for a song that is no edit. */
   editOf: EditOfView | null;
+  prompt: string;
+  /** The title its owner gave it, or an edit got from its source; null: it goes by its prompt (./song-title.ts). */
+  title: string | null;
+  /** The name in the metadata it was minted with; null until minted. */
+  mintedName: string | null;
+  /** When its owner moved it to the trash; null while it is in the library. */
+  deletedAt: Date | null;
+  /** Retention deleted its audio. */
+  purged: boolean;
 }
 
 export type JobView =
@@ -115,12 +125,18 @@ export interface JobRow {
   edit_source_id: string | null;
   edit_upload_id: string | null;
   edit: EditParameters | null;
+  prompt: string;
+  title: string | null;
+  minted_name: string | null;
+  deleted_at: Date | null;
+  purged: boolean;
 }
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
             used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at,
             signature_used, nft_token_id::text AS nft_token_id, ${LOSSLESS_COLUMN_SQL} AS lossless,
-            ${EDIT_SOURCE_COLUMNS}`;
+            ${EDIT_SOURCE_COLUMNS}, prompt, title, deleted_at, purged_at IS NOT NULL AS purged,
+            (${MINTED_NAME_OF_JOB}) AS minted_name`;
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -146,6 +162,11 @@ export function toJobRecord(row: JobRow): JobRecord {
     signatureUsed: row.signature_used,
     nftTokenId: row.nft_token_id,
     editOf: editOfView(row),
+    prompt: row.prompt,
+    title: row.title,
+    mintedName: row.minted_name,
+    deletedAt: row.deleted_at,
+    purged: row.purged,
   };
 }
 

@@ -5,6 +5,8 @@ import { dailyGenerationsUsed } from '../../../core/src/daily-generations.ts';
 import { findUserById } from './users.ts';
 import { readUsage } from './request-charge.ts';
 import type { LimitUsage } from './request-charge.ts';
+import { liveModels } from './live-models.ts';
+import type { LiveModels } from './live-models.ts';
 
 /** One limit as the profile shows it. */
 export interface LimitView {
@@ -40,6 +42,8 @@ export interface ProfileView {
     songs: { daily: LimitView; hourly: LimitView };
     previews: { hourly: LimitView };
   };
+  /** The models the live workers run; `sings` says whether lyrics are sung (./live-models.ts). */
+  models: LiveModels;
 }
 
 /** The user's fields and statistics (GET /v1/user/profile). */
@@ -47,6 +51,7 @@ export async function userProfile(db: Database, userId: string, today: string): 
   const user = await findUserById(db, userId);
   if (user === null) return null;
   const usagePromise = readUsage(db, user);
+  const modelsPromise = liveModels(db);
   const stats = await db.one<{
     queued: number;
     processing: number;
@@ -64,7 +69,7 @@ export async function userProfile(db: Database, userId: string, today: string): 
      FROM generation_jobs WHERE user_id = $1`,
     [userId],
   );
-  const usage = await usagePromise;
+  const [usage, models] = await Promise.all([usagePromise, modelsPromise]);
   const limits = TIER_LIMITS[user.tier];
   const dailyUsed = dailyGenerationsUsed(user, today);
   return {
@@ -89,5 +94,6 @@ export async function userProfile(db: Database, userId: string, today: string): 
       songs: { daily: limitView(usage.songs.daily), hourly: limitView(usage.songs.hourly) },
       previews: { hourly: limitView(usage.previews.hourly) },
     },
+    models,
   };
 }

@@ -55,6 +55,7 @@ import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
 import { fingerprintFromBytes } from '../../../core/src/fingerprint/encoding.ts';
 import { findRegisteredIn, latestRegistryId, registerFingerprint } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
+import { trashedRefusal } from './library.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
 export const SIGNATURE_LIFETIME_SECONDS = 3600;
@@ -106,6 +107,8 @@ export interface SignableJob {
   sound_signed_elsewhere: boolean;
   /** The sound's Chromaprint fingerprint, raw (null for songs made before fingerprints). */
   fingerprint: Buffer | null;
+  /** Its owner moved it to the trash (./library.ts): restore it before minting. */
+  trashed: boolean;
 }
 
 /** Advisory lock key ("SMFP") serializing registrations with their last look at the registry. */
@@ -127,7 +130,7 @@ function invalidJob(publicId?: string) {
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
-const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, fingerprint,
+const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, fingerprint, deleted_at IS NOT NULL AS trashed,
   EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
     AS sound_signed_elsewhere`;
 /** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
@@ -204,6 +207,9 @@ export async function signFoundJob(
       }),
     );
   }
+
+  // A song in the trash is not minted until its owner restores it (./library.ts).
+  if (job.trashed) return fail(trashedRefusal(jobId));
 
   // (3) No signature was issued for it before, unless the one issued can never mint.
   if (job.signature !== null) {

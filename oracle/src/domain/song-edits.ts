@@ -19,7 +19,7 @@
  */
 import type { Queryable } from '../../../core/src/db/database.ts';
 import { HEARTBEAT_STALE_SECONDS, toPublicJobId } from '../../../core/src/generation-queue.ts';
-import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
+import { JOB_STATUS, editParameters } from '../../../core/src/jobs/job-state.ts';
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import { MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
 import type { EditParameters, SongEdit } from '../../../core/src/song-edits.ts';
@@ -27,6 +27,8 @@ import { UPLOAD_RETENTION_DAYS, editableSeconds, parsePublicUploadId } from '../
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import { parsePublicJobId } from './jobs.ts';
+import { trashedRefusal } from './library.ts';
+import { MINTED_NAME_OF_JOB, editTitle, songTitle } from './song-title.ts';
 
 /** An edit as the API takes it: the source's public id (a song's `gen_…` or an upload's `upl_…`) and the parameters. */
 export interface EditRequest {
@@ -37,6 +39,7 @@ export interface EditRequest {
 interface SourceRow {
   id: string;
   status: JobStatus;
+  trashed: boolean;
   duration: number;
   purged: boolean;
   latents_key: string | null;
@@ -85,7 +88,8 @@ export async function checkEdit(db: Queryable, userId: string, edit: EditRequest
     id === null
       ? null
       : await db.oneOrNone<SourceRow>(
-          `SELECT id, status, duration, purged_at IS NOT NULL AS purged, latents_key, model_name || '@' || model_version AS model
+          `SELECT id, status, duration, purged_at IS NOT NULL AS purged, latents_key, model_name || '@' || model_version AS model,
+                  deleted_at IS NOT NULL AS trashed
              FROM generation_jobs WHERE id = $1 AND user_id = $2`,
           [id, userId],
         );
@@ -98,6 +102,7 @@ export async function checkEdit(db: Queryable, userId: string, edit: EditRequest
     );
   }
   const jobId = toPublicJobId(source.id);
+  if (source.trashed) return fail(trashedRefusal(jobId));
   if (source.status !== JOB_STATUS.completed) {
     return fail(
       appError('EDIT_002', `The source song is ${source.status}; only a completed song can be edited`, {
@@ -227,4 +232,35 @@ async function importLack(db: Queryable, task: string): Promise<string | null> {
   if (worker === undefined) return 'no worker is live';
   if (worker.import_lack !== null) return `${worker.model} cannot import uploaded audio: ${worker.import_lack}`;
   return `${worker.model} ${worker.declared ? (worker.lack ?? `cannot ${task}`) : `does not say it can ${task}`}`;
+}
+
+/** What an edit takes from its source besides the audio: its name with what was done, and its lyrics. */
+export interface EditInheritance {
+  /** "Night drive (extended +4 s)": the edit's own title (./song-title.ts). */
+  title: string;
+  /** The lyrics the source was made with (a fact of its generation record), or null. */
+  lyrics: string | null;
+}
+
+/**
+ * The title and lyrics of an edit of `edit` (admitted by `checkEdit`) whose result lasts
+ * `duration` seconds: the source song's name and lyrics, or for an upload "Uploaded audio" and none.
+ */
+export async function editInheritance(db: Queryable, edit: SongEdit, duration: number): Promise<EditInheritance> {
+  const parameters = editParameters(edit);
+  if (edit.sourceId === undefined) {
+    const upload = await db.oneOrNone<{ duration: number }>('SELECT duration FROM uploads WHERE id = $1', [edit.uploadId]);
+    return { title: editTitle('Uploaded audio', parameters, duration - editableSeconds(upload?.duration ?? duration)), lyrics: null };
+  }
+  const source = await db.one<{
+    prompt: string;
+    title: string | null;
+    minted_name: string | null;
+    used_lyrics: string | null;
+    duration: number;
+  }>(`SELECT prompt, title, used_lyrics, duration, (${MINTED_NAME_OF_JOB}) AS minted_name FROM generation_jobs WHERE id = $1`, [
+    edit.sourceId,
+  ]);
+  const name = songTitle({ mintedName: source.minted_name, title: source.title, prompt: source.prompt });
+  return { title: editTitle(name, parameters, duration - source.duration), lyrics: source.used_lyrics };
 }

@@ -115,11 +115,11 @@ export const createJobDocs: RouteDocs = {
 
 export const listJobsDocs: RouteDocs = {
   tags: ['generation'],
-  summary: "The caller's jobs, newest first, cursor-paginated (extension of the spec)",
+  summary: "The caller's jobs, newest first, cursor-paginated; the library's filters and search (extension of the spec)",
   request: { query: jobListQuerySchema },
   responses: {
     200: json(jobListSchema, 'One page; pass `next_cursor` back as `cursor` for the next.'),
-    400: json(variantAErrorSchema, 'Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR).'),
+    400: json(variantAErrorSchema, 'Bad cursor, limit, filter or search text, or an unknown parameter (VALIDATION_ERROR).'),
     401: errorsA[401],
     429: json(variantAErrorSchema, 'Hourly limit (RATE_002).'),
   },

@@ -21,7 +21,7 @@ export function cors(origins: ReadonlyArray<string> | '*'): RequestHandler {
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     }
     if (req.method === 'OPTIONS' && req.get('access-control-request-method') !== undefined) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', '600');
       res.status(204).end();

@@ -14,6 +14,8 @@ import type { TrustProxy } from './trust-proxy.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
 import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
+import type { CoinChainReads } from '../chain/coin-reads.ts';
+import type { EthUsdReader } from '../chain/eth-usd-feed.ts';
 import type { FidVerifier } from '../domain/farcaster.ts';
 import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
@@ -53,11 +55,22 @@ export interface TradingServices {
     /** Reads the claimable fees from the vault at answer time. */
     readClaimable: ClaimableFeesReader;
   };
+  /** The coin pages, creator profiles and portfolios (routes/coins.ts); absent: those routes are not mounted. */
+  coins?: CoinServices;
 }
 
-/** /api/previews: the private clips' presigned URLs. */
+/** What the coin routes read besides the indexed rows: the vault and PoolManager they name, chain reads, the ETH/USD feed. */
+export interface CoinServices {
+  vaultAddress: Address;
+  poolManagerAddress: Address;
+  chain: CoinChainReads;
+  /** Absent: no ETH/USD feed is configured (the local chain), so every USD figure is null. */
+  ethUsd?: EthUsdReader;
+}
+
+/** /api/previews and the downloads: the private clips' and the songs' presigned URLs (and the MP3's size). */
 export interface PreviewServices {
-  objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
+  objectStore: Pick<ObjectStore, 'presignedGetUrl' | 'head'>;
 }
 
 /** POST /api/uploads: the private store the uploads go to. */

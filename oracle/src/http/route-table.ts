@@ -48,6 +48,15 @@ import {
 } from './routes/generate.ts';
 import { healthHandler, livenessHandler, metricsHandler, readinessHandler } from './routes/health.ts';
 import { jobEventsHandler } from './routes/job-events.ts';
+import {
+  deleteJobDocs,
+  deleteJobHandler,
+  renameInput,
+  renameJobDocs,
+  renameJobHandler,
+  restoreJobDocs,
+  restoreJobHandler,
+} from './routes/library.ts';
 import { downloadDocs, downloadHandler, downloadInput } from './routes/downloads.ts';
 import { METADATA_BODY_LIMIT, metadataDocs, parseMetadataRequest, publishMetadataHandler } from './routes/metadata.ts';
 import { nftDocs, nftHandler, nftMintDocs, nftMintHandler, nftMintInput, tokenIdInput } from './routes/nft.ts';
@@ -55,6 +64,18 @@ import { createPreviewDocs, createPreviewHandler, previewDocs, previewHandler, p
 import { signatureDocs, signatureHandler, signatureInput } from './routes/signature.ts';
 import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/pool-history.ts';
 import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler } from './routes/public-songs.ts';
+import {
+  addressInput,
+  coinDocs,
+  coinHandler,
+  coinTradesDocs,
+  coinTradesHandler,
+  coinTradesInput,
+  creatorDocs,
+  creatorHandler,
+  portfolioDocs,
+  portfolioHandler,
+} from './routes/coins.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
 import { uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
@@ -211,6 +232,35 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     handle: listJobsHandler,
     docs: listJobsDocs,
   }),
+  // The library (docs/api.md "Manage your library"): rename, trash, restore.
+  bearerRoute({
+    method: 'patch',
+    path: '/api/generate/{job_id}',
+    operationId: 'renameJob',
+    charge: { by: 'session', category: 'general' },
+    body: json,
+    input: renameInput,
+    handle: renameJobHandler,
+    docs: renameJobDocs,
+  }),
+  bearerRoute({
+    method: 'delete',
+    path: '/api/generate/{job_id}',
+    operationId: 'deleteJob',
+    charge: { by: 'session', category: 'general' },
+    input: jobIdInput,
+    handle: deleteJobHandler,
+    docs: deleteJobDocs,
+  }),
+  bearerRoute({
+    method: 'post',
+    path: '/api/generate/{job_id}/restore',
+    operationId: 'restoreJob',
+    charge: { by: 'session', category: 'general' },
+    input: jobIdInput,
+    handle: restoreJobHandler,
+    docs: restoreJobDocs,
+  }),
   bearerRoute({
     method: 'post',
     path: '/api/generate/{job_id}/cancel',
@@ -351,6 +401,43 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     input: songIdInput,
     handle: (deps) => publicSongHandler(deps),
     docs: publicSongDocs,
+  }),
+  // Coin pages, creator profiles and portfolios (issue 45): public chain data, per client address like the public songs.
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/coins/{songId}',
+    operationId: 'getCoin',
+    charge: { by: 'ip', category: 'trading' },
+    input: songIdInput,
+    handle: (deps) => deps.trading?.coins && coinHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: coinDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/coins/{songId}/trades',
+    operationId: 'getCoinTrades',
+    charge: { by: 'ip', category: 'trading' },
+    input: coinTradesInput,
+    handle: (deps) => deps.trading?.coins && coinTradesHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: coinTradesDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/creators/{address}',
+    operationId: 'getCreator',
+    charge: { by: 'ip', category: 'trading' },
+    input: addressInput,
+    handle: (deps) => deps.trading?.coins && creatorHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: creatorDocs,
+  }),
+  publicRoute({
+    method: 'get',
+    path: '/v1/public/portfolios/{address}',
+    operationId: 'getPortfolio',
+    charge: { by: 'ip', category: 'trading' },
+    input: addressInput,
+    handle: (deps) => deps.trading?.coins && portfolioHandler({ ...deps, ...deps.trading, coins: deps.trading.coins }),
+    docs: portfolioDocs,
   }),
 
   // Previews (docs/api.md "Previews (extension)"): their own hourly category, never the daily counter.

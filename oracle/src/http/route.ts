@@ -43,7 +43,7 @@ export type RouteDocs = Omit<RouteConfig, 'method' | 'path' | 'operationId' | 's
 type Handler<Call> = (call: Call) => Promise<void> | void;
 
 interface RouteFields<Input> {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** The OpenAPI template (`/api/generate/{job_id}`); Express's `:job_id` is derived from it. */
   path: string;
   /** Unique; code generators name their methods by it. */
@@ -98,7 +98,7 @@ export interface BearerRouteEntry<Input, Found> extends RouteFields<Input> {
 
 /** An entry of the route table with its types erased. */
 export interface Route {
-  readonly method: 'get' | 'post' | 'delete';
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
   readonly path: string;
   readonly operationId: string;
   readonly auth: 'public' | 'bearer';

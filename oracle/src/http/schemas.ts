@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { codePoints, hexSchema, noNul } from './schema-parts.ts';
 import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
 import { LOSSLESS_FORMATS } from '../../../core/src/generation-queue.ts';
-import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_MAX_LIMIT } from '../domain/job-list.ts';
+import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_FILTERS, JOB_LIST_MAX_LIMIT, JOB_SEARCH_MAX_CHARS } from '../domain/job-list.ts';
+import { TITLE_MAX_CHARS } from '../domain/song-title.ts';
 import { ERROR_CODES } from '../domain/errors.ts';
 import { DEFAULT_REMIX_STRENGTH, EDIT_TASKS, MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
 
@@ -362,6 +363,19 @@ export const jobListQuerySchema = z
       .max(JOB_LIST_MAX_LIMIT)
       .default(JOB_LIST_DEFAULT_LIMIT)
       .meta({ description: `Jobs per page, 1 to ${JOB_LIST_MAX_LIMIT} (default ${JOB_LIST_DEFAULT_LIMIT}).` }),
+    filter: z.enum(JOB_LIST_FILTERS).default('all').meta({
+      description:
+        'Extension (the library): `all` (default) every song not in the trash; `minted`; `unminted` (completed, not minted); `edits`; `failed` (failed or cancelled); `trash` (moved there with DELETE, restorable).',
+    }),
+    q: z
+      .string()
+      .refine(noNul, 'must not contain NUL characters')
+      .refine((value) => codePoints(value) <= JOB_SEARCH_MAX_CHARS, `must be at most ${JOB_SEARCH_MAX_CHARS} characters`)
+      .optional()
+      .meta({
+        description: `Extension (the library): only songs whose name (minted name or title), prompt or lyrics contain this text, case-insensitively; at most ${JOB_SEARCH_MAX_CHARS} characters. Blank: no search.`,
+        example: 'rain',
+      }),
   })
   .meta({ id: 'JobListQuery' });
 
@@ -378,6 +392,19 @@ export const jobSummarySchema = z
     // A union, not .nullable(): a nullable $ref is emitted as allOf + type, which generators read as never null.
     error_code: z.union([errorCodeSchema, z.null()]),
     edit_of: z.union([editOfSchema, z.null()]),
+    title: z.string().nullable().meta({
+      description:
+        'Extension: the name it goes by besides its prompt: the minted name, or the title its owner gave it (or an edit got from its source, e.g. "Night drive (extended +4 s)"); null: it goes by its prompt.',
+    }),
+    nft_token_id: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .nullable()
+      .meta({ description: 'Extension: the minted SongNFT token id once the chain watcher has seen the mint; null before.' }),
+    deleted_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'Extension: when its owner moved it to the trash; null while it is in the library.' }),
   })
   .meta({ id: 'JobSummary' });
 
@@ -385,8 +412,21 @@ export const jobListSchema = z
   .strictObject({
     jobs: z.array(jobSummarySchema).meta({ description: 'Newest first.' }),
     next_cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
+    total: z.number().int().meta({ description: 'Extension: songs matching `filter` and `q` in all pages.' }),
   })
   .meta({ id: 'JobList' });
+
+export const renameJobSchema = z
+  .strictObject({
+    title: z
+      .string()
+      .refine(noNul, 'must not contain NUL characters')
+      .transform((value) => value.trim())
+      .refine((value) => value.length > 0, 'must not be empty')
+      .refine((value) => codePoints(value) <= TITLE_MAX_CHARS, `must be at most ${TITLE_MAX_CHARS} characters`)
+      .meta({ description: `The new name, 1 to ${TITLE_MAX_CHARS} characters (spaces at the ends are dropped).`, example: 'Night drive' }),
+  })
+  .meta({ id: 'RenameJobRequest' });
 
 export const jobCancelledSchema = z
   .strictObject({ job_id: z.string(), status: z.literal(JOB_STATUS.cancelled) })
@@ -490,6 +530,22 @@ export const profileSchema = z
         description:
           'Extension: what is left now. A song needs room in both songs.daily and songs.hourly; a refused request counts in neither.',
       }),
+    models: z
+      .strictObject({
+        sings: z.boolean().meta({
+          description:
+            "True only when a worker is live and every live worker's model sings the lyrics it is given (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics (given or written) are recorded with the song and condition the music, but no voice sings them.",
+        }),
+        live: z.array(
+          z.strictObject({
+            name: z.string(),
+            version: z.string(),
+            sings: z.boolean().meta({ description: 'The model sings the lyrics it is given.' }),
+            workers: z.number().int().meta({ description: 'Live workers running it.' }),
+          }),
+        ),
+      })
+      .meta({ description: 'Extension: the models the live workers run (their heartbeats), and whether they sing.' }),
   })
   .meta({ id: 'UserProfile' });
 

@@ -6,13 +6,17 @@ import { requireSession, unwrap } from './client.ts';
 /** A song's lossless masters as its job status lists them. */
 export type LosslessFiles = NonNullable<components['schemas']['LosslessFiles']>;
 export type LosslessFormat = LosslessFiles['files'][number]['format'];
+/** What a song downloads as: its MP3, or a lossless master. */
+export type DownloadFormat = components['schemas']['SongDownload']['format'];
 
 export interface DownloadLink {
   jobId: string;
-  format: LosslessFormat;
+  format: DownloadFormat;
   contentType: string;
   bytes: number;
-  /** Presigned GET URL of the private file; it needs no token. */
+  /** The name the file is saved under: `<title> - <short id>.<ext>`. */
+  fileName: string;
+  /** Presigned GET URL of the file; it needs no token, and answers as an attachment named `fileName`. */
   url: string;
   /** When `url` stops working (one hour after it was issued). */
   expiresAt: Date;
@@ -21,16 +25,17 @@ export interface DownloadLink {
 export interface LosslessDownloadParameters {
   /** `gen_…`: one of the caller's completed songs. */
   jobId: string;
-  format: LosslessFormat;
+  format: DownloadFormat;
   signal?: AbortSignal;
 }
 
 /**
- * A one-hour download URL of one of the caller's songs as WAV or FLAC (GET
- * /api/generate/{job_id}/download/{format}): the exact PCM its MP3 was encoded from, 24-bit, with
- * the same signed C2PA manifest. Rejects with NOT_FOUND for another's job, one not completed, or a
- * song without lossless files (made before they were kept, or deleted by retention); while its files
- * are still being made (seconds after completion) NOT_FOUND with `retryAfter` 2.
+ * A one-hour download URL of one of the caller's songs as MP3, WAV or FLAC (GET
+ * /api/generate/{job_id}/download/{format}): the published MP3, or the exact PCM it was encoded
+ * from, 24-bit, with the same signed C2PA manifest. Opened in a browser, the URL saves the file as
+ * `fileName`. Rejects with NOT_FOUND for another's job, one not completed, a song without lossless
+ * files (made before they were kept) or whose audio retention deleted; LIBRARY_002 in the trash.
+ * While its lossless files are still being made (seconds after completion): NOT_FOUND with `retryAfter` 2.
  */
 export async function getDownloadLink(api: SongmintApi, parameters: LosslessDownloadParameters): Promise<DownloadLink> {
   requireSession(api);
@@ -47,6 +52,7 @@ export async function getDownloadLink(api: SongmintApi, parameters: LosslessDown
     format: link.format,
     contentType: link.content_type,
     bytes: link.bytes,
+    fileName: link.file_name,
     url: link.url,
     expiresAt: new Date(link.expires_at),
   };

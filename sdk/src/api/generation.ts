@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import { SongmintApiError, SongmintClientError, apiErrorFromBody } from '../errors.ts';
-import type { components } from '../generated/api.ts';
+import type { components, paths } from '../generated/api.ts';
 import { abortedError, sleep, throwIfAborted } from './abort.ts';
 import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
@@ -159,11 +159,18 @@ export async function cancelJob(api: SongmintApi, parameters: CancelJobParameter
   return { jobId: cancelled.job_id, status: cancelled.status };
 }
 
+/** A view of the library: every song not in the trash, a part of them, or the trash. */
+export type JobListFilter = NonNullable<NonNullable<paths['/api/generate']['get']['parameters']['query']>['filter']>;
+
 export interface ListJobsParameters {
   /** `nextCursor` of the previous page; the newest jobs when left out. */
   cursor?: string;
   /** Jobs per page, 1 to 100 (default 20). */
   limit?: number;
+  /** `all` (default: not the trash), `minted`, `unminted`, `edits`, `failed` (or cancelled), `trash`. */
+  filter?: JobListFilter;
+  /** Only songs whose name, prompt or lyrics contain this text (case-insensitive). */
+  search?: string;
   signal?: AbortSignal;
 }
 
@@ -172,15 +179,22 @@ export interface JobPage {
   jobs: JobSummary[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
+  /** Songs matching the filter and search in all pages. */
+  total: number;
 }
 
-/** One page of the signed-in user's jobs, newest first (GET /api/generate). */
+/** One page of the signed-in user's jobs, newest first (GET /api/generate), of a view of the library and a search. */
 export async function listJobs(api: SongmintApi, parameters: ListJobsParameters = {}): Promise<JobPage> {
   requireSession(api);
-  const { cursor, limit, signal } = parameters;
-  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }) };
+  const { cursor, limit, filter, search, signal } = parameters;
+  const query = {
+    ...(cursor === undefined ? {} : { cursor }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(filter === undefined ? {} : { filter }),
+    ...(search === undefined || search.trim() === '' ? {} : { q: search.trim() }),
+  };
   const page = await unwrap(api.http.GET('/api/generate', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
-  return { jobs: page.jobs, nextCursor: page.next_cursor };
+  return { jobs: page.jobs, nextCursor: page.next_cursor, total: page.total };
 }
 
 /** The state of a running job, as reported to `onProgress`. */

@@ -66,6 +66,11 @@ export interface SongPool {
   uncollectedSwapFees: bigint;
   /** Fees credited by the vault and not yet claimed, per party (wei and token units). */
   fees: { creator: { eth: bigint; token: bigint }; platform: { eth: bigint; token: bigint } };
+  /**
+   * What `SongVault.claim` pays each party now (`claimableFeesOf`): `fees`, less the token credits
+   * while the launch fee window lasts (the vault pays song tokens only after it).
+   */
+  claimable: { creator: { eth: bigint; token: bigint }; platform: { eth: bigint; token: bigint } };
   payoutRecipient: Address;
 }
 
@@ -107,6 +112,11 @@ export async function poolSlot0(
   return { sqrtPriceX96: word & ((1n << 160n) - 1n), tick: rawTick >= 0x800000 ? rawTick - 0x1000000 : rawTick };
 }
 
+/** The pool's in-range liquidity (v4's L) at `blockTag`. */
+export async function poolLiquidity(chain: Reader, poolKey: PoolKey, blockTag: BlockTag = 'latest'): Promise<bigint> {
+  return hexToBigInt(await readPoolWord(chain, poolKey, LIQUIDITY_OFFSET, blockTag)) & ((1n << 128n) - 1n);
+}
+
 /** Everything about `songId`'s pool, read from the chain (the vault, the hook and the PoolManager). */
 export async function readPool(
   chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
@@ -115,20 +125,31 @@ export async function readPool(
   const { publicClient, contracts } = chain;
   const poolKey = await readPoolKey(chain, songId);
   const poolId = poolIdOf(poolKey);
-  const [{ sqrtPriceX96, tick }, liquidityWord, song, [creator, platform], totalSwapFees, collectedSwapFees, next, tickUpper, tokensHeld] =
-    await Promise.all([
-      poolSlot0(chain, poolKey),
-      readPoolWord(chain, poolKey, LIQUIDITY_OFFSET),
-      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
-      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
-      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'accruedSwapFees', args: [songId] }),
-      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
-      nextBlock(publicClient),
-      publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'tickUpper' }),
-      publicClient
-        .readContract({ address: poolKey.currency1, abi: songTokenAbi, functionName: 'balanceOf', args: [contracts.PoolManager] })
-        .catch(() => 0n),
-    ]);
+  const [
+    { sqrtPriceX96, tick },
+    liquidityWord,
+    song,
+    [creator, platform],
+    [creatorNow, platformNow],
+    totalSwapFees,
+    collectedSwapFees,
+    next,
+    tickUpper,
+    tokensHeld,
+  ] = await Promise.all([
+    poolSlot0(chain, poolKey),
+    readPoolWord(chain, poolKey, LIQUIDITY_OFFSET),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'songOf', args: [songId] }),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'feesOf', args: [songId] }),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'claimableFeesOf', args: [songId] }),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'accruedSwapFees', args: [songId] }),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'swapFeesCollected', args: [songId] }),
+    nextBlock(publicClient),
+    publicClient.readContract({ address: contracts.SongVault, abi: songVaultAbi, functionName: 'tickUpper' }),
+    publicClient
+      .readContract({ address: poolKey.currency1, abi: songTokenAbi, functionName: 'balanceOf', args: [contracts.PoolManager] })
+      .catch(() => 0n),
+  ]);
   const liquidity = hexToBigInt(liquidityWord) & ((1n << 128n) - 1n);
   const launchedAt = BigInt(song.launchedAt);
   // The fee a trade sent now pays: the hook's, in the block it joins (not the latest block's).
@@ -160,6 +181,10 @@ export async function readPool(
     totalSwapFees,
     uncollectedSwapFees: totalSwapFees - collectedSwapFees,
     fees: { creator: { eth: creator.eth, token: creator.token }, platform: { eth: platform.eth, token: platform.token } },
+    claimable: {
+      creator: { eth: creatorNow.eth, token: creatorNow.token },
+      platform: { eth: platformNow.eth, token: platformNow.token },
+    },
     payoutRecipient: song.payoutRecipient,
   };
 }

@@ -5,7 +5,7 @@ import type { PermitSingle } from './permit2.ts';
 
 /**
  * Universal Router plans for one single-pool v4 swap, encoded with viem from the published
- * constants (universal-router 2.1.0 `Commands.sol`, v4-periphery 1.0.3 `Actions.sol` and
+ * constants (universal-router 2.0.0 `Commands.sol`, the router Base runs; v4-periphery 1.0.3 `Actions.sol` and
  * `ActionConstants.sol`). `@uniswap/universal-router-sdk`'s RoutePlanner and `@uniswap/v4-sdk`'s
  * V4Planner build the same bytes but bring ethers v5, jsbi and five more Uniswap packages into the
  * browser bundle for the four commands used here.

@@ -1255,6 +1255,17 @@ export const songVaultAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
+    ],
+    "name": "NoClaimsHeld",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "songId",
         "type": "uint256"
       }
@@ -1391,6 +1402,31 @@ export const songVaultAbi = [
       }
     ],
     "name": "AllocationClaimed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "ClaimsRecovered",
     "type": "event"
   },
   {
@@ -1815,6 +1851,54 @@ export const songVaultAbi = [
         "type": "uint256"
       }
     ],
+    "name": "claimableFeesOf",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint128",
+            "name": "eth",
+            "type": "uint128"
+          },
+          {
+            "internalType": "uint128",
+            "name": "token",
+            "type": "uint128"
+          }
+        ],
+        "internalType": "struct SongVault.FeeBalance",
+        "name": "creator",
+        "type": "tuple"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint128",
+            "name": "eth",
+            "type": "uint128"
+          },
+          {
+            "internalType": "uint128",
+            "name": "token",
+            "type": "uint128"
+          }
+        ],
+        "internalType": "struct SongVault.FeeBalance",
+        "name": "platform",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      }
+    ],
     "name": "collectFees",
     "outputs": [],
     "stateMutability": "nonpayable",
@@ -2026,6 +2110,30 @@ export const songVaultAbi = [
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      }
+    ],
+    "name": "recoverClaims",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
@@ -4790,11 +4898,6 @@ export const universalRouterAbi = [
             "internalType": "address",
             "name": "v4PositionManager",
             "type": "address"
-          },
-          {
-            "internalType": "address",
-            "name": "spokePool",
-            "type": "address"
           }
         ],
         "internalType": "struct RouterParameters",
@@ -4804,28 +4907,6 @@ export const universalRouterAbi = [
     ],
     "stateMutability": "nonpayable",
     "type": "constructor"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "target",
-        "type": "address"
-      }
-    ],
-    "name": "AddressEmptyCode",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "account",
-        "type": "address"
-      }
-    ],
-    "name": "AddressInsufficientBalance",
-    "type": "error"
   },
   {
     "inputs": [],
@@ -4861,33 +4942,6 @@ export const universalRouterAbi = [
   },
   {
     "inputs": [],
-    "name": "ECDSAInvalidSignature",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "length",
-        "type": "uint256"
-      }
-    ],
-    "name": "ECDSAInvalidSignatureLength",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "bytes32",
-        "name": "s",
-        "type": "bytes32"
-      }
-    ],
-    "name": "ECDSAInvalidSignatureS",
-    "type": "error"
-  },
-  {
-    "inputs": [],
     "name": "ETHNotAccepted",
     "type": "error"
   },
@@ -4905,11 +4959,6 @@ export const universalRouterAbi = [
       }
     ],
     "name": "ExecutionFailed",
-    "type": "error"
-  },
-  {
-    "inputs": [],
-    "name": "FailedInnerCall",
     "type": "error"
   },
   {
@@ -4971,11 +5020,6 @@ export const universalRouterAbi = [
   },
   {
     "inputs": [],
-    "name": "InvalidHopSlippageLength",
-    "type": "error"
-  },
-  {
-    "inputs": [],
     "name": "InvalidPath",
     "type": "error"
   },
@@ -4986,17 +5030,7 @@ export const universalRouterAbi = [
   },
   {
     "inputs": [],
-    "name": "InvalidShortString",
-    "type": "error"
-  },
-  {
-    "inputs": [],
     "name": "LengthMismatch",
-    "type": "error"
-  },
-  {
-    "inputs": [],
-    "name": "NonceAlreadyUsed",
     "type": "error"
   },
   {
@@ -5021,30 +5055,8 @@ export const universalRouterAbi = [
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "token",
-        "type": "address"
-      }
-    ],
-    "name": "SafeERC20FailedOperation",
-    "type": "error"
-  },
-  {
     "inputs": [],
     "name": "SliceOutOfBounds",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "string",
-        "name": "str",
-        "type": "string"
-      }
-    ],
-    "name": "StringTooLong",
     "type": "error"
   },
   {
@@ -5128,27 +5140,6 @@ export const universalRouterAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "hopIndex",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "maxPrice",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "price",
-        "type": "uint256"
-      }
-    ],
-    "name": "V4TooLittleReceivedPerHop",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
         "name": "maxAmountInRequested",
         "type": "uint256"
       },
@@ -5160,46 +5151,6 @@ export const universalRouterAbi = [
     ],
     "name": "V4TooMuchRequested",
     "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "hopIndex",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "maxPrice",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "price",
-        "type": "uint256"
-      }
-    ],
-    "name": "V4TooMuchRequestedPerHop",
-    "type": "error"
-  },
-  {
-    "anonymous": false,
-    "inputs": [],
-    "name": "EIP712DomainChanged",
-    "type": "event"
-  },
-  {
-    "inputs": [],
-    "name": "SPOKE_POOL",
-    "outputs": [
-      {
-        "internalType": "contract IV3SpokePool",
-        "name": "",
-        "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
   },
   {
     "inputs": [],
@@ -5228,49 +5179,6 @@ export const universalRouterAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
-    "name": "eip712Domain",
-    "outputs": [
-      {
-        "internalType": "bytes1",
-        "name": "fields",
-        "type": "bytes1"
-      },
-      {
-        "internalType": "string",
-        "name": "name",
-        "type": "string"
-      },
-      {
-        "internalType": "string",
-        "name": "version",
-        "type": "string"
-      },
-      {
-        "internalType": "uint256",
-        "name": "chainId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "verifyingContract",
-        "type": "address"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "salt",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "uint256[]",
-        "name": "extensions",
-        "type": "uint256[]"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
     "inputs": [
       {
         "internalType": "bytes",
@@ -5307,54 +5215,6 @@ export const universalRouterAbi = [
       }
     ],
     "name": "execute",
-    "outputs": [],
-    "stateMutability": "payable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "bytes",
-        "name": "commands",
-        "type": "bytes"
-      },
-      {
-        "internalType": "bytes[]",
-        "name": "inputs",
-        "type": "bytes[]"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "intent",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "data",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "bool",
-        "name": "verifySender",
-        "type": "bool"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "nonce",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "bytes",
-        "name": "signature",
-        "type": "bytes"
-      },
-      {
-        "internalType": "uint256",
-        "name": "deadline",
-        "type": "uint256"
-      }
-    ],
-    "name": "executeSigned",
     "outputs": [],
     "stateMutability": "payable",
     "type": "function"
@@ -5373,30 +5233,6 @@ export const universalRouterAbi = [
     "type": "function"
   },
   {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "user",
-        "type": "address"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "nonce",
-        "type": "bytes32"
-      }
-    ],
-    "name": "noncesUsed",
-    "outputs": [
-      {
-        "internalType": "bool",
-        "name": "used",
-        "type": "bool"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
     "inputs": [],
     "name": "poolManager",
     "outputs": [
@@ -5404,29 +5240,6 @@ export const universalRouterAbi = [
         "internalType": "contract IPoolManager",
         "name": "",
         "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "signedRouteContext",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "signer",
-        "type": "address"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "intent",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "data",
-        "type": "bytes32"
       }
     ],
     "stateMutability": "view",

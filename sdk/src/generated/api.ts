@@ -44,7 +44,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's jobs, newest first, cursor-paginated (extension of the spec) */
+        /** The caller's jobs, newest first, cursor-paginated; the library's filters and search (extension of the spec) */
         get: operations["listJobs"];
         put?: never;
         /** Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B) */
@@ -66,10 +66,18 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Move one of your songs to the trash (extension of the spec)
+         * @description The song leaves every view of the library but the trash (`GET /api/generate?filter=trash`); it cannot be downloaded, signed for minting or edited until restored. Its files stay until retention deletes them, 30 days after it was trashed (or 90 days after it was made, whichever is first); until then `POST /api/generate/{job_id}/restore` brings it back. A mint signature issued before still mints, and the song then leaves the trash. Deleting does not give back the generation. Deleting a trashed song answers 200 again.
+         */
+        delete: operations["deleteJob"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename one of your songs that is not minted (extension of the spec)
+         * @description The library's name of the song (the job list's `title`): it names the song's downloads and is the mint form's suggestion. A minted song's name is the one in its metadata for good.
+         */
+        patch: operations["renameJob"];
         trace?: never;
     };
     "/api/generate/{job_id}/cancel": {
@@ -100,8 +108,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A one-hour download URL of a song's lossless WAV or FLAC (owner only; extension of the spec)
-         * @description The WAV and FLAC hold the exact PCM the song's MP3 was encoded from (24-bit integer, the model's sample rate) and carry the same signed C2PA manifest. They are private: this route answers a presigned GET URL valid one hour. The MP3 stays the file `audio_hash` and the mint signature cover.
+         * A one-hour download URL of a song's MP3, WAV or FLAC, saved under the song's name (owner only; extension of the spec)
+         * @description The MP3 is the published file (`audio_url`, the one `audio_hash` and the mint signature cover). The WAV and FLAC hold the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate) and carry the same signed C2PA manifest; they are private. This route answers a presigned GET URL valid one hour whose answer is an attachment named `file_name`.
          */
         get: operations["getLosslessDownload"];
         put?: never;
@@ -126,6 +134,26 @@ export interface paths {
         get: operations["streamJobEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/generate/{job_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take one of your songs out of the trash (extension of the spec)
+         * @description Restoring a song in the library answers 200 again.
+         */
+        post: operations["restoreJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -409,6 +437,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/public/coins/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the coin page of a launched song (price per 1M tokens and its 24 h change, market cap, volume, holders, creator earnings)
+         * @description Public: no token; charged per client address at the hourly trading limit. Indexed from the song token's Transfer logs and its pool's events, confirmed CHAIN_CONFIRMATIONS deep (a reorg deeper than that is undone). USD figures only where ETH_USD_FEED_ADDRESS names an ETH/USD feed.
+         */
+        get: operations["getCoin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/coins/{songId}/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a coin's activity feed (each trade's side, wallet, amounts, launch fee, time and transaction), newest first
+         * @description Public: no token; charged per client address at the hourly trading limit.
+         */
+        get: operations["getCoinTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/creators/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a creator's profile (minted songs, launched coins with market caps, total earnings)
+         * @description Public: no token; charged per client address at the hourly trading limit. An address with nothing minted answers an empty profile.
+         */
+        get: operations["getCreator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/portfolios/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a wallet's portfolio (song tokens held and their value in ETH, fees and allocations to claim)
+         * @description Public: no token; charged per client address at the hourly trading limit. Everything here is public on the chain; the web app asks for the signed-in wallet's.
+         */
+        get: operations["getPortfolio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public/songs": {
         parameters: {
             query?: never;
@@ -567,6 +675,156 @@ export interface components {
             /** @description Farcaster fid to link; accepted only when the IdRegistry confirms it. */
             social_fid?: number | string;
         };
+        Coin: {
+            chain_id: number;
+            /** @description The creator SongLaunched named (EIP-55). */
+            creator: string;
+            /** @description The creator's earnings so far; LP fees count once collected (Uniswap v4 computes them only when the position is touched). */
+            creator_earnings: {
+                credited: {
+                    /** @description Wei credited by collectFees. */
+                    eth: string;
+                    /** @description Token units credited (the LP fee of sales). */
+                    token: string;
+                };
+                /** @description Who the creator share goes to now (the creator until the payout role is handed on). */
+                recipient: string;
+                /** @description Credited plus uncollected, wei: what the song has earned its creator side in ETH so far. */
+                total_eth: string;
+                /** @description The same in US dollars. Null unless an ETH/USD feed is configured. */
+                total_usd: string | null;
+                /** @description The creator share of the hook fees not collected yet (collectFees splits them), wei. */
+                uncollected_swap_fees_eth: string;
+            };
+            /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
+            eth_usd: {
+                /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
+                feed: string;
+                /**
+                 * @description US dollars per ETH, as the feed answered.
+                 * @example 3012.45
+                 */
+                price: string;
+                /**
+                 * Format: date-time
+                 * @description The feed round's time.
+                 */
+                updated_at: string;
+            } | null;
+            holders: {
+                /** @description Addresses holding any of the token, the pool included. */
+                count: number;
+                /** @description The 20 largest balances, from the token's Transfer logs. */
+                top: {
+                    address: string;
+                    /** @description Token base units. */
+                    balance: string;
+                    /**
+                     * @description `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).
+                     * @enum {string}
+                     */
+                    kind: "wallet" | "pool" | "vault";
+                    /**
+                     * @description Of the supply, percent with four places.
+                     * @example 5.0000
+                     */
+                    share_percent: string;
+                }[];
+            };
+            image: string | null;
+            indexed_through_block: string | null;
+            /** Format: date-time */
+            launched_at: string;
+            market_cap: {
+                /** @description Price times supply. Wei. */
+                eth: string;
+                /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            } | null;
+            /** @example Songmint #1 */
+            name: string;
+            /** @example /app/song/1 */
+            page_url: string;
+            /** @description Null only in the instant before the launch's Initialize is indexed. */
+            price: {
+                /** @description Block of the swap (or launch) that set the price. */
+                block_number: string;
+                /**
+                 * @description Change against the price 24 hours ago (the last swap before then; the launch price when nothing traded before then or the launch was since), percent with two places; null before the launch price is indexed.
+                 * @example -3.25
+                 */
+                change_24h_percent: string | null;
+                /**
+                 * @description ETH per 1,000,000 tokens at the pool price, decimal.
+                 * @example 0.010020
+                 */
+                eth_per_million_tokens: string;
+                /** @description The price in US dollars per 1,000,000 tokens. Null unless an ETH/USD feed is configured. */
+                usd_per_million_tokens: string | null;
+                /** @description The same in wei, rounded down. */
+                wei_per_million_tokens: string;
+            } | null;
+            /** @example 1 */
+            song_id: string;
+            /** @description Token supply in base units (18 decimals): the pool share plus the allocation, 1,000,000,000 tokens. */
+            supply: string;
+            /** @example SONG1 */
+            symbol: string;
+            /** @description The song's title from the metadata this oracle published. */
+            title: string | null;
+            /** @description The song's ERC-20 (EIP-55). */
+            token: string;
+            trades_total: number;
+            /** @example /v1/public/coins/1/trades */
+            trades_url: string;
+            volume_24h: {
+                /** @description Wei of ETH through the pool in the last 24 hours (|amount0|, before the hook fee). */
+                eth: string;
+                trades: number;
+                /** @description US dollars. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
+        };
+        CoinTrade: {
+            block_number: string;
+            /** @description Wei the wallet paid (buy, the launch fee included) or received (sell, after it). */
+            eth: string;
+            /** @description Null when no fee mint was indexed next to the swap. */
+            launch_fee: {
+                /** @description The hook's fee, wei (its ERC-6909 mint next to the swap). */
+                eth: string;
+                /**
+                 * @description Of the ETH that changed hands, percent with two places.
+                 * @example 49.18
+                 */
+                percent: string;
+            } | null;
+            log_index: number;
+            /** @description Wei through the pool (|amount0|). */
+            pool_eth: string;
+            /** @description The pool price after the swap. */
+            price_eth_per_million_tokens: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /**
+             * Format: date-time
+             * @description Block time.
+             */
+            time: string;
+            /** @description Tokens bought or sold, base units. */
+            token: string;
+            tx_hash: string;
+            /** @description The wallet that received the tokens (buy) or sent them (sell): the other side of the token's transfer with the PoolManager; the swap's router when there is none. */
+            wallet: string;
+        };
+        CoinTrades: {
+            indexed_through_block: string | null;
+            /** @description Pass as `cursor` for older trades; null on the last page. */
+            next_cursor: string | null;
+            song_id: string;
+            /** @description Newest first. */
+            trades: components["schemas"]["CoinTrade"][];
+        };
         /** @description The signed C2PA manifest embedded in the MP3 (ID3 GEOB frame): made by AI (c2pa.created, trainedAlgorithmicMedia), model and licence, seed, prompt hash, job id. Null for audio published before credentials were embedded. */
         ContentCredentials: {
             /**
@@ -582,6 +840,67 @@ export interface components {
             /** @enum {string} */
             standard: "c2pa";
         } | null;
+        CreatorProfile: {
+            /** @description EIP-55. */
+            address: string;
+            /** @description How many of the listed songs are launched. */
+            coins: number;
+            /** @description The creator side's earnings of the listed songs so far (each coin's `creator_earnings`). */
+            earnings: {
+                /** @description Wei. */
+                eth: string;
+                /** @description Token units (credited LP fees of sales, all songs). */
+                token: string;
+                /** @description US dollars of the ETH. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
+            /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
+            eth_usd: {
+                /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
+                feed: string;
+                /**
+                 * @description US dollars per ETH, as the feed answered.
+                 * @example 3012.45
+                 */
+                price: string;
+                /**
+                 * Format: date-time
+                 * @description The feed round's time.
+                 */
+                updated_at: string;
+            } | null;
+            /** @example /app/creator/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC */
+            page_url: string;
+            /** @description Songs the address minted or launched as creator, newest first, at most 100. */
+            songs: {
+                /** @description Null until the song is launched (and its launch indexed). */
+                coin: {
+                    /** Format: date-time */
+                    launched_at: string;
+                    market_cap: {
+                        /** @description Price times supply. Wei. */
+                        eth: string;
+                        /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                        usd: string | null;
+                    } | null;
+                    price_eth_per_million_tokens: string | null;
+                    symbol: string;
+                    token: string;
+                    volume_24h: {
+                        /** @description Wei. */
+                        eth: string;
+                        trades: number;
+                    };
+                } | null;
+                image: string | null;
+                /** Format: date-time */
+                minted_at: string | null;
+                page_url: string;
+                song_id: string;
+                title: string | null;
+            }[];
+            songs_total: number;
+        };
         DailyLimitError: {
             /** @enum {string} */
             code: "RATE_001";
@@ -671,7 +990,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -771,6 +1090,8 @@ export interface components {
             jobs: components["schemas"]["JobSummary"][];
             /** @description Cursor of the next page; null on the last page. */
             next_cursor: string | null;
+            /** @description Extension: songs matching `filter` and `q` in all pages. */
+            total: number;
         };
         JobStatus: {
             /** @description Seconds. */
@@ -831,39 +1152,30 @@ export interface components {
             audio_url: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Extension: when its owner moved it to the trash; null while it is in the library.
+             */
+            deleted_at: string | null;
             /** @description Requested seconds. */
             duration: number;
             edit_of: components["schemas"]["EditOf"] | null;
             error_code: components["schemas"]["ErrorCode"] | null;
             job_id: string;
+            /** @description Extension: the minted SongNFT token id once the chain watcher has seen the mint; null before. */
+            nft_token_id: string | null;
             progress: number;
             prompt: string;
             /** @enum {string} */
             status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description Extension: the name it goes by besides its prompt: the minted name, or the title its owner gave it (or an edit got from its source, e.g. "Night drive (extended +4 s)"); null: it goes by its prompt. */
+            title: string | null;
         };
         Liveness: {
             /** @enum {string} */
             status: "alive";
             /** @description Seconds since the process started. */
             uptime_seconds: number;
-        };
-        LosslessDownload: {
-            bytes: number;
-            /** @example audio/flac */
-            content_type: string;
-            /**
-             * Format: date-time
-             * @description When `url` stops working (UTC).
-             */
-            expires_at: string;
-            /** @enum {string} */
-            format: "wav" | "flac";
-            job_id: string;
-            /**
-             * Format: uri
-             * @description Presigned GET URL of the private file, valid 1 hour; every request issues a fresh one.
-             */
-            url: string;
         };
         /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Made in the seconds after the song completed (`status` pending, then ready). Null for songs made before they were kept, once retention deleted the audio, and when the worker could not make them. The MP3 stays the file `audio_hash` and the mint signature cover. */
         LosslessFiles: {
@@ -1113,6 +1425,78 @@ export interface components {
             tokens_per_eth: string;
             tx_hash: string;
         };
+        Portfolio: {
+            address: string;
+            /** @description Launch allocations named for this address and not claimed yet (read from the vault). */
+            allocations: {
+                /** @description Tokens the vault still holds for this address; 0 once claimed. */
+                amount: string;
+                /** Format: date-time */
+                claimable_at: string;
+                image: string | null;
+                page_url: string;
+                song_id: string;
+                title: string | null;
+            }[];
+            /** @description Block of the vault reads; null when the chain could not be read (fees and allocations are then empty). */
+            block_number: string | null;
+            /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
+            eth_usd: {
+                /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
+                feed: string;
+                /**
+                 * @description US dollars per ETH, as the feed answered.
+                 * @example 3012.45
+                 */
+                price: string;
+                /**
+                 * Format: date-time
+                 * @description The feed round's time.
+                 */
+                updated_at: string;
+            } | null;
+            /** @description Songs whose creator share this address receives now, with what `SongVault.claim` would pay (read from the vault). */
+            fees: {
+                claimable: {
+                    /** @description Wei. */
+                    eth: string;
+                    /** @description Token units. */
+                    token: string;
+                };
+                image: string | null;
+                page_url: string;
+                song_id: string;
+                title: string | null;
+                /** @description The creator share of hook fees not collected yet; a claim collects them first. */
+                uncollected_swap_fees_eth: string;
+            }[];
+            /** @description Song tokens held, largest value first (indexed Transfer logs). */
+            holdings: {
+                /** @description Token base units. */
+                balance: string;
+                image: string | null;
+                page_url: string;
+                price_eth_per_million_tokens: string | null;
+                share_percent: string;
+                song_id: string;
+                symbol: string;
+                title: string | null;
+                token: string;
+                value: {
+                    /** @description At the pool price now (a sale of it all fetches less: price impact and fees). Wei. */
+                    eth: string;
+                    /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                    usd: string | null;
+                };
+            }[];
+            indexed_through_block: string | null;
+            total_value: {
+                /** @description All holdings at their pool prices. Wei. */
+                eth: string;
+                /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
+        };
         PreviewAccepted: {
             /** @description Seconds until the preview is expected to complete. */
             estimated_time: number;
@@ -1333,6 +1717,13 @@ export interface components {
             /** @description Only when not ready: what the service waits for. `database`: PostgreSQL does not answer; `workers`: no inference worker has a heartbeat newer than 20 s. */
             waiting_for?: ("database" | "workers")[];
         };
+        RenameJobRequest: {
+            /**
+             * @description The new name, 1 to 200 characters (spaces at the ends are dropped).
+             * @example Night drive
+             */
+            title: string;
+        };
         SessionToken: {
             /** Format: date-time */
             expires_at: string;
@@ -1387,12 +1778,35 @@ export interface components {
             genre?: string;
             mood?: string;
         };
+        SongDownload: {
+            bytes: number;
+            /** @example audio/flac */
+            content_type: string;
+            /**
+             * Format: date-time
+             * @description When `url` stops working (UTC).
+             */
+            expires_at: string;
+            /**
+             * @description The name the file is saved under: `<title> - <first 8 hex digits of the job id>.<format>`, the song's name (minted name, title, else its prompt) with characters no file system takes replaced.
+             * @example Night drive - 3f1c2b9e.flac
+             */
+            file_name: string;
+            /** @enum {string} */
+            format: "mp3" | "wav" | "flac";
+            job_id: string;
+            /**
+             * Format: uri
+             * @description Presigned GET URL of the file, valid 1 hour; every request issues a fresh one. It answers with `Content-Disposition: attachment` naming `file_name` (RFC 6266, `filename*` in UTF-8), so a browser saves the file.
+             */
+            url: string;
+        };
         TradingPool: {
             chain_id: number;
             /** @description The song's creator, as SongLaunched names it. */
             creator: string;
             fees: {
-                /** @description What `SongVault.claim` would pay each party now, read from `feesOf` at answer time; null when the chain could not be read. */
+                /** @description What `SongVault.claim` would pay each party now, read from `claimableFeesOf` at answer time (token credits count from the end of the launch fee window); null when the chain could not be read. */
                 claimable: {
                     block_number: string;
                     creator: {
@@ -1592,6 +2006,19 @@ export interface components {
                 };
             };
             max_duration: number;
+            /** @description Extension: the models the live workers run (their heartbeats), and whether they sing. */
+            models: {
+                live: {
+                    name: string;
+                    /** @description The model sings the lyrics it is given. */
+                    sings: boolean;
+                    version: string;
+                    /** @description Live workers running it. */
+                    workers: number;
+                }[];
+                /** @description True only when a worker is live and every live worker's model sings the lyrics it is given (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics (given or written) are recorded with the song and condition the music, but no voice sings them. */
+                sings: boolean;
+            };
             social_fid: string | null;
             statistics: {
                 audio_seconds_generated: number;
@@ -1790,8 +2217,12 @@ export interface operations {
             query?: {
                 /** @description Opaque: the `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description Extension (the library): `all` (default) every song not in the trash; `minted`; `unminted` (completed, not minted); `edits`; `failed` (failed or cancelled); `trash` (moved there with DELETE, restorable). */
+                filter?: "all" | "minted" | "unminted" | "edits" | "failed" | "trash";
                 /** @description Jobs per page, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Extension (the library): only songs whose name (minted name or title), prompt or lyrics contain this text, case-insensitively; at most 200 characters. Blank: no search. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -1808,7 +2239,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobList"];
                 };
             };
-            /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
+            /** @description Bad cursor, limit, filter or search text, or an unknown parameter (VALIDATION_ERROR). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2055,6 +2486,135 @@ export interface operations {
             };
         };
     };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The song, in the trash (`deleted_at` set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The song is minted (LIBRARY_001), or still queued or processing: cancel it first (LIBRARY_004). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    renameJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RenameJobRequest"];
+            };
+        };
+        responses: {
+            /** @description The song, renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description A title empty, longer than 200 characters or with a NUL (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The song is minted (LIBRARY_001) or in the trash (LIBRARY_002). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
     cancelJob: {
         parameters: {
             query?: never;
@@ -2118,7 +2678,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                format: "wav" | "flac";
+                format: "mp3" | "wav" | "flac";
                 job_id: string;
             };
             cookie?: never;
@@ -2131,10 +2691,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LosslessDownload"];
+                    "application/json": components["schemas"]["SongDownload"];
                 };
             };
-            /** @description The format is not wav or flac (VALIDATION_ERROR). */
+            /** @description The format is not mp3, wav or flac (VALIDATION_ERROR). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2152,8 +2712,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description No such job of yours, not completed yet, its files still being made (`retry_after` 2 s), or a song without lossless files (made before they were kept, deleted by retention, or not made) (NOT_FOUND). */
+            /** @description No such job of yours, not completed yet, its lossless files still being made (`retry_after` 2 s), a song without lossless files (made before they were kept, or not made), or whose audio retention deleted (NOT_FOUND). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description The song is in the trash: restore it first (LIBRARY_002). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2239,6 +2808,64 @@ export interface operations {
             };
             /** @description This replica serves its maximum of streams (Retry-After), or the database is unavailable. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    restoreJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The song, back in the library (`deleted_at` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such job of yours (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Retention deleted the song’s audio: it can no longer be restored (LIBRARY_003). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3208,6 +3835,193 @@ export interface operations {
                 };
             };
             /** @description RATE_002: the hourly metadata and NFT limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getCoin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coin. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coin"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getCoinTrades: {
+        parameters: {
+            query?: {
+                /** @description Opaque: a `next_cursor` of this route. */
+                cursor?: string;
+                /** @description Trades per page, 1 to 200 (default 50). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description SongNFT token id. */
+                songId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of trades. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoinTrades"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad song id, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description NOT_FOUND: not launched, or the launch is not indexed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getCreator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A 0x address (any case). */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatorProfile"];
+                };
+            };
+            /** @description VALIDATION_ERROR: not an address */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    getPortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A 0x address (any case). */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Portfolio"];
+                };
+            };
+            /** @description VALIDATION_ERROR: not an address */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly trading limit of this client address */
             429: {
                 headers: {
                     [name: string]: unknown;

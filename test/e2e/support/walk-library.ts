@@ -26,12 +26,18 @@ import { RGB, encodePng } from '../../../scripts/png.ts';
 import type { NpmStartStack } from '../../support/npm-start.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
+
+/** The page globals the functions given to `evaluate` read (they run in Chromium); declared for this module alone. */
+declare const document: {
+  querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }>;
+  readonly activeElement: { readonly tagName: string } | null;
+};
 /** "Next to" the control: the message starts within this many pixels below (or beside) it. */
 const NEAR_PX = 120;
 
 /** What the walk's own checks give these steps (web-app-walk.ts: axe, 360 px, screenshots; playback). */
 export interface WalkChecks {
-  checkView(page: Page, name: string): Promise<void>;
+  checkView(page: Page, name: string, options?: { everyImpact?: boolean }): Promise<void>;
   /** axe-core's serious and critical violations on the page as it is now. */
   seriousViolations(page: Page): Promise<string[]>;
   playsAudio(page: Page, selector: string): Promise<number>;
@@ -80,8 +86,9 @@ export async function assertNextTo(page: Page, control: Locator, message: Locato
   const near = await control.boundingBox();
   const box = await message.boundingBox();
   assert.ok(viewport !== null && near !== null && box !== null, `${what}: no layout`);
+  // Within a pixel: the window scrolls by whole pixels, the layout does not (scrollIntoView can leave a fraction out).
   assert.ok(
-    box.y >= 0 && box.y + box.height <= viewport.height,
+    box.y >= -1 && box.y + box.height <= viewport.height + 1,
     `${what}: message at y ${box.y} (+${box.height}) outside the ${viewport.height} px window`,
   );
   assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, `${what}: message at x ${box.x} outside the window`);
@@ -128,7 +135,13 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
         );
   await page.reload();
   await page.locator('#songs[aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT_MS });
-  assert.equal(await page.locator('#songs > li.card').count(), 10, 'ten songs in the library');
+  // A page at a time (the library pages by 20 however many there are): "20 of N songs", and more to show.
+  const listed = await page.locator('#songs > li.card').count();
+  const shownLine = /^(?:(\d+) of )?(\d+) songs\.$/.exec((await page.locator('#library-count').textContent()) ?? '');
+  assert.ok(shownLine !== null, 'the library says how many songs it holds');
+  const total = Number(shownLine[2]);
+  assert.equal(listed, Math.min(20, total), 'one page of the library');
+  assert.equal(await page.locator('#more-songs').isVisible(), total > 20, 'Show older songs while there are more');
   await page.setViewportSize({ width: 360, height: 780 });
   const generateButton = page.getByRole('button', { name: 'Generate' });
   await generateButton.click();
@@ -209,4 +222,112 @@ export async function visitorDiscoversAndPlays(
     assert.equal((await fetch(url)).status, 200, `${key} answers`);
   }
   assert.equal(meta('twitter:card'), 'player');
+}
+
+/**
+ * The library managed (issue 45, deliver 5): the view narrowed to edits and to minted songs, a
+ * search by name, an edit renamed, deleted to the trash and restored, focus never dropped; the
+ * trash view checked (axe, 360 px, screenshots).
+ */
+export async function manageTheLibrary(page: Page, songs: { minted: string; edits: readonly string[] }, checks: WalkChecks): Promise<void> {
+  const started = Date.now();
+  const ids = () => page.locator('#songs > li').evaluateAll((items) => items.map((item) => item.getAttribute('data-job-id')));
+  const settled = () => page.locator('#songs[aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+  const show = async (view: string) => {
+    await page.getByLabel('Show').selectOption(view);
+    await settled();
+  };
+  await show('edits');
+  // (The demo before the walk made edits of its own: these three are among the listed, their source is not.)
+  const editsListed = await ids();
+  assert.ok(
+    songs.edits.every((id) => editsListed.includes(id)) && !editsListed.includes(songs.minted),
+    `Show: Edits lists the edits (${editsListed.join(', ')})`,
+  );
+  await show('minted');
+  // The newest minted song first (the demo's are older), no unminted edit among them.
+  const mintedListed = await ids();
+  assert.ok(
+    mintedListed[0] === songs.minted && !songs.edits.some((id) => mintedListed.includes(id)),
+    `Show: Minted lists the minted songs (${mintedListed.join(', ')})`,
+  );
+  await show('all');
+
+  // Rename an edit, then find it by its new name.
+  const [renamedId] = songs.edits;
+  assert.ok(renamedId !== undefined);
+  const card = page.locator(`#songs li.card[data-job-id="${renamedId}"]`);
+  await card.getByRole('button', { name: 'Rename' }).click();
+  await card.getByLabel('New name').fill('Rainy Remix No. 1');
+  await card.getByRole('button', { name: 'Save name' }).click();
+  await card.locator('h3', { hasText: 'Rainy Remix No. 1' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.getByRole('searchbox', { name: 'Search your songs' }).fill('remix no. 1');
+  await page.waitForFunction((id) => {
+    const items = [...document.querySelectorAll('#songs > li')];
+    return items.length === 1 && items[0]?.getAttribute('data-job-id') === id;
+  }, renamedId);
+  assert.match((await page.locator('#library-count').textContent()) ?? '', /^1 song matching “remix no\. 1”\.$/);
+
+  // Delete: out of the library, into the trash; the focus moves on, not to the page's body.
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await page.locator('#library-count', { hasText: 'is in the trash' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await page.locator(`#songs li[data-job-id="${renamedId}"]`).count(), 0);
+  assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY', 'focus stays on the list');
+  await page.getByRole('searchbox', { name: 'Search your songs' }).fill('');
+  await show('trash');
+  const trashed = page.locator(`#songs li.trashed[data-job-id="${renamedId}"]`);
+  await trashed.waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.match(
+    (await trashed.locator('.state').textContent()) ?? '',
+    /^In the trash since .+: deleted for good on .+ unless you restore it\.$/,
+  );
+  await checks.checkView(page, '2c-library-trash', { everyImpact: true });
+  await trashed.getByRole('button', { name: 'Restore' }).click();
+  await page.locator('#library-count', { hasText: 'is back in your songs' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await show('all');
+  await page
+    .locator(`#songs li.card[data-job-id="${renamedId}"] h3`, { hasText: 'Rainy Remix No. 1' })
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  console.log(
+    `# web app walk: the library managed (views, search, rename, trash, restore) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+/**
+ * The create form before Generate (issue 45): the lyrics note promises what the running model
+ * does (the built-in model sings nothing: item 5); typing lyrics turns "Write lyrics for me" off
+ * and clearing them brings it back (item 6); the count of the lyrics' characters says when they
+ * pass the 5,000 a song takes instead of cutting them (item 13); a blank prompt is refused next to
+ * the prompt, in words, with nothing sent and no song used (item 16).
+ */
+export async function createFormSaysWhatItDoes(page: Page): Promise<void> {
+  const note = page.locator('#lyrics-note');
+  await note.filter({ hasText: 'no voice sings them' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.doesNotMatch((await note.textContent()) ?? '', /sung as written/, 'no promise the built-in model cannot keep');
+  const written = page.getByLabel('Write lyrics for me');
+  const lyrics = page.getByLabel('Your lyrics (optional)');
+  assert.equal(await written.isChecked(), true);
+  await lyrics.fill('[verse]\nmy own words');
+  assert.deepEqual([await written.isChecked(), await written.isDisabled()], [false, true], 'typed lyrics: not written for me');
+  await lyrics.fill('la '.repeat(1700));
+  assert.equal(
+    await page.locator('#lyrics-count').textContent(),
+    '5,100 characters: 100 characters over the 5,000 a song takes. Shorten them.',
+  );
+  await lyrics.fill('');
+  assert.deepEqual([await written.isChecked(), await written.isDisabled()], [true, false], 'cleared: written for me again');
+  assert.equal(await page.locator('#lyrics-count').textContent(), '0 of 5,000 characters');
+
+  const prompt = page.getByLabel('Prompt');
+  const typed = await prompt.inputValue();
+  const left = await page.locator('#songs-left').textContent();
+  await prompt.fill('   ');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  const refusal = page.locator('#prompt-error:not([hidden])');
+  await assertNextTo(page, prompt, refusal, 'the blank prompt');
+  assert.equal(await refusal.textContent(), 'Describe the song in a few words: the prompt is empty.');
+  assert.equal(await page.locator('#generate-fields .action-alert:not([hidden])').count(), 0, 'not under the buttons');
+  assert.equal(await page.locator('#songs-left').textContent(), left, 'nothing sent, no song used');
+  await prompt.fill(typed);
+  assert.equal(await refusal.count(), 0, 'the refusal goes once the prompt is typed');
 }

@@ -11,6 +11,7 @@ import type { Hash, PublicClient, TransactionReceipt } from 'viem';
 import type { Page } from 'playwright-core';
 import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi } from '@songmint/sdk';
 import { assertNextTo } from './walk-library.ts';
+import { freshLaunchShowsNoRefusal } from './walk-coin.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
 
@@ -63,11 +64,13 @@ export async function launchWithConfirmation(page: Page, tokenId: bigint, checkV
   assert.match(terms, /80% of every fee the pool earns .* the platform keeps 20%/);
   assert.match(terms, /A launch fee of 50% at the launch, falling every block to 1% over 120 s/);
   assert.match(terms, /LP fee of 1% on every trade/);
+  assert.match(terms, /holds only the ETH buyers pay in: selling, your allocation included, can take out at most that ETH/);
   // Once read, the progress line under the button is gone (the terms are what it said was coming).
   await page.getByText('Reading the launch terms from the chain').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
   await checkView('3a-launch-confirm');
   await page.getByRole('button', { name: 'Launch for good' }).click();
   await page.locator('#pool-price').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await freshLaunchShowsNoRefusal(page);
 }
 
 /**
@@ -192,8 +195,10 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
 }
 
 /**
- * A sale of more than the wallet holds: the quote box and the Sell button both say how much it
- * holds and to reduce the amount, and no transaction leaves the wallet. Max then fills the balance.
+ * A sale of more than the wallet holds: the quote box says how much it holds and to reduce the
+ * amount, then, once Sell is pressed, the line next to Sell says it instead (once on the page, also
+ * after the next block's quote), and no transaction leaves the wallet; a sale far beyond what the
+ * pool could fill still says what the wallet holds. Max then fills the balance.
  */
 export async function oversellIsRefused(page: Page, client: Client, wallet: `0x${string}`): Promise<void> {
   const holds = BigInt((await page.locator('#balances').getAttribute('data-token')) ?? '0');
@@ -203,9 +208,19 @@ export async function oversellIsRefused(page: Page, client: Client, wallet: `0x$
   const sentence = /^You hold [\d,.]+ tokens; reduce the amount\.$/;
   await page.locator('#sell-quote .refusal', { hasText: sentence }).waitFor({ timeout: STEP_TIMEOUT_MS });
   await page.getByRole('button', { name: 'Sell', exact: true }).click();
-  await page.getByText(sentence).nth(1).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.locator('.action-alert:not([hidden])', { hasText: sentence }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  // The panel quotes both sides again for the next block: the refusal does not come back beside the alert.
+  const blockShown = await page.locator('#buy-quote').getAttribute('data-block');
+  await page.waitForFunction((before) => document.querySelector('#buy-quote')?.dataset.block !== before, blockShown, {
+    timeout: STEP_TIMEOUT_MS,
+  });
+  assert.equal(await page.getByText(sentence).count(), 1, 'the refusal is said once, next to Sell');
   assert.doesNotMatch(await page.locator('body').innerText(), /reverted|quoteExactInputSingle/);
   assert.equal(await client.getTransactionCount({ address: wallet }), nonce, 'nothing was sent');
+  // Far more than the pool's ETH could buy back: still what the wallet holds, not that the pool cannot fill it.
+  await page.getByLabel('Tokens to sell').fill('900000000');
+  await page.locator('#sell-quote .refusal', { hasText: sentence }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.doesNotMatch(await page.locator('#sell-quote').innerText(), /cannot fill/);
   await page.locator('#sell-max').click();
   await page.waitForFunction(() => document.querySelector('#sell-quote')?.dataset.refused === 'false', undefined, {
     timeout: STEP_TIMEOUT_MS,

@@ -3,14 +3,17 @@
  * HTTP server speaking the part of the Hub's URL scheme that `@huggingface/hub` uses to list and
  * download files, serving repositories from local folders:
  *
- *   GET /api/models/<owner>/<name>/tree/<revision>?recursive=true  -> [{type, path, size, oid, lfs?}]
- *   GET /<owner>/<name>/resolve/<revision>/<path>                  -> the bytes (Range -> 206), ETag
+ *   GET  /api/models/<owner>/<name>/tree/<revision>?recursive=true  -> [{type, path, size, oid, lfs?}]
+ *   POST /api/models/<owner>/<name>/paths-info/<revision> {paths}  -> the same entries for those paths
+ *                                                                     (a path the repository lacks is left out)
+ *   GET  /<owner>/<name>/resolve/<revision>/<path>                 -> the bytes (Range -> 206), ETag
  *
  * Files of 1 kB or more are listed as LFS files (`lfs.oid` = their sha256), smaller ones with a git
  * blob sha1, as the Hub does for files kept in git. Faults for the tests: `stallAfter(path, bytes)`
  * sends the next body of a file only up to that many bytes and then nothing more (a connection
  * that dies mid-download; the client's stall timeout ends it),
- * `corrupt(path)` serves changed bytes under the listed hash. Every request is recorded.
+ * `corrupt(path)` serves changed bytes under the listed hash, `misreport(path, size)` lists a
+ * size the file does not have. Every request is recorded (with its revision).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -22,6 +25,8 @@ import { join, relative } from 'node:path';
 export interface HubRequest {
   method: string;
   url: string;
+  /** The revision a tree, paths-info or resolve request named. */
+  revision: string | undefined;
   range: string | undefined;
   authorization: string | undefined;
 }
@@ -31,6 +36,9 @@ export interface HubServer {
   requests: HubRequest[];
   stallAfter(repoPath: string, bytes: number): void;
   corrupt(repoPath: string): void;
+  misreport(repoPath: string, size: number): void;
+  /** Serves the file as it is again (undoes corrupt and misreport). */
+  restore(repoPath: string): void;
   close(): Promise<void>;
 }
 
@@ -51,25 +59,48 @@ export async function startHubServer(repos: Readonly<Record<string, string>>): P
   const requests: HubRequest[] = [];
   const cuts = new Map<string, number>();
   const corrupted = new Set<string>();
+  const sizes = new Map<string, number>();
 
-  const listing = (repo: string, root: string) =>
-    filesUnder(root).map((path) => {
-      const bytes = readFileSync(join(root, path));
-      const gitOid = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-      return bytes.length >= LFS_FROM_BYTES
-        ? {
-            type: 'file',
-            path,
-            size: 134,
-            oid: gitOid,
-            lfs: { oid: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, pointerSize: 134 },
-          }
-        : { type: 'file', path, size: bytes.length, oid: gitOid };
-    });
+  const entry = (repo: string, root: string, path: string) => {
+    const bytes = readFileSync(join(root, path));
+    const gitOid = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+    const size = sizes.get(`${repo}/${path}`) ?? bytes.length;
+    return bytes.length >= LFS_FROM_BYTES
+      ? {
+          type: 'file',
+          path,
+          size,
+          oid: gitOid,
+          lfs: { oid: createHash('sha256').update(bytes).digest('hex'), size, pointerSize: 134 },
+        }
+      : { type: 'file', path, size, oid: gitOid };
+  };
+  const listing = (repo: string, root: string) => filesUnder(root).map((path) => entry(repo, root, path));
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const url = new URL(req.url ?? '/', 'http://hub.test');
-    requests.push({ method: req.method ?? 'GET', url: url.pathname, range: req.headers.range, authorization: req.headers.authorization });
+    const revision = /\/(?:tree|paths-info|resolve)\/([^/]+)/.exec(url.pathname)?.[1];
+    requests.push({
+      method: req.method ?? 'GET',
+      url: url.pathname,
+      revision: revision === undefined ? undefined : decodeURIComponent(revision),
+      range: req.headers.range,
+      authorization: req.headers.authorization,
+    });
+    const info = /^\/api\/models\/([^/]+\/[^/]+)\/paths-info\/([^/]+)\/?$/.exec(url.pathname);
+    if (info !== null && req.method === 'POST') {
+      const root = repos[info[1] ?? ''];
+      if (root === undefined) {
+        res.writeHead(404, { 'content-type': 'application/json', 'x-error-code': 'RepoNotFound' }).end('{"error":"Repository not found"}');
+        return;
+      }
+      const asked = (JSON.parse(body || '{}') as { paths?: string[] }).paths ?? [];
+      const present = asked.filter((path) => statSync(join(root, path), { throwIfNoEntry: false })?.isFile() === true);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(present.map((path) => entry(info[1] ?? '', root, path))));
+      return;
+    }
     const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/([^/]+)\/?$/.exec(url.pathname);
     if (tree !== null) {
       const root = repos[tree[1] ?? ''];
@@ -133,7 +164,11 @@ export async function startHubServer(repos: Readonly<Record<string, string>>): P
     res.end(bytes);
   };
 
-  const server = createServer(handle);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
@@ -141,6 +176,11 @@ export async function startHubServer(repos: Readonly<Record<string, string>>): P
     requests,
     stallAfter: (repoPath, bytes) => cuts.set(repoPath, bytes),
     corrupt: (repoPath) => corrupted.add(repoPath),
+    misreport: (repoPath, size) => sizes.set(repoPath, size),
+    restore: (repoPath) => {
+      corrupted.delete(repoPath);
+      sizes.delete(repoPath);
+    },
     close: () =>
       new Promise<void>((done, failed) => {
         server.closeAllConnections();

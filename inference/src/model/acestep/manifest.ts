@@ -1,11 +1,10 @@
 /**
- * `songmint-acestep.json`: what Songmint needs to know about an ACE-Step 1.5 directory beyond the
- * export itself: which file plays which role, every file's sha256, each graph's precision, the
- * widths that must agree across graphs, the tokenizer, the silence latent, the sampling schedule
- * and how the request's `steps` maps onto it, the VAE tiling, and the licences. No tensor names:
- * each graph declares its own, and the backend reads them from the session (validate.ts).
- * `npm run model:import` writes it beside a public export's own `manifest.json` and
- * `io_contract*.json`, which stay as they are.
+ * `songmint-acestep.json`: what Songmint records about an ACE-Step 1.5 directory once every check
+ * has passed (`npm run model:import` writes it): which known layout it is (layouts.ts: the tensor
+ * names and files live there, not here), which file plays each graph role with its sidecars, every
+ * file's sha256, each graph's precision, the widths read from the graphs, the tokenizer, the
+ * silence latent, the sampling schedule, the VAE tiling, where the files came from, and per file
+ * which licence covers it and whether that licence allows commercial minting.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,10 +12,12 @@ import { z } from 'zod';
 import type { Result } from '../../../../core/src/result.ts';
 import { fail, ok } from '../../../../core/src/result.ts';
 import { ModelLicence } from '../licence.ts';
-import type { GraphName } from './contract.ts';
-import { encoderLayout, GRAPH_NAMES, WIDTHS } from './contract.ts';
+import type { GraphRole, KnownLayout } from './layouts.ts';
+import { GRAPH_ROLES, LAYOUTS, PRECISIONS, QUALITIES, requiredGraphs, WIDTHS } from './layouts.ts';
 
 export const ACESTEP_MANIFEST_FILE = 'songmint-acestep.json';
+export const ACESTEP_MANIFEST_FORMAT = 'songmint-acestep/2';
+/** The public exporter's own contract file (its presence marks an exporter directory). */
 export const IO_CONTRACT_CORE_FILE = 'io_contract_core.json';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits');
@@ -30,24 +31,30 @@ const FileRef = z.object({ file: RelativePath, sha256: Sha256 });
 export type FileRef = z.infer<typeof FileRef>;
 
 const Graph = FileRef.extend({
-  /** The weights' precision: fp16 Qwen-family exports overflow the residual stream unless rescaled. */
-  precision: z.enum(['fp32', 'fp16', 'bf16', 'int8']),
-  /** External-data sidecars (weights over protobuf's 2 GB limit). */
+  /** The weights' precision (`q4`/`q8`: MatMulNBits graphs; fp16 Qwen-family exports overflow unless rescaled). */
+  precision: z.enum(PRECISIONS),
+  /** External-data sidecars (weights over protobuf's 2 GB limit, or split into shards). */
   external_data: z.array(FileRef).default([]),
 });
 export type ManifestGraph = z.infer<typeof Graph>;
 
-const Licence = ModelLicence.extend({ component: z.string().min(1).max(200) });
+/** A licence and the files it covers: a song may be minted only when every file's licence allows commercial use. */
+const Licence = ModelLicence.extend({ component: z.string().min(1).max(200), files: z.array(RelativePath).min(1) });
+export type ManifestLicence = z.infer<typeof Licence>;
 
 const StepCount = z.number().int().min(1).max(200);
 
 export const AcestepManifest = z
   .object({
-    format: z.literal('songmint-acestep/1'),
+    format: z.literal(ACESTEP_MANIFEST_FORMAT),
+    /** The known layout (layouts.ts) whose names the graphs are bound by. */
+    layout: z.enum(['exporter-2b', 'xl-turbo']),
     name: z.string().min(1).max(200),
     version: z.string().min(1).max(100),
     description: z.string().min(1),
-    /** One per component; the model may be minted only when every one allows commercial use. */
+    /** Where the files came from (repositories at pinned revisions), when known. */
+    sources: z.array(z.object({ repo: z.string().min(1), revision: z.string().min(1) })).default([]),
+    quality: z.enum(QUALITIES).optional(),
     licences: z.array(Licence).min(1),
     sample_rate: z.literal(48_000),
     channels: z.literal(2),
@@ -58,10 +65,12 @@ export const AcestepManifest = z
       Object.fromEntries(WIDTHS.map((name) => [name, z.number().int().positive()])) as Record<(typeof WIDTHS)[number], z.ZodNumber>,
     ),
     tokenizer: FileRef.extend({
+      /** tokenizer_config.json beside it, where the layout ships one (checked as JSON, hashed). */
+      config: FileRef.optional(),
       max_caption_tokens: z.number().int().positive().max(4096),
       max_lyric_tokens: z.number().int().positive().max(8192),
     }),
-    /** The checkpoint's silence latent, raw little-endian float32 `[frames, latent_channels]`. */
+    /** The checkpoint's silence latent, converted to raw little-endian float32 `[frames, latent_channels]`. */
     silence_latent: FileRef.extend({
       dtype: z.literal('float32'),
       shape: z.tuple([z.number().int().positive(), z.number().int().positive()]),
@@ -77,32 +86,22 @@ export const AcestepManifest = z
       null_condition: FileRef.extend({ shape: z.tuple([z.number().int().positive(), z.number().int().positive()]) }).optional(),
     }),
     /**
-     * Tiled VAE decoding as ACE-Step's `tiled_decode` (acestep/handler.py): a song of at most
-     * `vae_chunk_frames` latent frames is decoded in one call; a longer one in windows of that
-     * many frames whose middle `vae_chunk_frames - 2 x vae_overlap_frames` are kept and whose
-     * overlap each side is decoded as context and dropped. The reference's 512 and 64 by default.
+     * Tiled VAE decoding as ACE-Step's `tiled_decode`: a song of at most `vae_chunk_frames` latent
+     * frames in one call; a longer one in windows of that many frames whose middle
+     * `vae_chunk_frames - 2 x vae_overlap_frames` are kept (the overlap decoded as context, dropped).
      */
     vae_chunk_frames: z.number().int().positive().default(512),
     vae_overlap_frames: z.number().int().nonnegative().default(64),
-    /** The common graphs, the condition encoder combined or split (contract.ts `encoderLayout`), and the optional ones. */
-    graphs: z.object({
-      qwen3_embedding_0p6: Graph,
-      qwen3_token_embeddings: Graph,
-      condition_encoder: Graph.optional(),
-      text_projector: Graph.optional(),
-      lyric_encoder: Graph.optional(),
-      timbre_encoder: Graph.optional(),
-      dit_decoder: Graph,
-      vae_decoder: Graph,
-      /** Optional (contract.ts OPTIONAL_GRAPHS): remix needs both FSQ graphs, uploaded audio the VAE encoder. */
-      audio_tokenizer: Graph.optional(),
-      audio_detokenizer: Graph.optional(),
-      vae_encoder: Graph.optional(),
-    } satisfies Record<GraphName, z.ZodType>),
+    graphs: z.partialRecord(z.enum(GRAPH_ROLES), Graph),
   })
   .superRefine((m, ctx) => {
-    const layout = encoderLayout(GRAPH_NAMES.filter((g) => m.graphs[g] !== undefined));
-    if ('missing' in layout) ctx.addIssue({ code: 'custom', path: ['graphs'], message: `graphs: needs ${layout.missing}` });
+    const layout = LAYOUTS[m.layout];
+    for (const role of requiredGraphs(layout))
+      if (m.graphs[role] === undefined)
+        ctx.addIssue({ code: 'custom', path: ['graphs', role], message: `the ${m.layout} layout needs ${role}` });
+    for (const role of GRAPH_ROLES)
+      if (m.graphs[role] !== undefined && layout.graphs[role] === undefined)
+        ctx.addIssue({ code: 'custom', path: ['graphs', role], message: `the ${m.layout} layout has no ${role} graph` });
     if (m.vae_chunk_frames <= 2 * m.vae_overlap_frames) {
       ctx.addIssue({
         code: 'custom',
@@ -144,9 +143,13 @@ export const AcestepManifest = z
   });
 export type AcestepManifest = z.infer<typeof AcestepManifest>;
 
-/** The graphs this model runs (the common ones and its condition encoder, combined or split), in order. */
-export function manifestGraphs(manifest: AcestepManifest): { graph: GraphName; entry: ManifestGraph }[] {
-  return GRAPH_NAMES.flatMap((graph) => {
+export function manifestLayout(manifest: AcestepManifest): KnownLayout {
+  return LAYOUTS[manifest.layout];
+}
+
+/** The graphs this model runs (required and optional ones present), in role order. */
+export function manifestGraphs(manifest: AcestepManifest): { graph: GraphRole; entry: ManifestGraph }[] {
+  return GRAPH_ROLES.flatMap((graph) => {
     const entry = manifest.graphs[graph];
     return entry === undefined ? [] : [{ graph, entry }];
   });
@@ -173,13 +176,19 @@ export async function readAcestepManifest(dir: string): Promise<Result<AcestepMa
       message: `${ACESTEP_MANIFEST_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}`,
     });
   }
+  const format = typeof json === 'object' && json !== null && 'format' in json ? String(json.format) : undefined;
+  if (format !== undefined && format !== ACESTEP_MANIFEST_FORMAT && format.startsWith('songmint-acestep/'))
+    return fail({
+      code: 'MODEL_MANIFEST_INVALID',
+      message: `${ACESTEP_MANIFEST_FILE} is ${format}, written by an older Songmint: run npm run model:import -- ${dir} again`,
+    });
   const parsed = AcestepManifest.safeParse(json);
   if (!parsed.success)
     return fail({ code: 'MODEL_MANIFEST_INVALID', message: `${ACESTEP_MANIFEST_FILE}: ${z.prettifyError(parsed.error)}` });
   return ok(parsed.data);
 }
 
-/** The licence recorded on each job: commercial only when every component's licence is. */
+/** The licence recorded on each job: commercial only when every file's licence is. */
 export function combinedLicence(manifest: AcestepManifest): ModelLicence {
   const spdx = [...new Set(manifest.licences.map((l) => l.spdx))].join(' AND ');
   return { spdx: spdx.slice(0, 100), commercial_use: manifest.licences.every((l) => l.commercial_use) };

@@ -88,6 +88,8 @@ export async function loadMusicgenModel(options: LoadModelOptions & MusicgenTuni
     fallbackReason,
     steps: ACCEPTED_STEPS,
     sampleRate: outputRate,
+    // MusicGen makes instrumentals: the lyrics are text conditioning, never sung.
+    sings: false,
     async render(request, signal, progress) {
       const text = conditioningText(request.prompt, request.lyrics);
       const encoded = await encodeText(textEncoder.session, tokenizer.encode(text));

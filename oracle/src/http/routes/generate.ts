@@ -6,6 +6,7 @@ import type { AppError, Result } from '../../domain/errors.ts';
 import { durationRefusal, submitGeneration } from '../../domain/generation.ts';
 import type { AdmissionCharge, GenerationRequest } from '../../domain/generation.ts';
 import { decodeCursor, listJobs } from '../../domain/job-list.ts';
+import type { JobListQuery } from '../../domain/job-list.ts';
 import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobRecord, JobView } from '../../domain/jobs.ts';
 import type { SessionUser } from '../../domain/request-charge.ts';
@@ -285,7 +286,7 @@ export function cancelJobHandler(deps: Pick<AppDeps, 'db'>): (call: SignedInCall
   };
 }
 
-type JobListInput = { after: NonNullable<ReturnType<typeof decodeCursor>> | null; limit: number };
+type JobListInput = JobListQuery;
 
 /** GET /api/generate's query: a bad cursor or limit is 400 before the charge. */
 export function jobListInput(req: Request): Result<JobListInput> {
@@ -299,13 +300,13 @@ export function jobListInput(req: Request): Result<JobListInput> {
       }),
     );
   }
-  return ok({ after, limit: query.data.limit });
+  return ok({ after, limit: query.data.limit, filter: query.data.filter, ...(query.data.q === undefined ? {} : { search: query.data.q }) });
 }
 
-/** GET /?cursor=&limit=: the caller's jobs, newest first (domain/job-list.ts). */
+/** GET /?cursor=&limit=&filter=&q=: the caller's jobs, newest first (domain/job-list.ts). */
 export function listJobsHandler(deps: Pick<AppDeps, 'db'>): (call: SignedInCall<JobListInput, never>) => Promise<void> {
   return async ({ res, user, input }) => {
-    const page = await listJobs(deps.db, user.id, { after: input.after, limit: input.limit });
+    const page = await listJobs(deps.db, user.id, input);
     res.setHeader('Cache-Control', 'no-store');
     res.json(page satisfies z.infer<typeof jobListSchema>);
   };

@@ -63,9 +63,9 @@ export const publicSongsSchema = z
   })
   .meta({ id: 'PublicSongs' });
 
-type SongFields = z.infer<z.ZodObject<typeof songFields>>;
+export type SongFields = z.infer<z.ZodObject<typeof songFields>>;
 
-interface SongRow {
+export interface SongRow {
   token_id: string;
   minter: string;
   used_at: Date | null;
@@ -81,7 +81,7 @@ SELECT s.token_id::text AS token_id, s.minter, s.used_at, j.audio_url,
   FROM mint_signatures s JOIN generation_jobs j ON j.id = s.job_id
  WHERE s.token_id = ANY($1::bigint[])`;
 
-async function songRows(db: Queryable, songIds: readonly string[]): Promise<Map<string, SongRow>> {
+export async function songRows(db: Queryable, songIds: readonly string[]): Promise<Map<string, SongRow>> {
   if (songIds.length === 0) return new Map();
   const rows = await db.manyOrNone<SongRow>(SONG_ROWS, [songIds]);
   return new Map(rows.map((row) => [row.token_id, row]));
@@ -89,7 +89,7 @@ async function songRows(db: Queryable, songIds: readonly string[]): Promise<Map<
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
-function fieldsOf(songId: string, row: SongRow | undefined, creator: string): SongFields {
+export function fieldsOf(songId: string, row: SongRow | undefined, creator: string): SongFields {
   const document = row?.document ?? {};
   const attributes = Array.isArray(document.attributes) ? (document.attributes as Array<{ trait_type?: unknown; value?: unknown }>) : [];
   return {

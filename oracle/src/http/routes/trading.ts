@@ -70,7 +70,7 @@ export const poolSchema = z
         .meta({ description: 'Fees credited to each party by `collectFees` so far, all time (FeesCollected).' }),
       claimable: z.strictObject({ block_number: z.string(), creator: party, platform: party }).nullable().meta({
         description:
-          'What `SongVault.claim` would pay each party now, read from `feesOf` at answer time; null when the chain could not be read.',
+          'What `SongVault.claim` would pay each party now, read from `claimableFeesOf` at answer time (token credits count from the end of the launch fee window); null when the chain could not be read.',
       }),
     }),
     volume_24h: z.strictObject({

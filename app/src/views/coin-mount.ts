@@ -1,0 +1,25 @@
+import { showError } from '../actions.ts';
+import type { AppContext } from '../context.ts';
+import { h } from '../dom.ts';
+
+/**
+ * A launched song's page is its coin's page: the coin's figures above the pool section (chart,
+ * trade, creator tools) and its activity and holders below it. The coin view (./coin.ts) loads
+ * on demand, so the first load of the app stays small; until then two empty slots hold the places.
+ */
+export function mountCoin(context: AppContext, songId: bigint, poolSection: HTMLElement): DocumentFragment {
+  const above = h('div', { class: 'coin-slot', 'aria-busy': 'true' });
+  const below = h('div', { class: 'coin-slot', 'aria-busy': 'true' });
+  import('./coin.ts').then(
+    ({ coinSections }) => {
+      if (context.signal.aborted) return;
+      const { figures, activity } = coinSections(context, songId);
+      above.replaceWith(figures);
+      below.replaceWith(activity);
+    },
+    (error: unknown) => showError(error, 'The coin’s figures could not be shown: '),
+  );
+  const fragment = document.createDocumentFragment();
+  fragment.append(above, poolSection, below);
+  return fragment;
+}

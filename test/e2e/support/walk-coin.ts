@@ -1,0 +1,241 @@
+/**
+ * The browser walk's coin steps (issue 45), on the song page of the song the walk launched, after
+ * the creator claimed its fees: "Claimed … ETH" said once; a sale on the page updates the swap
+ * fees not yet collected without a reload; a buy by a second wallet (through the SDK) and the
+ * page's sale appear in the coin's activity feed with the wallet and the fee each paid, and in its
+ * holders with the chain's balances; `/app/song/999` and `/app/creator/<not an address>` answer
+ * 404 while the app shows its not-found view; the creator's profile (Open Graph tags, Share)
+ * lists the song with its market cap; the portfolio shows the tokens held and the fees to claim;
+ * and with its launch allocation claimed the creator holds more than the pool can buy back, so
+ * Sell's Max offers the most the pool can take, with its figure. Also the check of a fresh launch
+ * (no refusal before anything is done), called from the launch step.
+ */
+import assert from 'node:assert/strict';
+import { formatEther, parseEther, parseEventLogs } from 'viem';
+import type { Address, Hash, PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Page } from 'playwright-core';
+import {
+  buy,
+  claimAllocation,
+  connectSongmint,
+  developmentAccount,
+  getCoin,
+  createSongmintApi,
+  poolManagerAbi,
+  quoteSellMax,
+  readAllocation,
+  readPool,
+  songmintAddresses,
+  songTokenAbi,
+} from '@songmint/sdk';
+import type { NpmStartStack } from '../../support/npm-start.ts';
+
+const STEP_TIMEOUT_MS = 180_000;
+/** Hardhat's public test account #5: the second trader. */
+const SECOND_WALLET_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+
+type Client = Pick<PublicClient, 'getTransactionReceipt' | 'readContract' | 'getBlock'>;
+type ReadChain = Parameters<typeof readPool>[0];
+
+/** The page globals the functions given to `evaluate` use (they run in Chromium; this module has no DOM types). */
+interface PageElement {
+  readonly dataset: Record<string, string | undefined>;
+  readonly hidden: boolean;
+  readonly textContent: string | null;
+}
+declare const document: { querySelector(selector: string): PageElement | null };
+declare const navigator: { clipboard: { readText(): Promise<string> } };
+
+/** The app's ETH figure (app/src/format.ts `eth`), to find it in the page's text. */
+const ethText = (wei: bigint) => `${Number(formatEther(wei)).toLocaleString('en-US', { maximumFractionDigits: 6 })} ETH`;
+
+/** The hook's fee in a swap's receipt: the PoolManager's ERC-6909 mint from the hook to the song's token. */
+async function hookFeeOf(client: Client, hash: Hash, token: Address): Promise<bigint> {
+  const receipt = await client.getTransactionReceipt({ hash });
+  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
+    (log) =>
+      log.args.caller.toLowerCase() === songmintAddresses.local.SongPoolHook.toLowerCase() &&
+      BigInt(log.args.from) === 0n &&
+      log.args.to.toLowerCase() === token.toLowerCase(),
+  );
+  assert.ok(minted !== undefined, `the hook charged ${hash}`);
+  return minted.args.amount;
+}
+
+/** Right after a launch: the trade panel quotes a buy and asks for a sale's amount, and nothing is refused. */
+export async function freshLaunchShowsNoRefusal(page: Page): Promise<void> {
+  await page.locator('#buy-quote dl.facts').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.locator('#sell-quote .note', { hasText: 'Enter the tokens to sell for a quote.' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await page.locator('.refusal').count(), 0, 'no refusal before anything is done');
+  assert.deepEqual(await page.locator('#error:not([hidden]), .action-alert:not([hidden])').allTextContents(), []);
+  assert.equal(await page.getByLabel('Tokens to sell').inputValue(), '', 'a sale starts empty');
+}
+
+export interface CoinWalk {
+  stack: NpmStartStack;
+  client: Client;
+  chain: ReadChain;
+  rpc: string;
+  tokenId: bigint;
+  checkView(name: string): Promise<void>;
+}
+
+/** The coin steps (see the module's header); ends on the song page, signed in, as it began. Returns the trades it added. */
+export async function walkTheCoin(page: Page, { stack, client, chain, rpc, tokenId, checkView }: CoinWalk): Promise<number> {
+  const started = Date.now();
+  const songPath = `/app/song/${tokenId}`;
+  const creator = developmentAccount().address;
+  const second = connectSongmint({ rpcUrl: rpc, wallet: { account: privateKeyToAccount(SECOND_WALLET_KEY) } });
+  const secondAddress = second.walletClient.account?.address as Address;
+  const pool = await readPool(chain, { songId: tokenId });
+  const balanceOf = (holder: Address) =>
+    client.readContract({ address: pool.token, abi: songTokenAbi, functionName: 'balanceOf', args: [holder] });
+
+  // "Claimed … ETH" is said once (the claim step just ran), not also in the button's status line.
+  assert.equal(await page.getByText(/Claimed [\d.,]+ ETH/).count(), 1, 'Claimed … ETH shown once');
+
+  // A buy by a second wallet, as any wallet or aggregator sends it (the SDK through the Universal Router).
+  const bought = await buy(second, { songId: tokenId, amountIn: parseEther('0.004') });
+
+  // A sale on the page: the swap fees not yet collected follow at once, without a reload.
+  await page.getByLabel('Sell by').selectOption('exactIn');
+  await page.getByLabel('Tokens to sell').fill('1000');
+  await page.locator('#sell-quote[data-amount-in="1000000000000000000000"] dl.facts').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.getByRole('button', { name: 'Sell', exact: true }).click();
+  await page.locator('#last-trade', { hasText: 'Sold 1,000 tokens' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  const sold = (await page.locator('#last-trade').getAttribute('data-tx')) as Hash;
+  const uncollected = (await readPool(chain, { songId: tokenId })).uncollectedSwapFees;
+  assert.ok(uncollected > 0n);
+  await page
+    .locator('#claimable', { hasText: `${ethText(uncollected)} of swap fees not yet collected` })
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
+
+  // The server answers a song that does not exist, and a creator link that is no address, with 404;
+  // the app still shows its own not-found view.
+  const missingSong = await page.goto(`${stack.baseUrl}/app/song/999`);
+  assert.equal(missingSong?.status(), 404);
+  await page.getByText('There is no song #999 on this chain.').waitFor({ timeout: STEP_TIMEOUT_MS });
+  const badCreator = await page.goto(`${stack.baseUrl}/app/creator/not-an-address`);
+  assert.equal(badCreator?.status(), 404);
+  await page.locator('h1', { hasText: 'Page not found' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+
+  // The creator's profile, as a shared link opens it: its Open Graph tags in the served head, the song with its market cap.
+  const profilePath = `/app/creator/${creator}`;
+  const served = await (await fetch(`${stack.baseUrl}${profilePath}`, { headers: { accept: 'text/html' } })).text();
+  assert.match(
+    served.slice(0, served.indexOf('</head>')),
+    /<meta property="og:type" content="profile">[\s\S]*<meta property="og:url" content="[^"]*\/app\/creator\/0x/,
+  );
+  await page.goto(`${stack.baseUrl}${profilePath}`);
+  const card = page.locator(`#creator-songs li[data-song-id="${tokenId}"]`);
+  await card.locator('.coin-line').waitFor({ timeout: STEP_TIMEOUT_MS });
+  const coin = await getCoin(createSongmintApi({ baseUrl: stack.baseUrl }), { songId: tokenId });
+  const shownCap = BigInt((await card.locator('.coin-line').getAttribute('data-market-cap')) ?? '0');
+  assert.ok(shownCap > 0n && coin.market_cap !== null, 'the profile shows the coin’s market cap');
+  assert.match(await page.locator('#creator-earnings').innerText(), /^[\d.,]+ ETH/);
+  // Share: no share sheet in headless Chromium, so the link goes to the clipboard, and the page says so.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+  await page.locator('#share-creator').click();
+  await page.getByText(`Link copied: ${stack.baseUrl}${profilePath}`).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${stack.baseUrl}${profilePath}`);
+  await checkView('3c-creator');
+
+  // The portfolio, from the navigation: once the indexer has the page's sale, the balance is the chain's.
+  const held = await balanceOf(creator);
+  const portfolioUrl = `${stack.baseUrl}/v1/public/portfolios/${creator}`;
+  for (let tries = 0; ; tries++) {
+    const listed = (await (await fetch(portfolioUrl)).json()) as { holdings: Array<{ song_id: string; balance: string }> };
+    if (listed.holdings.find((holding) => holding.song_id === tokenId.toString())?.balance === held.toString()) break;
+    assert.ok(tries < 60, 'the portfolio caught up with the chain');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await page.getByRole('link', { name: 'Portfolio' }).click();
+  const holding = page.locator(`#portfolio-holdings li[data-song-id="${tokenId}"]`);
+  await holding.waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await holding.getAttribute('data-balance'), held.toString());
+  const owed = await readPool(chain, { songId: tokenId });
+  assert.equal(
+    await page.locator(`#portfolio-fees li[data-song-id="${tokenId}"]`).getAttribute('data-claimable'),
+    owed.fees.creator.eth.toString(),
+    'the fees the vault would pay now',
+  );
+  await checkView('3d-portfolio');
+
+  // The launch allocation, claimable once the launch fee window is over (the chain's clock moved
+  // past it rather than waiting): claimed by the second wallet for the creator, who then holds more
+  // than the buyers' ETH in the pool can buy back.
+  const allocation = await readAllocation(chain, { songId: tokenId });
+  const { timestamp } = await client.getBlock({ blockTag: 'latest' });
+  if (timestamp < allocation.claimableAt) {
+    const moved = await fetch(rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_increaseTime', params: [Number(allocation.claimableAt - timestamp)] }),
+    });
+    assert.equal(moved.status, 200);
+    // The next 2 s block carries the moved clock.
+    while ((await client.getBlock({ blockTag: 'latest' })).timestamp < allocation.claimableAt)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await claimAllocation(second, { songId: tokenId });
+
+  // Back on the song page: the activity feed and the holders have both wallets' trades, with the fee each paid.
+  await page.goto(`${stack.baseUrl}${songPath}`);
+  for (const [hash, side, wallet] of [
+    [bought.hash, 'buy', secondAddress],
+    [sold, 'sell', creator],
+  ] as const) {
+    const row = page.locator(`#coin-trades tr[data-tx="${hash}"]`);
+    await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert.deepEqual(
+      { side: await row.getAttribute('data-side'), wallet: await row.getAttribute('data-wallet'), fee: await row.getAttribute('data-fee') },
+      { side, wallet, fee: (await hookFeeOf(client, hash, pool.token)).toString() },
+      `${side} ${hash}`,
+    );
+    const shown = await row.innerText();
+    assert.ok(
+      shown.startsWith(side === 'buy' ? 'Buy' : 'Sell') &&
+        shown.includes(`${ethText(BigInt((await row.getAttribute('data-fee')) ?? '0')).replace(/ ETH$/, '')} (`),
+      shown,
+    );
+  }
+  assert.equal(await page.locator(`#coin-trades tr[data-tx="${bought.hash}"]`).getAttribute('data-eth'), bought.amountIn.toString());
+  for (const wallet of [secondAddress, creator]) {
+    const balance = (await balanceOf(wallet)).toString();
+    await page.waitForFunction(
+      ([selector, expected]) => document.querySelector(selector)?.dataset.balance === expected,
+      [`#coin-holders tr[data-address="${wallet}"]`, balance] as const,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+  }
+  assert.match(await page.locator('#coin-price').innerText(), /^[\d.,]+ ETH [▲▼■] [+-]?[\d.]+% in 24 h$/);
+  assert.doesNotMatch(await page.locator('#coin-stats').innerText(), /\de[-+]?\d/, 'no e-notation');
+
+  // Sell's Max: the creator holds its allocation, more than the pool can take; Max offers the most it can, with the figure.
+  const holds = await balanceOf(creator);
+  await page.waitForFunction((expected) => document.querySelector('#balances')?.dataset.token === expected, holds.toString(), {
+    timeout: STEP_TIMEOUT_MS,
+  });
+  const limit = await quoteSellMax(chain, { songId: tokenId });
+  assert.ok(limit.maxTokens > 0n && limit.maxTokens < holds, `the pool can take ${limit.maxTokens} of ${holds}`);
+  await page.locator('#sell-max').click();
+  const note = page.locator('#sell-max-note:not([hidden])');
+  await note.waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.match(
+    await note.innerText(),
+    /^Max is the most the pool can buy back now: [\d,.]+ tokens, for ≈ [\d.]+ ETH\. It holds only the ETH buyers paid in; you hold [\d,.]+ tokens\.$/,
+  );
+  assert.equal(await note.getAttribute('data-max-tokens'), limit.maxTokens.toString());
+  await page.waitForFunction(
+    (expected) => {
+      const box = document.querySelector('#sell-quote');
+      return box?.dataset.amountIn === expected && box.dataset.refused === 'false';
+    },
+    limit.maxTokens.toString(),
+    { timeout: STEP_TIMEOUT_MS },
+  );
+  await checkView('3b-coin');
+  console.log(`# web app walk: the coin page, profile, portfolio and Max took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return 2;
+}
