@@ -193,7 +193,7 @@ async function creatorPage(req: Request, address: string, options: DevAppOptions
 }
 
 /**
- * Serves app/dist, its config.json and its routes (/discover, /portfolio, /song/<tokenId> and
+ * Serves app/dist, its config.json and its routes (/discover, /uploads, /portfolio, /song/<tokenId> and
  * /creator/<address> with their card tags; a 404 page for a song that does not exist and for any
  * other path); mount at /app.
  */
@@ -205,7 +205,7 @@ export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}):
   });
   router.use(express.static(APP_DIST, { index: 'index.html' }));
   // The app's own routes (app/src/main.ts: `routeOf`) are the same page: a shared song link opens.
-  router.get(['/discover', '/portfolio'], (_req, res) => {
+  router.get(['/discover', '/uploads', '/portfolio'], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(APP_DIST, 'index.html'));
   });

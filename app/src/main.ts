@@ -21,16 +21,18 @@ const BASE = import.meta.env.BASE_URL;
  */
 type Route =
   | { view: 'library' }
+  | { view: 'uploads' }
   | { view: 'discover' }
   | { view: 'song'; songId: bigint }
   | { view: 'creator'; address: `0x${string}` }
   | { view: 'portfolio' }
   | { view: 'missing' };
 
-/** /app/, /app/discover, /app/song/<tokenId>, /app/creator/<address> and /app/portfolio (shareable links the server answers with this page). */
+/** /app/, /app/uploads, /app/discover, /app/song/<tokenId>, /app/creator/<address> and /app/portfolio (shareable links the server answers with this page). */
 function routeOf(pathname: string): Route {
   const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname.replace(/^\//, '');
   if (path === '' || path === 'index.html') return { view: 'library' };
+  if (path === 'uploads') return { view: 'uploads' };
   if (path === 'discover') return { view: 'discover' };
   if (path === 'portfolio') return { view: 'portfolio' };
   const creator = /^creator\/(0x[0-9a-fA-F]{40})$/.exec(path)?.[1];
@@ -46,6 +48,7 @@ type Views = { [K in Route['view']]: () => Promise<ViewOf<Extract<Route, { view:
 /** Each page's view, imported when it is first shown (Vite makes each a chunk). */
 const VIEWS: Views = {
   library: () => import('./views/library.ts').then((m) => (context) => m.libraryView(context)),
+  uploads: () => import('./views/uploads.ts').then((m) => (context) => m.uploadsView(context)),
   discover: () => import('./views/discover.ts').then((m) => (context) => m.discoverView(context)),
   song: () => import('./views/song.ts').then((m) => (context, route) => m.songView(context, route.songId)),
   creator: () => import('./views/creator.ts').then((m) => (context, route) => m.creatorView(context, route.address)),

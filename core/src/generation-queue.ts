@@ -71,3 +71,10 @@ export const LOSSLESS_CONTENT_TYPES: Readonly<Record<LosslessFormat, string>> = 
 export function losslessObjectKey(id: string, format: LosslessFormat): string {
   return `lossless/${toPublicJobId(id)}.${format}`;
 }
+
+/**
+ * A song's WAV and FLAC are made after it completed (inference/src/worker/masters.ts): within
+ * this many seconds of completion, or not at all. The worker gives up on them then, and a job
+ * whose masters are still pending past it (its worker died meanwhile) has none.
+ */
+export const LOSSLESS_MASTERS_DEADLINE_SECONDS = 300;

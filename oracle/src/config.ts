@@ -121,6 +121,16 @@ export const envSchema = z
     UPLOADS_IN_FLIGHT: positiveInt.max(1000).default(DEFAULT_UPLOADS_IN_FLIGHT.perProcess),
     /** Uploads one user may have in flight in this process. */
     UPLOADS_IN_FLIGHT_PER_USER: positiveInt.max(1000).default(DEFAULT_UPLOADS_IN_FLIGHT.perUser),
+    // The optional outside check of uploads against an AcoustID-compatible service
+    // (oracle/src/domain/outside-fingerprint-check.ts, docs/fingerprints.md): off unless the URL is set.
+    /** The service's lookup endpoint, e.g. https://api.acoustid.org/v2/lookup. */
+    ACOUSTID_LOOKUP_URL: httpUrl.optional(),
+    /** The application's client key at that service (required with the URL). */
+    ACOUSTID_CLIENT_KEY: z.string().min(1).optional(),
+    /** The lowest score that counts as the service knowing the recording (0 to 1). */
+    ACOUSTID_MIN_SCORE: z.coerce.number({ error: 'must be a number' }).min(0).max(1).default(0.9),
+    /** How long an upload waits for the service before it is taken without its answer. */
+    ACOUSTID_TIMEOUT_MS: positiveInt.max(60_000).default(5000),
     // Job event streams (GET /api/generate/{job_id}/events, oracle/src/domain/job-events-hub.ts).
     /** Streams one process serves at once; more are refused with 503 and Retry-After. */
     JOB_EVENTS_MAX_STREAMS: positiveInt.max(100_000).default(1000),
@@ -181,6 +191,9 @@ export const envSchema = z
     }
     if ((env.CHAIN_RPC_URL === undefined) !== (env.SONG_NFT_ADDRESS === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['SONG_NFT_ADDRESS'], message: 'CHAIN_RPC_URL and SONG_NFT_ADDRESS go together' });
+    }
+    if ((env.ACOUSTID_LOOKUP_URL === undefined) !== (env.ACOUSTID_CLIENT_KEY === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['ACOUSTID_CLIENT_KEY'], message: 'ACOUSTID_LOOKUP_URL and ACOUSTID_CLIENT_KEY go together' });
     }
     if (env.SONG_VAULT_ADDRESS !== undefined && env.CHAIN_RPC_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SONG_VAULT_ADDRESS'], message: 'SONG_VAULT_ADDRESS needs CHAIN_RPC_URL' });

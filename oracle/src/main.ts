@@ -36,6 +36,8 @@ import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-even
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
 import { createUploadsInFlight } from './domain/uploads-in-flight.ts';
+import { createOutsideFingerprintCheck } from './domain/outside-fingerprint-check.ts';
+import type { OutsideFingerprintCheck } from './domain/outside-fingerprint-check.ts';
 import { createApp } from './http/app.ts';
 import type { AppDeps } from './http/deps.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -56,6 +58,20 @@ const PRUNE_INTERVAL_MS = 3_600_000;
 
 /** How long start-up waits for a database that is not reachable yet (a container starting beside us). */
 const DATABASE_WAIT_MS = 30_000;
+
+/** The outside AcoustID-compatible lookup of uploads, when `ACOUSTID_LOOKUP_URL` configures one. */
+function outsideLookup(config: OracleEnv, logger: Logger): OutsideFingerprintCheck | undefined {
+  if (config.ACOUSTID_LOOKUP_URL === undefined || config.ACOUSTID_CLIENT_KEY === undefined) return undefined;
+  return createOutsideFingerprintCheck(
+    {
+      url: config.ACOUSTID_LOOKUP_URL,
+      clientKey: config.ACOUSTID_CLIENT_KEY,
+      minScore: config.ACOUSTID_MIN_SCORE,
+      timeoutMs: config.ACOUSTID_TIMEOUT_MS,
+    },
+    logger,
+  );
+}
 
 async function migrateWhenReachable(databaseUrl: string, logger: Logger): Promise<void> {
   const deadline = Date.now() + DATABASE_WAIT_MS;
@@ -235,6 +251,7 @@ async function startWithSigner(
     objectStore,
     prober,
     inFlight: createUploadsInFlight({ perUser: config.UPLOADS_IN_FLIGHT_PER_USER, perProcess: config.UPLOADS_IN_FLIGHT }),
+    outsideCheck: outsideLookup(config, logger),
   };
   deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
 

@@ -45,6 +45,12 @@ export abstract class SongmintError extends Error {
   abstract readonly code: string;
 }
 
+/** A registered song named by a refusal (SIGN_007, UPLOAD_005): its job, and its token once its mint is seen on chain. */
+export interface EarlierSong {
+  jobId: string;
+  tokenId: string | null;
+}
+
 /** The API refused a request; `code`, `status` and `details` are the API's. */
 export class SongmintApiError extends SongmintError {
   override readonly name = 'SongmintApiError';
@@ -55,6 +61,8 @@ export class SongmintApiError extends SongmintError {
   /** Seconds to wait before retrying, when the API says. */
   readonly retryAfter: number | undefined;
   readonly jobId: string | undefined;
+  /** SIGN_007, UPLOAD_005: the song signed for another account that the refused audio contains. */
+  readonly earlierSong: EarlierSong | undefined;
 
   constructor(args: {
     code: ApiErrorCode | UnlistedErrorCode;
@@ -63,6 +71,7 @@ export class SongmintApiError extends SongmintError {
     details?: string | Readonly<Record<string, unknown>>;
     retryAfter?: number;
     jobId?: string;
+    earlierSong?: EarlierSong;
   }) {
     super(`${args.code}: ${args.message}`);
     this.code = args.code;
@@ -70,6 +79,7 @@ export class SongmintApiError extends SongmintError {
     this.details = args.details ?? '';
     this.retryAfter = args.retryAfter;
     this.jobId = args.jobId;
+    this.earlierSong = args.earlierSong;
   }
 }
 
@@ -113,6 +123,7 @@ export function apiErrorFromBody(status: number, body: unknown, retryAfterHeader
       details: optionalString(inner.details) ?? '',
       ...withDefined('retryAfter', optionalNumber(inner.retry_after) ?? fallbackRetry),
       ...withDefined('jobId', optionalString(inner.job_id)),
+      ...withDefined('earlierSong', earlierSongOf(inner.earlier_song)),
     });
   }
   if (isRecord(body) && body.error === 'rate_limit_exceeded') {
@@ -132,9 +143,15 @@ export function apiErrorFromBody(status: number, body: unknown, retryAfterHeader
       details,
       ...withDefined('retryAfter', optionalNumber(details.retry_after) ?? fallbackRetry),
       ...withDefined('jobId', optionalString(details.job_id)),
+      ...withDefined('earlierSong', earlierSongOf(details.earlier_song)),
     });
   }
   return new SongmintApiError({ code: `HTTP_${status}`, message: `HTTP ${status} without an error body`, status });
+}
+
+function earlierSongOf(value: unknown): EarlierSong | undefined {
+  if (!isRecord(value) || typeof value.job_id !== 'string') return undefined;
+  return { jobId: value.job_id, tokenId: typeof value.token_id === 'string' ? value.token_id : null };
 }
 
 function withDefined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -29,8 +29,8 @@ export type {
 export { downloadSong, getDownloadLink } from './api/downloads.ts';
 export { deleteSong, renameSong, restoreSong } from './api/library.ts';
 export type { LibrarySongParameters, RenameSongParameters } from './api/library.ts';
-export { uploadAudio } from './api/uploads.ts';
-export type { Upload, UploadAudioParameters, UploadFormat } from './api/uploads.ts';
+export { deleteUpload, listUploads, uploadAudio } from './api/uploads.ts';
+export type { ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
 export type { DownloadFormat, DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';
@@ -98,7 +98,7 @@ export { predictTokenAddress } from './chain/token-address.ts';
 export type { PredictTokenAddressParameters } from './chain/token-address.ts';
 
 export { apiErrorFromBody, SongmintApiError, SongmintClientError, SongmintError } from './errors.ts';
-export type { ApiErrorCode, ClientErrorCode, UnlistedErrorCode } from './errors.ts';
+export type { ApiErrorCode, ClientErrorCode, EarlierSong, UnlistedErrorCode } from './errors.ts';
 export { API_ERROR_CODES } from './generated/error-codes.ts';
 
 export {

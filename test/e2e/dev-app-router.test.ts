@@ -41,6 +41,9 @@ describe('the web app server (/app)', () => {
     const known = await page('/app/discover');
     assert.equal(known.status, 200);
     const app = await known.text();
+    const uploads = await page('/app/uploads');
+    assert.equal(uploads.status, 200, 'the uploads view');
+    assert.equal(await uploads.text(), app);
     for (const path of [
       '/app/no-such-page',
       '/app/song/0',

@@ -13,9 +13,12 @@ import {
   titleFromPrompt,
 } from '../../inference/src/audio/content-credentials.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
+import { fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import { readSourceCredentials } from '../../inference/src/audio/source-credentials.ts';
 import { loadSigningIdentity } from '../../inference/src/audio/signing-identity.ts';
 import type { SigningIdentity } from '../../inference/src/audio/signing-identity.ts';
+import type { LosslessFiles } from '../../inference/src/audio/lossless.ts';
+import { fingerprintPcm } from '../../core/src/fingerprint/chromaprint.ts';
 import { BUILTIN_MODEL_DIR, loadWorkerConfig } from '../../inference/src/config.ts';
 import { builtinLyricsGenerator } from '../../inference/src/lyrics/builtin-lyrics.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
@@ -88,6 +91,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
   let test: TestSigningIdentity;
   let identity: SigningIdentity;
   let song: Song;
+  let masters: LosslessFiles;
   let deps: PipelineDeps;
 
   before(async () => {
@@ -122,6 +126,9 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
       new AbortController().signal,
       () => undefined,
     );
+    // The masters are made after the song completed, from the same PCM.
+    assert.ok(song.lossless !== null, 'a song has lossless masters');
+    masters = await song.lossless.make(new AbortController().signal);
   });
   after(async () => {
     await pool.close();
@@ -177,7 +184,10 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
       },
       seed: '18446744073709551557',
       promptSha256: `0x${createHash('sha256').update(PROMPT).digest('hex')}`,
+      // The sound's Chromaprint fingerprint, compact: the items the pipeline returned.
+      fingerprint: fingerprintRecord(song.fingerprint),
     });
+    assert.ok(song.fingerprint.length > 10, `${song.fingerprint.length} items for 4 s`);
     assert.ok(!JSON.stringify(report).includes('lo-fi piano'), 'the prompt itself is not in the manifest');
   });
 
@@ -305,9 +315,9 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
   });
 
   it("a song's WAV and FLAC decode (ffmpeg) to identical 24-bit samples at the model's rate, matching the MP3 within its codec's tolerance", async () => {
-    const lossless = song.lossless;
-    assert.ok(lossless !== null, 'a song has lossless masters');
+    const lossless = masters;
     assert.deepEqual(lossless.pcm, { sampleRate: model.sampleRate, channels: 2, frames: 4 * model.sampleRate });
+    assert.deepEqual(song.lossless?.pcm, lossless.pcm, 'the shape the completion records');
     const [wav, flac, mp3] = await Promise.all([
       ffmpegDecode(lossless.wav, 's32le'),
       ffmpegDecode(lossless.flac, 's32le'),
@@ -320,6 +330,13 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
     const s24 = Buffer.alloc((wav.length / 4) * 3);
     for (let i = 0; i < wav.length / 4; i++) wav.copy(s24, i * 3, i * 4 + 1, i * 4 + 4);
     assert.equal(lossless.pcmHash, `0x${createHash('sha256').update(s24).digest('hex')}`);
+    assert.equal(song.pcmHash, lossless.pcmHash, "the hash the song completes with (read beside the MP3 encode) is the masters' ");
+    // The fingerprint read beside the MP3 encode is the one of the masters' samples (decoded by ffmpeg).
+    const floats = await ffmpegDecode(lossless.wav, 'f32le');
+    const interleaved = new Float32Array(floats.buffer, floats.byteOffset, floats.length / 4);
+    const channels = [0, 1].map((c) => Float32Array.from({ length: interleaved.length / 2 }, (_, i) => interleaved[i * 2 + c] ?? 0));
+    assert.ok(song.fingerprint.length > 0);
+    assert.deepEqual(song.fingerprint, fingerprintPcm(channels, model.sampleRate));
 
     // The MP3 (gapless through its Info tag) decodes to as many samples, aligned with the PCM.
     // Tolerance: 25 dB SNR over the song. A lossy codec shapes its noise to be inaudible, not
@@ -344,8 +361,7 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
   });
 
   it('c2pa-rs validates the WAV and FLAC manifests, each stating what the MP3 does', async () => {
-    const lossless = song.lossless;
-    assert.ok(lossless !== null);
+    const lossless = masters;
     const mp3 = await readC2pa(song.bytes, test.caPem);
     const assertionsOf = (report: C2paReport) =>
       report.manifests[report.active_manifest]?.assertions.filter((a) => a.label !== 'c2pa.hash.data').map((a) => [a.label, a.data]);

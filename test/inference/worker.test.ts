@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WORKER_RETRY_LIMIT, audioObjectKey } from '../../core/src/generation-queue.ts';
+import { LOSSLESS_FORMATS, WORKER_RETRY_LIMIT, audioObjectKey, losslessObjectKey } from '../../core/src/generation-queue.ts';
 import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
 import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
@@ -15,11 +15,13 @@ import { readC2pa, validationFailures } from '../support/c2pa.ts';
 import type { C2paIngredient, C2paReport } from '../support/c2pa.ts';
 import { contentHash } from '../../core/src/content-hash.ts';
 import { GENERATOR, promptSha256 } from '../../inference/src/audio/content-credentials.ts';
+import { fingerprintFromBytes, fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { latentsObjectKey } from '../../core/src/song-edits.ts';
 import { decodeKeptLatents } from '../../inference/src/model/kept-latents.ts';
+import { storeLosslessMasters } from '../../inference/src/worker/masters.ts';
 
 /** A model directory whose graph loads but fails at run time (a Reshape that cannot fit). */
 async function brokenModelDir(): Promise<TempDir> {
@@ -102,6 +104,8 @@ describe('inference worker: queue, database, storage and model end to end', () =
         ?.digitalSourceType,
       'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia',
     );
+    const fingerprint = await stack.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [jobId]);
+    assert.ok(fingerprint.fingerprint.length >= 4 * 15, `${fingerprint.fingerprint.length / 4} items for 5 s`);
     assert.deepEqual(manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data, {
       generator: { name: 'Songmint', version: GENERATOR.version },
       kind: 'song',
@@ -109,13 +113,69 @@ describe('inference worker: queue, database, storage and model end to end', () =
       model: { name: 'songmint-builtin-procedural', version: '1.0.0', licence: { spdx: 'MIT', commercialUse: true } },
       seed: row.seed,
       promptSha256: promptSha256('dark techno with lyrics about the city'),
+      // The sound's Chromaprint fingerprint (issue 44): the items stored on the job's row, compact.
+      fingerprint: fingerprintRecord(fingerprintFromBytes(fingerprint.fingerprint)),
     });
+
+    // The WAV and FLAC follow the completion: stored privately, then recorded in place of the
+    // pending marker the completion wrote (with the PCM hash the song completed with).
+    const masters = await stack.waitFor('masters', async () => {
+      const r = await stack.db.one<{ lossless: Record<string, unknown> | null; pcm_hash: string | null }>(
+        'SELECT lossless, pcm_hash FROM generation_jobs WHERE id = $1',
+        [jobId],
+      );
+      return r.lossless !== null && !('pending' in r.lossless) ? r : undefined;
+    });
+    assert.match(masters.pcm_hash ?? '', /^0x[0-9a-f]{64}$/);
+    for (const format of LOSSLESS_FORMATS) {
+      const head = await stack.store.head(losslessObjectKey(jobId, format));
+      assert.ok(head.ok, format);
+      assert.equal(head.value.size, masters.lossless?.[`${format}_bytes`], format);
+    }
 
     const beat = await stack.db.one<{ device: string; model_name: string }>('SELECT device, model_name FROM worker_heartbeats');
     assert.equal(beat.device, worker.device);
     assert.equal(beat.model_name, 'songmint-builtin-procedural');
     await worker.stop();
     assert.equal((await stack.db.one<{ n: number }>('SELECT count(*)::int AS n FROM worker_heartbeats')).n, 0, 'heartbeat removed on stop');
+  });
+
+  it("gives up a song's masters that do not hold the sound it completed with: nothing stored, lossless null", async () => {
+    const jobId = await stack.enqueue({ prompt: 'masters check' });
+    const pending = { pending: true, sample_rate: 44100, bits_per_sample: 24, channels: 2, wav_bytes: null, flac_bytes: null };
+    await stack.db.none(
+      `UPDATE generation_jobs SET status = '${JOB_STATUS.completed}', audio_key = 'audio/x.mp3', audio_url = 'http://x/audio/x.mp3',
+              audio_hash = $2, started_at = now(), completed_at = now(), lossless = $3, pcm_hash = $2 WHERE id = $1`,
+      [jobId, `0x${'11'.repeat(32)}`, pending],
+    );
+    const files = {
+      pcm: { sampleRate: 44100, channels: 2, frames: 1 },
+      pcmHash: `0x${'22'.repeat(32)}`,
+      wav: new Uint8Array(8),
+      flac: new Uint8Array(8),
+    };
+    const masters = { pcm: files.pcm, make: () => Promise.resolve(files) };
+    await assert.rejects(
+      storeLosslessMasters({ db: stack.db, store: stack.store }, jobId, masters, `0x${'11'.repeat(32)}`, new AbortController().signal),
+      /the masters hold PCM 0x2222.*completed with 0x1111/,
+    );
+    const row = await stack.db.one<{ lossless: unknown }>('SELECT lossless FROM generation_jobs WHERE id = $1', [jobId]);
+    assert.equal(row.lossless, null);
+    for (const format of LOSSLESS_FORMATS) assert.equal((await stack.store.head(losslessObjectKey(jobId, format))).ok, false, format);
+    // The same files with the song's own hash are stored and recorded.
+    const stored = await storeLosslessMasters(
+      { db: stack.db, store: stack.store },
+      jobId,
+      masters,
+      files.pcmHash,
+      new AbortController().signal,
+    ).catch((err: unknown) => err);
+    assert.ok(stored instanceof Error && /no longer waits/.test(stored.message), 'the marker was dropped: nothing waits for them any more');
+    await stack.db.none('UPDATE generation_jobs SET lossless = $2 WHERE id = $1', [jobId, pending]);
+    await storeLosslessMasters({ db: stack.db, store: stack.store }, jobId, masters, files.pcmHash, new AbortController().signal);
+    const recorded = await stack.db.one<{ lossless: unknown }>('SELECT lossless FROM generation_jobs WHERE id = $1', [jobId]);
+    assert.deepEqual(recorded.lossless, { sample_rate: 44100, bits_per_sample: 24, channels: 2, wav_bytes: 8, flac_bytes: 8 });
+    for (const format of LOSSLESS_FORMATS) assert.equal((await stack.store.head(losslessObjectKey(jobId, format))).ok, true, format);
   });
 
   it('publishes byte-identical audio for the same prompt, seed, duration and steps, and different audio otherwise', async () => {

@@ -82,6 +82,13 @@ describe('configuration from the environment', () => {
     assert.match(text, /S3_ACCESS_KEY_ID: S3_ENDPOINT needs/);
     assert.match(text, /IPFS_PINNING_TOKEN: IPFS_PINNING_URL needs/);
     assert.match(text, /SONG_NFT_ADDRESS: CHAIN_RPC_URL and SONG_NFT_ADDRESS go together/);
+    const lookupOnly = loadConfig({ ACOUSTID_LOOKUP_URL: 'https://api.acoustid.org/v2/lookup', ACOUSTID_MIN_SCORE: '1.5' });
+    assert.ok(!lookupOnly.ok);
+    assert.match(lookupOnly.error.problems.join('\n'), /ACOUSTID_CLIENT_KEY: ACOUSTID_LOOKUP_URL and ACOUSTID_CLIENT_KEY go together/);
+    assert.match(lookupOnly.error.problems.join('\n'), /ACOUSTID_MIN_SCORE/);
+    const lookup = loadConfig({ ACOUSTID_LOOKUP_URL: 'https://api.acoustid.org/v2/lookup', ACOUSTID_CLIENT_KEY: 'k3y' });
+    assert.ok(lookup.ok);
+    assert.deepEqual([lookup.value.ACOUSTID_MIN_SCORE, lookup.value.ACOUSTID_TIMEOUT_MS], [0.9, 5000]);
     const vaultOnly = loadConfig({ SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
     assert.ok(!vaultOnly.ok);
     assert.match(vaultOnly.error.problems.join('\n'), /SONG_VAULT_ADDRESS: SONG_VAULT_ADDRESS needs CHAIN_RPC_URL/);

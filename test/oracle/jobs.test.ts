@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { GENERATION_QUEUE, audioObjectKey } from '../../core/src/generation-queue.ts';
+import { GENERATION_QUEUE, LOSSLESS_MASTERS_DEADLINE_SECONDS, audioObjectKey } from '../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { freePort } from '../../core/src/testing/free-port.ts';
 import type { WorkerProcess } from '../../inference/src/worker/process.ts';
@@ -28,10 +28,11 @@ import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { readC2pa } from '../support/c2pa.ts';
 import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
+import { encodeCursor } from '../../oracle/src/domain/job-list.ts';
 import { parse as parseContentDisposition } from 'content-disposition';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -40,7 +41,9 @@ import { join } from 'node:path';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
-import { createSongmintApi, editSong, uploadAudio, withSession } from '../../sdk/src/index.ts';
+import { createSongmintApi, deleteUpload, editSong, listUploads, SongmintApiError, uploadAudio, withSession } from '../../sdk/src/index.ts';
+import { ITEM_SECONDS } from '../../core/src/fingerprint/chromaprint.ts';
+import { fingerprintFromBytes, fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import type { Hex } from 'viem';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -80,6 +83,12 @@ describe('job cancel, list and provenance (real worker)', () => {
   }
   const statusOf = async (who: LoggedIn, jobId: string) =>
     jobStatusSchema.parse((await stack.app.request(`/api/generate/${jobId}`, { token: who.token })).body);
+  /** A completed song's masters, once stored (they follow the completion by seconds). */
+  const waitForMasters = (who: LoggedIn, jobId: string) =>
+    waitFor(`${jobId} masters`, async () => {
+      const view = await statusOf(who, jobId);
+      return view.status === JOB_STATUS.completed && view.lossless?.status === 'ready' ? view.lossless : undefined;
+    });
   const waitForStatus = (who: LoggedIn, jobId: string, status: string) =>
     waitFor(`${jobId} ${status}`, async () => {
       const view = await statusOf(who, jobId);
@@ -185,12 +194,16 @@ describe('job cancel, list and provenance (real worker)', () => {
       'SELECT document FROM song_metadata WHERE cid = $1',
       [cid],
     );
+    const sound = await stack.app.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [
+      jobId.slice(4),
+    ]);
     assert.deepEqual(stored.document.properties.generation, {
       prompt: 'sunny folk song about a harbour',
       lyrics: done.lyrics,
       seed: '1234',
       model: done.model,
       content_credentials: done.content_credentials,
+      fingerprint: fingerprintRecord(fingerprintFromBytes(sound.fingerprint)),
     });
   });
 
@@ -216,12 +229,14 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(pcm[0], pcm[1], 'the same sound');
     assert.notEqual(pcm[0], pcm[2], 'another seed, another sound');
 
-    // The status lists both files; only the owner gets a download URL.
-    const lossless = firstDone.lossless;
-    assert.ok(lossless !== null);
+    // The masters are made after completion: the status says they are coming, then lists both
+    // files; only the owner gets a download URL.
+    assert.ok(firstDone.lossless !== null, 'pending or ready at completion');
+    const lossless = await waitForMasters(alice, first);
     assert.deepEqual(
       { ...lossless, files: lossless.files.map((f) => [f.format, f.content_type, f.download]) },
       {
+        status: 'ready',
         sample_rate: 44100,
         bits_per_sample: 24,
         channels: 2,
@@ -308,6 +323,25 @@ describe('job cancel, list and provenance (real worker)', () => {
     ]);
     assert.equal(signatures.n, 1);
     assert.equal((await sign(other)).status, 200, 'a different sound mints on its own');
+
+    // Masters still being made: the status lists none yet and a download asks to come back; once
+    // the deadline passed (their worker died), the song has none.
+    const pendingColumn = { pending: true, sample_rate: 44100, bits_per_sample: 24, channels: 2, wav_bytes: null, flac_bytes: null };
+    await stack.app.db.none('UPDATE generation_jobs SET lossless = $2 WHERE id = $1', [second.slice(4), JSON.stringify(pendingColumn)]);
+    const pendingView = await statusOf(alice, second);
+    assert.ok(pendingView.status === JOB_STATUS.completed);
+    assert.deepEqual(pendingView.lossless, { status: 'pending', sample_rate: 44100, bits_per_sample: 24, channels: 2, files: [] });
+    const notYet = await stack.app.request(`/api/generate/${second}/download/flac`, { token: alice.token });
+    assert.equal(notYet.status, 404, notYet.text);
+    assertVariantAError(notYet.body, 'NOT_FOUND');
+    assert.equal((notYet.body as { error: { retry_after?: number } }).error.retry_after, 2);
+    await stack.app.db.none(`UPDATE generation_jobs SET completed_at = now() - make_interval(secs => $2) WHERE id = $1`, [
+      second.slice(4),
+      LOSSLESS_MASTERS_DEADLINE_SECONDS + 1,
+    ]);
+    const givenUp = await statusOf(alice, second);
+    assert.ok(givenUp.status === JOB_STATUS.completed);
+    assert.equal(givenUp.lossless, null, 'past the deadline the masters will not come');
   });
 
   it('an upload: refusals store and charge nothing; a WAV made by ffmpeg, repainted 4-6 s, keeps the rest and names the upload', async (t) => {
@@ -482,6 +516,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(await dailyOf(carol.userId), daily.carol + 1);
     // Its status says where it came from: the upload, not a job; its name says what was done.
     assert.deepEqual(done.edit_of, { job_id: null, upload_id: up.upload_id, task: 'repaint', start: 4, end: 6, strength: null });
+    await waitForMasters(carol, jobId);
     const listedEdit = jobListSchema.parse((await stack.app.request('/api/generate', { token: carol.token })).body).jobs[0];
     assert.deepEqual([listedEdit?.job_id, listedEdit?.title], [jobId, 'Uploaded audio (repainted 4–6 s)']);
     const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
@@ -535,6 +570,224 @@ describe('job cancel, list and provenance (real worker)', () => {
       start: 4,
       end: 6,
     });
+
+    // The list: the caller's live uploads, newest first, a page at a time, with the statement an upload confirms.
+    // Two older ones, 2 and 3 hours old.
+    const older = [randomUUID(), randomUUID()];
+    for (const [index, id] of older.entries()) {
+      await stack.app.db.none(
+        `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                              rights_confirmed_at, created_at, expires_at)
+         VALUES ($1, $2, $3, 'wav', 44, $4, 44100, 1, 2.5, $5, now(), now() - make_interval(hours => $6), now() + interval '1 day')`,
+        [id, carol.userId, `uploads/upl_${id}.wav`, `0x${'ab'.repeat(32)}`, RIGHTS_STATEMENT, 2 + index],
+      );
+    }
+    // Neither someone else's nor an expired one is listed.
+    await stack.app.db.none(
+      `INSERT INTO uploads (user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement, rights_confirmed_at, expires_at)
+       VALUES ($1, $2, 'wav', 44, $3, 44100, 1, 2, $4, now(), now() - interval '1 second'), ($5, $6, 'wav', 44, $3, 44100, 1, 2, $4, now(), now() + interval '1 day')`,
+      [
+        carol.userId,
+        `uploads/expired-${randomUUID()}.wav`,
+        `0x${'ab'.repeat(32)}`,
+        RIGHTS_STATEMENT,
+        dave.userId,
+        `uploads/dave-${randomUUID()}.wav`,
+      ],
+    );
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await listUploads(api, { limit: 2, ...(cursor === null ? {} : { cursor }) });
+      assert.equal(page.rightsStatement, RIGHTS_STATEMENT, 'the statement, as recorded with each upload');
+      listed.push(...page.uploads.map((u) => u.uploadId));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    assert.deepEqual(listed, [taken.uploadId, ...older.map((id) => `upl_${id}`)]);
+    const firstPage = await listUploads(api);
+    assert.deepEqual(firstPage.uploads[0], taken, 'each as the upload answered it');
+    // Bad queries in the error shape, nothing charged for them.
+    const chargedBefore = await charged();
+    // A job list's cursor is no upload list's.
+    const jobCursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000000Z', id: randomUUID() });
+    for (const query of ['cursor=nonsense', `cursor=${jobCursor}`, 'limit=0', 'limit=101', 'limit=two', 'sort=old']) {
+      const res = await stack.app.request(`/api/uploads?${query}`, { token: carol.token });
+      assert.equal(res.status, 400, `${query}: ${res.text}`);
+      assertVariantAError(res.body, 'VALIDATION_ERROR');
+    }
+    assert.equal(await charged(), chargedBefore, 'a bad query is given back');
+
+    // Delete: the owner's only; refused while an edit of it runs; the file goes, the edits made from it stay.
+    const remove = (who: LoggedIn, id: string) => stack.app.request(`/api/uploads/${id}`, { token: who.token, method: 'DELETE' });
+    for (const [who, id] of [
+      [dave, up.upload_id],
+      [carol, 'upl_not-a-uuid'],
+      [carol, `upl_${randomUUID()}`],
+      [carol, jobId],
+    ] as const) {
+      const res = await remove(who, id);
+      assert.equal(res.status, 404, `${id}: ${res.text}`);
+      assertVariantAError(res.body, 'NOT_FOUND');
+    }
+    const running = await stack.app.db.one<{ id: string }>(
+      `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, edit, edit_upload_id)
+       VALUES ($1, $2, 'queued edit', 10, 'free', $3, '{"task": "remix", "strength": 0.5}', $4) RETURNING id`,
+      [carol.userId, carol.address, JOB_STATUS.queued, up.upload_id.slice(4)],
+    );
+    const busy = await remove(carol, up.upload_id);
+    assert.equal(busy.status, 409, busy.text);
+    assertVariantAError(busy.body, 'CONFLICT');
+    assert.equal((busy.body as { error: { job_id?: string } }).error.job_id, `gen_${running.id}`);
+    assert.equal((await stack.objectStore.head(record.object_key)).ok, true, 'nothing deleted while an edit runs');
+    await stack.app.db.none(`UPDATE generation_jobs SET status = $2 WHERE id = $1`, [running.id, JOB_STATUS.cancelled]);
+    await deleteUpload(api, up.upload_id);
+    assert.equal((await stack.objectStore.head(record.object_key)).ok, false, 'the stored file is deleted');
+    const gone = await stack.app.db.one<{ deleted: boolean }>('SELECT deleted_at IS NOT NULL AS deleted FROM uploads WHERE id = $1', [
+      up.upload_id.slice(4),
+    ]);
+    assert.equal(gone.deleted, true, 'the record stays, marked, for the edits that name it');
+    assert.deepEqual(
+      (await listUploads(api)).uploads.map((u) => u.uploadId),
+      older.map((id) => `upl_${id}`),
+    );
+    const again = await remove(carol, up.upload_id);
+    assert.equal(again.status, 404, again.text);
+    const editOfDeleted = await stack.app.request('/api/generate', {
+      token: carol.token,
+      body: { prompt: 'x', duration: 10, edit: { source_upload_id: up.upload_id, task: 'remix' } },
+    });
+    assert.equal(editOfDeleted.status, 410, editOfDeleted.text);
+    assertVariantAError(editOfDeleted.body, 'EDIT_003');
+    const edit = await statusOf(carol, jobId);
+    assert.ok(edit.status === JOB_STATUS.completed, 'the edit made from it stays');
+    assert.equal(edit.edit_of?.upload_id, up.upload_id);
+  });
+
+  it("a copy of another account's signed song (0.3 s trimmed, 6 dB quieter, 192 kbps), uploaded and extended, gets no mint signature by any route; the copier's own songs and edits of unrelated uploads do", async (t) => {
+    const [alice, bob] = [await stack.app.login(), await stack.app.login()];
+    const dir = await makeTempDir('copies');
+    t.after(() => dir.remove());
+    const sign = (who: LoggedIn, jobId: string) =>
+      stack.app.request('/api/signature', {
+        token: who.token,
+        body: { job_id: jobId, user_address: who.address, metadata_uri: METADATA_URI },
+      });
+    const bobApi = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: bob.token });
+    const finished = (who: LoggedIn, jobId: string) =>
+      waitFor(`${jobId} finished`, async () => {
+        const view = await statusOf(who, jobId);
+        return view.status === JOB_STATUS.completed || view.status === JOB_STATUS.failed ? view : undefined;
+      });
+
+    // Alice's song: its fingerprint on its row, in its content credentials (read by c2pa-rs).
+    // 12 s: the copy (11.7 s, 11 s of it extended) holds more than the 10 s the rule asks.
+    const songId = await generate(alice, { prompt: 'bright synth pop hook in G', duration: 12, seed: 4401 });
+    const song = await waitForStatus(alice, songId, JOB_STATUS.completed);
+    assert.ok(song.status === JOB_STATUS.completed);
+    const row = await stack.app.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [songId.slice(4)]);
+    const items = fingerprintFromBytes(row.fingerprint);
+    assert.ok(Math.abs(items.length - (12 - 2.72) / ITEM_SECONDS) < 2, `${items.length} items for 12 s`);
+    const record = fingerprintRecord(items);
+    const served = await stack.objectStore.get(audioObjectKey(songId.slice(4)));
+    assert.ok(served.ok);
+    const mp3 = served.value.bytes;
+    const credentials = await readC2pa(mp3, stack.c2pa.caPem);
+    const assertion = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation');
+    assert.deepEqual((assertion?.data as { fingerprint?: unknown }).fingerprint, record);
+
+    // Bob downloads it and makes his copy with ffmpeg, then uploads it before Alice signs: taken.
+    const original = join(dir.path, 'original.mp3');
+    const copyPath = join(dir.path, 'copy.mp3');
+    await writeFile(original, mp3);
+    await runReference('ffmpeg', [
+      ...['-v', 'error', '-i', original, '-af', 'atrim=start=0.3,asetpts=PTS-STARTPTS,volume=-6dB'],
+      ...['-c:a', 'libmp3lame', '-b:a', '192k', copyPath],
+    ]);
+    const copy = new Uint8Array(await readFile(copyPath));
+    const early = await uploadAudio(bobApi, copy, { rightsConfirmed: true });
+
+    // Alice signs: her song is registered to her. The same copy uploaded now is refused, nothing kept, the charge given back.
+    assert.equal((await sign(alice, songId)).status, 200);
+    const charged = async () =>
+      (
+        await stack.app.db.one<{ n: number }>(
+          `SELECT coalesce(sum(count), 0)::int AS n FROM rate_limit_counters WHERE subject = $1 AND category = 'general'`,
+          [`user:${bob.userId}`],
+        )
+      ).n;
+    const kept = async () => ({
+      rows: (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM uploads WHERE user_id = $1', [bob.userId])).n,
+      objects: ((await stack.objectStore.list('uploads/')) as { ok: true; value: unknown[] }).value.length,
+      charged: await charged(),
+    });
+    const before = await kept();
+    await assert.rejects(uploadAudio(bobApi, copy, { rightsConfirmed: true }), (error: unknown) => {
+      assert.ok(error instanceof SongmintApiError, String(error));
+      assert.deepEqual([error.code, error.status, error.earlierSong], ['UPLOAD_005', 409, { jobId: songId, tokenId: null }]);
+      return true;
+    });
+    assert.deepEqual(await kept(), before, 'the refused upload left nothing and was not counted');
+
+    // The copy Bob uploaded before the registration, extended by 2 s: no route signs it.
+    const extension = await editSong(bobApi, {
+      sourceUploadId: early.uploadId,
+      sourceDuration: early.duration,
+      task: 'extend',
+      seconds: 2,
+      prompt: 'outro in the same style',
+    });
+    const extended = await finished(bob, extension.jobId);
+    assert.ok(extended.status === JOB_STATUS.completed, JSON.stringify(extended));
+    const routes = [
+      await sign(bob, extension.jobId),
+      await stack.app.request('/api/signature', { token: bob.token, body: { metadataURI: METADATA_URI, audioHash: extended.audio_hash } }),
+      await stack.app.request('/v1/nft/mint', { token: bob.token, body: { job_id: extension.jobId, metadata_uri: METADATA_URI } }),
+    ];
+    for (const [i, refused] of routes.entries()) {
+      assert.equal(refused.status, 409, `route ${i}: ${refused.text}`);
+      const body = refused.body as { error: unknown; details?: { earlier_song?: unknown } };
+      const error = typeof body.error === 'string' ? { code: body.error, earlier_song: body.details?.earlier_song } : body.error;
+      assert.deepEqual(error && { code: (error as { code: string }).code, earlier: (error as { earlier_song?: unknown }).earlier_song }, {
+        code: 'SIGN_007',
+        earlier: { job_id: songId, token_id: null },
+      });
+    }
+    const bobs = await stack.app.db.one<{ signatures: number; registered: number }>(
+      `SELECT (SELECT count(*)::int FROM mint_signatures WHERE user_id = $1) AS signatures,
+              (SELECT count(*)::int FROM fingerprint_registry WHERE user_id = $1) AS registered`,
+      [bob.userId],
+    );
+    assert.deepEqual(bobs, { signatures: 0, registered: 0 });
+
+    // Bob's own song, and an extension of unrelated audio he uploaded, are signed.
+    const own = await generate(bob, { prompt: 'dark techno loop in D minor', duration: 5, seed: 4402 });
+    await waitForStatus(bob, own, JOB_STATUS.completed);
+    assert.equal((await sign(bob, own)).status, 200);
+    const chordPath = join(dir.path, 'chord.wav');
+    await runReference('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'aevalsrc=0.4*sin(2*PI*196*t)+0.2*sin(2*PI*247*t):d=5:s=44100'],
+      ...['-c:a', 'pcm_s16le', chordPath],
+    ]);
+    const chord = await uploadAudio(bobApi, new Uint8Array(await readFile(chordPath)), { rightsConfirmed: true });
+    const chordEdit = await editSong(bobApi, {
+      sourceUploadId: chord.uploadId,
+      sourceDuration: chord.duration,
+      task: 'extend',
+      seconds: 2,
+      prompt: 'warm pad',
+    });
+    assert.equal((await finished(bob, chordEdit.jobId)).status, JOB_STATUS.completed);
+    assert.equal((await sign(bob, chordEdit.jobId)).status, 200);
+
+    // Alice's metadata carries the fingerprint in its generation record.
+    const published = await stack.app.request('/api/metadata', { token: alice.token, body: { name: 'Hook', audio_url: song.audio_url } });
+    assert.equal(published.status, 201, published.text);
+    const { cid } = metadataResponseSchema.parse(published.body);
+    const document = await stack.app.db.one<{ document: { properties: { generation: { fingerprint: unknown } } } }>(
+      'SELECT document FROM song_metadata WHERE cid = $1',
+      [cid],
+    );
+    assert.deepEqual(document.document.properties.generation.fingerprint, record);
   });
 
   it('Variant B (`Prefer: wait`) answers lyrics and model too, and replays the same answer for the same Idempotency-Key', async () => {

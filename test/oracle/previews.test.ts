@@ -1,3 +1,4 @@
+import { encodeFingerprint, fingerprintFromBytes } from '../../core/src/fingerprint/encoding.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -85,8 +86,13 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     const credentials = await readC2pa(bytes, stack.c2pa.caPem);
     assert.equal(credentials.validation_state, 'Trusted', JSON.stringify(credentials.validation_status));
     const generation = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation')
-      ?.data as { kind: string; seed: string; jobId: string };
+      ?.data as { kind: string; seed: string; jobId: string; fingerprint: { value: string } };
     assert.deepEqual([generation.kind, generation.seed, generation.jobId], ['preview', '7', accepted.session_id]);
+    // Its Chromaprint fingerprint (issue 44): on its row, the one its manifest carries.
+    const row = await stack.app.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM preview_jobs WHERE session_id = $1', [
+      accepted.session_id,
+    ]);
+    assert.equal(generation.fingerprint.value, encodeFingerprint(fingerprintFromBytes(row.fingerprint)));
 
     // Stored privately at preview/<session_id>.mp3, nothing under the public audio/ prefix.
     const key = previewObjectKey(accepted.session_id);

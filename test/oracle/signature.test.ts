@@ -9,6 +9,8 @@ import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
+import { fingerprintColumn, syntheticFingerprint, withCopy } from './helpers/fingerprints.ts';
+import { variantAErrorSchema } from '../../oracle/src/http/schemas.ts';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
 
@@ -278,5 +280,87 @@ describe('POST /api/signature', () => {
     assert.equal(response.status, 401);
     assertVariantAError(response.body, 'AUTH_ERROR');
     assert.equal(await hourlyCount(dave.userId), null);
+  });
+
+  describe('one mint per song, however re-encoded (SIGN_007, docs/fingerprints.md)', () => {
+    /** A completed job of `who` whose sound has the fingerprint `items`. */
+    const seedSong = async (who: LoggedIn, items: Uint32Array) => {
+      const job = await stack.seedJob(who.userId, who.address);
+      await stack.app.db.none('UPDATE generation_jobs SET fingerprint = $2 WHERE id = $1', [job.id, fingerprintColumn(items)]);
+      return job;
+    };
+    const signJob = (who: LoggedIn, job: { publicId: string }) =>
+      sign(who, { job_id: job.publicId, user_address: who.address, metadata_uri: METADATA_URI });
+    const recorded = async (jobId: string) =>
+      stack.app.db.one<{ signatures: number; registered: number; signature: string | null }>(
+        `SELECT (SELECT count(*)::int FROM mint_signatures WHERE job_id = $1) AS signatures,
+                (SELECT count(*)::int FROM fingerprint_registry WHERE job_id = $1) AS registered,
+                (SELECT signature FROM generation_jobs WHERE id = $1) AS signature`,
+        [jobId],
+      );
+
+    it("registers a signed song to its account; another account's song holding 10 s or more of it is refused, naming it and its token", async () => {
+      const erin = await stack.app.login();
+      const frank = await stack.app.login();
+      const original = syntheticFingerprint(1, 240);
+      const signedSong = await seedSong(erin, original);
+      assert.equal((await signJob(erin, signedSong)).status, 200);
+      const registered = await stack.app.db.one<{ user_id: string; terms: number }>(
+        `SELECT r.user_id, (SELECT count(*)::int FROM fingerprint_terms t WHERE t.registry_id = r.id) AS terms
+           FROM fingerprint_registry r WHERE r.job_id = $1`,
+        [signedSong.id],
+      );
+      assert.equal(registered.user_id, erin.userId);
+      assert.ok(registered.terms > 200, `${registered.terms} terms indexed`);
+      await stack.app.db.none('UPDATE mint_signatures SET token_id = 4401 WHERE job_id = $1', [signedSong.id]);
+
+      // 90 items (11 s) of it inside frank's song, 30 items in, re-encoded (a bit in ten items flipped).
+      const copy = await seedSong(frank, withCopy(syntheticFingerprint(2, 300), original, 100, 90, 30));
+      const refused = await signJob(frank, copy);
+      assert.equal(refused.status, 409, refused.text);
+      const { error } = variantAErrorSchema.parse(refused.body);
+      assert.equal(error.code, 'SIGN_007');
+      assert.equal(error.job_id, copy.publicId);
+      assert.deepEqual(error.earlier_song, { job_id: signedSong.publicId, token_id: '4401' });
+      assert.match(error.details, new RegExp(`${signedSong.publicId} \\(token 4401\\)`));
+      assert.deepEqual(await recorded(copy.id), { signatures: 0, registered: 0, signature: null }, 'nothing recorded');
+
+      // 7 s of it is no copy; nor is an unrelated song.
+      const excerpt = await seedSong(frank, withCopy(syntheticFingerprint(3, 300), original, 100, 56, 30));
+      assert.equal((await signJob(frank, excerpt)).status, 200);
+      const unrelated = await seedSong(frank, syntheticFingerprint(4, 300));
+      assert.equal((await signJob(frank, unrelated)).status, 200);
+    });
+
+    it("passes an account's own edits and extensions of its registered songs, and songs made before fingerprints", async () => {
+      const gina = await stack.app.login();
+      const original = syntheticFingerprint(11, 240);
+      assert.equal((await signJob(gina, await seedSong(gina, original))).status, 200);
+      const extension = await seedSong(gina, withCopy(syntheticFingerprint(12, 260), original, 0, 240, 0));
+      assert.equal((await signJob(gina, extension)).status, 200, 'her own extension');
+      const legacy = await stack.seedJob(gina.userId, gina.address);
+      assert.equal((await signJob(gina, legacy)).status, 200);
+      assert.equal((await recorded(legacy.id)).registered, 0, 'a song without a fingerprint is not registered');
+    });
+
+    it('of two accounts asking at once to sign copies of one song, exactly one is signed and registered', async () => {
+      for (let round = 0; round < 6; round += 1) {
+        const [hana, ivan] = [await stack.app.login(), await stack.app.login()];
+        const tune = syntheticFingerprint(100 + round, 240);
+        const first = await seedSong(hana, withCopy(syntheticFingerprint(200 + round, 260), tune, 0, 240, 10));
+        const second = await seedSong(ivan, withCopy(syntheticFingerprint(300 + round, 250), tune, 20, 200, 5));
+        const answers = await Promise.all([signJob(hana, first), signJob(ivan, second)]);
+        const statuses = answers.map((a) => a.status).sort();
+        assert.deepEqual(statuses, [200, 409], `round ${round}: ${answers.map((a) => a.text).join(' / ')}`);
+        const loser = answers.find((a) => a.status === 409);
+        assertVariantAError(loser?.body, 'SIGN_007');
+        const rows = await stack.app.db.one<{ signatures: number; registered: number }>(
+          `SELECT (SELECT count(*)::int FROM mint_signatures WHERE job_id IN ($1, $2)) AS signatures,
+                  (SELECT count(*)::int FROM fingerprint_registry WHERE job_id IN ($1, $2)) AS registered`,
+          [first.id, second.id],
+        );
+        assert.deepEqual(rows, { signatures: 1, registered: 1 });
+      }
+    });
   });
 });

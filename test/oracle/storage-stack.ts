@@ -9,6 +9,7 @@ import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.t
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
 import { createUploadsInFlight } from '../../oracle/src/domain/uploads-in-flight.ts';
+import type { OutsideFingerprintCheck } from '../../oracle/src/domain/outside-fingerprint-check.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
@@ -77,6 +78,8 @@ export interface StorageStackOptions {
   coins?: TradingRouterDeps['coins'];
   /** Webhook hosts exempt from the https and public-address rules (none by default). */
   webhookAllowList?: AllowList;
+  /** The outside fingerprint lookup of uploads (none by default). */
+  outsideCheck?: OutsideFingerprintCheck;
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -102,7 +105,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
         ...(options.coins === undefined ? {} : { coins: options.coins }),
       },
       previews: { objectStore },
-      uploads: { objectStore, prober, inFlight: createUploadsInFlight() },
+      uploads: { objectStore, prober, inFlight: createUploadsInFlight(), outsideCheck: options.outsideCheck },
     }),
   });
 

@@ -49,11 +49,13 @@ function button(api: SongmintApi, jobId: string, format: DownloadFormat, label: 
   return control;
 }
 
-function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles | null, box: HTMLElement): void {
-  box.replaceChildren(
-    h('span', { class: 'downloads-label', 'aria-hidden': 'true' }, 'Download'),
-    button(api, jobId, 'mp3', 'MP3', '320 kbps'),
-    ...(lossless?.files.map((file) =>
+/** How often a page asks again for lossless files still being made (they follow completion by seconds). */
+const PENDING_POLL_MS = 2000;
+
+/** The WAV and FLAC buttons of stored masters (none while they are being made). */
+function losslessButtons(api: SongmintApi, jobId: string, lossless: LosslessFiles | null): HTMLButtonElement[] {
+  return (
+    lossless?.files.map((file) =>
       button(
         api,
         jobId,
@@ -61,8 +63,36 @@ function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles | null
         `${file.format.toUpperCase()} · ${megabytes(file.bytes)}`,
         `lossless, ${lossless.bits_per_sample}-bit, ${lossless.sample_rate / 1000} kHz`,
       ),
-    ) ?? []),
+    ) ?? []
   );
+}
+
+/**
+ * Masters made in the seconds after completion: `note` says so until the job's status lists them,
+ * then gives its place to their buttons (the MP3's, maybe in use, stays as it is).
+ */
+function followPendingMasters(api: SongmintApi, jobId: string, note: HTMLElement, signal?: AbortSignal): void {
+  setTimeout(() => {
+    if (signal?.aborted === true || !note.isConnected) return;
+    void api.http
+      .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, ...(signal === undefined ? {} : { signal }) })
+      .then(({ data }: { data?: JobStatus }) => {
+        if (data?.status !== 'completed' || data.lossless === null) note.remove();
+        else if (data.lossless.status === 'pending') followPendingMasters(api, jobId, note, signal);
+        else note.replaceWith(...losslessButtons(api, jobId, data.lossless));
+      })
+      .catch(() => undefined);
+  }, PENDING_POLL_MS);
+}
+
+function buttons(api: SongmintApi, jobId: string, lossless: LosslessFiles | null, box: HTMLElement, signal?: AbortSignal): void {
+  const note = lossless?.status === 'pending' ? h('span', { class: 'note' }, 'WAV and FLAC: being made…') : undefined;
+  box.replaceChildren(
+    h('span', { class: 'downloads-label', 'aria-hidden': 'true' }, 'Download'),
+    button(api, jobId, 'mp3', 'MP3', '320 kbps'),
+    ...(note === undefined ? losslessButtons(api, jobId, lossless) : [note]),
+  );
+  if (note !== undefined) followPendingMasters(api, jobId, note, signal);
 }
 
 /**
@@ -75,7 +105,7 @@ export function downloadLinks(context: AppContext, source: DownloadSource): HTML
   const api = context.session?.api;
   if (api === undefined) return box;
   if ('jobId' in source) {
-    buttons(api, source.jobId, source.lossless, box);
+    buttons(api, source.jobId, source.lossless, box, context.signal);
     return box;
   }
   const jobId = jobIdOfAudioUrl(source.audioUrl);
@@ -83,7 +113,7 @@ export function downloadLinks(context: AppContext, source: DownloadSource): HTML
   void api.http
     .GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, signal: context.signal })
     .then(({ data }: { data?: JobStatus }) => {
-      if (data?.status === 'completed') buttons(api, jobId, data.lossless, box);
+      if (data?.status === 'completed') buttons(api, jobId, data.lossless, box, context.signal);
     })
     .catch(() => undefined);
   return box;

@@ -97,8 +97,16 @@ export function describeEditRefusal(error: unknown, task: EditTask, sourceDurati
  * The edit controls of a completed song of the creator's library: extend by N seconds, repaint a
  * range picked on the waveform, remix. Each queues a job through `editSong`; `addJob` puts its card
  * in the library as a Generate does. An edited song also says where it came from (`edit_of`).
+ * With `upload`, the same panel edits one of the creator's uploads (views/uploads.ts): `job` and
+ * `song` then name the upload (its id, its whole seconds, its audio when the page has it, or '').
  */
-export function editControls(context: AppContext, job: JobSummary, song: Completed, addJob: (job: JobSummary) => void): HTMLElement {
+export function editControls(
+  context: AppContext,
+  job: Pick<JobSummary, 'job_id' | 'prompt' | 'edit_of'>,
+  song: Pick<Completed, 'duration' | 'audio_url' | 'edit_of'>,
+  addJob: (job: JobSummary) => void,
+  upload?: { uploadId: string },
+): HTMLElement {
   const id = job.job_id;
   const section = h('div', { id: `song-${id}`, class: 'song-edit' });
   const editOf = song.edit_of ?? job.edit_of;
@@ -228,8 +236,8 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
               audio_hash: null,
               error_code: null,
               edit_of: {
-                job_id: id,
-                upload_id: null,
+                job_id: upload === undefined ? id : null,
+                upload_id: upload?.uploadId ?? null,
                 task: parameters.task,
                 start: parameters.task === 'repaint' ? parameters.start : null,
                 end: parameters.task === 'repaint' ? parameters.end : null,
@@ -250,7 +258,8 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
       });
     });
   };
-  const base = () => ({ sourceJobId: id, sourceDuration: duration, prompt: prompt.value });
+  const source = () => (upload === undefined ? { sourceJobId: id } : { sourceUploadId: upload.uploadId });
+  const base = () => ({ ...source(), sourceDuration: duration, prompt: prompt.value });
   submit(extendForm, extendButton, extendError, () => ({ ...base(), task: 'extend', seconds: Number(extendBy.value) }));
   submit(repaintForm, repaintButton, repaintError, () => {
     // As typed: a range typed backwards is refused, never swapped and charged.
@@ -276,7 +285,7 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
   const toggle = h(
     'button',
     { type: 'button', class: 'secondary edit-toggle', 'aria-expanded': 'false', 'aria-controls': body.id },
-    'Edit this song',
+    upload === undefined ? 'Edit this song' : 'Edit this upload',
   );
   // The tier's longest song bounds an extension; the waveform is drawn once the panel is opened.
   let opened = false;
@@ -285,7 +294,9 @@ export function editControls(context: AppContext, job: JobSummary, song: Complet
     toggle.setAttribute('aria-expanded', String(!body.hidden));
     if (body.hidden || opened) return;
     opened = true;
-    drawWaveform(canvas, song.audio_url, context.signal).catch(() => picker.setAttribute('title', 'Waveform unavailable: type the range'));
+    const unavailable = () => picker.setAttribute('title', 'Waveform unavailable: type the range');
+    if (song.audio_url === '') unavailable();
+    else drawWaveform(canvas, song.audio_url, context.signal).catch(unavailable);
     getProfile(apiOf(context), { signal: context.signal }).then(
       (profile) => {
         maxDuration = profile.max_duration;

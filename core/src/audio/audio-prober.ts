@@ -31,6 +31,8 @@ export interface Probed {
   bytes: Uint8Array;
   /** `0x` + SHA-256 of the bytes, computed in the thread. */
   contentHash: ContentHash | undefined;
+  /** The upload's Chromaprint fingerprint (core/src/fingerprint/), made in the same pass; absent when it did not decode. */
+  fingerprint?: Uint32Array | undefined;
 }
 
 export type DecodeRequest =

@@ -2,22 +2,24 @@
  * Worker thread body of ./audio-prober.ts: decodes one uploaded file at a time off the caller's
  * event loop. A probe posts back what the file is (format, rate, channels, length) and its
  * SHA-256, never the samples, with the bytes themselves transferred back; a decode posts back the
- * samples it kept, transferred. An analysis of an upload's PCM made in the same pass joins the
- * probe's sink here (./pcm-stream.ts `teeSinks`).
+ * samples it kept, transferred. A probe also fingerprints the upload in the same pass
+ * (core/src/fingerprint/sink.ts), the items transferred back with the answer.
  */
 import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
-import { DISCARD } from './pcm-stream.ts';
+import { fingerprintSink } from '../fingerprint/sink.ts';
 import { decodeAudioStream, decodeUploadedAudio } from './uploaded-audio.ts';
 import type { DecodeReply, DecodeRequest } from './audio-prober.ts';
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
   if (request.op === 'probe') {
-    const result = await decodeAudioStream(request.bytes, request.budget, DISCARD);
+    const fingerprinting = fingerprintSink();
+    const result = await decodeAudioStream(request.bytes, request.budget, fingerprinting);
     const hash = contentHash(request.bytes);
+    const fingerprint = result.ok ? (fingerprinting.finish() ?? undefined) : undefined;
     return {
-      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash },
-      transfer: [request.bytes.buffer as ArrayBuffer],
+      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint },
+      transfer: [request.bytes.buffer as ArrayBuffer, ...(fingerprint === undefined ? [] : [fingerprint.buffer as ArrayBuffer])],
     };
   }
   const result = await decodeUploadedAudio(request.bytes, request.budget, request.keepSeconds);

@@ -13,10 +13,11 @@
  * the attempt's claim id), so duplicate deliveries, expired attempts, killed workers and racing
  * requests cannot move a job twice. The schema is core/src/db/migrations.
  */
+import { fingerprintToBytes } from '../fingerprint/encoding.ts';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { REFUND_DAILY_GENERATION_CTE } from '../daily-generations.ts';
-import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
+import { GENERATION_QUEUE, LOSSLESS_MASTERS_DEADLINE_SECONDS, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
 import type { GenerationMessage, Tier } from '../generation-queue.ts';
 import { bossDbFromTask } from '../queue.ts';
 import { fail, ok } from '../result.ts';
@@ -329,18 +330,68 @@ export interface CompletedAudio {
   contentCredentials: ContentCredentialsRecord;
   /** The private object keeping the song's final latents (core/src/song-edits.ts), or null. */
   latentsKey?: string | null;
-  /** The song's lossless masters as stored (`losslessObjectKey`), and the hash of their PCM (absent: none made). */
-  lossless?: LosslessRecord;
+  /**
+   * The song's lossless masters (absent: none will be made): pending at completion, recorded by
+   * `recordLosslessMasters` once stored; and the hash of their PCM, known at completion.
+   */
+  lossless?: LosslessPending;
   pcmHash?: string;
+  /** The sound's Chromaprint fingerprint (core/src/fingerprint/), stored raw (absent: none made). */
+  fingerprint?: Uint32Array;
 }
 
-/** A song's stored WAV and FLAC: the `lossless` column. */
+/** A song's stored WAV and FLAC: the `lossless` column once they are stored (`losslessObjectKey`). */
 export interface LosslessRecord {
   sample_rate: number;
   bits_per_sample: number;
   channels: number;
   wav_bytes: number;
   flac_bytes: number;
+}
+
+/**
+ * The `lossless` column from completion until the worker stored the masters (or gave up on them):
+ * their PCM's shape, their sizes not known yet (null, so the column's check of migration 0015,
+ * which asks for every key, holds as it is).
+ */
+export interface LosslessPending {
+  pending: true;
+  sample_rate: number;
+  bits_per_sample: number;
+  channels: number;
+  wav_bytes: null;
+  flac_bytes: null;
+}
+
+/** What the `lossless` column holds: nothing (none made, or given up), pending, or the stored files. */
+export type LosslessColumn = LosslessRecord | LosslessPending;
+
+/**
+ * The `lossless` column as readers see it (select it `AS lossless`): nothing once retention purged
+ * the audio, nor when the masters are still pending past `LOSSLESS_MASTERS_DEADLINE_SECONDS`
+ * after completion (the worker making them died: they will not come).
+ */
+export const LOSSLESS_COLUMN_SQL = `CASE WHEN purged_at IS NULL AND (lossless->>'pending' IS NULL
+              OR completed_at > now() - make_interval(secs => ${LOSSLESS_MASTERS_DEADLINE_SECONDS})) THEN lossless END`;
+
+/**
+ * Records a completed song's stored masters in place of its pending marker; false when there is
+ * nothing pending any more (retention purged the song, or the deadline passed): the caller then
+ * deletes what it stored.
+ */
+export async function recordLosslessMasters(db: Queryable, jobId: string, record: LosslessRecord): Promise<boolean> {
+  const result = await db.result(
+    `UPDATE generation_jobs SET lossless = $2
+      WHERE id = $1 AND status = ${S.completed} AND purged_at IS NULL AND lossless->>'pending' IS NOT NULL
+        AND completed_at > now() - make_interval(secs => ${LOSSLESS_MASTERS_DEADLINE_SECONDS})`,
+    [jobId, JSON.stringify(record)],
+  );
+  return result.rowCount === 1;
+}
+
+/** The worker gave up on a song's masters: it has none (`lossless` null) rather than pending ones. */
+export async function dropPendingLossless(db: Queryable, jobId: string): Promise<void> {
+  await db.none(`UPDATE generation_jobs SET lossless = NULL WHERE id = $1 AND lossless->>'pending' IS NOT NULL`, [jobId]);
 }
 
 /** What a job's audio carries as content credentials: the `content_credentials` column. */
@@ -359,7 +410,8 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
-            content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, error_code = NULL, error_message = NULL
+            content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, fingerprint = $18,
+            error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
     [
       job.id,
@@ -379,6 +431,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.latentsKey ?? null,
       audio.lossless === undefined ? null : JSON.stringify(audio.lossless),
       audio.pcmHash ?? null,
+      audio.fingerprint === undefined ? null : Buffer.from(fingerprintToBytes(audio.fingerprint)),
     ],
   );
   return result.rowCount === 1;

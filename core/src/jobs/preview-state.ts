@@ -11,6 +11,7 @@
  *
  * Unlike a song, a preview charges no daily generation, so failing one gives nothing back.
  */
+import { fingerprintToBytes } from '../fingerprint/encoding.ts';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { GENERATION_QUEUE, TIER_PRIORITY, WORKER_RETRY_LIMIT } from '../generation-queue.ts';
@@ -99,14 +100,20 @@ export async function lockPreviewForPublish(tx: DatabaseTask, preview: ClaimedPr
 export async function completePreview(
   tx: DatabaseTask,
   preview: ClaimedPreview,
-  clip: { audioHash: string; actualDuration: number },
+  clip: { audioHash: string; actualDuration: number; fingerprint?: Uint32Array },
 ): Promise<boolean> {
   const result = await tx.result(
     `UPDATE preview_jobs
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_hash = $3, actual_duration = $4,
-            error_code = NULL, error_message = NULL
+            fingerprint = $5, error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
-    [preview.id, preview.claimId, clip.audioHash, clip.actualDuration],
+    [
+      preview.id,
+      preview.claimId,
+      clip.audioHash,
+      clip.actualDuration,
+      clip.fingerprint === undefined ? null : Buffer.from(fingerprintToBytes(clip.fingerprint)),
+    ],
   );
   return result.rowCount === 1;
 }

@@ -16,7 +16,8 @@
  * Assertions: `c2pa.actions.v2` with `c2pa.created`, digitalSourceType trainedAlgorithmicMedia
  * and the model as softwareAgent; `com.songmint.generation` with the generator, the model's
  * name, version and licence, the seed, the prompt's SHA-256 (not the prompt: it is the user's),
- * the job id and whether it is a song or a preview; and the `c2pa.hash.data` hard binding.
+ * the job id and whether it is a song or a preview, the sound's Chromaprint fingerprint (its
+ * algorithm and AcoustID's compact form, docs/fingerprints.md); and the `c2pa.hash.data` hard binding.
  * The claim's generator is Songmint and its version. A song's WAV and FLAC (lossless.ts) carry the
  * same assertions through `embedManifest`, each bound to its own bytes.
  *
@@ -50,6 +51,7 @@ import songmintPackage from '../../../package.json' with { type: 'json' };
 import type { SigningIdentity } from './signing-identity.ts';
 import { commentFrame, geobPreamble, id3TagHead, textFrame } from './id3-tag.ts';
 import type { SourceCredentials } from './source-credentials.ts';
+import type { FingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
 
 export const GENERATOR = { name: 'Songmint', version: songmintPackage.version } as const;
 export const AI_COMMENT = 'AI-generated with Songmint';
@@ -73,6 +75,8 @@ export interface SongProvenance {
   model: { name: string; version: string; licence: { spdx: string; commercial_use: boolean; url?: string | undefined } };
   /** An edit's source: its public job id, audio hash and manifest label, and the edit's parameters. */
   editOf?: EditProvenance;
+  /** The sound's Chromaprint fingerprint, compact (docs/fingerprints.md); absent for a manifest made without one. */
+  fingerprint?: FingerprintRecord;
 }
 
 /** An edit's source: a song of the platform's (its job, audio hash and credentials) or uploaded audio. */
@@ -283,6 +287,7 @@ export async function embedManifest(
       // A decimal string: the seed is a uint64, beyond what JSON readers keep exactly.
       seed: provenance.seed.toString(),
       promptSha256: promptSha256(provenance.prompt),
+      ...(provenance.fingerprint === undefined ? {} : { fingerprint: { ...provenance.fingerprint } }),
       ...(provenance.editOf === undefined ? {} : { editOf: editOfRecord(provenance.editOf) }),
     }),
   );

@@ -12,6 +12,7 @@
  * FLAC is encoded by libFLAC (libflacjs: libFLAC compiled to WebAssembly, MIT/BSD-3-Clause),
  * fed in blocks between which the event loop runs, so a worker's heartbeat and progress go on.
  */
+import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { loadLibFlac } from '../../../core/src/audio/libflac.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
@@ -45,30 +46,122 @@ export interface LosslessFiles {
   flac: Uint8Array;
 }
 
-/** Float PCM (nominally -1..1) to 24-bit integers, clipped: the one rounding both files share. */
-export function quantizePcm(channels: readonly Float32Array[], sampleRate: number): LosslessPcm {
+/** Frames quantized, packed and hashed at a time before the event loop gets a turn (about one second). */
+export const PACK_FRAMES = 48_000;
+
+/**
+ * Frames `[start, end)` of `channels` (float, nominally -1..1) as signed 24-bit integers, rounded
+ * half up and clipped: the one rounding the hash, the WAV and the FLAC share. Written interleaved
+ * as little-endian bytes into `bytes` at `offset` and, when given, as integers into `ints` (the
+ * same frames' slots).
+ */
+function pack24(channels: readonly Float32Array[], start: number, end: number, bytes: Uint8Array, offset: number, ints?: Int32Array): void {
+  const [left, right] = channels;
+  if (channels.length === 2 && left !== undefined && right !== undefined && ints === undefined) {
+    packStereo24(left, right, start, end, bytes, offset);
+    return;
+  }
+  const count = channels.length;
+  for (let c = 0; c < count; c += 1) {
+    const channel = channels[c] as Float32Array;
+    let at = offset + c * BYTES_PER_SAMPLE;
+    let slot = start * count + c;
+    for (let i = start; i < end; i += 1, at += count * BYTES_PER_SAMPLE, slot += count) {
+      const v = to24(channel[i] as number);
+      bytes[at] = v;
+      bytes[at + 1] = v >> 8;
+      bytes[at + 2] = v >> 16;
+      if (ints !== undefined) ints[slot] = v;
+    }
+  }
+}
+
+/** One sample to signed 24-bit: rounded half up, clipped. */
+function to24(sample: number): number {
+  const scaled = Math.round(sample * FULL_SCALE);
+  return scaled >= FULL_SCALE ? FULL_SCALE - 1 : scaled < -FULL_SCALE ? -FULL_SCALE : scaled;
+}
+
+/** `pack24` for stereo bytes only (the PCM hash's case): both channels in one pass, frame by frame. */
+function packStereo24(left: Float32Array, right: Float32Array, start: number, end: number, bytes: Uint8Array, offset: number): void {
+  for (let i = start, at = offset; i < end; i += 1, at += 6) {
+    const l = to24(left[i] as number);
+    const r = to24(right[i] as number);
+    bytes[at] = l;
+    bytes[at + 1] = l >> 8;
+    bytes[at + 2] = l >> 16;
+    bytes[at + 3] = r;
+    bytes[at + 4] = r >> 8;
+    bytes[at + 5] = r >> 16;
+  }
+}
+
+/**
+ * The `pcmHash` of a song's masters, fed a range of frames at a time: `0x` + SHA-256 of the
+ * samples as signed 24-bit little-endian interleaved (the WAV's `data` chunk), without making
+ * either file. It is what a song completes with (the mint check's key), read beside the MP3
+ * encode (inference/src/worker/pipeline.ts), while the masters are made after completion.
+ */
+export interface PcmHasher {
+  /** Frames `[start, end)` of `channels`, in order, at most `PACK_FRAMES` at a time. */
+  update(channels: readonly Float32Array[], start: number, end: number): void;
+  digest(): string;
+}
+
+export function createPcmHasher(channelCount: number): PcmHasher {
+  const block = new Uint8Array(PACK_FRAMES * channelCount * BYTES_PER_SAMPLE);
+  const hash = createHash('sha256');
+  return {
+    update(channels, start, end) {
+      for (let from = start; from < end; from += PACK_FRAMES) {
+        const to = Math.min(end, from + PACK_FRAMES);
+        pack24(channels, from, to, block, 0);
+        hash.update(block.subarray(0, (to - from) * channelCount * BYTES_PER_SAMPLE));
+      }
+    },
+    digest: () => `0x${hash.digest('hex')}`,
+  };
+}
+
+/** The `pcmHash` of `channels` in one pass, a second of audio at a time between which the event loop runs. */
+export async function pcmHashOf(channels: readonly Float32Array[], signal?: AbortSignal): Promise<string> {
+  const frames = channels[0]?.length ?? 0;
+  const hasher = createPcmHasher(channels.length);
+  for (let start = 0; start < frames; start += PACK_FRAMES) {
+    signal?.throwIfAborted();
+    hasher.update(channels, start, Math.min(frames, start + PACK_FRAMES));
+    if (start + PACK_FRAMES < frames) await yieldToEventLoop();
+  }
+  return hasher.digest();
+}
+
+/**
+ * Quantizes `channels` once for both files: the integers libFLAC takes, and the same samples as
+ * the WAV's `data` payload, written straight into `bytes` at `offset` (the WAV's buffer).
+ */
+async function quantizeInto(
+  channels: readonly Float32Array[],
+  sampleRate: number,
+  bytes: Uint8Array,
+  offset: number,
+  signal?: AbortSignal,
+): Promise<LosslessPcm> {
   const frames = channels[0]?.length ?? 0;
   const interleaved = new Int32Array(frames * channels.length);
-  for (let c = 0; c < channels.length; c += 1) {
-    const channel = channels[c] as Float32Array;
-    for (let i = 0; i < frames; i += 1) {
-      const scaled = Math.round((channel[i] ?? 0) * FULL_SCALE);
-      interleaved[i * channels.length + c] = scaled >= FULL_SCALE ? FULL_SCALE - 1 : scaled < -FULL_SCALE ? -FULL_SCALE : scaled;
-    }
+  const frameBytes = channels.length * BYTES_PER_SAMPLE;
+  for (let start = 0; start < frames; start += PACK_FRAMES) {
+    signal?.throwIfAborted();
+    const end = Math.min(frames, start + PACK_FRAMES);
+    pack24(channels, start, end, bytes, offset + start * frameBytes, interleaved);
+    if (end < frames) await yieldToEventLoop();
   }
   return { sampleRate, channels: channels.length, frames, interleaved };
 }
 
-/** The samples as a WAV `data` chunk's payload: signed 24-bit little-endian, interleaved. */
-function pcm24le(pcm: LosslessPcm): Uint8Array {
-  const out = new Uint8Array(pcm.interleaved.length * BYTES_PER_SAMPLE);
-  for (let i = 0; i < pcm.interleaved.length; i += 1) {
-    const v = pcm.interleaved[i] ?? 0;
-    out[i * 3] = v & 0xff;
-    out[i * 3 + 1] = (v >> 8) & 0xff;
-    out[i * 3 + 2] = (v >> 16) & 0xff;
-  }
-  return out;
+/** Float PCM to the 24-bit integers libFLAC takes (as `pack24` rounds): for benches and tests. */
+export async function quantizePcm(channels: readonly Float32Array[], sampleRate: number): Promise<LosslessPcm> {
+  const frames = channels[0]?.length ?? 0;
+  return quantizeInto(channels, sampleRate, new Uint8Array(frames * channels.length * BYTES_PER_SAMPLE), 0);
 }
 
 function ascii(text: string): Uint8Array {
@@ -82,34 +175,54 @@ function u32le(value: number): Uint8Array {
 }
 
 /** `fmt ` chunk of integer PCM (format tag 1). */
-function fmtChunk(pcm: LosslessPcm): Uint8Array {
+function fmtChunk(channels: number, sampleRate: number): Uint8Array {
   const body = new Uint8Array(16);
   const view = new DataView(body.buffer);
   view.setUint16(0, 1, true);
-  view.setUint16(2, pcm.channels, true);
-  view.setUint32(4, pcm.sampleRate, true);
-  view.setUint32(8, pcm.sampleRate * pcm.channels * BYTES_PER_SAMPLE, true);
-  view.setUint16(12, pcm.channels * BYTES_PER_SAMPLE, true);
+  view.setUint16(2, channels, true);
+  view.setUint32(4, sampleRate, true);
+  view.setUint32(8, sampleRate * channels * BYTES_PER_SAMPLE, true);
+  view.setUint16(12, channels * BYTES_PER_SAMPLE, true);
   view.setUint16(14, LOSSLESS_BITS_PER_SAMPLE, true);
   return concatBytes([ascii('fmt '), u32le(16), body]);
 }
 
+/** `RIFF` size `WAVE`, the 24-byte `fmt ` chunk and the `data` chunk's header. */
+const WAV_HEAD_BYTES = 12 + 24 + 8;
+/** The `C2PA` chunk's header (id and size), the hash exclusion's extra bytes. */
+const CHUNK_HEAD_BYTES = 8;
+
+/**
+ * The WAV's bytes up to its manifest store: `RIFF`/`WAVE`, `fmt `, `data` (its payload left for
+ * `quantizeInto` to write at `WAV_HEAD_BYTES`, then RIFF's pad byte when odd) and the `C2PA`
+ * chunk's header, whose sizes `signedWav` fills in.
+ */
+function wavBuffer(channels: number, sampleRate: number, frames: number): Uint8Array {
+  const dataLength = frames * channels * BYTES_PER_SAMPLE;
+  const buffer = new Uint8Array(WAV_HEAD_BYTES + dataLength + (dataLength % 2) + CHUNK_HEAD_BYTES);
+  buffer.set(ascii('RIFF'), 0);
+  buffer.set(ascii('WAVE'), 8);
+  buffer.set(fmtChunk(channels, sampleRate), 12);
+  buffer.set(ascii('data'), 36);
+  buffer.set(u32le(dataLength), 40);
+  buffer.set(ascii('C2PA'), buffer.length - CHUNK_HEAD_BYTES);
+  return buffer;
+}
+
 /**
  * RIFF/WAVE: `fmt `, `data`, then the `C2PA` chunk holding the manifest store (odd chunks get
- * RIFF's pad byte). The exclusion is the `C2PA` chunk with its 8-byte header, as c2pa-rs hashes RIFF.
+ * RIFF's pad byte). The exclusion is the `C2PA` chunk with its 8-byte header, as c2pa-rs hashes
+ * RIFF. `buffer` is `wavBuffer`'s, its samples written.
  */
-async function signedWav(pcm: LosslessPcm, data: Uint8Array, provenance: SongProvenance, identity: SigningIdentity): Promise<Uint8Array> {
-  const pad = (length: number) => new Uint8Array(length % 2);
-  const fmt = fmtChunk(pcm);
-  const dataChunk = concatBytes([ascii('data'), u32le(data.length), data, pad(data.length)]);
+async function signedWav(buffer: Uint8Array, provenance: SongProvenance, identity: SigningIdentity): Promise<Uint8Array> {
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   const embedded = await embedManifest('audio/wav', provenance, identity, {
-    exclusionExtra: 8,
+    exclusionExtra: CHUNK_HEAD_BYTES,
     around: (storeLength) => {
-      const riffSize = 4 + fmt.length + dataChunk.length + 8 + storeLength + (storeLength % 2);
-      return {
-        before: concatBytes([ascii('RIFF'), u32le(riffSize), ascii('WAVE'), fmt, dataChunk, ascii('C2PA'), u32le(storeLength)]),
-        after: [pad(storeLength)],
-      };
+      // Everything after `RIFF` and its size: `WAVE`, the chunks, the store and its pad byte.
+      view.setUint32(4, buffer.length - 8 + storeLength + (storeLength % 2), true);
+      view.setUint32(buffer.length - 4, storeLength, true);
+      return { before: buffer, after: [new Uint8Array(storeLength % 2)] };
     },
   });
   return embedded.bytes;
@@ -179,10 +292,11 @@ export async function encodeLossless(
   identity: SigningIdentity,
   signal?: AbortSignal,
 ): Promise<LosslessFiles> {
-  const pcm = quantizePcm(channels, sampleRate);
-  const data = pcm24le(pcm);
-  const pcmHash = contentHash(data);
-  const wav = await signedWav(pcm, data, provenance, identity);
+  const frames = channels[0]?.length ?? 0;
+  const buffer = wavBuffer(channels.length, sampleRate, frames);
+  const pcm = await quantizeInto(channels, sampleRate, buffer, WAV_HEAD_BYTES, signal);
+  const pcmHash = contentHash(buffer.subarray(WAV_HEAD_BYTES, WAV_HEAD_BYTES + frames * channels.length * BYTES_PER_SAMPLE));
+  const wav = await signedWav(buffer, provenance, identity);
   const flacStream = await encodeFlac(pcm, signal);
   const flac = await embedInId3Tag(flacStream, 'audio/flac', provenance, identity);
   return { pcm: { sampleRate, channels: pcm.channels, frames: pcm.frames }, pcmHash, wav, flac: flac.bytes };

@@ -8,18 +8,10 @@
  * - preview: `preview_jobs` (core/src/jobs/preview-state.ts), stored privately at
  *   `preview/<session_id>.mp3` (core/src/previews.ts), never cancelled, never charged daily.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { DatabaseTask, Queryable } from '../../../core/src/db/database.ts';
-import {
-  LOSSLESS_CONTENT_TYPES,
-  LOSSLESS_FORMATS,
-  audioObjectKey,
-  losslessObjectKey,
-  toPublicJobId,
-} from '../../../core/src/generation-queue.ts';
-import { LOSSLESS_BITS_PER_SAMPLE } from '../audio/lossless.ts';
+import { audioObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { GenerationMessage, PreviewMessage } from '../../../core/src/generation-queue.ts';
 import {
   attemptCancelled,
@@ -51,6 +43,7 @@ import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts'
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import { editableSeconds, toPublicUploadId } from '../../../core/src/uploads.ts';
+import { pendingLossless, storeLosslessMasters } from './masters.ts';
 import type { PipelineDeps, Song, SongRequest } from './pipeline.ts';
 import { PipelineError } from './pipeline.ts';
 
@@ -97,6 +90,12 @@ export interface JobKind<Claimed extends ClaimedJob = ClaimedJob> {
   publicId(attempt: Claimed): string;
   /** The fields that name an attempt of this kind in logs. */
   logFields(attempt: Claimed): Record<string, string | number>;
+  /**
+   * Work that follows a completed job, once its queue message is settled (a song's lossless
+   * masters): the worker runs it beside its next job, within `LOSSLESS_MASTERS_DEADLINE_SECONDS`.
+   * It throws after undoing what it did; the job stays completed.
+   */
+  afterCompletion?: (db: Queryable, attempt: Claimed, song: Song, signal: AbortSignal) => Promise<void>;
   /** An edit's source, read before the model runs; absent for a kind that never edits. */
   editInput?: (db: Queryable, attempt: Claimed) => Promise<SongRequest['edit']>;
 }
@@ -226,18 +225,9 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         sha256: sha256OfContentHash(song.audioHash),
       });
       if (!put.ok) throw new UploadFailedError(`upload of ${key}`, put.error);
+      // The masters are made after completion (./masters.ts): the row says they are coming.
       const lossless = song.lossless;
-      if (lossless === null) throw new Error('a song without its lossless masters');
-      // The masters are private: only the owner gets a presigned URL, through the API.
-      for (const format of LOSSLESS_FORMATS) {
-        const losslessKey = losslessObjectKey(job.id, format);
-        const stored = await publishObject(deps.store, losslessKey, lossless[format], {
-          contentType: LOSSLESS_CONTENT_TYPES[format],
-          private: true,
-          sha256: createHash('sha256').update(lossless[format]).digest('hex'),
-        });
-        if (!stored.ok) throw new UploadFailedError(`upload of ${losslessKey}`, stored.error);
-      }
+      if (lossless === null || song.pcmHash === null) throw new Error('a song without its lossless masters');
       await deps.pipeline.enterStage?.('completion', signal);
       return completeJob(tx, job, {
         audioKey: key,
@@ -253,15 +243,14 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         modelCommercialUse: model.licence.commercial_use,
         contentCredentials: { standard: 'c2pa', manifest: song.credentials.manifestLabel, signer: deps.pipeline.signingIdentity.subject },
         latentsKey,
-        lossless: {
-          sample_rate: lossless.pcm.sampleRate,
-          bits_per_sample: LOSSLESS_BITS_PER_SAMPLE,
-          channels: lossless.pcm.channels,
-          wav_bytes: lossless.wav.length,
-          flac_bytes: lossless.flac.length,
-        },
-        pcmHash: lossless.pcmHash,
+        lossless: pendingLossless(lossless),
+        pcmHash: song.pcmHash,
+        fingerprint: song.fingerprint,
       });
+    },
+    async afterCompletion(db, job, song, signal) {
+      if (song.lossless === null || song.pcmHash === null) return;
+      await storeLosslessMasters({ db, store: deps.store }, job.id, song.lossless, song.pcmHash, signal);
     },
     retry: retryJob,
     fail: failJob,
@@ -283,7 +272,11 @@ export function previewJobKind(deps: JobKindDeps): JobKind<ClaimedPreview> {
     async publish(tx, preview, song) {
       const stored = await createPreview(tx, deps.store, preview.sessionId, song.bytes);
       if (!stored.ok) throw new Error(`storing preview ${preview.sessionId} failed: ${stored.error.code} ${stored.error.message}`);
-      return completePreview(tx, preview, { audioHash: stored.value.audioHash, actualDuration: song.actualDuration });
+      return completePreview(tx, preview, {
+        audioHash: stored.value.audioHash,
+        actualDuration: song.actualDuration,
+        fingerprint: song.fingerprint,
+      });
     },
     retry: retryPreview,
     fail: failPreview,

@@ -1,16 +1,23 @@
 /**
  * One generation, from prompt to MP3 bytes: lyrics step (when asked), text encoding, the music
- * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the exact duration measured from the file; for a
- * song also its lossless WAV and FLAC of the same PCM (lossless.ts). Publishing (upload +
- * completion) is the caller's, inside the job's transaction.
+ * model, MP3 encoding, tags and signed C2PA content credentials (finishMp3), hashing, and the
+ * exact duration measured from the file. Beside the MP3 encode (its threads and encoder
+ * processes), this thread reads the same PCM for what a song completes with besides its MP3: the
+ * hash of its 24-bit PCM (`pcmHash`, the one-mint-per-sound key) and its Chromaprint fingerprint
+ * (issue 44, core/src/fingerprint/chromaprint.ts, docs/fingerprints.md).
+ * A song's lossless WAV and FLAC of the same PCM (lossless.ts) are not on the way to `completed`:
+ * the song carries what makes them (`lossless.make`), which the worker runs once the job completed
+ * (./masters.ts), and the job's `lossless` field follows. Publishing (upload + completion) is the
+ * caller's, inside the job's transaction.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { EncoderBackend } from '../audio/encoder-backend.ts';
 import type { EncoderPool } from '../audio/encoder-pool.ts';
 import { finishMp3 } from '../audio/content-credentials.ts';
 import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
-import { encodeLossless } from '../audio/lossless.ts';
+import { PACK_FRAMES, createPcmHasher, encodeLossless } from '../audio/lossless.ts';
+import { createFingerprinter } from '../../../core/src/fingerprint/chromaprint.ts';
 import type { LosslessFiles } from '../audio/lossless.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
@@ -21,6 +28,7 @@ import type { EditProvenance } from '../audio/content-credentials.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
+import { fingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
 
 export interface SongRequest {
   prompt: string;
@@ -68,8 +76,25 @@ export interface StageTimings {
   /** ID3 tags and the signed C2PA manifest. */
   credentialsMs: number;
   hashMs: number;
-  /** WAV and FLAC with their manifests (0 for a preview, which has none). */
-  losslessMs: number;
+  /**
+   * The PCM hash and the fingerprint, read beside the MP3 encode (readBesideEncode): the time each
+   * took on this thread (the PCM hash 0 for a preview, which has none), and when both were done
+   * from the encode's start. The encode's window covers them unless they outlast it.
+   */
+  pcmHashMs: number;
+  fingerprintMs: number;
+  besideDoneMs: number;
+  /** From the model's end until the MP3 and everything read beside it are done. */
+  sideBySideMs: number;
+}
+
+/**
+ * What makes a song's WAV and FLAC (lossless.ts) from its PCM, after the job completed: the
+ * status shows the PCM's shape while they are made, then the files.
+ */
+export interface LosslessMasters {
+  pcm: { sampleRate: number; channels: number; frames: number };
+  make(signal: AbortSignal): Promise<LosslessFiles>;
 }
 
 export interface Song {
@@ -87,8 +112,12 @@ export interface Song {
   credentials: { manifestBytes: number; tagBytes: number; manifestLabel: string };
   /** The model's kept-latents object (stored privately beside the audio), or null. */
   kept: Uint8Array | null;
-  /** A song's WAV and FLAC and the hash of their PCM; null for a preview. */
-  lossless: LosslessFiles | null;
+  /** `0x` + SHA-256 of the song's PCM as 24-bit samples (what its WAV and FLAC hold); null for a preview. */
+  pcmHash: string | null;
+  /** The Chromaprint fingerprint of the PCM (core/src/fingerprint/chromaprint.ts): one 32-bit item per ~0.124 s. */
+  fingerprint: Uint32Array;
+  /** What makes a song's WAV and FLAC once it completed; null for a preview. */
+  lossless: LosslessMasters | null;
   timings: StageTimings;
 }
 
@@ -118,6 +147,40 @@ export type PipelineStep = 'lyrics' | 'model' | 'encode' | 'upload';
 export type StepCheckpoint = (next: PipelineStep) => Promise<void>;
 
 const noCheckpoint: StepCheckpoint = () => Promise.resolve();
+
+/**
+ * What a job completes with besides its MP3, read from the model's PCM on this thread while the
+ * encoder pool encodes it: the song's PCM hash (songs only) and the fingerprint (every song and
+ * preview). One pass, a second of audio at a time, with the event loop's turn between seconds.
+ */
+async function readBesideEncode(
+  pcm: PcmAudio,
+  withPcmHash: boolean,
+  signal: AbortSignal,
+): Promise<{ pcmHash: string | null; fingerprint: Uint32Array; pcmHashMs: number; fingerprintMs: number; doneMs: number }> {
+  const started = performance.now();
+  const frames = pcm.channels[0]?.length ?? 0;
+  const hasher = withPcmHash ? createPcmHasher(pcm.channels.length) : null;
+  const fingerprinter = createFingerprinter(pcm.sampleRate, pcm.channels.length);
+  let pcmHashMs = 0;
+  let fingerprintMs = 0;
+  for (let start = 0; start < frames; start += PACK_FRAMES) {
+    signal.throwIfAborted();
+    const end = Math.min(frames, start + PACK_FRAMES);
+    let t = performance.now();
+    hasher?.update(pcm.channels, start, end);
+    const hashed = performance.now();
+    pcmHashMs += hashed - t;
+    fingerprinter.feed(pcm.channels.map((channel) => channel.subarray(start, end)));
+    t = performance.now();
+    fingerprintMs += t - hashed;
+    if (end < frames) await yieldToEventLoop();
+  }
+  const t = performance.now();
+  const fingerprint = fingerprinter.finish();
+  fingerprintMs += performance.now() - t;
+  return { pcmHash: hasher?.digest() ?? null, fingerprint, pcmHashMs, fingerprintMs, doneMs: performance.now() - started };
+}
 
 export async function generateSong(
   request: SongRequest,
@@ -184,9 +247,16 @@ export async function generateSong(
   await checkpoint('encode');
   await deps.enterStage?.('encode', signal);
   t = performance.now();
-  const mp3 = await encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal });
+  const song = request.kind === 'song';
+  // The MP3 runs in the encoder pool; meanwhile this thread reads the same PCM. Each side's own
+  // time is measured; the window ends when both are done.
+  let encodeMs = 0;
+  const [mp3, beside] = await Promise.all([
+    encodeMp3(pcm.channels, pcm.sampleRate, { ...deps.encoder, signal }).finally(() => (encodeMs = performance.now() - t)),
+    readBesideEncode(pcm, song, signal),
+  ]);
+  const sideBySideMs = performance.now() - t;
   if (!mp3.ok) throw new PipelineError(mp3.error.code, mp3.error.message);
-  const encodeMs = performance.now() - t;
   progress(85);
 
   // Tags and content credentials go in before hashing: audio_hash is the hash of the served bytes.
@@ -197,16 +267,21 @@ export async function generateSong(
     prompt: request.prompt,
     seed: request.seed,
     model: { name: model.name, version: model.version, licence: model.licence },
+    // The fingerprint's compact form goes into the content credentials, its items onto the job's row.
+    fingerprint: fingerprintRecord(beside.fingerprint),
     ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
   };
   const finished = await finishMp3(mp3.value.bytes, provenance, deps.signingIdentity);
   const credentialsMs = performance.now() - t;
 
-  // The masters: the PCM the MP3 was just encoded from, losslessly, with the same credentials.
-  t = performance.now();
-  const lossless =
-    request.kind === 'song' ? await encodeLossless(pcm.channels, pcm.sampleRate, provenance, deps.signingIdentity, signal) : null;
-  const losslessMs = performance.now() - t;
+  // The masters: the PCM the MP3 was just encoded from, losslessly, with the same credentials,
+  // made when the worker asks (after completion).
+  const lossless: LosslessMasters | null = song
+    ? {
+        pcm: { sampleRate: pcm.sampleRate, channels: pcm.channels.length, frames: expectedSamples },
+        make: (mastersSignal) => encodeLossless(pcm.channels, pcm.sampleRate, provenance, deps.signingIdentity, mastersSignal),
+      }
+    : null;
 
   t = performance.now();
   const tooLarge = audioSizeRefusal(finished.bytes.length);
@@ -228,7 +303,19 @@ export async function generateSong(
     encoderBackend: mp3.value.backend,
     credentials: { manifestBytes: finished.manifestBytes, tagBytes: finished.tagBytes, manifestLabel: finished.manifestLabel },
     kept: rendered.kept,
+    pcmHash: beside.pcmHash,
+    fingerprint: beside.fingerprint,
     lossless,
-    timings: { lyricsMs, modelMs, encodeMs, credentialsMs, hashMs, losslessMs },
+    timings: {
+      lyricsMs,
+      modelMs,
+      encodeMs,
+      credentialsMs,
+      hashMs,
+      pcmHashMs: beside.pcmHashMs,
+      fingerprintMs: beside.fingerprintMs,
+      besideDoneMs: beside.doneMs,
+      sideBySideMs,
+    },
   };
 }

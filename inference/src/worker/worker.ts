@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
-import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS } from '../../../core/src/generation-queue.ts';
+import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, LOSSLESS_MASTERS_DEADLINE_SECONDS } from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
 import { isOutOfSpace } from '../../../core/src/resource-exhausted.ts';
@@ -112,6 +112,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     sings: model.sings,
   };
   const running = new Set<AbortController>();
+  /** Work following completed jobs (a song's masters), each with what aborts it. */
+  const following = new Map<Promise<void>, AbortController>();
   const loops: Promise<void>[] = [];
   const stopping = new AbortController();
   let heartbeatTimer: NodeJS.Timeout | undefined;
@@ -229,6 +231,8 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       await boss.complete(GENERATION_QUEUE, queued);
       deps.logger.info({ ...fields, hash: song.audioHash }, completed ? `${kind.name} completed` : `${kind.name} attempt superseded`);
       deps.onJobSettled?.(completed ? 'completed' : 'skipped', song);
+      const after = kind.afterCompletion;
+      if (completed && after !== undefined) follow((signal) => after(db, attempt, song, signal), fields, kind.name);
     } catch (err) {
       if (err instanceof JobCancelledError) {
         // Cancelled: neither a retry nor a failure. The queue message is done; the row is the owner's.
@@ -258,9 +262,29 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     }
   }
 
+  /**
+   * Runs `work` after a completed job, beside the next job, under its own deadline: its failure is
+   * logged (the work undid itself), never the job's.
+   */
+  function follow(work: (signal: AbortSignal) => Promise<void>, fields: Record<string, string | number>, kindName: string): void {
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(LOSSLESS_MASTERS_DEADLINE_SECONDS * 1000)]);
+    const task = work(signal)
+      .then(() => deps.logger.info(fields, `${kindName} masters stored`))
+      .catch((err: unknown) => deps.logger.warn({ err, ...fields }, `${kindName} masters given up`))
+      .finally(() => following.delete(task));
+    following.set(task, controller);
+  }
+
+  /** Before claiming another job: at most `concurrency` jobs' follow-up work in flight. */
+  async function followingBelowConcurrency(): Promise<void> {
+    while (following.size >= settings.concurrency) await Promise.race(following.keys());
+  }
+
   async function loop(): Promise<void> {
     while (!stopping.signal.aborted) {
       let idle = true;
+      await followingBelowConcurrency();
       try {
         const slot = await tryAcquireSlot(db, settings.fleetSlots);
         if (slot !== undefined) {
@@ -308,9 +332,10 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     async stop(graceMs) {
       stopping.abort();
       const grace = setTimeout(() => {
-        for (const controller of running) controller.abort(new Error('worker shutting down'));
+        for (const controller of [...running, ...following.values()]) controller.abort(new Error('worker shutting down'));
       }, graceMs);
       await Promise.all(loops);
+      await Promise.all(following.keys());
       clearTimeout(grace);
       if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer);
       await removeHeartbeat(db, settings.workerId).catch((err: unknown) => deps.logger.warn({ err }, 'heartbeat removal failed'));

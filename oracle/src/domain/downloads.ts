@@ -4,12 +4,13 @@
  * carries `Content-Disposition: attachment` with the song's file name (./download-name.ts), so a
  * browser saves `<title> - <short id>.<ext>` instead of playing it in the tab.
  *
- * Refusals: NOT_FOUND for a job not completed, a song without lossless files (made before they
- * were kept) or whose audio retention deleted; LIBRARY_002 for a song in the trash.
+ * Refusals: NOT_FOUND for a job not completed, a song whose lossless files are still being made
+ * (they follow the completion by seconds: `retry_after`), one without lossless files (made before
+ * they were kept, or not made) or whose audio retention deleted; LIBRARY_002 for a song in the trash.
  */
 import { LOSSLESS_CONTENT_TYPES, audioObjectKey, losslessObjectKey, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import type { JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import type { JobStatus, LosslessColumn } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { attachmentDisposition, downloadFileName } from './download-name.ts';
 import type { DownloadFormat } from './download-name.ts';
@@ -19,6 +20,7 @@ export type { DownloadFormat } from './download-name.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { Result } from './errors.ts';
 import { trashedRefusal } from './library.ts';
+import { LOSSLESS_PENDING_RETRY_SECONDS } from './lossless.ts';
 import { songTitle } from './song-title.ts';
 
 /** Lifetime of a download URL, as a preview's. */
@@ -35,7 +37,7 @@ export interface DownloadableJob {
   mintedName: string | null;
   deletedAt: Date | null;
   purged: boolean;
-  lossless: LosslessRecord | null;
+  lossless: LosslessColumn | null;
 }
 
 export interface DownloadLink {
@@ -76,7 +78,17 @@ async function fileOf(
       }),
     );
   }
-  return ok({ key: losslessObjectKey(job.id, format), bytes: format === 'wav' ? job.lossless.wav_bytes : job.lossless.flac_bytes });
+  if ('pending' in job.lossless) {
+    return fail(
+      appError('NOT_FOUND', 'The lossless files are being made', {
+        details: "A song's WAV and FLAC are made in the seconds after it completed; ask again shortly.",
+        retryAfter: LOSSLESS_PENDING_RETRY_SECONDS,
+        jobId,
+      }),
+    );
+  }
+  const stored = job.lossless;
+  return ok({ key: losslessObjectKey(job.id, format), bytes: format === 'wav' ? stored.wav_bytes : stored.flac_bytes });
 }
 
 /**

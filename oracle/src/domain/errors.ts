@@ -23,6 +23,9 @@ export const ERROR_CODES = [
   'SIGN_005',
   // The same sound (PCM hash) was already signed for another job (signatures.ts, "one mint per sound").
   'SIGN_006',
+  // The song contains a song registered to another account at its signature: the same song
+  // however re-encoded, or a stretch of at least 10 s of it (signatures.ts, docs/fingerprints.md).
+  'SIGN_007',
   'RATE_001',
   // Hourly per-category request limit (the spec's RATE_001 is the daily tier counter).
   'RATE_002',
@@ -43,11 +46,13 @@ export const ERROR_CODES = [
   // Uploads (oracle/src/domain/uploads.ts): not audio or a format not taken (UPLOAD_001), a taken
   // format that does not decode (UPLOAD_002), empty or shorter than 1 s (UPLOAD_003), the
   // uploader did not confirm they hold the rights to it (UPLOAD_004), too many of the caller's or
-  // of this process's uploads in flight (UPLOAD_006, uploads-in-flight.ts).
+  // of this process's uploads in flight (UPLOAD_006, uploads-in-flight.ts), the audio contains a
+  // song signed for another account (UPLOAD_005, docs/fingerprints.md).
   'UPLOAD_001',
   'UPLOAD_002',
   'UPLOAD_003',
   'UPLOAD_004',
+  'UPLOAD_005',
   'UPLOAD_006',
   // The library (oracle/src/domain/library.ts): a minted song cannot be renamed or deleted
   // (LIBRARY_001), the song is in the trash (LIBRARY_002), retention deleted a trashed song's
@@ -81,6 +86,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   SIGN_004: 409,
   SIGN_005: 403,
   SIGN_006: 409,
+  SIGN_007: 409,
   RATE_001: 429,
   RATE_002: 429,
   IDEM_001: 422,
@@ -95,6 +101,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   UPLOAD_002: 400,
   UPLOAD_003: 400,
   UPLOAD_004: 400,
+  UPLOAD_005: 409,
   UPLOAD_006: 429,
   LIBRARY_001: 409,
   LIBRARY_002: 409,
@@ -121,7 +128,22 @@ export interface AppError {
   retryAfter?: number;
   /** Public id (`gen_<uuid>`) of the job the error concerns. */
   jobId?: string;
+  /** SIGN_007, UPLOAD_005: the registered song the refused audio contains (docs/fingerprints.md). */
+  earlierSong?: EarlierSong;
 }
+
+/** A registered song named in a refusal: its public job id and its token once the mint is seen on chain. */
+export interface EarlierSong {
+  jobId: string;
+  /** Decimal token id, or null while no mint of it is recorded. */
+  tokenId: string | null;
+}
+
+/**
+ * Refusals whose hourly charge is given back although they are no bad input (a 409): an upload
+ * refused for containing another account's song did nothing for the caller (issue 44).
+ */
+export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005']);
 
 /** Daily tier counter rejection: its 429 body is fixed by the spec. */
 export interface DailyLimitError extends AppError {

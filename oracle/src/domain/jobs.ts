@@ -1,8 +1,8 @@
 import type { Database } from '../../../core/src/db/database.ts';
 import { PUBLIC_JOB_ID_PREFIX, toPublicJobId } from '../../../core/src/generation-queue.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
-import { GENERATION_FAILED_CODE, JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
-import type { ContentCredentialsRecord, JobStatus, LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import { GENERATION_FAILED_CODE, JOB_STATUS, LOSSLESS_COLUMN_SQL } from '../../../core/src/jobs/job-state.ts';
+import type { ContentCredentialsRecord, JobStatus, LosslessColumn } from '../../../core/src/jobs/job-state.ts';
 import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { EDIT_SOURCE_COLUMNS, editOfView } from './edit-of.ts';
 import type { EditOfView } from './edit-of.ts';
@@ -33,8 +33,11 @@ export interface JobRecord {
   modelVersion: string | null;
   /** The C2PA manifest the audio carries; null for audio published before credentials were embedded. */
   contentCredentials: ContentCredentialsRecord | null;
-  /** The song's stored WAV and FLAC; null when it has none (made before they were kept, or purged by retention). */
-  lossless: LosslessRecord | null;
+  /**
+   * The song's WAV and FLAC: stored, or pending (made after completion); null when it has none
+   * (made before they were kept, purged by retention, or given up on).
+   */
+  lossless: LosslessColumn | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: Date;
@@ -112,7 +115,7 @@ export interface JobRow {
   model_name: string | null;
   model_version: string | null;
   content_credentials: ContentCredentialsRecord | null;
-  lossless: LosslessRecord | null;
+  lossless: LosslessColumn | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
@@ -131,7 +134,7 @@ export interface JobRow {
 
 export const JOB_COLUMNS = `id, user_id, tier, status, progress, duration, steps, actual_duration, audio_url, audio_hash,
             used_lyrics, model_name, model_version, content_credentials, error_code, error_message, created_at, started_at,
-            signature_used, nft_token_id::text AS nft_token_id, CASE WHEN purged_at IS NULL THEN lossless END AS lossless,
+            signature_used, nft_token_id::text AS nft_token_id, ${LOSSLESS_COLUMN_SQL} AS lossless,
             ${EDIT_SOURCE_COLUMNS}, prompt, title, deleted_at, purged_at IS NOT NULL AS purged,
             (${MINTED_NAME_OF_JOB}) AS minted_name`;
 

@@ -1,13 +1,14 @@
 /**
  * A song's lossless masters (docs/api.md, "Lossless downloads"): the WAV and FLAC a worker stores
  * privately beside the MP3 (`losslessObjectKey`), of the same PCM, with the same content
- * credentials. The job status lists them; only the owner gets a download (./downloads.ts), as a
- * presigned GET URL valid one hour (the path private objects take, as previews do). The MP3 stays
- * the file that is hashed, signed for minting and pinned.
+ * credentials, made after the song completed (`pending` until then). The job status lists them;
+ * only the owner gets a download (./downloads.ts), as a presigned GET URL valid one hour (the
+ * path private objects take, as previews do). The MP3 stays the file that is hashed, signed for
+ * minting and pinned.
  */
 import { LOSSLESS_CONTENT_TYPES, LOSSLESS_FORMATS } from '../../../core/src/generation-queue.ts';
 import type { LosslessFormat } from '../../../core/src/generation-queue.ts';
-import type { LosslessRecord } from '../../../core/src/jobs/job-state.ts';
+import type { LosslessColumn } from '../../../core/src/jobs/job-state.ts';
 import { downloadPath } from './download-name.ts';
 
 export interface LosslessFileView {
@@ -18,21 +19,30 @@ export interface LosslessFileView {
   download: string;
 }
 
+/** How long a client waits before asking again for masters being made (they take seconds). */
+export const LOSSLESS_PENDING_RETRY_SECONDS = 2;
+
 /** The `lossless` field of a completed job's status. */
 export interface LosslessView {
+  /** `pending` from completion until the files are stored (no files listed yet), then `ready`. */
+  status: 'pending' | 'ready';
   sample_rate: number;
   bits_per_sample: number;
   channels: number;
   files: LosslessFileView[];
 }
 
-/** The status field for a song's stored masters; null when it has none (made before, or deleted by retention). */
-export function losslessView(publicId: string, record: LosslessRecord | null): LosslessView | null {
+/**
+ * The status field for a song's masters: pending (being made after completion) or stored; null
+ * when it has none (made before, deleted by retention, or given up on).
+ */
+export function losslessView(publicId: string, record: LosslessColumn | null): LosslessView | null {
   if (record === null) return null;
+  const shape = { sample_rate: record.sample_rate, bits_per_sample: record.bits_per_sample, channels: record.channels };
+  if ('pending' in record) return { status: 'pending', ...shape, files: [] };
   return {
-    sample_rate: record.sample_rate,
-    bits_per_sample: record.bits_per_sample,
-    channels: record.channels,
+    status: 'ready',
+    ...shape,
     files: LOSSLESS_FORMATS.map((format) => ({
       format,
       content_type: LOSSLESS_CONTENT_TYPES[format],
@@ -44,6 +54,7 @@ export function losslessView(publicId: string, record: LosslessRecord | null): L
 
 /** Variant B's casing of `LosslessView` (its generate answer). */
 export interface LosslessViewVariantB {
+  status: 'pending' | 'ready';
   sampleRate: number;
   bitsPerSample: number;
   channels: number;
@@ -53,6 +64,7 @@ export interface LosslessViewVariantB {
 export function losslessVariantB(view: LosslessView | null): LosslessViewVariantB | null {
   if (view === null) return null;
   return {
+    status: view.status,
     sampleRate: view.sample_rate,
     bitsPerSample: view.bits_per_sample,
     channels: view.channels,

@@ -4,6 +4,8 @@
  * optionally pinned remotely, and recorded. `metadata_hash` is the sha256 of exactly the bytes
  * the CID addresses, so anyone can check one against the other.
  */
+import { fingerprintFromBytes, fingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
+import type { FingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
 import type { CID } from 'multiformats/cid';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { Database } from '../../../core/src/db/database.ts';
@@ -88,6 +90,8 @@ export interface GenerationRecord {
   content_credentials: ContentCredentialsRecord | null;
   /** An edited song's source (docs/api.md "Edit a song"): its job and audio hash, or its upload's id, SHA-256 and format; the task and its parameters. */
   edit_of?: EditOfRecord;
+  /** The sound's Chromaprint fingerprint, AcoustID's compact form (docs/fingerprints.md); absent for songs made before. */
+  fingerprint?: FingerprintRecord;
 }
 
 export type EditOfRecord = EditDone &
@@ -113,6 +117,8 @@ interface LinkedJob {
   content_credentials: ContentCredentialsRecord | null;
   /** The edit, with its source's public id and audio hash, when the song edits another. */
   edit_of: EditOfRecord | null;
+  /** The sound's fingerprint, raw (null for songs made before fingerprints). */
+  fingerprint: Buffer | null;
 }
 
 /** Covers at a job's fixed key can be replaced by a later upload: let CDNs revalidate. */
@@ -185,6 +191,7 @@ export function buildErc721Metadata(
               model: modelRecord(job.model_name, job.model_version),
               content_credentials: job.content_credentials,
               ...(job.edit_of === null ? {} : { edit_of: job.edit_of }),
+              ...(job.fingerprint === null ? {} : { fingerprint: fingerprintRecord(fingerprintFromBytes(job.fingerprint)) }),
             },
           }),
     },
@@ -221,7 +228,7 @@ export async function publishMetadata(
   if (linkedId !== null) {
     job = await deps.db.oneOrNone<LinkedJob>(
       `SELECT j.id, j.audio_hash, j.duration, j.actual_duration, j.prompt, j.used_lyrics, j.seed::text AS seed, j.model_name, j.model_version,
-              j.content_credentials,
+              j.content_credentials, j.fingerprint,
               CASE WHEN j.edit IS NULL THEN NULL
                    WHEN j.edit_upload_id IS NOT NULL
                    THEN j.edit || jsonb_build_object('upload_id', '${PUBLIC_UPLOAD_ID_PREFIX}' || j.edit_upload_id::text,

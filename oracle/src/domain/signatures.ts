@@ -22,6 +22,17 @@
  * SHA-256 of the PCM its MP3 was encoded from) is checked in the lookup and copied into the
  * signature row, whose unique index refuses a second job's claim for the same sound even when
  * two requests race. Songs made before the hash was recorded have none and are not checked.
+ *
+ * One mint per song, however re-encoded (issue 44, SIGN_007; docs/fingerprints.md): the job's
+ * Chromaprint fingerprint (the worker's, from its PCM) must not contain a song registered to
+ * another account: the whole of it or any stretch of at least 10 s, at any offset. An account's
+ * own registered songs never count against it (its edits and extensions pass). The claim
+ * registers the job's fingerprint to the account in the same transaction as the signature row.
+ * Concurrent requests of two copies: the registry is looked up before signing, outside any lock;
+ * the claim's transaction then takes the registry's advisory lock and looks again at what was
+ * registered since (rows after the newest id read before the first lookup, a few at most), so of
+ * two copies exactly one is signed and registered, the other refused with nothing recorded.
+ * Songs made before fingerprints were recorded have none and are neither checked nor registered.
  */
 import type { Address, Hex } from 'viem';
 import { contentHashFromSha256 } from '../../../core/src/content-hash.ts';
@@ -40,6 +51,10 @@ import type { SignerStatus } from '../chain/signer-status.ts';
 import { parsePublicJobId } from './jobs.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
+import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
+import { fingerprintFromBytes } from '../../../core/src/fingerprint/encoding.ts';
+import { findRegisteredIn, latestRegistryId, registerFingerprint } from '../../../core/src/fingerprint/registry.ts';
+import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
 import { trashedRefusal } from './library.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
@@ -90,9 +105,14 @@ export interface SignableJob {
   signature: string | null;
   /** True when the job's sound (`pcm_hash`) was signed for another job already. */
   sound_signed_elsewhere: boolean;
+  /** The sound's Chromaprint fingerprint, raw (null for songs made before fingerprints). */
+  fingerprint: Buffer | null;
   /** Its owner moved it to the trash (./library.ts): restore it before minting. */
   trashed: boolean;
 }
+
+/** Advisory lock key ("SMFP") serializing registrations with their last look at the registry. */
+const FINGERPRINT_REGISTRY_LOCK = 0x534d4650;
 
 const UNIQUE_VIOLATION = '23505';
 /** The unique index on mint_signatures.pcm_hash (migration 0014). */
@@ -110,7 +130,7 @@ function invalidJob(publicId?: string) {
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
-const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, deleted_at IS NOT NULL AS trashed,
+const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, fingerprint, deleted_at IS NOT NULL AS trashed,
   EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
     AS sound_signed_elsewhere`;
 /** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
@@ -222,6 +242,15 @@ export async function signFoundJob(
   // One mint per sound: another job with the same PCM was signed already.
   if (job.sound_signed_elsewhere) return fail(soundSigned(jobId));
 
+  // One mint per song: it contains no song registered to another account.
+  const fingerprint = job.fingerprint === null ? null : fingerprintFromBytes(job.fingerprint);
+  let seen = '0';
+  if (fingerprint !== null) {
+    seen = await latestRegistryId(deps.db);
+    const contained = await findRegisteredIn(deps.db, fingerprint, { excludeUserId: request.userId });
+    if (contained !== null) return fail(containsRegistered(jobId, contained));
+  }
+
   const audioHash = job.audio_hash;
   const minter = request.minter.toLowerCase() as Address;
   // Signed before the claim: a key whose HSM or KMS does not answer leaves nothing recorded.
@@ -242,11 +271,23 @@ export async function signFoundJob(
     expiresAt,
   ];
   try {
-    const claimed =
-      job.signature === null
-        ? await deps.db.oneOrNone<{ job_id: string }>({ ...CLAIM_SIGNATURE, values })
-        : await deps.db.oneOrNone<{ id: string }>({ ...REPLACE_SIGNATURE, values: [...values, job.signature] });
-    if (claimed === null) return fail(alreadySigned(jobId));
+    const outcome = await deps.db.tx(async (tx) => {
+      if (fingerprint !== null) {
+        // What was registered since the first look, under the lock every registration holds.
+        await tx.one('SELECT pg_advisory_xact_lock($1)', [FINGERPRINT_REGISTRY_LOCK]);
+        const late = await findRegisteredIn(tx, fingerprint, { excludeUserId: request.userId, afterId: seen });
+        if (late !== null) return { refused: late };
+      }
+      const claimed =
+        job.signature === null
+          ? await tx.oneOrNone<{ job_id: string }>({ ...CLAIM_SIGNATURE, values })
+          : await tx.oneOrNone<{ id: string }>({ ...REPLACE_SIGNATURE, values: [...values, job.signature] });
+      if (claimed !== null && fingerprint !== null)
+        await registerFingerprint(tx, { jobId: job.id, userId: request.userId, items: fingerprint });
+      return { claimed: claimed !== null };
+    });
+    if (outcome.refused !== undefined) return fail(containsRegistered(jobId, outcome.refused));
+    if (!outcome.claimed) return fail(alreadySigned(jobId));
   } catch (error) {
     if (isUniqueViolation(error) && (error as { constraint?: unknown }).constraint === PCM_HASH_KEY) return fail(soundSigned(jobId));
     if (isUniqueViolation(error)) {
@@ -297,6 +338,21 @@ function soundSigned(jobId: string) {
     details:
       'A mint signature was already issued for another job with the same sound (the same PCM hash); each sound is minted once. An edit or a remix is a different sound.',
     jobId,
+  });
+}
+
+/** SIGN_007: the song contains `match`, registered to another account (docs/fingerprints.md). */
+export function containsRegistered(jobId: string, match: RegistryMatch) {
+  const earlier = toPublicJobId(match.song.jobId);
+  const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
+  const seconds = (items: number) => (items * ITEM_SECONDS).toFixed(1);
+  return appError('SIGN_007', 'Contains a song signed for another account', {
+    details:
+      `This song contains ${earlier}${token}, signed for another account: from ${seconds(match.containment.queryItem)} s of this song, ` +
+      `${seconds(match.containment.items)} s or more of it from ${seconds(match.containment.referenceItem)} s, ` +
+      'however re-encoded. Each song is minted once, by the account that signed it first; your own songs, their edits and extensions are yours to sign.',
+    jobId,
+    earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
   });
 }
 

@@ -204,8 +204,8 @@ async function checkUploadEdit(
   }
   if (upload.gone) {
     return fail(
-      appError('EDIT_003', 'The source upload was deleted by retention', {
-        details: `uploads are deleted ${UPLOAD_RETENTION_DAYS} days after they were made; upload the audio again`,
+      appError('EDIT_003', 'The source upload was deleted', {
+        details: `its owner deleted it, or retention did (${UPLOAD_RETENTION_DAYS} days after it was made); upload the audio again`,
         fields,
       }),
     );

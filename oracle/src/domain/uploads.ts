@@ -12,7 +12,12 @@
  *    its STREAMINFO included) or that exhausts the decode thread; GEN_004 (400) longer than the
  *    caller's tier allows a song to be (decoding stops there: a stream is never decoded whole to
  *    learn that it is too long);
- * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`.
+ * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`;
+ * 5. UPLOAD_005 (409): the audio contains a song signed for another account (its Chromaprint
+ *    fingerprint, made in the decode's pass, holds a registered song of another account: the
+ *    whole of it or 10 s or more; docs/fingerprints.md), or, where an outside AcoustID-compatible
+ *    lookup is configured, a recording that service knows (./outside-fingerprint-check.ts). The
+ *    hourly charge is given back, as for bad input.
  * Before any of them the route refuses a body with a `Content-Encoding` (415 UPLOAD_001, nothing
  * inflated), an upload beyond the ones in flight allowed (429 UPLOAD_006, ./uploads-in-flight.ts)
  * and the byte limit (`MAX_UPLOAD_BYTES`, 413 PAYLOAD_TOO_LARGE).
@@ -35,6 +40,12 @@ import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 import type { SessionUser } from './request-charge.ts';
+import { toPublicJobId } from '../../../core/src/generation-queue.ts';
+import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
+import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
+import { findRegisteredIn } from '../../../core/src/fingerprint/registry.ts';
+import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
+import type { OutsideFingerprintCheck, OutsideMatch } from './outside-fingerprint-check.ts';
 
 /**
  * What an uploader confirms (the `Songmint-Rights-Confirmed: true` header), recorded with the
@@ -63,6 +74,8 @@ export interface UploadDeps {
   objectStore: Pick<ObjectStore, 'put' | 'delete'>;
   /** Decodes uploads off the event loop, in bounded threads. */
   prober: Pick<AudioProber, 'probe'>;
+  /** The optional outside lookup (AcoustID-compatible); absent: none. */
+  outsideCheck?: OutsideFingerprintCheck | undefined;
 }
 
 const TAKEN = 'taken: WAV (16, 24 or 32-bit PCM, 32-bit float), FLAC (16 or 24-bit), MP3; 8 to 192 kHz, 1 to 8 channels';
@@ -126,6 +139,15 @@ export async function takeUpload(
     );
   }
 
+  // Another account's signed song, however re-encoded, is not taken (issue 44).
+  const fingerprint = probed.fingerprint ?? null;
+  if (fingerprint !== null) {
+    const contained = await findRegisteredIn(deps.db, fingerprint, { excludeUserId: user.id });
+    if (contained !== null) return fail(containsSignedSong(contained));
+    const outside = await deps.outsideCheck?.(fingerprint, duration);
+    if (outside !== undefined && outside !== null) return fail(knownOutside(outside));
+  }
+
   const id = randomUUID();
   const key = uploadObjectKey(id, audio.format);
   const sha256 = probed.contentHash ?? contentHash(file);
@@ -133,8 +155,8 @@ export async function takeUpload(
     .tx(async (tx) => {
       const inserted = await tx.one<{ rights_confirmed_at: Date; created_at: Date; expires_at: Date }>(
         `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
-                            rights_confirmed_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11))
+                            rights_confirmed_at, expires_at, fingerprint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11), $12)
        RETURNING rights_confirmed_at, created_at, expires_at`,
         [
           id,
@@ -148,6 +170,7 @@ export async function takeUpload(
           duration,
           RIGHTS_STATEMENT,
           UPLOAD_RETENTION_DAYS,
+          fingerprint === null ? null : Buffer.from(fingerprintToBytes(fingerprint)),
         ],
       );
       // Inside the transaction: a refused store rolls the row back; the commit failing after it
@@ -176,5 +199,26 @@ export async function takeUpload(
     rights_confirmed_at: row.rights_confirmed_at.toISOString(),
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
+  });
+}
+
+/** UPLOAD_005: the upload contains `match`, a song signed for another account. */
+function containsSignedSong(match: RegistryMatch): AppError {
+  const earlier = toPublicJobId(match.song.jobId);
+  const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
+  const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
+  return appError('UPLOAD_005', 'The audio contains a song signed for another account', {
+    details:
+      `From ${at(match.containment.queryItem)} s this audio holds ${earlier}${token}, from its ${at(match.containment.referenceItem)} s, ` +
+      'however re-encoded; a song is minted once, by the account that signed it first. Nothing was stored and the request is not counted.',
+    earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
+  });
+}
+
+/** UPLOAD_005: the outside lookup knows the recording. */
+function knownOutside(match: OutsideMatch): AppError {
+  return appError('UPLOAD_005', 'The audio is a recording the fingerprint service knows', {
+    details: `${match.service} matched it to recording ${match.recordingId} (score ${match.score.toFixed(2)}); only your own audio can be uploaded. Nothing was stored and the request is not counted.`,
+    fields: { recording_id: match.recordingId, score: match.score },
   });
 }

@@ -6,6 +6,8 @@
  */
 import type { Request, Response } from 'express';
 import { chargeRequest, refundHourly } from '../domain/request-charge.ts';
+import { REFUNDED_CODES } from '../domain/errors.ts';
+import type { ErrorCode } from '../domain/errors.ts';
 import type { GenerationRefusal } from '../domain/generation.ts';
 import type { ChargeOutcome, ChargedLookup, LimitState, RateCategory, SessionUser } from '../domain/request-charge.ts';
 import type { SessionClaims } from '../domain/session-token.ts';
@@ -73,7 +75,8 @@ export async function chargeFor<Found>(
       });
       if (!admitCharged(deps, req, res, charge, rule.category)) return null;
       // Bad input found after the charge (a cover that is no image) is taken back, so it never
-      // uses up the caller's limit (other answers, 404 and 409 included, count as requests). A 503
+      // uses up the caller's limit (other answers, 404 and 409 included, count as requests, but
+      // an upload refused as another account's song, UPLOAD_005). A 503
       // (the database or a service unavailable) did nothing for the caller and is taken back too:
       // a client retrying it meets the same limit (test/faults/long/multi-replica.test.ts).
       refundBeforeAnswer(
@@ -133,9 +136,12 @@ export function answerRefusal(
   sendError(req, res, refusal);
 }
 
-/** 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON), 503 (unavailable). */
-function isRefunded(status: number): boolean {
-  return status === 400 || status === 413 || status === 415 || status === 503;
+/**
+ * 400 (validation, malformed JSON), 413 (body too large), 415 (not JSON), 503 (unavailable), and
+ * the codes `REFUNDED_CODES` names (UPLOAD_005).
+ */
+function isRefunded(status: number, code: ErrorCode | undefined): boolean {
+  return status === 400 || status === 413 || status === 415 || status === 503 || (code !== undefined && REFUNDED_CODES.has(code));
 }
 
 /**
@@ -148,7 +154,7 @@ function refundBeforeAnswer(res: Response, state: LimitState, refund: () => Prom
   const end = res.end;
   res.end = function endAfterRefund(this: Response, ...args: unknown[]) {
     res.end = end;
-    if (!isRefunded(res.statusCode)) return Reflect.apply(end, this, args) as Response;
+    if (!isRefunded(res.statusCode, (res.locals as { errorCode?: ErrorCode }).errorCode)) return Reflect.apply(end, this, args) as Response;
     refund()
       .then(() => {
         if (!res.headersSent) res.setHeader('X-RateLimit-Remaining', String(Math.min(state.limit, state.remaining + 1)));

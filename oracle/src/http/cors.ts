@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 
-// Last-Event-ID: a browser resuming a job's event stream with fetch sends it.
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Last-Event-ID';
+// Last-Event-ID: a browser resuming a job's event stream with fetch sends it; Songmint-Rights-Confirmed: an upload.
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Last-Event-ID, Songmint-Rights-Confirmed';
 const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Preference-Applied';
 
 /**

@@ -9,6 +9,7 @@ import type { ModelLicencePolicy } from '../domain/model-licence.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadsInFlight } from '../domain/uploads-in-flight.ts';
+import type { OutsideFingerprintCheck } from '../domain/outside-fingerprint-check.ts';
 import type { TrustProxy } from './trust-proxy.ts';
 import type { MintSigner } from '../chain/mint-signer.ts';
 import type { SignerStatus } from '../chain/signer-status.ts';
@@ -79,6 +80,8 @@ export interface UploadServices {
   prober: Pick<AudioProber, 'probe'>;
   /** This process's uploads in flight (oracle/src/domain/uploads-in-flight.ts). */
   inFlight: UploadsInFlight;
+  /** The optional AcoustID-compatible lookup of uploads (`ACOUSTID_LOOKUP_URL`); absent: off. */
+  outsideCheck?: OutsideFingerprintCheck | undefined;
 }
 
 /** Everything the HTTP app needs; built once in oracle/src/main.ts (or a test helper). */

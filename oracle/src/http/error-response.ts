@@ -25,8 +25,13 @@ export function variantABody(error: AppError): VariantAErrorBody {
       details: error.details ?? '',
       ...(error.retryAfter === undefined ? {} : { retry_after: error.retryAfter }),
       ...(error.jobId === undefined ? {} : { job_id: error.jobId }),
+      ...(error.earlierSong === undefined ? {} : { earlier_song: earlierSongBody(error.earlierSong) }),
     },
   };
+}
+
+function earlierSongBody(song: NonNullable<AppError['earlierSong']>): { job_id: string; token_id: string | null } {
+  return { job_id: song.jobId, token_id: song.tokenId };
 }
 
 export function variantCBody(error: AppError): VariantCErrorBody {
@@ -34,6 +39,7 @@ export function variantCBody(error: AppError): VariantCErrorBody {
   if (error.details !== undefined && error.details !== '') details.reason = error.details;
   if (error.retryAfter !== undefined) details.retry_after = error.retryAfter;
   if (error.jobId !== undefined) details.job_id = error.jobId;
+  if (error.earlierSong !== undefined) details.earlier_song = earlierSongBody(error.earlierSong);
   if (isDailyLimitError(error)) {
     details.limit = error.limit;
     details.reset_at = error.resetAt.toISOString();
@@ -47,6 +53,8 @@ export function variantCBody(error: AppError): VariantCErrorBody {
  */
 export function sendError(req: Request, res: Response, error: AppError): void {
   const status = HTTP_STATUS[error.code];
+  // The charge step reads it: a few codes are given back though they are no bad input.
+  (res.locals as { errorCode?: AppError['code'] }).errorCode = error.code;
   if (error.retryAfter !== undefined) res.setHeader('Retry-After', String(error.retryAfter));
   if (errorVariantOf(req) === 'C') {
     res.status(status).json(variantCBody(error));

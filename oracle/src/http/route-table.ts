@@ -79,6 +79,14 @@ import {
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
 import { uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
+import {
+  deleteUploadDocs,
+  deleteUploadHandler,
+  listUploadsDocs,
+  listUploadsHandler,
+  uploadIdInput,
+  uploadListInput,
+} from './routes/upload-list.ts';
 import { MAX_UPLOAD_BYTES } from '../../../core/src/uploads.ts';
 import { rotateWebhookSecretHandler, webhookSecretHandler } from './routes/webhooks.ts';
 import { rotateWebhookSecretDocs, webhookSecretDocs } from './webhooks-openapi.ts';
@@ -196,6 +204,24 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     input: uploadInput,
     handle: (deps) => deps.uploads && uploadHandler({ db: deps.db, ...deps.uploads }),
     docs: uploadDocs,
+  }),
+  bearerRoute({
+    method: 'get',
+    path: '/api/uploads',
+    operationId: 'listUploads',
+    charge: { by: 'session', category: 'general' },
+    input: uploadListInput,
+    handle: (deps) => deps.uploads && listUploadsHandler(deps),
+    docs: listUploadsDocs,
+  }),
+  bearerRoute({
+    method: 'delete',
+    path: '/api/uploads/{upload_id}',
+    operationId: 'deleteUpload',
+    charge: { by: 'session', category: 'general' },
+    input: uploadIdInput,
+    handle: (deps) => deps.uploads && deleteUploadHandler({ db: deps.db, objectStore: deps.uploads.objectStore }),
+    docs: deleteUploadDocs,
   }),
   bearerRoute({
     method: 'get',

@@ -208,6 +208,10 @@ export const contentCredentialsSchema = z
 
 /** A song's lossless masters (extension: docs/api.md "Lossless downloads"), in each variant's casing. */
 const losslessFields = {
+  status: z.enum(['pending', 'ready']).meta({
+    description:
+      '`pending` from completion until the worker stored the files, a few seconds later (no files listed yet: ask the status again); then `ready`.',
+  }),
   bits: z.number().int().meta({ description: 'Bits per sample of the integer PCM.', example: 24 }),
   channels: z.number().int().meta({ example: 2 }),
   rate: z.number().int().meta({ description: "Samples per second: the model's own rate (48000 for ACE-Step).", example: 48000 }),
@@ -219,9 +223,10 @@ const losslessFields = {
   }),
 };
 const losslessDescription =
-  "WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover.";
+  "WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Made in the seconds after the song completed (`status` pending, then ready). Null for songs made before they were kept, once retention deleted the audio, and when the worker could not make them. The MP3 stays the file `audio_hash` and the mint signature cover.";
 export const losslessSchema = z
   .strictObject({
+    status: losslessFields.status,
     sample_rate: losslessFields.rate,
     bits_per_sample: losslessFields.bits,
     channels: losslessFields.channels,
@@ -237,6 +242,7 @@ export const losslessSchema = z
   .meta({ id: 'LosslessFiles', description: losslessDescription });
 export const losslessVariantBSchema = z
   .strictObject({
+    status: losslessFields.status,
     sampleRate: losslessFields.rate,
     bitsPerSample: losslessFields.bits,
     channels: losslessFields.channels,
@@ -543,6 +549,14 @@ export const profileSchema = z
   })
   .meta({ id: 'UserProfile' });
 
+/** SIGN_007, UPLOAD_005: the registered song the refused audio contains. */
+export const earlierSongSchema = z
+  .strictObject({
+    job_id: z.string().meta({ description: 'The registered song’s job (`gen_…`).' }),
+    token_id: z.string().nullable().meta({ description: 'Its SongNFT token id (decimal) once its mint is seen on chain, else null.' }),
+  })
+  .meta({ id: 'EarlierSong', description: 'The song signed for another account that the refused audio contains (docs/fingerprints.md).' });
+
 export const variantAErrorSchema = z
   .strictObject({
     error: z.strictObject({
@@ -551,6 +565,7 @@ export const variantAErrorSchema = z
       details: z.string(),
       retry_after: z.number().int().optional(),
       job_id: z.string().optional(),
+      earlier_song: earlierSongSchema.optional(),
     }),
   })
   .meta({ id: 'ErrorVariantA' });

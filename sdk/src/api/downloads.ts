@@ -35,6 +35,7 @@ export interface LosslessDownloadParameters {
  * from, 24-bit, with the same signed C2PA manifest. Opened in a browser, the URL saves the file as
  * `fileName`. Rejects with NOT_FOUND for another's job, one not completed, a song without lossless
  * files (made before they were kept) or whose audio retention deleted; LIBRARY_002 in the trash.
+ * While its lossless files are still being made (seconds after completion): NOT_FOUND with `retryAfter` 2.
  */
 export async function getDownloadLink(api: SongmintApi, parameters: LosslessDownloadParameters): Promise<DownloadLink> {
   requireSession(api);

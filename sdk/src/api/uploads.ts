@@ -1,7 +1,31 @@
-import { SongmintClientError } from '../errors.ts';
+import { apiErrorFromBody, SongmintClientError } from '../errors.ts';
 import type { components } from '../generated/api.ts';
+import { abortedError } from './abort.ts';
 import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
+
+type UploadBody = components['schemas']['Upload'];
+
+/** The part of the browser's XMLHttpRequest an upload with progress uses (typed here: the SDK also runs without the DOM). */
+interface ProgressRequest {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  getResponseHeader(name: string): string | null;
+  send(body: ArrayBuffer): void;
+  abort(): void;
+  readonly status: number;
+  readonly responseText: string;
+  readonly upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+}
+
+/** The browser's XMLHttpRequest where there is one. */
+function progressRequestClass(): (new () => ProgressRequest) | undefined {
+  const candidate = (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest;
+  return typeof candidate === 'function' ? (candidate as new () => ProgressRequest) : undefined;
+}
 
 export type UploadFormat = components['schemas']['Upload']['format'];
 
@@ -29,6 +53,11 @@ export interface UploadAudioParameters {
    * AI (the statement docs/api.md "Upload audio" quotes); the upload records it. Required.
    */
   rightsConfirmed: true;
+  /**
+   * Called as the file goes out (`sent` of `total` bytes): in a browser, as XMLHttpRequest reports
+   * the upload; elsewhere (no XMLHttpRequest) once, when the answer came.
+   */
+  onProgress?: (sent: number, total: number) => void;
   signal?: AbortSignal;
 }
 
@@ -43,18 +72,68 @@ export async function uploadAudio(api: SongmintApi, bytes: Uint8Array, parameter
   if (parameters.rightsConfirmed !== true) {
     throw new SongmintClientError('INVALID_ARGUMENT', 'uploadAudio needs rightsConfirmed: true (you hold the rights to the audio)');
   }
-  const { signal } = parameters;
-  const upload = await unwrap(
-    api.http.POST('/api/uploads', {
-      params: { header: { 'Songmint-Rights-Confirmed': 'true' } },
-      headers: { 'content-type': 'application/octet-stream' },
-      // The file goes as it is: the document types a binary body as a string.
-      body: '',
-      bodySerializer: () => bytes,
-      ...(signal === undefined ? {} : { signal }),
-    }),
-    signal,
-  );
+  const { signal, onProgress } = parameters;
+  const ProgressXhr = onProgress === undefined ? undefined : progressRequestClass();
+  const upload =
+    onProgress !== undefined && ProgressXhr !== undefined
+      ? await uploadWithProgress(new ProgressXhr(), api, bytes, onProgress, signal)
+      : await unwrap(
+          api.http.POST('/api/uploads', {
+            params: { header: { 'Songmint-Rights-Confirmed': 'true' } },
+            headers: { 'content-type': 'application/octet-stream' },
+            // The file goes as it is: the document types a binary body as a string.
+            body: '',
+            bodySerializer: () => bytes,
+            ...(signal === undefined ? {} : { signal }),
+          }),
+          signal,
+        );
+  onProgress?.(bytes.length, bytes.length);
+  return toUpload(upload);
+}
+
+/** POST /api/uploads through XMLHttpRequest, the browser API that reports an upload's progress. */
+function uploadWithProgress(
+  xhr: ProgressRequest,
+  api: SongmintApi,
+  bytes: Uint8Array,
+  onProgress: (sent: number, total: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<UploadBody> {
+  return new Promise((resolve, reject) => {
+    xhr.open('POST', `${api.baseUrl}/api/uploads`);
+    xhr.setRequestHeader('authorization', `Bearer ${api.token ?? ''}`);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.setRequestHeader('Songmint-Rights-Confirmed', 'true');
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : bytes.length);
+    const onAbort = (): void => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = (): void => signal?.removeEventListener('abort', onAbort);
+    xhr.onload = () => {
+      settle();
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body !== undefined) resolve(body as UploadBody);
+      else reject(apiErrorFromBody(xhr.status, body, xhr.getResponseHeader('retry-after')));
+    };
+    xhr.onerror = () => {
+      settle();
+      reject(new SongmintClientError('NETWORK_ERROR', 'the upload got no answer'));
+    };
+    xhr.onabort = () => {
+      settle();
+      reject(abortedError(signal?.reason));
+    };
+    // A copy the request owns (a view may be over a larger buffer).
+    xhr.send(bytes.slice().buffer);
+  });
+}
+
+function toUpload(upload: UploadBody): Upload {
   return {
     uploadId: upload.upload_id,
     format: upload.format,
@@ -67,4 +146,43 @@ export async function uploadAudio(api: SongmintApi, bytes: Uint8Array, parameter
     createdAt: new Date(upload.created_at),
     expiresAt: new Date(upload.expires_at),
   };
+}
+
+/** One page of the signed-in user's uploads, newest first, and the rights statement an upload confirms. */
+export interface UploadPage {
+  uploads: Upload[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** The statement `uploadAudio`'s `rightsConfirmed` confirms, versioned (it starts with its version): show it in full. */
+  rightsStatement: string;
+}
+
+export interface ListUploadsParameters {
+  cursor?: string;
+  /** 1 to 100 (default 20). */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/** The signed-in user's live uploads (GET /api/uploads): not deleted, not expired, newest first. */
+export async function listUploads(api: SongmintApi, parameters: ListUploadsParameters = {}): Promise<UploadPage> {
+  requireSession(api);
+  const { cursor, limit, signal } = parameters;
+  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }) };
+  const page = await unwrap(api.http.GET('/api/uploads', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
+  return { uploads: page.uploads.map(toUpload), nextCursor: page.next_cursor, rightsStatement: page.rights_statement };
+}
+
+/**
+ * Deletes one of the signed-in user's uploads and its stored file (DELETE /api/uploads/{id}).
+ * Edits already made from it stay. Rejects with NOT_FOUND (not an upload of yours, or already
+ * deleted or expired) and CONFLICT while an edit of it is queued or running.
+ */
+export async function deleteUpload(api: SongmintApi, uploadId: string, parameters: { signal?: AbortSignal } = {}): Promise<void> {
+  requireSession(api);
+  const { signal } = parameters;
+  await unwrap(
+    api.http.DELETE('/api/uploads/{upload_id}', { params: { path: { upload_id: uploadId } }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
 }

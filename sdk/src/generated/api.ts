@@ -228,7 +228,7 @@ export interface paths {
         put?: never;
         /**
          * Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)
-         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and the same sound (PCM hash) must not have been signed for another job (SIGN_006, 409: one mint per sound). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
+         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and the same sound (PCM hash) must not have been signed for another job (SIGN_006, 409: one mint per sound), and the song must not contain a song signed for another account, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass). A signature registers the song’s fingerprint to your account in the same transaction (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
          */
         post: operations["issueSignature"];
         delete?: never;
@@ -244,14 +244,38 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's uploads, newest first, cursor-paginated (extension of the spec)
+         * @description Live uploads only (not deleted, not expired), each as POST /api/uploads answered it, and the rights statement an upload confirms, as recorded with each.
+         */
+        get: operations["listUploads"];
         put?: never;
         /**
          * Upload audio of your own to edit (extension of the spec)
-         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most 2 of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
+         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most 2 of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
          */
         post: operations["uploadAudio"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an upload of yours (extension of the spec)
+         * @description Deletes the stored file now (retention would after 30 days). Edits already made from it stay: they are songs of their own, and their content credentials keep naming the upload by its SHA-256 and format (the record of the upload is kept for that, unlisted). Refused while an edit of it is queued or running (409, naming the job): let it finish or cancel it first. After the delete, an edit naming the upload is refused as one of an expired upload is (EDIT_003).
+         */
+        delete: operations["deleteUpload"];
         options?: never;
         head?: never;
         patch?: never;
@@ -888,6 +912,13 @@ export interface components {
             reset_at: string;
             retry_after: number;
         };
+        /** @description The song signed for another account that the refused audio contains (docs/fingerprints.md). */
+        EarlierSong: {
+            /** @description The registered song’s job (`gen_…`). */
+            job_id: string;
+            /** @description Its SongNFT token id (decimal) once its mint is seen on chain, else null. */
+            token_id: string | null;
+        };
         /** @description Extension: what this song was edited from, one of its owner's jobs or audio they uploaded (exactly one of the two ids), and the edit as it was asked for (docs/api.md "Edit a song"); null for a song that is no edit. */
         EditOf: {
             /** @description Repaint: where it ends (seconds); null for another task. */
@@ -959,11 +990,12 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
                 details: string;
+                earlier_song?: components["schemas"]["EarlierSong"];
                 job_id?: string;
                 message: string;
                 retry_after?: number;
@@ -1145,7 +1177,7 @@ export interface components {
             /** @description Seconds since the process started. */
             uptime_seconds: number;
         };
-        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
+        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Made in the seconds after the song completed (`status` pending, then ready). Null for songs made before they were kept, once retention deleted the audio, and when the worker could not make them. The MP3 stays the file `audio_hash` and the mint signature cover. */
         LosslessFiles: {
             /**
              * @description Bits per sample of the integer PCM.
@@ -1172,8 +1204,13 @@ export interface components {
              * @example 48000
              */
             sample_rate: number;
+            /**
+             * @description `pending` from completion until the worker stored the files, a few seconds later (no files listed yet: ask the status again); then `ready`.
+             * @enum {string}
+             */
+            status: "pending" | "ready";
         } | null;
-        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Null for songs made before they were kept, and once retention deleted the audio. The MP3 stays the file `audio_hash` and the mint signature cover. */
+        /** @description WAV and FLAC of the exact PCM the MP3 was encoded from (24-bit integer, the model's sample rate), each carrying the same signed C2PA manifest; private, downloaded through `download`. Made in the seconds after the song completed (`status` pending, then ready). Null for songs made before they were kept, once retention deleted the audio, and when the worker could not make them. The MP3 stays the file `audio_hash` and the mint signature cover. */
         LosslessFilesVariantB: {
             /**
              * @description Bits per sample of the integer PCM.
@@ -1200,6 +1237,11 @@ export interface components {
              * @example 48000
              */
             sampleRate: number;
+            /**
+             * @description `pending` from completion until the worker stored the files, a few seconds later (no files listed yet: ask the status again); then `ready`.
+             * @enum {string}
+             */
+            status: "pending" | "ready";
         } | null;
         MetadataRequest: {
             attributes?: components["schemas"]["SongAttributes"];
@@ -1898,6 +1940,22 @@ export interface components {
             sha256: string;
             /** @example upl_5b0e7a52-3c1d-4f0e-9a51-0d2a7c9e4b13 */
             upload_id: string;
+        };
+        UploadDeleted: {
+            /** @enum {string} */
+            status: "deleted";
+            upload_id: string;
+        };
+        UploadList: {
+            /** @description Cursor of the next page; null on the last page. */
+            next_cursor: string | null;
+            /**
+             * @description The statement an upload confirms with the header `Songmint-Rights-Confirmed: true`, versioned (it starts with its version) and recorded with each upload: show it in full beside an upload control.
+             * @example v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights.
+             */
+            rights_statement: string;
+            /** @description Newest first; deleted and expired uploads are not listed. */
+            uploads: components["schemas"]["Upload"][];
         };
         UserProfile: {
             /** Format: date-time */
@@ -2654,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description No such job of yours, not completed yet, a song without lossless files (made before they were kept), or whose audio retention deleted (NOT_FOUND). */
+            /** @description No such job of yours, not completed yet, its lossless files still being made (`retry_after` 2 s), a song without lossless files (made before they were kept, or not made), or whose audio retention deleted (NOT_FOUND). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3123,7 +3181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 the same sound was signed for another job; IDEM_002 a request with this Idempotency-Key is still running. */
+            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 the same sound was signed for another job, SIGN_007 the song contains a song signed for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3152,6 +3210,64 @@ export interface operations {
             };
             /** @description Object storage, or the chain while telling whether an earlier signature still works, unavailable (SERVICE_UNAVAILABLE). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    listUploads: {
+        parameters: {
+            query?: {
+                /** @description Opaque: the `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Uploads per page, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; pass `next_cursor` back as `cursor` for the next. */
+            200: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadList"];
+                };
+            };
+            /** @description Bad cursor or limit, or an unknown parameter (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3213,6 +3329,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
+            /** @description UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
             /** @description The file is larger than 104857600 bytes (PAYLOAD_TOO_LARGE). */
             413: {
                 headers: {
@@ -3241,6 +3366,79 @@ export interface operations {
                 };
             };
             /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    deleteUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    /** @description Maximum allowed in the window (the tighter of the daily and hourly limits). */
+                    "X-RateLimit-Limit": string;
+                    /** @description Remaining in the window. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix timestamp (seconds) of the reset. */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadDeleted"];
+                };
+            };
+            /** @description Missing or invalid token (AUTH_ERROR). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description No such upload of yours: unknown, malformed, someone else's, already deleted or expired (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description An edit of this upload is queued or running (CONFLICT, with its `job_id`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Object storage or database unavailable (SERVICE_UNAVAILABLE); nothing was deleted. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3618,7 +3816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; IDEM_002 (a request with this Idempotency-Key is still running) */
+            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song contains a song signed for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running) */
             409: {
                 headers: {
                     [name: string]: unknown;

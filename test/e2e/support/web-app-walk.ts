@@ -38,6 +38,7 @@ import {
   visitorDiscoversAndPlays,
 } from './walk-library.ts';
 import { walkSongEdit } from './walk-edit.ts';
+import { walkUploads } from './walk-uploads.ts';
 import { walkTheCoin } from './walk-coin.ts';
 import { downloadsSaveFiles } from './walk-downloads.ts';
 
@@ -360,6 +361,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await developmentWalletOnFreeTier(stack);
     const queued = await refusedGenerateNextToButton(page, api, walkChecks);
     await refusedMintSignatureNextToMint(page, api, queued);
+    await walkUploads(page, stack, rpc, api, checkView);
     console.log(`# web app walk: full library and refusals took ${((Date.now() - libraryStarted) / 1000).toFixed(1)} s`);
     assert.deepEqual(pageErrors, []);
   } finally {

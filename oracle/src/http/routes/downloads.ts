@@ -87,7 +87,7 @@ export const downloadDocs: RouteDocs = {
     400: error('The format is not mp3, wav or flac (VALIDATION_ERROR).'),
     401: error('Missing or invalid token (AUTH_ERROR).'),
     404: error(
-      'No such job of yours, not completed yet, a song without lossless files (made before they were kept), or whose audio retention deleted (NOT_FOUND).',
+      'No such job of yours, not completed yet, its lossless files still being made (`retry_after` 2 s), a song without lossless files (made before they were kept, or not made), or whose audio retention deleted (NOT_FOUND).',
     ),
     409: error('The song is in the trash: restore it first (LIBRARY_002).'),
     429: error('Hourly limit (RATE_002).'),

@@ -173,7 +173,9 @@ export const nftMintDocs: RouteDocs = {
     401: error('AUTH_ERROR'),
     403: error('FORBIDDEN: user_address is not the authenticated wallet'),
     404: error('SIGN_001'),
-    409: error('SIGN_002, SIGN_003, SIGN_004, SIGN_006; IDEM_002 (a request with this Idempotency-Key is still running)'),
+    409: error(
+      'SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song contains a song signed for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running)',
+    ),
     422: error('IDEM_001: Idempotency-Key reused with a different request'),
     429: error('RATE_002: the hourly metadata and NFT limit'),
   },

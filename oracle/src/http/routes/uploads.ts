@@ -99,7 +99,7 @@ const audio = { schema: z.string().meta({ format: 'binary' }) };
 export const uploadDocs: RouteDocs = {
   tags: ['generation'],
   summary: 'Upload audio of your own to edit (extension of the spec)',
-  description: `The file itself is the body, as it is (no \`Content-Encoding\`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to ${MAX_UPLOAD_CHANNELS} channels, at most ${MAX_UPLOAD_BYTES} bytes, at least ${MIN_UPLOAD_SECONDS} s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most ${DEFAULT_UPLOADS_IN_FLIGHT.perUser} of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for ${UPLOAD_RETENTION_DAYS} days, then deleted. Use its \`upload_id\` as \`edit.source_upload_id\` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header \`${RIGHTS_HEADER}: true\` confirms, and the upload records, this statement: "${RIGHTS_STATEMENT}" Charged to the general hourly limit; a refusal is given back and stores nothing.`,
+  description: `The file itself is the body, as it is (no \`Content-Encoding\`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to ${MAX_UPLOAD_CHANNELS} channels, at most ${MAX_UPLOAD_BYTES} bytes, at least ${MIN_UPLOAD_SECONDS} s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most ${DEFAULT_UPLOADS_IN_FLIGHT.perUser} of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for ${UPLOAD_RETENTION_DAYS} days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its \`upload_id\` as \`edit.source_upload_id\` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header \`${RIGHTS_HEADER}: true\` confirms, and the upload records, this statement: "${RIGHTS_STATEMENT}" Charged to the general hourly limit; a refusal is given back and stores nothing.`,
   request: {
     headers: z.object({
       [RIGHTS_HEADER]: z.literal('true').meta({ description: 'Confirms the rights statement above (required).' }),
@@ -115,6 +115,9 @@ export const uploadDocs: RouteDocs = {
       `UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than ${MIN_UPLOAD_SECONDS} s; GEN_004 longer than your tier allows.`,
     ),
     401: error('Missing or invalid token (AUTH_ERROR).'),
+    409: error(
+      'UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back.',
+    ),
     413: error(`The file is larger than ${MAX_UPLOAD_BYTES} bytes (PAYLOAD_TOO_LARGE).`),
     415: error(
       'UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated).',
