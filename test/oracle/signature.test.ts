@@ -322,7 +322,7 @@ describe('POST /api/signature', () => {
       assert.equal(error.code, 'SIGN_007');
       assert.equal(error.job_id, copy.publicId);
       assert.deepEqual(error.earlier_song, { job_id: signedSong.publicId, token_id: '4401' });
-      assert.match(error.details, new RegExp(`${signedSong.publicId} \\(token 4401\\)`));
+      assert.match(error.details, new RegExp(`10 s or more of ${signedSong.publicId} \\(token 4401\\) \\(from its \\d+\\.\\d s\\)`));
       assert.deepEqual(await recorded(copy.id), { signatures: 0, registered: 0, signature: null }, 'nothing recorded');
 
       // 7 s of it is no copy; nor is an unrelated song.

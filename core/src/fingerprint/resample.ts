@@ -1,8 +1,8 @@
 /**
  * Streaming sample-rate conversion of one channel to the fingerprint's rate (11,025 Hz), cheap
  * enough to run beside the MP3 encoder: halving stages (half-band FIR filters, symmetric, every
- * other tap zero: 6 multiplications per output) while the rate stays an even number of at least
- * twice the target, then, when the rate left is not the target, one polyphase Kaiser-windowed sinc
+ * other tap zero: 3 or 6 multiplications per output) while the rate stays an even number of at
+ * least twice the target, then, when the rate left is not the target, one polyphase Kaiser-windowed sinc
  * (β 9, 16 zero crossings at the lower rate, cutoff at 0.8 of the lower Nyquist frequency: the
  * parameters of Chromaprint's own resampler and of fpcalc's FFmpeg "compatible mode").
  *
@@ -18,6 +18,13 @@ const KAISER_BETA = 9;
 const MAX_PHASES = 2048;
 /** Half-band filter length (4k + 3): 12 non-zero side taps, 6 after folding the symmetry. */
 const HALF_BAND_TAPS = 23;
+/**
+ * A halving from a rate of at least this many Hz folds into the fingerprint's band (up to
+ * 3520 Hz) only what lies within 3520 Hz of its Nyquist frequency, far above the band: an
+ * 11-tap filter (3 multiplications per output) rejects it as well.
+ */
+const SHORT_HALF_BAND_FROM_HZ = 35_200;
+const SHORT_HALF_BAND_TAPS = 11;
 const HALF_BAND_BETA = 7;
 
 export interface StreamingResampler {
@@ -90,9 +97,9 @@ interface Stage {
   flush(): Float32Array;
 }
 
-/** Decimation by 2 through a half-band filter centred on each even input sample. */
-function halvingStage(): Stage {
-  const half = (HALF_BAND_TAPS - 1) / 2;
+/** Decimation by 2 through a half-band filter of `length` taps centred on each even input sample. */
+function halvingStage(length: number): Stage {
+  const half = (length - 1) / 2;
   // Side taps at odd distances 1, 3, …, half (the even ones are zero), and the centre 0.5.
   const side = new Float64Array((half + 1) / 2);
   let sum = 0.5;
@@ -111,12 +118,16 @@ function halvingStage(): Stage {
     const end = window.start + window.length;
     const count = Math.max(0, Math.floor((end - 1 - half) / 2) + 1 - next);
     const buffer = out.take(count);
+    // Locals only in the loop: closure and property reads there cost more than the arithmetic.
     const data = window.data;
     const taps = side.length;
+    const weights = side;
+    const middle = centre;
+    const first = 2 * next - window.start;
     for (let i = 0; i < count; i += 1) {
-      const c = 2 * (next + i) - window.start;
-      let acc = (data[c] as number) * centre;
-      for (let k = 0; k < taps; k += 1) acc += ((data[c - 2 * k - 1] as number) + (data[c + 2 * k + 1] as number)) * (side[k] as number);
+      const c = first + 2 * i;
+      let acc = (data[c] as number) * middle;
+      for (let k = 0; k < taps; k += 1) acc += ((data[c - 2 * k - 1] as number) + (data[c + 2 * k + 1] as number)) * (weights[k] as number);
       buffer[i] = acc;
     }
     next += count;
@@ -175,14 +186,20 @@ function polyphaseStage(from: number, to: number): Stage {
     const count = Math.max(0, Math.floor(((end - 1 - half + 1) * up - 1) / down) + 1 - next);
     const buffer = out.take(count);
     const data = window.data;
+    const filters = bank;
+    const length = taps;
+    const offset = 1 - half - window.start;
+    const step = down;
+    const phases = up;
+    let position = next * step;
     for (let i = 0; i < count; i += 1) {
-      const position = (next + i) * down;
-      const base = Math.floor(position / up);
-      const first = base - half + 1 - window.start;
-      const weights = (position - base * up) * taps;
+      const base = Math.floor(position / phases);
+      const first = base + offset;
+      const weights = (position - base * phases) * length;
       let acc = 0;
-      for (let j = 0; j < taps; j += 1) acc += (data[first + j] as number) * (bank[weights + j] as number);
+      for (let j = 0; j < length; j += 1) acc += (data[first + j] as number) * (filters[weights + j] as number);
       buffer[i] = acc;
+      position += step;
     }
     next += count;
     dropBefore(window, Math.floor((next * down) / up) - half + 1);
@@ -208,7 +225,7 @@ export function createResampler(from: number, to: number): StreamingResampler {
   const stages: Stage[] = [];
   let rate = from;
   while (rate % 2 === 0 && rate / 2 >= to) {
-    stages.push(halvingStage());
+    stages.push(halvingStage(rate >= SHORT_HALF_BAND_FROM_HZ ? SHORT_HALF_BAND_TAPS : HALF_BAND_TAPS));
     rate /= 2;
   }
   if (rate !== to) stages.push(polyphaseStage(rate, to));

@@ -31,7 +31,9 @@
  * Concurrent requests of two copies: the registry is looked up before signing, outside any lock;
  * the claim's transaction then takes the registry's advisory lock and looks again at what was
  * registered since (rows after the newest id read before the first lookup, a few at most), so of
- * two copies exactly one is signed and registered, the other refused with nothing recorded.
+ * two copies exactly one is signed and registered, the other refused with nothing recorded. The
+ * lock serializes claims of songs with fingerprints for the re-check, the claim and the
+ * registration (its terms: about 8 rows a second of audio), milliseconds each.
  * Songs made before fingerprints were recorded have none and are neither checked nor registered.
  */
 import type { Address, Hex } from 'viem';
@@ -52,6 +54,7 @@ import { parsePublicJobId } from './jobs.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
 import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
+import { MATCH_SECONDS } from '../../../core/src/fingerprint/match.ts';
 import { fingerprintFromBytes } from '../../../core/src/fingerprint/encoding.ts';
 import { findRegisteredIn, latestRegistryId, registerFingerprint } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
@@ -345,12 +348,12 @@ function soundSigned(jobId: string) {
 export function containsRegistered(jobId: string, match: RegistryMatch) {
   const earlier = toPublicJobId(match.song.jobId);
   const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
-  const seconds = (items: number) => (items * ITEM_SECONDS).toFixed(1);
+  const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
   return appError('SIGN_007', 'Contains a song signed for another account', {
     details:
-      `This song contains ${earlier}${token}, signed for another account: from ${seconds(match.containment.queryItem)} s of this song, ` +
-      `${seconds(match.containment.items)} s or more of it from ${seconds(match.containment.referenceItem)} s, ` +
-      'however re-encoded. Each song is minted once, by the account that signed it first; your own songs, their edits and extensions are yours to sign.',
+      `From ${at(match.containment.queryItem)} s this song holds ${MATCH_SECONDS} s or more of ${earlier}${token} ` +
+      `(from its ${at(match.containment.referenceItem)} s), signed for another account, however re-encoded. Each song is minted once, ` +
+      'by the account that signed it first; your own songs, their edits and extensions are yours to sign.',
     jobId,
     earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
   });

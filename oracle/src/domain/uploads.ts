@@ -43,6 +43,7 @@ import type { SessionUser } from './request-charge.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
 import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
+import { MATCH_SECONDS } from '../../../core/src/fingerprint/match.ts';
 import { findRegisteredIn } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
 import type { OutsideFingerprintCheck, OutsideMatch } from './outside-fingerprint-check.ts';
@@ -209,8 +210,9 @@ function containsSignedSong(match: RegistryMatch): AppError {
   const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
   return appError('UPLOAD_005', 'The audio contains a song signed for another account', {
     details:
-      `From ${at(match.containment.queryItem)} s this audio holds ${earlier}${token}, from its ${at(match.containment.referenceItem)} s, ` +
-      'however re-encoded; a song is minted once, by the account that signed it first. Nothing was stored and the request is not counted.',
+      `From ${at(match.containment.queryItem)} s this audio holds ${MATCH_SECONDS} s or more of ${earlier}${token} ` +
+      `(from its ${at(match.containment.referenceItem)} s), however re-encoded; a song is minted once, by the account that signed it first. ` +
+      'Nothing was stored and the request is not counted.',
     earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
   });
 }
