@@ -44,7 +44,7 @@ import { EncoderPool } from '../inference/src/audio/encoder-pool.ts';
 import { encodeMp3 } from '../inference/src/audio/mp3-encoder.ts';
 import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';
-import { EMBED_SECONDS, makeCopies, TRANSFORMATIONS, wav16 } from '../core/src/testing/audio-copies.ts';
+import { EMBED_SECONDS, makeCopies, TRANSFORMATIONS, wav16 } from '../test/support/audio-copies.ts';
 import { drawFiller, fitBitModel, randomSource } from './fingerprint/fillers.ts';
 
 const run = promisify(execFile);

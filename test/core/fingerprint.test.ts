@@ -13,7 +13,8 @@ import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
 import { createFingerprinter, fingerprintPcm, ITEM_SECONDS } from '../../core/src/fingerprint/chromaprint.ts';
 import { decodeFingerprint, encodeFingerprint, fingerprintFromBytes, fingerprintToBytes } from '../../core/src/fingerprint/encoding.ts';
 import { findContainment, MATCH_RULE, popcount32 } from '../../core/src/fingerprint/match.ts';
-import { makeCopy, wav16 } from '../../core/src/testing/audio-copies.ts';
+import { makeCopy, wav16 } from '../support/audio-copies.ts';
+import { runReference } from '../support/reference-tools.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
@@ -154,7 +155,7 @@ describe('fingerprints: Chromaprint (algorithm 2) in TypeScript, checked against
 
     const excerpt = async (name: string, start: number, seconds: number): Promise<Uint32Array> => {
       const path = join(dir.path, name);
-      await run('ffmpeg', [
+      await runReference('ffmpeg', [
         ...['-v', 'error', '-y', '-i', other, '-i', song, '-filter_complex'],
         `[1:a]atrim=${start}:${start + seconds},asetpts=PTS-STARTPTS[cut];[0:a]atrim=0:7,asetpts=PTS-STARTPTS[a];[0:a]atrim=7:14,asetpts=PTS-STARTPTS[b];[a][cut][b]concat=n=3:v=0:a=1`,
         ...['-c:a', 'pcm_s16le', path],

@@ -6,11 +6,10 @@
  * format and length. "Saving …" names the file next to its button.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
+import { runReference } from '../../support/reference-tools.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
 /** ffprobe's format_name per button. */
@@ -21,22 +20,18 @@ interface Probed {
   streams: Array<{ codec_type: string; codec_name: string }>;
 }
 
-async function ffprobe(path: string): Promise<Probed | undefined> {
-  try {
-    const { stdout } = await promisify(execFile)('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'format=format_name,duration:stream=codec_type,codec_name',
-      '-of',
-      'json',
-      path,
-    ]);
-    return JSON.parse(stdout) as Probed;
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
+/** ffprobe from the system, else the npm devDependency's build (test/support/reference-tools.ts). */
+async function ffprobe(path: string): Promise<Probed> {
+  const { stdout } = await runReference('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=format_name,duration:stream=codec_type,codec_name',
+    '-of',
+    'json',
+    path,
+  ]);
+  return JSON.parse(stdout.toString('utf8')) as Probed;
 }
 
 /** Safe characters as the API makes them (oracle/src/domain/download-name.ts): what the saved name must start with. */
@@ -70,10 +65,6 @@ export async function downloadsSaveFiles(page: Page, card: Locator, seconds: num
     await status.filter({ hasText: `Saving “${expectedName(format)}”` }).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.equal(page.url(), before, `${format}: the page stays (no black tab playing the file)`);
     const probed = await ffprobe(path);
-    if (probed === undefined) {
-      console.log('# ffprobe not installed (apt-get install -y ffmpeg): the saved files are not probed');
-      continue;
-    }
     assert.equal(probed.format.format_name, formatName, `${format}: ffprobe reads it as ${formatName}`);
     assert.ok(Math.abs(Number(probed.format.duration) - seconds) < 0.2, `${format}: ${probed.format.duration} s, the song is ${seconds} s`);
     assert.ok(

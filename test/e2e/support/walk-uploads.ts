@@ -34,6 +34,7 @@ import type { SongmintApi } from '@songmint/sdk';
 import { RIGHTS_STATEMENT } from '../../../oracle/src/domain/uploads.ts';
 import { makeTempDir } from '../../../core/src/testing/temp-dirs.ts';
 import type { NpmStartStack } from '../../support/npm-start.ts';
+import { runReference } from '../../support/reference-tools.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
 /** Hardhat's public test account #4: the other creator whose song is copied. */
@@ -79,7 +80,7 @@ export async function walkUploads(
   try {
     const ffmpeg = async (name: string, args: string[]): Promise<string> => {
       const path = join(dir.path, name);
-      await promisify(execFile)('ffmpeg', ['-v', 'error', ...args, path]);
+      await runReference('ffmpeg', ['-v', 'error', ...args, path]);
       return path;
     };
     // 10 s of a stereo chord, 16-bit, made by an independent tool.

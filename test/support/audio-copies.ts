@@ -5,14 +5,15 @@
  * upload format: the AAC copy is decoded back to WAV by ffmpeg, as a copier would have to before
  * uploading it.
  *
+ * ffmpeg is the reference tool of ./reference-tools.ts (the system's, else the npm package's).
  * One ffmpeg process writes all copies of a song (one input read, many outputs), a second one
  * decodes the AAC copy.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { runReference } from './reference-tools.ts';
 
-const run = promisify(execFile);
+/** ffmpeg from the system, else the npm devDependency's build (./reference-tools.ts). */
+const run = (name: 'ffmpeg', args: string[]) => runReference(name, args);
 
 export interface Transformation {
   id: string;
