@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codePoints, hexSchema, noNul } from './schema-parts.ts';
+import { codePoints, hexSchema, noNul, pageQueryFields } from './schema-parts.ts';
 import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
 import { LOSSLESS_FORMATS } from '../../../core/src/generation-queue.ts';
 import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_FILTERS, JOB_LIST_MAX_LIMIT, JOB_SEARCH_MAX_CHARS } from '../domain/job-list.ts';
@@ -355,14 +355,7 @@ export const jobStatusSchema = z
 
 export const jobListQuerySchema = z
   .strictObject({
-    cursor: z.string().min(1).max(200).optional().meta({ description: 'Opaque: the `next_cursor` of the previous page.' }),
-    limit: z.coerce
-      .number({ error: 'must be a whole number' })
-      .int()
-      .min(1)
-      .max(JOB_LIST_MAX_LIMIT)
-      .default(JOB_LIST_DEFAULT_LIMIT)
-      .meta({ description: `Jobs per page, 1 to ${JOB_LIST_MAX_LIMIT} (default ${JOB_LIST_DEFAULT_LIMIT}).` }),
+    ...pageQueryFields('Jobs', JOB_LIST_MAX_LIMIT, JOB_LIST_DEFAULT_LIMIT),
     filter: z.enum(JOB_LIST_FILTERS).default('all').meta({
       description:
         'Extension (the library): `all` (default) every song not in the trash; `minted`; `unminted` (completed, not minted); `edits`; `failed` (failed or cancelled); `trash` (moved there with DELETE, restorable).',

@@ -21,20 +21,12 @@ import type { ObjectStore } from '../../../../core/src/object-store.ts';
 import { sendError } from '../error-response.ts';
 import type { RouteDocs, SignedInCall } from '../route.ts';
 import { rateLimitHeaders } from '../core-docs.ts';
+import { pageQueryFields } from '../schema-parts.ts';
 import { describeIssues, variantAErrorSchema } from '../schemas.ts';
 import { RIGHTS_HEADER, uploadSchema } from './uploads.ts';
 
 export const uploadListQuerySchema = z
-  .strictObject({
-    cursor: z.string().min(1).max(200).optional().meta({ description: 'Opaque: the `next_cursor` of the previous page.' }),
-    limit: z.coerce
-      .number({ error: 'must be a whole number' })
-      .int()
-      .min(1)
-      .max(UPLOAD_LIST_MAX_LIMIT)
-      .default(UPLOAD_LIST_DEFAULT_LIMIT)
-      .meta({ description: `Uploads per page, 1 to ${UPLOAD_LIST_MAX_LIMIT} (default ${UPLOAD_LIST_DEFAULT_LIMIT}).` }),
-  })
+  .strictObject(pageQueryFields('Uploads', UPLOAD_LIST_MAX_LIMIT, UPLOAD_LIST_DEFAULT_LIMIT))
   .meta({ id: 'UploadListQuery' });
 
 export const uploadListSchema = z
