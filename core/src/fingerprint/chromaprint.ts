@@ -18,6 +18,7 @@
  * Checked against Debian's `fpcalc -raw` (test/core/fingerprint.test.ts): identical for 16-bit
  * mono 11,025 Hz input; other rates differ only by the resampler (bit error measured there).
  */
+import { roundClipped } from '../audio/round-sample.ts';
 import { createPowerSpectrum } from './fft.ts';
 import { createResampler } from './resample.ts';
 
@@ -215,8 +216,7 @@ export function createFingerprinter(sampleRate: number, channels: number): Finge
     while (at < samples.length) {
       const room = Math.min(samples.length - at, pending.length - pendingLength);
       for (let i = 0; i < room; i += 1) {
-        const value = Math.round((samples[at + i] as number) * 32768);
-        pending[pendingLength + i] = value > 32767 ? 32767 : value < -32768 ? -32768 : value;
+        pending[pendingLength + i] = roundClipped((samples[at + i] as number) * 32768, -32768, 32767);
       }
       pendingLength += room;
       at += room;

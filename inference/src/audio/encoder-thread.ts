@@ -10,6 +10,7 @@ import { fail, ok } from '../../../core/src/result.ts';
 import type { EncoderBackend } from './encoder-backend.ts';
 import { nativeCommand } from './encoder-backend.ts';
 import { concatBytes } from './bytes.ts';
+import { roundClipped } from '../../../core/src/audio/round-sample.ts';
 
 export interface EncodeTask {
   backend: EncoderBackend;
@@ -48,7 +49,7 @@ function interleave(task: EncodeTask, format: 's16le' | 'f32le'): Buffer {
   }
   const out = new Int16Array(length * nch);
   task.channels.forEach((c, ch) => {
-    for (let i = 0; i < length; i += 1) out[i * nch + ch] = Math.max(-32768, Math.min(32767, Math.round((c[i] ?? 0) * 32767)));
+    for (let i = 0; i < length; i += 1) out[i * nch + ch] = roundClipped((c[i] ?? 0) * 32767, -32768, 32767);
   });
   return Buffer.from(out.buffer);
 }

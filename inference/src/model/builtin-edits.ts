@@ -30,6 +30,7 @@ import { EditUnsupportedError } from './song-model.ts';
 import type { RenderedSong, SongEditRequest, SongModelRequest } from './song-model.ts';
 import { encodePrompt, explicitTempoAndKey } from './text-encoder.ts';
 import { estimateTempoAndKey } from './audio-analysis.ts';
+import { roundClipped } from '../../../core/src/audio/round-sample.ts';
 
 /** The built-in model can run every edit. */
 export const BUILTIN_EDIT_SUPPORT: EditSupport = { extend: null, repaint: null, remix: null };
@@ -51,13 +52,21 @@ interface RenderInputs {
 
 const INT16_SCALE = 32767;
 
-/** The PCM as the encoder will take it (16 bits), so what is kept is exactly what was encoded. */
-function quantize(channels: readonly Float32Array[]): Int16Array {
+/**
+ * `channels` at 16 bits (the samples kept, planar), and rounded to them in place (`v / 32767`, as
+ * `toPcm` makes them): what is kept is exactly what is encoded, without a second float copy of
+ * the song.
+ */
+function quantize(channels: readonly Float32Array[], inPlace: boolean): Int16Array {
   const length = channels[0]?.length ?? 0;
   const out = new Int16Array(channels.length * length);
   channels.forEach((channel, c) => {
-    for (let i = 0; i < length; i += 1)
-      out[c * length + i] = Math.max(-INT16_SCALE, Math.min(INT16_SCALE, Math.round((channel[i] ?? 0) * INT16_SCALE)));
+    const offset = c * length;
+    for (let i = 0; i < length; i += 1) {
+      const v = roundClipped((channel[i] as number) * INT16_SCALE, -INT16_SCALE, INT16_SCALE);
+      out[offset + i] = v;
+      if (inPlace) channel[i] = v / INT16_SCALE;
+    }
   });
   return out;
 }
@@ -101,12 +110,13 @@ export function builtinRenderer(model: MusicModel) {
     );
   }
 
-  async function run(inputs: RenderInputs, numSamples: number, signal: AbortSignal): Promise<{ data: Int16Array; channels: number }> {
+  /** A render's 16-bit samples, and its PCM rounded to them. */
+  async function run(inputs: RenderInputs, numSamples: number, signal: AbortSignal): Promise<{ data: Int16Array; pcm: PcmAudio }> {
     const pcm = await model.generate(
       { conditioning: inputs.conditioning, seed: seedToModelInput(inputs.seed), rhythm: inputs.rhythm, numSamples, steps: inputs.steps },
       signal,
     );
-    return { data: quantize(pcm.channels), channels: pcm.channels.length };
+    return { data: quantize(pcm.channels, true), pcm };
   }
 
   function rhythmOf(lyrics: string | null): Float32Array {
@@ -123,13 +133,13 @@ export function builtinRenderer(model: MusicModel) {
       seed: request.seed,
       steps: request.steps,
     };
-    const { data, channels } = await run(inputs, request.durationSeconds * rate, signal);
+    const { data, pcm } = await run(inputs, request.durationSeconds * rate, signal);
     return {
-      pcm: toPcm(data, channels, rate),
+      pcm,
       conditioning: encoded.values,
       matchedWords: encoded.matched,
       tokens: 0,
-      kept: keep(data, channels, inputs),
+      kept: keep(data, pcm.channels.length, inputs),
     };
   }
 
@@ -205,7 +215,7 @@ export function builtinRenderer(model: MusicModel) {
     signal.throwIfAborted();
     if (pcm.channels.length === 0) return Promise.reject(new EditUnsupportedError('the uploaded audio has no channels'));
     const channels = mixChannels(pcm.channels, manifest.channels).map((channel) => resample(channel, pcm.sampleRate, rate));
-    const data = quantize(channels);
+    const data = quantize(channels, false);
     // A seed of the upload's own (a remix of the same upload draws the same song), below 2^48 as job seeds are.
     const digest = createHash('sha256')
       .update(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
