@@ -297,6 +297,18 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     );
   });
 
+  it("reads what claim pays at the chain's head, not at a client's cached block number (a view just after a claim shows it paid)", async () => {
+    // The oracle's client keeps viem's defaults: a block number is cached for the polling interval (4 s).
+    const cachingClient = createPublicClient({ transport: http(chain.rpcUrl) });
+    const readClaimable = createClaimableFeesReader(cachingClient, vault);
+    const first = (await readClaimable([1n])).get(1n);
+    await rpc('hardhat_mine', ['0x2']);
+    const head = await reader.getBlockNumber();
+    const second = (await readClaimable([1n])).get(1n);
+    assert.equal(first?.blockNumber, head - 2n);
+    assert.equal(second?.blockNumber, head, 'read at the head two blocks on, within the cache time');
+  });
+
   it('a reorg that drops a swap removes it from the view; the next swap is indexed on the new chain', async () => {
     const settled = await getView(1n);
     const snapshot = await rpc<string>('evm_snapshot');

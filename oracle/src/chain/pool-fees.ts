@@ -36,7 +36,9 @@ export function createClaimableFeesReader(
   return async (songIds) => {
     const claimable = new Map<bigint, ClaimableFees>();
     if (songIds.length === 0) return claimable;
-    const blockNumber = await client.getBlockNumber();
+    // Not viem's cached head (kept for its polling interval): a view asked for just after a claim
+    // must show it paid.
+    const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
     const platform = await client.readContract({ address: vault, abi: SONG_VAULT_FEES_ABI, functionName: 'owner', blockNumber });
     await Promise.all(
       songIds.map(async (songId) => {
