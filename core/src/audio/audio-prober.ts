@@ -44,6 +44,9 @@ export type DecodeReply =
   | { id: number; op: 'decode'; result: Result<DecodedAudio, AudioDecodeError> }
   | { id: number; crash: string };
 
+/** What the thread posts: a reply, or word that it could not read the request in flight (its `messageerror`). */
+export type DecodeThreadMessage = DecodeReply | { undeliverable: string };
+
 export interface AudioProber {
   /** What `bytes` are (format, rate, channels, length), decoded under `budget`, keeping no sample. */
   probe(bytes: Uint8Array, budget: DecodeBudget): Promise<Probed>;
@@ -106,11 +109,17 @@ export function createAudioProber(options: AudioProberOptions = {}): AudioProber
       resourceLimits: { ...limits },
     });
     worker.unref();
-    worker.on('message', (reply: DecodeReply) => {
+    worker.on('message', (reply: DecodeThreadMessage) => {
       const current = slot.current;
-      if (current === undefined || current.request.id !== reply.id) return;
-      slot.current = undefined;
-      current.settle({ reply });
+      if (current === undefined) return;
+      if ('undeliverable' in reply) {
+        slot.current = undefined;
+        current.settle({ died: `the audio decode thread could not read the request: ${reply.undeliverable}`, exhausted: false });
+      } else {
+        if (current.request.id !== reply.id) return;
+        slot.current = undefined;
+        current.settle({ reply });
+      }
       dispatch();
     });
     let exhausted = false;

@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
 import { fingerprintSink } from '../fingerprint/sink.ts';
 import { decodeAudioStream, decodeUploadedAudio } from './uploaded-audio.ts';
-import type { DecodeReply, DecodeRequest } from './audio-prober.ts';
+import type { DecodeReply, DecodeRequest, DecodeThreadMessage } from './audio-prober.ts';
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
   if (request.op === 'probe') {
@@ -35,4 +35,11 @@ parentPort?.on('message', (request: DecodeRequest) => {
     (error: unknown) =>
       parentPort?.postMessage({ id: request.id, crash: error instanceof Error ? error.message : String(error) } satisfies DecodeReply),
   );
+});
+
+// A request that arrived unreadable: Node 20 posts a detached buffer and this side gets
+// `messageerror` (Node 22 refuses it at postMessage). It carries no id, but a thread has one
+// request at a time: the caller fails that one rather than wait for it forever.
+parentPort?.on('messageerror', (error: Error) => {
+  parentPort?.postMessage({ undeliverable: error.message } satisfies DecodeThreadMessage);
 });
