@@ -28,7 +28,7 @@ import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { readC2pa } from '../support/c2pa.ts';
 import { downloadLinkSchema } from '../../oracle/src/http/routes/downloads.ts';
-import { encodeCursor } from '../../oracle/src/domain/job-list.ts';
+import { jobCursor } from '../../oracle/src/domain/job-list.ts';
 import { parse as parseContentDisposition } from 'content-disposition';
 import { ffmpegDecode } from '../inference/helpers/mp3-checks.ts';
 import { encodePacked, keccak256, recoverMessageAddress } from 'viem';
@@ -609,8 +609,8 @@ describe('job cancel, list and provenance (real worker)', () => {
     // Bad queries in the error shape, nothing charged for them.
     const chargedBefore = await charged();
     // A job list's cursor is no upload list's.
-    const jobCursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000000Z', id: randomUUID() });
-    for (const query of ['cursor=nonsense', `cursor=${jobCursor}`, 'limit=0', 'limit=101', 'limit=two', 'sort=old']) {
+    const aJobCursor = jobCursor.encode({ createdAt: '2026-01-01T00:00:00.000000Z', id: randomUUID() });
+    for (const query of ['cursor=nonsense', `cursor=${aJobCursor}`, 'limit=0', 'limit=101', 'limit=two', 'sort=old']) {
       const res = await stack.app.request(`/api/uploads?${query}`, { token: carol.token });
       assert.equal(res.status, 400, `${query}: ${res.text}`);
       assertVariantAError(res.body, 'VALIDATION_ERROR');

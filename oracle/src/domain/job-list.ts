@@ -19,6 +19,8 @@ import type { EditOfView } from './edit-of.ts';
 import { jobFailureCode } from './errors.ts';
 import type { ErrorCode } from './errors.ts';
 import { MINTED_NAME_OF_JOB } from './song-title.ts';
+import { keysetCursorCodec } from './keyset-cursor.ts';
+import type { KeysetPosition } from './keyset-cursor.ts';
 
 export const JOB_LIST_DEFAULT_LIMIT = 20;
 export const JOB_LIST_MAX_LIMIT = 100;
@@ -74,28 +76,10 @@ export interface JobListQuery {
   search?: string;
 }
 
-interface Position {
-  /** ISO 8601 UTC with microseconds, e.g. 2026-11-23T13:07:37.123456Z. */
-  createdAt: string;
-  id: string;
-}
+type Position = KeysetPosition;
 
-const POSITION = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-export function encodeCursor(position: Position): string {
-  return Buffer.from(`${position.createdAt}|${position.id}`, 'utf8').toString('base64url');
-}
-
-/** The position a cursor names, or null for anything this service did not issue. */
-export function decodeCursor(cursor: string): Position | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
-  const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (match?.[1] === undefined || match[2] === undefined) return null;
-  // A real instant PostgreSQL accepts: no Feb 31 or 24:00 (Date would roll them over), no year 0.
-  const time = Date.parse(match[1]);
-  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 19) !== match[1].slice(0, 19) || match[1] < '1970') return null;
-  return { createdAt: match[1], id: match[2] };
-}
+/** The job list's cursors (no prefix: the form they always had). */
+export const jobCursor = keysetCursorCodec('');
 
 interface SummaryRow {
   id: string;
@@ -167,7 +151,8 @@ export async function listJobs(db: Queryable, userId: string, query: JobListQuer
   const last = shown.at(-1);
   return {
     jobs: shown.map(toSummary),
-    next_cursor: rows.length > query.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
+    next_cursor:
+      rows.length > query.limit && last !== undefined ? jobCursor.encode({ createdAt: last.created_at_exact, id: last.id }) : null,
     total: count.n,
   };
 }

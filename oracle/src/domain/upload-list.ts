@@ -20,7 +20,8 @@ import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { parsePublicUploadId, toPublicUploadId } from '../../../core/src/uploads.ts';
-import { decodeCursor, encodeCursor } from './job-list.ts';
+import { keysetCursorCodec } from './keyset-cursor.ts';
+import type { KeysetPosition } from './keyset-cursor.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import type { UploadView } from './uploads.ts';
@@ -34,24 +35,10 @@ export interface UploadPage {
   next_cursor: string | null;
 }
 
-interface Position {
-  createdAt: string;
-  id: string;
-}
+type Position = KeysetPosition;
 
-const CURSOR_PREFIX = 'uploads:';
-
-export function encodeUploadCursor(position: Position): string {
-  return Buffer.from(`${CURSOR_PREFIX}${Buffer.from(encodeCursor(position), 'base64url').toString('utf8')}`, 'utf8').toString('base64url');
-}
-
-/** The position an upload list cursor names, or null for anything this route did not issue. */
-export function decodeUploadCursor(cursor: string): Position | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!text.startsWith(CURSOR_PREFIX)) return null;
-  return decodeCursor(Buffer.from(text.slice(CURSOR_PREFIX.length), 'utf8').toString('base64url'));
-}
+/** The upload list's cursors: a job list's cursor is refused here and vice versa. */
+export const uploadCursor = keysetCursorCodec('uploads:');
 
 interface UploadRow {
   id: string;
@@ -98,7 +85,7 @@ export async function listUploads(db: Queryable, userId: string, page: { after: 
       expires_at: row.expires_at.toISOString(),
     })),
     next_cursor:
-      rows.length > page.limit && last !== undefined ? encodeUploadCursor({ createdAt: last.created_at_exact, id: last.id }) : null,
+      rows.length > page.limit && last !== undefined ? uploadCursor.encode({ createdAt: last.created_at_exact, id: last.id }) : null,
   };
 }
 

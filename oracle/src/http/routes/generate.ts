@@ -5,7 +5,7 @@ import { appError, fail, ok } from '../../domain/errors.ts';
 import type { AppError, Result } from '../../domain/errors.ts';
 import { durationRefusal, submitGeneration } from '../../domain/generation.ts';
 import type { AdmissionCharge, GenerationRequest } from '../../domain/generation.ts';
-import { decodeCursor, listJobs } from '../../domain/job-list.ts';
+import { jobCursor, listJobs } from '../../domain/job-list.ts';
 import type { JobListQuery } from '../../domain/job-list.ts';
 import { findOwnJob, parsePublicJobId, viewJob } from '../../domain/jobs.ts';
 import type { JobRecord, JobView } from '../../domain/jobs.ts';
@@ -292,7 +292,7 @@ type JobListInput = JobListQuery;
 export function jobListInput(req: Request): Result<JobListInput> {
   const query = jobListQuerySchema.safeParse(req.query);
   if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid job list query', { details: describeIssues(query.error) }));
-  const after = query.data.cursor === undefined ? null : decodeCursor(query.data.cursor);
+  const after = query.data.cursor === undefined ? null : jobCursor.decode(query.data.cursor);
   if (query.data.cursor !== undefined && after === null) {
     return fail(
       appError('VALIDATION_ERROR', 'Invalid job list query', {

@@ -9,13 +9,8 @@ import { z } from 'zod';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import { RIGHTS_STATEMENT } from '../../domain/uploads.ts';
-import {
-  UPLOAD_LIST_DEFAULT_LIMIT,
-  UPLOAD_LIST_MAX_LIMIT,
-  decodeUploadCursor,
-  deleteUpload,
-  listUploads,
-} from '../../domain/upload-list.ts';
+import { UPLOAD_LIST_DEFAULT_LIMIT, UPLOAD_LIST_MAX_LIMIT, uploadCursor, deleteUpload, listUploads } from '../../domain/upload-list.ts';
+import type { KeysetPosition } from '../../domain/keyset-cursor.ts';
 import type { Database } from '../../../../core/src/db/database.ts';
 import type { ObjectStore } from '../../../../core/src/object-store.ts';
 import { sendError } from '../error-response.ts';
@@ -42,13 +37,13 @@ export const uploadListSchema = z
 
 export const uploadDeletedSchema = z.strictObject({ upload_id: z.string(), status: z.literal('deleted') }).meta({ id: 'UploadDeleted' });
 
-type UploadListInput = { after: NonNullable<ReturnType<typeof decodeUploadCursor>> | null; limit: number };
+type UploadListInput = { after: KeysetPosition | null; limit: number };
 
 /** The query, checked before the charge: a cursor this route did not issue is 400. */
 export function uploadListInput(req: Request): Result<UploadListInput> {
   const query = uploadListQuerySchema.safeParse(req.query);
   if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid upload list query', { details: describeIssues(query.error) }));
-  const after = query.data.cursor === undefined ? null : decodeUploadCursor(query.data.cursor);
+  const after = query.data.cursor === undefined ? null : uploadCursor.decode(query.data.cursor);
   if (query.data.cursor !== undefined && after === null) {
     return fail(
       appError('VALIDATION_ERROR', 'Invalid upload list query', {
