@@ -6,8 +6,8 @@ import { showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
 import { eth, plainNumber, shortAddress, tokens } from '../format.ts';
-import { gatewayUrl } from '../gateway.ts';
 import { shareButton } from '../share.ts';
+import { publicCardHead } from './public-card-head.ts';
 
 const dollars = (usd: string | null) =>
   usd === null ? '' : ` (≈ $${Number(usd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })})`;
@@ -19,21 +19,12 @@ function songCard(context: AppContext, song: CreatorProfile['songs'][number]): H
   return h(
     'li',
     { class: 'card', 'data-song-id': song.song_id },
-    h(
-      'div',
-      { class: 'card-head' },
-      song.image === null ? null : h('img', { class: 'card-cover', src: gatewayUrl(context, song.image), alt: '', loading: 'lazy' }),
-      h(
-        'div',
-        {},
-        h('h2', { class: 'card-title' }, h('a', { href: song.page_url, 'data-link': true }, title)),
-        h(
-          'p',
-          { class: 'card-date' },
-          song.minted_at === null ? `Song #${song.song_id}` : `Minted ${date(song.minted_at)} as #${song.song_id}`,
-        ),
-      ),
-    ),
+    publicCardHead(context, {
+      image: song.image,
+      title,
+      href: song.page_url,
+      line: song.minted_at === null ? `Song #${song.song_id}` : `Minted ${date(song.minted_at)} as #${song.song_id}`,
+    }),
     coin === null
       ? h('p', { class: 'note' }, 'Not launched: no coin yet.')
       : h(

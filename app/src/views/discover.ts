@@ -5,6 +5,7 @@ import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
 import { eth, shortAddress } from '../format.ts';
+import { publicCardHead } from './public-card-head.ts';
 import { gatewayUrl } from '../gateway.ts';
 
 const PAGE_SIZE = 20;
@@ -39,21 +40,12 @@ export function discoverView(context: AppContext): HTMLElement {
     return h(
       'li',
       { class: 'card', 'data-song-id': song.song_id },
-      h(
-        'div',
-        { class: 'card-head' },
-        song.image === null ? null : h('img', { class: 'card-cover', src: gatewayUrl(context, song.image), alt: '', loading: 'lazy' }),
-        h(
-          'div',
-          {},
-          h('h2', { class: 'card-title' }, h('a', { href: `/app/song/${song.song_id}`, 'data-link': true }, title)),
-          h(
-            'p',
-            { class: 'card-date' },
-            `by ${shortAddress(getAddress(song.creator))}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
-          ),
-        ),
-      ),
+      publicCardHead(context, {
+        image: song.image,
+        title,
+        href: `/app/song/${song.song_id}`,
+        line: `by ${shortAddress(getAddress(song.creator))}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+      }),
       song.audio === null
         ? null
         : h('audio', {
