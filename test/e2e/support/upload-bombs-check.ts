@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
+import { createWalletClient, custom } from 'viem';
+import { createSongmintApi, signIn } from '@songmint/sdk';
 import { uploadBombs } from '../../support/upload-bombs.ts';
 import type { UploadBomb } from '../../support/upload-bombs.ts';
 
@@ -26,31 +27,13 @@ async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> 
   return Number(match[1]);
 }
 
-/** Signs in a fresh wallet (a free account) by SIWE. */
-async function signIn(baseUrl: string): Promise<string> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const challenge = (await (await fetch(`${baseUrl}/api/auth/nonce`)).json()) as {
-    nonce: string;
-    domain: string;
-    uri: string;
-    chain_id: number;
-  };
-  const message = createSiweMessage({
-    address: account.address,
-    chainId: challenge.chain_id,
-    domain: challenge.domain,
-    uri: challenge.uri,
-    nonce: challenge.nonce,
-    version: '1',
-    issuedAt: new Date(),
+/** Signs in a fresh wallet (a free account) through the SDK, as a dApp would. */
+async function signInFresh(baseUrl: string): Promise<string> {
+  const walletClient = createWalletClient({
+    account: privateKeyToAccount(generatePrivateKey()),
+    transport: custom({ request: () => Promise.reject(new Error('no chain needed to sign a message')) }),
   });
-  const verified = await fetch(`${baseUrl}/api/auth/verify`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-  });
-  const body = (await verified.json()) as { token: string };
-  return body.token;
+  return (await signIn(createSongmintApi({ baseUrl }), { walletClient })).token;
 }
 
 export interface BombReport {
@@ -63,7 +46,7 @@ export interface BombReport {
 
 /** Sends the bombs to `baseUrl` (served by process `pid`), asserts each refusal and the bounds, and returns the figures. */
 export async function checkUploadBombs(baseUrl: string, pid: number): Promise<BombReport> {
-  const token = await signIn(baseUrl);
+  const token = await signInFresh(baseUrl);
   const bombs = await uploadBombs();
   const send = async (bomb: UploadBomb) => {
     const started = performance.now();
