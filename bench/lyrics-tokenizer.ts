@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Result } from '../core/src/result.ts';
 import { writeLyrics } from '../inference/src/lyrics/builtin-lyrics.ts';
 import { loadLyricsTokenizer } from '../inference/src/lyrics/lyrics-tokenizer.ts';
-import { byteLevelTokenizerJson } from '../test/inference/helpers/tokenizer-json.ts';
+import { byteLevelTokenizerJson } from '../test/support/tokenizer-json.ts';
 import { parseTokenizer } from './baselines/hand-written-bpe.ts';
 
 const ROUNDS = Number(process.env.BENCH_TOKENIZER_ROUNDS ?? 7);

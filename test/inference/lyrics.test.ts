@@ -13,7 +13,7 @@ import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builde
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { parseTokenizer } from '../../bench/baselines/hand-written-bpe.ts';
-import { byteLevelTokenizerJson } from './helpers/tokenizer-json.ts';
+import { byteLevelTokenizerJson } from '../support/tokenizer-json.ts';
 
 const request = (over: Partial<Parameters<typeof writeLyrics>[0]> = {}) => ({
   prompt: 'dreamy synthwave about neon city rain',

@@ -26,6 +26,7 @@ import type { AcestepManifest, ManifestGraph, ManifestLicence } from '../../../i
 import { ACESTEP_MANIFEST_FILE, ACESTEP_MANIFEST_FORMAT, IO_CONTRACT_CORE_FILE } from '../../../inference/src/model/acestep/manifest.ts';
 import { writeModelDirectory } from '../../../inference/src/model/model-directory.ts';
 import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../../../inference/src/model/onnx-builder.ts';
+import { byteLevelTokenizer } from '../tokenizer-json.ts';
 import type { ElemType } from '../../../inference/src/model/onnx-builder.ts';
 import { seededRandom } from '../../../inference/src/model/seed.ts';
 
@@ -105,19 +106,6 @@ function declareOutput(g: GraphBuilder, graph: GraphRole, value: string, role: s
 
 type Draw = () => number;
 
-/** GPT-2's reversible bytes-to-characters map, which Qwen's byte-level BPE uses too. */
-function byteChars(): string[] {
-  const printable = new Set<number>();
-  for (const [from, to] of [
-    [33, 126],
-    [161, 172],
-    [174, 255],
-  ] as const)
-    for (let b = from; b <= to; b += 1) printable.add(b);
-  let shifted = 0;
-  return Array.from({ length: 256 }, (_, b) => String.fromCodePoint(printable.has(b) ? b : 256 + shifted++));
-}
-
 const WORDS = [
   'Instruction',
   'Caption',
@@ -135,54 +123,6 @@ const WORDS = [
   'night',
 ];
 const SPECIAL = ['<|endoftext|>', '<|im_start|>', '<|im_end|>'];
-
-/** A Qwen-style tokenizer.json: byte-level BPE, a few merged words, the special tokens added. */
-function tokenizerJson(): { json: object; vocabSize: number } {
-  const chars = byteChars();
-  const vocab = new Map<string, number>(chars.map((c, b) => [c, b]));
-  const merges: [string, string][] = [];
-  for (const word of WORDS) {
-    let left = chars[(word.codePointAt(0) ?? 0) & 0xff] ?? '';
-    for (const char of word.slice(1)) {
-      merges.push([left, char]);
-      left += char;
-      if (!vocab.has(left)) vocab.set(left, vocab.size);
-    }
-  }
-  const added = SPECIAL.map((content, i) => ({
-    id: vocab.size + i,
-    content,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-    special: true,
-  }));
-  return {
-    vocabSize: vocab.size + SPECIAL.length,
-    json: {
-      version: '1.0',
-      truncation: null,
-      padding: null,
-      added_tokens: added,
-      normalizer: { type: 'NFC' },
-      pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
-      post_processor: null,
-      decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
-      model: {
-        type: 'BPE',
-        dropout: null,
-        unk_token: null,
-        continuing_subword_prefix: '',
-        end_of_word_suffix: '',
-        fuse_unk: false,
-        byte_fallback: false,
-        vocab: Object.fromEntries(vocab),
-        merges,
-      },
-    },
-  };
-}
 
 function captionEncoderGraph(tokens: number[], vocabSize: number, draw: Draw): Uint8Array {
   const D = TINY_WIDTHS.text_hidden;
@@ -390,7 +330,7 @@ const DEFAULT_LICENCES: Omit<ManifestLicence, 'files'>[] = [
 export function tinyAcestepFiles(options: TinyAcestepOptions = {}): Record<string, Uint8Array> {
   const random = seededRandom(20_260_415n, 'tiny-acestep-weights');
   const draw: Draw = () => random.next();
-  const tokenizer = tokenizerJson();
+  const tokenizer = byteLevelTokenizer({ flavour: 'qwen3', words: WORDS, added: SPECIAL });
   const tokens = randomWeights(draw, tokenizer.vocabSize * TINY_WIDTHS.text_hidden, 1);
   const guidance = options.guidanceScale ?? 1;
 
