@@ -206,9 +206,10 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   };
   drawFigures();
   await loadHistory();
-  // The oracle indexes a launch a poll or two after it is mined: look again until it has.
+  // The oracle indexes a launch a poll or two after it is mined, the pool first and its launch
+  // price (PoolManager's Initialize) in a later step: look again until the history has that point.
   const waitForLaunch = window.setInterval(() => {
-    if (history !== undefined) window.clearInterval(waitForLaunch);
+    if (history !== undefined && history.launch !== null) window.clearInterval(waitForLaunch);
     // A failed read (a busy API, a refused request) is tried again at the next beat.
     else loadHistory().catch(() => undefined);
   }, 2000);
