@@ -33,6 +33,11 @@ const FLAVOURS: Record<ByteLevelFlavour, { normalizer: object | null; trimOffset
   qwen3: { normalizer: { type: 'NFC' }, trimOffsets: false, decoderPrefixSpace: false },
 };
 
+/** An `added_tokens` entry of a special token, as `tokenizers` writes it. */
+export function specialToken(id: number, content: string) {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
+}
+
 /** The file's JSON value, and how many ids it defines (byte tokens, merged words, added tokens). */
 export function byteLevelTokenizer(options: ByteLevelTokenizerOptions = {}): { json: object; vocabSize: number } {
   const flavour = FLAVOURS[options.flavour ?? 'gpt2'];
@@ -47,15 +52,7 @@ export function byteLevelTokenizer(options: ByteLevelTokenizerOptions = {}): { j
       if (!vocab.has(left)) vocab.set(left, vocab.size);
     }
   }
-  const added = (options.added ?? []).map((content, i) => ({
-    id: vocab.size + i,
-    content,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-    special: true,
-  }));
+  const added = (options.added ?? []).map((content, i) => specialToken(vocab.size + i, content));
   return {
     vocabSize: vocab.size + added.length,
     json: {

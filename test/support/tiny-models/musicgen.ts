@@ -12,6 +12,7 @@ import { writeModelDirectory } from '../../../inference/src/model/model-director
 import { GraphBuilder, encodeModel, jsonFileBytes, randomWeights } from '../../../inference/src/model/onnx-builder.ts';
 import { GRAPH_FILES } from '../../../inference/src/model/musicgen/layout.ts';
 import { seededRandom } from '../../../inference/src/model/seed.ts';
+import { specialToken } from '../tokenizer-json.ts';
 
 export interface TinyMusicgenOptions {
   licence?: ModelLicence;
@@ -69,15 +70,7 @@ function tokenizerJson(): { json: object; vocabSize: number } {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIAL.map((content, id) => ({
-      id,
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: SPECIAL.map((content, id) => specialToken(id, content)),
     normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
     pre_tokenizer: {
       type: 'Sequence',
