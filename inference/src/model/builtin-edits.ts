@@ -63,9 +63,9 @@ function quantize(channels: readonly Float32Array[], inPlace: boolean): Int16Arr
   channels.forEach((channel, c) => {
     const offset = c * length;
     for (let i = 0; i < length; i += 1) {
-      const v = roundClipped((channel[i] as number) * INT16_SCALE, -INT16_SCALE, INT16_SCALE);
-      out[offset + i] = v;
-      if (inPlace) channel[i] = v / INT16_SCALE;
+      out[offset + i] = roundClipped((channel[i] as number) * INT16_SCALE, -INT16_SCALE, INT16_SCALE);
+      // Read back from the integers: a NaN the graph put out is kept as 0, as it always was.
+      if (inPlace) channel[i] = (out[offset + i] as number) / INT16_SCALE;
     }
   });
   return out;
