@@ -69,14 +69,12 @@ export interface JobPage {
 }
 
 export interface JobListQuery {
-  after: Position | null;
+  after: KeysetPosition | null;
   limit: number;
   filter: JobListFilter;
   /** Found in the name, prompt or lyrics, case-insensitively; absent: every song of the view. */
   search?: string;
 }
-
-type Position = KeysetPosition;
 
 /** The job list's cursors (no prefix: the form they always had). */
 export const jobCursor = keysetCursorCodec('');

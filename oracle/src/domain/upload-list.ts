@@ -35,8 +35,6 @@ export interface UploadPage {
   next_cursor: string | null;
 }
 
-type Position = KeysetPosition;
-
 /** The upload list's cursors: a job list's cursor is refused here and vice versa. */
 export const uploadCursor = keysetCursorCodec('uploads:');
 
@@ -58,7 +56,11 @@ interface UploadRow {
 const millis = (seconds: number): number => Math.round(seconds * 1000) / 1000;
 
 /** One page of `userId`'s live uploads (not deleted, not expired) after `after` (from the newest when absent). */
-export async function listUploads(db: Queryable, userId: string, page: { after: Position | null; limit: number }): Promise<UploadPage> {
+export async function listUploads(
+  db: Queryable,
+  userId: string,
+  page: { after: KeysetPosition | null; limit: number },
+): Promise<UploadPage> {
   const rows = await db.manyOrNone<UploadRow>(
     `SELECT id, format, duration, sample_rate, channels, bytes, sha256, rights_confirmed_at, created_at, expires_at,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact
