@@ -203,3 +203,80 @@ def test_async_client_retries_too_and_refuses_without_a_session() -> None:
     asyncio.run(run())
     assert waits == [1.0]
     assert [request.headers["Idempotency-Key"] for request in seen] == ["mine", "mine"]
+
+
+JOB = "gen_0b5e0e43-4d4c-4f7e-9d7e-3f7a0f6b2a11"
+QUEUED = {"job_id": JOB, "status": "queued", "progress": 0, "estimated_remaining": 4, "position": 1}
+PROCESSING = {"job_id": JOB, "status": "processing", "progress": 50, "estimated_remaining": 2}
+DONE = {"job_id": JOB, "status": "cancelled"}
+
+
+def _sse(*events: tuple[str, str, dict[str, object]], retry: int | None = None) -> httpx.Response:
+    text = "" if retry is None else f"retry: {retry}\n\n"
+    text += "".join(f"event: {name}\nid: {id_}\ndata: {json.dumps(job)}\n\n" for name, id_, job in events)
+    return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=text.encode())
+
+
+def _event_answers() -> list[httpx.Response | Exception]:
+    """A stream cut after its first event, a connection refused, then the rest; then a resume after
+    the final event (nothing sent), and the status route saying the job is over."""
+    return [
+        _sse(("status", "queued-0", QUEUED), retry=10),
+        httpx.ConnectError("refused"),
+        _sse(("status", "processing-50", PROCESSING), ("cancelled", "cancelled", DONE)),
+        _sse(),
+        httpx.Response(200, json=DONE),
+    ]
+
+
+def _replay(answers: list[httpx.Response | Exception], seen: list[httpx.Request]) -> httpx.MockTransport:
+    def handle(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    return httpx.MockTransport(handle)
+
+
+def test_job_events_reconnect_with_last_event_id_after_a_cut_and_a_refused_connection() -> None:
+    seen: list[httpx.Request] = []
+    waits: list[float] = []
+    api = songmint.Client("http://api.test", token="t", http_client=httpx.Client(transport=_replay(_event_answers(), seen)), sleep=waits.append)
+    events = list(api.job_events(JOB))
+    assert [(event.event, event.id, event.final) for event in events] == [
+        ("status", "queued-0", False),
+        ("status", "processing-50", False),
+        ("cancelled", "cancelled", True),
+    ]
+    assert [request.headers.get("Last-Event-ID") for request in seen[:3]] == [None, "queued-0", "queued-0"]
+    assert waits == [0.01, 0.01]  # the stream's retry: 10 ms, before each reconnect
+    assert all(request.headers["Accept"] == "text/event-stream" for request in seen[:3])
+    # Resumed after the final event: the server sends nothing; the status route says it is over.
+    assert list(api.job_events(JOB, last_event_id="cancelled")) == []
+    assert seen[3].headers["Last-Event-ID"] == "cancelled" and seen[4].url.path == f"/api/generate/{JOB}"
+    with pytest.raises(songmint.JobNotCompletedError) as ended:
+        api._http = httpx.Client(transport=_replay(_event_answers(), seen))  # pyright: ignore[reportPrivateUsage]
+        api.wait_for_job(JOB)
+    assert ended.value.status == "cancelled"
+
+
+def test_async_job_events_reconnect_the_same_way() -> None:
+    seen: list[httpx.Request] = []
+    waits: list[float] = []
+
+    async def record(delay: float) -> None:
+        waits.append(delay)
+
+    async def run() -> list[tuple[str, str | None]]:
+        async with songmint.AsyncClient(
+            "http://api.test", token="t", http_client=httpx.AsyncClient(transport=_replay(_event_answers(), seen)), sleep=record
+        ) as api:
+            events = [(event.event, event.id) async for event in api.job_events(JOB)]
+            assert [event async for event in api.job_events(JOB, last_event_id="cancelled")] == []
+            return events
+
+    assert asyncio.run(run()) == [("status", "queued-0"), ("status", "processing-50"), ("cancelled", "cancelled")]
+    assert [request.headers.get("Last-Event-ID") for request in seen] == [None, "queued-0", "queued-0", "cancelled", None]
+    assert waits == [0.01, 0.01]
