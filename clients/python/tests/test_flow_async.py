@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from pathlib import Path
+from typing import cast
 
 import pytest
 from audio import chord_wav
@@ -73,6 +74,7 @@ def test_async_rate_limit_refusal_in_variant_c(base_url: str, signer: TestKeySig
             with pytest.raises(songmint.RateLimitError) as refused:
                 await api.create_job_v1({"prompt": "one too many", "duration": 5})
             assert (refused.value.status, refused.value.code) == (429, "RATE_002")
-            assert isinstance(refused.value.body, dict) and refused.value.body["error"] == "RATE_002"
+            body = refused.value.body
+            assert isinstance(body, dict) and cast("dict[str, object]", body)["error"] == "RATE_002"
 
     asyncio.run(probe())

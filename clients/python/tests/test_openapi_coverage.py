@@ -10,9 +10,8 @@ import json
 import httpx
 
 import songmint
-from songmint import _generated
 
-HINT = "the client is stale: run `npm run python:generate` and commit clients/python/src/songmint/_generated.py"
+HINT = "the client is stale: run `npm run python:generate` and commit clients/python/src/songmint/songmint.types.py"
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 
 
@@ -29,23 +28,23 @@ def test_every_operation_and_schema_of_the_served_document(base_url: str) -> Non
         for method, operation in item.items()
         if method in METHODS
     }
-    missing = sorted(set(served_operations) - set(_generated.OPERATION_FINGERPRINTS))
+    missing = sorted(set(served_operations) - set(songmint.types.OPERATION_FINGERPRINTS))
     assert missing == [], f"operations the client lacks: {missing}; {HINT}"
-    changed = sorted(op for op, print_ in served_operations.items() if _generated.OPERATION_FINGERPRINTS[op] != print_)
+    changed = sorted(op for op, print_ in served_operations.items() if songmint.types.OPERATION_FINGERPRINTS[op] != print_)
     assert changed == [], f"operations changed since generation: {changed}; {HINT}"
-    assert sorted(set(_generated.OPERATION_FINGERPRINTS) - set(served_operations)) == [], f"operations no longer served; {HINT}"
+    assert sorted(set(songmint.types.OPERATION_FINGERPRINTS) - set(served_operations)) == [], f"operations no longer served; {HINT}"
 
     schemas = document["components"]["schemas"]
-    missing_schemas = sorted(set(schemas) - set(_generated.SCHEMA_FINGERPRINTS))
+    missing_schemas = sorted(set(schemas) - set(songmint.types.SCHEMA_FINGERPRINTS))
     assert missing_schemas == [], f"schemas the client lacks: {missing_schemas}; {HINT}"
-    changed_schemas = sorted(name for name, schema in schemas.items() if _generated.SCHEMA_FINGERPRINTS[name] != fingerprint(schema))
+    changed_schemas = sorted(name for name, schema in schemas.items() if songmint.types.SCHEMA_FINGERPRINTS[name] != fingerprint(schema))
     assert changed_schemas == [], f"schemas changed since generation: {changed_schemas}; {HINT}"
     assert document["info"]["version"] == songmint.API_VERSION
     assert list(document["components"]["schemas"]["ErrorCode"]["enum"]) == list(songmint.API_ERROR_CODES)
 
 
 def test_each_operation_has_a_typed_method_on_both_clients() -> None:
-    for operation_id, operation in songmint.OPERATIONS.items():
+    for operation_id in songmint.OPERATIONS:
         name = "".join(f"_{ch.lower()}" if ch.isupper() else ch for ch in operation_id).lstrip("_")
         for client in (songmint.Client, songmint.AsyncClient):
             method = getattr(client, name, None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Mapping
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ from conftest import TestKeySigner, keccak256
 import songmint
 from songmint._errors import api_error, retry_after_seconds
 from songmint._keccak import checksum_address, keccak256 as own_keccak256
-from songmint._siwe import siwe_message
+from songmint._siwe import signature_hex, siwe_message
 from songmint._sse import SseDecoder
 
 HARDHAT_2_KEY = bytes.fromhex("5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a")
@@ -77,7 +78,7 @@ def test_eth_account_adapter_signs_as_the_test_key() -> None:
     account_module = pytest.importorskip("eth_account", reason="eth-account is not installed (pip install songmint[eth-account])")
     signer = songmint.EthAccountSigner(account_module.Account.from_key(HARDHAT_2_KEY))
     assert signer.address == "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
-    assert songmint._siwe.signature_hex(signer.sign_message("hello")) == TestKeySigner(HARDHAT_2_KEY).sign_message("hello")
+    assert signature_hex(signer.sign_message("hello")) == TestKeySigner(HARDHAT_2_KEY).sign_message("hello")
 
 
 def test_sse_decoder_takes_any_chunking_and_line_ending() -> None:
@@ -178,7 +179,7 @@ def test_gives_up_after_max_attempts_and_at_once_on_long_or_daily_waits() -> Non
     hourly = {"error": {"code": "RATE_002", "message": "Hourly limit", "details": "", "retry_after": 1800}}
     for answer in (httpx.Response(429, headers={"Retry-After": "1800"}, json=hourly), httpx.Response(429, json={"error": "rate_limit_exceeded", "limit": 10, "reset_at": "x", "retry_after": 5})):
         seen.clear()
-        api._http = httpx.Client(transport=_mock([answer], seen))
+        api._http = httpx.Client(transport=_mock([answer], seen))  # pyright: ignore[reportPrivateUsage]
         with pytest.raises(songmint.RateLimitError):
             api.generate({"prompt": "lofi", "duration": 5})
         assert len(seen) == 1
@@ -211,7 +212,7 @@ PROCESSING = {"job_id": JOB, "status": "processing", "progress": 50, "estimated_
 DONE = {"job_id": JOB, "status": "cancelled"}
 
 
-def _sse(*events: tuple[str, str, dict[str, object]], retry: int | None = None) -> httpx.Response:
+def _sse(*events: tuple[str, str, Mapping[str, object]], retry: int | None = None) -> httpx.Response:
     text = "" if retry is None else f"retry: {retry}\n\n"
     text += "".join(f"event: {name}\nid: {id_}\ndata: {json.dumps(job)}\n\n" for name, id_, job in events)
     return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=text.encode())
@@ -220,13 +221,14 @@ def _sse(*events: tuple[str, str, dict[str, object]], retry: int | None = None) 
 def _event_answers() -> list[httpx.Response | Exception]:
     """A stream cut after its first event, a connection refused, then the rest; then a resume after
     the final event (nothing sent), and the status route saying the job is over."""
-    return [
+    answers: list[httpx.Response | Exception] = [
         _sse(("status", "queued-0", QUEUED), retry=10),
         httpx.ConnectError("refused"),
         _sse(("status", "processing-50", PROCESSING), ("cancelled", "cancelled", DONE)),
         _sse(),
         httpx.Response(200, json=DONE),
     ]
+    return answers
 
 
 def _replay(answers: list[httpx.Response | Exception], seen: list[httpx.Request]) -> httpx.MockTransport:

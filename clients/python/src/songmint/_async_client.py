@@ -81,7 +81,12 @@ class AsyncClient(AsyncOperations):
         while True:
             try:
                 response = await self._http.request(
-                    request.method, request.url, headers=request.headers, content=request.content, params=request.params
+                    request.method,
+                    request.url,
+                    headers=request.headers,
+                    content=request.content,
+                    params=request.params,
+                    timeout=self._timeout_for(request),
                 )
             except httpx.TransportError:
                 delay = self.retry.delay_after_disconnect(attempt, request)
@@ -96,6 +101,12 @@ class AsyncClient(AsyncOperations):
                     raise error
             await self._sleep(delay)
             attempt += 1
+
+    def _timeout_for(self, request: PreparedRequest) -> httpx.Timeout:
+        timeout = self._http.timeout
+        if request.read_timeout is None:
+            return timeout
+        return httpx.Timeout(timeout.connect, read=request.read_timeout, write=timeout.write, pool=timeout.pool)
 
     async def _call(
         self,

@@ -17,6 +17,9 @@ from ._version import __version__
 
 USER_AGENT = f"songmint-python/{__version__} (API {API_VERSION})"
 
+#: Read timeout of a Variant B request (`Prefer: wait`): the oracle holds it up to the 300 s job limit.
+PREFER_WAIT_READ_TIMEOUT = 330.0
+
 #: A job's stream ends with an event named for its final state.
 FINAL_JOB_EVENTS = frozenset({"completed", "failed", "cancelled"})
 JOB_EVENTS = FINAL_JOB_EVENTS | {"status"}
@@ -74,6 +77,8 @@ class PreparedRequest:
     #: Whether sending it twice does no harm: a GET, or a request carrying an Idempotency-Key.
     replay_safe: bool
     params: dict[str, str] = field(default_factory=dict)
+    #: A read timeout longer than the client's, for a request the server holds open on purpose.
+    read_timeout: float | None = None
 
 
 def _query_value(value: object) -> str:
@@ -127,6 +132,7 @@ def prepare(
         content=body,
         replay_safe=operation.method in ("GET", "HEAD") or "Idempotency-Key" in sent,
         params={name: _query_value(value) for name, value in query.items() if value is not None},
+        read_timeout=PREFER_WAIT_READ_TIMEOUT if "wait" in sent.get("Prefer", "") else None,
     )
 
 
