@@ -20,6 +20,7 @@ interface Schema {
   anyOf?: Schema[];
   oneOf?: Schema[];
   allOf?: Schema[];
+  const?: unknown;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
@@ -193,6 +194,21 @@ class PythonTypes {
     return [`class ${name}(TypedDict):`, ...doc, ...body].join('\n');
   }
 
+  /** `allOf`: one part as itself; object parts (inline or \`$ref\`) merged into one object. */
+  private merged(parts: Schema[], hint: string): Schema {
+    if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+    const objects = parts.map((part) =>
+      part.$ref === undefined ? part : (this.components[part.$ref.replace('#/components/schemas/', '')] ?? {}),
+    );
+    if (!objects.every((part) => part.properties !== undefined))
+      throw new Error(`unsupported allOf at ${hint}: only objects with properties can be merged`);
+    return {
+      type: 'object',
+      properties: Object.assign({}, ...objects.map((part) => part.properties)) as Record<string, Schema>,
+      required: objects.flatMap((part) => part.required ?? []),
+    };
+  }
+
   /** The Python type of `schema`; inline objects and unions become definitions named from `hint`. */
   expression(schema: Schema, hint: string, topLevel = false): string {
     if (schema.$ref !== undefined) return this.component(schema.$ref.replace('#/components/schemas/', ''));
@@ -209,8 +225,8 @@ class PythonTypes {
       });
       return unionOf(parts);
     }
-    if (schema.allOf !== undefined && schema.allOf.length === 1 && schema.allOf[0] !== undefined)
-      return this.expression(schema.allOf[0], hint);
+    if (schema.allOf !== undefined) return this.expression(this.merged(schema.allOf, hint), hint, topLevel);
+    if (schema.const !== undefined) return this.expression({ ...schema, const: undefined, enum: [schema.const] }, hint, topLevel);
     if (schema.enum !== undefined) {
       const literals = schema.enum.map((value) =>
         value === null ? 'None' : typeof value === 'string' ? pyString(value) : JSON.stringify(value),
@@ -285,7 +301,7 @@ interface OperationModel {
   queryParams: Array<{ name: string; python: string; type: string; required: boolean }>;
   headerParams: Array<{ name: string; python: string; type: string; required: boolean }>;
   body?: { type: string; contentTypes: string[]; binary: boolean; required: boolean };
-  result: { kind: 'json' | 'text' | 'events' | 'empty'; type: string };
+  result: { kind: 'json' | 'text' | 'bytes' | 'events' | 'empty'; type: string };
   notModified: boolean;
 }
 
@@ -323,8 +339,9 @@ function operationModel(types: PythonTypes, path: string, method: string, operat
       const schema = content['application/json']?.schema;
       jsonTypes.push(schema === undefined ? 'JsonValue' : types.expression(schema, `${hint}Response${successes.length > 1 ? status : ''}`));
     } else if (Object.keys(content).some((type) => type.startsWith('text/'))) kind = 'text';
+    else if (Object.keys(content).length > 0) kind = 'bytes';
   }
-  const type = kind === 'json' ? unionOf(jsonTypes) : kind === 'text' ? 'str' : kind === 'events' ? 'ServerSentEvent' : 'None';
+  const type = { json: unionOf(jsonTypes), text: 'str', bytes: 'bytes', events: 'ServerSentEvent', empty: 'None' }[kind];
   return {
     id,
     method: method.toUpperCase(),

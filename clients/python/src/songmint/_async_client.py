@@ -28,7 +28,7 @@ from ._generated import (
     SignatureResponse,
     SongDownload,
 )
-from ._http import FINAL_JOB_EVENTS, PreparedRequest, RetryPolicy, prepare, read_answer
+from ._http import ACCEPT, FINAL_JOB_EVENTS, PreparedRequest, RetryPolicy, prepare, read_answer
 from ._operation import Operation, ServerSentEvent
 from ._siwe import DEFAULT_STATEMENT, siwe_message, signature_hex
 from ._sse import SseDecoder
@@ -129,10 +129,10 @@ class AsyncClient(AsyncOperations):
             json_body=json,
             content=content,
             content_type=content_type,
-            accept="text/plain" if operation.result == "text" else "application/json",
+            accept=ACCEPT[operation.result],
         )
         response = await self._send(request)
-        return read_answer(operation, response.status_code, response.headers, response.text)
+        return read_answer(operation, response.status_code, response.headers, response.content)
 
     def _events(
         self,

@@ -136,14 +136,20 @@ def prepare(
     )
 
 
-def read_answer(operation: Operation, status: int, headers: Mapping[str, str], text: str) -> object:
+ACCEPT = {"json": "application/json", "text": "text/plain", "bytes": "*/*", "events": "text/event-stream", "empty": "*/*"}
+
+
+def read_answer(operation: Operation, status: int, headers: Mapping[str, str], content: bytes) -> object:
     """The value of a 2xx or 304 answer; raises the API's error otherwise."""
     if status == 304:
         return None
+    text = content.decode("utf-8", errors="replace") if operation.result != "bytes" or not 200 <= status < 300 else ""
     if not 200 <= status < 300:
         raise api_error(status, headers, text)
     if operation.result == "json":
         return json.loads(text) if text else None
     if operation.result == "text":
         return text
+    if operation.result == "bytes":
+        return content
     return None

@@ -20,8 +20,9 @@ class Operation:
     header_params: tuple[str, ...]
     #: Media types of the request body; empty: no body.
     body_content_types: tuple[str, ...]
-    #: `json`: a JSON body; `text`: text; `events`: a Server-Sent Events stream; `empty`: nothing.
-    result: Literal["json", "text", "events", "empty"]
+    #: `json`: a JSON body; `text`: text; `bytes`: any other media type; `events`: a Server-Sent
+    #: Events stream; `empty`: nothing.
+    result: Literal["json", "text", "bytes", "events", "empty"]
 
     @property
     def takes_idempotency_key(self) -> bool:
