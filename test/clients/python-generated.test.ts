@@ -76,7 +76,7 @@ describe("the Python client's generated module", () => {
     const text = renderPythonClient(document);
     assert.match(
       text,
-      /^class TaggedFields\(TypedDict\):\n    name: str\n    kind: NotRequired\[Literal\["tags"\]\]\n    tags: NotRequired\[list\[str\]\]$/m,
+      /^class TaggedFields\(TypedDict\):\n {4}name: str\n {4}kind: NotRequired\[Literal\["tags"\]\]\n {4}tags: NotRequired\[list\[str\]\]$/m,
     );
     assert.match(text, /^Tagged: TypeAlias = 'TaggedFields'$/m);
     assert.match(text, /^Owner: TypeAlias = 'OwnerFields \| None'$/m);
