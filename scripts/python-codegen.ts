@@ -21,6 +21,7 @@ interface Schema {
   oneOf?: Schema[];
   allOf?: Schema[];
   const?: unknown;
+  format?: string;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
