@@ -17,6 +17,7 @@ import { parseKeyReference } from '../../core/src/signing/key-reference.ts';
 import { createSoftHsmToken, softHsmMissing } from '../support/softhsm.ts';
 import type { SoftHsmToken } from '../support/softhsm.ts';
 import { chromiumMissing } from './support/browser.ts';
+import { pythonClientSkip, runPythonClientTests } from '../clients/support/python.ts';
 import { checkDemoAgainstChainAndApi } from './support/demo-checks.ts';
 import { checkUploadBombs } from './support/upload-bombs-check.ts';
 import { walkTheWebApp } from './support/web-app-walk.ts';
@@ -30,6 +31,8 @@ const browserSkip = chromiumMissing();
 if (browserSkip !== undefined) console.log(`# browser test skipped: ${browserSkip}`);
 const hsmSkip = softHsmMissing();
 if (hsmSkip !== undefined) console.log(`# npm start signs with the development key, not an HSM key: ${hsmSkip}`);
+const pythonSkip = await pythonClientSkip();
+if (pythonSkip !== undefined) console.log(`# Python client test skipped: ${pythonSkip}`);
 
 /** A SoftHSM token made with Debian's tools and a secp256k1 key generated inside it; its address. */
 async function hsmPlatformKey(): Promise<{ token: SoftHsmToken; uri: string; address: Address }> {
@@ -198,6 +201,18 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   it("refuses the security review's upload bombs, 20 in a row, each by its code, with the oracle's peak RSS growth bounded and /health/live answering throughout", async () => {
     await checkUploadBombs(baseUrl, stack.process.pid ?? 0);
   });
+
+  // On this stack rather than a cold one of its own: it needs nothing another test changes.
+  it(
+    "the Python client (clients/python) passes its pytest suite against it: the README's walkthrough sync and async, upload, rate limit, OpenAPI coverage",
+    { skip: pythonSkip ?? false },
+    async () => {
+      const { code, output } = await runPythonClientTests(baseUrl);
+      assert.equal(code, 0, `pytest exited ${code} (5: no tests collected):\n${output}`);
+      assert.match(output, /\d+ passed/, output);
+      assert.doesNotMatch(output, /SKIPPED \[\d+\] \S*test_(flow|openapi|readme)/, 'no stack test skipped');
+    },
+  );
 
   it('stops cleanly on SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => stack.process.once('exit', (code) => resolve(code)));
