@@ -78,6 +78,9 @@ function utf8Number(n: number): number[] {
   if (n < 0x800) return [0xc0 | (n >> 6), 0x80 | (n & 0x3f)];
   if (n < 0x10000) return [0xe0 | (n >> 12), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
   if (n < 0x200000) return [0xf0 | (n >> 18), 0x80 | ((n >> 12) & 0x3f), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
+  if (n < 0x4000000) {
+    return [0xf8 | (n >> 24), 0x80 | ((n >> 18) & 0x3f), 0x80 | ((n >> 12) & 0x3f), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
+  }
   throw new Error('frame number too large for this generator');
 }
 
@@ -154,7 +157,7 @@ const CRC16_TABLE = Uint16Array.from({ length: 256 }, (_, byte) => crc16(Uint8Ar
  */
 export function oneSampleFlac(frames: number): Uint8Array {
   const head = constantFlac({ sampleRate: 44100, channels: 1, blockSize: 1, frames: 0 });
-  const out = new Uint8Array(head.length + frames * 15);
+  const out = new Uint8Array(head.length + frames * 17);
   out.set(head);
   let at = head.length;
   for (let n = 0; n < frames; n += 1) {
