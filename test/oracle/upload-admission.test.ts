@@ -2,7 +2,8 @@
  * POST /api/uploads admission (issue 49), against the real oracle, PostgreSQL, s3rver and decode
  * threads: a client that leaves cancels its decode and frees the thread for the next account; a
  * process slot is taken only once the body is here (a body still arriving never causes another
- * user's UPLOAD_006), and one refused after its body charges nothing; a body that falls behind
+ * user's UPLOAD_006), and one refused after its body charges nothing; a decode past its time
+ * budget is refused and charged (422 UPLOAD_007); a body that falls behind
  * the minimum rate is cut off (408 BODY_TOO_SLOW) and gives its slot back. Orders, codes and
  * counts are asserted, never durations.
  */
@@ -72,8 +73,9 @@ describe('upload admission: slots held until the work ends, cancelled decodes, s
   before(async () => {
     s3 = await startTestS3();
     const objectStore = createObjectStore(testObjectStoreOptions(s3, 'https://cdn.songmint.test'));
-    // One decode thread (the fewest a host has): what one account's decode holds, every other waits for.
-    prober = createAudioProber({ threads: 1 });
+    // One decode thread (the fewest a host has): what one account's decode holds, every other waits
+    // for; 2 s of decoding per upload, a third of what the slow FLAC needs here.
+    prober = createAudioProber({ threads: 1, decodeSeconds: 2 });
     inFlight = createUploadsInFlight({ perUser: 2, perProcess: 2 });
     app = await startTestApp({ services: () => ({ uploads: { objectStore, prober: watched(prober, log), inFlight } }) });
   });
@@ -139,6 +141,16 @@ describe('upload admission: slots held until the work ends, cancelled decodes, s
     assert.deepEqual(inFlight.count(), { taken: 0, admitted: 0 });
     assert.equal(await rowsOf(alice), 0, 'nothing stored for the leaver');
     assert.equal(await charged(alice), 1, 'an upload abandoned after its body counts against the hourly limit');
+  });
+
+  it('a decode past its time budget is 422 UPLOAD_007, stores nothing and keeps its hourly charge', async () => {
+    const henry = await app.login();
+    const refused = await upload(henry, slow);
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assertVariantAError(refused.body, 'UPLOAD_007');
+    assert.equal(await rowsOf(henry), 0);
+    assert.equal(await charged(henry), 1, 'the time was spent: the charge stands');
+    await idle();
   });
 
   it('bodies still arriving hold no process slot; an upload refused after its body (UPLOAD_006) is not charged', async () => {
