@@ -178,7 +178,8 @@ async function songPage(req: Request, songId: bigint, options: DevAppOptions): P
   if (card === undefined) return { html: page, missing: false };
   const origin = originOf(req);
   return {
-    html: page.replace('<title>Songmint</title>', songHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin)),
+    // A replacer function: a replacement string would read `$'`, `$&` or `$1` in a title as patterns.
+    html: page.replace('<title>Songmint</title>', () => songHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin)),
     missing: false,
   };
 }
@@ -189,7 +190,7 @@ async function creatorPage(req: Request, address: string, options: DevAppOptions
   const card = await options.creatorCard?.(address).catch(() => null);
   if (card === undefined || card === null) return page;
   const origin = originOf(req);
-  return page.replace('<title>Songmint</title>', creatorHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
+  return page.replace('<title>Songmint</title>', () => creatorHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
 }
 
 /**

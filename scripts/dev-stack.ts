@@ -36,7 +36,8 @@ import { ensureDevelopmentIdentity } from '../inference/src/audio/development-id
 import { connectionOf, FetchEnv, preparePresetModel, progressBar } from '../inference/src/model/acestep/fetch.ts';
 import { resolvePreset } from '../inference/src/model/acestep/hub-presets.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
-import type { CreatorCard, SongCard } from './dev-app.ts';
+import { databaseCards } from './dev-cards.ts';
+import { closeDatabase, createDatabase } from '../core/src/db/database.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
@@ -211,9 +212,9 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   // The web app reads the chain from /app/config.json; the development wallet is offered only
   // on the local chain this stack started.
   if (await ensureAppBuilt()) logger.info('built the web app (app/dist)');
-  // A song page's card tags come from the API's public song route, as any client reads it; a song
-  // the API does not know yet (minted a block ago) is looked up on the chain before it is a 404.
-  const api: { url?: string } = {};
+  // A song page's card tags are read from the database by the app server itself (scripts/dev-cards.ts),
+  // charged to no one's per-IP bucket; a song the database does not know yet (minted a block ago) is
+  // looked up on the chain before it is a 404.
   const songNft = config.SONG_NFT_ADDRESS as Address | undefined;
   const chainReader = config.CHAIN_RPC_URL === undefined ? undefined : createPublicClient({ transport: http(config.CHAIN_RPC_URL) });
   const mintedOnChain = async (songId: bigint): Promise<boolean> => {
@@ -233,37 +234,14 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
         },
       );
   };
+  if (config.DATABASE_URL === undefined) fail(['DATABASE_URL is not set']);
+  const cardsDb = createDatabase(config.DATABASE_URL, { max: 2 });
+  stops.push(() => closeDatabase(cardsDb));
   const app = devAppRouter(
     { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
-    {
-      songCard: async (songId) => {
-        if (api.url === undefined) throw new Error('the API is not up yet');
-        const response = await fetch(`${api.url}/v1/public/songs/${songId}`, { signal: AbortSignal.timeout(2_000) });
-        if (response.ok) return (await response.json()) as SongCard;
-        if (response.status !== 404) throw new Error(`GET /v1/public/songs/${songId}: HTTP ${response.status}`);
-        return (await mintedOnChain(songId)) ? { title: null, description: null, image: null, audio: null } : null;
-      },
-      creatorCard: async (address) => {
-        if (api.url === undefined) return null;
-        const response = await fetch(`${api.url}/v1/public/creators/${address}`, { signal: AbortSignal.timeout(2_000) });
-        if (!response.ok) return null;
-        const profile = (await response.json()) as {
-          address: string;
-          songs_total: number;
-          coins: number;
-          songs: Array<{ image: string | null }>;
-        };
-        return {
-          address: profile.address,
-          songs: profile.songs_total,
-          coins: profile.coins,
-          image: profile.songs.find((song) => song.image !== null)?.image ?? null,
-        } satisfies CreatorCard;
-      },
-    },
+    databaseCards(cardsDb, { mintedOnChain }),
   );
   const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });
-  api.url = oracle.url;
   stops.push(() => oracle.stop());
 
   let stopping = false;

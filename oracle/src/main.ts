@@ -12,7 +12,7 @@ import type { Address } from 'viem';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { objectStoreOptionsFromEnv, storagePublicUrl } from '../../core/src/config/object-store-env.ts';
-import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
+import { createAudioProber, decodeThreadsFor } from '../../core/src/audio/audio-prober.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
 import { createBoss, ensureGenerationQueue, logBossErrors } from '../../core/src/queue.ts';
 import { checkPlatformSigner, openPlatformSigner } from './chain/platform-signer.ts';
@@ -245,8 +245,12 @@ async function startWithSigner(
         };
   deps.trading = { chainId: chain.chainId, ...(vault === undefined ? {} : { vault }), ...(coins === undefined ? {} : { coins }) };
   deps.previews = { objectStore };
-  // Decode threads: one per two cores, no more than the uploads that may be in flight.
-  const prober = createAudioProber({ threads: Math.min(config.UPLOADS_IN_FLIGHT, Math.max(1, Math.floor(availableParallelism() / 2))) });
+  // Decode threads: all cores but the event loop's, at least two (one account runs on at most all
+  // but one), no more than the uploads that may be in flight.
+  const prober = createAudioProber({
+    threads: Math.max(2, Math.min(config.UPLOADS_IN_FLIGHT, decodeThreadsFor(availableParallelism()))),
+    perAccount: config.UPLOADS_IN_FLIGHT_PER_USER,
+  });
   deps.uploads = {
     objectStore,
     prober,

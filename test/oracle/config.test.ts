@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import express from 'express';
 import { loadConfig, webhookSettings } from '../../oracle/src/config.ts';
 
 describe('configuration from the environment', () => {
@@ -160,7 +161,17 @@ describe('configuration from the environment', () => {
     assert.deepEqual(parsed('10.0.0.0/8, 2001:db8::/32,loopback, 192.0.2.7'), ['10.0.0.0/8', '2001:db8::/32', 'loopback', '192.0.2.7']);
     assert.match(String(parsed('true')), /^TRUST_PROXY: true trusts every hop, so any client picks its own address/);
     assert.match(String(parsed('33')), /^TRUST_PROXY: a hop count must be 1 to 32/);
-    assert.match(String(parsed('10.0.0.0/33')), /^TRUST_PROXY: "10.0.0.0\/33": the prefix length must be 0 to 32/);
+    assert.match(String(parsed('10.0.0.0/33')), /^TRUST_PROXY: "10.0.0.0\/33": the prefix length must be 1 to 32/);
+    // A range of every address trusts every hop, as true does; Express threw on it at start (issue 49).
+    for (const everyone of ['0.0.0.0/0', '::/0', '10.0.0.1, ::/0']) {
+      assert.match(String(parsed(everyone)), /is every address, which trusts every hop as true does/, everyone);
+    }
+    // Whatever passes validation, Express compiles (the oracle starts with it).
+    for (const value of [undefined, '1', 'off', '10.0.0.0/8, 2001:db8::/32,loopback', '0.0.0.0/1', '::/1', '192.0.2.7/32']) {
+      const setting = parsed(value);
+      assert.ok(typeof setting !== 'string' || setting === 'loopback', `${value}: ${String(setting)}`);
+      assert.doesNotThrow(() => express().set('trust proxy', setting), `${value} compiles`);
+    }
     assert.match(String(parsed('proxy.internal')), /^TRUST_PROXY: "proxy.internal" is not an IP address, a CIDR range or one of loopback/);
     assert.match(String(parsed('10.0.0.1,,10.0.0.2')), /^TRUST_PROXY: an empty entry/);
   });

@@ -39,7 +39,7 @@ import { gzipSync } from 'node:zlib';
 import { runReference } from '../support/reference-tools.ts';
 import { join } from 'node:path';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
-import { UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
+import { MAX_UPLOAD_BYTES, UPLOAD_RETENTION_DAYS } from '../../core/src/uploads.ts';
 import { RIGHTS_STATEMENT } from '../../oracle/src/domain/uploads.ts';
 import { createSongmintApi, deleteUpload, editSong, listUploads, SongmintApiError, uploadAudio, withSession } from '../../sdk/src/index.ts';
 import { ITEM_SECONDS } from '../../core/src/fingerprint/chromaprint.ts';
@@ -414,21 +414,27 @@ describe('job cancel, list and provenance (real worker)', () => {
       assert.match(JSON.stringify(body), /Content-Encoding/);
     }
 
-    // Uploads in flight: 2 of one user's, 4 of this process's; one more is 429 UPLOAD_006 before its body is read.
+    // Uploads in flight: 2 of one user's; one more is 429 UPLOAD_006 before its body is read. A body
+    // still arriving holds only its sender's slots, never one of the process's 4 (issue 49).
     const inFlight = stack.app.deps.uploads?.inFlight;
     assert.ok(inFlight !== undefined);
     const held: ClientRequest[] = [];
-    /** An upload whose body never finishes: it holds its slot until the client goes away. */
+    const trickles: NodeJS.Timeout[] = [];
+    /**
+     * An upload whose body keeps arriving (32 KiB every 100 ms, above the minimum rate) and never
+     * finishes: it holds its slot until the client goes away.
+     */
     const hold = async (who: LoggedIn) => {
       const request = httpRequest(`${stack.app.baseUrl}/api/uploads`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${who.token}`, 'Songmint-Rights-Confirmed': 'true', 'content-length': String(wav.length) },
+        headers: { authorization: `Bearer ${who.token}`, 'Songmint-Rights-Confirmed': 'true', 'content-length': String(MAX_UPLOAD_BYTES) },
       });
       request.on('error', () => {});
       request.write(wav.subarray(0, 1000));
+      trickles.push(setInterval(() => request.write(new Uint8Array(32 * 1024)), 100));
       held.push(request);
       const expected = held.length;
-      await waitFor(`${expected} uploads in flight`, async () => (inFlight.count() === expected ? true : undefined));
+      await waitFor(`${expected} uploads in flight`, async () => (inFlight.count().taken === expected ? true : undefined));
     };
     const refusedInFlight = async (who: LoggedIn, whose: RegExp) => {
       const res = await fetch(`${stack.app.baseUrl}/api/uploads`, {
@@ -448,9 +454,20 @@ describe('job cancel, list and provenance (real worker)', () => {
     await refusedInFlight(carol, /you have 2 uploads in flight/);
     await hold(erin);
     await hold(erin);
-    await refusedInFlight(frank, /this server has 4 uploads in flight/);
+    assert.deepEqual(inFlight.count(), { taken: 4, admitted: 0 }, 'bodies still arriving hold none of the process slots');
+    const frankRefused = await fetch(`${stack.app.baseUrl}/api/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${frank.token}`, 'Songmint-Rights-Confirmed': 'true' },
+      body: wav.subarray(0, 40),
+    });
+    const frankBody: unknown = await frankRefused.json();
+    assert.equal(frankRefused.status, 400, `another user's upload is read and decoded: ${JSON.stringify(frankBody)}`);
+    assertVariantAError(frankBody, 'UPLOAD_002');
+    for (const trickle of trickles) clearInterval(trickle);
     for (const request of held) request.destroy();
-    await waitFor('the held uploads to give their slots back', async () => (inFlight.count() === 0 ? true : undefined));
+    await waitFor('the held uploads to give their slots back', async () =>
+      inFlight.count().taken === 0 && inFlight.count().admitted === 0 ? true : undefined,
+    );
     assert.deepEqual({ charged: await charged(), stored: await stored(), rows: await rows() }, before, 'a refused upload leaves nothing');
 
     // The SDK's uploadAudio and editSong against this oracle.

@@ -11,7 +11,10 @@
  *   its STREAMINFO says;
  * - minimal MPEG-2 layer III frames (24 bytes of silence, 576 samples each; 1 MB of them added
  *   608 MB), and an MP3 whose rate changes mid-stream;
- * - a gzip body (`Content-Encoding: gzip`) that would inflate to a 100 MiB WAV of silence.
+ * - a gzip body (`Content-Encoding: gzip`) that would inflate to a 100 MiB WAV of silence;
+ * - issue 49's: an MP3 with a tail of free-format frames (refused at once), one with more junk
+ *   between frames than taken, FLAC whose frames carry another length than its STREAMINFO
+ *   declares, and (`oneSampleFlac`) the slowest FLAC to decode per byte.
  */
 import { createGzip } from 'node:zlib';
 
@@ -74,6 +77,10 @@ function utf8Number(n: number): number[] {
   if (n < 0x80) return [n];
   if (n < 0x800) return [0xc0 | (n >> 6), 0x80 | (n & 0x3f)];
   if (n < 0x10000) return [0xe0 | (n >> 12), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
+  if (n < 0x200000) return [0xf0 | (n >> 18), 0x80 | ((n >> 12) & 0x3f), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
+  if (n < 0x4000000) {
+    return [0xf8 | (n >> 24), 0x80 | ((n >> 18) & 0x3f), 0x80 | ((n >> 12) & 0x3f), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
+  }
   throw new Error('frame number too large for this generator');
 }
 
@@ -140,6 +147,38 @@ export function constantFlac(options: ConstantFlacOptions): Uint8Array {
   return concat(parts);
 }
 
+const CRC8_TABLE = Uint8Array.from({ length: 256 }, (_, byte) => crc8(Uint8Array.of(byte)));
+const CRC16_TABLE = Uint16Array.from({ length: 256 }, (_, byte) => crc16(Uint8Array.of(byte)));
+
+/**
+ * A mono 16-bit FLAC of `frames` one-sample frames (15 bytes each), made byte by byte with table
+ * CRCs: the most frames per byte, the slowest stream to decode per byte (about 1.4 MB/s on this
+ * host's cores: issue 49's 69 MB took its oracle 9 s). Its audio is `frames` samples at 44.1 kHz.
+ */
+export function oneSampleFlac(frames: number): Uint8Array {
+  const head = constantFlac({ sampleRate: 44100, channels: 1, blockSize: 1, frames: 0 });
+  const out = new Uint8Array(head.length + frames * 17);
+  out.set(head);
+  let at = head.length;
+  for (let n = 0; n < frames; n += 1) {
+    const start = at;
+    // Sync and fixed block size; block size - 1 in 16 bits after the header, STREAMINFO's rate; mono, 16 bits.
+    for (const byte of [0xff, 0xf8, 0x70, 0x08, ...utf8Number(n), 0x00, 0x00]) out[at++] = byte;
+    let c8 = 0;
+    for (let i = start; i < at; i += 1) c8 = CRC8_TABLE[c8 ^ (out[i] as number)] as number;
+    out[at++] = c8;
+    // A constant subframe holding 1000.
+    out[at++] = 0x00;
+    out[at++] = 0x03;
+    out[at++] = 0xe8;
+    let c16 = 0;
+    for (let i = start; i < at; i += 1) c16 = ((c16 << 8) & 0xffff) ^ (CRC16_TABLE[((c16 >> 8) ^ (out[i] as number)) & 0xff] as number);
+    out[at++] = c16 >> 8;
+    out[at++] = c16 & 0xff;
+  }
+  return out.subarray(0, at);
+}
+
 /** `count` minimal MPEG-2 layer III frames (8 kbps, mono, silence) at `sampleRate` (16, 22.05 or 24 kHz). */
 export function minimalMpeg2Frames(count: number, sampleRate: 16000 | 22050 | 24000 = 24000): Uint8Array {
   const rateIndex = { 22050: 0, 24000: 1, 16000: 2 }[sampleRate];
@@ -148,6 +187,19 @@ export function minimalMpeg2Frames(count: number, sampleRate: 16000 | 22050 | 24
   // MPEG-2 (version bits 10), layer III (01), no CRC; 8 kbps (index 1), the rate, no padding; mono.
   frame.set([0xff, 0xf3, (1 << 4) | (rateIndex << 2), 0xc0]);
   // Side information and main data all zero: main_data_begin 0, part2_3_length 0 (a silent granule).
+  const out = new Uint8Array(length * count);
+  for (let i = 0; i < count; i += 1) out.set(frame, i * length);
+  return out;
+}
+
+/**
+ * `count` free-format MPEG-2 layer III frames (bitrate index 0: no length in the header) of
+ * `length` bytes each at 24 kHz, silent. A decoder must find each one's end by searching for the
+ * next header; mpg123 fed them did so byte by byte, quadratic in the stream (issue 49).
+ */
+export function freeFormatMpeg2Frames(count: number, length = 48): Uint8Array {
+  const frame = new Uint8Array(length);
+  frame.set([0xff, 0xf3, (0 << 4) | (1 << 2), 0xc0]);
   const out = new Uint8Array(length * count);
   for (let i = 0; i < count; i += 1) out.set(frame, i * length);
   return out;
@@ -228,6 +280,30 @@ export async function uploadBombs(): Promise<UploadBomb[]> {
       body: concat([minimalMpeg2Frames(417, 24000), minimalMpeg2Frames(278, 16000)]),
       status: 415,
       code: 'UPLOAD_001',
+    },
+    {
+      name: 'MP3: 2.4 s of audio, then a 2 MiB tail of free-format frames',
+      body: concat([minimalMpeg2Frames(100), freeFormatMpeg2Frames(Math.floor((2 * 1024 * 1024) / 48))]),
+      status: 415,
+      code: 'UPLOAD_001',
+    },
+    {
+      name: 'MP3: 2.4 s of audio, 300 KiB of junk, 2.4 s more',
+      body: concat([minimalMpeg2Frames(100), new Uint8Array(300 * 1024), minimalMpeg2Frames(100)]),
+      status: 400,
+      code: 'UPLOAD_002',
+    },
+    {
+      name: 'FLAC declaring 1 s (total_samples) and carrying 10 s',
+      body: constantFlac({ sampleRate: 44100, channels: 2, blockSize: 4410, frames: 100, totalSamples: 44100 }),
+      status: 400,
+      code: 'UPLOAD_002',
+    },
+    {
+      name: 'FLAC declaring 1 s (total_samples) and carrying 60 s',
+      body: constantFlac({ sampleRate: 44100, channels: 2, blockSize: 4410, frames: 600, totalSamples: 44100 }),
+      status: 400,
+      code: 'GEN_004',
     },
     {
       name: 'gzip body: 100 KB inflating to a 100 MiB WAV',

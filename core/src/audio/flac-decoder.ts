@@ -4,19 +4,45 @@
  * aborts the decoder) every frame is checked against the STREAMINFO block before its samples go
  * anywhere: the same channel count, rate and depth (a frame that disagrees is refused, never
  * padded), and the frames so far within the budget at the stream's rate. STREAMINFO's
- * `total_samples` is not trusted: 0 (unknown) decodes under the same budget, and a declared
- * length over the budget is refused before the first frame. The samples are checked against the
+ * `total_samples` is not trusted: 0 (unknown) decodes under the same budget, a declared length
+ * over the budget is refused before the first frame, and libFLAC is given a copy of STREAMINFO
+ * with the field cleared, so that it decodes every frame there is rather than stop at the declared
+ * count: a stream whose frames carry another length than it declares is refused, never taken as
+ * the declared length with the rest stored unseen. The budget's deadline and stop flag are
+ * checked at each read and each frame. The samples are checked against the
  * stream's MD5 signature as they pass, so a stream decoded wrongly is refused, never edited.
  */
 import { createHash } from 'node:crypto';
 import { ok } from '../result.ts';
 import { loadLibFlac } from './libflac.ts';
 import type { FlacBlockInfo, FlacStreamInfo } from './libflac.ts';
-import { DISCARD, checkShape, frameBudget, refuse, tooLong } from './pcm-stream.ts';
+import { DISCARD, checkShape, frameBudget, interrupted, refuse, tooLong } from './pcm-stream.ts';
 import type { AudioDecodeError, DecodeBudget, DecodeResult, PcmSink } from './pcm-stream.ts';
 
 /** Bytes handed to libFLAC per read (it decodes the frames they complete before the next read). */
 const READ_BYTES = 16 * 1024;
+
+/** Where STREAMINFO's 36-bit `total_samples` lies: the low nibble of byte 21 and bytes 22 to 25 (after `fLaC` and the block header). */
+const TOTAL_SAMPLES_AT = 21;
+const TOTAL_SAMPLES_END = 26;
+
+/** The `total_samples` STREAMINFO declares (0: unknown, or no STREAMINFO first). */
+function declaredTotalSamples(bytes: Uint8Array): number {
+  if (bytes.length < TOTAL_SAMPLES_END || ((bytes[4] as number) & 0x7f) !== 0) return 0;
+  const high = (bytes[TOTAL_SAMPLES_AT] as number) & 0x0f;
+  const low = new DataView(bytes.buffer, bytes.byteOffset + TOTAL_SAMPLES_AT + 1, 4).getUint32(0);
+  return high * 2 ** 32 + low;
+}
+
+/** `chunk` (read from `offset`) with STREAMINFO's `total_samples` cleared where it covers it: a copy, never the upload itself. */
+function withoutTotalSamples(chunk: Uint8Array, offset: number): Uint8Array {
+  if (offset >= TOTAL_SAMPLES_END || offset + chunk.length <= TOTAL_SAMPLES_AT) return chunk;
+  const copy = chunk.slice();
+  for (let at = Math.max(TOTAL_SAMPLES_AT, offset); at < Math.min(TOTAL_SAMPLES_END, offset + chunk.length); at += 1) {
+    copy[at - offset] = at === TOTAL_SAMPLES_AT ? (copy[at - offset] as number) & 0xf0 : 0;
+  }
+  return copy;
+}
 
 /** Why a stream is refused, found inside a callback (which can only stop the decoder). */
 type Refusal = { ok: false; error: AudioDecodeError };
@@ -35,6 +61,7 @@ export async function decodeFlac(bytes: Uint8Array, budget: DecodeBudget, sink: 
   const md5 = createHash('md5');
   let channels: Float32Array[] = [];
   let read = 0;
+  const declared = declaredTotalSamples(bytes);
 
   /** The first frame: STREAMINFO must be there and taken; the sink learns the stream's shape. */
   const begin = (stream: FlacStreamInfo | undefined): Refusal | undefined => {
@@ -47,7 +74,7 @@ export async function decodeFlac(bytes: Uint8Array, budget: DecodeBudget, sink: 
     limit = frameBudget(budget, stream.sampleRate);
     // An unset signature is all zeros; a set one must match what is decoded.
     checkSignature = !/^0+$/.test(stream.md5sum);
-    if (stream.total_samples > limit) return tooLong('FLAC', stream.total_samples, stream.sampleRate, budget, 'declared');
+    if (declared > limit) return tooLong('FLAC', declared, stream.sampleRate, budget, 'declared');
     sink.start({ format: 'flac', sampleRate: stream.sampleRate, channels: stream.channels });
     return undefined;
   };
@@ -60,6 +87,8 @@ export async function decodeFlac(bytes: Uint8Array, budget: DecodeBudget, sink: 
     }
     const stream = info as FlacStreamInfo;
     frameIndex += 1;
+    const stopped = interrupted('FLAC', budget);
+    if (stopped !== null) return stopped;
     if (block.channels !== stream.channels || data.length !== stream.channels) {
       return refuse('undecodable', `FLAC: frame ${frameIndex} carries ${block.channels} channels, the stream ${stream.channels}`);
     }
@@ -86,8 +115,11 @@ export async function decodeFlac(bytes: Uint8Array, budget: DecodeBudget, sink: 
     const status = flac.init_decoder_stream(
       decoder,
       (wanted) => {
+        // Metadata blocks are read without a frame callback: the budget is checked here too.
+        refusal ??= interrupted('FLAC', budget) ?? undefined;
+        if (refusal !== undefined) return { buffer: new Uint8Array(0), readDataLength: 0, error: true };
         const end = Math.min(bytes.length, read + Math.min(wanted, READ_BYTES));
-        const buffer = bytes.subarray(read, end);
+        const buffer = withoutTotalSamples(bytes.subarray(read, end), read);
         read = end;
         return { buffer, readDataLength: buffer.length, error: false };
       },
@@ -116,8 +148,8 @@ export async function decodeFlac(bytes: Uint8Array, budget: DecodeBudget, sink: 
     flac.FLAC__stream_decoder_delete(decoder);
   }
   const stream = info as FlacStreamInfo;
-  if (stream.total_samples !== 0 && stream.total_samples !== frames) {
-    return refuse('undecodable', `FLAC: ${frames} samples decoded, the stream declares ${stream.total_samples}`);
+  if (declared !== 0 && declared !== frames) {
+    return refuse('undecodable', `FLAC: ${frames} samples decoded, the stream declares ${declared}`);
   }
   if (checkSignature && md5.digest('hex') !== stream.md5sum) {
     return refuse('undecodable', 'FLAC: the decoded samples do not match the MD5 signature of the stream');

@@ -42,9 +42,20 @@ export interface PcmSink {
 /** A sink that keeps nothing (a probe: what the stream is and how long). */
 export const DISCARD: PcmSink = { start: () => {}, block: () => {} };
 
-/** What a decode may cost: its longest duration, in seconds (per channel, at the stream's rate). */
+/**
+ * What a decode may cost: its longest duration, in seconds (per channel, at the stream's rate),
+ * and, checked between blocks while it runs, a wall-clock deadline and a stop flag.
+ */
 export interface DecodeBudget {
   maxSeconds: number;
+  /**
+   * Epoch milliseconds by which the decode must have ended (`timed_out` past it). The prober
+   * (./audio-prober.ts) sets it when a thread starts the decode, and ends a thread that goes on
+   * well past it.
+   */
+  deadline?: number;
+  /** Set to non-zero (element 0) by the caller to stop the decode (`cancelled`): the thread is told through shared memory. */
+  stop?: Int32Array;
 }
 
 /** What a whole stream decoded to. */
@@ -59,9 +70,13 @@ export interface AudioSummary extends PcmFormat {
  *   the stream's header included);
  * - `too_long`: longer than the budget (`seconds`: how much decoded before it stopped, or what
  *   the header declared), decoding stopped there;
- * - `exhausted`: the decode thread ran out of its memory limit (./audio-prober.ts).
+ * - `exhausted`: the decode thread ran out of its memory limit (./audio-prober.ts);
+ * - `timed_out`: the decode went past its budget's `deadline`;
+ * - `cancelled`: the caller stopped it (`stop`, or its AbortSignal: the client left);
+ * - `busy`: the prober's queue (or the caller's share of it) is full; nothing was decoded.
  */
-export type AudioDecodeErrorCode = 'not_audio' | 'unsupported' | 'undecodable' | 'too_long' | 'exhausted';
+export type AudioDecodeErrorCode =
+  'not_audio' | 'unsupported' | 'undecodable' | 'too_long' | 'exhausted' | 'timed_out' | 'cancelled' | 'busy';
 
 export interface AudioDecodeError {
   code: AudioDecodeErrorCode;
@@ -95,6 +110,19 @@ export function tooLong(
     message: `${what}: longer than ${budget.maxSeconds} s (${how === 'declared' ? `it declares ${rounded} s` : `decoding stopped after ${rounded} s`})`,
     seconds,
   });
+}
+
+/**
+ * Null while the decode may go on, else why it stops: its caller set `stop`, or it went past its
+ * `deadline`. Every decoder calls it between blocks (and while it reads), so a decode stops
+ * within one block of either.
+ */
+export function interrupted(what: string, budget: DecodeBudget): { ok: false; error: AudioDecodeError } | null {
+  if (budget.stop !== undefined && Atomics.load(budget.stop, 0) !== 0) return refuse('cancelled', `${what}: the decode was cancelled`);
+  if (budget.deadline !== undefined && Date.now() > budget.deadline) {
+    return refuse('timed_out', `${what}: decoding took longer than its time budget`);
+  }
+  return null;
 }
 
 /** Null when `rate` and `channels` are taken, else why not (`unsupported`). */

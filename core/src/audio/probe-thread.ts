@@ -43,3 +43,6 @@ parentPort?.on('message', (request: DecodeRequest) => {
 parentPort?.on('messageerror', (error: Error) => {
   parentPort?.postMessage({ undeliverable: error.message } satisfies DecodeThreadMessage);
 });
+
+// Loaded: the prober sends requests from now on (its deadlines do not count this thread's start).
+parentPort?.postMessage({ ready: true } satisfies DecodeThreadMessage);

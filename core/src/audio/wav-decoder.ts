@@ -6,7 +6,7 @@
  * handed out `BLOCK_FRAMES` at a time.
  */
 import { ok } from '../result.ts';
-import { DISCARD, checkShape, frameBudget, refuse, tooLong } from './pcm-stream.ts';
+import { DISCARD, checkShape, frameBudget, interrupted, refuse, tooLong } from './pcm-stream.ts';
 import type { DecodeBudget, DecodeResult, PcmSink } from './pcm-stream.ts';
 
 const WAVE_FORMAT_PCM = 1;
@@ -78,6 +78,8 @@ function wavSamples(bytes: Uint8Array, start: number, size: number, fmt: WavForm
   const float32 = new Float32Array(scratch, 0, Math.floor(scratch.byteLength / 4));
   const stride = fmt.channels;
   for (let first = 0; first < frames; first += BLOCK_FRAMES) {
+    const stopped = interrupted('WAV', budget);
+    if (stopped !== null) return stopped;
     const count = Math.min(BLOCK_FRAMES, frames - first);
     const from = start + first * fmt.blockAlign;
     scratchBytes.set(bytes.subarray(from, from + count * fmt.blockAlign));

@@ -81,8 +81,9 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
   const store = createObjectStore(objectStoreOptionsFromEnv(config));
   const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
   const pool = new EncoderPool(config.ENCODER_THREADS);
-  // An edit of an upload decodes it in a bounded thread (core/src/audio/audio-prober.ts).
-  const uploadDecoder = createAudioProber();
+  // An edit of an upload decodes it in a bounded thread (core/src/audio/audio-prober.ts), under the
+  // oracle's budgets (its wall-clock deadline included); one decode per job this worker runs.
+  const uploadDecoder = createAudioProber({ perAccount: config.WORKER_CONCURRENCY, maxWaiting: config.WORKER_CONCURRENCY });
   const metrics = createWorkerMetrics({
     device: model.value.device,
     model: model.value.name,

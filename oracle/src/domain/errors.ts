@@ -54,6 +54,9 @@ export const ERROR_CODES = [
   'UPLOAD_004',
   'UPLOAD_005',
   'UPLOAD_006',
+  // An upload whose decode went past its wall-clock budget (core/src/audio/audio-prober.ts): the
+  // server spent that time, so the hourly charge stands (422, not a refunded 400).
+  'UPLOAD_007',
   // The library (oracle/src/domain/library.ts): a minted song cannot be renamed or deleted
   // (LIBRARY_001), the song is in the trash (LIBRARY_002), retention deleted a trashed song's
   // audio so it cannot be restored (LIBRARY_003), the song is still being made (LIBRARY_004).
@@ -63,6 +66,8 @@ export const ERROR_CODES = [
   'LIBRARY_004',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
+  // A body that arrives below its route's minimum rate (oracle/src/http/raw-body.ts): cut off.
+  'BODY_TOO_SLOW',
   'AUTH_ERROR',
   'FORBIDDEN',
   'NOT_FOUND',
@@ -103,12 +108,14 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   UPLOAD_004: 400,
   UPLOAD_005: 409,
   UPLOAD_006: 429,
+  UPLOAD_007: 422,
   LIBRARY_001: 409,
   LIBRARY_002: 409,
   LIBRARY_003: 410,
   LIBRARY_004: 409,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
+  BODY_TOO_SLOW: 408,
   AUTH_ERROR: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -140,10 +147,11 @@ export interface EarlierSong {
 }
 
 /**
- * Refusals whose hourly charge is given back although they are no bad input (a 409): an upload
- * refused for containing another account's song did nothing for the caller (issue 44).
+ * Refusals whose hourly charge is given back although they are no bad input (a 409, a 429): an
+ * upload refused for containing another account's song did nothing for the caller (issue 44), nor
+ * did one refused because this process already holds all the uploads it takes (issue 49).
  */
-export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005']);
+export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005', 'UPLOAD_006']);
 
 /** Daily tier counter rejection: its 429 body is fixed by the spec. */
 export interface DailyLimitError extends AppError {

@@ -11,7 +11,9 @@
  *    UPLOAD_002 (400) a taken format whose audio does not decode (a FLAC frame that contradicts
  *    its STREAMINFO included) or that exhausts the decode thread; GEN_004 (400) longer than the
  *    caller's tier allows a song to be (decoding stops there: a stream is never decoded whole to
- *    learn that it is too long);
+ *    learn that it is too long); UPLOAD_007 (422) longer to decode than the decode's wall-clock
+ *    budget (the charge stands: the server spent that time); UPLOAD_006 (429) the decoders'
+ *    queue, or the caller's share of it, is full (core/src/audio/audio-prober.ts);
  * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`;
  * 5. UPLOAD_005 (409): the audio contains a song signed for another account (its Chromaprint
  *    fingerprint, made in the decode's pass, holds a registered song of another account: the
@@ -29,6 +31,7 @@
 import { randomUUID } from 'node:crypto';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts';
+import { DEFAULT_DECODE_SECONDS } from '../../../core/src/audio/audio-prober.ts';
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { AudioDecodeError, UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import type { Tier } from '../../../core/src/generation-queue.ts';
@@ -39,6 +42,7 @@ import { checkTierDuration } from './generation.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
+import { UPLOAD_IN_FLIGHT_RETRY_SECONDS } from './uploads-in-flight.ts';
 import type { SessionUser } from './request-charge.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
@@ -93,6 +97,21 @@ function decodeRefusal(error: AudioDecodeError, tier: Tier): AppError {
         details: `${error.message}; ${refused?.details ?? ''}`,
       };
     }
+    case 'timed_out':
+      return appError('UPLOAD_007', 'The audio took too long to decode', {
+        details: `${error.message} (${DEFAULT_DECODE_SECONDS} s of decoding per upload); the time was spent, so the request counts against your hourly limit`,
+        fields: { decode_seconds: DEFAULT_DECODE_SECONDS },
+      });
+    case 'busy':
+      return appError('UPLOAD_006', 'Too many uploads are being decoded', {
+        details: `${error.message}; retry once one has been answered`,
+        retryAfter: UPLOAD_IN_FLIGHT_RETRY_SECONDS,
+      });
+    case 'cancelled':
+      return appError('SERVICE_UNAVAILABLE', 'The decode was cancelled', {
+        details: error.message,
+        retryAfter: UPLOAD_IN_FLIGHT_RETRY_SECONDS,
+      });
     case 'undecodable':
     case 'exhausted':
       return appError('UPLOAD_002', 'The audio does not decode', { details: `${error.message}; ${TAKEN}` });
@@ -105,12 +124,16 @@ function decodeRefusal(error: AudioDecodeError, tier: Tier): AppError {
 /** Rounds seconds to the millisecond, as the API answers them. */
 const millis = (seconds: number): number => Math.round(seconds * 1000) / 1000;
 
-/** Checks, stores and records one upload of `user`'s. */
+/**
+ * Checks, stores and records one upload of `user`'s. `signal` aborted (the client left) cancels
+ * the decode, queued or running, and nothing is stored after it.
+ */
 export async function takeUpload(
   deps: UploadDeps,
   user: SessionUser,
   bytes: Uint8Array,
   rightsConfirmed: boolean,
+  signal?: AbortSignal,
 ): Promise<Result<UploadView>> {
   if (!rightsConfirmed) {
     return fail(
@@ -125,8 +148,9 @@ export async function takeUpload(
       appError('UPLOAD_003', 'The body is empty', { details: 'send the audio file itself as the body', fields: { duration: 0 } }),
     );
   }
-  const probed = await deps.prober.probe(bytes, { maxSeconds: TIER_LIMITS[user.tier].maxDurationSeconds });
+  const probed = await deps.prober.probe(bytes, { maxSeconds: TIER_LIMITS[user.tier].maxDurationSeconds }, { account: user.id, signal });
   if (!probed.result.ok) return fail(decodeRefusal(probed.result.error, user.tier));
+  if (signal?.aborted === true) return fail(decodeRefusal({ code: 'cancelled', message: 'the client left' }, user.tier));
   // The bytes went to the decode thread and came back with their hash.
   const file = probed.bytes;
   const audio = probed.result.value;

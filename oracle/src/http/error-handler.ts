@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isResourceExhausted } from '../../../core/src/resource-exhausted.ts';
 import { DATABASE_RETRY_SECONDS, STORAGE_FULL_RETRY_SECONDS, appError, isDatabaseUnavailable } from '../domain/errors.ts';
+import { BodyTooSlowError } from './raw-body.ts';
 import { sendError } from './error-response.ts';
 
 interface BodyParserError {
@@ -31,6 +32,18 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) {
       next(error);
+      return;
+    }
+    if (error instanceof BodyTooSlowError) {
+      const perSecond = Math.round(error.rate.bytesPerSecond / 1024);
+      sendError(
+        req,
+        res,
+        appError('BODY_TOO_SLOW', 'The request body arrived too slowly', {
+          details: `${error.message}: a body must arrive at ${perSecond} KiB/s or more after its first ${error.rate.graceSeconds} s; the connection is closed`,
+          fields: { min_bytes_per_second: error.rate.bytesPerSecond, grace_seconds: error.rate.graceSeconds },
+        }),
+      );
       return;
     }
     if (isBodyParserError(error)) {

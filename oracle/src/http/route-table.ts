@@ -78,7 +78,7 @@ import {
 } from './routes/coins.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
-import { uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
+import { UPLOAD_BODY_RATE, uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
 import {
   deleteUploadDocs,
   deleteUploadHandler,
@@ -200,7 +200,7 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     operationId: 'uploadAudio',
     charge: { by: 'session', category: 'general' },
     beforeBody: (deps) => deps.uploads && uploadBeforeBody(deps.uploads.inFlight),
-    body: { limit: MAX_UPLOAD_BYTES, raw: true },
+    body: { limit: MAX_UPLOAD_BYTES, raw: true, minRate: UPLOAD_BODY_RATE },
     input: uploadInput,
     handle: (deps) => deps.uploads && uploadHandler({ db: deps.db, ...deps.uploads }),
     docs: uploadDocs,

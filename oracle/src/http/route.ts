@@ -18,6 +18,8 @@ import type { ChargedLookup, SessionUser } from '../domain/request-charge.ts';
 import type { SessionClaims } from '../domain/session-token.ts';
 import type { AdmissionCharge } from '../domain/generation.ts';
 import { bearerClaims } from './auth.ts';
+import { readRawBody } from './raw-body.ts';
+import type { BodyRate } from './raw-body.ts';
 import { chargeFor } from './charging.ts';
 import type { ChargeRule } from './charging.ts';
 import type { AppDeps } from './deps.ts';
@@ -35,6 +37,8 @@ export interface BodyRule {
   /** Bytes, or a size such as '64kb'. */
   limit: string | number;
   raw?: boolean;
+  /** A raw body's least rate (./raw-body.ts); none: Node's request timeout only. */
+  minRate?: BodyRate;
 }
 
 /** What an entry adds to /openapi.json besides its method, path, operationId and security. */
@@ -122,8 +126,12 @@ const noInput = (): Result<undefined, AppError> => ({ ok: true, value: undefined
  */
 function bodyReader(body: BodyRule | undefined): (req: Request, res: Response) => Promise<void> {
   if (body === undefined) return async () => {};
-  const parse =
-    body.raw === true ? express.raw({ type: () => true, limit: body.limit, inflate: false }) : express.json({ limit: body.limit });
+  if (body.raw === true) {
+    if (typeof body.limit !== 'number') throw new Error('a raw body limit is a number of bytes');
+    const rule = { limit: body.limit, minRate: body.minRate };
+    return (req, res) => readRawBody(req, res, rule);
+  }
+  const parse = express.json({ limit: body.limit });
   return (req, res) =>
     new Promise((resolve, reject) => {
       void parse(req, res, (error?: unknown) =>

@@ -13,7 +13,8 @@
  *   `uniquelocal`: those peers and entries are proxies;
  * - `false` (or `off`, `0`): nobody; `req.ip` is the peer's address.
  * `true` is refused: it trusts every hop, so any client names its own address (and bucket) by
- * sending X-Forwarded-For; give the hop count or the proxies' addresses instead.
+ * sending X-Forwarded-For; give the hop count or the proxies' addresses instead. So is a range of
+ * every address (`0.0.0.0/0`, `::/0`), which means the same.
  */
 import { isIP } from 'node:net';
 import { fail, ok } from '../../../core/src/result.ts';
@@ -25,6 +26,7 @@ export type TrustProxy = false | number | readonly string[];
 export const DEFAULT_TRUST_PROXY = 'loopback';
 
 const NAMED = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const NARROWER = 'give the number of proxies in front of the oracle (e.g. 1) or their addresses (e.g. 10.0.0.0/8)';
 const MAX_HOPS = 32;
 
 function checkEntry(entry: string): string | null {
@@ -34,7 +36,10 @@ function checkEntry(entry: string): string | null {
   if (family === 0 || rest.length > 0) return `"${entry}" is not an IP address, a CIDR range or one of ${[...NAMED].join(', ')}`;
   if (prefix === undefined) return null;
   const bits = family === 4 ? 32 : 128;
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return `"${entry}": the prefix length must be 0 to ${bits}`;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return `"${entry}": the prefix length must be 1 to ${bits}`;
+  // A /0 range is every address: it trusts every hop, as `true` does (and Express's proxy-addr
+  // throws on it at start rather than at validation).
+  if (Number(prefix) === 0) return `"${entry}" is every address, which trusts every hop as true does; ${NARROWER}`;
   return null;
 }
 
@@ -45,7 +50,7 @@ export function parseTrustProxy(value: string): Result<TrustProxy, DomainError<'
   if (trimmed === 'false' || trimmed === 'off' || trimmed === '0') return ok(false);
   if (trimmed === 'true') {
     return invalid(
-      'true trusts every hop, so any client picks its own address (and rate-limit bucket) through X-Forwarded-For; give the number of proxies in front of the oracle (e.g. 1) or their addresses (e.g. 10.0.0.0/8)',
+      `true trusts every hop, so any client picks its own address (and rate-limit bucket) through X-Forwarded-For; ${NARROWER}`,
     );
   }
   if (/^\d+$/.test(trimmed)) {

@@ -64,8 +64,11 @@ export interface UploadAudioParameters {
 /**
  * Uploads a WAV, FLAC or MP3 of the signed-in user's own (POST /api/uploads) so that `editSong`
  * can extend, repaint or remix it. Refusals reject with `SongmintApiError`: UPLOAD_001 not a
- * supported audio file, UPLOAD_002 it does not decode, UPLOAD_003 empty or shorter than 1 s,
- * GEN_004 longer than the tier allows, PAYLOAD_TOO_LARGE above the byte limit.
+ * supported audio file (a free-format MP3 included), UPLOAD_002 it does not decode, UPLOAD_003
+ * empty or shorter than 1 s, GEN_004 longer than the tier allows, UPLOAD_006 too many uploads in
+ * flight (retry after `retryAfter`), UPLOAD_007 it took longer than the decode budget (charged),
+ * BODY_TOO_SLOW the body fell behind the minimum rate, PAYLOAD_TOO_LARGE above the byte limit.
+ * Aborting `signal` closes the connection, which cancels the upload's decode on the server.
  */
 export async function uploadAudio(api: SongmintApi, bytes: Uint8Array, parameters: UploadAudioParameters): Promise<Upload> {
   requireSession(api);

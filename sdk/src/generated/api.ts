@@ -252,7 +252,7 @@ export interface paths {
         put?: never;
         /**
          * Upload audio of your own to edit (extension of the spec)
-         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most 2 of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
+         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). The body must arrive at 100 KiB/s or faster after its first 5 s (408 BODY_TOO_SLOW, connection closed, not charged). It is decoded on arrival, in turn with other accounts' uploads, and decoding stops as soon as it passes your tier's maximum or 10 s of decoding (422 UPLOAD_007: the hourly charge stands); a free-format MP3 is refused at once (415 UPLOAD_001). At most 2 of your uploads are taken at once (the operator may change it); closing the connection before the answer cancels the upload's decode and keeps its hourly charge; what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
          */
         post: operations["uploadAudio"];
         delete?: never;
@@ -990,7 +990,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "UPLOAD_007" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "BODY_TOO_SLOW" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -3329,6 +3329,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
+            /** @description BODY_TOO_SLOW: the body fell behind 100 KiB/s after its first 5 s; the connection is closed and nothing is charged. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
             /** @description UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. */
             409: {
                 headers: {
@@ -3347,7 +3356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated). */
+            /** @description UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, a free-format MP3 frame, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3356,7 +3365,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_006: too many of your uploads, or of this server's, in flight (refused before the body is read, not charged; see Retry-After); RATE_002: hourly limit. */
+            /** @description UPLOAD_007: decoding it took longer than 10 s (the decode is stopped there); the time was spent, so the hourly charge stands. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description UPLOAD_006: too many of your uploads in flight (refused before the body is read), or of this server's or its decode queue's (refused once the body is here); never charged; see Retry-After. RATE_002: hourly limit. */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -17,7 +17,14 @@ import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../../oracle/s
 import type { JobStreamLimits } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-signature.ts';
 import { createApp } from '../../../oracle/src/http/app.ts';
-import type { AppDeps, MetadataServices, MintServices, PreviewServices, TradingServices } from '../../../oracle/src/http/deps.ts';
+import type {
+  AppDeps,
+  MetadataServices,
+  MintServices,
+  PreviewServices,
+  TradingServices,
+  UploadServices,
+} from '../../../oracle/src/http/deps.ts';
 import type { Route } from '../../../oracle/src/http/route.ts';
 import { API_ROUTES } from '../../../oracle/src/http/route-table.ts';
 import { createMetrics } from '../../../oracle/src/http/metrics.ts';
@@ -68,7 +75,13 @@ export interface TestApp {
 export interface TestAppOptions {
   queueCapacity?: number;
   /** The services of the routes beyond the core ones (storage, minting, trading, previews), built from the core deps. */
-  services?: (deps: AppDeps) => { metadata?: MetadataServices; mint?: MintServices; trading?: TradingServices; previews?: PreviewServices };
+  services?: (deps: AppDeps) => {
+    metadata?: MetadataServices;
+    mint?: MintServices;
+    trading?: TradingServices;
+    previews?: PreviewServices;
+    uploads?: UploadServices;
+  };
   /** Routes a test adds to the table (a probe). */
   extraRoutes?: ReadonlyArray<Route>;
   now?: () => Date;

@@ -2,26 +2,39 @@
  * POST /api/uploads (docs/api.md "Upload audio"; the rules are oracle/src/domain/uploads.ts): the
  * caller's own audio, the file itself as the body, kept privately so that an edit can start from
  * it (`edit.source_upload_id`). Charged to the general hourly category; every refusal (400, 413,
- * 415) gives the charge back and stores nothing. Before the body is read (`uploadBeforeBody`): a
- * body with a `Content-Encoding` is refused (415 UPLOAD_001: an upload is the file as it is, and a
- * compressed body would be a bomb to inflate), and so is one upload more than the caller or this
- * process may have in flight (429 UPLOAD_006); neither is charged.
+ * 415, a 429 UPLOAD_006 after the body) gives the charge back and stores nothing; an upload whose
+ * decode ran past its time budget (422 UPLOAD_007), or whose client left before the answer, keeps
+ * it. Before the body is read (`uploadBeforeBody`): a body with a `Content-Encoding` is refused
+ * (415 UPLOAD_001: an upload is the file as it is, and a compressed body would be a bomb to
+ * inflate), and so is one upload more than the caller may have in flight (429 UPLOAD_006); neither
+ * is charged. The body must arrive at `UPLOAD_BODY_RATE` or faster (408 BODY_TOO_SLOW, uncharged),
+ * and only once it is all here does the upload take one of the process's slots.
  */
 import type { Request } from 'express';
 import { z } from 'zod';
 import { MAX_UPLOAD_CHANNELS, UPLOAD_FORMATS } from '../../../../core/src/audio/uploaded-audio.ts';
 import { MAX_UPLOAD_BYTES, MIN_UPLOAD_SECONDS, UPLOAD_RETENTION_DAYS } from '../../../../core/src/uploads.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from '../../domain/uploads-in-flight.ts';
+import { DEFAULT_DECODE_SECONDS } from '../../../../core/src/audio/audio-prober.ts';
 import { ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import { appError } from '../../domain/errors.ts';
 import { RIGHTS_STATEMENT, takeUpload } from '../../domain/uploads.ts';
 import type { UploadDeps } from '../../domain/uploads.ts';
-import type { UploadsInFlight } from '../../domain/uploads-in-flight.ts';
+import type { UploadSlot, UploadsInFlight } from '../../domain/uploads-in-flight.ts';
 import { sendError } from '../error-response.ts';
 import type { BeforeBody, RouteDocs, SignedInCall } from '../route.ts';
+import type { BodyRate } from '../raw-body.ts';
 import { rateLimitHeaders } from '../core-docs.ts';
 import { variantAErrorSchema } from '../schemas.ts';
+
+/**
+ * The least rate an upload's body arrives at (../raw-body.ts): 100 KiB/s after the first 5 s,
+ * so a whole 100 MiB body has about 17 minutes (a slow home link of 1 Mbit/s is 122 KiB/s) and a
+ * body that stalls is cut off within seconds of falling behind. A slow body holds only its
+ * sender's own upload slots meanwhile, never one of the process's.
+ */
+export const UPLOAD_BODY_RATE: Readonly<BodyRate> = { bytesPerSecond: 100 * 1024, graceSeconds: 5 };
 
 /** The header by which the uploader confirms `RIGHTS_STATEMENT`. */
 export const RIGHTS_HEADER = 'Songmint-Rights-Confirmed';
@@ -64,7 +77,16 @@ function contentCodings(req: Request): string[] {
     .filter((coding) => coding !== '' && coding !== 'identity');
 }
 
-/** Refuses an encoded body and takes the upload's slot in flight (given back when the answer closes). */
+/** Where the route keeps the upload's slot between `uploadBeforeBody` and the handler. */
+interface UploadLocals {
+  uploadSlot?: UploadSlot;
+}
+
+/**
+ * Refuses an encoded body and takes the caller's slot for the upload: given back when the answer
+ * has closed and the work it admitted has ended; the client closing before its answer cancels
+ * that work (its decode, queued or running).
+ */
 export function uploadBeforeBody(inFlight: UploadsInFlight): BeforeBody {
   return ({ req, res, claims }) => {
     const codings = contentCodings(req);
@@ -75,15 +97,29 @@ export function uploadBeforeBody(inFlight: UploadsInFlight): BeforeBody {
     }
     const slot = inFlight.take(claims.userId);
     if (!slot.ok) return slot.error;
-    res.once('close', slot.value);
+    (res.locals as UploadLocals).uploadSlot = slot.value;
+    res.once('close', () => slot.value.close(res.writableFinished));
     return null;
   };
 }
 
-/** POST /api/uploads. */
+/**
+ * POST /api/uploads. The body is here: the upload takes one of the process's slots (UPLOAD_006,
+ * given back, when all are held) and holds it until its decode and store have ended. A client
+ * that left is not answered and its hourly charge stands: its decode was cancelled, but receiving
+ * and starting it cost the server, and a loop of aborted uploads meets the hourly limit.
+ */
 export function uploadHandler(deps: UploadDeps): (call: SignedInCall<UploadInput, never>) => Promise<void> {
   return async ({ req, res, user, input }) => {
-    const taken = await takeUpload(deps, user, input.bytes, input.rightsConfirmed);
+    const slot = (res.locals as UploadLocals).uploadSlot;
+    if (slot === undefined) throw new Error('POST /api/uploads: no slot was taken before its body');
+    const admitted = slot.admit();
+    if (!admitted.ok) {
+      sendError(req, res, admitted.error);
+      return;
+    }
+    const taken = await slot.hold(takeUpload(deps, user, input.bytes, input.rightsConfirmed, slot.signal));
+    if (slot.signal.aborted) return;
     if (!taken.ok) {
       sendError(req, res, taken.error);
       return;
@@ -99,7 +135,7 @@ const audio = { schema: z.string().meta({ format: 'binary' }) };
 export const uploadDocs: RouteDocs = {
   tags: ['generation'],
   summary: 'Upload audio of your own to edit (extension of the spec)',
-  description: `The file itself is the body, as it is (no \`Content-Encoding\`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to ${MAX_UPLOAD_CHANNELS} channels, at most ${MAX_UPLOAD_BYTES} bytes, at least ${MIN_UPLOAD_SECONDS} s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most ${DEFAULT_UPLOADS_IN_FLIGHT.perUser} of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for ${UPLOAD_RETENTION_DAYS} days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its \`upload_id\` as \`edit.source_upload_id\` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header \`${RIGHTS_HEADER}: true\` confirms, and the upload records, this statement: "${RIGHTS_STATEMENT}" Charged to the general hourly limit; a refusal is given back and stores nothing.`,
+  description: `The file itself is the body, as it is (no \`Content-Encoding\`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to ${MAX_UPLOAD_CHANNELS} channels, at most ${MAX_UPLOAD_BYTES} bytes, at least ${MIN_UPLOAD_SECONDS} s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). The body must arrive at ${UPLOAD_BODY_RATE.bytesPerSecond / 1024} KiB/s or faster after its first ${UPLOAD_BODY_RATE.graceSeconds} s (408 BODY_TOO_SLOW, connection closed, not charged). It is decoded on arrival, in turn with other accounts' uploads, and decoding stops as soon as it passes your tier's maximum or ${DEFAULT_DECODE_SECONDS} s of decoding (422 UPLOAD_007: the hourly charge stands); a free-format MP3 is refused at once (415 UPLOAD_001). At most ${DEFAULT_UPLOADS_IN_FLIGHT.perUser} of your uploads are taken at once (the operator may change it); closing the connection before the answer cancels the upload's decode and keeps its hourly charge; what is taken is kept privately, exactly as uploaded, for ${UPLOAD_RETENTION_DAYS} days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its \`upload_id\` as \`edit.source_upload_id\` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header \`${RIGHTS_HEADER}: true\` confirms, and the upload records, this statement: "${RIGHTS_STATEMENT}" Charged to the general hourly limit; a refusal is given back and stores nothing.`,
   request: {
     headers: z.object({
       [RIGHTS_HEADER]: z.literal('true').meta({ description: 'Confirms the rights statement above (required).' }),
@@ -118,12 +154,18 @@ export const uploadDocs: RouteDocs = {
     409: error(
       'UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back.',
     ),
+    408: error(
+      `BODY_TOO_SLOW: the body fell behind ${UPLOAD_BODY_RATE.bytesPerSecond / 1024} KiB/s after its first ${UPLOAD_BODY_RATE.graceSeconds} s; the connection is closed and nothing is charged.`,
+    ),
     413: error(`The file is larger than ${MAX_UPLOAD_BYTES} bytes (PAYLOAD_TOO_LARGE).`),
     415: error(
-      'UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated).',
+      'UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, a free-format MP3 frame, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated).',
+    ),
+    422: error(
+      `UPLOAD_007: decoding it took longer than ${DEFAULT_DECODE_SECONDS} s (the decode is stopped there); the time was spent, so the hourly charge stands.`,
     ),
     429: error(
-      "UPLOAD_006: too many of your uploads, or of this server's, in flight (refused before the body is read, not charged; see Retry-After); RATE_002: hourly limit.",
+      "UPLOAD_006: too many of your uploads in flight (refused before the body is read), or of this server's or its decode queue's (refused once the body is here); never charged; see Retry-After. RATE_002: hourly limit.",
     ),
     503: error('Object storage or database unavailable (SERVICE_UNAVAILABLE).'),
   },
