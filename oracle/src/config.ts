@@ -16,6 +16,7 @@ import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './http/trust-proxy.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from './domain/uploads-in-flight.ts';
+import { FARCASTER_QUICK_AUTH_ORIGIN } from './domain/farcaster.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -105,7 +106,10 @@ export const envSchema = z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .default('false')
       .transform((value) => value === 'true'),
+    /** OP Mainnet's JSON-RPC: Farcaster's IdRegistry and KeyRegistry for fid claims and Sign In With Farcaster. */
     FARCASTER_RPC_URL: httpUrl.optional(),
+    /** The issuer of Mini App Quick Auth tokens (its key set at /.well-known/jwks.json). */
+    FARCASTER_QUICK_AUTH_ORIGIN: httpUrl.default(FARCASTER_QUICK_AUTH_ORIGIN),
     /** Who may name the client in X-Forwarded-For: a hop count, addresses/CIDRs, or false (./http/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()

@@ -31,7 +31,7 @@ import { apiOrigin, loadConfig, webhookSettings } from './config.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
-import { createFarcasterFidVerifier } from './domain/farcaster.ts';
+import { createFarcasterFidVerifier, createFarcasterSignInVerifier, createQuickAuthVerifier } from './domain/farcaster.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-events-hub.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
@@ -197,7 +197,13 @@ async function startWithSigner(
     queueCapacity: config.QUEUE_CAPACITY,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
-    ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
+    ...(config.FARCASTER_RPC_URL === undefined
+      ? {}
+      : {
+          fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL),
+          farcasterSignIn: createFarcasterSignInVerifier(config.FARCASTER_RPC_URL),
+        }),
+    quickAuth: createQuickAuthVerifier(config.FARCASTER_QUICK_AUTH_ORIGIN),
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     jobEvents,
     now: () => new Date(),
