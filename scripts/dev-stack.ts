@@ -36,6 +36,7 @@ import { ensureDevelopmentIdentity } from '../inference/src/audio/development-id
 import { connectionOf, FetchEnv, preparePresetModel, progressBar } from '../inference/src/model/acestep/fetch.ts';
 import { resolvePreset } from '../inference/src/model/acestep/hub-presets.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
+import { EMBED_COVER_MAX_BYTES, formatEthShort } from './embed-card.ts';
 import type { CreatorCard, SongCard } from './dev-app.ts';
 
 /** Written under DATA_DIR while the stack runs. */
@@ -242,6 +243,22 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
         if (response.ok) return (await response.json()) as SongCard;
         if (response.status !== 404) throw new Error(`GET /v1/public/songs/${songId}: HTTP ${response.status}`);
         return (await mintedOnChain(songId)) ? { title: null, description: null, image: null, audio: null } : null;
+      },
+      // Embed pictures: covers from this stack's IPFS gateway (ipfs:// only: no fetch of outside
+      // URLs for a visitor), at most the API's cover limit.
+      coverBytes: async (uri) => {
+        if (api.url === undefined || !uri.startsWith('ipfs://')) return null;
+        const response = await fetch(`${api.url}/ipfs/${uri.slice('ipfs://'.length)}`, { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok) return null;
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        return bytes.byteLength <= EMBED_COVER_MAX_BYTES ? bytes : null;
+      },
+      coinValue: async (songId) => {
+        if (api.url === undefined) return null;
+        const response = await fetch(`${api.url}/v1/public/coins/${songId}`, { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok) return null;
+        const coin = (await response.json()) as { market_cap: { eth: string } | null };
+        return coin.market_cap === null ? null : `Market cap ${formatEthShort(BigInt(coin.market_cap.eth))} ETH`;
       },
       creatorCard: async (address) => {
         if (api.url === undefined) return null;
