@@ -63,6 +63,14 @@ export default defineConfig({
       hardfork: 'isthmus',
       ...(baseRpcUrl ? { forking: { url: baseRpcUrl, blockNumber: BASE_FORK_BLOCK } } : {}),
     },
+    // OP Mainnet as the Farcaster sign-in tests see it: chain 10 with test doubles of Farcaster's
+    // IdRegistry and KeyRegistry placed at their addresses (test/support/local-optimism.ts), since
+    // this machine cannot reach OP Mainnet. Production reads the real registries (FARCASTER_RPC_URL).
+    optimism: {
+      type: 'edr-simulated',
+      chainType: 'op',
+      chainId: 10,
+    },
     // Real Base mainnet, for `hardhat ignition deploy --network baseMainnet`.
     baseMainnet: {
       type: 'http',

@@ -10,7 +10,10 @@ import { readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { renderEmbedCard } from './embed-card.ts';
+import type { EmbedCard } from './embed-card.ts';
+import { miniAppEmbedTags } from './miniapp-embed.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const APP_DIST = join(ROOT, 'app', 'dist');
@@ -89,6 +92,10 @@ export interface DevAppOptions {
   songCard?: (songId: bigint) => Promise<SongCard | null>;
   /** The creator behind /app/creator/<address>, for its tags; null or a rejection: the plain page. */
   creatorCard?: (address: string) => Promise<CreatorCard | null>;
+  /** The bytes of a cover (`ipfs://…` or http(s)) for the embed pictures; null when it cannot be had. */
+  coverBytes?: (uri: string) => Promise<Uint8Array | null>;
+  /** The coin's value line for a song's embed picture ("Market cap 1.25 ETH"); null before launch. */
+  coinValue?: (songId: bigint) => Promise<string | null>;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -133,6 +140,7 @@ export function songHeadTags(card: SongCard, pageUrl: string, origin: string): s
   return [
     `<title>${escapeHtml(title)} · Songmint</title>`,
     ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`),
+    ...miniAppEmbedTags({ imageUrl: `${pageUrl}/embed.png`, buttonTitle: 'Listen on Songmint', url: pageUrl, appName: 'Songmint' }),
   ].join('\n  ');
 }
 
@@ -162,6 +170,7 @@ export function creatorHeadTags(card: CreatorCard, pageUrl: string, origin: stri
   return [
     `<title>${escapeHtml(title)}</title>`,
     ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`),
+    ...miniAppEmbedTags({ imageUrl: `${pageUrl}/embed.png`, buttonTitle: 'Open on Songmint', url: pageUrl, appName: 'Songmint' }),
   ].join('\n  ');
 }
 
@@ -193,6 +202,42 @@ async function creatorPage(req: Request, address: string, options: DevAppOptions
   return page.replace('<title>Songmint</title>', () => creatorHeadTags(card, `${origin}${req.baseUrl}${req.path}`, origin));
 }
 
+const coverOf = async (uri: string | null, options: DevAppOptions) =>
+  uri === null ? null : ((await options.coverBytes?.(uri).catch(() => null)) ?? null);
+
+/** A song's embed picture; null when there is no such song. */
+async function songEmbedCard(songId: bigint, options: DevAppOptions): Promise<EmbedCard | null> {
+  const card = await options.songCard?.(songId).catch(() => undefined);
+  if (card === null) return null;
+  const [cover, value] = await Promise.all([
+    coverOf(card?.image ?? null, options),
+    options.coinValue?.(songId).catch(() => null) ?? Promise.resolve(null),
+  ]);
+  return { title: card?.title ?? `Song #${songId}`, subtitle: null, value, cover };
+}
+
+/** A creator's embed picture: their newest cover, their songs and coins. */
+async function creatorEmbedCard(address: string, options: DevAppOptions): Promise<EmbedCard | null> {
+  const card = await options.creatorCard?.(address).catch(() => null);
+  if (card === undefined || card === null) return null;
+  return {
+    title: shortAddress(card.address),
+    subtitle: `${card.songs} ${card.songs === 1 ? 'song' : 'songs'}, ${card.coins} ${card.coins === 1 ? 'coin' : 'coins'}`,
+    value: null,
+    cover: await coverOf(card.image, options),
+  };
+}
+
+function sendEmbedCard(res: Response, card: EmbedCard | null): void {
+  if (card === null) {
+    res.status(404).type('text/plain').send('no such page');
+    return;
+  }
+  // Clients cache the picture; a price moves, so not for long.
+  res.setHeader('Cache-Control', 'public, max-age=300');
+  res.type('png').send(renderEmbedCard(card));
+}
+
 /**
  * Serves app/dist, its config.json and its routes (/discover, /uploads, /portfolio, /song/<tokenId> and
  * /creator/<address> with their card tags; a 404 page for a song that does not exist and for any
@@ -216,6 +261,15 @@ export function devAppRouter(config: DevAppConfig, options: DevAppOptions = {}):
       res.status(missing ? 404 : 200).setHeader('Cache-Control', 'no-cache');
       res.type('html').send(html);
     }, next);
+  });
+  // The 3:2 pictures of the pages' fc:miniapp embeds (./embed-card.ts).
+  router.get(/^\/song\/[1-9][0-9]{0,76}\/embed\.png$/, (req, res, next) => {
+    const songId = BigInt(req.path.slice('/song/'.length, -'/embed.png'.length));
+    songEmbedCard(songId, options).then((card) => sendEmbedCard(res, card), next);
+  });
+  router.get(/^\/creator\/0x[0-9a-fA-F]{40}\/embed\.png$/, (req, res, next) => {
+    const address = req.path.slice('/creator/'.length, -'/embed.png'.length);
+    creatorEmbedCard(address, options).then((card) => sendEmbedCard(res, card), next);
   });
   router.get(/^\/creator\/0x[0-9a-fA-F]{40}$/, (req, res, next) => {
     creatorPage(req, req.path.slice('/creator/'.length), options).then((html) => {

@@ -8,8 +8,9 @@
  */
 import { getAddress } from 'viem';
 import type { Queryable } from '../core/src/db/database.ts';
-import { findCoins, songsOfCreator } from '../oracle/src/domain/coins.ts';
-import { PROFILE_SONGS_LIMIT } from '../oracle/src/http/routes/coins.ts';
+import { findCoin, findCoins, songsOfCreator } from '../oracle/src/domain/coins.ts';
+import { PROFILE_SONGS_LIMIT, marketCapWei } from '../oracle/src/http/routes/coins.ts';
+import { formatEthShort } from './embed-card.ts';
 import { fieldsOf, findPublicSong, songRows } from '../oracle/src/http/routes/public-songs.ts';
 import type { CreatorCard, DevAppOptions, SongCard } from './dev-app.ts';
 
@@ -20,7 +21,10 @@ export interface DatabaseCardsOptions {
 }
 
 /** `songCard` and `creatorCard` for `devAppRouter`, read from `db`. */
-export function databaseCards(db: Queryable, options: DatabaseCardsOptions = {}): Required<DevAppOptions> {
+export function databaseCards(
+  db: Queryable,
+  options: DatabaseCardsOptions = {},
+): Required<Pick<DevAppOptions, 'songCard' | 'creatorCard' | 'coinValue'>> {
   const now = options.now ?? (() => new Date());
   return {
     async songCard(songId) {
@@ -29,6 +33,12 @@ export function databaseCards(db: Queryable, options: DatabaseCardsOptions = {})
         return { title: song.title, description: song.description, image: song.image, audio: song.audio } satisfies SongCard;
       const minted = (await options.mintedOnChain?.(songId)) ?? false;
       return minted ? { title: null, description: null, image: null, audio: null } : null;
+    },
+    // The embed picture's value line: the market cap the coin page shows.
+    async coinValue(songId) {
+      const coin = await findCoin(db, { songId, now: now() });
+      const cap = coin === null ? null : marketCapWei(coin);
+      return cap === null ? null : `Market cap ${formatEthShort(cap)} ETH`;
     },
     async creatorCard(address) {
       const creator = address.toLowerCase();

@@ -38,6 +38,7 @@ import { resolvePreset } from '../inference/src/model/acestep/hub-presets.ts';
 import { devAppRouter, ensureAppBuilt } from './dev-app.ts';
 import { databaseCards } from './dev-cards.ts';
 import { closeDatabase, createDatabase } from '../core/src/db/database.ts';
+import { EMBED_COVER_MAX_BYTES } from './embed-card.ts';
 
 /** Written under DATA_DIR while the stack runs. */
 const DEV_STACK_STATE_FILE = 'dev-stack.json';
@@ -236,12 +237,26 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   };
   if (config.DATABASE_URL === undefined) fail(['DATABASE_URL is not set']);
   const cardsDb = createDatabase(config.DATABASE_URL, { max: 2 });
+  // The app router is made before the oracle that serves it starts; its gateway is known after.
+  let oracleUrl: string | undefined;
   stops.push(() => closeDatabase(cardsDb));
   const app = devAppRouter(
     { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
-    databaseCards(cardsDb, { mintedOnChain }),
+    {
+      ...databaseCards(cardsDb, { mintedOnChain }),
+      // Embed pictures: covers from this stack's IPFS gateway (no charge; ipfs:// only, so no fetch
+      // of outside URLs for a visitor), at most the API's cover limit.
+      coverBytes: async (uri) => {
+        if (oracleUrl === undefined || !uri.startsWith('ipfs://')) return null;
+        const response = await fetch(`${oracleUrl}/ipfs/${uri.slice('ipfs://'.length)}`, { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok) return null;
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        return bytes.byteLength <= EMBED_COVER_MAX_BYTES ? bytes : null;
+      },
+    },
   );
   const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });
+  oracleUrl = oracle.url;
   stops.push(() => oracle.stop());
 
   let stopping = false;

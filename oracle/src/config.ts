@@ -16,6 +16,8 @@ import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './http/trust-proxy.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from './domain/uploads-in-flight.ts';
+import { FARCASTER_QUICK_AUTH_ORIGIN } from './domain/farcaster.ts';
+import { buildMiniAppManifest } from './http/miniapp-manifest.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -105,7 +107,20 @@ export const envSchema = z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .default('false')
       .transform((value) => value === 'true'),
+    /** OP Mainnet's JSON-RPC: Farcaster's IdRegistry and KeyRegistry for fid claims and Sign In With Farcaster. */
     FARCASTER_RPC_URL: httpUrl.optional(),
+    /** The issuer of Mini App Quick Auth tokens (its key set at /.well-known/jwks.json). */
+    FARCASTER_QUICK_AUTH_ORIGIN: httpUrl.default(FARCASTER_QUICK_AUTH_ORIGIN),
+    // Songmint as a Farcaster Mini App (./http/miniapp-manifest.ts): /.well-known/farcaster.json is
+    // served once the operator's signed account association is set.
+    /** `{header, payload, signature}` from Farcaster's manifest tool, signed for SIWE_DOMAIN. */
+    FARCASTER_ACCOUNT_ASSOCIATION: z.string().min(1).optional(),
+    MINIAPP_NAME: z.string().min(1).max(32).default('Songmint'),
+    MINIAPP_ICON_URL: httpUrl.optional(),
+    MINIAPP_HOME_URL: httpUrl.optional(),
+    MINIAPP_SPLASH_IMAGE_URL: httpUrl.optional(),
+    MINIAPP_SPLASH_BACKGROUND_COLOR: z.string().optional(),
+    MINIAPP_DESCRIPTION: z.string().max(170).optional(),
     /** Who may name the client in X-Forwarded-For: a hop count, addresses/CIDRs, or false (./http/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()
@@ -198,6 +213,18 @@ export const envSchema = z
     if (env.SONG_VAULT_ADDRESS !== undefined && env.CHAIN_RPC_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SONG_VAULT_ADDRESS'], message: 'SONG_VAULT_ADDRESS needs CHAIN_RPC_URL' });
     }
+    if (env.FARCASTER_ACCOUNT_ASSOCIATION !== undefined) {
+      const manifest = miniAppManifestOf(env);
+      if (manifest === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['MINIAPP_HOME_URL'],
+          message: 'FARCASTER_ACCOUNT_ASSOCIATION needs MINIAPP_ICON_URL and MINIAPP_HOME_URL',
+        });
+      } else if (!manifest.ok) {
+        ctx.addIssue({ code: 'custom', path: ['FARCASTER_ACCOUNT_ASSOCIATION'], message: manifest.error.message });
+      }
+    }
     if (env.ETH_USD_FEED_ADDRESS !== undefined && env.SONG_VAULT_ADDRESS === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -214,6 +241,41 @@ export type ConfigResult = EnvResult<OracleEnv>;
 /** The API's own origin from HOST and PORT (an IPv6 host in brackets): `http://127.0.0.1:3000` by default. */
 export function apiOrigin(config: Pick<OracleEnv, 'HOST' | 'PORT'>): string {
   return `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+}
+
+/**
+ * The Mini App manifest the environment describes: undefined without an account association or
+ * without the icon and home URLs; otherwise built and checked for the domain users sign in to.
+ */
+export function miniAppManifestOf(
+  config: Pick<
+    OracleEnv,
+    | 'FARCASTER_ACCOUNT_ASSOCIATION'
+    | 'MINIAPP_NAME'
+    | 'MINIAPP_ICON_URL'
+    | 'MINIAPP_HOME_URL'
+    | 'MINIAPP_SPLASH_IMAGE_URL'
+    | 'MINIAPP_SPLASH_BACKGROUND_COLOR'
+    | 'MINIAPP_DESCRIPTION'
+    | 'SIWE_DOMAIN'
+    | 'HOST'
+    | 'PORT'
+  >,
+): ReturnType<typeof buildMiniAppManifest> | undefined {
+  const association = config.FARCASTER_ACCOUNT_ASSOCIATION;
+  if (association === undefined || config.MINIAPP_ICON_URL === undefined || config.MINIAPP_HOME_URL === undefined) return undefined;
+  return buildMiniAppManifest(
+    {
+      accountAssociation: association,
+      name: config.MINIAPP_NAME,
+      iconUrl: config.MINIAPP_ICON_URL,
+      homeUrl: config.MINIAPP_HOME_URL,
+      ...(config.MINIAPP_SPLASH_IMAGE_URL === undefined ? {} : { splashImageUrl: config.MINIAPP_SPLASH_IMAGE_URL }),
+      ...(config.MINIAPP_SPLASH_BACKGROUND_COLOR === undefined ? {} : { splashBackgroundColor: config.MINIAPP_SPLASH_BACKGROUND_COLOR }),
+      ...(config.MINIAPP_DESCRIPTION === undefined ? {} : { description: config.MINIAPP_DESCRIPTION }),
+    },
+    config.SIWE_DOMAIN ?? new URL(apiOrigin(config)).host,
+  );
 }
 
 /** The webhook delivery settings the environment chose. */

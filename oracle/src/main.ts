@@ -27,11 +27,12 @@ import { createPoolIndexer, poolCursorName } from './chain/pool-indexer.ts';
 import { createCoinChainReads } from './chain/coin-reads.ts';
 import { createEthUsdReader } from './chain/eth-usd-feed.ts';
 import type { PoolIndexer } from './chain/pool-indexer.ts';
-import { apiOrigin, loadConfig, webhookSettings } from './config.ts';
+import { apiOrigin, loadConfig, miniAppManifestOf, webhookSettings } from './config.ts';
+import { miniAppManifestRouter } from './http/miniapp-manifest.ts';
 import type { OracleEnv } from './config.ts';
 import { devJwtSecret, devSignerKey } from './dev-secrets.ts';
 import { isDatabaseUnavailable } from './domain/errors.ts';
-import { createFarcasterFidVerifier } from './domain/farcaster.ts';
+import { createFarcasterFidVerifier, createFarcasterSignInVerifier, createQuickAuthVerifier } from './domain/farcaster.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from './domain/job-events-hub.ts';
 import { pruneRateLimitCounters } from './domain/request-charge.ts';
 import { pruneIdempotencyKeys } from './domain/idempotency.ts';
@@ -197,7 +198,13 @@ async function startWithSigner(
     queueCapacity: config.QUEUE_CAPACITY,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
-    ...(config.FARCASTER_RPC_URL === undefined ? {} : { fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL) }),
+    ...(config.FARCASTER_RPC_URL === undefined
+      ? {}
+      : {
+          fidVerifier: createFarcasterFidVerifier(config.FARCASTER_RPC_URL),
+          farcasterSignIn: createFarcasterSignInVerifier(config.FARCASTER_RPC_URL),
+        }),
+    quickAuth: createQuickAuthVerifier(config.FARCASTER_QUICK_AUTH_ORIGIN),
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     jobEvents,
     now: () => new Date(),
@@ -257,7 +264,12 @@ async function startWithSigner(
     inFlight: createUploadsInFlight({ perUser: config.UPLOADS_IN_FLIGHT_PER_USER, perProcess: config.UPLOADS_IN_FLIGHT }),
     outsideCheck: outsideLookup(config, logger),
   };
-  deps.publicRouters = [{ path: '/ipfs', router: gatewayRouter({ ipfs }) }, ...(options.publicRouters ?? [])];
+  const miniAppManifest = miniAppManifestOf(config);
+  deps.publicRouters = [
+    { path: '/ipfs', router: gatewayRouter({ ipfs }) },
+    ...(miniAppManifest?.ok === true ? [{ path: '/.well-known', router: miniAppManifestRouter(miniAppManifest.value) }] : []),
+    ...(options.publicRouters ?? []),
+  ];
 
   // Node's default server timeouts (headersTimeout, requestTimeout) bound receiving a request, not
   // sending the answer, so they do not cut a long job event stream; `server.timeout` stays 0.

@@ -101,21 +101,29 @@ function originOf(uri: string): string | null {
   }
 }
 
-function refused(details: string): { ok: false; error: AppError } {
+export function refused(details: string): { ok: false; error: AppError } {
   return fail(appError('AUTH_ERROR', 'Sign-in refused', { details }));
 }
 
+/** A wallet's EIP-4361 message whose fields and signature checked out; its nonce not yet consumed. */
+export interface CheckedWalletMessage {
+  wallet: string;
+  nonce: string;
+}
+
 /**
- * EIP-4361 sign-in: the message must name our domain, URI origin and chain, be within its
- * validity window, be signed by its address (an EOA, or a smart-contract wallet through ERC-1271
- * or ERC-6492 when a chain is configured), and carry an unused unexpired nonce (consumed here,
- * once, after the signature, so a refused or unverifiable signature leaves it usable). The
- * wallet's user is created on first sign-in. A Farcaster fid is linked only when the
- * IdRegistry says the wallet owns it; without a verifier the claim is ignored.
+ * Checks an EIP-4361 message and its signature: it must name our domain, URI origin and chain, be
+ * within its validity window, and be signed by its address (an EOA, or a smart-contract wallet
+ * through ERC-1271 or ERC-6492 when a chain is configured). The nonce is left for the caller to
+ * consume once everything else has checked out, so a refused or unverifiable request leaves it
+ * usable.
  */
-export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Result<SignedIn>> {
-  const now = deps.now();
-  const message = parseSiweMessage(input.message);
+export async function checkWalletMessage(
+  deps: Pick<SignInDeps, 'siwe' | 'walletSignatures' | 'now'>,
+  text: string,
+  signature: Hex,
+): Promise<Result<CheckedWalletMessage>> {
+  const message = parseSiweMessage(text);
   if (message.address === undefined || message.domain === undefined || message.uri === undefined || message.nonce === undefined) {
     return refused('not an EIP-4361 message (address, domain, uri and nonce are required)');
   }
@@ -123,22 +131,41 @@ export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Resu
   const expectedOrigin = originOf(deps.siwe.uri);
   if (expectedOrigin === null || originOf(message.uri) !== expectedOrigin) return refused(`message uri must be on ${deps.siwe.uri}`);
   if (message.chainId !== SIWE_CHAIN_ID) return refused(`message chain id must be ${SIWE_CHAIN_ID}`);
-  if (!validateSiweMessage({ message, time: now })) return refused('message is malformed, expired or not yet valid');
+  if (!validateSiweMessage({ message, time: deps.now() })) return refused('message is malformed, expired or not yet valid');
   const verifier = deps.walletSignatures ?? EOA_ONLY;
-  const check = await verifier.verify({ address: message.address, message: input.message, signature: input.signature });
+  const check = await verifier.verify({ address: message.address, message: text, signature });
   if (!check.valid) return signatureRefused(check, verifier.smartWallets);
-  const consumed = await deps.db.oneOrNone(
-    'UPDATE auth_nonces SET consumed_at = now() WHERE nonce = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING nonce',
-    [message.nonce],
-  );
-  if (consumed === null) return refused('unknown, expired or already used nonce; request a new one from GET /api/auth/nonce');
+  return ok({ wallet: getAddress(message.address).toLowerCase(), nonce: message.nonce });
+}
 
-  const wallet = getAddress(message.address).toLowerCase();
+/** Consumes a nonce issued by `issueNonce`: false when it is unknown, expired or used already. */
+export async function consumeNonce(db: Database, nonce: string): Promise<boolean> {
+  const consumed = await db.oneOrNone(
+    'UPDATE auth_nonces SET consumed_at = now() WHERE nonce = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING nonce',
+    [nonce],
+  );
+  return consumed !== null;
+}
+
+export const NONCE_REFUSED = 'unknown, expired or already used nonce; request a new one from GET /api/auth/nonce';
+
+/**
+ * EIP-4361 sign-in (`checkWalletMessage`), then the nonce is consumed, once. The wallet's user is
+ * created on first sign-in. A Farcaster fid is linked only when the IdRegistry says the wallet
+ * owns it; without a verifier the claim is ignored.
+ */
+export async function signIn(deps: SignInDeps, input: SignInInput): Promise<Result<SignedIn>> {
+  const now = deps.now();
+  const checked = await checkWalletMessage(deps, input.message, input.signature);
+  if (!checked.ok) return checked;
+  if (!(await consumeNonce(deps.db, checked.value.nonce))) return refused(NONCE_REFUSED);
+
+  const wallet = checked.value.wallet;
   let user = await upsertUserByWallet(deps.db, wallet);
   if (input.socialFid !== undefined && deps.fidVerifier !== undefined) {
     let registered: bigint;
     try {
-      registered = await deps.fidVerifier(getAddress(message.address));
+      registered = await deps.fidVerifier(getAddress(wallet));
     } catch {
       return fail(
         appError('SERVICE_UNAVAILABLE', 'Farcaster IdRegistry unreachable', {

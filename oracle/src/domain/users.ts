@@ -51,6 +51,12 @@ export async function findUserById(db: Database | DatabaseTask, id: string): Pro
   return row === null ? null : toUser(row);
 }
 
+/** The user a Farcaster fid is linked to (`social_fid` is unique), or null. */
+export async function findUserByFid(db: Database | DatabaseTask, fid: bigint): Promise<User | null> {
+  const row = await db.oneOrNone<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE social_fid = $1`, [fid.toString()]);
+  return row === null ? null : toUser(row);
+}
+
 /** Creates the user of `walletAddress` (lower-case hex) on first sign-in; returns it either way. */
 export async function upsertUserByWallet(db: Database | DatabaseTask, walletAddress: string): Promise<User> {
   const row = await db.one<UserRow>(

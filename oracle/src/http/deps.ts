@@ -16,7 +16,7 @@ import type { SignerStatus } from '../chain/signer-status.ts';
 import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
 import type { CoinChainReads } from '../chain/coin-reads.ts';
 import type { EthUsdReader } from '../chain/eth-usd-feed.ts';
-import type { FidVerifier } from '../domain/farcaster.ts';
+import type { FarcasterSignInVerifier, FidVerifier, QuickAuthVerifier } from '../domain/farcaster.ts';
 import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
@@ -96,6 +96,10 @@ export interface AppDeps {
   queueCapacity: number;
   /** Verifies a Farcaster fid claim on-chain; absent: claims are ignored. */
   fidVerifier?: FidVerifier;
+  /** Verifies Sign In With Farcaster messages against OP Mainnet (FARCASTER_RPC_URL); absent: the route is not mounted. */
+  farcasterSignIn?: FarcasterSignInVerifier;
+  /** Verifies Mini App Quick Auth tokens (FARCASTER_QUICK_AUTH_ORIGIN); absent: the route is not mounted. */
+  quickAuth?: QuickAuthVerifier;
   /** Checks sign-in signatures; with a chain client smart wallets (ERC-1271, ERC-6492) sign in too. Absent: EOAs only. */
   walletSignatures?: WalletSignatureVerifier;
   /** The services of the routes beyond the core ones; a route whose services are absent is not mounted (404). */

@@ -37,6 +37,14 @@ import { DEFAULT_BODY_LIMIT, bearerRoute, publicRoute } from './route.ts';
 import type { Route } from './route.ts';
 import { signInInput, signInNonceHandler, signInVerifyHandler } from './routes/auth.ts';
 import {
+  farcasterSignInDocs,
+  farcasterSignInHandler,
+  farcasterSignInInput,
+  quickAuthSignInDocs,
+  quickAuthSignInHandler,
+  quickAuthSignInInput,
+} from './routes/farcaster-auth.ts';
+import {
   cancelJobHandler,
   createJob,
   generateInput,
@@ -179,6 +187,26 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     input: signInInput,
     handle: signInVerifyHandler,
     docs: signInVerifyDocs,
+  }),
+  publicRoute({
+    method: 'post',
+    path: '/api/auth/farcaster',
+    operationId: 'signInWithFarcaster',
+    charge: { by: 'ip', category: 'general' },
+    body: json,
+    input: farcasterSignInInput,
+    handle: farcasterSignInHandler,
+    docs: farcasterSignInDocs,
+  }),
+  publicRoute({
+    method: 'post',
+    path: '/api/auth/quick-auth',
+    operationId: 'signInWithQuickAuth',
+    charge: { by: 'ip', category: 'general' },
+    body: json,
+    input: quickAuthSignInInput,
+    handle: quickAuthSignInHandler,
+    docs: quickAuthSignInDocs,
   }),
 
   // Songs: the daily tier counter, then the hourly limit, in the admission transaction that writes the job.

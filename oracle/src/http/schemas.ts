@@ -459,6 +459,35 @@ export const verifyRequestSchema = z
   })
   .meta({ id: 'AuthVerifyRequest' });
 
+const walletProofSchema = z
+  .strictObject({
+    message: z.string().min(1).max(4096).meta({ description: 'EIP-4361 message of the wallet, for this domain and chain 8453.' }),
+    signature: hexSchema.max(16_384).meta({ description: "The wallet's EIP-191 signature of `message` (EOA or smart wallet)." }),
+  })
+  .meta({ id: 'WalletProof', description: 'Proof that the user holds the wallet the session acts for.' });
+
+export const farcasterSignInRequestSchema = z
+  .strictObject({
+    message: z.string().min(1).max(4096).meta({
+      description:
+        'Sign In With Farcaster (FIP-11) message: EIP-4361 for this domain, chain 10, statement "Farcaster Auth", one `farcaster://fid/<fid>` resource and a nonce from GET /api/auth/nonce.',
+    }),
+    signature: hexSchema.max(16_384).meta({ description: "The fid's custody address's or auth address's signature of `message`." }),
+    wallet: walletProofSchema
+      .optional()
+      .meta({ description: 'The wallet to act for, with the same nonce; absent: the address that signed the Farcaster message.' }),
+  })
+  .meta({ id: 'FarcasterSignInRequest' });
+
+export const quickAuthSignInRequestSchema = z
+  .strictObject({
+    token: z.string().min(1).max(8192).meta({ description: "A Farcaster Mini App's Quick Auth JWT issued for this domain." }),
+    wallet: walletProofSchema
+      .optional()
+      .meta({ description: 'Needed the first time a fid signs in: the wallet its account acts for (a nonce from GET /api/auth/nonce).' }),
+  })
+  .meta({ id: 'QuickAuthSignInRequest' });
+
 export const sessionTokenSchema = z
   .strictObject({
     token: z.string(),

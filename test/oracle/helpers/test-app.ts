@@ -12,7 +12,7 @@ import type { Tier } from '../../../core/src/generation-queue.ts';
 import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
-import type { FidVerifier } from '../../../oracle/src/domain/farcaster.ts';
+import type { FarcasterSignInVerifier, FidVerifier, QuickAuthVerifier } from '../../../oracle/src/domain/farcaster.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { JobStreamLimits } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-signature.ts';
@@ -87,6 +87,10 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Stands in for the Farcaster IdRegistry on Optimism, which this machine cannot reach. */
   fidVerifier?: FidVerifier;
+  /** Sign In With Farcaster over a local OP chain (test/support/local-optimism.ts); absent: the route is not mounted. */
+  farcasterSignIn?: FarcasterSignInVerifier;
+  /** Quick Auth against a local issuer's key set; absent: the route is not mounted. */
+  quickAuth?: QuickAuthVerifier;
   /** Sign-in signature checks (a chain-backed one for smart wallets); EOAs only when absent. */
   walletSignatures?: WalletSignatureVerifier;
   /** Job event stream limits (short heartbeats and lifetimes in tests). */
@@ -116,6 +120,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     jobEvents,
     now: options.now ?? (() => new Date()),
     ...(options.fidVerifier === undefined ? {} : { fidVerifier: options.fidVerifier }),
+    ...(options.farcasterSignIn === undefined ? {} : { farcasterSignIn: options.farcasterSignIn }),
+    ...(options.quickAuth === undefined ? {} : { quickAuth: options.quickAuth }),
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
   };

@@ -1,9 +1,10 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Hex } from 'viem';
 import type { z } from 'zod';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import { SIWE_CHAIN_ID, issueNonce, signIn } from '../../domain/sign-in.ts';
+import type { SignedIn } from '../../domain/sign-in.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import type { PublicCall } from '../route.ts';
@@ -47,12 +48,16 @@ export function signInVerifyHandler(deps: AppDeps): (call: PublicCall<SignInInpu
       sendError(req, res, result.error);
       return;
     }
-    const { token, user } = result.value;
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({
-      token: token.token,
-      expires_at: token.expiresAt.toISOString(),
-      user: { id: user.id, wallet_address: user.walletAddress, tier: user.tier, social_fid: user.socialFid },
-    } satisfies z.infer<typeof sessionTokenSchema>);
+    sendSession(res, result.value);
   };
+}
+
+/** The session answer of every sign-in route. */
+export function sendSession(res: Response, { token, user }: SignedIn): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.json({
+    token: token.token,
+    expires_at: token.expiresAt.toISOString(),
+    user: { id: user.id, wallet_address: user.walletAddress, tier: user.tier, social_fid: user.socialFid },
+  } satisfies z.infer<typeof sessionTokenSchema>);
 }

@@ -293,7 +293,8 @@ function earningsOf(row: CoinRow, shareBps: number | null): { credited: bigint; 
 const symbolOf = (songId: string) => `SONG${songId}`;
 const pricePerMillion = (row: Pick<CoinRow, 'sqrt_price_x96'>) =>
   row.sqrt_price_x96 === null ? null : decimalEth(weiPerMillionTokens(BigInt(row.sqrt_price_x96)));
-const marketCapWei = (row: Pick<CoinRow, 'sqrt_price_x96' | 'supply'>) =>
+/** Price times supply, wei; null before the launch price is indexed. */
+export const marketCapWei = (row: Pick<CoinRow, 'sqrt_price_x96' | 'supply'>) =>
   row.sqrt_price_x96 === null ? null : tokensValueWei(BigInt(row.supply), BigInt(row.sqrt_price_x96));
 
 /** GET /v1/public/coins/{songId}. */
