@@ -46,12 +46,14 @@ API_ERROR_CODES: Final[tuple[str, ...]] = (
     "UPLOAD_004",
     "UPLOAD_005",
     "UPLOAD_006",
+    "UPLOAD_007",
     "LIBRARY_001",
     "LIBRARY_002",
     "LIBRARY_003",
     "LIBRARY_004",
     "VALIDATION_ERROR",
     "PAYLOAD_TOO_LARGE",
+    "BODY_TOO_SLOW",
     "AUTH_ERROR",
     "FORBIDDEN",
     "NOT_FOUND",
@@ -422,7 +424,7 @@ class EditRequestVariantB(TypedDict):
 
 # The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status
 # alone.
-ErrorCode: TypeAlias = 'Literal["GEN_001", "GEN_002", "GEN_003", "GEN_004", "GEN_005", "SIGN_001", "SIGN_002", "SIGN_003", "SIGN_004", "SIGN_005", "SIGN_006", "SIGN_007", "RATE_001", "RATE_002", "IDEM_001", "IDEM_002", "PREVIEW_EXPIRED", "EDIT_001", "EDIT_002", "EDIT_003", "EDIT_004", "EDIT_005", "UPLOAD_001", "UPLOAD_002", "UPLOAD_003", "UPLOAD_004", "UPLOAD_005", "UPLOAD_006", "LIBRARY_001", "LIBRARY_002", "LIBRARY_003", "LIBRARY_004", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "AUTH_ERROR", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"]'
+ErrorCode: TypeAlias = 'Literal["GEN_001", "GEN_002", "GEN_003", "GEN_004", "GEN_005", "SIGN_001", "SIGN_002", "SIGN_003", "SIGN_004", "SIGN_005", "SIGN_006", "SIGN_007", "RATE_001", "RATE_002", "IDEM_001", "IDEM_002", "PREVIEW_EXPIRED", "EDIT_001", "EDIT_002", "EDIT_003", "EDIT_004", "EDIT_005", "UPLOAD_001", "UPLOAD_002", "UPLOAD_003", "UPLOAD_004", "UPLOAD_005", "UPLOAD_006", "UPLOAD_007", "LIBRARY_001", "LIBRARY_002", "LIBRARY_003", "LIBRARY_004", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "BODY_TOO_SLOW", "AUTH_ERROR", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"]'
 
 
 class ErrorVariantAError(TypedDict):
@@ -442,6 +444,27 @@ class ErrorVariantC(TypedDict):
     error: ErrorCode
     message: str
     details: dict[str, JsonValue]
+
+
+class FarcasterSignInRequestWallet(TypedDict):
+    """The wallet to act for, with the same nonce; absent: the address that signed the Farcaster
+    message."""
+
+    # EIP-4361 message of the wallet, for this domain and chain 8453.
+    message: str
+    # The wallet's EIP-191 signature of `message` (EOA or smart wallet).
+    signature: str
+
+
+class FarcasterSignInRequest(TypedDict):
+    # Sign In With Farcaster (FIP-11) message: EIP-4361 for this domain, chain 10, statement
+    # "Farcaster Auth", one `farcaster://fid/<fid>` resource and a nonce from GET /api/auth/nonce.
+    message: str
+    # The fid's custody address's or auth address's signature of `message`.
+    signature: str
+    # The wallet to act for, with the same nonce; absent: the address that signed the Farcaster
+    # message.
+    wallet: NotRequired[FarcasterSignInRequestWallet]
 
 
 class GenerateAccepted(TypedDict):
@@ -1073,6 +1096,24 @@ class PublicSongs(TypedDict):
     songs: list[PublicLaunchedSong]
     # Pass as `cursor` for the next page; null on the last page.
     next_cursor: str | None
+
+
+class QuickAuthSignInRequestWallet(TypedDict):
+    """Needed the first time a fid signs in: the wallet its account acts for (a nonce from GET
+    /api/auth/nonce)."""
+
+    # EIP-4361 message of the wallet, for this domain and chain 8453.
+    message: str
+    # The wallet's EIP-191 signature of `message` (EOA or smart wallet).
+    signature: str
+
+
+class QuickAuthSignInRequest(TypedDict):
+    # A Farcaster Mini App's Quick Auth JWT issued for this domain.
+    token: str
+    # Needed the first time a fid signs in: the wallet its account acts for (a nonce from GET
+    # /api/auth/nonce).
+    wallet: NotRequired[QuickAuthSignInRequestWallet]
 
 
 class ReadinessChecksSigner(TypedDict):
@@ -1969,6 +2010,28 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
         body_content_types=("application/json",),
         result="json",
     ),
+    "signInWithFarcaster": Operation(
+        operation_id="signInWithFarcaster",
+        method="POST",
+        path="/api/auth/farcaster",
+        authenticated=False,
+        path_params=(),
+        query_params=(),
+        header_params=(),
+        body_content_types=("application/json",),
+        result="json",
+    ),
+    "signInWithQuickAuth": Operation(
+        operation_id="signInWithQuickAuth",
+        method="POST",
+        path="/api/auth/quick-auth",
+        authenticated=False,
+        path_params=(),
+        query_params=(),
+        header_params=(),
+        body_content_types=("application/json",),
+        result="json",
+    ),
     "streamJobEvents": Operation(
         operation_id="streamJobEvents",
         method="GET",
@@ -2008,9 +2071,10 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "EditOfVariantB": "056bae1b22ce82e9",
     "EditRequest": "8e5154f481dde333",
     "EditRequestVariantB": "5a762abe44462ffd",
-    "ErrorCode": "039bb3e4497b3732",
+    "ErrorCode": "42ceb96f196eeded",
     "ErrorVariantA": "6695763d7b872f31",
     "ErrorVariantC": "74c1b3e027705174",
+    "FarcasterSignInRequest": "bd1cf056259fd66b",
     "GenerateAccepted": "fc54a6c7f14e9ca8",
     "GenerateRequest": "45992152df71c656",
     "GenerateRequestVariantB": "bccb3d651f89120c",
@@ -2040,6 +2104,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "PublicLaunchedSong": "d61155027abb3e37",
     "PublicSong": "70b00a965073fe52",
     "PublicSongs": "89c04746c6e0c546",
+    "QuickAuthSignInRequest": "28531069363140b5",
     "Readiness": "317657b58e0cbbf9",
     "RenameJobRequest": "37e187983575f622",
     "SessionToken": "b0d0d9369964b605",
@@ -2096,8 +2161,10 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "restoreJob": "9125b89c70ed5aa2",
     "rotateWebhookSecret": "e44be334430e22fd",
     "signIn": "5c3fcb5d3ef3e0d8",
+    "signInWithFarcaster": "f2e6311a08d486e5",
+    "signInWithQuickAuth": "863ec13b7ca779d8",
     "streamJobEvents": "fa1f9164c44e16a1",
-    "uploadAudio": "b856866923f36345",
+    "uploadAudio": "89c299f8d56587be",
 }
 
 
@@ -2265,6 +2332,14 @@ class SyncOperations:
     def sign_in(self, body: AuthVerifyRequest) -> SessionToken:
         """POST /api/auth/verify: Exchange a signed EIP-4361 message for a session JWT"""
         return cast("SessionToken", self._call(OPERATIONS["signIn"], path={}, query={}, headers={}, json=body))
+
+    def sign_in_with_farcaster(self, body: FarcasterSignInRequest) -> SessionToken:
+        """POST /api/auth/farcaster: Sign In With Farcaster (FIP-11) for a session JWT"""
+        return cast("SessionToken", self._call(OPERATIONS["signInWithFarcaster"], path={}, query={}, headers={}, json=body))
+
+    def sign_in_with_quick_auth(self, body: QuickAuthSignInRequest) -> SessionToken:
+        """POST /api/auth/quick-auth: Exchange a Farcaster Mini App's Quick Auth token for a session JWT"""
+        return cast("SessionToken", self._call(OPERATIONS["signInWithQuickAuth"], path={}, query={}, headers={}, json=body))
 
     def stream_job_events(self, job_id: str, *, last_event_id: str | None = None) -> Iterator[ServerSentEvent]:
         """GET /api/generate/{job_id}/events: The job's progress as Server-Sent Events (owner only; extension of the spec)"""
@@ -2439,6 +2514,14 @@ class AsyncOperations:
     async def sign_in(self, body: AuthVerifyRequest) -> SessionToken:
         """POST /api/auth/verify: Exchange a signed EIP-4361 message for a session JWT"""
         return cast("SessionToken", await self._call(OPERATIONS["signIn"], path={}, query={}, headers={}, json=body))
+
+    async def sign_in_with_farcaster(self, body: FarcasterSignInRequest) -> SessionToken:
+        """POST /api/auth/farcaster: Sign In With Farcaster (FIP-11) for a session JWT"""
+        return cast("SessionToken", await self._call(OPERATIONS["signInWithFarcaster"], path={}, query={}, headers={}, json=body))
+
+    async def sign_in_with_quick_auth(self, body: QuickAuthSignInRequest) -> SessionToken:
+        """POST /api/auth/quick-auth: Exchange a Farcaster Mini App's Quick Auth token for a session JWT"""
+        return cast("SessionToken", await self._call(OPERATIONS["signInWithQuickAuth"], path={}, query={}, headers={}, json=body))
 
     def stream_job_events(self, job_id: str, *, last_event_id: str | None = None) -> AsyncIterator[ServerSentEvent]:
         """GET /api/generate/{job_id}/events: The job's progress as Server-Sent Events (owner only; extension of the spec)"""
