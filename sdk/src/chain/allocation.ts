@@ -47,7 +47,8 @@ export async function readAllocation(
   chain: Pick<SongmintChain, 'publicClient' | 'contracts'>,
   { songId }: { songId: bigint },
 ): Promise<HeldAllocation> {
-  const blockNumber = await chain.publicClient.getBlockNumber();
+  // Uncached: a read right after a claim must see it.
+  const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
   const [recipient, total, claimed, vested, cliffEnd, vestingEnd] = await chain.publicClient.readContract({
     address: chain.contracts.SongVault,
     abi: songVaultAbi,
