@@ -58,7 +58,7 @@ async function buyTx(s: Songmint, buyer: Songmint['creator'], key: PoolKeyTuple,
   return buyer.sendTransaction({ to: await s.swapRouter.getAddress(), data, value: amount, gasLimit: 3_000_000n });
 }
 
-function parsedVaultLogs(s: Songmint, receipt: TransactionReceipt | null, name: string) {
+function parsedVaultLogs(s: Songmint, receipt: TransactionReceipt | null | undefined, name: string) {
   return (receipt?.logs ?? [])
     .filter((log) => log.address === s.vault.target)
     .map((log) => s.vault.interface.parseLog(log))

@@ -52,6 +52,7 @@ interface SwapOutcome {
   receipt: TransactionReceipt;
   poolEth: bigint;
   fee: bigint;
+  burnt: bigint;
   traderEthChange: bigint;
   sender: string;
 }
