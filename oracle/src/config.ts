@@ -16,6 +16,7 @@ import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './http/trust-proxy.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from './domain/uploads-in-flight.ts';
+import { DEFAULT_MAX_OUTSIDE_SHARE } from './domain/signatures.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -105,6 +106,12 @@ export const envSchema = z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .default('false')
       .transform((value) => value === 'true'),
+    /**
+     * The largest share of a song that may be uploaded audio kept verbatim through its edits for a
+     * mint signature (SIGN_008 above it; core/src/outside-audio.ts): 0 signs only songs that keep
+     * none, 1 any song.
+     */
+    MINT_MAX_OUTSIDE_SHARE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).default(DEFAULT_MAX_OUTSIDE_SHARE),
     FARCASTER_RPC_URL: httpUrl.optional(),
     /** Who may name the client in X-Forwarded-For: a hop count, addresses/CIDRs, or false (./http/trust-proxy.ts). */
     TRUST_PROXY: z

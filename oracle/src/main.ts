@@ -218,6 +218,7 @@ async function startWithSigner(
     objectStore,
     signer,
     modelLicence,
+    maxOutsideShare: config.MINT_MAX_OUTSIDE_SHARE,
     chain,
     ...(chainClient === undefined || songNftAddress === undefined
       ? {}

@@ -113,6 +113,7 @@ export async function signForRequest(
     now: deps.now,
     ...(deps.signerStatus === undefined ? {} : { signerStatus: deps.signerStatus }),
     modelLicence: deps.modelLicence,
+    maxOutsideShare: deps.maxOutsideShare,
   };
   const signatureRequest = {
     userId: user.id,
