@@ -54,6 +54,19 @@ export function outsideSeconds(spans: readonly OutsideSpan[]): number {
   return spans.reduce((sum, [start, end]) => sum + (end - start), 0);
 }
 
+/** How a song states its outside audio (its metadata's generation record, its C2PA generation assertion). */
+export interface OutsideAudioRecord {
+  /** Seconds of the song that are uploaded audio kept verbatim (milliseconds rounded). */
+  seconds: number;
+  /** Where they are in the song. */
+  spans: readonly OutsideSpan[];
+}
+
+/** The record of `spans`. */
+export function outsideAudioRecord(spans: readonly OutsideSpan[]): OutsideAudioRecord {
+  return { seconds: Math.round(outsideSeconds(spans) * 1000) / 1000, spans: spans.map(([start, end]) => [start, end] as const) };
+}
+
 /** The share of a song of `duration` seconds that is outside audio (0 for an empty song). */
 export function outsideShare(spans: readonly OutsideSpan[], duration: number): number {
   return duration > 0 ? Math.min(1, outsideSeconds(spans) / duration) : 0;
