@@ -18,6 +18,7 @@ import type { TrustProxy } from './http/trust-proxy.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from './domain/uploads-in-flight.ts';
 import { FARCASTER_QUICK_AUTH_ORIGIN } from './domain/farcaster.ts';
 import { buildMiniAppManifest } from './http/miniapp-manifest.ts';
+import { DEFAULT_MAX_OUTSIDE_SHARE } from './domain/signatures.ts';
 
 /**
  * The oracle's whole configuration, read from the environment once at start. Every variable is
@@ -107,6 +108,12 @@ export const envSchema = z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .default('false')
       .transform((value) => value === 'true'),
+    /**
+     * The largest share of a song that may be uploaded audio kept verbatim through its edits for a
+     * mint signature (SIGN_008 above it; core/src/outside-audio.ts): 0 signs only songs that keep
+     * none, 1 any song.
+     */
+    MINT_MAX_OUTSIDE_SHARE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).default(DEFAULT_MAX_OUTSIDE_SHARE),
     /** OP Mainnet's JSON-RPC: Farcaster's IdRegistry and KeyRegistry for fid claims and Sign In With Farcaster. */
     FARCASTER_RPC_URL: httpUrl.optional(),
     /** The issuer of Mini App Quick Auth tokens (its key set at /.well-known/jwks.json). */

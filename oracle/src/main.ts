@@ -225,6 +225,7 @@ async function startWithSigner(
     objectStore,
     signer,
     modelLicence,
+    maxOutsideShare: config.MINT_MAX_OUTSIDE_SHARE,
     chain,
     ...(chainClient === undefined || songNftAddress === undefined
       ? {}

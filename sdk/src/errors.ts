@@ -61,7 +61,7 @@ export class SongmintApiError extends SongmintError {
   /** Seconds to wait before retrying, when the API says. */
   readonly retryAfter: number | undefined;
   readonly jobId: string | undefined;
-  /** SIGN_007, UPLOAD_005: the song signed for another account that the refused audio contains. */
+  /** SIGN_007, UPLOAD_005: the song made earlier for another account that the refused audio contains. */
   readonly earlierSong: EarlierSong | undefined;
 
   constructor(args: {

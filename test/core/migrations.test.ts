@@ -16,6 +16,8 @@ import type { EmbeddedPostgresServer } from '../../core/src/embedded-postgres.ts
 import { freePort } from '../../core/src/testing/free-port.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { fingerprintToBytes } from '../../core/src/fingerprint/encoding.ts';
+import { fingerprintTerms } from '../../core/src/fingerprint/terms.ts';
 
 const FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
@@ -110,5 +112,108 @@ describe('database migrations', () => {
       await migrate(server.url);
       assert.deepEqual(await recordedNames(server.url), upgraded);
     });
+  });
+});
+
+describe('migration 0022: ownership by creation (issue 50)', () => {
+  let temp: TempDir;
+  let server: EmbeddedPostgresServer;
+  before(async () => {
+    temp = await makeTempDir('migration-0022');
+    server = await startEmbeddedPostgres({ dir: join(temp.path, 'pg'), port: await freePort(), ephemeral: true });
+  });
+  after(async () => {
+    await server?.stop();
+    await temp?.remove();
+  });
+
+  it('registers completed songs as of their completion, dates signature-time registrations back to it, and marks edits of uploads with the seconds they keep', async () => {
+    // The database as the release before it left it: every migration before this one.
+    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_ownership_by_creation.sql'));
+    assert.ok(ownFile !== undefined);
+    const earlierDir = join(temp.path, 'earlier');
+    await mkdir(earlierDir);
+    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
+      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
+    await runner({ databaseUrl: server.url, dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const q = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows;
+      const [owner] = await q<{ id: string }>(
+        `INSERT INTO users (wallet_address, tier) VALUES ('0x${'11'.repeat(20)}', 'free') RETURNING id`,
+      );
+      const items = Uint32Array.from([0x12345678, 0x1234567f, 0xabcdef01, 0x0badf00d]);
+      const fingerprint = Buffer.from(fingerprintToBytes(items));
+      const job = async (completedAt: string, edit: { upload?: string; source?: string; parameters?: unknown } = {}) =>
+        (
+          await q<{ id: string }>(
+            `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, progress, completed_at, fingerprint,
+                                          edit_upload_id, edit_source_id, edit, audio_url, audio_hash)
+             VALUES ($1, '0x${'11'.repeat(20)}', 'p', 20, 'free', 'completed', 100, $2, $3, $4, $5, $6, 'https://cdn.test/a.mp3',
+                     '0x' || encode(sha256(gen_random_uuid()::text::bytea), 'hex')) RETURNING id`,
+            [
+              owner?.id,
+              completedAt,
+              fingerprint,
+              edit.upload ?? null,
+              edit.source ?? null,
+              edit.parameters === undefined ? null : JSON.stringify(edit.parameters),
+            ],
+          )
+        )[0]?.id ?? '';
+      const unsigned = await job('2026-01-01T00:00:00Z');
+      const signed = await job('2026-01-02T00:00:00Z');
+      await q(
+        `INSERT INTO fingerprint_registry (job_id, user_id, fingerprint, registered_at) VALUES ($1, $2, $3, '2026-02-01T00:00:00Z')`,
+        [signed, owner?.id, fingerprint],
+      );
+      const [upload] = await q<{ id: string }>(
+        `INSERT INTO uploads (user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement, rights_confirmed_at, expires_at)
+         VALUES ($1, 'uploads/x.wav', 'wav', 44, '0x${'ab'.repeat(32)}', 44100, 1, 10.4, 'v1', now(), now() + interval '1 day') RETURNING id`,
+        [owner?.id],
+      );
+      const extended = await job('2026-01-03T00:00:00Z', { upload: upload?.id, parameters: { task: 'extend' } });
+      const repainted = await job('2026-01-04T00:00:00Z', { source: extended, parameters: { task: 'repaint', start: 4, end: 6 } });
+      const remixed = await job('2026-01-05T00:00:00Z', { upload: upload?.id, parameters: { task: 'remix', strength: 0.5 } });
+      const ownEdit = await job('2026-01-06T00:00:00Z', { source: unsigned, parameters: { task: 'extend' } });
+
+      await migrate(server.url);
+      const registry = await q<{ job_id: string; made: boolean; terms: number[] }>(
+        `SELECT r.job_id, r.registered_at = j.completed_at AS made,
+                array(SELECT t.term FROM fingerprint_terms t WHERE t.registry_id = r.id ORDER BY t.term) AS terms
+           FROM fingerprint_registry r JOIN generation_jobs j ON j.id = r.job_id ORDER BY j.completed_at`,
+      );
+      const expectedTerms = Array.from(fingerprintTerms(items));
+      assert.deepEqual(
+        registry.map((row) => [row.job_id, row.made, row.terms]),
+        [unsigned, signed, extended, repainted, remixed, ownEdit].map((id) => [id, true, id === signed ? [] : expectedTerms]),
+        'every completed song registered as of its completion, with the terms the oracle computes (the signed one keeps its own rows)',
+      );
+      const outside = await q<{ id: string; outside_material: boolean; outside_spans: unknown }>(
+        'SELECT id, outside_material, outside_spans FROM generation_jobs ORDER BY completed_at',
+      );
+      assert.deepEqual(
+        outside.map((row) => [row.id, row.outside_material, row.outside_spans]),
+        [
+          [unsigned, false, []],
+          [signed, false, []],
+          [extended, true, [[0, 10]]],
+          [
+            repainted,
+            true,
+            [
+              [0, 4],
+              [6, 10],
+            ],
+          ],
+          [remixed, true, []],
+          [ownEdit, false, []],
+        ],
+      );
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -186,6 +186,8 @@ describe('content credentials: every published MP3 carries ID3 tags and a signed
       promptSha256: `0x${createHash('sha256').update(PROMPT).digest('hex')}`,
       // The sound's Chromaprint fingerprint, compact: the items the pipeline returned.
       fingerprint: fingerprintRecord(song.fingerprint),
+      // A song from the prompt alone keeps no uploaded audio (docs/fingerprints.md "Outside audio").
+      outsideAudio: { seconds: 0, spans: [] },
     });
     assert.ok(song.fingerprint.length > 10, `${song.fingerprint.length} items for 4 s`);
     assert.ok(!JSON.stringify(report).includes('lo-fi piano'), 'the prompt itself is not in the manifest');

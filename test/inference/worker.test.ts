@@ -115,6 +115,8 @@ describe('inference worker: queue, database, storage and model end to end', () =
       promptSha256: promptSha256('dark techno with lyrics about the city'),
       // The sound's Chromaprint fingerprint (issue 44): the items stored on the job's row, compact.
       fingerprint: fingerprintRecord(fingerprintFromBytes(fingerprint.fingerprint)),
+      // No uploaded audio in a song from the prompt alone (issue 50).
+      outsideAudio: { seconds: 0, spans: [] },
     });
 
     // The WAV and FLAC follow the completion: stored privately, then recorded in place of the

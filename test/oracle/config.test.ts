@@ -26,6 +26,26 @@ describe('configuration from the environment', () => {
     assert.match(typo.error.problems.join('\n'), /^ALLOW_NONCOMMERCIAL_MODEL_MINTING: must be true or false/m);
   });
 
+  it('MINT_MAX_OUTSIDE_SHARE: 0.5 by default, a number from 0 to 1, anything else named', () => {
+    const byDefault = loadConfig({});
+    assert.ok(byDefault.ok);
+    assert.equal(byDefault.value.MINT_MAX_OUTSIDE_SHARE, 0.5);
+    for (const [value, share] of [
+      ['0', 0],
+      ['0.25', 0.25],
+      ['1', 1],
+    ] as const) {
+      const set = loadConfig({ MINT_MAX_OUTSIDE_SHARE: value });
+      assert.ok(set.ok, value);
+      assert.equal(set.value.MINT_MAX_OUTSIDE_SHARE, share);
+    }
+    for (const value of ['1.5', '-0.1', 'half']) {
+      const bad = loadConfig({ MINT_MAX_OUTSIDE_SHARE: value });
+      assert.ok(!bad.ok, value);
+      assert.match(bad.error.problems.join('\n'), /^MINT_MAX_OUTSIDE_SHARE: /m);
+    }
+  });
+
   it('names every bad value with a clear message and hides secrets', () => {
     const result = loadConfig({
       PORT: 'eighty',

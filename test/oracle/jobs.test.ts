@@ -21,7 +21,7 @@ import {
   profileSchema,
 } from '../../oracle/src/http/schemas.ts';
 import { recordSongMinted } from '../../oracle/src/chain/watcher.ts';
-import { findExpiredAudio } from '../../core/src/jobs/job-state.ts';
+import { findExpiredAudio, markPurged } from '../../core/src/jobs/job-state.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
@@ -204,6 +204,7 @@ describe('job cancel, list and provenance (real worker)', () => {
       model: done.model,
       content_credentials: done.content_credentials,
       fingerprint: fingerprintRecord(fingerprintFromBytes(sound.fingerprint)),
+      outside_audio: { seconds: 0, spans: [] },
     });
   });
 
@@ -300,22 +301,32 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(wav.length, 5 * 44100 * 2 * 4);
     assert.ok(wav.equals(flac), 'WAV and FLAC decode to the same samples');
 
-    // One mint per sound: the first job is signed, the second refused with nothing recorded, the other sound signed.
+    // One mint per sound, for the job that made it first: the later job asks first and is refused
+    // with nothing recorded, the earlier one is signed, the other sound signed on its own.
     const sign = (jobId: string) =>
       stack.app.request('/api/signature', {
         token: alice.token,
         body: { job_id: jobId, user_address: alice.address, metadata_uri: METADATA_URI },
       });
-    const signed = await sign(first);
+    const [madeFirst, madeSecond] = await stack.app.db.map(
+      'SELECT id FROM generation_jobs WHERE id = ANY($1::uuid[]) ORDER BY completed_at, id',
+      [[first, second].map((id) => id.slice(4))],
+      (row: { id: string }) => `gen_${row.id}`,
+    );
+    assert.ok(madeFirst !== undefined && madeSecond !== undefined);
+    const early = await sign(madeSecond);
+    assert.equal(early.status, 409, early.text);
+    assertVariantAError(early.body, 'SIGN_006');
+    const signed = await sign(madeFirst);
     assert.equal(signed.status, 200, signed.text);
     const { signature, audio_hash: audioHash } = signed.body as { signature: Hex; audio_hash: Hex };
     const message = keccak256(encodePacked(['address', 'string', 'bytes32'], [alice.address as Hex, METADATA_URI, audioHash]));
     assert.equal(await recoverMessageAddress({ message: { raw: message }, signature }), stack.signer.address);
-    const twice = await sign(second);
+    const twice = await sign(madeSecond);
     assert.equal(twice.status, 409, twice.text);
     assertVariantAError(twice.body, 'SIGN_006');
     const unsignedRow = await stack.app.db.one<{ signature: string | null }>('SELECT signature FROM generation_jobs WHERE id = $1', [
-      second.slice(4),
+      madeSecond.slice(4),
     ]);
     assert.equal(unsignedRow.signature, null, 'nothing was claimed');
     const signatures = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM mint_signatures WHERE user_id = $1', [
@@ -563,7 +574,10 @@ describe('job cancel, list and provenance (real worker)', () => {
       manifest?.ingredients?.map((i) => [i.relationship, i.title, i.format, i.active_manifest, i.metadata]),
       [['parentOf', up.upload_id, 'audio/wav', undefined, { 'com.songmint.uploadId': up.upload_id, 'com.songmint.sha256': up.sha256 }]],
     );
-    const generation = manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as { editOf?: unknown };
+    const generation = manifest?.assertions.find((a) => a.label === 'com.songmint.generation')?.data as {
+      editOf?: unknown;
+      outsideAudio?: unknown;
+    };
     assert.deepEqual(generation.editOf, {
       uploadId: up.upload_id,
       sha256: up.sha256,
@@ -571,11 +585,32 @@ describe('job cancel, list and provenance (real worker)', () => {
       task: 'repaint',
       parameters: { start: 4, end: 6 },
     });
+    // The upload's seconds it keeps verbatim: all but the repainted range.
+    const keptOutside = {
+      seconds: 8,
+      spans: [
+        [0, 4],
+        [6, 10],
+      ],
+    };
+    assert.deepEqual(generation.outsideAudio, keptOutside);
+    const outsideRow = await stack.app.db.one<{ outside_material: boolean; outside_spans: unknown }>(
+      'SELECT outside_material, outside_spans FROM generation_jobs WHERE id = $1',
+      [jobId.slice(4)],
+    );
+    assert.deepEqual(outsideRow, { outside_material: true, outside_spans: keptOutside.spans });
+    // 8 s of 10 is above the default MINT_MAX_OUTSIDE_SHARE (0.5): no mint signature.
+    const tooMuch = await stack.app.request('/api/signature', {
+      token: carol.token,
+      body: { job_id: jobId, user_address: carol.address, metadata_uri: METADATA_URI },
+    });
+    assert.equal(tooMuch.status, 403, tooMuch.text);
+    assertVariantAError(tooMuch.body, 'SIGN_008');
     // Its metadata's generation record names the upload too.
     const published = await stack.app.request('/api/metadata', { token: carol.token, body: { name: 'Bridge', audio_url: done.audio_url } });
     assert.equal(published.status, 201, published.text);
     const { cid } = metadataResponseSchema.parse(published.body);
-    const document = await stack.app.db.one<{ document: { properties: { generation: { edit_of: unknown } } } }>(
+    const document = await stack.app.db.one<{ document: { properties: { generation: { edit_of: unknown; outside_audio: unknown } } } }>(
       'SELECT document FROM song_metadata WHERE cid = $1',
       [cid],
     );
@@ -587,6 +622,7 @@ describe('job cancel, list and provenance (real worker)', () => {
       start: 4,
       end: 6,
     });
+    assert.deepEqual(document.document.properties.generation.outside_audio, keptOutside);
 
     // The list: the caller's live uploads, newest first, a page at a time, with the statement an upload confirms.
     // Two older ones, 2 and 3 hours old.
@@ -680,7 +716,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.equal(edit.edit_of?.upload_id, up.upload_id);
   });
 
-  it("a copy of another account's signed song (0.3 s trimmed, 6 dB quieter, 192 kbps), uploaded and extended, gets no mint signature by any route; the copier's own songs and edits of unrelated uploads do", async (t) => {
+  it("a squatter's copy of another account's unsigned song (0.3 s trimmed, 6 dB quieter, 192 kbps), uploaded and extended, gets no mint signature by any route; the creator signs its song, re-uploads and extends it; the squatter's own songs and edits of unrelated uploads are signed", async (t) => {
     const [alice, bob] = [await stack.app.login(), await stack.app.login()];
     const dir = await makeTempDir('copies');
     t.after(() => dir.remove());
@@ -690,21 +726,32 @@ describe('job cancel, list and provenance (real worker)', () => {
         body: { job_id: jobId, user_address: who.address, metadata_uri: METADATA_URI },
       });
     const bobApi = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: bob.token });
+    const aliceApi = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: alice.token });
     const finished = (who: LoggedIn, jobId: string) =>
       waitFor(`${jobId} finished`, async () => {
         const view = await statusOf(who, jobId);
         return view.status === JOB_STATUS.completed || view.status === JOB_STATUS.failed ? view : undefined;
       });
+    const registered = (jobId: string) =>
+      stack.app.db.oneOrNone<{ user_id: string; made: boolean }>(
+        `SELECT r.user_id, r.registered_at = j.completed_at AS made
+           FROM fingerprint_registry r JOIN generation_jobs j ON j.id = r.job_id WHERE r.job_id = $1`,
+        [jobId.slice(4)],
+      );
 
-    // Alice's song: its fingerprint on its row, in its content credentials (read by c2pa-rs).
+    // Alice's song: its fingerprint on its row, in its content credentials (read by c2pa-rs), and
+    // registered to her by the worker at its completion, unsigned.
     // 12 s: the copy (11.7 s, 11 s of it extended) holds more than the 10 s the rule asks.
     const songId = await generate(alice, { prompt: 'bright synth pop hook in G', duration: 12, seed: 4401 });
     const song = await waitForStatus(alice, songId, JOB_STATUS.completed);
     assert.ok(song.status === JOB_STATUS.completed);
+    assert.deepEqual(await registered(songId), { user_id: alice.userId, made: true }, 'registered as of its completion');
     const row = await stack.app.db.one<{ fingerprint: Buffer }>('SELECT fingerprint FROM generation_jobs WHERE id = $1', [songId.slice(4)]);
     const items = fingerprintFromBytes(row.fingerprint);
     assert.ok(Math.abs(items.length - (12 - 2.72) / ITEM_SECONDS) < 2, `${items.length} items for 12 s`);
     const record = fingerprintRecord(items);
+    // Its public object (audio_url names it under the public audio/ prefix; the tests' store serves no public host).
+    assert.equal(song.audio_url, stack.objectStore.publicUrl(audioObjectKey(songId.slice(4))));
     const served = await stack.objectStore.get(audioObjectKey(songId.slice(4)));
     assert.ok(served.ok);
     const mp3 = served.value.bytes;
@@ -712,7 +759,8 @@ describe('job cancel, list and provenance (real worker)', () => {
     const assertion = credentials.manifests[credentials.active_manifest]?.assertions.find((a) => a.label === 'com.songmint.generation');
     assert.deepEqual((assertion?.data as { fingerprint?: unknown }).fingerprint, record);
 
-    // Bob downloads it and makes his copy with ffmpeg, then uploads it before Alice signs: taken.
+    // Bob downloads it and makes his copy with ffmpeg. Uploaded before Alice signs anything: refused,
+    // nothing kept, the charge given back.
     const original = join(dir.path, 'original.mp3');
     const copyPath = join(dir.path, 'copy.mp3');
     await writeFile(original, mp3);
@@ -721,10 +769,6 @@ describe('job cancel, list and provenance (real worker)', () => {
       ...['-c:a', 'libmp3lame', '-b:a', '192k', copyPath],
     ]);
     const copy = new Uint8Array(await readFile(copyPath));
-    const early = await uploadAudio(bobApi, copy, { rightsConfirmed: true });
-
-    // Alice signs: her song is registered to her. The same copy uploaded now is refused, nothing kept, the charge given back.
-    assert.equal((await sign(alice, songId)).status, 200);
     const charged = async () =>
       (
         await stack.app.db.one<{ n: number }>(
@@ -745,38 +789,74 @@ describe('job cancel, list and provenance (real worker)', () => {
     });
     assert.deepEqual(await kept(), before, 'the refused upload left nothing and was not counted');
 
-    // The copy Bob uploaded before the registration, extended by 2 s: no route signs it.
+    // Even a copy that got in (as under issue 44's rule, which took it before Alice signed: stored
+    // here as that upload was), extended by 2 s, registered to Bob at its completion: no route signs it.
+    const earlyId = randomUUID();
+    const earlyKey = `uploads/upl_${earlyId}.mp3`;
+    assert.ok((await stack.objectStore.put(earlyKey, copy, { contentType: 'audio/mpeg', private: true })).ok);
+    await stack.app.db.none(
+      `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                            rights_confirmed_at, expires_at)
+       VALUES ($1, $2, $3, 'mp3', $4, $5, 44100, 2, 11.7, $6, now(), now() + interval '1 day')`,
+      [earlyId, bob.userId, earlyKey, copy.length, `0x${createHash('sha256').update(copy).digest('hex')}`, RIGHTS_STATEMENT],
+    );
     const extension = await editSong(bobApi, {
-      sourceUploadId: early.uploadId,
-      sourceDuration: early.duration,
+      sourceUploadId: `upl_${earlyId}`,
+      sourceDuration: 11.7,
       task: 'extend',
       seconds: 2,
       prompt: 'outro in the same style',
     });
     const extended = await finished(bob, extension.jobId);
     assert.ok(extended.status === JOB_STATUS.completed, JSON.stringify(extended));
-    const routes = [
+    assert.deepEqual(await registered(extension.jobId), { user_id: bob.userId, made: true });
+    const squatterRoutes = async () => [
       await sign(bob, extension.jobId),
       await stack.app.request('/api/signature', { token: bob.token, body: { metadataURI: METADATA_URI, audioHash: extended.audio_hash } }),
       await stack.app.request('/v1/nft/mint', { token: bob.token, body: { job_id: extension.jobId, metadata_uri: METADATA_URI } }),
     ];
-    for (const [i, refused] of routes.entries()) {
-      assert.equal(refused.status, 409, `route ${i}: ${refused.text}`);
-      const body = refused.body as { error: unknown; details?: { earlier_song?: unknown } };
-      const error = typeof body.error === 'string' ? { code: body.error, earlier_song: body.details?.earlier_song } : body.error;
-      assert.deepEqual(error && { code: (error as { code: string }).code, earlier: (error as { earlier_song?: unknown }).earlier_song }, {
-        code: 'SIGN_007',
-        earlier: { job_id: songId, token_id: null },
-      });
-    }
-    const bobs = await stack.app.db.one<{ signatures: number; registered: number }>(
-      `SELECT (SELECT count(*)::int FROM mint_signatures WHERE user_id = $1) AS signatures,
-              (SELECT count(*)::int FROM fingerprint_registry WHERE user_id = $1) AS registered`,
+    const assertSquatterRefused = async (tokenId: string | null) => {
+      for (const [i, refused] of (await squatterRoutes()).entries()) {
+        assert.equal(refused.status, 409, `route ${i}: ${refused.text}`);
+        const body = refused.body as { error: unknown; details?: { earlier_song?: unknown } };
+        const error = typeof body.error === 'string' ? { code: body.error, earlier_song: body.details?.earlier_song } : body.error;
+        assert.deepEqual(error && { code: (error as { code: string }).code, earlier: (error as { earlier_song?: unknown }).earlier_song }, {
+          code: 'SIGN_007',
+          earlier: { job_id: songId, token_id: tokenId },
+        });
+      }
+    };
+    await assertSquatterRefused(null);
+
+    // Alice, later: her song is signed, her own re-upload of it is taken (Bob's copy holds her
+    // earlier song, so it does not count against her), and her extension of it is signed.
+    assert.equal((await sign(alice, songId)).status, 200, 'the creator signs its song');
+    const reupload = await uploadAudio(aliceApi, mp3, { rightsConfirmed: true });
+    const aliceEdit = await editSong(aliceApi, {
+      sourceUploadId: reupload.uploadId,
+      sourceDuration: reupload.duration,
+      task: 'extend',
+      seconds: 13,
+      prompt: 'a bridge and a last chorus',
+    });
+    assert.equal((await finished(alice, aliceEdit.jobId)).status, JOB_STATUS.completed);
+    const aliceSigned = await sign(alice, aliceEdit.jobId);
+    assert.equal(aliceSigned.status, 200, aliceSigned.text);
+
+    // Bob asks again, and once Alice's song is trashed and deleted for good: still refused (a
+    // registration never stops counting).
+    await assertSquatterRefused(null);
+    await stack.app.db.none('UPDATE generation_jobs SET deleted_at = now() WHERE id = $1', [songId.slice(4)]);
+    assert.equal(await markPurged(stack.app.db, songId.slice(4)), true);
+    await assertSquatterRefused(null);
+    const bobs = await stack.app.db.one<{ signatures: number }>(
+      'SELECT count(*)::int AS signatures FROM mint_signatures WHERE user_id = $1',
       [bob.userId],
     );
-    assert.deepEqual(bobs, { signatures: 0, registered: 0 });
+    assert.deepEqual(bobs, { signatures: 0 });
 
-    // Bob's own song, and an extension of unrelated audio he uploaded, are signed.
+    // Bob's own song, and an extension of unrelated audio he uploaded (5 s kept of 11 s: under
+    // MINT_MAX_OUTSIDE_SHARE), are signed.
     const own = await generate(bob, { prompt: 'dark techno loop in D minor', duration: 5, seed: 4402 });
     await waitForStatus(bob, own, JOB_STATUS.completed);
     assert.equal((await sign(bob, own)).status, 200);
@@ -790,13 +870,14 @@ describe('job cancel, list and provenance (real worker)', () => {
       sourceUploadId: chord.uploadId,
       sourceDuration: chord.duration,
       task: 'extend',
-      seconds: 2,
+      seconds: 6,
       prompt: 'warm pad',
     });
     assert.equal((await finished(bob, chordEdit.jobId)).status, JOB_STATUS.completed);
     assert.equal((await sign(bob, chordEdit.jobId)).status, 200);
 
     // Alice's metadata carries the fingerprint in its generation record.
+    await stack.app.db.none('UPDATE generation_jobs SET deleted_at = NULL, purged_at = NULL WHERE id = $1', [songId.slice(4)]);
     const published = await stack.app.request('/api/metadata', { token: alice.token, body: { name: 'Hook', audio_url: song.audio_url } });
     assert.equal(published.status, 201, published.text);
     const { cid } = metadataResponseSchema.parse(published.body);

@@ -88,7 +88,14 @@ describe('POST /api/metadata', () => {
         job_id: job.publicId,
         cover_url: `${PUBLIC_BASE_URL}/covers/${job.publicId}.png`,
         cover_mime_type: 'image/png',
-        generation: { prompt: 'test song', lyrics: null, seed: null, model: null, content_credentials: null },
+        generation: {
+          prompt: 'test song',
+          lyrics: null,
+          seed: null,
+          model: null,
+          content_credentials: null,
+          outside_audio: { seconds: 0, spans: [] },
+        },
       },
     });
     assert.equal(new TextDecoder().decode(bytes).includes(' '), true, 'values keep their spaces');

@@ -10,6 +10,8 @@ import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { fingerprintColumn, syntheticFingerprint, withCopy } from './helpers/fingerprints.ts';
+import { registerFingerprint } from '../../core/src/fingerprint/registry.ts';
+import { randomBytes } from 'node:crypto';
 import { variantAErrorSchema } from '../../oracle/src/http/schemas.ts';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
@@ -282,85 +284,158 @@ describe('POST /api/signature', () => {
     assert.equal(await hourlyCount(dave.userId), null);
   });
 
-  describe('one mint per song, however re-encoded (SIGN_007, docs/fingerprints.md)', () => {
-    /** A completed job of `who` whose sound has the fingerprint `items`. */
-    const seedSong = async (who: LoggedIn, items: Uint32Array) => {
+  describe('one mint per song, however re-encoded: the earlier creation wins (SIGN_007, docs/fingerprints.md)', () => {
+    /**
+     * A completed job of `who` whose sound has the fingerprint `items`, registered to `who` as of
+     * its completion in one transaction, as the worker's completion does; `outside` marks a song
+     * whose edit chain starts from an upload, keeping `outsideSeconds` of it.
+     */
+    const seedSong = async (who: LoggedIn, items: Uint32Array, outside = false, outsideSeconds = 0) => {
       const job = await stack.seedJob(who.userId, who.address);
-      await stack.app.db.none('UPDATE generation_jobs SET fingerprint = $2 WHERE id = $1', [job.id, fingerprintColumn(items)]);
+      await stack.app.db.tx(async (tx) => {
+        await tx.none(
+          `UPDATE generation_jobs SET fingerprint = $2, completed_at = now(), outside_material = $3, outside_spans = $4 WHERE id = $1`,
+          [job.id, fingerprintColumn(items), outside, JSON.stringify(outsideSeconds > 0 ? [[0, outsideSeconds]] : [])],
+        );
+        await registerFingerprint(tx, { jobId: job.id, userId: who.userId, items });
+      });
       return job;
     };
     const signJob = (who: LoggedIn, job: { publicId: string }) =>
       sign(who, { job_id: job.publicId, user_address: who.address, metadata_uri: METADATA_URI });
     const recorded = async (jobId: string) =>
-      stack.app.db.one<{ signatures: number; registered: number; signature: string | null }>(
+      stack.app.db.one<{ signatures: number; signature: string | null }>(
         `SELECT (SELECT count(*)::int FROM mint_signatures WHERE job_id = $1) AS signatures,
-                (SELECT count(*)::int FROM fingerprint_registry WHERE job_id = $1) AS registered,
                 (SELECT signature FROM generation_jobs WHERE id = $1) AS signature`,
         [jobId],
       );
+    const refusal = (response: { status: number; text: string; body: unknown }, code: string) => {
+      assert.equal(response.status, code === 'SIGN_008' ? 403 : 409, response.text);
+      const { error } = variantAErrorSchema.parse(response.body);
+      assert.equal(error.code, code);
+      return error;
+    };
 
-    it("registers a signed song to its account; another account's song holding 10 s or more of it is refused, naming it and its token", async () => {
+    it("refuses a song carrying uploaded audio that holds 10 s or more of another account's earlier song, signed or not, naming it and its token", async () => {
       const erin = await stack.app.login();
       const frank = await stack.app.login();
       const original = syntheticFingerprint(1, 240);
-      const signedSong = await seedSong(erin, original);
-      assert.equal((await signJob(erin, signedSong)).status, 200);
-      const registered = await stack.app.db.one<{ user_id: string; terms: number }>(
-        `SELECT r.user_id, (SELECT count(*)::int FROM fingerprint_terms t WHERE t.registry_id = r.id) AS terms
-           FROM fingerprint_registry r WHERE r.job_id = $1`,
-        [signedSong.id],
-      );
-      assert.equal(registered.user_id, erin.userId);
-      assert.ok(registered.terms > 200, `${registered.terms} terms indexed`);
-      await stack.app.db.none('UPDATE mint_signatures SET token_id = 4401 WHERE job_id = $1', [signedSong.id]);
+      const unsignedSong = await seedSong(erin, original);
 
-      // 90 items (11 s) of it inside frank's song, 30 items in, re-encoded (a bit in ten items flipped).
-      const copy = await seedSong(frank, withCopy(syntheticFingerprint(2, 300), original, 100, 90, 30));
-      const refused = await signJob(frank, copy);
-      assert.equal(refused.status, 409, refused.text);
-      const { error } = variantAErrorSchema.parse(refused.body);
-      assert.equal(error.code, 'SIGN_007');
+      // 90 items (11 s) of it inside frank's edit of an upload, 30 items in, re-encoded (a bit in ten items flipped).
+      const copy = await seedSong(frank, withCopy(syntheticFingerprint(2, 300), original, 100, 90, 30), true);
+      const error = refusal(await signJob(frank, copy), 'SIGN_007');
       assert.equal(error.job_id, copy.publicId);
-      assert.deepEqual(error.earlier_song, { job_id: signedSong.publicId, token_id: '4401' });
-      assert.match(error.details, new RegExp(`10 s or more of ${signedSong.publicId} \\(token 4401\\) \\(from its \\d+\\.\\d s\\)`));
-      assert.deepEqual(await recorded(copy.id), { signatures: 0, registered: 0, signature: null }, 'nothing recorded');
+      assert.deepEqual(error.earlier_song, { job_id: unsignedSong.publicId, token_id: null }, 'never signed, still first');
+      assert.deepEqual(await recorded(copy.id), { signatures: 0, signature: null }, 'nothing recorded');
 
-      // 7 s of it is no copy; nor is an unrelated song.
-      const excerpt = await seedSong(frank, withCopy(syntheticFingerprint(3, 300), original, 100, 56, 30));
+      assert.equal((await signJob(erin, unsignedSong)).status, 200);
+      await stack.app.db.none('UPDATE mint_signatures SET token_id = 4401 WHERE job_id = $1', [unsignedSong.id]);
+      const named = refusal(await signJob(frank, copy), 'SIGN_007');
+      assert.deepEqual(named.earlier_song, { job_id: unsignedSong.publicId, token_id: '4401' });
+      assert.match(
+        named.details ?? '',
+        new RegExp(`10 s or more of ${unsignedSong.publicId} \\(token 4401\\) \\(from its \\d+\\.\\d s\\)`),
+      );
+
+      // 7 s of it is no copy; nor is an unrelated upload's edit.
+      const excerpt = await seedSong(frank, withCopy(syntheticFingerprint(3, 300), original, 100, 56, 30), true);
       assert.equal((await signJob(frank, excerpt)).status, 200);
-      const unrelated = await seedSong(frank, syntheticFingerprint(4, 300));
+      const unrelated = await seedSong(frank, syntheticFingerprint(4, 300), true);
       assert.equal((await signJob(frank, unrelated)).status, 200);
     });
 
-    it("passes an account's own edits and extensions of its registered songs, and songs made before fingerprints", async () => {
+    it("a squatter's copy made later never gets ahead: the creator's song and its edits are signed, the squatter's copy is refused", async () => {
+      const [victim, squatter] = [await stack.app.login(), await stack.app.login()];
+      const song = syntheticFingerprint(21, 240);
+      const original = await seedSong(victim, song);
+      // The squatter's extension of an upload of the song (made after it, never signed).
+      const squat = await seedSong(squatter, withCopy(syntheticFingerprint(22, 300), song, 0, 240, 0), true);
+      refusal(await signJob(squatter, squat), 'SIGN_007');
+      assert.equal((await signJob(victim, original)).status, 200, 'the creator signs its song');
+      // The creator's own edit of an upload of the song holds the squatter's later copy too: that
+      // copy holds the creator's earlier song, so it does not count against the creator.
+      const ownEdit = await seedSong(victim, withCopy(syntheticFingerprint(23, 280), song, 0, 240, 0), true);
+      assert.equal((await signJob(victim, ownEdit)).status, 200, 'the creator signs its edit');
+      const again = refusal(await signJob(squatter, squat), 'SIGN_007');
+      assert.equal(again.earlier_song?.job_id, original.publicId, 'the squatter is refused, naming the creation');
+    });
+
+    it("never refuses a song made from the prompt alone for resembling another account's, signed first or not", async () => {
+      const [gina, hank] = [await stack.app.login(), await stack.app.login()];
+      const tune = syntheticFingerprint(31, 240);
+      const first = await seedSong(gina, tune);
+      assert.equal((await signJob(gina, first)).status, 200);
+      const sibling = await seedSong(hank, withCopy(syntheticFingerprint(32, 260), tune, 0, 240, 10));
+      assert.equal((await signJob(hank, sibling)).status, 200, "the service's own output is no copy");
+    });
+
+    it("passes an account's own edits and extensions of its songs, and songs made before fingerprints", async () => {
       const gina = await stack.app.login();
       const original = syntheticFingerprint(11, 240);
       assert.equal((await signJob(gina, await seedSong(gina, original))).status, 200);
-      const extension = await seedSong(gina, withCopy(syntheticFingerprint(12, 260), original, 0, 240, 0));
+      const extension = await seedSong(gina, withCopy(syntheticFingerprint(12, 260), original, 0, 240, 0), true);
       assert.equal((await signJob(gina, extension)).status, 200, 'her own extension');
       const legacy = await stack.seedJob(gina.userId, gina.address);
-      assert.equal((await signJob(gina, legacy)).status, 200);
-      assert.equal((await recorded(legacy.id)).registered, 0, 'a song without a fingerprint is not registered');
+      await stack.app.db.none('UPDATE generation_jobs SET outside_material = true WHERE id = $1', [legacy.id]);
+      assert.equal((await signJob(gina, legacy)).status, 200, 'no fingerprint: not checked');
     });
 
-    it('of two accounts asking at once to sign copies of one song, exactly one is signed and registered', async () => {
+    it('of two accounts asking at once to sign copies of one song, the one made first is signed, whichever asks first', async () => {
       for (let round = 0; round < 6; round += 1) {
         const [hana, ivan] = [await stack.app.login(), await stack.app.login()];
         const tune = syntheticFingerprint(100 + round, 240);
-        const first = await seedSong(hana, withCopy(syntheticFingerprint(200 + round, 260), tune, 0, 240, 10));
-        const second = await seedSong(ivan, withCopy(syntheticFingerprint(300 + round, 250), tune, 20, 200, 5));
-        const answers = await Promise.all([signJob(hana, first), signJob(ivan, second)]);
-        const statuses = answers.map((a) => a.status).sort();
-        assert.deepEqual(statuses, [200, 409], `round ${round}: ${answers.map((a) => a.text).join(' / ')}`);
-        const loser = answers.find((a) => a.status === 409);
-        assertVariantAError(loser?.body, 'SIGN_007');
-        const rows = await stack.app.db.one<{ signatures: number; registered: number }>(
-          `SELECT (SELECT count(*)::int FROM mint_signatures WHERE job_id IN ($1, $2)) AS signatures,
-                  (SELECT count(*)::int FROM fingerprint_registry WHERE job_id IN ($1, $2)) AS registered`,
+        const first = await seedSong(hana, withCopy(syntheticFingerprint(200 + round, 260), tune, 0, 240, 10), true);
+        const second = await seedSong(ivan, withCopy(syntheticFingerprint(300 + round, 250), tune, 20, 200, 5), true);
+        const answers = await Promise.all(
+          round % 2 === 0 ? [signJob(hana, first), signJob(ivan, second)] : [signJob(ivan, second), signJob(hana, first)],
+        );
+        const [hanas, ivans] = round % 2 === 0 ? answers : [answers[1], answers[0]];
+        assert.equal(hanas?.status, 200, `round ${round}: ${hanas?.text}`);
+        refusal(ivans ?? { status: 0, text: '', body: null }, 'SIGN_007');
+        const rows = await stack.app.db.one<{ signatures: number }>(
+          'SELECT count(*)::int AS signatures FROM mint_signatures WHERE job_id IN ($1, $2)',
           [first.id, second.id],
         );
-        assert.deepEqual(rows, { signatures: 1, registered: 1 });
+        assert.deepEqual(rows, { signatures: 1 });
       }
+    });
+
+    it('the same sound (PCM hash) is signed for the job that made it first, of any account, not the first to ask (SIGN_006)', async () => {
+      const [jay, kim] = [await stack.app.login(), await stack.app.login()];
+      const pcm = `0x${randomBytes(32).toString('hex')}`;
+      const earlier = await stack.seedJob(jay.userId, jay.address);
+      const later = await stack.seedJob(kim.userId, kim.address);
+      await stack.app.db.none(
+        `UPDATE generation_jobs SET pcm_hash = $3, completed_at = CASE WHEN id = $1 THEN now() - interval '1 minute' ELSE now() END
+          WHERE id IN ($1, $2)`,
+        [earlier.id, later.id, pcm],
+      );
+      refusal(await signJob(kim, later), 'SIGN_006');
+      assert.deepEqual(await recorded(later.id), { signatures: 0, signature: null });
+      assert.equal((await signJob(jay, earlier)).status, 200, 'the earlier creation is signed though it asked second');
+      refusal(await signJob(kim, later), 'SIGN_006');
+      // An earlier job retention deleted unsigned can never be signed: the sound is the later job's then.
+      const [third, fourth] = [await stack.seedJob(jay.userId, jay.address), await stack.seedJob(kim.userId, kim.address)];
+      const other = `0x${randomBytes(32).toString('hex')}`;
+      await stack.app.db.none(
+        `UPDATE generation_jobs SET pcm_hash = $3, completed_at = CASE WHEN id = $1 THEN now() - interval '1 minute' ELSE now() END,
+                purged_at = CASE WHEN id = $1 THEN now() END
+          WHERE id IN ($1, $2)`,
+        [third.id, fourth.id, other],
+      );
+      assert.equal((await signJob(kim, fourth)).status, 200);
+    });
+
+    it('refuses a song more than MINT_MAX_OUTSIDE_SHARE (0.5) of which is uploaded audio kept verbatim, with 403 SIGN_008', async () => {
+      const lena = await stack.app.login();
+      // seedJob's songs last 29.6 s: 15 s kept is above half, 14 s is not.
+      const mostly = await seedSong(lena, syntheticFingerprint(41, 240), true, 15);
+      const error = refusal(await signJob(lena, mostly), 'SIGN_008');
+      assert.match(error.details ?? '', /15\.0 s of this 29\.6 s song is uploaded audio kept verbatim/);
+      assert.deepEqual(await recorded(mostly.id), { signatures: 0, signature: null });
+      const half = await seedSong(lena, syntheticFingerprint(42, 240), true, 14);
+      assert.equal((await signJob(lena, half)).status, 200);
     });
   });
 });

@@ -65,7 +65,7 @@ export function describeUploadRefusal(error: unknown): string {
       song === undefined
         ? 'a recording a music recognition service knows'
         : song.tokenId === null
-          ? 'a song another creator signed for minting on Songmint'
+          ? 'a song another creator made on Songmint'
           : `song #${song.tokenId}, which another creator minted on Songmint`;
     return REFUSALS.UPLOAD_005?.(which) ?? describeError(error);
   }

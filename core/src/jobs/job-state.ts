@@ -14,6 +14,7 @@
  * requests cannot move a job twice. The schema is core/src/db/migrations.
  */
 import { fingerprintToBytes } from '../fingerprint/encoding.ts';
+import { registerFingerprint } from '../fingerprint/registry.ts';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { REFUND_DAILY_GENERATION_CTE } from '../daily-generations.ts';
@@ -23,6 +24,7 @@ import { bossDbFromTask } from '../queue.ts';
 import { fail, ok } from '../result.ts';
 import type { Result } from '../result.ts';
 import type { EditParameters, SongEdit } from '../song-edits.ts';
+import type { OutsideAudio, OutsideSpan } from '../outside-audio.ts';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -89,6 +91,8 @@ export interface NewJob {
   edit?: SongEdit;
   /** The song's own title (an edit's, from its source); absent: it goes by its prompt. */
   title?: string;
+  /** The outside audio an edit carries (core/src/outside-audio.ts); absent: none. */
+  outside?: OutsideAudio;
 }
 
 /** The `edit` column's value: the parameters without the source (stored in `edit_source_id` or `edit_upload_id`). */
@@ -110,8 +114,8 @@ export function editParameters(edit: SongEdit): EditParameters {
 export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Promise<{ id: string; createdAt: Date }> {
   const row = await tx.one<{ id: string; created_at: Date }>(
     `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, seed, steps, lyrics, with_lyrics, tier, status, webhook_url,
-                                  edit_source_id, edit_upload_id, edit, title)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12, $13, $14)
+                                  edit_source_id, edit_upload_id, edit, title, outside_material, outside_spans)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${S.queued}, $10, $11, $12, $13, $14, $15, $16)
      RETURNING id, created_at`,
     [
       job.userId,
@@ -128,6 +132,8 @@ export async function queueJob(tx: DatabaseTask, boss: PgBoss, job: NewJob): Pro
       job.edit?.uploadId ?? null,
       job.edit === undefined ? null : JSON.stringify(editParameters(job.edit)),
       job.title ?? null,
+      job.outside?.material ?? false,
+      JSON.stringify(job.outside?.spans ?? []),
     ],
   );
   const message: GenerationMessage = { jobId: row.id };
@@ -185,6 +191,8 @@ export interface ClaimedJob {
   attempts: number;
   /** A song that edits another (never set on a preview). */
   edit?: SongEdit;
+  /** The outside audio an edit carries (core/src/outside-audio.ts; never set on a preview). */
+  outside?: OutsideAudio;
 }
 
 interface ClaimRow {
@@ -285,18 +293,19 @@ export async function retryAttempt(
 
 /** Starts an attempt of a song (`claimAttempt`), with its edit when it is one. */
 export async function claimJob(db: Queryable, jobId: string, derivedSeed: bigint): Promise<ClaimedJob | undefined> {
-  const claimed = await claimAttempt<{ edit: EditParameters | null; edit_source_id: string | null; edit_upload_id: string | null }>(
-    db,
-    'generation_jobs',
-    jobId,
-    derivedSeed,
-    ['edit', 'edit_source_id', 'edit_upload_id'],
-  );
+  const claimed = await claimAttempt<{
+    edit: EditParameters | null;
+    edit_source_id: string | null;
+    edit_upload_id: string | null;
+    outside_material: boolean;
+    outside_spans: OutsideSpan[];
+  }>(db, 'generation_jobs', jobId, derivedSeed, ['edit', 'edit_source_id', 'edit_upload_id', 'outside_material', 'outside_spans']);
   if (claimed === undefined) return undefined;
   const { edit, edit_source_id: sourceId, edit_upload_id: uploadId } = claimed.extra;
   if (edit === null) return claimed.attempt;
-  if (sourceId !== null) return { ...claimed.attempt, edit: { ...edit, sourceId } };
-  return uploadId === null ? claimed.attempt : { ...claimed.attempt, edit: { ...edit, uploadId } };
+  const outside = { material: claimed.extra.outside_material, spans: claimed.extra.outside_spans };
+  if (sourceId !== null) return { ...claimed.attempt, edit: { ...edit, sourceId }, outside };
+  return uploadId === null ? claimed.attempt : { ...claimed.attempt, edit: { ...edit, uploadId }, outside };
 }
 
 export async function reportProgress(db: Queryable, job: ClaimedJob, progress: number): Promise<void> {
@@ -403,16 +412,22 @@ export interface ContentCredentialsRecord {
   signer: string;
 }
 
-/** `completed` with its published audio; false when this attempt no longer owns the job. */
+/**
+ * `completed` with its published audio; false when this attempt no longer owns the job. Its
+ * fingerprint is registered to its owner in the same transaction, as of now (issue 50: a sound
+ * belongs to whoever it was made for, from when it was made; docs/fingerprints.md), before its
+ * audio is public: no copy of it can be made before it is registered.
+ */
 export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: CompletedAudio): Promise<boolean> {
-  const result = await tx.result(
+  const completed = await tx.oneOrNone<{ user_id: string }>(
     `UPDATE generation_jobs
         SET status = ${S.completed}, progress = 100, completed_at = now(), audio_key = $3, audio_url = $4,
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
             content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, fingerprint = $18,
             error_code = NULL, error_message = NULL
-      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}`,
+      WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}
+      RETURNING user_id`,
     [
       job.id,
       job.claimId,
@@ -434,7 +449,10 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.fingerprint === undefined ? null : Buffer.from(fingerprintToBytes(audio.fingerprint)),
     ],
   );
-  return result.rowCount === 1;
+  if (completed === null) return false;
+  if (audio.fingerprint !== undefined)
+    await registerFingerprint(tx, { jobId: job.id, userId: completed.user_id, items: audio.fingerprint });
+  return true;
 }
 
 export async function retryJob(db: Queryable, job: ClaimedJob, message: string): Promise<void> {

@@ -17,7 +17,8 @@
  * and the model as softwareAgent; `com.songmint.generation` with the generator, the model's
  * name, version and licence, the seed, the prompt's SHA-256 (not the prompt: it is the user's),
  * the job id and whether it is a song or a preview, the sound's Chromaprint fingerprint (its
- * algorithm and AcoustID's compact form, docs/fingerprints.md); and the `c2pa.hash.data` hard binding.
+ * algorithm and AcoustID's compact form, docs/fingerprints.md), the seconds of uploaded audio it keeps
+ * verbatim (`outsideAudio`, core/src/outside-audio.ts); and the `c2pa.hash.data` hard binding.
  * The claim's generator is Songmint and its version. A song's WAV and FLAC (lossless.ts) carry the
  * same assertions through `embedManifest`, each bound to its own bytes.
  *
@@ -52,6 +53,7 @@ import type { SigningIdentity } from './signing-identity.ts';
 import { commentFrame, geobPreamble, id3TagHead, textFrame } from './id3-tag.ts';
 import type { SourceCredentials } from './source-credentials.ts';
 import type { FingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
+import type { OutsideAudioRecord } from '../../../core/src/outside-audio.ts';
 
 export const GENERATOR = { name: 'Songmint', version: songmintPackage.version } as const;
 export const AI_COMMENT = 'AI-generated with Songmint';
@@ -77,6 +79,8 @@ export interface SongProvenance {
   editOf?: EditProvenance;
   /** The sound's Chromaprint fingerprint, compact (docs/fingerprints.md); absent for a manifest made without one. */
   fingerprint?: FingerprintRecord;
+  /** The seconds of uploaded audio the song keeps verbatim (docs/fingerprints.md "Outside audio"); absent for a manifest made without. */
+  outsideAudio?: OutsideAudioRecord;
 }
 
 /** An edit's source: a song of the platform's (its job, audio hash and credentials) or uploaded audio. */
@@ -288,6 +292,9 @@ export async function embedManifest(
       seed: provenance.seed.toString(),
       promptSha256: promptSha256(provenance.prompt),
       ...(provenance.fingerprint === undefined ? {} : { fingerprint: { ...provenance.fingerprint } }),
+      ...(provenance.outsideAudio === undefined
+        ? {}
+        : { outsideAudio: { seconds: provenance.outsideAudio.seconds, spans: provenance.outsideAudio.spans.map(([a, b]) => [a, b]) } }),
       ...(provenance.editOf === undefined ? {} : { editOf: editOfRecord(provenance.editOf) }),
     }),
   );

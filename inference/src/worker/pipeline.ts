@@ -29,6 +29,8 @@ import type { EditParameters } from '../../../core/src/song-edits.ts';
 import { contentHash } from '../../../core/src/content-hash.ts';
 import { MAX_AUDIO_BYTES } from '../../../core/src/generation-queue.ts';
 import { fingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
+import { outsideAudioRecord } from '../../../core/src/outside-audio.ts';
+import type { OutsideAudio } from '../../../core/src/outside-audio.ts';
 
 export interface SongRequest {
   prompt: string;
@@ -45,6 +47,8 @@ export interface SongRequest {
    * kept latents, or the decoded PCM of an upload, which the model imports first.
    */
   edit?: EditInput;
+  /** The uploaded audio an edit keeps (core/src/outside-audio.ts), stated in its credentials; absent: none. */
+  outside?: OutsideAudio;
 }
 
 export type EditInput = { parameters: EditParameters; source: EditProvenance } & ({ sourceKept: Uint8Array } | { sourceAudio: PcmAudio });
@@ -269,6 +273,7 @@ export async function generateSong(
     model: { name: model.name, version: model.version, licence: model.licence },
     // The fingerprint's compact form goes into the content credentials, its items onto the job's row.
     fingerprint: fingerprintRecord(beside.fingerprint),
+    outsideAudio: outsideAudioRecord(request.outside?.spans ?? []),
     ...(request.edit === undefined ? {} : { editOf: request.edit.source }),
   };
   const finished = await finishMp3(mp3.value.bytes, provenance, deps.signingIdentity);

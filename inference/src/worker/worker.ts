@@ -213,6 +213,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
           jobId: kind.publicId(attempt),
           kind: kind.name,
           ...(edit === undefined ? {} : { edit }),
+          ...(attempt.outside === undefined ? {} : { outside: attempt.outside }),
         },
         deps.pipeline,
         controller.signal,

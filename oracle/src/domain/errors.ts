@@ -23,9 +23,12 @@ export const ERROR_CODES = [
   'SIGN_005',
   // The same sound (PCM hash) was already signed for another job (signatures.ts, "one mint per sound").
   'SIGN_006',
-  // The song contains a song registered to another account at its signature: the same song
-  // however re-encoded, or a stretch of at least 10 s of it (signatures.ts, docs/fingerprints.md).
+  // The song (one carrying uploaded audio) contains a sound made for another account before it:
+  // the same song however re-encoded, or a stretch of at least 10 s of it (signatures.ts,
+  // docs/fingerprints.md).
   'SIGN_007',
+  // More of the song than MINT_MAX_OUTSIDE_SHARE is uploaded audio kept verbatim (signatures.ts).
+  'SIGN_008',
   'RATE_001',
   // Hourly per-category request limit (the spec's RATE_001 is the daily tier counter).
   'RATE_002',
@@ -47,7 +50,7 @@ export const ERROR_CODES = [
   // format that does not decode (UPLOAD_002), empty or shorter than 1 s (UPLOAD_003), the
   // uploader did not confirm they hold the rights to it (UPLOAD_004), too many of the caller's or
   // of this process's uploads in flight (UPLOAD_006, uploads-in-flight.ts), the audio contains a
-  // song signed for another account (UPLOAD_005, docs/fingerprints.md).
+  // sound made for another account (UPLOAD_005, docs/fingerprints.md).
   'UPLOAD_001',
   'UPLOAD_002',
   'UPLOAD_003',
@@ -92,6 +95,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   SIGN_005: 403,
   SIGN_006: 409,
   SIGN_007: 409,
+  SIGN_008: 403,
   RATE_001: 429,
   RATE_002: 429,
   IDEM_001: 422,

@@ -177,7 +177,7 @@ export async function submitGeneration(
       userAddress: user.walletAddress,
       tier: user.tier,
       ...(edit === undefined ? {} : { edit: edit.value }),
-      ...(inherited === undefined ? {} : { title: inherited.title }),
+      ...(inherited === undefined ? {} : { title: inherited.title, outside: inherited.outside }),
     });
     const place = await queuePlace(
       tx,

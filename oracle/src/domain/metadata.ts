@@ -6,6 +6,8 @@
  */
 import { fingerprintFromBytes, fingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
 import type { FingerprintRecord } from '../../../core/src/fingerprint/encoding.ts';
+import { outsideAudioRecord } from '../../../core/src/outside-audio.ts';
+import type { OutsideAudioRecord, OutsideSpan } from '../../../core/src/outside-audio.ts';
 import type { CID } from 'multiformats/cid';
 import { contentHash, sha256OfContentHash } from '../../../core/src/content-hash.ts';
 import type { Database } from '../../../core/src/db/database.ts';
@@ -92,6 +94,8 @@ export interface GenerationRecord {
   edit_of?: EditOfRecord;
   /** The sound's Chromaprint fingerprint, AcoustID's compact form (docs/fingerprints.md); absent for songs made before. */
   fingerprint?: FingerprintRecord;
+  /** The seconds of uploaded audio the song keeps verbatim through its edits, and where (docs/fingerprints.md "Outside audio"). */
+  outside_audio: OutsideAudioRecord;
 }
 
 export type EditOfRecord = EditDone &
@@ -119,6 +123,7 @@ interface LinkedJob {
   edit_of: EditOfRecord | null;
   /** The sound's fingerprint, raw (null for songs made before fingerprints). */
   fingerprint: Buffer | null;
+  outside_spans: OutsideSpan[];
 }
 
 /** Covers at a job's fixed key can be replaced by a later upload: let CDNs revalidate. */
@@ -192,6 +197,7 @@ export function buildErc721Metadata(
               content_credentials: job.content_credentials,
               ...(job.edit_of === null ? {} : { edit_of: job.edit_of }),
               ...(job.fingerprint === null ? {} : { fingerprint: fingerprintRecord(fingerprintFromBytes(job.fingerprint)) }),
+              outside_audio: outsideAudioRecord(job.outside_spans),
             },
           }),
     },
@@ -228,7 +234,7 @@ export async function publishMetadata(
   if (linkedId !== null) {
     job = await deps.db.oneOrNone<LinkedJob>(
       `SELECT j.id, j.audio_hash, j.duration, j.actual_duration, j.prompt, j.used_lyrics, j.seed::text AS seed, j.model_name, j.model_version,
-              j.content_credentials, j.fingerprint,
+              j.content_credentials, j.fingerprint, j.outside_spans,
               CASE WHEN j.edit IS NULL THEN NULL
                    WHEN j.edit_upload_id IS NOT NULL
                    THEN j.edit || jsonb_build_object('upload_id', '${PUBLIC_UPLOAD_ID_PREFIX}' || j.edit_upload_id::text,

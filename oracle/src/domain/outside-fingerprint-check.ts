@@ -8,7 +8,7 @@
  *
  * The service is outside this platform's control: an answer that does not come in time, an error
  * status or a body that is not the documented shape lets the upload through (the registry of
- * signed songs still applies) and is logged, so an outage of the service is not an outage of
+ * the platform's songs still applies) and is logged, so an outage of the service is not an outage of
  * uploads. Its answer is outside input: read through a schema, its size bounded.
  */
 import { z } from 'zod';

@@ -19,22 +19,25 @@
  * One mint per sound (an extension, SIGN_006): every MP3 carries its own manifest, so two jobs
  * that made the same sound (same model, prompt and seed) have different audio hashes, and the
  * contract's one mint per hash would let the sound be minted twice. The job's `pcm_hash` (the
- * SHA-256 of the PCM its MP3 was encoded from) is checked in the lookup and copied into the
- * signature row, whose unique index refuses a second job's claim for the same sound even when
- * two requests race. Songs made before the hash was recorded have none and are not checked.
+ * SHA-256 of the PCM its MP3 was encoded from) decides: the job that made the sound first (the
+ * earlier completion, of any account) is the one that may be signed (issue 50: the earlier
+ * creation wins, not the earlier signature), so a later job with the same sound is refused while
+ * the earlier one can still be signed (not purged) or any other job holds a signature for it.
+ * The hash is copied into the signature row, whose unique index refuses a second job's claim for
+ * the same sound even when two requests race. Songs made before the hash was recorded have none.
  *
- * One mint per song, however re-encoded (issue 44, SIGN_007; docs/fingerprints.md): the job's
- * Chromaprint fingerprint (the worker's, from its PCM) must not contain a song registered to
- * another account: the whole of it or any stretch of at least 10 s, at any offset. An account's
- * own registered songs never count against it (its edits and extensions pass). The claim
- * registers the job's fingerprint to the account in the same transaction as the signature row.
- * Concurrent requests of two copies: the registry is looked up before signing, outside any lock;
- * the claim's transaction then takes the registry's advisory lock and looks again at what was
- * registered since (rows after the newest id read before the first lookup, a few at most), so of
- * two copies exactly one is signed and registered, the other refused with nothing recorded. The
- * lock serializes claims of songs with fingerprints for the re-check, the claim and the
- * registration (its terms: about 8 rows a second of audio), milliseconds each.
- * Songs made before fingerprints were recorded have none and are neither checked nor registered.
+ * One mint per song, however re-encoded (issues 44 and 50, SIGN_007; docs/fingerprints.md): a song
+ * that carries outside audio (its edit chain starts from an upload) must not contain a sound made
+ * for another account before it (every completed song is registered at its completion, signed
+ * or not): the whole of it or any stretch of at least 10 s, at any offset, unless that sound
+ * itself holds one of the asking account's earlier sounds (core/src/fingerprint/registry.ts
+ * `findEarlierClaim`). A song made from the prompt alone is the service's own output and is never
+ * refused for resembling another account's (identical sounds are SIGN_006's). Registration is the
+ * completion's, before the audio is public, so no lock or second look is needed here: whatever a
+ * copy could contain was registered before the copy could be made.
+ *
+ * The operator's policy on outside audio (issue 50 item 5, SIGN_008): a song whose kept outside
+ * seconds (core/src/outside-audio.ts) exceed `MINT_MAX_OUTSIDE_SHARE` of it is not signed.
  */
 import type { Address, Hex } from 'viem';
 import { contentHashFromSha256 } from '../../../core/src/content-hash.ts';
@@ -56,8 +59,10 @@ import type { ChargedLookup } from './request-charge.ts';
 import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
 import { MATCH_SECONDS } from '../../../core/src/fingerprint/match.ts';
 import { fingerprintFromBytes } from '../../../core/src/fingerprint/encoding.ts';
-import { findRegisteredIn, latestRegistryId, registerFingerprint } from '../../../core/src/fingerprint/registry.ts';
+import { findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
+import { outsideSeconds, outsideShare } from '../../../core/src/outside-audio.ts';
+import type { OutsideSpan } from '../../../core/src/outside-audio.ts';
 import { trashedRefusal } from './library.ts';
 
 /** Spec: "signature lifetime 1 hour, single use". */
@@ -74,7 +79,12 @@ export interface SignatureDeps {
   now: () => Date;
   /** The licence guard's policy (model-licence.ts); absent: enforce. */
   modelLicence?: ModelLicencePolicy | undefined;
+  /** `MINT_MAX_OUTSIDE_SHARE`: the largest share of a song that may be kept outside audio (SIGN_008); absent: the default. */
+  maxOutsideShare?: number | undefined;
 }
+
+/** `MINT_MAX_OUTSIDE_SHARE`'s default: at most half of a signed song may be uploaded audio. */
+export const DEFAULT_MAX_OUTSIDE_SHARE = 0.5;
 
 /** Variant A names the job; Variant B names the audio by its hash. */
 export type SignatureSubject = { jobId: string } | { audioHash: Hex };
@@ -106,16 +116,24 @@ export interface SignableJob {
   audio_key: string | null;
   audio_hash: Hex | null;
   signature: string | null;
-  /** True when the job's sound (`pcm_hash`) was signed for another job already. */
-  sound_signed_elsewhere: boolean;
+  /**
+   * True when another job holds the job's sound (`pcm_hash`) first: one signed for it, or one that
+   * made it earlier and can still be signed (not purged).
+   */
+  sound_made_elsewhere: boolean;
   /** The sound's Chromaprint fingerprint, raw (null for songs made before fingerprints). */
   fingerprint: Buffer | null;
+  /** When the job completed: when its sound was made. */
+  completed_at: Date | null;
+  /** Seconds of the song, as made. */
+  actual_duration: number | null;
+  /** Its edit chain starts from an upload (core/src/outside-audio.ts): the fingerprint checks apply. */
+  outside_material: boolean;
+  /** Its seconds that are uploaded audio kept verbatim. */
+  outside_spans: OutsideSpan[];
   /** Its owner moved it to the trash (./library.ts): restore it before minting. */
   trashed: boolean;
 }
-
-/** Advisory lock key ("SMFP") serializing registrations with their last look at the registry. */
-const FINGERPRINT_REGISTRY_LOCK = 0x534d4650;
 
 const UNIQUE_VIOLATION = '23505';
 /** The unique index on mint_signatures.pcm_hash (migration 0014). */
@@ -134,8 +152,12 @@ function invalidJob(publicId?: string) {
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
 const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, fingerprint, deleted_at IS NOT NULL AS trashed,
-  EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
-    AS sound_signed_elsewhere`;
+  completed_at, actual_duration, outside_material, outside_spans,
+  (EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
+   OR EXISTS (SELECT 1 FROM generation_jobs e
+               WHERE e.pcm_hash = generation_jobs.pcm_hash AND e.id <> generation_jobs.id
+                 AND e.status = ${sqlStatus(JOB_STATUS.completed)} AND e.purged_at IS NULL
+                 AND (e.completed_at, e.id) < (generation_jobs.completed_at, generation_jobs.id))) AS sound_made_elsewhere`;
 /** The lookups by job id and by audio hash, over SQL expressions for their parameters. */
 const byId = (jobId: string, userId: string) =>
   `SELECT ${SIGNABLE_COLUMNS} FROM generation_jobs WHERE id = ${jobId} AND user_id = ${userId}`;
@@ -242,17 +264,22 @@ export async function signFoundJob(
   const refused = await modelLicenceRefusal(deps, job.id, jobId);
   if (refused !== null) return fail(refused);
 
-  // One mint per sound: another job with the same PCM was signed already.
-  if (job.sound_signed_elsewhere) return fail(soundSigned(jobId));
+  // One mint per sound: another job made the same PCM first, or holds its signature.
+  if (job.sound_made_elsewhere) return fail(soundSigned(jobId));
 
-  // One mint per song: it contains no song registered to another account.
-  const fingerprint = job.fingerprint === null ? null : fingerprintFromBytes(job.fingerprint);
-  let seen = '0';
-  if (fingerprint !== null) {
-    seen = await latestRegistryId(deps.db);
-    const contained = await findRegisteredIn(deps.db, fingerprint, { excludeUserId: request.userId });
+  // One mint per song: audio carrying outside material contains no earlier sound of another account.
+  if (job.outside_material && job.fingerprint !== null) {
+    const contained = await findEarlierClaim(deps.db, fingerprintFromBytes(job.fingerprint), {
+      userId: request.userId,
+      createdAt: job.completed_at ?? undefined,
+    });
     if (contained !== null) return fail(containsRegistered(jobId, contained));
   }
+
+  // The operator's policy: at most this share of a signed song is outside audio.
+  const maxShare = deps.maxOutsideShare ?? DEFAULT_MAX_OUTSIDE_SHARE;
+  const share = outsideShare(job.outside_spans, job.actual_duration ?? 0);
+  if (share > maxShare) return fail(tooMuchOutside(jobId, job.outside_spans, job.actual_duration ?? 0, maxShare));
 
   const audioHash = job.audio_hash;
   const minter = request.minter.toLowerCase() as Address;
@@ -274,23 +301,11 @@ export async function signFoundJob(
     expiresAt,
   ];
   try {
-    const outcome = await deps.db.tx(async (tx) => {
-      if (fingerprint !== null) {
-        // What was registered since the first look, under the lock every registration holds.
-        await tx.one('SELECT pg_advisory_xact_lock($1)', [FINGERPRINT_REGISTRY_LOCK]);
-        const late = await findRegisteredIn(tx, fingerprint, { excludeUserId: request.userId, afterId: seen });
-        if (late !== null) return { refused: late };
-      }
-      const claimed =
-        job.signature === null
-          ? await tx.oneOrNone<{ job_id: string }>({ ...CLAIM_SIGNATURE, values })
-          : await tx.oneOrNone<{ id: string }>({ ...REPLACE_SIGNATURE, values: [...values, job.signature] });
-      if (claimed !== null && fingerprint !== null)
-        await registerFingerprint(tx, { jobId: job.id, userId: request.userId, items: fingerprint });
-      return { claimed: claimed !== null };
-    });
-    if (outcome.refused !== undefined) return fail(containsRegistered(jobId, outcome.refused));
-    if (!outcome.claimed) return fail(alreadySigned(jobId));
+    const claimed =
+      job.signature === null
+        ? await deps.db.oneOrNone<{ job_id: string }>({ ...CLAIM_SIGNATURE, values })
+        : await deps.db.oneOrNone<{ id: string }>({ ...REPLACE_SIGNATURE, values: [...values, job.signature] });
+    if (claimed === null) return fail(alreadySigned(jobId));
   } catch (error) {
     if (isUniqueViolation(error) && (error as { constraint?: unknown }).constraint === PCM_HASH_KEY) return fail(soundSigned(jobId));
     if (isUniqueViolation(error)) {
@@ -337,25 +352,38 @@ async function isStranded(deps: SignatureDeps, jobId: string, audioHash: Hex): P
 }
 
 function soundSigned(jobId: string) {
-  return appError('SIGN_006', 'Sound already signed', {
+  return appError('SIGN_006', 'Sound already made or signed', {
     details:
-      'A mint signature was already issued for another job with the same sound (the same PCM hash); each sound is minted once. An edit or a remix is a different sound.',
+      'Another job made the same sound (the same PCM hash) before this one, or holds a mint signature for it; each sound is minted once, ' +
+      'from the job that made it first. An edit or a remix is a different sound.',
     jobId,
   });
 }
 
-/** SIGN_007: the song contains `match`, registered to another account (docs/fingerprints.md). */
+/** SIGN_007: the song contains `match`, made earlier for another account (docs/fingerprints.md). */
 export function containsRegistered(jobId: string, match: RegistryMatch) {
   const earlier = toPublicJobId(match.song.jobId);
   const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
   const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
-  return appError('SIGN_007', 'Contains a song signed for another account', {
+  return appError('SIGN_007', 'Contains a song made earlier for another account', {
     details:
       `From ${at(match.containment.queryItem)} s this song holds ${MATCH_SECONDS} s or more of ${earlier}${token} ` +
-      `(from its ${at(match.containment.referenceItem)} s), signed for another account, however re-encoded. Each song is minted once, ` +
-      'by the account that signed it first; your own songs, their edits and extensions are yours to sign.',
+      `(from its ${at(match.containment.referenceItem)} s), made for another account before it, however re-encoded. A song belongs to the ` +
+      'account it was made for, from when it was made; your own songs, their edits and extensions are yours to sign.',
     jobId,
     earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
+  });
+}
+
+/** SIGN_008: more of the song than the operator allows is uploaded audio kept verbatim. */
+function tooMuchOutside(jobId: string, spans: readonly OutsideSpan[], duration: number, maxShare: number) {
+  const seconds = outsideSeconds(spans);
+  return appError('SIGN_008', 'Too much outside audio', {
+    details:
+      `${seconds.toFixed(1)} s of this ${duration.toFixed(1)} s song is uploaded audio kept verbatim through its edits; this platform signs a song ` +
+      `whose outside audio is at most ${Math.round(maxShare * 100)}% of it. Extend it further, or repaint or remix the uploaded part.`,
+    jobId,
+    fields: { outside_seconds: Math.round(seconds * 1000) / 1000, max_outside_share: maxShare },
   });
 }
 

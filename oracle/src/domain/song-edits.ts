@@ -23,6 +23,8 @@ import { JOB_STATUS, editParameters } from '../../../core/src/jobs/job-state.ts'
 import type { JobStatus } from '../../../core/src/jobs/job-state.ts';
 import { MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
 import type { EditParameters, SongEdit } from '../../../core/src/song-edits.ts';
+import { outsideAfterEdit, uploadedSource } from '../../../core/src/outside-audio.ts';
+import type { OutsideAudio, OutsideSpan } from '../../../core/src/outside-audio.ts';
 import { UPLOAD_RETENTION_DAYS, editableSeconds, parsePublicUploadId } from '../../../core/src/uploads.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
@@ -234,23 +236,31 @@ async function importLack(db: Queryable, task: string): Promise<string | null> {
   return `${worker.model} ${worker.declared ? (worker.lack ?? `cannot ${task}`) : `does not say it can ${task}`}`;
 }
 
-/** What an edit takes from its source besides the audio: its name with what was done, and its lyrics. */
+/** What an edit takes from its source besides the audio: its name with what was done, its lyrics, its outside audio. */
 export interface EditInheritance {
   /** "Night drive (extended +4 s)": the edit's own title (./song-title.ts). */
   title: string;
   /** The lyrics the source was made with (a fact of its generation record), or null. */
   lyrics: string | null;
+  /** The uploaded audio the result keeps (core/src/outside-audio.ts): an upload's whole seconds, composed through the chain. */
+  outside: OutsideAudio;
 }
 
 /**
- * The title and lyrics of an edit of `edit` (admitted by `checkEdit`) whose result lasts
- * `duration` seconds: the source song's name and lyrics, or for an upload "Uploaded audio" and none.
+ * The title, lyrics and outside audio of an edit of `edit` (admitted by `checkEdit`) whose result
+ * lasts `duration` seconds: the source song's name and lyrics, or for an upload "Uploaded audio"
+ * and none; the outside audio of the source (an upload is all outside) through the edit.
  */
 export async function editInheritance(db: Queryable, edit: SongEdit, duration: number): Promise<EditInheritance> {
   const parameters = editParameters(edit);
   if (edit.sourceId === undefined) {
     const upload = await db.oneOrNone<{ duration: number }>('SELECT duration FROM uploads WHERE id = $1', [edit.uploadId]);
-    return { title: editTitle('Uploaded audio', parameters, duration - editableSeconds(upload?.duration ?? duration)), lyrics: null };
+    const seconds = editableSeconds(upload?.duration ?? duration);
+    return {
+      title: editTitle('Uploaded audio', parameters, duration - seconds),
+      lyrics: null,
+      outside: outsideAfterEdit(parameters, uploadedSource(seconds)),
+    };
   }
   const source = await db.one<{
     prompt: string;
@@ -258,9 +268,17 @@ export async function editInheritance(db: Queryable, edit: SongEdit, duration: n
     minted_name: string | null;
     used_lyrics: string | null;
     duration: number;
-  }>(`SELECT prompt, title, used_lyrics, duration, (${MINTED_NAME_OF_JOB}) AS minted_name FROM generation_jobs WHERE id = $1`, [
-    edit.sourceId,
-  ]);
+    outside_material: boolean;
+    outside_spans: OutsideSpan[];
+  }>(
+    `SELECT prompt, title, used_lyrics, duration, outside_material, outside_spans, (${MINTED_NAME_OF_JOB}) AS minted_name
+       FROM generation_jobs WHERE id = $1`,
+    [edit.sourceId],
+  );
   const name = songTitle({ mintedName: source.minted_name, title: source.title, prompt: source.prompt });
-  return { title: editTitle(name, parameters, duration - source.duration), lyrics: source.used_lyrics };
+  return {
+    title: editTitle(name, parameters, duration - source.duration),
+    lyrics: source.used_lyrics,
+    outside: outsideAfterEdit(parameters, { material: source.outside_material, spans: source.outside_spans }),
+  };
 }

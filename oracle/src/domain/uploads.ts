@@ -15,9 +15,11 @@
  *    budget (the charge stands: the server spent that time); UPLOAD_006 (429) the decoders'
  *    queue, or the caller's share of it, is full (core/src/audio/audio-prober.ts);
  * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`;
- * 5. UPLOAD_005 (409): the audio contains a song signed for another account (its Chromaprint
- *    fingerprint, made in the decode's pass, holds a registered song of another account: the
- *    whole of it or 10 s or more; docs/fingerprints.md), or, where an outside AcoustID-compatible
+ * 5. UPLOAD_005 (409): the audio contains a sound made for another account, signed or not (its
+ *    Chromaprint fingerprint, made in the decode's pass, holds a song or edit registered to
+ *    another account at its completion, the whole of it or 10 s or more, that does not itself
+ *    hold an earlier sound of the uploader's: core/src/fingerprint/registry.ts
+ *    `findEarlierClaim`, docs/fingerprints.md), or, where an outside AcoustID-compatible
  *    lookup is configured, a recording that service knows (./outside-fingerprint-check.ts). The
  *    hourly charge is given back, as for bad input.
  * Before any of them the route refuses a body with a `Content-Encoding` (415 UPLOAD_001, nothing
@@ -48,7 +50,7 @@ import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
 import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
 import { MATCH_SECONDS } from '../../../core/src/fingerprint/match.ts';
-import { findRegisteredIn } from '../../../core/src/fingerprint/registry.ts';
+import { findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
 import type { OutsideFingerprintCheck, OutsideMatch } from './outside-fingerprint-check.ts';
 
@@ -164,10 +166,10 @@ export async function takeUpload(
     );
   }
 
-  // Another account's signed song, however re-encoded, is not taken (issue 44).
+  // Another account's song, signed or not, however re-encoded, is not taken (issues 44 and 50).
   const fingerprint = probed.fingerprint ?? null;
   if (fingerprint !== null) {
-    const contained = await findRegisteredIn(deps.db, fingerprint, { excludeUserId: user.id });
+    const contained = await findEarlierClaim(deps.db, fingerprint, { userId: user.id });
     if (contained !== null) return fail(containsSignedSong(contained));
     const outside = await deps.outsideCheck?.(fingerprint, duration);
     if (outside !== undefined && outside !== null) return fail(knownOutside(outside));
@@ -227,15 +229,15 @@ export async function takeUpload(
   });
 }
 
-/** UPLOAD_005: the upload contains `match`, a song signed for another account. */
+/** UPLOAD_005: the upload contains `match`, a sound made for another account. */
 function containsSignedSong(match: RegistryMatch): AppError {
   const earlier = toPublicJobId(match.song.jobId);
   const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
   const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
-  return appError('UPLOAD_005', 'The audio contains a song signed for another account', {
+  return appError('UPLOAD_005', 'The audio contains a song made for another account', {
     details:
       `From ${at(match.containment.queryItem)} s this audio holds ${MATCH_SECONDS} s or more of ${earlier}${token} ` +
-      `(from its ${at(match.containment.referenceItem)} s), however re-encoded; a song is minted once, by the account that signed it first. ` +
+      `(from its ${at(match.containment.referenceItem)} s), however re-encoded; a song belongs to the account it was made for, from when it was made. ` +
       'Nothing was stored and the request is not counted.',
     earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
   });

@@ -40,6 +40,8 @@ export interface MintServices {
   signer: MintSigner;
   /** The licence guard's policy; absent: enforce. */
   modelLicence?: ModelLicencePolicy | undefined;
+  /** `MINT_MAX_OUTSIDE_SHARE` (SIGN_008); absent: its default. */
+  maxOutsideShare?: number | undefined;
   /** SongNFT's signer reads: a signature by a retired key, never used, is replaced (docs/minting.md). */
   signerStatus?: SignerStatus;
   chain: { chainId: number; songNftAddress?: Address };

@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)
-         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and the same sound (PCM hash) must not have been signed for another job (SIGN_006, 409: one mint per sound), and the song must not contain a song signed for another account, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass). A signature registers the song’s fingerprint to your account in the same transaction (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
+         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and no other job may hold the same sound (PCM hash) first: one that made it earlier, of any account, and can still be signed, or one signed for it (SIGN_006, 409: one mint per sound, for the job that made it first); a song whose edit chain starts from an uploaded file must not contain a sound made for another account before it, signed or not, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass, and so does a later copy of your own song; a song made from the prompt alone is never refused for resembling another account’s), and at most `MINT_MAX_OUTSIDE_SHARE` (0.5 unless the operator sets it) of the song may be uploaded audio kept verbatim through its edits (SIGN_008, 403). Every completed song is registered to its account at completion (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
          */
         post: operations["issueSignature"];
         delete?: never;
@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Upload audio of your own to edit (extension of the spec)
-         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). The body must arrive at 100 KiB/s or faster after its first 5 s (408 BODY_TOO_SLOW, connection closed, not charged). It is decoded on arrival, in turn with other accounts' uploads, and decoding stops as soon as it passes your tier's maximum or 10 s of decoding (422 UPLOAD_007: the hourly charge stands); a free-format MP3 is refused at once (415 UPLOAD_001). At most 2 of your uploads are taken at once (the operator may change it); closing the connection before the answer cancels the upload's decode and keeps its hourly charge; what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
+         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). The body must arrive at 100 KiB/s or faster after its first 5 s (408 BODY_TOO_SLOW, connection closed, not charged). It is decoded on arrival, in turn with other accounts' uploads, and decoding stops as soon as it passes your tier's maximum or 10 s of decoding (422 UPLOAD_007: the hourly charge stands); a free-format MP3 is refused at once (415 UPLOAD_001). At most 2 of your uploads are taken at once (the operator may change it); closing the connection before the answer cancels the upload's decode and keeps its hourly charge; what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song made for another account, signed or not, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md), unless that song itself holds an earlier song of yours. Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
          */
         post: operations["uploadAudio"];
         delete?: never;
@@ -1030,7 +1030,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "UPLOAD_007" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "BODY_TOO_SLOW" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "SIGN_008" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "UPLOAD_007" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "BODY_TOO_SLOW" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -3367,7 +3367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only. */
+            /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only; SIGN_008: more of the song than the operator allows (MINT_MAX_OUTSIDE_SHARE) is uploaded audio kept verbatim. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3385,7 +3385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 the same sound was signed for another job, SIGN_007 the song contains a song signed for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running. */
+            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 another job made the same sound first or holds its signature, SIGN_007 the song (one carrying uploaded audio) contains a sound made earlier for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3542,7 +3542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. */
+            /** @description UPLOAD_005: the audio contains a song made for another account (signed or not), however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4020,7 +4020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description FORBIDDEN: user_address is not the authenticated wallet */
+            /** @description FORBIDDEN: user_address is not the authenticated wallet; SIGN_005; SIGN_008 too much of the song is uploaded audio */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4038,7 +4038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song contains a song signed for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running) */
+            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song (one carrying uploaded audio) contains a sound made earlier for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,7 @@ export const API_ERROR_CODES = [
   'SIGN_005',
   'SIGN_006',
   'SIGN_007',
+  'SIGN_008',
   'RATE_001',
   'RATE_002',
   'IDEM_001',

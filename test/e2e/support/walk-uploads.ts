@@ -151,7 +151,7 @@ export async function walkUploads(
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     assert.equal(
       await refusalNextToUpload(page),
-      'This audio contains a song another creator signed for minting on Songmint: only audio of your own can be uploaded, and nothing was stored.',
+      'This audio contains a song another creator made on Songmint: only audio of your own can be uploaded, and nothing was stored.',
     );
     assert.equal(await page.locator('#uploads li.card h3', { hasText: 'copy.wav' }).count(), 0, 'nothing listed');
     await page.locator('#upload-form').screenshot({ path: 'test-results/browser/6c-upload-refused-copy.png' });

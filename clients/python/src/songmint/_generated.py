@@ -30,6 +30,7 @@ API_ERROR_CODES: Final[tuple[str, ...]] = (
     "SIGN_005",
     "SIGN_006",
     "SIGN_007",
+    "SIGN_008",
     "RATE_001",
     "RATE_002",
     "IDEM_001",
@@ -424,7 +425,7 @@ class EditRequestVariantB(TypedDict):
 
 # The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status
 # alone.
-ErrorCode: TypeAlias = 'Literal["GEN_001", "GEN_002", "GEN_003", "GEN_004", "GEN_005", "SIGN_001", "SIGN_002", "SIGN_003", "SIGN_004", "SIGN_005", "SIGN_006", "SIGN_007", "RATE_001", "RATE_002", "IDEM_001", "IDEM_002", "PREVIEW_EXPIRED", "EDIT_001", "EDIT_002", "EDIT_003", "EDIT_004", "EDIT_005", "UPLOAD_001", "UPLOAD_002", "UPLOAD_003", "UPLOAD_004", "UPLOAD_005", "UPLOAD_006", "UPLOAD_007", "LIBRARY_001", "LIBRARY_002", "LIBRARY_003", "LIBRARY_004", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "BODY_TOO_SLOW", "AUTH_ERROR", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"]'
+ErrorCode: TypeAlias = 'Literal["GEN_001", "GEN_002", "GEN_003", "GEN_004", "GEN_005", "SIGN_001", "SIGN_002", "SIGN_003", "SIGN_004", "SIGN_005", "SIGN_006", "SIGN_007", "SIGN_008", "RATE_001", "RATE_002", "IDEM_001", "IDEM_002", "PREVIEW_EXPIRED", "EDIT_001", "EDIT_002", "EDIT_003", "EDIT_004", "EDIT_005", "UPLOAD_001", "UPLOAD_002", "UPLOAD_003", "UPLOAD_004", "UPLOAD_005", "UPLOAD_006", "UPLOAD_007", "LIBRARY_001", "LIBRARY_002", "LIBRARY_003", "LIBRARY_004", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "BODY_TOO_SLOW", "AUTH_ERROR", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"]'
 
 
 class ErrorVariantAError(TypedDict):
@@ -2071,7 +2072,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "EditOfVariantB": "056bae1b22ce82e9",
     "EditRequest": "8e5154f481dde333",
     "EditRequestVariantB": "5a762abe44462ffd",
-    "ErrorCode": "42ceb96f196eeded",
+    "ErrorCode": "eab6b77e2af580ed",
     "ErrorVariantA": "6695763d7b872f31",
     "ErrorVariantC": "74c1b3e027705174",
     "FarcasterSignInRequest": "bd1cf056259fd66b",
@@ -2150,12 +2151,12 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "getReadiness": "90e45f7ed6885753",
     "getSignInNonce": "6bf611ed5856a373",
     "getWebhookSecret": "1631ebf803b54c9b",
-    "issueSignature": "cd515542e1199189",
+    "issueSignature": "37bc3a7b136c0bbb",
     "listJobs": "819963fa32c68040",
     "listPools": "e272833eca10fe95",
     "listPublicSongs": "cc7037075ef04150",
     "listUploads": "e9d703d7aadecace",
-    "mintAuthorization": "9531a3ba3fdc5531",
+    "mintAuthorization": "70837ad7a52fc222",
     "publishMetadata": "07aeaa3907390a18",
     "renameJob": "319ff931c30f804a",
     "restoreJob": "9125b89c70ed5aa2",
@@ -2164,7 +2165,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "signInWithFarcaster": "f2e6311a08d486e5",
     "signInWithQuickAuth": "863ec13b7ca779d8",
     "streamJobEvents": "fa1f9164c44e16a1",
-    "uploadAudio": "89c299f8d56587be",
+    "uploadAudio": "6d4a13b2137972b6",
 }
 
 

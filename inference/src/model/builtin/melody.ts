@@ -29,7 +29,13 @@ export function melody(ops: GraphOps, grid: TimingGrid, { keyF, chordDeg, degToS
   );
   const isStrong = toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(4)]), g.i(0)]));
   const centre = Array.from({ length: MELODY_DEGREES }, (_, d) => -0.5 * ((d - 6) / 6) ** 2);
-  const prior = add(mul(isChordTone, add(g.f(1), mul(g.f(0.8), unsq(isStrong, [1])))), g.f(centre, [1, MELODY_DEGREES]));
+  // The seed's own leaning, per half bar and chord tone over the four-bar phrase: which chord tones
+  // the line favours (without it the refinement settled on the same line for every seed; issue 50).
+  // Chord tones only, so the line stays in the key.
+  const halfBarOfPhrase = toF(g.op('Mod', [g.op('Div', [stepIdx, g.i(8)]), g.i(8)]));
+  const leaningNoise = hash(add(mul(unsq(halfBarOfPhrase, [1]), g.f(MELODY_DEGREES)), add(toF(degGrid), g.f(5000))), 41);
+  const leaning = mul(mul(leaningNoise, g.f(1.5)), isChordTone);
+  const prior = add(add(mul(isChordTone, add(g.f(1), mul(g.f(0.8), unsq(isStrong, [1])))), g.f(centre, [1, MELODY_DEGREES])), leaning);
   const cellIndex = add(mul(unsq(stepIdxF, [1]), g.f(MELODY_DEGREES)), toF(degGrid));
   const latent0 = mul(sub(hash(cellIndex, 5), g.f(0.5)), g.f(2));
   const band = Array.from({ length: MELODY_DEGREES * MELODY_DEGREES }, (_, k) => {

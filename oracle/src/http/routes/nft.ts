@@ -171,10 +171,10 @@ export const nftMintDocs: RouteDocs = {
     200: { description: 'Signature issued.', content: { 'application/json': { schema: nftMintResponseSchema } } },
     400: error('VALIDATION_ERROR'),
     401: error('AUTH_ERROR'),
-    403: error('FORBIDDEN: user_address is not the authenticated wallet'),
+    403: error('FORBIDDEN: user_address is not the authenticated wallet; SIGN_005; SIGN_008 too much of the song is uploaded audio'),
     404: error('SIGN_001'),
     409: error(
-      'SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song contains a song signed for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running)',
+      'SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song (one carrying uploaded audio) contains a sound made earlier for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running)',
     ),
     422: error('IDEM_001: Idempotency-Key reused with a different request'),
     429: error('RATE_002: the hourly metadata and NFT limit'),

@@ -113,6 +113,7 @@ export async function signForRequest(
     now: deps.now,
     ...(deps.signerStatus === undefined ? {} : { signerStatus: deps.signerStatus }),
     modelLicence: deps.modelLicence,
+    maxOutsideShare: deps.maxOutsideShare,
   };
   const signatureRequest = {
     userId: user.id,
@@ -168,7 +169,7 @@ export const signatureDocs: RouteDocs = {
   tags: ['mint'],
   summary: 'Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)',
   description:
-    'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and the same sound (PCM hash) must not have been signed for another job (SIGN_006, 409: one mint per sound), and the song must not contain a song signed for another account, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass). A signature registers the song’s fingerprint to your account in the same transaction (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
+    'Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and no other job may hold the same sound (PCM hash) first: one that made it earlier, of any account, and can still be signed, or one signed for it (SIGN_006, 409: one mint per sound, for the job that made it first); a song whose edit chain starts from an uploaded file must not contain a sound made for another account before it, signed or not, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass, and so does a later copy of your own song; a song made from the prompt alone is never refused for resembling another account’s), and at most `MINT_MAX_OUTSIDE_SHARE` (0.5 unless the operator sets it) of the song may be uploaded audio kept verbatim through its edits (SIGN_008, 403). Every completed song is registered to its account at completion (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.',
   request: {
     headers: z.object({ 'Idempotency-Key': idempotencyKeyHeaderSchema }),
     body: {
@@ -183,11 +184,11 @@ export const signatureDocs: RouteDocs = {
     400: error('Invalid input (VALIDATION_ERROR).'),
     401: error('Missing or invalid token (AUTH_ERROR).'),
     403: error(
-      'user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only.',
+      'user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only; SIGN_008: more of the song than the operator allows (MINT_MAX_OUTSIDE_SHARE) is uploaded audio kept verbatim.',
     ),
     404: error('SIGN_001: no such job of the caller.'),
     409: error(
-      'SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 the same sound was signed for another job, SIGN_007 the song contains a song signed for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running.',
+      'SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 another job made the same sound first or holds its signature, SIGN_007 the song (one carrying uploaded audio) contains a sound made earlier for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running.',
     ),
     422: error('IDEM_001: Idempotency-Key reused with a different request.'),
     429: error('Hourly metadata and NFT limit (RATE_002).'),
