@@ -10,8 +10,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
 import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
@@ -23,6 +24,7 @@ import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { wav16 } from '../support/audio-copies.ts';
 import {
   COPIER_TRANSFORMATIONS,
   decodeWithFfmpeg,
@@ -93,6 +95,27 @@ describe('core: the landmark fingerprint finds every copier transformation of re
     const back = peaksFromBytes(peaksToBytes(first));
     assert.equal(back.length, first.length);
     assert.ok(back.every((p, i) => p.t === first[i]?.t && p.k === first[i]?.k && Math.abs(p.contrast - (first[i]?.contrast ?? 0)) <= 0.25));
+  });
+
+  it("computes an upload's peaks in the decode thread, in the decode's pass, as the whole-PCM fingerprinter does", async () => {
+    const excerpt = await decodeWithFfmpeg(path(REGISTERED[0] as string), 44100, 2, EXCERPT_FROM, 12);
+    const wav = join(work.path, 'upload.wav');
+    await writeFile(wav, wav16(excerpt.channels, excerpt.sampleRate));
+    const bytes = new Uint8Array(await readFile(wav));
+    const decoded = await decodeUploadedAudio(bytes, { maxSeconds: 600 });
+    assert.ok(decoded.ok);
+    const prober = createAudioProber({ threads: 1 });
+    try {
+      const probed = await prober.probe(bytes, { maxSeconds: 600 });
+      assert.ok(probed.result.ok && probed.landmarks !== undefined);
+      assert.deepEqual(
+        peaksFromBytes(probed.landmarks),
+        peaksFromBytes(peaksToBytes(landmarkPeaks(decoded.value.channels, decoded.value.sampleRate))),
+      );
+      assert.ok(probed.landmarks.length > 12 * 6 * 5, `${probed.landmarks.length / 6} peaks in 12 s`);
+    } finally {
+      await prober.close();
+    }
   });
 
   it('finds each track looked up by another account, and no other track when looked up by its owner', async () => {

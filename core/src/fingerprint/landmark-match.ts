@@ -155,7 +155,9 @@ function agreeing(shared: readonly SharedTriplet[], c: Candidate): LandmarkAlign
   const spread = n * sqq - sq * sq;
   // refT = start + queryT / stretch; with one query time only, the grid's stretch stands.
   const slope = spread > 0 ? (n * sqr - sq * sr) / spread : 1 / c.s;
-  const stretch = slope > 0 && Math.abs(1 / slope - c.s) < STRETCH_STEP * 4 ? 1 / slope : c.s;
+  // The grid's stretch is only as close as its 10 s window resolves (several steps); the line through
+  // the agreeing points is the estimate, where it stays within the grid's range.
+  const stretch = slope > 0 && 1 / slope <= MAX_STRETCH && 1 / slope >= 1 / MAX_STRETCH ? 1 / slope : c.s;
   const start = n === 0 ? c.startBin * START_BIN_FRAMES : (sr - sq / stretch) / n;
   shifts.sort((a, b) => a - b);
   return {

@@ -4,6 +4,11 @@
 -- for every sound the platform makes or takes beside its Chromaprint one (migration 0017), which
 -- stays for the AcoustID outside lookup.
 
+-- The peaks of every song and edit (the worker's, read from the PCM beside its MP3 encode) and of
+-- every upload (the oracle's decode thread, in the decode's pass); NULL for sounds made before.
+ALTER TABLE generation_jobs ADD COLUMN landmarks bytea CHECK (octet_length(landmarks) % 6 = 0);
+ALTER TABLE uploads ADD COLUMN landmarks bytea CHECK (octet_length(landmarks) % 6 = 0);
+
 -- Each registered sound: the account it was made for and when it was made (the earlier creation
 -- wins, core/src/fingerprint/landmark-registry.ts). An int4 key keeps every posting row short.
 -- No foreign key to generation_jobs: the ownership rules decide when a registration stops
@@ -36,3 +41,5 @@ CREATE INDEX landmark_postings_hash_idx ON landmark_postings (hash);
 -- Down Migration
 DROP TABLE landmark_postings;
 DROP TABLE landmark_sounds;
+ALTER TABLE uploads DROP COLUMN landmarks;
+ALTER TABLE generation_jobs DROP COLUMN landmarks;
