@@ -19,8 +19,13 @@
  * 6. Cost: fingerprint time of a 240 s song beside its MP3 encode (the worker's encoder, the
  *    same PCM) and fpcalc (Chromaprint in C, decoding the WAV itself), in the same run.
  *
+ * 7. The landmark fingerprint (issue 50, ./fingerprint/landmarks.ts): real music (Debian's
+ *    wesnoth-1.16-music) and built-in songs through every copier transformation, distinct pairs,
+ *    lookups among 1,000,000 registered sounds; its 240 s fingerprint time in the cost table.
+ *
  * Writes bench/results/fingerprint.json and fingerprint.md. Environment: BENCH_FINGERPRINT_JOBS
- * (ffmpeg processes at once, default 2).
+ * (ffmpeg processes at once, default 2); BENCH_FINGERPRINT_PART `landmarks` runs only step 7 and
+ * the cost (the Chromaprint steps take ~15 minutes), `chromaprint` only steps 1-6.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -46,6 +51,8 @@ import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';
 import { EMBED_SECONDS, makeCopies, TRANSFORMATIONS, wav16 } from '../test/support/audio-copies.ts';
 import { drawFiller, fitBitModel, randomSource } from './fingerprint/fillers.ts';
+import { runLandmarkBench } from './fingerprint/landmarks.ts';
+import { landmarkPeaks } from '../core/src/fingerprint/landmarks.ts';
 
 const run = promisify(execFile);
 const SONGS = Number(process.env.BENCH_FINGERPRINT_SONGS ?? 200);
@@ -53,6 +60,7 @@ const SECONDS = Number(process.env.BENCH_FINGERPRINT_SECONDS ?? 30);
 const REGISTRY = Number(process.env.BENCH_FINGERPRINT_REGISTRY ?? 100_000);
 const JOBS = Math.max(1, Number(process.env.BENCH_FINGERPRINT_JOBS ?? 2));
 const LONG_SECONDS = 240;
+const PART = process.env.BENCH_FINGERPRINT_PART ?? 'all';
 const TIMING_ROUNDS = 3;
 
 const GENRES = ['pop', 'rock', 'metal', 'punk', 'house', 'techno', 'disco', 'trap', 'lofi', 'jazz', 'funk', 'reggae', 'ambient'];
@@ -123,6 +131,10 @@ async function main(): Promise<void> {
     (await model.render({ prompt, lyrics: null, seed: BigInt(seed), durationSeconds: seconds, steps: 27 }, signal)).pcm;
 
   try {
+    if (PART === 'landmarks') {
+      await landmarksOnly(work.path, render, started);
+      return;
+    }
     // 1. The songs and the other audio the embedded copy is set in (a song of no one's).
     console.log(`rendering ${SONGS} songs of ${SECONDS} s …`);
     const other = await render('experimental noise', 1_000_003, 2 * EMBED_SECONDS + 1);
@@ -268,6 +280,7 @@ async function main(): Promise<void> {
     const encodeCpuMs: number[] = [];
     const fpcalcMs: number[] = [];
     const fpcalcCpuMs: number[] = [];
+    const landmarkMs: number[] = [];
     try {
       for (let round = 0; round < TIMING_ROUNDS; round += 1) {
         let t = performance.now();
@@ -275,6 +288,9 @@ async function main(): Promise<void> {
         fingerprintPcm(long.channels, long.sampleRate);
         fingerprintMs.push(performance.now() - t);
         fingerprintCpuMs.push(cpuMs() - cpu);
+        t = performance.now();
+        landmarkPeaks(long.channels, long.sampleRate);
+        landmarkMs.push(performance.now() - t);
         t = performance.now();
         let cpuAt = cpuMs();
         const encoded = await encodeMp3(long.channels, long.sampleRate, { backend, pool, parallelism: threads, signal });
@@ -382,15 +398,96 @@ ${rows.map((r) => `| ${r.transformation} | ${r.caught}/${r.copies} (${pct(r.caug
 | fingerprint (this repository, TypeScript, one thread) | ${report.cost.fingerprintMs.toFixed(0)} | ${report.cost.fingerprintCpuMs.toFixed(0)} |
 | MP3 320 kbps encode, baseline (${report.cost.mp3Encoder}) | ${report.cost.mp3EncodeMs.toFixed(0)} | ${report.cost.mp3EncodeCpuMs.toFixed(0)} |
 | fpcalc (Chromaprint in C, with its own WAV decode) | ${report.cost.fpcalcMs.toFixed(0)} | ${report.cost.fpcalcCpuMs.toFixed(0)} |
+| landmark fingerprint (core/src/fingerprint/landmarks.ts, one thread; goal at most a third of the encode) | ${median(landmarkMs).toFixed(0)} | |
 
 Lookup against ${REGISTRY.toLocaleString('en')} registered fingerprints (${SONGS} real, the rest drawn from their bit model; ${termRows.toLocaleString('en')} rows in the inverted index, ${storage?.terms ?? '?'} + its key ${storage?.key ?? '?'}, the registry ${storage?.registry ?? '?'}; loaded in ${report.lookup.loadSeconds.toFixed(0)} s): p50 ${report.lookup.p50Ms.toFixed(1)} ms, p99 ${report.lookup.p99Ms.toFixed(1)} ms, max ${report.lookup.maxMs.toFixed(1)} ms over ${lookups.length} lookups.
 `;
-    await writeFile(join(results, 'fingerprint.md'), md);
-    console.log(md);
+    const landmarks = PART === 'chromaprint' ? null : await runLandmarkBench({ workDir: work.path, render, promptOf });
+    const landmarkMd =
+      landmarks === null
+        ? ''
+        : 'skipped' in landmarks
+          ? `\n## Landmark fingerprint\n\nSkipped: ${landmarks.skipped}.\n`
+          : `\n${landmarks.markdown}`;
+    if (landmarks !== null && !('skipped' in landmarks))
+      await writeFile(join(results, 'fingerprint-landmarks.json'), `${JSON.stringify(landmarks.json, null, 2)}\n`);
+    await writeFile(join(results, 'fingerprint.md'), md + landmarkMd);
+    console.log(md + landmarkMd);
   } finally {
     await model.release();
     await work.remove();
   }
+}
+
+/** Step 7 and the cost of a 240 s song alone (BENCH_FINGERPRINT_PART=landmarks). */
+async function landmarksOnly(
+  workDir: string,
+  render: (prompt: string, seed: number, seconds: number) => Promise<{ channels: Float32Array[]; sampleRate: number }>,
+  started: number,
+): Promise<void> {
+  const landmarks = await runLandmarkBench({ workDir, render, promptOf });
+  const long = await render('upbeat synth pop with a driving beat', 7, LONG_SECONDS);
+  const threads = Math.max(1, Math.min(4, availableParallelism()));
+  const pool = new EncoderPool(threads);
+  const backend = selectEncoderBackend('auto', systemBinaryProbe);
+  const timings = {
+    landmark: [] as number[],
+    landmarkCpu: [] as number[],
+    chromaprint: [] as number[],
+    encode: [] as number[],
+    encodeCpu: [] as number[],
+  };
+  try {
+    for (let round = 0; round < TIMING_ROUNDS; round += 1) {
+      let t = performance.now();
+      let cpu = cpuMs();
+      landmarkPeaks(long.channels, long.sampleRate);
+      timings.landmark.push(performance.now() - t);
+      timings.landmarkCpu.push(cpuMs() - cpu);
+      t = performance.now();
+      fingerprintPcm(long.channels, long.sampleRate);
+      timings.chromaprint.push(performance.now() - t);
+      t = performance.now();
+      cpu = cpuMs();
+      const encoded = await encodeMp3(long.channels, long.sampleRate, {
+        backend,
+        pool,
+        parallelism: threads,
+        signal: new AbortController().signal,
+      });
+      if (!encoded.ok) throw new Error(encoded.error.message);
+      timings.encode.push(performance.now() - t);
+      timings.encodeCpu.push(cpuMs() - cpu);
+    }
+  } finally {
+    await pool.close();
+  }
+  const ratio = median(timings.landmark) / median(timings.encode);
+  const md = `## Landmark fingerprint run (BENCH_FINGERPRINT_PART=landmarks)
+
+${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}; wall ${((performance.now() - started) / 1000).toFixed(0)} s; load average during the run ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ')} (other engineers share the machine: the wall times are inflated alike).
+The Chromaprint part above is from its own last run: \`npm run bench:fingerprint\` runs both.
+
+${'skipped' in landmarks ? `Landmark part skipped: ${landmarks.skipped}.` : landmarks.markdown.replace(/^## /, '### ')}
+### Cost of a ${LONG_SECONDS} s built-in song (median of ${TIMING_ROUNDS}, same run)
+
+| step | wall ms | CPU ms |
+|---|---|---|
+| landmark fingerprint (TypeScript, one thread) | ${median(timings.landmark).toFixed(0)} | ${median(timings.landmarkCpu).toFixed(0)} |
+| Chromaprint fingerprint (TypeScript, one thread) | ${median(timings.chromaprint).toFixed(0)} | |
+| MP3 320 kbps encode (${backend === 'wasm' ? 'wasm LAME' : `native ${backend}`}, ${threads} parallel chunks) | ${median(timings.encode).toFixed(0)} | ${median(timings.encodeCpu).toFixed(0)} |
+
+Landmark fingerprint / MP3 encode: **${ratio.toFixed(2)}** (goal: at most 0.33).
+`;
+  const results = fileURLToPath(new URL('./results/', import.meta.url));
+  await mkdir(results, { recursive: true });
+  if (!('skipped' in landmarks))
+    await writeFile(join(results, 'fingerprint-landmarks.json'), `${JSON.stringify(landmarks.json, null, 2)}\n`);
+  // Keeps the Chromaprint part of the last full run above this one.
+  const previous = await readFile(join(results, 'fingerprint.md'), 'utf8').catch(() => '');
+  const kept = previous.split('\n## Landmark fingerprint')[0] ?? '';
+  await writeFile(join(results, 'fingerprint.md'), `${kept.trimEnd()}\n\n${md}`);
+  console.log(md);
 }
 
 await main();

@@ -46,6 +46,8 @@ export interface Probed {
   contentHash: ContentHash | undefined;
   /** The upload's Chromaprint fingerprint (core/src/fingerprint/), made in the same pass; absent when it did not decode. */
   fingerprint?: Uint32Array | undefined;
+  /** Its landmark peaks, raw (core/src/fingerprint/landmarks.ts), made in the same pass; absent when it did not decode. */
+  landmarks?: Uint8Array | undefined;
 }
 
 export type DecodeRequest =

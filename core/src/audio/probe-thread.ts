@@ -2,24 +2,34 @@
  * Worker thread body of ./audio-prober.ts: decodes one uploaded file at a time off the caller's
  * event loop. A probe posts back what the file is (format, rate, channels, length) and its
  * SHA-256, never the samples, with the bytes themselves transferred back; a decode posts back the
- * samples it kept, transferred. A probe also fingerprints the upload in the same pass
- * (core/src/fingerprint/sink.ts), the items transferred back with the answer.
+ * samples it kept, transferred. A probe also fingerprints the upload in the same pass, Chromaprint
+ * (core/src/fingerprint/sink.ts) and landmarks (core/src/fingerprint/landmark-sink.ts), both
+ * transferred back with the answer.
  */
 import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
 import { fingerprintSink } from '../fingerprint/sink.ts';
+import { bothSinks, landmarkSink } from '../fingerprint/landmark-sink.ts';
+import { peaksToBytes } from '../fingerprint/landmarks.ts';
 import { decodeAudioStream, decodeUploadedAudio } from './uploaded-audio.ts';
 import type { DecodeReply, DecodeRequest, DecodeThreadMessage } from './audio-prober.ts';
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
   if (request.op === 'probe') {
     const fingerprinting = fingerprintSink();
-    const result = await decodeAudioStream(request.bytes, request.budget, fingerprinting);
+    const landmarking = landmarkSink();
+    const result = await decodeAudioStream(request.bytes, request.budget, bothSinks(fingerprinting, landmarking));
     const hash = contentHash(request.bytes);
     const fingerprint = result.ok ? (fingerprinting.finish() ?? undefined) : undefined;
+    const peaks = result.ok ? landmarking.finish() : null;
+    const landmarks = peaks === null ? undefined : peaksToBytes(peaks);
     return {
-      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint },
-      transfer: [request.bytes.buffer as ArrayBuffer, ...(fingerprint === undefined ? [] : [fingerprint.buffer as ArrayBuffer])],
+      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint, landmarks },
+      transfer: [
+        request.bytes.buffer as ArrayBuffer,
+        ...(fingerprint === undefined ? [] : [fingerprint.buffer as ArrayBuffer]),
+        ...(landmarks === undefined ? [] : [landmarks.buffer as ArrayBuffer]),
+      ],
     };
   }
   const result = await decodeUploadedAudio(request.bytes, request.budget, request.keepSeconds);

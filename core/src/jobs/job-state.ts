@@ -347,6 +347,8 @@ export interface CompletedAudio {
   pcmHash?: string;
   /** The sound's Chromaprint fingerprint (core/src/fingerprint/), stored raw (absent: none made). */
   fingerprint?: Uint32Array;
+  /** Its landmark peaks, raw (core/src/fingerprint/landmarks.ts; absent: none made). */
+  landmarks?: Uint8Array;
 }
 
 /** A song's stored WAV and FLAC: the `lossless` column once they are stored (`losslessObjectKey`). */
@@ -425,7 +427,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
             audio_hash = $5, actual_duration = $6, model_name = $7, model_version = $8, device = $9,
             used_lyrics = $10, lyrics_tokens = $11, model_licence = $12, model_commercial_use = $13,
             content_credentials = $14, latents_key = $15, lossless = $16, pcm_hash = $17, fingerprint = $18,
-            error_code = NULL, error_message = NULL
+            landmarks = $19, error_code = NULL, error_message = NULL
       WHERE id = $1 AND claim_id = $2 AND status = ${S.processing}
       RETURNING user_id`,
     [
@@ -447,6 +449,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
       audio.lossless === undefined ? null : JSON.stringify(audio.lossless),
       audio.pcmHash ?? null,
       audio.fingerprint === undefined ? null : Buffer.from(fingerprintToBytes(audio.fingerprint)),
+      audio.landmarks === undefined ? null : Buffer.from(audio.landmarks),
     ],
   );
   if (completed === null) return false;

@@ -246,6 +246,7 @@ export function songJobKind(deps: JobKindDeps): JobKind {
         lossless: pendingLossless(lossless),
         pcmHash: song.pcmHash,
         fingerprint: song.fingerprint,
+        landmarks: song.landmarks,
       });
     },
     async afterCompletion(db, job, song, signal) {

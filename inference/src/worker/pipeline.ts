@@ -18,6 +18,7 @@ import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
 import { PACK_FRAMES, createPcmHasher, encodeLossless } from '../audio/lossless.ts';
 import { createFingerprinter } from '../../../core/src/fingerprint/chromaprint.ts';
+import { createLandmarkFingerprinter, peaksToBytes } from '../../../core/src/fingerprint/landmarks.ts';
 import type { LosslessFiles } from '../audio/lossless.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
@@ -120,6 +121,8 @@ export interface Song {
   pcmHash: string | null;
   /** The Chromaprint fingerprint of the PCM (core/src/fingerprint/chromaprint.ts): one 32-bit item per ~0.124 s. */
   fingerprint: Uint32Array;
+  /** The landmark peaks of the PCM, raw (core/src/fingerprint/landmarks.ts), for the copy registry. */
+  landmarks: Uint8Array;
   /** What makes a song's WAV and FLAC once it completed; null for a preview. */
   lossless: LosslessMasters | null;
   timings: StageTimings;
@@ -154,18 +157,27 @@ const noCheckpoint: StepCheckpoint = () => Promise.resolve();
 
 /**
  * What a job completes with besides its MP3, read from the model's PCM on this thread while the
- * encoder pool encodes it: the song's PCM hash (songs only) and the fingerprint (every song and
- * preview). One pass, a second of audio at a time, with the event loop's turn between seconds.
+ * encoder pool encodes it: the song's PCM hash (songs only) and the fingerprints, Chromaprint and
+ * landmarks (every song and preview). One pass, a second of audio at a time, with the event
+ * loop's turn between seconds.
  */
 async function readBesideEncode(
   pcm: PcmAudio,
   withPcmHash: boolean,
   signal: AbortSignal,
-): Promise<{ pcmHash: string | null; fingerprint: Uint32Array; pcmHashMs: number; fingerprintMs: number; doneMs: number }> {
+): Promise<{
+  pcmHash: string | null;
+  fingerprint: Uint32Array;
+  landmarks: Uint8Array;
+  pcmHashMs: number;
+  fingerprintMs: number;
+  doneMs: number;
+}> {
   const started = performance.now();
   const frames = pcm.channels[0]?.length ?? 0;
   const hasher = withPcmHash ? createPcmHasher(pcm.channels.length) : null;
   const fingerprinter = createFingerprinter(pcm.sampleRate, pcm.channels.length);
+  const landmarker = createLandmarkFingerprinter(pcm.sampleRate, pcm.channels.length);
   let pcmHashMs = 0;
   let fingerprintMs = 0;
   for (let start = 0; start < frames; start += PACK_FRAMES) {
@@ -175,15 +187,18 @@ async function readBesideEncode(
     hasher?.update(pcm.channels, start, end);
     const hashed = performance.now();
     pcmHashMs += hashed - t;
-    fingerprinter.feed(pcm.channels.map((channel) => channel.subarray(start, end)));
+    const block = pcm.channels.map((channel) => channel.subarray(start, end));
+    fingerprinter.feed(block);
+    landmarker.feed(block);
     t = performance.now();
     fingerprintMs += t - hashed;
     if (end < frames) await yieldToEventLoop();
   }
   const t = performance.now();
   const fingerprint = fingerprinter.finish();
+  const landmarks = peaksToBytes(landmarker.finish());
   fingerprintMs += performance.now() - t;
-  return { pcmHash: hasher?.digest() ?? null, fingerprint, pcmHashMs, fingerprintMs, doneMs: performance.now() - started };
+  return { pcmHash: hasher?.digest() ?? null, fingerprint, landmarks, pcmHashMs, fingerprintMs, doneMs: performance.now() - started };
 }
 
 export async function generateSong(
@@ -310,6 +325,7 @@ export async function generateSong(
     kept: rendered.kept,
     pcmHash: beside.pcmHash,
     fingerprint: beside.fingerprint,
+    landmarks: beside.landmarks,
     lossless,
     timings: {
       lyricsMs,

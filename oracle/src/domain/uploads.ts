@@ -182,8 +182,8 @@ export async function takeUpload(
     .tx(async (tx) => {
       const inserted = await tx.one<{ rights_confirmed_at: Date; created_at: Date; expires_at: Date }>(
         `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
-                            rights_confirmed_at, expires_at, fingerprint)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11), $12)
+                            rights_confirmed_at, expires_at, fingerprint, landmarks)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11), $12, $13)
        RETURNING rights_confirmed_at, created_at, expires_at`,
         [
           id,
@@ -198,6 +198,7 @@ export async function takeUpload(
           RIGHTS_STATEMENT,
           UPLOAD_RETENTION_DAYS,
           fingerprint === null ? null : Buffer.from(fingerprintToBytes(fingerprint)),
+          probed.landmarks === undefined ? null : Buffer.from(probed.landmarks),
         ],
       );
       // Inside the transaction: a refused store rolls the row back; the commit failing after it

@@ -1,0 +1,359 @@
+/**
+ * The landmark fingerprint's part of `npm run bench:fingerprint` (issue 50, docs/fingerprints.md):
+ *
+ * 1. Real music nobody here made: every track of Debian's wesnoth-1.16-music registered whole (its
+ *    own account, ffmpeg's decode; `BENCH_LANDMARK_REGISTER_SECONDS` registers only their start) in a real PostgreSQL (migration 0024); of the first
+ *    `BENCH_LANDMARK_TRACKS` (default all) of at least 30 s, a 25 s excerpt is copied by every
+ *    copier transformation (test/support/copier-transforms.ts), each copy read by the product's
+ *    upload decoder and looked up as a copier's upload (core/src/fingerprint/landmark-registry.ts):
+ *    caught when the lookup names its track.
+ * 2. Built-in songs: `BENCH_LANDMARK_SONGS` (24) songs of distinct prompts, 30 s, registered and
+ *    copied likewise (excerpt 2.5-27.5 s). The voice-over's other music and the splice's filler are
+ *    a built-in song registered nowhere.
+ * 3. Distinct songs: each registered track and song looked up by its own owner (so that it cannot
+ *    name itself) among all of them: any sound named is a false match (every pair, both ways).
+ *    Beside it, the highest agreeing-vote count of any distinct pair against the threshold.
+ * 4. Lookup time among `BENCH_FINGERPRINT_REGISTRY` (1,000,000) registered sounds: the real ones
+ *    and synthetic ones of `BENCH_LANDMARK_SYNTHETIC_POSTINGS` postings each, their hashes drawn
+ *    from the real postings' hashes (popular hashes stay popular), bulk-loaded by SQL before the
+ *    hash index is built (as a restore would), then every copy looked up again: p50/p99.
+ * 5. Cost: the landmark fingerprint of a 240 s song beside its MP3 encode (the caller's timing).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
+import pg from 'pg';
+import { closeDatabase, connectionSettings, createDatabase, DATABASE_DEADLINES } from '../../core/src/db/database.ts';
+import { alignShared, MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
+import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
+import {
+  findEarliestLandmarkMatch,
+  queryTriplets,
+  registeredTriplets,
+  registerLandmarks,
+} from '../../core/src/fingerprint/landmark-registry.ts';
+import { landmarkPeaks } from '../../core/src/fingerprint/landmarks.ts';
+import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
+import { HASH_SPACE, REGISTER, QUERY } from '../../core/src/fingerprint/triplets.ts';
+import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
+import { startTestPostgres } from '../../core/src/testing/postgres.ts';
+import {
+  COPIER_TRANSFORMATIONS,
+  decodeWithFfmpeg,
+  makeCopierCopies,
+  missingCopierTool,
+  wesnothTracks,
+} from '../../test/support/copier-transforms.ts';
+import type { Pcm } from '../../test/support/copier-transforms.ts';
+
+const TRACKS = Number(process.env.BENCH_LANDMARK_TRACKS ?? 41);
+const SONGS = Number(process.env.BENCH_LANDMARK_SONGS ?? 24);
+const REGISTRY = Number(process.env.BENCH_FINGERPRINT_REGISTRY ?? 1_000_000);
+const SYNTHETIC_POSTINGS = Number(process.env.BENCH_LANDMARK_SYNTHETIC_POSTINGS ?? 100);
+const EXCERPT_SECONDS = 25;
+/** Seconds of each track registered (from its start); all of it when unset. */
+const REGISTER_SECONDS =
+  process.env.BENCH_LANDMARK_REGISTER_SECONDS === undefined ? undefined : Number(process.env.BENCH_LANDMARK_REGISTER_SECONDS);
+
+export interface LandmarkBenchInput {
+  workDir: string;
+  /** A built-in song (44.1 kHz stereo PCM) of `prompt`, `seed`, `seconds`. */
+  render(prompt: string, seed: number, seconds: number): Promise<Pcm>;
+  promptOf(i: number): string;
+}
+
+interface Sound {
+  name: string;
+  corpus: 'real' | 'built-in';
+  jobId: string;
+  userId: string;
+  peaks: Peak[];
+  seconds: number;
+}
+
+interface CopyResult {
+  corpus: 'real' | 'built-in';
+  transformation: string;
+  caught: boolean;
+  falseMatch: boolean;
+  votes: number;
+  peaks: Peak[];
+  ms: number;
+}
+
+const quantile = (values: readonly number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+
+/** The highest agreeing votes of `query` against `reference` (no threshold): the margin's figure. */
+function pairVotes(q: Triplets, r: Triplets): number {
+  const byHash = new Map<number, number[]>();
+  r.hash.forEach((h, i) => (byHash.get(h) ?? byHash.set(h, []).get(h))?.push(i));
+  const shared: SharedTriplet[] = [];
+  q.hash.forEach((h, i) => {
+    for (const j of byHash.get(h) ?? [])
+      shared.push({
+        queryT: q.t[i] as number,
+        querySpan: q.span[i] as number,
+        queryK: q.k[i] as number,
+        refT: r.t[j] as number,
+        refSpan: r.span[j] as number,
+        refK: r.k[j] as number,
+      });
+  });
+  return alignShared(shared)?.votes ?? 0;
+}
+
+export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ markdown: string; json: unknown } | { skipped: string }> {
+  const found = wesnothTracks();
+  if ('missing' in found) return { skipped: found.missing };
+  const tool = missingCopierTool();
+  if (tool !== null) return { skipped: tool };
+  const postgres = await startTestPostgres();
+  const db = createDatabase(postgres.url);
+  try {
+    const user = async (): Promise<string> =>
+      (
+        await db.one<{ id: string }>(
+          'INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset) VALUES ($1, $2, 1, CURRENT_DATE) RETURNING id',
+          [`0x${randomBytes(20).toString('hex')}`, 'free'],
+        )
+      ).id;
+    const copier = await user();
+    const sounds: Sound[] = [];
+    let created = Date.UTC(2026, 0, 1);
+    const register = async (name: string, corpus: Sound['corpus'], pcm: Pcm): Promise<Sound> => {
+      const sound: Sound = {
+        name,
+        corpus,
+        jobId: randomUUID(),
+        userId: await user(),
+        peaks: landmarkPeaks(pcm.channels, pcm.sampleRate),
+        seconds: (pcm.channels[0]?.length ?? 0) / pcm.sampleRate,
+      };
+      created += 60_000;
+      await registerLandmarks(db, { jobId: sound.jobId, userId: sound.userId, createdAt: new Date(created), peaks: sound.peaks });
+      sounds.push(sound);
+      return sound;
+    };
+
+    // 1-2. Register the real tracks whole and the built-in songs.
+    console.log(`registering ${found.tracks.length} wesnoth tracks and ${SONGS} built-in songs …`);
+    for (const track of found.tracks)
+      await register(basename(track, '.ogg'), 'real', await decodeWithFfmpeg(track, 22050, 1, 0, REGISTER_SECONDS));
+    const songPcm: Pcm[] = [];
+    for (let i = 0; i < SONGS; i += 1) {
+      const pcm = await input.render(input.promptOf(i), 5000 + i, 30);
+      songPcm.push(pcm);
+      await register(input.promptOf(i), 'built-in', pcm);
+    }
+    const filler = await input.render('experimental noise', 1_000_003, EXCERPT_SECONDS + 1);
+    const fillerMono = Float32Array.from(
+      filler.channels[0] as Float32Array,
+      (s, i) => (s + ((filler.channels[1] ?? filler.channels[0]) as Float32Array)[i]!) / 2,
+    );
+
+    // Copies, each looked up as the copier's upload.
+    const copies: CopyResult[] = [];
+    const copyAll = async (sound: Sound, excerpt: Pcm, index: number): Promise<void> => {
+      const dir = join(input.workDir, `landmark-copies-${index}`);
+      await mkdir(dir, { recursive: true });
+      const files = await makeCopierCopies(excerpt, fillerMono, dir, index);
+      for (const t of COPIER_TRANSFORMATIONS) {
+        const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(files.get(t.id) as string)), { maxSeconds: 600 });
+        if (!decoded.ok) throw new Error(`${t.id}: ${decoded.error.message}`);
+        const peaks = landmarkPeaks(decoded.value.channels, decoded.value.sampleRate);
+        const started = performance.now();
+        const match = await findEarliestLandmarkMatch(db, peaks, { excludeUserId: copier });
+        const ms = performance.now() - started;
+        copies.push({
+          corpus: sound.corpus,
+          transformation: t.id,
+          caught: match?.sound.jobId === sound.jobId,
+          falseMatch: match !== null && match.sound.jobId !== sound.jobId,
+          votes: match?.alignment.votes ?? 0,
+          peaks,
+          ms,
+        });
+      }
+    };
+    const realCopied = sounds.filter((s) => s.corpus === 'real' && s.seconds >= 30).slice(0, TRACKS);
+    console.log(`copying ${realCopied.length} tracks and ${SONGS} songs × ${COPIER_TRANSFORMATIONS.length} transformations …`);
+    for (const [i, sound] of realCopied.entries()) {
+      const track = found.tracks.find((t) => basename(t, '.ogg') === sound.name) as string;
+      await copyAll(sound, await decodeWithFfmpeg(track, 44100, 2, Math.min(30, sound.seconds - EXCERPT_SECONDS), EXCERPT_SECONDS), i);
+    }
+    const songs = sounds.filter((s) => s.corpus === 'built-in');
+    for (const [i, sound] of songs.entries()) {
+      const pcm = songPcm[i] as Pcm;
+      const from = Math.round(2.5 * pcm.sampleRate);
+      const excerpt = {
+        sampleRate: pcm.sampleRate,
+        channels: pcm.channels.map((c) => c.slice(from, from + EXCERPT_SECONDS * pcm.sampleRate)),
+      };
+      await copyAll(sound, excerpt, 1000 + i);
+    }
+
+    // 3. Distinct songs: each looked up by its owner among all; the closest pair's votes.
+    const distinct: { corpus: Sound['corpus']; name: string; named: string | null }[] = [];
+    for (const sound of sounds) {
+      const match = await findEarliestLandmarkMatch(db, sound.peaks, { excludeUserId: sound.userId });
+      distinct.push({
+        corpus: sound.corpus,
+        name: sound.name,
+        named: match === null ? null : (sounds.find((s) => s.jobId === match.sound.jobId)?.name ?? '?'),
+      });
+    }
+    const closest = { real: { votes: 0, pair: '' }, 'built-in': { votes: 0, pair: '' } };
+    const asQuery = new Map(sounds.map((s) => [s, queryTriplets(s.peaks)]));
+    const asRegistered = new Map(sounds.map((s) => [s, registeredTriplets(s.peaks)]));
+    for (const a of sounds)
+      for (const b of sounds) {
+        if (a === b || a.corpus !== b.corpus) continue;
+        const votes = pairVotes(asQuery.get(a) as Triplets, asRegistered.get(b) as Triplets);
+        if (votes > closest[a.corpus].votes) closest[a.corpus] = { votes, pair: `${a.name} | ${b.name}` };
+      }
+
+    // 4. The registry at scale: synthetic sounds bulk-loaded, then every copy looked up again.
+    const postingsOfReal = (await db.one<{ n: string }>('SELECT count(*)::text AS n FROM landmark_postings')).n;
+    const synthetic = Math.max(0, REGISTRY - sounds.length);
+    console.log(`loading ${synthetic.toLocaleString('en')} synthetic sounds of ${SYNTHETIC_POSTINGS} postings …`);
+    const loadStarted = performance.now();
+    // A failed load still leaves the figures above to report.
+    const loadError = await loadSynthetic(postgres.url, synthetic, SYNTHETIC_POSTINGS).then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const storage = await db.one<{ postings: string; index: string; rows: string }>(
+      `SELECT pg_size_pretty(pg_relation_size('landmark_postings')) AS postings, pg_size_pretty(pg_relation_size('landmark_postings_hash_idx')) AS index,
+              (SELECT reltuples::bigint::text FROM pg_class WHERE relname = 'landmark_postings') AS rows`,
+    );
+    const times: number[] = [];
+    const lookupErrors: string[] = [];
+    let scaleCaught = 0;
+    for (const copy of copies) {
+      const started = performance.now();
+      const match = await findEarliestLandmarkMatch(db, copy.peaks, { excludeUserId: copier }).catch((error: unknown) => {
+        lookupErrors.push(error instanceof Error ? error.message : String(error));
+        return null;
+      });
+      times.push(performance.now() - started);
+      if (match !== null && match.alignment.votes >= MIN_VOTES && copy.caught) scaleCaught += 1;
+    }
+
+    const rows = COPIER_TRANSFORMATIONS.map((t) => {
+      const of = (corpus: Sound['corpus']) => copies.filter((c) => c.transformation === t.id && c.corpus === corpus);
+      const cell = (list: CopyResult[]) =>
+        `${list.filter((c) => c.caught).length}/${list.length} (${((100 * list.filter((c) => c.caught).length) / Math.max(1, list.length)).toFixed(0)}%)`;
+      const minVotes = (list: CopyResult[]) => Math.min(...list.map((c) => c.votes));
+      return `| ${t.label} | ${cell(of('real'))} | ${minVotes(of('real'))} | ${cell(of('built-in'))} | ${minVotes(of('built-in'))} | ${
+        of('real')
+          .concat(of('built-in'))
+          .filter((c) => c.falseMatch).length
+      } |`;
+    });
+    const falseOf = (corpus: Sound['corpus']) => distinct.filter((d) => d.corpus === corpus && d.named !== null);
+    const realCount = sounds.filter((s) => s.corpus === 'real').length;
+    const markdown = `## Landmark fingerprint (issue 50; core/src/fingerprint/landmark-registry.ts)
+
+Real music: ${realCount} tracks of Debian's wesnoth-1.16-music, registered ${REGISTER_SECONDS === undefined ? 'whole' : `from their start, at most ${REGISTER_SECONDS} s each`} (${sounds
+      .filter((s) => s.corpus === 'real')
+      .reduce((a, s) => a + s.seconds, 0)
+      .toFixed(
+        0,
+      )} s); 25 s excerpts of ${realCopied.length} of them copied. Built-in: ${SONGS} songs of distinct prompts, 30 s. Rule: ${MIN_VOTES} agreeing triplets within 10 s of query (core/src/fingerprint/landmark-match.ts); registered ${REGISTER.peaksPerSecond} peaks/s, fan-out ${REGISTER.fanout}; query ${QUERY.peaksPerSecond} peaks/s, fan-out ${QUERY.fanout}; ${HASH_SPACE.toLocaleString('en')} hash values.
+
+| transformation | real music caught | fewest votes | built-in caught | fewest votes | false matches |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Distinct songs (goal: 0): each looked up by its owner among all registered: real ${falseOf('real').length} false matches among ${realCount} tracks (${(realCount * (realCount - 1)) / 2} pairs)${
+      falseOf('real').length > 0
+        ? ` (${falseOf('real')
+            .map((d) => `${d.name} -> ${d.named}`)
+            .join(', ')})`
+        : ''
+    }; built-in ${falseOf('built-in').length} among ${SONGS} songs (${(SONGS * (SONGS - 1)) / 2} pairs)${
+      falseOf('built-in').length > 0
+        ? ` (${falseOf('built-in')
+            .map((d) => `${d.name} -> ${d.named}`)
+            .join(', ')})`
+        : ''
+    }.
+Closest distinct pair, agreeing votes (threshold ${MIN_VOTES}): real ${closest.real.votes} (${closest.real.pair}); built-in ${closest['built-in'].votes} (${closest['built-in'].pair}).
+
+Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each; ${Number(storage.rows).toLocaleString('en')} posting rows, ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
+`;
+    return {
+      markdown,
+      json: {
+        copies: copies.map(({ peaks: _, ...c }) => c),
+        distinct,
+        closest,
+        lookup: { registry: REGISTRY, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), loadSeconds, storage },
+      },
+    };
+  } finally {
+    await closeDatabase(db);
+    await postgres.stop();
+  }
+}
+
+/**
+ * `count` synthetic sounds of `postings` postings each, bulk-loaded by SQL in batches: hashes drawn
+ * from the real postings' own, times and shapes at random, owned by 1,000 accounts. The hash index
+ * is dropped for the load and built after it.
+ */
+async function loadSynthetic(url: string, count: number, postings: number): Promise<void> {
+  if (count <= 0) return;
+  // A bulk load: a client of its own without the API's statement and read deadlines.
+  const client = new pg.Client(connectionSettings(url, { ...DATABASE_DEADLINES, statementMs: 0, readMs: 3_600_000 }));
+  await client.connect();
+  const t = {
+    none: async (text: string, values: unknown[] = []) => {
+      await client.query(text, values);
+    },
+    one: async <T>(text: string): Promise<T> => (await client.query(text)).rows[0] as T,
+  };
+  try {
+    await t.none('CREATE TEMP TABLE sample_hashes AS SELECT (row_number() OVER ())::int AS id, hash FROM landmark_postings');
+    await t.none('CREATE UNIQUE INDEX ON sample_hashes (id)');
+    const sample = (await t.one<{ n: number }>('SELECT count(*)::int AS n FROM sample_hashes')).n;
+    await t.none(
+      `INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset)
+       SELECT '0x' || lpad(to_hex(i), 40, '0'), 'free', 1, CURRENT_DATE FROM generate_series(1, 1000) AS i`,
+    );
+    await t.none('DROP INDEX landmark_postings_hash_idx');
+    const batch = 20_000;
+    for (let done = 0; done < count; done += batch) {
+      const n = Math.min(batch, count - done);
+      await t.none(
+        `WITH owners AS (SELECT array_agg(id) AS ids FROM users),
+              made AS (
+                INSERT INTO landmark_sounds (job_id, user_id, created_at)
+                SELECT gen_random_uuid(), ids[1 + (i % array_length(ids, 1))], now() - interval '1 day' * random()
+                  FROM generate_series(1, $1::int) AS i, owners RETURNING id),
+              picks AS MATERIALIZED (
+                SELECT m.id AS sound_id, (1 + floor(random() * $2::int))::int AS rid, floor(random() * 2000)::int AS t,
+                       (floor(random() * 90) * 256 + floor(random() * 120))::int2 AS shape
+                  FROM made m, generate_series(1, $3::int))
+         INSERT INTO landmark_postings (hash, sound_id, t, shape)
+         SELECT s.hash, p.sound_id, p.t, p.shape FROM picks p JOIN sample_hashes s ON s.id = p.rid`,
+        [n, sample, postings],
+      );
+      if ((done / batch) % 10 === 0) console.log(`  ${(done + n).toLocaleString('en')} synthetic sounds`);
+    }
+    await t.none('CREATE INDEX landmark_postings_hash_idx ON landmark_postings (hash)');
+    await t.none('VACUUM ANALYZE landmark_postings');
+    await t.none('VACUUM ANALYZE landmark_sounds');
+  } finally {
+    await client.end();
+  }
+}
+
+export async function writeLandmarkJson(path: string, json: unknown): Promise<void> {
+  await writeFile(path, `${JSON.stringify(json, null, 2)}\n`);
+}

@@ -1,0 +1,170 @@
+/**
+ * Verifying a candidate of the landmark registry (docs/fingerprints.md): the triplets a query
+ * shares with one registered sound (same hash) each say how the query maps onto it: the span
+ * ratio is a stretch s (query time per registered time), the k1 difference a pitch shift, and
+ * with s the registered time at which the query's start lies (t_ref − t_query / s). A copy's
+ * shared triplets agree on one (s, shift, start); chance ones scatter. The score is the largest
+ * number of shared triplets agreeing within the tolerances below whose query times lie within
+ * one `WINDOW_SECONDS` stretch of the query, over a grid of stretches: a long query gathers no
+ * more chance votes than a short one. A match needs `MIN_VOTES` (calibrated on real music:
+ * docs/fingerprints.md).
+ */
+import { BINS_PER_OCTAVE, FRAME_SECONDS } from './log-spectrogram.ts';
+
+/** Stretches tried: 0.93 … 1.08 (tempo ±5% and speed ±2% with room), `STRETCH_STEP` apart. */
+export const MAX_STRETCH = 1.08;
+export const STRETCH_STEP = 0.004;
+/** A shared triplet votes for grid stretches within this factor of its own span ratio. */
+const SPAN_TOLERANCE = 1.12;
+/** Pitch shifts tried, in log bins (a semitone is 2; speed ±2% adds 1). */
+export const MAX_SHIFT_BINS = 3;
+/** Start bins, frames (0.13 s); a vote also counts for its neighbours. */
+const START_BIN_FRAMES = 8;
+/** Query seconds whose agreeing votes are counted together (two half-windows). */
+export const WINDOW_SECONDS = 10;
+const HALF_WINDOW_FRAMES = Math.round(WINDOW_SECONDS / 2 / FRAME_SECONDS);
+/** Registered triplets agreeing on one mapping needed for a match. */
+export const MIN_VOTES = 10;
+
+export interface SharedTriplet {
+  queryT: number;
+  querySpan: number;
+  queryK: number;
+  refT: number;
+  refSpan: number;
+  refK: number;
+}
+
+export interface LandmarkAlignment {
+  /** Agreeing shared triplets: distinct query times and distinct registered times, the fewer. */
+  votes: number;
+  /** Seconds into the registered sound at which the query's start lies (may be negative). */
+  offsetSeconds: number;
+  /** Query duration per registered duration (1.02: the copy is 2% slower). */
+  stretch: number;
+  /** Query frequency per registered frequency (2^(1/12): a semitone up). */
+  pitch: number;
+  /** The query's stretch from its first to its last agreeing triplet, seconds. */
+  querySeconds: number;
+}
+
+const STRETCHES = Array.from(
+  { length: Math.round((2 * (MAX_STRETCH - 1)) / STRETCH_STEP) + 1 },
+  (_, i) => 1 / MAX_STRETCH + i * STRETCH_STEP,
+).filter((s) => s <= MAX_STRETCH + 1e-9);
+
+const SHIFTS = 2 * MAX_SHIFT_BINS + 1;
+/** Half-windows a query may hold (about 19 hours): the key's block field. */
+const BLOCKS = 1 << 14;
+/** Start bins are offset by this so that the key stays positive (a registered sound up to ~9 days). */
+const START_BIAS = 1 << 22;
+const keyOf = (startBin: number, shiftIndex: number, block: number): number =>
+  ((startBin + START_BIAS) * SHIFTS + shiftIndex) * BLOCKS + block;
+
+interface Candidate {
+  votes: number;
+  s: number;
+  shift: number;
+  startBin: number;
+  block: number;
+}
+
+/** Tallies of one stretch's keys, the strongest `TOP_KEYS` kept across stretches. */
+const TOP_KEYS = 4;
+
+/**
+ * The best alignment of `shared` (one registered sound's), or null when none holds 2 votes. Its
+ * votes are distinct query times and distinct registered times agreeing (the smaller count): a
+ * held chord that repeats one triplet many times counts once.
+ */
+export function alignShared(shared: readonly SharedTriplet[]): LandmarkAlignment | null {
+  if (shared.length < 2) return null;
+  const top: Candidate[] = [];
+  const counts = new Map<number, number>();
+  for (const s of STRETCHES) {
+    counts.clear();
+    for (const p of shared) {
+      const shift = p.queryK - p.refK;
+      if (Math.abs(shift) > MAX_SHIFT_BINS || p.refSpan === 0) continue;
+      const own = p.querySpan / p.refSpan;
+      if (own > s * SPAN_TOLERANCE || own < s / SPAN_TOLERANCE) continue;
+      const startBin = Math.round((p.refT - p.queryT / s) / START_BIN_FRAMES);
+      const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
+      const key = keyOf(startBin, shift + MAX_SHIFT_BINS, block);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const key of counts.keys()) {
+      const block = key % BLOCKS;
+      const shiftIndex = Math.floor(key / BLOCKS) % SHIFTS;
+      const startBin = Math.floor(key / BLOCKS / SHIFTS) - START_BIAS;
+      // A vote near a bin edge, or a peak a bin off, lands next door: count the neighbours, in
+      // this half-window and the next (one window of query time).
+      let votes = 0;
+      for (const dStart of [-1, 0, 1])
+        for (let si = Math.max(0, shiftIndex - 1); si <= Math.min(SHIFTS - 1, shiftIndex + 1); si += 1)
+          for (const b of [block, block + 1]) votes += counts.get(keyOf(startBin + dStart, si, b)) ?? 0;
+      if (votes < 2 || (top.length === TOP_KEYS && votes <= (top[TOP_KEYS - 1] as Candidate).votes)) continue;
+      top.push({ votes, s, shift: shiftIndex - MAX_SHIFT_BINS, startBin, block });
+      top.sort((x, y) => y.votes - x.votes);
+      if (top.length > TOP_KEYS) top.pop();
+    }
+  }
+  let best: LandmarkAlignment | null = null;
+  for (const candidate of top) {
+    const alignment = agreeing(shared, candidate);
+    if (best === null || alignment.votes > best.votes) best = alignment;
+  }
+  return best !== null && best.votes >= 2 ? best : null;
+}
+
+/**
+ * The figures of the triplets that agree with `c`: the stretch by a least-squares line through
+ * their (query time, registered time) points (the grid's step is coarser than a 10 s window
+ * resolves), the pitch shift their median.
+ */
+function agreeing(shared: readonly SharedTriplet[], c: Candidate): LandmarkAlignment {
+  const queryTimes = new Set<number>();
+  const refTimes = new Set<number>();
+  const shifts: number[] = [];
+  let first = Infinity;
+  let lastT = -Infinity;
+  let sq = 0;
+  let sr = 0;
+  let sqq = 0;
+  let sqr = 0;
+  for (const p of shared) {
+    const shift = p.queryK - p.refK;
+    if (Math.abs(shift - c.shift) > 1 || p.refSpan === 0) continue;
+    const own = p.querySpan / p.refSpan;
+    if (own > c.s * SPAN_TOLERANCE || own < c.s / SPAN_TOLERANCE) continue;
+    const start = p.refT - p.queryT / c.s;
+    if (Math.abs(start / START_BIN_FRAMES - c.startBin) > 1.5) continue;
+    const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
+    if (block !== c.block && block !== c.block + 1) continue;
+    queryTimes.add(p.queryT);
+    refTimes.add(p.refT);
+    shifts.push(shift);
+    first = Math.min(first, p.queryT);
+    lastT = Math.max(lastT, p.queryT);
+    sq += p.queryT;
+    sr += p.refT;
+    sqq += p.queryT * p.queryT;
+    sqr += p.queryT * p.refT;
+  }
+  const n = shifts.length;
+  const spread = n * sqq - sq * sq;
+  // refT = start + queryT / stretch; with one query time only, the grid's stretch stands.
+  const slope = spread > 0 ? (n * sqr - sq * sr) / spread : 1 / c.s;
+  // The grid's stretch is only as close as its 10 s window resolves (several steps); the line through
+  // the agreeing points is the estimate, where it stays within the grid's range.
+  const stretch = slope > 0 && 1 / slope <= MAX_STRETCH && 1 / slope >= 1 / MAX_STRETCH ? 1 / slope : c.s;
+  const start = n === 0 ? c.startBin * START_BIN_FRAMES : (sr - sq / stretch) / n;
+  shifts.sort((a, b) => a - b);
+  return {
+    votes: Math.min(queryTimes.size, refTimes.size),
+    offsetSeconds: start * FRAME_SECONDS,
+    stretch,
+    pitch: 2 ** ((shifts[n >> 1] ?? c.shift) / BINS_PER_OCTAVE),
+    querySeconds: n === 0 ? 0 : (lastT - first) * FRAME_SECONDS,
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * The landmark fingerprint and its registry (core/src/fingerprint/landmark-registry.ts, migration
+ * 0024, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
+ * wesnoth-1.16-music registered in a real PostgreSQL, 25 s excerpts of three of them copied as a
+ * copier would (test/support/copier-transforms.ts: ffmpeg, sox, rubberband, espeak-ng), each copy
+ * read by the product's upload decoder and looked up as another account's. Every copy names its
+ * track; distinct tracks name none of each other. Skipped, with the reason, where the package or
+ * a tool is missing. About 2 minutes on 2 loaded cores (the copies most of it).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
+import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
+import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
+import type { Database } from '../../core/src/db/database.ts';
+import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
+import { findEarliestLandmarkMatch, registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
+import { landmarkPeaks, peaksFromBytes, peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
+import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
+import { startTestPostgres } from '../../core/src/testing/postgres.ts';
+import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
+import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
+import { wav16 } from '../support/audio-copies.ts';
+import {
+  COPIER_TRANSFORMATIONS,
+  decodeWithFfmpeg,
+  makeCopierCopies,
+  missingCopierTool,
+  wesnothTracks,
+} from '../support/copier-transforms.ts';
+
+const found = wesnothTracks();
+const SKIP = 'missing' in found ? found.missing : (missingCopierTool() ?? false);
+if (SKIP !== false) console.log(`# landmark fingerprint on real music skipped: ${SKIP}`);
+const TRACKS = 'tracks' in found ? found.tracks : [];
+/** The registered tracks (60 s of each) and, of them, the first COPIED have 25 s excerpts copied. */
+const REGISTERED = ['battle.ogg', 'breaking_the_chains.ogg', 'elvish-theme.ogg', 'knolls.ogg', 'northerners.ogg', 'wanderer.ogg'];
+const COPIED = 3;
+/** Unrelated music under the voice-over and in the splice: a track not registered. */
+const OTHER = 'loyalists.ogg';
+const REGISTERED_FROM = 10;
+const REGISTERED_SECONDS = 60;
+const EXCERPT_FROM = 30;
+const EXCERPT_SECONDS = 25;
+
+const path = (name: string): string => TRACKS.find((t) => t.endsWith(`/${name}`)) ?? name;
+
+describe('core: the landmark fingerprint finds every copier transformation of real music, and no distinct track', { skip: SKIP }, () => {
+  let pg: TestPostgres;
+  let db: Database;
+  let work: TempDir;
+  const owners: string[] = [];
+  let copier = '';
+  const jobs: string[] = [];
+  const peaks: Peak[][] = [];
+
+  const user = async (): Promise<string> =>
+    (
+      await db.one<{ id: string }>(
+        'INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset) VALUES ($1, $2, 1, CURRENT_DATE) RETURNING id',
+        [`0x${randomBytes(20).toString('hex')}`, 'free'],
+      )
+    ).id;
+
+  before(async () => {
+    pg = await startTestPostgres();
+    db = createDatabase(pg.url);
+    work = await makeTempDir('landmarks');
+    copier = await user();
+    for (const [i, name] of REGISTERED.entries()) {
+      const pcm = await decodeWithFfmpeg(path(name), 44100, 2, REGISTERED_FROM, REGISTERED_SECONDS);
+      peaks.push(landmarkPeaks(pcm.channels, pcm.sampleRate));
+      owners.push(await user());
+      jobs.push(randomUUID());
+      await registerLandmarks(db, {
+        jobId: jobs[i] as string,
+        userId: owners[i] as string,
+        createdAt: new Date(Date.UTC(2026, 0, 1 + i)),
+        peaks: peaks[i] as Peak[],
+      });
+    }
+  });
+  after(async () => {
+    await closeDatabase(db);
+    await pg.stop();
+    await work.remove();
+  });
+
+  it('stores peaks losslessly (6 bytes a peak)', () => {
+    const first = peaks[0] as Peak[];
+    const back = peaksFromBytes(peaksToBytes(first));
+    assert.equal(back.length, first.length);
+    assert.ok(back.every((p, i) => p.t === first[i]?.t && p.k === first[i]?.k && Math.abs(p.contrast - (first[i]?.contrast ?? 0)) <= 0.25));
+  });
+
+  it("computes an upload's peaks in the decode thread, in the decode's pass, as the whole-PCM fingerprinter does", async () => {
+    const excerpt = await decodeWithFfmpeg(path(REGISTERED[0] as string), 44100, 2, EXCERPT_FROM, 12);
+    const wav = join(work.path, 'upload.wav');
+    await writeFile(wav, wav16(excerpt.channels, excerpt.sampleRate));
+    const bytes = new Uint8Array(await readFile(wav));
+    const decoded = await decodeUploadedAudio(bytes, { maxSeconds: 600 });
+    assert.ok(decoded.ok);
+    const prober = createAudioProber({ threads: 1 });
+    try {
+      const probed = await prober.probe(bytes, { maxSeconds: 600 });
+      assert.ok(probed.result.ok && probed.landmarks !== undefined);
+      assert.deepEqual(
+        peaksFromBytes(probed.landmarks),
+        peaksFromBytes(peaksToBytes(landmarkPeaks(decoded.value.channels, decoded.value.sampleRate))),
+      );
+      assert.ok(probed.landmarks.length > 12 * 6 * 5, `${probed.landmarks.length / 6} peaks in 12 s`);
+    } finally {
+      await prober.close();
+    }
+  });
+
+  it('finds each track looked up by another account, and no other track when looked up by its owner', async () => {
+    for (const [i, own] of peaks.entries()) {
+      const byOther = await findEarliestLandmarkMatch(db, own, { excludeUserId: copier });
+      assert.equal(byOther?.sound.jobId, jobs[i], `${REGISTERED[i]} names itself`);
+      assert.ok(
+        Math.abs((byOther?.alignment.stretch ?? 0) - 1) < 0.02 && byOther?.alignment.pitch === 1,
+        `${REGISTERED[i]}: ${JSON.stringify(byOther?.alignment)}`,
+      );
+      const byOwner = await findEarliestLandmarkMatch(db, own, { excludeUserId: owners[i] as string });
+      assert.equal(
+        byOwner,
+        null,
+        `${REGISTERED[i]} looked up by its owner names ${byOwner?.sound.jobId} (${JSON.stringify(byOwner?.alignment)})`,
+      );
+    }
+  });
+
+  it('names the earliest creation of a sound registered twice, and none created after the asker', async () => {
+    const [early, late] = [await user(), await user()];
+    const [earlyJob, lateJob] = [randomUUID(), randomUUID()];
+    const own = peaks[1] as Peak[];
+    await registerLandmarks(db, { jobId: lateJob, userId: late, createdAt: new Date(Date.UTC(2025, 5, 2)), peaks: own });
+    await registerLandmarks(db, { jobId: earlyJob, userId: early, createdAt: new Date(Date.UTC(2025, 5, 1)), peaks: own });
+    assert.equal((await findEarliestLandmarkMatch(db, own, { excludeUserId: copier }))?.sound.jobId, earlyJob);
+    assert.equal((await findEarliestLandmarkMatch(db, own, { excludeUserId: early }))?.sound.jobId, lateJob);
+    assert.equal(await findEarliestLandmarkMatch(db, own, { excludeUserId: early, createdBefore: new Date(Date.UTC(2025, 5, 2)) }), null);
+    await db.none('DELETE FROM landmark_postings WHERE sound_id IN (SELECT id FROM landmark_sounds WHERE job_id = ANY($1::uuid[]))', [
+      [earlyJob, lateJob],
+    ]);
+    await db.none('DELETE FROM landmark_sounds WHERE job_id = ANY($1::uuid[])', [[earlyJob, lateJob]]);
+  });
+
+  it('names the track of every copy: voice-over, EQ, filters, compression, telephone, MP3 64, noise, excerpt, splice, speed, pitch, tempo', async () => {
+    const other = await decodeWithFfmpeg(path(OTHER), 44100, 1, 20, EXCERPT_SECONDS);
+    const misses: string[] = [];
+    for (let i = 0; i < COPIED; i += 1) {
+      const dir = join(work.path, String(i));
+      await mkdir(dir);
+      const excerpt = await decodeWithFfmpeg(path(REGISTERED[i] as string), 44100, 2, EXCERPT_FROM, EXCERPT_SECONDS);
+      const copies = await makeCopierCopies(excerpt, other.channels[0] as Float32Array, dir, i);
+      for (const t of COPIER_TRANSFORMATIONS) {
+        const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(copies.get(t.id) as string)), { maxSeconds: 600 });
+        assert.ok(decoded.ok, `${t.id}: ${decoded.ok ? '' : decoded.error.message}`);
+        const match = await findEarliestLandmarkMatch(db, landmarkPeaks(decoded.value.channels, decoded.value.sampleRate), {
+          excludeUserId: copier,
+        });
+        if (match?.sound.jobId !== jobs[i])
+          misses.push(`${REGISTERED[i]} ${t.id}: ${match === null ? 'no match' : `named ${match.sound.jobId}`}`);
+        else assert.ok((match?.alignment.votes ?? 0) >= MIN_VOTES);
+      }
+    }
+    assert.deepEqual(misses, []);
+  });
+});
