@@ -202,8 +202,11 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     { skip: browserSkip ?? false },
     async () => {
       // Its own wallet (Hardhat's account #7): the walk above keeps the development wallet's library and limits as it expects.
+      const nodeEnv = process.env.NODE_ENV;
       const song = await walkTheReactExample(stack);
       await checkTheHooks(stack, song);
+      // The pages are built in child processes: this process (which starts the stacks below) keeps its NODE_ENV.
+      assert.equal(process.env.NODE_ENV, nodeEnv);
     },
   );
 

@@ -6,7 +6,9 @@
  * chain; screenshots of each step go to test-results/react/ (git-ignored).
  */
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createPublicClient, http } from 'viem';
@@ -21,20 +23,26 @@ import { serveFolder } from './static-site.ts';
 
 export const REACT_SCREENSHOTS = join(process.cwd(), 'test-results', 'react');
 const STEP_TIMEOUT_MS = 180_000;
+const run = promisify(execFile);
 
-/** Builds a Vite page (`configFile`) for the stack's API and chain into a fresh folder. */
+/**
+ * Builds a Vite page (`configFile`) for the stack's API and chain into a fresh folder, in a child
+ * process: Vite's build sets NODE_ENV=production in the process that runs it, which the stacks
+ * this test process starts later would inherit (and refuse to start without production secrets).
+ */
 export async function buildPage(
   configFile: string,
   env: { apiUrl: string; rpcUrl: string },
 ): Promise<{ dir: string; remove(): Promise<void> }> {
   const out = await makeTempDir('react-page');
-  const envDir = join(out.path, 'env');
-  await mkdir(envDir);
-  await writeFile(join(envDir, '.env'), `VITE_SONGMINT_API_URL=${env.apiUrl}\nVITE_SONGMINT_RPC_URL=${env.rpcUrl}\n`);
-  const { build } = await import('vite');
+  const dir = join(out.path, 'dist');
+  const vite = join(process.cwd(), 'node_modules', 'vite', 'bin', 'vite.js');
   // logLevel error: TanStack Query's "use client" directives are a warning for a client-only bundle.
-  await build({ configFile, envDir, logLevel: 'error', build: { outDir: join(out.path, 'dist'), emptyOutDir: true } });
-  return { dir: join(out.path, 'dist'), remove: () => out.remove() };
+  await run(process.execPath, [vite, 'build', '--config', configFile, '--outDir', dir, '--emptyOutDir', '--logLevel', 'error'], {
+    env: { ...process.env, VITE_SONGMINT_API_URL: env.apiUrl, VITE_SONGMINT_RPC_URL: env.rpcUrl },
+    timeout: 300_000,
+  });
+  return { dir, remove: () => out.remove() };
 }
 
 /** The local chain's RPC URL, as `npm start` writes it into its DATA_DIR. */
