@@ -68,7 +68,9 @@ function Probe({ id, state, children }: { id: string; state: unknown; children?:
     <section>
       <h2>{id}</h2>
       {children}
-      <pre id={id}>{json(state)}</pre>
+      <pre id={id} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {json(state)}
+      </pre>
     </section>
   );
 }
