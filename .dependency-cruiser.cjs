@@ -57,6 +57,20 @@ module.exports = {
       to: { pathNot: '^(app|sdk|node_modules)/', dependencyTypesNot: ['core'] },
     },
     {
+      name: 'react-only-sdk',
+      severity: 'error',
+      comment: '@songmint/react is built on the SDK: of the repository, it imports only sdk/ (through @songmint/sdk) and itself.',
+      from: { path: '^react/' },
+      to: { pathNot: '^(react|sdk|node_modules)/', dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'react-example-only-packages',
+      severity: 'error',
+      comment: 'The React example uses the published packages alone (@songmint/react, @songmint/sdk), as an app installing them would.',
+      from: { path: '^examples/react/' },
+      to: { pathNot: '^(examples/react|react/src|sdk/src|node_modules)/', dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve would hide a dependency from the rules above.',
@@ -68,7 +82,7 @@ module.exports = {
   options: {
     // Generated and installed code, data, and the fixtures that break the rules on purpose.
     exclude: {
-      path: '^(node_modules|artifacts|cache|typechain-types|coverage|\\.data|ignition/deployments|inference/models|test/core/fixtures/layers|app/dist|sdk/dist|test-results)/',
+      path: '^(node_modules|artifacts|cache|typechain-types|coverage|\\.data|ignition/deployments|inference/models|test/core/fixtures/layers|app/dist|sdk/dist|react/dist|examples/react/dist|test/react/harness/dist|test-results)/',
     },
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
@@ -77,7 +91,7 @@ module.exports = {
       exportsFields: ['exports'],
       // songmint-source: @songmint/sdk resolves to its TypeScript sources inside the repository.
       conditionNames: ['songmint-source', 'import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
     },
     skipAnalysisNotInRules: true,
   },

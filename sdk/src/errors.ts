@@ -4,6 +4,7 @@
  * client or the chain.
  */
 
+import { BaseError, UserRejectedRequestError } from 'viem';
 import { API_ERROR_CODES } from './generated/error-codes.ts';
 import type { ApiErrorCode } from './generated/error-codes.ts';
 
@@ -39,7 +40,11 @@ export type ClientErrorCode =
   /** The pool cannot fill the trade (too large for its liquidity, or the song is not launched); nothing was sent. */
   | 'QUOTE_FAILED'
   /** A webhook delivery whose signature, timestamp or body does not check out (verifyWebhook). */
-  | 'INVALID_WEBHOOK';
+  | 'INVALID_WEBHOOK'
+  /** The wallet's owner refused the request (EIP-1193 error 4001): nothing was signed or sent. */
+  | 'WALLET_REJECTED'
+  /** The chain or the wallet failed the call (a revert, with the contract's reason in the message; an RPC error). */
+  | 'CHAIN_ERROR';
 
 export abstract class SongmintError extends Error {
   abstract readonly code: string;
@@ -156,4 +161,20 @@ function earlierSongOf(value: unknown): EarlierSong | undefined {
 
 function withDefined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/**
+ * Any failure as a SongmintError: SDK errors as they are; a request the wallet's owner refused as
+ * WALLET_REJECTED; another viem error (a revert, an RPC failure) as CHAIN_ERROR with viem's short
+ * message; anything else as UNEXPECTED_RESPONSE. The original stays the `cause`.
+ */
+export function asSongmintError(error: unknown): SongmintError {
+  if (error instanceof SongmintError) return error;
+  if (error instanceof BaseError) {
+    const rejected = error.walk((inner) => inner instanceof UserRejectedRequestError);
+    if (rejected !== null) return new SongmintClientError('WALLET_REJECTED', 'the wallet refused the request', { cause: error });
+    return new SongmintClientError('CHAIN_ERROR', error.shortMessage, { cause: error });
+  }
+  if (error instanceof Error && error.name === 'AbortError') return new SongmintClientError('ABORTED', error.message, { cause: error });
+  return new SongmintClientError('UNEXPECTED_RESPONSE', error instanceof Error ? error.message : String(error), { cause: error });
 }

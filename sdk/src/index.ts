@@ -6,7 +6,7 @@ export { createSongmintApi, rateLimitOf, withSession } from './api/client.ts';
 export type { CreateSongmintApiParameters, RateLimitQuota, SongmintApi } from './api/client.ts';
 export { signIn } from './api/auth.ts';
 export type { Session, SignInParameters } from './api/auth.ts';
-export { cancelJob, editSong, generate, jobEvents, listJobs, waitForJob } from './api/generation.ts';
+export { cancelJob, editSong, generate, getJob, jobEvents, listJobs, waitForJob } from './api/generation.ts';
 export type {
   CancelJobParameters,
   CompletedJob,
@@ -97,7 +97,7 @@ export type { PoolKey, SongPool } from './chain/pool.ts';
 export { predictTokenAddress } from './chain/token-address.ts';
 export type { PredictTokenAddressParameters } from './chain/token-address.ts';
 
-export { apiErrorFromBody, SongmintApiError, SongmintClientError, SongmintError } from './errors.ts';
+export { apiErrorFromBody, asSongmintError, SongmintApiError, SongmintClientError, SongmintError } from './errors.ts';
 export type { ApiErrorCode, ClientErrorCode, EarlierSong, UnlistedErrorCode } from './errors.ts';
 export { API_ERROR_CODES } from './generated/error-codes.ts';
 

@@ -21,6 +21,8 @@ import { pythonClientSkip, runPythonClientTests } from '../clients/support/pytho
 import { checkDemoAgainstChainAndApi } from './support/demo-checks.ts';
 import { checkUploadBombs } from './support/upload-bombs-check.ts';
 import { walkTheWebApp } from './support/web-app-walk.ts';
+import { walkTheReactExample } from '../react/support/example-walk.ts';
+import { checkTheHooks } from '../react/support/hooks-walk.ts';
 import { startHubServer } from '../inference/helpers/hub-server.ts';
 import { fixturePreset, XL_FIXTURE, XL_REPOS } from '../inference/helpers/xl-fixture.ts';
 
@@ -195,6 +197,19 @@ describe('npm start (scripts/dev-stack.ts)', () => {
     { skip: browserSkip ?? false },
     async () => {
       await walkTheWebApp(stack);
+    },
+  );
+
+  it(
+    "drives the React example (examples/react) in Chromium with an injected test wallet: sign in, generate live, mint, launch and buy through @songmint/react's hooks alone; then each hook's test page on that song (edit live, job list paging, upload refusal by code, download, preview, quote, sell, claim, coin, creator, portfolio)",
+    { skip: browserSkip ?? false },
+    async () => {
+      // Its own wallet (Hardhat's account #7): the walk above keeps the development wallet's library and limits as it expects.
+      const nodeEnv = process.env.NODE_ENV;
+      const song = await walkTheReactExample(stack);
+      await checkTheHooks(stack, song);
+      // The pages are built in child processes: this process (which starts the stacks below) keeps its NODE_ENV.
+      assert.equal(process.env.NODE_ENV, nodeEnv);
     },
   );
 

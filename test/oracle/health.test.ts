@@ -78,12 +78,15 @@ describe('health, metrics, OpenAPI, docs', () => {
       headers: {
         origin: 'https://dapp.example',
         'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization, content-type',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
       },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
-    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+    // Every header the SDK sends from a dApp on another origin (a generation carries an Idempotency-Key).
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
+    for (const header of ['authorization', 'content-type', 'idempotency-key', 'last-event-id', 'songmint-rights-confirmed'])
+      assert.ok(allowed.includes(header), `${header} allowed`);
     const simple = await app.request('/health', { headers: { origin: 'https://dapp.example' } });
     assert.equal(simple.headers.get('access-control-allow-origin'), '*');
     assert.match(simple.headers.get('access-control-expose-headers') ?? '', /X-RateLimit-Remaining/);

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 
-// Last-Event-ID: a browser resuming a job's event stream with fetch sends it; Songmint-Rights-Confirmed: an upload.
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Last-Event-ID, Songmint-Rights-Confirmed';
+// Last-Event-ID: a browser resuming a job's event stream with fetch sends it; Songmint-Rights-Confirmed: an upload;
+// Idempotency-Key: the SDK sends it with every generation, preview, metadata and signature request.
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Last-Event-ID, Songmint-Rights-Confirmed, Idempotency-Key';
 const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Preference-Applied';
 
 /**

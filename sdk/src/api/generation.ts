@@ -197,6 +197,18 @@ export async function listJobs(api: SongmintApi, parameters: ListJobsParameters 
   return { jobs: page.jobs, nextCursor: page.next_cursor, total: page.total };
 }
 
+/**
+ * The job's status now (GET /api/generate/{job_id}): its progress while queued or processing, the
+ * song when completed, the error when failed. Rejects with NOT_FOUND for another's job.
+ */
+export async function getJob(api: SongmintApi, { jobId, signal }: { jobId: string; signal?: AbortSignal }): Promise<JobStatus> {
+  requireSession(api);
+  return unwrap(
+    api.http.GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, ...(signal === undefined ? {} : { signal }) }),
+    signal,
+  );
+}
+
 /** The state of a running job, as reported to `onProgress`. */
 export interface JobProgress {
   jobId: string;
@@ -314,10 +326,7 @@ export async function waitForJob(api: SongmintApi, parameters: WaitForJobParamet
   let interval = pollIntervalMs;
   for (;;) {
     throwIfAborted(signal);
-    const status = await unwrap(
-      api.http.GET('/api/generate/{job_id}', { params: { path: { job_id: jobId } }, ...(signal === undefined ? {} : { signal }) }),
-      signal,
-    );
+    const status = await getJob(api, { jobId, ...(signal === undefined ? {} : { signal }) });
     const done = report(status);
     if (done !== undefined) return done;
     if (Date.now() + interval > deadline) throw new SongmintClientError('TIMEOUT', `job ${jobId} did not end within ${timeoutMs} ms`);
