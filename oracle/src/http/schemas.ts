@@ -481,6 +481,14 @@ export const limitUsageSchema = z
   })
   .meta({ id: 'LimitUsage' });
 
+/** The longest song per steps value (oracle/src/domain/live-models.ts `MaxDurations`). */
+const maxDurationsSchema = z
+  .strictObject({
+    '27': z.number().int().nullable().meta({ description: 'At 27 steps (the default).' }),
+    '60': z.number().int().nullable().meta({ description: 'At 60 steps.' }),
+  })
+  .meta({ id: 'ModelMaxDuration' });
+
 export const profileSchema = z
   .strictObject({
     id: z.string(),
@@ -535,10 +543,17 @@ export const profileSchema = z
             version: z.string(),
             sings: z.boolean().meta({ description: 'The model sings the lyrics it is given.' }),
             workers: z.number().int().meta({ description: 'Live workers running it.' }),
+            max_duration: maxDurationsSchema.meta({ description: 'The longest song a live worker running it finishes, per steps value.' }),
           }),
         ),
+        max_duration: maxDurationsSchema.meta({
+          description:
+            "The longest song (seconds) any live worker finishes within the job limit, per steps value: measured by each worker on its device at start. A longer request is refused with GEN_004 before anything is charged; the tighter of this and the tier's `max_duration` applies. Null: no measured limit applies (no live worker, or one from before the measurement).",
+        }),
       })
-      .meta({ description: 'Extension: the models the live workers run (their heartbeats), and whether they sing.' }),
+      .meta({
+        description: 'Extension: the models the live workers run (their heartbeats), whether they sing, and the longest song they finish.',
+      }),
   })
   .meta({ id: 'UserProfile' });
 

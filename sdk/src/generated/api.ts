@@ -2006,9 +2006,16 @@ export interface components {
                 };
             };
             max_duration: number;
-            /** @description Extension: the models the live workers run (their heartbeats), and whether they sing. */
+            /** @description Extension: the models the live workers run (their heartbeats), whether they sing, and the longest song they finish. */
             models: {
                 live: {
+                    /** @description The longest song a live worker running it finishes, per steps value. */
+                    max_duration: {
+                        /** @description At 27 steps (the default). */
+                        27: number | null;
+                        /** @description At 60 steps. */
+                        60: number | null;
+                    };
                     name: string;
                     /** @description The model sings the lyrics it is given. */
                     sings: boolean;
@@ -2016,6 +2023,13 @@ export interface components {
                     /** @description Live workers running it. */
                     workers: number;
                 }[];
+                /** @description The longest song (seconds) any live worker finishes within the job limit, per steps value: measured by each worker on its device at start. A longer request is refused with GEN_004 before anything is charged; the tighter of this and the tier's `max_duration` applies. Null: no measured limit applies (no live worker, or one from before the measurement). */
+                max_duration: {
+                    /** @description At 27 steps (the default). */
+                    27: number | null;
+                    /** @description At 60 steps. */
+                    60: number | null;
+                };
                 /** @description True only when a worker is live and every live worker's model sings the lyrics it is given (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics (given or written) are recorded with the song and condition the music, but no voice sings them. */
                 sings: boolean;
             };
