@@ -354,6 +354,25 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
     }
     const charged = await profile();
     assert.equal(charged.daily_generations, before.daily_generations + 1, 'the accepted song is charged once');
+    // Its files count for erin's storage quota at their exact sizes (issue 49 item 4): the MP3
+    // and kept latents with the completion, the WAV and FLAC once the masters are stored.
+    const keys = [`audio/${job.job_id}.mp3`, `lossless/${job.job_id}.wav`, `lossless/${job.job_id}.flac`];
+    let counted: { object_key: string; bytes: string }[] = [];
+    for (const until = Date.now() + 60_000; counted.length < 3;) {
+      assert.ok(Date.now() < until, `the masters were counted: ${JSON.stringify(counted)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      counted = await stack.app.db.any('SELECT object_key, bytes FROM stored_objects WHERE object_key = ANY($1)', [keys]);
+    }
+    for (const row of counted) {
+      const head = await stack.objectStore.head(row.object_key);
+      assert.ok(head.ok, row.object_key);
+      assert.equal(Number(row.bytes), head.value.size, `${row.object_key} counted at its stored size`);
+    }
+    const total = await stack.app.db.one<{ counter: string; objects: string }>(
+      `SELECT stored_bytes AS counter, (SELECT sum(bytes) FROM stored_objects WHERE user_id = $1) AS objects FROM users WHERE id = $1`,
+      [erin.userId],
+    );
+    assert.equal(total.counter, total.objects);
     const edit = await stack.app.request('/api/generate', {
       token: erin.token,
       body: { prompt: 'longer', duration: limit + 1, edit: { source_job_id: job.job_id, task: 'extend' } },

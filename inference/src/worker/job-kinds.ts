@@ -43,6 +43,7 @@ import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts'
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import { editableSeconds, toPublicUploadId } from '../../../core/src/uploads.ts';
+import { recordJobStorage } from '../../../core/src/storage-quota.ts';
 import { pendingLossless, storeLosslessMasters } from './masters.ts';
 import type { PipelineDeps, Song, SongRequest } from './pipeline.ts';
 import { PipelineError } from './pipeline.ts';
@@ -229,6 +230,11 @@ export function songJobKind(deps: JobKindDeps): JobKind {
       const lossless = song.lossless;
       if (lossless === null || song.pcmHash === null) throw new Error('a song without its lossless masters');
       await deps.pipeline.enterStage?.('completion', signal);
+      // Counted for the owner's storage quota in the same transaction (admitted with its estimate).
+      await recordJobStorage(tx, job.id, [
+        { key, bytes: song.bytes.length },
+        ...(latentsKey === null || song.kept === null ? [] : [{ key: latentsKey, bytes: song.kept.length }]),
+      ]);
       return completeJob(tx, job, {
         audioKey: key,
         audioUrl: deps.store.publicUrl(key),

@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   'LIBRARY_002',
   'LIBRARY_003',
   'LIBRARY_004',
+  // Storage (core/src/storage-quota.ts, ./storage.ts): what the request would store passes the
+  // account's storage quota; nothing was stored (STORAGE_001).
+  'STORAGE_001',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'AUTH_ERROR',
@@ -107,6 +110,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   LIBRARY_002: 409,
   LIBRARY_003: 410,
   LIBRARY_004: 409,
+  STORAGE_001: 409,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   AUTH_ERROR: 401,
@@ -143,7 +147,7 @@ export interface EarlierSong {
  * Refusals whose hourly charge is given back although they are no bad input (a 409): an upload
  * refused for containing another account's song did nothing for the caller (issue 44).
  */
-export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005']);
+export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005', 'STORAGE_001']);
 
 /** Daily tier counter rejection: its 429 body is fixed by the spec. */
 export interface DailyLimitError extends AppError {

@@ -9,6 +9,8 @@ import { GPU_UNAVAILABLE_RETRY_SECONDS, QUEUE_FULL_RETRY_SECONDS, appError, fail
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
 import { modelDurationLimit } from './live-models.ts';
+import { songStorageRefusal } from '../../../core/src/storage-quota.ts';
+import { storageQuotaExceeded } from './storage.ts';
 import type { RequestSteps } from './live-models.ts';
 import { chargeRequest } from './request-charge.ts';
 import { checkEdit, editInheritance } from './song-edits.ts';
@@ -163,6 +165,8 @@ export async function admitToQueue<T>(
   user: Requester,
   charge: AdmissionCharge,
   write: (tx: DatabaseTask, slots: number) => Promise<T>,
+  /** A refusal decided inside the transaction before the charge (a song's storage quota); null admits. */
+  precheck?: (tx: DatabaseTask) => Promise<AppError | null>,
 ): Promise<Result<Admitted<T>, GenerationRefusal>> {
   const capacity = await liveWorkerCapacity(deps.db);
   if (capacity.workers === 0) {
@@ -188,6 +192,8 @@ export async function admitToQueue<T>(
           }),
         );
       }
+      const refused = await precheck?.(tx);
+      if (refused !== undefined && refused !== null) throw new Rejection(refused);
       const charged = await chargeRequest({ db: tx, chargee: { user, daily: charge.daily }, category: charge.category });
       if (charged.kind === 'refused') throw new Rejection({ ...charged.error, limitState: charged.state, refusedBy: charged.limit });
       if (charged.kind === 'no_user') throw new Error('a charge of a known user found no user');
@@ -220,24 +226,35 @@ export async function submitGeneration(
   // with unless new ones are given or asked for (docs/api.md "Edit a song").
   const inherited = edit === undefined ? undefined : await editInheritance(deps.db, edit.value, request.duration);
   const lyrics = song.lyrics ?? (song.withLyrics ? undefined : (inherited?.lyrics ?? undefined));
-  const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
-    const job = await queueJob(tx, deps.boss, {
-      ...song,
-      ...(lyrics === undefined ? {} : { lyrics }),
-      userId: user.id,
-      userAddress: user.walletAddress,
-      tier: user.tier,
-      ...(edit === undefined ? {} : { edit: edit.value }),
-      ...(inherited === undefined ? {} : { title: inherited.title }),
-    });
-    const place = await queuePlace(
-      tx,
-      { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps },
-      await runRates(tx),
-      slots,
-    );
-    return { job, place };
-  });
+  const admitted = await admitToQueue(
+    deps,
+    user,
+    charge,
+    async (tx, slots) => {
+      const job = await queueJob(tx, deps.boss, {
+        ...song,
+        ...(lyrics === undefined ? {} : { lyrics }),
+        userId: user.id,
+        userAddress: user.walletAddress,
+        tier: user.tier,
+        ...(edit === undefined ? {} : { edit: edit.value }),
+        ...(inherited === undefined ? {} : { title: inherited.title }),
+      });
+      const place = await queuePlace(
+        tx,
+        { id: job.id, tier: user.tier, createdAt: job.createdAt, duration: request.duration, steps: request.steps },
+        await runRates(tx),
+        slots,
+      );
+      return { job, place };
+    },
+    async (tx) => {
+      // What the song will store (its MP3, masters, kept latents), estimated, beside what the
+      // account stores and its songs in the queue will: refused here, before any charge.
+      const full = await songStorageRefusal(tx, user.id, request.duration);
+      return full === null ? null : storageQuotaExceeded(full.usage, full.needed, `a ${request.duration} s song`);
+    },
+  );
   if (!admitted.ok) return fail(admitted.error);
   const {
     written: { job, place },

@@ -554,6 +554,22 @@ export const profileSchema = z
       .meta({
         description: 'Extension: the models the live workers run (their heartbeats), whether they sing, and the longest song they finish.',
       }),
+    storage: z
+      .strictObject({
+        used_bytes: z.number().int().meta({
+          description:
+            'Bytes the store holds for you: uploads (every byte of the file, metadata chunks included), songs (MP3, WAV and FLAC masters, kept latents) and covers.',
+        }),
+        pending_bytes: z.number().int().meta({
+          description: 'Held for your queued and running songs until they store their files (estimated from their length).',
+        }),
+        quota_bytes: z.number().int().meta({ description: "Your tier's quota: free 2 GiB, pro 50 GiB, enterprise 1 TiB." }),
+        remaining_bytes: z.number().int().meta({ description: 'quota - used - pending, at least 0.' }),
+      })
+      .meta({
+        description:
+          'Extension: storage quota. An upload, song, edit or cover that would pass it is refused with STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting uploads give bytes back.',
+      }),
   })
   .meta({ id: 'UserProfile' });
 

@@ -990,7 +990,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "STORAGE_001" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -2044,6 +2044,17 @@ export interface components {
                 };
                 minted: number;
             };
+            /** @description Extension: storage quota. An upload, song, edit or cover that would pass it is refused with STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting uploads give bytes back. */
+            storage: {
+                /** @description Held for your queued and running songs until they store their files (estimated from their length). */
+                pending_bytes: number;
+                /** @description Your tier's quota: free 2 GiB, pro 50 GiB, enterprise 1 TiB. */
+                quota_bytes: number;
+                /** @description quota - used - pending, at least 0. */
+                remaining_bytes: number;
+                /** @description Bytes the store holds for you: uploads (every byte of the file, metadata chunks included), songs (MP3, WAV and FLAC masters, kept latents) and covers. */
+                used_bytes: number;
+            };
             /** @enum {string} */
             tier: "free" | "pro" | "enterprise";
             total_generations: number;
@@ -2188,7 +2199,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionToken"];
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004). */
+            /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004: longer than the tighter of your tier and the running model allow, the message names which). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2377,7 +2388,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004). */
+            /** @description Invalid input (VALIDATION_ERROR, GEN_003, GEN_004: longer than the tighter of your tier and the running model allow, the message names which). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2395,7 +2406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1). */
+            /** @description IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1); STORAGE_001: the song would pass your storage quota (nothing stored or charged); EDIT_002 and LIBRARY_002 for an edit. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2932,7 +2943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+            /** @description IDEM_002: a request with this Idempotency-Key is still running; STORAGE_001: the cover would pass your storage quota (nothing stored, not charged). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3343,7 +3354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. */
+            /** @description UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. STORAGE_001: the file (every byte of it, metadata chunks included) would pass your storage quota; refused before it is decoded or stored, the hourly charge given back. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3654,7 +3665,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateAccepted"];
                 };
             };
-            /** @description Invalid input. */
+            /** @description Invalid input; GEN_004 longer than the tighter of your tier and the running model allow. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3672,7 +3683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description IDEM_002: a request with this Idempotency-Key is still running. */
+            /** @description IDEM_002: a request with this Idempotency-Key is still running; STORAGE_001: the song would pass your storage quota (nothing stored or charged). */
             409: {
                 headers: {
                     [name: string]: unknown;
