@@ -22,6 +22,7 @@ import type { ContentHash } from '../content-hash.ts';
 import type { Result } from '../result.ts';
 import type { AudioDecodeError, AudioSummary, DecodeBudget, DecodeResult } from './pcm-stream.ts';
 import type { DecodedAudio } from './uploaded-audio.ts';
+import type { WorkingFormat } from './working-format-sink.ts';
 
 export type ProbeResult = DecodeResult;
 
@@ -37,7 +38,7 @@ export interface Probed {
 
 export type DecodeRequest =
   | { id: number; op: 'probe'; bytes: Uint8Array; budget: DecodeBudget }
-  | { id: number; op: 'decode'; bytes: Uint8Array; budget: DecodeBudget; keepSeconds: number | undefined };
+  | { id: number; op: 'decode'; bytes: Uint8Array; budget: DecodeBudget; keep: number | WorkingFormat | undefined };
 
 export type DecodeReply =
   | ({ id: number; op: 'probe' } & Probed)
@@ -50,8 +51,12 @@ export type DecodeThreadMessage = DecodeReply | { undeliverable: string };
 export interface AudioProber {
   /** What `bytes` are (format, rate, channels, length), decoded under `budget`, keeping no sample. */
   probe(bytes: Uint8Array, budget: DecodeBudget): Promise<Probed>;
-  /** `bytes` decoded under `budget`, the first `keepSeconds` of each channel kept (all when absent). */
-  decode(bytes: Uint8Array, budget: DecodeBudget, keepSeconds?: number): Promise<Result<DecodedAudio, AudioDecodeError>>;
+  /**
+   * `bytes` decoded under `budget`, the first `keep` seconds of each channel kept (all when
+   * absent), or, given a working format (./working-format-sink.ts), its first `keepSeconds`
+   * down-mixed and resampled to it while decoding (an edit's source).
+   */
+  decode(bytes: Uint8Array, budget: DecodeBudget, keep?: number | WorkingFormat): Promise<Result<DecodedAudio, AudioDecodeError>>;
   close(): Promise<void>;
 }
 
@@ -182,10 +187,10 @@ export function createAudioProber(options: AudioProberOptions = {}): AudioProber
         });
       });
     },
-    decode(bytes, budget, keepSeconds) {
+    decode(bytes, budget, keep) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        submit({ id, op: 'decode', bytes: ownedBytes(bytes), budget, keepSeconds }, (outcome) => {
+        submit({ id, op: 'decode', bytes: ownedBytes(bytes), budget, keep }, (outcome) => {
           if ('died' in outcome) {
             if (outcome.exhausted) resolve(exhausted());
             else reject(new Error(`audio decode: ${outcome.died}`));

@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
 import { fingerprintSink } from '../fingerprint/sink.ts';
 import { decodeAudioStream, decodeUploadedAudio } from './uploaded-audio.ts';
+import { decodeToWorkingFormat } from './working-format-sink.ts';
 import type { DecodeReply, DecodeRequest, DecodeThreadMessage } from './audio-prober.ts';
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
@@ -22,7 +23,10 @@ async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; tra
       transfer: [request.bytes.buffer as ArrayBuffer, ...(fingerprint === undefined ? [] : [fingerprint.buffer as ArrayBuffer])],
     };
   }
-  const result = await decodeUploadedAudio(request.bytes, request.budget, request.keepSeconds);
+  const result =
+    typeof request.keep === 'object'
+      ? await decodeToWorkingFormat(request.bytes, request.budget, request.keep)
+      : await decodeUploadedAudio(request.bytes, request.budget, request.keep);
   return {
     reply: { id: request.id, op: 'decode', result },
     transfer: result.ok ? result.value.channels.map((channel) => channel.buffer as ArrayBuffer) : [],
