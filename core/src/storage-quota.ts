@@ -12,6 +12,7 @@
  * as an estimate until each stores its files, which `recordJobStorage` counts exactly).
  */
 import type { Queryable } from './db/database.ts';
+import { LOSSLESS_MASTERS_DEADLINE_SECONDS } from './generation-queue.ts';
 import type { Tier } from './generation-queue.ts';
 
 const GIB = 1024 ** 3;
@@ -42,19 +43,28 @@ export const QUOTA_SQL = `CASE tier WHEN 'enterprise' THEN ${STORAGE_QUOTA_BYTES
 export const SONG_BYTES_PER_SECOND = 40_000 + 2 * 288_000 + 16_000;
 export const SONG_BYTES_FIXED = 1024 * 1024;
 
+/** The masters' share (WAV and FLAC), still held for a completed song while its masters are being made. */
+export const MASTERS_BYTES_PER_SECOND = 2 * 288_000;
+
 /** The most a song of `seconds` stores (the admission's estimate until its files are stored). */
 export function songBytesEstimate(seconds: number): number {
   return Math.ceil(seconds * SONG_BYTES_PER_SECOND) + SONG_BYTES_FIXED;
 }
 
 /**
- * SQL of what the queued and processing songs of the user `$userParam` will still store (their
- * estimates): counted against the quota beside what is stored, so concurrent songs cannot
- * overshoot it together.
+ * SQL of what the songs of the user `$userParam` will still store (their estimates): queued and
+ * processing songs all of it, completed songs whose masters are being made (within the masters'
+ * deadline) their WAV and FLAC. Counted against the quota beside what is stored, so concurrent
+ * songs cannot overshoot it together.
  */
 export function pendingSongBytesSql(userParam: string): string {
-  return `(SELECT coalesce(sum(ceil(duration * ${SONG_BYTES_PER_SECOND}) + ${SONG_BYTES_FIXED}), 0)::bigint FROM generation_jobs
-             WHERE user_id = ${userParam} AND status IN ('queued', 'processing'))`;
+  return `(SELECT coalesce(sum(CASE WHEN status = 'completed' THEN ceil(duration * ${MASTERS_BYTES_PER_SECOND})
+                                    ELSE ceil(duration * ${SONG_BYTES_PER_SECOND}) + ${SONG_BYTES_FIXED} END), 0)::bigint
+             FROM generation_jobs
+            WHERE user_id = ${userParam}
+              AND (status IN ('queued', 'processing')
+                   OR (status = 'completed' AND purged_at IS NULL AND lossless->>'pending' IS NOT NULL
+                       AND completed_at > now() - make_interval(secs => ${LOSSLESS_MASTERS_DEADLINE_SECONDS}))))`;
 }
 
 export interface StorageUsage {
