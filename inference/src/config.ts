@@ -60,6 +60,11 @@ export const workerEnvSchema = z
     /** Test hook: delay (ms) before the model runs, to make a job slow. Never set in production. */
     INFERENCE_TEST_SLOW_MODEL_MS: z.coerce.number().int().min(0).default(0),
     /**
+     * Test hook: the model waits this long (ms) per second of audio before each render or edit
+     * (inference/src/model/paced-song-model.ts), so the calibration measures a slow model. Never set in production.
+     */
+    INFERENCE_TEST_MODEL_MS_PER_AUDIO_SECOND: z.coerce.number().int().min(0).default(0),
+    /**
      * Test hook: hold every attempt at this stage (logging `test hook: holding at stage <name>`)
      * until the job's time limit (or INFERENCE_TEST_HOLD_MS), so a fault test can SIGKILL the worker there. Never set in production.
      */

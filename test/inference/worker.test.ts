@@ -8,6 +8,7 @@ import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
 import { GraphBuilder, encodeModel } from '../../inference/src/model/onnx-builder.ts';
 import { measureMp3 } from '../../inference/src/audio/mp3-frames.ts';
 import { seedFromJobId } from '../../inference/src/model/seed.ts';
+import { CALIBRATION_SECONDS } from '../../inference/src/worker/calibration.ts';
 import type { Stack } from './helpers/stack.ts';
 import { jobRow, startStack } from './helpers/stack.ts';
 import { assertCbr320, decodeMp3, fetchPublishedMp3 } from './helpers/mp3-checks.ts';
@@ -29,13 +30,16 @@ async function brokenModelDir(): Promise<TempDir> {
   const dir = temp.path;
   await cp(join(BUILTIN_MODEL_DIR, 'manifest.json'), join(dir, 'manifest.json'));
   const g = new GraphBuilder('');
-  const cond = g.input('conditioning', 'float', [12]);
+  g.input('conditioning', 'float', [12]);
   g.input('seed', 'float', [2]);
   g.input('rhythm', 'float', [16]);
   const samples = g.input('num_samples', 'int64', [1]);
   g.input('steps', 'int64', [1]);
-  const impossible = g.op('Concat', [samples, g.i([-1])], { axis: { int: 0 } });
-  g.output(g.op('Reshape', [cond, impossible]), 'audio', 'float', [2, 'num_samples']);
+  // Silence of the asked length, reshaped to exactly 5 s of stereo: the worker's calibration clip
+  // (5 s) renders, every longer song fails in the model at run time.
+  const silence = g.op('ConstantOfShape', [g.op('Concat', [g.i([2]), samples], { axis: { int: 0 } })]);
+  const fiveSeconds = g.i([2, CALIBRATION_SECONDS * 44_100]);
+  g.output(g.op('Reshape', [silence, fiveSeconds]), 'audio', 'float', [2, 'num_samples']);
   await writeFile(join(dir, 'model.onnx'), encodeModel(g.graph('broken'), 'fails at run time'));
   return temp;
 }
@@ -388,7 +392,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
   it('retries a model error twice, returning the job to queued in between, then fails it with GEN_005', async () => {
     const broken = await brokenModelDir();
     try {
-      const jobId = await stack.enqueue({ prompt: 'anything' });
+      const jobId = await stack.enqueue({ prompt: 'anything', duration: 6 });
       // The user was charged for this generation today (as the oracle does at enqueue).
       await stack.db.none(
         `UPDATE users SET daily_generations = 3, last_generation_reset = CURRENT_DATE
@@ -423,7 +427,10 @@ describe('inference worker: queue, database, storage and model end to end', () =
     const jobId = await stack.enqueue({ prompt: 'slow song' });
     // The slow model would hold each attempt for 10 minutes: finishing well inside that shows the
     // worker stopped waiting at the limit (a loaded machine stretches the few seconds it needs).
-    const worker = await stack.startWorker({ JOB_TIME_LIMIT_MS: '700', INFERENCE_TEST_SLOW_MODEL_MS: '600000' });
+    // The limit leaves the start's calibration (a 5 s clip of the built-in model and its encode:
+    // well under 1 s idle, several seconds on a loaded 2-core machine) room to publish that a 5 s
+    // song fits.
+    const worker = await stack.startWorker({ JOB_TIME_LIMIT_MS: '12000', INFERENCE_TEST_SLOW_MODEL_MS: '600000' });
     const started = Date.now();
     const row = await stack.waitFor('time-limit failure', async () => {
       const r = await jobRow(stack.db, jobId);
@@ -431,7 +438,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
     });
     await worker.stop();
     assert.equal(row.error_code, 'GEN_005');
-    assert.equal(row.attempts, 3);
+    assert.equal(row.attempts, 3, row.error_message ?? '');
     assert.match(row.error_message ?? '', /time limit/);
     assert.ok(Date.now() - started < 120_000, 'the slow model was aborted, not awaited');
   });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { GENERATION_QUEUE } from '../../core/src/generation-queue.ts';
+import { queueJob } from '../../core/src/jobs/job-state.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import { PREVIEW_RECORD_DAYS } from '../../core/src/jobs/preview-state.ts';
 import { previewObjectKey } from '../../core/src/previews.ts';
@@ -258,5 +259,165 @@ describe('previews: POST /api/previews and GET /api/previews/{session_id} (real 
       getPreview(api, { sessionId: queued.sessionId }),
       (error: unknown) => error instanceof SongmintApiError && error.code === 'PREVIEW_EXPIRED' && error.status === 410,
     );
+  });
+
+  // Issue 49 item 7: the worker measures its model at start and publishes the longest song it
+  // finishes; the oracle refuses longer requests before anything is charged. The stack's worker is
+  // replaced by one whose model waits 1.5 s per second of audio within a 20 s job limit: a 5 s
+  // calibration clip takes 7.5 s and more, so it finishes at most floor(20 x 0.75 / 1.5) = 10 s
+  // (less on a loaded machine, where the clip's render and encode take seconds more).
+  it('a slow model: longer songs, edits and previews are refused GEN_004 naming its measured limit, nothing charged; a short song completes', async () => {
+    await worker.stop();
+    worker = await startStackWorker(stack, {
+      ENCODER_THREADS: '1',
+      WORKER_CONCURRENCY: '1',
+      JOB_TIME_LIMIT_MS: '20000',
+      INFERENCE_TEST_MODEL_MS_PER_AUDIO_SECOND: '1500',
+    });
+    const beat = await stack.app.db.one<{ model_speed: Record<string, { secondsPerAudioSecond: number; maxDuration: number }> }>(
+      'SELECT model_speed FROM worker_heartbeats',
+    );
+    const measured = beat.model_speed['27']!;
+    assert.ok(measured.secondsPerAudioSecond >= 1.5, `the pace is measured: ${measured.secondsPerAudioSecond} s per audio second`);
+    const limit = measured.maxDuration;
+    assert.equal(limit, Math.floor((20 * 0.75) / measured.secondsPerAudioSecond));
+    assert.ok(limit >= 5 && limit <= 10, `a limit below the preview's 15 s and the free tier's 30 s: ${limit}`);
+
+    const erin = await stack.app.login();
+    const profile = async () => {
+      const res = await stack.app.request('/v1/user/profile', { token: erin.token });
+      assert.equal(res.status, 200, res.text);
+      return res.body as {
+        daily_generations: number;
+        max_duration: number;
+        limits: { songs: { hourly: { used: number } }; previews: { hourly: { used: number } } };
+        models: { max_duration: { '27': number | null; '60': number | null }; live: { max_duration: { '27': number | null } }[] };
+      };
+    };
+    const before = await profile();
+    assert.equal(before.models.max_duration['27'], limit, 'the profile shows the measured limit');
+    assert.equal(before.models.live[0]?.max_duration['27'], limit);
+    assert.equal(before.max_duration, 30, "the tier's own maximum is unchanged");
+
+    const key = 'slow-model-song-1';
+    for (const duration of [limit + 1, 30, 40]) {
+      const refused = await stack.app.request('/api/generate', {
+        token: erin.token,
+        body: { prompt: 'a song too long for this worker', duration },
+        headers: { 'Idempotency-Key': key },
+      });
+      assert.equal(refused.status, 400, refused.text);
+      assertVariantAError(refused.body, 'GEN_004');
+      const error = (refused.body as { error: { message: string } }).error;
+      // 40 s is above the free tier's 30 s too: the tighter limit, the model's, is the one named.
+      assert.match(error.message, new RegExp(`running model's maximum of ${limit} s`), error.message);
+      assert.match(error.message, /free tier allows 30 s/);
+    }
+    const previewRefused = await submit(erin, { prompt: 'a preview too long for this worker', duration: 15 });
+    assert.equal(previewRefused.status, 400, previewRefused.text);
+    assertVariantAError(previewRefused.body, 'GEN_004');
+    assert.match((previewRefused.body as { error: { message: string } }).error.message, new RegExp(`maximum of ${limit} s`));
+    const variantC = await stack.app.request('/v1/music/generate', { token: erin.token, body: { prompt: 'too long', duration: 30 } });
+    assert.equal(variantC.status, 400, variantC.text);
+    assert.equal((variantC.body as { error: string }).error, 'GEN_004');
+    assert.equal((variantC.body as { details: { max_duration: number; limited_by: string } }).details.max_duration, limit);
+    assert.equal((variantC.body as { details: { limited_by: string } }).details.limited_by, 'model');
+
+    const after = await profile();
+    assert.equal(after.daily_generations, before.daily_generations, 'no daily generation charged');
+    assert.equal(after.limits.songs.hourly.used, before.limits.songs.hourly.used, 'no hourly generation charged');
+    assert.equal(after.limits.previews.hourly.used, before.limits.previews.hourly.used, 'no hourly preview charged');
+    assert.equal(
+      (await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [erin.userId])).n,
+      0,
+      'no job written',
+    );
+
+    // The same Idempotency-Key with another body is no IDEM_001: the refusals recorded nothing.
+    const accepted = await stack.app.request('/api/generate', {
+      token: erin.token,
+      body: { prompt: 'a short song this worker finishes', duration: 5 },
+      headers: { 'Idempotency-Key': key },
+    });
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = accepted.body as { job_id: string; estimated_time: number };
+    // The estimate follows the measured pace (the fallback would say 4 s for 5 s of audio).
+    assert.ok(job.estimated_time >= 5 * measured.secondsPerAudioSecond, `estimated_time ${job.estimated_time}`);
+    const done = await stack.app.request(`/api/generate/${job.job_id}`, { token: erin.token });
+    assert.equal(done.status, 200);
+    const deadline = Date.now() + 120_000;
+    for (let view = done.body as { status: string }; view.status !== 'completed';) {
+      assert.notEqual(view.status, 'failed', JSON.stringify(view));
+      assert.ok(Date.now() < deadline, 'timed out waiting for the short song');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      view = (await stack.app.request(`/api/generate/${job.job_id}`, { token: erin.token })).body as { status: string };
+    }
+    const charged = await profile();
+    assert.equal(charged.daily_generations, before.daily_generations + 1, 'the accepted song is charged once');
+    // Its files count for erin's storage quota at their exact sizes (issue 49 item 4): the MP3
+    // and kept latents with the completion, the WAV and FLAC once the masters are stored.
+    const keys = [`audio/${job.job_id}.mp3`, `lossless/${job.job_id}.wav`, `lossless/${job.job_id}.flac`];
+    let counted: { object_key: string; bytes: string }[] = [];
+    for (const until = Date.now() + 60_000; counted.length < 3;) {
+      assert.ok(Date.now() < until, `the masters were counted: ${JSON.stringify(counted)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      counted = await stack.app.db.any('SELECT object_key, bytes FROM stored_objects WHERE object_key = ANY($1)', [keys]);
+    }
+    for (const row of counted) {
+      const head = await stack.objectStore.head(row.object_key);
+      assert.ok(head.ok, row.object_key);
+      assert.equal(Number(row.bytes), head.value.size, `${row.object_key} counted at its stored size`);
+    }
+    const total = await stack.app.db.one<{ counter: string; objects: string }>(
+      `SELECT stored_bytes AS counter, (SELECT sum(bytes) FROM stored_objects WHERE user_id = $1) AS objects FROM users WHERE id = $1`,
+      [erin.userId],
+    );
+    assert.equal(total.counter, total.objects);
+    const edit = await stack.app.request('/api/generate', {
+      token: erin.token,
+      body: { prompt: 'longer', duration: limit + 1, edit: { source_job_id: job.job_id, task: 'extend' } },
+    });
+    assert.equal(edit.status, 400, edit.text);
+    assertVariantAError(edit.body, 'GEN_004');
+    assert.match((edit.body as { error: { message: string } }).error.message, new RegExp(`running model's maximum of ${limit} s`));
+    assert.equal((await profile()).limits.songs.hourly.used, charged.limits.songs.hourly.used, 'the refused edit charged nothing');
+
+    // A job longer than the worker finishes, queued past the oracle: the worker does not run it
+    // for 20 s; with no other live worker it fails at once (GEN_005), naming the limit.
+    const direct = await stack.app.db.tx((tx) =>
+      queueJob(tx, stack.app.boss, {
+        userId: erin.userId,
+        userAddress: erin.address,
+        prompt: 'queued past the oracle',
+        duration: limit + 10,
+        steps: 27,
+        withLyrics: false,
+        tier: 'free',
+      }),
+    );
+    const started = Date.now();
+    let failed: { status: string; error_message: string | null; attempts: number } | null = null;
+    while (failed === null || failed.status !== 'failed') {
+      assert.ok(Date.now() - started < 15_000, `not run for the job limit: ${JSON.stringify(failed)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      failed = await stack.app.db.one('SELECT status, error_message, attempts FROM generation_jobs WHERE id = $1', [direct.id]);
+    }
+    assert.match(failed.error_message ?? '', new RegExp(`finishes at most ${limit} s at 27 steps`));
+
+    // Workers live but none able to make even the shortest song: GEN_002 (503, Retry-After 60), nothing charged.
+    const settled = await profile();
+    await worker.stop();
+    await stack.app.addWorkerHeartbeat('too-slow');
+    await stack.app.db.none(`UPDATE worker_heartbeats SET model_speed = $1 WHERE worker_id = 'too-slow'`, [
+      JSON.stringify({ '27': { secondsPerAudioSecond: 90, maxDuration: 2 }, '60': { secondsPerAudioSecond: 200, maxDuration: 1 } }),
+    ]);
+    const unavailable = await stack.app.request('/api/generate', { token: erin.token, body: { prompt: 'any song', duration: 5 } });
+    assert.equal(unavailable.status, 503, unavailable.text);
+    assertVariantAError(unavailable.body, 'GEN_002');
+    assert.equal(unavailable.headers.get('retry-after'), '60');
+    const last = await profile();
+    assert.equal(last.daily_generations, settled.daily_generations, 'GEN_002 charged no daily generation');
+    assert.equal(last.limits.songs.hourly.used, settled.limits.songs.hourly.used, 'nor an hourly one');
+    await stack.app.db.none(`DELETE FROM worker_heartbeats WHERE worker_id = 'too-slow'`);
   });
 });

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { h } from '../dom.ts';
 import { count, songsLeft, whenLocal } from '../format.ts';
+import { describeLongest, lengthChoices, longestSong } from '../song-length.ts';
 
 /** What the create form holds, kept in localStorage so a reload loses nothing typed. */
 export interface GenerateInputs {
@@ -14,6 +15,10 @@ export interface GenerateInputs {
   lyrics: string;
 }
 const FORM_KEY = 'songmint.generate-form';
+/** The lengths the form offers, cut to what the plan and the running model allow (../song-length.ts). */
+const USUAL_LENGTHS = [10, 20, 30] as const;
+/** The length of a preview the form asks for. */
+const PREVIEW_SECONDS = 10;
 /** The inputs of each job this browser queued (`songmint.job.<id>`): a retry sends them again. */
 const jobKey = (jobId: string) => `songmint.job.${jobId}`;
 /** The API's bounds (docs/api.md: a prompt of 1 to 500 characters, typed lyrics up to 5,000). */
@@ -97,14 +102,18 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
   const prompt = h('textarea', { id: 'prompt', name: 'prompt', rows: 3, required: true, 'aria-describedby': 'prompt-error' });
   prompt.value = typeof saved.prompt === 'string' ? saved.prompt : 'dreamy synthwave, 96 bpm, in A minor';
   const promptError = h('p', { id: 'prompt-error', class: 'error field-error', hidden: true });
-  const duration = h(
-    'select',
-    { id: 'duration', name: 'duration' },
-    h('option', { value: '10' }, '10 seconds'),
-    h('option', { value: '20' }, '20 seconds'),
-    h('option', { value: '30' }, '30 seconds'),
-  );
-  duration.value = String(saved.duration ?? 10);
+  const duration = h('select', { id: 'duration', name: 'duration', 'aria-describedby': 'duration-note' });
+  const durationNote = h('p', { id: 'duration-note', class: 'note', hidden: true });
+  /** Offers the usual lengths within `longest` seconds, keeping the chosen one where it still fits. */
+  const offerLengths = (longest: number) => {
+    const wanted = Number(duration.value || (saved.duration ?? 10));
+    const choices = lengthChoices(longest, USUAL_LENGTHS);
+    duration.replaceChildren(...choices.map((seconds) => h('option', { value: String(seconds) }, `${seconds} seconds`)));
+    duration.value = String(
+      choices.includes(wanted) ? wanted : (choices.filter((seconds) => seconds <= wanted).at(-1) ?? choices[0] ?? ''),
+    );
+  };
+  offerLengths(Math.max(...USUAL_LENGTHS));
   const withLyrics = h('input', { type: 'checkbox', id: 'with-lyrics', name: 'with-lyrics', checked: saved.withLyrics ?? true });
   const withLyricsNote = h('span', { id: 'with-lyrics-note', class: 'note' });
   const lyrics = h('textarea', {
@@ -148,6 +157,8 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
   lyrics.addEventListener('input', showLyrics);
   showLyrics();
 
+  /** A preview's length: 10 s, or less where the running model finishes less. */
+  let previewSeconds: number = PREVIEW_SECONDS;
   const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary', 'data-action': true }, 'Preview 10 s');
   const generateButton = h('button', { type: 'submit', id: 'generate', 'aria-describedby': 'songs-left' }, 'Generate');
   const left = h('p', { id: 'songs-left', class: 'note', 'aria-live': 'polite' });
@@ -156,6 +167,11 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
     const profile = await getProfile(apiOf(context), { signal: context.signal });
     left.textContent = songsLeft(profile.limits.songs);
     lyricsNote.textContent = lyricsPromise(profile.models);
+    const longest = longestSong(profile);
+    offerLengths(longest.seconds);
+    previewSeconds = Math.min(PREVIEW_SECONDS, longestSong(profile).seconds);
+    durationNote.hidden = longest.limitedBy !== 'model';
+    durationNote.textContent = `Lengths up to ${longest.seconds} s: ${describeLongest(longest)} within the job time limit.`;
   };
   const refresh = () => void readProfile().catch(() => undefined);
   window.addEventListener(CHARGED_EVENT, refresh);
@@ -176,7 +192,7 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
     h(
       'div',
       { class: 'row' },
-      h('div', {}, h('label', { for: 'duration' }, 'Length'), duration),
+      h('div', {}, h('label', { for: 'duration' }, 'Length'), duration, durationNote),
       h('div', { class: 'check' }, withLyrics, h('label', { for: 'with-lyrics' }, 'Write lyrics for me', withLyricsNote)),
     ),
     h('label', { for: 'lyrics' }, 'Your lyrics (optional)'),
@@ -235,7 +251,7 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
       try {
         const queued = await createPreview(api, {
           prompt: prompt.value,
-          duration: 10,
+          duration: previewSeconds,
           withLyrics: withLyrics.checked,
           ...(typed === '' ? {} : { lyrics: typed }),
         });

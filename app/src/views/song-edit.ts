@@ -1,4 +1,5 @@
 import { editSong, findMintedSongs, getProfile, listJobs, SongmintApiError } from '@songmint/sdk';
+import { describeLongest, longestSong } from '../song-length.ts';
 import type { Hex } from 'viem';
 import type { EditSongParameters, JobStatus, JobSummary } from '@songmint/sdk';
 import { announce, runAction } from '../actions.ts';
@@ -63,7 +64,7 @@ function originLine(editOf: EditOf, duration: number): HTMLElement {
 }
 
 /** A refusal in words a person understands, next to the control that was refused (each task its own words). */
-export function describeEditRefusal(error: unknown, task: EditTask, sourceDuration: number, maxDuration: number | undefined): string {
+export function describeEditRefusal(error: unknown, task: EditTask, sourceDuration: number, longest: string | undefined): string {
   if (!(error instanceof SongmintApiError)) return describeError(error);
   switch (error.code) {
     case 'EDIT_001':
@@ -87,7 +88,7 @@ export function describeEditRefusal(error: unknown, task: EditTask, sourceDurati
     case 'EDIT_005':
       return `No worker can make this edit right now (${error.message}). Try again later.`;
     case 'GEN_004':
-      return `The result would be longer than your plan allows${maxDuration === undefined ? '' : ` (${maxDuration} s)`}: extend by fewer seconds.`;
+      return `The result would be longer than ${longest ?? 'your plan or the running model allows'}: extend by fewer seconds.`;
     default:
       return describeError(error);
   }
@@ -112,7 +113,8 @@ export function editControls(
   const editOf = song.edit_of ?? job.edit_of;
   if (editOf !== null) section.append(originLine(editOf, song.duration));
   const duration = song.duration;
-  let maxDuration: number | undefined;
+  /** The longest result allowed, in words (../song-length.ts `describeLongest`); known once the profile is read. */
+  let maxDurationWords: string | undefined;
 
   const prompt = h('input', { id: `edit-prompt-${id}`, maxlength: 500, required: true, value: job.prompt });
   const extendBy = h('input', { id: `extend-${id}`, type: 'number', min: 1, step: 1, value: 5, required: true, inputmode: 'numeric' });
@@ -249,7 +251,7 @@ export function editControls(
             },
           );
         } catch (refusal) {
-          error.textContent = describeEditRefusal(refusal, parameters.task, duration, maxDuration);
+          error.textContent = describeEditRefusal(refusal, parameters.task, duration, maxDurationWords);
           error.hidden = false;
           announce('');
         } finally {
@@ -299,13 +301,14 @@ export function editControls(
     else drawWaveform(canvas, song.audio_url, context.signal).catch(unavailable);
     getProfile(apiOf(context), { signal: context.signal }).then(
       (profile) => {
-        maxDuration = profile.max_duration;
-        const room = profile.max_duration - duration;
+        const longest = longestSong(profile);
+        maxDurationWords = describeLongest(longest);
+        const room = longest.seconds - duration;
         extendBy.max = String(Math.max(1, room));
         if (room < 1) {
           extendBy.disabled = true;
           extendButton.disabled = true;
-          extendError.textContent = `This song is already as long as your plan allows (${profile.max_duration} s).`;
+          extendError.textContent = `This song is already as long as ${describeLongest(longest)}.`;
           extendError.hidden = false;
         } else if (Number(extendBy.value) > room) extendBy.value = String(room);
       },

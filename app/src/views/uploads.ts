@@ -7,8 +7,8 @@
  * follows its edits to the finished song, and can be deleted.
  */
 import './uploads.css';
-import { deleteUpload, listUploads, SongmintApiError, uploadAudio, waitForJob } from '@songmint/sdk';
-import type { JobSummary, Upload } from '@songmint/sdk';
+import { deleteUpload, getProfile, listUploads, SongmintApiError, uploadAudio, waitForJob } from '@songmint/sdk';
+import type { JobSummary, Upload, UserProfile } from '@songmint/sdk';
 import { announce, messagesNear, runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
@@ -53,8 +53,18 @@ const REFUSALS: Readonly<Record<string, (details: string) => string>> = {
   // `details` names what it contains (from `earlierSong`, or an outside service's match).
   UPLOAD_005: (details) => `This audio contains ${details}: only audio of your own can be uploaded, and nothing was stored.`,
   GEN_004: (details) => `This audio is longer than your plan allows a song to be${details}: upload a shorter cut.`,
+  STORAGE_001: () =>
+    'This file would pass your storage quota: delete uploads or songs you no longer need (or wait for retention), then upload it again. Nothing was stored.',
   PAYLOAD_TOO_LARGE: () => 'This file is larger than 100 MB: upload a shorter cut, or the same audio as FLAC or MP3.',
 };
+
+const gibibytes = (bytes: number) => `${(bytes / 1024 ** 3).toLocaleString('en-US', { maximumFractionDigits: 2 })} GiB`;
+
+/** The profile's storage in words: what is stored of the quota, and what queued songs hold. */
+export function storageWords(storage: UserProfile['storage']): string {
+  const held = storage.pending_bytes > 0 ? `, ${megabytes(storage.pending_bytes)} held for songs in the queue` : '';
+  return `Storage: ${storage.used_bytes < 1024 ** 3 ? megabytes(storage.used_bytes) : gibibytes(storage.used_bytes)} of ${gibibytes(storage.quota_bytes)} used${held}. Uploads, songs (with their WAV and FLAC) and covers count; deleting them gives the room back.`;
+}
 
 /** An upload refusal in words a person can act on (UPLOAD_001..005, the tier's length, the size). */
 export function describeUploadRefusal(error: unknown): string {
@@ -297,7 +307,15 @@ export function uploadsView(context: AppContext): HTMLElement {
     more.hidden = page.nextCursor === null;
     list.setAttribute('aria-busy', 'false');
   };
+  const storage = h('p', { id: 'storage-used', class: 'note', 'aria-live': 'polite' });
+  const readStorage = () =>
+    void getProfile(apiOf(context), { signal: context.signal }).then(
+      (profile) => (storage.textContent = storageWords(profile.storage)),
+      () => undefined,
+    );
+  readStorage();
   const added = (upload: Upload, file: File) => {
+    readStorage();
     list.querySelector('.empty')?.remove();
     // The file is still in the page: its waveform is drawn from it.
     list.prepend(uploadCard(context, upload, URL.createObjectURL(file), empty));
@@ -309,6 +327,7 @@ export function uploadsView(context: AppContext): HTMLElement {
       'Upload audio of your own to extend, repaint or remix it like a song you made here. Uploads are private, kept 30 days, and yours to delete.',
     ),
     uploadForm(context, statement, added),
+    storage,
     h('h2', { id: 'uploads-title' }, 'Your uploads'),
     list,
     more,

@@ -35,6 +35,7 @@ import type { ContentHash } from '../content-hash.ts';
 import type { Result } from '../result.ts';
 import type { AudioDecodeError, AudioSummary, DecodeBudget, DecodeResult } from './pcm-stream.ts';
 import type { DecodedAudio } from './uploaded-audio.ts';
+import type { WorkingFormat } from './working-format-sink.ts';
 
 export type ProbeResult = DecodeResult;
 
@@ -52,7 +53,7 @@ export interface Probed {
 
 export type DecodeRequest =
   | { id: number; op: 'probe'; bytes: Uint8Array; budget: DecodeBudget }
-  | { id: number; op: 'decode'; bytes: Uint8Array; budget: DecodeBudget; keepSeconds: number | undefined };
+  | { id: number; op: 'decode'; bytes: Uint8Array; budget: DecodeBudget; keep: number | WorkingFormat | undefined };
 
 export type DecodeReply =
   | ({ id: number; op: 'probe' } & Probed)
@@ -77,11 +78,15 @@ export interface DecodeOptions {
 export interface AudioProber {
   /** What `bytes` are (format, rate, channels, length), decoded under `budget`, keeping no sample. */
   probe(bytes: Uint8Array, budget: DecodeBudget, options?: DecodeOptions): Promise<Probed>;
-  /** `bytes` decoded under `budget`, the first `keepSeconds` of each channel kept (all when absent). */
+  /**
+   * `bytes` decoded under `budget`, the first `keep` seconds of each channel kept (all when
+   * absent), or, given a working format (./working-format-sink.ts), its first `keepSeconds`
+   * down-mixed and resampled to it while decoding (an edit's source).
+   */
   decode(
     bytes: Uint8Array,
     budget: DecodeBudget,
-    keepSeconds?: number,
+    keep?: number | WorkingFormat,
     options?: DecodeOptions,
   ): Promise<Result<DecodedAudio, AudioDecodeError>>;
   /** Requests waiting and running, in all and for `account`. */
@@ -403,10 +408,10 @@ export function createAudioProber(options: AudioProberOptions = {}): AudioProber
         });
       });
     },
-    decode(bytes, budget, keepSeconds, decodeOptions = {}) {
+    decode(bytes, budget, keep, decodeOptions = {}) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        submit({ id, op: 'decode', bytes: ownedBytes(bytes), budget, keepSeconds }, decodeOptions, (outcome) => {
+        submit({ id, op: 'decode', bytes: ownedBytes(bytes), budget, keep }, decodeOptions, (outcome) => {
           if ('stopped' in outcome) resolve({ ok: false, error: outcome.stopped });
           else if ('died' in outcome) {
             if (outcome.exhausted) resolve(exhausted());

@@ -12,6 +12,7 @@ import { fingerprintSink } from '../fingerprint/sink.ts';
 import { bothSinks, landmarkSink } from '../fingerprint/landmark-sink.ts';
 import { peaksToBytes } from '../fingerprint/landmarks.ts';
 import { decodeAudioStream, decodeUploadedAudio } from './uploaded-audio.ts';
+import { decodeToWorkingFormat } from './working-format-sink.ts';
 import type { DecodeReply, DecodeRequest, DecodeThreadMessage } from './audio-prober.ts';
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
@@ -32,7 +33,10 @@ async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; tra
       ],
     };
   }
-  const result = await decodeUploadedAudio(request.bytes, request.budget, request.keepSeconds);
+  const result =
+    typeof request.keep === 'object'
+      ? await decodeToWorkingFormat(request.bytes, request.budget, request.keep)
+      : await decodeUploadedAudio(request.bytes, request.budget, request.keep);
   return {
     reply: { id: request.id, op: 'decode', result },
     transfer: result.ok ? result.value.channels.map((channel) => channel.buffer as ArrayBuffer) : [],

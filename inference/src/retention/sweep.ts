@@ -16,6 +16,7 @@
 import type { Database } from '../../../core/src/db/database.ts';
 import { ABANDONED_JOB_MESSAGE, failAbandonedJobs, findExpiredAudio, markPurged, unmarkPurged } from '../../../core/src/jobs/job-state.ts';
 import { failAbandonedPreviews, prunePreviewRecords } from '../../../core/src/jobs/preview-state.ts';
+import { releaseStorage } from '../../../core/src/storage-quota.ts';
 import { LOSSLESS_FORMATS, losslessObjectKey } from '../../../core/src/generation-queue.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { findExpiredClips, forgetClip } from '../../../core/src/previews.ts';
@@ -60,8 +61,10 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
           const deleted = await store.delete(key);
           if (!deleted.ok) failed.push(`${key}: ${deleted.error.message}`);
         }
-        if (failed.length === 0) report.audioPurged += 1;
-        else {
+        if (failed.length === 0) {
+          await releaseStorage(t, keys);
+          report.audioPurged += 1;
+        } else {
           await unmarkPurged(t, row.id);
           report.errors.push(...failed);
         }
@@ -82,6 +85,7 @@ export async function sweepRetention(db: Database, store: ObjectStore, options: 
           continue;
         }
         await markUploadDeleted(t, upload.id);
+        await releaseStorage(t, [upload.objectKey]);
         report.uploadsDeleted += 1;
       }
       report.abandonedFailed = await failAbandonedJobs(t, options.abandonedAfterSeconds);

@@ -43,6 +43,7 @@ import { UPLOAD_CONTENT_TYPES } from '../../../core/src/audio/uploaded-audio.ts'
 import type { AudioProber } from '../../../core/src/audio/audio-prober.ts';
 import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import { editableSeconds, toPublicUploadId } from '../../../core/src/uploads.ts';
+import { recordJobStorage } from '../../../core/src/storage-quota.ts';
 import { pendingLossless, storeLosslessMasters } from './masters.ts';
 import type { PipelineDeps, Song, SongRequest } from './pipeline.ts';
 import { PipelineError } from './pipeline.ts';
@@ -57,6 +58,9 @@ export class UploadFailedError extends Error {
     this.name = 'UploadFailedError';
   }
 }
+
+/** An upload an edit starts from is decoded to stereo (the models' inputs take one or two channels). */
+export const EDIT_WORKING_CHANNELS = 2;
 
 /** What the kinds' publishing needs of the worker. */
 export interface JobKindDeps {
@@ -179,9 +183,13 @@ async function readUploadSource(db: Queryable, deps: JobKindDeps, edit: EditPara
   // The budget is the duration the oracle measured (rounded up): the same decoder must find no
   // more; only the whole seconds an edit works on are kept.
   const seconds = editableSeconds(upload.duration);
-  const decoded = await deps.uploadDecoder.decode(file.value.bytes, { maxSeconds: Math.ceil(upload.duration) }, seconds);
+  // Decoded straight into the edit's working format (stereo at the model's rate) in the decode
+  // thread: what the worker holds is what the edit's seconds cost, whatever the file's rate and
+  // channels (core/src/audio/working-format-sink.ts; docs/inference.md "Uploaded source audio").
+  const working = { sampleRate: deps.pipeline.model.sampleRate, channels: EDIT_WORKING_CHANNELS, keepSeconds: seconds };
+  const decoded = await deps.uploadDecoder.decode(file.value.bytes, { maxSeconds: Math.ceil(upload.duration) }, working);
   if (!decoded.ok) throw new PipelineError('EDIT_SOURCE_INVALID', `the upload ${uploadId}: ${decoded.error.message}`);
-  const frames = seconds * decoded.value.sampleRate;
+  const frames = Math.min(seconds * decoded.value.sampleRate, decoded.value.frames);
   return {
     parameters: edit,
     sourceAudio: { sampleRate: decoded.value.sampleRate, channels: decoded.value.channels.map((channel) => channel.subarray(0, frames)) },
@@ -229,6 +237,11 @@ export function songJobKind(deps: JobKindDeps): JobKind {
       const lossless = song.lossless;
       if (lossless === null || song.pcmHash === null) throw new Error('a song without its lossless masters');
       await deps.pipeline.enterStage?.('completion', signal);
+      // Counted for the owner's storage quota in the same transaction (admitted with its estimate).
+      await recordJobStorage(tx, job.id, [
+        { key, bytes: song.bytes.length },
+        ...(latentsKey === null || song.kept === null ? [] : [{ key: latentsKey, bytes: song.kept.length }]),
+      ]);
       return completeJob(tx, job, {
         audioKey: key,
         audioUrl: deps.store.publicUrl(key),

@@ -11,6 +11,7 @@
  * the MP3, its hash and its mint are untouched.
  */
 import { createHash } from 'node:crypto';
+import { recordJobStorage, releaseStorage } from '../../../core/src/storage-quota.ts';
 import type { Queryable } from '../../../core/src/db/database.ts';
 import { LOSSLESS_CONTENT_TYPES, LOSSLESS_FORMATS, losslessObjectKey } from '../../../core/src/generation-queue.ts';
 import { dropPendingLossless, recordLosslessMasters } from '../../../core/src/jobs/job-state.ts';
@@ -89,9 +90,19 @@ export async function storeLosslessMasters(
     if (!(await recordLosslessMasters(deps.db, jobId, record))) {
       throw new Error('the song no longer waits for its masters (purged, or past the deadline)');
     }
+    // Counted for the owner's storage quota (the song was admitted with their estimate).
+    await recordJobStorage(
+      deps.db,
+      jobId,
+      LOSSLESS_FORMATS.map((format) => ({ key: losslessObjectKey(jobId, format), bytes: record[`${format}_bytes`] })),
+    );
     return timings;
   } catch (err) {
     await Promise.all(LOSSLESS_FORMATS.map((format) => deps.store.delete(losslessObjectKey(jobId, format))));
+    await releaseStorage(
+      deps.db,
+      LOSSLESS_FORMATS.map((format) => losslessObjectKey(jobId, format)),
+    );
     await dropPendingLossless(deps.db, jobId);
     throw err;
   }

@@ -23,7 +23,10 @@ import { builtinLyricsGenerator } from '../lyrics/builtin-lyrics.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
 import { loadOnnxLyricsGenerator } from '../lyrics/onnx-lyrics.ts';
 import { loadSongModel } from '../model/load-song-model.ts';
+import { pacedSongModel } from '../model/paced-song-model.ts';
 import { sweepRetention } from '../retention/sweep.ts';
+import { calibrateModel } from './calibration.ts';
+import type { CalibrationReport } from './calibration.ts';
 import { createWorkerMetrics, serveMetrics } from './metrics.ts';
 import { holdAtStage } from './stage-hold.ts';
 import type { WorkerLogger } from './worker.ts';
@@ -50,8 +53,10 @@ export async function startWorkerProcess(config: WorkerEnv, logger: WorkerLogger
 }
 
 async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identity: SigningIdentity): Promise<StartResult> {
-  const model = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
-  if (!model.ok) return fail({ code: model.error.code, message: model.error.message });
+  const loadedModel = await loadSongModel({ modelDir: config.MODEL_DIR, device: config.MODEL_DEVICE });
+  if (!loadedModel.ok) return fail({ code: loadedModel.error.code, message: loadedModel.error.message });
+  const pace = config.INFERENCE_TEST_MODEL_MS_PER_AUDIO_SECOND;
+  const model = pace > 0 ? ok(pacedSongModel(loadedModel.value, pace)) : loadedModel;
   let lyrics: LyricsGenerator = builtinLyricsGenerator;
   if (config.LYRICS_MODEL_DIR !== undefined) {
     const loaded = await loadOnnxLyricsGenerator(config.LYRICS_MODEL_DIR);
@@ -62,11 +67,34 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
     lyrics = loaded.value;
   }
 
+  const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
+  const pool = new EncoderPool(config.ENCODER_THREADS);
+  const encoder = { backend, pool, parallelism: config.ENCODER_THREADS };
+  // Measured before the first heartbeat: the worker is live only once it knows what it can finish.
+  let calibration: CalibrationReport;
+  try {
+    calibration = await calibrateModel(
+      model.value,
+      encoder,
+      { jobTimeLimitMs: config.JOB_TIME_LIMIT_MS, concurrency: config.WORKER_CONCURRENCY },
+      AbortSignal.timeout(config.JOB_TIME_LIMIT_MS * model.value.steps.length),
+    );
+  } catch (error) {
+    await pool.close();
+    await model.value.release();
+    return fail({
+      code: 'MODEL_CALIBRATION_FAILED',
+      message: `the model's calibration render failed: ${error instanceof Error ? error.message : String(error)}`,
+    });
+  }
+  logger.info({ speed: calibration.speed, measuredMs: calibration.measuredMs }, 'model calibrated');
+
   try {
     await migrate(config.DATABASE_URL);
   } catch (error) {
     // A database that refuses or never answers within the migration deadlines: the worker exits
     // and its supervisor starts it again (docs/operations.md, "Deadlines").
+    await pool.close();
     await model.value.release();
     return fail({
       code: 'DATABASE_UNAVAILABLE',
@@ -79,8 +107,6 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
   await boss.start();
   await ensureGenerationQueue(boss);
   const store = createObjectStore(objectStoreOptionsFromEnv(config));
-  const backend = selectEncoderBackend(config.MP3_ENCODER, systemBinaryProbe);
-  const pool = new EncoderPool(config.ENCODER_THREADS);
   // An edit of an upload decodes it in a bounded thread (core/src/audio/audio-prober.ts), under the
   // oracle's budgets (its wall-clock deadline included); one decode per job this worker runs.
   const uploadDecoder = createAudioProber({ perAccount: config.WORKER_CONCURRENCY, maxWaiting: config.WORKER_CONCURRENCY });
@@ -98,6 +124,7 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
       jobTimeLimitMs: config.JOB_TIME_LIMIT_MS,
       pollIntervalMs: config.POLL_INTERVAL_MS,
       heartbeatIntervalMs: DEFAULT_HEARTBEAT_INTERVAL_MS,
+      modelSpeed: calibration.speed,
     },
     {
       db,
@@ -107,7 +134,7 @@ async function startWithIdentity(config: WorkerEnv, logger: WorkerLogger, identi
       pipeline: {
         model: model.value,
         lyrics,
-        encoder: { backend, pool, parallelism: config.ENCODER_THREADS },
+        encoder,
         signingIdentity: identity,
         slowModelMs: config.INFERENCE_TEST_SLOW_MODEL_MS,
         ...(config.INFERENCE_TEST_HOLD_AT_STAGE === undefined

@@ -9,10 +9,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../../../core/src/db/database.ts';
-import { GENERATION_QUEUE, HEARTBEAT_INTERVAL_SECONDS, LOSSLESS_MASTERS_DEADLINE_SECONDS } from '../../../core/src/generation-queue.ts';
+import {
+  GENERATION_QUEUE,
+  HEARTBEAT_INTERVAL_SECONDS,
+  HEARTBEAT_STALE_SECONDS,
+  LOSSLESS_MASTERS_DEADLINE_SECONDS,
+} from '../../../core/src/generation-queue.ts';
 import type { QueueMessage } from '../../../core/src/generation-queue.ts';
 import type { ClaimedJob } from '../../../core/src/jobs/job-state.ts';
+import type { ModelSpeed } from '../../../core/src/model-speed.ts';
+import { bossDbFromTask } from '../../../core/src/queue.ts';
 import { isOutOfSpace } from '../../../core/src/resource-exhausted.ts';
+import { maxDurationOf } from './calibration.ts';
 import { tryAcquireSlot } from './fleet-slots.ts';
 import type { HeartbeatInfo } from './heartbeat.ts';
 import { beat, removeHeartbeat } from './heartbeat.ts';
@@ -31,6 +39,8 @@ export interface WorkerSettings {
   jobTimeLimitMs: number;
   pollIntervalMs: number;
   heartbeatIntervalMs: number;
+  /** What the calibration at start measured (./calibration.ts): the worker takes no longer song than it says. */
+  modelSpeed: ModelSpeed;
 }
 
 /** The pino levels the worker logs at. */
@@ -110,6 +120,7 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
     editTasks: model.editSupport,
     importLack: model.importSupport,
     sings: model.sings,
+    speed: settings.modelSpeed,
   };
   const running = new Set<AbortController>();
   /** Work following completed jobs (a song's masters), each with what aborts it. */
@@ -170,6 +181,11 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       return;
     }
     const fields = kind.logFields(attempt);
+    const max = maxDurationOf(settings.modelSpeed, attempt.steps);
+    if (attempt.duration > max) {
+      await handBack(kind, attempt, message, max, fields);
+      return;
+    }
     const controller = new AbortController();
     running.add(controller);
     const limit = setTimeout(() => controller.abort(new JobTimeLimitError(settings.jobTimeLimitMs)), settings.jobTimeLimitMs);
@@ -261,6 +277,47 @@ export function createWorker(settings: WorkerSettings, deps: WorkerDeps): Worker
       if (touch !== undefined) clearInterval(touch);
       running.delete(controller);
     }
+  }
+
+  /**
+   * A job longer than this worker's measured limit (the oracle admitted it for another live
+   * worker, or this one's limit is lower than the one it replaced): it is not run, where it would
+   * fail after the user waited. While another live worker publishes a limit that fits (or none,
+   * from before the measurement), the row goes back to `queued` and the message is sent again for
+   * it, a heartbeat later, without spending a retry; otherwise it fails at once, its daily
+   * generation given back, with a message naming the limit.
+   */
+  async function handBack<Claimed extends ClaimedJob>(
+    kind: JobKind<Claimed>,
+    attempt: Claimed,
+    message: JobWithMetadata<QueueMessage>,
+    max: number,
+    fields: Record<string, string | number>,
+  ): Promise<void> {
+    const queued = { id: message.id, retryCount: message.retryCount };
+    const text = `the live worker's model (${model.name}@${model.version} on ${model.device}) finishes at most ${max} s at ${attempt.steps} steps within the ${settings.jobTimeLimitMs / 1000} s job limit; ${attempt.duration} s asked`;
+    const other = await db.oneOrNone<{ worker_id: string }>(
+      `SELECT worker_id FROM worker_heartbeats
+        WHERE worker_id <> $1 AND last_seen > now() - make_interval(secs => $2)
+          AND (model_speed IS NULL OR (model_speed -> $3 ->> 'maxDuration')::int >= $4)
+        LIMIT 1`,
+      [settings.workerId, HEARTBEAT_STALE_SECONDS, String(attempt.steps), attempt.duration],
+    );
+    if (other === null) {
+      await kind.fail(db, attempt, kind.failureMessage(attempt, text));
+      await boss.complete(GENERATION_QUEUE, queued);
+      deps.logger.warn({ ...fields, max }, `${kind.name} longer than any live worker can finish: failed at once`);
+      deps.onJobSettled?.('failed', undefined);
+      return;
+    }
+    await kind.retry(db, attempt, text);
+    await db.tx(async (tx) => {
+      const options = { db: bossDbFromTask(tx) };
+      await boss.send(GENERATION_QUEUE, message.data, { ...options, priority: message.priority, startAfter: HEARTBEAT_INTERVAL_SECONDS });
+      await boss.complete(GENERATION_QUEUE, queued, null, options);
+    });
+    deps.logger.info({ ...fields, max, to: other.worker_id }, `${kind.name} longer than this worker finishes: handed back`);
+    deps.onJobSettled?.('skipped', undefined);
   }
 
   /**

@@ -67,6 +67,9 @@ export const ERROR_CODES = [
   'LIBRARY_002',
   'LIBRARY_003',
   'LIBRARY_004',
+  // Storage (core/src/storage-quota.ts, ./storage.ts): what the request would store passes the
+  // account's storage quota; nothing was stored (STORAGE_001).
+  'STORAGE_001',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   // A body that arrives below its route's minimum rate (oracle/src/http/raw-body.ts): cut off.
@@ -117,6 +120,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   LIBRARY_002: 409,
   LIBRARY_003: 410,
   LIBRARY_004: 409,
+  STORAGE_001: 409,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   BODY_TOO_SLOW: 408,
@@ -155,7 +159,7 @@ export interface EarlierSong {
  * upload refused for containing another account's song did nothing for the caller (issue 44), nor
  * did one refused because this process already holds all the uploads it takes (issue 49).
  */
-export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005', 'UPLOAD_006']);
+export const REFUNDED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UPLOAD_005', 'UPLOAD_006', 'STORAGE_001']);
 
 /** Daily tier counter rejection: its 429 body is fixed by the spec. */
 export interface DailyLimitError extends AppError {

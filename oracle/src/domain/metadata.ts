@@ -16,6 +16,9 @@ import { PUBLIC_UPLOAD_ID_PREFIX } from '../../../core/src/uploads.ts';
 import { JOB_STATUS, sqlStatus } from '../../../core/src/jobs/job-state.ts';
 import type { ContentCredentialsRecord } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { claimStorage, releaseStorage } from '../../../core/src/storage-quota.ts';
+import type { StorageUsage } from '../../../core/src/storage-quota.ts';
+import { storageQuotaExceeded } from './storage.ts';
 import { isPreviewObjectUrl } from '../../../core/src/previews.ts';
 import type { IpfsContentStore } from '../ipfs/content-store.ts';
 import type { PinReceipt, PinningClient } from '../ipfs/pinning-client.ts';
@@ -296,11 +299,16 @@ export async function publishMetadata(
 
   // Written last, so that a refused pin leaves neither a replaced cover nor a row behind.
   if (storedCover !== null && cover !== null) {
+    // The cover counts for the caller's storage quota (a song's cover replaces its last one; a
+    // content-addressed cover another account stored already costs nothing more).
+    const claim = await claimCoverStorage(deps.db, userId, storedCover.key, cover.bytes.length);
+    if (!claim.ok) return fail(storageQuotaExceeded(claim.usage, cover.bytes.length, 'this cover'));
     const put = await deps.objectStore.put(storedCover.key, cover.bytes, {
       contentType: cover.contentType,
       cacheControl: job === null ? CONTENT_COVER_CACHE_CONTROL : JOB_COVER_CACHE_CONTROL,
     });
     if (!put.ok) {
+      if (claim.claimed) await releaseStorage(deps.db, [storedCover.key]);
       return fail(appError('SERVICE_UNAVAILABLE', 'Object storage unavailable', { details: put.error.message, retryAfter: 5 }));
     }
   }
@@ -334,4 +342,22 @@ export async function publishMetadata(
     ...(storedCover === null ? {} : { coverUrl: storedCover.url, imageUri: `ipfs://${storedCover.cid}` }),
     ...(pinStatus === null ? {} : { pinStatus }),
   });
+}
+
+/**
+ * Claims a cover's bytes at `key` for `userId`'s quota: the caller's earlier object at that key
+ * (a song's cover being replaced) is released first; a key another account's row holds (the same
+ * content-addressed cover) is not counted twice.
+ */
+async function claimCoverStorage(
+  db: Database,
+  userId: string,
+  key: string,
+  bytes: number,
+): Promise<{ ok: true; claimed: boolean } | { ok: false; usage: StorageUsage }> {
+  const holder = await db.oneOrNone<{ user_id: string }>('SELECT user_id FROM stored_objects WHERE object_key = $1', [key]);
+  if (holder !== null && holder.user_id !== userId) return { ok: true, claimed: false };
+  if (holder !== null) await releaseStorage(db, [key]);
+  const claim = await claimStorage(db, userId, key, bytes);
+  return claim.ok ? { ok: true, claimed: true } : claim;
 }

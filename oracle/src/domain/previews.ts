@@ -20,7 +20,7 @@ import { PRIORITY_SQL, liveWorkerCapacity, queuePlace, runRates } from '../queue
 import type { QueuePlace } from '../queue/queue-state.ts';
 import { appError, fail, jobFailureCode, ok } from './errors.ts';
 import type { AppError, ErrorCode, Result } from './errors.ts';
-import { admitToQueue } from './generation.ts';
+import { admitToQueue, checkDuration } from './generation.ts';
 import type { AdmissionCharge, GenerationDeps, GenerationRefusal, GenerationRequest } from './generation.ts';
 import { GENERATION_FAILED_RETRY_SECONDS } from './jobs.ts';
 import { chargedLookup } from './request-charge.ts';
@@ -64,6 +64,13 @@ export async function submitPreview(
   request: PreviewRequest,
   charge: AdmissionCharge,
 ): Promise<Result<AcceptedPreview, GenerationRefusal>> {
+  // The schema caps a preview at 15 s; the running model's measured limit may be tighter.
+  const tooLong = await checkDuration(deps.db, request.duration, request.steps, {
+    limitedBy: 'preview',
+    max: PREVIEW_MAX_SECONDS,
+    of: 'preview',
+  });
+  if (tooLong !== null) return fail(tooLong);
   const sessionId = newPreviewSessionId();
   const admitted = await admitToQueue(deps, user, charge, async (tx, slots) => {
     const preview = await queuePreview(tx, deps.boss, { ...request, sessionId, userId: user.id, tier: user.tier });

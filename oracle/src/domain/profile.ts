@@ -7,6 +7,9 @@ import { readUsage } from './request-charge.ts';
 import type { LimitUsage } from './request-charge.ts';
 import { liveModels } from './live-models.ts';
 import type { LiveModels } from './live-models.ts';
+import { storageUsage } from '../../../core/src/storage-quota.ts';
+import { storageView } from './storage.ts';
+import type { StorageView } from './storage.ts';
 
 /** One limit as the profile shows it. */
 export interface LimitView {
@@ -44,6 +47,8 @@ export interface ProfileView {
   };
   /** The models the live workers run; `sings` says whether lyrics are sung (./live-models.ts). */
   models: LiveModels;
+  /** Bytes stored for the account against its tier's quota (core/src/storage-quota.ts). */
+  storage: StorageView;
 }
 
 /** The user's fields and statistics (GET /v1/user/profile). */
@@ -52,6 +57,7 @@ export async function userProfile(db: Database, userId: string, today: string): 
   if (user === null) return null;
   const usagePromise = readUsage(db, user);
   const modelsPromise = liveModels(db);
+  const storagePromise = storageUsage(db, userId);
   const stats = await db.one<{
     queued: number;
     processing: number;
@@ -69,7 +75,8 @@ export async function userProfile(db: Database, userId: string, today: string): 
      FROM generation_jobs WHERE user_id = $1`,
     [userId],
   );
-  const [usage, models] = await Promise.all([usagePromise, modelsPromise]);
+  const [usage, models, storage] = await Promise.all([usagePromise, modelsPromise, storagePromise]);
+  if (storage === null) return null;
   const limits = TIER_LIMITS[user.tier];
   const dailyUsed = dailyGenerationsUsed(user, today);
   return {
@@ -95,5 +102,6 @@ export async function userProfile(db: Database, userId: string, today: string): 
       previews: { hourly: limitView(usage.previews.hourly) },
     },
     models,
+    storage: storageView(storage),
   };
 }

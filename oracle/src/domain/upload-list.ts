@@ -19,6 +19,7 @@ import type { UploadFormat } from '../../../core/src/audio/uploaded-audio.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { JOB_STATUS } from '../../../core/src/jobs/job-state.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
+import { releaseStorage } from '../../../core/src/storage-quota.ts';
 import { parsePublicUploadId, toPublicUploadId } from '../../../core/src/uploads.ts';
 import { keysetCursorCodec } from './keyset-cursor.ts';
 import type { KeysetPosition } from './keyset-cursor.ts';
@@ -150,6 +151,7 @@ async function deleteInTransaction(
     );
   }
   await tx.none('UPDATE uploads SET deleted_at = now() WHERE id = $1', [id]);
+  await releaseStorage(tx, [upload.object_key]);
   const removed = await objectStore.delete(upload.object_key);
   if (!removed.ok && removed.error.code !== 'not_found') {
     // Thrown, so the mark rolls back: the route answers 503 and the delete can be asked again.

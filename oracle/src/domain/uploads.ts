@@ -41,6 +41,8 @@ import type { Database } from '../../../core/src/db/database.ts';
 import type { ObjectStore } from '../../../core/src/object-store.ts';
 import { MIN_UPLOAD_SECONDS, UPLOAD_RETENTION_DAYS, toPublicUploadId, uploadObjectKey } from '../../../core/src/uploads.ts';
 import { checkTierDuration } from './generation.ts';
+import { claimStorage, storageUsage } from '../../../core/src/storage-quota.ts';
+import { storageQuotaExceeded } from './storage.ts';
 import { appError, fail, ok } from './errors.ts';
 import type { AppError, Result } from './errors.ts';
 import { TIER_LIMITS } from './limits.ts';
@@ -150,6 +152,11 @@ export async function takeUpload(
       appError('UPLOAD_003', 'The body is empty', { details: 'send the audio file itself as the body', fields: { duration: 0 } }),
     );
   }
+  // The quota first: a body that cannot be stored is not decoded (claimed exactly below).
+  const usage = await storageUsage(deps.db, user.id);
+  if (usage !== null && usage.used + usage.pending + bytes.length > usage.quota) {
+    return fail(storageQuotaExceeded(usage, bytes.length, 'this upload'));
+  }
   const probed = await deps.prober.probe(bytes, { maxSeconds: TIER_LIMITS[user.tier].maxDurationSeconds }, { account: user.id, signal });
   if (!probed.result.ok) return fail(decodeRefusal(probed.result.error, user.tier));
   if (signal?.aborted === true) return fail(decodeRefusal({ code: 'cancelled', message: 'the client left' }, user.tier));
@@ -201,6 +208,10 @@ export async function takeUpload(
           probed.landmarks === undefined ? null : Buffer.from(probed.landmarks),
         ],
       );
+      // Every byte of the file counts (its metadata chunks too), claimed in the same transaction:
+      // a refused store, or a quota another request filled meanwhile, rolls both back.
+      const claim = await claimStorage(tx, user.id, key, file.length);
+      if (!claim.ok) throw new QuotaRefusal(storageQuotaExceeded(claim.usage, file.length, 'this upload'));
       // Inside the transaction: a refused store rolls the row back; the commit failing after it
       // leaves an object no row names, deleted below.
       const stored = await deps.objectStore.put(key, file, {
@@ -213,9 +224,11 @@ export async function takeUpload(
       return inserted;
     })
     .catch(async (error: unknown) => {
+      if (error instanceof QuotaRefusal) return error;
       await deps.objectStore.delete(key);
       throw error;
     });
+  if (row instanceof QuotaRefusal) return fail(row.refusal);
   return ok({
     upload_id: toPublicUploadId(id),
     format: audio.format,
@@ -228,6 +241,13 @@ export async function takeUpload(
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
   });
+}
+
+/** Rolls the upload's transaction back when the quota refused it, carrying the refusal out. */
+class QuotaRefusal extends Error {
+  constructor(readonly refusal: AppError) {
+    super(refusal.message);
+  }
 }
 
 /** UPLOAD_005: the upload contains `match`, a sound made for another account. */

@@ -50,7 +50,10 @@ const jobViewHeaders = z.object({
 
 const idempotencyErrorsA = idempotencyErrors(variantAErrorSchema);
 const errorsA = {
-  400: json(variantAErrorSchema, 'Invalid input (VALIDATION_ERROR, GEN_003, GEN_004).'),
+  400: json(
+    variantAErrorSchema,
+    'Invalid input (VALIDATION_ERROR, GEN_003, GEN_004: longer than the tighter of your tier and the running model allow, the message names which).',
+  ),
   401: json(variantAErrorSchema, 'Missing or invalid token (AUTH_ERROR).'),
   429: json(z.union([dailyLimitErrorSchema, variantAErrorSchema]), 'Daily tier limit (RATE_001 body) or hourly limit (RATE_002).'),
   503: json(variantAErrorSchema, 'GEN_001 queue full, GEN_002 no GPU worker, or database unavailable.'),
@@ -110,6 +113,10 @@ export const createJobDocs: RouteDocs = {
     },
     ...errorsA,
     ...idempotencyErrorsA,
+    409: json(
+      variantAErrorSchema,
+      'IDEM_002: a request with this Idempotency-Key is still running (Retry-After: 1); STORAGE_001: the song would pass your storage quota (nothing stored or charged); EDIT_002 and LIBRARY_002 for an edit.',
+    ),
   },
 };
 
@@ -198,9 +205,12 @@ export const createJobV1Docs: RouteDocs = {
   },
   responses: {
     202: json(generateAcceptedSchema, 'Job queued.'),
-    409: json(variantCErrorSchema, 'IDEM_002: a request with this Idempotency-Key is still running.'),
+    409: json(
+      variantCErrorSchema,
+      'IDEM_002: a request with this Idempotency-Key is still running; STORAGE_001: the song would pass your storage quota (nothing stored or charged).',
+    ),
     422: json(variantCErrorSchema, 'IDEM_001: Idempotency-Key reused with a different request.'),
-    400: json(variantCErrorSchema, 'Invalid input.'),
+    400: json(variantCErrorSchema, 'Invalid input; GEN_004 longer than the tighter of your tier and the running model allow.'),
     401: json(variantCErrorSchema, 'Missing or invalid token.'),
     429: json(variantCErrorSchema, 'Daily (RATE_001) or hourly (RATE_002) limit.'),
     503: json(variantCErrorSchema, 'GEN_001, GEN_002 or database unavailable.'),

@@ -510,6 +510,14 @@ export const limitUsageSchema = z
   })
   .meta({ id: 'LimitUsage' });
 
+/** The longest song per steps value (oracle/src/domain/live-models.ts `MaxDurations`). */
+const maxDurationsSchema = z
+  .strictObject({
+    '27': z.number().int().nullable().meta({ description: 'At 27 steps (the default).' }),
+    '60': z.number().int().nullable().meta({ description: 'At 60 steps.' }),
+  })
+  .meta({ id: 'ModelMaxDuration' });
+
 export const profileSchema = z
   .strictObject({
     id: z.string(),
@@ -564,10 +572,33 @@ export const profileSchema = z
             version: z.string(),
             sings: z.boolean().meta({ description: 'The model sings the lyrics it is given.' }),
             workers: z.number().int().meta({ description: 'Live workers running it.' }),
+            max_duration: maxDurationsSchema.meta({ description: 'The longest song a live worker running it finishes, per steps value.' }),
           }),
         ),
+        max_duration: maxDurationsSchema.meta({
+          description:
+            "The longest song (seconds) any live worker finishes within the job limit, per steps value: measured by each worker on its device at start. A longer request is refused with GEN_004 before anything is charged; the tighter of this and the tier's `max_duration` applies. Null: no measured limit applies (no live worker, or one from before the measurement).",
+        }),
       })
-      .meta({ description: 'Extension: the models the live workers run (their heartbeats), and whether they sing.' }),
+      .meta({
+        description: 'Extension: the models the live workers run (their heartbeats), whether they sing, and the longest song they finish.',
+      }),
+    storage: z
+      .strictObject({
+        used_bytes: z.number().int().meta({
+          description:
+            'Bytes the store holds for you: uploads (every byte of the file, metadata chunks included), songs (MP3, WAV and FLAC masters, kept latents) and covers.',
+        }),
+        pending_bytes: z.number().int().meta({
+          description: 'Held for your queued and running songs until they store their files (estimated from their length).',
+        }),
+        quota_bytes: z.number().int().meta({ description: "Your tier's quota: free 2 GiB, pro 50 GiB, enterprise 1 TiB." }),
+        remaining_bytes: z.number().int().meta({ description: 'quota - used - pending, at least 0.' }),
+      })
+      .meta({
+        description:
+          'Extension: storage quota. An upload, song, edit or cover that would pass it is refused with STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting uploads give bytes back.',
+      }),
   })
   .meta({ id: 'UserProfile' });
 

@@ -55,8 +55,20 @@ export interface RunRates {
   overheadSeconds: Record<27 | 60, number>;
 }
 
-/** Measured from recently completed jobs where available, the documented fallback otherwise. */
+/**
+ * The speed the live workers measured of their model at start (core/src/model-speed.ts; the
+ * slowest live worker's, as a job may go to it), plus the fixed overhead the calibration does not
+ * time (lyrics, upload); where no live worker published one, measured from recently completed
+ * jobs; the documented fallback otherwise.
+ */
 export async function runRates(db: Queryable): Promise<RunRates> {
+  const calibrated = await db.any<{ steps: number; rate: number }>(
+    `SELECT key::int AS steps, max((value ->> 'secondsPerAudioSecond')::float) AS rate
+       FROM worker_heartbeats, jsonb_each(model_speed)
+      WHERE last_seen > now() - make_interval(secs => $1) AND model_speed IS NOT NULL AND key IN ('27', '60')
+      GROUP BY key`,
+    [HEARTBEAT_STALE_SECONDS],
+  );
   const rows = await db.any<{ steps: number; rate: number }>(
     `SELECT steps, avg(extract(epoch FROM completed_at - started_at) / duration)::float AS rate
      FROM (SELECT steps, completed_at, started_at, duration FROM generation_jobs
@@ -73,6 +85,12 @@ export async function runRates(db: Queryable): Promise<RunRates> {
     if (row.steps === 27 || row.steps === 60) {
       rates.secondsPerAudioSecond[row.steps] = row.rate;
       rates.overheadSeconds[row.steps] = 0;
+    }
+  }
+  for (const row of calibrated) {
+    if (row.steps === 27 || row.steps === 60) {
+      rates.secondsPerAudioSecond[row.steps] = row.rate;
+      rates.overheadSeconds[row.steps] = FALLBACK_JOB_OVERHEAD_SECONDS;
     }
   }
   return rates;

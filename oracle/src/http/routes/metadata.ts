@@ -168,7 +168,9 @@ export const metadataDocs: RouteDocs = {
     },
     400: error('Invalid input or cover image (VALIDATION_ERROR).'),
     401: error('Missing or invalid token (AUTH_ERROR).'),
-    409: error('IDEM_002: a request with this Idempotency-Key is still running.'),
+    409: error(
+      'IDEM_002: a request with this Idempotency-Key is still running; STORAGE_001: the cover would pass your storage quota (nothing stored, not charged).',
+    ),
     413: error('Cover above 5 MB or body above 8 MB (PAYLOAD_TOO_LARGE).'),
     422: error('IDEM_001: Idempotency-Key reused with a different request.'),
     429: error('Hourly metadata and NFT limit (RATE_002).'),
