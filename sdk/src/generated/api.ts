@@ -1,5 +1,25 @@
 // Generated from the oracle's /openapi.json by `npm run sdk:generate`. Do not edit: test/sdk/generated.test.ts fails on drift.
 export interface paths {
+    "/api/auth/farcaster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In With Farcaster (FIP-11) for a session JWT
+         * @description The message is checked as @farcaster/auth-client defines it (statement, chain 10, one fid resource, time window, our domain and a nonce from GET /api/auth/nonce, consumed once), and its signer must be the fid's custody address (IdRegistry) or one of its auth addresses (KeyRegistry) on OP Mainnet, read through FARCASTER_RPC_URL. The session is the account the fid is linked to; a fid not linked yet is linked to the wallet proved by `wallet` (same nonce) or, without it, to the signing address. Not mounted (404) without FARCASTER_RPC_URL.
+         */
+        post: operations["signInWithFarcaster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/nonce": {
         parameters: {
             query?: never;
@@ -11,6 +31,26 @@ export interface paths {
         get: operations["getSignInNonce"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/quick-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a Farcaster Mini App's Quick Auth token for a session JWT
+         * @description The token is verified with @farcaster/quick-auth against its issuer's key set (FARCASTER_QUICK_AUTH_ORIGIN, Farcaster's by default): signature, issuer, audience (our domain) and expiry; its subject is the fid. A fid linked to an account signs in without a prompt; the first time, `wallet` (a SIWE message with a nonce from GET /api/auth/nonce) names the account's wallet.
+         */
+        post: operations["signInWithQuickAuth"];
         delete?: never;
         options?: never;
         head?: never;
@@ -228,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Issue the one-time platform signature that authorizes minting a completed job (Variants A and B)
-         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and the same sound (PCM hash) must not have been signed for another job (SIGN_006, 409: one mint per sound), and the song must not contain a song signed for another account, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass). A signature registers the song’s fingerprint to your account in the same transaction (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
+         * @description Checks in order: (1) the job belongs to the caller (SIGN_001, 404), (2) it is completed (SIGN_003, 409), (3) no signature was issued before (SIGN_002, 409) — except one made by a platform key SongNFT has since retired, for audio never minted, which can never be used and is replaced by a signature from the current key, (4) the stored audio still hashes to the recorded value (SIGN_004, 409); then the model that made the audio must be licensed for commercial use unless the operator overrides it (SIGN_005, 403), and no other job may hold the same sound (PCM hash) first: one that made it earlier, of any account, and can still be signed, or one signed for it (SIGN_006, 409: one mint per sound, for the job that made it first); a song whose edit chain starts from an uploaded file must not contain a sound made for another account before it, signed or not, however re-encoded: the whole of it or any stretch of 10 s or more, at any offset, by its Chromaprint fingerprint (SIGN_007, 409, naming that song in `error.earlier_song`: its job and its token once minted; your own songs, their edits and extensions pass, and so does a later copy of your own song; a song made from the prompt alone is never refused for resembling another account’s), and at most `MINT_MAX_OUTSIDE_SHARE` (0.5 unless the operator sets it) of the song may be uploaded audio kept verbatim through its edits (SIGN_008, 403). Every completed song is registered to its account at completion (docs/fingerprints.md). `user_address` must be the authenticated wallet (FORBIDDEN, 403). Variant B (`metadataURI`, `audioHash`) finds the job by its audio hash and answers `{signature, expiresAt}`.
          */
         post: operations["issueSignature"];
         delete?: never;
@@ -252,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Upload audio of your own to edit (extension of the spec)
-         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). It is decoded on arrival, and decoding stops as soon as it passes your tier's maximum; at most 2 of your uploads are taken at once (the operator may change it); what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song signed for another account, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md). Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
+         * @description The file itself is the body, as it is (no `Content-Encoding`): WAV (16, 24 or 32-bit integer PCM, 32-bit float), FLAC (16 or 24-bit) or MP3, 8 to 192 kHz, 1 to 8 channels, at most 104857600 bytes, at least 1 s and at most your tier's maximum song duration (free 30 s, pro 120 s, enterprise 240 s). The body must arrive at 100 KiB/s or faster after its first 5 s (408 BODY_TOO_SLOW, connection closed, not charged). It is decoded on arrival, in turn with other accounts' uploads, and decoding stops as soon as it passes your tier's maximum or 10 s of decoding (422 UPLOAD_007: the hourly charge stands); a free-format MP3 is refused at once (415 UPLOAD_001). At most 2 of your uploads are taken at once (the operator may change it); closing the connection before the answer cancels the upload's decode and keeps its hourly charge; what is taken is kept privately, exactly as uploaded, for 30 days, then deleted. Audio that contains a song made for another account, signed or not, however re-encoded, is refused (409 UPLOAD_005; docs/fingerprints.md), unless that song itself holds an earlier song of yours. Use its `upload_id` as `edit.source_upload_id` of POST /api/generate to extend, repaint or remix it; the edit's content credentials name the upload (its SHA-256 and format) as their parent ingredient. The header `Songmint-Rights-Confirmed: true` confirms, and the upload records, this statement: "v1: I own this audio or hold a licence to it that allows me to upload it and have it edited with AI, and it infringes no one else’s rights." Charged to the general hourly limit; a refusal is given back and stores nothing.
          */
         post: operations["uploadAudio"];
         delete?: never;
@@ -990,7 +1030,7 @@ export interface components {
          * @example GEN_003
          * @enum {string}
          */
-        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "STORAGE_001" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "GEN_001" | "GEN_002" | "GEN_003" | "GEN_004" | "GEN_005" | "SIGN_001" | "SIGN_002" | "SIGN_003" | "SIGN_004" | "SIGN_005" | "SIGN_006" | "SIGN_007" | "SIGN_008" | "RATE_001" | "RATE_002" | "IDEM_001" | "IDEM_002" | "PREVIEW_EXPIRED" | "EDIT_001" | "EDIT_002" | "EDIT_003" | "EDIT_004" | "EDIT_005" | "UPLOAD_001" | "UPLOAD_002" | "UPLOAD_003" | "UPLOAD_004" | "UPLOAD_005" | "UPLOAD_006" | "UPLOAD_007" | "LIBRARY_001" | "LIBRARY_002" | "LIBRARY_003" | "LIBRARY_004" | "STORAGE_001" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "BODY_TOO_SLOW" | "AUTH_ERROR" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorVariantA: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -1007,6 +1047,19 @@ export interface components {
             };
             error: components["schemas"]["ErrorCode"];
             message: string;
+        };
+        FarcasterSignInRequest: {
+            /** @description Sign In With Farcaster (FIP-11) message: EIP-4361 for this domain, chain 10, statement "Farcaster Auth", one `farcaster://fid/<fid>` resource and a nonce from GET /api/auth/nonce. */
+            message: string;
+            /** @description The fid's custody address's or auth address's signature of `message`. */
+            signature: string;
+            /** @description The wallet to act for, with the same nonce; absent: the address that signed the Farcaster message. */
+            wallet?: {
+                /** @description EIP-4361 message of the wallet, for this domain and chain 8453. */
+                message: string;
+                /** @description The wallet's EIP-191 signature of `message` (EOA or smart wallet). */
+                signature: string;
+            };
         };
         GenerateAccepted: {
             /** @description Seconds until the job is expected to complete. */
@@ -1690,6 +1743,17 @@ export interface components {
             /** @description Newest launch first. */
             songs: components["schemas"]["PublicLaunchedSong"][];
         };
+        QuickAuthSignInRequest: {
+            /** @description A Farcaster Mini App's Quick Auth JWT issued for this domain. */
+            token: string;
+            /** @description Needed the first time a fid signs in: the wallet its account acts for (a nonce from GET /api/auth/nonce). */
+            wallet?: {
+                /** @description EIP-4361 message of the wallet, for this domain and chain 8453. */
+                message: string;
+                /** @description The wallet's EIP-191 signature of `message` (EOA or smart wallet). */
+                signature: string;
+            };
+        };
         Readiness: {
             checks: {
                 /** @enum {string} */
@@ -2147,6 +2211,76 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    signInWithFarcaster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The SIWF message and signature the Farcaster client returned. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FarcasterSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Session token; `user.social_fid` names the fid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionToken"];
+                };
+            };
+            /** @description Invalid request body (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Sign-in refused (AUTH_ERROR): forged or replayed message, wrong domain, expired, or a signer that does not hold the fid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description CONFLICT: the fid is linked to another account, or the wallet to another fid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit of the client IP address (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: OP Mainnet cannot be read now; the nonce stays usable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
     getSignInNonce: {
         parameters: {
             query?: never;
@@ -2167,6 +2301,76 @@ export interface operations {
             };
             /** @description Hourly limit of the client IP address (RATE_002). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    signInWithQuickAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Quick Auth token, and a wallet proof on first sign-in. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["QuickAuthSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Session token; `user.social_fid` names the fid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionToken"];
+                };
+            };
+            /** @description Invalid request body (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Sign-in refused (AUTH_ERROR): invalid or expired token, another audience, or a fid with no account and no wallet proof. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description CONFLICT: the fid is linked to another account, or the wallet to another fid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit of the client IP address (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the issuer's key set cannot be fetched now. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3188,7 +3392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only. */
+            /** @description user_address is not the authenticated wallet (FORBIDDEN); SIGN_005: the model that made the audio is licensed for non-commercial use only; SIGN_008: more of the song than the operator allows (MINT_MAX_OUTSIDE_SHARE) is uploaded audio kept verbatim. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3206,7 +3410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 the same sound was signed for another job, SIGN_007 the song contains a song signed for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running. */
+            /** @description SIGN_002 already signed, SIGN_003 not completed, SIGN_004 audio hash mismatch, SIGN_006 another job made the same sound first or holds its signature, SIGN_007 the song (one carrying uploaded audio) contains a sound made earlier for another account (named in `error.earlier_song`); IDEM_002 a request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3354,7 +3558,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_005: the audio contains a song signed for another account, however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. STORAGE_001: the file (every byte of it, metadata chunks included) would pass your storage quota; refused before it is decoded or stored, the hourly charge given back. */
+            /** @description BODY_TOO_SLOW: the body fell behind 100 KiB/s after its first 5 s; the connection is closed and nothing is charged. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description UPLOAD_005: the audio contains a song made for another account (signed or not), however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. STORAGE_001: the file (every byte of it, metadata chunks included) would pass your storage quota; refused before it is decoded or stored, the hourly charge given back. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3372,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated). */
+            /** @description UPLOAD_001: not WAV, FLAC or MP3, or an encoding, sample rate (8-192 kHz) or channel count of them not taken, a free-format MP3 frame, an MP3 whose rate or channels change mid-stream, or a body sent with a Content-Encoding (gzip or any other: refused unread, never inflated). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3381,7 +3594,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantA"];
                 };
             };
-            /** @description UPLOAD_006: too many of your uploads, or of this server's, in flight (refused before the body is read, not charged; see Retry-After); RATE_002: hourly limit. */
+            /** @description UPLOAD_007: decoding it took longer than 10 s (the decode is stopped there); the time was spent, so the hourly charge stands. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description UPLOAD_006: too many of your uploads in flight (refused before the body is read), or of this server's or its decode queue's (refused once the body is here); never charged; see Retry-After. RATE_002: hourly limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3823,7 +4045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description FORBIDDEN: user_address is not the authenticated wallet */
+            /** @description FORBIDDEN: user_address is not the authenticated wallet; SIGN_005; SIGN_008 too much of the song is uploaded audio */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,7 +4063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorVariantC"];
                 };
             };
-            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song contains a song signed for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running) */
+            /** @description SIGN_002, SIGN_003, SIGN_004, SIGN_006; SIGN_007 the song (one carrying uploaded audio) contains a sound made earlier for another account (`details.earlier_song`); IDEM_002 (a request with this Idempotency-Key is still running) */
             409: {
                 headers: {
                     [name: string]: unknown;

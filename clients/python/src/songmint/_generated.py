@@ -52,6 +52,7 @@ API_ERROR_CODES: Final[tuple[str, ...]] = (
     "LIBRARY_002",
     "LIBRARY_003",
     "LIBRARY_004",
+    "STORAGE_001",
     "VALIDATION_ERROR",
     "PAYLOAD_TOO_LARGE",
     "BODY_TOO_SLOW",
@@ -425,7 +426,7 @@ class EditRequestVariantB(TypedDict):
 
 # The error codes of docs/api.md. A client should treat a code it does not know as the HTTP status
 # alone.
-ErrorCode: TypeAlias = 'Literal["GEN_001", "GEN_002", "GEN_003", "GEN_004", "GEN_005", "SIGN_001", "SIGN_002", "SIGN_003", "SIGN_004", "SIGN_005", "SIGN_006", "SIGN_007", "SIGN_008", "RATE_001", "RATE_002", "IDEM_001", "IDEM_002", "PREVIEW_EXPIRED", "EDIT_001", "EDIT_002", "EDIT_003", "EDIT_004", "EDIT_005", "UPLOAD_001", "UPLOAD_002", "UPLOAD_003", "UPLOAD_004", "UPLOAD_005", "UPLOAD_006", "UPLOAD_007", "LIBRARY_001", "LIBRARY_002", "LIBRARY_003", "LIBRARY_004", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "BODY_TOO_SLOW", "AUTH_ERROR", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"]'
+ErrorCode: TypeAlias = 'Literal["GEN_001", "GEN_002", "GEN_003", "GEN_004", "GEN_005", "SIGN_001", "SIGN_002", "SIGN_003", "SIGN_004", "SIGN_005", "SIGN_006", "SIGN_007", "SIGN_008", "RATE_001", "RATE_002", "IDEM_001", "IDEM_002", "PREVIEW_EXPIRED", "EDIT_001", "EDIT_002", "EDIT_003", "EDIT_004", "EDIT_005", "UPLOAD_001", "UPLOAD_002", "UPLOAD_003", "UPLOAD_004", "UPLOAD_005", "UPLOAD_006", "UPLOAD_007", "LIBRARY_001", "LIBRARY_002", "LIBRARY_003", "LIBRARY_004", "STORAGE_001", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "BODY_TOO_SLOW", "AUTH_ERROR", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"]'
 
 
 class ErrorVariantAError(TypedDict):
@@ -1451,6 +1452,12 @@ class UserProfileLimits(TypedDict):
     previews: UserProfileLimitsPreviews
 
 
+UserProfileModelsLiveItemMaxDuration = TypedDict("UserProfileModelsLiveItemMaxDuration", {
+    "27": int | None,
+    "60": int | None,
+})
+
+
 class UserProfileModelsLiveItem(TypedDict):
     name: str
     version: str
@@ -1458,10 +1465,19 @@ class UserProfileModelsLiveItem(TypedDict):
     sings: bool
     # Live workers running it.
     workers: int
+    # The longest song a live worker running it finishes, per steps value.
+    max_duration: UserProfileModelsLiveItemMaxDuration
+
+
+UserProfileModelsMaxDuration = TypedDict("UserProfileModelsMaxDuration", {
+    "27": int | None,
+    "60": int | None,
+})
 
 
 class UserProfileModels(TypedDict):
-    """Extension: the models the live workers run (their heartbeats), and whether they sing."""
+    """Extension: the models the live workers run (their heartbeats), whether they sing, and the
+    longest song they finish."""
 
     # True only when a worker is live and every live worker's model sings the lyrics it is given
     # (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics
@@ -1469,6 +1485,28 @@ class UserProfileModels(TypedDict):
     # them.
     sings: bool
     live: list[UserProfileModelsLiveItem]
+    # The longest song (seconds) any live worker finishes within the job limit, per steps value:
+    # measured by each worker on its device at start. A longer request is refused with GEN_004
+    # before anything is charged; the tighter of this and the tier's `max_duration` applies. Null:
+    # no measured limit applies (no live worker, or one from before the measurement).
+    max_duration: UserProfileModelsMaxDuration
+
+
+class UserProfileStorage(TypedDict):
+    """Extension: storage quota. An upload, song, edit or cover that would pass it is refused with
+    STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting
+    uploads give bytes back."""
+
+    # Bytes the store holds for you: uploads (every byte of the file, metadata chunks included),
+    # songs (MP3, WAV and FLAC masters, kept latents) and covers.
+    used_bytes: int
+    # Held for your queued and running songs until they store their files (estimated from their
+    # length).
+    pending_bytes: int
+    # Your tier's quota: free 2 GiB, pro 50 GiB, enterprise 1 TiB.
+    quota_bytes: int
+    # quota - used - pending, at least 0.
+    remaining_bytes: int
 
 
 class UserProfile(TypedDict):
@@ -1488,8 +1526,13 @@ class UserProfile(TypedDict):
     # Extension: what is left now. A song needs room in both songs.daily and songs.hourly; a
     # refused request counts in neither.
     limits: UserProfileLimits
-    # Extension: the models the live workers run (their heartbeats), and whether they sing.
+    # Extension: the models the live workers run (their heartbeats), whether they sing, and the
+    # longest song they finish.
     models: UserProfileModels
+    # Extension: storage quota. An upload, song, edit or cover that would pass it is refused with
+    # STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting
+    # uploads give bytes back.
+    storage: UserProfileStorage
 
 
 class WebhookPayloadDataQueued(TypedDict):
@@ -2072,7 +2115,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "EditOfVariantB": "056bae1b22ce82e9",
     "EditRequest": "8e5154f481dde333",
     "EditRequestVariantB": "5a762abe44462ffd",
-    "ErrorCode": "eab6b77e2af580ed",
+    "ErrorCode": "2a4035dcbb5eeb71",
     "ErrorVariantA": "6695763d7b872f31",
     "ErrorVariantC": "74c1b3e027705174",
     "FarcasterSignInRequest": "bd1cf056259fd66b",
@@ -2120,7 +2163,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "Upload": "fc8f424ee592948b",
     "UploadDeleted": "369f5bcdfa4ced27",
     "UploadList": "2ebdd962818e3aae",
-    "UserProfile": "e88b75f86b20c496",
+    "UserProfile": "ebda866fed43658f",
     "WebhookPayload": "26c23bf457e6f996",
     "WebhookSecret": "01f78ea6f748b13d",
 }
@@ -2128,8 +2171,8 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
 #: sha256 (16 hex digits) of each operation's canonical JSON: {"method", "path", "operation"}.
 OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "cancelJob": "d6c0e71afc408488",
-    "createJob": "f9cbad407b9d4631",
-    "createJobV1": "99bd1d2cca420052",
+    "createJob": "b6c9141b70ee1b60",
+    "createJobV1": "86158b07deb4bfff",
     "createPreview": "afda7f925d815b2a",
     "deleteJob": "ddb99d714d241f9f",
     "deleteUpload": "a9e8c84cc6bf8478",
@@ -2157,15 +2200,15 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "listPublicSongs": "cc7037075ef04150",
     "listUploads": "e9d703d7aadecace",
     "mintAuthorization": "70837ad7a52fc222",
-    "publishMetadata": "07aeaa3907390a18",
+    "publishMetadata": "a9824dfa8ac3b57b",
     "renameJob": "319ff931c30f804a",
     "restoreJob": "9125b89c70ed5aa2",
     "rotateWebhookSecret": "e44be334430e22fd",
-    "signIn": "5c3fcb5d3ef3e0d8",
+    "signIn": "c988487640489e8c",
     "signInWithFarcaster": "f2e6311a08d486e5",
     "signInWithQuickAuth": "863ec13b7ca779d8",
     "streamJobEvents": "fa1f9164c44e16a1",
-    "uploadAudio": "6d4a13b2137972b6",
+    "uploadAudio": "f866dd0b069e7609",
 }
 
 
