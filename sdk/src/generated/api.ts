@@ -1,5 +1,25 @@
 // Generated from the oracle's /openapi.json by `npm run sdk:generate`. Do not edit: test/sdk/generated.test.ts fails on drift.
 export interface paths {
+    "/api/auth/farcaster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In With Farcaster (FIP-11) for a session JWT
+         * @description The message is checked as @farcaster/auth-client defines it (statement, chain 10, one fid resource, time window, our domain and a nonce from GET /api/auth/nonce, consumed once), and its signer must be the fid's custody address (IdRegistry) or one of its auth addresses (KeyRegistry) on OP Mainnet, read through FARCASTER_RPC_URL. The session is the account the fid is linked to; a fid not linked yet is linked to the wallet proved by `wallet` (same nonce) or, without it, to the signing address. Not mounted (404) without FARCASTER_RPC_URL.
+         */
+        post: operations["signInWithFarcaster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/nonce": {
         parameters: {
             query?: never;
@@ -11,6 +31,26 @@ export interface paths {
         get: operations["getSignInNonce"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/quick-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a Farcaster Mini App's Quick Auth token for a session JWT
+         * @description The token is verified with @farcaster/quick-auth against its issuer's key set (FARCASTER_QUICK_AUTH_ORIGIN, Farcaster's by default): signature, issuer, audience (our domain) and expiry; its subject is the fid. A fid linked to an account signs in without a prompt; the first time, `wallet` (a SIWE message with a nonce from GET /api/auth/nonce) names the account's wallet.
+         */
+        post: operations["signInWithQuickAuth"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1008,6 +1048,19 @@ export interface components {
             error: components["schemas"]["ErrorCode"];
             message: string;
         };
+        FarcasterSignInRequest: {
+            /** @description Sign In With Farcaster (FIP-11) message: EIP-4361 for this domain, chain 10, statement "Farcaster Auth", one `farcaster://fid/<fid>` resource and a nonce from GET /api/auth/nonce. */
+            message: string;
+            /** @description The fid's custody address's or auth address's signature of `message`. */
+            signature: string;
+            /** @description The wallet to act for, with the same nonce; absent: the address that signed the Farcaster message. */
+            wallet?: {
+                /** @description EIP-4361 message of the wallet, for this domain and chain 8453. */
+                message: string;
+                /** @description The wallet's EIP-191 signature of `message` (EOA or smart wallet). */
+                signature: string;
+            };
+        };
         GenerateAccepted: {
             /** @description Seconds until the job is expected to complete. */
             estimated_time: number;
@@ -1690,6 +1743,17 @@ export interface components {
             /** @description Newest launch first. */
             songs: components["schemas"]["PublicLaunchedSong"][];
         };
+        QuickAuthSignInRequest: {
+            /** @description A Farcaster Mini App's Quick Auth JWT issued for this domain. */
+            token: string;
+            /** @description Needed the first time a fid signs in: the wallet its account acts for (a nonce from GET /api/auth/nonce). */
+            wallet?: {
+                /** @description EIP-4361 message of the wallet, for this domain and chain 8453. */
+                message: string;
+                /** @description The wallet's EIP-191 signature of `message` (EOA or smart wallet). */
+                signature: string;
+            };
+        };
         Readiness: {
             checks: {
                 /** @enum {string} */
@@ -2122,6 +2186,76 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    signInWithFarcaster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The SIWF message and signature the Farcaster client returned. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FarcasterSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Session token; `user.social_fid` names the fid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionToken"];
+                };
+            };
+            /** @description Invalid request body (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Sign-in refused (AUTH_ERROR): forged or replayed message, wrong domain, expired, or a signer that does not hold the fid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description CONFLICT: the fid is linked to another account, or the wallet to another fid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit of the client IP address (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: OP Mainnet cannot be read now; the nonce stays usable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
     getSignInNonce: {
         parameters: {
             query?: never;
@@ -2142,6 +2276,76 @@ export interface operations {
             };
             /** @description Hourly limit of the client IP address (RATE_002). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+        };
+    };
+    signInWithQuickAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Quick Auth token, and a wallet proof on first sign-in. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["QuickAuthSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Session token; `user.social_fid` names the fid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionToken"];
+                };
+            };
+            /** @description Invalid request body (VALIDATION_ERROR). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Sign-in refused (AUTH_ERROR): invalid or expired token, another audience, or a fid with no account and no wallet proof. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description CONFLICT: the fid is linked to another account, or the wallet to another fid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description Hourly limit of the client IP address (RATE_002). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantA"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the issuer's key set cannot be fetched now. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
