@@ -235,7 +235,15 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       );
   };
   const app = devAppRouter(
-    { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
+    {
+      rpcUrl: env.CHAIN_RPC_URL ?? '',
+      contracts: chain?.contracts ?? {},
+      developmentWallet: chain !== undefined,
+      farcaster: {
+        ...(config.FARCASTER_RPC_URL === undefined ? {} : { relayUrl: config.FARCASTER_RELAY_URL }),
+        quickAuthOrigin: config.FARCASTER_QUICK_AUTH_ORIGIN,
+      },
+    },
     {
       songCard: async (songId) => {
         if (api.url === undefined) throw new Error('the API is not up yet');
