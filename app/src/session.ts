@@ -80,7 +80,11 @@ function keep(session: Session, wallet: WalletKind, chain: SongmintChain | undef
     tier: session.user.tier,
     socialFid: session.user.socialFid,
   };
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
+  } catch {
+    // Storage refused (a Farcaster client's cross-site frame, private mode): signed in until the page closes.
+  }
   const signedIn: SignedIn = {
     api: session.api,
     address,
@@ -131,7 +135,12 @@ export async function signInWithMiniApp(
 
 /** The kept session while its token is valid (reconnecting the wallet without a prompt), else nothing. */
 export async function restoreSession(config: AppConfig): Promise<SignedIn | undefined> {
-  const text = localStorage.getItem(STORAGE_KEY);
+  let text: string | null;
+  try {
+    text = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return undefined;
+  }
   if (text === null) return undefined;
   let stored: StoredSession;
   try {
@@ -165,5 +174,9 @@ export async function restoreSession(config: AppConfig): Promise<SignedIn | unde
 }
 
 export function forgetSession(): void {
-  localStorage.removeItem(STORAGE_KEY);
+  try {
+    localStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Nothing was kept.
+  }
 }

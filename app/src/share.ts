@@ -19,7 +19,7 @@ export function shareButton({ path, title, id }: { path: string; title: string; 
         row.querySelector('.share-link')?.remove();
         const host = await miniAppSdk();
         if (host !== undefined) {
-          announce((await composeCast(host, { text: title, url })) ? 'Cast.' : 'Cast not sent.');
+          announce((await composeCast(host, { text: title, url })) ? 'Shared as a cast.' : 'No cast was sent.');
           return;
         }
         if (typeof navigator.share === 'function') {
