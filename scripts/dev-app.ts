@@ -63,6 +63,11 @@ export interface DevAppConfig {
   rpcUrl: string;
   contracts: Readonly<Record<string, string>>;
   developmentWallet: boolean;
+  /**
+   * Farcaster sign-in: `relayUrl` (AuthKit's relay) only when the API verifies Sign In With
+   * Farcaster (FARCASTER_RPC_URL set); `quickAuthOrigin` is the Quick Auth server a Mini App asks.
+   */
+  farcaster?: { relayUrl?: string; quickAuthOrigin: string };
 }
 
 /** What a shared song link's preview card shows (GET /v1/public/songs/{songId} answers it). */

@@ -241,7 +241,15 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   let oracleUrl: string | undefined;
   stops.push(() => closeDatabase(cardsDb));
   const app = devAppRouter(
-    { rpcUrl: env.CHAIN_RPC_URL ?? '', contracts: chain?.contracts ?? {}, developmentWallet: chain !== undefined },
+    {
+      rpcUrl: env.CHAIN_RPC_URL ?? '',
+      contracts: chain?.contracts ?? {},
+      developmentWallet: chain !== undefined,
+      farcaster: {
+        ...(config.FARCASTER_RPC_URL === undefined ? {} : { relayUrl: config.FARCASTER_RELAY_URL }),
+        quickAuthOrigin: config.FARCASTER_QUICK_AUTH_ORIGIN,
+      },
+    },
     {
       ...databaseCards(cardsDb, { mintedOnChain }),
       // Embed pictures: covers from this stack's IPFS gateway (no charge; ipfs:// only, so no fetch

@@ -6,6 +6,8 @@ import { loadAppConfig } from './config.ts';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { byId, h } from './dom.ts';
+import { connectMiniApp } from './miniapp.ts';
+import type { MiniApp } from './miniapp.ts';
 import { restoreSession } from './session.ts';
 import type { SignedIn } from './session.ts';
 import { landingView } from './views/landing.ts';
@@ -63,7 +65,7 @@ function viewFor(context: AppContext, route: Route): Promise<HTMLElement> {
   return load().then((view) => view(context, route));
 }
 
-function start(config: AppConfig, restored: SignedIn | undefined): void {
+function start(config: AppConfig, restored: SignedIn | undefined, miniApp: MiniApp | undefined): void {
   const read = { publicClient: createPublicClient({ transport: http(config.rpcUrl) }), contracts: config.contracts };
   const publicApi = createSongmintApi({ baseUrl: config.apiUrl });
   let session: SignedIn | undefined;
@@ -78,7 +80,7 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
     clearError();
     announce('');
     const context: AppContext = { config, read, publicApi, session, setSession, navigate, signal };
-    renderWalletArea(byId('wallet'), context);
+    renderWalletArea(byId('wallet'), context, miniApp);
     const route = routeOf(window.location.pathname);
     const main = byId('main');
     for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
@@ -151,9 +153,13 @@ function start(config: AppConfig, restored: SignedIn | undefined): void {
   // a view, a card or a step adds.
   new MutationObserver(() => prepareActionMessages(document.body)).observe(document.body, { childList: true, subtree: true });
   keepSession(restored);
-  void render();
+  // Inside a Farcaster client: its splash screen gives way once the first page is on screen.
+  void render().finally(() => void miniApp?.ready());
 }
 
 loadAppConfig()
-  .then(async (config) => start(config, await restoreSession(config).catch(() => undefined)))
+  .then(async (config) => {
+    const miniApp = await connectMiniApp(config);
+    start(config, await restoreSession(config).catch(() => undefined), miniApp);
+  })
   .catch((error: unknown) => showError(error, 'The page could not start: '));

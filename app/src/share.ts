@@ -1,8 +1,10 @@
 import { announce, runAction } from './actions.ts';
 import { h } from './dom.ts';
+import { composeCast, miniAppSdk } from './miniapp.ts';
 
 /**
- * A Share button for a page's link: the system share sheet where the browser has one (Web Share
+ * A Share button for a page's link: inside a Farcaster client, its cast composer with the link as
+ * an embed (the client shows the page's card); else the system share sheet where the browser has one (Web Share
  * API), else the link copied to the clipboard, else the link shown selected to copy by hand. What
  * happened is said next to the button.
  */
@@ -15,6 +17,11 @@ export function shareButton({ path, title, id }: { path: string; title: string; 
       void runAction(button, 'Sharing the link', async () => {
         const url = new URL(path, window.location.origin).href;
         row.querySelector('.share-link')?.remove();
+        const host = await miniAppSdk();
+        if (host !== undefined) {
+          announce((await composeCast(host, { text: title, url })) ? 'Shared as a cast.' : 'No cast was sent.');
+          return;
+        }
         if (typeof navigator.share === 'function') {
           try {
             await navigator.share({ title, url });

@@ -16,7 +16,7 @@ import type { WebhookSettings } from './webhooks/webhook-queue.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './http/trust-proxy.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from './domain/uploads-in-flight.ts';
-import { FARCASTER_QUICK_AUTH_ORIGIN } from './domain/farcaster.ts';
+import { FARCASTER_QUICK_AUTH_ORIGIN, FARCASTER_RELAY_URL } from './domain/farcaster.ts';
 import { buildMiniAppManifest } from './http/miniapp-manifest.ts';
 import { DEFAULT_MAX_OUTSIDE_SHARE } from './domain/signatures.ts';
 
@@ -118,6 +118,8 @@ export const envSchema = z
     FARCASTER_RPC_URL: httpUrl.optional(),
     /** The issuer of Mini App Quick Auth tokens (its key set at /.well-known/jwks.json). */
     FARCASTER_QUICK_AUTH_ORIGIN: httpUrl.default(FARCASTER_QUICK_AUTH_ORIGIN),
+    /** The AuthKit relay the web app's "Sign in with Farcaster" opens its channel on (the app reads it from config.json). */
+    FARCASTER_RELAY_URL: httpUrl.default(FARCASTER_RELAY_URL),
     // Songmint as a Farcaster Mini App (./http/miniapp-manifest.ts): /.well-known/farcaster.json is
     // served once the operator's signed account association is set.
     /** `{header, payload, signature}` from Farcaster's manifest tool, signed for SIWE_DOMAIN. */

@@ -4,8 +4,8 @@
  */
 export { createSongmintApi, rateLimitOf, withSession } from './api/client.ts';
 export type { CreateSongmintApiParameters, RateLimitQuota, SongmintApi } from './api/client.ts';
-export { signIn } from './api/auth.ts';
-export type { Session, SignInParameters } from './api/auth.ts';
+export { signIn, signInWithFarcaster, signInWithQuickAuth } from './api/auth.ts';
+export type { Session, SignInParameters, SignInWithFarcasterParameters, SignInWithQuickAuthParameters } from './api/auth.ts';
 export { cancelJob, editSong, generate, getJob, jobEvents, listJobs, waitForJob } from './api/generation.ts';
 export type {
   CancelJobParameters,

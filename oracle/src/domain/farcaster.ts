@@ -16,6 +16,8 @@ export const FARCASTER_ID_REGISTRY: Address = '0x00000000Fc6c5F01Fc30151999387Bb
 export const FARCASTER_KEY_REGISTRY: Address = '0x00000000Fc1237824fb747aBDE0FF18990E59b7e';
 /** Farcaster's Quick Auth server, the issuer of Mini App session tokens. */
 export const FARCASTER_QUICK_AUTH_ORIGIN = 'https://auth.farcaster.xyz';
+/** Farcaster's AuthKit relay: Sign In With Farcaster channels between a web page and the user's Farcaster client. */
+export const FARCASTER_RELAY_URL = 'https://relay.farcaster.xyz';
 
 const ID_REGISTRY_ABI = parseAbi(['function idOf(address owner) view returns (uint256)']);
 const KEY_REGISTRY_ABI = parseAbi([
