@@ -2,7 +2,7 @@
  * The landmark fingerprint's part of `npm run bench:fingerprint` (issue 50, docs/fingerprints.md):
  *
  * 1. Real music nobody here made: every track of Debian's wesnoth-1.16-music registered whole (its
- *    own account, ffmpeg's decode; `BENCH_LANDMARK_REGISTER_SECONDS` registers only their start) in a real PostgreSQL (migration 0024); of the first
+ *    own account, ffmpeg's decode; `BENCH_LANDMARK_REGISTER_SECONDS` registers only their start) in a real PostgreSQL (migration 0022); of the first
  *    `BENCH_LANDMARK_TRACKS` (default all) of at least 30 s, a 25 s excerpt is copied by every
  *    copier transformation (test/support/copier-transforms.ts), each copy read by the product's
  *    upload decoder and looked up as a copier's upload (core/src/fingerprint/landmark-registry.ts):

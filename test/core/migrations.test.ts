@@ -115,11 +115,11 @@ describe('database migrations', () => {
   });
 });
 
-describe('migration 0022: ownership by creation (issue 50)', () => {
+describe('migration 0021: ownership by creation (issue 50)', () => {
   let temp: TempDir;
   let server: EmbeddedPostgresServer;
   before(async () => {
-    temp = await makeTempDir('migration-0022');
+    temp = await makeTempDir('migration-0021');
     server = await startEmbeddedPostgres({ dir: join(temp.path, 'pg'), port: await freePort(), ephemeral: true });
   });
   after(async () => {

@@ -1,5 +1,5 @@
 /**
- * The landmark registry (migration 0024, docs/fingerprints.md, issue 50): each sound registered
+ * The landmark registry (migration 0022, docs/fingerprints.md, issue 50): each sound registered
  * for the account it was made for, with its creation time, as posting rows (hash -> sound, where);
  * a lookup finds the earliest-created sound of another account that a query holds, however it
  * was re-encoded, filtered, overlaid, cut, sped up or transposed.
