@@ -238,7 +238,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
   if (config.DATABASE_URL === undefined) fail(['DATABASE_URL is not set']);
   const cardsDb = createDatabase(config.DATABASE_URL, { max: 2 });
   // The app router is made before the oracle that serves it starts; its gateway is known after.
-  let oracleUrl: string | undefined;
+  const served: { oracleUrl?: string } = {};
   stops.push(() => closeDatabase(cardsDb));
   const app = devAppRouter(
     {
@@ -255,8 +255,8 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
       // Embed pictures: covers from this stack's IPFS gateway (no charge; ipfs:// only, so no fetch
       // of outside URLs for a visitor), at most the API's cover limit.
       coverBytes: async (uri) => {
-        if (oracleUrl === undefined || !uri.startsWith('ipfs://')) return null;
-        const response = await fetch(`${oracleUrl}/ipfs/${uri.slice('ipfs://'.length)}`, { signal: AbortSignal.timeout(2_000) });
+        if (served.oracleUrl === undefined || !uri.startsWith('ipfs://')) return null;
+        const response = await fetch(`${served.oracleUrl}/ipfs/${uri.slice('ipfs://'.length)}`, { signal: AbortSignal.timeout(2_000) });
         if (!response.ok) return null;
         const bytes = new Uint8Array(await response.arrayBuffer());
         return bytes.byteLength <= EMBED_COVER_MAX_BYTES ? bytes : null;
@@ -264,7 +264,7 @@ async function main(stops: Array<() => Promise<void>>): Promise<void> {
     },
   );
   const oracle = await startOracle(config, logger, { publicRouters: [{ path: '/app', router: app }] });
-  oracleUrl = oracle.url;
+  served.oracleUrl = oracle.url;
   stops.push(() => oracle.stop());
 
   let stopping = false;
