@@ -12,6 +12,7 @@
  * as an estimate until each stores its files, which `recordJobStorage` counts exactly).
  */
 import type { Queryable } from './db/database.ts';
+import { JOB_STATUS, sqlStatus } from './jobs/job-state.ts';
 import { LOSSLESS_MASTERS_DEADLINE_SECONDS } from './generation-queue.ts';
 import type { Tier } from './generation-queue.ts';
 
@@ -58,12 +59,12 @@ export function songBytesEstimate(seconds: number): number {
  * songs cannot overshoot it together.
  */
 export function pendingSongBytesSql(userParam: string): string {
-  return `(SELECT coalesce(sum(CASE WHEN status = 'completed' THEN ceil(duration * ${MASTERS_BYTES_PER_SECOND})
+  return `(SELECT coalesce(sum(CASE WHEN status = ${sqlStatus(JOB_STATUS.completed)} THEN ceil(duration * ${MASTERS_BYTES_PER_SECOND})
                                     ELSE ceil(duration * ${SONG_BYTES_PER_SECOND}) + ${SONG_BYTES_FIXED} END), 0)::bigint
              FROM generation_jobs
             WHERE user_id = ${userParam}
-              AND (status IN ('queued', 'processing')
-                   OR (status = 'completed' AND purged_at IS NULL AND lossless->>'pending' IS NOT NULL
+              AND (status IN (${sqlStatus(JOB_STATUS.queued)}, ${sqlStatus(JOB_STATUS.processing)})
+                   OR (status = ${sqlStatus(JOB_STATUS.completed)} AND purged_at IS NULL AND lossless->>'pending' IS NOT NULL
                        AND completed_at > now() - make_interval(secs => ${LOSSLESS_MASTERS_DEADLINE_SECONDS}))))`;
 }
 
