@@ -432,10 +432,16 @@ describe('inference worker: queue, database, storage and model end to end', () =
     // song fits.
     const worker = await stack.startWorker({ JOB_TIME_LIMIT_MS: '12000', INFERENCE_TEST_SLOW_MODEL_MS: '600000' });
     const started = Date.now();
-    const row = await stack.waitFor('time-limit failure', async () => {
-      const r = await jobRow(stack.db, jobId);
-      return r.status === JOB_STATUS.failed ? r : undefined;
-    });
+    // Three attempts of 12 s and the retries' back-off: past the default 60 s wait on a loaded
+    // machine (it timed out there once), well inside the 120 s that tells an abort from a wait.
+    const row = await stack.waitFor(
+      'time-limit failure',
+      async () => {
+        const r = await jobRow(stack.db, jobId);
+        return r.status === JOB_STATUS.failed ? r : undefined;
+      },
+      115_000,
+    );
     await worker.stop();
     assert.equal(row.error_code, 'GEN_005');
     assert.equal(row.attempts, 3, row.error_message ?? '');
