@@ -14,6 +14,7 @@ import type { Request, Response } from 'express';
 import { renderEmbedCard } from './embed-card.ts';
 import type { EmbedCard } from './embed-card.ts';
 import { miniAppEmbedTags } from './miniapp-embed.ts';
+import { escapeMarkup } from './escape-markup.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const APP_DIST = join(ROOT, 'app', 'dist');
@@ -103,8 +104,6 @@ export interface DevAppOptions {
   coinValue?: (songId: bigint) => Promise<string | null>;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-
 /**
  * Open Graph and Twitter card tags of a song page, so a shared link previews with its title,
  * cover and audio (crawlers read the served HTML; they run no script). ipfs:// URIs go through
@@ -143,8 +142,8 @@ export function songHeadTags(card: SongCard, pageUrl: string, origin: string): s
     );
   } else tags.push(['name', 'twitter:card', card.image === null ? 'summary' : 'summary_large_image']);
   return [
-    `<title>${escapeHtml(title)} · Songmint</title>`,
-    ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`),
+    `<title>${escapeMarkup(title)} · Songmint</title>`,
+    ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeMarkup(value)}">`),
     ...miniAppEmbedTags({ imageUrl: `${pageUrl}/embed.png`, buttonTitle: 'Listen on Songmint', url: pageUrl, appName: 'Songmint' }),
   ].join('\n  ');
 }
@@ -173,8 +172,8 @@ export function creatorHeadTags(card: CreatorCard, pageUrl: string, origin: stri
     tags.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
   }
   return [
-    `<title>${escapeHtml(title)}</title>`,
-    ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`),
+    `<title>${escapeMarkup(title)}</title>`,
+    ...tags.map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeMarkup(value)}">`),
     ...miniAppEmbedTags({ imageUrl: `${pageUrl}/embed.png`, buttonTitle: 'Open on Songmint', url: pageUrl, appName: 'Songmint' }),
   ].join('\n  ');
 }

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
+import { escapeMarkup } from './escape-markup.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -26,8 +27,6 @@ export interface EmbedCard {
   /** PNG, JPEG, GIF or WebP bytes of the cover; null: a plain panel. */
   cover: Uint8Array | null;
 }
-
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 function coverMime(bytes: Uint8Array): string | null {
   if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
@@ -67,17 +66,19 @@ export function embedCardSvg(card: EmbedCard): string {
   const titleLines = wrap(card.title, 12, 4);
   const title = titleLines
     .map(
-      (line, index) => `<text x="${x}" y="${200 + index * 58}" font-size="48" font-weight="bold" fill="#ffffff">${escapeXml(line)}</text>`,
+      (line, index) =>
+        `<text x="${x}" y="${200 + index * 58}" font-size="48" font-weight="bold" fill="#ffffff">${escapeMarkup(line)}</text>`,
     )
     .join('');
   const below = 200 + titleLines.length * 58 + 20;
   const subtitle =
     card.subtitle === null
       ? ''
-      : `<text x="${x}" y="${below}" font-size="28" fill="#c9c3e6">${escapeXml(card.subtitle.slice(0, 22))}</text>`;
+      : `<text x="${x}" y="${below}" font-size="28" fill="#c9c3e6">${escapeMarkup(card.subtitle.slice(0, 22))}</text>`;
   const value = wrap(card.value ?? 'Not launched yet', 21, 2)
     .map(
-      (line, index) => `<text x="${x}" y="${680 + index * 40}" font-size="27" font-weight="bold" fill="#7ee0b5">${escapeXml(line)}</text>`,
+      (line, index) =>
+        `<text x="${x}" y="${680 + index * 40}" font-size="27" font-weight="bold" fill="#7ee0b5">${escapeMarkup(line)}</text>`,
     )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${EMBED_CARD_WIDTH}" height="${EMBED_CARD_HEIGHT}" font-family="DejaVu Sans">

@@ -4,6 +4,8 @@
  * clients still read). The JSON follows `@farcaster/miniapp-core`'s `miniAppEmbedNextSchema`:
  * version "1", a 3:2 https image (./embed-card.ts) and a `launch_miniapp` button.
  */
+import { escapeMarkup } from './escape-markup.ts';
+
 export interface MiniAppEmbed {
   /** Absolute https URL of the 3:2 picture. */
   imageUrl: string;
@@ -14,8 +16,6 @@ export interface MiniAppEmbed {
   /** The app's name in the client's launch screen. */
   appName: string;
 }
-
-const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 export function miniAppEmbedJson(embed: MiniAppEmbed, actionType: 'launch_miniapp' | 'launch_frame' = 'launch_miniapp'): string {
   return JSON.stringify({
@@ -29,7 +29,7 @@ export function miniAppEmbedJson(embed: MiniAppEmbed, actionType: 'launch_miniap
 /** The two meta tags, each with the JSON in its `content` attribute. */
 export function miniAppEmbedTags(embed: MiniAppEmbed): string[] {
   return [
-    `<meta name="fc:miniapp" content="${escapeAttribute(miniAppEmbedJson(embed))}">`,
-    `<meta name="fc:frame" content="${escapeAttribute(miniAppEmbedJson(embed, 'launch_frame'))}">`,
+    `<meta name="fc:miniapp" content="${escapeMarkup(miniAppEmbedJson(embed))}">`,
+    `<meta name="fc:frame" content="${escapeMarkup(miniAppEmbedJson(embed, 'launch_frame'))}">`,
   ];
 }
