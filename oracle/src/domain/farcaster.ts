@@ -28,12 +28,17 @@ const KEY_REGISTRY_ABI = parseAbi([
 const AUTH_ADDRESS_KEY_TYPE = 2;
 const KEY_ADDED = 1;
 
+type OpMainnetClient = ReturnType<typeof opMainnet>;
 const opMainnet = (rpcUrl: string) => createPublicClient({ chain: optimism, transport: rpcTransport(rpcUrl) });
+
+const idOf =
+  (client: OpMainnetClient): FidVerifier =>
+  (address) =>
+    client.readContract({ address: FARCASTER_ID_REGISTRY, abi: ID_REGISTRY_ABI, functionName: 'idOf', args: [address] });
 
 /** Reads `IdRegistry.idOf(address)` through the Optimism RPC at `rpcUrl`. */
 export function createFarcasterFidVerifier(rpcUrl: string): FidVerifier {
-  const client = opMainnet(rpcUrl);
-  return (address) => client.readContract({ address: FARCASTER_ID_REGISTRY, abi: ID_REGISTRY_ABI, functionName: 'idOf', args: [address] });
+  return idOf(opMainnet(rpcUrl));
 }
 
 /** A Sign In With Farcaster message whose signature and signer the registries confirmed. */
@@ -71,7 +76,7 @@ export function createFarcasterSignInVerifier(rpcUrl: string): FarcasterSignInVe
   // auth-client's own viemConnector makes the same two reads; this one runs them through the
   // oracle's RPC transport, with its deadlines and retries.
   const publicClient = opMainnet(rpcUrl);
-  const getFid = createFarcasterFidVerifier(rpcUrl);
+  const getFid = idOf(publicClient);
   const isValidAuthAddress = async (authAddress: Address, fid: bigint): Promise<boolean> => {
     const key = encodeAbiParameters([{ type: 'address' }], [authAddress]);
     const data = await publicClient.readContract({
