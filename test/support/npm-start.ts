@@ -48,7 +48,9 @@ export async function removeStandInCluster(dataDir: string): Promise<void> {
     (text) => text.split('\n')[0],
     () => undefined,
   );
-  if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true });
+  // The killed stack's PostgreSQL may still be writing its WAL for a moment: rm's own retries
+  // (ENOTEMPTY, EBUSY) outlast it, where one pass failed a test's teardown once.
+  if (standIn !== undefined && standIn !== '') await rm(standIn, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 export interface NpmStartStack {
