@@ -15,6 +15,7 @@ import { renderEmbedCard } from './embed-card.ts';
 import type { EmbedCard } from './embed-card.ts';
 import { miniAppEmbedTags } from './miniapp-embed.ts';
 import { escapeMarkup } from './escape-markup.ts';
+import { withDirectoryLock } from './directory-lock.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const APP_DIST = join(ROOT, 'app', 'dist');
@@ -41,22 +42,27 @@ export async function appBuildIsStale(): Promise<boolean> {
 }
 
 /**
- * Builds app/dist when stale; returns whether it built. The build goes to a fresh folder that
- * replaces app/dist at the end, so a running server never sees half a build.
+ * Builds app/dist when stale; returns whether it built. One process builds at a time (the others
+ * wait, then find it fresh). The build goes to a fresh folder that takes app/dist's place by two
+ * renames, so a running server never sees half a build, nor none for longer than between them.
  */
 export async function ensureAppBuilt(): Promise<boolean> {
   if (!(await appBuildIsStale())) return false;
-  const { build } = await import('vite');
-  const staging = `${APP_DIST}.building-${process.pid}`;
-  try {
-    // logLevel error: viem's optional Tempo code names node:worker_threads, which the page never loads.
-    await build({ configFile: join(ROOT, 'app', 'vite.config.ts'), logLevel: 'error', build: { outDir: staging, emptyOutDir: true } });
-    await rm(APP_DIST, { recursive: true, force: true });
-    await rename(staging, APP_DIST);
-  } finally {
-    if (existsSync(staging)) await rm(staging, { recursive: true, force: true });
-  }
-  return true;
+  return withDirectoryLock(`${APP_DIST}.lock`, async () => {
+    if (!(await appBuildIsStale())) return false;
+    const { build } = await import('vite');
+    const staging = `${APP_DIST}.building-${process.pid}`;
+    const previous = `${APP_DIST}.previous-${process.pid}`;
+    try {
+      // logLevel error: viem's optional Tempo code names node:worker_threads, which the page never loads.
+      await build({ configFile: join(ROOT, 'app', 'vite.config.ts'), logLevel: 'error', build: { outDir: staging, emptyOutDir: true } });
+      if (existsSync(APP_DIST)) await rename(APP_DIST, previous);
+      await rename(staging, APP_DIST);
+    } finally {
+      await Promise.all([staging, previous].map((path) => rm(path, { recursive: true, force: true })));
+    }
+    return true;
+  });
 }
 
 /** What the page reads from ./config.json (app/src/config.ts). */
