@@ -40,13 +40,16 @@ describe('withDirectoryLock (scripts/directory-lock.ts)', () => {
     assert.equal(await readFile(log, 'utf8'), 'start\nend\n'.repeat(3));
   });
 
-  it("takes over a lock whose owner died, and frees the lock when the task throws", async () => {
+  it('takes over a lock whose owner died, and frees the lock when the task throws', async () => {
     const lock = join(dir.path, 'dead.lock');
     await mkdir(lock);
     // A pid past Linux's pid_max (2^22) is never alive.
     await writeFile(join(lock, 'pid'), String(2 ** 22 + 1));
     assert.equal(await withDirectoryLock(lock, () => Promise.resolve('ran'), 10_000), 'ran');
-    await assert.rejects(withDirectoryLock(lock, () => Promise.reject(new Error('build failed')), 10_000), /build failed/);
+    await assert.rejects(
+      withDirectoryLock(lock, () => Promise.reject(new Error('build failed')), 10_000),
+      /build failed/,
+    );
     assert.equal(await withDirectoryLock(lock, () => Promise.resolve('again'), 10_000), 'again');
   });
 
@@ -54,6 +57,9 @@ describe('withDirectoryLock (scripts/directory-lock.ts)', () => {
     const lock = join(dir.path, 'held.lock');
     await mkdir(lock);
     await writeFile(join(lock, 'pid'), String(process.pid));
-    await assert.rejects(withDirectoryLock(lock, () => Promise.resolve(), 500), new RegExp(`held by process ${process.pid}`));
+    await assert.rejects(
+      withDirectoryLock(lock, () => Promise.resolve(), 500),
+      new RegExp(`held by process ${process.pid}`),
+    );
   });
 });
