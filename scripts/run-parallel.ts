@@ -1,5 +1,5 @@
 /**
- * Runs npm scripts side by side and fails if any fails: `tsx scripts/run-parallel.ts typecheck:ts lint`.
+ * Runs npm scripts side by side and fails if any fails: `tsx scripts/run-parallel.ts typecheck:node lint`.
  *
  * `npm test` type-checks, lints and runs the Hardhat tests on the machine's 2 cores at once instead
  * of one after the other (tsc and eslint are each single-threaded): about 35 s off the suite, and
