@@ -28,7 +28,7 @@ async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> 
 }
 
 /** Signs in a fresh wallet (a free account) through the SDK, as a dApp would. */
-async function signInFresh(baseUrl: string): Promise<string> {
+export async function signInFresh(baseUrl: string): Promise<string> {
   const walletClient = createWalletClient({
     account: privateKeyToAccount(generatePrivateKey()),
     transport: custom({ request: () => Promise.reject(new Error('no chain needed to sign a message')) }),
