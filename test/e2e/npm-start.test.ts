@@ -23,6 +23,8 @@ import { checkUploadBombs } from './support/upload-bombs-check.ts';
 import { walkTheWebApp } from './support/web-app-walk.ts';
 import { walkTheReactExample } from '../react/support/example-walk.ts';
 import { checkTheHooks } from '../react/support/hooks-walk.ts';
+import { startFarcasterDoubles, walkFarcasterRelaySignIn, walkTheMiniApp } from './support/miniapp-walk.ts';
+import type { FarcasterDoubles } from './support/miniapp-walk.ts';
 import { startHubServer } from '../inference/helpers/hub-server.ts';
 import { fixturePreset, XL_FIXTURE, XL_REPOS } from '../inference/helpers/xl-fixture.ts';
 
@@ -68,18 +70,24 @@ describe('npm start (scripts/dev-stack.ts)', () => {
   let readyAtBanner: { status: number; body: unknown };
 
   let hsm: Awaited<ReturnType<typeof hsmPlatformKey>> | undefined;
+  let farcaster: FarcasterDoubles | undefined;
 
   before(async () => {
     if (hsmSkip === undefined) hsm = await hsmPlatformKey();
-    stack = await startNpmStack({ env: hsm === undefined ? {} : { PLATFORM_SIGNER: hsm.uri, PLATFORM_SIGNER_KEY: '' } });
+    // Farcaster's outside services as loopback doubles, so the Mini App walks below share this
+    // stack instead of starting one of their own.
+    farcaster = await startFarcasterDoubles();
+    stack = await startNpmStack({
+      env: { ...farcaster.env, ...(hsm === undefined ? {} : { PLATFORM_SIGNER: hsm.uri, PLATFORM_SIGNER_KEY: '' }) },
+    });
     const atBanner = await fetch(`${stack.baseUrl}/health/ready`);
     readyAtBanner = { status: atBanner.status, body: await atBanner.json() };
     ({ baseUrl, dataDir } = stack);
     output = stack.output();
   });
   after(async () => {
-    await stack.remove();
-    await hsm?.token.remove();
+    await stack?.remove();
+    await Promise.all([hsm?.token.remove(), farcaster?.stop()]);
   });
 
   it(
@@ -210,6 +218,24 @@ describe('npm start (scripts/dev-stack.ts)', () => {
       await checkTheHooks(stack, song);
       // The pages are built in child processes: this process (which starts the stacks below) keeps its NODE_ENV.
       assert.equal(process.env.NODE_ENV, nodeEnv);
+    },
+  );
+
+  it(
+    "runs as a Farcaster Mini App inside a host page (@farcaster/miniapp-host) at 424 x 695: signs in with Quick Auth, fits its frame and safe-area insets, generates, mints, buys and shares as a cast, every transaction through the host's wallet",
+    { skip: browserSkip ?? false },
+    async () => {
+      assert.ok(farcaster !== undefined);
+      await walkTheMiniApp(stack, farcaster);
+    },
+  );
+
+  it(
+    'outside a Farcaster client: Sign in with Farcaster shows the relay channel as a QR code and deep link, and signs the fid in',
+    { skip: browserSkip ?? false },
+    async () => {
+      assert.ok(farcaster !== undefined);
+      await walkFarcasterRelaySignIn(stack, farcaster);
     },
   );
 

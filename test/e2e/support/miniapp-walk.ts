@@ -1,7 +1,15 @@
-import { after, describe, it } from 'node:test';
+/**
+ * Songmint inside a Farcaster client, walked on an `npm start` stack (test/e2e/npm-start.test.ts
+ * starts it with FARCASTER_RPC_URL, FARCASTER_QUICK_AUTH_ORIGIN and FARCASTER_RELAY_URL naming the
+ * doubles `startFarcasterDoubles` starts). A host page built with @farcaster/miniapp-host (the
+ * SDK's own message channel, as Farcaster clients expose it) frames the app at 424 x 695. The
+ * host's `signIn` builds and signs the SIWF message with the custody key of a fid registered on the
+ * local OP chain's IdRegistry double; the app's Quick Auth server is the loopback double of
+ * Farcaster's, which verifies that SIWF with @farcaster/auth-client and issues the token; the
+ * host's wallet is a funded key on the stack's chain, signing in Node.
+ */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
 import { mkdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -11,29 +19,16 @@ import { createPublicClient, createWalletClient, http, parseEther } from 'viem';
 import type { Hex, TypedDataDefinition } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Page } from 'playwright-core';
-import { connectSongmint, launchSong, localBaseChain } from '../../sdk/src/index.ts';
-import type { SongmintContracts } from '../../sdk/src/index.ts';
-import { startFarcasterRelay } from '../support/farcaster-relay.ts';
-import type { FarcasterRelay } from '../support/farcaster-relay.ts';
-import { startLocalOptimism } from '../support/local-optimism.ts';
-import type { LocalOptimism } from '../support/local-optimism.ts';
-import { startNpmStack } from '../support/npm-start.ts';
-import type { NpmStartStack } from '../support/npm-start.ts';
-import { startQuickAuthIssuer } from '../support/quick-auth-issuer.ts';
-import type { QuickAuthIssuer } from '../support/quick-auth-issuer.ts';
-import { chromiumMissing, launchChromium } from './support/browser.ts';
-
-/**
- * Songmint inside a Farcaster client: a host page built with @farcaster/miniapp-host (the SDK's
- * own message channel, as Farcaster clients expose it) frames the app at 424 x 695. The host's
- * `signIn` builds and signs the SIWF message with the custody key of a fid registered on the local
- * OP chain's IdRegistry double; the app's Quick Auth server is the loopback double of Farcaster's,
- * which verifies that SIWF with @farcaster/auth-client and issues the token; the host's wallet is a
- * funded key on the stack's chain, signing in Node. The stack is `npm start` with FARCASTER_RPC_URL
- * and FARCASTER_QUICK_AUTH_ORIGIN pointing at those doubles.
- */
-const browserSkip = chromiumMissing();
-if (browserSkip !== undefined) console.log(`# Mini App browser test skipped: ${browserSkip}`);
+import { connectSongmint, launchSong, localBaseChain } from '../../../sdk/src/index.ts';
+import type { SongmintContracts } from '../../../sdk/src/index.ts';
+import { startFarcasterRelay } from '../../support/farcaster-relay.ts';
+import type { FarcasterRelay } from '../../support/farcaster-relay.ts';
+import { startLocalOptimism } from '../../support/local-optimism.ts';
+import type { LocalOptimism } from '../../support/local-optimism.ts';
+import type { NpmStartStack } from '../../support/npm-start.ts';
+import { startQuickAuthIssuer } from '../../support/quick-auth-issuer.ts';
+import type { QuickAuthIssuer } from '../../support/quick-auth-issuer.ts';
+import { launchChromium } from './browser.ts';
 
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
 const STEP_TIMEOUT_MS = 180_000;
@@ -90,63 +85,64 @@ async function hostBundle(): Promise<string> {
   return file.text;
 }
 
-describe('Songmint as a Mini App inside a Farcaster host page', { skip: browserSkip ?? false }, () => {
-  let chain: LocalOptimism;
-  let issuer: QuickAuthIssuer;
-  let relay: FarcasterRelay;
-  let stack: NpmStartStack;
-  let hostServer: Server;
-  let hostUrl: string;
-  let rpc: string;
-  let contracts: SongmintContracts;
+/** The outside services a Farcaster sign-in reaches, as loopback doubles, and the stack's environment naming them. */
+export interface FarcasterDoubles {
+  chain: LocalOptimism;
+  issuer: QuickAuthIssuer;
+  relay: FarcasterRelay;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
 
-  const custody = privateKeyToAccount(generatePrivateKey());
-  const wallet = privateKeyToAccount(generatePrivateKey());
-  let fid: bigint;
+export async function startFarcasterDoubles(): Promise<FarcasterDoubles> {
+  const chain = await startLocalOptimism();
+  const issuer = await startQuickAuthIssuer({ farcasterRpcUrl: chain.rpcUrl });
+  const relay = await startFarcasterRelay();
+  return {
+    chain,
+    issuer,
+    relay,
+    env: { FARCASTER_RPC_URL: chain.rpcUrl, FARCASTER_QUICK_AUTH_ORIGIN: issuer.origin, FARCASTER_RELAY_URL: relay.url },
+    stop: async () => {
+      await Promise.all([chain.stop(), issuer.stop(), relay.stop()]);
+    },
+  };
+}
 
-  // Started by the first test, not a `before` hook: under load `npm start` can take longer than a
-  // hook's bound (test/support/bounded-hooks.ts), and a test's own limit covers it.
-  let started: Promise<void> | undefined;
-  const setup = () => (started ??= startEverything());
-  async function startEverything(): Promise<void> {
-    chain = await startLocalOptimism();
-    issuer = await startQuickAuthIssuer({ farcasterRpcUrl: chain.rpcUrl });
-    relay = await startFarcasterRelay();
-    fid = await chain.registerFid(custody.address);
-    stack = await startNpmStack({
-      timeoutMs: 300_000,
-      env: { FARCASTER_RPC_URL: chain.rpcUrl, FARCASTER_QUICK_AUTH_ORIGIN: issuer.origin, FARCASTER_RELAY_URL: relay.url },
-    });
-    const state = JSON.parse(await readFile(join(stack.dataDir, 'dev-stack.json'), 'utf8')) as {
-      rpc: string;
-      contracts: SongmintContracts;
-    };
-    ({ rpc, contracts } = state);
-    // The host's wallet: a fresh key, funded on the stack's chain.
-    await createPublicClient({ transport: http(rpc) }).request({
-      method: 'hardhat_setBalance' as never,
-      params: [wallet.address, `0x${parseEther('100').toString(16)}`] as never,
-    });
-    const script = await hostBundle();
-    const page = `<!doctype html><html><head><meta charset="utf-8"><title>Farcaster host</title>
+/** The host page (another origin than the app's: localhost, not 127.0.0.1, as a Farcaster client's page is). */
+async function startHostPage(): Promise<{ url: string; close(): Promise<void> }> {
+  const script = await hostBundle();
+  const page = `<!doctype html><html><head><meta charset="utf-8"><title>Farcaster host</title>
 <style>body{margin:0;background:#222}iframe{border:0;display:block;width:${FRAME.width}px;height:${FRAME.height}px;background:#fff}</style></head>
 <body><iframe id="app" title="Songmint"></iframe><script type="module" src="/host.js"></script></body></html>`;
-    hostServer = createServer((req, res) => {
-      if (req.url === '/host.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-    });
-    await new Promise<void>((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
-    // Another origin than the app's (localhost, not 127.0.0.1), as a Farcaster client's page is.
-    hostUrl = `http://localhost:${(hostServer.address() as AddressInfo).port}/`;
-  }
-  after(async () => {
-    await stack?.remove();
-    await new Promise<void>((resolve) => (hostServer === undefined ? resolve() : hostServer.close(() => resolve())));
-    await Promise.all([chain?.stop(), issuer?.stop(), relay?.stop()]);
+  const server = createServer((req, res) => {
+    if (req.url === '/host.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://localhost:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
-  it('signs in with Quick Auth through the host, fits its frame, generates, mints, buys and shares as a cast', async () => {
-    await setup();
+/** Quick Auth through the host, the frame's fit, generate, mint, buy and share as a cast, every transaction through the host's wallet. */
+export async function walkTheMiniApp(stack: NpmStartStack, { chain }: FarcasterDoubles): Promise<void> {
+  const custody = privateKeyToAccount(generatePrivateKey());
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const fid = await chain.registerFid(custody.address);
+  const { rpc, contracts } = JSON.parse(await readFile(join(stack.dataDir, 'dev-stack.json'), 'utf8')) as {
+    rpc: string;
+    contracts: SongmintContracts;
+  };
+  // The host's wallet: a fresh key, funded on the stack's chain.
+  await createPublicClient({ transport: http(rpc) }).request({
+    method: 'hardhat_setBalance' as never,
+    params: [wallet.address, `0x${parseEther('100').toString(16)}`] as never,
+  });
+  const host = await startHostPage();
+  const hostUrl = host.url;
+  try {
     await mkdir(SCREENSHOTS, { recursive: true });
     const appUrl = `${stack.baseUrl}/app/`;
     const appHost = new URL(stack.baseUrl).host;
@@ -258,13 +254,13 @@ describe('Songmint as a Mini App inside a Farcaster host page', { skip: browserS
       const layout = (await (
         await appFrame()
       ).evaluate(`({
-        miniapp: document.documentElement.classList.contains('miniapp'),
-        paddingTop: getComputedStyle(document.body).paddingTop,
-        paddingBottom: getComputedStyle(document.body).paddingBottom,
-        scrollWidth: document.documentElement.scrollWidth,
-        width: window.innerWidth,
-        height: window.innerHeight,
-      })`)) as { miniapp: boolean; paddingTop: string; paddingBottom: string; scrollWidth: number; width: number; height: number };
+          miniapp: document.documentElement.classList.contains('miniapp'),
+          paddingTop: getComputedStyle(document.body).paddingTop,
+          paddingBottom: getComputedStyle(document.body).paddingBottom,
+          scrollWidth: document.documentElement.scrollWidth,
+          width: window.innerWidth,
+          height: window.innerHeight,
+        })`)) as { miniapp: boolean; paddingTop: string; paddingBottom: string; scrollWidth: number; width: number; height: number };
       assert.deepEqual(
         { ...layout, scrollWidth: undefined },
         { miniapp: true, paddingTop: '44px', paddingBottom: '34px', scrollWidth: undefined, width: FRAME.width, height: FRAME.height },
@@ -328,48 +324,50 @@ describe('Songmint as a Mini App inside a Farcaster host page', { skip: browserS
     } finally {
       await browser.close();
     }
-  });
+  } finally {
+    await host.close();
+  }
+}
 
-  it('outside a Farcaster client: Sign in with Farcaster shows the relay channel as a QR code and deep link, and signs the fid in', async () => {
-    await setup();
-    const signer = privateKeyToAccount(generatePrivateKey());
-    const otherFid = await chain.registerFid(signer.address);
-    const farcasterWallet = createFarcasterWalletClient({
-      ethereum: { getFid: async () => 0n, isValidAuthAddress: async () => false } as never,
+/** Outside a Farcaster client: Sign in with Farcaster shows the relay's channel as a QR code and deep link, and signs the fid in. */
+export async function walkFarcasterRelaySignIn(stack: NpmStartStack, { chain, relay }: FarcasterDoubles): Promise<void> {
+  const signer = privateKeyToAccount(generatePrivateKey());
+  const otherFid = await chain.registerFid(signer.address);
+  const farcasterWallet = createFarcasterWalletClient({
+    ethereum: { getFid: async () => 0n, isValidAuthAddress: async () => false } as never,
+  });
+  const browser = await launchChromium({ width: 1280, height: 800 });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${stack.baseUrl}/app/`);
+    await page.locator('#farcaster-sign-in').click();
+    const link = page.locator('#farcaster-deep-link');
+    await link.waitFor({ timeout: STEP_TIMEOUT_MS });
+    const [channel] = relay.channels().slice(-1);
+    assert.ok(channel !== undefined, 'a channel on the relay');
+    assert.equal(await link.getAttribute('href'), channel.url);
+    assert.equal(await page.locator('#farcaster-qr svg').count(), 1, 'the QR code');
+    assert.equal(channel.domain, new URL(stack.baseUrl).host);
+    assert.equal(await page.evaluate(`document.documentElement.classList.contains('miniapp')`), false);
+    await page.screenshot({ path: join(SCREENSHOTS, 'siwf-1-qr.png') });
+
+    // The user's Farcaster client signs the channel's SIWF message with the fid's custody key.
+    const built = farcasterWallet.buildSignInMessage({
+      address: signer.address,
+      fid: Number(otherFid),
+      uri: channel.siweUri,
+      domain: channel.domain,
+      nonce: channel.nonce,
     });
-    const browser = await launchChromium({ width: 1280, height: 800 });
-    try {
-      const page = await browser.context.newPage();
-      await page.goto(`${stack.baseUrl}/app/`);
-      await page.locator('#farcaster-sign-in').click();
-      const link = page.locator('#farcaster-deep-link');
-      await link.waitFor({ timeout: STEP_TIMEOUT_MS });
-      const [channel] = relay.channels().slice(-1);
-      assert.ok(channel !== undefined, 'a channel on the relay');
-      assert.equal(await link.getAttribute('href'), channel.url);
-      assert.equal(await page.locator('#farcaster-qr svg').count(), 1, 'the QR code');
-      assert.equal(channel.domain, new URL(stack.baseUrl).host);
-      assert.equal(await page.evaluate(`document.documentElement.classList.contains('miniapp')`), false);
-      await page.screenshot({ path: join(SCREENSHOTS, 'siwf-1-qr.png') });
-
-      // The user's Farcaster client signs the channel's SIWF message with the fid's custody key.
-      const built = farcasterWallet.buildSignInMessage({
-        address: signer.address,
-        fid: Number(otherFid),
-        uri: channel.siweUri,
-        domain: channel.domain,
-        nonce: channel.nonce,
-      });
-      assert.equal(built.isError, false, built.error?.message);
-      const message = built.message as string;
-      relay.approve(channel.channelToken, { message, signature: await signer.signMessage({ message }), fid: Number(otherFid) });
-      await page.locator('#wallet-fid').waitFor({ timeout: STEP_TIMEOUT_MS });
-      assert.equal((await page.locator('#wallet-fid').textContent())?.trim(), `fid ${otherFid}`);
-      assert.equal(await page.locator('#wallet-address').getAttribute('title'), signer.address);
-      assert.equal(await page.locator('#farcaster-dialog').count(), 0, 'the dialog is gone');
-      await page.screenshot({ path: join(SCREENSHOTS, 'siwf-2-signed-in.png') });
-    } finally {
-      await browser.close();
-    }
-  });
-});
+    assert.equal(built.isError, false, built.error?.message);
+    const message = built.message as string;
+    relay.approve(channel.channelToken, { message, signature: await signer.signMessage({ message }), fid: Number(otherFid) });
+    await page.locator('#wallet-fid').waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert.equal((await page.locator('#wallet-fid').textContent())?.trim(), `fid ${otherFid}`);
+    assert.equal(await page.locator('#wallet-address').getAttribute('title'), signer.address);
+    assert.equal(await page.locator('#farcaster-dialog').count(), 0, 'the dialog is gone');
+    await page.screenshot({ path: join(SCREENSHOTS, 'siwf-2-signed-in.png') });
+  } finally {
+    await browser.close();
+  }
+}
