@@ -123,6 +123,16 @@ export async function profileOfAddress(
   return view(row, services.objectStore, services.farcaster);
 }
 
+/** What the account signed in with `address` set itself (no hub, no object store): for link previews read from the database. */
+export async function ownProfileOfAddress(
+  db: Queryable,
+  address: string,
+): Promise<{ displayName: string | null; bio: string | null; avatarIpfs: string | null } | null> {
+  const row = await db.oneOrNone<ProfileRow>(`SELECT ${PROFILE_COLUMNS} FROM users WHERE wallet_address = $1`, [address.toLowerCase()]);
+  if (row === null) return null;
+  return { displayName: row.display_name, bio: row.bio, avatarIpfs: row.avatar_cid === null ? null : `ipfs://${row.avatar_cid}` };
+}
+
 /**
  * Applies `change` to the account `userId`: a new avatar is decoded and checked first, added to
  * IPFS (and pinned), counted for the storage quota and stored; the row is written last, so a
