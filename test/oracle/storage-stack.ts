@@ -25,7 +25,7 @@ import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
 import type { TradingRouterDeps } from '../../oracle/src/http/routes/trading.ts';
 import { startTestApp } from './helpers/test-app.ts';
-import type { TestApp } from './helpers/test-app.ts';
+import type { TestApp, TestAppOptions } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { RGB, encodePng } from '../../scripts/png.ts';
 import { pino } from 'pino';
@@ -83,6 +83,8 @@ export interface StorageStackOptions {
   outsideCheck?: OutsideFingerprintCheck;
   /** Linked fids' Farcaster user data for profiles (none by default). */
   farcasterUserData?: FarcasterUserDataReader;
+  /** Routers beside the API (the web app at /app). */
+  publicRouters?: TestAppOptions['publicRouters'];
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -100,6 +102,7 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
     ...(options.farcasterUserData === undefined ? {} : { farcasterUserData: options.farcasterUserData }),
+    ...(options.publicRouters === undefined ? {} : { publicRouters: options.publicRouters }),
     services: () => ({
       metadata: { objectStore, ipfs, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) },
       mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },

@@ -112,6 +112,10 @@ function editForm(context: AppContext, profile: PublicProfile, saved: (profile: 
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    // Save is disabled while it runs, which drops the focus to the page: it goes back to Save.
+    const refocus = () => {
+      if (document.activeElement === null || document.activeElement === document.body) save.focus();
+    };
     void runAction(save, 'Saving your profile', async () => {
       const change: ProfileChange = { display_name: name.value, bio: bio.value };
       const file = avatar.files?.[0];
@@ -132,7 +136,7 @@ function editForm(context: AppContext, profile: PublicProfile, saved: (profile: 
       remove.checked = false;
       saved(updated);
       announce('Profile saved.');
-    });
+    }).then(refocus);
   });
   return form;
 }

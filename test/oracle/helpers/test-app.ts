@@ -94,6 +94,8 @@ export interface TestAppOptions {
   quickAuth?: QuickAuthVerifier;
   /** Sign-in signature checks (a chain-backed one for smart wallets); EOAs only when absent. */
   walletSignatures?: WalletSignatureVerifier;
+  /** Routers beside the API (the web app at /app, as npm start mounts it). */
+  publicRouters?: AppDeps['publicRouters'];
   /** Linked fids' Farcaster user data (a reader over test/support/farcaster-hub.ts); absent: none. */
   farcasterUserData?: FarcasterUserDataReader;
   /** Job event stream limits (short heartbeats and lifetimes in tests). */
@@ -128,6 +130,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
     ...(options.farcasterUserData === undefined ? {} : { farcasterUserData: options.farcasterUserData }),
+    ...(options.publicRouters === undefined ? {} : { publicRouters: options.publicRouters }),
   };
   Object.assign(deps, options.services?.(deps));
   const routes = [...API_ROUTES, ...(options.extraRoutes ?? [])];
