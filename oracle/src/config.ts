@@ -229,6 +229,9 @@ export const envSchema = z
     if ((env.ACOUSTID_LOOKUP_URL === undefined) !== (env.ACOUSTID_CLIENT_KEY === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['ACOUSTID_CLIENT_KEY'], message: 'ACOUSTID_LOOKUP_URL and ACOUSTID_CLIENT_KEY go together' });
     }
+    if (env.FARCASTER_HUB_API_KEY !== undefined && env.FARCASTER_HUB_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['FARCASTER_HUB_API_KEY'], message: 'FARCASTER_HUB_API_KEY needs FARCASTER_HUB_URL' });
+    }
     if (env.SONG_VAULT_ADDRESS !== undefined && env.CHAIN_RPC_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SONG_VAULT_ADDRESS'], message: 'SONG_VAULT_ADDRESS needs CHAIN_RPC_URL' });
     }
