@@ -27,6 +27,10 @@ if (browserSkip !== undefined) console.log(`# creator profile browser test skipp
 
 const VAULT = '0x00000000000000000000000000000000000000f1' as Address;
 
+/** What the page's functions below read of the page (this file is compiled without the DOM library). */
+declare const document: { readonly activeElement: { readonly id: string; readonly textContent: string | null } | null };
+declare const localStorage: { setItem(key: string, value: string): void; removeItem(key: string): void };
+
 describe('a creator edits their profile in the web app', { skip: browserSkip }, () => {
   let stack: StorageStack;
   let alice: LoggedIn;
@@ -114,7 +118,7 @@ describe('a creator edits their profile in the web app', { skip: browserSkip }, 
     assert.equal(await page.locator('#creator-bio').textContent(), 'Synthwave at night.\nBerlin, 3 am.');
     await page.locator('#creator-avatar').waitFor();
     assert.ok(
-      await page.locator('#creator-avatar').evaluate((image) => (image as HTMLImageElement).naturalWidth === 96),
+      await page.locator('#creator-avatar').evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth === 96),
       'the picture loads',
     );
     await checkView(page, 'creator-profile-owner', { everyImpact: true });

@@ -600,10 +600,8 @@ export const profileSchema = z
         description:
           'Extension: storage quota. An upload, song, edit or cover that would pass it is refused with STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting uploads give bytes back.',
       }),
-    public_profile: publicProfileSchema.meta({
-      description:
-        'Extension: your display name, bio and avatar as everyone reads them (GET /v1/public/creators/{address}); PATCH /v1/user/profile changes them.',
-    }),
+    // Extension: your display name, bio and avatar as everyone reads them (GET /v1/public/creators/{address}); PATCH /v1/user/profile changes them.
+    public_profile: publicProfileSchema,
   })
   .meta({ id: 'UserProfile' });
 

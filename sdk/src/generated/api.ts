@@ -2161,46 +2161,7 @@ export interface components {
                 /** @description True only when a worker is live and every live worker's model sings the lyrics it is given (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics (given or written) are recorded with the song and condition the music, but no voice sings them. */
                 sings: boolean;
             };
-            /** @description Extension: your display name, bio and avatar as everyone reads them (GET /v1/public/creators/{address}); PATCH /v1/user/profile changes them. */
-            public_profile: {
-                /** @description The creator's own avatar. */
-                avatar: {
-                    /** @example image/png */
-                    content_type: string;
-                    /** @description `ipfs://<cid>` of the same bytes. */
-                    ipfs: string;
-                    /** @description Public URL in the object store (the `covers/` prefix). */
-                    url: string;
-                } | null;
-                /** @description The picture to show: the creator's avatar, else the Farcaster picture; null: none. */
-                avatar_url: string | null;
-                /** @description The creator's own bio (at most 280 characters, line breaks kept). */
-                bio: string | null;
-                /** @description The creator's own display name (1 to 50 characters); not unique. */
-                display_name: string | null;
-                /** @description The linked fid's user data from the operator's Farcaster hub (FARCASTER_HUB_URL), read only where the creator set no name or no avatar of their own; null without a linked fid, without a hub, or when the hub did not answer in time. */
-                farcaster: {
-                    /** @description USER_DATA_TYPE_DISPLAY, when our name rules take it. */
-                    display_name: string | null;
-                    /**
-                     * @description The linked Farcaster fid (`social_fid`).
-                     * @example 6833
-                     */
-                    fid: string;
-                    /** @description USER_DATA_TYPE_PFP, when it is an https URL. */
-                    pfp_url: string | null;
-                    /**
-                     * @description USER_DATA_TYPE_USERNAME: the fname or ENS name.
-                     * @example alice
-                     */
-                    username: string | null;
-                } | null;
-                /**
-                 * @description What to call the creator: `display_name`, else the Farcaster display name, else the Farcaster username; null: show the address.
-                 * @example Alice
-                 */
-                name: string | null;
-            };
+            public_profile: components["schemas"]["PublicProfile"];
             social_fid: string | null;
             statistics: {
                 audio_seconds_generated: number;

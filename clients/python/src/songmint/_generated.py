@@ -1574,52 +1574,6 @@ class UserProfileStorage(TypedDict):
     remaining_bytes: int
 
 
-class UserProfilePublicProfileAvatar(TypedDict):
-    """The creator's own avatar."""
-
-    # Public URL in the object store (the `covers/` prefix).
-    url: str
-    # `ipfs://<cid>` of the same bytes.
-    ipfs: str
-    content_type: str
-
-
-class UserProfilePublicProfileFarcaster(TypedDict):
-    """The linked fid's user data from the operator's Farcaster hub (FARCASTER_HUB_URL), read only
-    where the creator set no name or no avatar of their own; null without a linked fid, without
-    a hub, or when the hub did not answer in time."""
-
-    # The linked Farcaster fid (`social_fid`).
-    fid: str
-    # USER_DATA_TYPE_USERNAME: the fname or ENS name.
-    username: str | None
-    # USER_DATA_TYPE_DISPLAY, when our name rules take it.
-    display_name: str | None
-    # USER_DATA_TYPE_PFP, when it is an https URL.
-    pfp_url: str | None
-
-
-class UserProfilePublicProfile(TypedDict):
-    """Extension: your display name, bio and avatar as everyone reads them (GET
-    /v1/public/creators/{address}); PATCH /v1/user/profile changes them."""
-
-    # What to call the creator: `display_name`, else the Farcaster display name, else the
-    # Farcaster username; null: show the address.
-    name: str | None
-    # The picture to show: the creator's avatar, else the Farcaster picture; null: none.
-    avatar_url: str | None
-    # The creator's own display name (1 to 50 characters); not unique.
-    display_name: str | None
-    # The creator's own bio (at most 280 characters, line breaks kept).
-    bio: str | None
-    # The creator's own avatar.
-    avatar: UserProfilePublicProfileAvatar | None
-    # The linked fid's user data from the operator's Farcaster hub (FARCASTER_HUB_URL), read only
-    # where the creator set no name or no avatar of their own; null without a linked fid, without
-    # a hub, or when the hub did not answer in time.
-    farcaster: UserProfilePublicProfileFarcaster | None
-
-
 class UserProfile(TypedDict):
     id: str
     wallet_address: str
@@ -1644,9 +1598,7 @@ class UserProfile(TypedDict):
     # STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting
     # uploads give bytes back.
     storage: UserProfileStorage
-    # Extension: your display name, bio and avatar as everyone reads them (GET
-    # /v1/public/creators/{address}); PATCH /v1/user/profile changes them.
-    public_profile: UserProfilePublicProfile
+    public_profile: PublicProfile
 
 
 class WebhookPayloadDataQueued(TypedDict):
@@ -2290,7 +2242,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "Upload": "fc8f424ee592948b",
     "UploadDeleted": "369f5bcdfa4ced27",
     "UploadList": "2ebdd962818e3aae",
-    "UserProfile": "53e81e0c15fae68b",
+    "UserProfile": "9bc3db18c1629987",
     "WebhookPayload": "26c23bf457e6f996",
     "WebhookSecret": "01f78ea6f748b13d",
 }
