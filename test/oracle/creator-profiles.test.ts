@@ -258,6 +258,25 @@ describe('creator profiles', () => {
       assert.deepEqual([plain.name, plain.avatar_url, plain.farcaster?.username], [null, null, null]);
     });
 
+    it('asks the hub for at most maxInFlight fids at once; a read past them answers without it, queued nowhere', async () => {
+      hub.setMode('slow', 400);
+      const warnings: string[] = [];
+      const reader = createHubUserDataReader(
+        { hubUrl: hub.url, timeoutMs: HUB_TIMEOUT_MS, maxInFlight: 2 },
+        { warn: (_fields, message) => warnings.push(message) },
+      );
+      for (const fid of [9101, 9102, 9103]) hub.setUser(fid, { username: `u${fid}` });
+      const reads = [9101, 9102, 9103].map((fid) => reader(String(fid)));
+      assert.equal(await reads[2], null, 'the third read does not wait');
+      assert.match(warnings.join('\n'), /busy/);
+      assert.deepEqual(
+        (await Promise.all(reads.slice(0, 2))).map((data) => data?.username),
+        ['u9101', 'u9102'],
+      );
+      assert.equal((await reader('9103'))?.username, 'u9103', 'a refusal for being busy is not remembered');
+      hub.setMode('ok');
+    });
+
     for (const [mode, what, why] of [
       ['slow', 'does not answer within the timeout', /TimeoutError|aborted/],
       ['malformed', 'answers a body that is not the shape', /JSON|SyntaxError/],

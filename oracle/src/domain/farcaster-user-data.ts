@@ -23,7 +23,9 @@
  * our own rules would refuse (./profile-text.ts; a picture URL that is not https) is left out;
  * anything else wrong is logged and the profile answers without the hub's data, never an error.
  * Answers are cached per fid (failures for a shorter while, so a hub that is down costs one
- * timeout a fid per minute, not one a page view), in a map of bounded size owned by the reader.
+ * timeout a fid per minute, not one a page view), in a map of bounded size owned by the reader;
+ * at most `maxInFlight` requests are open at once, and a read past them answers without the hub
+ * rather than wait in a queue.
  * tests: test/oracle/creator-profiles.test.ts against test/support/farcaster-hub.ts.
  */
 import { z } from 'zod';
@@ -51,6 +53,8 @@ export interface HubUserDataConfig {
   failureTtlMs?: number;
   /** Fids remembered at most (the oldest is dropped first). */
   cacheEntries?: number;
+  /** Hub requests open at once; a profile read past them answers without the hub's data (nothing waits in a queue). */
+  maxInFlight?: number;
   now?: () => number;
 }
 
@@ -63,6 +67,7 @@ export const HUB_ANSWER_MAX_BYTES = 64 * 1024;
 export const HUB_CACHE_TTL_MS = 10 * 60_000;
 export const HUB_FAILURE_TTL_MS = 60_000;
 export const HUB_CACHE_ENTRIES = 10_000;
+export const HUB_MAX_IN_FLIGHT = 16;
 /** A picture URL longer than this is not shown (the hub allows 256 bytes). */
 const PFP_URL_MAX = 2048;
 /** fnames (`^[a-z0-9][a-z0-9-]{0,15}$`) and ENS names (`name.eth`, subdomains). */
@@ -134,6 +139,7 @@ export function createHubUserDataReader(config: HubUserDataConfig, logger: HubUs
   const ttl = config.cacheTtlMs ?? HUB_CACHE_TTL_MS;
   const failureTtl = config.failureTtlMs ?? HUB_FAILURE_TTL_MS;
   const capacity = config.cacheEntries ?? HUB_CACHE_ENTRIES;
+  const maxInFlight = config.maxInFlight ?? HUB_MAX_IN_FLIGHT;
   const hub = new URL(config.hubUrl);
   const cache = new Map<string, { value: FarcasterUserData | null; until: number }>();
   const inFlight = new Map<string, Promise<FarcasterUserData | null>>();
@@ -171,6 +177,11 @@ export function createHubUserDataReader(config: HubUserDataConfig, logger: HubUs
     if (cached !== undefined && cached.until > now()) return Promise.resolve(cached.value);
     const pending = inFlight.get(fid);
     if (pending !== undefined) return pending;
+    if (inFlight.size >= maxInFlight) {
+      // Not remembered: the next read asks again once the hub has answered the others.
+      logger.warn({ hub: hub.host, fid, inFlight: inFlight.size }, 'Farcaster hub busy; the profile answers without its user data');
+      return Promise.resolve(null);
+    }
     const read = ask(fid).then((value) => {
       remember(fid, value);
       inFlight.delete(fid);
