@@ -90,9 +90,13 @@ export interface SongCard {
 export interface CreatorCard {
   /** EIP-55. */
   address: string;
+  /** The display name the creator set (PATCH /v1/user/profile); null: the short address. */
+  name: string | null;
+  /** The bio the creator set; null: the card says what they made. */
+  bio: string | null;
   songs: number;
   coins: number;
-  /** The newest song's cover, `ipfs://…` or http(s), if it has one. */
+  /** The creator's avatar, else the newest song's cover: `ipfs://…` or http(s), if there is one. */
   image: string | null;
 }
 
@@ -158,8 +162,9 @@ const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.sl
 
 /** Open Graph and Twitter card tags of a creator's profile page (scripts/dev-app.ts serves them). */
 export function creatorHeadTags(card: CreatorCard, pageUrl: string, origin: string): string {
-  const title = `${shortAddress(card.address)} on Songmint`;
-  const description = `${card.songs} ${card.songs === 1 ? 'song' : 'songs'} minted, ${card.coins} ${card.coins === 1 ? 'coin' : 'coins'} launched on Songmint.`;
+  const title = `${card.name ?? shortAddress(card.address)} on Songmint`;
+  const made = `${card.songs} ${card.songs === 1 ? 'song' : 'songs'} minted, ${card.coins} ${card.coins === 1 ? 'coin' : 'coins'} launched on Songmint.`;
+  const description = card.bio === null ? made : `${card.bio} · ${made}`;
   const tags: Array<[string, string, string]> = [
     ['property', 'og:type', 'profile'],
     ['property', 'og:site_name', 'Songmint'],
@@ -175,7 +180,7 @@ export function creatorHeadTags(card: CreatorCard, pageUrl: string, origin: stri
     const image = card.image.startsWith('ipfs://')
       ? `${origin}/ipfs/${card.image.slice('ipfs://'.length)}`
       : new URL(card.image, origin).href;
-    tags.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
+    tags.push(['property', 'og:image', image], ['property', 'og:image:alt', `Picture of ${title}`], ['name', 'twitter:image', image]);
   }
   return [
     `<title>${escapeMarkup(title)}</title>`,
@@ -226,12 +231,12 @@ async function songEmbedCard(songId: bigint, options: DevAppOptions): Promise<Em
   return { title: card?.title ?? `Song #${songId}`, subtitle: null, value, cover };
 }
 
-/** A creator's embed picture: their newest cover, their songs and coins. */
+/** A creator's embed picture: their avatar (else their newest cover), their name (else the address), their songs and coins. */
 async function creatorEmbedCard(address: string, options: DevAppOptions): Promise<EmbedCard | null> {
   const card = await options.creatorCard?.(address).catch(() => null);
   if (card === undefined || card === null) return null;
   return {
-    title: shortAddress(card.address),
+    title: card.name ?? shortAddress(card.address),
     subtitle: `${card.songs} ${card.songs === 1 ? 'song' : 'songs'}, ${card.coins} ${card.coins === 1 ? 'coin' : 'coins'}`,
     value: null,
     cover: await coverOf(card.image, options),

@@ -9,6 +9,7 @@
 import { getAddress } from 'viem';
 import type { Queryable } from '../core/src/db/database.ts';
 import { findCoin, findCoins, songsOfCreator } from '../oracle/src/domain/coins.ts';
+import { ownProfileOfAddress } from '../oracle/src/domain/creator-profile.ts';
 import { PROFILE_SONGS_LIMIT, marketCapWei } from '../oracle/src/http/routes/coins.ts';
 import { formatEthShort } from './embed-card.ts';
 import { fieldsOf, findPublicSong, songRows } from '../oracle/src/http/routes/public-songs.ts';
@@ -40,13 +41,25 @@ export function databaseCards(
       const cap = coin === null ? null : marketCapWei(coin);
       return cap === null ? null : `Market cap ${formatEthShort(cap)} ETH`;
     },
+    // The name, bio and picture the creator set (their Farcaster data is the API's, not the card's).
     async creatorCard(address) {
       const creator = address.toLowerCase();
-      const { songIds, total } = await songsOfCreator(db, { creator, limit: PROFILE_SONGS_LIMIT });
-      if (total === 0) return null;
+      const [{ songIds, total }, profile] = await Promise.all([
+        songsOfCreator(db, { creator, limit: PROFILE_SONGS_LIMIT }),
+        ownProfileOfAddress(db, creator),
+      ]);
+      const named = profile !== null && (profile.displayName !== null || profile.avatarIpfs !== null);
+      if (total === 0 && !named) return null;
       const [rows, coins] = await Promise.all([songRows(db, songIds), findCoins(db, { songIds, now: now() })]);
-      const image = songIds.map((songId) => fieldsOf(songId, rows.get(songId), creator).image).find((cover) => cover !== null) ?? null;
-      return { address: getAddress(address), songs: total, coins: coins.size, image } satisfies CreatorCard;
+      const cover = songIds.map((songId) => fieldsOf(songId, rows.get(songId), creator).image).find((image) => image !== null) ?? null;
+      return {
+        address: getAddress(address),
+        name: profile?.displayName ?? null,
+        bio: profile?.bio ?? null,
+        songs: total,
+        coins: coins.size,
+        image: profile?.avatarIpfs ?? cover,
+      } satisfies CreatorCard;
     },
   };
 }

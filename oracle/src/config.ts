@@ -116,6 +116,16 @@ export const envSchema = z
     MINT_MAX_OUTSIDE_SHARE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).default(DEFAULT_MAX_OUTSIDE_SHARE),
     /** OP Mainnet's JSON-RPC: Farcaster's IdRegistry and KeyRegistry for fid claims and Sign In With Farcaster. */
     FARCASTER_RPC_URL: httpUrl.optional(),
+    /**
+     * A Farcaster hub's HTTP API (Snapchain or Hubble, e.g. https://snapchain-api.neynar.com): profiles
+     * show a linked fid's display name, username and picture where the creator set none
+     * (oracle/src/domain/farcaster-user-data.ts). Unset: profiles show only what creators set.
+     */
+    FARCASTER_HUB_URL: httpUrl.optional(),
+    /** Sent as `x-api-key` to the hub (hosted hubs ask for one). */
+    FARCASTER_HUB_API_KEY: z.string().min(1).optional(),
+    /** How long a profile waits for the hub before it answers without the fid's user data. */
+    FARCASTER_HUB_TIMEOUT_MS: positiveInt.max(30_000).default(2000),
     /** The issuer of Mini App Quick Auth tokens (its key set at /.well-known/jwks.json). */
     FARCASTER_QUICK_AUTH_ORIGIN: httpUrl.default(FARCASTER_QUICK_AUTH_ORIGIN),
     /** The AuthKit relay the web app's "Sign in with Farcaster" opens its channel on (the app reads it from config.json). */
@@ -218,6 +228,9 @@ export const envSchema = z
     }
     if ((env.ACOUSTID_LOOKUP_URL === undefined) !== (env.ACOUSTID_CLIENT_KEY === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['ACOUSTID_CLIENT_KEY'], message: 'ACOUSTID_LOOKUP_URL and ACOUSTID_CLIENT_KEY go together' });
+    }
+    if (env.FARCASTER_HUB_API_KEY !== undefined && env.FARCASTER_HUB_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['FARCASTER_HUB_API_KEY'], message: 'FARCASTER_HUB_API_KEY needs FARCASTER_HUB_URL' });
     }
     if (env.SONG_VAULT_ADDRESS !== undefined && env.CHAIN_RPC_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SONG_VAULT_ADDRESS'], message: 'SONG_VAULT_ADDRESS needs CHAIN_RPC_URL' });

@@ -1,3 +1,4 @@
+import { createHubUserDataReader } from './domain/farcaster-user-data.ts';
 import { availableParallelism } from 'node:os';
 import type { Server } from 'node:http';
 import type { Router } from 'express';
@@ -205,6 +206,14 @@ async function startWithSigner(
           farcasterSignIn: createFarcasterSignInVerifier(config.FARCASTER_RPC_URL),
         }),
     quickAuth: createQuickAuthVerifier(config.FARCASTER_QUICK_AUTH_ORIGIN),
+    ...(config.FARCASTER_HUB_URL === undefined
+      ? {}
+      : {
+          farcasterUserData: createHubUserDataReader(
+            { hubUrl: config.FARCASTER_HUB_URL, apiKey: config.FARCASTER_HUB_API_KEY, timeoutMs: config.FARCASTER_HUB_TIMEOUT_MS },
+            logger,
+          ),
+        }),
     walletSignatures: createWalletSignatureVerifier(signInClient === undefined ? {} : { client: signInClient }),
     jobEvents,
     now: () => new Date(),

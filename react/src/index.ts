@@ -25,4 +25,4 @@ export {
   useQuote,
   useSell,
 } from './hooks/market.ts';
-export { useCoin, useCoinTrades, useCreator, usePortfolio, useProfile } from './hooks/reads.ts';
+export { useChangeProfile, useCoin, useCoinTrades, useCreator, usePortfolio, useProfile } from './hooks/reads.ts';

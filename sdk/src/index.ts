@@ -38,18 +38,21 @@ export { coverDataUri, uploadMetadata } from './api/metadata.ts';
 export type { CoverImage, UploadedMetadata, UploadMetadataParameters } from './api/metadata.ts';
 export { getMintSignature } from './api/signature.ts';
 export type { GetMintSignatureParameters, MintSignature } from './api/signature.ts';
-export { getNft, getPool, getPoolHistory, getPools, getProfile, getPublicSong, listPublicSongs } from './api/v1.ts';
+export { changeProfile, getNft, getPool, getPoolHistory, getPools, getProfile, getPublicSong, listPublicSongs } from './api/v1.ts';
 export { getCoin, getCoinTrades, getCreator, getPortfolio } from './api/coins.ts';
 export type { Coin, CoinPrice, CoinTrade, CoinTrades, CreatorProfile, GetCoinTradesParameters, Portfolio } from './api/coins.ts';
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, getWebhookSecret, rotateWebhookSecret, verifyWebhook } from './api/webhooks.ts';
 export type { VerifyWebhookParameters, WebhookEvent, WebhookHeaders, WebhookSecret } from './api/webhooks.ts';
 export type {
+  ChangeProfileParameters,
   GetPoolHistoryParameters,
   GetPoolsParameters,
   IndexedNft,
   PoolHistory,
   PoolSwap,
+  ProfileChange,
   PublicLaunchedSong,
+  PublicProfile,
   PublicSong,
   PublicSongs,
   TradingPool,

@@ -94,6 +94,29 @@ describe('song pages read their cards from the database, charging no bucket', ()
     assert.match(profile.head, /<meta name="description" content="1 song minted, 0 coins launched on Songmint.">/);
   });
 
+  it("a creator's card carries the name, bio and picture they set; one with a name and no song has a card too", async () => {
+    await app.db.none(
+      `UPDATE users SET display_name = 'Erin $& Co', bio = 'Synthwave at night.',
+              avatar_key = 'covers/avatar-erin.png', avatar_cid = 'bafkreiavatar', avatar_content_type = 'image/png'
+        WHERE wallet_address = $1`,
+      [creator.toLowerCase()],
+    );
+    const profile = await head(`/app/creator/${creator}`);
+    assert.match(profile.head, /<title>Erin \$&#38; Co on Songmint<\/title>/);
+    assert.match(
+      profile.head,
+      /<meta property="og:description" content="Synthwave at night. · 1 song minted, 0 coins launched on Songmint.">/,
+    );
+    assert.match(profile.head, new RegExp(`<meta property="og:image" content="${base}/ipfs/bafkreiavatar">`));
+
+    const newcomer = await app.login();
+    assert.equal((await head(`/app/creator/${newcomer.address}`)).head.includes('og:title'), false, 'nothing to show yet: the plain page');
+    await app.db.none(`UPDATE users SET display_name = 'Newcomer' WHERE id = $1`, [newcomer.userId]);
+    const named = await head(`/app/creator/${newcomer.address}`);
+    assert.match(named.head, /<meta property="og:title" content="Newcomer on Songmint">/);
+    assert.doesNotMatch(named.head, /og:image"/, 'no picture and no cover: no image tag');
+  });
+
   it('a burst of page views beyond the per-IP bucket keeps every card and charges no bucket; an unknown song stays 404', async () => {
     const views = HOURLY_LIMITS.trading.free + 50;
     // Ten at a time, as a burst comes: nine of the song, one of a song that does not exist.

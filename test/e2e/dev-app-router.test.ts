@@ -8,6 +8,7 @@ import type { CreatorCard, SongCard } from '../../scripts/dev-app.ts';
 
 /** The web app as npm start serves it at /app (scripts/dev-app.ts), on loopback with its real build. */
 describe('the web app server (/app)', () => {
+  const named = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
   let server: Server;
   let base: string;
   before(async () => {
@@ -20,10 +21,24 @@ describe('the web app server (/app)', () => {
     ]);
     const songCard = (songId: bigint) =>
       songId === 9n ? Promise.reject(new Error('API down')) : Promise.resolve(cards.get(songId) ?? null);
-    // One creator has a card (a cover from IPFS); any other address has none.
+    // One creator has a card (a cover from IPFS), one a name and bio they set that try to break out
+    // of the attribute; any other address has none.
     const creator = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
     const creatorCard = (address: string): Promise<CreatorCard | null> =>
-      Promise.resolve(address === creator ? { address, songs: 2, coins: 1, image: 'ipfs://bafkreicover' } : null);
+      Promise.resolve(
+        address === creator
+          ? { address, name: null, bio: null, songs: 2, coins: 1, image: 'ipfs://bafkreicover' }
+          : address === named
+            ? {
+                address,
+                name: 'Zoë "DJ" <b>',
+                bio: 'Night drives & <script>alert(1)</script>',
+                songs: 1,
+                coins: 0,
+                image: 'ipfs://bafkreiavatar',
+              }
+            : null,
+      );
     app.use('/app', devAppRouter({ rpcUrl: 'http://127.0.0.1:8545', contracts: {}, developmentWallet: false }, { songCard, creatorCard }));
     // Stands in for the API's JSON 404 that follows the app in scripts/dev-stack.ts.
     app.use((_req, res) => {
@@ -101,6 +116,19 @@ describe('the web app server (/app)', () => {
     const other = await page(`/app/creator/0x${'ab'.repeat(20)}`);
     assert.equal(other.status, 200);
     assert.equal(await other.text(), plain);
+    // A creator who set a name and a bio: the name titles the card, the bio describes it, escaped.
+    const card = await page(`/app/creator/${named}`);
+    const namedHead = (await card.text()).split('</head>')[0] ?? '';
+    assert.match(namedHead, /<title>Zoë &#34;DJ&#34; &#60;b&#62; on Songmint<\/title>/);
+    assert.match(namedHead, /<meta property="og:title" content="Zoë &#34;DJ&#34; &#60;b&#62; on Songmint">/);
+    assert.match(
+      namedHead,
+      /<meta property="og:description" content="Night drives &#38; &#60;script&#62;alert\(1\)&#60;\/script&#62; · 1 song minted, 0 coins launched on Songmint.">/,
+    );
+    assert.match(namedHead, new RegExp(`<meta property="og:image" content="${base}/ipfs/bafkreiavatar">`));
+    assert.match(namedHead, /<meta property="og:image:alt" content="Picture of Zoë &#34;DJ&#34; &#60;b&#62; on Songmint">/);
+    assert.match(namedHead, /<meta name="fc:miniapp" content="[^"]*Open on Songmint/);
+    assert.doesNotMatch(namedHead, /<script>|<b>/, 'nothing the creator typed opens an element');
     const portfolio = await page('/app/portfolio');
     assert.equal(portfolio.status, 200);
     assert.equal(await portfolio.text(), plain);

@@ -41,7 +41,9 @@ describe('Farcaster Mini App embeds on shared pages', () => {
         {
           songCard: (songId) => Promise.resolve(cards.get(songId) ?? null),
           creatorCard: (address) =>
-            Promise.resolve(address === CREATOR ? { address, songs: 2, coins: 1, image: 'ipfs://bafkreicover' } : null),
+            Promise.resolve(
+              address === CREATOR ? { address, name: null, bio: null, songs: 2, coins: 1, image: 'ipfs://bafkreicover' } : null,
+            ),
           coverBytes: (uri) => Promise.resolve(uri === 'ipfs://bafkreicover' ? cover : null),
           coinValue: (songId) => Promise.resolve(songId === 7n ? 'Market cap 1.25 ETH' : null),
         },

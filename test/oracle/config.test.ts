@@ -110,6 +110,14 @@ describe('configuration from the environment', () => {
     const lookup = loadConfig({ ACOUSTID_LOOKUP_URL: 'https://api.acoustid.org/v2/lookup', ACOUSTID_CLIENT_KEY: 'k3y' });
     assert.ok(lookup.ok);
     assert.deepEqual([lookup.value.ACOUSTID_MIN_SCORE, lookup.value.ACOUSTID_TIMEOUT_MS], [0.9, 5000]);
+    const hubKeyOnly = loadConfig({ FARCASTER_HUB_API_KEY: 'k3y', FARCASTER_HUB_TIMEOUT_MS: '0' });
+    assert.ok(!hubKeyOnly.ok);
+    assert.match(hubKeyOnly.error.problems.join('\n'), /FARCASTER_HUB_API_KEY: FARCASTER_HUB_API_KEY needs FARCASTER_HUB_URL/);
+    assert.match(hubKeyOnly.error.problems.join('\n'), /FARCASTER_HUB_TIMEOUT_MS/);
+    assert.ok(!loadConfig({ FARCASTER_HUB_URL: 'hub.example:3381' }).ok, 'a hub URL that is not http(s)');
+    const hub = loadConfig({ FARCASTER_HUB_URL: 'https://snapchain-api.neynar.com' });
+    assert.ok(hub.ok);
+    assert.deepEqual([hub.value.FARCASTER_HUB_URL, hub.value.FARCASTER_HUB_TIMEOUT_MS], ['https://snapchain-api.neynar.com', 2000]);
     const vaultOnly = loadConfig({ SONG_VAULT_ADDRESS: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853' });
     assert.ok(!vaultOnly.ok);
     assert.match(vaultOnly.error.problems.join('\n'), /SONG_VAULT_ADDRESS: SONG_VAULT_ADDRESS needs CHAIN_RPC_URL/);

@@ -10,6 +10,7 @@ import { createObjectStore } from '../../core/src/object-store.ts';
 import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
 import { createUploadsInFlight } from '../../oracle/src/domain/uploads-in-flight.ts';
 import type { OutsideFingerprintCheck } from '../../oracle/src/domain/outside-fingerprint-check.ts';
+import type { FarcasterUserDataReader } from '../../oracle/src/domain/farcaster-user-data.ts';
 import type { ObjectStore } from '../../core/src/object-store.ts';
 import { startTestS3, testObjectStoreOptions } from '../../core/src/testing/s3.ts';
 import type { TestS3 } from '../../core/src/testing/s3.ts';
@@ -24,7 +25,7 @@ import type { IpfsContentStore } from '../../oracle/src/ipfs/content-store.ts';
 import type { PinningClient } from '../../oracle/src/ipfs/pinning-client.ts';
 import type { TradingRouterDeps } from '../../oracle/src/http/routes/trading.ts';
 import { startTestApp } from './helpers/test-app.ts';
-import type { TestApp } from './helpers/test-app.ts';
+import type { TestApp, TestAppOptions } from './helpers/test-app.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import { RGB, encodePng } from '../../scripts/png.ts';
 import { pino } from 'pino';
@@ -80,6 +81,10 @@ export interface StorageStackOptions {
   webhookAllowList?: AllowList;
   /** The outside fingerprint lookup of uploads (none by default). */
   outsideCheck?: OutsideFingerprintCheck;
+  /** Linked fids' Farcaster user data for profiles (none by default). */
+  farcasterUserData?: FarcasterUserDataReader;
+  /** Routers beside the API (the web app at /app). */
+  publicRouters?: TestAppOptions['publicRouters'];
 }
 
 export async function startStorageStack(options: StorageStackOptions = {}): Promise<StorageStack> {
@@ -96,6 +101,8 @@ export async function startStorageStack(options: StorageStackOptions = {}): Prom
   const app = await startTestApp({
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
+    ...(options.farcasterUserData === undefined ? {} : { farcasterUserData: options.farcasterUserData }),
+    ...(options.publicRouters === undefined ? {} : { publicRouters: options.publicRouters }),
     services: () => ({
       metadata: { objectStore, ipfs, ...(options.pinning === undefined ? {} : { pinning: options.pinning }) },
       mint: { objectStore, signer, chain, ...signerStatus, modelLicence: options.modelLicence },

@@ -1,10 +1,10 @@
 import { listPublicSongs } from '@songmint/sdk';
-import { getAddress } from 'viem';
 import type { PublicLaunchedSong } from '@songmint/sdk';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
-import { eth, shortAddress } from '../format.ts';
+import { eth } from '../format.ts';
+import { creatorLink } from '../creator-link.ts';
 import { publicCardHead } from './public-card-head.ts';
 import { gatewayUrl } from '../gateway.ts';
 
@@ -44,7 +44,11 @@ export function discoverView(context: AppContext): HTMLElement {
         image: song.image,
         title,
         href: `/app/song/${song.song_id}`,
-        line: `by ${shortAddress(getAddress(song.creator))}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+        line: [
+          'by ',
+          creatorLink(song.creator, song.creator_name),
+          `, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+        ],
       }),
       song.audio === null
         ? null

@@ -7,7 +7,8 @@ export interface PublicCardHead {
   image: string | null;
   title: string;
   href: string;
-  line: string;
+  /** Text, or text and elements (a creator's link). */
+  line: string | ReadonlyArray<string | Node>;
 }
 
 /** The head of a song card on public pages (Discover, a creator's profile): cover, linked title, one line. */
@@ -20,7 +21,7 @@ export function publicCardHead(context: AppContext, head: PublicCardHead): HTMLE
       'div',
       {},
       h('h2', { class: 'card-title' }, h('a', { href: head.href, 'data-link': true }, head.title)),
-      h('p', { class: 'card-date' }, head.line),
+      h('p', { class: 'card-date' }, ...(typeof head.line === 'string' ? [head.line] : head.line)),
     ),
   );
 }

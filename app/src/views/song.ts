@@ -1,4 +1,4 @@
-import { claimFees, getPoolHistory, readPool, readSong, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
+import { claimFees, getPoolHistory, getPublicSong, readPool, readSong, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
 import type { PoolHistory, SongPool, SongRecord } from '@songmint/sdk';
 import { isAddress } from 'viem';
 import type { Address } from 'viem';
@@ -10,6 +10,7 @@ import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
 import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format.ts';
 import { gatewayUrl } from '../gateway.ts';
+import { creatorLink, setCreatorName } from '../creator-link.ts';
 import { launchPanel } from './launch.ts';
 import { POOL_CHANGED_EVENT, tradePanel } from './trade.ts';
 import { mountCoin } from './coin-mount.ts';
@@ -45,6 +46,17 @@ function trait(metadata: Metadata, name: string): string | undefined {
 /** Where a visitor is told to connect: the header's buttons (the page shows them once). */
 const connectAbove = (what: string) =>
   h('p', { class: 'connect-hint' }, `Connect a wallet with the buttons at the top of the page to ${what}.`);
+
+/** The creator's link, named once the oracle says the name they set (the address until then, or when it cannot answer). */
+function creatorOf(context: AppContext, songId: bigint, creator: Address): HTMLAnchorElement {
+  const link = creatorLink(creator);
+  link.id = 'song-creator';
+  getPublicSong(context.publicApi, { songId, signal: context.signal }).then(
+    (song) => setCreatorName(link, creator, song.creator_name),
+    () => undefined,
+  );
+  return link;
+}
 
 /** A song page, readable by anyone: the chain, IPFS through the gateway, and the public swap history. */
 export function songView(context: AppContext, songId: bigint): HTMLElement {
@@ -94,7 +106,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     const genre = trait(metadata, 'genre');
     details.append(
       facts([
-        ['Creator', h('code', { title: record.creator }, shortAddress(record.creator))],
+        ['Creator', creatorOf(context, songId, record.creator)],
         ...(genre === undefined ? [] : [['Genre', h('span', { id: 'song-genre' }, genre)] as const]),
         ['Royalty', `${record.royaltyBps / 100}% on resales`],
         ['Metadata', h('a', { href: gatewayUrl(context, record.metadataUri) }, 'on IPFS')],

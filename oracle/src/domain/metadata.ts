@@ -48,7 +48,7 @@ export interface MetadataInput {
 
 export interface MetadataDeps {
   db: Database;
-  objectStore: Pick<ObjectStore, 'put' | 'publicUrl'>;
+  objectStore: Pick<ObjectStore, 'put' | 'delete' | 'publicUrl'>;
   ipfs: Pick<IpfsContentStore, 'add'>;
   pinning?: PinningClient;
   now: () => Date;
@@ -349,7 +349,7 @@ export async function publishMetadata(
  * (a song's cover being replaced) is released first; a key another account's row holds (the same
  * content-addressed cover) is not counted twice.
  */
-async function claimCoverStorage(
+export async function claimCoverStorage(
   db: Database,
   userId: string,
   key: string,

@@ -17,6 +17,7 @@ import type { ClaimableFeesReader } from '../chain/pool-fees.ts';
 import type { CoinChainReads } from '../chain/coin-reads.ts';
 import type { EthUsdReader } from '../chain/eth-usd-feed.ts';
 import type { FarcasterSignInVerifier, FidVerifier, QuickAuthVerifier } from '../domain/farcaster.ts';
+import type { FarcasterUserDataReader } from '../domain/farcaster-user-data.ts';
 import type { JobEventsHub } from '../domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../chain/wallet-signature.ts';
 import type { OracleMetrics } from './metrics.ts';
@@ -102,6 +103,8 @@ export interface AppDeps {
   farcasterSignIn?: FarcasterSignInVerifier;
   /** Verifies Mini App Quick Auth tokens (FARCASTER_QUICK_AUTH_ORIGIN); absent: the route is not mounted. */
   quickAuth?: QuickAuthVerifier;
+  /** Reads linked fids' Farcaster user data for profiles (FARCASTER_HUB_URL); absent: profiles show none. */
+  farcasterUserData?: FarcasterUserDataReader;
   /** Checks sign-in signatures; with a chain client smart wallets (ERC-1271, ERC-6492) sign in too. Absent: EOAs only. */
   walletSignatures?: WalletSignatureVerifier;
   /** The services of the routes beyond the core ones; a route whose services are absent is not mounted (404). */

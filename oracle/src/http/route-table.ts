@@ -86,6 +86,7 @@ import {
 } from './routes/coins.ts';
 import { poolDocs, poolHandler, poolsDocs, poolsHandler, poolsInput, songIdInput } from './routes/trading.ts';
 import { profileHandler } from './routes/v1.ts';
+import { PROFILE_BODY_LIMIT, changeProfileDocs, changeProfileHandler, profileChangeInput } from './routes/creator-profile.ts';
 import { UPLOAD_BODY_RATE, uploadBeforeBody, uploadDocs, uploadHandler, uploadInput } from './routes/uploads.ts';
 import {
   deleteUploadDocs,
@@ -317,6 +318,22 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     charge: { by: 'session', category: 'general' },
     handle: profileHandler,
     docs: profileDocs,
+  }),
+  bearerRoute({
+    method: 'patch',
+    path: '/v1/user/profile',
+    operationId: 'changeProfile',
+    charge: { by: 'session', category: 'general' },
+    body: { limit: PROFILE_BODY_LIMIT },
+    input: profileChangeInput,
+    handle: (deps) =>
+      deps.metadata &&
+      changeProfileHandler({
+        db: deps.db,
+        ...deps.metadata,
+        ...(deps.farcasterUserData === undefined ? {} : { farcaster: deps.farcasterUserData }),
+      }),
+    docs: changeProfileDocs,
   }),
 
   bearerRoute({

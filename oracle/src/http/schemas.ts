@@ -5,6 +5,7 @@ import { LOSSLESS_FORMATS } from '../../../core/src/generation-queue.ts';
 import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_FILTERS, JOB_LIST_MAX_LIMIT, JOB_SEARCH_MAX_CHARS } from '../domain/job-list.ts';
 import { TITLE_MAX_CHARS } from '../domain/song-title.ts';
 import { ERROR_CODES } from '../domain/errors.ts';
+import { publicProfileSchema } from './profile-schemas.ts';
 import { DEFAULT_REMIX_STRENGTH, EDIT_TASKS, MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
 
 /**
@@ -599,6 +600,8 @@ export const profileSchema = z
         description:
           'Extension: storage quota. An upload, song, edit or cover that would pass it is refused with STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting uploads give bytes back.',
       }),
+    // Extension: your display name, bio and avatar as everyone reads them (GET /v1/public/creators/{address}); PATCH /v1/user/profile changes them.
+    public_profile: publicProfileSchema,
   })
   .meta({ id: 'UserProfile' });
 

@@ -1,7 +1,16 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { InfiniteData, UseInfiniteQueryResult, UseQueryResult } from '@tanstack/react-query';
-import { getCoin, getCoinTrades, getCreator, getPortfolio, getProfile } from '@songmint/sdk';
-import type { Coin, CoinTrades, CreatorProfile, Portfolio, SongmintError, UserProfile } from '@songmint/sdk';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InfiniteData, UseInfiniteQueryResult, UseMutationResult, UseQueryResult } from '@tanstack/react-query';
+import { changeProfile, getCoin, getCoinTrades, getCreator, getPortfolio, getProfile } from '@songmint/sdk';
+import type {
+  ChangeProfileParameters,
+  Coin,
+  CoinTrades,
+  CreatorProfile,
+  Portfolio,
+  PublicProfile,
+  SongmintError,
+  UserProfile,
+} from '@songmint/sdk';
 import type { Address } from 'viem';
 import { useConnectedAddress, useSongmintContext } from '../provider.ts';
 import { songmintKeys } from '../query-keys.ts';
@@ -15,6 +24,26 @@ export function useProfile(): UseQueryResult<UserProfile, SongmintError> {
     queryKey: signedIn === undefined ? ['songmint', 'profile', 'none'] : songmintKeys.profile(signedIn.address),
     queryFn: ({ signal }) => run(() => getProfile(requireSignedIn(signedIn).api, { signal })),
     enabled: signedIn !== undefined,
+  });
+}
+
+/**
+ * Sets the signed-in user's display name, bio or avatar; on success the account's profile and its
+ * creator page are read again (everything that shows the name).
+ */
+export function useChangeProfile(): UseMutationResult<PublicProfile, SongmintError, ChangeProfileParameters> {
+  const { run } = useSongmintContext();
+  const signedIn = useSignedIn();
+  const queryClient = useQueryClient();
+  return useMutation<PublicProfile, SongmintError, ChangeProfileParameters>({
+    mutationFn: (parameters) => run(() => changeProfile(requireSignedIn(signedIn).api, parameters)),
+    onSuccess: async () => {
+      if (signedIn === undefined) return;
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: songmintKeys.profile(signedIn.address) }),
+        queryClient.invalidateQueries({ queryKey: songmintKeys.creator(signedIn.address) }),
+      ]);
+    },
   });
 }
 
@@ -44,7 +73,7 @@ export function useCoinTrades(
   });
 }
 
-/** A creator's profile: minted songs, launched coins, total earnings (public). */
+/** A creator's profile: name, bio and avatar, minted songs, launched coins, total earnings (public). */
 export function useCreator(address: Address | undefined): UseQueryResult<CreatorProfile, SongmintError> {
   const { api, run } = useSongmintContext();
   return useQuery<CreatorProfile, SongmintError>({

@@ -3,6 +3,8 @@ import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
 
 export type UserProfile = components['schemas']['UserProfile'];
+export type PublicProfile = components['schemas']['PublicProfile'];
+export type ProfileChange = components['schemas']['ProfileChange'];
 export type TradingPools = components['schemas']['TradingPools'];
 export type TradingPool = components['schemas']['TradingPool'];
 export type IndexedNft = components['schemas']['Nft'];
@@ -13,6 +15,22 @@ export type PoolSwap = components['schemas']['PoolSwap'];
 export async function getProfile(api: SongmintApi, { signal }: { signal?: AbortSignal } = {}): Promise<UserProfile> {
   requireSession(api);
   return unwrap(api.http.GET('/v1/user/profile', signal === undefined ? {} : { signal }), signal);
+}
+
+export interface ChangeProfileParameters extends ProfileChange {
+  signal?: AbortSignal;
+}
+
+/**
+ * Sets the signed-in user's display name, bio or avatar (PATCH /v1/user/profile); a field left
+ * out stays, null clears it. `avatar` is a base64 data URI of a PNG, JPEG, WebP or GIF image of at
+ * most 5 MB, checked as covers are. Resolves to the profile as everyone reads it; rejects with
+ * VALIDATION_ERROR (a name with control or bidi characters, too long; an avatar that is not an
+ * image of its declared type), PAYLOAD_TOO_LARGE or STORAGE_001, having changed nothing.
+ */
+export async function changeProfile(api: SongmintApi, { signal, ...change }: ChangeProfileParameters): Promise<PublicProfile> {
+  requireSession(api);
+  return unwrap(api.http.PATCH('/v1/user/profile', { body: change, ...(signal === undefined ? {} : { signal }) }), signal);
 }
 
 export interface GetPoolsParameters {

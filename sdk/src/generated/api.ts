@@ -525,8 +525,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Extension: a creator's profile (minted songs, launched coins with market caps, total earnings)
-         * @description Public: no token; charged per client address at the hourly trading limit. An address with nothing minted answers an empty profile.
+         * Extension: a creator's profile (name, bio, avatar; minted songs, launched coins with market caps, total earnings)
+         * @description Public: no token; charged per client address at the hourly trading limit. An address with nothing minted answers an empty profile. `profile` is what the account signed in with this address set (PATCH /v1/user/profile), with its linked Farcaster fid's name and picture where it set none and the operator configures a hub.
          */
         get: operations["getCreator"];
         put?: never;
@@ -668,7 +668,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Extension: set your display name, bio and avatar
+         * @description Each field is optional: an absent one stays as it is, null (or an empty text) clears it. The avatar is checked exactly as a cover is (POST /api/metadata): a base64 data URI whose bytes are the PNG, JPEG, WebP or GIF it declares, at most 5 MB; it is stored in the object store (counted for your storage quota), added to IPFS and pinned when pinning is configured, and the avatar it replaces is deleted. A refused request changes nothing. Display names are not unique: pages show the address beside them. Where you set no name or no avatar, profiles show those of your linked Farcaster fid when the operator configures a hub.
+         */
+        patch: operations["changeProfile"];
         trace?: never;
     };
 }
@@ -736,6 +740,8 @@ export interface components {
                 /** @description The creator share of the hook fees not collected yet (collectFees splits them), wei. */
                 uncollected_swap_fees_eth: string;
             };
+            /** @description The display name the minter set (PATCH /v1/user/profile); null: none. */
+            creator_name: string | null;
             /** @description The ETH/USD price behind every USD figure; null when no feed is configured (or it is stale). */
             eth_usd: {
                 /** @description The Chainlink ETH/USD feed read (AggregatorV3Interface). */
@@ -911,6 +917,7 @@ export interface components {
             } | null;
             /** @example /app/creator/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC */
             page_url: string;
+            profile: components["schemas"]["PublicProfile"];
             /** @description Songs the address minted or launched as creator, newest first, at most 100. */
             songs: {
                 /** @description Null until the song is launched (and its launch indexed). */
@@ -1671,11 +1678,27 @@ export interface components {
             /** @enum {string} */
             status: "failed";
         };
+        ProfileChange: {
+            /** @description Base64 data URI of a PNG, JPEG, WebP or GIF image, at most 5242880 bytes decoded, checked as covers are (its bytes must be the type it declares). Null removes it. */
+            avatar?: string | null;
+            /**
+             * @description At most 280 characters after trimming; line breaks kept (at most one empty line in a row). Null or empty clears it.
+             * @example Synthwave at night.
+             */
+            bio?: string | null;
+            /**
+             * @description 1 to 50 characters after trimming (runs of spaces become one; Unicode NFC): letters, numbers, punctuation, symbols and spaces; no control, bidi-override or invisible characters. Null or empty clears it. Not unique.
+             * @example Alice
+             */
+            display_name?: string | null;
+        };
         PublicLaunchedSong: {
             /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
             audio: string | null;
             /** @description The address that minted it (EIP-55 checksummed). */
             creator: string;
+            /** @description The display name the creator set (PATCH /v1/user/profile); null: none (show the address). Their Farcaster name, when they set none, is on GET /v1/public/creators/{address}. */
+            creator_name: string | null;
             description: string | null;
             /** @description The `genre` attribute, when the creator gave one. */
             genre: string | null;
@@ -1705,11 +1728,52 @@ export interface components {
                 trades: number;
             };
         };
+        PublicProfile: {
+            /** @description The creator's own avatar. */
+            avatar: {
+                /** @example image/png */
+                content_type: string;
+                /** @description `ipfs://<cid>` of the same bytes. */
+                ipfs: string;
+                /** @description Public URL in the object store (the `covers/` prefix). */
+                url: string;
+            } | null;
+            /** @description The picture to show: the creator's avatar, else the Farcaster picture; null: none. */
+            avatar_url: string | null;
+            /** @description The creator's own bio (at most 280 characters, line breaks kept). */
+            bio: string | null;
+            /** @description The creator's own display name (1 to 50 characters); not unique. */
+            display_name: string | null;
+            /** @description The linked fid's user data from the operator's Farcaster hub (FARCASTER_HUB_URL), read only where the creator set no name or no avatar of their own; null without a linked fid, without a hub, or when the hub did not answer in time. */
+            farcaster: {
+                /** @description USER_DATA_TYPE_DISPLAY, when our name rules take it. */
+                display_name: string | null;
+                /**
+                 * @description The linked Farcaster fid (`social_fid`).
+                 * @example 6833
+                 */
+                fid: string;
+                /** @description USER_DATA_TYPE_PFP, when it is an https URL. */
+                pfp_url: string | null;
+                /**
+                 * @description USER_DATA_TYPE_USERNAME: the fname or ENS name.
+                 * @example alice
+                 */
+                username: string | null;
+            } | null;
+            /**
+             * @description What to call the creator: `display_name`, else the Farcaster display name, else the Farcaster username; null: show the address.
+             * @example Alice
+             */
+            name: string | null;
+        };
         PublicSong: {
             /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
             audio: string | null;
             /** @description The address that minted it (EIP-55 checksummed). */
             creator: string;
+            /** @description The display name the creator set (PATCH /v1/user/profile); null: none (show the address). Their Farcaster name, when they set none, is on GET /v1/public/creators/{address}. */
+            creator_name: string | null;
             description: string | null;
             /** @description The `genre` attribute, when the creator gave one. */
             genre: string | null;
@@ -2097,6 +2161,7 @@ export interface components {
                 /** @description True only when a worker is live and every live worker's model sings the lyrics it is given (ACE-Step): a job goes to whichever worker claims it. False: songs are instrumental; lyrics (given or written) are recorded with the song and condition the music, but no voice sings them. */
                 sings: boolean;
             };
+            public_profile: components["schemas"]["PublicProfile"];
             social_fid: string | null;
             statistics: {
                 audio_seconds_generated: number;
@@ -4567,6 +4632,84 @@ export interface operations {
             };
             /** @description Hourly limit (RATE_002). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+        };
+    };
+    changeProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProfileChange"];
+            };
+        };
+        responses: {
+            /** @description Your profile as everyone reads it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProfile"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a display name or bio with control, bidi-override or invisible characters, too long, an unknown field, no field at all, or an avatar that is not a base64 data URI of a PNG, JPEG, WebP or GIF image matching its declared type. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description AUTH_ERROR: missing or invalid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description STORAGE_001: the avatar does not fit your storage quota; nothing was stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: an avatar over 5 MB decoded, or a body over 8 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description RATE_002: the hourly limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorVariantC"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: object storage or IPFS pinning failed; nothing was changed. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

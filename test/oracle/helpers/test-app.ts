@@ -13,6 +13,7 @@ import { createBoss, ensureGenerationQueue } from '../../../core/src/queue.ts';
 import { startTestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../../core/src/testing/postgres.ts';
 import type { FarcasterSignInVerifier, FidVerifier, QuickAuthVerifier } from '../../../oracle/src/domain/farcaster.ts';
+import type { FarcasterUserDataReader } from '../../../oracle/src/domain/farcaster-user-data.ts';
 import { DEFAULT_JOB_STREAM_LIMITS, createJobEventsHub } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { JobStreamLimits } from '../../../oracle/src/domain/job-events-hub.ts';
 import type { WalletSignatureVerifier } from '../../../oracle/src/chain/wallet-signature.ts';
@@ -93,6 +94,10 @@ export interface TestAppOptions {
   quickAuth?: QuickAuthVerifier;
   /** Sign-in signature checks (a chain-backed one for smart wallets); EOAs only when absent. */
   walletSignatures?: WalletSignatureVerifier;
+  /** Routers beside the API (the web app at /app, as npm start mounts it). */
+  publicRouters?: AppDeps['publicRouters'];
+  /** Linked fids' Farcaster user data (a reader over test/support/farcaster-hub.ts); absent: none. */
+  farcasterUserData?: FarcasterUserDataReader;
   /** Job event stream limits (short heartbeats and lifetimes in tests). */
   jobStreams?: Partial<JobStreamLimits>;
   /** Webhook hosts exempt from the https and public-address rules (none by default, as in production). */
@@ -124,6 +129,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.quickAuth === undefined ? {} : { quickAuth: options.quickAuth }),
     ...(options.walletSignatures === undefined ? {} : { walletSignatures: options.walletSignatures }),
     ...(options.webhookAllowList === undefined ? {} : { webhookAllowList: options.webhookAllowList }),
+    ...(options.farcasterUserData === undefined ? {} : { farcasterUserData: options.farcasterUserData }),
+    ...(options.publicRouters === undefined ? {} : { publicRouters: options.publicRouters }),
   };
   Object.assign(deps, options.services?.(deps));
   const routes = [...API_ROUTES, ...(options.extraRoutes ?? [])];

@@ -179,6 +179,8 @@ class Coin(TypedDict):
     image: str | None
     # The creator SongLaunched named (EIP-55).
     creator: str
+    # The display name the minter set (PATCH /v1/user/profile); null: none.
+    creator_name: str | None
     launched_at: str
     # Token supply in base units (18 decimals): the pool share plus the allocation, 1,000,000,000
     # tokens.
@@ -257,6 +259,49 @@ class ContentCredentialsFields(TypedDict):
 ContentCredentials: TypeAlias = 'ContentCredentialsFields | None'
 
 
+class PublicProfileAvatar(TypedDict):
+    """The creator's own avatar."""
+
+    # Public URL in the object store (the `covers/` prefix).
+    url: str
+    # `ipfs://<cid>` of the same bytes.
+    ipfs: str
+    content_type: str
+
+
+class PublicProfileFarcaster(TypedDict):
+    """The linked fid's user data from the operator's Farcaster hub (FARCASTER_HUB_URL), read only
+    where the creator set no name or no avatar of their own; null without a linked fid, without
+    a hub, or when the hub did not answer in time."""
+
+    # The linked Farcaster fid (`social_fid`).
+    fid: str
+    # USER_DATA_TYPE_USERNAME: the fname or ENS name.
+    username: str | None
+    # USER_DATA_TYPE_DISPLAY, when our name rules take it.
+    display_name: str | None
+    # USER_DATA_TYPE_PFP, when it is an https URL.
+    pfp_url: str | None
+
+
+class PublicProfile(TypedDict):
+    # What to call the creator: `display_name`, else the Farcaster display name, else the
+    # Farcaster username; null: show the address.
+    name: str | None
+    # The picture to show: the creator's avatar, else the Farcaster picture; null: none.
+    avatar_url: str | None
+    # The creator's own display name (1 to 50 characters); not unique.
+    display_name: str | None
+    # The creator's own bio (at most 280 characters, line breaks kept).
+    bio: str | None
+    # The creator's own avatar.
+    avatar: PublicProfileAvatar | None
+    # The linked fid's user data from the operator's Farcaster hub (FARCASTER_HUB_URL), read only
+    # where the creator set no name or no avatar of their own; null without a linked fid, without
+    # a hub, or when the hub did not answer in time.
+    farcaster: PublicProfileFarcaster | None
+
+
 class CreatorProfileSongsItemCoinMarketCap(TypedDict):
     # Price times supply. Wei.
     eth: str
@@ -317,6 +362,7 @@ class CreatorProfile(TypedDict):
     # EIP-55.
     address: str
     page_url: str
+    profile: PublicProfile
     # Songs the address minted or launched as creator, newest first, at most 100.
     songs: list[CreatorProfileSongsItem]
     songs_total: int
@@ -1041,6 +1087,19 @@ class PreviewStatusFailed(TypedDict):
 PreviewStatus: TypeAlias = 'PreviewStatusQueued | PreviewStatusProcessing | PreviewStatusCompleted | PreviewStatusFailed'
 
 
+class ProfileChange(TypedDict):
+    # 1 to 50 characters after trimming (runs of spaces become one; Unicode NFC): letters,
+    # numbers, punctuation, symbols and spaces; no control, bidi-override or invisible characters.
+    # Null or empty clears it. Not unique.
+    display_name: NotRequired[str | None]
+    # At most 280 characters after trimming; line breaks kept (at most one empty line in a row).
+    # Null or empty clears it.
+    bio: NotRequired[str | None]
+    # Base64 data URI of a PNG, JPEG, WebP or GIF image, at most 5242880 bytes decoded, checked as
+    # covers are (its bytes must be the type it declares). Null removes it.
+    avatar: NotRequired[str | None]
+
+
 class PublicLaunchedSongVolume24h(TypedDict):
     # Wei swapped in the last 24 hours.
     eth: str
@@ -1061,6 +1120,9 @@ class PublicLaunchedSong(TypedDict):
     audio: str | None
     # The address that minted it (EIP-55 checksummed).
     creator: str
+    # The display name the creator set (PATCH /v1/user/profile); null: none (show the address).
+    # Their Farcaster name, when they set none, is on GET /v1/public/creators/{address}.
+    creator_name: str | None
     minted_at: str | None
     # The web app's page of the song.
     page_url: str
@@ -1084,6 +1146,9 @@ class PublicSong(TypedDict):
     audio: str | None
     # The address that minted it (EIP-55 checksummed).
     creator: str
+    # The display name the creator set (PATCH /v1/user/profile); null: none (show the address).
+    # Their Farcaster name, when they set none, is on GET /v1/public/creators/{address}.
+    creator_name: str | None
     minted_at: str | None
     # The web app's page of the song.
     page_url: str
@@ -1533,6 +1598,7 @@ class UserProfile(TypedDict):
     # STORAGE_001 (409) before anything is stored or charged; retention, the trash and deleting
     # uploads give bytes back.
     storage: UserProfileStorage
+    public_profile: PublicProfile
 
 
 class WebhookPayloadDataQueued(TypedDict):
@@ -1678,6 +1744,17 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
         query_params=(),
         header_params=(),
         body_content_types=(),
+        result="json",
+    ),
+    "changeProfile": Operation(
+        operation_id="changeProfile",
+        method="PATCH",
+        path="/v1/user/profile",
+        authenticated=True,
+        path_params=(),
+        query_params=(),
+        header_params=(),
+        body_content_types=("application/json",),
         result="json",
     ),
     "createJob": Operation(
@@ -2104,11 +2181,11 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
 SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "AuthNonce": "0ae1ae3e06c69c9b",
     "AuthVerifyRequest": "419357ea0916fb95",
-    "Coin": "51b40cbf07361b0c",
+    "Coin": "eff1f6a3ce9a61c7",
     "CoinTrade": "8eeb2ab086b79fac",
     "CoinTrades": "82a7c15f38b1e9e7",
     "ContentCredentials": "c299e40be73487a5",
-    "CreatorProfile": "d06eb121e112dff7",
+    "CreatorProfile": "718acd09b19b108b",
     "DailyLimitError": "a9b018388b337038",
     "EarlierSong": "a5e4e3c6cf2b6c90",
     "EditOf": "3c940a7b00688b4f",
@@ -2145,8 +2222,10 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "PreviewAccepted": "7dd1eab49fa87911",
     "PreviewRequest": "8f2eb9a1497a54cb",
     "PreviewStatus": "7a0f5f10a6f8401b",
-    "PublicLaunchedSong": "d61155027abb3e37",
-    "PublicSong": "70b00a965073fe52",
+    "ProfileChange": "899718133776e5d5",
+    "PublicLaunchedSong": "5125147b945bb12f",
+    "PublicProfile": "3a366c639bd09bfb",
+    "PublicSong": "fafb087fe793c444",
     "PublicSongs": "89c04746c6e0c546",
     "QuickAuthSignInRequest": "28531069363140b5",
     "Readiness": "317657b58e0cbbf9",
@@ -2163,7 +2242,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "Upload": "fc8f424ee592948b",
     "UploadDeleted": "369f5bcdfa4ced27",
     "UploadList": "2ebdd962818e3aae",
-    "UserProfile": "ebda866fed43658f",
+    "UserProfile": "9bc3db18c1629987",
     "WebhookPayload": "26c23bf457e6f996",
     "WebhookSecret": "01f78ea6f748b13d",
 }
@@ -2171,6 +2250,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
 #: sha256 (16 hex digits) of each operation's canonical JSON: {"method", "path", "operation"}.
 OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "cancelJob": "d6c0e71afc408488",
+    "changeProfile": "2fdb249211bb97f8",
     "createJob": "b6c9141b70ee1b60",
     "createJobV1": "86158b07deb4bfff",
     "createPreview": "afda7f925d815b2a",
@@ -2178,7 +2258,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "deleteUpload": "a9e8c84cc6bf8478",
     "getCoin": "f027698cc85dca27",
     "getCoinTrades": "6c6d9f24d12b6159",
-    "getCreator": "baeda0550b55995f",
+    "getCreator": "134759ef8013abf0",
     "getHealth": "3d2c41a300731836",
     "getJob": "25ca4337454fffe2",
     "getLiveness": "c3d29fd244dd779e",
@@ -2237,6 +2317,10 @@ class SyncOperations:
         """POST /api/generate/{job_id}/cancel: Cancel a queued or processing job (owner only; extension of the spec)"""
         return cast("JobCancelled", self._call(OPERATIONS["cancelJob"], path={"job_id": job_id}, query={}, headers={}))
 
+    def change_profile(self, body: ProfileChange) -> PublicProfile:
+        """PATCH /v1/user/profile: Extension: set your display name, bio and avatar"""
+        return cast("PublicProfile", self._call(OPERATIONS["changeProfile"], path={}, query={}, headers={}, json=body))
+
     def create_job(self, body: GenerateRequest | GenerateRequestVariantB, *, prefer: str | None = None, idempotency_key: str | None = None) -> GenerateResultVariantB | GenerateAccepted | CreateJobResponse202Queued | CreateJobResponse202Processing | CreateJobResponse202Completed | CreateJobResponse202Failed | CreateJobResponse202Cancelled:
         """POST /api/generate: Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B)"""
         return cast("GenerateResultVariantB | GenerateAccepted | CreateJobResponse202Queued | CreateJobResponse202Processing | CreateJobResponse202Completed | CreateJobResponse202Failed | CreateJobResponse202Cancelled", self._call(OPERATIONS["createJob"], path={}, query={}, headers={"Prefer": prefer, "Idempotency-Key": idempotency_key}, json=body))
@@ -2266,7 +2350,7 @@ class SyncOperations:
         return cast("CoinTrades", self._call(OPERATIONS["getCoinTrades"], path={"songId": song_id}, query={"cursor": cursor, "limit": limit}, headers={}))
 
     def get_creator(self, address: str) -> CreatorProfile:
-        """GET /v1/public/creators/{address}: Extension: a creator's profile (minted songs, launched coins with market caps, total earnings)"""
+        """GET /v1/public/creators/{address}: Extension: a creator's profile (name, bio, avatar; minted songs, launched coins with market caps, total earnings)"""
         return cast("CreatorProfile", self._call(OPERATIONS["getCreator"], path={"address": address}, query={}, headers={}))
 
     def get_health(self) -> Health:
@@ -2419,6 +2503,10 @@ class AsyncOperations:
         """POST /api/generate/{job_id}/cancel: Cancel a queued or processing job (owner only; extension of the spec)"""
         return cast("JobCancelled", await self._call(OPERATIONS["cancelJob"], path={"job_id": job_id}, query={}, headers={}))
 
+    async def change_profile(self, body: ProfileChange) -> PublicProfile:
+        """PATCH /v1/user/profile: Extension: set your display name, bio and avatar"""
+        return cast("PublicProfile", await self._call(OPERATIONS["changeProfile"], path={}, query={}, headers={}, json=body))
+
     async def create_job(self, body: GenerateRequest | GenerateRequestVariantB, *, prefer: str | None = None, idempotency_key: str | None = None) -> GenerateResultVariantB | GenerateAccepted | CreateJobResponse202Queued | CreateJobResponse202Processing | CreateJobResponse202Completed | CreateJobResponse202Failed | CreateJobResponse202Cancelled:
         """POST /api/generate: Start a generation job (Variant A), or generate synchronously with `Prefer: wait` (Variant B)"""
         return cast("GenerateResultVariantB | GenerateAccepted | CreateJobResponse202Queued | CreateJobResponse202Processing | CreateJobResponse202Completed | CreateJobResponse202Failed | CreateJobResponse202Cancelled", await self._call(OPERATIONS["createJob"], path={}, query={}, headers={"Prefer": prefer, "Idempotency-Key": idempotency_key}, json=body))
@@ -2448,7 +2536,7 @@ class AsyncOperations:
         return cast("CoinTrades", await self._call(OPERATIONS["getCoinTrades"], path={"songId": song_id}, query={"cursor": cursor, "limit": limit}, headers={}))
 
     async def get_creator(self, address: str) -> CreatorProfile:
-        """GET /v1/public/creators/{address}: Extension: a creator's profile (minted songs, launched coins with market caps, total earnings)"""
+        """GET /v1/public/creators/{address}: Extension: a creator's profile (name, bio, avatar; minted songs, launched coins with market caps, total earnings)"""
         return cast("CreatorProfile", await self._call(OPERATIONS["getCreator"], path={"address": address}, query={}, headers={}))
 
     async def get_health(self) -> Health:

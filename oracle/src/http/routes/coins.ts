@@ -32,17 +32,20 @@ import {
 import type { CoinRow, SwapPosition } from '../../domain/coins.ts';
 import { decodeSwapCursor, encodeSwapCursor } from '../../domain/pool-history.ts';
 import { indexedThrough } from '../../domain/pools.ts';
+import { profileOfAddress } from '../../domain/creator-profile.ts';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import type { AppDeps, CoinServices, TradingServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import type { PublicCall, RouteDocs } from '../route.ts';
+import { publicProfileSchema } from '../profile-schemas.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
 import { fieldsOf, songRows } from './public-songs.ts';
 import type { SongRow } from './public-songs.ts';
 import { pageQuerySchema, poolNotFound, songIdInput } from './trading.ts';
 
-export type CoinDeps = Pick<AppDeps, 'db' | 'now' | 'logger'> & TradingServices & { coins: CoinServices };
+export type CoinDeps = Pick<AppDeps, 'db' | 'now' | 'logger' | 'metadata' | 'farcasterUserData'> &
+  TradingServices & { coins: CoinServices };
 
 export const TRADES_DEFAULT_LIMIT = 50;
 export const TRADES_MAX_LIMIT = 200;
@@ -94,6 +97,7 @@ export const coinSchema = z
     title: z.string().nullable().meta({ description: "The song's title from the metadata this oracle published." }),
     image: z.string().nullable(),
     creator: z.string().meta({ description: 'The creator SongLaunched named (EIP-55).' }),
+    creator_name: z.string().nullable().meta({ description: 'The display name the minter set (PATCH /v1/user/profile); null: none.' }),
     launched_at: z.iso.datetime(),
     supply: uint('Token supply in base units (18 decimals): the pool share plus the allocation, 1,000,000,000 tokens.'),
     price: priceSchema.nullable().meta({ description: "Null only in the instant before the launch's Initialize is indexed." }),
@@ -183,6 +187,7 @@ export const creatorProfileSchema = z
   .strictObject({
     address: z.string().meta({ description: 'EIP-55.' }),
     page_url: z.string().meta({ example: '/app/creator/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }),
+    profile: publicProfileSchema,
     songs: z
       .array(
         z.strictObject({
@@ -329,6 +334,7 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       title: fields.title,
       image: fields.image,
       creator: getAddress(row.creator),
+      creator_name: fields.creator_name,
       launched_at: row.launched_at.toISOString(),
       supply: row.supply,
       price:
@@ -461,11 +467,12 @@ const songLinkOf = (songId: string, row: SongRow | undefined, creator: string) =
 export function creatorHandler(deps: CoinDeps): (call: PublicCall<string>) => Promise<void> {
   return async ({ res, input: address }) => {
     const { songIds, total } = await songsOfCreator(deps.db, { creator: address, limit: PROFILE_SONGS_LIMIT });
-    const [rows, coins, price, shareBps] = await Promise.all([
+    const [rows, coins, price, shareBps, profile] = await Promise.all([
       songRows(deps.db, songIds),
       findCoins(deps.db, { songIds, now: deps.now() }),
       ethUsdPrice(deps),
       platformShareBps(deps),
+      profileOfAddress(deps.db, address, { objectStore: deps.metadata?.objectStore, farcaster: deps.farcasterUserData }),
     ]);
     let earnedEth = 0n;
     let earnedToken = 0n;
@@ -502,6 +509,7 @@ export function creatorHandler(deps: CoinDeps): (call: PublicCall<string>) => Pr
     res.json({
       address: checksummed,
       page_url: `/app/creator/${checksummed}`,
+      profile,
       songs,
       songs_total: total,
       coins: songs.filter((song) => song.coin !== null).length,
@@ -629,8 +637,8 @@ export const coinTradesDocs: RouteDocs = {
 
 export const creatorDocs: RouteDocs = {
   tags: ['v1'],
-  summary: "Extension: a creator's profile (minted songs, launched coins with market caps, total earnings)",
-  description: `${charged} An address with nothing minted answers an empty profile.`,
+  summary: "Extension: a creator's profile (name, bio, avatar; minted songs, launched coins with market caps, total earnings)",
+  description: `${charged} An address with nothing minted answers an empty profile. \`profile\` is what the account signed in with this address set (PATCH /v1/user/profile), with its linked Farcaster fid's name and picture where it set none and the operator configures a hub.`,
   request: { params: addressParams },
   responses: {
     200: { description: 'The profile.', content: { 'application/json': { schema: creatorProfileSchema } } },

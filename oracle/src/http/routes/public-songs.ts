@@ -29,6 +29,10 @@ const songFields = {
   image: uriField('The cover (`image`, usually `ipfs://…`: fetch through this API at `/ipfs/<cid>`).'),
   audio: uriField('The song (`animation_url`, usually `ipfs://…`), else the generated audio URL.'),
   creator: z.string().meta({ description: 'The address that minted it (EIP-55 checksummed).' }),
+  creator_name: z.string().nullable().meta({
+    description:
+      'The display name the creator set (PATCH /v1/user/profile); null: none (show the address). Their Farcaster name, when they set none, is on GET /v1/public/creators/{address}.',
+  }),
   minted_at: z.iso.datetime().nullable(),
   page_url: z.string().meta({ description: "The web app's page of the song.", example: '/app/song/1' }),
 };
@@ -72,12 +76,14 @@ export interface SongRow {
   audio_url: string | null;
   document: Record<string, unknown> | null;
   launched_at: Date | null;
+  creator_name: string | null;
 }
 
 const SONG_ROWS = `
 SELECT s.token_id::text AS token_id, s.minter, s.used_at, j.audio_url,
        (SELECT m.document FROM song_metadata m WHERE m.metadata_uri = s.metadata_uri ORDER BY m.created_at LIMIT 1) AS document,
-       (SELECT p.launched_at FROM song_pools p WHERE p.song_id = s.token_id) AS launched_at
+       (SELECT p.launched_at FROM song_pools p WHERE p.song_id = s.token_id) AS launched_at,
+       (SELECT u.display_name FROM users u WHERE u.wallet_address = s.minter) AS creator_name
   FROM mint_signatures s JOIN generation_jobs j ON j.id = s.job_id
  WHERE s.token_id = ANY($1::bigint[])`;
 
@@ -100,6 +106,7 @@ export function fieldsOf(songId: string, row: SongRow | undefined, creator: stri
     image: text(document.image),
     audio: text(document.animation_url) ?? row?.audio_url ?? null,
     creator: getAddress(row?.minter ?? creator),
+    creator_name: row?.creator_name ?? null,
     minted_at: row?.used_at?.toISOString() ?? null,
     page_url: `/app/song/${songId}`,
   };
