@@ -256,6 +256,14 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       ],
     );
     assert.ok(verified.ok, formatVerification(verified));
+    // `npm run verify:base -- --local` reports this comparison as what it is: two local builds.
+    const localReport = formatVerification(verified, 'local').split('\n');
+    assert.match(localReport[0]!, /^LOCAL ONLY: .*not Base\.$/);
+    assert.equal(
+      localReport.at(-1),
+      'every address matches the local chain: two local builds compared, Base NOT checked (set BASE_RPC_URL for that)',
+    );
+    assert.equal(formatVerification(verified).split('\n').at(-1), 'every address matches Base');
     const router = verified.checks[1]!;
     const routerCode = expected.get(router.address)!;
     const immutable = baseContracts()[1]!.immutables[0]!;

@@ -44,6 +44,7 @@ import {
   mintSong,
   poolManagerAbi,
   readAllocation,
+  readLaunchTerms,
   readPool,
   sell,
   setPayoutRecipient,
@@ -239,8 +240,12 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const volume = swapVolume(swapReceipts);
     assert.deepEqual(afterSell.volume_24h, { eth: volume.eth.toString(), token: volume.token.toString(), trades: 2 });
     // The SDK and the indexer both read the fees from the PoolManager's mint logs; the vault counts them on chain.
+    // Inside the launch window the part above the steady 1% is burnt: the song's fees are the rest.
     assert.ok(bought.hookFee > 0n && sold.hookFee > 0n);
-    assert.equal(afterSell.fees.swap_fees_eth, (bought.hookFee + sold.hookFee).toString());
+    assert.ok(bought.launchFeeBurnt > 0n && sold.launchFeeBurnt > 0n, 'traded inside the launch window');
+    assert.ok(bought.hookFee - bought.launchFeeBurnt <= parseEther('0.1') / 100n + 1n, 'the song keeps 1% of the ETH paid');
+    const songsPart = bought.hookFee - bought.launchFeeBurnt + sold.hookFee - sold.launchFeeBurnt;
+    assert.equal(afterSell.fees.swap_fees_eth, songsPart.toString());
     assert.equal(afterSell.fees.swap_fees_eth, onChain.totalSwapFees.toString());
     assert.equal(afterSell.fees.uncollected_swap_fees_eth, onChain.uncollectedSwapFees.toString());
     assert.deepEqual(
@@ -528,34 +533,52 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     );
   });
 
-  it('holds the launch allocation until the launch fee is at its floor, then claimAllocation (SDK) mints it to its recipient once', async () => {
+  it('vests the launch allocation: nothing before the cliff, then claimAllocation (SDK) mints what has vested, all of it at the end', async () => {
     const launcher = developmentAccount().address;
     const token = (await readPool(sdk, { songId: 1n })).token;
     const balance = () => sdk.publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [launcher] });
+    const { launchedAt } = await readPool(sdk, { songId: 1n });
+    const terms = await readLaunchTerms(sdk);
     const held = await readAllocation(sdk, { songId: 1n });
     assert.equal(held.recipient, launcher);
-    assert.ok(held.amount >= (10n ** 27n * 5n) / 100n, '5% of the supply');
-    const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
-    if (timestamp < held.claimableAt) {
-      assert.equal(held.claimable, false);
-      await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
-      await rpc('evm_increaseTime', [Number(held.claimableAt - timestamp)]);
+    assert.ok(held.total >= (10n ** 27n * 5n) / 100n, '5% of the supply');
+    assert.deepEqual(
+      [held.claimed, held.vested, held.unvested, held.claimableAmount, held.amount, held.claimable],
+      [0n, 0n, held.total, 0n, held.total, false],
+    );
+    assert.equal(held.cliffEnd, launchedAt + terms.allocationCliffSeconds);
+    assert.equal(held.vestingEnd, held.cliffEnd + terms.allocationVestingSeconds);
+    assert.equal(held.claimableAt, held.cliffEnd + 1n);
+    // Before the cliff: refused in simulation, nothing sent.
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
+    // The local chain's clock moves forward (evm_increaseTime, then a block at the new time).
+    const moveTo = async (at: bigint) => {
+      const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
+      if (timestamp < at) await rpc('evm_increaseTime', [Number(at - timestamp)]);
       await rpc('evm_mine');
-    }
-    assert.equal((await readAllocation(sdk, { songId: 1n })).claimable, true);
+    };
+    // Half-way through the vesting: about half has vested; a claim pays what has vested by its block.
+    await moveTo(held.cliffEnd + terms.allocationVestingSeconds / 2n);
+    const half = await readAllocation(sdk, { songId: 1n });
+    assert.equal(half.claimable, true);
+    assert.ok(half.vested >= held.total / 2n && half.vested < (held.total * 51n) / 100n, `${half.vested} of ${held.total}`);
     const before = await balance();
-    const claimed = await claimAllocation(sdk, { songId: 1n });
-    assert.equal(claimed.recipient, launcher);
-    assert.equal(claimed.amount, held.amount);
-    assert.equal((await balance()) - before, held.amount);
-    assert.deepEqual(await readAllocation(sdk, { songId: 1n }), {
-      songId: 1n,
-      recipient: null,
-      amount: 0n,
-      claimableAt: held.claimableAt,
-      claimable: false,
-    });
-    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NoAllocation/);
+    const first = await claimAllocation(sdk, { songId: 1n });
+    assert.equal(first.recipient, launcher);
+    assert.ok(first.amount >= half.vested && first.amount < (held.total * 51n) / 100n);
+    assert.equal(first.remaining, held.total - first.amount);
+    assert.equal((await balance()) - before, first.amount);
+    // At the end: the rest; then nothing is left to claim.
+    await moveTo(held.vestingEnd);
+    const last = await claimAllocation(sdk, { songId: 1n });
+    assert.deepEqual([last.amount, last.remaining], [held.total - first.amount, 0n]);
+    assert.equal((await balance()) - before, held.total);
+    const done = await readAllocation(sdk, { songId: 1n });
+    assert.deepEqual(
+      [done.recipient, done.total, done.claimed, done.vested, done.unvested, done.claimableAmount, done.amount, done.claimable],
+      [launcher, held.total, held.total, held.total, 0n, 0n, 0n, false],
+    );
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NothingVested/);
   });
 
   // Coin pages, creator profiles and portfolios (issue 45): public, read from the same indexer.
@@ -730,7 +753,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
   });
 
   it("a creator's profile lists the songs minted or launched with their coins' market caps and earnings; a portfolio the tokens held, fees and allocations", async () => {
-    // Song 3: launched with a 3% allocation, held by the vault through the launch window.
+    // Song 3: launched with a 3% allocation, vesting after its cliff.
     const signer = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
     const account = developmentAccount();
     const metadataUri = 'ipfs://bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku';
@@ -794,7 +817,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       paid.fees.map((fee) => [fee.song_id, fee.claimable]),
       [['1', { eth: owed.fees.creator.eth.toString(), token: owed.fees.creator.token.toString() }]],
     );
-    // The launcher: song 3's allocation, still held by the vault.
+    // The launcher: song 3's allocation, not vested yet (and song 2's, part vested, none claimed).
     const mine = await publicGet(`/v1/public/portfolios/${account.address}`, portfolioSchema);
     // (Song 2 took no allocation: what the vault holds for it is the position's rounding dust.)
     const allocations = await Promise.all([minted.tokenId, 2n].map((songId) => readAllocation(sdk, { songId })));
