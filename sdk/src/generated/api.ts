@@ -712,18 +712,13 @@ export interface components {
                 updated_at: string;
             } | null;
             holders: {
-                /** @description Addresses holding any of the token, the pool included. */
+                /** @description Addresses holding any of the token, leaving out Uniswap's PoolManager (the pool's own tokens) and SongVault (collected LP fees not yet claimed). */
                 count: number;
-                /** @description The 20 largest balances, from the token's Transfer logs. */
+                /** @description The 20 largest balances, from the token's Transfer logs (the PoolManager and the vault left out). */
                 top: {
                     address: string;
                     /** @description Token base units. */
                     balance: string;
-                    /**
-                     * @description `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).
-                     * @enum {string}
-                     */
-                    kind: "wallet" | "pool" | "vault";
                     /**
                      * @description Of the supply, percent with four places.
                      * @example 5.0000
@@ -745,6 +740,7 @@ export interface components {
             name: string;
             /** @example /app/song/1 */
             page_url: string;
+            pool: components["schemas"]["CoinPool"];
             /** @description Null only in the instant before the launch's Initialize is indexed. */
             price: {
                 /** @description Block of the swap (or launch) that set the price. */
@@ -784,6 +780,15 @@ export interface components {
                 /** @description US dollars. Null unless an ETH/USD feed is configured. */
                 usd: string | null;
             };
+        };
+        /** @description The pool as a seller meets it now, read from the chain at answer time. */
+        CoinPool: {
+            /** @description Block of the chain read; null (with `eth`) when the chain could not be read. */
+            block_number: string | null;
+            /** @description Wei the pool's locked position holds now: all the ETH every holder together can take out by selling, before fees (a song pool starts with tokens only and pays out only what buyers paid in). */
+            eth: string | null;
+            /** @description US dollars of `eth`. Null unless an ETH/USD feed is configured. */
+            usd: string | null;
         };
         CoinTrade: {
             block_number: string;
@@ -1476,22 +1481,34 @@ export interface components {
                 balance: string;
                 image: string | null;
                 page_url: string;
+                /** @description Wei the coin's pool holds now: the most every holder together can sell for, before fees. */
+                pool_eth: string | null;
                 price_eth_per_million_tokens: string | null;
+                sale: components["schemas"]["SaleQuote"];
                 share_percent: string;
                 song_id: string;
                 symbol: string;
                 title: string | null;
                 token: string;
                 value: {
-                    /** @description At the pool price now (a sale of it all fetches less: price impact and fees). Wei. */
+                    /** @description At the pool price now (spot: a sale of it all fetches less, see `sale`). Wei. */
                     eth: string;
                     /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
                     usd: string | null;
                 };
             }[];
             indexed_through_block: string | null;
+            /** @description What the holdings can really be sold for now. */
+            total_sale: {
+                /** @description False when some holding’s pool cannot buy all of it back (it is left out of `eth`). */
+                complete: boolean;
+                /** @description Wei selling every holding now pays, each against its pool, fees included: the sum of the `sale` quotes that fill. */
+                eth: string;
+                /** @description US dollars. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
             total_value: {
-                /** @description All holdings at their pool prices. Wei. */
+                /** @description All holdings at their pool prices (spot). Wei. */
                 eth: string;
                 /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
                 usd: string | null;
@@ -1723,6 +1740,14 @@ export interface components {
              * @example Night drive
              */
             title: string;
+        };
+        SaleQuote: {
+            /** @description Wei selling all of it pays now, the LP fee and the launch fee included (Uniswap’s V4Quoter on the pool, in `block_number`). */
+            eth: string | null;
+            /** @description False: the pool cannot buy all of it back now (it pays out only the ETH buyers paid in); `eth` is then null. Also false when the chain could not be read. */
+            fills: boolean;
+            /** @description US dollars of `eth`. Null unless an ETH/USD feed is configured. */
+            usd: string | null;
         };
         SessionToken: {
             /** Format: date-time */
