@@ -159,7 +159,7 @@ export async function runDemo({
     `token ${launched.token} (predicted ${predictedToken}: ${predictedToken === launched.token ? 'match' : 'MISMATCH'})`,
     `pool  ${launched.poolId}`,
     `${tokens(launched.poolSupply)} in the pool, liquidity ${launched.liquidity}`,
-    `${tokens(launched.allocation)} held by the vault for the creator until ${new Date(Number(launched.allocationClaimableAt) * 1000).toISOString()} (the launch fee window)`,
+    `${tokens(launched.allocation)} vesting for the creator: none until ${new Date(Number(launched.allocationCliffEnd) * 1000).toISOString()} (the cliff), all by ${new Date(Number(launched.allocationVestingEnd) * 1000).toISOString()}`,
   );
   if (predictedToken !== launched.token) throw new Error(`predicted token ${predictedToken}, launched ${launched.token}`);
 

@@ -1,7 +1,7 @@
 /**
  * What the coin pages and portfolios read from the chain at answer time rather than index: the
- * platform's share of every fee (immutable, read once), the allocations the vault holds
- * (`allocationOf`), the ETH the pool's locked position holds now, and what selling an amount of a
+ * platform's share of every fee (immutable, read once), the launch allocations with their vesting
+ * (`allocationOf`: total, claimed, vested now, cliff and vesting end), the ETH the pool's locked position holds now, and what selling an amount of a
  * song's token would pay now (Uniswap's V4Quoter on the real pool: the LP fee and the hook's
  * launch fee included). All reads of one answer are pinned to one block.
  */
@@ -13,7 +13,7 @@ const SONG_VAULT_COIN_ABI = parseAbi([
   'function platformShareBps() view returns (uint16)',
   'function tickUpper() view returns (int24)',
   'function poolKeyOf(uint256 songId) view returns (PoolKey)',
-  'function allocationOf(uint256 songId) view returns ((address recipient, uint96 amount) allocation, uint256 claimableAt)',
+  'function allocationOf(uint256 songId) view returns (address recipient, uint256 total, uint256 claimed, uint256 vested, uint64 cliffEnd, uint64 vestingEnd)',
 ]);
 const POOL_MANAGER_ABI = parseAbi(['function extsload(bytes32 slot) view returns (bytes32)']);
 const V4_QUOTER_ABI = parseAbi([
@@ -28,13 +28,24 @@ const LIQUIDITY_OFFSET = 3n;
 const Q96 = 2n ** 96n;
 const MAX_UINT128 = 2n ** 128n;
 
+/** A launch allocation at one block; amounts in token base units, all zero when the song took none. */
 export interface HeldAllocation {
   songId: bigint;
-  /** Null once claimed. */
+  /** Null when the song took no allocation. */
   recipient: Address | null;
-  /** Tokens the vault still holds for the recipient; 0 once claimed. */
+  /** Tokens the recipient gets in all. */
+  total: bigint;
+  /** Tokens minted to it so far. */
+  claimed: bigint;
+  /** Tokens vested at the block, the claimed ones included. */
+  vested: bigint;
+  /** Tokens the vault has not released yet (vested or not): `total - claimed`; 0 once all is claimed. */
   amount: bigint;
-  /** Unix seconds from which `claimAllocation` mints it. */
+  /** Unix seconds until which nothing vests. */
+  cliffEnd: bigint;
+  /** Unix seconds from which everything has vested. */
+  vestingEnd: bigint;
+  /** Unix seconds from which `claimAllocation` can pay anything: the second after `cliffEnd`. */
   claimableAt: bigint;
 }
 
@@ -159,14 +170,24 @@ export function createCoinChainReads(
       const blockNumber = await client.getBlockNumber();
       const allocations = await Promise.all(
         songIds.map(async (songId) => {
-          const [held, claimableAt] = await client.readContract({
+          const [recipient, total, claimed, vested, cliffEnd, vestingEnd] = await client.readContract({
             address: vault,
             abi: SONG_VAULT_COIN_ABI,
             functionName: 'allocationOf',
             args: [songId],
             blockNumber,
           });
-          return { songId, recipient: held.recipient === zeroAddress ? null : held.recipient, amount: held.amount, claimableAt };
+          return {
+            songId,
+            recipient: recipient === zeroAddress ? null : recipient,
+            total,
+            claimed,
+            vested,
+            amount: total - claimed,
+            cliffEnd,
+            vestingEnd,
+            claimableAt: recipient === zeroAddress ? 0n : cliffEnd + 1n,
+          };
         }),
       );
       return { blockNumber, allocations };

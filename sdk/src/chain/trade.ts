@@ -43,7 +43,7 @@ export interface SwapResult {
   limit: bigint;
   /** The unix time after which the router would have refused the swap. */
   deadline: bigint;
-  /** The hook's swap fee, in wei. */
+  /** The hook's swap fee, in wei: inside the launch fee window the part above the steady 1% is burnt, the rest goes to the song. */
   hookFee: bigint;
   /** The hook's fee rate the swap paid, in pips: the hook's `swapFeePips` in the block it was mined in (0 when it charged none). */
   hookFeePips: bigint;
@@ -210,22 +210,24 @@ const ETH_CLAIM_ID = 0n;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /**
- * The hook's fee of the swap in `receipt`: the PoolManager's ERC-6909 Transfer of the ETH claims
- * the hook (`caller`) minted (`from` 0, `id` 0) to the pool's song token; 0 when the fee rounded to
- * nothing and nothing was minted.
+ * The hook's fee of the swap in `receipt`: the PoolManager's ERC-6909 Transfers of the ETH claims
+ * the hook (`caller`) minted (`from` 0, `id` 0) to the pool's song token (the song's part) and,
+ * inside the launch fee window, to the hook itself (the part above the steady rate, burnt); 0 when
+ * the fee rounded to nothing and nothing was minted.
  */
 function hookFeeOf(
   receipt: TransactionReceipt,
   { token, hookAddress, poolManager }: { token: Address; hookAddress: Address; poolManager: Address },
 ): bigint {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
-    (log) =>
-      same(log.address, poolManager) &&
-      same(log.args.caller, hookAddress) &&
-      same(log.args.from, ZERO_ADDRESS) &&
-      same(log.args.to, token) &&
-      log.args.id === ETH_CLAIM_ID,
-  );
-  return minted?.args.amount ?? 0n;
+  return parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs })
+    .filter(
+      (log) =>
+        same(log.address, poolManager) &&
+        same(log.args.caller, hookAddress) &&
+        same(log.args.from, ZERO_ADDRESS) &&
+        (same(log.args.to, token) || same(log.args.to, hookAddress)) &&
+        log.args.id === ETH_CLAIM_ID,
+    )
+    .reduce((sum, log) => sum + log.args.amount, 0n);
 }
