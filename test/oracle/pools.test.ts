@@ -532,34 +532,43 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     );
   });
 
-  it('holds the launch allocation until the launch fee is at its floor, then claimAllocation (SDK) mints it to its recipient once', async () => {
+  it('vests the launch allocation: nothing before its cliff (the coin says so), all of it claimable by its end, minted to its recipient', async () => {
     const launcher = developmentAccount().address;
     const token = (await readPool(sdk, { songId: 1n })).token;
     const balance = () => sdk.publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [launcher] });
     const held = await readAllocation(sdk, { songId: 1n });
     assert.equal(held.recipient, launcher);
-    assert.ok(held.amount >= (10n ** 27n * 5n) / 100n, '5% of the supply');
+    assert.ok(held.total >= (10n ** 27n * 5n) / 100n, '5% of the supply');
     const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
-    if (timestamp < held.claimableAt) {
-      assert.equal(held.claimable, false);
-      await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
-      await rpc('evm_increaseTime', [Number(held.claimableAt - timestamp)]);
-      await rpc('evm_mine');
-    }
-    assert.equal((await readAllocation(sdk, { songId: 1n })).claimable, true);
+    assert.ok(timestamp < held.cliffEnd, 'before the cliff');
+    assert.equal(held.claimable, false);
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
+    // The coin tells a buyer what the creator holds and when it can sell it (issue 51).
+    const coinBefore = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.deepEqual(coinBefore.allocation, {
+      recipient: launcher,
+      total: held.total.toString(),
+      vested: '0',
+      unvested: held.total.toString(),
+      claimed: '0',
+      claimable: '0',
+      cliff_end: new Date(Number(held.cliffEnd) * 1000).toISOString(),
+      vesting_end: new Date(Number(held.vestingEnd) * 1000).toISOString(),
+      block_number: coinBefore.allocation?.block_number,
+    });
+    // Past the end of the vesting (cliff plus period): all of it vested.
+    await rpc('evm_increaseTime', [Number(held.vestingEnd - timestamp)]);
+    await rpc('evm_mine');
+    const vested = await readAllocation(sdk, { songId: 1n });
+    assert.deepEqual([vested.vested, vested.claimableAmount, vested.claimable], [held.total, held.total, true]);
     const before = await balance();
     const claimed = await claimAllocation(sdk, { songId: 1n });
     assert.equal(claimed.recipient, launcher);
-    assert.equal(claimed.amount, held.amount);
-    assert.equal((await balance()) - before, held.amount);
-    assert.deepEqual(await readAllocation(sdk, { songId: 1n }), {
-      songId: 1n,
-      recipient: null,
-      amount: 0n,
-      claimableAt: held.claimableAt,
-      claimable: false,
-    });
-    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NoAllocation/);
+    assert.equal(claimed.amount, held.total);
+    assert.equal((await balance()) - before, held.total);
+    const after = await readAllocation(sdk, { songId: 1n });
+    assert.deepEqual([after.claimed, after.amount, after.claimable], [held.total, 0n, false]);
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NothingVested|NoAllocation/);
   });
 
   // Coin pages, creator profiles and portfolios (issue 45): public, read from the same indexer.
@@ -807,24 +816,28 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       paid.fees.map((fee) => [fee.song_id, fee.claimable]),
       [['1', { eth: owed.fees.creator.eth.toString(), token: owed.fees.creator.token.toString() }]],
     );
-    // The launcher: song 3's allocation, still held by the vault.
+    // The launcher: song 3's allocation, before its cliff: nothing vested (song 2 took none; song 1's is all claimed).
     const mine = await publicGet(`/v1/public/portfolios/${account.address}`, portfolioSchema);
-    // (Song 2 took no allocation: what the vault holds for it is the position's rounding dust.)
-    const allocations = await Promise.all([minted.tokenId, 2n].map((songId) => readAllocation(sdk, { songId })));
-    const [allocation] = allocations;
-    assert.deepEqual(
-      mine.allocations,
-      allocations.map((held) => ({
-        song_id: held.songId.toString(),
+    const allocation = await readAllocation(sdk, { songId: minted.tokenId });
+    const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+    assert.deepEqual(mine.allocations, [
+      {
+        song_id: minted.tokenId.toString(),
         title: null,
         image: null,
-        page_url: `/app/song/${held.songId}`,
-        amount: held.amount.toString(),
-        claimable_at: new Date(Number(held.claimableAt) * 1000).toISOString(),
-      })),
-    );
-    assert.ok(allocation !== undefined && allocations[1] !== undefined && allocations[1].amount < 10n ** 4n);
-    assert.equal(allocation.amount, launched.allocation);
+        page_url: `/app/song/${minted.tokenId}`,
+        amount: allocation.total.toString(),
+        claimable_at: iso(allocation.claimableAt),
+        total: allocation.total.toString(),
+        vested: '0',
+        unvested: allocation.total.toString(),
+        claimed: '0',
+        claimable: '0',
+        cliff_end: iso(allocation.cliffEnd),
+        vesting_end: iso(allocation.vestingEnd),
+      },
+    ]);
+    assert.equal(allocation.total, launched.allocation);
     // Song 1's claimed allocation is more than the buyers' ETH in its pool can buy back: no sale figure, said so.
     const creatorsSong1 = mine.holdings.find((holding) => holding.song_id === '1');
     const sellable = await quoteSellMax(sdk, { songId: 1n });

@@ -676,6 +676,7 @@ export interface components {
             social_fid?: number | string;
         };
         Coin: {
+            allocation: components["schemas"]["CoinAllocation"];
             chain_id: number;
             /** @description The creator SongLaunched named (EIP-55). */
             creator: string;
@@ -781,6 +782,33 @@ export interface components {
                 usd: string | null;
             };
         };
+        /** @description The creator's launch allocation, read from the vault now: what a buyer must know, since claimed tokens can be sold into the pool. Null when the launch took none, or the chain could not be read. */
+        CoinAllocation: {
+            /** @description Block of the vault read. */
+            block_number: string;
+            /** @description What `claimAllocation` pays now: `vested - claimed`. */
+            claimable: string;
+            /** @description Tokens already minted to the recipient (and free to sell). */
+            claimed: string;
+            /**
+             * Format: date-time
+             * @description Until then nothing vests: the creator cannot sell any of it into the pool.
+             */
+            cliff_end: string;
+            /** @description Who the allocation goes to (EIP-55): the launcher named it. */
+            recipient: string;
+            /** @description Tokens the allocation gives its recipient in all. */
+            total: string;
+            /** @description Tokens not vested yet: `total - vested`. */
+            unvested: string;
+            /** @description Tokens vested now, the claimed ones included (nothing before the cliff, then linearly). */
+            vested: string;
+            /**
+             * Format: date-time
+             * @description From then everything has vested.
+             */
+            vesting_end: string;
+        } | null;
         /** @description The pool as a seller meets it now, read from the chain at answer time. */
         CoinPool: {
             /** @description Block of the chain read; null (with `eth`) when the chain could not be read. */
@@ -1432,16 +1460,39 @@ export interface components {
         };
         Portfolio: {
             address: string;
-            /** @description Launch allocations named for this address and not claimed yet (read from the vault). */
+            /** @description Launch allocations named for this address and not all claimed yet, with their vesting (read from the vault). */
             allocations: {
-                /** @description Tokens the vault still holds for this address; 0 once claimed. */
+                /** @description Tokens the vault has not released to this address yet (vested or not): `total - claimed`. */
                 amount: string;
-                /** Format: date-time */
+                /** @description What `claimAllocation` pays now: `vested - claimed`. */
+                claimable: string;
+                /**
+                 * Format: date-time
+                 * @description The first second a claim can pay anything: right after the cliff.
+                 */
                 claimable_at: string;
+                /** @description Tokens already minted to the recipient (and free to sell). */
+                claimed: string;
+                /**
+                 * Format: date-time
+                 * @description Until then nothing vests: the creator cannot sell any of it into the pool.
+                 */
+                cliff_end: string;
                 image: string | null;
                 page_url: string;
                 song_id: string;
                 title: string | null;
+                /** @description Tokens the allocation gives its recipient in all. */
+                total: string;
+                /** @description Tokens not vested yet: `total - vested`. */
+                unvested: string;
+                /** @description Tokens vested now, the claimed ones included (nothing before the cliff, then linearly). */
+                vested: string;
+                /**
+                 * Format: date-time
+                 * @description From then everything has vested.
+                 */
+                vesting_end: string;
             }[];
             /** @description Block of the vault reads; null when the chain could not be read (fees and allocations are then empty). */
             block_number: string | null;

@@ -9,6 +9,7 @@
 import type { Request } from 'express';
 import { formatEther, getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import type { HeldAllocation } from '../../chain/coin-reads.ts';
 import type { EthUsdPrice } from '../../chain/eth-usd-feed.ts';
 import { usdOf } from '../../chain/eth-usd-feed.ts';
 import {
@@ -111,6 +112,30 @@ const saleSchema = z
   })
   .meta({ id: 'SaleQuote' });
 
+/** A launch allocation's vesting, as SongVault.allocationOf answers it (token base units). */
+const vestingFields = {
+  total: uint('Tokens the allocation gives its recipient in all.'),
+  vested: uint('Tokens vested now, the claimed ones included (nothing before the cliff, then linearly).'),
+  unvested: uint('Tokens not vested yet: `total - vested`.'),
+  claimed: uint('Tokens already minted to the recipient (and free to sell).'),
+  claimable: uint('What `claimAllocation` pays now: `vested - claimed`.'),
+  cliff_end: z.iso.datetime().meta({ description: 'Until then nothing vests: the creator cannot sell any of it into the pool.' }),
+  vesting_end: z.iso.datetime().meta({ description: 'From then everything has vested.' }),
+};
+
+const coinAllocationSchema = z
+  .strictObject({
+    recipient: z.string().meta({ description: 'Who the allocation goes to (EIP-55): the launcher named it.' }),
+    ...vestingFields,
+    block_number: z.string().meta({ description: 'Block of the vault read.' }),
+  })
+  .nullable()
+  .meta({
+    id: 'CoinAllocation',
+    description:
+      "The creator's launch allocation, read from the vault now: what a buyer must know, since claimed tokens can be sold into the pool. Null when the launch took none, or the chain could not be read.",
+  });
+
 export const coinSchema = z
   .strictObject({
     song_id: z.string().meta({ example: '1' }),
@@ -132,6 +157,7 @@ export const coinSchema = z
     }),
     trades_total: z.number().int(),
     pool: poolNowSchema,
+    allocation: coinAllocationSchema,
     holders: z.strictObject({
       count: z.number().int().meta({
         description:
@@ -286,11 +312,14 @@ export const portfolioSchema = z
       .array(
         z.strictObject({
           ...songLink,
-          amount: uint('Tokens the vault still holds for this address; 0 once claimed.'),
-          claimable_at: z.iso.datetime(),
+          amount: uint('Tokens the vault has not released to this address yet (vested or not): `total - claimed`.'),
+          claimable_at: z.iso.datetime().meta({ description: 'The first second a claim can pay anything: right after the cliff.' }),
+          ...vestingFields,
         }),
       )
-      .meta({ description: 'Launch allocations named for this address and not claimed yet (read from the vault).' }),
+      .meta({
+        description: 'Launch allocations named for this address and not all claimed yet, with their vesting (read from the vault).',
+      }),
     block_number: z
       .string()
       .nullable()
@@ -321,6 +350,37 @@ async function marketNow(
     return await deps.coins.chain.market(songIds, sales);
   } catch (error) {
     deps.logger.warn({ err: error }, 'reading the pools and sale quotes failed: the answer has no sale figures');
+    return null;
+  }
+}
+
+const isoSeconds = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+
+/** The vesting fields of an allocation as the vault answered them. */
+function vestingOf(allocation: HeldAllocation): z.infer<z.ZodObject<typeof vestingFields>> {
+  return {
+    total: allocation.total.toString(),
+    vested: allocation.vested.toString(),
+    unvested: (allocation.total - allocation.vested).toString(),
+    claimed: allocation.claimed.toString(),
+    claimable: (allocation.vested - allocation.claimed).toString(),
+    cliff_end: isoSeconds(allocation.cliffEnd),
+    vesting_end: isoSeconds(allocation.vestingEnd),
+  };
+}
+
+/** One song's allocation now; null when it took none or the chain could not be read (logged). */
+async function allocationNow(
+  deps: CoinDeps,
+  songId: bigint,
+): Promise<(HeldAllocation & { recipient: NonNullable<HeldAllocation['recipient']>; blockNumber: bigint }) | null> {
+  try {
+    const { blockNumber, allocations } = await deps.coins.chain.allocations([songId]);
+    const [allocation] = allocations;
+    if (allocation?.recipient === null || allocation === undefined || allocation.total === 0n) return null;
+    return { ...allocation, recipient: allocation.recipient, blockNumber };
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'reading the allocation from SongVault failed: the coin answers without it');
     return null;
   }
 }
@@ -357,13 +417,14 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       sendError(req, res, poolNotFound(songId));
       return;
     }
-    const [holders, market, songs, price, shareBps, through] = await Promise.all([
+    const [holders, market, allocation, songs, price, shareBps, through] = await Promise.all([
       tokenHolders(deps.db, {
         token: row.token.toLowerCase(),
         limit: TOP_HOLDERS,
         excluded: [deps.coins.poolManagerAddress.toLowerCase(), deps.coins.vaultAddress.toLowerCase()],
       }),
       marketNow(deps, [songId], []),
+      allocationNow(deps, songId),
       songRows(deps.db, [row.song_id]),
       ethUsdPrice(deps),
       platformShareBps(deps),
@@ -400,6 +461,10 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       market_cap: cap === null ? null : { eth: cap.toString(), usd: usdFigure(cap, price) },
       volume_24h: { eth: row.volume_eth_24h, trades: row.trades_24h, usd: usdFigure(BigInt(row.volume_eth_24h), price) },
       trades_total: row.trades_total,
+      allocation:
+        allocation === null
+          ? null
+          : { recipient: getAddress(allocation.recipient), ...vestingOf(allocation), block_number: allocation.blockNumber.toString() },
       pool: {
         eth: poolEth?.toString() ?? null,
         usd: poolEth === null ? null : usdFigure(poolEth, price),
@@ -646,7 +711,8 @@ export function portfolioHandler(deps: CoinDeps): (call: PublicCall<string>) => 
         .map((allocation) => ({
           ...link(allocation.songId.toString()),
           amount: allocation.amount.toString(),
-          claimable_at: new Date(Number(allocation.claimableAt) * 1000).toISOString(),
+          claimable_at: isoSeconds(allocation.claimableAt),
+          ...vestingOf(allocation),
         }));
     } catch (error) {
       deps.logger.warn({ err: error }, 'reading fees and allocations from SongVault failed; the portfolio lists holdings only');
