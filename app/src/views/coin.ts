@@ -33,12 +33,10 @@ const ethFigure = (wei: string) => Number(formatEther(BigInt(wei))).toLocaleStri
 const cell = (label: string, ...content: Array<Node | string>) => h('td', { 'data-label': label }, ...content);
 const tradeKey = (trade: CoinTrade) => `${trade.block_number}:${trade.log_index}`;
 
-/** "12:34:56", or "12:34:56, 27 Nov" when not today, on the person's clock. */
+/** "27 Nov 2026, 12:34:56" on the person's clock: always with its date (a trade days ago read as today's otherwise). */
 function when(iso: string): string {
   const date = new Date(iso);
-  const day =
-    date.toDateString() === new Date().toDateString() ? '' : `, ${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })}`;
-  return `${clock(date)}${day}`;
+  return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${clock(date)}`;
 }
 
 /** The 24 h change as words and an arrow, never by colour alone. */

@@ -65,7 +65,10 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     try {
       record = await readSong(context.read, { songId });
     } catch (error) {
-      view.append(h('p', { id: 'song-missing' }, `There is no song #${songId} on this chain.`));
+      view.append(
+        h('p', { id: 'song-missing' }, `There is no song #${songId} on this chain.`),
+        h('p', {}, h('a', { href: '/app/discover', 'data-link': true }, 'Discover launched songs')),
+      );
       view.setAttribute('aria-busy', 'false');
       if (!(error instanceof Error && /revert|nonexistent|ERC721/i.test(error.message))) showError(error);
       return;
