@@ -64,10 +64,11 @@ function allocationFigure(allocation: NonNullable<Coin['allocation']>): HTMLElem
       'data-claimed': allocation.claimed,
       'data-unvested': allocation.unvested,
     },
-    `${tokens(BigInt(allocation.claimed))} claimed, ${tokens(BigInt(allocation.vested) - BigInt(allocation.claimed))} vested unclaimed, ${tokens(unvested)} unvested`,
+    `${tokens(BigInt(allocation.total))}`,
     h(
       'span',
       { class: 'note' },
+      `${tokens(BigInt(allocation.claimed))} claimed, ${tokens(BigInt(allocation.vested) - BigInt(allocation.claimed))} vested unclaimed, ${tokens(unvested)} unvested; `,
       BigInt(allocation.vested) === 0n
         ? `nothing vests before ${date(allocation.cliff_end)}`
         : unvested > 0n
@@ -90,6 +91,7 @@ function stat(label: string, id: string, value: Node | string, extra: Node | str
  */
 export function coinSections(context: AppContext, songId: bigint): { figures: HTMLElement; activity: HTMLElement } {
   const stats = h('dl', { class: 'stats', id: 'coin-stats' });
+  const moreStats = h('dl', { class: 'stats', id: 'coin-more-stats' });
   const waiting = h('p', { class: 'note', id: 'coin-waiting' }, 'Reading the coin’s figures…');
   const usdNote = h('p', { class: 'note', id: 'coin-usd-note' });
   const figures = h(
@@ -142,6 +144,8 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
   const activity = h(
     'section',
     { 'aria-labelledby': 'coin-activity-title', class: 'panel coin', id: 'coin-activity' },
+    h('h2', { id: 'coin-figures-title' }, 'Volume, holders and earnings'),
+    moreStats,
     h('h2', { id: 'coin-activity-title' }, 'Activity'),
     noTrades,
     scroller(tradesTable, 'Trades'),
@@ -181,14 +185,17 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
         'Liquidity',
         'coin-liquidity',
         current.pool.eth === null ? 'unread' : `${ethOf(current.pool.eth)}${dollars(current.pool.usd)}`,
-        h('span', { class: 'note' }, ' from buyers: all that selling can pay out'),
+        h('span', { class: 'note' }, 'all that sales can pay out'),
       ),
+      stat('Creator allocation', 'coin-allocation', current.allocation === null ? 'none' : allocationFigure(current.allocation)),
+    );
+    // The rest below the trade box, so price, cap, liquidity, the allocation and Buy fit the first screen.
+    moreStats.replaceChildren(
       stat(
         '24 h volume',
         'coin-volume',
         `${ethOf(current.volume_24h.eth)}${dollars(current.volume_24h.usd)} in ${current.volume_24h.trades} ${current.volume_24h.trades === 1 ? 'trade' : 'trades'}`,
       ),
-      stat('Creator allocation', 'coin-allocation', current.allocation === null ? 'none' : allocationFigure(current.allocation)),
       stat('Holders', 'coin-holders-count', String(current.holders.count)),
       stat(
         'Creator earnings',
