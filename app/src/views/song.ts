@@ -316,6 +316,8 @@ function allocationTools(context: AppContext, first: HeldAllocation): HTMLElemen
     'click',
     () =>
       void runAction(claim, 'Claiming what has vested of your allocation: confirm in your wallet', async () => {
+        // The chain's head now, not the client's cached block number (readAllocation reads at it): vesting moves with the clock.
+        await context.read.publicClient.getBlockNumber({ cacheTime: 0 });
         const held = await readAllocation(context.read, { songId: first.songId });
         show(held);
         if (held.claimableAmount === 0n)
