@@ -65,7 +65,7 @@ export type { MintedSong, MintSongParameters } from './chain/mint.ts';
 export { launchSong, MAX_ALLOCATION_BPS, readLaunchTerms } from './chain/launch.ts';
 export type { LaunchedSong, LaunchSongParameters, LaunchTerms } from './chain/launch.ts';
 export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, sell } from './chain/trade.ts';
-export { checkAffordable, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
+export { checkAffordable, checkPaysSomething, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
 export { quoteSellMax } from './chain/sell-max.ts';
 export type { SellableMax } from './chain/sell-max.ts';
 export type { QuoteParameters, TradeBalances, TradeQuote, TradeSide } from './chain/quote.ts';

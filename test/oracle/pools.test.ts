@@ -138,7 +138,11 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       coins: {
         vaultAddress: vault,
         poolManagerAddress: chain.contracts.PoolManager as Address,
-        chain: createCoinChainReads(reader, vault),
+        chain: createCoinChainReads(reader, {
+          vault,
+          poolManager: chain.contracts.PoolManager as Address,
+          quoter: chain.contracts.V4Quoter as Address,
+        }),
         ethUsd: () => ethUsd(),
       },
     });
@@ -533,7 +537,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     );
   });
 
-  it('vests the launch allocation: nothing before the cliff, then claimAllocation (SDK) mints what has vested, all of it at the end', async () => {
+  it('vests the launch allocation: nothing before the cliff (the coin says so), then claimAllocation (SDK) mints what has vested, all of it at the end', async () => {
     const launcher = developmentAccount().address;
     const token = (await readPool(sdk, { songId: 1n })).token;
     const balance = () => sdk.publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [launcher] });
@@ -551,6 +555,19 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(held.claimableAt, held.cliffEnd + 1n);
     // Before the cliff: refused in simulation, nothing sent.
     await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
+    // The coin tells a buyer what the creator holds and when it can sell it (issue 51).
+    const coinBefore = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.deepEqual(coinBefore.allocation, {
+      recipient: launcher,
+      total: held.total.toString(),
+      vested: '0',
+      unvested: held.total.toString(),
+      claimed: '0',
+      claimable: '0',
+      cliff_end: new Date(Number(held.cliffEnd) * 1000).toISOString(),
+      vesting_end: new Date(Number(held.vestingEnd) * 1000).toISOString(),
+      block_number: coinBefore.allocation?.block_number,
+    });
     // The local chain's clock moves forward (evm_increaseTime, then a block at the new time).
     const moveTo = async (at: bigint) => {
       const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
@@ -682,8 +699,10 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(coin.price.usd_per_million_tokens, null, 'no ETH/USD feed: ETH only');
     assert.equal(coin.eth_usd, null);
 
-    // Holders: every balance is the token's balanceOf, the two traders among them, and they add up to the supply.
+    // Holders: every balance is the token's balanceOf, the two traders among them, and with what the
+    // PoolManager and the vault hold (no holders a buyer counts: issue 51) they add up to the supply.
     const holders = new Map(coin.holders.top.map((holder) => [holder.address, holder]));
+    const poolManager = getAddress(chain.contracts.PoolManager ?? '');
     assert.equal(coin.holders.count, coin.holders.top.length);
     const balances = coin.holders.top.map((holder) => BigInt(holder.balance));
     assert.deepEqual(
@@ -694,14 +713,15 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     for (const holder of coin.holders.top) {
       assert.equal(holder.balance, (await tokenBalance(onChain.token, holder.address as Address)).toString(), holder.address);
     }
-    assert.equal(
-      coin.holders.top.reduce((sum, holder) => sum + BigInt(holder.balance), 0n),
-      totalSupply,
-    );
-    assert.equal(holders.get(otherAddress)?.kind, 'wallet');
-    assert.equal(holders.get(creatorAddress)?.kind, 'wallet');
-    assert.equal(holders.get(getAddress(chain.contracts.PoolManager ?? ''))?.kind, 'pool');
-    assert.equal(holders.get(getAddress(vault))?.kind, 'vault', 'the collected LP fee tokens wait in the vault');
+    const [inPool, inVault] = await Promise.all([tokenBalance(onChain.token, poolManager), tokenBalance(onChain.token, vault)]);
+    assert.ok(inPool > 0n && inVault > 0n, 'the pool holds tokens, and the collected LP fee tokens wait in the vault');
+    assert.equal(coin.holders.top.reduce((sum, holder) => sum + BigInt(holder.balance), 0n) + inPool + inVault, totalSupply);
+    assert.deepEqual([holders.has(poolManager), holders.has(getAddress(vault))], [false, false], 'no pool or vault among the holders');
+    assert.ok(holders.has(otherAddress) && holders.has(creatorAddress));
+    // The ETH the pool holds now: the locked position's, as the SDK reads it from the PoolManager (a float there).
+    assert.ok(coin.pool.eth !== null && coin.pool.block_number !== null);
+    assert.ok(onChain.reserves.eth > 0n);
+    assert.ok(Math.abs(Number(coin.pool.eth) / Number(onChain.reserves.eth) - 1) < 1e-9, `${coin.pool.eth} vs ${onChain.reserves.eth}`);
     assert.equal(
       holders.get(otherAddress)?.share_percent,
       `${(bought.amountOut * 1_000_000n) / 10n ** 27n / 10_000n}.${(((bought.amountOut * 1_000_000n) / 10n ** 27n) % 10_000n).toString().padStart(4, '0')}`,
@@ -807,6 +827,12 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const value = Number(formatEther(BigInt(portfolio.holdings[0]?.value.eth ?? '0')));
     assert.ok(Math.abs(value / (Number(formatEther(held)) / pool.tokensPerEth) - 1) < 1e-9, `${value}`);
     assert.equal(portfolio.total_value.eth, portfolio.holdings[0]?.value.eth);
+    // Beside the spot value, what selling it all pays now: the SDK's V4Quoter quote to the wei, fees included, and less than spot.
+    const quoted = await quoteTrade(sdk, { songId: 1n, side: 'sell', amountIn: held });
+    assert.deepEqual(portfolio.holdings[0]?.sale, { eth: quoted.amountOut.toString(), usd: null, fills: true });
+    assert.ok(quoted.amountOut > 0n && quoted.amountOut < BigInt(portfolio.holdings[0]?.value.eth ?? '0'), 'a sale pays less than spot');
+    assert.deepEqual(portfolio.total_sale, { eth: quoted.amountOut.toString(), usd: null, complete: true });
+    assert.ok(Math.abs(Number(portfolio.holdings[0]?.pool_eth) / Number(pool.reserves.eth) - 1) < 1e-9);
     assert.deepEqual([portfolio.fees, portfolio.allocations], [[], []]);
 
     // The payout recipient of song 1 (moved earlier): what the vault would pay it now.
@@ -817,25 +843,34 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       paid.fees.map((fee) => [fee.song_id, fee.claimable]),
       [['1', { eth: owed.fees.creator.eth.toString(), token: owed.fees.creator.token.toString() }]],
     );
-    // The launcher: song 3's allocation, not vested yet (and song 2's, part vested, none claimed).
+    // The launcher: song 3's allocation, before its cliff: nothing vested (song 2 took none; song 1's is all claimed).
     const mine = await publicGet(`/v1/public/portfolios/${account.address}`, portfolioSchema);
-    // (Song 2 took no allocation: what the vault holds for it is the position's rounding dust.)
-    const allocations = await Promise.all([minted.tokenId, 2n].map((songId) => readAllocation(sdk, { songId })));
-    const [allocation] = allocations;
-    assert.deepEqual(
-      mine.allocations,
-      allocations.map((held) => ({
-        song_id: held.songId.toString(),
+    const allocation = await readAllocation(sdk, { songId: minted.tokenId });
+    const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+    assert.deepEqual(mine.allocations, [
+      {
+        song_id: minted.tokenId.toString(),
         title: null,
         image: null,
-        page_url: `/app/song/${held.songId}`,
-        amount: held.amount.toString(),
-        claimable_at: new Date(Number(held.claimableAt) * 1000).toISOString(),
-      })),
-    );
-    assert.ok(allocation !== undefined && allocations[1] !== undefined && allocations[1].amount < 10n ** 4n);
-    assert.equal(allocation.amount, launched.allocation);
-    assert.ok(mine.holdings.some((holding) => holding.song_id === '1'));
+        page_url: `/app/song/${minted.tokenId}`,
+        amount: allocation.total.toString(),
+        claimable_at: iso(allocation.claimableAt),
+        total: allocation.total.toString(),
+        vested: '0',
+        unvested: allocation.total.toString(),
+        claimed: '0',
+        claimable: '0',
+        cliff_end: iso(allocation.cliffEnd),
+        vesting_end: iso(allocation.vestingEnd),
+      },
+    ]);
+    assert.equal(allocation.total, launched.allocation);
+    // Song 1's claimed allocation is more than the buyers' ETH in its pool can buy back: no sale figure, said so.
+    const creatorsSong1 = mine.holdings.find((holding) => holding.song_id === '1');
+    const sellable = await quoteSellMax(sdk, { songId: 1n });
+    assert.ok(creatorsSong1 !== undefined && sellable.maxTokens < BigInt(creatorsSong1.balance));
+    assert.deepEqual(creatorsSong1.sale, { eth: null, usd: null, fills: false });
+    assert.equal(mine.total_sale.complete, false);
     assert.equal((await stack.app.request('/v1/public/portfolios/0x123')).status, 400);
     const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
     assert.deepEqual(await getCreator(visitor, { address: account.address }), profile);

@@ -4,11 +4,15 @@ import type { PublicLaunchedSong } from '@songmint/sdk';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
-import { eth, shortAddress } from '../format.ts';
+import { eth, pricePerMillionOf, shortAddress } from '../format.ts';
 import { publicCardHead } from './public-card-head.ts';
 import { gatewayUrl } from '../gateway.ts';
 
 const PAGE_SIZE = 20;
+
+/** A creator's short address, linking to their profile. */
+const creatorLink = (creator: string) =>
+  h('a', { href: `/app/creator/${getAddress(creator)}`, 'data-link': true, class: 'creator-link' }, shortAddress(getAddress(creator)));
 type Order = 'newest' | 'volume';
 
 /**
@@ -33,10 +37,7 @@ export function discoverView(context: AppContext): HTMLElement {
 
   const card = (song: PublicLaunchedSong): HTMLLIElement => {
     const title = song.title ?? `Song #${song.song_id}`;
-    const price =
-      song.tokens_per_eth === null
-        ? 'no price yet'
-        : `${Number(song.tokens_per_eth).toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`;
+    const price = song.tokens_per_eth === null ? 'no price yet' : pricePerMillionOf(Number(song.tokens_per_eth));
     return h(
       'li',
       { class: 'card', 'data-song-id': song.song_id },
@@ -44,7 +45,13 @@ export function discoverView(context: AppContext): HTMLElement {
         image: song.image,
         title,
         href: `/app/song/${song.song_id}`,
-        line: `by ${shortAddress(getAddress(song.creator))}, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+        line: h(
+          'span',
+          {},
+          'by ',
+          creatorLink(song.creator),
+          `, launched ${new Date(song.launched_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}${song.genre === null ? '' : ` · ${song.genre}`}`,
+        ),
       }),
       song.audio === null
         ? null

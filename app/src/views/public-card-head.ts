@@ -7,7 +7,7 @@ export interface PublicCardHead {
   image: string | null;
   title: string;
   href: string;
-  line: string;
+  line: string | Node;
 }
 
 /** The head of a song card on public pages (Discover, a creator's profile): cover, linked title, one line. */

@@ -20,7 +20,7 @@ import { apiOf, walletOf } from '../context.ts';
 import { coverDataUri } from '../cover.ts';
 import { facts, h } from '../dom.ts';
 import { gatewayUrl } from '../gateway.ts';
-import { clock, shortAddress, tokens } from '../format.ts';
+import { shortAddress, tokens, vestingLine } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { downloadLinks } from './downloads.ts';
 import { editControls } from './song-edit.ts';
@@ -429,8 +429,8 @@ function renderNextStep(
 }
 
 /**
- * The launcher's allocation under a launched song: held by the vault through the launch fee window
- * (so it shows when it can be claimed), then a button that mints it to its recipient.
+ * The launcher's allocation under a launched song: its vesting (nothing before the cliff, then
+ * linearly), and a button that mints what has vested when there is some.
  */
 function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigint): void {
   const line = h('p', { class: 'allocation' });
@@ -438,23 +438,18 @@ function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigin
   readAllocation(context.read, { songId: tokenId }).then(
     (held) => {
       if (held.recipient === null) {
-        line.textContent = 'No allocation held: claimed, or none was taken';
+        line.textContent = 'No allocation: none was taken at the launch';
         return;
       }
-      const amount = `${tokens(held.amount)} for ${shortAddress(held.recipient)}`;
-      if (!held.claimable) {
-        const until = clock(new Date(Number(held.claimableAt) * 1000));
-        line.textContent = `Allocation: ${amount}, held by the vault through the launch fee window, claimable from ${until}`;
-        return;
-      }
-      line.textContent = `Allocation: ${amount}, claimable now`;
-      const claim = h('button', { type: 'button', 'data-action': true }, `Claim allocation of #${tokenId}`);
+      line.textContent = `Allocation for ${shortAddress(held.recipient)}: ${vestingLine(held)}.`;
+      if (!held.claimable) return;
+      const claim = h('button', { type: 'button', 'data-action': true }, `Claim ${tokens(held.claimableAmount)} of #${tokenId}`);
       claim.addEventListener(
         'click',
         () =>
-          void runAction(claim, 'Claiming the allocation', async () => {
+          void runAction(claim, 'Claiming what has vested of the allocation', async () => {
             const claimed = await claimAllocation(walletOf(context), { songId: tokenId });
-            line.textContent = `Allocation claimed: ${tokens(claimed.amount)} to ${shortAddress(claimed.recipient)}`;
+            line.textContent = `Allocation claimed: ${tokens(claimed.amount)} to ${shortAddress(claimed.recipient)}; ${tokens(claimed.remaining)} still vesting or unclaimed.`;
             claim.remove();
           }),
       );

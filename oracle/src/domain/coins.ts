@@ -130,20 +130,25 @@ export interface Holder {
   balance: bigint;
 }
 
-/** The `limit` largest balances of `token` (lowercase) and how many addresses hold any. */
+/**
+ * The `limit` largest balances of `token` (lowercase) and how many addresses hold any, leaving out
+ * `excluded` (lowercase): the PoolManager (the pool's own tokens) and the vault (collected LP fees
+ * waiting for a claim) hold tokens nobody bought, so they are no holders a buyer counts.
+ */
 export async function tokenHolders(
   db: Queryable,
-  { token, limit }: { token: string; limit: number },
+  { token, limit, excluded }: { token: string; limit: number; excluded: readonly string[] },
 ): Promise<{ top: Holder[]; count: number }> {
   const rows = await db.manyOrNone<{ holder: string; balance: string; holders: number }>(
     `WITH moves AS (
        SELECT to_address AS holder, amount FROM token_transfers WHERE token = $(token)
        UNION ALL
        SELECT from_address, -amount FROM token_transfers WHERE token = $(token) AND from_address <> '0x0000000000000000000000000000000000000000'),
-     balances AS (SELECT holder, sum(amount) AS balance FROM moves GROUP BY holder HAVING sum(amount) > 0)
+     balances AS (SELECT holder, sum(amount) AS balance FROM moves WHERE holder <> ALL($(excluded)::text[])
+                   GROUP BY holder HAVING sum(amount) > 0)
      SELECT b.holder, b.balance::text AS balance, (SELECT count(*)::int FROM balances) AS holders
        FROM balances b ORDER BY b.balance DESC, b.holder LIMIT $(limit)`,
-    { token, limit },
+    { token, limit, excluded },
   );
   return { top: rows.map((row) => ({ address: row.holder, balance: BigInt(row.balance) })), count: rows[0]?.holders ?? 0 };
 }

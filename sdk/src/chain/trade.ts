@@ -7,7 +7,7 @@ import { accountOf } from './context.ts';
 import { approvePermit2, preparePermitSingle, signPermitSingle } from './permit2.ts';
 import { poolIdOf } from './pool.ts';
 import type { PoolKey } from './pool.ts';
-import { checkAffordable, checkedSlippage, quoteTrade, readBalances } from './quote.ts';
+import { checkAffordable, checkedSlippage, checkPaysSomething, quoteTrade, readBalances } from './quote.ts';
 import type { TradeQuote } from './quote.ts';
 import { nextBlock } from './next-block.ts';
 import { confirmed } from './receipt.ts';
@@ -103,6 +103,7 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
   ]);
   let quoted = firstQuote;
   checkAffordable(quoted, balances);
+  checkPaysSomething(quoted);
   const { poolKey, limit } = quoted;
   const quote = exactInput ? quoted.amountOut : quoted.amountIn;
   if (!exactInput && limit >= MAX_UINT128) throw new SongmintClientError('INVALID_ARGUMENT', 'the quoted input is too large');

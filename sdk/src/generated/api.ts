@@ -716,6 +716,7 @@ export interface components {
             social_fid?: number | string;
         };
         Coin: {
+            allocation: components["schemas"]["CoinAllocation"];
             chain_id: number;
             /** @description The creator SongLaunched named (EIP-55). */
             creator: string;
@@ -752,18 +753,13 @@ export interface components {
                 updated_at: string;
             } | null;
             holders: {
-                /** @description Addresses holding any of the token, the pool included. */
+                /** @description Addresses holding any of the token, leaving out Uniswap's PoolManager (the pool's own tokens) and SongVault (collected LP fees not yet claimed). */
                 count: number;
-                /** @description The 20 largest balances, from the token's Transfer logs. */
+                /** @description The 20 largest balances, from the token's Transfer logs (the PoolManager and the vault left out). */
                 top: {
                     address: string;
                     /** @description Token base units. */
                     balance: string;
-                    /**
-                     * @description `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).
-                     * @enum {string}
-                     */
-                    kind: "wallet" | "pool" | "vault";
                     /**
                      * @description Of the supply, percent with four places.
                      * @example 5.0000
@@ -785,6 +781,7 @@ export interface components {
             name: string;
             /** @example /app/song/1 */
             page_url: string;
+            pool: components["schemas"]["CoinPool"];
             /** @description Null only in the instant before the launch's Initialize is indexed. */
             price: {
                 /** @description Block of the swap (or launch) that set the price. */
@@ -824,6 +821,42 @@ export interface components {
                 /** @description US dollars. Null unless an ETH/USD feed is configured. */
                 usd: string | null;
             };
+        };
+        /** @description The creator's launch allocation, read from the vault now: what a buyer must know, since claimed tokens can be sold into the pool. Null when the launch took none, or the chain could not be read. */
+        CoinAllocation: {
+            /** @description Block of the vault read. */
+            block_number: string;
+            /** @description What `claimAllocation` pays now: `vested - claimed`. */
+            claimable: string;
+            /** @description Tokens already minted to the recipient (and free to sell). */
+            claimed: string;
+            /**
+             * Format: date-time
+             * @description Until then nothing vests: the creator cannot sell any of it into the pool.
+             */
+            cliff_end: string;
+            /** @description Who the allocation goes to (EIP-55): the launcher named it. */
+            recipient: string;
+            /** @description Tokens the allocation gives its recipient in all. */
+            total: string;
+            /** @description Tokens not vested yet: `total - vested`. */
+            unvested: string;
+            /** @description Tokens vested now, the claimed ones included (nothing before the cliff, then linearly). */
+            vested: string;
+            /**
+             * Format: date-time
+             * @description From then everything has vested.
+             */
+            vesting_end: string;
+        } | null;
+        /** @description The pool as a seller meets it now, read from the chain at answer time. */
+        CoinPool: {
+            /** @description Block of the chain read; null (with `eth`) when the chain could not be read. */
+            block_number: string | null;
+            /** @description Wei the pool's locked position holds now: all the ETH every holder together can take out by selling, before fees (a song pool starts with tokens only and pays out only what buyers paid in). */
+            eth: string | null;
+            /** @description US dollars of `eth`. Null unless an ETH/USD feed is configured. */
+            usd: string | null;
         };
         CoinTrade: {
             block_number: string;
@@ -1480,16 +1513,39 @@ export interface components {
         };
         Portfolio: {
             address: string;
-            /** @description Launch allocations named for this address and not claimed yet (read from the vault). */
+            /** @description Launch allocations named for this address and not all claimed yet, with their vesting (read from the vault). */
             allocations: {
-                /** @description Tokens the vault still holds for this address; 0 once claimed. */
+                /** @description Tokens the vault has not released to this address yet (vested or not): `total - claimed`. */
                 amount: string;
-                /** Format: date-time */
+                /** @description What `claimAllocation` pays now: `vested - claimed`. */
+                claimable: string;
+                /**
+                 * Format: date-time
+                 * @description The first second a claim can pay anything: right after the cliff.
+                 */
                 claimable_at: string;
+                /** @description Tokens already minted to the recipient (and free to sell). */
+                claimed: string;
+                /**
+                 * Format: date-time
+                 * @description Until then nothing vests: the creator cannot sell any of it into the pool.
+                 */
+                cliff_end: string;
                 image: string | null;
                 page_url: string;
                 song_id: string;
                 title: string | null;
+                /** @description Tokens the allocation gives its recipient in all. */
+                total: string;
+                /** @description Tokens not vested yet: `total - vested`. */
+                unvested: string;
+                /** @description Tokens vested now, the claimed ones included (nothing before the cliff, then linearly). */
+                vested: string;
+                /**
+                 * Format: date-time
+                 * @description From then everything has vested.
+                 */
+                vesting_end: string;
             }[];
             /** @description Block of the vault reads; null when the chain could not be read (fees and allocations are then empty). */
             block_number: string | null;
@@ -1529,22 +1585,34 @@ export interface components {
                 balance: string;
                 image: string | null;
                 page_url: string;
+                /** @description Wei the coin's pool holds now: the most every holder together can sell for, before fees. */
+                pool_eth: string | null;
                 price_eth_per_million_tokens: string | null;
+                sale: components["schemas"]["SaleQuote"];
                 share_percent: string;
                 song_id: string;
                 symbol: string;
                 title: string | null;
                 token: string;
                 value: {
-                    /** @description At the pool price now (a sale of it all fetches less: price impact and fees). Wei. */
+                    /** @description At the pool price now (spot: a sale of it all fetches less, see `sale`). Wei. */
                     eth: string;
                     /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
                     usd: string | null;
                 };
             }[];
             indexed_through_block: string | null;
+            /** @description What the holdings can really be sold for now. */
+            total_sale: {
+                /** @description False when some holding’s pool cannot buy all of it back (it is left out of `eth`). */
+                complete: boolean;
+                /** @description Wei selling every holding now pays, each against its pool, fees included: the sum of the `sale` quotes that fill. */
+                eth: string;
+                /** @description US dollars. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
             total_value: {
-                /** @description All holdings at their pool prices. Wei. */
+                /** @description All holdings at their pool prices (spot). Wei. */
                 eth: string;
                 /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
                 usd: string | null;
@@ -1787,6 +1855,14 @@ export interface components {
              * @example Night drive
              */
             title: string;
+        };
+        SaleQuote: {
+            /** @description Wei selling all of it pays now, the LP fee and the launch fee included (Uniswap’s V4Quoter on the pool, in `block_number`). */
+            eth: string | null;
+            /** @description False: the pool cannot buy all of it back now (it pays out only the ETH buyers paid in); `eth` is then null. Also false when the chain could not be read. */
+            fills: boolean;
+            /** @description US dollars of `eth`. Null unless an ETH/USD feed is configured. */
+            usd: string | null;
         };
         SessionToken: {
             /** Format: date-time */

@@ -73,7 +73,10 @@ interface PageAudio {
   pause(): void;
 }
 declare const document: PageDocument;
-declare const window: { readonly axe: { run(context: PageDocument, options: object): Promise<{ violations: unknown[] }> } };
+declare const window: {
+  readonly axe: { run(context: PageDocument, options: object): Promise<{ violations: unknown[] }> };
+  scrollTo(x: number, y: number): void;
+};
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').trim();
 
@@ -138,6 +141,37 @@ async function playsAudio(page: Page, selector: string): Promise<number> {
 }
 
 const walkChecks = { checkView, playsAudio, seriousViolations };
+
+/** The keyboard focus is on the element with `id` after an action (never dropped to <body>: issue 51). */
+export async function focusIsOn(page: Page, id: string): Promise<void> {
+  await page.waitForFunction((expected) => document.querySelector(':focus')?.id === expected, id, { timeout: STEP_TIMEOUT_MS });
+}
+
+/**
+ * A launched song's page opens with the coin's price, change, market cap and liquidity and the
+ * Buy button inside the first screen at 1280x900 and at 360x780 (issue 51, item 4).
+ */
+async function tradingFirst(page: Page): Promise<void> {
+  await page.locator('#coin-liquidity').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.locator('#buy').waitFor({ timeout: STEP_TIMEOUT_MS });
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // The first screen as a person sees it, to look at.
+    await page.screenshot({ path: join(SCREENSHOTS, `3a2-first-screen-${size.width}.png`) });
+    // At 360 px the site's header takes the first 250 px: the figures are in the first screen, the trade box right under it.
+    for (const selector of size === PHONE
+      ? ['#coin-price', '#coin-market-cap', '#coin-liquidity']
+      : ['#coin-price', '#coin-market-cap', '#coin-liquidity', '#buy']) {
+      const box = await page.locator(selector).boundingBox();
+      assert.ok(box !== null && box.y + box.height <= size.height, `${selector} above the fold at ${size.width} px (y ${box?.y})`);
+    }
+    const cover = await page.locator('img.cover').boundingBox();
+    const buy = await page.locator('#buy').boundingBox();
+    assert.ok(cover === null || buy === null || buy.y < cover.y, 'the trade box comes before the cover');
+  }
+  await page.setViewportSize(DESKTOP);
+}
 /** Errors on show: the page-wide alert and any action's alert next to its control. */
 const SHOWN_ERRORS = '#error:not([hidden]), .action-alert:not([hidden])';
 
@@ -261,6 +295,8 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await done.getByLabel('Cover image (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: coverPng() });
     await done.getByRole('button', { name: 'Mint', exact: true }).click();
     await done.locator('.state', { hasText: /^Minted as #\d+, not launched yet/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The Mint button went with its form: the focus is on the page's heading, not dropped to <body> (issue 51).
+    await focusIsOn(page, 'view-title');
     tokenId = BigInt(/#(\d+)/.exec(await done.locator('.state').first().innerText())?.[1] ?? '0');
     // The card reads as the minted song at once, no reload (item 11): its title and the uploaded cover.
     assert.equal(await text(page, `li[data-job-id="${jobId}"] h3`), songName);
@@ -275,6 +311,9 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     songPath = `/app/song/${tokenId}`;
     assert.equal(new URL(page.url()).pathname, songPath);
     await launchWithConfirmation(page, tokenId, (name) => checkView(page, name));
+    // Launched: the coin's figures and the trade box open the page, above the song's cover (trading first).
+    await focusIsOn(page, 'view-title');
+    await tradingFirst(page);
     assert.ok((await readPool(chain, { songId: tokenId })).launchedAt > 0n);
 
     // The song page: the chain's price, the indexer's chart, then a buy moves both.
@@ -286,9 +325,10 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.locator(`#price-chart svg[data-points="${pointsBefore + 1}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.notEqual(await text(page, '#pool-price'), priceBefore, 'the price moved');
     const onChain = await readPool(chain, { songId: tokenId });
+    // One price unit across the app: ETH per 1M tokens (issue 51, app/src/format.ts).
     assert.equal(
       await text(page, '#pool-price'),
-      `${onChain.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`,
+      `${(1e6 / onChain.tokensPerEth).toLocaleString('en-US', { maximumSignificantDigits: 4, maximumFractionDigits: 20 })} ETH per 1M tokens`,
     );
     assert.notEqual(await text(page, '#pool-volume'), '0 ETH');
 
