@@ -116,21 +116,64 @@ class CoinVolume24h(TypedDict):
     usd: str | None
 
 
+class CoinPool(TypedDict):
+    """The pool as a seller meets it now, read from the chain at answer time."""
+
+    # Wei the pool's locked position holds now: all the ETH every holder together can take out by
+    # selling, before fees (a song pool starts with tokens only and pays out only what buyers paid
+    # in).
+    eth: str | None
+    # US dollars of `eth`. Null unless an ETH/USD feed is configured.
+    usd: str | None
+    # Block of the chain read; null (with `eth`) when the chain could not be read.
+    block_number: str | None
+
+
+class CoinAllocationFields(TypedDict):
+    """The creator's launch allocation, read from the vault now: what a buyer must know, since
+    claimed tokens can be sold into the pool. Null when the launch took none, or the chain could
+    not be read."""
+
+    # Who the allocation goes to (EIP-55): the launcher named it.
+    recipient: str
+    # Tokens the allocation gives its recipient in all.
+    total: str
+    # Tokens vested now, the claimed ones included (nothing before the cliff, then linearly).
+    vested: str
+    # Tokens not vested yet: `total - vested`.
+    unvested: str
+    # Tokens already minted to the recipient (and free to sell).
+    claimed: str
+    # What `claimAllocation` pays now: `vested - claimed`.
+    claimable: str
+    # Until then nothing vests: the creator cannot sell any of it into the pool.
+    cliff_end: str
+    # From then everything has vested.
+    vesting_end: str
+    # Block of the vault read.
+    block_number: str
+
+
+# The creator's launch allocation, read from the vault now: what a buyer must know, since claimed
+# tokens can be sold into the pool. Null when the launch took none, or the chain could not be
+# read.
+CoinAllocation: TypeAlias = 'CoinAllocationFields | None'
+
+
 class CoinHoldersTopItem(TypedDict):
     address: str
     # Token base units.
     balance: str
     # Of the supply, percent with four places.
     share_percent: str
-    # `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not
-    # yet claimed).
-    kind: Literal["wallet", "pool", "vault"]
 
 
 class CoinHolders(TypedDict):
-    # Addresses holding any of the token, the pool included.
+    # Addresses holding any of the token, leaving out Uniswap's PoolManager (the pool's own
+    # tokens) and SongVault (collected LP fees not yet claimed).
     count: int
-    # The 20 largest balances, from the token's Transfer logs.
+    # The 20 largest balances, from the token's Transfer logs (the PoolManager and the vault left
+    # out).
     top: list[CoinHoldersTopItem]
 
 
@@ -188,6 +231,8 @@ class Coin(TypedDict):
     market_cap: CoinMarketCap | None
     volume_24h: CoinVolume24h
     trades_total: int
+    pool: CoinPool
+    allocation: CoinAllocation
     holders: CoinHolders
     # The creator's earnings so far; LP fees count once collected (Uniswap v4 computes them only
     # when the position is touched).
@@ -870,10 +915,21 @@ class PoolHistory(TypedDict):
 
 
 class PortfolioHoldingsItemValue(TypedDict):
-    # At the pool price now (a sale of it all fetches less: price impact and fees). Wei.
+    # At the pool price now (spot: a sale of it all fetches less, see `sale`). Wei.
     eth: str
     # US dollars, two places. Null unless an ETH/USD feed is configured.
     usd: str | None
+
+
+class SaleQuote(TypedDict):
+    # Wei selling all of it pays now, the LP fee and the launch fee included (Uniswap’s V4Quoter
+    # on the pool, in `block_number`).
+    eth: str | None
+    # US dollars of `eth`. Null unless an ETH/USD feed is configured.
+    usd: str | None
+    # False: the pool cannot buy all of it back now (it pays out only the ETH buyers paid in);
+    # `eth` is then null. Also false when the chain could not be read.
+    fills: bool
 
 
 class PortfolioHoldingsItem(TypedDict):
@@ -888,13 +944,28 @@ class PortfolioHoldingsItem(TypedDict):
     share_percent: str
     price_eth_per_million_tokens: str | None
     value: PortfolioHoldingsItemValue
+    sale: SaleQuote
+    # Wei the coin's pool holds now: the most every holder together can sell for, before fees.
+    pool_eth: str | None
 
 
 class PortfolioTotalValue(TypedDict):
-    # All holdings at their pool prices. Wei.
+    # All holdings at their pool prices (spot). Wei.
     eth: str
     # US dollars, two places. Null unless an ETH/USD feed is configured.
     usd: str | None
+
+
+class PortfolioTotalSale(TypedDict):
+    """What the holdings can really be sold for now."""
+
+    # Wei selling every holding now pays, each against its pool, fees included: the sum of the
+    # `sale` quotes that fill.
+    eth: str
+    # US dollars. Null unless an ETH/USD feed is configured.
+    usd: str | None
+    # False when some holding’s pool cannot buy all of it back (it is left out of `eth`).
+    complete: bool
 
 
 class PortfolioFeesItemClaimable(TypedDict):
@@ -919,9 +990,24 @@ class PortfolioAllocationsItem(TypedDict):
     title: str | None
     image: str | None
     page_url: str
-    # Tokens the vault still holds for this address; 0 once claimed.
+    # Tokens the vault has not released to this address yet (vested or not): `total - claimed`.
     amount: str
+    # The first second a claim can pay anything: right after the cliff.
     claimable_at: str
+    # Tokens the allocation gives its recipient in all.
+    total: str
+    # Tokens vested now, the claimed ones included (nothing before the cliff, then linearly).
+    vested: str
+    # Tokens not vested yet: `total - vested`.
+    unvested: str
+    # Tokens already minted to the recipient (and free to sell).
+    claimed: str
+    # What `claimAllocation` pays now: `vested - claimed`.
+    claimable: str
+    # Until then nothing vests: the creator cannot sell any of it into the pool.
+    cliff_end: str
+    # From then everything has vested.
+    vesting_end: str
 
 
 class PortfolioEthUsd(TypedDict):
@@ -940,10 +1026,13 @@ class Portfolio(TypedDict):
     # Song tokens held, largest value first (indexed Transfer logs).
     holdings: list[PortfolioHoldingsItem]
     total_value: PortfolioTotalValue
+    # What the holdings can really be sold for now.
+    total_sale: PortfolioTotalSale
     # Songs whose creator share this address receives now, with what `SongVault.claim` would pay
     # (read from the vault).
     fees: list[PortfolioFeesItem]
-    # Launch allocations named for this address and not claimed yet (read from the vault).
+    # Launch allocations named for this address and not all claimed yet, with their vesting (read
+    # from the vault).
     allocations: list[PortfolioAllocationsItem]
     # Block of the vault reads; null when the chain could not be read (fees and allocations are
     # then empty).
@@ -2104,7 +2193,9 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
 SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "AuthNonce": "0ae1ae3e06c69c9b",
     "AuthVerifyRequest": "419357ea0916fb95",
-    "Coin": "51b40cbf07361b0c",
+    "Coin": "2c80c02550bb2c50",
+    "CoinAllocation": "4f9718f701defa60",
+    "CoinPool": "af46543072f373ff",
     "CoinTrade": "8eeb2ab086b79fac",
     "CoinTrades": "82a7c15f38b1e9e7",
     "ContentCredentials": "c299e40be73487a5",
@@ -2141,7 +2232,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "NftMintResponse": "c65c7a27aabd0ac9",
     "PoolHistory": "f34637bde3ae1a0b",
     "PoolSwap": "600fe23fd9c11b0c",
-    "Portfolio": "5bbd7b36146d95e7",
+    "Portfolio": "c967945747ddcb0a",
     "PreviewAccepted": "7dd1eab49fa87911",
     "PreviewRequest": "8f2eb9a1497a54cb",
     "PreviewStatus": "7a0f5f10a6f8401b",
@@ -2151,6 +2242,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "QuickAuthSignInRequest": "28531069363140b5",
     "Readiness": "317657b58e0cbbf9",
     "RenameJobRequest": "37e187983575f622",
+    "SaleQuote": "31bb7c540ba1f031",
     "SessionToken": "b0d0d9369964b605",
     "SignatureRequest": "e8058fad45f67e99",
     "SignatureRequestVariantB": "d407ba052fcaa899",
