@@ -48,6 +48,7 @@ import {
   readPool,
   sell,
   setPayoutRecipient,
+  songPoolHookAbi,
   songTokenAbi,
   songVaultAbi,
   withSession,
@@ -250,6 +251,25 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.ok(bought.hookFee - bought.launchFeeBurnt <= parseEther('0.1') / 100n + 1n, 'the song keeps 1% of the ETH paid');
     const songsPart = bought.hookFee - bought.launchFeeBurnt + sold.hookFee - sold.launchFeeBurnt;
     assert.equal(afterSell.fees.swap_fees_eth, songsPart.toString());
+    // The activity feed shows what each trader paid or got, the burnt part in its fee: the buy (exact
+    // ETH in) was charged in beforeSwap (burn, song fee, Swap), the sale (exact tokens in) in afterSwap
+    // (Swap, song fee, burn); the burns are indexed and paired with their swaps, never counted as earnings.
+    const feed = await publicGet('/v1/public/coins/1/trades?limit=2', coinTradesSchema);
+    assert.deepEqual(
+      feed.trades.map((trade) => [trade.tx_hash, trade.side, trade.eth, trade.launch_fee?.eth]),
+      [
+        [sold.hash, 'sell', sold.amountOut.toString(), sold.hookFee.toString()],
+        [bought.hash, 'buy', bought.amountIn.toString(), bought.hookFee.toString()],
+      ],
+    );
+    assert.equal(bought.amountIn, parseEther('0.1'), 'the buyer paid what it sent, the burnt part included');
+    assert.ok(Number(feed.trades[1]?.launch_fee?.percent) > 1, `an in-window fee: ${feed.trades[1]?.launch_fee?.percent}%`);
+    const burntRows = await stack.app.db.map(
+      'SELECT amount::text AS amount FROM pool_burnt_fees ORDER BY block_number, log_index',
+      [],
+      (row: { amount: string }) => row.amount,
+    );
+    assert.deepEqual(burntRows, [bought.launchFeeBurnt.toString(), sold.launchFeeBurnt.toString()]);
     assert.equal(afterSell.fees.swap_fees_eth, onChain.totalSwapFees.toString());
     assert.equal(afterSell.fees.uncollected_swap_fees_eth, onChain.uncollectedSwapFees.toString());
     assert.deepEqual(
@@ -344,6 +364,11 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(after.trades_total, 2);
     const swapRow = await stack.app.db.oneOrNone('SELECT 1 FROM pool_swaps WHERE tx_hash = $1', [reverted.hash]);
     assert.equal(swapRow, null);
+    assert.ok(reverted.launchFeeBurnt > 0n, 'the reverted buy burnt part of its launch fee');
+    const burntAbove = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM pool_burnt_fees WHERE block_number >= $1', [
+      reverted.receipt.blockNumber.toString(),
+    ]);
+    assert.equal(burntAbove.n, 0, "the reverted swap's burnt fee went with it");
     // The chart's history lost the rewound swap too; a cursor taken from it still pages on.
     const rewoundHistory = await getHistory(1n);
     assert.deepEqual(
@@ -673,7 +698,17 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     }
     assert.deepEqual(all, swapReceipts.map((receipt) => receipt.transactionHash).reverse());
     const onChain = await readPool(sdk, { songId: 1n });
-    assert.equal(feeTotal, onChain.totalSwapFees, 'the fees of all trades are every fee the hook charged');
+    const burnt = await sdk.publicClient.readContract({
+      address: await sdk.publicClient.readContract({ address: vault, abi: songVaultAbi, functionName: 'hook' }),
+      abi: songPoolHookAbi,
+      functionName: 'burntLaunchFees',
+    });
+    assert.ok(burnt > 0n);
+    assert.equal(
+      feeTotal,
+      onChain.totalSwapFees + burnt,
+      "the fees of all trades are every fee the hook charged: the song's and the burnt",
+    );
 
     const coin = await publicGet('/v1/public/coins/1', coinSchema);
     assert.equal(coin.token, onChain.token);
@@ -843,27 +878,33 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       paid.fees.map((fee) => [fee.song_id, fee.claimable]),
       [['1', { eth: owed.fees.creator.eth.toString(), token: owed.fees.creator.token.toString() }]],
     );
-    // The launcher: song 3's allocation, before its cliff: nothing vested (song 2 took none; song 1's is all claimed).
+    // The launcher: song 3's allocation, before its cliff: nothing vested; and song 2's, which took
+    // none: what the vault holds for it is the launch position's rounding dust, vesting like any
+    // allocation (song 1's is all claimed, so it is gone from the list).
     const mine = await publicGet(`/v1/public/portfolios/${account.address}`, portfolioSchema);
-    const allocation = await readAllocation(sdk, { songId: minted.tokenId });
     const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
-    assert.deepEqual(mine.allocations, [
-      {
-        song_id: minted.tokenId.toString(),
+    const allocations = await Promise.all([minted.tokenId, 2n].map((songId) => readAllocation(sdk, { songId })));
+    const [allocation, dust] = allocations;
+    assert.ok(allocation !== undefined && dust !== undefined && dust.total < 10n ** 4n);
+    assert.deepEqual([allocation.vested, allocation.claimed], [0n, 0n]);
+    assert.deepEqual(
+      mine.allocations,
+      allocations.map((held) => ({
+        song_id: held.songId.toString(),
         title: null,
         image: null,
-        page_url: `/app/song/${minted.tokenId}`,
-        amount: allocation.total.toString(),
-        claimable_at: iso(allocation.claimableAt),
-        total: allocation.total.toString(),
-        vested: '0',
-        unvested: allocation.total.toString(),
-        claimed: '0',
-        claimable: '0',
-        cliff_end: iso(allocation.cliffEnd),
-        vesting_end: iso(allocation.vestingEnd),
-      },
-    ]);
+        page_url: `/app/song/${held.songId}`,
+        amount: held.amount.toString(),
+        claimable_at: iso(held.claimableAt),
+        total: held.total.toString(),
+        vested: held.vested.toString(),
+        unvested: held.unvested.toString(),
+        claimed: held.claimed.toString(),
+        claimable: held.claimableAmount.toString(),
+        cliff_end: iso(held.cliffEnd),
+        vesting_end: iso(held.vestingEnd),
+      })),
+    );
     assert.equal(allocation.total, launched.allocation);
     // Song 1's claimed allocation is more than the buyers' ETH in its pool can buy back: no sale figure, said so.
     const creatorsSong1 = mine.holdings.find((holding) => holding.song_id === '1');

@@ -52,17 +52,21 @@ declare const navigator: { clipboard: { readText(): Promise<string> } };
 /** The app's ETH figure (app/src/format.ts `eth`), to find it in the page's text. */
 const ethText = (wei: bigint) => `${Number(formatEther(wei)).toLocaleString('en-US', { maximumFractionDigits: 6 })} ETH`;
 
-/** The hook's fee in a swap's receipt: the PoolManager's ERC-6909 mint from the hook to the song's token. */
+/**
+ * The hook's fee in a swap's receipt, all the trader paid: the PoolManager's ERC-6909 mints from the
+ * hook to the song's token (the song's part) and, inside the launch fee window, to the hook itself (burnt).
+ */
 async function hookFeeOf(client: Client, hash: Hash, token: Address): Promise<bigint> {
   const receipt = await client.getTransactionReceipt({ hash });
-  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
+  const hook = songmintAddresses.local.SongPoolHook.toLowerCase();
+  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
-      log.args.caller.toLowerCase() === songmintAddresses.local.SongPoolHook.toLowerCase() &&
+      log.args.caller.toLowerCase() === hook &&
       BigInt(log.args.from) === 0n &&
-      log.args.to.toLowerCase() === token.toLowerCase(),
+      [token.toLowerCase(), hook].includes(log.args.to.toLowerCase()),
   );
-  assert.ok(minted !== undefined, `the hook charged ${hash}`);
-  return minted.args.amount;
+  assert.ok(minted.length > 0, `the hook charged ${hash}`);
+  return minted.reduce((sum, log) => sum + log.args.amount, 0n);
 }
 
 /** Right after a launch: the trade panel quotes a buy and asks for a sale's amount, and nothing is refused. */
