@@ -8,8 +8,8 @@
  * transaction next to its `Swap` log, and the song token names the pool. Inside the launch fee
  * window the fee's part above the steady 1% is burnt: a second mint, to the hook itself, which
  * names no pool; it sits on the other side of the song's mint (beforeSwap: burn, song fee, Swap;
- * afterSwap: Swap, song fee, burn), so it is paired with its swap here (`swapOfBurn`, migration
- * 0023) and counts in what the trader paid, never in the song's earnings. The pool
+ * afterSwap: Swap, song fee, burn), so it is paired with its swap here (`swapOfBurn`, table
+ * `pool_burnt_fees`) and counts in what the trader paid, never in the song's earnings. The pool
  * view (../domain/pools.ts) is derived from these rows when it is asked for, so undoing a reorg
  * is deleting the rows above the last block still on the chain: the shared log follower
  * (./log-follower.ts) does that, with the confirmations and the stored cursor of the mint watcher.

@@ -247,7 +247,7 @@ interface Adjacent {
   log_index: number;
 }
 
-/** A burnt launch fee, paired with its swap by the indexer (migration 0023). */
+/** A burnt launch fee (`pool_burnt_fees`), paired with its swap by the indexer. */
 export interface BurntFeeRow {
   block_number: string;
   swap_log_index: number;
