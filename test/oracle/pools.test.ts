@@ -533,6 +533,36 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const firstPublic = await listPublicSongs(visitor, { limit: 1 });
     assert.deepEqual(firstPublic.songs, page.songs.slice(0, 1));
     assert.deepEqual((await listPublicSongs(visitor, { limit: 1, cursor: firstPublic.next_cursor ?? '' })).songs, page.songs.slice(1));
+    // Discover's figures and orders (issue 51): the coin page's market cap and 24 h change on each card,
+    // by market cap or 24 h volume, searched by title, genre or creator address.
+    for (const listed of page.songs) {
+      const coin = await publicGet(`/v1/public/coins/${listed.song_id}`, coinSchema);
+      assert.deepEqual(
+        [listed.market_cap, listed.change_24h_percent, listed.price_eth_per_million_tokens],
+        [coin.market_cap?.eth ?? null, coin.price?.change_24h_percent ?? null, coin.price?.eth_per_million_tokens ?? null],
+      );
+    }
+    const byCap = [...page.songs].sort((a, b) => (BigInt(b.market_cap ?? '0') > BigInt(a.market_cap ?? '0') ? 1 : -1));
+    assert.notEqual(byCap[0]?.market_cap, byCap[1]?.market_cap, 'two different market caps to order');
+    const capPage = await listPublicSongs(visitor, { sort: 'market_cap', limit: 1 });
+    assert.deepEqual(capPage.songs, byCap.slice(0, 1));
+    const capRest = await listPublicSongs(visitor, { sort: 'market_cap', cursor: capPage.next_cursor ?? '' });
+    assert.deepEqual([capRest.songs, capRest.next_cursor], [byCap.slice(1), null]);
+    assert.deepEqual(
+      (await listPublicSongs(visitor, { sort: 'volume_24h' })).songs.map((listed) => listed.song_id),
+      ['1', minted.tokenId.toString()],
+      'the traded song first',
+    );
+    const found = async (q: string) => (await listPublicSongs(visitor, { q })).songs.map((listed) => listed.song_id);
+    assert.deepEqual(await found('pool SONG'), ['1'], 'by title, any case');
+    assert.deepEqual(await found('lo-fi'), ['1'], 'by genre');
+    assert.deepEqual(await found(account.address.slice(2, 12).toUpperCase()), [minted.tokenId.toString(), '1'], 'by creator address');
+    assert.deepEqual(await found('100%'), [], "a % is a character, not LIKE's wildcard");
+    for (const bad of ['?q=', '?q=%20%20', `?q=${'x'.repeat(81)}`, '?sort=price', `?sort=market_cap&cursor=${firstPublic.next_cursor}`]) {
+      const refused = await stack.app.request(`/v1/public/songs${bad}`);
+      assert.equal(refused.status, 400, bad);
+      assertVariantCError(refused.body, 'VALIDATION_ERROR');
+    }
     const song = publicSongSchema.parse(await getPublicSong(visitor, { songId: 1n }));
     assert.equal(song.title, 'Pool song');
     assert.equal(song.description, 'traded in a test');

@@ -565,8 +565,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed
-         * @description Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet. Charged per client address at the hourly trading limit.
+         * Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed
+         * @description Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet, newest launch first or by market cap or 24 h volume, optionally searched by title, genre or creator address. Charged per client address at the hourly trading limit.
          */
         get: operations["listPublicSongs"];
         put?: never;
@@ -1742,6 +1742,11 @@ export interface components {
         PublicLaunchedSong: {
             /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
             audio: string | null;
+            /**
+             * @description The price's change against 24 hours ago (the last swap before then, else the launch price), percent with two places, as the coin page's.
+             * @example -3.25
+             */
+            change_24h_percent: string | null;
             /** @description The address that minted it (EIP-55 checksummed). */
             creator: string;
             description: string | null;
@@ -1751,6 +1756,11 @@ export interface components {
             image: string | null;
             /** Format: date-time */
             launched_at: string;
+            /**
+             * @description Price times supply, wei; null before the launch price is indexed.
+             * @example 10016000000000000000
+             */
+            market_cap: string | null;
             /** Format: date-time */
             minted_at: string | null;
             /**
@@ -1758,6 +1768,11 @@ export interface components {
              * @example /app/song/1
              */
             page_url: string;
+            /**
+             * @description ETH per 1,000,000 tokens at the same price, decimal (the app's price unit).
+             * @example 0.010020
+             */
+            price_eth_per_million_tokens: string | null;
             /**
              * @description SongNFT token id.
              * @example 1
@@ -1808,7 +1823,7 @@ export interface components {
         PublicSongs: {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
-            /** @description Newest launch first. */
+            /** @description In the order `sort` asked for (newest launch first by default). */
             songs: components["schemas"]["PublicLaunchedSong"][];
         };
         QuickAuthSignInRequest: {
@@ -4360,8 +4375,12 @@ export interface operations {
             query?: {
                 /** @description Opaque: a `next_cursor` of this route. */
                 cursor?: string;
-                /** @description Pools per page, 1 to 100 (default 20). */
+                /** @description Songs per page, 1 to 100 (default 20). */
                 limit?: string;
+                /** @description Keeps the songs whose title, genre or creator address contains it (any case); 1 to 80 characters. */
+                q?: string;
+                /** @description The order: `newest` launch first (the default), `market_cap` largest first, `volume_24h` (ETH swapped in the last 24 hours) largest first; ties newest first. A cursor belongs to its order. */
+                sort?: "newest" | "market_cap" | "volume_24h";
             };
             header?: never;
             path?: never;
@@ -4378,7 +4397,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSongs"];
                 };
             };
-            /** @description VALIDATION_ERROR: a bad cursor or limit */
+            /** @description VALIDATION_ERROR: a bad sort, search, cursor (or a cursor of another order) or limit */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -172,6 +172,44 @@ async function tradingFirst(page: Page): Promise<void> {
   }
   await page.setViewportSize(DESKTOP);
 }
+/**
+ * Discover's cards show the coin's market cap and 24 h change, as the API's coin says; the list
+ * orders by market cap and 24 h volume and finds the song by a word of its title, or says that
+ * nothing matches (issue 51, item 4).
+ */
+async function discoverOrdersAndSearches(page: Page, stack: NpmStartStack, tokenId: bigint, songName: string): Promise<void> {
+  const card = page.locator(`#pools li[data-song-id="${tokenId}"]`);
+  const coin = (await (await fetch(`${stack.baseUrl}/v1/public/coins/${tokenId}`)).json()) as { market_cap: { eth: string } | null };
+  assert.ok(coin.market_cap !== null);
+  assert.equal(await card.locator('.coin-line').getAttribute('data-market-cap'), coin.market_cap.eth);
+  assert.match(
+    await card.locator('.coin-line').innerText(),
+    /^Market cap [\d.,]+ ETH · [\d.,]+ ETH per 1M tokens [▲▼■] [+-]?[\d.]+% in 24 h$/,
+  );
+  for (const sort of ['market_cap', 'volume_24h'] as const) {
+    const expected = (
+      (await (await fetch(`${stack.baseUrl}/v1/public/songs?sort=${sort}`)).json()) as { songs: Array<{ song_id: string }> }
+    ).songs.map((song) => song.song_id);
+    await page.getByLabel('Order').selectOption(sort);
+    await page.waitForFunction(
+      (ids) => [...document.querySelectorAll('#pools > li')].map((item) => item.getAttribute('data-song-id')).join() === ids,
+      expected.join(),
+      { timeout: STEP_TIMEOUT_MS },
+    );
+  }
+  const word = songName.split(/\s+/).find((part) => part.length >= 3) ?? songName;
+  await page.getByLabel('Search').fill(word.toUpperCase());
+  await page.locator('#discover-summary', { hasText: /songs? match/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await card.waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.getByLabel('Search').fill('no song is called this');
+  await page
+    .locator('#pools li.empty', { hasText: 'No launched song matches “no song is called this”.' })
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Order').selectOption('newest');
+  await card.waitFor({ timeout: STEP_TIMEOUT_MS });
+}
+
 /** Errors on show: the page-wide alert and any action's alert next to its control. */
 const SHOWN_ERRORS = '#error:not([hidden]), .action-alert:not([hidden])';
 
@@ -378,6 +416,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // Discover: the launched song, linking to its page.
     await page.getByRole('link', { name: 'Discover' }).click();
     await page.locator(`#pools li[data-song-id="${tokenId}"] a[href="${songPath}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await discoverOrdersAndSearches(page, stack, tokenId, songName);
     await checkView(page, '4-discover');
 
     // A reload keeps the session and the library, with the song's state read back.

@@ -1156,6 +1156,13 @@ class PublicLaunchedSong(TypedDict):
     launched_at: str
     # Song tokens per ETH at the latest indexed swap (or the launch).
     tokens_per_eth: str | None
+    # ETH per 1,000,000 tokens at the same price, decimal (the app's price unit).
+    price_eth_per_million_tokens: str | None
+    # The price's change against 24 hours ago (the last swap before then, else the launch price),
+    # percent with two places, as the coin page's.
+    change_24h_percent: str | None
+    # Price times supply, wei; null before the launch price is indexed.
+    market_cap: str | None
     volume_24h: PublicLaunchedSongVolume24h
 
 
@@ -1183,7 +1190,7 @@ class PublicSong(TypedDict):
 
 
 class PublicSongs(TypedDict):
-    # Newest launch first.
+    # In the order `sort` asked for (newest launch first by default).
     songs: list[PublicLaunchedSong]
     # Pass as `cursor` for the next page; null on the last page.
     next_cursor: str | None
@@ -2061,7 +2068,7 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
         path="/v1/public/songs",
         authenticated=False,
         path_params=(),
-        query_params=("cursor", "limit"),
+        query_params=("cursor", "limit", "sort", "q"),
         header_params=(),
         body_content_types=(),
         result="json",
@@ -2236,9 +2243,9 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "PreviewAccepted": "7dd1eab49fa87911",
     "PreviewRequest": "8f2eb9a1497a54cb",
     "PreviewStatus": "7a0f5f10a6f8401b",
-    "PublicLaunchedSong": "d61155027abb3e37",
+    "PublicLaunchedSong": "1f6fa90ef73601a4",
     "PublicSong": "70b00a965073fe52",
-    "PublicSongs": "89c04746c6e0c546",
+    "PublicSongs": "5643ec4c61cc6b5b",
     "QuickAuthSignInRequest": "28531069363140b5",
     "Readiness": "317657b58e0cbbf9",
     "RenameJobRequest": "37e187983575f622",
@@ -2289,7 +2296,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "issueSignature": "37bc3a7b136c0bbb",
     "listJobs": "819963fa32c68040",
     "listPools": "e272833eca10fe95",
-    "listPublicSongs": "cc7037075ef04150",
+    "listPublicSongs": "d76639a3bc995ea0",
     "listUploads": "e9d703d7aadecace",
     "mintAuthorization": "70837ad7a52fc222",
     "publishMetadata": "a9824dfa8ac3b57b",
@@ -2437,9 +2444,9 @@ class SyncOperations:
         """GET /v1/trading/pools: Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)"""
         return cast("TradingPools", self._call(OPERATIONS["listPools"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
 
-    def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None) -> PublicSongs:
-        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed"""
-        return cast("PublicSongs", self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
+    def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None, sort: Literal["newest", "market_cap", "volume_24h"] | None = None, q: str | None = None) -> PublicSongs:
+        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed"""
+        return cast("PublicSongs", self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit, "sort": sort, "q": q}, headers={}))
 
     def list_uploads(self, *, cursor: str | None = None, limit: int | None = None) -> UploadList:
         """GET /api/uploads: The caller's uploads, newest first, cursor-paginated (extension of the spec)"""
@@ -2619,9 +2626,9 @@ class AsyncOperations:
         """GET /v1/trading/pools: Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)"""
         return cast("TradingPools", await self._call(OPERATIONS["listPools"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
 
-    async def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None) -> PublicSongs:
-        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed"""
-        return cast("PublicSongs", await self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
+    async def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None, sort: Literal["newest", "market_cap", "volume_24h"] | None = None, q: str | None = None) -> PublicSongs:
+        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed"""
+        return cast("PublicSongs", await self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit, "sort": sort, "q": q}, headers={}))
 
     async def list_uploads(self, *, cursor: str | None = None, limit: int | None = None) -> UploadList:
         """GET /api/uploads: The caller's uploads, newest first, cursor-paginated (extension of the spec)"""
