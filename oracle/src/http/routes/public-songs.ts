@@ -134,16 +134,10 @@ export const publicSongsQuerySchema = pageQuerySchema('Songs', POOLS_MAX_LIMIT, 
     description:
       'The order: `newest` launch first (the default), `market_cap` largest first, `volume_24h` (ETH swapped in the last 24 hours) largest first; ties newest first. A cursor belongs to its order.',
   }),
-  q: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(80)
-    .optional()
-    .meta({
-      description: 'Keeps the songs whose title, genre or creator address contains it (any case); 1 to 80 characters.',
-      example: 'piano',
-    }),
+  q: z.string().trim().min(1, 'must not be empty').max(80).optional().meta({
+    description: 'Keeps the songs whose title, genre or creator address contains it (any case); 1 to 80 characters.',
+    example: 'piano',
+  }),
 });
 
 export interface PublicSongsInput {
