@@ -12,6 +12,19 @@ export const plainNumber = (value: number) =>
 export const pricePerMillion = (ethPerMillion: string | number) => `${plainNumber(Number(ethPerMillion))} ETH per 1M tokens`;
 export const pricePerMillionOf = (tokensPerEth: number) => pricePerMillion(tokensPerEth === 0 ? 0 : 1e6 / tokensPerEth);
 export const percentOfPips = (pips: bigint) => `${(Number(pips) / 10_000).toLocaleString('en-US', { maximumFractionDigits: 2 })}%`;
+/**
+ * `text` shortened to at most `max` characters at a word's end, with "…" when cut: what a screen
+ * reader says of a title is whole words ("Your song “warm lo-fi piano, 80 bpm,…” is ready"), never a
+ * word cut in two. A first word longer than `max` is cut, as nothing else fits.
+ */
+export function shortText(text: string, max: number): string {
+  const whole = text.trim();
+  if (whole.length <= max) return whole;
+  const cut = whole.slice(0, max);
+  // The cut ends a word when the next character is a space; else the word it cut goes.
+  const end = /\s/.test(whole.charAt(max)) ? max : cut.search(/\s\S*$/);
+  return `${(end > 0 ? cut.slice(0, end) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+}
 export const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 export const clock = (date: Date) => date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 /** A date a person reads with its day: "5 Dec 2026, 14:05". */

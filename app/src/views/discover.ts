@@ -4,7 +4,7 @@ import type { PublicLaunchedSong, PublicSongsSort } from '@songmint/sdk';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
-import { eth, pricePerMillion, shortAddress } from '../format.ts';
+import { eth, pricePerMillion, shortAddress, shortText } from '../format.ts';
 import { publicCardHead } from './public-card-head.ts';
 import { gatewayUrl } from '../gateway.ts';
 
@@ -94,7 +94,7 @@ export function discoverView(context: AppContext): HTMLElement {
             controls: true,
             preload: 'none',
             src: gatewayUrl(context, song.audio),
-            'aria-label': `Play “${title.slice(0, 60)}”`,
+            'aria-label': `Play “${shortText(title, 60)}”`,
           }),
       h(
         'p',

@@ -13,6 +13,7 @@ import { announce, messagesNear, runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { describeError, facts, h } from '../dom.ts';
+import { shortText } from '../format.ts';
 import { editControls } from './song-edit.ts';
 import { connectPanel } from './wallet.ts';
 
@@ -189,9 +190,11 @@ function uploadForm(context: AppContext, statement: Promise<string>, added: (upl
 
 /** One edit queued from an upload, followed to its finished song. */
 function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): void {
-  const line = h('p', { class: 'state' }, `${job.edit_of?.task ?? 'edit'}: queued`);
+  // Focusable by script: the edit just queued takes the focus its button had (never dropped to <body>).
+  const line = h('p', { class: 'state', tabindex: '-1' }, `${job.edit_of?.task ?? 'edit'}: queued`);
   const item = h('li', { 'data-job-id': job.job_id, 'data-status': 'queued' }, line);
   list.prepend(item);
+  line.focus();
   waitForJob(apiOf(context), {
     jobId: job.job_id,
     signal: context.signal,
@@ -221,8 +224,14 @@ function uploadCard(context: AppContext, upload: Upload, localAudio: string | un
   const daysLeft = Math.max(0, Math.ceil((upload.expiresAt.getTime() - Date.now()) / 86_400_000));
   const channels = upload.channels === 1 ? 'mono' : upload.channels === 2 ? 'stereo' : `${upload.channels} channels`;
   const edits = h('ul', { class: 'upload-edits', 'aria-label': 'Edits made here' });
+  const title = name ?? `Upload of ${day(upload.createdAt)}`;
   card.append(
-    h('h3', {}, name ?? `Upload of ${day(upload.createdAt)}`),
+    // Focusable by script: a file just uploaded takes the focus from the Upload button.
+    h('h3', { tabindex: '-1' }, title),
+    // Playable while the file is in this page (uploads are private: the API serves them to no player).
+    ...(localAudio === undefined
+      ? []
+      : [h('audio', { controls: true, preload: 'metadata', src: localAudio, 'aria-label': `Play ${shortText(title, 40)}` })]),
     facts([
       ['Length', lengthOf(upload.duration)],
       ['File', `${upload.format.toUpperCase()} · ${upload.sampleRate / 1000} kHz ${channels} · ${megabytes(upload.bytes)}`],
@@ -318,7 +327,9 @@ export function uploadsView(context: AppContext): HTMLElement {
     readStorage();
     list.querySelector('.empty')?.remove();
     // The file is still in the page: its waveform is drawn from it.
-    list.prepend(uploadCard(context, upload, URL.createObjectURL(file), empty));
+    const card = uploadCard(context, upload, URL.createObjectURL(file), empty);
+    list.prepend(card);
+    card.querySelector<HTMLElement>('h3')?.focus();
   };
   view.append(
     h(
