@@ -2,13 +2,13 @@ import { editSong, findMintedSongs, getProfile, listJobs, SongmintApiError } fro
 import { describeLongest, longestSong } from '../song-length.ts';
 import type { Hex } from 'viem';
 import type { EditSongParameters, JobStatus, JobSummary } from '@songmint/sdk';
-import { announce, runAction } from '../actions.ts';
+import { announce, messagesNear, runAction } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { describeError, h } from '../dom.ts';
 import { drawWaveform } from '../waveform.ts';
 import { shortText } from '../format.ts';
-import { CHARGED_EVENT } from './create-form.ts';
+import { CHARGED_EVENT, JOB_ENDED_EVENT } from './create-form.ts';
 import { editVerb, repaintRangeProblem, seconds } from '../edit-words.ts';
 
 type Completed = Extract<JobStatus, { status: 'completed' }>;
@@ -241,7 +241,20 @@ export function editControls(
         const api = apiOf(context);
         try {
           const queued = await editSong(api, parameters);
-          announce(`Edit queued, position ${queued.position}: it is at the top of your songs.`);
+          const line =
+            upload === undefined
+              ? `Edit queued, position ${queued.position}: it is at the top of your songs.`
+              : `Edit queued, position ${queued.position}: it is followed below, and kept in your songs.`;
+          announce(line);
+          // Once the edit is made the queue position is no longer true: the line goes.
+          const status = messagesNear(button).status;
+          const ended = (event: Event) => {
+            if ((event as CustomEvent<string>).detail !== queued.jobId) return;
+            window.removeEventListener(JOB_ENDED_EVENT, ended);
+            if (status.textContent === line) status.textContent = '';
+          };
+          window.addEventListener(JOB_ENDED_EVENT, ended);
+          context.signal.addEventListener('abort', () => window.removeEventListener(JOB_ENDED_EVENT, ended));
           // Its name comes from the API ("… (extended +4 s)"): the newest song of the list is this one.
           const newest = await listJobs(api, { limit: 1, signal: context.signal }).catch(() => undefined);
           const listed = newest?.jobs[0]?.job_id === queued.jobId ? newest.jobs[0] : undefined;

@@ -15,6 +15,7 @@ import { apiOf } from '../context.ts';
 import { describeError, facts, h } from '../dom.ts';
 import { shortText } from '../format.ts';
 import { editControls } from './song-edit.ts';
+import { JOB_ENDED_EVENT } from './create-form.ts';
 import { connectPanel } from './wallet.ts';
 
 const PAGE_SIZE = 10;
@@ -204,6 +205,7 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
     },
   }).then(
     (done) => {
+      window.dispatchEvent(new CustomEvent(JOB_ENDED_EVENT, { detail: job.job_id }));
       item.dataset.status = 'completed';
       line.textContent = `${job.edit_of?.task ?? 'edit'}: ready (${done.duration} s), also in your songs`;
       item.append(h('audio', { controls: true, preload: 'none', src: done.audioUrl, 'aria-label': `The ${job.edit_of?.task ?? 'edit'}` }));
@@ -211,6 +213,7 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
     },
     (error: unknown) => {
       if (context.signal.aborted) return;
+      window.dispatchEvent(new CustomEvent(JOB_ENDED_EVENT, { detail: job.job_id }));
       item.dataset.status = 'failed';
       line.textContent = `${job.edit_of?.task ?? 'edit'}: ${describeError(error)}`;
     },

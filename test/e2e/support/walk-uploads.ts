@@ -170,6 +170,8 @@ export async function walkUploads(
     const edit = card.locator('.upload-edits li[data-status="completed"]');
     await edit.waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.match(((await edit.locator('.state').textContent()) ?? '').trim(), /^repaint: ready \(10 s\), also in your songs$/);
+    // Made: "Edit queued, position 1" next to Repaint is no longer true, and goes (issue 51).
+    assert.equal(await card.getByText(/^Edit queued, position/).count(), 0, 'the queue line went');
     assert.match((await edit.getAttribute('data-job-id')) ?? '', /^gen_/);
     console.log(`# uploads walk: upload and repaint took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     await checkView(page, '6-uploads');
