@@ -163,6 +163,7 @@ function uploadForm(context: AppContext, statement: Promise<string>, added: (upl
       try {
         const upload = await uploadAudio(apiOf(context), new Uint8Array(await sending.arrayBuffer()), {
           rightsConfirmed: true,
+          name: sending.name,
           signal: context.signal,
           onProgress: (sent, total) => {
             const percent = total === 0 ? 100 : Math.floor((100 * sent) / total);
@@ -222,7 +223,7 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
 
 /** An upload's card: what it is, until when it is kept, its edit panel and its delete button. */
 function uploadCard(context: AppContext, upload: Upload, localAudio: string | undefined, removed: () => void): HTMLLIElement {
-  const name = storedName(upload.uploadId);
+  const name = upload.name ?? storedName(upload.uploadId);
   const card = h('li', { class: 'card', 'data-upload-id': upload.uploadId });
   const daysLeft = Math.max(0, Math.ceil((upload.expiresAt.getTime() - Date.now()) / 86_400_000));
   const channels = upload.channels === 1 ? 'mono' : upload.channels === 2 ? 'stereo' : `${upload.channels} channels`;

@@ -2086,6 +2086,11 @@ export interface components {
             /** @enum {string} */
             format: "wav" | "flac" | "mp3";
             /**
+             * @description The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none was sent.
+             * @example chord.wav
+             */
+            name: string | null;
+            /**
              * Format: date-time
              * @description When the uploader confirmed the rights statement (recorded with it).
              */
@@ -3603,6 +3608,8 @@ export interface operations {
             header: {
                 /** @description Confirms the rights statement above (required). */
                 "Songmint-Rights-Confirmed": "true";
+                /** @description The file's name, percent-encoded UTF-8 (encodeURIComponent), at most 200 characters (optional): the upload's `name`, after which its edits are titled. A name that does not decode, or too long, is 400 VALIDATION_ERROR. */
+                "Songmint-Upload-Name"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3631,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Upload"];
                 };
             };
-            /** @description UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than 1 s; GEN_004 longer than your tier allows. */
+            /** @description VALIDATION_ERROR a Songmint-Upload-Name that does not decode or is too long; UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than 1 s; GEN_004 longer than your tier allows. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -25,6 +25,7 @@ import {
   developmentAccount,
   generate,
   getMintSignature,
+  listJobs,
   listUploads,
   signIn,
   uploadMetadata,
@@ -172,7 +173,11 @@ export async function walkUploads(
     assert.match(((await edit.locator('.state').textContent()) ?? '').trim(), /^repaint: ready \(10 s\), also in your songs$/);
     // Made: "Edit queued, position 1" next to Repaint is no longer true, and goes (issue 51).
     assert.equal(await card.getByText(/^Edit queued, position/).count(), 0, 'the queue line went');
-    assert.match((await edit.getAttribute('data-job-id')) ?? '', /^gen_/);
+    const editId = (await edit.getAttribute('data-job-id')) ?? '';
+    assert.match(editId, /^gen_/);
+    // Titled after the upload's name, not "Uploaded audio" (issue 51).
+    const editJob = (await listJobs(api, { limit: 10 })).jobs.find((job) => job.job_id === editId);
+    assert.equal(editJob?.title, 'chord (repainted 4–6 s)');
     console.log(`# uploads walk: upload and repaint took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     await checkView(page, '6-uploads');
 

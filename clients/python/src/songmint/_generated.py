@@ -1450,6 +1450,9 @@ class TradingPools(TypedDict):
 
 class Upload(TypedDict):
     upload_id: str
+    # The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none
+    # was sent.
+    name: str | None
     format: Literal["wav", "flac", "mp3"]
     # Seconds, as decoded (to the millisecond). An edit works on its whole seconds.
     duration: float
@@ -2190,7 +2193,7 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
         authenticated=True,
         path_params=(),
         query_params=(),
-        header_params=("Songmint-Rights-Confirmed",),
+        header_params=("Songmint-Rights-Confirmed", "Songmint-Upload-Name"),
         body_content_types=("audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"),
         result="json",
     ),
@@ -2259,7 +2262,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "SongDownload": "1ff03ac1c0197471",
     "TradingPool": "c7b19c6f006142f2",
     "TradingPools": "9e7fdf167673c430",
-    "Upload": "fc8f424ee592948b",
+    "Upload": "62fb8e8bf273340c",
     "UploadDeleted": "369f5bcdfa4ced27",
     "UploadList": "2ebdd962818e3aae",
     "UserProfile": "ebda866fed43658f",
@@ -2307,7 +2310,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "signInWithFarcaster": "f2e6311a08d486e5",
     "signInWithQuickAuth": "863ec13b7ca779d8",
     "streamJobEvents": "fa1f9164c44e16a1",
-    "uploadAudio": "f866dd0b069e7609",
+    "uploadAudio": "1a5452b1d5c59dbc",
 }
 
 
@@ -2488,9 +2491,9 @@ class SyncOperations:
         """GET /api/generate/{job_id}/events: The job's progress as Server-Sent Events (owner only; extension of the spec)"""
         return self._events(OPERATIONS["streamJobEvents"], path={"job_id": job_id}, query={}, headers={"Last-Event-ID": last_event_id})
 
-    def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"]) -> Upload:
+    def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"], songmint_upload_name: str | None = None) -> Upload:
         """POST /api/uploads: Upload audio of your own to edit (extension of the spec)"""
-        return cast("Upload", self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed}, content=body, content_type=content_type))
+        return cast("Upload", self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed, "Songmint-Upload-Name": songmint_upload_name}, content=body, content_type=content_type))
 
 
 class AsyncOperations:
@@ -2670,6 +2673,6 @@ class AsyncOperations:
         """GET /api/generate/{job_id}/events: The job's progress as Server-Sent Events (owner only; extension of the spec)"""
         return self._events(OPERATIONS["streamJobEvents"], path={"job_id": job_id}, query={}, headers={"Last-Event-ID": last_event_id})
 
-    async def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"]) -> Upload:
+    async def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"], songmint_upload_name: str | None = None) -> Upload:
         """POST /api/uploads: Upload audio of your own to edit (extension of the spec)"""
-        return cast("Upload", await self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed}, content=body, content_type=content_type))
+        return cast("Upload", await self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed, "Songmint-Upload-Name": songmint_upload_name}, content=body, content_type=content_type))

@@ -17,5 +17,11 @@ CREATE TABLE pool_burnt_fees (
 );
 CREATE INDEX pool_burnt_fees_pool_idx ON pool_burnt_fees (pool_id, block_number);
 
+-- An upload's name (issue 51): the file's name as the uploader sent it (Songmint-Upload-Name), so
+-- that its edits are titled after it ("chord (repainted 4-6 s)") rather than "Uploaded audio".
+-- Null for uploads taken before, or sent without one.
+ALTER TABLE uploads ADD COLUMN name text CHECK (name IS NULL OR char_length(name) BETWEEN 1 AND 200);
+
 -- Down Migration
+ALTER TABLE uploads DROP COLUMN name;
 DROP TABLE pool_burnt_fees;
