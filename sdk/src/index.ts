@@ -30,7 +30,7 @@ export { downloadSong, getDownloadLink } from './api/downloads.ts';
 export { deleteSong, renameSong, restoreSong } from './api/library.ts';
 export type { LibrarySongParameters, RenameSongParameters } from './api/library.ts';
 export { deleteUpload, listUploads, uploadAudio } from './api/uploads.ts';
-export type { ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
+export type { ListedUpload, ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
 export type { DownloadFormat, DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';

@@ -561,7 +561,13 @@ describe('job cancel, list and provenance (real worker)', () => {
     await waitForMasters(carol, jobId);
     const listedEdit = jobListSchema.parse((await stack.app.request('/api/generate', { token: carol.token })).body).jobs[0];
     assert.deepEqual([listedEdit?.job_id, listedEdit?.title], [jobId, 'chord — take 2 (repainted 4–6 s)']);
-    assert.equal((await listUploads(api)).uploads.find((listed) => listed.uploadId === taken.uploadId)?.name, 'chord — take 2.wav');
+    const listedUpload = (await listUploads(api)).uploads.find((listed) => listed.uploadId === taken.uploadId);
+    assert.equal(listedUpload?.name, 'chord — take 2.wav');
+    // Its owner plays it by the list's one-hour URL: the file exactly as uploaded (issue 51).
+    assert.ok(listedUpload?.audioUrl !== null && listedUpload?.audioUrl !== undefined);
+    const played = await fetch(listedUpload.audioUrl);
+    assert.equal(played.status, 200);
+    assert.deepEqual(new Uint8Array(await played.arrayBuffer()), wav);
     const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
     const editedWav = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
     const [original, edited] = (await Promise.all([ffmpegDecode(wav, 'f32le'), ffmpegDecode(editedWav, 'f32le')])).map(
@@ -673,7 +679,9 @@ describe('job cancel, list and provenance (real worker)', () => {
     } while (cursor !== null);
     assert.deepEqual(listed, [taken.uploadId, ...older.map((id) => `upl_${id}`)]);
     const firstPage = await listUploads(api);
-    assert.deepEqual(firstPage.uploads[0], taken, 'each as the upload answered it');
+    const { audioUrl: listedUrl, ...asListed } = firstPage.uploads[0] ?? { audioUrl: null };
+    assert.deepEqual(asListed, taken, 'each as the upload answered it, with a URL to play it by');
+    assert.match(listedUrl ?? '', /^http.*uploads\/upl_.*\.wav\?/);
     // Bad queries in the error shape, nothing charged for them.
     const chargedBefore = await charged();
     // A job list's cursor is no upload list's.

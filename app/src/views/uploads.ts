@@ -222,20 +222,26 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
 }
 
 /** An upload's card: what it is, until when it is kept, its edit panel and its delete button. */
-function uploadCard(context: AppContext, upload: Upload, localAudio: string | undefined, removed: () => void): HTMLLIElement {
+function uploadCard(
+  context: AppContext,
+  upload: Upload & { audioUrl?: string | null },
+  localAudio: string | undefined,
+  removed: () => void,
+): HTMLLIElement {
   const name = upload.name ?? storedName(upload.uploadId);
   const card = h('li', { class: 'card', 'data-upload-id': upload.uploadId });
   const daysLeft = Math.max(0, Math.ceil((upload.expiresAt.getTime() - Date.now()) / 86_400_000));
   const channels = upload.channels === 1 ? 'mono' : upload.channels === 2 ? 'stereo' : `${upload.channels} channels`;
   const edits = h('ul', { class: 'upload-edits', 'aria-label': 'Edits made here' });
   const title = name ?? `Upload of ${day(upload.createdAt)}`;
+  const playable = localAudio ?? upload.audioUrl ?? undefined;
   card.append(
     // Focusable by script: a file just uploaded takes the focus from the Upload button.
     h('h3', { tabindex: '-1' }, title),
-    // Playable while the file is in this page (uploads are private: the API serves them to no player).
-    ...(localAudio === undefined
+    // Playable: from the file while it is in this page, else by the owner's one-hour URL the list gave.
+    ...(playable === undefined
       ? []
-      : [h('audio', { controls: true, preload: 'metadata', src: localAudio, 'aria-label': `Play ${shortText(title, 40)}` })]),
+      : [h('audio', { controls: true, preload: 'metadata', src: playable, 'aria-label': `Play ${shortText(title, 40)}` })]),
     facts([
       ['Length', lengthOf(upload.duration)],
       ['File', `${upload.format.toUpperCase()} · ${upload.sampleRate / 1000} kHz ${channels} · ${megabytes(upload.bytes)}`],

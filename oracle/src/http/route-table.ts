@@ -239,7 +239,7 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     operationId: 'listUploads',
     charge: { by: 'session', category: 'general' },
     input: uploadListInput,
-    handle: (deps) => deps.uploads && listUploadsHandler(deps),
+    handle: (deps) => deps.uploads && listUploadsHandler({ db: deps.db, objectStore: deps.uploads.objectStore }),
     docs: listUploadsDocs,
   }),
   bearerRoute({

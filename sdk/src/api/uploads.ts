@@ -160,9 +160,15 @@ function toUpload(upload: UploadBody): Upload {
   };
 }
 
+/** An upload as `listUploads` lists it: with a fresh URL its owner plays it by. */
+export interface ListedUpload extends Upload {
+  /** Presigned GET URL of the file as uploaded, valid one hour (the file is private); null when the server could not sign one. */
+  audioUrl: string | null;
+}
+
 /** One page of the signed-in user's uploads, newest first, and the rights statement an upload confirms. */
 export interface UploadPage {
-  uploads: Upload[];
+  uploads: ListedUpload[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
   /** The statement `uploadAudio`'s `rightsConfirmed` confirms, versioned (it starts with its version): show it in full. */
@@ -182,7 +188,11 @@ export async function listUploads(api: SongmintApi, parameters: ListUploadsParam
   const { cursor, limit, signal } = parameters;
   const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }) };
   const page = await unwrap(api.http.GET('/api/uploads', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
-  return { uploads: page.uploads.map(toUpload), nextCursor: page.next_cursor, rightsStatement: page.rights_statement };
+  return {
+    uploads: page.uploads.map((upload) => ({ ...toUpload(upload), audioUrl: upload.audio_url })),
+    nextCursor: page.next_cursor,
+    rightsStatement: page.rights_statement,
+  };
 }
 
 /**

@@ -1257,6 +1257,41 @@ export interface components {
             /** @description Extension: the name it goes by besides its prompt: the minted name, or the title its owner gave it (or an edit got from its source, e.g. "Night drive (extended +4 s)"); null: it goes by its prompt. */
             title: string | null;
         };
+        ListedUpload: {
+            /**
+             * Format: uri
+             * @description Presigned GET URL of the file as uploaded, valid 1 hour, for its owner to play (issue 51); every list issues fresh ones. Null when the store could not sign one.
+             */
+            audio_url: string | null;
+            bytes: number;
+            channels: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds, as decoded (to the millisecond). An edit works on its whole seconds. */
+            duration: number;
+            /**
+             * Format: date-time
+             * @description When retention deletes the file (30 days after the upload).
+             */
+            expires_at: string;
+            /** @enum {string} */
+            format: "wav" | "flac" | "mp3";
+            /**
+             * @description The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none was sent.
+             * @example chord.wav
+             */
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description When the uploader confirmed the rights statement (recorded with it).
+             */
+            rights_confirmed_at: string;
+            sample_rate: number;
+            /** @description SHA-256 of the file as uploaded; edits made from it name it. */
+            sha256: string;
+            /** @example upl_5b0e7a52-3c1d-4f0e-9a51-0d2a7c9e4b13 */
+            upload_id: string;
+        };
         Liveness: {
             /** @enum {string} */
             status: "alive";
@@ -2115,7 +2150,7 @@ export interface components {
              */
             rights_statement: string;
             /** @description Newest first; deleted and expired uploads are not listed. */
-            uploads: components["schemas"]["Upload"][];
+            uploads: components["schemas"]["ListedUpload"][];
         };
         UserProfile: {
             /** Format: date-time */

@@ -181,6 +181,22 @@ export async function walkUploads(
     console.log(`# uploads walk: upload and repaint took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     await checkView(page, '6-uploads');
 
+    // Listed again (a fresh page, the file no longer in it): the upload still plays, by the list's URL (issue 51).
+    await page.goto(`${stack.baseUrl}/app/uploads`);
+    await card.locator('h3', { hasText: 'chord.wav' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert.equal(await card.getAttribute('data-upload-id'), uploadId);
+    const replayed = await card
+      .locator('audio')
+      .first()
+      .evaluate(async (element) => {
+        const player = element as unknown as { currentTime: number; play(): Promise<void>; pause(): void };
+        await player.play();
+        while (player.currentTime <= 0.3) await new Promise((resolve) => setTimeout(resolve, 50));
+        player.pause();
+        return player.currentTime;
+      });
+    assert.ok(replayed > 0.3, 'the listed upload plays');
+
     // Delete, asked once more in place: the card goes, and the API no longer lists it.
     assert.equal(await card.getByRole('button', { name: 'Yes, delete it' }).isVisible(), false, 'asked only once Delete is pressed');
     await card.getByRole('button', { name: 'Delete upload' }).click();

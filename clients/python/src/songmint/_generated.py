@@ -751,6 +751,29 @@ class JobStatusCancelled(TypedDict):
 JobStatus: TypeAlias = 'JobStatusQueued | JobStatusProcessing | JobStatusCompleted | JobStatusFailed | JobStatusCancelled'
 
 
+class ListedUpload(TypedDict):
+    upload_id: str
+    # The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none
+    # was sent.
+    name: str | None
+    format: Literal["wav", "flac", "mp3"]
+    # Seconds, as decoded (to the millisecond). An edit works on its whole seconds.
+    duration: float
+    sample_rate: int
+    channels: int
+    bytes: int
+    # SHA-256 of the file as uploaded; edits made from it name it.
+    sha256: str
+    # When the uploader confirmed the rights statement (recorded with it).
+    rights_confirmed_at: str
+    created_at: str
+    # When retention deletes the file (30 days after the upload).
+    expires_at: str
+    # Presigned GET URL of the file as uploaded, valid 1 hour, for its owner to play (issue 51);
+    # every list issues fresh ones. Null when the store could not sign one.
+    audio_url: str | None
+
+
 class Liveness(TypedDict):
     status: Literal["alive"]
     # Seconds since the process started.
@@ -1475,7 +1498,7 @@ class UploadDeleted(TypedDict):
 
 class UploadList(TypedDict):
     # Newest first; deleted and expired uploads are not listed.
-    uploads: list[Upload]
+    uploads: list[ListedUpload]
     # Cursor of the next page; null on the last page.
     next_cursor: str | None
     # The statement an upload confirms with the header `Songmint-Rights-Confirmed: true`,
@@ -2229,6 +2252,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "JobList": "4a65a434a7f015c3",
     "JobStatus": "39f1453924833ed8",
     "JobSummary": "d9045751a31d4b3d",
+    "ListedUpload": "d02af104f6f07a40",
     "Liveness": "60c37565ac025466",
     "LosslessFiles": "263511302756c23a",
     "LosslessFilesVariantB": "ee72e5fb585a575d",
@@ -2264,7 +2288,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "TradingPools": "9e7fdf167673c430",
     "Upload": "62fb8e8bf273340c",
     "UploadDeleted": "369f5bcdfa4ced27",
-    "UploadList": "2ebdd962818e3aae",
+    "UploadList": "973314afda580dbd",
     "UserProfile": "ebda866fed43658f",
     "WebhookPayload": "26c23bf457e6f996",
     "WebhookSecret": "01f78ea6f748b13d",
