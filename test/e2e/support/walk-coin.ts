@@ -122,9 +122,16 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   const missingSong = await page.goto(`${stack.baseUrl}/app/song/999`);
   assert.equal(missingSong?.status(), 404);
   await page.getByText('There is no song #999 on this chain.').waitFor({ timeout: STEP_TIMEOUT_MS });
+  // Each offers a way back (issue 51), not a dead end.
+  assert.equal(await page.getByRole('link', { name: 'Discover launched songs' }).count(), 1, 'a missing song: the way back');
   const badCreator = await page.goto(`${stack.baseUrl}/app/creator/not-an-address`);
   assert.equal(badCreator?.status(), 404);
   await page.locator('h1', { hasText: 'Page not found' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.deepEqual(
+    await page.locator('#not-found-back a').evaluateAll((links) => links.map((link) => link.getAttribute('href'))),
+    ['/app/discover', '/app/'],
+    'the not-found page: the way back',
+  );
 
   // The creator's profile, as a shared link opens it: its Open Graph tags in the served head, the song with its market cap.
   const profilePath = `/app/creator/${creator}`;
