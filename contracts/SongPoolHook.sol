@@ -33,7 +33,14 @@ uint256 constant SONG_LAUNCH_FEE_DURATION = 120;
 ///    the vault has the token hand them over when it collects the song's fees
 ///    (`SongToken.releaseFeeClaims`);
 ///  - damps launch sniping: the fee starts at LAUNCH_FEE_PIPS (50%) and falls linearly to
-///    BASE_FEE_PIPS (1%) over LAUNCH_FEE_DURATION (120 s) after the pool's launch.
+///    BASE_FEE_PIPS (1%) over LAUNCH_FEE_DURATION (120 s) after the pool's launch;
+///  - burns the launch fee: of a fee charged at a rate `p` above BASE_FEE_PIPS, only the steady
+///    part `fee * BASE_FEE_PIPS / p` (rounded down) is credited to the song; the rest is minted as
+///    ETH claims to the hook itself, which has no code path that moves, burns or redeems claims, so
+///    that ETH stays in the PoolManager for good (`burntLaunchFees`). Nobody profits from a snipe:
+///    not the creator (who would otherwise get its share of its own launch-block buy back, paying
+///    a third of a sniper's rate), and not the platform (which would then be the one party the
+///    launch fee does not bind).
 /// @dev Every swap kind pays the same share `p` of the ETH that changes hands (the ETH the trader
 /// pays on a buy, the ETH the pool pays out on a sell):
 ///  - where the fee comes out of a gross ETH amount (exact ETH in; exact tokens in, ETH out) it is
@@ -136,6 +143,13 @@ contract SongPoolHook is ISongPoolHook {
         Hooks.validateHookPermissions(IHooks(address(this)), getHookPermissions());
     }
 
+    /// @notice All launch fees burnt by this hook, in wei: the ETH claims it holds (the parts of
+    /// in-window fees above the steady rate, over every song pool; anything anyone transfers to the
+    /// hook is burnt with them). Per swap, the PoolManager's ERC-6909 `Transfer` from 0 to the hook.
+    function burntLaunchFees() external view returns (uint256) {
+        return poolManager.balanceOf(address(this), _ETH_ID);
+    }
+
     /// @notice When the vault launched `poolId` (0 if never).
     /// @param poolId The pool.
     function launchedAt(PoolId poolId) external view returns (uint256) {
@@ -226,7 +240,7 @@ contract SongPoolHook is ISongPoolHook {
             int256 fee;
             if (ethSpecified) {
                 // Exact ETH in: the fee comes out of the ETH paid. Exact ETH out: it is added on top.
-                fee = int256(_charge(specified < 0 ? uint256(-specified) : uint256(specified), specified > 0));
+                fee = int256(_charge(specified < 0 ? uint256(-specified) : uint256(specified), specified > 0, true));
                 // The pool now swaps amountSpecified + fee of ETH (less ETH in, more ETH out).
                 _expectedEthFill = specified + fee;
             }
@@ -253,7 +267,7 @@ contract SongPoolHook is ISongPoolHook {
         } else {
             // ETH is the unspecified currency (exact tokens out, ETH in; exact tokens in, ETH out):
             // charge what was filled. Exact tokens out: the fee is added on top of the ETH the pool takes.
-            charged = _charge(ethDelta < 0 ? uint256(-ethDelta) : uint256(ethDelta), specified > 0);
+            charged = _charge(ethDelta < 0 ? uint256(-ethDelta) : uint256(ethDelta), specified > 0, false);
         }
         assembly {
             mstore(0, selector)
@@ -265,11 +279,14 @@ contract SongPoolHook is ISongPoolHook {
     /// @dev Charges the fee of the swap being called back for moving `amount` of ETH (below 2^126
     /// wei: v4 deltas are int128): settles the hook's ETH delta by minting ERC-6909 claims on ETH to
     /// the pool's token (`key.currency1`), which moves no ETH during the swap and writes no storage of
-    /// the hook; the PoolManager logs the mint (ERC-6909 `Transfer` from 0 to the token, id 0), which is
-/// the fee's only log. `onTop`: `amount` is net of the fee (the fee is added to
-    /// it), so the fee is `p / (1 - p)` of it, `p` of the gross amount. Reads the pool key from
-    /// calldata, where both callbacks carry it at the same offset.
-    function _charge(uint256 amount, bool onTop) private returns (uint256 fee) {
+    /// the hook; the PoolManager logs the mint (ERC-6909 `Transfer` from 0 to the token, id 0), which
+    /// is the fee's only log. Inside the launch fee window the part above the steady rate is minted to
+    /// the hook instead (burnt; a second `Transfer`, from 0 to the hook). `onTop`: `amount` is net of
+    /// the fee (the fee is added to it), so the fee is `p / (1 - p)` of it, `p` of the gross amount.
+    /// `beforeSwap`: charged before the PoolManager's `Swap` log, so the song's mint goes last; after
+    /// it, first: either way the song's fee log sits next to its `Swap`, as indexers pair them.
+    /// Reads the pool key from calldata, where both callbacks carry it at the same offset.
+    function _charge(uint256 amount, bool onTop, bool beforeSwap) private returns (uint256 fee) {
         if (amount > _MAX_ETH_AMOUNT) revert EthAmountTooLarge(amount);
         PoolId poolId;
         address token;
@@ -286,16 +303,32 @@ contract SongPoolHook is ISongPoolHook {
             fee = (amount * feePips + denominator - 1) / denominator;
         }
         if (fee == 0) return 0;
+        if (feePips == BASE_FEE_PIPS) {
+            _mintEthClaims(token, fee);
+            return fee;
+        }
+        // Inside the launch fee window: the song gets the steady part, the rest is burnt. The steady
+        // part rounds down, so the burnt part is never short of the launch surcharge.
+        uint256 credited;
+        unchecked {
+            credited = (fee * BASE_FEE_PIPS) / feePips;
+        }
+        if (beforeSwap) _mintEthClaims(address(this), fee - credited);
+        if (credited != 0) _mintEthClaims(token, credited);
+        if (!beforeSwap) _mintEthClaims(address(this), fee - credited);
+    }
+
+    /// @dev `poolManager.mint(to, ETH, amount)`, encoded by hand: the PoolManager is known code, and
+    /// the call returns nothing. It settles `amount` of the hook's ETH delta.
+    function _mintEthClaims(address to, uint256 amount) private {
         IPoolManager manager = poolManager;
         bytes4 mint = IPoolManager.mint.selector;
         assembly ("memory-safe") {
-            // poolManager.mint(token, ETH, fee), encoded by hand: the PoolManager is known code, and
-            // the call returns nothing.
             let m := mload(0x40)
             mstore(m, mint)
-            mstore(add(m, 0x04), token)
+            mstore(add(m, 0x04), to)
             mstore(add(m, 0x24), _ETH_ID)
-            mstore(add(m, 0x44), fee)
+            mstore(add(m, 0x44), amount)
             if iszero(call(gas(), manager, 0, m, 0x64, 0, 0)) {
                 returndatacopy(m, 0, returndatasize())
                 revert(m, returndatasize())

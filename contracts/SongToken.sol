@@ -19,17 +19,17 @@ uint256 constant SONG_TOKEN_SUPPLY = 1_000_000_000e18;
 /// @title SongToken
 /// @notice The ERC-20 of one launched song: a fixed supply of 1,000,000,000 tokens (18 decimals),
 /// with EIP-2612 permit. The pool share is minted at launch into the song's pool; the rest, the
-/// launcher's allocation, once, to its recipient when the vault releases it (after the launch fee
-/// window), so nobody holds a song token in that window without having bought it through the pool. Named "Songmint #<songId>", symbol
-/// "SONG<songId>". No owner, no minting beyond TOTAL_SUPPLY, no burn, no pause. Its ERC-7572
-/// `contractURI` is its song's metadata URI.
+/// launcher's allocation, to its recipient as the vault releases it (vested, after a cliff of at
+/// least 7 days), so nobody holds a song token in the launch fee window without having bought it
+/// through the pool. Named "Songmint #<songId>", symbol "SONG<songId>". No owner, no minting beyond
+/// TOTAL_SUPPLY, no burn, no pause. Its ERC-7572 `contractURI` is its song's metadata URI.
 /// @dev Deployed by the SongVault as an EIP-1167 clone (CREATE2, salt = song id) whose immutable
 /// argument is the song id, so the address follows from the song id alone and the name costs no
 /// storage. The vault creates and initializes a clone in the same transaction, so nobody can
 /// initialize it first; the implementation itself can never be initialized.
 /// The EIP-712 domain uses the per-song `name()`, which is what wallets read to build a permit.
 contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
-    /// @notice The whole supply, minted at launch.
+    /// @notice The whole supply: the pool share minted at launch, the allocation as it vests.
     uint256 public constant TOTAL_SUPPLY = SONG_TOKEN_SUPPLY;
 
     bytes32 private constant _PERMIT_TYPEHASH =
@@ -55,6 +55,8 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
     error PoolShareTooLarge(uint256 poolShare);
     /// @notice Only the vault that deployed this token mints the rest of its supply or moves its fee claims.
     error NotDeployer(address caller);
+    /// @notice Minting `amount` would take the supply past TOTAL_SUPPLY.
+    error SupplyExceeded(uint256 amount);
     /// @notice The permit's deadline has passed.
     error ERC2612ExpiredSignature(uint256 deadline);
     /// @notice The permit was not signed by the owner.
@@ -69,7 +71,7 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
 
     /// @notice Mints the pool share once, at launch: `poolShare` to `poolHolder` (the Uniswap v4
     /// PoolManager, settling the launch liquidity). The rest of the supply, the launcher's allocation,
-    /// is minted later by the vault to the allocation's recipient (`mintRest`).
+    /// is minted later by the vault to the allocation's recipient as it vests (`mintAllocation`).
     /// @dev Callable once per clone (the supply is never zero afterwards) and never on the
     /// implementation. The vault calls it in the launch transaction that created the clone.
     /// @param poolHolder Receiver of the liquidity share.
@@ -81,24 +83,25 @@ contract SongToken is ERC20, IERC20Permit, SongTokenDomain, IERC7572, Nonces {
         _mint(poolHolder, poolShare);
     }
 
-    /// @notice Mints the rest of the supply (TOTAL_SUPPLY less what exists) to `to`, once the vault
-    /// releases the launcher's allocation. After it the supply is TOTAL_SUPPLY for good.
+    /// @notice Mints `amount` of the launcher's allocation to `to`, as the vault releases what has
+    /// vested. The supply never passes TOTAL_SUPPLY, and the vault reads what was claimed of the
+    /// allocation from it (the supply beyond the pool share).
     /// @dev Only the clone's deployer (the SongVault: the CREATE2 address of this clone from the
-    /// caller, with this song id, must be this contract) may call it. Mints nothing when nothing is left.
+    /// caller, with this song id, must be this contract) may call it.
     /// @param to Receiver of the allocation.
-    /// @return amount Tokens minted.
-    function mintRest(address to) external returns (uint256 amount) {
+    /// @param amount Tokens to mint.
+    function mintAllocation(address to, uint256 amount) external {
         _checkDeployer();
         // The vault calls it only for a launched song, whose pool share exists.
-        amount = TOTAL_SUPPLY - totalSupply();
-        if (amount != 0) _mint(to, amount);
+        if (amount > TOTAL_SUPPLY - totalSupply()) revert SupplyExceeded(amount);
+        _mint(to, amount);
     }
 
     /// @notice Hands `amount` of the PoolManager ERC-6909 claims on native ETH held in this token's
     /// name to the vault. The song pool's hook (SongPoolHook) mints its swap fees there, so the
     /// claims this token holds are its song's hook fees not yet collected; the vault moves them to
     /// itself and redeems them when it collects the song's fees.
-    /// @dev Only the clone's deployer (the SongVault, checked as in {mintRest}) may call it; it names
+    /// @dev Only the clone's deployer (the SongVault, checked as in {mintAllocation}) may call it; it names
     /// its own PoolManager.
     /// @param poolManager The Uniswap v4 PoolManager whose claims move.
     /// @param amount Wei of ETH claims to move to the vault.

@@ -159,7 +159,7 @@ export async function runDemo({
     `token ${launched.token} (predicted ${predictedToken}: ${predictedToken === launched.token ? 'match' : 'MISMATCH'})`,
     `pool  ${launched.poolId}`,
     `${tokens(launched.poolSupply)} in the pool, liquidity ${launched.liquidity}`,
-    `${tokens(launched.allocation)} held by the vault for the creator until ${new Date(Number(launched.allocationClaimableAt) * 1000).toISOString()} (the launch fee window)`,
+    `${tokens(launched.allocation)} vesting for the creator: none until ${new Date(Number(launched.allocationCliffEnd) * 1000).toISOString()} (the cliff), all by ${new Date(Number(launched.allocationVestingEnd) * 1000).toISOString()}`,
   );
   if (predictedToken !== launched.token) throw new Error(`predicted token ${predictedToken}, launched ${launched.token}`);
 
@@ -167,13 +167,13 @@ export async function runDemo({
   step(
     'Bought through the Universal Router (ETH in)',
     `${eth(bought.amountIn)} -> ${tokens(bought.amountOut)} (quote ${tokens(bought.quote)}, floor ${tokens(bought.limit)})`,
-    `hook fee ${eth(bought.hookFee)}, tx ${bought.hash} to ${bought.receipt.to ?? '?'}`,
+    `hook fee ${eth(bought.hookFee)} (of it burnt, the launch surcharge: ${eth(bought.launchFeeBurnt)}), tx ${bought.hash} to ${bought.receipt.to ?? '?'}`,
   );
   const sold = await sell(chain, { songId: minted.tokenId, amountIn: bought.amountOut / 2n, slippageBps: 100 });
   step(
     'Sold through the Universal Router (Permit2 signature)',
     `${tokens(sold.amountIn)} -> ${eth(sold.amountOut)} (quote ${eth(sold.quote)}, floor ${eth(sold.limit)})`,
-    `hook fee ${eth(sold.hookFee)}, tx ${sold.hash}`,
+    `hook fee ${eth(sold.hookFee)} (of it burnt: ${eth(sold.launchFeeBurnt)}), tx ${sold.hash}`,
     sold.permit2ApprovalHash === undefined
       ? 'Permit2 already approved'
       : `one-time token approval to Permit2: tx ${sold.permit2ApprovalHash}`,

@@ -12,10 +12,14 @@
  * so does a chain id other than 8453 or an address with no code.
  *
  *   BASE_RPC_URL=https://… npm run verify:base    # against Base (any Base JSON-RPC endpoint)
- *   npm run verify:base                           # no BASE_RPC_URL: against a fresh local chain
+ *   npm run verify:base -- --local                # against a fresh local chain: NOT a check of Base
  *
- * Without BASE_RPC_URL it starts the local chain (scripts/local-chain.ts) and compares with it,
- * and says so: that checks the tool and the placement, not Base. Exits 1 on any mismatch.
+ * Without BASE_RPC_URL (unset, empty or blank) and without `--local` it refuses: it exits 2 and
+ * says why, so no run without Base can pass as a check of Base (it used to compare two local builds
+ * and print "every address matches"). With `--local` it starts the local chain
+ * (scripts/local-chain.ts), compares with it and says plainly, first and last, that it compared two
+ * local builds: that checks the tool and the placement, not Base (BASE_RPC_URL is then ignored).
+ * Exits 1 on any mismatch.
  */
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
@@ -158,9 +162,43 @@ export async function verifyBase(rpcUrl: string, expected: Map<Address, Hex>): P
   return { target: rpcUrl, chainId, checks, ok: chainId === 8453 && checks.every((check) => check.status === 'identical') };
 }
 
-/** The report, one line per address (and one per differing immutable). */
-export function formatVerification(result: BaseVerification): string {
-  const lines = [`chain id ${result.chainId}${result.chainId === 8453 ? '' : ' (expected 8453: this is not Base)'}`];
+/** What a run compares with: Base through `url`, or (`--local`) a fresh local chain; or a refusal. */
+export type VerificationTarget = { kind: 'base'; url: string } | { kind: 'local' } | { kind: 'refused'; reason: string };
+
+/** The `--local` flag: compare with a fresh local chain, which checks the tool and not Base. */
+export const LOCAL_FLAG = '--local';
+
+/** Chooses what to compare with from `BASE_RPC_URL` and the command line, before anything loads. */
+export function verificationTarget(baseRpcUrl: string | undefined, args: ReadonlyArray<string>): VerificationTarget {
+  const unknown = args.filter((arg) => arg !== LOCAL_FLAG);
+  if (unknown.length > 0) return { kind: 'refused', reason: `unknown argument ${unknown.join(' ')} (the only one is ${LOCAL_FLAG})` };
+  if (args.includes(LOCAL_FLAG)) return { kind: 'local' };
+  const url = (baseRpcUrl ?? '').trim();
+  if (url === '')
+    return {
+      kind: 'refused',
+      reason:
+        'BASE_RPC_URL is not set (or empty): there is no Base endpoint to compare with, so nothing was verified. ' +
+        `Set BASE_RPC_URL to a Base JSON-RPC endpoint, or run with ${LOCAL_FLAG} to compare the build with a fresh local chain (which does not check Base).`,
+    };
+  try {
+    const { protocol } = new URL(url);
+    if (protocol !== 'http:' && protocol !== 'https:') throw new Error(protocol);
+  } catch {
+    return { kind: 'refused', reason: 'BASE_RPC_URL is not an http(s) URL: nothing was verified.' };
+  }
+  return { kind: 'base', url };
+}
+
+/**
+ * The report, one line per address (and one per differing immutable). `local`: the served side
+ * was a fresh local chain, so the report says, first and last, that two local builds were compared.
+ */
+export function formatVerification(result: BaseVerification, scope: 'base' | 'local' = 'base'): string {
+  const lines = [
+    ...(scope === 'local' ? ['LOCAL ONLY: the served side is a fresh local chain built from the same artifacts, not Base.'] : []),
+    `chain id ${result.chainId}${result.chainId === 8453 ? '' : ' (expected 8453: this is not Base)'}`,
+  ];
   for (const check of result.checks) {
     const where = `${check.name.padEnd(24)} ${check.address}`;
     if (check.status === 'identical') lines.push(`ok        ${where}  ${check.servedBytes} bytes identical (${check.built})`);
@@ -174,31 +212,42 @@ export function formatVerification(result: BaseVerification): string {
       for (const word of check.immutables) lines.push(`            byte ${word.offset}: built ${word.expected}, served ${word.served}`);
     }
   }
-  lines.push(result.ok ? 'every address matches' : 'some addresses do not match');
+  if (scope === 'local')
+    lines.push(
+      result.ok
+        ? 'every address matches the local chain: two local builds compared, Base NOT checked (set BASE_RPC_URL for that)'
+        : 'some addresses do not match the local chain (two local builds compared, Base not checked)',
+    );
+  else lines.push(result.ok ? 'every address matches Base' : 'some addresses do not match Base');
   return lines.join('\n');
 }
 
-async function runFromCommandLine(): Promise<boolean> {
-  const baseRpcUrl = process.env.BASE_RPC_URL ?? '';
+/** Exit codes: 0 every address matches, 1 a mismatch (or a failure), 2 refused (nothing compared). */
+async function runFromCommandLine(): Promise<0 | 1 | 2> {
+  const target = verificationTarget(process.env.BASE_RPC_URL, process.argv.slice(2));
+  if (target.kind === 'refused') {
+    process.stderr.write(`verify:base refused: ${target.reason}\n`);
+    return 2;
+  }
   // Hardhat reads BASE_RPC_URL when it loads (a fork of Base): the expected side must be simulated.
   delete process.env.BASE_RPC_URL;
   const expected = await expectedBaseCode();
-  if (baseRpcUrl !== '') {
-    process.stdout.write(`Comparing the local chain's Uniswap contracts with BASE_RPC_URL (${new URL(baseRpcUrl).host})\n`);
-    const result = await verifyBase(baseRpcUrl, expected);
+  if (target.kind === 'base') {
+    process.stdout.write(`Comparing the local chain's Uniswap contracts with BASE_RPC_URL (${new URL(target.url).host})\n`);
+    const result = await verifyBase(target.url, expected);
     process.stdout.write(`${formatVerification(result)}\n`);
-    return result.ok;
+    return result.ok ? 0 : 1;
   }
   const { startLocalChain } = await import('./local-chain.ts');
   const chain = await startLocalChain({ blockIntervalMs: 0 });
   try {
     process.stdout.write(
-      `BASE_RPC_URL is not set (no Base endpoint here): comparing with a fresh local chain at ${chain.rpcUrl} instead.\n` +
-        'That checks this tool and the local placement, not Base: set BASE_RPC_URL to a Base JSON-RPC endpoint for that.\n',
+      `${LOCAL_FLAG}: comparing with a fresh local chain at ${chain.rpcUrl}, not with Base.\n` +
+        'That checks this tool and the local placement only: set BASE_RPC_URL to a Base JSON-RPC endpoint to check Base.\n',
     );
     const result = await verifyBase(chain.rpcUrl, expected);
-    process.stdout.write(`${formatVerification(result)}\n`);
-    return result.ok;
+    process.stdout.write(`${formatVerification(result, 'local')}\n`);
+    return result.ok ? 0 : 1;
   } finally {
     await chain.stop();
   }
@@ -206,7 +255,7 @@ async function runFromCommandLine(): Promise<boolean> {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   runFromCommandLine().then(
-    (ok) => process.exit(ok ? 0 : 1),
+    (code) => process.exit(code),
     (error: unknown) => {
       console.error(error);
       process.exit(1);

@@ -111,6 +111,8 @@ export async function runAction(
   const messages = messagesNear(control);
   messages.alert.hidden = true;
   messages.alert.textContent = '';
+  // Disabling the pressed button drops the keyboard focus to <body>: it comes back when the work ends (below).
+  const hadFocus = document.activeElement !== null && control.contains(document.activeElement);
   control.disabled = true;
   control.setAttribute('aria-busy', 'true');
   control.setAttribute('data-action-running', '');
@@ -129,5 +131,8 @@ export async function runAction(
     control.disabled = false;
     control.removeAttribute('aria-busy');
     control.removeAttribute('data-action-running');
+    // Back on the control, or, when the work replaced it (Mint, Launch), on the view's heading: never <body>.
+    if (hadFocus && (document.activeElement === null || document.activeElement === document.body))
+      (control.isConnected ? control : document.getElementById('view-title'))?.focus();
   }
 }

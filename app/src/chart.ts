@@ -7,7 +7,7 @@ import { plainNumber } from './format.ts';
  */
 export interface PricePoint {
   time: Date;
-  /** ETH per song token: a buy raises it. */
+  /** ETH per 1M song tokens (the app's price unit): a buy raises it. */
   price: number;
 }
 
@@ -33,7 +33,7 @@ export function priceChart(points: ReadonlyArray<PricePoint>): SVGSVGElement {
   title.textContent =
     first === undefined || last === undefined
       ? 'No price yet'
-      : `Price in ETH per token over ${points.length} points: from ${formatPrice(first.price)} to ${formatPrice(last.price)}`;
+      : `Price in ETH per 1M tokens over ${points.length} points: from ${formatPrice(first.price)} to ${formatPrice(last.price)}`;
   chart.append(title);
   if (first === undefined || last === undefined) return chart;
   const prices = points.map((point) => point.price);

@@ -55,7 +55,23 @@ const VIEWS: Views = {
   song: () => import('./views/song.ts').then((m) => (context, route) => m.songView(context, route.songId)),
   creator: () => import('./views/creator.ts').then((m) => (context, route) => m.creatorView(context, route.address)),
   portfolio: () => import('./views/portfolio.ts').then((m) => (context) => m.portfolioView(context)),
-  missing: () => Promise.resolve(() => h('section', { class: 'view' }, h('h1', { id: 'view-title', tabindex: '-1' }, 'Page not found'))),
+  missing: () =>
+    Promise.resolve(() =>
+      h(
+        'section',
+        { class: 'view' },
+        h('h1', { id: 'view-title', tabindex: '-1' }, 'Page not found'),
+        h(
+          'p',
+          { id: 'not-found-back' },
+          'Nothing lives at this address. ',
+          h('a', { href: '/app/discover', 'data-link': true }, 'Discover launched songs'),
+          ' or go to ',
+          h('a', { href: '/app/', 'data-link': true }, 'the start'),
+          '.',
+        ),
+      ),
+    ),
 };
 
 function viewFor(context: AppContext, route: Route): Promise<HTMLElement> {

@@ -80,6 +80,8 @@ export const envSchema = z
     SONG_VAULT_ADDRESS: address.optional(),
     /** Uniswap v4 PoolManager of the vault's pools (its Base address by default). */
     POOL_MANAGER_ADDRESS: address.default('0x498581fF718922c3f8e6A244956aF099B2652b2b'),
+    /** Uniswap v4-periphery's V4Quoter: the coin pages' and portfolios' sale quotes (its Base address by default, where the local chain places it too). */
+    V4_QUOTER_ADDRESS: address.default('0x0d5e0F971ED27FBfF6c2837bf31316121532048D'),
     /**
      * A Chainlink ETH/USD feed (AggregatorV3Interface) for the coin pages' USD figures (needs
      * CHAIN_RPC_URL); on Base 0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70. Unset: ETH only.

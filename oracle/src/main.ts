@@ -247,7 +247,11 @@ async function startWithSigner(
       : {
           vaultAddress: vault.address,
           poolManagerAddress: config.POOL_MANAGER_ADDRESS as Address,
-          chain: createCoinChainReads(chainClient, vault.address),
+          chain: createCoinChainReads(chainClient, {
+            vault: vault.address,
+            poolManager: config.POOL_MANAGER_ADDRESS as Address,
+            quoter: config.V4_QUOTER_ADDRESS as Address,
+          }),
           ...(ethUsdFeed === undefined
             ? {}
             : {

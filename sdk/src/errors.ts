@@ -39,6 +39,8 @@ export type ClientErrorCode =
   | 'INSUFFICIENT_BALANCE'
   /** The pool cannot fill the trade (too large for its liquidity, or the song is not launched); nothing was sent. */
   | 'QUOTE_FAILED'
+  /** The quote pays nothing (a sale the pool would pay 0 ETH for, a buy that gets 0 tokens); nothing was sent. */
+  | 'ZERO_QUOTE'
   /** A webhook delivery whose signature, timestamp or body does not check out (verifyWebhook). */
   | 'INVALID_WEBHOOK'
   /** The wallet's owner refused the request (EIP-1193 error 4001): nothing was signed or sent. */

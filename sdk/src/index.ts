@@ -30,7 +30,7 @@ export { downloadSong, getDownloadLink } from './api/downloads.ts';
 export { deleteSong, renameSong, restoreSong } from './api/library.ts';
 export type { LibrarySongParameters, RenameSongParameters } from './api/library.ts';
 export { deleteUpload, listUploads, uploadAudio } from './api/uploads.ts';
-export type { ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
+export type { ListedUpload, ListUploadsParameters, Upload, UploadAudioParameters, UploadFormat, UploadPage } from './api/uploads.ts';
 export type { DownloadFormat, DownloadLink, LosslessDownloadParameters, LosslessFiles, LosslessFormat } from './api/downloads.ts';
 export { createPreview, getPreview, waitForPreview } from './api/previews.ts';
 export type { CompletedPreview, CreatePreviewParameters, PreviewStatus, QueuedPreview } from './api/previews.ts';
@@ -48,6 +48,7 @@ export type {
   GetPoolHistoryParameters,
   GetPoolsParameters,
   IndexedNft,
+  ListPublicSongsParameters,
   PoolHistory,
   PoolSwap,
   ProfileChange,
@@ -55,6 +56,7 @@ export type {
   PublicProfile,
   PublicSong,
   PublicSongs,
+  PublicSongsSort,
   TradingPool,
   TradingPools,
   UserProfile,
@@ -68,7 +70,7 @@ export type { MintedSong, MintSongParameters } from './chain/mint.ts';
 export { launchSong, MAX_ALLOCATION_BPS, readLaunchTerms } from './chain/launch.ts';
 export type { LaunchedSong, LaunchSongParameters, LaunchTerms } from './chain/launch.ts';
 export { buy, DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, sell } from './chain/trade.ts';
-export { checkAffordable, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
+export { checkAffordable, checkPaysSomething, quoteTrade, readBalances, slippageLimit } from './chain/quote.ts';
 export { quoteSellMax } from './chain/sell-max.ts';
 export type { SellableMax } from './chain/sell-max.ts';
 export type { QuoteParameters, TradeBalances, TradeQuote, TradeSide } from './chain/quote.ts';

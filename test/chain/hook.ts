@@ -13,7 +13,7 @@ import {
   songPoolHookInitCode,
 } from '../../ignition/songmint-hook.ts';
 import {
-  claimAllocationAfterWindow,
+  claimWholeAllocation,
   deploySongmint,
   feePipsAfter,
   hookFee,
@@ -52,6 +52,7 @@ interface SwapOutcome {
   receipt: TransactionReceipt;
   poolEth: bigint;
   fee: bigint;
+  burnt: bigint;
   traderEthChange: bigint;
   sender: string;
 }
@@ -99,7 +100,7 @@ describe('SongPoolHook', function () {
     // The trader holds tokens and has approved the router, so every kind of swap can run.
     const token = await ethers.getContractAt('SongToken', s.poolKey.currency1);
     await networkHelpers.time.increase(300);
-    await claimAllocationAfterWindow(s, networkHelpers.time, s.songId);
+    await claimWholeAllocation(s, networkHelpers.time, s.songId);
     await (await token.connect(s.creator).transfer(s.trader.address, 10_000_000n * ETH)).wait();
     await (await token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
     return s;
@@ -201,18 +202,31 @@ describe('SongPoolHook', function () {
     it("an indexer gets each swap's fee and router from the PoolManager's logs alone, to the wei", async function () {
       const s = await networkHelpers.loadFixture(tradedSong);
       const hook = await s.hook.getAddress();
-      const claims = () => s.poolManager.getFunction('balanceOf')(s.poolKey.currency1, 0n) as Promise<bigint>;
+      const claims = (holder: string) => s.poolManager.getFunction('balanceOf')(holder, 0n) as Promise<bigint>;
       for (const { kind, amount, value } of kinds) {
-        const claimsBefore = await claims();
+        const [songBefore, burntBefore] = [await claims(s.poolKey.currency1), await s.hook.burntLaunchFees()];
         const out = await runSwap(s, kind, amount, value);
-        // The fee from balances, not logs: what the song's token gained in ETH claims, and what the
-        // trader paid beyond the pool's input (buys) or got short of the pool's output (sells).
-        const claimed = (await claims()) - claimsBefore;
+        // The fee from balances, not logs: what the song's token gained in ETH claims plus what the
+        // hook burnt (inside the launch fee window), and what the trader paid beyond the pool's input
+        // (buys) or got short of the pool's output (sells).
+        const credited = (await claims(s.poolKey.currency1)) - songBefore;
+        const burnt = (await s.hook.burntLaunchFees()) - burntBefore;
         const paidBeyondPool = out.poolEth - out.traderEthChange;
-        expect(claimed, kind).to.be.greaterThan(0n);
-        expect(out.fee, kind).to.equal(claimed);
+        expect(credited, kind).to.be.greaterThan(0n);
+        expect(burnt, kind).to.be.greaterThan(0n);
+        expect([out.fee, out.burnt], kind).to.deep.equal([credited + burnt, burnt]);
         expect(out.fee, kind).to.equal(paidBeyondPool);
         expect(out.sender, kind).to.equal(await s.swapRouter.getAddress());
+        // The song's mint sits next to the Swap log (before it when charged in beforeSwap, after it
+        // otherwise), as the oracle's indexer pairs them; the burn is the other side.
+        const managerLogs = out.receipt.logs
+          .filter((log) => log.address === BASE_POOL_MANAGER)
+          .map((log) => s.poolManager.interface.parseLog(log));
+        const swapAt = managerLogs.findIndex((log) => log?.name === 'Swap');
+        const songMintAt = managerLogs.findIndex((log) => log?.name === 'Transfer' && log.args.getValue('to') === s.poolKey.currency1);
+        const burnAt = managerLogs.findIndex((log) => log?.name === 'Transfer' && log.args.getValue('to') === hook);
+        expect(Math.abs(songMintAt - swapAt), kind).to.equal(1);
+        expect(Math.abs(burnAt - swapAt), kind).to.equal(2);
         // The hook logs nothing of its own: the PoolManager's Swap and fee mint are the swap's only record.
         expect(
           out.receipt.logs.filter((log) => log.address === hook),
@@ -262,6 +276,41 @@ describe('SongPoolHook', function () {
       const out = await runSwap(s, 'buyExactIn', ETH, ETH);
       expect(out.fee).to.equal(hookFee(ETH, 495_917n));
       expect(out.poolEth).to.equal(-(ETH - out.fee));
+    });
+
+    it('burns the part of an in-window fee above the steady 1%: the song is credited only the steady part', async function () {
+      const s = await ready('fresh');
+      const hook = await s.hook.getAddress();
+      const balanceOf = s.poolManager.getFunction('balanceOf');
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 1n);
+      const out = await runSwap(s, 'buyExactIn', ETH, ETH);
+      const fee = hookFee(ETH, 495_917n);
+      const steady = (fee * 10_000n) / 495_917n;
+      expect(out.fee).to.equal(fee);
+      expect(out.burnt).to.equal(fee - steady);
+      // The steady part is 1% of the ETH paid (to rounding); the song's claims and running total hold
+      // only it, the rest is held by the hook.
+      expect(steady - ETH / 100n)
+        .to.be.greaterThanOrEqual(-1n)
+        .and.lessThanOrEqual(1n);
+      expect(await balanceOf(s.poolKey.currency1, 0n)).to.equal(steady);
+      expect(await s.vault.accruedSwapFees(s.songId)).to.equal(steady);
+      expect(await balanceOf(hook, 0n)).to.equal(fee - steady);
+      expect(await s.hook.burntLaunchFees()).to.equal(fee - steady);
+      // Burnt for good: the hook has no function that moves, burns or redeems claims (its only
+      // PoolManager call is mint), it names no operator and no allowance, so nobody can take them.
+      const writers = s.hook.interface.fragments
+        .filter((f) => f.type === 'function' && 'stateMutability' in f && f.stateMutability !== 'view' && f.stateMutability !== 'pure')
+        .map((f) => ('name' in f ? String(f.name) : ''))
+        .sort();
+      expect(writers).to.deep.equal(['beforeInitialize']);
+      expect(await s.poolManager.getFunction('isOperator')(hook, s.stranger.address)).to.equal(false);
+      await expect(s.poolManager.connect(s.stranger).getFunction('transferFrom')(hook, s.stranger.address, 0n, 1n)).to.be.revert(ethers);
+      // At the floor nothing more is burnt.
+      await networkHelpers.time.setNextBlockTimestamp(s.launchedAt + 120n);
+      const steadyOut = await runSwap(s, 'buyExactIn', ETH / 10n, ETH / 10n);
+      expect(steadyOut.burnt).to.equal(0n);
+      expect(await s.hook.burntLaunchFees()).to.equal(fee - steady);
     });
   });
 
@@ -369,6 +418,7 @@ describe('SongPoolHook', function () {
       expect(await swapLogsOf(s, viaOther)).to.deep.equal({
         poolEth: -(amount - hookFee(amount, 10_000n)),
         fee: hookFee(amount, 10_000n),
+        burnt: 0n,
         sender: await otherRouter.getAddress(),
       });
       expect(await s.vault.accruedSwapFees(s.songId)).to.equal(2n * hookFee(amount, 10_000n));

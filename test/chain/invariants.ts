@@ -4,7 +4,7 @@ import { AbiCoder, keccak256, solidityPacked, toUtf8Bytes, ZeroAddress } from 'e
 import { network } from 'hardhat';
 import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
 import {
-  claimAllocationAfterWindow,
+  claimWholeAllocation,
   deploySongmint,
   feePipsAfter,
   LAUNCH_CONFIG,
@@ -64,9 +64,9 @@ async function protocolWithSongs() {
     const key = await poolKeyOf(s.vault, songId);
     songs.push({ songId, key, liquidity: launched?.args.getValue('liquidity') as bigint });
   }
-  // The allocations are held through the launch fee window; the creators fund the traders with theirs.
+  // The allocations vest after a cliff; once all of it has vested the creators fund the traders with theirs.
   for (const [i, { songId, key }] of songs.entries()) {
-    await claimAllocationAfterWindow(s, networkHelpers.time, songId);
+    await claimWholeAllocation(s, networkHelpers.time, songId);
     const token = await ethers.getContractAt('SongToken', key.currency1);
     for (const trader of traders) {
       await (await token.connect(creators[i]!).transfer(trader.address, 20_000_000n * ETH)).wait();

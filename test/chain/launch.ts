@@ -57,12 +57,12 @@ describe('SongVault.launch', function () {
     const token = await ethers.getContractAt('SongToken', predicted);
     expect(await s.nft.ownerOf(s.songId)).to.equal(vaultAddress);
     const poolSupply = await token.balanceOf(BASE_POOL_MANAGER);
-    // The allocation is held by the vault (as the rest of the supply, minted when claimed).
+    // The allocation vests (the rest of the supply, minted as it is claimed).
     expect(await token.totalSupply()).to.equal(poolSupply);
     expect(await token.balanceOf(s.trader.address)).to.equal(0n);
-    const [held, claimableAt] = await s.vault.allocationOf(s.songId);
-    const allocation = held.amount;
-    expect(held.recipient).to.equal(s.trader.address);
+    const [recipient, allocation, claimed, vested, cliffEnd, vestingEnd] = await s.vault.allocationOf(s.songId);
+    expect(recipient).to.equal(s.trader.address);
+    expect([claimed, vested]).to.deep.equal([0n, 0n]);
     expect(poolSupply + allocation).to.equal(TOTAL_SUPPLY);
     // The allocation is 5% plus the pool share's rounding dust (below one token unit of 1e-14).
     expect(allocation - TOTAL_SUPPLY / 20n)
@@ -81,10 +81,12 @@ describe('SongVault.launch', function () {
     const song = await s.vault.songOf(s.songId);
     expect(song.payoutRecipient).to.equal(s.creator.address);
     expect(await s.hook.launchedAt(poolIdOf(key))).to.equal(song.launchedAt);
-    expect(claimableAt).to.equal(song.launchedAt + (await s.hook.LAUNCH_FEE_DURATION()));
+    expect(cliffEnd).to.equal(song.launchedAt + BigInt(LAUNCH_CONFIG.allocationCliff));
+    expect(vestingEnd).to.equal(cliffEnd + BigInt(LAUNCH_CONFIG.allocationVestingPeriod));
     await expect(tx)
       .to.emit(s.vault, 'SongLaunched')
       .withArgs(anyValue, anyValue, anyValue, anyValue, anyValue, anyValue, allocation, poolSupply, anyValue);
+    await expect(tx).to.emit(s.vault, 'AllocationVesting').withArgs(s.songId, s.trader.address, allocation, cliffEnd, vestingEnd);
   });
 
   it('names the token after the song at an address known before launch', async function () {
@@ -145,11 +147,11 @@ describe('SongVault.launch', function () {
   it('takes no allocation when asked for 0% and at most 10%', async function () {
     const s = await networkHelpers.loadFixture(protocol);
     const none = await mintAndLaunch(s, 'zero', 0);
-    expect((await s.vault.allocationOf(none.songId))[0].amount).to.be.lessThan(10n ** 5n);
+    expect((await s.vault.allocationOf(none.songId))[1]).to.be.lessThan(10n ** 5n);
     const max = await mintAndLaunch(s, 'max', 1000);
-    const [held] = await s.vault.allocationOf(max.songId);
-    expect(held.amount).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 10n);
-    expect(held.amount - TOTAL_SUPPLY / 10n).to.be.lessThan(10n ** 5n);
+    const [, total] = await s.vault.allocationOf(max.songId);
+    expect(total).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 10n);
+    expect(total - TOTAL_SUPPLY / 10n).to.be.lessThan(10n ** 5n);
   });
 
   it('lets a later owner launch: fees stay with the creator, the allocation goes to the launcher', async function () {
@@ -158,49 +160,78 @@ describe('SongVault.launch', function () {
     await (await s.nft.connect(s.stranger).approve(await s.vault.getAddress(), s.songId)).wait();
     await (await s.vault.connect(s.stranger).launch(s.songId, { allocationBps: 100, allocationRecipient: s.stranger.address })).wait();
     expect((await s.vault.songOf(s.songId)).payoutRecipient).to.equal(s.creator.address);
-    const [held] = await s.vault.allocationOf(s.songId);
-    expect(held.recipient).to.equal(s.stranger.address);
-    expect(held.amount).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 100n);
+    const [recipient, total] = await s.vault.allocationOf(s.songId);
+    expect(recipient).to.equal(s.stranger.address);
+    expect(total).to.be.greaterThanOrEqual(TOTAL_SUPPLY / 100n);
   });
 
-  describe('the allocation, held by the vault through the launch fee window', function () {
-    it('is claimable from the second the launch fee reaches its floor, once, and only to its recipient', async function () {
+  describe('the allocation vests: nothing until the cliff ends, then linearly, all of it at the end', function () {
+    it('pays what has vested and not been claimed, to its recipient only, as often as asked', async function () {
       const s = await songReadyToLaunch();
       await (await s.vault.connect(s.creator).launch(s.songId, { allocationBps: 1000, allocationRecipient: s.trader.address })).wait();
       const token = await ethers.getContractAt('SongToken', await s.vault.tokenOf(s.songId));
       const { launchedAt } = await s.vault.songOf(s.songId);
-      const [held, claimableAt] = await s.vault.allocationOf(s.songId);
-      expect(claimableAt).to.equal(launchedAt + 120n);
-      // One second before the floor: refused, for the recipient as for anyone.
-      await networkHelpers.time.setNextBlockTimestamp(claimableAt - 1n);
-      await expect(s.vault.connect(s.trader).claimAllocation(s.songId))
-        .to.be.revertedWithCustomError(s.vault, 'AllocationLocked')
-        .withArgs(s.songId, claimableAt);
-      expect(await s.hook.swapFeePips(launchedAt)).to.be.greaterThan(await s.hook.BASE_FEE_PIPS());
-      // At the floor: anyone may trigger it, the tokens go to the recipient named at launch.
-      await networkHelpers.time.setNextBlockTimestamp(claimableAt);
-      const claim = s.vault.connect(s.stranger).claimAllocation(s.songId);
-      await expect(claim).to.emit(s.vault, 'AllocationClaimed').withArgs(s.songId, s.trader.address, held.amount);
-      await expect(claim).to.emit(token, 'Transfer').withArgs(ethers.ZeroAddress, s.trader.address, held.amount);
-      expect(await s.hook.swapFeePips(launchedAt)).to.equal(await s.hook.BASE_FEE_PIPS());
-      expect(await token.balanceOf(s.trader.address)).to.equal(held.amount);
+      const [, total, , , cliffEnd, vestingEnd] = await s.vault.allocationOf(s.songId);
+      const period = await s.vault.ALLOCATION_VESTING_PERIOD();
+      expect(await s.vault.ALLOCATION_CLIFF()).to.equal(7n * 86_400n);
+      expect(period).to.equal(180n * 86_400n);
+      expect(cliffEnd).to.equal(launchedAt + 7n * 86_400n);
+      expect(vestingEnd).to.equal(cliffEnd + period);
+
+      // Up to and at the cliff's end: nothing has vested, for the recipient as for anyone.
+      for (const at of [launchedAt + 120n, cliffEnd]) {
+        await networkHelpers.time.setNextBlockTimestamp(at);
+        await expect(s.vault.connect(s.trader).claimAllocation(s.songId))
+          .to.be.revertedWithCustomError(s.vault, 'AllocationLocked')
+          .withArgs(s.songId, cliffEnd);
+      }
+      // A quarter of the period in: a quarter, to the recipient named at launch, whoever sends the claim.
+      const quarter = cliffEnd + period / 4n;
+      await networkHelpers.time.setNextBlockTimestamp(quarter);
+      const first = s.vault.connect(s.stranger).claimAllocation(s.songId);
+      await expect(first)
+        .to.emit(s.vault, 'AllocationClaimed')
+        .withArgs(s.songId, s.trader.address, total / 4n, total - total / 4n);
+      await expect(first)
+        .to.emit(token, 'Transfer')
+        .withArgs(ethers.ZeroAddress, s.trader.address, total / 4n);
       expect(await token.balanceOf(s.stranger.address)).to.equal(0n);
-      expect(await token.totalSupply()).to.equal(TOTAL_SUPPLY);
-      // Once only.
+      // In the claim's block, the view agrees: a quarter vested, all of it claimed.
+      const { blockNumber } = (await (await first).wait())!;
+      expect([...(await s.vault.allocationOf(s.songId, { blockTag: blockNumber }))]).to.deep.equal([
+        s.trader.address,
+        total,
+        total / 4n,
+        total / 4n,
+        cliffEnd,
+        vestingEnd,
+      ]);
+      // One second later: one second's worth, and no more.
+      await networkHelpers.time.setNextBlockTimestamp(quarter + 1n);
+      const oneSecond = (total * (period / 4n + 1n)) / period - total / 4n;
       await expect(s.vault.connect(s.trader).claimAllocation(s.songId))
-        .to.be.revertedWithCustomError(s.vault, 'NoAllocation')
-        .withArgs(s.songId);
-      const [after] = await s.vault.allocationOf(s.songId);
-      expect(after.recipient).to.equal(ethers.ZeroAddress);
-      expect(after.amount).to.equal(0n);
+        .to.emit(s.vault, 'AllocationClaimed')
+        .withArgs(s.songId, s.trader.address, oneSecond, total - total / 4n - oneSecond);
+      // At the end: the rest, and the whole supply exists.
+      await networkHelpers.time.setNextBlockTimestamp(vestingEnd);
+      const claimedBefore = await token.balanceOf(s.trader.address);
+      await expect(s.vault.claimAllocation(s.songId))
+        .to.emit(s.vault, 'AllocationClaimed')
+        .withArgs(s.songId, s.trader.address, total - claimedBefore, 0n);
+      expect(await token.balanceOf(s.trader.address)).to.equal(total);
+      expect(await token.totalSupply()).to.equal(TOTAL_SUPPLY);
+      expect([...(await s.vault.allocationOf(s.songId))]).to.deep.equal([s.trader.address, total, total, total, cliffEnd, vestingEnd]);
+      // Nothing is left: NothingVested(songId, claimed, total), for good.
+      await networkHelpers.time.increase(86_400);
+      await expect(s.vault.claimAllocation(s.songId))
+        .to.be.revertedWithCustomError(s.vault, 'NothingVested')
+        .withArgs(s.songId, total, total);
     });
 
     it('a song not launched has none', async function () {
       const s = await songReadyToLaunch();
       await expect(s.vault.claimAllocation(s.songId)).to.be.revertedWithCustomError(s.vault, 'NotLaunched').withArgs(s.songId);
-      const [held, claimableAt] = await s.vault.allocationOf(s.songId);
-      expect(held.recipient).to.equal(ethers.ZeroAddress);
-      expect(claimableAt).to.equal(0n);
+      expect([...(await s.vault.allocationOf(s.songId))]).to.deep.equal([ethers.ZeroAddress, 0n, 0n, 0n, 0n, 0n]);
     });
   });
 
@@ -331,6 +362,30 @@ describe('SongVault.launch', function () {
       const [poolManager, nft, implementation, , platform] = await songVaultArgs(s);
       const deploy = (config: { [K in keyof typeof LAUNCH_CONFIG]: number }, tokenImplementation = implementation) =>
         factory.deploy(poolManager, nft, tokenImplementation, config, platform);
+      // The allocation's vesting: a cliff of 7 to 3,650 days, a period of 30 to 3,650 days (a
+      // duration given in milliseconds is refused).
+      for (const bad of [
+        { ...LAUNCH_CONFIG, allocationCliff: 7 * 86_400 - 1 },
+        { ...LAUNCH_CONFIG, allocationVestingPeriod: 30 * 86_400 - 1 },
+        { ...LAUNCH_CONFIG, allocationCliff: 3_650 * 86_400 + 1 },
+        { ...LAUNCH_CONFIG, allocationVestingPeriod: 7 * 86_400 * 1000 },
+      ]) {
+        await expect(deploy(bad))
+          .to.be.revertedWithCustomError(s.vault, 'InvalidAllocationVesting')
+          .withArgs(bad.allocationCliff, bad.allocationVestingPeriod);
+      }
+      const bounds = await factory.deploy(
+        poolManager,
+        nft,
+        implementation,
+        {
+          ...LAUNCH_CONFIG,
+          allocationCliff: 7 * 86_400,
+          allocationVestingPeriod: 30 * 86_400,
+        },
+        platform,
+      );
+      expect([await bounds.ALLOCATION_CLIFF(), await bounds.ALLOCATION_VESTING_PERIOD()]).to.deep.equal([604_800n, 2_592_000n]);
       for (const bad of [
         { ...LAUNCH_CONFIG, startTick: 184_201 },
         { ...LAUNCH_CONFIG, tickLower: 184_200 },

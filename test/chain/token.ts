@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Signature } from 'ethers';
 import { network } from 'hardhat';
 import { BASE_POOL_MANAGER } from '../../ignition/songmint-hook.ts';
-import { claimAllocationAfterWindow, deploySongmint, mintAndLaunch, TOTAL_SUPPLY } from './fixtures/songmint.ts';
+import { claimWholeAllocation, deploySongmint, mintAndLaunch, TOTAL_SUPPLY } from './fixtures/songmint.ts';
 
 const { ethers, networkHelpers } = await network.create('base');
 
@@ -22,20 +22,20 @@ const PERMIT_TYPES = {
 };
 
 describe('SongToken', function () {
-  it('has a fixed supply: the pool share at launch, the allocation once released, no owner, nothing more', async function () {
+  it('has a fixed supply: the pool share at launch, the allocation as it vests, no owner, nothing more', async function () {
     const s = await networkHelpers.loadFixture(launched);
     const poolSupply = await s.token.balanceOf(BASE_POOL_MANAGER);
     expect(await s.token.totalSupply()).to.equal(poolSupply);
-    const [held] = await s.vault.allocationOf(s.songId);
-    expect(poolSupply + held.amount).to.equal(TOTAL_SUPPLY);
+    const [, total] = await s.vault.allocationOf(s.songId);
+    expect(poolSupply + total).to.equal(TOTAL_SUPPLY);
     // Only the vault that deployed the clone mints the rest, and it does so through claimAllocation.
-    await expect(s.token.connect(s.creator).mintRest(s.creator.address))
+    await expect(s.token.connect(s.creator).mintAllocation(s.creator.address, 1n))
       .to.be.revertedWithCustomError(s.token, 'NotDeployer')
       .withArgs(s.creator.address);
-    await expect(s.tokenImplementation.mintRest(s.creator.address)).to.be.revertedWithCustomError(s.token, 'NotDeployer');
-    expect(await claimAllocationAfterWindow(s, networkHelpers.time, s.songId)).to.equal(held.amount);
+    await expect(s.tokenImplementation.mintAllocation(s.creator.address, 1n)).to.be.revertedWithCustomError(s.token, 'NotDeployer');
+    expect(await claimWholeAllocation(s, networkHelpers.time, s.songId)).to.equal(total);
     expect(await s.token.totalSupply()).to.equal(TOTAL_SUPPLY);
-    expect(await s.token.balanceOf(s.creator.address)).to.equal(held.amount);
+    expect(await s.token.balanceOf(s.creator.address)).to.equal(total);
     const names = s.token.interface.fragments.filter((f) => f.type === 'function').map((f) => ('name' in f ? String(f.name) : ''));
     expect(names).to.not.include('mint');
     expect(names).to.not.include('owner');
@@ -72,10 +72,14 @@ describe('SongToken', function () {
     for (const bad of [TOTAL_SUPPLY + 1n, 0n]) {
       await expect(token.initialize(BASE_POOL_MANAGER, bad)).to.be.revertedWithCustomError(token, 'PoolShareTooLarge').withArgs(bad);
     }
-    // Its deployer (the probe, not a vault) is the only account that could mint the rest; not before the pool share.
-    await expect(token.mintRest(s.stranger.address)).to.be.revertedWithCustomError(token, 'NotDeployer');
-    await (await token.initialize(s.stranger.address, TOTAL_SUPPLY)).wait();
+    // Its deployer (the probe, not a vault) is the only account that could mint the rest, and never
+    // past the supply.
+    await expect(token.mintAllocation(s.stranger.address, 1n)).to.be.revertedWithCustomError(token, 'NotDeployer');
+    await (await token.initialize(s.stranger.address, TOTAL_SUPPLY - 10n)).wait();
+    await expect(clone.mintAllocation(s.stranger.address, 11n)).to.be.revertedWithCustomError(token, 'SupplyExceeded').withArgs(11n);
+    await (await clone.mintAllocation(s.stranger.address, 10n)).wait();
     expect(await token.balanceOf(s.stranger.address)).to.equal(TOTAL_SUPPLY);
+    await expect(clone.mintAllocation(s.stranger.address, 1n)).to.be.revertedWithCustomError(token, 'SupplyExceeded').withArgs(1n);
   });
 
   describe('EIP-2612 permit', function () {

@@ -7,7 +7,7 @@ import { createMintSigner } from '../../oracle/src/chain/mint-signer.ts';
 import { deployV4Artifact } from '../../scripts/uniswap-v4.ts';
 import type { FeeClaimerProbe } from '../../typechain-types/index.ts';
 import {
-  claimAllocationAfterWindow,
+  claimWholeAllocation,
   deploySongmint,
   hookFee,
   LAUNCH_CONFIG,
@@ -30,7 +30,7 @@ async function twoSongs() {
   const second = await mintAndLaunch(s, 'second');
   await networkHelpers.time.increase(300);
   for (const song of [first, second]) {
-    await claimAllocationAfterWindow(s, networkHelpers.time, song.songId);
+    await claimWholeAllocation(s, networkHelpers.time, song.songId);
     await (await song.token.connect(s.creator).transfer(s.trader.address, 20_000_000n * ETH)).wait();
     await (await song.token.connect(s.trader).approve(await s.swapRouter.getAddress(), 2n ** 255n)).wait();
   }
@@ -357,9 +357,9 @@ describe('SongVault fees', function () {
         'NothingToClaim',
       );
 
-      // The window ends at launchedAt + LAUNCH_FEE_DURATION, as the allocation's.
-      const [, claimableAt] = await s.vault.allocationOf(songId);
-      expect(claimableAt).to.equal(s.launchedAt + (await s.vault.LAUNCH_FEE_DURATION()));
+      // The window ends at launchedAt + LAUNCH_FEE_DURATION.
+      const claimableAt = s.launchedAt + (await s.vault.LAUNCH_FEE_DURATION());
+      expect(claimableAt).to.equal(s.launchedAt + 120n);
       await networkHelpers.time.setNextBlockTimestamp(claimableAt - 1n);
       await expect(s.vault.connect(s.creator).claim([songId], s.creator.address)).to.be.revertedWithCustomError(s.vault, 'NothingToClaim');
       await networkHelpers.time.setNextBlockTimestamp(claimableAt);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { editVerb, repaintRangeProblem } from '../../app/src/edit-words.ts';
-import { songsLeft, whenLocal } from '../../app/src/format.ts';
+import { shortText, songsLeft, whenLocal } from '../../app/src/format.ts';
 
 const limit = (remaining: number, used: number, resetAt: string) => ({ remaining, used, reset_at: resetAt });
 const NOW = new Date('2026-11-28T13:20:00Z');
@@ -35,6 +35,14 @@ describe('the web app’s words', () => {
     const daySpent = { daily: limit(0, 10, MIDNIGHT), hourly: limit(0, 10, HOUR_END) };
     assert.equal(songsLeft(daySpent, NOW, 'Europe/Paris'), 'No songs left today: more from 01:00 CET on Sun 29 Nov.');
     assert.equal(songsLeft({ daily: limit(1, 9, MIDNIGHT), hourly: limit(1, 9, HOUR_END) }, NOW, 'UTC').startsWith('1 song left'), true);
+  });
+
+  it('shortens a title said aloud at a word’s end, never cutting a word (issue 51)', () => {
+    assert.equal(shortText('warm lo-fi piano, 80 bpm, rainy evening', 40), 'warm lo-fi piano, 80 bpm, rainy evening');
+    assert.equal(shortText('warm lo-fi piano, 80 bpm, rainy evening with a slow choir', 40), 'warm lo-fi piano, 80 bpm, rainy evening…');
+    assert.equal(shortText('dreamy synthwave, neon lights, night drive', 30), 'dreamy synthwave, neon lights…');
+    assert.equal(shortText('a'.repeat(50), 40), `${'a'.repeat(40)}…`, 'one word longer than the room is cut: nothing else fits');
+    assert.equal(shortText('  padded  ', 40), 'padded');
   });
 
   it('says what an edit did', () => {

@@ -41,7 +41,11 @@ describe('a creator edits their profile in the web app', { skip: browserSkip }, 
     await mkdir(SCREENSHOTS, { recursive: true });
     const noChain = createPublicClient({ transport: http('http://127.0.0.1:9', { retryCount: 0, timeout: 1000 }) });
     stack = await startStorageStack({
-      coins: { vaultAddress: VAULT, poolManagerAddress: VAULT, chain: createCoinChainReads(noChain, VAULT) },
+      coins: {
+        vaultAddress: VAULT,
+        poolManagerAddress: VAULT,
+        chain: createCoinChainReads(noChain, { vault: VAULT, poolManager: VAULT, quoter: VAULT }),
+      },
       publicRouters: [{ path: '/app', router: devAppRouter({ rpcUrl: 'http://127.0.0.1:9', contracts: {}, developmentWallet: false }) }],
     });
     alice = await stack.app.login();

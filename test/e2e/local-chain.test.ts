@@ -178,6 +178,12 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       return true;
     });
     await assert.rejects(buy(trader, { songId: 1n, amountOut: 10n ** 27n }), { code: 'QUOTE_FAILED' });
+    // A sale the pool would pay 0 ETH for (one token unit) is refused too: no Permit2 approval, no swap (issue 51).
+    await assert.rejects(sell(trader, { songId: 1n, amountIn: 1n }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'ZERO_QUOTE');
+      assert.match(error.message, /the pool would pay 0 ETH for 0\.000000000000000001 tokens now: nothing was sent/);
+      return true;
+    });
     assert.equal(await publicClient.getTransactionCount({ address: creator.address }), nonce, 'nothing was sent');
 
     // The SDK trades it through the Universal Router at its Base address, every kind, once the
@@ -256,6 +262,14 @@ test('scripts/local-chain.ts serves chain 8453 with the protocol deployed: mint 
       ],
     );
     assert.ok(verified.ok, formatVerification(verified));
+    // `npm run verify:base -- --local` reports this comparison as what it is: two local builds.
+    const localReport = formatVerification(verified, 'local').split('\n');
+    assert.match(localReport[0]!, /^LOCAL ONLY: .*not Base\.$/);
+    assert.equal(
+      localReport.at(-1),
+      'every address matches the local chain: two local builds compared, Base NOT checked (set BASE_RPC_URL for that)',
+    );
+    assert.equal(formatVerification(verified).split('\n').at(-1), 'every address matches Base');
     const router = verified.checks[1]!;
     const routerCode = expected.get(router.address)!;
     const immutable = baseContracts()[1]!.immutables[0]!;

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { usdOf } from '../../oracle/src/chain/eth-usd-feed.ts';
+import { swapOfBurn } from '../../oracle/src/chain/pool-indexer.ts';
 import {
   creatorShare,
   hookFeesOfSwaps,
@@ -39,6 +40,40 @@ describe('coin page arithmetic', () => {
     ]);
     // A swap with no fee next to it gets none (it is not handed a neighbour's).
     assert.deepEqual([...hookFeesOfSwaps([at('5', 2), at('5', 9)], [fee('5', 1, 1n)]).entries()], [['5:2', 1n]]);
+  });
+
+  it('adds the launch fee burnt in the window to the swap the indexer paired it with (what the trader paid), a swap whose song part rounded to nothing included', () => {
+    const burnt = (block: string, swap_log_index: number, amount: bigint) => ({
+      block_number: block,
+      swap_log_index,
+      amount: amount.toString(),
+    });
+    const paired = hookFeesOfSwaps(
+      [at('7', 2), at('7', 3), at('8', 1)],
+      [fee('7', 1, 40n), fee('7', 4, 50n)],
+      [burnt('7', 2, 1_960n), burnt('7', 3, 2_450n), burnt('8', 1, 7n)],
+    );
+    assert.deepEqual([...paired.entries()].sort(), [
+      ['7:2', 2_000n],
+      ['7:3', 2_500n],
+      ['8:1', 7n],
+    ]);
+  });
+
+  it('pairs a burn with its swap across the song fee: burn, fee, Swap (beforeSwap); Swap, fee, burn (afterSwap); next to the Swap when the song got nothing', () => {
+    const tx = '0xaa' as const;
+    const log = (logIndex: number, transactionHash: `0x${string}` = tx) => ({ logIndex, transactionHash });
+    // One transaction: a buy charged before its Swap (burn 0, fee 1, Swap 2), a sale charged after (Swap 3, fee 4, burn 5).
+    const swaps = [log(2), log(3)];
+    const songFees = [log(1), log(4)];
+    assert.equal(swapOfBurn(log(0), swaps, songFees), swaps[0]);
+    assert.equal(swapOfBurn(log(5), swaps, songFees), swaps[1]);
+    // The song's part rounded to nothing: the burn sits right before (or after) its Swap.
+    assert.deepEqual(swapOfBurn(log(6), [log(7)], []), log(7));
+    assert.deepEqual(swapOfBurn(log(8), [log(7)], []), log(7));
+    // Another transaction's swap, or none of this batch's pools, is never taken.
+    assert.equal(swapOfBurn(log(0), [log(2, '0xbb')], [log(1, '0xbb')]), null);
+    assert.equal(swapOfBurn(log(0), [log(4)], [log(1)]), null);
   });
 
   it('prices, values, changes and shares in integers', () => {

@@ -43,7 +43,11 @@ describe('creator profiles', () => {
     // The chain is not there (a closed loopback port): the creator route answers without it.
     const noChain = createPublicClient({ transport: http('http://127.0.0.1:9', { retryCount: 0, timeout: 1000 }) });
     stack = await startStorageStack({
-      coins: { vaultAddress: VAULT, poolManagerAddress: VAULT, chain: createCoinChainReads(noChain, VAULT) },
+      coins: {
+        vaultAddress: VAULT,
+        poolManagerAddress: VAULT,
+        chain: createCoinChainReads(noChain, { vault: VAULT, poolManager: VAULT, quoter: VAULT }),
+      },
       farcasterUserData: createHubUserDataReader(
         { hubUrl: hub.url, apiKey: 'hub-key', timeoutMs: HUB_TIMEOUT_MS, now: () => clock },
         { warn: (fields, message) => hubWarnings.push(`${message}: ${String(fields.err)}`) },

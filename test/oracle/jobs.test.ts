@@ -412,6 +412,18 @@ describe('job cancel, list and provenance (real worker)', () => {
       assert.equal(res.status, status, `${code}: ${JSON.stringify(body)}`);
       assertVariantAError(body, code);
     }
+    // A name that does not decode, holds a control character or is too long: 400, nothing stored or charged (issue 51).
+    for (const name of ['%E2%28', 'a%0Ab.wav', encodeURIComponent('x'.repeat(201))]) {
+      const res = await fetch(`${stack.app.baseUrl}/api/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${carol.token}`, 'Songmint-Rights-Confirmed': 'true', 'Songmint-Upload-Name': name },
+        body: wav,
+      });
+      const body: unknown = await res.json();
+      assert.equal(res.status, 400, `${name}: ${JSON.stringify(body)}`);
+      assertVariantAError(body, 'VALIDATION_ERROR');
+      assert.match(JSON.stringify(body), /Songmint-Upload-Name/);
+    }
     // Any Content-Encoding is refused unread: the body is never inflated (a gzip bomb, or the real file gzipped).
     for (const coding of ['gzip', 'deflate', 'br', 'identity, gzip']) {
       const res = await fetch(`${stack.app.baseUrl}/api/uploads`, {
@@ -483,7 +495,9 @@ describe('job cancel, list and provenance (real worker)', () => {
 
     // The SDK's uploadAudio and editSong against this oracle.
     const api = withSession(createSongmintApi({ baseUrl: stack.app.baseUrl }), { token: carol.token });
-    const taken = await uploadAudio(api, wav, { rightsConfirmed: true });
+    // Named as the file was (any characters, a path's last part): its edits are titled after it (issue 51).
+    const taken = await uploadAudio(api, wav, { rightsConfirmed: true, name: 'C:\\takes\\chord — take 2.wav' });
+    assert.equal(taken.name, 'chord — take 2.wav');
     const up = { upload_id: taken.uploadId, sha256: taken.sha256 };
     assert.deepEqual(
       [taken.format, taken.duration, taken.sampleRate, taken.channels, taken.bytes, taken.sha256],
@@ -546,7 +560,14 @@ describe('job cancel, list and provenance (real worker)', () => {
     assert.deepEqual(done.edit_of, { job_id: null, upload_id: up.upload_id, task: 'repaint', start: 4, end: 6, strength: null });
     await waitForMasters(carol, jobId);
     const listedEdit = jobListSchema.parse((await stack.app.request('/api/generate', { token: carol.token })).body).jobs[0];
-    assert.deepEqual([listedEdit?.job_id, listedEdit?.title], [jobId, 'Uploaded audio (repainted 4–6 s)']);
+    assert.deepEqual([listedEdit?.job_id, listedEdit?.title], [jobId, 'chord — take 2 (repainted 4–6 s)']);
+    const listedUpload = (await listUploads(api)).uploads.find((listed) => listed.uploadId === taken.uploadId);
+    assert.equal(listedUpload?.name, 'chord — take 2.wav');
+    // Its owner plays it by the list's one-hour URL: the file exactly as uploaded (issue 51).
+    assert.ok(listedUpload?.audioUrl !== null && listedUpload?.audioUrl !== undefined);
+    const played = await fetch(listedUpload.audioUrl);
+    assert.equal(played.status, 200);
+    assert.deepEqual(new Uint8Array(await played.arrayBuffer()), wav);
     const link = downloadLinkSchema.parse((await stack.app.request(`/api/generate/${jobId}/download/wav`, { token: carol.token })).body);
     const editedWav = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
     const [original, edited] = (await Promise.all([ffmpegDecode(wav, 'f32le'), ffmpegDecode(editedWav, 'f32le')])).map(
@@ -658,7 +679,9 @@ describe('job cancel, list and provenance (real worker)', () => {
     } while (cursor !== null);
     assert.deepEqual(listed, [taken.uploadId, ...older.map((id) => `upl_${id}`)]);
     const firstPage = await listUploads(api);
-    assert.deepEqual(firstPage.uploads[0], taken, 'each as the upload answered it');
+    const { audioUrl: listedUrl, ...asListed } = firstPage.uploads[0] ?? { audioUrl: null };
+    assert.deepEqual(asListed, taken, 'each as the upload answered it, with a URL to play it by');
+    assert.match(listedUrl ?? '', /^http.*uploads\/upl_.*\.wav\?/);
     // Bad queries in the error shape, nothing charged for them.
     const chargedBefore = await charged();
     // A job list's cursor is no upload list's.

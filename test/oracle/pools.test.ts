@@ -44,9 +44,11 @@ import {
   mintSong,
   poolManagerAbi,
   readAllocation,
+  readLaunchTerms,
   readPool,
   sell,
   setPayoutRecipient,
+  songPoolHookAbi,
   songTokenAbi,
   songVaultAbi,
   withSession,
@@ -137,7 +139,11 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       coins: {
         vaultAddress: vault,
         poolManagerAddress: chain.contracts.PoolManager as Address,
-        chain: createCoinChainReads(reader, vault),
+        chain: createCoinChainReads(reader, {
+          vault,
+          poolManager: chain.contracts.PoolManager as Address,
+          quoter: chain.contracts.V4Quoter as Address,
+        }),
         ethUsd: () => ethUsd(),
       },
     });
@@ -239,8 +245,31 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const volume = swapVolume(swapReceipts);
     assert.deepEqual(afterSell.volume_24h, { eth: volume.eth.toString(), token: volume.token.toString(), trades: 2 });
     // The SDK and the indexer both read the fees from the PoolManager's mint logs; the vault counts them on chain.
+    // Inside the launch window the part above the steady 1% is burnt: the song's fees are the rest.
     assert.ok(bought.hookFee > 0n && sold.hookFee > 0n);
-    assert.equal(afterSell.fees.swap_fees_eth, (bought.hookFee + sold.hookFee).toString());
+    assert.ok(bought.launchFeeBurnt > 0n && sold.launchFeeBurnt > 0n, 'traded inside the launch window');
+    assert.ok(bought.hookFee - bought.launchFeeBurnt <= parseEther('0.1') / 100n + 1n, 'the song keeps 1% of the ETH paid');
+    const songsPart = bought.hookFee - bought.launchFeeBurnt + sold.hookFee - sold.launchFeeBurnt;
+    assert.equal(afterSell.fees.swap_fees_eth, songsPart.toString());
+    // The activity feed shows what each trader paid or got, the burnt part in its fee: the buy (exact
+    // ETH in) was charged in beforeSwap (burn, song fee, Swap), the sale (exact tokens in) in afterSwap
+    // (Swap, song fee, burn); the burns are indexed and paired with their swaps, never counted as earnings.
+    const feed = await publicGet('/v1/public/coins/1/trades?limit=2', coinTradesSchema);
+    assert.deepEqual(
+      feed.trades.map((trade) => [trade.tx_hash, trade.side, trade.eth, trade.launch_fee?.eth]),
+      [
+        [sold.hash, 'sell', sold.amountOut.toString(), sold.hookFee.toString()],
+        [bought.hash, 'buy', bought.amountIn.toString(), bought.hookFee.toString()],
+      ],
+    );
+    assert.equal(bought.amountIn, parseEther('0.1'), 'the buyer paid what it sent, the burnt part included');
+    assert.ok(Number(feed.trades[1]?.launch_fee?.percent) > 1, `an in-window fee: ${feed.trades[1]?.launch_fee?.percent}%`);
+    const burntRows = await stack.app.db.map(
+      'SELECT amount::text AS amount FROM pool_burnt_fees ORDER BY block_number, log_index',
+      [],
+      (row: { amount: string }) => row.amount,
+    );
+    assert.deepEqual(burntRows, [bought.launchFeeBurnt.toString(), sold.launchFeeBurnt.toString()]);
     assert.equal(afterSell.fees.swap_fees_eth, onChain.totalSwapFees.toString());
     assert.equal(afterSell.fees.uncollected_swap_fees_eth, onChain.uncollectedSwapFees.toString());
     assert.deepEqual(
@@ -335,6 +364,11 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(after.trades_total, 2);
     const swapRow = await stack.app.db.oneOrNone('SELECT 1 FROM pool_swaps WHERE tx_hash = $1', [reverted.hash]);
     assert.equal(swapRow, null);
+    assert.ok(reverted.launchFeeBurnt > 0n, 'the reverted buy burnt part of its launch fee');
+    const burntAbove = await stack.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM pool_burnt_fees WHERE block_number >= $1', [
+      reverted.receipt.blockNumber.toString(),
+    ]);
+    assert.equal(burntAbove.n, 0, "the reverted swap's burnt fee went with it");
     // The chart's history lost the rewound swap too; a cursor taken from it still pages on.
     const rewoundHistory = await getHistory(1n);
     assert.deepEqual(
@@ -499,6 +533,36 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const firstPublic = await listPublicSongs(visitor, { limit: 1 });
     assert.deepEqual(firstPublic.songs, page.songs.slice(0, 1));
     assert.deepEqual((await listPublicSongs(visitor, { limit: 1, cursor: firstPublic.next_cursor ?? '' })).songs, page.songs.slice(1));
+    // Discover's figures and orders (issue 51): the coin page's market cap and 24 h change on each card,
+    // by market cap or 24 h volume, searched by title, genre or creator address.
+    for (const listed of page.songs) {
+      const coin = await publicGet(`/v1/public/coins/${listed.song_id}`, coinSchema);
+      assert.deepEqual(
+        [listed.market_cap, listed.change_24h_percent, listed.price_eth_per_million_tokens],
+        [coin.market_cap?.eth ?? null, coin.price?.change_24h_percent ?? null, coin.price?.eth_per_million_tokens ?? null],
+      );
+    }
+    const byCap = [...page.songs].sort((a, b) => (BigInt(b.market_cap ?? '0') > BigInt(a.market_cap ?? '0') ? 1 : -1));
+    assert.notEqual(byCap[0]?.market_cap, byCap[1]?.market_cap, 'two different market caps to order');
+    const capPage = await listPublicSongs(visitor, { sort: 'market_cap', limit: 1 });
+    assert.deepEqual(capPage.songs, byCap.slice(0, 1));
+    const capRest = await listPublicSongs(visitor, { sort: 'market_cap', cursor: capPage.next_cursor ?? '' });
+    assert.deepEqual([capRest.songs, capRest.next_cursor], [byCap.slice(1), null]);
+    assert.deepEqual(
+      (await listPublicSongs(visitor, { sort: 'volume_24h' })).songs.map((listed) => listed.song_id),
+      ['1', minted.tokenId.toString()],
+      'the traded song first',
+    );
+    const found = async (q: string) => (await listPublicSongs(visitor, { q })).songs.map((listed) => listed.song_id);
+    assert.deepEqual(await found('pool SONG'), ['1'], 'by title, any case');
+    assert.deepEqual(await found('lo-fi'), ['1'], 'by genre');
+    assert.deepEqual(await found(account.address.slice(2, 12).toUpperCase()), [minted.tokenId.toString(), '1'], 'by creator address');
+    assert.deepEqual(await found('100%'), [], "a % is a character, not LIKE's wildcard");
+    for (const bad of ['?q=', '?q=%20%20', `?q=${'x'.repeat(81)}`, '?sort=price', `?sort=market_cap&cursor=${firstPublic.next_cursor}`]) {
+      const refused = await stack.app.request(`/v1/public/songs${bad}`);
+      assert.equal(refused.status, 400, bad);
+      assertVariantCError(refused.body, 'VALIDATION_ERROR');
+    }
     const song = publicSongSchema.parse(await getPublicSong(visitor, { songId: 1n }));
     assert.equal(song.title, 'Pool song');
     assert.equal(song.description, 'traded in a test');
@@ -528,34 +592,65 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     );
   });
 
-  it('holds the launch allocation until the launch fee is at its floor, then claimAllocation (SDK) mints it to its recipient once', async () => {
+  it('vests the launch allocation: nothing before the cliff (the coin says so), then claimAllocation (SDK) mints what has vested, all of it at the end', async () => {
     const launcher = developmentAccount().address;
     const token = (await readPool(sdk, { songId: 1n })).token;
     const balance = () => sdk.publicClient.readContract({ address: token, abi: songTokenAbi, functionName: 'balanceOf', args: [launcher] });
+    const { launchedAt } = await readPool(sdk, { songId: 1n });
+    const terms = await readLaunchTerms(sdk);
     const held = await readAllocation(sdk, { songId: 1n });
     assert.equal(held.recipient, launcher);
-    assert.ok(held.amount >= (10n ** 27n * 5n) / 100n, '5% of the supply');
-    const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
-    if (timestamp < held.claimableAt) {
-      assert.equal(held.claimable, false);
-      await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
-      await rpc('evm_increaseTime', [Number(held.claimableAt - timestamp)]);
-      await rpc('evm_mine');
-    }
-    assert.equal((await readAllocation(sdk, { songId: 1n })).claimable, true);
-    const before = await balance();
-    const claimed = await claimAllocation(sdk, { songId: 1n });
-    assert.equal(claimed.recipient, launcher);
-    assert.equal(claimed.amount, held.amount);
-    assert.equal((await balance()) - before, held.amount);
-    assert.deepEqual(await readAllocation(sdk, { songId: 1n }), {
-      songId: 1n,
-      recipient: null,
-      amount: 0n,
-      claimableAt: held.claimableAt,
-      claimable: false,
+    assert.ok(held.total >= (10n ** 27n * 5n) / 100n, '5% of the supply');
+    assert.deepEqual(
+      [held.claimed, held.vested, held.unvested, held.claimableAmount, held.amount, held.claimable],
+      [0n, 0n, held.total, 0n, held.total, false],
+    );
+    assert.equal(held.cliffEnd, launchedAt + terms.allocationCliffSeconds);
+    assert.equal(held.vestingEnd, held.cliffEnd + terms.allocationVestingSeconds);
+    assert.equal(held.claimableAt, held.cliffEnd + 1n);
+    // Before the cliff: refused in simulation, nothing sent.
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /AllocationLocked/);
+    // The coin tells a buyer what the creator holds and when it can sell it (issue 51).
+    const coinBefore = await publicGet('/v1/public/coins/1', coinSchema);
+    assert.deepEqual(coinBefore.allocation, {
+      recipient: launcher,
+      total: held.total.toString(),
+      vested: '0',
+      unvested: held.total.toString(),
+      claimed: '0',
+      claimable: '0',
+      cliff_end: new Date(Number(held.cliffEnd) * 1000).toISOString(),
+      vesting_end: new Date(Number(held.vestingEnd) * 1000).toISOString(),
+      block_number: coinBefore.allocation?.block_number,
     });
-    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NoAllocation/);
+    // The local chain's clock moves forward (evm_increaseTime, then a block at the new time).
+    const moveTo = async (at: bigint) => {
+      const { timestamp } = await sdk.publicClient.getBlock({ blockTag: 'latest' });
+      if (timestamp < at) await rpc('evm_increaseTime', [Number(at - timestamp)]);
+      await rpc('evm_mine');
+    };
+    // Half-way through the vesting: about half has vested; a claim pays what has vested by its block.
+    await moveTo(held.cliffEnd + terms.allocationVestingSeconds / 2n);
+    const half = await readAllocation(sdk, { songId: 1n });
+    assert.equal(half.claimable, true);
+    assert.ok(half.vested >= held.total / 2n && half.vested < (held.total * 51n) / 100n, `${half.vested} of ${held.total}`);
+    const before = await balance();
+    const first = await claimAllocation(sdk, { songId: 1n });
+    assert.equal(first.recipient, launcher);
+    assert.ok(first.amount >= half.vested && first.amount < (held.total * 51n) / 100n);
+    assert.equal(first.remaining, held.total - first.amount);
+    assert.equal((await balance()) - before, first.amount);
+    // At the end: the rest; then nothing is left to claim.
+    await moveTo(held.vestingEnd);
+    const last = await claimAllocation(sdk, { songId: 1n });
+    assert.deepEqual([last.amount, last.remaining], [held.total - first.amount, 0n]);
+    assert.equal((await balance()) - before, held.total);
+    const done = await readAllocation(sdk, { songId: 1n });
+    assert.deepEqual(
+      [done.recipient, done.total, done.claimed, done.vested, done.unvested, done.claimableAmount, done.amount, done.claimable],
+      [launcher, held.total, held.total, held.total, 0n, 0n, 0n, false],
+    );
+    await assert.rejects(claimAllocation(sdk, { songId: 1n }), /NothingVested/);
   });
 
   // Coin pages, creator profiles and portfolios (issue 45): public, read from the same indexer.
@@ -633,7 +728,17 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     }
     assert.deepEqual(all, swapReceipts.map((receipt) => receipt.transactionHash).reverse());
     const onChain = await readPool(sdk, { songId: 1n });
-    assert.equal(feeTotal, onChain.totalSwapFees, 'the fees of all trades are every fee the hook charged');
+    const burnt = await sdk.publicClient.readContract({
+      address: await sdk.publicClient.readContract({ address: vault, abi: songVaultAbi, functionName: 'hook' }),
+      abi: songPoolHookAbi,
+      functionName: 'burntLaunchFees',
+    });
+    assert.ok(burnt > 0n);
+    assert.equal(
+      feeTotal,
+      onChain.totalSwapFees + burnt,
+      "the fees of all trades are every fee the hook charged: the song's and the burnt",
+    );
 
     const coin = await publicGet('/v1/public/coins/1', coinSchema);
     assert.equal(coin.token, onChain.token);
@@ -659,8 +764,10 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(coin.price.usd_per_million_tokens, null, 'no ETH/USD feed: ETH only');
     assert.equal(coin.eth_usd, null);
 
-    // Holders: every balance is the token's balanceOf, the two traders among them, and they add up to the supply.
+    // Holders: every balance is the token's balanceOf, the two traders among them, and with what the
+    // PoolManager and the vault hold (no holders a buyer counts: issue 51) they add up to the supply.
     const holders = new Map(coin.holders.top.map((holder) => [holder.address, holder]));
+    const poolManager = getAddress(chain.contracts.PoolManager ?? '');
     assert.equal(coin.holders.count, coin.holders.top.length);
     const balances = coin.holders.top.map((holder) => BigInt(holder.balance));
     assert.deepEqual(
@@ -671,14 +778,15 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     for (const holder of coin.holders.top) {
       assert.equal(holder.balance, (await tokenBalance(onChain.token, holder.address as Address)).toString(), holder.address);
     }
-    assert.equal(
-      coin.holders.top.reduce((sum, holder) => sum + BigInt(holder.balance), 0n),
-      totalSupply,
-    );
-    assert.equal(holders.get(otherAddress)?.kind, 'wallet');
-    assert.equal(holders.get(creatorAddress)?.kind, 'wallet');
-    assert.equal(holders.get(getAddress(chain.contracts.PoolManager ?? ''))?.kind, 'pool');
-    assert.equal(holders.get(getAddress(vault))?.kind, 'vault', 'the collected LP fee tokens wait in the vault');
+    const [inPool, inVault] = await Promise.all([tokenBalance(onChain.token, poolManager), tokenBalance(onChain.token, vault)]);
+    assert.ok(inPool > 0n && inVault > 0n, 'the pool holds tokens, and the collected LP fee tokens wait in the vault');
+    assert.equal(coin.holders.top.reduce((sum, holder) => sum + BigInt(holder.balance), 0n) + inPool + inVault, totalSupply);
+    assert.deepEqual([holders.has(poolManager), holders.has(getAddress(vault))], [false, false], 'no pool or vault among the holders');
+    assert.ok(holders.has(otherAddress) && holders.has(creatorAddress));
+    // The ETH the pool holds now: the locked position's, as the SDK reads it from the PoolManager (a float there).
+    assert.ok(coin.pool.eth !== null && coin.pool.block_number !== null);
+    assert.ok(onChain.reserves.eth > 0n);
+    assert.ok(Math.abs(Number(coin.pool.eth) / Number(onChain.reserves.eth) - 1) < 1e-9, `${coin.pool.eth} vs ${onChain.reserves.eth}`);
     assert.equal(
       holders.get(otherAddress)?.share_percent,
       `${(bought.amountOut * 1_000_000n) / 10n ** 27n / 10_000n}.${(((bought.amountOut * 1_000_000n) / 10n ** 27n) % 10_000n).toString().padStart(4, '0')}`,
@@ -730,7 +838,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
   });
 
   it("a creator's profile lists the songs minted or launched with their coins' market caps and earnings; a portfolio the tokens held, fees and allocations", async () => {
-    // Song 3: launched with a 3% allocation, held by the vault through the launch window.
+    // Song 3: launched with a 3% allocation, vesting after its cliff.
     const signer = createMintSigner(LOCAL_PLATFORM_SIGNER_KEY);
     const account = developmentAccount();
     const metadataUri = 'ipfs://bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku';
@@ -784,6 +892,12 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const value = Number(formatEther(BigInt(portfolio.holdings[0]?.value.eth ?? '0')));
     assert.ok(Math.abs(value / (Number(formatEther(held)) / pool.tokensPerEth) - 1) < 1e-9, `${value}`);
     assert.equal(portfolio.total_value.eth, portfolio.holdings[0]?.value.eth);
+    // Beside the spot value, what selling it all pays now: the SDK's V4Quoter quote to the wei, fees included, and less than spot.
+    const quoted = await quoteTrade(sdk, { songId: 1n, side: 'sell', amountIn: held });
+    assert.deepEqual(portfolio.holdings[0]?.sale, { eth: quoted.amountOut.toString(), usd: null, fills: true });
+    assert.ok(quoted.amountOut > 0n && quoted.amountOut < BigInt(portfolio.holdings[0]?.value.eth ?? '0'), 'a sale pays less than spot');
+    assert.deepEqual(portfolio.total_sale, { eth: quoted.amountOut.toString(), usd: null, complete: true });
+    assert.ok(Math.abs(Number(portfolio.holdings[0]?.pool_eth) / Number(pool.reserves.eth) - 1) < 1e-9);
     assert.deepEqual([portfolio.fees, portfolio.allocations], [[], []]);
 
     // The payout recipient of song 1 (moved earlier): what the vault would pay it now.
@@ -794,11 +908,15 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
       paid.fees.map((fee) => [fee.song_id, fee.claimable]),
       [['1', { eth: owed.fees.creator.eth.toString(), token: owed.fees.creator.token.toString() }]],
     );
-    // The launcher: song 3's allocation, still held by the vault.
+    // The launcher: song 3's allocation, before its cliff: nothing vested; and song 2's, which took
+    // none: what the vault holds for it is the launch position's rounding dust, vesting like any
+    // allocation (song 1's is all claimed, so it is gone from the list).
     const mine = await publicGet(`/v1/public/portfolios/${account.address}`, portfolioSchema);
-    // (Song 2 took no allocation: what the vault holds for it is the position's rounding dust.)
+    const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
     const allocations = await Promise.all([minted.tokenId, 2n].map((songId) => readAllocation(sdk, { songId })));
-    const [allocation] = allocations;
+    const [allocation, dust] = allocations;
+    assert.ok(allocation !== undefined && dust !== undefined && dust.total < 10n ** 4n);
+    assert.deepEqual([allocation.vested, allocation.claimed], [0n, 0n]);
     assert.deepEqual(
       mine.allocations,
       allocations.map((held) => ({
@@ -807,12 +925,23 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
         image: null,
         page_url: `/app/song/${held.songId}`,
         amount: held.amount.toString(),
-        claimable_at: new Date(Number(held.claimableAt) * 1000).toISOString(),
+        claimable_at: iso(held.claimableAt),
+        total: held.total.toString(),
+        vested: held.vested.toString(),
+        unvested: held.unvested.toString(),
+        claimed: held.claimed.toString(),
+        claimable: held.claimableAmount.toString(),
+        cliff_end: iso(held.cliffEnd),
+        vesting_end: iso(held.vestingEnd),
       })),
     );
-    assert.ok(allocation !== undefined && allocations[1] !== undefined && allocations[1].amount < 10n ** 4n);
-    assert.equal(allocation.amount, launched.allocation);
-    assert.ok(mine.holdings.some((holding) => holding.song_id === '1'));
+    assert.equal(allocation.total, launched.allocation);
+    // Song 1's claimed allocation is more than the buyers' ETH in its pool can buy back: no sale figure, said so.
+    const creatorsSong1 = mine.holdings.find((holding) => holding.song_id === '1');
+    const sellable = await quoteSellMax(sdk, { songId: 1n });
+    assert.ok(creatorsSong1 !== undefined && sellable.maxTokens < BigInt(creatorsSong1.balance));
+    assert.deepEqual(creatorsSong1.sale, { eth: null, usd: null, fills: false });
+    assert.equal(mine.total_sale.complete, false);
     assert.equal((await stack.app.request('/v1/public/portfolios/0x123')).status, 400);
     const visitor = createSongmintApi({ baseUrl: stack.app.baseUrl });
     assert.deepEqual(await getCreator(visitor, { address: account.address }), profile);

@@ -4,7 +4,7 @@ import { formatEther, getAddress } from 'viem';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
-import { clock, eth, plainNumber, shortAddress, tokens } from '../format.ts';
+import { clock, eth, pricePerMillion, shortAddress, tokens } from '../format.ts';
 import { POOL_CHANGED_EVENT } from './trade.ts';
 
 /**
@@ -33,12 +33,10 @@ const ethFigure = (wei: string) => Number(formatEther(BigInt(wei))).toLocaleStri
 const cell = (label: string, ...content: Array<Node | string>) => h('td', { 'data-label': label }, ...content);
 const tradeKey = (trade: CoinTrade) => `${trade.block_number}:${trade.log_index}`;
 
-/** "12:34:56", or "12:34:56, 27 Nov" when not today, on the person's clock. */
+/** "27 Nov 2026, 12:34:56" on the person's clock: always with its date (a trade days ago read as today's otherwise). */
 function when(iso: string): string {
   const date = new Date(iso);
-  const day =
-    date.toDateString() === new Date().toDateString() ? '' : `, ${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })}`;
-  return `${clock(date)}${day}`;
+  return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${clock(date)}`;
 }
 
 /** The 24 h change as words and an arrow, never by colour alone. */
@@ -51,6 +49,32 @@ function change(percent: string | null): HTMLElement {
     'span',
     { id: 'coin-change', class: `change ${direction}`, 'data-percent': percent },
     `${arrow} ${value > 0 ? '+' : ''}${percent}% in 24 h`,
+  );
+}
+
+/** The creator's allocation as a buyer needs it: what is free to sell now, what is still locked, and until when. */
+function allocationFigure(allocation: NonNullable<Coin['allocation']>): HTMLElement {
+  const date = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  const unvested = BigInt(allocation.unvested);
+  return h(
+    'span',
+    {
+      'data-total': allocation.total,
+      'data-vested': allocation.vested,
+      'data-claimed': allocation.claimed,
+      'data-unvested': allocation.unvested,
+    },
+    `${tokens(BigInt(allocation.total))}`,
+    h(
+      'span',
+      { class: 'note' },
+      `${tokens(BigInt(allocation.claimed))} claimed, ${tokens(BigInt(allocation.vested) - BigInt(allocation.claimed))} vested unclaimed, ${tokens(unvested)} unvested; `,
+      BigInt(allocation.vested) === 0n
+        ? `nothing vests before ${date(allocation.cliff_end)}`
+        : unvested > 0n
+          ? `all vested by ${date(allocation.vesting_end)}`
+          : 'all vested',
+    ),
   );
 }
 
@@ -67,6 +91,7 @@ function stat(label: string, id: string, value: Node | string, extra: Node | str
  */
 export function coinSections(context: AppContext, songId: bigint): { figures: HTMLElement; activity: HTMLElement } {
   const stats = h('dl', { class: 'stats', id: 'coin-stats' });
+  const moreStats = h('dl', { class: 'stats', id: 'coin-more-stats' });
   const waiting = h('p', { class: 'note', id: 'coin-waiting' }, 'Reading the coin’s figures…');
   const usdNote = h('p', { class: 'note', id: 'coin-usd-note' });
   const figures = h(
@@ -119,6 +144,8 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
   const activity = h(
     'section',
     { 'aria-labelledby': 'coin-activity-title', class: 'panel coin', id: 'coin-activity' },
+    h('h2', { id: 'coin-figures-title' }, 'Volume, holders and earnings'),
+    moreStats,
     h('h2', { id: 'coin-activity-title' }, 'Activity'),
     noTrades,
     scroller(tradesTable, 'Trades'),
@@ -134,30 +161,19 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
   let cursor: string | null = null;
   const me = context.session?.address.toLowerCase();
 
-  const who = (address: string, kind: 'wallet' | 'pool' | 'vault' = 'wallet'): Node => {
-    const label =
-      kind === 'pool'
-        ? ' (the pool)'
-        : kind === 'vault'
-          ? ' (the vault)'
-          : address.toLowerCase() === me
-            ? ' (you)'
-            : address.toLowerCase() === coin?.creator.toLowerCase()
-              ? ' (creator)'
-              : '';
+  const who = (address: string): Node => {
+    const label = address.toLowerCase() === me ? ' (you)' : address.toLowerCase() === coin?.creator.toLowerCase() ? ' (creator)' : '';
     const short = h('code', { title: address }, shortAddress(address));
-    return kind === 'wallet'
-      ? h('span', {}, h('a', { href: `/app/creator/${getAddress(address)}`, 'data-link': true }, short), label)
-      : h('span', {}, short, label);
+    return h('span', {}, h('a', { href: `/app/creator/${getAddress(address)}`, 'data-link': true }, short), label);
   };
 
   const drawFigures = (current: Coin) => {
     const price = current.price;
     stats.replaceChildren(
       stat(
-        'Price per 1M tokens',
+        'Price',
         'coin-price',
-        price === null ? 'not yet' : `${plainNumber(Number(price.eth_per_million_tokens))} ETH${dollars(price.usd_per_million_tokens)}`,
+        price === null ? 'not yet' : `${pricePerMillion(price.eth_per_million_tokens)}${dollars(price.usd_per_million_tokens)}`,
         price === null ? '' : h('span', {}, ' ', change(price.change_24h_percent)),
       ),
       stat(
@@ -165,6 +181,16 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
         'coin-market-cap',
         current.market_cap === null ? 'not yet' : `${ethOf(current.market_cap.eth)}${dollars(current.market_cap.usd)}`,
       ),
+      stat(
+        'Liquidity',
+        'coin-liquidity',
+        current.pool.eth === null ? 'unread' : `${ethOf(current.pool.eth)}${dollars(current.pool.usd)}`,
+        h('span', { class: 'note' }, 'all that sales can pay out'),
+      ),
+      stat('Creator allocation', 'coin-allocation', current.allocation === null ? 'none' : allocationFigure(current.allocation)),
+    );
+    // The rest below the trade box, so price, cap, liquidity, the allocation and Buy fit the first screen.
+    moreStats.replaceChildren(
       stat(
         '24 h volume',
         'coin-volume',
@@ -183,6 +209,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
       weiPerMillion: current.price?.wei_per_million_tokens ?? '',
       marketCap: current.market_cap?.eth ?? '',
       holders: String(current.holders.count),
+      poolEth: current.pool.eth ?? '',
       earnings: current.creator_earnings.total_eth,
     });
     usdNote.textContent =
@@ -196,7 +223,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
           'tr',
           { 'data-address': holder.address, 'data-balance': holder.balance },
           cell('#', String(index + 1)),
-          cell('Holder', who(holder.address, holder.kind)),
+          cell('Holder', who(holder.address)),
           cell('Tokens', tokenCount(holder.balance)),
           cell('Share', share(holder.share_percent, holder.balance)),
         ),

@@ -1,6 +1,6 @@
 import { createPreview, generate, getProfile, SongmintApiError, waitForPreview } from '@songmint/sdk';
 import type { JobSummary, UserProfile } from '@songmint/sdk';
-import { announce, runAction } from '../actions.ts';
+import { announce, messagesNear, runAction } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { h } from '../dom.ts';
@@ -26,6 +26,8 @@ const PROMPT_MAX_CHARS = 500;
 const LYRICS_MAX_CHARS = 5000;
 /** Said on `window` whenever something may have used a song of the day (Generate, Try again, an edit): the count next to Generate reads the profile again. */
 export const CHARGED_EVENT = 'songmint:charged';
+/** A library card's job ended (ready, failed or cancelled): a CustomEvent on `window` whose `detail` is the job id. */
+export const JOB_ENDED_EVENT = 'songmint:job-ended';
 
 export function readStored<T>(key: string): Partial<T> {
   try {
@@ -162,10 +164,13 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
   const previewButton = h('button', { type: 'button', id: 'preview', class: 'secondary', 'data-action': true }, 'Preview 10 s');
   const generateButton = h('button', { type: 'submit', id: 'generate', 'aria-describedby': 'songs-left' }, 'Generate');
   const left = h('p', { id: 'songs-left', class: 'note', 'aria-live': 'polite' });
+  /** The last Generate was refused by a limit: its alert says what this line would, and when to come back. */
+  let refusedByLimit = false;
   // The profile: what the next Generate has left, and whether the running model sings.
   const readProfile = async () => {
     const profile = await getProfile(apiOf(context), { signal: context.signal });
     left.textContent = songsLeft(profile.limits.songs);
+    left.hidden = refusedByLimit;
     lyricsNote.textContent = lyricsPromise(profile.models);
     const longest = longestSong(profile);
     offerLengths(longest.seconds);
@@ -274,12 +279,31 @@ export function createForm(context: AppContext, queue: (job: JobSummary) => void
     event.preventDefault();
     if (!checked()) return;
     void runAction(fields, 'Queueing your song', async () => {
+      refusedByLimit = false;
+      left.hidden = false;
       try {
         const queued = await queueSong(context, inputs());
-        announce(`Song queued, position ${queued.position}: it is at the top of your songs.`);
+        const line = `Song queued, position ${queued.position}: it is at the top of your songs.`;
+        announce(line);
+        // Once the song is made the queue position is no longer true: the line goes (the card says it is ready).
+        const status = messagesNear(fields).status;
+        const ended = (event: Event) => {
+          if ((event as CustomEvent<string>).detail !== queued.job.job_id) return;
+          window.removeEventListener(JOB_ENDED_EVENT, ended);
+          if (status.textContent === line) status.textContent = '';
+        };
+        window.addEventListener(JOB_ENDED_EVENT, ended);
+        context.signal.addEventListener('abort', () => window.removeEventListener(JOB_ENDED_EVENT, ended));
         queue(queued.job);
       } catch (error) {
-        if (!promptRefused(error)) throw error;
+        if (promptRefused(error)) return;
+        // A limit's refusal says what the line under Generate says, and when to come back: said once,
+        // in the alert (the line returns with the next read of the limits).
+        if (error instanceof SongmintApiError && error.code.startsWith('RATE_')) {
+          refusedByLimit = true;
+          left.hidden = true;
+        }
+        throw error;
       }
     }).then(() => {
       // The fieldset was disabled while it ran: its button lost the focus. Back to it, unless the

@@ -6,7 +6,7 @@ import { announce, runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { h } from '../dom.ts';
-import { eth, plainNumber, shortAddress, tokens } from '../format.ts';
+import { eth, pricePerMillion, shortAddress, tokens } from '../format.ts';
 import { shareButton } from '../share.ts';
 import { publicCardHead } from './public-card-head.ts';
 
@@ -32,9 +32,7 @@ function songCard(context: AppContext, song: CreatorProfile['songs'][number]): H
           'p',
           { class: 'coin-line', 'data-market-cap': coin.market_cap?.eth ?? '' },
           `${coin.symbol}: market cap ${coin.market_cap === null ? 'not yet' : `${eth(BigInt(coin.market_cap.eth))}${dollars(coin.market_cap.usd)}`}`,
-          coin.price_eth_per_million_tokens === null
-            ? ''
-            : ` · ${plainNumber(Number(coin.price_eth_per_million_tokens))} ETH per 1M tokens`,
+          coin.price_eth_per_million_tokens === null ? '' : ` · ${pricePerMillion(coin.price_eth_per_million_tokens)}`,
           ` · 24 h volume ${eth(BigInt(coin.volume_24h.eth))}`,
         ),
   );

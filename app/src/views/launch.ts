@@ -6,6 +6,9 @@ import { walletOf } from '../context.ts';
 import { h } from '../dom.ts';
 import { clock, percentOfPips, tokens } from '../format.ts';
 
+/** A contract's period in whole days ("7 days"). */
+const days = (seconds: bigint) => `${Math.round(Number(seconds) / 86_400).toLocaleString('en-US')} days`;
+
 /** The allocation the launch panel offers first: 5% of the supply. */
 const DEFAULT_ALLOCATION_PERCENT = 5;
 
@@ -45,7 +48,7 @@ function terms(songId: bigint, launchTerms: LaunchTerms, bps: number): HTMLEleme
         {},
         bps === 0
           ? 'No allocation: every token starts in the pool.'
-          : `An allocation of ${tokens(allocation)} (${bps / 100}% of the supply), held by the vault until ${minutes} s after the launch, then yours with “Claim allocation” (claimAllocation) in My songs.`,
+          : `An allocation of ${tokens(allocation)} (${bps / 100}% of the supply) that vests: nothing for ${days(launchTerms.allocationCliffSeconds)} after the launch, then bit by bit over ${days(launchTerms.allocationVestingSeconds)}. Claim what has vested with “Claim allocation” (claimAllocation) on the song page; buyers see on the coin what you hold and when it frees.`,
       ),
       h(
         'li',
@@ -65,7 +68,7 @@ function terms(songId: bigint, launchTerms: LaunchTerms, bps: number): HTMLEleme
       h(
         'li',
         {},
-        `A launch fee of ${percentOfPips(launchTerms.launchFeePips)} at the launch, falling every block to ${percentOfPips(launchTerms.baseFeePips)} over ${minutes} s, then ${percentOfPips(launchTerms.baseFeePips)} for good: it damps bots buying the first block.`,
+        `A launch fee of ${percentOfPips(launchTerms.launchFeePips)} at the launch, falling every block to ${percentOfPips(launchTerms.baseFeePips)} over ${minutes} s, then ${percentOfPips(launchTerms.baseFeePips)} for good: it damps bots buying the first block. What it charges above ${percentOfPips(launchTerms.baseFeePips)} is burnt: nobody, you included, gets it back.`,
       ),
       h('li', {}, `The pool’s LP fee of ${percentOfPips(launchTerms.lpFeePips)} on every trade.`),
     ),

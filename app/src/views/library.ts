@@ -5,7 +5,7 @@ import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { h } from '../dom.ts';
-import { count } from '../format.ts';
+import { count, shortText } from '../format.ts';
 import { createForm, queueSong, retryInputs } from './create-form.ts';
 import { nameEditSources } from './song-edit.ts';
 import { songCard } from './song-card.ts';
@@ -76,7 +76,7 @@ export function libraryView(context: AppContext): HTMLElement {
   const countLine = () => {
     const showing = list.querySelectorAll(':scope > li.card').length;
     const query = search.value.trim();
-    const what = [query === '' ? '' : `matching “${query.slice(0, 40)}”`, filter.value === 'trash' ? 'in the trash' : '']
+    const what = [query === '' ? '' : `matching “${shortText(query, 40)}”`, filter.value === 'trash' ? 'in the trash' : '']
       .filter((part) => part !== '')
       .join(' ');
     if (total === 0)

@@ -2,8 +2,8 @@ import { getPortfolio } from '@songmint/sdk';
 import type { Portfolio } from '@songmint/sdk';
 import { showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
-import { h, whenLocal } from '../dom.ts';
-import { eth, plainNumber, tokens } from '../format.ts';
+import { h } from '../dom.ts';
+import { eth, pricePerMillion, tokens, vestingLine } from '../format.ts';
 import { connectPanel } from './wallet.ts';
 
 /** Allocations below this (token units) are the launch position's rounding dust, not worth a line. */
@@ -22,25 +22,40 @@ function holdings(portfolio: Portfolio): HTMLElement {
   const list = h(
     'ul',
     { class: 'plain-list', id: 'portfolio-holdings-list' },
-    ...portfolio.holdings.map((holding) =>
-      h(
+    ...portfolio.holdings.map((holding) => {
+      const spot = `${eth(BigInt(holding.value.eth))}${dollars(holding.value.usd)} at the pool price${holding.price_eth_per_million_tokens === null ? '' : ` of ${pricePerMillion(holding.price_eth_per_million_tokens)}`}`;
+      const pool = holding.pool_eth === null ? '' : ` The pool holds ${eth(BigInt(holding.pool_eth))} from buyers.`;
+      // What it can really be sold for first, the spot value beside it (issue 51).
+      const sale =
+        holding.sale.eth !== null
+          ? `Sells now for ≈ ${eth(BigInt(holding.sale.eth))}${dollars(holding.sale.usd)}, fees included (${spot}).`
+          : holding.pool_eth === null
+            ? `What it sells for could not be read now (${spot}).`
+            : `Its pool cannot buy all of it back now (${spot}).`;
+      return h(
         'li',
-        { 'data-song-id': holding.song_id, 'data-balance': holding.balance, 'data-value': holding.value.eth },
+        {
+          'data-song-id': holding.song_id,
+          'data-balance': holding.balance,
+          'data-value': holding.value.eth,
+          'data-sale': holding.sale.eth ?? '',
+          'data-fills': String(holding.sale.fills),
+        },
         link(holding),
-        ` (${holding.symbol}): ${tokens(BigInt(holding.balance))}, ${Number(holding.share_percent).toLocaleString('en-US', { maximumFractionDigits: 2 })}% of the supply, worth ${eth(BigInt(holding.value.eth))}${dollars(holding.value.usd)}`,
-        holding.price_eth_per_million_tokens === null
-          ? ''
-          : ` at ${plainNumber(Number(holding.price_eth_per_million_tokens))} ETH per 1M tokens`,
-      ),
-    ),
+        ` (${holding.symbol}): ${tokens(BigInt(holding.balance))}, ${Number(holding.share_percent).toLocaleString('en-US', { maximumFractionDigits: 2 })}% of the supply. `,
+        h('span', { class: 'sale' }, sale),
+        pool,
+      );
+    }),
   );
   return section(
     'portfolio-holdings',
     'Song tokens you hold',
     h(
       'p',
-      { id: 'portfolio-total', 'data-eth': portfolio.total_value.eth },
-      `Worth ${eth(BigInt(portfolio.total_value.eth))}${dollars(portfolio.total_value.usd)} at the pools’ prices now (a sale fetches less: price impact and fees).`,
+      { id: 'portfolio-total', 'data-eth': portfolio.total_value.eth, 'data-sale': portfolio.total_sale.eth },
+      `Selling ${portfolio.total_sale.complete ? 'it all' : 'what the pools can buy back in full'} now pays ≈ ${eth(BigInt(portfolio.total_sale.eth))}${dollars(portfolio.total_sale.usd)}, each against its pool, fees included; ${eth(BigInt(portfolio.total_value.eth))}${dollars(portfolio.total_value.usd)} at the pools’ prices.`,
+      portfolio.total_sale.complete ? '' : ' Some pools cannot buy back all you hold of them: they hold only the ETH their buyers paid in.',
     ),
     portfolio.holdings.length === 0 ? h('p', { class: 'empty' }, 'No song tokens yet: buy some on a song page from Discover.') : list,
   );
@@ -77,15 +92,25 @@ function allocations(portfolio: Portfolio): HTMLElement {
       : h(
           'ul',
           { class: 'plain-list' },
-          ...held.map((allocation) => {
-            const at = new Date(allocation.claimable_at);
-            return h(
+          ...held.map((allocation) =>
+            h(
               'li',
-              { 'data-song-id': allocation.song_id, 'data-amount': allocation.amount },
+              {
+                'data-song-id': allocation.song_id,
+                'data-amount': allocation.amount,
+                'data-vested': allocation.vested,
+                'data-claimable': allocation.claimable,
+              },
               link(allocation),
-              `: ${tokens(BigInt(allocation.amount))} held by the vault, ${at.getTime() <= Date.now() ? 'claimable now with “Claim allocation” in My songs' : `claimable from ${whenLocal(at)}`}.`,
-            );
-          }),
+              `: ${vestingLine({
+                total: BigInt(allocation.total),
+                vested: BigInt(allocation.vested),
+                claimed: BigInt(allocation.claimed),
+                cliffEnd: BigInt(Date.parse(allocation.cliff_end) / 1000),
+                vestingEnd: BigInt(Date.parse(allocation.vesting_end) / 1000),
+              })}. ${BigInt(allocation.claimable) > 0n ? `${tokens(BigInt(allocation.claimable))} to claim now with “Claim allocation” on the song page.` : 'Nothing to claim now.'}`,
+            ),
+          ),
         ),
   );
 }

@@ -7,9 +7,11 @@ export interface PublicCardHead {
   image: string | null;
   title: string;
   href: string;
-  /** Text, or text and elements (a creator's link). */
-  line: string | ReadonlyArray<string | Node>;
+  /** Text, an element, or text and elements (a creator's link). */
+  line: string | Node | ReadonlyArray<string | Node>;
 }
+
+const isList = (line: PublicCardHead['line']): line is ReadonlyArray<string | Node> => Array.isArray(line);
 
 /** The head of a song card on public pages (Discover, a creator's profile): cover, linked title, one line. */
 export function publicCardHead(context: AppContext, head: PublicCardHead): HTMLElement {
@@ -21,7 +23,7 @@ export function publicCardHead(context: AppContext, head: PublicCardHead): HTMLE
       'div',
       {},
       h('h2', { class: 'card-title' }, h('a', { href: head.href, 'data-link': true }, head.title)),
-      h('p', { class: 'card-date' }, ...(typeof head.line === 'string' ? [head.line] : head.line)),
+      h('p', { class: 'card-date' }, ...(isList(head.line) ? head.line : [head.line])),
     ),
   );
 }

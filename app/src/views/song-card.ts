@@ -20,10 +20,11 @@ import { apiOf, walletOf } from '../context.ts';
 import { coverDataUri } from '../cover.ts';
 import { facts, h } from '../dom.ts';
 import { gatewayUrl } from '../gateway.ts';
-import { clock, shortAddress, tokens } from '../format.ts';
+import { shortAddress, shortText, tokens, vestingLine } from '../format.ts';
 import { drawWaveform } from '../waveform.ts';
 import { downloadLinks } from './downloads.ts';
 import { editControls } from './song-edit.ts';
+import { JOB_ENDED_EVENT } from './create-form.ts';
 
 type Completed = Extract<JobStatus, { status: 'completed' }>;
 
@@ -72,7 +73,7 @@ function cardHead(context: AppContext, job: JobSummary, minted: Minted | undefin
       {},
       // Focusable by script: a card just queued takes the focus its button had.
       h('h3', { id: `title-${job.job_id}`, tabindex: '-1' }, title),
-      h('p', { class: 'card-date' }, `Made ${madeOn(job.created_at)}`, title === job.prompt ? '' : ` · “${job.prompt.slice(0, 80)}”`),
+      h('p', { class: 'card-date' }, `Made ${madeOn(job.created_at)}`, title === job.prompt ? '' : ` · “${shortText(job.prompt, 80)}”`),
     ),
   );
 }
@@ -90,7 +91,7 @@ export function songCard(context: AppContext, job: JobSummary, minted: Minted | 
   const card = h('li', { class: 'card', 'data-job-id': job.job_id, 'data-status': job.status, 'data-duration': job.duration });
   card.append(cardHead(context, job, minted, false));
   const state = h('p', { class: 'state' });
-  const progress = h('progress', { max: 100, value: job.progress, 'aria-label': `Progress of “${titleOf(job).slice(0, 40)}”` });
+  const progress = h('progress', { max: 100, value: job.progress, 'aria-label': `Progress of “${shortText(titleOf(job), 40)}”` });
   card.append(state);
 
   const showRunning = (status: 'queued' | 'processing', percent: number, position?: number) => {
@@ -126,7 +127,8 @@ export function songCard(context: AppContext, job: JobSummary, minted: Minted | 
                 ? completedCard(context, job, view, minted, hooks)
                 : endedCard(context, job, view.status === 'failed' ? failedReason(view.error.message) : 'Cancelled', hooks),
             );
-            if (view.status === 'completed') announce(`Your song “${titleOf(job).slice(0, 40)}” is ready.`, list);
+            if (view.status === 'completed') announce(`Your song “${shortText(titleOf(job), 40)}” is ready.`, list);
+            window.dispatchEvent(new CustomEvent(JOB_ENDED_EVENT, { detail: job.job_id }));
             return;
           }
         }
@@ -205,7 +207,7 @@ function manageTools(context: AppContext, job: JobSummary, card: HTMLLIElement, 
     void runAction(remove, 'Moving it to the trash…', async () => {
       await deleteSong(apiOf(context), { jobId: id });
       const title = heading()?.textContent ?? job.prompt;
-      hooks.left(card, `“${title.slice(0, 60)}” is in the trash: restore it from Show: Trash within ${TRASH_DAYS} days.`);
+      hooks.left(card, `“${shortText(title, 60)}” is in the trash: restore it from Show: Trash within ${TRASH_DAYS} days.`);
     });
   });
   return h('div', { class: 'card-tools' }, h('div', { class: 'row inline' }, rename, remove), form);
@@ -220,7 +222,7 @@ function trashedCard(context: AppContext, job: JobSummary, hooks: CardHooks): HT
   restore.addEventListener('click', () => {
     void runAction(restore, 'Restoring…', async () => {
       await restoreSong(apiOf(context), { jobId: job.job_id });
-      hooks.left(card, `“${titleOf(job).slice(0, 60)}” is back in your songs.`);
+      hooks.left(card, `“${shortText(titleOf(job), 60)}” is back in your songs.`);
     });
   });
   card.append(
@@ -261,7 +263,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, mi
     controls: true,
     preload: 'metadata',
     src: song.audio_url,
-    'aria-label': `Play “${title.slice(0, 40)}”`,
+    'aria-label': `Play “${shortText(title, 40)}”`,
   });
   const waveform = h('canvas', { class: 'waveform', width: 640, height: 64, role: 'img', 'aria-label': 'Waveform of the song' });
   drawWaveform(waveform, song.audio_url, context.signal).catch(() => {
@@ -294,10 +296,10 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, mi
     const heading = card.querySelector('h3');
     if (heading !== null) heading.textContent = name;
     const date = card.querySelector('.card-date');
-    if (date !== null) date.textContent = `Made ${madeOn(job.created_at)} · “${job.prompt.slice(0, 80)}”`;
+    if (date !== null) date.textContent = `Made ${madeOn(job.created_at)} · “${shortText(job.prompt, 80)}”`;
     const image = card.querySelector<HTMLImageElement>('img.card-cover');
     if (image !== null) image.src = cover;
-    player.setAttribute('aria-label', `Play “${name.slice(0, 40)}”`);
+    player.setAttribute('aria-label', `Play “${shortText(name, 40)}”`);
     tools?.remove();
   };
   renderNextStep(context, next, job, song, tokenId, onMinted);
@@ -429,8 +431,8 @@ function renderNextStep(
 }
 
 /**
- * The launcher's allocation under a launched song: held by the vault through the launch fee window
- * (so it shows when it can be claimed), then a button that mints it to its recipient.
+ * The launcher's allocation under a launched song: its vesting (nothing before the cliff, then
+ * linearly), and a button that mints what has vested when there is some.
  */
 function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigint): void {
   const line = h('p', { class: 'allocation' });
@@ -438,23 +440,18 @@ function renderAllocation(context: AppContext, next: HTMLElement, tokenId: bigin
   readAllocation(context.read, { songId: tokenId }).then(
     (held) => {
       if (held.recipient === null) {
-        line.textContent = 'No allocation held: claimed, or none was taken';
+        line.textContent = 'No allocation: none was taken at the launch';
         return;
       }
-      const amount = `${tokens(held.amount)} for ${shortAddress(held.recipient)}`;
-      if (!held.claimable) {
-        const until = clock(new Date(Number(held.claimableAt) * 1000));
-        line.textContent = `Allocation: ${amount}, held by the vault through the launch fee window, claimable from ${until}`;
-        return;
-      }
-      line.textContent = `Allocation: ${amount}, claimable now`;
-      const claim = h('button', { type: 'button', 'data-action': true }, `Claim allocation of #${tokenId}`);
+      line.textContent = `Allocation for ${shortAddress(held.recipient)}: ${vestingLine(held)}.`;
+      if (!held.claimable) return;
+      const claim = h('button', { type: 'button', 'data-action': true }, `Claim ${tokens(held.claimableAmount)} of #${tokenId}`);
       claim.addEventListener(
         'click',
         () =>
-          void runAction(claim, 'Claiming the allocation', async () => {
+          void runAction(claim, 'Claiming what has vested of the allocation', async () => {
             const claimed = await claimAllocation(walletOf(context), { songId: tokenId });
-            line.textContent = `Allocation claimed: ${tokens(claimed.amount)} to ${shortAddress(claimed.recipient)}`;
+            line.textContent = `Allocation claimed: ${tokens(claimed.amount)} to ${shortAddress(claimed.recipient)}; ${tokens(claimed.remaining)} still vesting or unclaimed.`;
             claim.remove();
           }),
       );

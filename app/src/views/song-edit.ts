@@ -2,12 +2,13 @@ import { editSong, findMintedSongs, getProfile, listJobs, SongmintApiError } fro
 import { describeLongest, longestSong } from '../song-length.ts';
 import type { Hex } from 'viem';
 import type { EditSongParameters, JobStatus, JobSummary } from '@songmint/sdk';
-import { announce, runAction } from '../actions.ts';
+import { announce, messagesNear, runAction } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { describeError, h } from '../dom.ts';
 import { drawWaveform } from '../waveform.ts';
-import { CHARGED_EVENT } from './create-form.ts';
+import { shortText } from '../format.ts';
+import { CHARGED_EVENT, JOB_ENDED_EVENT } from './create-form.ts';
 import { editVerb, repaintRangeProblem, seconds } from '../edit-words.ts';
 
 type Completed = Extract<JobStatus, { status: 'completed' }>;
@@ -19,7 +20,7 @@ const ORIGIN_VERB: Record<EditTask, string> = { extend: 'Extended from', repaint
 /** The title a library card shows (minted title, else prompt), once the card is on the page. */
 function cardTitle(root: ParentNode, jobId: string): string | undefined {
   const title = root.querySelector(`li[data-job-id="${CSS.escape(jobId)}"] h3`)?.textContent?.trim();
-  return title === undefined || title === '' ? undefined : `“${title.slice(0, 80)}”`;
+  return title === undefined || title === '' ? undefined : `“${shortText(title, 80)}”`;
 }
 
 /**
@@ -116,7 +117,19 @@ export function editControls(
   /** The longest result allowed, in words (../song-length.ts `describeLongest`); known once the profile is read. */
   let maxDurationWords: string | undefined;
 
-  const prompt = h('input', { id: `edit-prompt-${id}`, maxlength: 500, required: true, value: job.prompt });
+  const prompt = h('input', {
+    id: `edit-prompt-${id}`,
+    maxlength: 500,
+    required: true,
+    value: job.prompt,
+    placeholder: 'e.g. a brighter bridge, 100 bpm',
+    'aria-describedby': `edit-prompt-error-${id}`,
+  });
+  /** The field's own message (not only the browser's bubble, which a screen reader may not say and which goes away). */
+  const promptError = h('p', { class: 'error edit-error', id: `edit-prompt-error-${id}`, role: 'alert', hidden: true });
+  prompt.addEventListener('input', () => {
+    if (prompt.value.trim() !== '') promptError.hidden = true;
+  });
   const extendBy = h('input', { id: `extend-${id}`, type: 'number', min: 1, step: 1, value: 5, required: true, inputmode: 'numeric' });
   const extendButton = h('button', { type: 'submit', 'data-action': true }, 'Extend');
   const extendError = h('p', { class: 'error edit-error', id: `extend-error-${id}`, role: 'alert', hidden: true });
@@ -210,6 +223,12 @@ export function editControls(
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       error.hidden = true;
+      if (prompt.value.trim() === '') {
+        promptError.textContent = 'Describe the new material first: what the edited part should sound like, in a few words.';
+        promptError.hidden = false;
+        prompt.focus();
+        return;
+      }
       if (!form.reportValidity() || !prompt.reportValidity()) return;
       const parameters = task();
       // Refused here, in words, before anything is sent or charged.
@@ -222,7 +241,20 @@ export function editControls(
         const api = apiOf(context);
         try {
           const queued = await editSong(api, parameters);
-          announce(`Edit queued, position ${queued.position}: it is at the top of your songs.`);
+          const line =
+            upload === undefined
+              ? `Edit queued, position ${queued.position}: it is at the top of your songs.`
+              : `Edit queued, position ${queued.position}: it is followed below, and kept in your songs.`;
+          announce(line);
+          // Once the edit is made the queue position is no longer true: the line goes.
+          const status = messagesNear(button).status;
+          const ended = (event: Event) => {
+            if ((event as CustomEvent<string>).detail !== queued.jobId) return;
+            window.removeEventListener(JOB_ENDED_EVENT, ended);
+            if (status.textContent === line) status.textContent = '';
+          };
+          window.addEventListener(JOB_ENDED_EVENT, ended);
+          context.signal.addEventListener('abort', () => window.removeEventListener(JOB_ENDED_EVENT, ended));
           // Its name comes from the API ("… (extended +4 s)"): the newest song of the list is this one.
           const newest = await listJobs(api, { limit: 1, signal: context.signal }).catch(() => undefined);
           const listed = newest?.jobs[0]?.job_id === queued.jobId ? newest.jobs[0] : undefined;
@@ -276,6 +308,7 @@ export function editControls(
     { id: `edit-panel-${id}`, class: 'edit-panel', hidden: true },
     h('label', { for: prompt.id }, 'Describe the new material'),
     prompt,
+    promptError,
     h('h4', {}, 'Extend'),
     extendForm,
     h('h4', {}, 'Repaint a range'),

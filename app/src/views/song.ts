@@ -1,5 +1,15 @@
-import { claimFees, getPoolHistory, getPublicSong, readPool, readSong, setPayoutRecipient, SongmintApiError } from '@songmint/sdk';
-import type { PoolHistory, SongPool, SongRecord } from '@songmint/sdk';
+import {
+  claimAllocation,
+  claimFees,
+  getPublicSong,
+  getPoolHistory,
+  readAllocation,
+  readPool,
+  readSong,
+  setPayoutRecipient,
+  SongmintApiError,
+} from '@songmint/sdk';
+import type { HeldAllocation, PoolHistory, SongPool, SongRecord } from '@songmint/sdk';
 import { isAddress } from 'viem';
 import type { Address } from 'viem';
 import { announce, runAction, showError } from '../actions.ts';
@@ -8,7 +18,7 @@ import type { PricePoint } from '../chart.ts';
 import type { AppContext } from '../context.ts';
 import { walletOf } from '../context.ts';
 import { facts, h } from '../dom.ts';
-import { eth, percentOfPips, plainNumber, shortAddress, tokens } from '../format.ts';
+import { dateTime, eth, percentOfPips, pricePerMillionOf, shortAddress, tokens, vestingLine } from '../format.ts';
 import { gatewayUrl } from '../gateway.ts';
 import { creatorLink, setCreatorName } from '../creator-link.ts';
 import { launchPanel } from './launch.ts';
@@ -68,7 +78,10 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
     try {
       record = await readSong(context.read, { songId });
     } catch (error) {
-      view.append(h('p', { id: 'song-missing' }, `There is no song #${songId} on this chain.`));
+      view.append(
+        h('p', { id: 'song-missing' }, `There is no song #${songId} on this chain.`),
+        h('p', {}, h('a', { href: '/app/discover', 'data-link': true }, 'Discover launched songs')),
+      );
       view.setAttribute('aria-busy', 'false');
       if (!(error instanceof Error && /revert|nonexistent|ERC721/i.test(error.message))) showError(error);
       return;
@@ -77,6 +90,9 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
       .then((response) => (response.ok ? (response.json() as Promise<Metadata>) : {}))
       .catch(() => ({}));
     if (typeof metadata.name === 'string') heading.textContent = metadata.name;
+    // Launched: the coin's figures and the trade box open the page (trading first, issue 51).
+    const coin = record.launchedAt === 0n ? undefined : mountCoin(context, songId, await poolSection(context, songId));
+    if (coin !== undefined) view.append(coin.top);
     const about = h('div', { class: 'song-head' });
     if (typeof metadata.image === 'string')
       about.append(
@@ -125,11 +141,17 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
         ),
       );
     const wallet = context.session?.chain?.walletClient.account?.address;
-    // Once launched, the song page is its coin's page: figures, the pool, activity and holders.
-    if (record.launchedAt !== 0n) view.append(mountCoin(context, songId, await poolSection(context, songId)));
+    // Once launched, the song page is its coin's page: activity and holders close it.
+    if (coin !== undefined) view.append(coin.bottom);
     else if (wallet !== undefined && wallet.toLowerCase() === record.owner.toLowerCase()) {
       const panel = launchPanel(context, songId, () => {
-        void poolSection(context, songId).then((section) => panel.replaceWith(mountCoin(context, songId, section)), showError);
+        void poolSection(context, songId).then((section) => {
+          const launched = mountCoin(context, songId, section);
+          heading.after(launched.top);
+          panel.replaceWith(launched.bottom);
+          // The launch button went with its panel: the focus goes to the page's heading, the coin right under it.
+          if (document.activeElement === null || document.activeElement === document.body) heading.focus();
+        }, showError);
       });
       view.append(panel);
     } else
@@ -147,8 +169,10 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
 
 function historyPoints(history: PoolHistory): PricePoint[] {
   const points: PricePoint[] = [];
-  if (history.launch !== null) points.push({ time: new Date(history.launch.time), price: Number(history.launch.eth_per_token) });
-  for (const swap of [...history.swaps].reverse()) points.push({ time: new Date(swap.time), price: Number(swap.eth_per_token) });
+  // In the app's one price unit, ETH per 1M tokens.
+  const perMillion = (ethPerToken: string) => Number(ethPerToken) * 1e6;
+  if (history.launch !== null) points.push({ time: new Date(history.launch.time), price: perMillion(history.launch.eth_per_token) });
+  for (const swap of [...history.swaps].reverse()) points.push({ time: new Date(swap.time), price: perMillion(swap.eth_per_token) });
   return points;
 }
 
@@ -156,7 +180,9 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   const section = h('section', { 'aria-labelledby': 'pool-title', class: 'pool' }, h('h2', { id: 'pool-title' }, 'Token and pool'));
   const figures = h('div', { id: 'pool-facts' });
   const chartBox = h('figure', { id: 'price-chart', class: 'chart-box' });
-  section.append(figures, h('h3', {}, 'Price (ETH per token)'), chartBox);
+  // The trade box first, then the pool's figures and chart (trading first, issue 51).
+  const tradeSlot = h('div', { id: 'trade-slot' });
+  section.append(tradeSlot, figures, h('h3', {}, 'Price (ETH per 1M tokens)'), chartBox);
 
   let pool = await readPool(context.read, { songId });
   let history: PoolHistory | undefined;
@@ -168,11 +194,7 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
     figures.replaceChildren(
       facts([
         ['Token', h('code', { title: pool.token }, shortAddress(pool.token))],
-        [
-          'Price',
-          h('span', { id: 'pool-price' }, `${pool.tokensPerEth.toLocaleString('en-US', { maximumFractionDigits: 0 })} tokens per ETH`),
-        ],
-        ['ETH per token', h('span', { id: 'pool-eth-price' }, `${plainNumber(1 / pool.tokensPerEth)} ETH`)],
+        ['Price', h('span', { id: 'pool-price', 'data-tokens-per-eth': String(pool.tokensPerEth) }, pricePerMillionOf(pool.tokensPerEth))],
         [
           'Locked liquidity',
           h(
@@ -254,11 +276,16 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
   };
 
   if (context.session?.chain === undefined) {
-    section.append(h('h3', {}, 'Trade'), connectAbove("buy or sell this song's token"));
+    tradeSlot.replaceWith(h('h3', {}, 'Trade'), connectAbove("buy or sell this song's token"));
     return section;
   }
-  section.append(tradePanel(context, songId, afterTrade));
+  tradeSlot.replaceWith(tradePanel(context, songId, afterTrade));
   const address = context.session.chain.walletClient.account?.address;
+  if (address !== undefined) {
+    // The launcher's allocation, when this wallet is its recipient: its vesting and Claim allocation.
+    const held = await readAllocation(context.read, { songId });
+    if (held.recipient !== null && held.recipient.toLowerCase() === address.toLowerCase()) section.append(allocationTools(context, held));
+  }
   if (address !== undefined && address.toLowerCase() === pool.payoutRecipient.toLowerCase()) {
     section.append(
       creatorTools(context, songId, pool, async () => {
@@ -269,6 +296,62 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
     );
   }
   return section;
+}
+
+/**
+ * The allocation's recipient's panel: what has vested, what has not, what was claimed, and Claim
+ * allocation, which mints what has vested. Pressed before the cliff it says when the first token
+ * vests, and sends nothing.
+ */
+function allocationTools(context: AppContext, first: HeldAllocation): HTMLElement {
+  const line = h('p', { id: 'allocation-vesting' });
+  const show = (held: HeldAllocation) => {
+    line.textContent = `${vestingLine(held)}. Claimable now: ${tokens(held.claimableAmount)}.`;
+    Object.assign(line.dataset, {
+      total: held.total.toString(),
+      vested: held.vested.toString(),
+      claimed: held.claimed.toString(),
+      claimable: held.claimableAmount.toString(),
+      cliffEnd: held.cliffEnd.toString(),
+    });
+  };
+  show(first);
+  const claim = h('button', { type: 'button', id: 'claim-allocation', 'data-action': true }, 'Claim allocation');
+  const claimed = h('p', { id: 'allocation-claimed', class: 'note', role: 'status' });
+  claim.addEventListener(
+    'click',
+    () =>
+      void runAction(claim, 'Claiming what has vested of your allocation: confirm in your wallet', async () => {
+        // The chain's head now, not the client's cached block number (readAllocation reads at it): vesting moves with the clock.
+        await context.read.publicClient.getBlockNumber({ cacheTime: 0 });
+        const held = await readAllocation(context.read, { songId: first.songId });
+        show(held);
+        if (held.claimableAmount === 0n)
+          throw new Error(
+            held.vested === 0n
+              ? `Nothing of your allocation has vested yet: it starts vesting on ${dateTime(new Date(Number(held.cliffEnd) * 1000))}. Nothing was sent.`
+              : `You have claimed all that has vested so far; the rest vests by ${dateTime(new Date(Number(held.vestingEnd) * 1000))}. Nothing was sent.`,
+          );
+        const result = await claimAllocation(walletOf(context), { songId: first.songId });
+        claimed.textContent = `Claimed ${tokens(result.amount)} of your allocation; ${tokens(result.remaining)} still to vest or claim.`;
+        show(await readAllocation(context.read, { songId: first.songId }));
+        // Your balance and what it sells for changed.
+        document.dispatchEvent(new CustomEvent(POOL_CHANGED_EVENT, { detail: { songId: first.songId } }));
+      }),
+  );
+  return h(
+    'section',
+    { 'aria-labelledby': 'allocation-title', class: 'panel', id: 'allocation-tools' },
+    h('h3', { id: 'allocation-title' }, 'Your allocation'),
+    line,
+    claim,
+    claimed,
+    h(
+      'p',
+      { class: 'note' },
+      'It vests after a cliff, then bit by bit: only claimed tokens can be sold, so buyers know what you can sell and when.',
+    ),
+  );
 }
 
 function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement {

@@ -41,12 +41,26 @@ function unaffordable(quote: TradeQuote, balances: TradeBalances): string | unde
   return needs > holds ? `You hold ${held(quote.side, balances)}; reduce the amount.` : undefined;
 }
 
+/**
+ * The sentence for a quote that pays nothing (a sale the pool would pay 0 ETH for, a buy of 0
+ * tokens): refused before anything is sent, like the SDK's `ZERO_QUOTE`.
+ */
+function paysNothing(quote: TradeQuote): string | undefined {
+  if (quote.amountOut > 0n && quote.amountIn > 0n) return undefined;
+  return quote.side === 'sell'
+    ? `Selling ${tokens(quote.amountIn)} now pays 0 ETH: the pool holds too little ETH from buyers. Nothing would be sent.`
+    : `${eth(quote.amountIn)} buys 0 tokens now. Nothing would be sent.`;
+}
+
+/** No buyer's ETH in the pool: nothing can be sold, said as it is. */
+const NO_BUYERS_ETH = 'The pool holds no ETH from buyers, so it cannot buy any tokens back now.';
+
 /** A pool that cannot fill a sale: the most it can buy back now (quoteSellMax), as a figure. */
 async function poolLimitSentence(context: AppContext, songId: bigint, balances: TradeBalances | undefined): Promise<string> {
   const max = await quoteSellMax(context.read, { songId }).catch(() => undefined);
   const holds = balances === undefined ? '' : ` You hold ${tokens(balances.token)}.`;
   if (max === undefined) return `The pool cannot buy back that many tokens now: it holds only the ETH buyers paid in.${holds}`;
-  if (max.quote === undefined) return `The pool holds no ETH from buyers yet, so it cannot buy tokens back now.${holds}`;
+  if (max.quote === undefined) return `${NO_BUYERS_ETH}${holds}`;
   return `The pool can buy back at most ${tokens(max.maxTokens)} now (for ≈ ${eth(max.quote.amountOut)}): it holds only the ETH buyers paid in.${holds} Max sells that much.`;
 }
 
@@ -59,6 +73,8 @@ async function tradeError(
     return new Error(
       side === 'sell' ? await poolLimitSentence(context, songId, balances) : 'The pool cannot fill this amount: try a smaller one.',
     );
+  if (error instanceof SongmintClientError && error.code === 'ZERO_QUOTE')
+    return new Error(`${error.message.replace(/^ZERO_QUOTE: /, '').replace(/^\w/, (first) => first.toUpperCase())}.`);
   if (error instanceof SongmintClientError && error.code === 'INSUFFICIENT_BALANCE')
     return new Error(`${error.message.replace(/^INSUFFICIENT_BALANCE: /, '')}.`);
   return error;
@@ -199,7 +215,7 @@ function tradeSide(
           next = { refusal: `You hold ${held(side, balances)}; reduce the amount.`, figures: { refused: 'true' } };
         } else {
           const quote = await quoteTrade(context.read, { songId, side, slippageBps: slippage, ...parameters });
-          const refusal = balances === undefined ? undefined : unaffordable(quote, balances);
+          const refusal = paysNothing(quote) ?? (balances === undefined ? undefined : unaffordable(quote, balances));
           next = {
             ...(refusal === undefined ? {} : { refusal }),
             quote,
@@ -263,13 +279,17 @@ function tradeSide(
         fill(balances.token);
         return;
       }
-      fill(limit.maxTokens);
-      maxNote.textContent =
-        limit.quote === undefined
-          ? `The pool holds no ETH from buyers yet, so it cannot buy tokens back now. You hold ${tokens(balances.token)}.`
-          : `Max is the most the pool can buy back now: ${tokens(limit.maxTokens)}, for ≈ ${eth(limit.quote.amountOut)}. It holds only the ETH buyers paid in; you hold ${tokens(balances.token)}.`;
       Object.assign(maxNote.dataset, { maxTokens: limit.maxTokens.toString() });
       maxNote.hidden = false;
+      // Nothing to fill in: a sale of 0 tokens is no sale (it would only spend gas).
+      if (limit.quote === undefined || limit.quote.amountOut === 0n) {
+        amount.value = '';
+        maxNote.textContent = `${NO_BUYERS_ETH} You hold ${tokens(balances.token)}.`;
+        soon();
+        return;
+      }
+      fill(limit.maxTokens);
+      maxNote.textContent = `Max is the most the pool can buy back now: ${tokens(limit.maxTokens)}, for ≈ ${eth(limit.quote.amountOut)}. It holds only the ETH buyers paid in; you hold ${tokens(balances.token)}.`;
     });
   });
   form.addEventListener('submit', (event) => {
@@ -290,11 +310,16 @@ function tradeSide(
       const quote = await quoteTrade(chain, { side, ...parameters }).catch(async (error: unknown) => {
         throw await tradeError(error, { context, songId, side, balances });
       });
-      const refusal = unaffordable(quote, balances);
+      const refusal = paysNothing(quote) ?? unaffordable(quote, balances);
       if (refusal !== undefined) throw new Error(refusal);
       const trade = await (side === 'buy' ? buy : sell)(chain, parameters).catch(async (error: unknown) => {
         throw await tradeError(error, { context, songId, side, balances });
       });
+      // A sale's amount is spent: the box asks for the next one rather than quoting what is no longer held.
+      if (side === 'sell') {
+        amount.value = '';
+        maxNote.hidden = true;
+      }
       await shared.afterTrade(trade);
     }).then(render);
   });
@@ -323,10 +348,38 @@ function tradeLine(side: TradeSide, trade: SwapResult): string {
   return `${requote}${what}: ${charged}, ${asQuoted}.`;
 }
 
+const Q192 = 2n ** 192n;
+
+/**
+ * What the wallet's tokens sell for now, beside their value at the pool price: the V4Quoter's
+ * quote for all of them, fees included, or, when the pool cannot buy them all back (it pays out
+ * only the ETH buyers paid in), the most it can take and what that pays.
+ */
+async function showHoldingSale(context: AppContext, songId: bigint, held: bigint, line: HTMLElement): Promise<void> {
+  for (const key of Object.keys(line.dataset)) delete line.dataset[key];
+  line.hidden = held === 0n;
+  if (held === 0n) return;
+  try {
+    const quote = await quoteTrade(context.read, { songId, side: 'sell', amountIn: held });
+    const spot = (held * Q192) / (quote.sqrtPriceX96 * quote.sqrtPriceX96);
+    line.textContent = `Selling all ${tokens(held)} now pays ≈ ${eth(quote.amountOut)}, fees included (${eth(spot)} at the pool price).`;
+    Object.assign(line.dataset, { saleEth: quote.amountOut.toString(), spotEth: spot.toString(), fills: 'true' });
+  } catch (error) {
+    if (!(error instanceof SongmintClientError && error.code === 'QUOTE_FAILED')) throw error;
+    const max = await quoteSellMax(context.read, { songId });
+    line.textContent =
+      max.quote === undefined
+        ? `${NO_BUYERS_ETH} Your ${tokens(held)} sell for nothing until someone buys.`
+        : `The pool can buy back at most ${tokens(max.maxTokens)} of your ${tokens(held)} now, for ≈ ${eth(max.quote.amountOut)}: it holds only the ETH buyers paid in.`;
+    Object.assign(line.dataset, { saleEth: (max.quote?.amountOut ?? 0n).toString(), maxTokens: max.maxTokens.toString(), fills: 'false' });
+  }
+}
+
 /** The trade panel of a launched song: balances, buy and sell with their quotes, slippage. */
 export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
   const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
   const balanceLine = h('p', { id: 'balances' }, 'Reading your balances…');
+  const holdingLine = h('p', { id: 'holding-sale', hidden: true });
   const lastTrade = h('p', { id: 'last-trade', class: 'note', role: 'status' }, 'No trade yet in this visit.');
   let balances: TradeBalances | undefined;
   const account = context.session?.chain?.walletClient.account?.address;
@@ -335,7 +388,10 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
     balances = await readBalances(context.read, { songId, account });
     balanceLine.textContent = `You hold ${eth(balances.eth)} and ${tokens(balances.token)}.`;
     Object.assign(balanceLine.dataset, { eth: balances.eth.toString(), token: balances.token.toString() });
+    await showHoldingSale(context, songId, balances.token, holdingLine);
   };
+  // Someone traded (the coin's feed saw it): what the holding sells for moved.
+  document.addEventListener(POOL_CHANGED_EVENT, () => void loadBalances().catch(() => undefined), { signal: context.signal });
   const sides: TradeSideParts[] = [];
   const shared = {
     slippage,
@@ -390,6 +446,7 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
     { 'aria-labelledby': 'trade-title', class: 'panel' },
     h('h3', { id: 'trade-title' }, 'Trade'),
     balanceLine,
+    holdingLine,
     buySide.form,
     buySide.quoteBox,
     sellSide.form,

@@ -13,7 +13,9 @@ import { announce, messagesNear, runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { apiOf } from '../context.ts';
 import { describeError, facts, h } from '../dom.ts';
+import { shortText } from '../format.ts';
 import { editControls } from './song-edit.ts';
+import { JOB_ENDED_EVENT } from './create-form.ts';
 import { connectPanel } from './wallet.ts';
 
 const PAGE_SIZE = 10;
@@ -161,6 +163,7 @@ function uploadForm(context: AppContext, statement: Promise<string>, added: (upl
       try {
         const upload = await uploadAudio(apiOf(context), new Uint8Array(await sending.arrayBuffer()), {
           rightsConfirmed: true,
+          name: sending.name,
           signal: context.signal,
           onProgress: (sent, total) => {
             const percent = total === 0 ? 100 : Math.floor((100 * sent) / total);
@@ -189,9 +192,11 @@ function uploadForm(context: AppContext, statement: Promise<string>, added: (upl
 
 /** One edit queued from an upload, followed to its finished song. */
 function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): void {
-  const line = h('p', { class: 'state' }, `${job.edit_of?.task ?? 'edit'}: queued`);
+  // Focusable by script: the edit just queued takes the focus its button had (never dropped to <body>).
+  const line = h('p', { class: 'state', tabindex: '-1' }, `${job.edit_of?.task ?? 'edit'}: queued`);
   const item = h('li', { 'data-job-id': job.job_id, 'data-status': 'queued' }, line);
   list.prepend(item);
+  line.focus();
   waitForJob(apiOf(context), {
     jobId: job.job_id,
     signal: context.signal,
@@ -201,6 +206,7 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
     },
   }).then(
     (done) => {
+      window.dispatchEvent(new CustomEvent(JOB_ENDED_EVENT, { detail: job.job_id }));
       item.dataset.status = 'completed';
       line.textContent = `${job.edit_of?.task ?? 'edit'}: ready (${done.duration} s), also in your songs`;
       item.append(h('audio', { controls: true, preload: 'none', src: done.audioUrl, 'aria-label': `The ${job.edit_of?.task ?? 'edit'}` }));
@@ -208,6 +214,7 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
     },
     (error: unknown) => {
       if (context.signal.aborted) return;
+      window.dispatchEvent(new CustomEvent(JOB_ENDED_EVENT, { detail: job.job_id }));
       item.dataset.status = 'failed';
       line.textContent = `${job.edit_of?.task ?? 'edit'}: ${describeError(error)}`;
     },
@@ -215,14 +222,26 @@ function followEdit(context: AppContext, job: JobSummary, list: HTMLElement): vo
 }
 
 /** An upload's card: what it is, until when it is kept, its edit panel and its delete button. */
-function uploadCard(context: AppContext, upload: Upload, localAudio: string | undefined, removed: () => void): HTMLLIElement {
-  const name = storedName(upload.uploadId);
+function uploadCard(
+  context: AppContext,
+  upload: Upload & { audioUrl?: string | null },
+  localAudio: string | undefined,
+  removed: () => void,
+): HTMLLIElement {
+  const name = upload.name ?? storedName(upload.uploadId);
   const card = h('li', { class: 'card', 'data-upload-id': upload.uploadId });
   const daysLeft = Math.max(0, Math.ceil((upload.expiresAt.getTime() - Date.now()) / 86_400_000));
   const channels = upload.channels === 1 ? 'mono' : upload.channels === 2 ? 'stereo' : `${upload.channels} channels`;
   const edits = h('ul', { class: 'upload-edits', 'aria-label': 'Edits made here' });
+  const title = name ?? `Upload of ${day(upload.createdAt)}`;
+  const playable = localAudio ?? upload.audioUrl ?? undefined;
   card.append(
-    h('h3', {}, name ?? `Upload of ${day(upload.createdAt)}`),
+    // Focusable by script: a file just uploaded takes the focus from the Upload button.
+    h('h3', { tabindex: '-1' }, title),
+    // Playable: from the file while it is in this page, else by the owner's one-hour URL the list gave.
+    ...(playable === undefined
+      ? []
+      : [h('audio', { controls: true, preload: 'metadata', src: playable, 'aria-label': `Play ${shortText(title, 40)}` })]),
     facts([
       ['Length', lengthOf(upload.duration)],
       ['File', `${upload.format.toUpperCase()} · ${upload.sampleRate / 1000} kHz ${channels} · ${megabytes(upload.bytes)}`],
@@ -318,7 +337,9 @@ export function uploadsView(context: AppContext): HTMLElement {
     readStorage();
     list.querySelector('.empty')?.remove();
     // The file is still in the page: its waveform is drawn from it.
-    list.prepend(uploadCard(context, upload, URL.createObjectURL(file), empty));
+    const card = uploadCard(context, upload, URL.createObjectURL(file), empty);
+    list.prepend(card);
+    card.querySelector<HTMLElement>('h3')?.focus();
   };
   view.append(
     h(

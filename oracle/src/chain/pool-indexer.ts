@@ -5,7 +5,11 @@
  * migration 0010; and, for the coin pages (migration 0019), every song token's ERC-20 `Transfer`
  * (holders, and the wallet behind each swap) and SongVault's `PayoutRecipientUpdated`. The hook logs nothing per swap: each swap's fee is the PoolManager's
  * `Transfer(caller = hook, from = 0, to = song token, id = 0 (ETH), amount)`, in the swap's
- * transaction next to its `Swap` log, and the song token names the pool. The pool
+ * transaction next to its `Swap` log, and the song token names the pool. Inside the launch fee
+ * window the fee's part above the steady 1% is burnt: a second mint, to the hook itself, which
+ * names no pool; it sits on the other side of the song's mint (beforeSwap: burn, song fee, Swap;
+ * afterSwap: Swap, song fee, burn), so it is paired with its swap here (`swapOfBurn`, table
+ * `pool_burnt_fees`) and counts in what the trader paid, never in the song's earnings. The pool
  * view (../domain/pools.ts) is derived from these rows when it is asked for, so undoing a reorg
  * is deleting the rows above the last block still on the chain: the shared log follower
  * (./log-follower.ts) does that, with the confirmations and the stored cursor of the mint watcher.
@@ -79,6 +83,29 @@ export interface PoolIndexer extends PollLoop {
   poll(signal?: AbortSignal): Promise<PoolIndexResult>;
 }
 
+interface LoggedAt {
+  transactionHash: Hex | null;
+  logIndex: number | null;
+}
+
+/**
+ * The swap whose launch fee `burn` (the hook's ETH claim mint to itself) burnt, among `swaps` and the
+ * song fee mints `songFees` of the same block: the hook logs the burn on the far side of the song's
+ * mint from the Swap (beforeSwap: burn, song fee, Swap; afterSwap: Swap, song fee, burn), or right
+ * next to the Swap when the song's part rounded down to nothing. Null when no swap of a Songmint
+ * pool sits there (the hook serves no other pools, so that is a batch that does not hold it).
+ */
+export function swapOfBurn<S extends LoggedAt>(burn: LoggedAt, swaps: ReadonlyArray<S>, songFees: ReadonlyArray<LoggedAt>): S | null {
+  if (burn.logIndex === null || burn.transactionHash === null) return null;
+  const inTx = (log: LoggedAt) => log.transactionHash === burn.transactionHash;
+  const swapAt = (index: number) => swaps.find((swap) => inTx(swap) && swap.logIndex === index) ?? null;
+  const feeAt = (index: number) => songFees.some((fee) => inTx(fee) && fee.logIndex === index);
+  const i = burn.logIndex;
+  if (feeAt(i + 1) && swapAt(i + 2) !== null) return swapAt(i + 2);
+  if (feeAt(i - 1) && swapAt(i - 2) !== null) return swapAt(i - 2);
+  return swapAt(i + 1) ?? swapAt(i - 1);
+}
+
 /** Deletes every indexed row of blocks above `block` (a reorg took them away). */
 async function deleteAbove(t: DatabaseTask, block: bigint): Promise<void> {
   const above = block.toString();
@@ -86,6 +113,7 @@ async function deleteAbove(t: DatabaseTask, block: bigint): Promise<void> {
     'pool_swaps',
     'pool_liquidity_changes',
     'pool_swap_fees',
+    'pool_burnt_fees',
     'pool_fee_collections',
     'token_transfers',
     'payout_recipient_changes',
@@ -216,6 +244,20 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
     );
     const poolOfToken = new Map(pools.map((pool) => [pool.token.toLowerCase(), pool.pool_id.toLowerCase()]));
     const feeMinter = hook.toLowerCase();
+    // Burnt launch fees: the hook's ETH claim mints to itself (they name no pool; paired per batch below).
+    const burns =
+      pools.length === 0
+        ? []
+        : (
+            await client.getLogs({
+              address: options.poolManagerAddress,
+              event: ERC6909_TRANSFER_EVENT,
+              args: { from: ZERO_ADDRESS, to: hook, id: ETH_CLAIM_ID },
+              fromBlock,
+              toBlock,
+              strict: true,
+            })
+          ).filter((log) => log.args.caller.toLowerCase() === feeMinter);
     for (let i = 0; i < pools.length; i += POOL_IDS_PER_REQUEST) {
       const batch = pools.slice(i, i + POOL_IDS_PER_REQUEST);
       const range = { address: options.poolManagerAddress, fromBlock, toBlock, strict: true } as const;
@@ -274,6 +316,17 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
           await t.none(
             'INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
             [at.block, at.index, poolId, log.args.amount.toString()],
+          );
+        }
+        const songFees = minted.filter((log) => log.args.caller.toLowerCase() === feeMinter);
+        for (const log of burns) {
+          const swap = swapOfBurn(log, swaps, songFees);
+          if (swap === null) continue;
+          const at = positionOf(log);
+          await t.none(
+            `INSERT INTO pool_burnt_fees (block_number, log_index, pool_id, swap_log_index, amount)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+            [at.block, at.index, swap.args.id.toLowerCase(), positionOf(swap).index, log.args.amount.toString()],
           );
         }
         for (const log of transfers) {

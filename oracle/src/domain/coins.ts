@@ -5,7 +5,7 @@
  *
  * - Holders: each song token's balances summed from its ERC-20 Transfer logs (mints included).
  * - Trades: the pool's Swap logs, each with the hook's fee (the PoolManager's ERC-6909 mint right
- *   before or right after it, `hookFeesOfSwaps`) and the wallet on the other side of the token's
+ *   before or right after it, plus the launch fee's burnt part, `hookFeesOfSwaps`) and the wallet on the other side of the token's
  *   transfer with the PoolManager in the same transaction (the router is only the Swap's sender).
  * - Prices: the pool's price is tokens per ETH, (sqrtPriceX96 / 2^96)^2; both currencies have 18
  *   decimals, so ETH per token (whole or base units alike) is 2^192 / sqrtPriceX96^2, computed here
@@ -130,20 +130,25 @@ export interface Holder {
   balance: bigint;
 }
 
-/** The `limit` largest balances of `token` (lowercase) and how many addresses hold any. */
+/**
+ * The `limit` largest balances of `token` (lowercase) and how many addresses hold any, leaving out
+ * `excluded` (lowercase): the PoolManager (the pool's own tokens) and the vault (collected LP fees
+ * waiting for a claim) hold tokens nobody bought, so they are no holders a buyer counts.
+ */
 export async function tokenHolders(
   db: Queryable,
-  { token, limit }: { token: string; limit: number },
+  { token, limit, excluded }: { token: string; limit: number; excluded: readonly string[] },
 ): Promise<{ top: Holder[]; count: number }> {
   const rows = await db.manyOrNone<{ holder: string; balance: string; holders: number }>(
     `WITH moves AS (
        SELECT to_address AS holder, amount FROM token_transfers WHERE token = $(token)
        UNION ALL
        SELECT from_address, -amount FROM token_transfers WHERE token = $(token) AND from_address <> '0x0000000000000000000000000000000000000000'),
-     balances AS (SELECT holder, sum(amount) AS balance FROM moves GROUP BY holder HAVING sum(amount) > 0)
+     balances AS (SELECT holder, sum(amount) AS balance FROM moves WHERE holder <> ALL($(excluded)::text[])
+                   GROUP BY holder HAVING sum(amount) > 0)
      SELECT b.holder, b.balance::text AS balance, (SELECT count(*)::int FROM balances) AS holders
        FROM balances b ORDER BY b.balance DESC, b.holder LIMIT $(limit)`,
-    { token, limit },
+    { token, limit, excluded },
   );
   return { top: rows.map((row) => ({ address: row.holder, balance: BigInt(row.balance) })), count: rows[0]?.holders ?? 0 };
 }
@@ -242,14 +247,27 @@ interface Adjacent {
   log_index: number;
 }
 
+/** A burnt launch fee (`pool_burnt_fees`), paired with its swap by the indexer. */
+export interface BurntFeeRow {
+  block_number: string;
+  swap_log_index: number;
+  amount: string;
+}
+
 /**
- * Pairs each swap with its hook fee: the hook mints the fee in beforeSwap (right before the
- * PoolManager's Swap log) or in afterSwap (right after it), so a fee is at the swap's log index
- * minus or plus one. Read in log order, a swap takes the fee just before it unless an earlier swap
- * took that one (its fee after it), else the fee just after it: two swaps in one block, even in
- * one transaction, never share or swap fees. Keys are `block:logIndex` of the swap.
+ * Pairs each swap with its hook fee, all the trader paid or went without: the song's part and,
+ * inside the launch fee window, the burnt part. The hook mints the song's part in beforeSwap
+ * (right before the PoolManager's Swap log) or in afterSwap (right after it), so it is at the
+ * swap's log index minus or plus one. Read in log order, a swap takes the fee just before it unless
+ * an earlier swap took that one (its fee after it), else the fee just after it: two swaps in one
+ * block, even in one transaction, never share or swap fees. The burnt part arrives already paired
+ * (`swap_log_index`). Keys are `block:logIndex` of the swap.
  */
-export function hookFeesOfSwaps(swaps: ReadonlyArray<Adjacent>, fees: ReadonlyArray<Adjacent & { fee: string }>): Map<string, bigint> {
+export function hookFeesOfSwaps(
+  swaps: ReadonlyArray<Adjacent>,
+  fees: ReadonlyArray<Adjacent & { fee: string }>,
+  burnt: ReadonlyArray<BurntFeeRow> = [],
+): Map<string, bigint> {
   const key = (block: string, index: number) => `${block}:${index}`;
   const unclaimed = new Map(fees.map((fee) => [key(fee.block_number, fee.log_index), BigInt(fee.fee)]));
   const ordered = [...swaps].sort((a, b) =>
@@ -264,6 +282,10 @@ export function hookFeesOfSwaps(swaps: ReadonlyArray<Adjacent>, fees: ReadonlyAr
       paired.set(key(swap.block_number, swap.log_index), fee);
       break;
     }
+  }
+  for (const burn of burnt) {
+    const swap = key(burn.block_number, burn.swap_log_index);
+    paired.set(swap, (paired.get(swap) ?? 0n) + BigInt(burn.amount));
   }
   return paired;
 }
@@ -295,7 +317,7 @@ export async function listTrades(
     to: blocks.reduce((a, b) => (a > b ? a : b)).toString(),
   };
   // Every swap and fee of those blocks (a page may begin or end inside a block).
-  const [swapsInBlocks, feesInBlocks, transfers] = await Promise.all([
+  const [swapsInBlocks, feesInBlocks, burntInBlocks, transfers] = await Promise.all([
     db.manyOrNone<Adjacent>(
       'SELECT block_number::text AS block_number, log_index FROM pool_swaps WHERE pool_id = $(poolId) AND block_number BETWEEN $(from) AND $(to)',
       span,
@@ -304,13 +326,18 @@ export async function listTrades(
       'SELECT block_number::text AS block_number, log_index, fee::text AS fee FROM pool_swap_fees WHERE pool_id = $(poolId) AND block_number BETWEEN $(from) AND $(to)',
       span,
     ),
+    db.manyOrNone<BurntFeeRow>(
+      `SELECT block_number::text AS block_number, swap_log_index, amount::text AS amount FROM pool_burnt_fees
+        WHERE pool_id = $(poolId) AND block_number BETWEEN $(from) AND $(to)`,
+      span,
+    ),
     db.manyOrNone<{ tx_hash: string; log_index: number; from_address: string; to_address: string; amount: string }>(
       `SELECT tx_hash, log_index, from_address, to_address, amount::text AS amount FROM token_transfers
         WHERE token = $(token) AND tx_hash = ANY($(hashes)::text[]) AND (from_address = $(poolManager) OR to_address = $(poolManager))`,
       { token, poolManager, hashes: [...new Set(rows.map((row) => row.tx_hash))] },
     ),
   ]);
-  const fees = hookFeesOfSwaps(swapsInBlocks, feesInBlocks);
+  const fees = hookFeesOfSwaps(swapsInBlocks, feesInBlocks, burntInBlocks);
   return rows.map((row) => {
     const amount0 = BigInt(row.amount0);
     const amount1 = BigInt(row.amount1);

@@ -246,18 +246,26 @@ export interface EditInheritance {
   outside: OutsideAudio;
 }
 
+/** What an upload's edits are titled after: its name without an audio file's extension ("chord.wav": "chord"), else "Uploaded audio". */
+export function uploadTitle(name: string | null): string {
+  const bare = name?.replace(/\.(wav|wave|flac|mp3)$/i, '').trim() ?? '';
+  return bare === '' ? 'Uploaded audio' : bare;
+}
+
 /**
  * The title, lyrics and outside audio of an edit of `edit` (admitted by `checkEdit`) whose result
- * lasts `duration` seconds: the source song's name and lyrics, or for an upload "Uploaded audio"
- * and none; the outside audio of the source (an upload is all outside) through the edit.
+ * lasts `duration` seconds: the source song's name and lyrics, or for an upload its name
+ * (`uploadTitle`) and none; the outside audio of the source (an upload is all outside) through the edit.
  */
 export async function editInheritance(db: Queryable, edit: SongEdit, duration: number): Promise<EditInheritance> {
   const parameters = editParameters(edit);
   if (edit.sourceId === undefined) {
-    const upload = await db.oneOrNone<{ duration: number }>('SELECT duration FROM uploads WHERE id = $1', [edit.uploadId]);
+    const upload = await db.oneOrNone<{ duration: number; name: string | null }>('SELECT duration, name FROM uploads WHERE id = $1', [
+      edit.uploadId,
+    ]);
     const seconds = editableSeconds(upload?.duration ?? duration);
     return {
-      title: editTitle('Uploaded audio', parameters, duration - seconds),
+      title: editTitle(uploadTitle(upload?.name ?? null), parameters, duration - seconds),
       lyrics: null,
       outside: outsideAfterEdit(parameters, uploadedSource(seconds)),
     };

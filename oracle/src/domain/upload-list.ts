@@ -41,6 +41,7 @@ export const uploadCursor = keysetCursorCodec('uploads:');
 
 interface UploadRow {
   id: string;
+  name: string | null;
   format: UploadFormat;
   duration: number;
   sample_rate: number;
@@ -63,7 +64,7 @@ export async function listUploads(
   page: { after: KeysetPosition | null; limit: number },
 ): Promise<UploadPage> {
   const rows = await db.manyOrNone<UploadRow>(
-    `SELECT id, format, duration, sample_rate, channels, bytes, sha256, rights_confirmed_at, created_at, expires_at,
+    `SELECT id, name, format, duration, sample_rate, channels, bytes, sha256, rights_confirmed_at, created_at, expires_at,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact
        FROM uploads
       WHERE user_id = $1 AND deleted_at IS NULL AND expires_at > now()
@@ -77,6 +78,7 @@ export async function listUploads(
   return {
     uploads: shown.map((row) => ({
       upload_id: toPublicUploadId(row.id),
+      name: row.name,
       format: row.format,
       duration: millis(row.duration),
       sample_rate: row.sample_rate,

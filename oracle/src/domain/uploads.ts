@@ -65,6 +65,8 @@ export const RIGHTS_STATEMENT =
 
 export interface UploadView {
   upload_id: string;
+  /** The name sent with it (the file's name), or null. */
+  name: string | null;
   format: UploadFormat;
   /** Seconds, as decoded. */
   duration: number;
@@ -138,6 +140,7 @@ export async function takeUpload(
   bytes: Uint8Array,
   rightsConfirmed: boolean,
   signal?: AbortSignal,
+  name?: string,
 ): Promise<Result<UploadView>> {
   if (!rightsConfirmed) {
     return fail(
@@ -189,8 +192,8 @@ export async function takeUpload(
     .tx(async (tx) => {
       const inserted = await tx.one<{ rights_confirmed_at: Date; created_at: Date; expires_at: Date }>(
         `INSERT INTO uploads (id, user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
-                            rights_confirmed_at, expires_at, fingerprint, landmarks)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11), $12, $13)
+                            rights_confirmed_at, expires_at, fingerprint, landmarks, name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now() + make_interval(days => $11), $12, $13, $14)
        RETURNING rights_confirmed_at, created_at, expires_at`,
         [
           id,
@@ -206,6 +209,7 @@ export async function takeUpload(
           UPLOAD_RETENTION_DAYS,
           fingerprint === null ? null : Buffer.from(fingerprintToBytes(fingerprint)),
           probed.landmarks === undefined ? null : Buffer.from(probed.landmarks),
+          name ?? null,
         ],
       );
       // Every byte of the file counts (its metadata chunks too), claimed in the same transaction:
@@ -231,6 +235,7 @@ export async function takeUpload(
   if (row instanceof QuotaRefusal) return fail(row.refusal);
   return ok({
     upload_id: toPublicUploadId(id),
+    name: name ?? null,
     format: audio.format,
     duration: millis(duration),
     sample_rate: audio.sampleRate,

@@ -76,9 +76,9 @@ export interface PreviewServices {
   objectStore: Pick<ObjectStore, 'presignedGetUrl' | 'head'>;
 }
 
-/** POST /api/uploads: the private store the uploads go to. */
+/** POST /api/uploads: the private store the uploads go to (and GET /api/uploads signs their owners' play URLs in). */
 export interface UploadServices {
-  objectStore: Pick<ObjectStore, 'put' | 'delete'>;
+  objectStore: Pick<ObjectStore, 'put' | 'delete' | 'presignedGetUrl'>;
   /** Decodes each upload in a bounded worker thread (core/src/audio/audio-prober.ts). */
   prober: Pick<AudioProber, 'probe'>;
   /** This process's uploads in flight (oracle/src/domain/uploads-in-flight.ts). */

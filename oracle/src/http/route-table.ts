@@ -71,7 +71,7 @@ import { nftDocs, nftHandler, nftMintDocs, nftMintHandler, nftMintInput, tokenId
 import { createPreviewDocs, createPreviewHandler, previewDocs, previewHandler, previewInput, sessionIdInput } from './routes/previews.ts';
 import { signatureDocs, signatureHandler, signatureInput } from './routes/signature.ts';
 import { poolHistoryDocs, poolHistoryHandler, poolHistoryInput } from './routes/pool-history.ts';
-import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler } from './routes/public-songs.ts';
+import { publicSongDocs, publicSongHandler, publicSongsDocs, publicSongsHandler, publicSongsInput } from './routes/public-songs.ts';
 import {
   addressInput,
   coinDocs,
@@ -240,7 +240,7 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     operationId: 'listUploads',
     charge: { by: 'session', category: 'general' },
     input: uploadListInput,
-    handle: (deps) => deps.uploads && listUploadsHandler(deps),
+    handle: (deps) => deps.uploads && listUploadsHandler({ db: deps.db, objectStore: deps.uploads.objectStore }),
     docs: listUploadsDocs,
   }),
   bearerRoute({
@@ -434,7 +434,7 @@ export const API_ROUTES: ReadonlyArray<Route> = [
     path: '/v1/public/songs',
     operationId: 'listPublicSongs',
     charge: { by: 'ip', category: 'trading' },
-    input: poolsInput,
+    input: publicSongsInput,
     handle: (deps) => deps.trading && publicSongsHandler({ ...deps, ...deps.trading }),
     docs: publicSongsDocs,
   }),

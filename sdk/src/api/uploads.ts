@@ -33,6 +33,8 @@ export type UploadFormat = components['schemas']['Upload']['format'];
 export interface Upload {
   /** `upl_…`: pass it to `editSong` as `sourceUploadId`. */
   uploadId: string;
+  /** The name it was uploaded with (`UploadAudioParameters.name`): its edits are titled after it. Null when none was given. */
+  name: string | null;
   format: UploadFormat;
   /** Seconds, as decoded; an edit works on its whole seconds. */
   duration: number;
@@ -53,6 +55,8 @@ export interface UploadAudioParameters {
    * AI (the statement docs/api.md "Upload audio" quotes); the upload records it. Required.
    */
   rightsConfirmed: true;
+  /** The file's name (at most 200 characters), kept with the upload: its edits are titled after it. */
+  name?: string;
   /**
    * Called as the file goes out (`sent` of `total` bytes): in a browser, as XMLHttpRequest reports
    * the upload; elsewhere (no XMLHttpRequest) once, when the answer came.
@@ -76,13 +80,15 @@ export async function uploadAudio(api: SongmintApi, bytes: Uint8Array, parameter
     throw new SongmintClientError('INVALID_ARGUMENT', 'uploadAudio needs rightsConfirmed: true (you hold the rights to the audio)');
   }
   const { signal, onProgress } = parameters;
+  // Any characters, as one header's ASCII: the server decodes it.
+  const name = parameters.name === undefined || parameters.name.trim() === '' ? undefined : encodeURIComponent(parameters.name);
   const ProgressXhr = onProgress === undefined ? undefined : progressRequestClass();
   const upload =
     onProgress !== undefined && ProgressXhr !== undefined
-      ? await uploadWithProgress(new ProgressXhr(), api, bytes, onProgress, signal)
+      ? await uploadWithProgress(new ProgressXhr(), api, bytes, onProgress, signal, name)
       : await unwrap(
           api.http.POST('/api/uploads', {
-            params: { header: { 'Songmint-Rights-Confirmed': 'true' } },
+            params: { header: { 'Songmint-Rights-Confirmed': 'true', ...(name === undefined ? {} : { 'Songmint-Upload-Name': name }) } },
             headers: { 'content-type': 'application/octet-stream' },
             // The file goes as it is: the document types a binary body as a string.
             body: '',
@@ -102,12 +108,14 @@ function uploadWithProgress(
   bytes: Uint8Array,
   onProgress: (sent: number, total: number) => void,
   signal: AbortSignal | undefined,
+  name: string | undefined,
 ): Promise<UploadBody> {
   return new Promise((resolve, reject) => {
     xhr.open('POST', `${api.baseUrl}/api/uploads`);
     xhr.setRequestHeader('authorization', `Bearer ${api.token ?? ''}`);
     xhr.setRequestHeader('content-type', 'application/octet-stream');
     xhr.setRequestHeader('Songmint-Rights-Confirmed', 'true');
+    if (name !== undefined) xhr.setRequestHeader('Songmint-Upload-Name', name);
     xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : bytes.length);
     const onAbort = (): void => xhr.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -139,6 +147,7 @@ function uploadWithProgress(
 function toUpload(upload: UploadBody): Upload {
   return {
     uploadId: upload.upload_id,
+    name: upload.name,
     format: upload.format,
     duration: upload.duration,
     sampleRate: upload.sample_rate,
@@ -151,9 +160,15 @@ function toUpload(upload: UploadBody): Upload {
   };
 }
 
+/** An upload as `listUploads` lists it: with a fresh URL its owner plays it by. */
+export interface ListedUpload extends Upload {
+  /** Presigned GET URL of the file as uploaded, valid one hour (the file is private); null when the server could not sign one. */
+  audioUrl: string | null;
+}
+
 /** One page of the signed-in user's uploads, newest first, and the rights statement an upload confirms. */
 export interface UploadPage {
-  uploads: Upload[];
+  uploads: ListedUpload[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
   /** The statement `uploadAudio`'s `rightsConfirmed` confirms, versioned (it starts with its version): show it in full. */
@@ -173,7 +188,11 @@ export async function listUploads(api: SongmintApi, parameters: ListUploadsParam
   const { cursor, limit, signal } = parameters;
   const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }) };
   const page = await unwrap(api.http.GET('/api/uploads', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
-  return { uploads: page.uploads.map(toUpload), nextCursor: page.next_cursor, rightsStatement: page.rights_statement };
+  return {
+    uploads: page.uploads.map((upload) => ({ ...toUpload(upload), audioUrl: upload.audio_url })),
+    nextCursor: page.next_cursor,
+    rightsStatement: page.rights_statement,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { components } from '../generated/api.ts';
+import type { components, operations } from '../generated/api.ts';
 import type { SongmintApi } from './client.ts';
 import { requireSession, unwrap } from './client.ts';
 
@@ -101,12 +101,31 @@ export type PublicSongs = components['schemas']['PublicSongs'];
 export type PublicLaunchedSong = components['schemas']['PublicLaunchedSong'];
 export type PublicSong = components['schemas']['PublicSong'];
 
+export type PublicSongsSort = NonNullable<NonNullable<operations['listPublicSongs']['parameters']['query']>['sort']>;
+
+export interface ListPublicSongsParameters extends GetPoolsParameters {
+  /** `newest` launch first (the default), `market_cap` or `volume_24h` (largest first). A cursor belongs to its order. */
+  sort?: PublicSongsSort;
+  /** Keeps the songs whose title, genre or creator address contains it (any case), 1 to 80 characters. */
+  q?: string;
+}
+
 /**
- * Launched songs as a visitor sees them, newest launch first (GET /v1/public/songs, an extension
- * beside the bearer-token pool list): title, cover, audio, price and 24 h volume. Needs no session.
+ * Launched songs as a visitor sees them (GET /v1/public/songs, an extension beside the
+ * bearer-token pool list): title, cover, audio, price per 1M tokens, its 24 h change, market cap
+ * and 24 h volume; newest launch first, or by market cap or 24 h volume, optionally searched.
+ * Needs no session.
  */
-export async function listPublicSongs(api: SongmintApi, { cursor, limit, signal }: GetPoolsParameters = {}): Promise<PublicSongs> {
-  const query = { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: String(limit) }) };
+export async function listPublicSongs(
+  api: SongmintApi,
+  { cursor, limit, sort, q, signal }: ListPublicSongsParameters = {},
+): Promise<PublicSongs> {
+  const query = {
+    ...(cursor === undefined ? {} : { cursor }),
+    ...(limit === undefined ? {} : { limit: String(limit) }),
+    ...(sort === undefined ? {} : { sort }),
+    ...(q === undefined ? {} : { q }),
+  };
   return unwrap(api.http.GET('/v1/public/songs', { params: { query }, ...(signal === undefined ? {} : { signal }) }), signal);
 }
 

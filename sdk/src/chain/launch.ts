@@ -25,6 +25,10 @@ export interface LaunchTerms {
   lpFeePips: bigint;
   /** The platform's share of every fee (hook and LP), basis points; the creator's payout recipient gets the rest. */
   platformShareBps: number;
+  /** Seconds after launch before any of the allocation vests (`SongVault.ALLOCATION_CLIFF`). */
+  allocationCliffSeconds: bigint;
+  /** Seconds over which the allocation then vests linearly (`SongVault.ALLOCATION_VESTING_PERIOD`). */
+  allocationVestingSeconds: bigint;
 }
 
 /** Reads the launch terms from the vault, the hook and the token implementation. */
@@ -32,7 +36,17 @@ export async function readLaunchTerms(chain: Pick<SongmintChain, 'publicClient' 
   const { publicClient, contracts } = chain;
   const hook = { address: contracts.SongPoolHook, abi: songPoolHookAbi } as const;
   const vault = { address: contracts.SongVault, abi: songVaultAbi } as const;
-  const [supply, maxAllocationBps, launchFeePips, baseFeePips, launchFeeSeconds, lpFee, platformShareBps] = await Promise.all([
+  const [
+    supply,
+    maxAllocationBps,
+    launchFeePips,
+    baseFeePips,
+    launchFeeSeconds,
+    lpFee,
+    platformShareBps,
+    allocationCliffSeconds,
+    allocationVestingSeconds,
+  ] = await Promise.all([
     publicClient.readContract({ address: contracts.SongToken, abi: songTokenAbi, functionName: 'TOTAL_SUPPLY' }),
     publicClient.readContract({ ...vault, functionName: 'MAX_ALLOCATION_BPS' }),
     publicClient.readContract({ ...hook, functionName: 'LAUNCH_FEE_PIPS' }),
@@ -40,6 +54,8 @@ export async function readLaunchTerms(chain: Pick<SongmintChain, 'publicClient' 
     publicClient.readContract({ ...hook, functionName: 'LAUNCH_FEE_DURATION' }),
     publicClient.readContract({ ...vault, functionName: 'lpFee' }),
     publicClient.readContract({ ...vault, functionName: 'platformShareBps' }),
+    publicClient.readContract({ ...vault, functionName: 'ALLOCATION_CLIFF' }),
+    publicClient.readContract({ ...vault, functionName: 'ALLOCATION_VESTING_PERIOD' }),
   ]);
   return {
     supply,
@@ -49,6 +65,8 @@ export async function readLaunchTerms(chain: Pick<SongmintChain, 'publicClient' 
     launchFeeSeconds,
     lpFeePips: BigInt(lpFee),
     platformShareBps: Number(platformShareBps),
+    allocationCliffSeconds,
+    allocationVestingSeconds,
   };
 }
 
@@ -56,7 +74,8 @@ export interface LaunchSongParameters {
   songId: bigint;
   /**
    * Share of the 1,000,000,000 tokens held for `allocationRecipient`, in basis points (0 to 1,000;
-   * default 0): the vault keeps it through the launch fee window, then `claimAllocation` mints it.
+   * default 0): it vests after a cliff (`LaunchTerms.allocationCliffSeconds`), linearly, and
+   * `claimAllocation` mints what has vested.
    */
   allocationBps?: number;
   /** Defaults to the wallet's account. */
@@ -69,11 +88,15 @@ export interface LaunchedSong {
   token: Address;
   poolId: Hex;
   poolKey: PoolKey;
-  /** Tokens held by the vault for the allocation recipient (18 decimals), claimable from `allocationClaimableAt`. */
+  /** Tokens vesting for the allocation recipient (18 decimals): none until `allocationCliffEnd`, all from `allocationVestingEnd`. */
   allocation: bigint;
   allocationRecipient: Address;
-  /** First timestamp (seconds) at which `claimAllocation` mints the allocation: launch + 120 s. */
+  /** First timestamp (seconds) at which `claimAllocation` can pay anything: the second after the cliff; 0 without an allocation. */
   allocationClaimableAt: bigint;
+  /** Until this timestamp (seconds) nothing of the allocation vests: launch + the cliff; 0 without an allocation. */
+  allocationCliffEnd: bigint;
+  /** From this timestamp (seconds) all of it has vested; 0 without an allocation. */
+  allocationVestingEnd: bigint;
   /** Tokens seeded into the pool (18 decimals). */
   poolSupply: bigint;
   liquidity: bigint;
@@ -85,7 +108,7 @@ export interface LaunchedSong {
 
 /**
  * Launches the song: approves the vault for the NFT when it is not yet, then simulates and sends
- * `SongVault.launch` (NFT into custody, token, pool, locked liquidity, the allocation held) and
+ * `SongVault.launch` (NFT into custody, token, pool, locked liquidity, the allocation vesting) and
  * reads the result from SongLaunched and the vault's `allocationOf`.
  */
 export async function launchSong(chain: SongmintChain, parameters: LaunchSongParameters): Promise<LaunchedSong> {
@@ -124,7 +147,7 @@ export async function launchSong(chain: SongmintChain, parameters: LaunchSongPar
   const receipt = await confirmed(chain, hash, 'SongVault.launch');
   const [launched] = parseEventLogs({ abi: songVaultAbi, eventName: 'SongLaunched', logs: receipt.logs });
   if (launched === undefined) throw missingEvent('SongLaunched', hash);
-  const { claimableAt } = await readAllocation(chain, { songId });
+  const { claimableAt, cliffEnd, vestingEnd } = await readAllocation(chain, { songId });
   return {
     songId,
     token: launched.args.token,
@@ -133,6 +156,8 @@ export async function launchSong(chain: SongmintChain, parameters: LaunchSongPar
     allocation: launched.args.allocation,
     allocationRecipient: launched.args.allocationRecipient,
     allocationClaimableAt: claimableAt,
+    allocationCliffEnd: cliffEnd,
+    allocationVestingEnd: vestingEnd,
     poolSupply: launched.args.poolSupply,
     liquidity: launched.args.liquidity,
     ...(approveHash === undefined ? {} : { approveHash }),

@@ -232,3 +232,18 @@ export function checkAffordable(quote: TradeQuote, balances: TradeBalances): voi
     `You hold ${formatEther(holds)} ${unit} and this trade needs up to ${formatEther(needs)}; reduce the amount`,
   );
 }
+
+/**
+ * Refuses, before anything is signed, a trade whose quote pays nothing: a sale the pool would pay
+ * 0 ETH for (its buyers' ETH is gone, or the amount is dust) or a buy that gets 0 tokens. Such a
+ * trade would spend gas and move tokens for nothing.
+ */
+export function checkPaysSomething(quote: TradeQuote): void {
+  if (quote.amountOut > 0n && quote.amountIn > 0n) return;
+  throw new SongmintClientError(
+    'ZERO_QUOTE',
+    quote.side === 'sell'
+      ? `the pool would pay 0 ETH for ${formatEther(quote.amountIn)} tokens now: nothing was sent`
+      : `${formatEther(quote.amountIn)} ETH would buy 0 tokens now: nothing was sent`,
+  );
+}

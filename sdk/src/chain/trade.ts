@@ -7,7 +7,7 @@ import { accountOf } from './context.ts';
 import { approvePermit2, preparePermitSingle, signPermitSingle } from './permit2.ts';
 import { poolIdOf } from './pool.ts';
 import type { PoolKey } from './pool.ts';
-import { checkAffordable, checkedSlippage, quoteTrade, readBalances } from './quote.ts';
+import { checkAffordable, checkedSlippage, checkPaysSomething, quoteTrade, readBalances } from './quote.ts';
 import type { TradeQuote } from './quote.ts';
 import { nextBlock } from './next-block.ts';
 import { confirmed } from './receipt.ts';
@@ -43,8 +43,10 @@ export interface SwapResult {
   limit: bigint;
   /** The unix time after which the router would have refused the swap. */
   deadline: bigint;
-  /** The hook's swap fee, in wei. */
+  /** The hook's swap fee, in wei: inside the launch fee window the part above the steady 1% is burnt (`launchFeeBurnt`), the rest goes to the song. */
   hookFee: bigint;
+  /** The part of `hookFee` burnt (inside the launch fee window, the fee above the steady 1%; else 0): it goes to nobody. */
+  launchFeeBurnt: bigint;
   /** The hook's fee rate the swap paid, in pips: the hook's `swapFeePips` in the block it was mined in (0 when it charged none). */
   hookFeePips: bigint;
   /**
@@ -101,6 +103,7 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
   ]);
   let quoted = firstQuote;
   checkAffordable(quoted, balances);
+  checkPaysSomething(quoted);
   const { poolKey, limit } = quoted;
   const quote = exactInput ? quoted.amountOut : quoted.amountIn;
   if (!exactInput && limit >= MAX_UINT128) throw new SongmintClientError('INVALID_ARGUMENT', 'the quoted input is too large');
@@ -190,18 +193,18 @@ async function swap(chain: SongmintChain, parameters: SwapParameters, isBuy: boo
 function swapOutcome(
   receipt: TransactionReceipt,
   { poolKey, isBuy, hookAddress, poolManager }: { poolKey: PoolKey; isBuy: boolean; hookAddress: Address; poolManager: Address },
-): { amountIn: bigint; amountOut: bigint; hookFee: bigint } {
+): { amountIn: bigint; amountOut: bigint; hookFee: bigint; launchFeeBurnt: bigint } {
   const poolId = poolIdOf(poolKey);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const hookFee = hookFeeOf(receipt, { token: poolKey.currency1, hookAddress, poolManager });
+  const { hookFee, launchFeeBurnt } = hookFeeOf(receipt, { token: poolKey.currency1, hookAddress, poolManager });
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(
     (log) => same(log.address, poolManager) && log.args.id === poolId,
   );
   if (swapped === undefined) throw new SongmintClientError('EVENT_NOT_FOUND', `transaction ${receipt.transactionHash} emitted no Swap`);
   const { amount0, amount1 } = swapped.args;
   return isBuy
-    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee }
-    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee };
+    ? { amountIn: -amount0 + hookFee, amountOut: amount1, hookFee, launchFeeBurnt }
+    : { amountIn: -amount1, amountOut: amount0 - hookFee, hookFee, launchFeeBurnt };
 }
 
 /** ERC-6909 id of native ETH claims in the PoolManager (the currency's address). */
@@ -209,22 +212,24 @@ const ETH_CLAIM_ID = 0n;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /**
- * The hook's fee of the swap in `receipt`: the PoolManager's ERC-6909 Transfer of the ETH claims
- * the hook (`caller`) minted (`from` 0, `id` 0) to the pool's song token; 0 when the fee rounded to
- * nothing and nothing was minted.
+ * The hook's fee of the swap in `receipt`: the PoolManager's ERC-6909 Transfers of the ETH claims
+ * the hook (`caller`) minted (`from` 0, `id` 0) to the pool's song token (the song's part) and,
+ * inside the launch fee window, to the hook itself (the part above the steady rate, burnt); 0 when
+ * the fee rounded to nothing and nothing was minted.
  */
 function hookFeeOf(
   receipt: TransactionReceipt,
   { token, hookAddress, poolManager }: { token: Address; hookAddress: Address; poolManager: Address },
-): bigint {
+): { hookFee: bigint; launchFeeBurnt: bigint } {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
+  const mints = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
       same(log.address, poolManager) &&
       same(log.args.caller, hookAddress) &&
       same(log.args.from, ZERO_ADDRESS) &&
-      same(log.args.to, token) &&
+      (same(log.args.to, token) || same(log.args.to, hookAddress)) &&
       log.args.id === ETH_CLAIM_ID,
   );
-  return minted?.args.amount ?? 0n;
+  const sum = (logs: typeof mints) => logs.reduce((total, log) => total + log.args.amount, 0n);
+  return { hookFee: sum(mints), launchFeeBurnt: sum(mints.filter((log) => same(log.args.to, hookAddress))) };
 }

@@ -1124,6 +1124,16 @@ export const songVaultAbi = [
             "internalType": "uint16",
             "name": "platformShareBps",
             "type": "uint16"
+          },
+          {
+            "internalType": "uint32",
+            "name": "allocationCliff",
+            "type": "uint32"
+          },
+          {
+            "internalType": "uint32",
+            "name": "allocationVestingPeriod",
+            "type": "uint32"
           }
         ],
         "internalType": "struct SongVault.LaunchConfig",
@@ -1148,7 +1158,7 @@ export const songVaultAbi = [
       },
       {
         "internalType": "uint256",
-        "name": "claimableAt",
+        "name": "cliffEnd",
         "type": "uint256"
       }
     ],
@@ -1222,6 +1232,22 @@ export const songVaultAbi = [
       }
     ],
     "name": "InsufficientBalance",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "cliff",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "period",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidAllocationVesting",
     "type": "error"
   },
   {
@@ -1334,6 +1360,27 @@ export const songVaultAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "claimed",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "total",
+        "type": "uint256"
+      }
+    ],
+    "name": "NothingVested",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "owner",
         "type": "address"
@@ -1399,9 +1446,52 @@ export const songVaultAbi = [
         "internalType": "uint256",
         "name": "amount",
         "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "remaining",
+        "type": "uint256"
       }
     ],
     "name": "AllocationClaimed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "songId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "total",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "cliffEnd",
+        "type": "uint64"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "vestingEnd",
+        "type": "uint64"
+      }
+    ],
+    "name": "AllocationVesting",
     "type": "event"
   },
   {
@@ -1672,6 +1762,32 @@ export const songVaultAbi = [
   },
   {
     "inputs": [],
+    "name": "ALLOCATION_CLIFF",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "ALLOCATION_VESTING_PERIOD",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "BPS",
     "outputs": [
       {
@@ -1699,6 +1815,45 @@ export const songVaultAbi = [
   {
     "inputs": [],
     "name": "MAX_ALLOCATION_BPS",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_ALLOCATION_SCHEDULE",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MIN_ALLOCATION_CLIFF",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MIN_ALLOCATION_VESTING_PERIOD",
     "outputs": [
       {
         "internalType": "uint256",
@@ -1746,26 +1901,34 @@ export const songVaultAbi = [
     "name": "allocationOf",
     "outputs": [
       {
-        "components": [
-          {
-            "internalType": "address",
-            "name": "recipient",
-            "type": "address"
-          },
-          {
-            "internalType": "uint96",
-            "name": "amount",
-            "type": "uint96"
-          }
-        ],
-        "internalType": "struct SongVault.Allocation",
-        "name": "allocation",
-        "type": "tuple"
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
       },
       {
         "internalType": "uint256",
-        "name": "claimableAt",
+        "name": "total",
         "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "claimed",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "vested",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "cliffEnd",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint64",
+        "name": "vestingEnd",
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -2581,6 +2744,17 @@ export const songTokenAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "SupplyExceeded",
+    "type": "error"
+  },
+  {
     "anonymous": false,
     "inputs": [
       {
@@ -2828,16 +3002,15 @@ export const songTokenAbi = [
         "internalType": "address",
         "name": "to",
         "type": "address"
-      }
-    ],
-    "name": "mintRest",
-    "outputs": [
+      },
       {
         "internalType": "uint256",
         "name": "amount",
         "type": "uint256"
       }
     ],
+    "name": "mintAllocation",
+    "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
   },
@@ -3329,6 +3502,19 @@ export const songPoolHookAbi = [
       }
     ],
     "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "burntLaunchFees",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {

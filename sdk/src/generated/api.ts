@@ -565,8 +565,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed
-         * @description Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet. Charged per client address at the hourly trading limit.
+         * Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed
+         * @description Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet, newest launch first or by market cap or 24 h volume, optionally searched by title, genre or creator address. Charged per client address at the hourly trading limit.
          */
         get: operations["listPublicSongs"];
         put?: never;
@@ -720,6 +720,7 @@ export interface components {
             social_fid?: number | string;
         };
         Coin: {
+            allocation: components["schemas"]["CoinAllocation"];
             chain_id: number;
             /** @description The creator SongLaunched named (EIP-55). */
             creator: string;
@@ -758,18 +759,13 @@ export interface components {
                 updated_at: string;
             } | null;
             holders: {
-                /** @description Addresses holding any of the token, the pool included. */
+                /** @description Addresses holding any of the token, leaving out Uniswap's PoolManager (the pool's own tokens) and SongVault (collected LP fees not yet claimed). */
                 count: number;
-                /** @description The 20 largest balances, from the token's Transfer logs. */
+                /** @description The 20 largest balances, from the token's Transfer logs (the PoolManager and the vault left out). */
                 top: {
                     address: string;
                     /** @description Token base units. */
                     balance: string;
-                    /**
-                     * @description `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).
-                     * @enum {string}
-                     */
-                    kind: "wallet" | "pool" | "vault";
                     /**
                      * @description Of the supply, percent with four places.
                      * @example 5.0000
@@ -791,6 +787,7 @@ export interface components {
             name: string;
             /** @example /app/song/1 */
             page_url: string;
+            pool: components["schemas"]["CoinPool"];
             /** @description Null only in the instant before the launch's Initialize is indexed. */
             price: {
                 /** @description Block of the swap (or launch) that set the price. */
@@ -830,6 +827,42 @@ export interface components {
                 /** @description US dollars. Null unless an ETH/USD feed is configured. */
                 usd: string | null;
             };
+        };
+        /** @description The creator's launch allocation, read from the vault now: what a buyer must know, since claimed tokens can be sold into the pool. Null when the launch took none, or the chain could not be read. */
+        CoinAllocation: {
+            /** @description Block of the vault read. */
+            block_number: string;
+            /** @description What `claimAllocation` pays now: `vested - claimed`. */
+            claimable: string;
+            /** @description Tokens already minted to the recipient (and free to sell). */
+            claimed: string;
+            /**
+             * Format: date-time
+             * @description Until then nothing vests: the creator cannot sell any of it into the pool.
+             */
+            cliff_end: string;
+            /** @description Who the allocation goes to (EIP-55): the launcher named it. */
+            recipient: string;
+            /** @description Tokens the allocation gives its recipient in all. */
+            total: string;
+            /** @description Tokens not vested yet: `total - vested`. */
+            unvested: string;
+            /** @description Tokens vested now, the claimed ones included (nothing before the cliff, then linearly). */
+            vested: string;
+            /**
+             * Format: date-time
+             * @description From then everything has vested.
+             */
+            vesting_end: string;
+        } | null;
+        /** @description The pool as a seller meets it now, read from the chain at answer time. */
+        CoinPool: {
+            /** @description Block of the chain read; null (with `eth`) when the chain could not be read. */
+            block_number: string | null;
+            /** @description Wei the pool's locked position holds now: all the ETH every holder together can take out by selling, before fees (a song pool starts with tokens only and pays out only what buyers paid in). */
+            eth: string | null;
+            /** @description US dollars of `eth`. Null unless an ETH/USD feed is configured. */
+            usd: string | null;
         };
         CoinTrade: {
             block_number: string;
@@ -1231,6 +1264,41 @@ export interface components {
             /** @description Extension: the name it goes by besides its prompt: the minted name, or the title its owner gave it (or an edit got from its source, e.g. "Night drive (extended +4 s)"); null: it goes by its prompt. */
             title: string | null;
         };
+        ListedUpload: {
+            /**
+             * Format: uri
+             * @description Presigned GET URL of the file as uploaded, valid 1 hour, for its owner to play (issue 51); every list issues fresh ones. Null when the store could not sign one.
+             */
+            audio_url: string | null;
+            bytes: number;
+            channels: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds, as decoded (to the millisecond). An edit works on its whole seconds. */
+            duration: number;
+            /**
+             * Format: date-time
+             * @description When retention deletes the file (30 days after the upload).
+             */
+            expires_at: string;
+            /** @enum {string} */
+            format: "wav" | "flac" | "mp3";
+            /**
+             * @description The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none was sent.
+             * @example chord.wav
+             */
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description When the uploader confirmed the rights statement (recorded with it).
+             */
+            rights_confirmed_at: string;
+            sample_rate: number;
+            /** @description SHA-256 of the file as uploaded; edits made from it name it. */
+            sha256: string;
+            /** @example upl_5b0e7a52-3c1d-4f0e-9a51-0d2a7c9e4b13 */
+            upload_id: string;
+        };
         Liveness: {
             /** @enum {string} */
             status: "alive";
@@ -1487,16 +1555,39 @@ export interface components {
         };
         Portfolio: {
             address: string;
-            /** @description Launch allocations named for this address and not claimed yet (read from the vault). */
+            /** @description Launch allocations named for this address and not all claimed yet, with their vesting (read from the vault). */
             allocations: {
-                /** @description Tokens the vault still holds for this address; 0 once claimed. */
+                /** @description Tokens the vault has not released to this address yet (vested or not): `total - claimed`. */
                 amount: string;
-                /** Format: date-time */
+                /** @description What `claimAllocation` pays now: `vested - claimed`. */
+                claimable: string;
+                /**
+                 * Format: date-time
+                 * @description The first second a claim can pay anything: right after the cliff.
+                 */
                 claimable_at: string;
+                /** @description Tokens already minted to the recipient (and free to sell). */
+                claimed: string;
+                /**
+                 * Format: date-time
+                 * @description Until then nothing vests: the creator cannot sell any of it into the pool.
+                 */
+                cliff_end: string;
                 image: string | null;
                 page_url: string;
                 song_id: string;
                 title: string | null;
+                /** @description Tokens the allocation gives its recipient in all. */
+                total: string;
+                /** @description Tokens not vested yet: `total - vested`. */
+                unvested: string;
+                /** @description Tokens vested now, the claimed ones included (nothing before the cliff, then linearly). */
+                vested: string;
+                /**
+                 * Format: date-time
+                 * @description From then everything has vested.
+                 */
+                vesting_end: string;
             }[];
             /** @description Block of the vault reads; null when the chain could not be read (fees and allocations are then empty). */
             block_number: string | null;
@@ -1536,22 +1627,34 @@ export interface components {
                 balance: string;
                 image: string | null;
                 page_url: string;
+                /** @description Wei the coin's pool holds now: the most every holder together can sell for, before fees. */
+                pool_eth: string | null;
                 price_eth_per_million_tokens: string | null;
+                sale: components["schemas"]["SaleQuote"];
                 share_percent: string;
                 song_id: string;
                 symbol: string;
                 title: string | null;
                 token: string;
                 value: {
-                    /** @description At the pool price now (a sale of it all fetches less: price impact and fees). Wei. */
+                    /** @description At the pool price now (spot: a sale of it all fetches less, see `sale`). Wei. */
                     eth: string;
                     /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
                     usd: string | null;
                 };
             }[];
             indexed_through_block: string | null;
+            /** @description What the holdings can really be sold for now. */
+            total_sale: {
+                /** @description False when some holding’s pool cannot buy all of it back (it is left out of `eth`). */
+                complete: boolean;
+                /** @description Wei selling every holding now pays, each against its pool, fees included: the sum of the `sale` quotes that fill. */
+                eth: string;
+                /** @description US dollars. Null unless an ETH/USD feed is configured. */
+                usd: string | null;
+            };
             total_value: {
-                /** @description All holdings at their pool prices. Wei. */
+                /** @description All holdings at their pool prices (spot). Wei. */
                 eth: string;
                 /** @description US dollars, two places. Null unless an ETH/USD feed is configured. */
                 usd: string | null;
@@ -1695,6 +1798,11 @@ export interface components {
         PublicLaunchedSong: {
             /** @description The song (`animation_url`, usually `ipfs://…`), else the generated audio URL. */
             audio: string | null;
+            /**
+             * @description The price's change against 24 hours ago (the last swap before then, else the launch price), percent with two places, as the coin page's.
+             * @example -3.25
+             */
+            change_24h_percent: string | null;
             /** @description The address that minted it (EIP-55 checksummed). */
             creator: string;
             /** @description The display name the creator set (PATCH /v1/user/profile); null: none (show the address). Their Farcaster name, when they set none, is on GET /v1/public/creators/{address}. */
@@ -1706,6 +1814,11 @@ export interface components {
             image: string | null;
             /** Format: date-time */
             launched_at: string;
+            /**
+             * @description Price times supply, wei; null before the launch price is indexed.
+             * @example 10016000000000000000
+             */
+            market_cap: string | null;
             /** Format: date-time */
             minted_at: string | null;
             /**
@@ -1713,6 +1826,11 @@ export interface components {
              * @example /app/song/1
              */
             page_url: string;
+            /**
+             * @description ETH per 1,000,000 tokens at the same price, decimal (the app's price unit).
+             * @example 0.010020
+             */
+            price_eth_per_million_tokens: string | null;
             /**
              * @description SongNFT token id.
              * @example 1
@@ -1804,7 +1922,7 @@ export interface components {
         PublicSongs: {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
-            /** @description Newest launch first. */
+            /** @description In the order `sort` asked for (newest launch first by default). */
             songs: components["schemas"]["PublicLaunchedSong"][];
         };
         QuickAuthSignInRequest: {
@@ -1851,6 +1969,14 @@ export interface components {
              * @example Night drive
              */
             title: string;
+        };
+        SaleQuote: {
+            /** @description Wei selling all of it pays now, the LP fee and the launch fee included (Uniswap’s V4Quoter on the pool, in `block_number`). */
+            eth: string | null;
+            /** @description False: the pool cannot buy all of it back now (it pays out only the ETH buyers paid in); `eth` is then null. Also false when the chain could not be read. */
+            fills: boolean;
+            /** @description US dollars of `eth`. Null unless an ETH/USD feed is configured. */
+            usd: string | null;
         };
         SessionToken: {
             /** Format: date-time */
@@ -2059,6 +2185,11 @@ export interface components {
             /** @enum {string} */
             format: "wav" | "flac" | "mp3";
             /**
+             * @description The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none was sent.
+             * @example chord.wav
+             */
+            name: string | null;
+            /**
              * Format: date-time
              * @description When the uploader confirmed the rights statement (recorded with it).
              */
@@ -2083,7 +2214,7 @@ export interface components {
              */
             rights_statement: string;
             /** @description Newest first; deleted and expired uploads are not listed. */
-            uploads: components["schemas"]["Upload"][];
+            uploads: components["schemas"]["ListedUpload"][];
         };
         UserProfile: {
             /** Format: date-time */
@@ -3577,6 +3708,8 @@ export interface operations {
             header: {
                 /** @description Confirms the rights statement above (required). */
                 "Songmint-Rights-Confirmed": "true";
+                /** @description The file's name, percent-encoded UTF-8 (encodeURIComponent), at most 200 characters (optional): the upload's `name`, after which its edits are titled. A name that does not decode, or too long, is 400 VALIDATION_ERROR. */
+                "Songmint-Upload-Name"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3605,7 +3738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Upload"];
                 };
             };
-            /** @description UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than 1 s; GEN_004 longer than your tier allows. */
+            /** @description VALIDATION_ERROR a Songmint-Upload-Name that does not decode or is too long; UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than 1 s; GEN_004 longer than your tier allows. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4349,8 +4482,12 @@ export interface operations {
             query?: {
                 /** @description Opaque: a `next_cursor` of this route. */
                 cursor?: string;
-                /** @description Pools per page, 1 to 100 (default 20). */
+                /** @description Songs per page, 1 to 100 (default 20). */
                 limit?: string;
+                /** @description Keeps the songs whose title, genre or creator address contains it (any case); 1 to 80 characters. */
+                q?: string;
+                /** @description The order: `newest` launch first (the default), `market_cap` largest first, `volume_24h` (ETH swapped in the last 24 hours) largest first; ties newest first. A cursor belongs to its order. */
+                sort?: "newest" | "market_cap" | "volume_24h";
             };
             header?: never;
             path?: never;
@@ -4367,7 +4504,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSongs"];
                 };
             };
-            /** @description VALIDATION_ERROR: a bad cursor or limit */
+            /** @description VALIDATION_ERROR: a bad sort, search, cursor (or a cursor of another order) or limit */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -24,6 +24,7 @@ import {
   createSongmintApi,
   poolManagerAbi,
   quoteSellMax,
+  quoteTrade,
   readAllocation,
   readPool,
   songmintAddresses,
@@ -35,11 +36,12 @@ const STEP_TIMEOUT_MS = 180_000;
 /** Hardhat's public test account #5: the second trader. */
 const SECOND_WALLET_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
 
-type Client = Pick<PublicClient, 'getTransactionReceipt' | 'readContract' | 'getBlock'>;
+type Client = Pick<PublicClient, 'getTransactionReceipt' | 'readContract' | 'getBlock' | 'getTransactionCount'>;
 type ReadChain = Parameters<typeof readPool>[0];
 
 /** The page globals the functions given to `evaluate` use (they run in Chromium; this module has no DOM types). */
 interface PageElement {
+  readonly id: string;
   readonly dataset: Record<string, string | undefined>;
   readonly hidden: boolean;
   readonly textContent: string | null;
@@ -50,17 +52,21 @@ declare const navigator: { clipboard: { readText(): Promise<string> } };
 /** The app's ETH figure (app/src/format.ts `eth`), to find it in the page's text. */
 const ethText = (wei: bigint) => `${Number(formatEther(wei)).toLocaleString('en-US', { maximumFractionDigits: 6 })} ETH`;
 
-/** The hook's fee in a swap's receipt: the PoolManager's ERC-6909 mint from the hook to the song's token. */
+/**
+ * The hook's fee in a swap's receipt, all the trader paid: the PoolManager's ERC-6909 mints from the
+ * hook to the song's token (the song's part) and, inside the launch fee window, to the hook itself (burnt).
+ */
 async function hookFeeOf(client: Client, hash: Hash, token: Address): Promise<bigint> {
   const receipt = await client.getTransactionReceipt({ hash });
-  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).find(
+  const hook = songmintAddresses.local.SongPoolHook.toLowerCase();
+  const minted = parseEventLogs({ abi: poolManagerAbi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
-      log.args.caller.toLowerCase() === songmintAddresses.local.SongPoolHook.toLowerCase() &&
+      log.args.caller.toLowerCase() === hook &&
       BigInt(log.args.from) === 0n &&
-      log.args.to.toLowerCase() === token.toLowerCase(),
+      [token.toLowerCase(), hook].includes(log.args.to.toLowerCase()),
   );
-  assert.ok(minted !== undefined, `the hook charged ${hash}`);
-  return minted.args.amount;
+  assert.ok(minted.length > 0, `the hook charged ${hash}`);
+  return minted.reduce((sum, log) => sum + log.args.amount, 0n);
 }
 
 /** Right after a launch: the trade panel quotes a buy and asks for a sale's amount, and nothing is refused. */
@@ -116,9 +122,16 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   const missingSong = await page.goto(`${stack.baseUrl}/app/song/999`);
   assert.equal(missingSong?.status(), 404);
   await page.getByText('There is no song #999 on this chain.').waitFor({ timeout: STEP_TIMEOUT_MS });
+  // Each offers a way back (issue 51), not a dead end.
+  assert.equal(await page.getByRole('link', { name: 'Discover launched songs' }).count(), 1, 'a missing song: the way back');
   const badCreator = await page.goto(`${stack.baseUrl}/app/creator/not-an-address`);
   assert.equal(badCreator?.status(), 404);
   await page.locator('h1', { hasText: 'Page not found' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.deepEqual(
+    await page.locator('#not-found-back a').evaluateAll((links) => links.map((link) => link.getAttribute('href'))),
+    ['/app/discover', '/app/'],
+    'the not-found page: the way back',
+  );
 
   // The creator's profile, as a shared link opens it: its Open Graph tags in the served head, the song with its market cap.
   const profilePath = `/app/creator/${creator}`;
@@ -154,6 +167,17 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   const holding = page.locator(`#portfolio-holdings li[data-song-id="${tokenId}"]`);
   await holding.waitFor({ timeout: STEP_TIMEOUT_MS });
   assert.equal(await holding.getAttribute('data-balance'), held.toString());
+  // What the holding sells for now, beside its spot value: the V4Quoter's quote against the pool, fees included (issue 51).
+  // (The API quotes the latest block, the SDK the next one: inside the launch window their fees differ by a block's decay.)
+  const quotedSale = await quoteTrade(chain, { songId: tokenId, side: 'sell', amountIn: held });
+  const shownPortfolioSale = BigInt((await holding.getAttribute('data-sale')) ?? '0');
+  assert.ok(shownPortfolioSale > 0n && shownPortfolioSale <= quotedSale.amountOut, `${shownPortfolioSale} vs ${quotedSale.amountOut}`);
+  assert.ok(quotedSale.amountOut - shownPortfolioSale < quotedSale.amountOut / 20n, 'within the launch fee of a few blocks');
+  assert.match(
+    await holding.innerText(),
+    new RegExp(`Sells now for ≈ ${ethText(shownPortfolioSale).replaceAll('.', '\\.')}, fees included \\(`),
+  );
+  assert.ok(quotedSale.amountOut < BigInt((await holding.getAttribute('data-value')) ?? '0'), 'a sale pays less than spot');
   const owed = await readPool(chain, { songId: tokenId });
   assert.equal(
     await page.locator(`#portfolio-fees li[data-song-id="${tokenId}"]`).getAttribute('data-claimable'),
@@ -162,29 +186,103 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   );
   await checkView('3d-portfolio');
 
-  // The launch allocation, claimable once the launch fee window is over (the chain's clock moved
-  // past it rather than waiting): claimed by the second wallet for the creator, who then holds more
-  // than the buyers' ETH in the pool can buy back.
-  const allocation = await readAllocation(chain, { songId: tokenId });
-  const { timestamp } = await client.getBlock({ blockTag: 'latest' });
-  if (timestamp < allocation.claimableAt) {
-    const moved = await fetch(rpc, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_increaseTime', params: [Number(allocation.claimableAt - timestamp)] }),
-    });
-    assert.equal(moved.status, 200);
-    // The next 2 s block carries the moved clock.
-    while ((await client.getBlock({ blockTag: 'latest' })).timestamp < allocation.claimableAt)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await claimAllocation(second, { songId: tokenId });
-
-  // Back on the song page: the activity feed and the holders have both wallets' trades, with the fee each paid.
+  // Back on the song page: the coin tells a buyer what the creator's allocation is and that none of it has vested.
   await page.goto(`${stack.baseUrl}${songPath}`);
+  const allocation = await readAllocation(chain, { songId: tokenId });
+  const coinAllocation = page.locator('#coin-allocation > span');
+  await coinAllocation.waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.deepEqual(
+    [await coinAllocation.getAttribute('data-total'), await coinAllocation.getAttribute('data-vested')],
+    [allocation.total.toString(), '0'],
+  );
+  assert.match(
+    await coinAllocation.innerText(),
+    /^50,000,000 tokens\s*0 tokens claimed, 0 tokens vested unclaimed, 50,000,000 tokens unvested; nothing vests before/,
+  );
+  // The creator cannot claim (and so cannot sell) any of it before the cliff: refused in words, nothing sent (issue 51).
+  const nonceBeforeClaim = await client.getTransactionCount({ address: creator });
+  await page.locator('#allocation-vesting').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.getByRole('button', { name: 'Claim allocation', exact: true }).click();
+  await page
+    .locator('.action-alert:not([hidden])', {
+      hasText: /^Nothing of your allocation has vested yet: it starts vesting on .+\. Nothing was sent\.$/,
+    })
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await client.getTransactionCount({ address: creator }), nonceBeforeClaim, 'no claim sent before the cliff');
+  await assert.rejects(claimAllocation(second, { songId: tokenId }), /AllocationLocked/);
+  await page.waitForFunction(() => document.querySelector(':focus')?.id === 'claim-allocation', undefined, { timeout: STEP_TIMEOUT_MS });
+
+  // The creator's bought tokens show what they sell for now, and sell for exactly that (Max fills what it holds).
+  const holdingLine = page.locator('#holding-sale[data-fills="true"]');
+  await holdingLine.waitFor({ timeout: STEP_TIMEOUT_MS });
+  const boughtTokens = await balanceOf(creator);
+  await page.waitForFunction((expected) => document.querySelector('#balances')?.dataset.token === expected, boughtTokens.toString(), {
+    timeout: STEP_TIMEOUT_MS,
+  });
+  const shownSale = BigInt((await page.locator('#holding-sale').getAttribute('data-sale-eth')) ?? '0');
+  assert.ok(shownSale > 0n);
+  assert.match(
+    await holdingLine.innerText(),
+    new RegExp(`^Selling all [\\d,.]+ tokens now pays ≈ ${ethText(shownSale).replaceAll('.', '\\.')}, fees included`),
+  );
+  await page.locator('#sell-max').click();
+  // The sale box quotes the whole balance for the next block (inside the launch window a block's decay apart from the line's).
+  await page.waitForFunction(
+    (held) => {
+      const box = document.querySelector('#sell-quote');
+      return box?.dataset.amountIn === held && box.dataset.refused === 'false';
+    },
+    boughtTokens.toString(),
+    { timeout: STEP_TIMEOUT_MS },
+  );
+  const near = (a: bigint, b: bigint) => (a > b ? a - b : b - a) * 20n <= b;
+  const boxSale = BigInt((await page.locator('#sell-quote').getAttribute('data-amount-out')) ?? '0');
+  assert.ok(near(boxSale, shownSale), `the sale box (${boxSale}) says what the holding line said (${shownSale})`);
+  await page.getByRole('button', { name: 'Sell', exact: true }).click();
+  await page.locator('#last-trade', { hasText: /^(.* )?Sold [\d,.]+ tokens for [\d.,]+ ETH/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  const soldFor = parseEther(
+    (/Sold [\d,.]+ tokens for ([\d.,]+) ETH/.exec(await page.locator('#last-trade').innerText())?.[1] ?? '0').replaceAll(',', ''),
+  );
+  assert.ok(near(soldFor, shownSale), `sold for ${soldFor}, shown ${shownSale}`);
+  const soldAll = (await page.locator('#last-trade').getAttribute('data-tx')) as Hash;
+  assert.equal(await balanceOf(creator), 0n);
+  await page.waitForFunction(() => document.querySelector(':focus')?.id === 'sell', undefined, { timeout: STEP_TIMEOUT_MS });
+  // Balances and quotes follow the trade: nothing held, the sale's amount cleared, and a sale of 0 tokens cannot be sent.
+  await page.waitForFunction(() => document.querySelector('#balances')?.dataset.token === '0', undefined, { timeout: STEP_TIMEOUT_MS });
+  assert.equal(await page.getByLabel('Tokens to sell').inputValue(), '');
+  assert.equal(await page.locator('#holding-sale').isVisible(), false);
+  const nonceBeforeZero = await client.getTransactionCount({ address: creator });
+  await page.getByLabel('Tokens to sell').fill('0');
+  await page.getByRole('button', { name: 'Sell', exact: true }).click();
+  await page.locator('.action-alert:not([hidden])', { hasText: /must be a positive number/ }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await client.getTransactionCount({ address: creator }), nonceBeforeZero, 'no 0-token sale sent');
+  await page.getByLabel('Tokens to sell').fill('');
+
+  // Past the cliff and 30 days into the vesting (the chain's clock moved rather than waiting): the vested part is claimed on the page.
+  const { timestamp } = await client.getBlock({ blockTag: 'latest' });
+  const target = allocation.cliffEnd + 30n * 86_400n;
+  const moved = await fetch(rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_increaseTime', params: [Number(target - timestamp)] }),
+  });
+  assert.equal(moved.status, 200);
+  // The next 2 s block carries the moved clock.
+  while ((await client.getBlock({ blockTag: 'latest' })).timestamp < target) await new Promise((resolve) => setTimeout(resolve, 250));
+  await page.getByRole('button', { name: 'Claim allocation', exact: true }).click();
+  await page
+    .locator('#allocation-claimed', { hasText: /^Claimed [\d,.]+ tokens of your allocation/ })
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  const afterClaim = await readAllocation(chain, { songId: tokenId });
+  assert.ok(afterClaim.claimed > 0n && afterClaim.claimed < allocation.total, 'a part vested, not all of it');
+  assert.equal(await balanceOf(creator), afterClaim.claimed);
+  await page.waitForFunction(() => document.querySelector(':focus')?.id === 'claim-allocation', undefined, { timeout: STEP_TIMEOUT_MS });
+
+  // The activity feed and the holders have both wallets' trades, with the fee each paid.
   for (const [hash, side, wallet] of [
     [bought.hash, 'buy', secondAddress],
     [sold, 'sell', creator],
+    [soldAll, 'sell', creator],
   ] as const) {
     const row = page.locator(`#coin-trades tr[data-tx="${hash}"]`);
     await row.waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -209,10 +307,10 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
       { timeout: STEP_TIMEOUT_MS },
     );
   }
-  assert.match(await page.locator('#coin-price').innerText(), /^[\d.,]+ ETH [▲▼■] [+-]?[\d.]+% in 24 h$/);
+  assert.match(await page.locator('#coin-price').innerText(), /^[\d.,]+ ETH per 1M tokens [▲▼■] [+-]?[\d.]+% in 24 h$/);
   assert.doesNotMatch(await page.locator('#coin-stats').innerText(), /\de[-+]?\d/, 'no e-notation');
 
-  // Sell's Max: the creator holds its allocation, more than the pool can take; Max offers the most it can, with the figure.
+  // Sell's Max: the creator holds its vested allocation, more than the pool can take; Max offers the most it can, with the figure.
   const holds = await balanceOf(creator);
   await page.waitForFunction((expected) => document.querySelector('#balances')?.dataset.token === expected, holds.toString(), {
     timeout: STEP_TIMEOUT_MS,
@@ -236,6 +334,6 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
     { timeout: STEP_TIMEOUT_MS },
   );
   await checkView('3b-coin');
-  console.log(`# web app walk: the coin page, profile, portfolio and Max took ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return 2;
+  console.log(`# web app walk: the coin page, profile, portfolio, allocation and Max took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return 3;
 }

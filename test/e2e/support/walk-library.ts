@@ -150,6 +150,9 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
   // Words a person acts on: when to come back, never a bare code.
   assert.match((await refusal.textContent()) ?? '', /(try|generate) again at \d\d:\d\d/);
   assert.doesNotMatch((await refusal.textContent()) ?? '', /RATE_00\d/);
+  // Said once: the line under Generate ("No songs left this hour…") gives way to the refusal (issue 51).
+  assert.equal(await page.locator('#songs-left').isVisible(), false, 'the limit said once');
+  assert.equal(await page.locator('#generate-fields .action-alert:not([hidden])').count(), 1, 'one refusal');
   await page.screenshot({ path: 'test-results/browser/6-refused-generate-360.png' });
   await page.screenshot({ path: 'test-results/browser/6b-library-ten-songs-360.png', fullPage: true });
   if (cancelled !== undefined) {

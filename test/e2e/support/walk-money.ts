@@ -20,6 +20,7 @@ type ReadChain = Parameters<typeof readPool>[0];
 
 /** The page globals the functions given to `evaluate` use (they run in Chromium; this module has no DOM types). */
 interface QuoteBox {
+  readonly id?: string;
   readonly dataset: Record<string, string | undefined>;
 }
 declare const document: { querySelector(selector: string): QuoteBox | null };
@@ -59,7 +60,11 @@ export async function launchWithConfirmation(page: Page, tokenId: bigint, checkV
   const terms = (await confirm.innerText()).replace(/\s+/g, ' ');
   assert.match(terms, new RegExp(`Song #${tokenId} \\(the NFT\\) goes into the SongVault for good`));
   assert.match(terms, /liquidity is locked in the vault forever/);
-  assert.match(terms, /An allocation of 50,000,000 tokens \(5% of the supply\), held by the vault until 120 s after the launch/);
+  assert.match(
+    terms,
+    /An allocation of 50,000,000 tokens \(5% of the supply\) that vests: nothing for 7 days after the launch, then bit by bit over 180 days/,
+  );
+  assert.match(terms, /What it charges above 1% is burnt: nobody, you included, gets it back/);
   assert.match(terms, /claimAllocation/);
   assert.match(terms, /80% of every fee the pool earns .* the platform keeps 20%/);
   assert.match(terms, /A launch fee of 50% at the launch, falling every block to 1% over 120 s/);
@@ -180,6 +185,8 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
   await clickOnFreshQuote(page, 'buy');
   const before = await shownQuote(page, 'buy');
   await page.locator('#last-trade', { hasText: 'Bought' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  // The focus stays on Buy once the trade is done (disabling it while it ran must not drop it to <body>).
+  await page.waitForFunction(() => document.querySelector(':focus')?.id === 'buy', undefined, { timeout: STEP_TIMEOUT_MS });
   const receipt = await feeChargedAsShown(page, client, chain, tokenId, 'buy');
   const pool = await readPool(chain, { songId: tokenId });
   const swapped = parseEventLogs({ abi: poolManagerAbi, eventName: 'Swap', logs: receipt.logs }).find(

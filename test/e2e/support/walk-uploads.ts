@@ -25,6 +25,7 @@ import {
   developmentAccount,
   generate,
   getMintSignature,
+  listJobs,
   listUploads,
   signIn,
   uploadMetadata,
@@ -39,6 +40,16 @@ import { runReference } from '../../support/reference-tools.ts';
 const STEP_TIMEOUT_MS = 180_000;
 /** Hardhat's public test account #4: the other creator whose song is copied. */
 const OTHER_CREATOR = privateKeyToAccount('0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a');
+
+/** The page globals the functions given to `evaluate` read (they run in Chromium; this module has no DOM types). */
+declare const document: {
+  readonly activeElement: {
+    readonly tagName: string;
+    readonly id: string;
+    readonly textContent: string | null;
+    matches(selector: string): boolean;
+  } | null;
+};
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').trim();
 
@@ -120,19 +131,71 @@ export async function walkUploads(
     assert.equal(await card.locator('dd').first().textContent(), '10.0 s');
     assert.match((await card.locator('dd').nth(2).textContent()) ?? '', /^\d{1,2} [A-Z][a-z]{2} \d{4} \(30 days left\)$/);
     assert.equal(await page.getByLabel('I confirm this statement for the file I upload').isChecked(), false, 'each upload confirms anew');
+    // The new upload takes the keyboard focus from the Upload button (issue 51), and plays from the page.
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H3' && document.activeElement.textContent === 'chord.wav',
+      undefined,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+    const played = await card
+      .locator('audio')
+      .first()
+      .evaluate(async (element) => {
+        const player = element as unknown as { currentTime: number; play(): Promise<void>; pause(): void };
+        await player.play();
+        while (player.currentTime <= 0.3) await new Promise((resolve) => setTimeout(resolve, 50));
+        player.pause();
+        return player.currentTime;
+      });
+    assert.ok(played > 0.3, 'the upload plays');
 
     // "Edit this upload": the songs' edit panel; a repaint of 4-6 s is followed to the finished song.
     await card.getByRole('button', { name: 'Edit this upload' }).click();
+    // The material starts empty: Repaint says so in the field's own words, next to it, and sends nothing.
+    assert.equal(await card.getByLabel('Describe the new material').inputValue(), '');
+    await card.getByRole('button', { name: 'Repaint', exact: true }).click();
+    await card
+      .locator(`#edit-prompt-error-${uploadId}:not([hidden])`, { hasText: /^Describe the new material first: / })
+      .waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), `edit-prompt-${uploadId}`, 'the focus on the field to fill');
+    assert.equal(await card.locator('.upload-edits li').count(), 0, 'nothing queued');
     await card.getByLabel('Describe the new material').fill('a brighter bridge, 100 bpm');
+    assert.equal(await card.locator(`#edit-prompt-error-${uploadId}`).isHidden(), true, 'the message goes once it is filled');
     await card.getByLabel('Repaint from (s)').fill('4');
     await card.getByLabel('to (s)').fill('6');
     await card.getByRole('button', { name: 'Repaint', exact: true }).click();
+    // The edit just queued takes the focus from Repaint (issue 51).
+    await page.waitForFunction(() => document.activeElement?.matches('.upload-edits li p.state') === true, undefined, {
+      timeout: STEP_TIMEOUT_MS,
+    });
     const edit = card.locator('.upload-edits li[data-status="completed"]');
     await edit.waitFor({ timeout: STEP_TIMEOUT_MS });
     assert.match(((await edit.locator('.state').textContent()) ?? '').trim(), /^repaint: ready \(10 s\), also in your songs$/);
-    assert.match((await edit.getAttribute('data-job-id')) ?? '', /^gen_/);
+    // Made: "Edit queued, position 1" next to Repaint is no longer true, and goes (issue 51).
+    assert.equal(await card.getByText(/^Edit queued, position/).count(), 0, 'the queue line went');
+    const editId = (await edit.getAttribute('data-job-id')) ?? '';
+    assert.match(editId, /^gen_/);
+    // Titled after the upload's name, not "Uploaded audio" (issue 51).
+    const editJob = (await listJobs(api, { limit: 10 })).jobs.find((job) => job.job_id === editId);
+    assert.equal(editJob?.title, 'chord (repainted 4–6 s)');
     console.log(`# uploads walk: upload and repaint took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     await checkView(page, '6-uploads');
+
+    // Listed again (a fresh page, the file no longer in it): the upload still plays, by the list's URL (issue 51).
+    await page.goto(`${stack.baseUrl}/app/uploads`);
+    await card.locator('h3', { hasText: 'chord.wav' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert.equal(await card.getAttribute('data-upload-id'), uploadId);
+    const replayed = await card
+      .locator('audio')
+      .first()
+      .evaluate(async (element) => {
+        const player = element as unknown as { currentTime: number; play(): Promise<void>; pause(): void };
+        await player.play();
+        while (player.currentTime <= 0.3) await new Promise((resolve) => setTimeout(resolve, 50));
+        player.pause();
+        return player.currentTime;
+      });
+    assert.ok(replayed > 0.3, 'the listed upload plays');
 
     // Delete, asked once more in place: the card goes, and the API no longer lists it.
     assert.equal(await card.getByRole('button', { name: 'Yes, delete it' }).isVisible(), false, 'asked only once Delete is pressed');

@@ -116,21 +116,64 @@ class CoinVolume24h(TypedDict):
     usd: str | None
 
 
+class CoinPool(TypedDict):
+    """The pool as a seller meets it now, read from the chain at answer time."""
+
+    # Wei the pool's locked position holds now: all the ETH every holder together can take out by
+    # selling, before fees (a song pool starts with tokens only and pays out only what buyers paid
+    # in).
+    eth: str | None
+    # US dollars of `eth`. Null unless an ETH/USD feed is configured.
+    usd: str | None
+    # Block of the chain read; null (with `eth`) when the chain could not be read.
+    block_number: str | None
+
+
+class CoinAllocationFields(TypedDict):
+    """The creator's launch allocation, read from the vault now: what a buyer must know, since
+    claimed tokens can be sold into the pool. Null when the launch took none, or the chain could
+    not be read."""
+
+    # Who the allocation goes to (EIP-55): the launcher named it.
+    recipient: str
+    # Tokens the allocation gives its recipient in all.
+    total: str
+    # Tokens vested now, the claimed ones included (nothing before the cliff, then linearly).
+    vested: str
+    # Tokens not vested yet: `total - vested`.
+    unvested: str
+    # Tokens already minted to the recipient (and free to sell).
+    claimed: str
+    # What `claimAllocation` pays now: `vested - claimed`.
+    claimable: str
+    # Until then nothing vests: the creator cannot sell any of it into the pool.
+    cliff_end: str
+    # From then everything has vested.
+    vesting_end: str
+    # Block of the vault read.
+    block_number: str
+
+
+# The creator's launch allocation, read from the vault now: what a buyer must know, since claimed
+# tokens can be sold into the pool. Null when the launch took none, or the chain could not be
+# read.
+CoinAllocation: TypeAlias = 'CoinAllocationFields | None'
+
+
 class CoinHoldersTopItem(TypedDict):
     address: str
     # Token base units.
     balance: str
     # Of the supply, percent with four places.
     share_percent: str
-    # `pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not
-    # yet claimed).
-    kind: Literal["wallet", "pool", "vault"]
 
 
 class CoinHolders(TypedDict):
-    # Addresses holding any of the token, the pool included.
+    # Addresses holding any of the token, leaving out Uniswap's PoolManager (the pool's own
+    # tokens) and SongVault (collected LP fees not yet claimed).
     count: int
-    # The 20 largest balances, from the token's Transfer logs.
+    # The 20 largest balances, from the token's Transfer logs (the PoolManager and the vault left
+    # out).
     top: list[CoinHoldersTopItem]
 
 
@@ -190,6 +233,8 @@ class Coin(TypedDict):
     market_cap: CoinMarketCap | None
     volume_24h: CoinVolume24h
     trades_total: int
+    pool: CoinPool
+    allocation: CoinAllocation
     holders: CoinHolders
     # The creator's earnings so far; LP fees count once collected (Uniswap v4 computes them only
     # when the position is touched).
@@ -752,6 +797,29 @@ class JobStatusCancelled(TypedDict):
 JobStatus: TypeAlias = 'JobStatusQueued | JobStatusProcessing | JobStatusCompleted | JobStatusFailed | JobStatusCancelled'
 
 
+class ListedUpload(TypedDict):
+    upload_id: str
+    # The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none
+    # was sent.
+    name: str | None
+    format: Literal["wav", "flac", "mp3"]
+    # Seconds, as decoded (to the millisecond). An edit works on its whole seconds.
+    duration: float
+    sample_rate: int
+    channels: int
+    bytes: int
+    # SHA-256 of the file as uploaded; edits made from it name it.
+    sha256: str
+    # When the uploader confirmed the rights statement (recorded with it).
+    rights_confirmed_at: str
+    created_at: str
+    # When retention deletes the file (30 days after the upload).
+    expires_at: str
+    # Presigned GET URL of the file as uploaded, valid 1 hour, for its owner to play (issue 51);
+    # every list issues fresh ones. Null when the store could not sign one.
+    audio_url: str | None
+
+
 class Liveness(TypedDict):
     status: Literal["alive"]
     # Seconds since the process started.
@@ -916,10 +984,21 @@ class PoolHistory(TypedDict):
 
 
 class PortfolioHoldingsItemValue(TypedDict):
-    # At the pool price now (a sale of it all fetches less: price impact and fees). Wei.
+    # At the pool price now (spot: a sale of it all fetches less, see `sale`). Wei.
     eth: str
     # US dollars, two places. Null unless an ETH/USD feed is configured.
     usd: str | None
+
+
+class SaleQuote(TypedDict):
+    # Wei selling all of it pays now, the LP fee and the launch fee included (Uniswap’s V4Quoter
+    # on the pool, in `block_number`).
+    eth: str | None
+    # US dollars of `eth`. Null unless an ETH/USD feed is configured.
+    usd: str | None
+    # False: the pool cannot buy all of it back now (it pays out only the ETH buyers paid in);
+    # `eth` is then null. Also false when the chain could not be read.
+    fills: bool
 
 
 class PortfolioHoldingsItem(TypedDict):
@@ -934,13 +1013,28 @@ class PortfolioHoldingsItem(TypedDict):
     share_percent: str
     price_eth_per_million_tokens: str | None
     value: PortfolioHoldingsItemValue
+    sale: SaleQuote
+    # Wei the coin's pool holds now: the most every holder together can sell for, before fees.
+    pool_eth: str | None
 
 
 class PortfolioTotalValue(TypedDict):
-    # All holdings at their pool prices. Wei.
+    # All holdings at their pool prices (spot). Wei.
     eth: str
     # US dollars, two places. Null unless an ETH/USD feed is configured.
     usd: str | None
+
+
+class PortfolioTotalSale(TypedDict):
+    """What the holdings can really be sold for now."""
+
+    # Wei selling every holding now pays, each against its pool, fees included: the sum of the
+    # `sale` quotes that fill.
+    eth: str
+    # US dollars. Null unless an ETH/USD feed is configured.
+    usd: str | None
+    # False when some holding’s pool cannot buy all of it back (it is left out of `eth`).
+    complete: bool
 
 
 class PortfolioFeesItemClaimable(TypedDict):
@@ -965,9 +1059,24 @@ class PortfolioAllocationsItem(TypedDict):
     title: str | None
     image: str | None
     page_url: str
-    # Tokens the vault still holds for this address; 0 once claimed.
+    # Tokens the vault has not released to this address yet (vested or not): `total - claimed`.
     amount: str
+    # The first second a claim can pay anything: right after the cliff.
     claimable_at: str
+    # Tokens the allocation gives its recipient in all.
+    total: str
+    # Tokens vested now, the claimed ones included (nothing before the cliff, then linearly).
+    vested: str
+    # Tokens not vested yet: `total - vested`.
+    unvested: str
+    # Tokens already minted to the recipient (and free to sell).
+    claimed: str
+    # What `claimAllocation` pays now: `vested - claimed`.
+    claimable: str
+    # Until then nothing vests: the creator cannot sell any of it into the pool.
+    cliff_end: str
+    # From then everything has vested.
+    vesting_end: str
 
 
 class PortfolioEthUsd(TypedDict):
@@ -986,10 +1095,13 @@ class Portfolio(TypedDict):
     # Song tokens held, largest value first (indexed Transfer logs).
     holdings: list[PortfolioHoldingsItem]
     total_value: PortfolioTotalValue
+    # What the holdings can really be sold for now.
+    total_sale: PortfolioTotalSale
     # Songs whose creator share this address receives now, with what `SongVault.claim` would pay
     # (read from the vault).
     fees: list[PortfolioFeesItem]
-    # Launch allocations named for this address and not claimed yet (read from the vault).
+    # Launch allocations named for this address and not all claimed yet, with their vesting (read
+    # from the vault).
     allocations: list[PortfolioAllocationsItem]
     # Block of the vault reads; null when the chain could not be read (fees and allocations are
     # then empty).
@@ -1129,6 +1241,13 @@ class PublicLaunchedSong(TypedDict):
     launched_at: str
     # Song tokens per ETH at the latest indexed swap (or the launch).
     tokens_per_eth: str | None
+    # ETH per 1,000,000 tokens at the same price, decimal (the app's price unit).
+    price_eth_per_million_tokens: str | None
+    # The price's change against 24 hours ago (the last swap before then, else the launch price),
+    # percent with two places, as the coin page's.
+    change_24h_percent: str | None
+    # Price times supply, wei; null before the launch price is indexed.
+    market_cap: str | None
     volume_24h: PublicLaunchedSongVolume24h
 
 
@@ -1159,7 +1278,7 @@ class PublicSong(TypedDict):
 
 
 class PublicSongs(TypedDict):
-    # Newest launch first.
+    # In the order `sort` asked for (newest launch first by default).
     songs: list[PublicLaunchedSong]
     # Pass as `cursor` for the next page; null on the last page.
     next_cursor: str | None
@@ -1419,6 +1538,9 @@ class TradingPools(TypedDict):
 
 class Upload(TypedDict):
     upload_id: str
+    # The name sent with it (Songmint-Upload-Name); its edits are titled after it. Null when none
+    # was sent.
+    name: str | None
     format: Literal["wav", "flac", "mp3"]
     # Seconds, as decoded (to the millisecond). An edit works on its whole seconds.
     duration: float
@@ -1441,7 +1563,7 @@ class UploadDeleted(TypedDict):
 
 class UploadList(TypedDict):
     # Newest first; deleted and expired uploads are not listed.
-    uploads: list[Upload]
+    uploads: list[ListedUpload]
     # Cursor of the next page; null on the last page.
     next_cursor: str | None
     # The statement an upload confirms with the header `Songmint-Rights-Confirmed: true`,
@@ -2049,7 +2171,7 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
         path="/v1/public/songs",
         authenticated=False,
         path_params=(),
-        query_params=("cursor", "limit"),
+        query_params=("cursor", "limit", "sort", "q"),
         header_params=(),
         body_content_types=(),
         result="json",
@@ -2171,7 +2293,7 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
         authenticated=True,
         path_params=(),
         query_params=(),
-        header_params=("Songmint-Rights-Confirmed",),
+        header_params=("Songmint-Rights-Confirmed", "Songmint-Upload-Name"),
         body_content_types=("audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"),
         result="json",
     ),
@@ -2181,7 +2303,9 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
 SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "AuthNonce": "0ae1ae3e06c69c9b",
     "AuthVerifyRequest": "419357ea0916fb95",
-    "Coin": "eff1f6a3ce9a61c7",
+    "Coin": "54bed5cad18aa0a2",
+    "CoinAllocation": "4f9718f701defa60",
+    "CoinPool": "af46543072f373ff",
     "CoinTrade": "8eeb2ab086b79fac",
     "CoinTrades": "82a7c15f38b1e9e7",
     "ContentCredentials": "c299e40be73487a5",
@@ -2205,6 +2329,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "JobList": "4a65a434a7f015c3",
     "JobStatus": "39f1453924833ed8",
     "JobSummary": "d9045751a31d4b3d",
+    "ListedUpload": "d02af104f6f07a40",
     "Liveness": "60c37565ac025466",
     "LosslessFiles": "263511302756c23a",
     "LosslessFilesVariantB": "ee72e5fb585a575d",
@@ -2218,18 +2343,19 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "NftMintResponse": "c65c7a27aabd0ac9",
     "PoolHistory": "f34637bde3ae1a0b",
     "PoolSwap": "600fe23fd9c11b0c",
-    "Portfolio": "5bbd7b36146d95e7",
+    "Portfolio": "c967945747ddcb0a",
     "PreviewAccepted": "7dd1eab49fa87911",
     "PreviewRequest": "8f2eb9a1497a54cb",
     "PreviewStatus": "7a0f5f10a6f8401b",
     "ProfileChange": "899718133776e5d5",
-    "PublicLaunchedSong": "5125147b945bb12f",
+    "PublicLaunchedSong": "12d98d0b524df421",
     "PublicProfile": "3a366c639bd09bfb",
     "PublicSong": "fafb087fe793c444",
-    "PublicSongs": "89c04746c6e0c546",
+    "PublicSongs": "5643ec4c61cc6b5b",
     "QuickAuthSignInRequest": "28531069363140b5",
     "Readiness": "317657b58e0cbbf9",
     "RenameJobRequest": "37e187983575f622",
+    "SaleQuote": "31bb7c540ba1f031",
     "SessionToken": "b0d0d9369964b605",
     "SignatureRequest": "e8058fad45f67e99",
     "SignatureRequestVariantB": "d407ba052fcaa899",
@@ -2239,9 +2365,9 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "SongDownload": "1ff03ac1c0197471",
     "TradingPool": "c7b19c6f006142f2",
     "TradingPools": "9e7fdf167673c430",
-    "Upload": "fc8f424ee592948b",
+    "Upload": "62fb8e8bf273340c",
     "UploadDeleted": "369f5bcdfa4ced27",
-    "UploadList": "2ebdd962818e3aae",
+    "UploadList": "973314afda580dbd",
     "UserProfile": "9bc3db18c1629987",
     "WebhookPayload": "26c23bf457e6f996",
     "WebhookSecret": "01f78ea6f748b13d",
@@ -2277,7 +2403,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "issueSignature": "37bc3a7b136c0bbb",
     "listJobs": "819963fa32c68040",
     "listPools": "e272833eca10fe95",
-    "listPublicSongs": "cc7037075ef04150",
+    "listPublicSongs": "d76639a3bc995ea0",
     "listUploads": "e9d703d7aadecace",
     "mintAuthorization": "70837ad7a52fc222",
     "publishMetadata": "a9824dfa8ac3b57b",
@@ -2288,7 +2414,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "signInWithFarcaster": "f2e6311a08d486e5",
     "signInWithQuickAuth": "863ec13b7ca779d8",
     "streamJobEvents": "fa1f9164c44e16a1",
-    "uploadAudio": "f866dd0b069e7609",
+    "uploadAudio": "1a5452b1d5c59dbc",
 }
 
 
@@ -2429,9 +2555,9 @@ class SyncOperations:
         """GET /v1/trading/pools: Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)"""
         return cast("TradingPools", self._call(OPERATIONS["listPools"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
 
-    def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None) -> PublicSongs:
-        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed"""
-        return cast("PublicSongs", self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
+    def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None, sort: Literal["newest", "market_cap", "volume_24h"] | None = None, q: str | None = None) -> PublicSongs:
+        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed"""
+        return cast("PublicSongs", self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit, "sort": sort, "q": q}, headers={}))
 
     def list_uploads(self, *, cursor: str | None = None, limit: int | None = None) -> UploadList:
         """GET /api/uploads: The caller's uploads, newest first, cursor-paginated (extension of the spec)"""
@@ -2473,9 +2599,9 @@ class SyncOperations:
         """GET /api/generate/{job_id}/events: The job's progress as Server-Sent Events (owner only; extension of the spec)"""
         return self._events(OPERATIONS["streamJobEvents"], path={"job_id": job_id}, query={}, headers={"Last-Event-ID": last_event_id})
 
-    def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"]) -> Upload:
+    def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"], songmint_upload_name: str | None = None) -> Upload:
         """POST /api/uploads: Upload audio of your own to edit (extension of the spec)"""
-        return cast("Upload", self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed}, content=body, content_type=content_type))
+        return cast("Upload", self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed, "Songmint-Upload-Name": songmint_upload_name}, content=body, content_type=content_type))
 
 
 class AsyncOperations:
@@ -2615,9 +2741,9 @@ class AsyncOperations:
         """GET /v1/trading/pools: Variant C: song pools with price, liquidity, fees per party, 24 h volume (newest launch first)"""
         return cast("TradingPools", await self._call(OPERATIONS["listPools"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
 
-    async def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None) -> PublicSongs:
-        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed"""
-        return cast("PublicSongs", await self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit}, headers={}))
+    async def list_public_songs(self, *, cursor: str | None = None, limit: str | None = None, sort: Literal["newest", "market_cap", "volume_24h"] | None = None, q: str | None = None) -> PublicSongs:
+        """GET /v1/public/songs: Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed"""
+        return cast("PublicSongs", await self._call(OPERATIONS["listPublicSongs"], path={}, query={"cursor": cursor, "limit": limit, "sort": sort, "q": q}, headers={}))
 
     async def list_uploads(self, *, cursor: str | None = None, limit: int | None = None) -> UploadList:
         """GET /api/uploads: The caller's uploads, newest first, cursor-paginated (extension of the spec)"""
@@ -2659,6 +2785,6 @@ class AsyncOperations:
         """GET /api/generate/{job_id}/events: The job's progress as Server-Sent Events (owner only; extension of the spec)"""
         return self._events(OPERATIONS["streamJobEvents"], path={"job_id": job_id}, query={}, headers={"Last-Event-ID": last_event_id})
 
-    async def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"]) -> Upload:
+    async def upload_audio(self, body: bytes, *, content_type: Literal["audio/wav", "audio/flac", "audio/mpeg", "application/octet-stream"] = "application/octet-stream", songmint_rights_confirmed: Literal["true"], songmint_upload_name: str | None = None) -> Upload:
         """POST /api/uploads: Upload audio of your own to edit (extension of the spec)"""
-        return cast("Upload", await self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed}, content=body, content_type=content_type))
+        return cast("Upload", await self._call(OPERATIONS["uploadAudio"], path={}, query={}, headers={"Songmint-Rights-Confirmed": songmint_rights_confirmed, "Songmint-Upload-Name": songmint_upload_name}, content=body, content_type=content_type))

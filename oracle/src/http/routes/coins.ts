@@ -9,6 +9,7 @@
 import type { Request } from 'express';
 import { formatEther, getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import type { HeldAllocation } from '../../chain/coin-reads.ts';
 import type { EthUsdPrice } from '../../chain/eth-usd-feed.ts';
 import { usdOf } from '../../chain/eth-usd-feed.ts';
 import {
@@ -87,6 +88,57 @@ const priceSchema = z
   })
   .meta({ id: 'CoinPrice' });
 
+const poolNowSchema = z
+  .strictObject({
+    eth: uint(
+      "Wei the pool's locked position holds now: all the ETH every holder together can take out by selling, before fees (a song pool starts with tokens only and pays out only what buyers paid in).",
+    ).nullable(),
+    usd: usd('US dollars of `eth`.'),
+    block_number: z
+      .string()
+      .nullable()
+      .meta({ description: 'Block of the chain read; null (with `eth`) when the chain could not be read.' }),
+  })
+  .meta({ id: 'CoinPool', description: 'The pool as a seller meets it now, read from the chain at answer time.' });
+
+/** What selling a holding pays now: the V4Quoter's quote against the real pool. */
+const saleSchema = z
+  .strictObject({
+    eth: uint(
+      'Wei selling all of it pays now, the LP fee and the launch fee included (Uniswap’s V4Quoter on the pool, in `block_number`).',
+    ).nullable(),
+    usd: usd('US dollars of `eth`.'),
+    fills: z.boolean().meta({
+      description:
+        'False: the pool cannot buy all of it back now (it pays out only the ETH buyers paid in); `eth` is then null. Also false when the chain could not be read.',
+    }),
+  })
+  .meta({ id: 'SaleQuote' });
+
+/** A launch allocation's vesting, as SongVault.allocationOf answers it (token base units). */
+const vestingFields = {
+  total: uint('Tokens the allocation gives its recipient in all.'),
+  vested: uint('Tokens vested now, the claimed ones included (nothing before the cliff, then linearly).'),
+  unvested: uint('Tokens not vested yet: `total - vested`.'),
+  claimed: uint('Tokens already minted to the recipient (and free to sell).'),
+  claimable: uint('What `claimAllocation` pays now: `vested - claimed`.'),
+  cliff_end: z.iso.datetime().meta({ description: 'Until then nothing vests: the creator cannot sell any of it into the pool.' }),
+  vesting_end: z.iso.datetime().meta({ description: 'From then everything has vested.' }),
+};
+
+const coinAllocationSchema = z
+  .strictObject({
+    recipient: z.string().meta({ description: 'Who the allocation goes to (EIP-55): the launcher named it.' }),
+    ...vestingFields,
+    block_number: z.string().meta({ description: 'Block of the vault read.' }),
+  })
+  .nullable()
+  .meta({
+    id: 'CoinAllocation',
+    description:
+      "The creator's launch allocation, read from the vault now: what a buyer must know, since claimed tokens can be sold into the pool. Null when the launch took none, or the chain could not be read.",
+  });
+
 export const coinSchema = z
   .strictObject({
     song_id: z.string().meta({ example: '1' }),
@@ -108,20 +160,24 @@ export const coinSchema = z
       usd: usd('US dollars.'),
     }),
     trades_total: z.number().int(),
+    pool: poolNowSchema,
+    allocation: coinAllocationSchema,
     holders: z.strictObject({
-      count: z.number().int().meta({ description: 'Addresses holding any of the token, the pool included.' }),
+      count: z.number().int().meta({
+        description:
+          "Addresses holding any of the token, leaving out Uniswap's PoolManager (the pool's own tokens) and SongVault (collected LP fees not yet claimed).",
+      }),
       top: z
         .array(
           z.strictObject({
             address: z.string(),
             balance: uint('Token base units.'),
             share_percent: z.string().meta({ description: 'Of the supply, percent with four places.', example: '5.0000' }),
-            kind: z.enum(['wallet', 'pool', 'vault']).meta({
-              description: "`pool`: Uniswap's PoolManager (the pool's tokens); `vault`: SongVault (collected LP fees not yet claimed).",
-            }),
           }),
         )
-        .meta({ description: `The ${TOP_HOLDERS} largest balances, from the token's Transfer logs.` }),
+        .meta({
+          description: `The ${TOP_HOLDERS} largest balances, from the token's Transfer logs (the PoolManager and the vault left out).`,
+        }),
     }),
     creator_earnings: z
       .strictObject({
@@ -232,11 +288,20 @@ export const portfolioSchema = z
           balance: uint('Token base units.'),
           share_percent: z.string(),
           price_eth_per_million_tokens: z.string().nullable(),
-          value: ethAmount('At the pool price now (a sale of it all fetches less: price impact and fees).'),
+          value: ethAmount('At the pool price now (spot: a sale of it all fetches less, see `sale`).'),
+          sale: saleSchema,
+          pool_eth: uint("Wei the coin's pool holds now: the most every holder together can sell for, before fees.").nullable(),
         }),
       )
       .meta({ description: 'Song tokens held, largest value first (indexed Transfer logs).' }),
-    total_value: ethAmount('All holdings at their pool prices.'),
+    total_value: ethAmount('All holdings at their pool prices (spot).'),
+    total_sale: z
+      .strictObject({
+        eth: uint('Wei selling every holding now pays, each against its pool, fees included: the sum of the `sale` quotes that fill.'),
+        usd: usd('US dollars.'),
+        complete: z.boolean().meta({ description: 'False when some holding’s pool cannot buy all of it back (it is left out of `eth`).' }),
+      })
+      .meta({ description: 'What the holdings can really be sold for now.' }),
     fees: z
       .array(
         z.strictObject({
@@ -252,11 +317,14 @@ export const portfolioSchema = z
       .array(
         z.strictObject({
           ...songLink,
-          amount: uint('Tokens the vault still holds for this address; 0 once claimed.'),
-          claimable_at: z.iso.datetime(),
+          amount: uint('Tokens the vault has not released to this address yet (vested or not): `total - claimed`.'),
+          claimable_at: z.iso.datetime().meta({ description: 'The first second a claim can pay anything: right after the cliff.' }),
+          ...vestingFields,
         }),
       )
-      .meta({ description: 'Launch allocations named for this address and not claimed yet (read from the vault).' }),
+      .meta({
+        description: 'Launch allocations named for this address and not all claimed yet, with their vesting (read from the vault).',
+      }),
     block_number: z
       .string()
       .nullable()
@@ -275,6 +343,51 @@ const ethUsdOf = (price: EthUsdPrice | null) =>
 
 async function ethUsdPrice(deps: CoinDeps): Promise<EthUsdPrice | null> {
   return deps.coins.ethUsd === undefined ? null : deps.coins.ethUsd();
+}
+
+/** The pools' ETH and the sales' quotes now, in one block; null (and a warning) when the chain could not be read. */
+async function marketNow(
+  deps: CoinDeps,
+  songIds: ReadonlyArray<bigint>,
+  sales: ReadonlyArray<{ songId: bigint; tokens: bigint }>,
+): Promise<Awaited<ReturnType<CoinServices['chain']['market']>> | null> {
+  try {
+    return await deps.coins.chain.market(songIds, sales);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'reading the pools and sale quotes failed: the answer has no sale figures');
+    return null;
+  }
+}
+
+const isoSeconds = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+
+/** The vesting fields of an allocation as the vault answered them. */
+function vestingOf(allocation: HeldAllocation): z.infer<z.ZodObject<typeof vestingFields>> {
+  return {
+    total: allocation.total.toString(),
+    vested: allocation.vested.toString(),
+    unvested: (allocation.total - allocation.vested).toString(),
+    claimed: allocation.claimed.toString(),
+    claimable: (allocation.vested - allocation.claimed).toString(),
+    cliff_end: isoSeconds(allocation.cliffEnd),
+    vesting_end: isoSeconds(allocation.vestingEnd),
+  };
+}
+
+/** One song's allocation now; null when it took none or the chain could not be read (logged). */
+async function allocationNow(
+  deps: CoinDeps,
+  songId: bigint,
+): Promise<(HeldAllocation & { recipient: NonNullable<HeldAllocation['recipient']>; blockNumber: bigint }) | null> {
+  try {
+    const { blockNumber, allocations } = await deps.coins.chain.allocations([songId]);
+    const [allocation] = allocations;
+    if (allocation?.recipient === null || allocation === undefined || allocation.total === 0n) return null;
+    return { ...allocation, recipient: allocation.recipient, blockNumber };
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'reading the allocation from SongVault failed: the coin answers without it');
+    return null;
+  }
 }
 
 async function platformShareBps(deps: CoinDeps): Promise<number | null> {
@@ -310,8 +423,14 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       sendError(req, res, poolNotFound(songId));
       return;
     }
-    const [holders, songs, price, shareBps, through] = await Promise.all([
-      tokenHolders(deps.db, { token: row.token.toLowerCase(), limit: TOP_HOLDERS }),
+    const [holders, market, allocation, songs, price, shareBps, through] = await Promise.all([
+      tokenHolders(deps.db, {
+        token: row.token.toLowerCase(),
+        limit: TOP_HOLDERS,
+        excluded: [deps.coins.poolManagerAddress.toLowerCase(), deps.coins.vaultAddress.toLowerCase()],
+      }),
+      marketNow(deps, [songId], []),
+      allocationNow(deps, songId),
       songRows(deps.db, [row.song_id]),
       ethUsdPrice(deps),
       platformShareBps(deps),
@@ -319,8 +438,7 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
     ]);
     const fields = fieldsOf(row.song_id, songs.get(row.song_id), row.creator);
     const supply = BigInt(row.supply);
-    const pool = deps.coins.poolManagerAddress.toLowerCase();
-    const vault = deps.coins.vaultAddress.toLowerCase();
+    const poolEth = market?.pools[0]?.eth ?? null;
     const earnings = earningsOf(row, shareBps);
     const cap = marketCapWei(row);
     const perMillion = row.sqrt_price_x96 === null ? null : weiPerMillionTokens(BigInt(row.sqrt_price_x96));
@@ -350,13 +468,21 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       market_cap: cap === null ? null : { eth: cap.toString(), usd: usdFigure(cap, price) },
       volume_24h: { eth: row.volume_eth_24h, trades: row.trades_24h, usd: usdFigure(BigInt(row.volume_eth_24h), price) },
       trades_total: row.trades_total,
+      allocation:
+        allocation === null
+          ? null
+          : { recipient: getAddress(allocation.recipient), ...vestingOf(allocation), block_number: allocation.blockNumber.toString() },
+      pool: {
+        eth: poolEth?.toString() ?? null,
+        usd: poolEth === null ? null : usdFigure(poolEth, price),
+        block_number: market?.blockNumber.toString() ?? null,
+      },
       holders: {
         count: holders.count,
         top: holders.top.map((holder) => ({
           address: getAddress(holder.address),
           balance: holder.balance.toString(),
           share_percent: sharePercent(holder.balance, supply),
-          kind: holder.address === pool ? 'pool' : holder.address === vault ? 'vault' : 'wallet',
         })),
       },
       creator_earnings: {
@@ -534,27 +660,38 @@ export function portfolioHandler(deps: CoinDeps): (call: PublicCall<string>) => 
       deps.vault === undefined ? Promise.resolve(null) : indexedThrough(deps.db, deps.vault.cursorName),
     ]);
     const link = (songId: string) => songLinkOf(songId, rows.get(songId), coins.get(songId)?.creator ?? address);
+    const heldCoins = [...held.entries()].flatMap(([token, balance]) => {
+      const songId = songOfToken.get(token);
+      const coin = songId === undefined ? undefined : coins.get(songId);
+      return songId === undefined || coin === undefined ? [] : [{ token, balance, songId, coin }];
+    });
+    // What each holding sells for now, against its pool (one quote each, one block for all).
+    const market = await marketNow(
+      deps,
+      heldCoins.map(({ songId }) => BigInt(songId)),
+      heldCoins.map(({ songId, balance }) => ({ songId: BigInt(songId), tokens: balance })),
+    );
 
-    const holdings = [...held.entries()]
-      .flatMap(([token, balance]) => {
-        const songId = songOfToken.get(token);
-        const coin = songId === undefined ? undefined : coins.get(songId);
-        if (songId === undefined || coin === undefined) return [];
+    const holdings = heldCoins
+      .map(({ token, balance, songId, coin }, index) => {
         const value = coin.sqrt_price_x96 === null ? 0n : tokensValueWei(balance, BigInt(coin.sqrt_price_x96));
-        return [
-          {
-            ...link(songId),
-            token: getAddress(token),
-            symbol: symbolOf(songId),
-            balance: balance.toString(),
-            share_percent: sharePercent(balance, BigInt(coin.supply)),
-            price_eth_per_million_tokens: pricePerMillion(coin),
-            value: { eth: value.toString(), usd: usdFigure(value, price) },
-          },
-        ];
+        const quoted = market?.sales[index]?.eth ?? null;
+        const poolEth = market?.pools[index]?.eth ?? null;
+        return {
+          ...link(songId),
+          token: getAddress(token),
+          symbol: symbolOf(songId),
+          balance: balance.toString(),
+          share_percent: sharePercent(balance, BigInt(coin.supply)),
+          price_eth_per_million_tokens: pricePerMillion(coin),
+          value: { eth: value.toString(), usd: usdFigure(value, price) },
+          sale: { eth: quoted?.toString() ?? null, usd: quoted === null ? null : usdFigure(quoted, price), fills: quoted !== null },
+          pool_eth: poolEth?.toString() ?? null,
+        };
       })
       .sort((a, b) => (BigInt(b.value.eth) > BigInt(a.value.eth) ? 1 : BigInt(b.value.eth) < BigInt(a.value.eth) ? -1 : 0));
     const total = holdings.reduce((sum, holding) => sum + BigInt(holding.value.eth), 0n);
+    const saleTotal = holdings.reduce((sum, holding) => sum + BigInt(holding.sale.eth ?? '0'), 0n);
 
     // What the vault holds now: one block for all of it; a chain that cannot be read leaves these empty.
     let blockNumber: string | null = null;
@@ -583,7 +720,8 @@ export function portfolioHandler(deps: CoinDeps): (call: PublicCall<string>) => 
         .map((allocation) => ({
           ...link(allocation.songId.toString()),
           amount: allocation.amount.toString(),
-          claimable_at: new Date(Number(allocation.claimableAt) * 1000).toISOString(),
+          claimable_at: isoSeconds(allocation.claimableAt),
+          ...vestingOf(allocation),
         }));
     } catch (error) {
       deps.logger.warn({ err: error }, 'reading fees and allocations from SongVault failed; the portfolio lists holdings only');
@@ -592,6 +730,11 @@ export function portfolioHandler(deps: CoinDeps): (call: PublicCall<string>) => 
       address: getAddress(address),
       holdings,
       total_value: { eth: total.toString(), usd: usdFigure(total, price) },
+      total_sale: {
+        eth: saleTotal.toString(),
+        usd: usdFigure(saleTotal, price),
+        complete: holdings.every((holding) => holding.sale.fills),
+      },
       fees,
       allocations,
       block_number: blockNumber,

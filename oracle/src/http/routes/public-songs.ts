@@ -1,14 +1,18 @@
-import { getAddress } from 'viem';
+import type { Request } from 'express';
+import { formatEther, getAddress } from 'viem';
 import { z } from 'zod';
-import { appError } from '../../domain/errors.ts';
+import { appError, fail, ok } from '../../domain/errors.ts';
+import type { Result } from '../../domain/errors.ts';
 import type { Queryable } from '../../../../core/src/db/database.ts';
-import { encodePoolCursor, listPools, poolPrices } from '../../domain/pools.ts';
+import { findCoins, percentChange, tokensValueWei, weiPerMillionTokens } from '../../domain/coins.ts';
+import { DISCOVER_SORTS, decodeDiscoverCursor, discoverSongIds, encodeDiscoverCursor } from '../../domain/discover.ts';
+import type { DiscoverStart } from '../../domain/discover.ts';
+import { poolPrices } from '../../domain/pools.ts';
 import type { AppDeps, TradingServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import type { PublicCall, RouteDocs } from '../route.ts';
-import { variantCErrorSchema } from '../schemas.ts';
-import { poolsQuerySchema } from './trading.ts';
-import type { PoolsInput } from './trading.ts';
+import { describeIssues, variantCErrorSchema } from '../schemas.ts';
+import { POOLS_DEFAULT_LIMIT, POOLS_MAX_LIMIT, pageQuerySchema } from './trading.ts';
 
 /**
  * GET /v1/public/songs and /v1/public/songs/{songId} (extension): what a visitor without a wallet
@@ -53,6 +57,19 @@ export const publicLaunchedSongSchema = z
     ...songFields,
     launched_at: z.iso.datetime(),
     tokens_per_eth: z.string().nullable().meta({ description: 'Song tokens per ETH at the latest indexed swap (or the launch).' }),
+    price_eth_per_million_tokens: z
+      .string()
+      .nullable()
+      .meta({ description: "ETH per 1,000,000 tokens at the same price, decimal (the app's price unit).", example: '0.010020' }),
+    change_24h_percent: z.string().nullable().meta({
+      description:
+        "The price's change against 24 hours ago (the last swap before then, else the launch price), percent with two places, as the coin page's.",
+      example: '-3.25',
+    }),
+    market_cap: z
+      .string()
+      .nullable()
+      .meta({ description: 'Price times supply, wei; null before the launch price is indexed.', example: '10016000000000000000' }),
     volume_24h: z.strictObject({
       eth: z.string().meta({ description: 'Wei swapped in the last 24 hours.' }),
       trades: z.number().int(),
@@ -62,7 +79,7 @@ export const publicLaunchedSongSchema = z
 
 export const publicSongsSchema = z
   .strictObject({
-    songs: z.array(publicLaunchedSongSchema).meta({ description: 'Newest launch first.' }),
+    songs: z.array(publicLaunchedSongSchema).meta({ description: 'In the order `sort` asked for (newest launch first by default).' }),
     next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
   })
   .meta({ id: 'PublicSongs' });
@@ -119,27 +136,61 @@ function lyricsOf(row: SongRow): string | null {
   return typeof generation === 'object' && generation !== null ? text((generation as { lyrics?: unknown }).lyrics) : null;
 }
 
-/** GET /v1/public/songs: launched songs, newest launch first, as a visitor sees them. */
-export function publicSongsHandler(deps: PublicSongsDeps): (call: PublicCall<PoolsInput>) => Promise<void> {
-  return async ({ res, input: { after, limit } }) => {
-    const pools = await listPools(deps.db, { limit: limit + 1, now: deps.now(), ...(after === undefined ? {} : { after }) });
-    const page = pools.slice(0, limit);
+export const publicSongsQuerySchema = pageQuerySchema('Songs', POOLS_MAX_LIMIT, POOLS_DEFAULT_LIMIT).extend({
+  sort: z.enum(DISCOVER_SORTS).optional().meta({
+    description:
+      'The order: `newest` launch first (the default), `market_cap` largest first, `volume_24h` (ETH swapped in the last 24 hours) largest first; ties newest first. A cursor belongs to its order.',
+  }),
+  q: z.string().trim().min(1, 'must not be empty').max(80).optional().meta({
+    description: 'Keeps the songs whose title, genre or creator address contains it (any case); 1 to 80 characters.',
+    example: 'piano',
+  }),
+});
+
+export interface PublicSongsInput {
+  start: DiscoverStart;
+  query: string | undefined;
+  limit: number;
+}
+
+/** GET /v1/public/songs's query: a bad sort, search, cursor (or one of another order) or limit is 400 before the charge. */
+export function publicSongsInput(req: Request): Result<PublicSongsInput> {
+  const query = publicSongsQuerySchema.safeParse(req.query);
+  if (!query.success) return fail(appError('VALIDATION_ERROR', 'Invalid query', { details: describeIssues(query.error) }));
+  const start = decodeDiscoverCursor(query.data.sort ?? 'newest', query.data.cursor);
+  if (!start.ok) return start;
+  return ok({ start: start.value, query: query.data.q, limit: query.data.limit ?? POOLS_DEFAULT_LIMIT });
+}
+
+/** GET /v1/public/songs: launched songs as a visitor sees them, in the order asked for, optionally searched. */
+export function publicSongsHandler(deps: PublicSongsDeps): (call: PublicCall<PublicSongsInput>) => Promise<void> {
+  return async ({ res, input: { start, query, limit } }) => {
+    const now = deps.now();
+    const listed = await discoverSongIds(deps.db, { start, query, limit: limit + 1, now });
+    const page = listed.slice(0, limit);
+    const ids = page.map((song) => song.songId);
+    const [coins, rows] = await Promise.all([findCoins(deps.db, { songIds: ids, now }), songRows(deps.db, ids)]);
     const last = page.at(-1);
-    const rows = await songRows(
-      deps.db,
-      page.map((pool) => pool.song_id),
-    );
     res.json({
-      songs: page.map((pool) => ({
-        ...fieldsOf(pool.song_id, rows.get(pool.song_id), pool.creator),
-        launched_at: pool.launched_at.toISOString(),
-        tokens_per_eth: pool.sqrt_price_x96 === null ? null : poolPrices(BigInt(pool.sqrt_price_x96)).tokensPerEth,
-        volume_24h: { eth: pool.volume_eth_24h, trades: pool.trades_24h },
-      })),
-      next_cursor:
-        pools.length > limit && last !== undefined
-          ? encodePoolCursor({ launchBlock: BigInt(last.launch_block), launchLogIndex: last.launch_log_index })
-          : null,
+      songs: page.flatMap(({ songId }) => {
+        const coin = coins.get(songId);
+        if (coin === undefined) return [];
+        const sqrt = coin.sqrt_price_x96 === null ? null : BigInt(coin.sqrt_price_x96);
+        const perMillion = sqrt === null ? null : weiPerMillionTokens(sqrt);
+        const before = coin.sqrt_price_x96_24h_ago === null ? null : weiPerMillionTokens(BigInt(coin.sqrt_price_x96_24h_ago));
+        return [
+          {
+            ...fieldsOf(songId, rows.get(songId), coin.creator),
+            launched_at: coin.launched_at.toISOString(),
+            tokens_per_eth: sqrt === null ? null : poolPrices(sqrt).tokensPerEth,
+            price_eth_per_million_tokens: perMillion === null ? null : formatEther(perMillion),
+            change_24h_percent: perMillion === null ? null : percentChange(before, perMillion),
+            market_cap: sqrt === null ? null : tokensValueWei(BigInt(coin.supply), sqrt).toString(),
+            volume_24h: { eth: coin.volume_eth_24h, trades: coin.trades_24h },
+          },
+        ];
+      }),
+      next_cursor: listed.length > limit && last !== undefined ? encodeDiscoverCursor(start, last.position, page.length) : null,
     } satisfies z.infer<typeof publicSongsSchema>);
   };
 }
@@ -174,13 +225,13 @@ const error = (description: string) => ({ description, content: { 'application/j
 
 export const publicSongsDocs: RouteDocs = {
   tags: ['v1'],
-  summary: 'Extension: launched songs as a visitor sees them (title, cover, audio, price), no token needed',
+  summary: 'Extension: launched songs as a visitor sees them (title, cover, audio, price, market cap, 24 h change), no token needed',
   description:
-    'Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet. Charged per client address at the hourly trading limit.',
-  request: { query: poolsQuerySchema },
+    'Public beside the bearer routes /v1/trading/pools and /v1/nft/{id}, which keep their token: Discover without a wallet, newest launch first or by market cap or 24 h volume, optionally searched by title, genre or creator address. Charged per client address at the hourly trading limit.',
+  request: { query: publicSongsQuerySchema },
   responses: {
     200: { description: 'A page of launched songs.', content: { 'application/json': { schema: publicSongsSchema } } },
-    400: error('VALIDATION_ERROR: a bad cursor or limit'),
+    400: error('VALIDATION_ERROR: a bad sort, search, cursor (or a cursor of another order) or limit'),
     429: error('RATE_002: the hourly trading limit of this client address'),
   },
 };

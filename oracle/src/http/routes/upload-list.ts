@@ -13,6 +13,7 @@ import { UPLOAD_LIST_DEFAULT_LIMIT, UPLOAD_LIST_MAX_LIMIT, uploadCursor, deleteU
 import type { KeysetPosition } from '../../domain/keyset-cursor.ts';
 import type { Database } from '../../../../core/src/db/database.ts';
 import type { ObjectStore } from '../../../../core/src/object-store.ts';
+import { PUBLIC_UPLOAD_ID_PREFIX, uploadObjectKey } from '../../../../core/src/uploads.ts';
 import { sendError } from '../error-response.ts';
 import type { RouteDocs, SignedInCall } from '../route.ts';
 import { rateLimitHeaders } from '../core-docs.ts';
@@ -24,9 +25,23 @@ export const uploadListQuerySchema = z
   .strictObject(pageQueryFields('Uploads', UPLOAD_LIST_MAX_LIMIT, UPLOAD_LIST_DEFAULT_LIMIT))
   .meta({ id: 'UploadListQuery' });
 
+/** How long a listed upload's `audio_url` plays (the page asks for the list again after that). */
+export const UPLOAD_AUDIO_URL_SECONDS = 3600;
+
+export const listedUploadSchema = uploadSchema
+  .extend({
+    audio_url: z
+      .url()
+      .nullable()
+      .meta({
+        description: `Presigned GET URL of the file as uploaded, valid ${UPLOAD_AUDIO_URL_SECONDS / 3600} hour, for its owner to play (issue 51); every list issues fresh ones. Null when the store could not sign one.`,
+      }),
+  })
+  .meta({ id: 'ListedUpload' });
+
 export const uploadListSchema = z
   .strictObject({
-    uploads: z.array(uploadSchema).meta({ description: 'Newest first; deleted and expired uploads are not listed.' }),
+    uploads: z.array(listedUploadSchema).meta({ description: 'Newest first; deleted and expired uploads are not listed.' }),
     next_cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
     rights_statement: z.string().meta({
       description: `The statement an upload confirms with the header \`${RIGHTS_HEADER}: true\`, versioned (it starts with its version) and recorded with each upload: show it in full beside an upload control.`,
@@ -55,12 +70,22 @@ export function uploadListInput(req: Request): Result<UploadListInput> {
   return ok({ after, limit: query.data.limit });
 }
 
-/** GET /api/uploads?cursor=&limit=. */
-export function listUploadsHandler(deps: { db: Database }): (call: SignedInCall<UploadListInput, never>) => Promise<void> {
+/** GET /api/uploads?cursor=&limit=: each upload with a fresh URL its owner plays it by (the file is private). */
+export function listUploadsHandler(deps: {
+  db: Database;
+  objectStore: Pick<ObjectStore, 'presignedGetUrl'>;
+}): (call: SignedInCall<UploadListInput, never>) => Promise<void> {
   return async ({ res, user, input }) => {
     const page = await listUploads(deps.db, user.id, input);
+    const uploads = await Promise.all(
+      page.uploads.map(async (upload) => {
+        const key = uploadObjectKey(upload.upload_id.slice(PUBLIC_UPLOAD_ID_PREFIX.length), upload.format);
+        const url = await deps.objectStore.presignedGetUrl(key, UPLOAD_AUDIO_URL_SECONDS);
+        return { ...upload, audio_url: url.ok ? url.value : null };
+      }),
+    );
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ ...page, rights_statement: RIGHTS_STATEMENT } satisfies z.infer<typeof uploadListSchema>);
+    res.json({ ...page, uploads, rights_statement: RIGHTS_STATEMENT } satisfies z.infer<typeof uploadListSchema>);
   };
 }
 

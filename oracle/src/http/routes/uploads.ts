@@ -16,7 +16,7 @@ import { MAX_UPLOAD_CHANNELS, UPLOAD_FORMATS } from '../../../../core/src/audio/
 import { MAX_UPLOAD_BYTES, MIN_UPLOAD_SECONDS, UPLOAD_RETENTION_DAYS } from '../../../../core/src/uploads.ts';
 import { DEFAULT_UPLOADS_IN_FLIGHT } from '../../domain/uploads-in-flight.ts';
 import { DEFAULT_DECODE_SECONDS } from '../../../../core/src/audio/audio-prober.ts';
-import { ok } from '../../domain/errors.ts';
+import { fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import { appError } from '../../domain/errors.ts';
 import { RIGHTS_STATEMENT, takeUpload } from '../../domain/uploads.ts';
@@ -38,10 +38,47 @@ export const UPLOAD_BODY_RATE: Readonly<BodyRate> = { bytesPerSecond: 100 * 1024
 
 /** The header by which the uploader confirms `RIGHTS_STATEMENT`. */
 export const RIGHTS_HEADER = 'Songmint-Rights-Confirmed';
+/** The optional header naming the upload (the file's name, percent-encoded UTF-8): its edits are titled after it. */
+export const UPLOAD_NAME_HEADER = 'Songmint-Upload-Name';
+/** The longest upload name kept, in characters. */
+export const MAX_UPLOAD_NAME_LENGTH = 200;
+
+/**
+ * The upload's name from its header: percent-decoded, a path's last part only (a browser may send
+ * one), trimmed; undefined when absent or blank. Refused when it does not decode, holds a control
+ * character or is longer than `MAX_UPLOAD_NAME_LENGTH`.
+ */
+export function uploadName(header: string | undefined): Result<string | undefined> {
+  if (header === undefined) return ok(undefined);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(header);
+  } catch {
+    decoded = '\u0000';
+  }
+  const name = (decoded.split(/[\\/]/).at(-1) ?? '').trim();
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name) || [...name].length > MAX_UPLOAD_NAME_LENGTH) {
+    return fail(
+      appError('VALIDATION_ERROR', 'Invalid upload name', {
+        details: `${UPLOAD_NAME_HEADER} must be the file's name, percent-encoded UTF-8 (encodeURIComponent), at most ${MAX_UPLOAD_NAME_LENGTH} characters, no control characters`,
+        fields: { header: UPLOAD_NAME_HEADER },
+      }),
+    );
+  }
+  return ok(name === '' ? undefined : name);
+}
 
 export const uploadSchema = z
   .strictObject({
     upload_id: z.string().meta({ example: 'upl_5b0e7a52-3c1d-4f0e-9a51-0d2a7c9e4b13' }),
+    name: z
+      .string()
+      .nullable()
+      .meta({
+        description: `The name sent with it (${UPLOAD_NAME_HEADER}); its edits are titled after it. Null when none was sent.`,
+        example: 'chord.wav',
+      }),
     format: z.enum(UPLOAD_FORMATS),
     duration: z.number().meta({ description: 'Seconds, as decoded (to the millisecond). An edit works on its whole seconds.' }),
     sample_rate: z.number().int(),
@@ -60,13 +97,16 @@ export const uploadSchema = z
 export interface UploadInput {
   bytes: Uint8Array;
   rightsConfirmed: boolean;
+  name: string | undefined;
 }
 
 /** The body as sent (the route reads it raw) and the rights header; the checks are the domain's. */
 export function uploadInput(req: Request): Result<UploadInput> {
   const body: unknown = req.body;
   const bytes = Buffer.isBuffer(body) ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : new Uint8Array(0);
-  return ok({ bytes, rightsConfirmed: req.get(RIGHTS_HEADER)?.trim().toLowerCase() === 'true' });
+  const name = uploadName(req.get(UPLOAD_NAME_HEADER));
+  if (!name.ok) return name;
+  return ok({ bytes, rightsConfirmed: req.get(RIGHTS_HEADER)?.trim().toLowerCase() === 'true', name: name.value });
 }
 
 /** The request's `Content-Encoding` codings other than `identity` (none: the body is the file as sent). */
@@ -118,7 +158,7 @@ export function uploadHandler(deps: UploadDeps): (call: SignedInCall<UploadInput
       sendError(req, res, admitted.error);
       return;
     }
-    const taken = await slot.hold(takeUpload(deps, user, input.bytes, input.rightsConfirmed, slot.signal));
+    const taken = await slot.hold(takeUpload(deps, user, input.bytes, input.rightsConfirmed, slot.signal, input.name));
     if (slot.signal.aborted) return;
     if (!taken.ok) {
       sendError(req, res, taken.error);
@@ -139,6 +179,13 @@ export const uploadDocs: RouteDocs = {
   request: {
     headers: z.object({
       [RIGHTS_HEADER]: z.literal('true').meta({ description: 'Confirms the rights statement above (required).' }),
+      [UPLOAD_NAME_HEADER]: z
+        .string()
+        .optional()
+        .meta({
+          description: `The file's name, percent-encoded UTF-8 (encodeURIComponent), at most ${MAX_UPLOAD_NAME_LENGTH} characters (optional): the upload's \`name\`, after which its edits are titled. A name that does not decode, or too long, is 400 VALIDATION_ERROR.`,
+          example: 'chord.wav',
+        }),
     }),
     body: {
       required: true,
@@ -148,7 +195,7 @@ export const uploadDocs: RouteDocs = {
   responses: {
     201: { description: 'Upload taken.', content: { 'application/json': { schema: uploadSchema } }, headers: rateLimitHeaders },
     400: error(
-      `UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than ${MIN_UPLOAD_SECONDS} s; GEN_004 longer than your tier allows.`,
+      `VALIDATION_ERROR a ${UPLOAD_NAME_HEADER} that does not decode or is too long; UPLOAD_004 rights not confirmed; UPLOAD_002 the audio does not decode (a FLAC frame that contradicts its STREAMINFO included); UPLOAD_003 no audio or shorter than ${MIN_UPLOAD_SECONDS} s; GEN_004 longer than your tier allows.`,
     ),
     401: error('Missing or invalid token (AUTH_ERROR).'),
     409: error(
