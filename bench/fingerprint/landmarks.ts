@@ -5,7 +5,7 @@
  *    own account, ffmpeg's decode; `BENCH_LANDMARK_REGISTER_SECONDS` registers only their start) in a real PostgreSQL (migration 0022); of the first
  *    `BENCH_LANDMARK_TRACKS` (default all) of at least 30 s, a 25 s excerpt is copied by every
  *    copier transformation (test/support/copier-transforms.ts), each copy read by the product's
- *    upload decoder and looked up as a copier's upload (core/src/fingerprint/landmark-registry.ts):
+ *    upload decoder and looked up as a copier's upload (core/src/fingerprint/registry.ts `findEarlierClaim`):
  *    caught when the lookup names its track.
  * 2. Built-in songs: `BENCH_LANDMARK_SONGS` (24) songs of distinct prompts, 30 s, registered and
  *    copied likewise (excerpt 2.5-27.5 s). The voice-over's other music and the splice's filler are
@@ -27,12 +27,8 @@ import pg from 'pg';
 import { closeDatabase, connectionSettings, createDatabase, DATABASE_DEADLINES } from '../../core/src/db/database.ts';
 import { alignShared, MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
-import {
-  findEarliestLandmarkMatch,
-  queryTriplets,
-  registeredTriplets,
-  registerLandmarks,
-} from '../../core/src/fingerprint/landmark-registry.ts';
+import { queryTriplets, registeredTriplets, registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
+import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { landmarkPeaks } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { HASH_SPACE, REGISTER, QUERY } from '../../core/src/fingerprint/triplets.ts';
@@ -166,7 +162,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         if (!decoded.ok) throw new Error(`${t.id}: ${decoded.error.message}`);
         const peaks = landmarkPeaks(decoded.value.channels, decoded.value.sampleRate);
         const started = performance.now();
-        const match = await findEarliestLandmarkMatch(db, peaks, { excludeUserId: copier });
+        const match = await findEarlierClaim(db, peaks, { userId: copier });
         const ms = performance.now() - started;
         copies.push({
           corpus: sound.corpus,
@@ -199,7 +195,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // 3. Distinct songs: each looked up by its owner among all; the closest pair's votes.
     const distinct: { corpus: Sound['corpus']; name: string; named: string | null }[] = [];
     for (const sound of sounds) {
-      const match = await findEarliestLandmarkMatch(db, sound.peaks, { excludeUserId: sound.userId });
+      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId });
       distinct.push({
         corpus: sound.corpus,
         name: sound.name,
@@ -236,7 +232,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     let scaleCaught = 0;
     for (const copy of copies) {
       const started = performance.now();
-      const match = await findEarliestLandmarkMatch(db, copy.peaks, { excludeUserId: copier }).catch((error: unknown) => {
+      const match = await findEarlierClaim(db, copy.peaks, { userId: copier }).catch((error: unknown) => {
         lookupErrors.push(error instanceof Error ? error.message : String(error));
         return null;
       });
@@ -346,7 +342,7 @@ async function loadSynthetic(url: string, count: number, postings: number): Prom
       );
       if ((done / batch) % 10 === 0) console.log(`  ${(done + n).toLocaleString('en')} synthetic sounds`);
     }
-    await t.none('CREATE INDEX landmark_postings_hash_idx ON landmark_postings (hash)');
+    await t.none('CREATE INDEX landmark_postings_hash_idx ON landmark_postings (hash) INCLUDE (sound_id, t, shape)');
     await t.none('VACUUM ANALYZE landmark_postings');
     await t.none('VACUUM ANALYZE landmark_sounds');
   } finally {
