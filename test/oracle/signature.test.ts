@@ -364,6 +364,23 @@ describe('POST /api/signature', () => {
       assert.equal(again.earlier_song?.job_id, original.publicId, 'the squatter is refused, naming the creation');
     });
 
+    it("keeps the creator's song its own when the creator has many earlier songs (the exception looked up, not compared one by one)", async () => {
+      const [victim, squatter] = [await stack.app.login(), await stack.app.login()];
+      // More earlier songs than the rule compares directly (16): the exception takes the index's path.
+      for (let i = 0; i < 17; i += 1) await seedSong(victim, syntheticPeaks(500 + i, 12));
+      const song = syntheticPeaks(520, 30);
+      const original = await seedSong(victim, song);
+      const squat = await seedSong(squatter, withCopiedPeaks(syntheticPeaks(521, 38), song, 0, 30, 0), true);
+      refusal(await signJob(squatter, squat), 'SIGN_007');
+      const ownEdit = await seedSong(victim, withCopiedPeaks(syntheticPeaks(522, 35), song, 0, 30, 0), true);
+      assert.equal(
+        (await signJob(victim, ownEdit)).status,
+        200,
+        "the squatter's copy holds her earlier song: it does not count against her",
+      );
+      assert.equal(refusal(await signJob(squatter, squat), 'SIGN_007').earlier_song?.job_id, original.publicId);
+    });
+
     it("never refuses a song made from the prompt alone for resembling another account's, signed first or not", async () => {
       const [gina, hank] = [await stack.app.login(), await stack.app.login()];
       const tune = syntheticPeaks(31, 30);

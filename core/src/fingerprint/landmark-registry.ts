@@ -22,8 +22,13 @@ import { strongestPeaks } from './spectral-peaks.ts';
 import { makeTriplets, QUERY, REGISTER } from './triplets.ts';
 import type { Triplets } from './triplets.ts';
 
-/** Postings a hash may have and still count (more: a stop word, dropped from the lookup). */
-export const HASH_FANOUT = 32;
+/**
+ * Postings a hash may have and still count (more: a stop word, dropped from the lookup). Among
+ * 1,000,000 registered sounds (bench/results/fingerprint.md) 32, 64 and 128 caught the same
+ * copies; 64 was the fastest (fewer hashes dropped means fewer candidates rejected late, more means
+ * more postings read).
+ */
+export const HASH_FANOUT = 64;
 /** Candidates verified, the ones sharing the most postings first. */
 export const MAX_CANDIDATES = 32;
 
@@ -51,6 +56,8 @@ export interface LandmarkLookupOptions {
   createdBefore?: Date | undefined;
   /** Agreeing triplets needed (default `MIN_VOTES`). */
   minVotes?: number;
+  /** Postings a hash may have and still count (default `HASH_FANOUT`; the bench tries others). */
+  hashFanout?: number;
 }
 
 /** The registry's triplets of `peaks`: the strongest peaks, a small fan-out. */
@@ -100,26 +107,29 @@ export async function registerLandmarks(
 }
 
 /**
- * The candidates' shared postings, one row a sound, best first. `hits`: each query hash's
- * postings, at most HASH_FANOUT + 1 read (index-only); `kept`: those of hashes not past the
- * fan-out; `ranked`: sounds of the accounts asked about, made before the instant asked about,
- * sharing at least $5 postings.
+ * The candidates' shared postings, one row a sound. `hits`: each query hash's postings, at most
+ * $6 (the fan-out) + 1 read (index-only) and aggregated per hash, a hash past the fan-out dropped
+ * (no sort: each hash's rows are counted where they are read); `kept`: those postings one a row;
+ * `ranked`: sounds of the accounts asked about, made before the instant asked about, sharing at
+ * least $5 postings, the best MAX_CANDIDATES.
  */
 const CANDIDATES = {
   name: 'landmark-registry-candidates',
   text: `WITH hits AS MATERIALIZED (
-           SELECT q.hash, p.sound_id, p.t, p.shape, count(*) OVER (PARTITION BY q.hash) AS fanout
+           SELECT q.hash, p.sounds, p.times, p.shapes
              FROM unnest($1::int4[]) AS q(hash)
              CROSS JOIN LATERAL (
-               SELECT sound_id, t, shape FROM landmark_postings WHERE hash = q.hash LIMIT ${HASH_FANOUT + 1}) p),
-         kept AS MATERIALIZED (SELECT hash, sound_id, t, shape FROM hits WHERE fanout <= ${HASH_FANOUT}),
+               SELECT count(*) AS n, array_agg(sound_id) AS sounds, array_agg(t) AS times, array_agg(shape) AS shapes
+                 FROM (SELECT sound_id, t, shape FROM landmark_postings WHERE hash = q.hash LIMIT $6::int + 1) x) p
+            WHERE p.n BETWEEN 1 AND $6::int),
+         kept AS MATERIALIZED (
+           SELECT h.hash, k.sound_id, k.t, k.shape FROM hits h, unnest(h.sounds, h.times, h.shapes) AS k(sound_id, t, shape)),
          ranked AS (
-           SELECT k.sound_id, count(*) AS shared
-             FROM kept k JOIN landmark_sounds s ON s.id = k.sound_id
+           SELECT c.sound_id
+             FROM (SELECT sound_id, count(*) AS shared FROM kept GROUP BY sound_id HAVING count(*) >= $5) c
+             JOIN landmark_sounds s ON s.id = c.sound_id
             WHERE (s.user_id = $2) = $3 AND ($4::timestamptz IS NULL OR s.created_at < $4)
-            GROUP BY k.sound_id
-           HAVING count(*) >= $5
-            ORDER BY count(*) DESC, k.sound_id
+            ORDER BY c.shared DESC, c.sound_id
             LIMIT ${MAX_CANDIDATES})
          SELECT k.sound_id, array_agg(k.hash) AS hashes, array_agg(k.t) AS times, array_agg(k.shape) AS shapes
            FROM kept k JOIN ranked r ON r.sound_id = k.sound_id
@@ -148,7 +158,15 @@ export async function findContainedSounds(db: Queryable, peaks: readonly Peak[],
   const byHash = indexByHash(query);
   const rows = await db.any<{ sound_id: number; hashes: number[]; times: number[]; shapes: number[] }>({
     ...CANDIDATES,
-    values: [Array.from(byHash.keys()), options.userId, options.own, options.createdBefore ?? null, minVotes],
+    // In hash order: the index's descents walk its pages in order.
+    values: [
+      Array.from(byHash.keys()).sort((a, b) => a - b),
+      options.userId,
+      options.own,
+      options.createdBefore ?? null,
+      minVotes,
+      options.hashFanout ?? HASH_FANOUT,
+    ],
   });
   const aligned = new Map<number, LandmarkAlignment>();
   for (const row of rows) {
@@ -180,6 +198,43 @@ export async function findContainedSounds(db: Queryable, peaks: readonly Peak[],
     sound: { registryId: s.id, jobId: s.job_id, userId: s.user_id, createdAt: s.created_at, tokenId: s.token_id },
     alignment: aligned.get(s.id) as LandmarkAlignment,
   }));
+}
+
+/**
+ * The best alignment of `peaks` (as a query) with `reference` (as registered), computed here
+ * without the index: for a few sounds known by id, cheaper than a lookup of every hash.
+ */
+export function alignSounds(peaks: readonly Peak[], reference: readonly Peak[]): LandmarkAlignment | null {
+  const query = queryTriplets(peaks);
+  const registered = registeredTriplets(reference);
+  const byHash = indexByHash(query);
+  const shared: SharedTriplet[] = [];
+  registered.hash.forEach((hash, j) => {
+    for (const i of byHash.get(hash) ?? [])
+      shared.push({
+        queryT: query.t[i] as number,
+        querySpan: query.span[i] as number,
+        queryK: query.k[i] as number,
+        refT: registered.t[j] as number,
+        refSpan: registered.span[j] as number,
+        refK: registered.k[j] as number,
+      });
+  });
+  return alignShared(shared);
+}
+
+/**
+ * The peaks of `userId`'s sounds registered before `createdBefore`, when there are at most
+ * `limit` of them (null: more).
+ */
+export async function earlierSoundsOf(db: Queryable, userId: string, createdBefore: Date, limit: number): Promise<Peak[][] | null> {
+  const rows = await db.any<{ peaks: Buffer | null }>({
+    name: 'landmark-registry-earlier-of',
+    text: 'SELECT peaks FROM landmark_sounds WHERE user_id = $1 AND created_at < $2 ORDER BY created_at LIMIT $3',
+    values: [userId, createdBefore, limit + 1],
+  });
+  if (rows.length > limit) return null;
+  return rows.flatMap((row) => (row.peaks === null ? [] : [peaksFromBytes(row.peaks)]));
 }
 
 /** The peaks a registered sound was registered with (null: registered without them). */

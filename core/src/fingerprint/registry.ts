@@ -19,7 +19,8 @@
  * later copy the earliest sound holding the song.
  */
 import type { Queryable } from '../db/database.ts';
-import { findContainedSounds, registeredPeaks, registerLandmarks } from './landmark-registry.ts';
+import { MIN_VOTES } from './landmark-match.ts';
+import { alignSounds, earlierSoundsOf, findContainedSounds, registeredPeaks, registerLandmarks } from './landmark-registry.ts';
 import type { LandmarkMatch } from './landmark-registry.ts';
 import { peaksFromBytes } from './landmarks.ts';
 import type { Peak } from './spectral-peaks.ts';
@@ -41,12 +42,27 @@ export interface ClaimQuery {
 export async function findEarlierClaim(db: Queryable, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
   const others = await findContainedSounds(db, peaks, { userId: options.userId, own: false, createdBefore: options.createdAt });
   for (const match of others) {
-    const held = await registeredPeaks(db, match.sound.registryId);
-    if (held === null) return match;
-    const derived = await findContainedSounds(db, held, { userId: options.userId, own: true, createdBefore: match.sound.createdAt });
-    if (derived.length === 0) return match;
+    if (!(await derivesFrom(db, match, options.userId))) return match;
   }
   return null;
+}
+
+/** The asker's earlier sounds compared one by one, up to this many; more: by a lookup. */
+const DIRECT_COMPARISONS = 16;
+
+/**
+ * Whether the matched sound holds a sound of `userId`'s made before it. An account with no sound
+ * before it needs no look; one with a few has them compared directly; one with many, by a lookup
+ * of the matched sound's peaks among its own (a matched sound can be minutes long: its lookup is
+ * the costly path).
+ */
+async function derivesFrom(db: Queryable, match: RegistryMatch, userId: string): Promise<boolean> {
+  const earlier = await earlierSoundsOf(db, userId, match.sound.createdAt, DIRECT_COMPARISONS);
+  if (earlier !== null && earlier.length === 0) return false;
+  const held = await registeredPeaks(db, match.sound.registryId);
+  if (held === null) return false;
+  if (earlier !== null) return earlier.some((own) => (alignSounds(held, own)?.votes ?? 0) >= MIN_VOTES);
+  return (await findContainedSounds(db, held, { userId, own: true, createdBefore: match.sound.createdAt })).length > 0;
 }
 
 /**
