@@ -337,7 +337,13 @@ ${scaleRows.join('\n')}
           p99Ms: quantile(times, 0.99),
           loadSeconds,
           storage,
-          variants: atScale.map((v) => ({ name: v.name, p50Ms: quantile(v.times, 0.5), p99Ms: quantile(v.times, 0.99), caught: v.caught, errors: v.errors.length })),
+          variants: atScale.map((v) => ({
+            name: v.name,
+            p50Ms: quantile(v.times, 0.5),
+            p99Ms: quantile(v.times, 0.99),
+            caught: v.caught,
+            errors: v.errors.length,
+          })),
         },
       },
     };
