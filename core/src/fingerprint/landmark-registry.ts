@@ -24,9 +24,8 @@ import type { Triplets } from './triplets.ts';
 
 /**
  * Postings a hash may have and still count (more: a stop word, dropped from the lookup). Among
- * 1,000,000 registered sounds (bench/results/fingerprint.md) 32, 64 and 128 caught the same
- * copies; 64 was the fastest (fewer hashes dropped means fewer candidates rejected late, more means
- * more postings read).
+ * 1,000,000 registered sounds (bench/results/fingerprint.md, docs/fingerprints.md) 32, 64 and 128
+ * caught the same copies, 32 and 64 the fastest (more means more postings read).
  */
 export const HASH_FANOUT = 64;
 /** Candidates verified, the ones sharing the most postings first. */
