@@ -30,8 +30,8 @@ import {
 import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import { fingerprintFromBytes } from '../../core/src/fingerprint/encoding.ts';
-import { fingerprintTerms } from '../../core/src/fingerprint/terms.ts';
+import { registeredTriplets } from '../../core/src/fingerprint/landmark-registry.ts';
+import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
 interface Row {
@@ -168,33 +168,36 @@ describe('core: the generation job state machine', () => {
     assert.equal((await row(job.id)).status, JOB_STATUS.completed, 'a finished job never moves');
   });
 
-  it("completion registers the sound's fingerprint to the job's owner as of its completion, once; a lost attempt registers nothing", async () => {
+  it("completion registers the sound's landmark fingerprint to the job's owner as of its completion, once; a lost attempt registers nothing", async () => {
     const owner = await user(0);
-    const items = Uint32Array.from({ length: 120 }, (_, i) => (i * 0x9e3779b1) >>> 0);
+    // 20 s of peaks, 12 a second, at places that make triplets.
+    const peaks = Array.from({ length: 240 }, (_, i) => ({ t: i * 6 + (i % 3), k: 20 + ((i * 37) % 60), contrast: 6 + (i % 20) }));
     const job = await queue(owner, 'registered at completion');
     const claimed = await claim(job.id);
-    const withSound = { ...audio(`0x${'12'.repeat(32)}`), fingerprint: items };
+    const withSound = { ...audio(`0x${'12'.repeat(32)}`), landmarks: peaksToBytes(peaks) };
     assert.equal(await db.tx(async (tx) => (await lockForPublish(tx, claimed)) && completeJob(tx, claimed, withSound)), true);
-    const registered = await db.one<{ user_id: string; made: boolean; fingerprint: Buffer; terms: number }>(
-      `SELECT r.user_id, r.registered_at = j.completed_at AS made, r.fingerprint,
-              (SELECT count(*)::int FROM fingerprint_terms t WHERE t.registry_id = r.id) AS terms
-         FROM fingerprint_registry r JOIN generation_jobs j ON j.id = r.job_id WHERE r.job_id = $1`,
+    const registered = await db.one<{ user_id: string; made: boolean; peaks: Buffer; postings: number }>(
+      `SELECT s.user_id, s.created_at = j.completed_at AS made, s.peaks,
+              (SELECT count(*)::int FROM landmark_postings p WHERE p.sound_id = s.id) AS postings
+         FROM landmark_sounds s JOIN generation_jobs j ON j.id = s.job_id WHERE s.job_id = $1`,
       [job.id],
     );
     assert.deepEqual([registered.user_id, registered.made], [owner.id, true]);
-    assert.deepEqual(fingerprintFromBytes(registered.fingerprint), items);
-    assert.equal(registered.terms, fingerprintTerms(items).length);
+    assert.deepEqual(new Uint8Array(registered.peaks), peaksToBytes(peaks));
+    const triplets = registeredTriplets(peaks).hash.length;
+    assert.ok(triplets > 100);
+    assert.equal(registered.postings, triplets);
     assert.equal(await db.tx((tx) => completeJob(tx, claimed, withSound)), false, 'completed once');
 
-    // A superseded attempt that tries to complete registers nothing; a song without a fingerprint neither.
+    // A superseded attempt that tries to complete registers nothing; a song without landmark peaks neither.
     const lost = await queue(owner, 'lost attempt');
     const first = await claim(lost.id);
     await claim(lost.id);
     assert.equal(await db.tx((tx) => completeJob(tx, first, withSound)), false);
-    const bare = await queue(owner, 'no fingerprint');
+    const bare = await queue(owner, 'no landmarks');
     const bareClaim = await claim(bare.id);
     assert.equal(await db.tx((tx) => completeJob(tx, bareClaim, audio(`0x${'34'.repeat(32)}`))), true);
-    const counted = await db.one<{ n: number }>('SELECT count(*)::int AS n FROM fingerprint_registry WHERE job_id IN ($1, $2)', [
+    const counted = await db.one<{ n: number }>('SELECT count(*)::int AS n FROM landmark_sounds WHERE job_id IN ($1, $2)', [
       lost.id,
       bare.id,
     ]);

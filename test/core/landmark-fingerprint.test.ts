@@ -1,9 +1,10 @@
 /**
- * The landmark fingerprint and its registry (core/src/fingerprint/landmark-registry.ts, migration
- * 0024, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
+ * The landmark fingerprint and its registry (core/src/fingerprint/landmark-registry.ts, migrations
+ * 0022-0023, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
  * wesnoth-1.16-music registered in a real PostgreSQL, 25 s excerpts of three of them copied as a
  * copier would (test/support/copier-transforms.ts: ffmpeg, sox, rubberband, espeak-ng), each copy
- * read by the product's upload decoder and looked up as another account's. Every copy names its
+ * read by the product's upload decoder and looked up as another account's upload is by the
+ * ownership rule the upload and signature checks apply (core/src/fingerprint/registry.ts). Every copy names its
  * track; distinct tracks name none of each other. Skipped, with the reason, where the package or
  * a tool is missing. About 2 minutes on 2 loaded cores (the copies most of it).
  */
@@ -17,7 +18,8 @@ import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
-import { findEarliestLandmarkMatch, registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
+import { registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
+import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { landmarkPeaks, peaksFromBytes, peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
@@ -120,13 +122,13 @@ describe('core: the landmark fingerprint finds every copier transformation of re
 
   it('finds each track looked up by another account, and no other track when looked up by its owner', async () => {
     for (const [i, own] of peaks.entries()) {
-      const byOther = await findEarliestLandmarkMatch(db, own, { excludeUserId: copier });
+      const byOther = await findEarlierClaim(db, own, { userId: copier });
       assert.equal(byOther?.sound.jobId, jobs[i], `${REGISTERED[i]} names itself`);
       assert.ok(
         Math.abs((byOther?.alignment.stretch ?? 0) - 1) < 0.02 && byOther?.alignment.pitch === 1,
         `${REGISTERED[i]}: ${JSON.stringify(byOther?.alignment)}`,
       );
-      const byOwner = await findEarliestLandmarkMatch(db, own, { excludeUserId: owners[i] as string });
+      const byOwner = await findEarlierClaim(db, own, { userId: owners[i] as string });
       assert.equal(
         byOwner,
         null,
@@ -135,15 +137,17 @@ describe('core: the landmark fingerprint finds every copier transformation of re
     }
   });
 
-  it('names the earliest creation of a sound registered twice, and none created after the asker', async () => {
+  it("names the earliest creation of a sound registered twice, never a later copy of the asker's own, and none made after the asker", async () => {
     const [early, late] = [await user(), await user()];
     const [earlyJob, lateJob] = [randomUUID(), randomUUID()];
     const own = peaks[1] as Peak[];
     await registerLandmarks(db, { jobId: lateJob, userId: late, createdAt: new Date(Date.UTC(2025, 5, 2)), peaks: own });
     await registerLandmarks(db, { jobId: earlyJob, userId: early, createdAt: new Date(Date.UTC(2025, 5, 1)), peaks: own });
-    assert.equal((await findEarliestLandmarkMatch(db, own, { excludeUserId: copier }))?.sound.jobId, earlyJob);
-    assert.equal((await findEarliestLandmarkMatch(db, own, { excludeUserId: early }))?.sound.jobId, lateJob);
-    assert.equal(await findEarliestLandmarkMatch(db, own, { excludeUserId: early, createdBefore: new Date(Date.UTC(2025, 5, 2)) }), null);
+    assert.equal((await findEarlierClaim(db, own, { userId: copier }))?.sound.jobId, earlyJob);
+    assert.equal((await findEarlierClaim(db, own, { userId: late }))?.sound.jobId, earlyJob);
+    // The later registrations hold the early account's earlier sound: they never count against it.
+    assert.equal(await findEarlierClaim(db, own, { userId: early }), null);
+    assert.equal(await findEarlierClaim(db, own, { userId: copier, createdAt: new Date(Date.UTC(2025, 5, 1)) }), null, 'none made before');
     await db.none('DELETE FROM landmark_postings WHERE sound_id IN (SELECT id FROM landmark_sounds WHERE job_id = ANY($1::uuid[]))', [
       [earlyJob, lateJob],
     ]);
@@ -161,9 +165,7 @@ describe('core: the landmark fingerprint finds every copier transformation of re
       for (const t of COPIER_TRANSFORMATIONS) {
         const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(copies.get(t.id) as string)), { maxSeconds: 600 });
         assert.ok(decoded.ok, `${t.id}: ${decoded.ok ? '' : decoded.error.message}`);
-        const match = await findEarliestLandmarkMatch(db, landmarkPeaks(decoded.value.channels, decoded.value.sampleRate), {
-          excludeUserId: copier,
-        });
+        const match = await findEarlierClaim(db, landmarkPeaks(decoded.value.channels, decoded.value.sampleRate), { userId: copier });
         if (match?.sound.jobId !== jobs[i])
           misses.push(`${REGISTERED[i]} ${t.id}: ${match === null ? 'no match' : `named ${match.sound.jobId}`}`);
         else assert.ok((match?.alignment.votes ?? 0) >= MIN_VOTES);

@@ -757,14 +757,14 @@ describe('job cancel, list and provenance (real worker)', () => {
       });
     const registered = (jobId: string) =>
       stack.app.db.oneOrNone<{ user_id: string; made: boolean }>(
-        `SELECT r.user_id, r.registered_at = j.completed_at AS made
-           FROM fingerprint_registry r JOIN generation_jobs j ON j.id = r.job_id WHERE r.job_id = $1`,
+        `SELECT s.user_id, s.created_at = j.completed_at AS made
+           FROM landmark_sounds s JOIN generation_jobs j ON j.id = s.job_id WHERE s.job_id = $1`,
         [jobId.slice(4)],
       );
 
     // Alice's song: its fingerprint on its row, in its content credentials (read by c2pa-rs), and
     // registered to her by the worker at its completion, unsigned.
-    // 12 s: the copy (11.7 s, 11 s of it extended) holds more than the 10 s the rule asks.
+    // 12 s: the copy is 11.7 s, extended by 2 s.
     const songId = await generate(alice, { prompt: 'bright synth pop hook in G', duration: 12, seed: 4401 });
     const song = await waitForStatus(alice, songId, JOB_STATUS.completed);
     assert.ok(song.status === JOB_STATUS.completed);

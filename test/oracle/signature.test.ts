@@ -9,8 +9,9 @@ import type { LoggedIn } from './helpers/test-app.ts';
 import { startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
-import { fingerprintColumn, syntheticFingerprint, withCopy } from './helpers/fingerprints.ts';
-import { registerFingerprint } from '../../core/src/fingerprint/registry.ts';
+import { landmarksColumn, syntheticPeaks, withCopiedPeaks } from './helpers/fingerprints.ts';
+import { registerSound } from '../../core/src/fingerprint/registry.ts';
+import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { randomBytes } from 'node:crypto';
 import { variantAErrorSchema } from '../../oracle/src/http/schemas.ts';
 
@@ -286,18 +287,18 @@ describe('POST /api/signature', () => {
 
   describe('one mint per song, however re-encoded: the earlier creation wins (SIGN_007, docs/fingerprints.md)', () => {
     /**
-     * A completed job of `who` whose sound has the fingerprint `items`, registered to `who` as of
+     * A completed job of `who` whose sound has the landmark peaks `peaks`, registered to `who` as of
      * its completion in one transaction, as the worker's completion does; `outside` marks a song
      * whose edit chain starts from an upload, keeping `outsideSeconds` of it.
      */
-    const seedSong = async (who: LoggedIn, items: Uint32Array, outside = false, outsideSeconds = 0) => {
+    const seedSong = async (who: LoggedIn, peaks: Peak[], outside = false, outsideSeconds = 0) => {
       const job = await stack.seedJob(who.userId, who.address);
       await stack.app.db.tx(async (tx) => {
         await tx.none(
-          `UPDATE generation_jobs SET fingerprint = $2, completed_at = now(), outside_material = $3, outside_spans = $4 WHERE id = $1`,
-          [job.id, fingerprintColumn(items), outside, JSON.stringify(outsideSeconds > 0 ? [[0, outsideSeconds]] : [])],
+          `UPDATE generation_jobs SET landmarks = $2, completed_at = now(), outside_material = $3, outside_spans = $4 WHERE id = $1`,
+          [job.id, landmarksColumn(peaks), outside, JSON.stringify(outsideSeconds > 0 ? [[0, outsideSeconds]] : [])],
         );
-        await registerFingerprint(tx, { jobId: job.id, userId: who.userId, items });
+        await registerSound(tx, { jobId: job.id, userId: who.userId, landmarks: landmarksColumn(peaks) });
       });
       return job;
     };
@@ -316,14 +317,14 @@ describe('POST /api/signature', () => {
       return error;
     };
 
-    it("refuses a song carrying uploaded audio that holds 10 s or more of another account's earlier song, signed or not, naming it and its token", async () => {
+    it("refuses a song carrying uploaded audio that holds a stretch of another account's earlier song, signed or not, naming it and its token", async () => {
       const erin = await stack.app.login();
       const frank = await stack.app.login();
-      const original = syntheticFingerprint(1, 240);
+      const original = syntheticPeaks(1, 30);
       const unsignedSong = await seedSong(erin, original);
 
-      // 90 items (11 s) of it inside frank's edit of an upload, 30 items in, re-encoded (a bit in ten items flipped).
-      const copy = await seedSong(frank, withCopy(syntheticFingerprint(2, 300), original, 100, 90, 30), true);
+      // 11 s of it inside frank's edit of an upload, 4 s in, re-encoded (a peak in ten lost).
+      const copy = await seedSong(frank, withCopiedPeaks(syntheticPeaks(2, 38), original, 12, 11, 4), true);
       const error = refusal(await signJob(frank, copy), 'SIGN_007');
       assert.equal(error.job_id, copy.publicId);
       assert.deepEqual(error.earlier_song, { job_id: unsignedSong.publicId, token_id: null }, 'never signed, still first');
@@ -333,60 +334,79 @@ describe('POST /api/signature', () => {
       await stack.app.db.none('UPDATE mint_signatures SET token_id = 4401 WHERE job_id = $1', [unsignedSong.id]);
       const named = refusal(await signJob(frank, copy), 'SIGN_007');
       assert.deepEqual(named.earlier_song, { job_id: unsignedSong.publicId, token_id: '4401' });
-      assert.match(
-        named.details ?? '',
-        new RegExp(`10 s or more of ${unsignedSong.publicId} \\(token 4401\\) \\(from its \\d+\\.\\d s\\)`),
-      );
+      // Where: the copy's 4 s lie at the original's 12 s (8 s apart, wherever the agreeing stretch starts).
+      const place = new RegExp(
+        `^From (\\d+\\.\\d) s this song holds ${unsignedSong.publicId} \\(token 4401\\) \\(from its (\\d+\\.\\d) s\\)`,
+      ).exec(named.details ?? '');
+      assert.ok(place !== null, named.details);
+      assert.ok(Math.abs(Number(place[2]) - Number(place[1]) - 8) <= 0.2, named.details);
 
-      // 7 s of it is no copy; nor is an unrelated upload's edit.
-      const excerpt = await seedSong(frank, withCopy(syntheticFingerprint(3, 300), original, 100, 56, 30), true);
+      // A second of it (fewer agreeing triplets than a match needs) is no copy; nor is an unrelated upload's edit.
+      const excerpt = await seedSong(frank, withCopiedPeaks(syntheticPeaks(3, 38), original, 12, 1, 4), true);
       assert.equal((await signJob(frank, excerpt)).status, 200);
-      const unrelated = await seedSong(frank, syntheticFingerprint(4, 300), true);
+      const unrelated = await seedSong(frank, syntheticPeaks(4, 38), true);
       assert.equal((await signJob(frank, unrelated)).status, 200);
     });
 
     it("a squatter's copy made later never gets ahead: the creator's song and its edits are signed, the squatter's copy is refused", async () => {
       const [victim, squatter] = [await stack.app.login(), await stack.app.login()];
-      const song = syntheticFingerprint(21, 240);
+      const song = syntheticPeaks(21, 30);
       const original = await seedSong(victim, song);
       // The squatter's extension of an upload of the song (made after it, never signed).
-      const squat = await seedSong(squatter, withCopy(syntheticFingerprint(22, 300), song, 0, 240, 0), true);
+      const squat = await seedSong(squatter, withCopiedPeaks(syntheticPeaks(22, 38), song, 0, 30, 0), true);
       refusal(await signJob(squatter, squat), 'SIGN_007');
       assert.equal((await signJob(victim, original)).status, 200, 'the creator signs its song');
       // The creator's own edit of an upload of the song holds the squatter's later copy too: that
       // copy holds the creator's earlier song, so it does not count against the creator.
-      const ownEdit = await seedSong(victim, withCopy(syntheticFingerprint(23, 280), song, 0, 240, 0), true);
+      const ownEdit = await seedSong(victim, withCopiedPeaks(syntheticPeaks(23, 35), song, 0, 30, 0), true);
       assert.equal((await signJob(victim, ownEdit)).status, 200, 'the creator signs its edit');
       const again = refusal(await signJob(squatter, squat), 'SIGN_007');
       assert.equal(again.earlier_song?.job_id, original.publicId, 'the squatter is refused, naming the creation');
     });
 
+    it("keeps the creator's song its own when the creator has many earlier songs (the exception looked up, not compared one by one)", async () => {
+      const [victim, squatter] = [await stack.app.login(), await stack.app.login()];
+      // More earlier songs than the rule compares directly (16): the exception takes the index's path.
+      for (let i = 0; i < 17; i += 1) await seedSong(victim, syntheticPeaks(500 + i, 12));
+      const song = syntheticPeaks(520, 30);
+      const original = await seedSong(victim, song);
+      const squat = await seedSong(squatter, withCopiedPeaks(syntheticPeaks(521, 38), song, 0, 30, 0), true);
+      refusal(await signJob(squatter, squat), 'SIGN_007');
+      const ownEdit = await seedSong(victim, withCopiedPeaks(syntheticPeaks(522, 35), song, 0, 30, 0), true);
+      assert.equal(
+        (await signJob(victim, ownEdit)).status,
+        200,
+        "the squatter's copy holds her earlier song: it does not count against her",
+      );
+      assert.equal(refusal(await signJob(squatter, squat), 'SIGN_007').earlier_song?.job_id, original.publicId);
+    });
+
     it("never refuses a song made from the prompt alone for resembling another account's, signed first or not", async () => {
       const [gina, hank] = [await stack.app.login(), await stack.app.login()];
-      const tune = syntheticFingerprint(31, 240);
+      const tune = syntheticPeaks(31, 30);
       const first = await seedSong(gina, tune);
       assert.equal((await signJob(gina, first)).status, 200);
-      const sibling = await seedSong(hank, withCopy(syntheticFingerprint(32, 260), tune, 0, 240, 10));
+      const sibling = await seedSong(hank, withCopiedPeaks(syntheticPeaks(32, 33), tune, 0, 30, 1));
       assert.equal((await signJob(hank, sibling)).status, 200, "the service's own output is no copy");
     });
 
     it("passes an account's own edits and extensions of its songs, and songs made before fingerprints", async () => {
       const gina = await stack.app.login();
-      const original = syntheticFingerprint(11, 240);
+      const original = syntheticPeaks(11, 30);
       assert.equal((await signJob(gina, await seedSong(gina, original))).status, 200);
-      const extension = await seedSong(gina, withCopy(syntheticFingerprint(12, 260), original, 0, 240, 0), true);
+      const extension = await seedSong(gina, withCopiedPeaks(syntheticPeaks(12, 33), original, 0, 30, 0), true);
       assert.equal((await signJob(gina, extension)).status, 200, 'her own extension');
       const legacy = await stack.seedJob(gina.userId, gina.address);
       await stack.app.db.none('UPDATE generation_jobs SET outside_material = true WHERE id = $1', [legacy.id]);
-      assert.equal((await signJob(gina, legacy)).status, 200, 'no fingerprint: not checked');
+      assert.equal((await signJob(gina, legacy)).status, 200, 'no landmark peaks: not checked');
     });
 
     it('of two accounts asking at once to sign copies of one song, the one made first is signed, whichever asks first', async () => {
       for (let round = 0; round < 6; round += 1) {
         const [hana, ivan] = [await stack.app.login(), await stack.app.login()];
-        const tune = syntheticFingerprint(100 + round, 240);
-        const first = await seedSong(hana, withCopy(syntheticFingerprint(200 + round, 260), tune, 0, 240, 10), true);
-        const second = await seedSong(ivan, withCopy(syntheticFingerprint(300 + round, 250), tune, 20, 200, 5), true);
+        const tune = syntheticPeaks(100 + round, 30);
+        const first = await seedSong(hana, withCopiedPeaks(syntheticPeaks(200 + round, 33), tune, 0, 30, 1), true);
+        const second = await seedSong(ivan, withCopiedPeaks(syntheticPeaks(300 + round, 32), tune, 3, 25, 1), true);
         const answers = await Promise.all(
           round % 2 === 0 ? [signJob(hana, first), signJob(ivan, second)] : [signJob(ivan, second), signJob(hana, first)],
         );
@@ -430,11 +450,11 @@ describe('POST /api/signature', () => {
     it('refuses a song more than MINT_MAX_OUTSIDE_SHARE (0.5) of which is uploaded audio kept verbatim, with 403 SIGN_008', async () => {
       const lena = await stack.app.login();
       // seedJob's songs last 29.6 s: 15 s kept is above half, 14 s is not.
-      const mostly = await seedSong(lena, syntheticFingerprint(41, 240), true, 15);
+      const mostly = await seedSong(lena, syntheticPeaks(41, 30), true, 15);
       const error = refusal(await signJob(lena, mostly), 'SIGN_008');
       assert.match(error.details ?? '', /15\.0 s of this 29\.6 s song is uploaded audio kept verbatim/);
       assert.deepEqual(await recorded(mostly.id), { signatures: 0, signature: null });
-      const half = await seedSong(lena, syntheticFingerprint(42, 240), true, 14);
+      const half = await seedSong(lena, syntheticPeaks(42, 30), true, 14);
       assert.equal((await signJob(lena, half)).status, 200);
     });
   });

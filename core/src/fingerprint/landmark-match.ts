@@ -46,6 +46,8 @@ export interface LandmarkAlignment {
   pitch: number;
   /** The query's stretch from its first to its last agreeing triplet, seconds. */
   querySeconds: number;
+  /** Where in the query its first agreeing triplet lies, seconds. */
+  queryStartSeconds: number;
 }
 
 const STRETCHES = Array.from(
@@ -166,5 +168,6 @@ function agreeing(shared: readonly SharedTriplet[], c: Candidate): LandmarkAlign
     stretch,
     pitch: 2 ** ((shifts[n >> 1] ?? c.shift) / BINS_PER_OCTAVE),
     querySeconds: n === 0 ? 0 : (lastT - first) * FRAME_SECONDS,
+    queryStartSeconds: n === 0 ? 0 : first * FRAME_SECONDS,
   };
 }

@@ -14,7 +14,7 @@
  * requests cannot move a job twice. The schema is core/src/db/migrations.
  */
 import { fingerprintToBytes } from '../fingerprint/encoding.ts';
-import { registerFingerprint } from '../fingerprint/registry.ts';
+import { registerSound } from '../fingerprint/registry.ts';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseTask, Queryable } from '../db/database.ts';
 import { REFUND_DAILY_GENERATION_CTE } from '../daily-generations.ts';
@@ -416,7 +416,7 @@ export interface ContentCredentialsRecord {
 
 /**
  * `completed` with its published audio; false when this attempt no longer owns the job. Its
- * fingerprint is registered to its owner in the same transaction, as of now (issue 50: a sound
+ * landmark fingerprint is registered to its owner in the same transaction, as of now (issue 50: a sound
  * belongs to whoever it was made for, from when it was made; docs/fingerprints.md), before its
  * audio is public: no copy of it can be made before it is registered.
  */
@@ -453,8 +453,7 @@ export async function completeJob(tx: DatabaseTask, job: ClaimedJob, audio: Comp
     ],
   );
   if (completed === null) return false;
-  if (audio.fingerprint !== undefined)
-    await registerFingerprint(tx, { jobId: job.id, userId: completed.user_id, items: audio.fingerprint });
+  if (audio.landmarks !== undefined) await registerSound(tx, { jobId: job.id, userId: completed.user_id, landmarks: audio.landmarks });
   return true;
 }
 

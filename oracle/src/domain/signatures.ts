@@ -29,7 +29,8 @@
  * One mint per song, however re-encoded (issues 44 and 50, SIGN_007; docs/fingerprints.md): a song
  * that carries outside audio (its edit chain starts from an upload) must not contain a sound made
  * for another account before it (every completed song is registered at its completion, signed
- * or not): the whole of it or any stretch of at least 10 s, at any offset, unless that sound
+ * or not), however re-encoded, filtered, overlaid, cut, sped up or transposed (its landmark
+ * fingerprint, core/src/fingerprint/landmark-registry.ts), unless that sound
  * itself holds one of the asking account's earlier sounds (core/src/fingerprint/registry.ts
  * `findEarlierClaim`). A song made from the prompt alone is the service's own output and is never
  * refused for resembling another account's (identical sounds are SIGN_006's). Registration is the
@@ -56,10 +57,8 @@ import type { SignerStatus } from '../chain/signer-status.ts';
 import { parsePublicJobId } from './jobs.ts';
 import { chargedLookup } from './request-charge.ts';
 import type { ChargedLookup } from './request-charge.ts';
-import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
-import { MATCH_SECONDS } from '../../../core/src/fingerprint/match.ts';
-import { fingerprintFromBytes } from '../../../core/src/fingerprint/encoding.ts';
-import { findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
+import { peaksFromBytes } from '../../../core/src/fingerprint/landmarks.ts';
+import { describeMatch, findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
 import { outsideSeconds, outsideShare } from '../../../core/src/outside-audio.ts';
 import type { OutsideSpan } from '../../../core/src/outside-audio.ts';
@@ -121,8 +120,8 @@ export interface SignableJob {
    * made it earlier and can still be signed (not purged).
    */
   sound_made_elsewhere: boolean;
-  /** The sound's Chromaprint fingerprint, raw (null for songs made before fingerprints). */
-  fingerprint: Buffer | null;
+  /** The sound's landmark peaks, raw (null for songs made before them). */
+  landmarks: Buffer | null;
   /** When the job completed: when its sound was made. */
   completed_at: Date | null;
   /** Seconds of the song, as made. */
@@ -151,7 +150,7 @@ function invalidJob(publicId?: string) {
  * Named prepared statements: PostgreSQL parses and plans each once per connection, and the
  * client sends only the name and the values (the issuance path is the oracle's hottest write).
  */
-const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, fingerprint, deleted_at IS NOT NULL AS trashed,
+const SIGNABLE_COLUMNS = `id, status, audio_key, audio_hash, signature, landmarks, deleted_at IS NOT NULL AS trashed,
   completed_at, actual_duration, outside_material, outside_spans,
   (EXISTS (SELECT 1 FROM mint_signatures s WHERE s.pcm_hash = generation_jobs.pcm_hash AND s.job_id <> generation_jobs.id)
    OR EXISTS (SELECT 1 FROM generation_jobs e
@@ -268,8 +267,8 @@ export async function signFoundJob(
   if (job.sound_made_elsewhere) return fail(soundSigned(jobId));
 
   // One mint per song: audio carrying outside material contains no earlier sound of another account.
-  if (job.outside_material && job.fingerprint !== null) {
-    const contained = await findEarlierClaim(deps.db, fingerprintFromBytes(job.fingerprint), {
+  if (job.outside_material && job.landmarks !== null) {
+    const contained = await findEarlierClaim(deps.db, peaksFromBytes(job.landmarks), {
       userId: request.userId,
       createdAt: job.completed_at ?? undefined,
     });
@@ -362,16 +361,16 @@ function soundSigned(jobId: string) {
 
 /** SIGN_007: the song contains `match`, made earlier for another account (docs/fingerprints.md). */
 export function containsRegistered(jobId: string, match: RegistryMatch) {
-  const earlier = toPublicJobId(match.song.jobId);
-  const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
-  const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
+  const earlier = toPublicJobId(match.sound.jobId);
+  const token = match.sound.tokenId === null ? '' : ` (token ${match.sound.tokenId})`;
+  const place = describeMatch(match);
   return appError('SIGN_007', 'Contains a song made earlier for another account', {
     details:
-      `From ${at(match.containment.queryItem)} s this song holds ${MATCH_SECONDS} s or more of ${earlier}${token} ` +
-      `(from its ${at(match.containment.referenceItem)} s), made for another account before it, however re-encoded. A song belongs to the ` +
+      `From ${place.queryAt} s this song holds ${earlier}${token} (from its ${place.soundAt} s${place.change === '' ? '' : `, ${place.change}`}), ` +
+      'made for another account before it, however re-encoded, filtered, overlaid, cut, sped up or transposed. A song belongs to the ' +
       'account it was made for, from when it was made; your own songs, their edits and extensions are yours to sign.',
     jobId,
-    earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
+    earlierSong: { jobId: earlier, tokenId: match.sound.tokenId },
   });
 }
 

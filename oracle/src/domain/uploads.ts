@@ -16,8 +16,8 @@
  *    queue, or the caller's share of it, is full (core/src/audio/audio-prober.ts);
  * 4. UPLOAD_003 (400): no audio, or shorter than `MIN_UPLOAD_SECONDS`;
  * 5. UPLOAD_005 (409): the audio contains a sound made for another account, signed or not (its
- *    Chromaprint fingerprint, made in the decode's pass, holds a song or edit registered to
- *    another account at its completion, the whole of it or 10 s or more, that does not itself
+ *    landmark fingerprint, made in the decode's pass, holds a song or edit registered to another
+ *    account at its completion, however filtered, overlaid, cut, sped up or transposed, that does not itself
  *    hold an earlier sound of the uploader's: core/src/fingerprint/registry.ts
  *    `findEarlierClaim`, docs/fingerprints.md), or, where an outside AcoustID-compatible
  *    lookup is configured, a recording that service knows (./outside-fingerprint-check.ts). The
@@ -49,10 +49,9 @@ import { TIER_LIMITS } from './limits.ts';
 import { UPLOAD_IN_FLIGHT_RETRY_SECONDS } from './uploads-in-flight.ts';
 import type { SessionUser } from './request-charge.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
-import { ITEM_SECONDS } from '../../../core/src/fingerprint/chromaprint.ts';
 import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
-import { MATCH_SECONDS } from '../../../core/src/fingerprint/match.ts';
-import { findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
+import { peaksFromBytes } from '../../../core/src/fingerprint/landmarks.ts';
+import { describeMatch, findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
 import type { OutsideFingerprintCheck, OutsideMatch } from './outside-fingerprint-check.ts';
 
@@ -177,10 +176,13 @@ export async function takeUpload(
   }
 
   // Another account's song, signed or not, however re-encoded, is not taken (issues 44 and 50).
+  if (probed.landmarks !== undefined) {
+    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id });
+    if (contained !== null) return fail(containsSignedSong(contained));
+  }
+  // Chromaprint's compact form is what an AcoustID-compatible service looks up.
   const fingerprint = probed.fingerprint ?? null;
   if (fingerprint !== null) {
-    const contained = await findEarlierClaim(deps.db, fingerprint, { userId: user.id });
-    if (contained !== null) return fail(containsSignedSong(contained));
     const outside = await deps.outsideCheck?.(fingerprint, duration);
     if (outside !== undefined && outside !== null) return fail(knownOutside(outside));
   }
@@ -257,15 +259,15 @@ class QuotaRefusal extends Error {
 
 /** UPLOAD_005: the upload contains `match`, a sound made for another account. */
 function containsSignedSong(match: RegistryMatch): AppError {
-  const earlier = toPublicJobId(match.song.jobId);
-  const token = match.song.tokenId === null ? '' : ` (token ${match.song.tokenId})`;
-  const at = (items: number) => (items * ITEM_SECONDS).toFixed(1);
+  const earlier = toPublicJobId(match.sound.jobId);
+  const token = match.sound.tokenId === null ? '' : ` (token ${match.sound.tokenId})`;
+  const place = describeMatch(match);
   return appError('UPLOAD_005', 'The audio contains a song made for another account', {
     details:
-      `From ${at(match.containment.queryItem)} s this audio holds ${MATCH_SECONDS} s or more of ${earlier}${token} ` +
-      `(from its ${at(match.containment.referenceItem)} s), however re-encoded; a song belongs to the account it was made for, from when it was made. ` +
+      `From ${place.queryAt} s this audio holds ${earlier}${token} (from its ${place.soundAt} s${place.change === '' ? '' : `, ${place.change}`}), ` +
+      'however re-encoded, filtered, overlaid, cut, sped up or transposed; a song belongs to the account it was made for, from when it was made. ' +
       'Nothing was stored and the request is not counted.',
-    earlierSong: { jobId: earlier, tokenId: match.song.tokenId },
+    earlierSong: { jobId: earlier, tokenId: match.sound.tokenId },
   });
 }
 

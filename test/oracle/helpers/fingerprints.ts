@@ -1,10 +1,15 @@
 /**
- * Fingerprints for the API tests that need no audio: sequences with the dynamics of Chromaprint's
- * (each item a few bits away from the one before), distinct per seed, and copies of a stretch of
- * one placed in another with a few bits flipped (a re-encode's errors). The audio path itself is
- * tested with real songs and ffmpeg copies (test/core/fingerprint.test.ts, test/oracle/jobs.test.ts).
+ * Fingerprints for the API tests that need no audio: Chromaprint sequences with the dynamics of
+ * real ones (each item a few bits away from the one before), distinct per seed, for the outside
+ * lookup; landmark peaks (what the registry's checks read) at random places, distinct per seed, and
+ * copies of a stretch of one placed in another with a peak in ten lost (a re-encode's). The
+ * audio path itself is tested with real music and songs and their copies by ffmpeg, sox,
+ * rubberband and espeak-ng (test/core/landmark-fingerprint.test.ts, test/oracle/jobs.test.ts).
  */
 import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
+import { FRAME_SECONDS, LOG_BINS } from '../../../core/src/fingerprint/log-spectrogram.ts';
+import { peaksToBytes } from '../../../core/src/fingerprint/landmarks.ts';
+import type { Peak } from '../../../core/src/fingerprint/spectral-peaks.ts';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -39,4 +44,36 @@ export function withCopy(host: Uint32Array, source: Uint32Array, from: number, l
 /** The raw column value of `items`. */
 export function fingerprintColumn(items: Uint32Array): Buffer {
   return Buffer.from(fingerprintToBytes(items));
+}
+
+/** Frames of one second: the blocks in which the registry keeps the strongest peaks. */
+const SECOND_FRAMES = Math.round(1 / FRAME_SECONDS);
+
+/** `seconds` of landmark peaks, 14 a second at random frames, bins and strengths. */
+export function syntheticPeaks(seed: number, seconds: number): Peak[] {
+  const next = random(seed);
+  const peaks: Peak[] = [];
+  for (let second = 0; second < seconds; second += 1)
+    for (let i = 0; i < 14; i += 1)
+      peaks.push({
+        t: second * SECOND_FRAMES + Math.floor(next() * SECOND_FRAMES),
+        k: Math.floor(next() * LOG_BINS),
+        contrast: 6 + Math.round(next() * 40) / 2,
+      });
+  return peaks.sort((a, b) => a.t - b.t || a.k - b.k);
+}
+
+/** `host` with seconds `[from, from + seconds)` of `source` written over it from second `at`, every tenth peak lost. */
+export function withCopiedPeaks(host: readonly Peak[], source: readonly Peak[], from: number, seconds: number, at: number): Peak[] {
+  const [start, end] = [at * SECOND_FRAMES, (at + seconds) * SECOND_FRAMES];
+  const copied = source
+    .filter((p) => p.t >= from * SECOND_FRAMES && p.t < (from + seconds) * SECOND_FRAMES)
+    .filter((_, i) => i % 10 !== 9)
+    .map((p) => ({ ...p, t: p.t - from * SECOND_FRAMES + start }));
+  return [...host.filter((p) => p.t < start || p.t >= end), ...copied].sort((a, b) => a.t - b.t || a.k - b.k);
+}
+
+/** The raw column value of `peaks`. */
+export function landmarksColumn(peaks: readonly Peak[]): Buffer {
+  return Buffer.from(peaksToBytes(peaks));
 }

@@ -199,7 +199,7 @@ export const uploadDocs: RouteDocs = {
     ),
     401: error('Missing or invalid token (AUTH_ERROR).'),
     409: error(
-      'UPLOAD_005: the audio contains a song made for another account (signed or not), however re-encoded (the whole song or 10 s or more of it; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. STORAGE_001: the file (every byte of it, metadata chunks included) would pass your storage quota; refused before it is decoded or stored, the hourly charge given back.',
+      'UPLOAD_005: the audio contains a song made for another account (signed or not), however re-encoded, filtered, overlaid, cut, sped up or transposed (by its landmark fingerprint; named in `error.earlier_song`), or, where the operator configured an AcoustID-compatible lookup, a recording that service knows. Nothing stored; the hourly charge is given back. STORAGE_001: the file (every byte of it, metadata chunks included) would pass your storage quota; refused before it is decoded or stored, the hourly charge given back.',
     ),
     408: error(
       `BODY_TOO_SLOW: the body fell behind ${UPLOAD_BODY_RATE.bytesPerSecond / 1024} KiB/s after its first ${UPLOAD_BODY_RATE.graceSeconds} s; the connection is closed and nothing is charged.`,
