@@ -1,5 +1,5 @@
 /**
- * Chromaprint's registry as issue 44 kept it (migration 0017, dropped by 0023 when the landmark
+ * Chromaprint's registry as issue 44 kept it (migration 0017, dropped by 0025 when the landmark
  * registry took over the checks: docs/fingerprints.md), kept here only for `bench:fingerprint`'s
  * Chromaprint rows, so that its figures stay comparable run to run: AcoustID's inverted index of
  * 28-bit terms, each query term reading at most `TERM_FANOUT` registered songs by an index-only

@@ -179,7 +179,7 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
       const remixed = await job('2026-01-05T00:00:00Z', { upload: upload?.id, parameters: { task: 'remix', strength: 0.5 } });
       const ownEdit = await job('2026-01-06T00:00:00Z', { source: unsigned, parameters: { task: 'extend' } });
 
-      // This migration itself (migration 0023 later drops Chromaprint's registry for the landmark one).
+      // This migration itself (migration 0025 later drops Chromaprint's registry for the landmark one).
       await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
       await runner({ databaseUrl: server.url, dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
       const registry = await q<{ job_id: string; made: boolean; terms: number[] }>(

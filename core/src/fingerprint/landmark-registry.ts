@@ -1,12 +1,12 @@
 /**
- * The landmark registry (migrations 0022-0023, docs/fingerprints.md, issue 50): each sound
+ * The landmark registry (migrations 0022 and 0025, docs/fingerprints.md, issue 50): each sound
  * registered for the account it was made for, with its creation time and its peaks, as posting
  * rows (hash -> sound, where). The matcher of the ownership rule (./registry.ts): which registered
  * sounds a query holds, however it was re-encoded, filtered, overlaid, cut, sped up or transposed.
  *
  * A lookup is one statement: the query's distinct triplet hashes (./triplets.ts, the dense `QUERY`
  * set) each read at most `HASH_FANOUT` + 1 postings from the hash index alone (an index-only scan:
- * sound, time and shape are in the index, migration 0023); a hash found in more than
+ * sound, time and shape are in the index, migration 0025); a hash found in more than
  * `HASH_FANOUT` postings is dropped (a stop word: so many sounds hold it that it tells none
  * apart); the sounds of the accounts asked about that share at least `MIN_VOTES` postings are
  * ranked, and the postings of the best `MAX_CANDIDATES` come back aggregated, one row a sound.
