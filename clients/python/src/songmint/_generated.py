@@ -2400,7 +2400,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "getReadiness": "90e45f7ed6885753",
     "getSignInNonce": "6bf611ed5856a373",
     "getWebhookSecret": "1631ebf803b54c9b",
-    "issueSignature": "37bc3a7b136c0bbb",
+    "issueSignature": "340b1869be2ce27d",
     "listJobs": "819963fa32c68040",
     "listPools": "e272833eca10fe95",
     "listPublicSongs": "d76639a3bc995ea0",
@@ -2414,7 +2414,7 @@ OPERATION_FINGERPRINTS: Final[Mapping[str, str]] = {
     "signInWithFarcaster": "f2e6311a08d486e5",
     "signInWithQuickAuth": "863ec13b7ca779d8",
     "streamJobEvents": "fa1f9164c44e16a1",
-    "uploadAudio": "1a5452b1d5c59dbc",
+    "uploadAudio": "e9e328ceb8483548",
 }
 
 
