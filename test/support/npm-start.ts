@@ -63,6 +63,32 @@ export interface NpmStartStack {
   remove(): Promise<void>;
 }
 
+/** Process groups of the stacks this process started and has not removed. */
+const liveGroups = new Set<number>();
+
+/**
+ * Kills a stack's whole process group: scripts/dev-stack.ts, its worker, chain and PostgreSQL.
+ * Killing only its pid left the worker orphaned (it outlived the test run, polling a database
+ * that was gone), and a stack whose file timed out kept running with all of its parts.
+ */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: nothing of it is left.
+  }
+}
+
+let exitHookInstalled = false;
+function killLiveGroupsOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' listeners run synchronously, as process.kill does: --test-force-exit ends here too.
+  process.once('exit', () => {
+    for (const pid of liveGroups) killGroup(pid);
+  });
+}
+
 /** Starts the stack and resolves once its banner is printed; rejects with its output otherwise. */
 export async function startNpmStack({
   timeoutMs = 90_000,
@@ -77,16 +103,25 @@ export async function startNpmStack({
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-stack.ts'], {
     env: stackEnv(port, data.path, env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that removing it ends every process it started.
+    detached: true,
   });
+  const group = child.pid;
+  if (group !== undefined) {
+    killLiveGroupsOnExit();
+    liveGroups.add(group);
+  }
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const remove = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+    const exited = child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+    // The group even when dev-stack itself has exited: its children may not have.
+    if (group !== undefined) {
+      killGroup(group);
+      liveGroups.delete(group);
     }
+    await exited;
     await removeStandInCluster(data.path);
     await data.remove();
   };
