@@ -284,7 +284,7 @@ function completedCard(context: AppContext, job: JobSummary, song: Completed, mi
       'details',
       {},
       h('summary', {}, song.lyrics === null ? 'Instrumental (no lyrics)' : 'Lyrics'),
-      h('pre', { class: 'lyrics' }, song.lyrics ?? ''),
+      h('pre', { class: 'lyrics', tabindex: '0' }, song.lyrics ?? ''),
     ),
     downloadLinks(context, { jobId: job.job_id, lossless: song.lossless }),
     editControls(context, job, song, hooks.queue),

@@ -137,7 +137,7 @@ export function songView(context: AppContext, songId: bigint): HTMLElement {
           'section',
           { 'aria-labelledby': 'lyrics-title', id: 'song-lyrics' },
           h('h2', { id: 'lyrics-title' }, 'Lyrics'),
-          h('pre', { class: 'lyrics' }, lyrics),
+          h('pre', { class: 'lyrics', tabindex: '0' }, lyrics),
         ),
       );
     const wallet = context.session?.chain?.walletClient.account?.address;
