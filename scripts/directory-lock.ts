@@ -6,18 +6,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from '../core/src/process-alive.ts';
 
 const POLL_MS = 100;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, owned by another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The pid that holds `lock`, or undefined when it names none (being written, or gone). */
 async function ownerOf(lock: string): Promise<number | undefined> {
@@ -45,7 +36,7 @@ export async function withDirectoryLock<T>(lock: string, task: () => Promise<T>,
     const owner = await ownerOf(lock);
     // A folder without a pid for a few polls: its maker died between mkdir and writeFile.
     ownerless = owner === undefined ? ownerless + 1 : 0;
-    if ((owner !== undefined && !isAlive(owner)) || ownerless > 20) {
+    if ((owner !== undefined && !isProcessAlive(owner)) || ownerless > 20) {
       await rm(lock, { recursive: true, force: true });
       continue;
     }

@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isProcessAlive } from '../process-alive.ts';
 
 /** Every temp folder name starts with this; the sweeper looks at nothing else. */
 export const TEMP_PREFIX = 'songmint-';
@@ -95,23 +96,13 @@ function isStale(path: string, now: number): boolean {
     }
   }
   if (owner.pid === process.pid) return false;
-  if (!isAlive(owner.pid)) return true;
+  if (!isProcessAlive(owner.pid)) return true;
   const ticks = processStartTicks(owner.pid);
   return owner.startTicks !== null && ticks !== null && ticks !== owner.startTicks;
 }
 
 function name(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Field 22 of /proc/<pid>/stat; null where there is no /proc. */
