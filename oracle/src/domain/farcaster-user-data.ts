@@ -18,7 +18,11 @@
  *       "nextPageToken": "" }
  *
  * Read: USER_DATA_TYPE_DISPLAY (the display name), USER_DATA_TYPE_USERNAME (the fname or ENS
- * name) and USER_DATA_TYPE_PFP (an image URL). The hub is outside this platform: it is asked under
+ * name) and USER_DATA_TYPE_PFP (an image URL). Those JSON names are the hub's own code's, not
+ * only its documentation's: `userDataTypeToJSON` in hub-monorepo's
+ * packages/core/src/protobufs/generated/message.ts (commit 07a7ff52591b4edaef1687151ad3192de473d0f8)
+ * writes 1 as USER_DATA_TYPE_PFP, 2 as USER_DATA_TYPE_DISPLAY and 6 as USER_DATA_TYPE_USERNAME
+ * (older builds named 6 USER_DATA_TYPE_FNAME, which is then not read). The hub is outside this platform: it is asked under
  * a timeout, its answer read under a byte budget while it streams and through a schema; a value
  * our own rules would refuse (./profile-text.ts; a picture URL that is not https) is left out;
  * anything else wrong is logged and the profile answers without the hub's data, never an error.
