@@ -1,7 +1,7 @@
 /**
  * Where `npm test`'s time goes (tsx bench/test-suite-time.ts --label NAME [--root DIR] [--note TEXT]).
  *
- * Runs package.json's `test:services` script exactly as written (read from --root's package.json,
+ * Runs package.json's `test:services` script as written (read from --root's package.json,
  * default this checkout, so an unchanged checkout can be measured as the baseline), with two extra
  * reporters: spec into bench/results/test-suite-time.NAME.log.tmp and
  * bench/test-suite/file-times-reporter.ts, which gives each file's wall time and test counts.
@@ -82,13 +82,15 @@ async function main(): Promise<void> {
   const root = resolve(values.root ?? join(HERE, '..'));
   const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const services = scripts['test:services'];
-  if (services === undefined || !services.includes('--test ')) throw new Error(`no node --test script in ${root}`);
   const filesPath = join(RESULTS, `test-suite-time.${label}.files.tmp`);
   const logPath = join(RESULTS, `test-suite-time.${label}.log.tmp`);
-  const command = services.replace(
-    '--test ',
-    `--test --test-reporter=spec --test-reporter-destination=${logPath} --test-reporter=${REPORTER} --test-reporter-destination=${filesPath} `,
-  );
+  const reporters = `--test-reporter=spec --test-reporter-destination=${logPath} --test-reporter=${REPORTER} --test-reporter-destination=${filesPath}`;
+  // scripts/test-services.ts takes node's reporter options after its own; checkouts older than it
+  // (a baseline measured with --root) ran `node --test <globs>`, which takes them after `--test`.
+  let command: string;
+  if (services?.includes('scripts/test-services.ts') === true) command = `${services} ${reporters}`;
+  else if (services?.includes('--test ') === true) command = services.replace('--test ', `--test ${reporters} `);
+  else throw new Error(`no node:test script in ${root}`);
   const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
 
   const samples: number[] = [loadavg()[0] ?? 0];

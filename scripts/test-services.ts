@@ -1,0 +1,95 @@
+/**
+ * `npm run test:services`: the node:test files, three at a time, the longest first
+ * (`node --conditions=songmint-source --import tsx scripts/test-services.ts [FILE ...]`).
+ *
+ * Why not `node --test <globs>`: the runner sorts the files by path, so where the longest files
+ * start depends on their names. `test/e2e/npm-start.test.ts` (about 4 min of a 10-minute phase)
+ * started a third of the way in, and the inference worker's file (2 min) in the middle. Started
+ * first, they overlap the many short files instead of running late beside few (longest
+ * processing time first, the classic bound for list scheduling). The durations come from the
+ * newest run in bench/results/test-suite-time.json (`npx tsx bench/test-suite-time.ts --label
+ * NAME` measures them); a file that run did not measure counts as the median. A stale figure
+ * costs only order, never a test.
+ *
+ * Each file runs in its own process, as with `node --test`: the children inherit this process's
+ * `--conditions=songmint-source --import tsx` and load test/support/bounded-hooks.ts. Each file is
+ * bounded to 10 minutes as a whole (node:test's `timeout` bounds the file's process, not only each
+ * test), and exits once its tests end (`forceExit`).
+ *
+ * Options, as node's own: `--test-reporter NAME` and `--test-reporter-destination PATH` pairs
+ * (default: spec on a terminal, TAP otherwise, to standard output; bench/test-suite-time.ts adds
+ * its own), `--test-concurrency N`. Positional arguments narrow the run to those files.
+ */
+import { createWriteStream, globSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { run } from 'node:test';
+import { dot, junit, spec, tap } from 'node:test/reporters';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { longestFirst, measuredDurations } from './test-order.ts';
+
+/** The suites `npm test` runs; `test/faults/` beyond `short/` is `npm run test:faults`. */
+const SUITES = [
+  'test/core/**/*.test.ts',
+  'test/oracle/**/*.test.ts',
+  'test/inference/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+  'test/sdk/**/*.test.ts',
+  'test/clients/**/*.test.ts',
+  'test/react/**/*.test.ts',
+  'test/faults/short/*.test.ts',
+];
+const DURATIONS = 'bench/results/test-suite-time.json';
+const FILE_LIMIT_MS = 600_000;
+const HOOKS = './test/support/bounded-hooks.ts';
+
+type TestsStream = ReturnType<typeof run>;
+type Reporter = Parameters<TestsStream['compose']>[0];
+
+/** A reporter as `--test-reporter` names it: node's own by name, else a module's default export. */
+async function reporterByName(name: string): Promise<Reporter> {
+  if (name === 'spec') return new spec();
+  const builtIn: Record<string, Reporter> = { tap, dot, junit };
+  if (builtIn[name] !== undefined) return builtIn[name];
+  const module = (await import(pathToFileURL(resolve(name)).href)) as { default: Reporter };
+  return module.default;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'test-reporter': { type: 'string', multiple: true },
+      'test-reporter-destination': { type: 'string', multiple: true },
+      'test-concurrency': { type: 'string', default: '3' },
+    },
+  });
+  const names = values['test-reporter'] ?? [process.stdout.isTTY ? 'spec' : 'tap'];
+  const destinations = values['test-reporter-destination'] ?? names.map(() => 'stdout');
+  if (destinations.length !== names.length) throw new Error('give each --test-reporter its --test-reporter-destination');
+  const concurrency = Number(values['test-concurrency']);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--test-concurrency takes a positive integer');
+
+  const files = positionals.length > 0 ? positionals : [...new Set(SUITES.flatMap((pattern) => globSync(pattern)))];
+  const ordered = longestFirst(files, measuredDurations(DURATIONS));
+  const stream = run({
+    files: ordered,
+    concurrency,
+    timeout: FILE_LIMIT_MS,
+    forceExit: true,
+    execArgv: ['--import', HOOKS],
+  });
+  stream.on('test:fail', () => {
+    process.exitCode = 1;
+  });
+  await Promise.all(
+    names.map(async (name, i) => {
+      const destination = destinations[i] === 'stdout' ? process.stdout : createWriteStream(destinations[i] as string);
+      const output = stream.compose(await reporterByName(name));
+      output.pipe(destination);
+      await new Promise<void>((done) => output.on('end', done));
+    }),
+  );
+}
+
+await main();
