@@ -4,6 +4,7 @@ import { JOB_STATUS, JOB_STATUSES } from '../../../core/src/jobs/job-state.ts';
 import { LOSSLESS_FORMATS } from '../../../core/src/generation-queue.ts';
 import { JOB_LIST_DEFAULT_LIMIT, JOB_LIST_FILTERS, JOB_LIST_MAX_LIMIT, JOB_SEARCH_MAX_CHARS } from '../domain/job-list.ts';
 import { TITLE_MAX_CHARS } from '../domain/song-title.ts';
+import { normalizeShownLine, shownTextProblem } from '../domain/shown-text.ts';
 import { ERROR_CODES } from '../domain/errors.ts';
 import { publicProfileSchema } from './profile-schemas.ts';
 import { DEFAULT_REMIX_STRENGTH, EDIT_TASKS, MIN_REPAINT_SECONDS } from '../../../core/src/song-edits.ts';
@@ -414,11 +415,20 @@ export const renameJobSchema = z
   .strictObject({
     title: z
       .string()
-      .refine(noNul, 'must not contain NUL characters')
-      .transform((value) => value.trim())
-      .refine((value) => value.length > 0, 'must not be empty')
-      .refine((value) => codePoints(value) <= TITLE_MAX_CHARS, `must be at most ${TITLE_MAX_CHARS} characters`)
-      .meta({ description: `The new name, 1 to ${TITLE_MAX_CHARS} characters (spaces at the ends are dropped).`, example: 'Night drive' }),
+      .max(TITLE_MAX_CHARS * 8)
+      .transform(normalizeShownLine)
+      .superRefine((value, ctx) => {
+        const problem =
+          value.length === 0
+            ? 'must not be empty'
+            : (shownTextProblem(value, { lineBreaks: false }) ??
+              (codePoints(value) > TITLE_MAX_CHARS ? `must be at most ${TITLE_MAX_CHARS} characters` : null));
+        if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .meta({
+        description: `The new name, 1 to ${TITLE_MAX_CHARS} characters: letters, numbers, punctuation, symbols and spaces (no control, bidi or invisible characters; other spaces become U+0020, runs of them one, and those at the ends are dropped).`,
+        example: 'Night drive',
+      }),
   })
   .meta({ id: 'RenameJobRequest' });
 

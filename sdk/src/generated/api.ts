@@ -1965,7 +1965,7 @@ export interface components {
         };
         RenameJobRequest: {
             /**
-             * @description The new name, 1 to 200 characters (spaces at the ends are dropped).
+             * @description The new name, 1 to 200 characters: letters, numbers, punctuation, symbols and spaces (no control, bidi or invisible characters; other spaces become U+0020, runs of them one, and those at the ends are dropped).
              * @example Night drive
              */
             title: string;

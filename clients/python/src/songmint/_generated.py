@@ -1338,7 +1338,9 @@ class Readiness(TypedDict):
 
 
 class RenameJobRequest(TypedDict):
-    # The new name, 1 to 200 characters (spaces at the ends are dropped).
+    # The new name, 1 to 200 characters: letters, numbers, punctuation, symbols and spaces (no
+    # control, bidi or invisible characters; other spaces become U+0020, runs of them one, and
+    # those at the ends are dropped).
     title: str
 
 
@@ -2354,7 +2356,7 @@ SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "PublicSongs": "5643ec4c61cc6b5b",
     "QuickAuthSignInRequest": "28531069363140b5",
     "Readiness": "317657b58e0cbbf9",
-    "RenameJobRequest": "37e187983575f622",
+    "RenameJobRequest": "1754f5bd752c0762",
     "SaleQuote": "31bb7c540ba1f031",
     "SessionToken": "b0d0d9369964b605",
     "SignatureRequest": "e8058fad45f67e99",

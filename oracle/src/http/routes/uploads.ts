@@ -19,6 +19,7 @@ import { DEFAULT_DECODE_SECONDS } from '../../../../core/src/audio/audio-prober.
 import { fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import { appError } from '../../domain/errors.ts';
+import { normalizeShownLine, shownTextProblem } from '../../domain/shown-text.ts';
 import { RIGHTS_STATEMENT, takeUpload } from '../../domain/uploads.ts';
 import type { UploadDeps } from '../../domain/uploads.ts';
 import type { UploadSlot, UploadsInFlight } from '../../domain/uploads-in-flight.ts';
@@ -45,23 +46,29 @@ export const MAX_UPLOAD_NAME_LENGTH = 200;
 
 /**
  * The upload's name from its header: percent-decoded, a path's last part only (a browser may send
- * one), trimmed; undefined when absent or blank. Refused when it does not decode, holds a control
- * character or is longer than `MAX_UPLOAD_NAME_LENGTH`.
+ * one), in the form of every text shown to others (../../domain/shown-text.ts: its edits are
+ * titled after it on public song pages); undefined when absent or blank. Refused when it does not
+ * decode, holds what such a text may not (control, bidi or invisible characters) or is longer than
+ * `MAX_UPLOAD_NAME_LENGTH`.
  */
 export function uploadName(header: string | undefined): Result<string | undefined> {
   if (header === undefined) return ok(undefined);
-  let decoded: string;
+  let decoded: string | undefined;
   try {
     decoded = decodeURIComponent(header);
   } catch {
-    decoded = '\u0000';
+    decoded = undefined;
   }
-  const name = (decoded.split(/[\\/]/).at(-1) ?? '').trim();
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name) || [...name].length > MAX_UPLOAD_NAME_LENGTH) {
+  const name = decoded === undefined ? undefined : normalizeShownLine(decoded.split(/[\\/]/).at(-1) ?? '');
+  const problem =
+    name === undefined
+      ? 'must be percent-encoded UTF-8 (encodeURIComponent)'
+      : (shownTextProblem(name, { lineBreaks: false }) ??
+        ([...name].length > MAX_UPLOAD_NAME_LENGTH ? `must be at most ${MAX_UPLOAD_NAME_LENGTH} characters` : null));
+  if (problem !== null) {
     return fail(
       appError('VALIDATION_ERROR', 'Invalid upload name', {
-        details: `${UPLOAD_NAME_HEADER} must be the file's name, percent-encoded UTF-8 (encodeURIComponent), at most ${MAX_UPLOAD_NAME_LENGTH} characters, no control characters`,
+        details: `${UPLOAD_NAME_HEADER} is the file's name, percent-encoded UTF-8 (encodeURIComponent): it ${problem}`,
         fields: { header: UPLOAD_NAME_HEADER },
       }),
     );
