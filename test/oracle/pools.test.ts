@@ -191,6 +191,15 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
   it('indexes the launch: the pool at its launch price, no trades yet, linked from GET /v1/nft/{id}', async () => {
     const before = await stack.app.request('/v1/trading/pools/1', { token: creator.token });
     assert.equal(before.status, 404, 'not indexed before the first poll');
+    // A range is written in one transaction: when its last rows (the token's transfers) fail to
+    // write, its launch is not there either, and the next poll reads the range again.
+    await stack.app.db.none(`CREATE FUNCTION refuse_transfer() RETURNS trigger LANGUAGE plpgsql AS $$
+                               BEGIN RAISE EXCEPTION 'token_transfers refused by the test'; END $$;
+                             CREATE TRIGGER refuse_transfer BEFORE INSERT ON token_transfers FOR EACH ROW EXECUTE FUNCTION refuse_transfer()`);
+    await assert.rejects(indexer.poll(), /token_transfers refused by the test/);
+    const halfWritten = await stack.app.db.one<{ pools: number }>('SELECT count(*)::int AS pools FROM song_pools');
+    assert.equal(halfWritten.pools, 0, 'no launch without its transfers');
+    await stack.app.db.none('DROP TRIGGER refuse_transfer ON token_transfers; DROP FUNCTION refuse_transfer()');
     const polled = await indexer.poll();
     assert.equal(polled.launches, 1);
 

@@ -13,6 +13,8 @@
  * view (../domain/pools.ts) is derived from these rows when it is asked for, so undoing a reorg
  * is deleting the rows above the last block still on the chain: the shared log follower
  * (./log-follower.ts) does that, with the confirmations and the stored cursor of the mint watcher.
+ * Each range of blocks is read whole from the chain first and then written in one transaction, so
+ * no reader sees a launch without its first trades, and a range that fails leaves nothing.
  */
 import { parseAbi, parseAbiItem } from 'viem';
 import type { Address, Hex, PublicClient } from 'viem';
@@ -165,9 +167,15 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
     return times;
   }
 
-  async function indexRange({ fromBlock, toBlock }: BlockRange, result: PoolIndexResult): Promise<void> {
+  /**
+   * Everything a range of blocks holds for the pools, read from the chain before any row is
+   * written: the vault's logs, and the PoolManager's and song tokens' logs of every Songmint pool
+   * launched up to the range's end (those indexed before, and those launched in it).
+   */
+  async function readRange({ fromBlock, toBlock }: BlockRange) {
     // The hook is immutable in the vault: one read for the life of the indexer.
     hook ??= await client.readContract({ address: vault, abi: VAULT_HOOK_ABI, functionName: 'hook' });
+    const feeMinter = hook.toLowerCase();
     const songmintLogs = await client.getLogs({
       address: vault,
       events: [SONG_LAUNCHED_EVENT, FEES_COLLECTED_EVENT, PAYOUT_RECIPIENT_UPDATED_EVENT],
@@ -175,76 +183,19 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
       toBlock,
       strict: true,
     });
-    const launches = songmintLogs.filter((log) => log.eventName === 'SongLaunched');
+    const launches = songmintLogs.flatMap((log) => (log.eventName === 'SongLaunched' ? [log] : []));
     const launchTimes = await blockTimes(launches.map((log) => log.blockNumber).filter((n): n is bigint => n !== null));
-    await db.tx(async (t) => {
-      for (const log of songmintLogs) {
-        const at = positionOf(log);
-        if (log.eventName === 'SongLaunched') {
-          const { args } = log;
-          const launchedAt = launchTimes.get(BigInt(at.block));
-          // A launch read again after migration 0019 gains its allocation recipient; it counts once.
-          const written = await t.manyOrNone<{ inserted: boolean }>(
-            `INSERT INTO song_pools (song_id, pool_id, token, creator, launcher, allocation, pool_supply, launch_liquidity,
-                                     launch_block, launch_log_index, launch_tx_hash, launched_at, allocation_recipient)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-             ON CONFLICT (song_id) DO UPDATE SET allocation_recipient = EXCLUDED.allocation_recipient
-              WHERE song_pools.allocation_recipient IS NULL
-             RETURNING (xmax = 0) AS inserted`,
-            [
-              args.songId.toString(),
-              args.poolId.toLowerCase(),
-              args.token,
-              args.creator,
-              args.launcher,
-              args.allocation.toString(),
-              args.poolSupply.toString(),
-              args.liquidity.toString(),
-              at.block,
-              at.index,
-              at.tx,
-              launchedAt,
-              args.allocationRecipient.toLowerCase(),
-            ],
-          );
-          result.launches += written.filter((row) => row.inserted).length;
-        } else if (log.eventName === 'PayoutRecipientUpdated') {
-          await t.none(
-            'INSERT INTO payout_recipient_changes (block_number, log_index, song_id, recipient) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-            [at.block, at.index, log.args.songId.toString(), log.args.newRecipient.toLowerCase()],
-          );
-        } else {
-          const { args } = log;
-          await t.none(
-            `INSERT INTO pool_fee_collections (block_number, log_index, song_id, lp_fees_eth, lp_fees_token, swap_fees_eth,
-                                               creator_eth, creator_token, platform_eth, platform_token)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-            [
-              at.block,
-              at.index,
-              args.songId.toString(),
-              args.lpFeesEth.toString(),
-              args.lpFeesToken.toString(),
-              args.swapFeesEth.toString(),
-              args.creatorEth.toString(),
-              args.creatorToken.toString(),
-              args.platformEth.toString(),
-              args.platformToken.toString(),
-            ],
-          );
-        }
-      }
-    });
-
     // Songmint pools only: the PoolManager serves every pool on the chain.
-    const pools = await db.map(
+    const indexed = await db.map(
       'SELECT pool_id, token FROM song_pools WHERE launch_block <= $1',
       [toBlock.toString()],
-      (row: { pool_id: Hex; token: Address }) => row,
+      (row: { pool_id: Hex; token: Address }) => [row.pool_id.toLowerCase(), row.token.toLowerCase()] as const,
     );
-    const poolOfToken = new Map(pools.map((pool) => [pool.token.toLowerCase(), pool.pool_id.toLowerCase()]));
-    const feeMinter = hook.toLowerCase();
-    // Burnt launch fees: the hook's ETH claim mints to itself (they name no pool; paired per batch below).
+    const launched = launches.map((log) => [log.args.poolId.toLowerCase(), log.args.token.toLowerCase()] as const);
+    const tokenOfPool = new Map<string, string>([...indexed, ...launched]);
+    const pools = [...tokenOfPool].map(([poolId, token]) => ({ poolId: poolId as Hex, token: token as Address }));
+    const poolOfToken = new Map(pools.map((pool) => [pool.token, pool.poolId]));
+    // Burnt launch fees: the hook's ETH claim mint to itself (they name no pool; paired per batch below).
     const burns =
       pools.length === 0
         ? []
@@ -258,10 +209,11 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
               strict: true,
             })
           ).filter((log) => log.args.caller.toLowerCase() === feeMinter);
+    const batches = [];
     for (let i = 0; i < pools.length; i += POOL_IDS_PER_REQUEST) {
       const batch = pools.slice(i, i + POOL_IDS_PER_REQUEST);
       const range = { address: options.poolManagerAddress, fromBlock, toBlock, strict: true } as const;
-      const byPool = { ...range, args: { id: batch.map((pool) => pool.pool_id) } } as const;
+      const byPool = { ...range, args: { id: batch.map((pool) => pool.poolId) } } as const;
       const [initialized, swaps, modified, minted, transfers] = await Promise.all([
         client.getLogs({ ...byPool, event: INITIALIZE_EVENT }),
         client.getLogs({ ...byPool, event: SWAP_EVENT }),
@@ -274,87 +226,158 @@ export function createPoolIndexer(options: PoolIndexerOptions): PoolIndexer {
         // Each song token's own transfers: who holds it, and the wallet on the other side of each swap.
         client.getLogs({ ...range, address: batch.map((pool) => pool.token), event: ERC20_TRANSFER_EVENT }),
       ]);
+      // The hook's fee of a swap: its ETH claim mint to the pool's token (only the hook mints
+      // claims in a song token's name; `caller` is not indexed, so it is checked here).
+      const songFees = minted.filter((log) => log.args.caller.toLowerCase() === feeMinter);
       const swapTimes = await blockTimes(swaps.map((log) => log.blockNumber).filter((n): n is bigint => n !== null));
-      await db.tx(async (t) => {
-        for (const log of initialized) {
-          await t.none('UPDATE song_pools SET init_sqrt_price_x96 = $2, init_tick = $3 WHERE pool_id = $1', [
-            log.args.id.toLowerCase(),
-            log.args.sqrtPriceX96.toString(),
-            log.args.tick,
-          ]);
-        }
-        for (const log of swaps) {
-          const at = positionOf(log);
-          const { args } = log;
-          const inserted = await t.result(
-            `INSERT INTO pool_swaps (block_number, log_index, pool_id, tx_hash, sender, amount0, amount1, sqrt_price_x96, liquidity, tick, fee_pips, block_time)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
-            [
-              at.block,
-              at.index,
-              args.id.toLowerCase(),
-              at.tx,
-              args.sender,
-              args.amount0.toString(),
-              args.amount1.toString(),
-              args.sqrtPriceX96.toString(),
-              args.liquidity.toString(),
-              args.tick,
-              args.fee,
-              swapTimes.get(BigInt(at.block)),
-            ],
-          );
-          result.swaps += inserted.rowCount;
-        }
-        // The hook's fee of a swap: its ETH claim mint to the pool's token (only the hook mints
-        // claims in a song token's name; `caller` is not indexed, so it is checked here).
-        for (const log of minted) {
-          if (log.args.caller.toLowerCase() !== feeMinter) continue;
-          const poolId = poolOfToken.get(log.args.to.toLowerCase());
-          if (poolId === undefined) continue;
-          const at = positionOf(log);
-          await t.none(
-            'INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-            [at.block, at.index, poolId, log.args.amount.toString()],
-          );
-        }
-        const songFees = minted.filter((log) => log.args.caller.toLowerCase() === feeMinter);
-        for (const log of burns) {
-          const swap = swapOfBurn(log, swaps, songFees);
-          if (swap === null) continue;
-          const at = positionOf(log);
-          await t.none(
-            `INSERT INTO pool_burnt_fees (block_number, log_index, pool_id, swap_log_index, amount)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-            [at.block, at.index, swap.args.id.toLowerCase(), positionOf(swap).index, log.args.amount.toString()],
-          );
-        }
-        for (const log of transfers) {
-          const at = positionOf(log);
-          await t.none(
-            `INSERT INTO token_transfers (block_number, log_index, token, tx_hash, from_address, to_address, amount)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-            [
-              at.block,
-              at.index,
-              log.address.toLowerCase(),
-              at.tx,
-              log.args.from.toLowerCase(),
-              log.args.to.toLowerCase(),
-              log.args.value.toString(),
-            ],
-          );
-        }
-        for (const log of modified) {
-          const at = positionOf(log);
-          await t.none(
-            `INSERT INTO pool_liquidity_changes (block_number, log_index, pool_id, tick_lower, tick_upper, liquidity_delta)
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-            [at.block, at.index, log.args.id.toLowerCase(), log.args.tickLower, log.args.tickUpper, log.args.liquidityDelta.toString()],
-          );
-        }
-      });
+      batches.push({ initialized, swaps, modified, songFees, transfers, swapTimes });
     }
+    return { songmintLogs, launchTimes, poolOfToken, burns, batches };
+  }
+
+  /**
+   * Writes a range's rows in one transaction: a launch is never seen without its pool's first
+   * trades and transfers, nor a swap without its fee, and a range that fails to write leaves
+   * nothing of itself (it is read again from the same cursor).
+   */
+  async function writeRange(t: DatabaseTask, read: Awaited<ReturnType<typeof readRange>>, result: PoolIndexResult): Promise<void> {
+    for (const log of read.songmintLogs) {
+      const at = positionOf(log);
+      if (log.eventName === 'SongLaunched') {
+        const { args } = log;
+        // A launch read again after migration 0019 gains its allocation recipient; it counts once.
+        const written = await t.manyOrNone<{ inserted: boolean }>(
+          `INSERT INTO song_pools (song_id, pool_id, token, creator, launcher, allocation, pool_supply, launch_liquidity,
+                                   launch_block, launch_log_index, launch_tx_hash, launched_at, allocation_recipient)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+           ON CONFLICT (song_id) DO UPDATE SET allocation_recipient = EXCLUDED.allocation_recipient
+            WHERE song_pools.allocation_recipient IS NULL
+           RETURNING (xmax = 0) AS inserted`,
+          [
+            args.songId.toString(),
+            args.poolId.toLowerCase(),
+            args.token,
+            args.creator,
+            args.launcher,
+            args.allocation.toString(),
+            args.poolSupply.toString(),
+            args.liquidity.toString(),
+            at.block,
+            at.index,
+            at.tx,
+            read.launchTimes.get(BigInt(at.block)),
+            args.allocationRecipient.toLowerCase(),
+          ],
+        );
+        result.launches += written.filter((row) => row.inserted).length;
+      } else if (log.eventName === 'PayoutRecipientUpdated') {
+        await t.none(
+          'INSERT INTO payout_recipient_changes (block_number, log_index, song_id, recipient) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+          [at.block, at.index, log.args.songId.toString(), log.args.newRecipient.toLowerCase()],
+        );
+      } else {
+        const { args } = log;
+        await t.none(
+          `INSERT INTO pool_fee_collections (block_number, log_index, song_id, lp_fees_eth, lp_fees_token, swap_fees_eth,
+                                             creator_eth, creator_token, platform_eth, platform_token)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+          [
+            at.block,
+            at.index,
+            args.songId.toString(),
+            args.lpFeesEth.toString(),
+            args.lpFeesToken.toString(),
+            args.swapFeesEth.toString(),
+            args.creatorEth.toString(),
+            args.creatorToken.toString(),
+            args.platformEth.toString(),
+            args.platformToken.toString(),
+          ],
+        );
+      }
+    }
+    for (const { initialized, swaps, modified, songFees, transfers, swapTimes } of read.batches) {
+      for (const log of initialized) {
+        await t.none('UPDATE song_pools SET init_sqrt_price_x96 = $2, init_tick = $3 WHERE pool_id = $1', [
+          log.args.id.toLowerCase(),
+          log.args.sqrtPriceX96.toString(),
+          log.args.tick,
+        ]);
+      }
+      for (const log of swaps) {
+        const at = positionOf(log);
+        const { args } = log;
+        const inserted = await t.result(
+          `INSERT INTO pool_swaps (block_number, log_index, pool_id, tx_hash, sender, amount0, amount1, sqrt_price_x96, liquidity, tick, fee_pips, block_time)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
+          [
+            at.block,
+            at.index,
+            args.id.toLowerCase(),
+            at.tx,
+            args.sender,
+            args.amount0.toString(),
+            args.amount1.toString(),
+            args.sqrtPriceX96.toString(),
+            args.liquidity.toString(),
+            args.tick,
+            args.fee,
+            swapTimes.get(BigInt(at.block)),
+          ],
+        );
+        result.swaps += inserted.rowCount;
+      }
+      for (const log of songFees) {
+        const poolId = read.poolOfToken.get(log.args.to.toLowerCase() as Address);
+        if (poolId === undefined) continue;
+        const at = positionOf(log);
+        await t.none('INSERT INTO pool_swap_fees (block_number, log_index, pool_id, fee) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+          at.block,
+          at.index,
+          poolId,
+          log.args.amount.toString(),
+        ]);
+      }
+      for (const log of read.burns) {
+        const swap = swapOfBurn(log, swaps, songFees);
+        if (swap === null) continue;
+        const at = positionOf(log);
+        await t.none(
+          `INSERT INTO pool_burnt_fees (block_number, log_index, pool_id, swap_log_index, amount)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+          [at.block, at.index, swap.args.id.toLowerCase(), positionOf(swap).index, log.args.amount.toString()],
+        );
+      }
+      for (const log of transfers) {
+        const at = positionOf(log);
+        await t.none(
+          `INSERT INTO token_transfers (block_number, log_index, token, tx_hash, from_address, to_address, amount)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [
+            at.block,
+            at.index,
+            log.address.toLowerCase(),
+            at.tx,
+            log.args.from.toLowerCase(),
+            log.args.to.toLowerCase(),
+            log.args.value.toString(),
+          ],
+        );
+      }
+      for (const log of modified) {
+        const at = positionOf(log);
+        await t.none(
+          `INSERT INTO pool_liquidity_changes (block_number, log_index, pool_id, tick_lower, tick_upper, liquidity_delta)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [at.block, at.index, log.args.id.toLowerCase(), log.args.tickLower, log.args.tickUpper, log.args.liquidityDelta.toString()],
+        );
+      }
+    }
+  }
+
+  async function indexRange(range: BlockRange, result: PoolIndexResult): Promise<void> {
+    const read = await readRange(range);
+    await db.tx((t) => writeRange(t, read, result));
   }
 
   async function poll(signal?: AbortSignal): Promise<PoolIndexResult> {
