@@ -35,6 +35,8 @@ interface Run {
   load: { min: number; mean: number; max: number };
   exitCode: number | null;
   servicesMs: number;
+  /** Share of the machine's CPU time busy during test:services (/proc/stat; absent where there is none): under 1, the run waited on timers or I/O that more files at once could fill. */
+  cpuBusy?: number;
   /** What to know when reading the run (--note). */
   note?: string;
   /** The run's own totals, from the spec reporter's closing lines. */
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
   else throw new Error(`no node:test script in ${root}`);
   const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
 
+  const cpuBefore = cpuTimes();
   const samples: number[] = [loadavg()[0] ?? 0];
   const sampler = setInterval(() => samples.push(loadavg()[0] ?? 0), 10_000);
   const startedAt = new Date().toISOString();
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
   const services_ = await run(command, root, env);
   clearInterval(sampler);
   samples.push(loadavg()[0] ?? 0);
+  const cpuAfter = cpuTimes();
 
   const files = readFileSync(filesPath, 'utf8')
     .split('\n')
@@ -119,6 +123,9 @@ async function main(): Promise<void> {
     },
     exitCode: services_.exitCode,
     servicesMs: Math.round(services_.ms),
+    ...(cpuBefore === null || cpuAfter === null
+      ? {}
+      : { cpuBusy: round(1 - (cpuAfter.idle - cpuBefore.idle) / (cpuAfter.total - cpuBefore.total)) }),
     totals,
     ...(values.note === undefined ? {} : { note: values.note }),
     files,
@@ -134,6 +141,14 @@ async function main(): Promise<void> {
   );
   console.log(`wrote ${JSON_PATH} and ${MD_PATH}`);
   process.exitCode = services_.exitCode ?? 1;
+}
+
+/** The machine's CPU time in clock ticks since boot, all of it and idle (idle + iowait), or null without /proc/stat. */
+function cpuTimes(): { total: number; idle: number } | null {
+  if (!existsSync('/proc/stat')) return null;
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total, idle: (fields[3] ?? 0) + (fields[4] ?? 0) };
 }
 
 /** `ℹ tests 363`, `ℹ pass 361`, `ℹ fail 2` at the end of the spec reporter's output. */
@@ -163,13 +178,15 @@ function render(runs: Run[]): string {
     '',
   );
   lines.push('## Runs', '');
-  lines.push('| run | started (UTC) | commit | cores | load 1 min (min / mean / max) | test:services s | files | tests | failed | exit |');
-  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '| run | started (UTC) | commit | cores | load 1 min (min / mean / max) | CPU busy | test:services s | files | tests | failed | exit |',
+  );
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of runs) {
     const tests = r.totals?.tests ?? '?';
     const failed = r.totals?.fail ?? '?';
     lines.push(
-      `| ${r.label} | ${r.startedAt} | ${r.commit} | ${r.cores} | ${r.load.min} / ${r.load.mean} / ${r.load.max} | ${seconds(r.servicesMs)} | ${r.files.length} | ${tests} | ${failed} | ${r.exitCode} |`,
+      `| ${r.label} | ${r.startedAt} | ${r.commit} | ${r.cores} | ${r.load.min} / ${r.load.mean} / ${r.load.max} | ${r.cpuBusy === undefined ? '–' : `${Math.round(r.cpuBusy * 100)} %`} | ${seconds(r.servicesMs)} | ${r.files.length} | ${tests} | ${failed} | ${r.exitCode} |`,
     );
   }
   lines.push('');
