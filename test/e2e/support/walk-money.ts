@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { parseEther, parseEventLogs } from 'viem';
 import type { Hash, PublicClient, TransactionReceipt } from 'viem';
 import type { Page } from 'playwright-core';
-import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi } from '@songmint/sdk';
+import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi, songTokenAbi } from '@songmint/sdk';
 import { assertNextTo } from './walk-library.ts';
 import { freshLaunchShowsNoRefusal, tradeTab } from './walk-coin.ts';
 
@@ -194,6 +194,19 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
     (log) => log.args.id === poolIdOf(pool.poolKey),
   );
   assert.ok(swapped !== undefined && swapped.args.amount1 >= before.limit, 'at least the least-received shown (within the slippage)');
+  // The balances and the quotes follow the trade (issue 51): the tokens the chain says the wallet holds
+  // now, and a quote for a block after the buy's.
+  const held = await client.readContract({ address: pool.token, abi: songTokenAbi, functionName: 'balanceOf', args: [receipt.from] });
+  await page.waitForFunction((expected) => document.querySelector('#balances')?.dataset.token === expected, held.toString(), {
+    timeout: STEP_TIMEOUT_MS,
+  });
+  await page.waitForFunction(
+    (mined) => Number(document.querySelector('#buy-quote')?.dataset.block ?? '0') > mined,
+    Number(receipt.blockNumber),
+    {
+      timeout: STEP_TIMEOUT_MS,
+    },
+  );
   // Readable units: liquidity as ETH and tokens, prices and chart labels without e-notation.
   assert.match((await page.locator('#pool-liquidity').textContent()) ?? '', /^[\d.,]+ ETH and [\d,]+(\.\d+)? tokens$/);
   const figures = (await page.locator('#pool-price, #pool-eth-price, #pool-liquidity, #pool-volume, #price-chart').allTextContents()).join(
