@@ -443,7 +443,10 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       deps.vault === undefined ? Promise.resolve(null) : indexedThrough(deps.db, deps.vault.cursorName),
     ]);
     const fields = fieldsOf(row.song_id, songs.get(row.song_id), row.creator);
-    const names = await displayNamesOf(deps.db, holders.top.map((holder) => holder.address));
+    const names = await displayNamesOf(
+      deps.db,
+      holders.top.map((holder) => holder.address),
+    );
     const supply = BigInt(row.supply);
     const poolEth = market?.pools[0]?.eth ?? null;
     const earnings = earningsOf(row, shareBps);
@@ -553,7 +556,10 @@ export function coinTradesHandler(deps: CoinDeps): (call: PublicCall<TradesInput
     });
     const page = trades.slice(0, limit);
     const last = page.at(-1);
-    const names = await displayNamesOf(deps.db, page.map((trade) => trade.wallet));
+    const names = await displayNamesOf(
+      deps.db,
+      page.map((trade) => trade.wallet),
+    );
     res.json({
       song_id: row.song_id,
       trades: page.map((trade) => ({
