@@ -18,6 +18,7 @@ import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
 import type { TempDir } from '../../core/src/testing/temp-dirs.ts';
 import { fingerprintToBytes } from '../../core/src/fingerprint/encoding.ts';
 import { fingerprintTerms } from '../../core/src/fingerprint/terms.ts';
+import { uploadTitle } from '../../oracle/src/domain/song-edits.ts';
 
 const FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
@@ -214,6 +215,77 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
           [ownEdit, false, []],
         ],
       );
+    } finally {
+      await client.end();
+    }
+  });
+
+  // On this describe's server, in a database of its own (no second PostgreSQL started for it).
+  it('the upload-edit-titles migration titles the edits of an unnamed upload, and their edits, after the day it was uploaded; a renamed edit and a named upload keep theirs', async () => {
+    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_upload_edit_titles.sql'));
+    assert.ok(ownFile !== undefined);
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE upload_edit_titles');
+    await admin.end();
+    const url = new URL(server.url);
+    url.pathname = '/upload_edit_titles';
+    const earlierDir = join(temp.path, 'before-upload-edit-titles');
+    await mkdir(earlierDir);
+    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
+      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
+    const up = () =>
+      runner({ databaseUrl: url.href, dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+    await up();
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    try {
+      const q = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows;
+      const [owner] = await q<{ id: string }>(
+        `INSERT INTO users (wallet_address, tier) VALUES ('0x${'22'.repeat(20)}', 'free') RETURNING id`,
+      );
+      const upload = async (name: string | null, createdAt: string) =>
+        (
+          await q<{ id: string }>(
+            `INSERT INTO uploads (user_id, object_key, format, bytes, sha256, sample_rate, channels, duration, rights_statement,
+                                  rights_confirmed_at, expires_at, name, created_at)
+             VALUES ($1, 'uploads/' || gen_random_uuid() || '.wav', 'wav', 44, '0x${'cd'.repeat(32)}', 44100, 1, 10, 'v1', now(),
+                     now() + interval '1 day', $2, $3) RETURNING id`,
+            [owner?.id, name, createdAt],
+          )
+        )[0]?.id ?? '';
+      const edit = async (title: string, source: { upload?: string; job?: string }) =>
+        (
+          await q<{ id: string }>(
+            `INSERT INTO generation_jobs (user_id, user_address, prompt, duration, tier, status, edit_upload_id, edit_source_id, edit, title)
+             VALUES ($1, '0x${'22'.repeat(20)}', 'p', 20, 'free', 'queued', $2, $3, '{"task": "extend"}', $4) RETURNING id`,
+            [owner?.id, source.upload ?? null, source.job ?? null, title],
+          )
+        )[0]?.id ?? '';
+      // Late on 8 September in UTC (already the 9th east of it): the day is UTC's, the month en-GB's "Sept".
+      const unnamed = await upload(null, '2026-09-08T23:30:00Z');
+      const extended = await edit('Uploaded audio (extended +4 s)', { upload: unnamed });
+      const repainted = await edit('Uploaded audio (extended +4 s) (repainted 4–6 s)', { job: extended });
+      const renamed = await edit('Night bridge', { upload: unnamed });
+      const named = await upload('chord.wav', '2026-09-08T10:00:00Z');
+      const ofNamed = await edit('chord (extended +4 s)', { upload: named });
+
+      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
+      await up();
+      const titles = new Map(
+        (await q<{ id: string; title: string }>('SELECT id, title FROM generation_jobs')).map((row) => [row.id, row.title]),
+      );
+      assert.deepEqual(
+        [extended, repainted, renamed, ofNamed].map((id) => titles.get(id)),
+        [
+          'Upload of 8 Sept 2026 (extended +4 s)',
+          'Upload of 8 Sept 2026 (extended +4 s) (repainted 4–6 s)',
+          'Night bridge',
+          'chord (extended +4 s)',
+        ],
+      );
+      // The oracle titles a new edit of that upload the same way.
+      assert.equal(uploadTitle({ name: null, createdAt: new Date('2026-09-08T23:30:00Z') }), 'Upload of 8 Sept 2026');
     } finally {
       await client.end();
     }

@@ -685,6 +685,13 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     const sold = await sell(sdk, { songId: 1n, amountIn: parseEther('2000000') });
     swapReceipts.push(bought.receipt, sold.receipt);
     await indexer.poll();
+    // The creator set a display name (PATCH /v1/user/profile writes this column): its trades and holding
+    // carry it, so the coin page names it and links its profile; the other wallet has none (issue 51).
+    await stack.app.db.none(
+      `INSERT INTO users (wallet_address, tier, display_name) VALUES ($1, 'free', 'Pool Maker')
+       ON CONFLICT (wallet_address) DO UPDATE SET display_name = EXCLUDED.display_name`,
+      [creatorAddress.toLowerCase()],
+    );
 
     const trades = await publicGet('/v1/public/coins/1/trades?limit=2', coinTradesSchema);
     assert.deepEqual(
@@ -692,6 +699,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
         tx: trade.tx_hash,
         side: trade.side,
         wallet: trade.wallet,
+        name: trade.wallet_name,
         token: trade.token,
         eth: trade.eth,
         fee: trade.launch_fee?.eth,
@@ -701,6 +709,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
           tx: sold.hash,
           side: 'sell',
           wallet: creatorAddress,
+          name: 'Pool Maker',
           token: sold.amountIn.toString(),
           eth: sold.amountOut.toString(),
           fee: sold.hookFee.toString(),
@@ -709,6 +718,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
           tx: bought.hash,
           side: 'buy',
           wallet: otherAddress,
+          name: null,
           token: bought.amountOut.toString(),
           eth: bought.amountIn.toString(),
           fee: bought.hookFee.toString(),
@@ -792,6 +802,7 @@ describe('pool indexer and GET /v1/trading/pools on the local chain with Uniswap
     assert.equal(coin.holders.top.reduce((sum, holder) => sum + BigInt(holder.balance), 0n) + inPool + inVault, totalSupply);
     assert.deepEqual([holders.has(poolManager), holders.has(getAddress(vault))], [false, false], 'no pool or vault among the holders');
     assert.ok(holders.has(otherAddress) && holders.has(creatorAddress));
+    assert.deepEqual([holders.get(creatorAddress)?.name, holders.get(otherAddress)?.name], ['Pool Maker', null], 'known creators named');
     // The ETH the pool holds now: the locked position's, as the SDK reads it from the PoolManager (a float there).
     assert.ok(coin.pool.eth !== null && coin.pool.block_number !== null);
     assert.ok(onChain.reserves.eth > 0n);

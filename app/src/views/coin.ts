@@ -4,6 +4,7 @@ import { formatEther, getAddress } from 'viem';
 import { runAction, showError } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { h } from '../dom.ts';
+import { creatorLink } from '../creator-link.ts';
 import { clock, eth, pricePerMillion, shortAddress, tokens } from '../format.ts';
 import { POOL_CHANGED_EVENT } from './trade.ts';
 
@@ -52,9 +53,14 @@ function change(percent: string | null): HTMLElement {
   );
 }
 
-/** The creator's allocation as a buyer needs it: what is free to sell now, what is still locked, and until when. */
+/**
+ * The creator's allocation as a buyer needs it: what is free to sell now, what is still locked, and
+ * until when. The counts without their unit (the line above says "tokens"), so it fits two lines at
+ * 360 px and the trade box stays in the first screen.
+ */
 function allocationFigure(allocation: NonNullable<Coin['allocation']>): HTMLElement {
   const date = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  const count = (units: bigint) => tokens(units).replace(/ tokens?$/, '');
   const unvested = BigInt(allocation.unvested);
   return h(
     'span',
@@ -68,7 +74,7 @@ function allocationFigure(allocation: NonNullable<Coin['allocation']>): HTMLElem
     h(
       'span',
       { class: 'note' },
-      `${tokens(BigInt(allocation.claimed))} claimed, ${tokens(BigInt(allocation.vested) - BigInt(allocation.claimed))} vested unclaimed, ${tokens(unvested)} unvested; `,
+      `${count(BigInt(allocation.claimed))} claimed, ${count(BigInt(allocation.vested) - BigInt(allocation.claimed))} vested unclaimed, ${count(unvested)} unvested; `,
       BigInt(allocation.vested) === 0n
         ? `nothing vests before ${date(allocation.cliff_end)}`
         : unvested > 0n
@@ -100,7 +106,6 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
     h('h2', { id: 'coin-title' }, 'Coin'),
     waiting,
     stats,
-    usdNote,
   );
 
   const tradeRows = h('tbody', {});
@@ -146,6 +151,8 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
     { 'aria-labelledby': 'coin-activity-title', class: 'panel coin', id: 'coin-activity' },
     h('h2', { id: 'coin-figures-title' }, 'Volume, holders and earnings'),
     moreStats,
+    // Where the dollar figures come from, here rather than above, so the trade box keeps its place in the first screen.
+    usdNote,
     h('h2', { id: 'coin-activity-title' }, 'Activity'),
     noTrades,
     scroller(tradesTable, 'Trades'),
@@ -161,10 +168,14 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
   let cursor: string | null = null;
   const me = context.session?.address.toLowerCase();
 
-  const who = (address: string): Node => {
+  /** A wallet in a table, linked to its profile: by the display name it set (a known creator), else by its short address. */
+  const who = (address: string, name: string | null): Node => {
     const label = address.toLowerCase() === me ? ' (you)' : address.toLowerCase() === coin?.creator.toLowerCase() ? ' (creator)' : '';
-    const short = h('code', { title: address }, shortAddress(address));
-    return h('span', {}, h('a', { href: `/app/creator/${getAddress(address)}`, 'data-link': true }, short), label);
+    const link =
+      name === null
+        ? h('a', { href: `/app/creator/${getAddress(address)}`, 'data-link': true }, h('code', { title: address }, shortAddress(address)))
+        : creatorLink(address, name);
+    return h('span', {}, link, label);
   };
 
   const drawFigures = (current: Coin) => {
@@ -185,7 +196,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
         'Liquidity',
         'coin-liquidity',
         current.pool.eth === null ? 'unread' : `${ethOf(current.pool.eth)}${dollars(current.pool.usd)}`,
-        h('span', { class: 'note' }, 'all that sales can pay out'),
+        h('span', { class: 'note' }, 'the most sales can pay'),
       ),
       stat('Creator allocation', 'coin-allocation', current.allocation === null ? 'none' : allocationFigure(current.allocation)),
     );
@@ -223,7 +234,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
           'tr',
           { 'data-address': holder.address, 'data-balance': holder.balance },
           cell('#', String(index + 1)),
-          cell('Holder', who(holder.address)),
+          cell('Holder', who(holder.address, holder.name)),
           cell('Tokens', tokenCount(holder.balance)),
           cell('Share', share(holder.share_percent, holder.balance)),
         ),
@@ -248,7 +259,7 @@ export function coinSections(context: AppContext, songId: bigint): { figures: HT
             'data-token': trade.token,
           },
           cell('Trade', h('span', { class: `side ${trade.side}` }, trade.side === 'buy' ? 'Buy' : 'Sell')),
-          cell('Wallet', who(trade.wallet)),
+          cell('Wallet', who(trade.wallet, trade.wallet_name)),
           cell('Tokens', tokenCount(trade.token)),
           cell('ETH', ethFigure(trade.eth)),
           cell('Launch fee (ETH)', trade.launch_fee === null ? '—' : `${ethFigure(trade.launch_fee.eth)} (${trade.launch_fee.percent}%)`),

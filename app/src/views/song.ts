@@ -280,28 +280,37 @@ async function poolSection(context: AppContext, songId: bigint): Promise<HTMLEle
     return section;
   }
   tradeSlot.replaceWith(tradePanel(context, songId, afterTrade));
-  const address = context.session.chain.walletClient.account?.address;
-  if (address !== undefined) {
-    // The launcher's allocation, when this wallet is its recipient: its vesting and Claim allocation.
-    const held = await readAllocation(context.read, { songId });
-    if (held.recipient !== null && held.recipient.toLowerCase() === address.toLowerCase()) section.append(allocationTools(context, held));
-  }
-  if (address !== undefined && address.toLowerCase() === pool.payoutRecipient.toLowerCase()) {
+  const address = context.session.chain.walletClient.account?.address.toLowerCase();
+  if (address === undefined) return section;
+  // The creator's tools, for the launcher's allocation's recipient (its vesting and Claim
+  // allocation) and for the payout recipient (fees and payouts): one panel, whichever this wallet is.
+  const held = await readAllocation(context.read, { songId });
+  const allocation = held.recipient !== null && held.recipient.toLowerCase() === address ? allocationTools(context, held) : undefined;
+  const payouts =
+    address === pool.payoutRecipient.toLowerCase()
+      ? payoutTools(context, songId, pool, async () => {
+          pool = await readPool(context.read, { songId });
+          drawFigures();
+          return pool;
+        })
+      : undefined;
+  if (allocation !== undefined || payouts !== undefined)
     section.append(
-      creatorTools(context, songId, pool, async () => {
-        pool = await readPool(context.read, { songId });
-        drawFigures();
-        return pool;
-      }),
+      h(
+        'section',
+        { 'aria-labelledby': 'creator-title', class: 'panel', id: 'creator-tools' },
+        h('h3', { id: 'creator-title' }, 'Creator tools'),
+        ...(allocation === undefined ? [] : [allocation]),
+        ...(payouts === undefined ? [] : payouts),
+      ),
     );
-  }
   return section;
 }
 
 /**
- * The allocation's recipient's panel: what has vested, what has not, what was claimed, and Claim
- * allocation, which mints what has vested. Pressed before the cliff it says when the first token
- * vests, and sends nothing.
+ * The creator tools' allocation part, for its recipient: what has vested, what has not, what was
+ * claimed, when the next tokens vest, and Claim allocation, which mints what has vested. Pressed
+ * before the cliff it says when the first token vests, and sends nothing.
  */
 function allocationTools(context: AppContext, first: HeldAllocation): HTMLElement {
   const line = h('p', { id: 'allocation-vesting' });
@@ -341,8 +350,8 @@ function allocationTools(context: AppContext, first: HeldAllocation): HTMLElemen
   );
   return h(
     'section',
-    { 'aria-labelledby': 'allocation-title', class: 'panel', id: 'allocation-tools' },
-    h('h3', { id: 'allocation-title' }, 'Your allocation'),
+    { 'aria-labelledby': 'allocation-title', id: 'allocation-tools' },
+    h('h4', { id: 'allocation-title' }, 'Your allocation'),
     line,
     claim,
     claimed,
@@ -354,7 +363,8 @@ function allocationTools(context: AppContext, first: HeldAllocation): HTMLElemen
   );
 }
 
-function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement {
+/** The creator tools' fees and payouts part, for the payout recipient: claim the fees, move the payouts. */
+function payoutTools(context: AppContext, songId: bigint, pool: SongPool, reload: () => Promise<SongPool>): HTMLElement[] {
   const claimable = h('p', { id: 'claimable' });
   const showClaimable = (current: SongPool) => {
     claimable.textContent = `Claimable now: ${eth(current.claimable.creator.eth)} and ${tokens(current.claimable.creator.token)}; ${eth(current.uncollectedSwapFees)} of swap fees not yet collected (a claim collects them first).`;
@@ -393,10 +403,8 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
       claim.remove();
     });
   });
-  return h(
-    'section',
-    { 'aria-labelledby': 'creator-title', class: 'panel' },
-    h('h3', { id: 'creator-title' }, 'Creator tools'),
+  return [
+    h('h4', { id: 'payouts-title' }, 'Fees and payouts'),
     claimable,
     claim,
     claimed,
@@ -406,5 +414,5 @@ function creatorTools(context: AppContext, songId: bigint, pool: SongPool, reloa
       "Moving the payouts hands this song's creator share, and the right to move it on, to another address: a split contract, a multisig, another wallet.",
     ),
     moveForm,
-  );
+  ];
 }

@@ -157,11 +157,7 @@ function tradeSide(
     },
     'Max',
   );
-  const button = h(
-    'button',
-    { type: 'submit', id: side, class: side === 'buy' ? undefined : 'secondary', 'data-action': true },
-    side === 'buy' ? 'Buy' : 'Sell',
-  );
+  const button = h('button', { type: 'submit', id: side, 'data-action': true }, side === 'buy' ? 'Buy' : 'Sell');
   // Not a live region: it changes every block; a refusal inside it is an alert when it appears.
   const quoteBox = h('div', { id: `${side}-quote`, class: 'quote' });
   // What Max filled in, when it is less than the wallet holds (the pool's limit), with its figure.
@@ -375,7 +371,65 @@ async function showHoldingSale(context: AppContext, songId: bigint, held: bigint
   }
 }
 
-/** The trade panel of a launched song: balances, buy and sell with their quotes, slippage. */
+/**
+ * Buy and Sell as one box with two tabs, as trading screens have them, so both fit the first screen
+ * of a coin page (issue 51, item 4): a WAI-ARIA tab list (only the selected tab in the Tab order;
+ * Left and Right arrows move to the other tab and select it, Home and End the first and last), each
+ * tab showing its side's form and quote. Both sides keep quoting while hidden: a switch shows a
+ * quote at once.
+ */
+function tradeTabs(sides: Array<{ side: TradeSide; label: string; parts: HTMLElement[] }>): HTMLElement[] {
+  const tabs = sides.map(({ side, label }, index) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `trade-tab-${side}`,
+        class: 'trade-tab',
+        'aria-controls': `trade-${side}`,
+        'aria-selected': String(index === 0),
+        tabindex: index === 0 ? '0' : '-1',
+      },
+      label,
+    ),
+  );
+  const panels = sides.map(({ side, parts }, index) =>
+    h('div', { role: 'tabpanel', id: `trade-${side}`, 'aria-labelledby': `trade-tab-${side}`, hidden: index !== 0 }, ...parts),
+  );
+  const select = (chosen: number) => {
+    tabs.forEach((tab, index) => {
+      tab.setAttribute('aria-selected', String(index === chosen));
+      tab.tabIndex = index === chosen ? 0 : -1;
+    });
+    panels.forEach((panel, index) => {
+      panel.hidden = index !== chosen;
+    });
+    tabs[chosen]?.focus();
+  };
+  tabs.forEach((tab, index) => {
+    tab.addEventListener('click', () => select(index));
+    tab.addEventListener('keydown', (event) => {
+      const last = tabs.length - 1;
+      const next =
+        event.key === 'ArrowRight'
+          ? (index + 1) % tabs.length
+          : event.key === 'ArrowLeft'
+            ? (index + last) % tabs.length
+            : event.key === 'Home'
+              ? 0
+              : event.key === 'End'
+                ? last
+                : undefined;
+      if (next === undefined) return;
+      event.preventDefault();
+      select(next);
+    });
+  });
+  return [h('div', { role: 'tablist', 'aria-label': 'Buy or sell', class: 'trade-tabs' }, ...tabs), ...panels];
+}
+
+/** The trade panel of a launched song: balances, buy and sell (one box, two tabs) with their quotes, slippage. */
 export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txHash: string) => Promise<void>): HTMLElement {
   const slippage = h('input', { id: 'slippage', inputmode: 'decimal', value: '1', class: 'short' });
   const balanceLine = h('p', { id: 'balances' }, 'Reading your balances…');
@@ -443,15 +497,14 @@ export function tradePanel(context: AppContext, songId: bigint, afterTrade: (txH
   context.signal.addEventListener('abort', () => window.clearInterval(timer));
   return h(
     'section',
-    { 'aria-labelledby': 'trade-title', class: 'panel' },
+    { 'aria-labelledby': 'trade-title', class: 'panel trade' },
     h('h3', { id: 'trade-title' }, 'Trade'),
     balanceLine,
     holdingLine,
-    buySide.form,
-    buySide.quoteBox,
-    sellSide.form,
-    sellSide.maxNote,
-    sellSide.quoteBox,
+    ...tradeTabs([
+      { side: 'buy', label: 'Buy', parts: [buySide.form, buySide.quoteBox] },
+      { side: 'sell', label: 'Sell', parts: [sellSide.form, sellSide.maxNote, sellSide.quoteBox] },
+    ]),
     h('div', { class: 'row inline' }, h('label', { for: 'slippage' }, 'Slippage (%)'), slippage),
     h(
       'p',

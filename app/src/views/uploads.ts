@@ -233,7 +233,10 @@ function uploadCard(
   const daysLeft = Math.max(0, Math.ceil((upload.expiresAt.getTime() - Date.now()) / 86_400_000));
   const channels = upload.channels === 1 ? 'mono' : upload.channels === 2 ? 'stereo' : `${upload.channels} channels`;
   const edits = h('ul', { class: 'upload-edits', 'aria-label': 'Edits made here' });
-  const title = name ?? `Upload of ${day(upload.createdAt)}`;
+  // Unnamed, it goes by its day in UTC, as the oracle titles its edits ("Upload of 28 Nov 2026 (repainted 4–6 s)": song-edits.ts).
+  const title =
+    name ??
+    `Upload of ${upload.createdAt.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}`;
   const playable = localAudio ?? upload.audioUrl ?? undefined;
   card.append(
     // Focusable by script: a file just uploaded takes the focus from the Upload button.

@@ -65,6 +65,21 @@ interface ProfileRow {
 
 const PROFILE_COLUMNS = 'display_name, bio, avatar_key, avatar_cid, avatar_content_type, social_fid::text AS social_fid';
 
+/**
+ * The display names the accounts of `addresses` set (PATCH /v1/user/profile), keyed by lowercase
+ * address; an address without an account or a name is absent. One query for a whole list (a coin's
+ * holders, a page of its trades), so a list names known creators without a read per row.
+ */
+export async function displayNamesOf(db: Queryable, addresses: readonly string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(addresses.map((address) => address.toLowerCase()))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.manyOrNone<{ wallet_address: string; display_name: string }>(
+    'SELECT wallet_address, display_name FROM users WHERE wallet_address = ANY($1::text[]) AND display_name IS NOT NULL',
+    [wanted],
+  );
+  return new Map(rows.map((row) => [row.wallet_address, row.display_name]));
+}
+
 /** An avatar never changes at its key (the key names its bytes). */
 const AVATAR_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const EXTENSIONS: Readonly<Record<CoverType, string>> = {

@@ -246,10 +246,18 @@ export interface EditInheritance {
   outside: OutsideAudio;
 }
 
-/** What an upload's edits are titled after: its name without an audio file's extension ("chord.wav": "chord"), else "Uploaded audio". */
-export function uploadTitle(name: string | null): string {
-  const bare = name?.replace(/\.(wav|wave|flac|mp3)$/i, '').trim() ?? '';
-  return bare === '' ? 'Uploaded audio' : bare;
+/**
+ * What an upload's edits are titled after: its name without an audio file's extension ("chord.wav":
+ * "chord"); for one without a name (taken before uploads kept them, or sent without one: the stored
+ * object's key is its id, so the file's name is nowhere to recover) the day it was uploaded, as the
+ * web app's upload card shows it: "Upload of 28 Nov 2026" (UTC), which tells two such uploads apart
+ * where a fixed "Uploaded audio" did not.
+ */
+export function uploadTitle(upload: { name: string | null; createdAt: Date }): string {
+  const bare = upload.name?.replace(/\.(wav|wave|flac|mp3)$/i, '').trim() ?? '';
+  if (bare !== '') return bare;
+  const day = upload.createdAt.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return `Upload of ${day}`;
 }
 
 /**
@@ -260,12 +268,17 @@ export function uploadTitle(name: string | null): string {
 export async function editInheritance(db: Queryable, edit: SongEdit, duration: number): Promise<EditInheritance> {
   const parameters = editParameters(edit);
   if (edit.sourceId === undefined) {
-    const upload = await db.oneOrNone<{ duration: number; name: string | null }>('SELECT duration, name FROM uploads WHERE id = $1', [
-      edit.uploadId,
-    ]);
+    const upload = await db.oneOrNone<{ duration: number; name: string | null; created_at: Date }>(
+      'SELECT duration, name, created_at FROM uploads WHERE id = $1',
+      [edit.uploadId],
+    );
     const seconds = editableSeconds(upload?.duration ?? duration);
     return {
-      title: editTitle(uploadTitle(upload?.name ?? null), parameters, duration - seconds),
+      title: editTitle(
+        uploadTitle({ name: upload?.name ?? null, createdAt: upload?.created_at ?? new Date() }),
+        parameters,
+        duration - seconds,
+      ),
       lyrics: null,
       outside: outsideAfterEdit(parameters, uploadedSource(seconds)),
     };

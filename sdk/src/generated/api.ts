@@ -766,6 +766,8 @@ export interface components {
                     address: string;
                     /** @description Token base units. */
                     balance: string;
+                    /** @description The display name this address set (PATCH /v1/user/profile), to link to its profile; null: none. */
+                    name: string | null;
                     /**
                      * @description Of the supply, percent with four places.
                      * @example 5.0000
@@ -895,6 +897,8 @@ export interface components {
             tx_hash: string;
             /** @description The wallet that received the tokens (buy) or sent them (sell): the other side of the token's transfer with the PoolManager; the swap's router when there is none. */
             wallet: string;
+            /** @description The display name the wallet set (PATCH /v1/user/profile), to link to its profile; null: none. */
+            wallet_name: string | null;
         };
         CoinTrades: {
             indexed_through_block: string | null;

@@ -33,6 +33,8 @@ import {
 import type { NpmStartStack } from '../../support/npm-start.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
+/** The display name the creator gives itself on its profile. */
+const CREATOR_NAME = 'Rainy Keys';
 /** Hardhat's public test account #5: the second trader. */
 const SECOND_WALLET_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
 
@@ -69,13 +71,69 @@ async function hookFeeOf(client: Client, hash: Hash, token: Address): Promise<bi
   return minted.reduce((sum, log) => sum + log.args.amount, 0n);
 }
 
-/** Right after a launch: the trade panel quotes a buy and asks for a sale's amount, and nothing is refused. */
+/**
+ * Shows `side`'s tab of the trade box (Buy and Sell are one box with two tabs: issue 51), by a
+ * click as a person does, when it is not the one shown; the focus is then on that tab.
+ */
+export async function tradeTab(page: Page, side: 'buy' | 'sell'): Promise<void> {
+  const tab = page.locator(`#trade-tab-${side}`);
+  if ((await tab.getAttribute('aria-selected')) === 'true') return;
+  await tab.click();
+  await page.locator(`#trade-${side}`).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.waitForFunction((id) => document.querySelector(':focus')?.id === id, `trade-tab-${side}`, { timeout: STEP_TIMEOUT_MS });
+}
+
+/** The id of the element with the keyboard focus, once it is `id`. */
+const focusOn = (page: Page, id: string) =>
+  page.waitForFunction((expected) => document.querySelector(':focus')?.id === expected, id, { timeout: STEP_TIMEOUT_MS });
+
+/** Which trade tab is selected and which panel shows. */
+const tabState = (page: Page) =>
+  page.evaluate(() => ({
+    selected: document.querySelector('[role="tab"][aria-selected="true"]')?.id,
+    buyShown: document.querySelector('#trade-buy')?.hidden === false,
+    sellShown: document.querySelector('#trade-sell')?.hidden === false,
+  }));
+const BUY_SHOWN = { selected: 'trade-tab-buy', buyShown: true, sellShown: false };
+const SELL_SHOWN = { selected: 'trade-tab-sell', buyShown: false, sellShown: true };
+
+/** Right after a launch: the trade panel quotes a buy and asks for a sale's amount (on the Sell tab), and nothing is refused. */
 export async function freshLaunchShowsNoRefusal(page: Page): Promise<void> {
   await page.locator('#buy-quote dl.facts').waitFor({ timeout: STEP_TIMEOUT_MS });
-  await page.locator('#sell-quote .note', { hasText: 'Enter the tokens to sell for a quote.' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page
+    .locator('#sell-quote .note', { hasText: 'Enter the tokens to sell for a quote.' })
+    .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
   assert.equal(await page.locator('.refusal').count(), 0, 'no refusal before anything is done');
   assert.deepEqual(await page.locator('#error:not([hidden]), .action-alert:not([hidden])').allTextContents(), []);
   assert.equal(await page.getByLabel('Tokens to sell').inputValue(), '', 'a sale starts empty');
+}
+
+/**
+ * Buy and Sell are the two tabs of one box, used by keyboard as WAI-ARIA tabs are: the arrows, Home
+ * and End select a tab and move the focus to it; only the selected tab is in the Tab order, so Tab
+ * goes from it into its form and Shift+Tab back. Ends on Buy.
+ */
+export async function tradeTabsByKeyboard(page: Page): Promise<void> {
+  assert.deepEqual(await tabState(page), BUY_SHOWN);
+  assert.equal(await page.getByRole('tablist', { name: 'Buy or sell' }).getByRole('tab').count(), 2);
+  await page.locator('#trade-tab-buy').focus();
+  await page.keyboard.press('ArrowRight');
+  await focusOn(page, 'trade-tab-sell');
+  assert.deepEqual(await tabState(page), SELL_SHOWN);
+  await page.locator('#sell-quote .note', { hasText: 'Enter the tokens to sell for a quote.' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.keyboard.press('Tab');
+  await focusOn(page, 'sell-amount');
+  await page.keyboard.press('Shift+Tab');
+  await focusOn(page, 'trade-tab-sell');
+  await page.keyboard.press('Home');
+  await focusOn(page, 'trade-tab-buy');
+  assert.deepEqual(await tabState(page), BUY_SHOWN);
+  await page.keyboard.press('End');
+  await focusOn(page, 'trade-tab-sell');
+  assert.deepEqual(await tabState(page), SELL_SHOWN);
+  await page.keyboard.press('ArrowLeft');
+  await focusOn(page, 'trade-tab-buy');
+  assert.deepEqual(await tabState(page), BUY_SHOWN);
 }
 
 export interface CoinWalk {
@@ -105,6 +163,7 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   const bought = await buy(second, { songId: tokenId, amountIn: parseEther('0.004') });
 
   // A sale on the page: the swap fees not yet collected follow at once, without a reload.
+  await tradeTab(page, 'sell');
   await page.getByLabel('Sell by').selectOption('exactIn');
   await page.getByLabel('Tokens to sell').fill('1000');
   await page.locator('#sell-quote[data-amount-in="1000000000000000000000"] dl.facts').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -152,6 +211,13 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   await page.locator('#share-creator').click();
   await page.getByText(`Link copied: ${stack.baseUrl}${profilePath}`).waitFor({ timeout: STEP_TIMEOUT_MS });
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${stack.baseUrl}${profilePath}`);
+  // The creator names itself with the profile's form (PATCH /v1/user/profile): the coin's holders and
+  // activity below then show that name, linked to this page, where they showed its address (issue 51).
+  await page.locator('#profile-edit-toggle').click();
+  await focusOn(page, 'profile-name');
+  await page.getByLabel('Display name').fill(CREATOR_NAME);
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await page.locator('h1', { hasText: `Your profile: ${CREATOR_NAME}` }).waitFor({ timeout: STEP_TIMEOUT_MS });
   await checkView('3c-creator');
 
   // The portfolio, from the navigation: once the indexer has the page's sale, the balance is the chain's.
@@ -197,11 +263,19 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   );
   assert.match(
     await coinAllocation.innerText(),
-    /^50,000,000 tokens\s*0 tokens claimed, 0 tokens vested unclaimed, 50,000,000 tokens unvested; nothing vests before/,
+    /^50,000,000 tokens\s*0 claimed, 0 vested unclaimed, 50,000,000 unvested; nothing vests before \d{1,2} \w{3,4} \d{4}$/,
   );
+  // Its recipient's vesting figures and Claim allocation are part of the creator tools, beside the fees (issue 51).
+  const vesting = page.locator('#creator-tools #allocation-tools #allocation-vesting');
+  await vesting.waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.equal(await page.locator('#creator-tools #claim').count(), 1, 'the fee tools in the same panel');
+  assert.match(
+    await vesting.innerText(),
+    /^50,000,000 tokens: 0 tokens vested, 50,000,000 tokens unvested, 0 tokens claimed; nothing vests before .+, all by .+\. Claimable now: 0 tokens\.$/,
+  );
+  assert.equal(await page.locator('#allocation-tools').count(), 1, 'one allocation panel, no other');
   // The creator cannot claim (and so cannot sell) any of it before the cliff: refused in words, nothing sent (issue 51).
   const nonceBeforeClaim = await client.getTransactionCount({ address: creator });
-  await page.locator('#allocation-vesting').waitFor({ timeout: STEP_TIMEOUT_MS });
   await page.getByRole('button', { name: 'Claim allocation', exact: true }).click();
   await page
     .locator('.action-alert:not([hidden])', {
@@ -213,6 +287,7 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
   await page.waitForFunction(() => document.querySelector(':focus')?.id === 'claim-allocation', undefined, { timeout: STEP_TIMEOUT_MS });
 
   // The creator's bought tokens show what they sell for now, and sell for exactly that (Max fills what it holds).
+  await tradeTab(page, 'sell');
   const holdingLine = page.locator('#holding-sale[data-fills="true"]');
   await holdingLine.waitFor({ timeout: STEP_TIMEOUT_MS });
   const boughtTokens = await balanceOf(creator);
@@ -299,6 +374,16 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
     );
   }
   assert.equal(await page.locator(`#coin-trades tr[data-tx="${bought.hash}"]`).getAttribute('data-eth'), bought.amountIn.toString());
+  // The creator by the name it set, linked to its profile; the second wallet, which set none, by its short address.
+  const walletCell = (hash: Hash) => page.locator(`#coin-trades tr[data-tx="${hash}"] td[data-label="Wallet"] a`);
+  assert.deepEqual(
+    [await walletCell(sold).innerText(), await walletCell(sold).getAttribute('href'), await walletCell(soldAll).innerText()],
+    [CREATOR_NAME, `/app/creator/${creator}`, CREATOR_NAME],
+  );
+  assert.deepEqual(
+    [await walletCell(bought.hash).innerText(), await walletCell(bought.hash).getAttribute('href')],
+    [`${secondAddress.slice(0, 6)}…${secondAddress.slice(-4)}`, `/app/creator/${secondAddress}`],
+  );
   for (const wallet of [secondAddress, creator]) {
     const balance = (await balanceOf(wallet)).toString();
     await page.waitForFunction(
@@ -307,6 +392,14 @@ export async function walkTheCoin(page: Page, { stack, client, chain, rpc, token
       { timeout: STEP_TIMEOUT_MS },
     );
   }
+  const holderLink = (wallet: Address) => page.locator(`#coin-holders tr[data-address="${wallet}"] td[data-label="Holder"] a`);
+  assert.deepEqual(
+    [await holderLink(creator).innerText(), await holderLink(creator).getAttribute('href')],
+    [CREATOR_NAME, `/app/creator/${creator}`],
+  );
+  assert.equal(await holderLink(secondAddress).getAttribute('href'), `/app/creator/${secondAddress}`);
+  assert.match(await holderLink(secondAddress).innerText(), /^0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}$/);
+  assert.equal(await page.locator('#song-creator').getAttribute('data-name'), CREATOR_NAME, 'the song page names its creator too');
   assert.match(await page.locator('#coin-price').innerText(), /^[\d.,]+ ETH per 1M tokens [▲▼■] [+-]?[\d.]+% in 24 h$/);
   assert.doesNotMatch(await page.locator('#coin-stats').innerText(), /\de[-+]?\d/, 'no e-notation');
 

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { parseEther, parseEventLogs } from 'viem';
 import type { Hash, PublicClient, TransactionReceipt } from 'viem';
 import type { Page } from 'playwright-core';
-import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi } from '@songmint/sdk';
+import { poolManagerAbi, poolIdOf, readPool, songmintAddresses, songPoolHookAbi, songTokenAbi } from '@songmint/sdk';
 import { assertNextTo } from './walk-library.ts';
-import { freshLaunchShowsNoRefusal } from './walk-coin.ts';
+import { freshLaunchShowsNoRefusal, tradeTab } from './walk-coin.ts';
 
 const STEP_TIMEOUT_MS = 180_000;
 
@@ -173,6 +173,7 @@ export async function feeChargedAsShown(
  * shown, and the launch fee charged is the one the page showed for the block the buy joined.
  */
 export async function buyAgainstTheQuote(page: Page, client: Client, chain: ReadChain, tokenId: bigint, eth: string): Promise<void> {
+  await tradeTab(page, 'buy');
   await page.getByLabel('ETH to spend').fill(eth);
   await watchShownFees(page);
   await page.waitForFunction((wei) => document.querySelector('#buy-quote')?.dataset.amountIn === wei, parseEther(eth).toString(), {
@@ -193,6 +194,19 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
     (log) => log.args.id === poolIdOf(pool.poolKey),
   );
   assert.ok(swapped !== undefined && swapped.args.amount1 >= before.limit, 'at least the least-received shown (within the slippage)');
+  // The balances and the quotes follow the trade (issue 51): the tokens the chain says the wallet holds
+  // now, and a quote for a block after the buy's.
+  const held = await client.readContract({ address: pool.token, abi: songTokenAbi, functionName: 'balanceOf', args: [receipt.from] });
+  await page.waitForFunction((expected) => document.querySelector('#balances')?.dataset.token === expected, held.toString(), {
+    timeout: STEP_TIMEOUT_MS,
+  });
+  await page.waitForFunction(
+    (mined) => Number(document.querySelector('#buy-quote')?.dataset.block ?? '0') > mined,
+    Number(receipt.blockNumber),
+    {
+      timeout: STEP_TIMEOUT_MS,
+    },
+  );
   // Readable units: liquidity as ETH and tokens, prices and chart labels without e-notation.
   assert.match((await page.locator('#pool-liquidity').textContent()) ?? '', /^[\d.,]+ ETH and [\d,]+(\.\d+)? tokens$/);
   const figures = (await page.locator('#pool-price, #pool-eth-price, #pool-liquidity, #pool-volume, #price-chart').allTextContents()).join(
@@ -210,6 +224,7 @@ export async function buyAgainstTheQuote(page: Page, client: Client, chain: Read
 export async function oversellIsRefused(page: Page, client: Client, wallet: `0x${string}`): Promise<void> {
   const holds = BigInt((await page.locator('#balances').getAttribute('data-token')) ?? '0');
   const nonce = await client.getTransactionCount({ address: wallet });
+  await tradeTab(page, 'sell');
   await page.getByLabel('Sell by').selectOption('exactIn');
   await page.getByLabel('Tokens to sell').fill(String(holds / 10n ** 18n + 1_000n));
   const sentence = /^You hold [\d,.]+ tokens; reduce the amount\.$/;
@@ -249,6 +264,7 @@ export async function chainDownIsExplained(
   const rpcOrigin = new URL(rpcUrl).origin;
   const toTheNode = (url: URL) => url.origin === rpcOrigin;
   const nonce = await client.getTransactionCount({ address: wallet });
+  await tradeTab(page, 'buy');
   await page.getByLabel('Buy by').selectOption('exactIn');
   await page.getByLabel('ETH to spend').fill('0.001');
   const buy = page.getByRole('button', { name: 'Buy', exact: true });

@@ -39,7 +39,7 @@ import {
 } from './walk-library.ts';
 import { walkSongEdit } from './walk-edit.ts';
 import { walkUploads } from './walk-uploads.ts';
-import { walkTheCoin } from './walk-coin.ts';
+import { tradeTab, tradeTabsByKeyboard, walkTheCoin } from './walk-coin.ts';
 import { downloadsSaveFiles } from './walk-downloads.ts';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'browser');
@@ -48,6 +48,11 @@ export const SCRIPT_BUDGET_GZIP_BYTES = 150_000;
 const STEP_TIMEOUT_MS = 180_000;
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 780 };
+/** The first screens the coin page's figures and trade box must fit (issue 51, item 4): a small phone's and a laptop's. */
+const FIRST_SCREENS = [
+  { width: 1280, height: 800 },
+  { width: 360, height: 640 },
+];
 /** Hardhat's public test account #3: where the walk moves the payouts. */
 const PAYOUT_RECIPIENT = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6').address;
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -166,26 +171,36 @@ export async function focusIsOn(page: Page, id: string): Promise<void> {
 
 /**
  * A launched song's page opens with the coin's price, change, market cap and liquidity and the
- * Buy box (its amount and its button) inside the first screen at 1280x900 and at 360x780 (issue 51, item 4).
+ * trade box inside the first screen at 1280x800 and at 360x640 (issue 51, item 4): Buy (its amount
+ * and its button), and Sell, its tab beside Buy's, whose amount and button take Buy's place.
  */
 async function tradingFirst(page: Page): Promise<void> {
   await page.locator('#coin-liquidity').waitFor({ timeout: STEP_TIMEOUT_MS });
   await page.locator('#buy').waitFor({ timeout: STEP_TIMEOUT_MS });
-  for (const size of [DESKTOP, PHONE]) {
+  for (const size of FIRST_SCREENS) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
     // The first screen as a person sees it, to look at.
     await page.screenshot({ path: join(SCREENSHOTS, `3a2-first-screen-${size.width}.png`) });
     // The page as it was, to work on its layout without a stack (test-results is git-ignored).
-    if (size === PHONE) await writeFile(join(SCREENSHOTS, '3a2-first-screen.html'), await page.content());
+    if (size.width === PHONE.width) await writeFile(join(SCREENSHOTS, '3a2-first-screen.html'), await page.content());
     // At both sizes the figures and the Buy box are in the first screen (at 360 px with a shorter header and tighter figures).
-    for (const selector of ['#coin-price', '#coin-change', '#coin-market-cap', '#coin-liquidity', '#buy-amount', '#buy']) {
-      const box = await page.locator(selector).boundingBox();
-      assert.ok(box !== null && box.y + box.height <= size.height, `${selector} above the fold at ${size.width} px (y ${box?.y})`);
-    }
+    const aboveTheFold = async (selectors: string[]) => {
+      for (const selector of selectors) {
+        const box = await page.locator(selector).boundingBox();
+        assert.ok(box !== null && box.y + box.height <= size.height, `${selector} above the fold at ${size.width} px (y ${box?.y})`);
+      }
+    };
+    await aboveTheFold(['#coin-price', '#coin-change', '#coin-market-cap', '#coin-liquidity', '#trade-tab-sell', '#buy-amount', '#buy']);
     const cover = await page.locator('img.cover').boundingBox();
     const buy = await page.locator('#buy').boundingBox();
     assert.ok(cover === null || buy === null || buy.y < cover.y, 'the trade box comes before the cover');
+    // Sell, one click away in the same first screen, with the focus on its tab.
+    await tradeTab(page, 'sell');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await aboveTheFold(['#coin-price', '#coin-liquidity', '#trade-tab-buy', '#sell-amount', '#sell-max', '#sell']);
+    await page.screenshot({ path: join(SCREENSHOTS, `3a3-first-screen-sell-${size.width}.png`) });
+    await tradeTab(page, 'buy');
   }
   await page.setViewportSize(DESKTOP);
 }
@@ -376,6 +391,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await launchWithConfirmation(page, tokenId, (name) => checkView(page, name));
     // Launched: the coin's figures and the trade box open the page, above the song's cover (trading first).
     await focusIsOn(page, 'view-title');
+    await tradeTabsByKeyboard(page);
     await tradingFirst(page);
     assert.ok((await readPool(chain, { songId: tokenId })).launchedAt > 0n);
 
@@ -397,6 +413,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
 
     // A sale for exact ETH out through the Universal Router, the tokens moved by a Permit2
     // signature: the wallet approves Permit2 once and the router never.
+    await tradeTab(page, 'sell');
     await page.getByLabel('Sell by').selectOption('exactOut');
     await page.getByLabel('ETH to receive').fill('0.001');
     await page.waitForFunction(() => document.querySelector('#sell-quote')?.getAttribute('data-amount-out') === '1000000000000000');
@@ -417,6 +434,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     // Creator tools: claim the fees (collected first), then move the payouts to another address.
     await page.getByRole('button', { name: 'Collect and claim' }).click();
     await page.locator('#claimed', { hasText: 'Claimed' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await focusIsOn(page, 'claim');
     const afterClaim = await readPool(chain, { songId: tokenId });
     // All a claim pays now was paid: the ETH (song-token fees wait for the end of the launch window).
     assert.equal(afterClaim.fees.creator.eth, 0n);
@@ -424,6 +442,7 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     assert.equal(afterClaim.uncollectedSwapFees, 0n);
     assert.deepEqual(await page.locator(SHOWN_ERRORS).allTextContents(), [], 'no error shown');
     // "1e30" is a number to the browser, not an amount a person means: said so (item 16).
+    await tradeTab(page, 'buy');
     const spend = page.getByLabel('ETH to spend');
     const spending = await spend.inputValue();
     await spend.fill('1e30');
@@ -436,6 +455,10 @@ export async function walkTheWebApp(stack: NpmStartStack): Promise<void> {
     await page.getByLabel('New payout recipient').fill(PAYOUT_RECIPIENT);
     await page.getByRole('button', { name: 'Move payouts' }).click();
     await page.locator('#payout-moved').waitFor({ timeout: STEP_TIMEOUT_MS });
+    // Its form went with the move: the focus is on the page's heading, not dropped to <body>.
+    await focusIsOn(page, 'view-title');
+    // The allocation stays in the creator tools: this wallet is still its recipient.
+    assert.equal(await page.locator('#creator-tools #claim-allocation').count(), 1, 'Claim allocation after the payouts moved');
     assert.equal((await readPool(chain, { songId: tokenId })).payoutRecipient, PAYOUT_RECIPIENT);
 
     // Discover: the launched song, linking to its page.

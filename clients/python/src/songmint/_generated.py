@@ -162,6 +162,9 @@ CoinAllocation: TypeAlias = 'CoinAllocationFields | None'
 
 class CoinHoldersTopItem(TypedDict):
     address: str
+    # The display name this address set (PATCH /v1/user/profile), to link to its profile; null:
+    # none.
+    name: str | None
     # Token base units.
     balance: str
     # Of the supply, percent with four places.
@@ -265,6 +268,9 @@ class CoinTrade(TypedDict):
     # The wallet that received the tokens (buy) or sent them (sell): the other side of the token's
     # transfer with the PoolManager; the swap's router when there is none.
     wallet: str
+    # The display name the wallet set (PATCH /v1/user/profile), to link to its profile; null:
+    # none.
+    wallet_name: str | None
     # Tokens bought or sold, base units.
     token: str
     # Wei the wallet paid (buy, the launch fee included) or received (sell, after it).
@@ -2305,10 +2311,10 @@ OPERATIONS: Final[Mapping[str, Operation]] = {
 SCHEMA_FINGERPRINTS: Final[Mapping[str, str]] = {
     "AuthNonce": "0ae1ae3e06c69c9b",
     "AuthVerifyRequest": "419357ea0916fb95",
-    "Coin": "54bed5cad18aa0a2",
+    "Coin": "bf40cbf6024f7f0f",
     "CoinAllocation": "4f9718f701defa60",
     "CoinPool": "af46543072f373ff",
-    "CoinTrade": "8eeb2ab086b79fac",
+    "CoinTrade": "c631fe6149f2f18c",
     "CoinTrades": "82a7c15f38b1e9e7",
     "ContentCredentials": "c299e40be73487a5",
     "CreatorProfile": "718acd09b19b108b",

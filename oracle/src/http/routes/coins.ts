@@ -33,7 +33,7 @@ import {
 import type { CoinRow, SwapPosition } from '../../domain/coins.ts';
 import { decodeSwapCursor, encodeSwapCursor } from '../../domain/pool-history.ts';
 import { indexedThrough } from '../../domain/pools.ts';
-import { profileOfAddress } from '../../domain/creator-profile.ts';
+import { displayNamesOf, profileOfAddress } from '../../domain/creator-profile.ts';
 import { appError, fail, ok } from '../../domain/errors.ts';
 import type { Result } from '../../domain/errors.ts';
 import type { AppDeps, CoinServices, TradingServices } from '../deps.ts';
@@ -171,6 +171,9 @@ export const coinSchema = z
         .array(
           z.strictObject({
             address: z.string(),
+            name: z.string().nullable().meta({
+              description: 'The display name this address set (PATCH /v1/user/profile), to link to its profile; null: none.',
+            }),
             balance: uint('Token base units.'),
             share_percent: z.string().meta({ description: 'Of the supply, percent with four places.', example: '5.0000' }),
           }),
@@ -208,6 +211,9 @@ export const coinTradeSchema = z
     wallet: z.string().meta({
       description:
         "The wallet that received the tokens (buy) or sent them (sell): the other side of the token's transfer with the PoolManager; the swap's router when there is none.",
+    }),
+    wallet_name: z.string().nullable().meta({
+      description: 'The display name the wallet set (PATCH /v1/user/profile), to link to its profile; null: none.',
     }),
     token: uint('Tokens bought or sold, base units.'),
     eth: uint('Wei the wallet paid (buy, the launch fee included) or received (sell, after it).'),
@@ -437,6 +443,10 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
       deps.vault === undefined ? Promise.resolve(null) : indexedThrough(deps.db, deps.vault.cursorName),
     ]);
     const fields = fieldsOf(row.song_id, songs.get(row.song_id), row.creator);
+    const names = await displayNamesOf(
+      deps.db,
+      holders.top.map((holder) => holder.address),
+    );
     const supply = BigInt(row.supply);
     const poolEth = market?.pools[0]?.eth ?? null;
     const earnings = earningsOf(row, shareBps);
@@ -481,6 +491,7 @@ export function coinHandler(deps: CoinDeps): (call: PublicCall<bigint>) => Promi
         count: holders.count,
         top: holders.top.map((holder) => ({
           address: getAddress(holder.address),
+          name: names.get(holder.address.toLowerCase()) ?? null,
           balance: holder.balance.toString(),
           share_percent: sharePercent(holder.balance, supply),
         })),
@@ -545,6 +556,10 @@ export function coinTradesHandler(deps: CoinDeps): (call: PublicCall<TradesInput
     });
     const page = trades.slice(0, limit);
     const last = page.at(-1);
+    const names = await displayNamesOf(
+      deps.db,
+      page.map((trade) => trade.wallet),
+    );
     res.json({
       song_id: row.song_id,
       trades: page.map((trade) => ({
@@ -554,6 +569,7 @@ export function coinTradesHandler(deps: CoinDeps): (call: PublicCall<TradesInput
         time: trade.block_time.toISOString(),
         side: trade.side,
         wallet: getAddress(trade.wallet),
+        wallet_name: names.get(trade.wallet.toLowerCase()) ?? null,
         token: trade.tokens.toString(),
         eth: trade.walletEth.toString(),
         pool_eth: trade.poolEth.toString(),
