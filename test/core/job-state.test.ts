@@ -245,6 +245,39 @@ describe('core: the generation job state machine', () => {
     }
   });
 
+  it('registrations at once that share hashes all land, none lost and none deadlocked, each in its own transaction', async () => {
+    // 15 s of peaks in the top register, another pattern than the stop-word case's.
+    const peaks = Array.from({ length: 150 }, (_, i) => ({ t: i * 6 + (i % 4), k: 97 + ((i * 7) % 17), contrast: 10 }));
+    const perSound = new Map<number, number>();
+    for (const hash of registeredTriplets(peaks).hash) perSound.set(hash, (perSound.get(hash) ?? 0) + 1);
+    const owners = await Promise.all(Array.from({ length: 6 }, () => user(0)));
+    const lists = () =>
+      db.any<{ hash: number; n: number; postings: number }>(
+        'SELECT hash, n, octet_length(postings) / 10 AS postings FROM landmark_hashes WHERE hash = ANY($1::int4[])',
+        [[...perSound.keys()]],
+      );
+    // Whatever another case left under these hashes.
+    const before = new Map((await lists()).map((row) => [row.hash, row.n]));
+    // Each in a transaction that holds its row locks a while after registering, as a completing one does.
+    await Promise.all(
+      owners.map((owner, i) =>
+        db.tx(async (tx) => {
+          await registerLandmarks(tx, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 1, 1, 0, i)), peaks });
+          await tx.any('SELECT pg_sleep(0.05)');
+        }),
+      ),
+    );
+    const rows = await lists();
+    assert.equal(rows.length, perSound.size);
+    for (const row of rows) {
+      const n = (before.get(row.hash) ?? 0) + owners.length * (perSound.get(row.hash) as number);
+      if (n <= HASH_FANOUT) assert.deepEqual([row.n, row.postings], [n, n], `hash ${row.hash}`);
+      else assert.ok(row.n > HASH_FANOUT && row.postings === 0, `hash ${row.hash}: ${row.n} registered`);
+    }
+    const found = await findContainedSounds(db, peaks, { userId: (await user(0)).id, own: false });
+    assert.equal(found.length, owners.length, 'every registration found');
+  });
+
   it('retry re-queues an attempt; a superseded claim cannot complete; fail is GEN_005 and gives the daily generation back', async () => {
     const owner = await user(3);
     const job = await queue(owner);
