@@ -1,10 +1,11 @@
 -- Up Migration
 -- Issue 50, docs/fingerprints.md. The landmark registry's postings (migrations 0022, 0025) as one
 -- row per hash holding that hash's postings packed together, instead of one row per posting.
--- Among 1,000,000 registered sounds a lookup read ~2,400 hashes × up to 65 posting rows each
--- through the index (~150,000 index tuples, p99 235 ms); it now reads ~2,400 short rows, one per
--- hash, and a hash held by more than the stop-word cap is one row with its count and no postings
--- (core/src/fingerprint/landmark-registry.ts `findContainedSounds`).
+-- Among 1,000,000 registered sounds a 25 s query's ~2,600 hashes were ~2,600 index descents
+-- reading up to 65 posting entries each (~80,000, 240 ms; lookup p99 235 ms); now one ordered
+-- index scan over the rows of those hashes (9 ms), a hash held by more than the stop-word cap
+-- one row with its count and no postings (core/src/fingerprint/landmark-registry.ts
+-- `findContainedSounds`, docs/fingerprints.md).
 --
 -- `n`: postings ever registered under the hash (a stop word once past the cap, 64 in
 -- landmark-registry.ts `STOP_WORD_POSTINGS`: its postings are dropped and never read again).
