@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
@@ -30,7 +30,7 @@ import {
 import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import { registeredTriplets } from '../../core/src/fingerprint/landmark-registry.ts';
+import { findContainedSounds, HASH_FANOUT, registeredTriplets, registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
@@ -178,7 +178,8 @@ describe('core: the generation job state machine', () => {
     assert.equal(await db.tx(async (tx) => (await lockForPublish(tx, claimed)) && completeJob(tx, claimed, withSound)), true);
     const registered = await db.one<{ user_id: string; made: boolean; peaks: Buffer; postings: number }>(
       `SELECT s.user_id, s.created_at = j.completed_at AS made, s.peaks,
-              (SELECT count(*)::int FROM landmark_postings p WHERE p.sound_id = s.id) AS postings
+              (SELECT count(*)::int FROM landmark_hashes h, generate_series(0, octet_length(h.postings) - 10, 10) AS o
+                WHERE substr(h.postings, o + 1, 4) = int4send(s.id)) AS postings
          FROM landmark_sounds s JOIN generation_jobs j ON j.id = s.job_id WHERE s.job_id = $1`,
       [job.id],
     );
@@ -202,6 +203,79 @@ describe('core: the generation job state machine', () => {
       bare.id,
     ]);
     assert.equal(counted.n, 0);
+  });
+
+  it('a hash registered more than HASH_FANOUT times becomes a stop word: its postings go and later registrations leave it alone', async () => {
+    // 20 s of peaks in the top register (k1 >= 96), which the other cases' peaks never reach.
+    const peaks = Array.from({ length: 200 }, (_, i) => ({ t: i * 7 + (i % 2), k: 96 + ((i * 11) % 20), contrast: 10 }));
+    const hashes = [...new Set(registeredTriplets(peaks).hash)];
+    const perSound = new Map<number, number>();
+    for (const hash of registeredTriplets(peaks).hash) perSound.set(hash, (perSound.get(hash) ?? 0) + 1);
+    const lists = () =>
+      db.any<{ hash: number; n: number; postings: number }>(
+        'SELECT hash, n, octet_length(postings) / 10 AS postings FROM landmark_hashes WHERE hash = ANY($1::int4[]) ORDER BY hash',
+        [hashes],
+      );
+    const asker = await user(0);
+    const register = async (i: number) =>
+      registerLandmarks(db, { jobId: randomUUID(), userId: (await user(0)).id, createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)), peaks });
+    const first = await register(0);
+    const found = await findContainedSounds(db, peaks, { userId: asker.id, own: false });
+    assert.deepEqual(
+      found.map((m) => m.sound.registryId),
+      [first],
+    );
+    // Every hash held often enough that some pass the cap, some not yet.
+    const rounds = Math.ceil((HASH_FANOUT + 1) / Math.max(...perSound.values()));
+    for (let i = 1; i < rounds; i += 1) await register(i);
+    const atCap = await lists();
+    assert.equal(atCap.length, hashes.length);
+    for (const row of atCap) {
+      const n = rounds * (perSound.get(row.hash) as number);
+      assert.equal(row.n, n, `hash ${row.hash}`);
+      assert.equal(row.postings, n <= HASH_FANOUT ? n : 0, `hash ${row.hash}: ${n} postings`);
+    }
+    assert.ok(atCap.some((row) => row.postings === 0) && atCap.some((row) => row.postings > 0));
+    // A stop word is not written again; the others grow.
+    await register(rounds);
+    for (const [i, row] of (await lists()).entries()) {
+      const before = atCap[i] as (typeof atCap)[number];
+      if (before.postings === 0) assert.deepEqual(row, before);
+      else assert.ok(row.n > before.n);
+    }
+  });
+
+  it('registrations at once that share hashes all land, none lost and none deadlocked, each in its own transaction', async () => {
+    // 15 s of peaks in the top register, another pattern than the stop-word case's.
+    const peaks = Array.from({ length: 150 }, (_, i) => ({ t: i * 6 + (i % 4), k: 97 + ((i * 7) % 17), contrast: 10 }));
+    const perSound = new Map<number, number>();
+    for (const hash of registeredTriplets(peaks).hash) perSound.set(hash, (perSound.get(hash) ?? 0) + 1);
+    const owners = await Promise.all(Array.from({ length: 6 }, () => user(0)));
+    const lists = () =>
+      db.any<{ hash: number; n: number; postings: number }>(
+        'SELECT hash, n, octet_length(postings) / 10 AS postings FROM landmark_hashes WHERE hash = ANY($1::int4[])',
+        [[...perSound.keys()]],
+      );
+    // Whatever another case left under these hashes.
+    const before = new Map((await lists()).map((row) => [row.hash, row.n]));
+    // Each in a transaction that holds its row locks a while after registering, as a completing one does.
+    await Promise.all(
+      owners.map((owner, i) =>
+        db.tx(async (tx) => {
+          await registerLandmarks(tx, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 1, 1, 0, i)), peaks });
+          await tx.any('SELECT pg_sleep(0.05)');
+        }),
+      ),
+    );
+    const rows = await lists();
+    assert.equal(rows.length, perSound.size);
+    for (const row of rows) {
+      const n = (before.get(row.hash) ?? 0) + owners.length * (perSound.get(row.hash) as number);
+      if (n <= HASH_FANOUT) assert.deepEqual([row.n, row.postings], [n, n], `hash ${row.hash}`);
+      else assert.ok(row.n > HASH_FANOUT && row.postings === 0, `hash ${row.hash}: ${row.n} registered`);
+    }
+    const found = await findContainedSounds(db, peaks, { userId: (await user(0)).id, own: false });
+    assert.equal(found.length, owners.length, 'every registration found');
   });
 
   it('retry re-queues an attempt; a superseded claim cannot complete; fail is GEN_005 and gives the daily generation back', async () => {

@@ -1,6 +1,6 @@
 /**
  * The landmark fingerprint and its registry (core/src/fingerprint/landmark-registry.ts, migrations
- * 0022, 0025, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
+ * 0022, 0025, 0026, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
  * wesnoth-1.16-music registered in a real PostgreSQL, 25 s excerpts of three of them copied as a
  * copier would (test/support/copier-transforms.ts: ffmpeg, sox, rubberband, espeak-ng), each copy
  * read by the product's upload decoder and looked up as another account's upload is by the
@@ -44,6 +44,8 @@ const REGISTERED = ['battle.ogg', 'breaking_the_chains.ogg', 'elvish-theme.ogg',
 const COPIED = 3;
 /** Unrelated music under the voice-over and in the splice: a track not registered. */
 const OTHER = 'loyalists.ogg';
+/** Registered twice, by two accounts, in the earliest-creation case only. */
+const TWICE = 'silvan_sanctuary.ogg';
 const REGISTERED_FROM = 10;
 const REGISTERED_SECONDS = 60;
 const EXCERPT_FROM = 30;
@@ -140,7 +142,9 @@ describe('core: the landmark fingerprint finds every copier transformation of re
   it("names the earliest creation of a sound registered twice, never a later copy of the asker's own, and none made after the asker", async () => {
     const [early, late] = [await user(), await user()];
     const [earlyJob, lateJob] = [randomUUID(), randomUUID()];
-    const own = peaks[1] as Peak[];
+    // A track registered nowhere else (the registry only grows: the other cases' tracks stay the earliest of theirs).
+    const pcm = await decodeWithFfmpeg(path(TWICE), 44100, 2, REGISTERED_FROM, 20);
+    const own = landmarkPeaks(pcm.channels, pcm.sampleRate);
     await registerLandmarks(db, { jobId: lateJob, userId: late, createdAt: new Date(Date.UTC(2025, 5, 2)), peaks: own });
     await registerLandmarks(db, { jobId: earlyJob, userId: early, createdAt: new Date(Date.UTC(2025, 5, 1)), peaks: own });
     assert.equal((await findEarlierClaim(db, own, { userId: copier }))?.sound.jobId, earlyJob);
@@ -148,10 +152,6 @@ describe('core: the landmark fingerprint finds every copier transformation of re
     // The later registrations hold the early account's earlier sound: they never count against it.
     assert.equal(await findEarlierClaim(db, own, { userId: early }), null);
     assert.equal(await findEarlierClaim(db, own, { userId: copier, createdAt: new Date(Date.UTC(2025, 5, 1)) }), null, 'none made before');
-    await db.none('DELETE FROM landmark_postings WHERE sound_id IN (SELECT id FROM landmark_sounds WHERE job_id = ANY($1::uuid[]))', [
-      [earlyJob, lateJob],
-    ]);
-    await db.none('DELETE FROM landmark_sounds WHERE job_id = ANY($1::uuid[])', [[earlyJob, lateJob]]);
   });
 
   it('names the track of every copy: voice-over, EQ, filters, compression, telephone, MP3 64, noise, excerpt, splice, speed, pitch, tempo', async () => {

@@ -291,3 +291,85 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
     }
   });
 });
+
+describe('migration 0026: the landmark postings packed one row per hash (issue 50)', () => {
+  let temp: TempDir;
+  let server: EmbeddedPostgresServer;
+  before(async () => {
+    temp = await makeTempDir('migration-0026');
+    server = await startEmbeddedPostgres({ dir: join(temp.path, 'pg'), port: await freePort(), ephemeral: true });
+  });
+  after(async () => {
+    await server?.stop();
+    await temp?.remove();
+  });
+
+  it("packs each hash's postings in registration order, drops a stop word's, and unpacks them on the way down", async () => {
+    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_landmark_posting_lists.sql'));
+    assert.ok(ownFile !== undefined);
+    const earlierDir = join(temp.path, 'earlier');
+    await mkdir(earlierDir);
+    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
+      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
+    const run = (direction: 'up' | 'down') =>
+      runner({
+        databaseUrl: server.url,
+        dir: earlierDir,
+        direction,
+        count: direction === 'down' ? 1 : Infinity,
+        migrationsTable: MIGRATIONS_TABLE,
+        log: () => undefined,
+      });
+    await run('up');
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const q = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows;
+      // Hash 7: three postings of two sounds (t and shape at their widest); hash 9: 65, past the cap of 64.
+      const postings = [
+        [7, 2, 5, 90 * 256 + 115],
+        [7, 1, 1_000_000, 3],
+        [7, 1, 4, 0],
+        ...Array.from({ length: 65 }, (_, i) => [9, i + 1, i, 256]),
+      ];
+      await q(
+        'INSERT INTO landmark_postings (hash, sound_id, t, shape) SELECT * FROM unnest($1::int4[], $2::int4[], $3::int4[], $4::int2[])',
+        [0, 1, 2, 3].map((c) => postings.map((p) => p[c])),
+      );
+      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
+      await run('up');
+      const packed = await q<{ hash: number; n: number; postings: Buffer }>('SELECT hash, n, postings FROM landmark_hashes ORDER BY hash');
+      const entry = (sound: number, t: number, shape: number) => {
+        const bytes = Buffer.alloc(10);
+        bytes.writeInt32BE(sound, 0);
+        bytes.writeInt32BE(t, 4);
+        bytes.writeInt16BE(shape, 8);
+        return bytes;
+      };
+      assert.deepEqual(
+        packed.map((row) => [row.hash, row.n, row.postings.toString('hex')]),
+        [
+          [7, 3, Buffer.concat([entry(1, 4, 0), entry(1, 1_000_000, 3), entry(2, 5, 90 * 256 + 115)]).toString('hex')],
+          [9, 65, ''],
+        ],
+      );
+      assert.equal((await q("SELECT to_regclass('landmark_postings') AS t"))[0]?.t, null);
+      await run('down');
+      assert.deepEqual(
+        (
+          await q<{ hash: number; sound_id: number; t: number; shape: number }>(
+            'SELECT hash, sound_id, t, shape FROM landmark_postings ORDER BY sound_id, t',
+          )
+        ).map((row) => [row.hash, row.sound_id, row.t, row.shape]),
+        [
+          [7, 1, 4, 0],
+          [7, 1, 1_000_000, 3],
+          [7, 2, 5, 90 * 256 + 115],
+        ],
+        "the packed postings come back; the stop word's do not",
+      );
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -1,17 +1,20 @@
 /**
- * The landmark registry (migrations 0022 and 0025, docs/fingerprints.md, issue 50): each sound
- * registered for the account it was made for, with its creation time and its peaks, as posting
- * rows (hash -> sound, where). The matcher of the ownership rule (./registry.ts): which registered
- * sounds a query holds, however it was re-encoded, filtered, overlaid, cut, sped up or transposed.
+ * The landmark registry (migrations 0022, 0025 and 0026, docs/fingerprints.md, issue 50): each
+ * sound registered for the account it was made for, with its creation time and its peaks, and its
+ * triplets as postings (hash -> sound, where) packed one row per hash. The matcher of the
+ * ownership rule (./registry.ts): which registered sounds a query holds, however it was
+ * re-encoded, filtered, overlaid, cut, sped up or transposed.
  *
- * A lookup is one statement: the query's distinct triplet hashes (./triplets.ts, the dense `QUERY`
- * set) each read at most `HASH_FANOUT` + 1 postings from the hash index alone (an index-only scan:
- * sound, time and shape are in the index, migration 0025); a hash found in more than
- * `HASH_FANOUT` postings is dropped (a stop word: so many sounds hold it that it tells none
- * apart); the sounds of the accounts asked about that share at least `MIN_VOTES` postings are
- * ranked, and the postings of the best `MAX_CANDIDATES` come back aggregated, one row a sound.
- * Each is then verified (./landmark-match.ts: its shared triplets must agree on one stretch,
- * pitch shift and start within a window of query time).
+ * A lookup reads the row of each of the query's distinct triplet hashes (./triplets.ts, the dense
+ * `QUERY` set) in one statement: a hash's postings, at most `HASH_FANOUT` of them (a hash that
+ * more sounds hold is a stop word: so many sounds hold it that it tells none apart, and its
+ * postings are not kept). The votes (postings shared per sound) are counted here, in the
+ * process; the sounds sharing at least `MIN_VOTES` postings are filtered by account and creation
+ * time in a second statement, and the best `MAX_CANDIDATES` are verified (./landmark-match.ts:
+ * their shared triplets must agree on one stretch, pitch shift and start within a window of query
+ * time). Why one row per hash: among 1,000,000 registered sounds, a 25 s query's ~2,600 hashes
+ * read as one index entry per posting (migration 0025) took ~2,600 index descents and ~80,000
+ * index tuples (240 ms); as one row per hash, one ordered index scan (9 ms; docs/fingerprints.md).
  */
 import type { Queryable } from '../db/database.ts';
 import { alignShared, MIN_VOTES } from './landmark-match.ts';
@@ -23,13 +26,20 @@ import { makeTriplets, QUERY, REGISTER } from './triplets.ts';
 import type { Triplets } from './triplets.ts';
 
 /**
- * Postings a hash may have and still count (more: a stop word, dropped from the lookup). Among
- * 1,000,000 registered sounds (bench/results/fingerprint.md, docs/fingerprints.md) 32, 64 and 128
- * caught the same copies, 32 and 64 the fastest (more means more postings read).
+ * Postings a hash may have and still count: a hash registered more often is a stop word, its
+ * postings dropped at registration (migration 0026) and the hash left out of every lookup.
+ * Among 1,000,000 registered sounds (bench/results/fingerprint.md, docs/fingerprints.md) 32 and 64
+ * catch the same copies, and so did 128 and 256 on a scratch registry of that size: what a copy
+ * loses at that scale lies in far more popular hashes. 32 is a fifth faster (p50 11.0 against
+ * 13.8 ms); 64 is kept, as the stop-word rule that was calibrated.
+ * Migration 0026 packed the existing postings with this same cap; raising it later cannot bring
+ * back the postings a stop word already dropped.
  */
 export const HASH_FANOUT = 64;
 /** Candidates verified, the ones sharing the most postings first. */
 export const MAX_CANDIDATES = 32;
+/** Bytes of one packed posting: sound id int4, t int4, shape int2 (big-endian). */
+const POSTING_BYTES = 10;
 
 export interface LandmarkSound {
   registryId: number;
@@ -55,7 +65,10 @@ export interface LandmarkLookupOptions {
   createdBefore?: Date | undefined;
   /** Agreeing triplets needed (default `MIN_VOTES`). */
   minVotes?: number;
-  /** Postings a hash may have and still count (default `HASH_FANOUT`; the bench tries others). */
+  /**
+   * Postings a hash may have and still count (default and at most `HASH_FANOUT`: the registry
+   * keeps no more; the bench tries fewer).
+   */
   hashFanout?: number;
 }
 
@@ -76,6 +89,11 @@ const shapeOf = (span: number, k: number): number => span * 256 + k;
  * Registers `peaks` as `jobId`'s sound, made for `userId` at `createdAt` (absent: the
  * transaction's time; call it in the transaction that completes the job), with its peaks and
  * postings, in one statement. A sound already registered stays as it was. Returns its registry id.
+ *
+ * Each of its hashes' rows gets its postings appended, in hash order (two registrations at once
+ * lock shared rows in one order: neither waits on the other in a cycle). A hash that passes
+ * `HASH_FANOUT` postings becomes a stop word: its postings are emptied, and it is no longer
+ * written (nor locked) by later registrations. A stop word stays one: the registry only grows.
  */
 export async function registerLandmarks(
   db: Queryable,
@@ -88,9 +106,19 @@ export async function registerLandmarks(
     text: `WITH registered AS (
              INSERT INTO landmark_sounds (job_id, user_id, created_at, peaks) VALUES ($1, $2, coalesce($3, now()), $7)
              ON CONFLICT (job_id) DO NOTHING RETURNING id),
-           postings AS (
-             INSERT INTO landmark_postings (hash, sound_id, t, shape)
-             SELECT p.hash, r.id, p.t, p.shape FROM registered r, unnest($4::int4[], $5::int4[], $6::int2[]) AS p(hash, t, shape))
+           lists AS (
+             INSERT INTO landmark_hashes AS h (hash, n, postings)
+             SELECT p.hash, count(*),
+                    CASE WHEN count(*) <= $8::int
+                         THEN string_agg(int4send(r.id) || int4send(p.t) || int2send(p.shape), ''::bytea ORDER BY p.t, p.shape)
+                         ELSE ''::bytea END
+               FROM registered r, unnest($4::int4[], $5::int4[], $6::int2[]) AS p(hash, t, shape)
+              WHERE NOT EXISTS (SELECT 1 FROM landmark_hashes s WHERE s.hash = p.hash AND s.n > $8::int)
+              GROUP BY r.id, p.hash ORDER BY p.hash
+             ON CONFLICT (hash) DO UPDATE
+               SET n = h.n + excluded.n,
+                   postings = CASE WHEN h.n + excluded.n <= $8::int THEN h.postings || excluded.postings ELSE ''::bytea END
+               WHERE h.n <= $8::int)
            SELECT id FROM registered UNION ALL SELECT id FROM landmark_sounds WHERE job_id = $1 LIMIT 1`,
     values: [
       sound.jobId,
@@ -100,39 +128,27 @@ export async function registerLandmarks(
       Array.from(triplets.t),
       shapes,
       Buffer.from(peaksToBytes(sound.peaks)),
+      HASH_FANOUT,
     ],
   });
   return row.id;
 }
 
+/** The postings of the query's hashes that are not stop words (at most $2 postings), one row a hash. */
+const POSTING_LISTS = {
+  name: 'landmark-registry-lists',
+  text: `SELECT hash, postings FROM landmark_hashes WHERE hash = ANY($1::int4[]) AND n <= $2::int AND octet_length(postings) > 0`,
+};
+
 /**
- * The candidates' shared postings, one row a sound. `hits`: each query hash's postings, at most
- * $6 (the fan-out) + 1 read (index-only) and aggregated per hash, a hash past the fan-out dropped
- * (no sort: each hash's rows are counted where they are read); `kept`: those postings one a row;
- * `ranked`: sounds of the accounts asked about, made before the instant asked about, sharing at
- * least $5 postings, the best MAX_CANDIDATES.
+ * Of the sounds sharing enough postings, those of the accounts asked about made before the
+ * instant asked about, with their owners and token ids.
  */
-const CANDIDATES = {
+const CANDIDATE_SOUNDS = {
   name: 'landmark-registry-candidates',
-  text: `WITH hits AS MATERIALIZED (
-           SELECT q.hash, p.sounds, p.times, p.shapes
-             FROM unnest($1::int4[]) AS q(hash)
-             CROSS JOIN LATERAL (
-               SELECT count(*) AS n, array_agg(sound_id) AS sounds, array_agg(t) AS times, array_agg(shape) AS shapes
-                 FROM (SELECT sound_id, t, shape FROM landmark_postings WHERE hash = q.hash LIMIT $6::int + 1) x) p
-            WHERE p.n BETWEEN 1 AND $6::int),
-         kept AS MATERIALIZED (
-           SELECT h.hash, k.sound_id, k.t, k.shape FROM hits h, unnest(h.sounds, h.times, h.shapes) AS k(sound_id, t, shape)),
-         ranked AS (
-           SELECT c.sound_id
-             FROM (SELECT sound_id, count(*) AS shared FROM kept GROUP BY sound_id HAVING count(*) >= $5) c
-             JOIN landmark_sounds s ON s.id = c.sound_id
-            WHERE (s.user_id = $2) = $3 AND ($4::timestamptz IS NULL OR s.created_at < $4)
-            ORDER BY c.shared DESC, c.sound_id
-            LIMIT ${MAX_CANDIDATES})
-         SELECT k.sound_id, array_agg(k.hash) AS hashes, array_agg(k.t) AS times, array_agg(k.shape) AS shapes
-           FROM kept k JOIN ranked r ON r.sound_id = k.sound_id
-          GROUP BY k.sound_id`,
+  text: `SELECT s.id, s.job_id, s.user_id, s.created_at, m.token_id::text AS token_id
+           FROM landmark_sounds s LEFT JOIN mint_signatures m ON m.job_id = s.job_id
+          WHERE s.id = ANY($1::int4[]) AND (s.user_id = $2) = $3 AND ($4::timestamptz IS NULL OR s.created_at < $4)`,
 };
 
 /** Query triplet indices by hash. */
@@ -155,48 +171,71 @@ export async function findContainedSounds(db: Queryable, peaks: readonly Peak[],
   if (query.hash.length === 0) return [];
   const minVotes = options.minVotes ?? MIN_VOTES;
   const byHash = indexByHash(query);
-  const rows = await db.any<{ sound_id: number; hashes: number[]; times: number[]; shapes: number[] }>({
-    ...CANDIDATES,
-    // In hash order: the index's descents walk its pages in order.
-    values: [
-      Array.from(byHash.keys()).sort((a, b) => a - b),
-      options.userId,
-      options.own,
-      options.createdBefore ?? null,
-      minVotes,
-      options.hashFanout ?? HASH_FANOUT,
-    ],
+  const lists = await db.any<{ hash: number; postings: Buffer }>({
+    ...POSTING_LISTS,
+    // In hash order: the index scan walks its pages in order.
+    values: [Array.from(byHash.keys()).sort((a, b) => a - b), Math.min(options.hashFanout ?? HASH_FANOUT, HASH_FANOUT)],
   });
-  const aligned = new Map<number, LandmarkAlignment>();
-  for (const row of rows) {
-    const shared: SharedTriplet[] = [];
-    row.hashes.forEach((hash, j) => {
-      const shape = row.shapes[j] as number;
+  const votes = countVotes(lists);
+  const enough = [...votes.entries()].filter(([, n]) => n >= minVotes).map(([id]) => id);
+  if (enough.length === 0) return [];
+  const sounds = await db.any<{ id: number; job_id: string; user_id: string; created_at: Date; token_id: string | null }>({
+    ...CANDIDATE_SOUNDS,
+    values: [enough, options.userId, options.own, options.createdBefore ?? null],
+  });
+  const candidates = sounds
+    .sort((a, b) => (votes.get(b.id) as number) - (votes.get(a.id) as number) || a.id - b.id)
+    .slice(0, MAX_CANDIDATES);
+  const shared = sharedTriplets(query, byHash, lists, new Set(candidates.map((s) => s.id)));
+  const matches: LandmarkMatch[] = [];
+  for (const s of candidates) {
+    const alignment = alignShared(shared.get(s.id) ?? []);
+    if (alignment !== null && alignment.votes >= minVotes)
+      matches.push({
+        sound: { registryId: s.id, jobId: s.job_id, userId: s.user_id, createdAt: s.created_at, tokenId: s.token_id },
+        alignment,
+      });
+  }
+  return matches.sort((a, b) => a.sound.createdAt.getTime() - b.sound.createdAt.getTime() || a.sound.registryId - b.sound.registryId);
+}
+
+/** Postings shared with the query, per registered sound (one per posting, however many query triplets share its hash). */
+function countVotes(lists: readonly { postings: Buffer }[]): Map<number, number> {
+  const votes = new Map<number, number>();
+  for (const { postings } of lists)
+    for (let o = 0; o < postings.length; o += POSTING_BYTES) {
+      const id = postings.readInt32BE(o);
+      votes.set(id, (votes.get(id) ?? 0) + 1);
+    }
+  return votes;
+}
+
+/** The query's triplets shared with each sound of `ids`, as the matcher takes them. */
+function sharedTriplets(
+  query: Triplets,
+  byHash: ReadonlyMap<number, number[]>,
+  lists: readonly { hash: number; postings: Buffer }[],
+  ids: ReadonlySet<number>,
+): Map<number, SharedTriplet[]> {
+  const shared = new Map<number, SharedTriplet[]>();
+  for (const { hash, postings } of lists)
+    for (let o = 0; o < postings.length; o += POSTING_BYTES) {
+      const id = postings.readInt32BE(o);
+      if (!ids.has(id)) continue;
+      const refT = postings.readInt32BE(o + 4);
+      const shape = postings.readInt16BE(o + 8);
+      const list = shared.get(id) ?? (shared.set(id, []).get(id) as SharedTriplet[]);
       for (const i of byHash.get(hash) ?? [])
-        shared.push({
+        list.push({
           queryT: query.t[i] as number,
           querySpan: query.span[i] as number,
           queryK: query.k[i] as number,
-          refT: row.times[j] as number,
+          refT,
           refSpan: shape >> 8,
           refK: shape & 0xff,
         });
-    });
-    const alignment = alignShared(shared);
-    if (alignment !== null && alignment.votes >= minVotes) aligned.set(row.sound_id, alignment);
-  }
-  if (aligned.size === 0) return [];
-  const sounds = await db.any<{ id: number; job_id: string; user_id: string; created_at: Date; token_id: string | null }>({
-    name: 'landmark-registry-sounds',
-    text: `SELECT s.id, s.job_id, s.user_id, s.created_at, m.token_id::text AS token_id
-             FROM landmark_sounds s LEFT JOIN mint_signatures m ON m.job_id = s.job_id
-            WHERE s.id = ANY($1::int4[]) ORDER BY s.created_at, s.id`,
-    values: [[...aligned.keys()]],
-  });
-  return sounds.map((s) => ({
-    sound: { registryId: s.id, jobId: s.job_id, userId: s.user_id, createdAt: s.created_at, tokenId: s.token_id },
-    alignment: aligned.get(s.id) as LandmarkAlignment,
-  }));
+    }
+  return shared;
 }
 
 /**
