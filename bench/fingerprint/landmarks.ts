@@ -2,7 +2,7 @@
  * The landmark fingerprint's part of `npm run bench:fingerprint` (issue 50, docs/fingerprints.md):
  *
  * 1. Real music nobody here made: every track of Debian's wesnoth-1.16-music registered whole (its
- *    own account, ffmpeg's decode; `BENCH_LANDMARK_REGISTER_SECONDS` registers only their start) in a real PostgreSQL (migrations 0022, 0026); of the first
+ *    own account, ffmpeg's decode; `BENCH_LANDMARK_REGISTER_SECONDS` registers only their start) in a real PostgreSQL (migrations 0022, 0027); of the first
  *    `BENCH_LANDMARK_TRACKS` (default all) of at least 30 s, a 25 s excerpt is copied by every
  *    copier transformation (test/support/copier-transforms.ts), each copy read by the product's
  *    upload decoder and looked up as a copier's upload (core/src/fingerprint/registry.ts `findEarlierClaim`):
@@ -17,7 +17,7 @@
  *    and synthetic ones of `BENCH_LANDMARK_SYNTHETIC_POSTINGS` postings each, their hashes drawn
  *    from a model of the real postings' hashes (`loadSynthetic`), bulk-loaded by SQL before the
  *    hash index is built (as a restore would), then every copy looked up again: p50/p99, by the
- *    product (migration 0026's rows per hash) and, on the same postings in a table of a row per
+ *    product (migration 0027's rows per hash) and, on the same postings in a table of a row per
  *    posting, by the lookups of migrations 0022 (the baseline) and 0025.
  * 5. Cost: the landmark fingerprint of a 240 s song beside its MP3 encode (the caller's timing).
  */
@@ -256,7 +256,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       [HASH_FANOUT],
     );
     // Each copy looked up again at this scale: by the product's lookup (the ownership rule over
-    // findContainedSounds: migration 0026's rows per hash), by the same with fewer postings a hash,
+    // findContainedSounds: migration 0027's rows per hash), by the same with fewer postings a hash,
     // and by two baselines on the same postings in the layout of migrations 0022/0025 (a row per
     // posting, bench_postings): migration 0022's statement (256 postings a hash, every posting row
     // to the process) and migration 0025's (the candidates ranked in the database: the product
@@ -339,7 +339,7 @@ Distinct songs (goal: 0): each looked up by its owner among all registered: real
     }.
 Closest distinct pair, agreeing votes (threshold ${MIN_VOTES}): real ${closest.real.votes} (${closest.real.pair}); built-in ${closest['built-in'].votes} (${closest['built-in'].pair}).
 
-Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0026) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
+Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
 Each copy looked up again at that scale, after one untimed lookup by each (statement deadline 3 s; ratio: the baseline's p50 over the row's):
 
@@ -378,7 +378,7 @@ ${scaleRows.join('\n')}
 /**
  * The posting table of migrations 0022 and 0025 (one row per posting, the B-tree on the hash
  * INCLUDING the rest), kept by the bench alone: the baselines' lookups read it, the same postings
- * as the product's registry (migration 0026's one row per hash) holds.
+ * as the product's registry (migration 0027's one row per hash) holds.
  */
 export async function createBaselinePostings(db: Database): Promise<void> {
   await db.none('CREATE TABLE bench_postings (hash int4 NOT NULL, sound_id int4 NOT NULL, t int4 NOT NULL, shape int2 NOT NULL)');
@@ -408,7 +408,7 @@ export async function addBaselinePostings(db: Database, jobId: string, peaks: re
  * would give the whole registry only their few thousand hash values, each in hundreds of synthetic
  * sounds, where a real registry of many sounds spreads over the hash space with popular and rare
  * values alike. The postings go to the baseline table (its hash index dropped for the load and
- * built after it), then the product's registry (migration 0026) is rebuilt from all of them in
+ * built after it), then the product's registry (migration 0027) is rebuilt from all of them in
  * registration order, one row per hash, a hash past `HASH_FANOUT` a stop word: as registering
  * them one by one would leave it, as a restore would build it.
  */
@@ -536,7 +536,7 @@ async function legacyLookup(db: Database, peaks: readonly Peak[], excludeUserId:
 }
 
 /**
- * Migration 0025's lookup (the product before migration 0026), on the baseline table: each hash's
+ * Migration 0025's lookup (the product before migration 0027), on the baseline table: each hash's
  * postings read from the index alone, a hash past 64 dropped, the candidates ranked in the
  * database and their postings sent aggregated, then verified and their owners read.
  */

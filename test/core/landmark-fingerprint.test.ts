@@ -1,6 +1,6 @@
 /**
  * The landmark fingerprint and its registry (core/src/fingerprint/landmark-registry.ts, migrations
- * 0022, 0025, 0026, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
+ * 0022, 0025, 0027, docs/fingerprints.md) on real music nobody here made: tracks of Debian's
  * wesnoth-1.16-music registered in a real PostgreSQL, 25 s excerpts of three of them copied as a
  * copier would (test/support/copier-transforms.ts: ffmpeg, sox, rubberband, espeak-ng), each copy
  * read by the product's upload decoder and looked up as another account's upload is by the

@@ -292,11 +292,11 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
   });
 });
 
-describe('migration 0026: the landmark postings packed one row per hash (issue 50)', () => {
+describe('migration 0027: the landmark postings packed one row per hash (issue 50)', () => {
   let temp: TempDir;
   let server: EmbeddedPostgresServer;
   before(async () => {
-    temp = await makeTempDir('migration-0026');
+    temp = await makeTempDir('migration-0027');
     server = await startEmbeddedPostgres({ dir: join(temp.path, 'pg'), port: await freePort(), ephemeral: true });
   });
   after(async () => {

@@ -1,5 +1,5 @@
 /**
- * The landmark registry (migrations 0022, 0025 and 0026, docs/fingerprints.md, issue 50): each
+ * The landmark registry (migrations 0022, 0025 and 0027, docs/fingerprints.md, issue 50): each
  * sound registered for the account it was made for, with its creation time and its peaks, and its
  * triplets as postings (hash -> sound, where) packed one row per hash. The matcher of the
  * ownership rule (./registry.ts): which registered sounds a query holds, however it was
@@ -27,12 +27,12 @@ import type { Triplets } from './triplets.ts';
 
 /**
  * Postings a hash may have and still count: a hash registered more often is a stop word, its
- * postings dropped at registration (migration 0026) and the hash left out of every lookup.
+ * postings dropped at registration (migration 0027) and the hash left out of every lookup.
  * Among 1,000,000 registered sounds (bench/results/fingerprint.md, docs/fingerprints.md) 32 and 64
  * catch the same copies, and so did 128 and 256 on a scratch registry of that size: what a copy
  * loses at that scale lies in far more popular hashes. 32 is a fifth faster (p50 11.0 against
  * 13.8 ms); 64 is kept, as the stop-word rule that was calibrated.
- * Migration 0026 packed the existing postings with this same cap; raising it later cannot bring
+ * Migration 0027 packed the existing postings with this same cap; raising it later cannot bring
  * back the postings a stop word already dropped.
  */
 export const HASH_FANOUT = 64;
