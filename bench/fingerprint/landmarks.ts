@@ -90,6 +90,8 @@ interface CopyResult {
   ms: number;
   /** The copied sound's job. */
   jobId: string;
+  /** The copied sound's name. */
+  name: string;
 }
 
 const quantile = (values: readonly number[], q: number): number => {
@@ -189,6 +191,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
           peaks,
           ms,
           jobId: sound.jobId,
+          name: sound.name,
         });
       }
     };
@@ -220,12 +223,14 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       });
     }
     const closest = { real: { votes: 0, pair: '' }, 'built-in': { votes: 0, pair: '' } };
+    const pairVoteCounts = { real: [] as number[], 'built-in': [] as number[] };
     const asQuery = new Map(sounds.map((s) => [s, queryTriplets(s.peaks)]));
     const asRegistered = new Map(sounds.map((s) => [s, registeredTriplets(s.peaks)]));
     for (const a of sounds)
       for (const b of sounds) {
         if (a === b || a.corpus !== b.corpus) continue;
         const votes = pairVotes(asQuery.get(a) as Triplets, asRegistered.get(b) as Triplets);
+        pairVoteCounts[a.corpus].push(votes);
         if (votes > closest[a.corpus].votes) closest[a.corpus] = { votes, pair: `${a.name} | ${b.name}` };
       }
 
@@ -309,6 +314,13 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
           .filter((c) => c.falseMatch).length
       } |`;
     });
+    // The margin: the weakest copy (its own sound's agreeing votes, caught or not) beside the distinct pairs' votes.
+    const weakest = (corpus: Sound['corpus']) => copies.filter((c) => c.corpus === corpus).sort((a, b) => a.votes - b.votes)[0] ?? null;
+    const margin = (corpus: Sound['corpus']) => {
+      const pairs = pairVoteCounts[corpus];
+      const weak = weakest(corpus);
+      return `${corpus}: weakest copy ${weak === null ? '-' : `${weak.votes} (${weak.name}, ${weak.transformation})`}; distinct pairs (one way each, ${pairs.length}) at or above the threshold ${pairs.filter((v) => v >= MIN_VOTES).length}, 99th percentile ${quantile(pairs, 0.99)}, 99.9th ${quantile(pairs, 0.999)}, highest ${closest[corpus].votes}`;
+    };
     const falseOf = (corpus: Sound['corpus']) => distinct.filter((d) => d.corpus === corpus && d.named !== null);
     const realCount = sounds.filter((s) => s.corpus === 'real').length;
     const markdown = `## Landmark fingerprint (issue 50; core/src/fingerprint/landmark-registry.ts)
@@ -338,6 +350,7 @@ Distinct songs (goal: 0): each looked up by its owner among all registered: real
         : ''
     }.
 Closest distinct pair, agreeing votes (threshold ${MIN_VOTES}): real ${closest.real.votes} (${closest.real.pair}); built-in ${closest['built-in'].votes} (${closest['built-in'].pair}).
+Margin, agreeing votes: ${margin('real')}; ${margin('built-in')}.
 
 Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
@@ -353,6 +366,13 @@ ${scaleRows.join('\n')}
         copies: copies.map(({ peaks: _, ...c }) => c),
         distinct,
         closest,
+        weakest: Object.fromEntries(
+          (['real', 'built-in'] as const).map((corpus) => {
+            const weak = weakest(corpus);
+            return [corpus, weak === null ? null : { votes: weak.votes, name: weak.name, transformation: weak.transformation }];
+          }),
+        ),
+        pairVotes: pairVoteCounts,
         lookup: {
           registry: REGISTRY,
           p50Ms: quantile(times, 0.5),
