@@ -1,7 +1,7 @@
 /**
  * Inference benchmark (npm run bench:inference): 30 s, 120 s and 240 s songs through the worker's
  * pipeline (built-in model on CPU, MP3 320 kbps in parallel chunks with the encoder the worker
- * would pick, the PCM hash and the Chromaprint fingerprint read beside the encode, sha256, upload to a real S3 server on
+ * would pick, the PCM hash and the fingerprints (Chromaprint, landmark peaks) read beside the encode, sha256, upload to a real S3 server on
  * loopback) up to what `completed` needs, split by stage; then the lossless masters the worker
  * makes after completion (WAV + FLAC with their manifests, and their uploads). Every step is
  * printed as a share of the same run's MP3 encode. Baselines measured in the same run:
@@ -41,6 +41,7 @@ import { generateSong } from '../inference/src/worker/pipeline.ts';
 import { uploadLosslessMasters } from '../inference/src/worker/masters.ts';
 import { losslessStepTimes } from './lossless-options.ts';
 import { fingerprintPcm } from '../core/src/fingerprint/chromaprint.ts';
+import { landmarkPeaks } from '../core/src/fingerprint/landmarks.ts';
 import type { LosslessStepTimes } from './lossless-options.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { loadSigningIdentity } from '../inference/src/audio/signing-identity.ts';
@@ -79,8 +80,10 @@ interface Row {
   fingerprintBesideMs: number;
   /** When both were done (from the encode's start). */
   besideDoneMs: number;
-  /** The fingerprint of the same PCM alone (nothing beside it). */
+  /** The Chromaprint fingerprint of the same PCM alone (nothing beside it). */
   fingerprintAloneMs: number;
+  /** The landmark peaks (the copy registry's fingerprint) of the same PCM alone. */
+  landmarksAloneMs: number;
   fingerprintItems: number;
   credentialsMs: number;
   hashMs: number;
@@ -334,11 +337,15 @@ async function main(): Promise<void> {
     }
     const lossless = await losslessStepTimes(pcm.channels, pcm.sampleRate, REPEATS);
     const fingerprints: number[] = [];
+    const landmarkTimes: number[] = [];
     let fingerprintItems = 0;
     for (let i = 0; i < REPEATS; i += 1) {
       t = performance.now();
       fingerprintItems = fingerprintPcm(pcm.channels, pcm.sampleRate).length;
       fingerprints.push(performance.now() - t);
+      t = performance.now();
+      landmarkPeaks(pcm.channels, pcm.sampleRate);
+      landmarkTimes.push(performance.now() - t);
     }
     const credentialsMs = median(credentialSamples.map((c) => c.credentialsMs));
     const encodeOnlyMs = median(credentialSamples.map((c) => c.encodeMs));
@@ -371,6 +378,7 @@ async function main(): Promise<void> {
       fingerprintBesideMs: m((x) => x.fingerprintBeside),
       besideDoneMs: m((x) => x.besideDone),
       fingerprintAloneMs: median(fingerprints),
+      landmarksAloneMs: median(landmarkTimes),
       fingerprintItems,
       credentialsMs: credentials,
       hashMs,
@@ -459,7 +467,7 @@ async function main(): Promise<void> {
     `${result.date}; ${result.machine.cpus} x ${result.machine.cpu}; Node ${result.machine.node}; device ${result.device}; model ${result.model}; ` +
       `MP3 320 kbps CBR, ${backend === 'wasm' ? 'wasm LAME' : `native ${backend}`} in ${threads} parallel chunks; upload to s3rver on loopback; median of ${REPEATS} runs (27 steps).`,
     '',
-    'To `completed`: what a job completes with (the MP3 published, its hash, the PCM hash and the Chromaprint fingerprint read beside the encode). The WAV and FLAC follow after completion (next tables).',
+    'To `completed`: what a job completes with (the MP3 published, its hash, the PCM hash and the two fingerprints, Chromaprint and the landmark peaks, read beside the encode). The WAV and FLAC follow after completion (next tables).',
     '',
     '| song | model s | encode s (PCM hash, fingerprint beside) | credentials s | hash s | upload s | other s | to completed s | CPU s (threads + encoder processes) | x realtime | outside model+encoder | MP3 bytes | masters ready s (from start) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -477,18 +485,19 @@ async function main(): Promise<void> {
     ...(
       [
         ['model', 'on the way', (r) => r.modelMs],
-        [`MP3 encode (${threads} chunks, PCM hash and fingerprint beside)`, 'on the way', (r) => r.encodeMs],
+        [`MP3 encode (${threads} chunks, PCM hash and fingerprints beside)`, 'on the way', (r) => r.encodeMs],
         ['MP3 encode alone (baseline)', '-', (r) => r.encodeAloneMs],
         ['PCM hash, its time beside the encode', 'beside', (r) => r.pcmHashBesideMs],
         ['PCM hash alone (quantize, pack, SHA-256; baseline)', '-', (r) => r.lossless.pcmHashMs],
-        ['fingerprint (Chromaprint), its time beside the encode', 'beside', (r) => r.fingerprintBesideMs],
-        ['fingerprint alone (baseline)', '-', (r) => r.fingerprintAloneMs],
-        ['PCM hash + fingerprint done (from the encode start)', 'beside', (r) => r.besideDoneMs],
+        ['fingerprints (Chromaprint and landmark peaks), their time beside the encode', 'beside', (r) => r.fingerprintBesideMs],
+        ['Chromaprint alone (baseline)', '-', (r) => r.fingerprintAloneMs],
+        ['landmark peaks alone (baseline)', '-', (r) => r.landmarksAloneMs],
+        ['PCM hash + fingerprints done (from the encode start)', 'beside', (r) => r.besideDoneMs],
         ['encode + beside window', 'on the way', (r) => r.sideBySideMs],
         [
-          'encode, then PCM hash and fingerprint (sequential; derived from the three alone)',
+          'encode, then PCM hash and fingerprints (sequential; derived from the four alone)',
           '-',
-          (r) => r.encodeAloneMs + r.lossless.pcmHashMs + r.fingerprintAloneMs,
+          (r) => r.encodeAloneMs + r.lossless.pcmHashMs + r.fingerprintAloneMs + r.landmarksAloneMs,
         ],
         ['ID3 + C2PA (finishMp3)', 'on the way', (r) => r.credentialsMs],
         ['audio hash', 'on the way', (r) => r.hashMs],
