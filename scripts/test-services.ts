@@ -13,8 +13,10 @@
  *
  * Each file runs in its own process, as with `node --test`: the children inherit this process's
  * `--conditions=songmint-source --import tsx` and load test/support/bounded-hooks.ts. Each file is
- * bounded to 10 minutes as a whole (node:test's `timeout` bounds the file's process, not only each
- * test), and exits once its tests end (`forceExit`).
+ * bounded to 10 minutes as a whole (node:test's `timeout` bounds the file's process, not the tests
+ * inside it), each test to 8 minutes where it sets no limit of its own (bounded-hooks.ts; a test
+ * awaiting a lost promise fails by name and its file's `after` hooks still run), each hook to 2,
+ * and the file exits once its tests end (`forceExit`).
  *
  * The files' processes (and the servers and workers they start) share one V8 compile cache
  * (`NODE_COMPILE_CACHE`, `node-compile-cache-songmint` in the temp folder unless set: not
@@ -49,6 +51,8 @@ const SUITES = [
 ];
 const DURATIONS = 'bench/results/test-suite-time.json';
 const FILE_LIMIT_MS = 600_000;
+/** Each test's own bound where it sets none (test/support/bounded-hooks.ts), under the file's so that a stalled test fails by name. */
+const TEST_LIMIT_MS = 480_000;
 const HOOKS = './test/support/bounded-hooks.ts';
 
 type TestsStream = ReturnType<typeof run>;
@@ -79,6 +83,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--test-concurrency takes a positive integer');
 
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache-songmint');
+  process.env.SONGMINT_TEST_TIMEOUT_MS ??= String(TEST_LIMIT_MS);
   const files = positionals.length > 0 ? positionals : [...new Set(SUITES.flatMap((pattern) => globSync(pattern)))];
   const ordered = longestFirst(files, measuredDurations(DURATIONS));
   const stream = run({

@@ -60,6 +60,16 @@ describe('a stalled setup fails with a clear message instead of hanging the suit
     assert.match(result.output, /before hook at test\/core\/fixtures\/stalled-hook\.fixture\.ts:4 did not finish within 2 s/);
   });
 
+  it('a test waiting on a promise that never settles fails by name at SONGMINT_TEST_TIMEOUT_MS; the file goes on and runs its after hook', async () => {
+    const result = await runTestFile('test/core/fixtures/stalled-test.fixture.ts', { SONGMINT_TEST_TIMEOUT_MS: '2000' });
+    assert.equal(result.stalled, false, result.output);
+    assert.notEqual(result.code, 0);
+    assert.match(result.output, /✖ waits for ever[^\n]*\n[\s\S]*?test timed out after 2000ms/);
+    assert.match(result.output, /✔ runs after the stalled one/);
+    assert.match(result.output, /✔ keeps its own limit/);
+    assert.match(result.output, /after hook ran: the suite stopped what it started/);
+  });
+
   it('PostgreSQL stalled on purpose (SONGMINT_TEST_STALL=postgres:2000) fails its setup at the start-up bound, naming the component and its log, and leaves no temp folder', async () => {
     const result = await runTestFile('test/core/fixtures/stalled-postgres.fixture.ts', { SONGMINT_TEST_STALL: 'postgres:2000' });
     assert.equal(result.stalled, false, result.output);

@@ -1,8 +1,9 @@
 /**
- * Preloaded into every node:test process (`--import` in package.json's `test:services`): gives
- * every hook (`before`, `after`, `beforeEach`, `afterEach`) a time limit.
+ * Preloaded into every node:test process (scripts/test-services.ts, scripts/test-faults.ts): gives
+ * every hook (`before`, `after`, `beforeEach`, `afterEach`) a time limit, and each test one where
+ * the runner sets SONGMINT_TEST_TIMEOUT_MS.
  *
- * Why: `--test-timeout` bounds each test file in the runner and each test in it, but not hooks
+ * Why: the runner's timeout bounds each test file's process, but not the hooks or tests in it
  * (node:test gives them no limit by default). A setup hook that waits on a lost promise (a
  * component that never answers) would hold its file until the file's limit and then be reported
  * only as the file or its suite timing out. Here such a hook fails on its own, after
@@ -11,7 +12,8 @@
  * to its `after` hooks, which stop what was started.
  *
  * node:test's hook functions are wrapped in place and its ESM exports re-synced, so test files
- * keep importing from 'node:test'. Hooks that take a `done` callback are left as they are.
+ * keep importing from 'node:test'. Hooks that take a `done` callback are left as they are. Tests
+ * get a limit too where the runner asks for one (`TEST_LIMIT_MS` below).
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { relative } from 'node:path';
@@ -63,6 +65,43 @@ function bounded(kind: string, fn: HookFn, where: string): HookFn {
       );
     });
   };
+}
+
+/**
+ * Each test's limit where it sets none, from SONGMINT_TEST_TIMEOUT_MS (scripts/test-services.ts sets
+ * it below its per-file bound; unset, tests keep node:test's default of none). node:test applies
+ * `--test-timeout` to a file's process as a whole, not to the tests inside it: a test awaiting a
+ * lost promise held its file to the file's bound, which then reported only the file as cancelled
+ * and never ran its `after` hooks. With a limit of its own the test fails by name, and the file
+ * goes on to its other tests and its `after` hooks, which stop what was started.
+ */
+const TEST_LIMIT_MS = process.env.SONGMINT_TEST_TIMEOUT_MS === undefined ? undefined : Number(process.env.SONGMINT_TEST_TIMEOUT_MS);
+
+/** `it`/`test` arguments (name?, options?, fn?) with `timeout: limit` where the options set none. */
+export function withTestTimeout(args: readonly unknown[], limit: number): unknown[] {
+  const optionsAt = args.findIndex((arg) => typeof arg === 'object' && arg !== null);
+  if (optionsAt >= 0) {
+    const options = args[optionsAt] as Record<string, unknown>;
+    if (options.timeout !== undefined) return [...args];
+    return args.map((arg, i) => (i === optionsAt ? { ...options, timeout: limit } : arg));
+  }
+  return typeof args[0] === 'string' ? [args[0], { timeout: limit }, ...args.slice(1)] : [{ timeout: limit }, ...args];
+}
+
+type TestRegistrar = ((...args: unknown[]) => unknown) & Record<string, unknown>;
+const registrars = nodeTest as unknown as Record<'it' | 'test', TestRegistrar>;
+if (TEST_LIMIT_MS !== undefined) {
+  if (!Number.isInteger(TEST_LIMIT_MS) || TEST_LIMIT_MS <= 0)
+    throw new Error('SONGMINT_TEST_TIMEOUT_MS takes a positive integer of milliseconds');
+  const limit = TEST_LIMIT_MS;
+  for (const name of ['it', 'test'] as const) {
+    const original = registrars[name];
+    // `only` runs a test like the plain call; `skip` and `todo` run nothing, so they keep theirs.
+    const limited = Object.assign((...args: unknown[]) => original(...withTestTimeout(args, limit)), original, {
+      only: (...args: unknown[]) => (original.only as TestRegistrar)(...withTestTimeout(args, limit)),
+    });
+    registrars[name] = limited;
+  }
 }
 
 for (const kind of HOOKS) {
