@@ -10,14 +10,13 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, getAddress, http } from 'viem';
+import { getAddress } from 'viem';
 import type { Address } from 'viem';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createCoinChainReads } from '../../oracle/src/chain/coin-reads.ts';
 import { devAppRouter, ensureAppBuilt } from '../../scripts/dev-app.ts';
 import { RGB, encodePng } from '../../scripts/png.ts';
 import type { LoggedIn } from '../oracle/helpers/test-app.ts';
-import { PUBLIC_BASE_URL, startStorageStack } from '../oracle/storage-stack.ts';
+import { PUBLIC_BASE_URL, coinsWithoutChain, startStorageStack } from '../oracle/storage-stack.ts';
 import type { StorageStack } from '../oracle/storage-stack.ts';
 import { chromiumMissing, launchChromium } from './support/browser.ts';
 import { SCREENSHOTS, checkView } from './support/web-app-walk.ts';
@@ -39,13 +38,8 @@ describe('a creator edits their profile in the web app', { skip: browserSkip }, 
   before(async () => {
     await ensureAppBuilt();
     await mkdir(SCREENSHOTS, { recursive: true });
-    const noChain = createPublicClient({ transport: http('http://127.0.0.1:9', { retryCount: 0, timeout: 1000 }) });
     stack = await startStorageStack({
-      coins: {
-        vaultAddress: VAULT,
-        poolManagerAddress: VAULT,
-        chain: createCoinChainReads(noChain, { vault: VAULT, poolManager: VAULT, quoter: VAULT }),
-      },
+      coins: coinsWithoutChain(VAULT),
       publicRouters: [{ path: '/app', router: devAppRouter({ rpcUrl: 'http://127.0.0.1:9', contracts: {}, developmentWallet: false }) }],
     });
     alice = await stack.app.login();

@@ -10,9 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { CID } from 'multiformats/cid';
 import * as raw from 'multiformats/codecs/raw';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { createPublicClient, getAddress, http } from 'viem';
+import { getAddress } from 'viem';
 import type { Address } from 'viem';
-import { createCoinChainReads } from '../../oracle/src/chain/coin-reads.ts';
 import { createHubUserDataReader } from '../../oracle/src/domain/farcaster-user-data.ts';
 import { COVER_MAX_BYTES } from '../../oracle/src/domain/cover-image.ts';
 import { STORAGE_QUOTA_BYTES } from '../../core/src/storage-quota.ts';
@@ -24,7 +23,7 @@ import { startTestFarcasterHub } from '../support/farcaster-hub.ts';
 import type { TestFarcasterHub } from '../support/farcaster-hub.ts';
 import { assertVariantCError } from './helpers/shapes.ts';
 import type { LoggedIn } from './helpers/test-app.ts';
-import { PUBLIC_BASE_URL, dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
+import { PUBLIC_BASE_URL, coinsWithoutChain, dataUri, pngBytes, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
 
 /** Long enough for a loaded machine to answer from loopback; the slow hub answers ten times later. */
@@ -40,14 +39,9 @@ describe('creator profiles', () => {
 
   before(async () => {
     hub = await startTestFarcasterHub();
-    // The chain is not there (a closed loopback port): the creator route answers without it.
-    const noChain = createPublicClient({ transport: http('http://127.0.0.1:9', { retryCount: 0, timeout: 1000 }) });
+    // The chain is not there: the creator route answers without it.
     stack = await startStorageStack({
-      coins: {
-        vaultAddress: VAULT,
-        poolManagerAddress: VAULT,
-        chain: createCoinChainReads(noChain, { vault: VAULT, poolManager: VAULT, quoter: VAULT }),
-      },
+      coins: coinsWithoutChain(VAULT),
       farcasterUserData: createHubUserDataReader(
         { hubUrl: hub.url, apiKey: 'hub-key', timeoutMs: HUB_TIMEOUT_MS, now: () => clock },
         { warn: (fields, message) => hubWarnings.push(`${message}: ${String(fields.err)}`) },

@@ -3,7 +3,9 @@
  * app from startTestApp, s3rver for objects, a filesystem IPFS blockstore, a real platform key.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createPublicClient, http } from 'viem';
 import type { Address, Hex } from 'viem';
+import { createCoinChainReads } from '../../oracle/src/chain/coin-reads.ts';
 import { generatePrivateKey } from 'viem/accounts';
 import { audioObjectKey, toPublicJobId } from '../../core/src/generation-queue.ts';
 import { createObjectStore } from '../../core/src/object-store.ts';
@@ -39,6 +41,19 @@ import { JOB_STATUS } from '../../core/src/jobs/job-state.ts';
 import type { AllowList } from '../../oracle/src/webhooks/address-policy.ts';
 
 export const PUBLIC_BASE_URL = 'https://cdn.songmint.test';
+
+/**
+ * The coin routes' dependencies with no chain behind them (a closed loopback port, no retries, a
+ * 1 s timeout): routes that read coins answer without their chain figures, as when the RPC is down.
+ */
+export function coinsWithoutChain(vault: Address): NonNullable<StorageStackOptions['coins']> {
+  const noChain = createPublicClient({ transport: http('http://127.0.0.1:9', { retryCount: 0, timeout: 1000 }) });
+  return {
+    vaultAddress: vault,
+    poolManagerAddress: vault,
+    chain: createCoinChainReads(noChain, { vault, poolManager: vault, quoter: vault }),
+  };
+}
 
 export interface SeededJob {
   id: string;

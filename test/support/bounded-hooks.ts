@@ -78,7 +78,7 @@ function bounded(kind: string, fn: HookFn, where: string): HookFn {
 const TEST_LIMIT_MS = process.env.SONGMINT_TEST_TIMEOUT_MS === undefined ? undefined : Number(process.env.SONGMINT_TEST_TIMEOUT_MS);
 
 /** `it`/`test` arguments (name?, options?, fn?) with `timeout: limit` where the options set none. */
-export function withTestTimeout(args: readonly unknown[], limit: number): unknown[] {
+function withTestTimeout(args: readonly unknown[], limit: number): unknown[] {
   const optionsAt = args.findIndex((arg) => typeof arg === 'object' && arg !== null);
   if (optionsAt >= 0) {
     const options = args[optionsAt] as Record<string, unknown>;
