@@ -26,6 +26,22 @@ async function migrationFiles(): Promise<string[]> {
   return (await readdir(MIGRATIONS_DIR)).filter((name) => !name.startsWith('.')).sort();
 }
 
+/**
+ * node-pg-migrate's runner over a client this test owns and ends, awaited: given a URL, the
+ * runner ends its own client without waiting for it (`client.end()` unawaited in its close), so
+ * a test that stops its server right after could see that connection terminated after the test
+ * ended, an uncaught error that failed the file on a loaded machine.
+ */
+async function runMigrations(databaseUrl: string, options: Omit<Parameters<typeof runner>[0], 'databaseUrl' | 'dbClient'>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await runner({ ...options, dbClient: client });
+  } finally {
+    await client.end();
+  }
+}
+
 async function recordedNames(url: string): Promise<{ name: string; run_on: Date }[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -81,8 +97,7 @@ describe('database migrations', () => {
         const base = file.replace(/\.sql$/, '');
         await copyFile(join(MIGRATIONS_DIR, file), join(oldDir, `${oldName.get(base) ?? base}.sql`));
       }
-      await runner({
-        databaseUrl: server.url,
+      await runMigrations(server.url, {
         dir: oldDir,
         direction: 'up',
         migrationsTable: MIGRATIONS_TABLE,
@@ -136,7 +151,7 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
     await mkdir(earlierDir);
     for (const file of (await migrationFiles()).filter((name) => name < ownFile))
       await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
-    await runner({ databaseUrl: server.url, dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+    await runMigrations(server.url, { dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
 
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
@@ -182,7 +197,7 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
 
       // This migration itself (migration 0025 later drops Chromaprint's registry for the landmark one).
       await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
-      await runner({ databaseUrl: server.url, dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+      await runMigrations(server.url, { dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
       const registry = await q<{ job_id: string; made: boolean; terms: number[] }>(
         `SELECT r.job_id, r.registered_at = j.completed_at AS made,
                 array(SELECT t.term FROM fingerprint_terms t WHERE t.registry_id = r.id ORDER BY t.term) AS terms
@@ -234,8 +249,7 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
     await mkdir(earlierDir);
     for (const file of (await migrationFiles()).filter((name) => name < ownFile))
       await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
-    const up = () =>
-      runner({ databaseUrl: url.href, dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+    const up = () => runMigrations(url.href, { dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
     await up();
     const client = new pg.Client({ connectionString: url.href });
     await client.connect();
@@ -312,8 +326,7 @@ describe('migration 0027: the landmark postings packed one row per hash (issue 5
     for (const file of (await migrationFiles()).filter((name) => name < ownFile))
       await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
     const run = (direction: 'up' | 'down') =>
-      runner({
-        databaseUrl: server.url,
+      runMigrations(server.url, {
         dir: earlierDir,
         direction,
         count: direction === 'down' ? 1 : Infinity,
