@@ -1,7 +1,15 @@
 /**
  * The lead voice that sings the melody: floor(steps / 9) partials (at most 8) by a Chebyshev
- * recurrence in an ONNX Loop, an onset ramp and decay that held steps continue, and a 6 ms release
- * before the next onset. Computed as [steps, step_length] frames.
+ * recurrence in an ONNX Loop, an onset ramp and a two-stage decay that held steps continue, a
+ * struck attack on the second and third partials, and a 6 ms release before the next onset.
+ * Computed as [steps, step_length] frames.
+ *
+ * Why the attack and the fast first stage (issue 50): a note that only ramps in and decays
+ * slowly is a plateau in the spectrogram, and a copier's compressor, ducking at each drum hit and
+ * recovering over 50 ms, moved its loudest frame, where the landmark fingerprint's peak lies: 2 of
+ * 8 compressed copies were caught. A struck note (a piano's, a plucked string's) drops fast after
+ * its onset and its upper partials die first, which no level change of the whole mix can move:
+ * 8 of 8 caught, the fewest votes 14 (docs/fingerprints.md, "A struck attack").
  */
 import { GraphBuilder } from '../onnx-builder.ts';
 import { BUILTIN_SAMPLE_RATE as RATE } from './conditioning.ts';
@@ -11,6 +19,13 @@ import type { Melody } from './melody.ts';
 import type { TimingGrid } from './timing-grid.ts';
 
 const MAX_PARTIALS = 8;
+/** Share of a note's level in its fast first stage of decay, and that stage's time constant (s). */
+const FAST_DECAY_SHARE = 0.5;
+const FAST_DECAY_TAU = 0.08;
+/** The struck attack: partials 2 and 3, each at half the note's level, dying in 40 ms. */
+const ATTACK_PARTIALS = [2, 3];
+const ATTACK_LEVEL = 0.5;
+const ATTACK_TAU = 0.04;
 
 export type LeadVoice = ReturnType<typeof leadVoice>;
 
@@ -54,26 +69,41 @@ export function leadVoice({ g, field, mul, add, sub, toF, unsq }: GraphOps, grid
     body: { graph: cheb.graph('partials') },
   });
   if (leadTone === undefined) throw new Error('unreachable: Loop has three outputs');
-  // Envelope: onset frames ramp in and decay; held frames continue the decay of their onset.
+  // Envelope: onset frames ramp in and decay in two stages; held frames continue the decay of
+  // their onset (each stage's level at the step's start, then its decay within the step).
   const legato = field('legato');
   const tau = add(g.f(0.12), mul(legato, g.f(0.9)));
-  const decayRow = g.op('Exp', [g.op('Neg', [g.op('Div', [tStepRow, tau])])]);
+  const decay = (timeConstant: string, seconds: string): string =>
+    g.op('Exp', [g.op('Neg', [g.op('Div', [seconds, timeConstant])])]);
+  const slowRow = decay(tau, tStepRow);
+  const fastRow = decay(g.f(FAST_DECAY_TAU), tStepRow);
+  const decayRow = add(mul(slowRow, g.f(1 - FAST_DECAY_SHARE)), mul(fastRow, g.f(FAST_DECAY_SHARE)));
   const rampRow = g.op('Min', [g.op('Div', [tStepRow, g.f(0.008)]), g.f(1)]);
   const onsetRow = mul(rampRow, decayRow);
   const stepSec = g.op('Div', [stepLenF, g.f(RATE)]);
-  const heldLevel = g.op('Exp', [g.op('Neg', [g.op('Div', [mul(sinceOnset, stepSec), tau])])]);
+  const heldSec = mul(sinceOnset, stepSec);
   const leadLevel = mul(field('lead'), g.f(0.22));
   const stepEnergy = g.op('Gather', [barEnergy, barOfStep], { axis: { int: 0 } });
   const leadAmp = mul(mul(velocity, leadLevel), stepEnergy);
   const envOnset = mul(unsq(mul(leadAmp, gate), [1]), onsetRow);
-  const envHeld = mul(unsq(mul(mul(leadAmp, notGate), heldLevel), [1]), decayRow);
+  const heldAmp = mul(leadAmp, notGate);
+  const envHeld = add(
+    mul(unsq(mul(heldAmp, mul(decay(tau, heldSec), g.f(1 - FAST_DECAY_SHARE))), [1]), slowRow),
+    mul(unsq(mul(heldAmp, mul(decay(g.f(FAST_DECAY_TAU), heldSec), g.f(FAST_DECAY_SHARE))), [1]), fastRow),
+  );
   // A note followed by a new onset fades out over the last 6 ms of its step (no click).
   const nextGate = g.op('Concat', [g.op('Slice', [gate, g.i([1]), g.i([Number.MAX_SAFE_INTEGER]), g.i([0])]), g.f([1])], {
     axis: { int: 0 },
   });
-  const cutRow = sub(g.f(1), g.op('Clip', [g.op('Div', [sub(stepSec, tStepRow), g.f(0.006)]), g.f(0), g.f(1)]));
+  const stepEnd = g.op('Clip', [g.op('Div', [sub(stepSec, tStepRow), g.f(0.006)]), g.f(0), g.f(1)]);
+  const cutRow = sub(g.f(1), stepEnd);
   const release = sub(g.f(1), mul(unsq(nextGate, [1]), cutRow));
-  const lead = mul(mul(leadTone, add(envOnset, envHeld)), release);
+  // The struck attack sounds in onset steps only (it has died long before the next step) and is
+  // faded out over the step's last 6 ms like the note.
+  const attackRow = mul(mul(rampRow, decay(g.f(ATTACK_TAU), tStepRow)), stepEnd);
+  const attackTone = ATTACK_PARTIALS.map((k) => g.op('Sin', [mul(theta, g.f(k))])).reduce((a, b) => add(a, b));
+  const attack = mul(attackTone, mul(unsq(mul(mul(leadAmp, gate), g.f(ATTACK_LEVEL)), [1]), attackRow));
+  const lead = add(mul(mul(leadTone, add(envOnset, envHeld)), release), attack);
   // brightness, tStep and stepEnergy are shared with the hats and the bass, which follow.
   return { lead, brightness, tStep, stepEnergy };
 }
