@@ -1,7 +1,8 @@
 /**
  * The fingerprint (core/src/fingerprint/, docs/fingerprints.md) against Debian's fpcalc
  * (Chromaprint 1.5 in C, libchromaprint-tools) on files ffmpeg made from built-in model songs, and
- * the match rule on copies ffmpeg made.
+ * the match rule on copies ffmpeg made; both fingerprints from one pass
+ * (core/src/fingerprint/sound-fingerprints.ts) against each computed alone.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,9 @@ import { promisify } from 'node:util';
 import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
 import { createFingerprinter, fingerprintPcm, ITEM_SECONDS } from '../../core/src/fingerprint/chromaprint.ts';
 import { decodeFingerprint, encodeFingerprint, fingerprintFromBytes, fingerprintToBytes } from '../../core/src/fingerprint/encoding.ts';
+import { landmarkPeaks } from '../../core/src/fingerprint/landmarks.ts';
 import { findContainment, MATCH_RULE, popcount32 } from '../../core/src/fingerprint/match.ts';
+import { createSoundFingerprinter } from '../../core/src/fingerprint/sound-fingerprints.ts';
 import { makeCopy, wav16 } from '../support/audio-copies.ts';
 import { runReference } from '../support/reference-tools.ts';
 import { makeTempDir } from '../../core/src/testing/temp-dirs.ts';
@@ -140,6 +143,28 @@ describe('fingerprints: Chromaprint (algorithm 2) in TypeScript, checked against
     }
     assert.deepEqual(fingerprinter.finish(), whole);
     assert.ok(Math.abs(whole.length * ITEM_SECONDS - 24 + 2.6) < 0.3, `${whole.length} items for 24 s`);
+  });
+
+  it('computes Chromaprint and the landmark peaks in one pass exactly as each alone, in blocks of any size', () => {
+    const left = songPcm[0] as Float32Array;
+    const right = songPcm[1] as Float32Array;
+    const layouts = [songPcm, [left], [left, right, left]];
+    for (const channels of layouts) {
+      const length = left.length;
+      const fingerprinter = createSoundFingerprinter(44100, channels.length);
+      let at = 0;
+      for (let step = 1; at < length; step = (step * 7 + 3) % 5000) {
+        const end = Math.min(length, at + step);
+        fingerprinter.feed(channels.map((channel) => channel.subarray(at, end)));
+        at = end;
+      }
+      const both = fingerprinter.finish();
+      assert.deepEqual(both.chromaprint, fingerprintPcm(channels, 44100), `${channels.length} channels: Chromaprint`);
+      const peaks = landmarkPeaks(channels, 44100);
+      assert.ok(peaks.length > 100, `${peaks.length} peaks`);
+      assert.deepEqual(both.landmarks, peaks, `${channels.length} channels: landmark peaks`);
+    }
+    assert.throws(() => createSoundFingerprinter(44100, 2).feed([left]), RangeError);
   });
 
   it('finds a trimmed, quieter 192 kbps copy and a 10 s excerpt set in other audio; not another song, a 6 s excerpt or silence', async () => {

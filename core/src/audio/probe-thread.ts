@@ -3,27 +3,25 @@
  * event loop. A probe posts back what the file is (format, rate, channels, length) and its
  * SHA-256, never the samples, with the bytes themselves transferred back; a decode posts back the
  * samples it kept, transferred. A probe also fingerprints the upload in the same pass, Chromaprint
- * (core/src/fingerprint/sink.ts) and landmarks (core/src/fingerprint/landmark-sink.ts), both
- * transferred back with the answer.
+ * and landmarks (core/src/fingerprint/sound-fingerprints.ts), both transferred back with the
+ * answer.
  */
 import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
-import { fingerprintSink } from '../fingerprint/sink.ts';
-import { bothSinks, landmarkSink } from '../fingerprint/landmark-sink.ts';
 import { peaksToBytes } from '../fingerprint/landmarks.ts';
+import { soundFingerprintSink } from '../fingerprint/sound-fingerprints.ts';
 import { decodeAudioStream, decodeUploadedAudio } from './uploaded-audio.ts';
 import { decodeToWorkingFormat } from './working-format-sink.ts';
 import type { DecodeReply, DecodeRequest, DecodeThreadMessage } from './audio-prober.ts';
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
   if (request.op === 'probe') {
-    const fingerprinting = fingerprintSink();
-    const landmarking = landmarkSink();
-    const result = await decodeAudioStream(request.bytes, request.budget, bothSinks(fingerprinting, landmarking));
+    const fingerprinting = soundFingerprintSink();
+    const result = await decodeAudioStream(request.bytes, request.budget, fingerprinting);
     const hash = contentHash(request.bytes);
-    const fingerprint = result.ok ? (fingerprinting.finish() ?? undefined) : undefined;
-    const peaks = result.ok ? landmarking.finish() : null;
-    const landmarks = peaks === null ? undefined : peaksToBytes(peaks);
+    const both = result.ok ? fingerprinting.finish() : null;
+    const fingerprint = both?.chromaprint;
+    const landmarks = both === null ? undefined : peaksToBytes(both.landmarks);
     return {
       reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint, landmarks },
       transfer: [

@@ -20,6 +20,7 @@
  */
 import { roundClipped } from '../audio/round-sample.ts';
 import { createPowerSpectrum } from './fft.ts';
+import { mixDown } from './mixdown.ts';
 import { createResampler } from './resample.ts';
 
 /** AcoustID's algorithm number for what this computes (`CHROMAPRINT_ALGORITHM_TEST2` + 1, as fpcalc prints it). */
@@ -245,18 +246,7 @@ export function createFingerprinter(sampleRate: number, channels: number): Finge
         return;
       }
       if (mono.length < length) mono = new Float32Array(length);
-      const scale = 1 / channels;
-      if (channels === 2) {
-        const left = block[0] as Float32Array;
-        const right = block[1] as Float32Array;
-        for (let i = 0; i < length; i += 1) mono[i] = ((left[i] as number) + (right[i] as number)) * 0.5;
-      } else
-        for (let i = 0; i < length; i += 1) {
-          let sum = 0;
-          for (let c = 0; c < channels; c += 1) sum += (block[c] as Float32Array)[i] as number;
-          mono[i] = sum * scale;
-        }
-      take(resampler.push(mono.subarray(0, length)));
+      take(resampler.push(mixDown(block, mono)));
     },
     finish() {
       if (!done) {

@@ -9,6 +9,7 @@
  * in half dB (capped at 127.5 dB).
  */
 import { createLogSpectrogram } from './log-spectrogram.ts';
+import { mixDown } from './mixdown.ts';
 import { createPeakFinder } from './spectral-peaks.ts';
 import type { Peak } from './spectral-peaks.ts';
 
@@ -28,12 +29,13 @@ export function createLandmarkFingerprinter(sampleRate: number, channels: number
   let mono = new Float32Array(0);
   return {
     feed(block) {
+      if (block.length === 1) {
+        spectrogram.push(block[0] as Float32Array);
+        return;
+      }
       const frames = block[0]?.length ?? 0;
       if (mono.length < frames) mono = new Float32Array(frames);
-      const out = mono.subarray(0, frames);
-      out.fill(0);
-      for (const channel of block) for (let i = 0; i < frames; i += 1) out[i] = (out[i] as number) + (channel[i] as number) / channels;
-      spectrogram.push(out);
+      spectrogram.push(mixDown(block, mono));
     },
     finish() {
       spectrogram.flush();

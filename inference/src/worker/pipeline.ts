@@ -17,8 +17,8 @@ import { finishMp3 } from '../audio/content-credentials.ts';
 import type { SigningIdentity } from '../audio/signing-identity.ts';
 import { encodeMp3 } from '../audio/mp3-encoder.ts';
 import { PACK_FRAMES, createPcmHasher, encodeLossless } from '../audio/lossless.ts';
-import { createFingerprinter } from '../../../core/src/fingerprint/chromaprint.ts';
-import { createLandmarkFingerprinter, peaksToBytes } from '../../../core/src/fingerprint/landmarks.ts';
+import { peaksToBytes } from '../../../core/src/fingerprint/landmarks.ts';
+import { createSoundFingerprinter } from '../../../core/src/fingerprint/sound-fingerprints.ts';
 import type { LosslessFiles } from '../audio/lossless.ts';
 import { measureMp3 } from '../audio/mp3-frames.ts';
 import type { LyricsGenerator } from '../lyrics/lyrics-generator.ts';
@@ -176,8 +176,7 @@ async function readBesideEncode(
   const started = performance.now();
   const frames = pcm.channels[0]?.length ?? 0;
   const hasher = withPcmHash ? createPcmHasher(pcm.channels.length) : null;
-  const fingerprinter = createFingerprinter(pcm.sampleRate, pcm.channels.length);
-  const landmarker = createLandmarkFingerprinter(pcm.sampleRate, pcm.channels.length);
+  const fingerprinter = createSoundFingerprinter(pcm.sampleRate, pcm.channels.length);
   let pcmHashMs = 0;
   let fingerprintMs = 0;
   for (let start = 0; start < frames; start += PACK_FRAMES) {
@@ -189,14 +188,14 @@ async function readBesideEncode(
     pcmHashMs += hashed - t;
     const block = pcm.channels.map((channel) => channel.subarray(start, end));
     fingerprinter.feed(block);
-    landmarker.feed(block);
     t = performance.now();
     fingerprintMs += t - hashed;
     if (end < frames) await yieldToEventLoop();
   }
   const t = performance.now();
-  const fingerprint = fingerprinter.finish();
-  const landmarks = peaksToBytes(landmarker.finish());
+  const both = fingerprinter.finish();
+  const fingerprint = both.chromaprint;
+  const landmarks = peaksToBytes(both.landmarks);
   fingerprintMs += performance.now() - t;
   return { pcmHash: hasher?.digest() ?? null, fingerprint, landmarks, pcmHashMs, fingerprintMs, doneMs: performance.now() - started };
 }
