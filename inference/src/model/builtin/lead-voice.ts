@@ -73,8 +73,7 @@ export function leadVoice({ g, field, mul, add, sub, toF, unsq }: GraphOps, grid
   // their onset (each stage's level at the step's start, then its decay within the step).
   const legato = field('legato');
   const tau = add(g.f(0.12), mul(legato, g.f(0.9)));
-  const decay = (timeConstant: string, seconds: string): string =>
-    g.op('Exp', [g.op('Neg', [g.op('Div', [seconds, timeConstant])])]);
+  const decay = (timeConstant: string, seconds: string): string => g.op('Exp', [g.op('Neg', [g.op('Div', [seconds, timeConstant])])]);
   const slowRow = decay(tau, tStepRow);
   const fastRow = decay(g.f(FAST_DECAY_TAU), tStepRow);
   const decayRow = add(mul(slowRow, g.f(1 - FAST_DECAY_SHARE)), mul(fastRow, g.f(FAST_DECAY_SHARE)));
