@@ -6,10 +6,10 @@
  *
  * Why the attack and the fast first stage (issue 50): a note that only ramps in and decays
  * slowly is a plateau in the spectrogram, and a copier's compressor, ducking at each drum hit and
- * recovering over 50 ms, moved its loudest frame, where the landmark fingerprint's peak lies: 2 of
- * 8 compressed copies were caught. A struck note (a piano's, a plucked string's) drops fast after
- * its onset and its upper partials die first, which no level change of the whole mix can move:
- * 8 of 8 caught, the fewest votes 14 (docs/fingerprints.md, "A struck attack").
+ * recovering over 50 ms, moved its loudest frame, where the landmark fingerprint's peak lies: 11
+ * of 40 songs' compressed copies were caught. A struck note (a piano's, a plucked string's) drops
+ * fast after its onset and its upper partials die first, which no level change of the whole mix
+ * can move: 31 of 40 (docs/fingerprints.md, "A struck attack").
  */
 import { GraphBuilder } from '../onnx-builder.ts';
 import { BUILTIN_SAMPLE_RATE as RATE } from './conditioning.ts';
@@ -20,11 +20,11 @@ import type { TimingGrid } from './timing-grid.ts';
 
 const MAX_PARTIALS = 8;
 /** Share of a note's level in its fast first stage of decay, and that stage's time constant (s). */
-const FAST_DECAY_SHARE = 0.5;
+const FAST_DECAY_SHARE = 0.3;
 const FAST_DECAY_TAU = 0.08;
-/** The struck attack: partials 2 and 3, each at half the note's level, dying in 40 ms. */
+/** The struck attack: partials 2 and 3, each at 0.7 of the note's level, dying in 40 ms. */
 const ATTACK_PARTIALS = [2, 3];
-const ATTACK_LEVEL = 0.5;
+const ATTACK_LEVEL = 0.7;
 const ATTACK_TAU = 0.04;
 
 export type LeadVoice = ReturnType<typeof leadVoice>;
