@@ -4,7 +4,7 @@
  * 32-bit sub-fingerprint out every 1365 samples at 11,025 Hz (about 0.124 s). The steps, as in
  * Chromaprint 1.5 (MIT-licensed parts: fingerprinter, chroma, classifiers; docs/fingerprints.md):
  *
- * 1. down-mix to mono (the channels' mean) and resample to 11,025 Hz (./resample.ts), rounded to
+ * 1. down-mix to mono (the channels' mean) and resample to 11,025 Hz (./mono-input.ts), rounded to
  *    16-bit samples, which is what Chromaprint consumes;
  * 2. frames of 4096 samples every 1365 (overlap 2731), Hamming window, power spectrum (./fft.ts);
  * 3. chroma: the energy of the FFT bins from 28 Hz to 3520 Hz summed into 12 pitch classes;
@@ -20,8 +20,7 @@
  */
 import { roundClipped } from '../audio/round-sample.ts';
 import { createPowerSpectrum } from './fft.ts';
-import { mixDown } from './mixdown.ts';
-import { createResampler } from './resample.ts';
+import { createMonoInput } from './mono-input.ts';
 
 /** AcoustID's algorithm number for what this computes (`CHROMAPRINT_ALGORITHM_TEST2` + 1, as fpcalc prints it). */
 export const CHROMAPRINT_ALGORITHM = 2;
@@ -89,8 +88,6 @@ function pitchClasses(): { first: number; end: number; notes: Uint8Array } {
 
 /** A streaming fingerprinter for PCM at `sampleRate` with `channels` channels. */
 export function createFingerprinter(sampleRate: number, channels: number): Fingerprinter {
-  if (!Number.isInteger(channels) || channels < 1) throw new RangeError(`${channels} channels`);
-  const resampler = createResampler(sampleRate, FINGERPRINT_SAMPLE_RATE);
   const spectrum = createPowerSpectrum(FRAME_SIZE);
   const { first, end, notes } = pitchClasses();
   const window = new Float64Array(FRAME_SIZE);
@@ -108,7 +105,6 @@ export function createFingerprinter(sampleRate: number, channels: number): Finge
   const image = new Float64Array(IMAGE_ROWS * BANDS);
   let rows = 0;
   const items: number[] = [];
-  let mono = new Float32Array(0);
   let done = false;
 
   const area = (r1: number, c1: number, r2: number, c2: number): number => {
@@ -233,24 +229,16 @@ export function createFingerprinter(sampleRate: number, channels: number): Finge
       }
     }
   };
+  const input = createMonoInput(sampleRate, channels, FINGERPRINT_SAMPLE_RATE, take);
 
   return {
     feed(block) {
       if (done) throw new Error('fingerprinter already finished');
-      if (block.length !== channels) throw new RangeError(`expected ${channels} channels, got ${block.length}`);
-      const length = block[0]?.length ?? 0;
-      if (block.some((channel) => channel.length !== length)) throw new RangeError('channels of unequal length');
-      if (length === 0) return;
-      if (channels === 1) {
-        take(resampler.push(block[0] as Float32Array));
-        return;
-      }
-      if (mono.length < length) mono = new Float32Array(length);
-      take(resampler.push(mixDown(block, mono)));
+      input.feed(block);
     },
     finish() {
       if (!done) {
-        take(resampler.flush());
+        input.flush();
         done = true;
       }
       return Uint32Array.from(items);

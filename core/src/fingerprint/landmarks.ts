@@ -8,8 +8,8 @@
  * Stored raw as `LANDMARK_PEAK_BYTES` bytes a peak: t (frames, 32-bit big-endian), k, contrast
  * in half dB (capped at 127.5 dB).
  */
-import { createLogSpectrogram } from './log-spectrogram.ts';
-import { mixDown } from './mixdown.ts';
+import { createLogSpectrogram, LANDMARK_SAMPLE_RATE } from './log-spectrogram.ts';
+import { createMonoInput } from './mono-input.ts';
 import { createPeakFinder } from './spectral-peaks.ts';
 import type { Peak } from './spectral-peaks.ts';
 
@@ -23,21 +23,15 @@ export interface LandmarkFingerprinter {
 }
 
 export function createLandmarkFingerprinter(sampleRate: number, channels: number): LandmarkFingerprinter {
-  if (!Number.isInteger(channels) || channels < 1) throw new RangeError(`${channels} channels`);
   const finder = createPeakFinder();
-  const spectrogram = createLogSpectrogram(sampleRate, (t, db) => finder.frame(t, db));
-  let mono = new Float32Array(0);
+  const spectrogram = createLogSpectrogram((t, db) => finder.frame(t, db));
+  const input = createMonoInput(sampleRate, channels, LANDMARK_SAMPLE_RATE, (samples) => spectrogram.push(samples));
   return {
     feed(block) {
-      if (block.length === 1) {
-        spectrogram.push(block[0] as Float32Array);
-        return;
-      }
-      const frames = block[0]?.length ?? 0;
-      if (mono.length < frames) mono = new Float32Array(frames);
-      spectrogram.push(mixDown(block, mono));
+      input.feed(block);
     },
     finish() {
+      input.flush();
       spectrogram.flush();
       return finder.finish();
     },

@@ -11,11 +11,11 @@
  * The band is what every copy keeps: the telephone band (300-3400 Hz) lies inside it, a 200 Hz
  * high-pass removes its bottom only, and a semitone either way moves 6% of it out.
  *
- * Streaming: `push` takes samples at any rate (one channel, the caller mixes down) and calls
- * `onFrame` with each finished frame's log spectrum (a view reused for the next frame).
+ * Streaming: `push` takes mono samples at `LANDMARK_SAMPLE_RATE` (./mono-input.ts mixes down and
+ * resamples) and calls `onFrame` with each finished frame's log spectrum (a view reused for the
+ * next frame).
  */
 import { createPowerSpectrum } from './fft.ts';
-import { createResampler } from './resample.ts';
 
 export const LANDMARK_SAMPLE_RATE = 11025;
 export const FRAME_SAMPLES = 1024;
@@ -58,7 +58,7 @@ function logAxis(): LogAxis {
 }
 
 export interface LogSpectrogram {
-  /** Next samples of the one channel at the source rate. */
+  /** Next samples of the one channel at `LANDMARK_SAMPLE_RATE`. */
   push(samples: Float32Array): void;
   /** The end of the stream: the last samples (zero-padded) make their frames. */
   flush(): void;
@@ -66,9 +66,8 @@ export interface LogSpectrogram {
   readonly frames: number;
 }
 
-/** A streaming log-frequency spectrogram of one channel at `sampleRate`; `onFrame(t, db)` per frame. */
-export function createLogSpectrogram(sampleRate: number, onFrame: (t: number, db: Float32Array) => void): LogSpectrogram {
-  const resampler = createResampler(sampleRate, LANDMARK_SAMPLE_RATE);
+/** A streaming log-frequency spectrogram of one channel at `LANDMARK_SAMPLE_RATE`; `onFrame(t, db)` per frame. */
+export function createLogSpectrogram(onFrame: (t: number, db: Float32Array) => void): LogSpectrogram {
   const spectrum = createPowerSpectrum(FRAME_SAMPLES);
   const axis = logAxis();
   const hann = new Float64Array(FRAME_SAMPLES);
@@ -119,10 +118,9 @@ export function createLogSpectrogram(sampleRate: number, onFrame: (t: number, db
 
   return {
     push(samples) {
-      append(resampler.push(samples));
+      append(samples);
     },
     flush() {
-      append(resampler.flush());
       if (pendingLength > 0) append(new Float32Array(FRAME_SAMPLES - pendingLength));
     },
     get frames() {
