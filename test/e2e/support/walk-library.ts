@@ -106,21 +106,41 @@ export async function developmentWalletOnFreeTier(stack: NpmStartStack): Promise
   assert.match(stdout, /is now free/);
 }
 
+/** How long the steps below take, with room to spare, from the first filler to the refused retry. */
+const FILL_AND_REFUSE_MS = 120_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The hourly song counter turns over on the UTC hour (oracle/src/domain/request-charge.ts): a
+ * refusal earned just before it is gone just after. Close to the turn, wait it out.
+ */
+async function clearOfTheHourTurn(): Promise<void> {
+  const toNextHourMs = HOUR_MS - (Date.now() % HOUR_MS);
+  if (toNextHourMs > FILL_AND_REFUSE_MS) return;
+  console.log(`# walk: ${(toNextHourMs / 1000).toFixed(0)} s to the hour, when the hourly song limit turns over: waiting`);
+  await new Promise((resolve) => setTimeout(resolve, toNextHourMs + 2_000));
+}
+
+/** Queues filler songs through the SDK until neither the daily nor the hourly counter has room. */
+async function fillSongLimits(api: SongmintApi, queued: string[]): Promise<void> {
+  const limits = (await getProfile(api)).limits.songs;
+  const room = Math.min(limits.daily.remaining, limits.hourly.remaining);
+  for (let index = 0; index < room; index += 1) {
+    const job = await generate(api, { prompt: `library filler ${queued.length + 1}, soft pads`, duration: 10, withLyrics: false });
+    queued.push(job.jobId);
+  }
+}
+
 /**
  * Fills the wallet's songs to its limit through the SDK (what is left today or this hour,
  * whichever is less), then asks the page for one more: the refusal shows next to Generate, in
  * the window, at 360 px. Returns the queued jobs (oldest first) for the next steps.
  */
 export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, checks: WalkChecks): Promise<string[]> {
-  const limits = (await getProfile(api)).limits.songs;
-  const room = Math.min(limits.daily.remaining, limits.hourly.remaining);
+  await clearOfTheHourTurn();
   const queued: string[] = [];
-  for (let index = 0; index < room; index += 1) {
-    const job = await generate(api, { prompt: `library filler ${index + 1}, soft pads`, duration: 10, withLyrics: false });
-    queued.push(job.jobId);
-  }
+  await fillSongLimits(api, queued);
   // The last one, still waiting behind the others, is cancelled: its card offers to try again.
-  // (Cancelling gives back the daily song, not the hourly one: the next Generate is still refused.)
   const last = queued.at(-1);
   const cancelled =
     last === undefined
@@ -133,6 +153,9 @@ export async function refusedGenerateNextToButton(page: Page, api: SongmintApi, 
             return undefined;
           },
         );
+  // Cancelling gives back the daily song, not the hourly one. Where the daily counter was the
+  // tighter (the walk's earlier songs were made in an hour gone by), that song is queued again.
+  await fillSongLimits(api, queued);
   await page.reload();
   await page.locator('#songs[aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT_MS });
   // A page at a time (the library pages by 20 however many there are): "20 of N songs", and more to show.
