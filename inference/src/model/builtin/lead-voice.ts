@@ -1,7 +1,8 @@
 /**
  * The lead voice that sings the melody: floor(steps / 9) partials (at most 8) by a Chebyshev
  * recurrence in an ONNX Loop, an onset ramp and a two-stage decay that held steps continue, a
- * struck attack on the second and third partials, and a 6 ms release before the next onset.
+ * struck attack on the second and third partials, re-strikes of held notes, and a 6 ms release
+ * before the next onset.
  * Computed as [steps, step_length] frames.
  *
  * Why the attack and the fast first stage (issue 50): a note that only ramps in and decays
@@ -10,6 +11,16 @@
  * of 40 songs' compressed copies were caught. A struck note (a piano's, a plucked string's) drops
  * fast after its onset and its upper partials die first, which no level change of the whole mix
  * can move: 31 of 40 (docs/fingerprints.md, "A struck attack").
+ *
+ * Why held notes are struck again: in a slow, sparse song (lo-fi and reggae at 62-78 bpm, a note
+ * a bar) the onsets alone are too few anchors, and speech or other music 10 dB below took their
+ * peaks: these songs held 10 of the 12 built-in copies the lookup missed. A held note is plucked
+ * again on about half of its eighth-note steps, drawn by the seed (a guitarist's or a mandolin's
+ * re-picking), on a pair of partials drawn per step. Both draws keep the strikes the song's own:
+ * re-struck on every eighth at the same partials, two songs holding one pitch at one tempo
+ * shared the strikes' triplets, and distinct seeds of one prompt agreed by a median of 11 votes
+ * (the threshold is 10); drawn, by 6, as before the strikes (docs/fingerprints.md, "Re-struck
+ * held notes").
  */
 import { GraphBuilder } from '../onnx-builder.ts';
 import { BUILTIN_SAMPLE_RATE as RATE } from './conditioning.ts';
@@ -26,11 +37,19 @@ const FAST_DECAY_TAU = 0.08;
 const ATTACK_PARTIALS = [2, 3];
 const ATTACK_LEVEL = 0.7;
 const ATTACK_TAU = 0.04;
+/** Re-strikes of a held note: the share of its eighth-note steps struck, each at this share of the attack. */
+const RESTRIKE_SHARE = 0.5;
+const RESTRIKE_LEVEL = 0.8;
+/** A re-strike sounds partials k and k + 1, k drawn per step from 2, 3 and 4. */
+const RESTRIKE_LOWEST_PARTIAL = 2;
+const RESTRIKE_PARTIAL_CHOICES = 3;
+/** Steps per eighth note (the grid has 16 steps a bar). */
+const STEPS_PER_EIGHTH = 2;
 
 export type LeadVoice = ReturnType<typeof leadVoice>;
 
-export function leadVoice({ g, field, mul, add, sub, toF, unsq }: GraphOps, grid: TimingGrid, melody: Melody) {
-  const { stepLen, stepLenF, steps, stepInBar, barOfStep, barEnergy } = grid;
+export function leadVoice({ g, field, mul, add, sub, toF, unsq, hash }: GraphOps, grid: TimingGrid, melody: Melody) {
+  const { stepLen, stepLenF, steps, stepIdxF, stepInBar, barOfStep, barEnergy } = grid;
   const { trueConst, gate, notGate, sinceOnset, leadHz, velocity } = melody;
 
   // Per-sample shapes within a step frame.
@@ -97,11 +116,18 @@ export function leadVoice({ g, field, mul, add, sub, toF, unsq }: GraphOps, grid
   const stepEnd = g.op('Clip', [g.op('Div', [sub(stepSec, tStepRow), g.f(0.006)]), g.f(0), g.f(1)]);
   const cutRow = sub(g.f(1), stepEnd);
   const release = sub(g.f(1), mul(unsq(nextGate, [1]), cutRow));
-  // The struck attack sounds in onset steps only (it has died long before the next step) and is
-  // faded out over the step's last 6 ms like the note.
+  // The struck attack sounds in onset steps and re-strike steps only (it has died long before the
+  // next step) and is faded out over the step's last 6 ms like the note.
   const attackRow = mul(mul(rampRow, decay(g.f(ATTACK_TAU), tStepRow)), stepEnd);
-  const attackTone = ATTACK_PARTIALS.map((k) => g.op('Sin', [mul(theta, g.f(k))])).reduce((a, b) => add(a, b));
-  const attack = mul(attackTone, mul(unsq(mul(mul(leadAmp, gate), g.f(ATTACK_LEVEL)), [1]), attackRow));
+  const [lowAttack, highAttack] = ATTACK_PARTIALS;
+  if (lowAttack === undefined || highAttack !== lowAttack + 1) throw new Error('the attack partials are a pair k, k + 1');
+  const drawnPartial = add(g.f(RESTRIKE_LOWEST_PARTIAL), g.op('Floor', [mul(hash(stepIdxF, 29), g.f(RESTRIKE_PARTIAL_CHOICES))]));
+  const attackPartial = unsq(add(mul(gate, g.f(lowAttack)), mul(notGate, drawnPartial)), [1]);
+  const attackTone = add(g.op('Sin', [mul(theta, attackPartial)]), g.op('Sin', [mul(theta, add(attackPartial, g.f(1)))]));
+  const onEighth = toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(STEPS_PER_EIGHTH)]), g.i(0)]));
+  const restruck = mul(mul(notGate, onEighth), toF(g.op('Less', [hash(stepIdxF, 23), g.f(RESTRIKE_SHARE)])));
+  const struck = add(gate, mul(restruck, g.f(RESTRIKE_LEVEL)));
+  const attack = mul(attackTone, mul(unsq(mul(mul(leadAmp, struck), g.f(ATTACK_LEVEL)), [1]), attackRow));
   const lead = add(mul(mul(leadTone, add(envOnset, envHeld)), release), attack);
   // brightness, tStep and stepEnergy are shared with the hats and the bass, which follow.
   return { lead, brightness, tStep, stepEnergy };
