@@ -7,8 +7,9 @@
  *
  * Agreeing votes of the compressed copies, the threshold being 10: with neither, 8 9 2 2 5 10 10 7
  * for the first 8; with the attack alone, 14 20 11 24 26 15 14 23 and 2 6 5 7 for the sparse 4,
- * whose copies under other music had 7 9 17 7. With the re-strikes: compressed 19 26 15 25 28 23
- * 14 28 and 20 14 16 17; the sparse 4 under other music 16 18 15 15.
+ * whose copies under other music had 7 9 17 7. With the re-strikes (held notes plucked again, in
+ * sparse songs above all): compressed 15 20 11 24 26 15 14 23 and 20 14 16 17; the sparse 4 under
+ * other music 17 18 15 16.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -12,15 +12,16 @@
  * fast after its onset and its upper partials die first, which no level change of the whole mix
  * can move: 31 of 40 (docs/fingerprints.md, "A struck attack").
  *
- * Why held notes are struck again: in a slow, sparse song (lo-fi and reggae at 62-78 bpm, a note
- * a bar) the onsets alone are too few anchors, and speech or other music 10 dB below took their
- * peaks: these songs held 10 of the 12 built-in copies the lookup missed. A held note is plucked
- * again on about half of its eighth-note steps, drawn by the seed (a guitarist's or a mandolin's
- * re-picking), on a pair of partials drawn per step. Both draws keep the strikes the song's own:
- * re-struck on every eighth at the same partials, two songs holding one pitch at one tempo
- * shared the strikes' triplets, and distinct seeds of one prompt agreed by a median of 11 votes
- * (the threshold is 10); drawn, by 6, as before the strikes (docs/fingerprints.md, "Re-struck
- * held notes").
+ * Why held notes are struck again: a slow, sparse song (lo-fi and reggae at 62-78 bpm, density
+ * 0.35-0.4) has too few onsets to anchor its peaks, and a compressor, or speech or other music
+ * 10 dB below, took them: these songs held 10 of the 12 built-in copies the lookup missed. A held
+ * note is plucked again on some of its eighth-note steps, drawn by the seed (a guitarist's or a
+ * mandolin's re-picking), on partials k and k + 1, k drawn per step; half of them in a sparse
+ * song, none in a busy one. The draws keep the strikes the song's own: struck on every eighth on
+ * partials 2 and 3, two songs holding one pitch at one tempo shared the strikes' triplets (seeds
+ * of one prompt agreed by a median of 11 votes, 5 before, against a threshold of 10). Struck in
+ * busy songs too, two of them sharing key and instrument reached the threshold in the bench
+ * (docs/fingerprints.md, "Re-struck held notes").
  */
 import { GraphBuilder } from '../onnx-builder.ts';
 import { BUILTIN_SAMPLE_RATE as RATE } from './conditioning.ts';
@@ -37,8 +38,14 @@ const FAST_DECAY_TAU = 0.08;
 const ATTACK_PARTIALS = [2, 3];
 const ATTACK_LEVEL = 0.7;
 const ATTACK_TAU = 0.04;
-/** Re-strikes of a held note: the share of its eighth-note steps struck, each at this share of the attack. */
+/**
+ * Re-strikes of a held note: the share of its eighth-note steps struck, each at this share of the
+ * attack. The share falls with the song's density, from RESTRIKE_SHARE at 0.45 or less to none
+ * at RESTRIKE_UNTIL_DENSITY: a busy song has anchors enough in its onsets.
+ */
 const RESTRIKE_SHARE = 0.5;
+const RESTRIKE_UNTIL_DENSITY = 0.7;
+const RESTRIKE_SHARE_PER_DENSITY = 2;
 const RESTRIKE_LEVEL = 0.8;
 /** A re-strike sounds partials k and k + 1, k drawn per step from 2, 3 and 4. */
 const RESTRIKE_LOWEST_PARTIAL = 2;
@@ -50,7 +57,7 @@ export type LeadVoice = ReturnType<typeof leadVoice>;
 
 export function leadVoice({ g, field, mul, add, sub, toF, unsq, hash }: GraphOps, grid: TimingGrid, melody: Melody) {
   const { stepLen, stepLenF, steps, stepIdxF, stepInBar, barOfStep, barEnergy } = grid;
-  const { trueConst, gate, notGate, sinceOnset, leadHz, velocity } = melody;
+  const { trueConst, density, gate, notGate, sinceOnset, leadHz, velocity } = melody;
 
   // Per-sample shapes within a step frame.
   const tStep = g.op('Div', [toF(g.op('Range', [g.i(0), stepLen, g.i(1)])), g.f(RATE)]);
@@ -125,7 +132,12 @@ export function leadVoice({ g, field, mul, add, sub, toF, unsq, hash }: GraphOps
   const attackPartial = unsq(add(mul(gate, g.f(lowAttack)), mul(notGate, drawnPartial)), [1]);
   const attackTone = add(g.op('Sin', [mul(theta, attackPartial)]), g.op('Sin', [mul(theta, add(attackPartial, g.f(1)))]));
   const onEighth = toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(STEPS_PER_EIGHTH)]), g.i(0)]));
-  const restruck = mul(mul(notGate, onEighth), toF(g.op('Less', [hash(stepIdxF, 23), g.f(RESTRIKE_SHARE)])));
+  const restrikeShare = g.op('Clip', [
+    mul(sub(g.f(RESTRIKE_UNTIL_DENSITY), density), g.f(RESTRIKE_SHARE_PER_DENSITY)),
+    g.f(0),
+    g.f(RESTRIKE_SHARE),
+  ]);
+  const restruck = mul(mul(notGate, onEighth), toF(g.op('Less', [hash(stepIdxF, 23), restrikeShare])));
   const struck = add(gate, mul(restruck, g.f(RESTRIKE_LEVEL)));
   const attack = mul(attackTone, mul(unsq(mul(mul(leadAmp, struck), g.f(ATTACK_LEVEL)), [1]), attackRow));
   const lead = add(mul(mul(leadTone, add(envOnset, envHeld)), release), attack);
