@@ -66,22 +66,31 @@ export async function decodeWithFfmpeg(path: string, sampleRate: number, channel
   return { channels: out, sampleRate };
 }
 
-const rms = (samples: Float32Array): number => {
+/** The RMS over every sample of `channels`, one channel after the other. */
+const rms = (...channels: readonly Float32Array[]): number => {
   let sum = 0;
-  for (const s of samples) sum += s * s;
-  return Math.sqrt(sum / Math.max(1, samples.length));
+  let count = 0;
+  for (const samples of channels) {
+    for (const s of samples) sum += s * s;
+    count += samples.length;
+  }
+  return Math.sqrt(sum / Math.max(1, count));
 };
 
 /** `over` mixed into `song` (both at the song's rate) `belowDb` under the song's RMS, over its active stretches; clipped to [-1, 1]. */
 export function mixBelow(song: Pcm, over: Float32Array, belowDb: number): Pcm {
   const active = over.filter((s) => Math.abs(s) > 1e-3);
-  const songRms = rms(Float32Array.from(song.channels.flatMap((c) => Array.from(c))));
+  const songRms = rms(...song.channels);
   const gain = (songRms * 10 ** (-belowDb / 20)) / Math.max(1e-9, rms(active));
   return {
     sampleRate: song.sampleRate,
-    channels: song.channels.map((channel) =>
-      channel.map((s, i) => Math.max(-1, Math.min(1, s + gain * ((over[i % over.length] as number) ?? 0)))),
-    ),
+    channels: song.channels.map((channel) => {
+      const mixed = new Float32Array(channel.length);
+      for (let i = 0; i < channel.length; i += 1) {
+        mixed[i] = Math.max(-1, Math.min(1, (channel[i] as number) + gain * ((over[i % over.length] as number) ?? 0)));
+      }
+      return mixed;
+    }),
   };
 }
 
