@@ -34,8 +34,8 @@ const MAX_PARTIALS = 8;
 /** Share of a note's level in its fast first stage of decay, and that stage's time constant (s). */
 const FAST_DECAY_SHARE = 0.3;
 const FAST_DECAY_TAU = 0.08;
-/** The struck attack: partials 2 and 3, each at 0.7 of the note's level, dying in 40 ms. */
-const ATTACK_PARTIALS = [2, 3];
+/** The struck attack: partials k and k + 1 (2 and 3 at an onset), each at 0.7 of the note's level, dying in 40 ms. */
+const ONSET_ATTACK_PARTIAL = 2;
 const ATTACK_LEVEL = 0.7;
 const ATTACK_TAU = 0.04;
 /**
@@ -126,10 +126,8 @@ export function leadVoice({ g, field, mul, add, sub, toF, unsq, hash }: GraphOps
   // The struck attack sounds in onset steps and re-strike steps only (it has died long before the
   // next step) and is faded out over the step's last 6 ms like the note.
   const attackRow = mul(mul(rampRow, decay(g.f(ATTACK_TAU), tStepRow)), stepEnd);
-  const [lowAttack, highAttack] = ATTACK_PARTIALS;
-  if (lowAttack === undefined || highAttack !== lowAttack + 1) throw new Error('the attack partials are a pair k, k + 1');
   const drawnPartial = add(g.f(RESTRIKE_LOWEST_PARTIAL), g.op('Floor', [mul(hash(stepIdxF, 29), g.f(RESTRIKE_PARTIAL_CHOICES))]));
-  const attackPartial = unsq(add(mul(gate, g.f(lowAttack)), mul(notGate, drawnPartial)), [1]);
+  const attackPartial = unsq(add(mul(gate, g.f(ONSET_ATTACK_PARTIAL)), mul(notGate, drawnPartial)), [1]);
   const attackTone = add(g.op('Sin', [mul(theta, attackPartial)]), g.op('Sin', [mul(theta, add(attackPartial, g.f(1)))]));
   const onEighth = toF(g.op('Equal', [g.op('Mod', [stepInBar, g.i(STEPS_PER_EIGHTH)]), g.i(0)]));
   const restrikeShare = g.op('Clip', [
