@@ -45,10 +45,14 @@ import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import {
+  BUILTIN_OTHER_MUSIC,
+  builtinExcerpt,
+  COPIED_EXCERPT_SECONDS,
   COPIER_TRANSFORMATIONS,
   decodeWithFfmpeg,
   makeCopierCopies,
   missingCopierTool,
+  monoMix,
   wesnothTracks,
 } from '../../test/support/copier-transforms.ts';
 import type { Pcm } from '../../test/support/copier-transforms.ts';
@@ -57,7 +61,6 @@ const TRACKS = Number(process.env.BENCH_LANDMARK_TRACKS ?? 41);
 const SONGS = Number(process.env.BENCH_LANDMARK_SONGS ?? 24);
 const REGISTRY = Number(process.env.BENCH_FINGERPRINT_REGISTRY ?? 1_000_000);
 const SYNTHETIC_POSTINGS = Number(process.env.BENCH_LANDMARK_SYNTHETIC_POSTINGS ?? 100);
-const EXCERPT_SECONDS = 25;
 /** Fan-outs measured at scale beside the product's. */
 const FANOUTS = (process.env.BENCH_LANDMARK_FANOUTS ?? '32').split(',').map(Number);
 /** Seconds of each track registered (from its start); all of it when unset. */
@@ -163,11 +166,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       songPcm.push(pcm);
       await register(input.promptOf(i), 'built-in', pcm);
     }
-    const filler = await input.render('experimental noise', 1_000_003, EXCERPT_SECONDS + 1);
-    const fillerMono = Float32Array.from(
-      filler.channels[0] as Float32Array,
-      (s, i) => (s + ((filler.channels[1] ?? filler.channels[0]) as Float32Array)[i]!) / 2,
-    );
+    const fillerMono = monoMix(await input.render(BUILTIN_OTHER_MUSIC.prompt, BUILTIN_OTHER_MUSIC.seed, BUILTIN_OTHER_MUSIC.seconds));
 
     // Copies, each looked up as the copier's upload.
     const copies: CopyResult[] = [];
@@ -199,17 +198,15 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     console.log(`copying ${realCopied.length} tracks and ${SONGS} songs × ${COPIER_TRANSFORMATIONS.length} transformations …`);
     for (const [i, sound] of realCopied.entries()) {
       const track = found.tracks.find((t) => basename(t, '.ogg') === sound.name) as string;
-      await copyAll(sound, await decodeWithFfmpeg(track, 44100, 2, Math.min(30, sound.seconds - EXCERPT_SECONDS), EXCERPT_SECONDS), i);
+      await copyAll(
+        sound,
+        await decodeWithFfmpeg(track, 44100, 2, Math.min(30, sound.seconds - COPIED_EXCERPT_SECONDS), COPIED_EXCERPT_SECONDS),
+        i,
+      );
     }
     const songs = sounds.filter((s) => s.corpus === 'built-in');
     for (const [i, sound] of songs.entries()) {
-      const pcm = songPcm[i] as Pcm;
-      const from = Math.round(2.5 * pcm.sampleRate);
-      const excerpt = {
-        sampleRate: pcm.sampleRate,
-        channels: pcm.channels.map((c) => c.slice(from, from + EXCERPT_SECONDS * pcm.sampleRate)),
-      };
-      await copyAll(sound, excerpt, 1000 + i);
+      await copyAll(sound, builtinExcerpt(songPcm[i] as Pcm), 1000 + i);
     }
 
     // 3. Distinct songs: each looked up by its owner among all; the closest pair's votes.

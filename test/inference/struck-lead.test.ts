@@ -25,7 +25,7 @@ import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
 import { loadSongModel } from '../../inference/src/model/load-song-model.ts';
 import type { SongModel } from '../../inference/src/model/song-model.ts';
 import { wav16 } from '../support/audio-copies.ts';
-import { COPIER_TRANSFORMATIONS } from '../support/copier-transforms.ts';
+import { BUILTIN_OTHER_MUSIC, builtinExcerpt, COPIER_TRANSFORMATIONS, monoMix } from '../support/copier-transforms.ts';
 
 /** The bench's songs (bench/fingerprint.ts `promptOf`, seed 5000 + its index): its first 8, and 4 sparse ones. */
 const SONGS: readonly { index: number; prompt: string; sparse?: true }[] = [
@@ -42,8 +42,6 @@ const SONGS: readonly { index: number; prompt: string; sparse?: true }[] = [
   { index: 20, prompt: 'happy piano lofi in A minor', sparse: true },
   { index: 23, prompt: 'dark strings reggae in G', sparse: true },
 ];
-/** The bench's other music for the overlay: a built-in song of another prompt, 26 s. */
-const OTHER_MUSIC = { prompt: 'experimental noise', seed: 1_000_003n, seconds: 26 };
 const ROWS = ['compressor', 'music-over'] as const;
 /** Other music over the first 8 never came near the threshold (23 votes or more): the sparse 4 only. */
 const rowsOf = (sparse: boolean): readonly (typeof ROWS)[number][] => (sparse ? ROWS : ['compressor']);
@@ -64,20 +62,16 @@ describe('built-in model: a struck lead keeps its fingerprint through a compress
 
   it('finds each of 12 songs in its 25 s excerpt compressed 6:1 with a limiter by ffmpeg, and the 4 sparse ones under other music 10 dB below', async () => {
     const signal = new AbortController().signal;
-    const other = (
-      await model.render(
-        { prompt: OTHER_MUSIC.prompt, seed: OTHER_MUSIC.seed, lyrics: null, durationSeconds: OTHER_MUSIC.seconds, steps: 27 },
-        signal,
-      )
-    ).pcm;
-    const [left, right = left] = other.channels;
-    assert.ok(left !== undefined && right !== undefined);
-    const otherMusic = Float32Array.from(left, (sample, i) => (sample + (right[i] ?? 0)) / 2);
+    const { prompt: otherPrompt, seed: otherSeed, seconds: otherSeconds } = BUILTIN_OTHER_MUSIC;
+    const other = await model.render(
+      { prompt: otherPrompt, seed: BigInt(otherSeed), lyrics: null, durationSeconds: otherSeconds, steps: 27 },
+      signal,
+    );
+    const otherMusic = monoMix(other.pcm);
     const votes = new Map<string, number[]>(ROWS.map((row) => [row, []]));
     for (const { index, prompt, sparse } of SONGS) {
       const { pcm } = await model.render({ prompt, lyrics: null, seed: BigInt(5000 + index), durationSeconds: 30, steps: 27 }, signal);
-      const from = Math.round(2.5 * pcm.sampleRate);
-      const excerpt = { sampleRate: pcm.sampleRate, channels: pcm.channels.map((c) => c.slice(from, from + 25 * pcm.sampleRate)) };
+      const excerpt = builtinExcerpt(pcm);
       const source = join(dir.path, `song-${index}.wav`);
       await writeFile(source, wav16(excerpt.channels, excerpt.sampleRate));
       const original = landmarkPeaks(pcm.channels, pcm.sampleRate);

@@ -66,6 +66,31 @@ export async function decodeWithFfmpeg(path: string, sampleRate: number, channel
   return { channels: out, sampleRate };
 }
 
+/** Seconds of a song the benchmark copies (and tests that copy as it does). */
+export const COPIED_EXCERPT_SECONDS = 25;
+
+/** The excerpt of a built-in song that is copied: `COPIED_EXCERPT_SECONDS` from 2.5 s. */
+export function builtinExcerpt(song: Pcm): Pcm {
+  const from = Math.round(2.5 * song.sampleRate);
+  return {
+    sampleRate: song.sampleRate,
+    channels: song.channels.map((c) => c.slice(from, from + COPIED_EXCERPT_SECONDS * song.sampleRate)),
+  };
+}
+
+/**
+ * The other music mixed over copies of built-in songs (and the splice's filler): a built-in song
+ * of another prompt, registered nowhere, a second longer than the excerpt.
+ */
+export const BUILTIN_OTHER_MUSIC = { prompt: 'experimental noise', seed: 1_000_003, seconds: COPIED_EXCERPT_SECONDS + 1 } as const;
+
+/** The mean of the first two channels (a mono song's one channel as it is). */
+export function monoMix(pcm: Pcm): Float32Array {
+  const left = pcm.channels[0] as Float32Array;
+  const right = pcm.channels[1] ?? left;
+  return Float32Array.from(left, (s, i) => (s + (right[i] as number)) / 2);
+}
+
 /** The RMS over every sample of `channels`, one channel after the other. */
 const rms = (...channels: readonly Float32Array[]): number => {
   let sum = 0;
