@@ -28,7 +28,7 @@ import { decodeUploadedAudio } from '../../core/src/audio/uploaded-audio.ts';
 import pg from 'pg';
 import { closeDatabase, connectionSettings, createDatabase, DATABASE_DEADLINES } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
-import { alignShared, MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
+import { alignShared, MAX_SHIFT_BINS, MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import {
   findContainedSounds,
@@ -56,6 +56,7 @@ import {
   wesnothTracks,
 } from '../../test/support/copier-transforms.ts';
 import type { Pcm } from '../../test/support/copier-transforms.ts';
+import { modelRecall, MODELLED_LAYOUTS } from './scale-model.ts';
 
 const TRACKS = Number(process.env.BENCH_LANDMARK_TRACKS ?? 41);
 const SONGS = Number(process.env.BENCH_LANDMARK_SONGS ?? 24);
@@ -300,6 +301,29 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         `| ${v.name} | ${quantile(v.times, 0.5).toFixed(1)} | ${quantile(v.times, 0.99).toFixed(1)} | ${(quantile(baseline.times, 0.5) / quantile(v.times, 0.5)).toFixed(1)}x | ${v.caught}/${copies.length} | ${v.errors.length} |`,
     );
 
+    // 5. The same scale modelled in memory: per transformation, for the product's key and finer ones.
+    console.log('modelling the registry at that scale for each key layout …');
+    const modelInput = {
+      registered: sounds.map((s) => asRegistered.get(s) as Triplets),
+      copies: copies.map((c) => ({
+        row: c.transformation,
+        query: queryTriplets(c.peaks),
+        own: sounds.findIndex((s) => s.jobId === c.jobId),
+      })),
+      syntheticPostings: synthetic * SYNTHETIC_POSTINGS,
+      minVotes: MIN_VOTES,
+    };
+    const modelled = MODELLED_LAYOUTS.map((layout) => modelRecall(modelInput, layout));
+    const modelRows = COPIER_TRANSFORMATIONS.map(
+      (t) =>
+        `| ${t.label} | ${modelled
+          .map((m) => {
+            const row = m.byRow.get(t.id) ?? { caught: 0, copies: 0 };
+            return `${row.caught}/${row.copies}`;
+          })
+          .join(' | ')} |`,
+    );
+
     const rows = COPIER_TRANSFORMATIONS.map((t) => {
       const of = (corpus: Sound['corpus']) => copies.filter((c) => c.transformation === t.id && c.corpus === corpus);
       const cell = (list: CopyResult[]) =>
@@ -356,6 +380,16 @@ Each copy looked up again at that scale, after one untimed lookup by each (state
 | lookup | p50 ms | p99 ms | p50 vs baseline | copies caught | errors |
 |---|---|---|---|---|---|
 ${scaleRows.join('\n')}
+
+The same scale modelled in memory (bench/fingerprint/scale-model.ts): the ${sounds.length} sounds' postings beside ${(synthetic * SYNTHETIC_POSTINGS).toLocaleString('en')} synthetic ones drawn as the load above draws them, each copy's agreeing votes for its own sound counted over the keys that are not stop words. The product's key, modelled, beside the registry's measured ${scaleCaught}/${copies.length}: the model's check. A finer k1 class is read at every class the matcher's pitch tolerance reaches (±${MAX_SHIFT_BINS + 1} bins), so it loses no vote the matcher counts:
+
+| transformation | ${modelled.map((m) => m.layout.name).join(' | ')} |
+|---|${modelled.map(() => '---').join('|')}|
+${modelRows.join('\n')}
+| **all copies** | ${modelled.map((m) => `**${m.caught}/${copies.length}**`).join(' | ')} |
+| keys used | ${modelled.map((m) => m.keys.toLocaleString('en')).join(' | ')} |
+| stop words | ${modelled.map((m) => m.stopWords.toLocaleString('en')).join(' | ')} |
+| keys a 25 s query reads, mean | ${modelled.map((m) => m.queryKeys.toFixed(0)).join(' | ')} |
 `;
     return {
       markdown,
@@ -376,6 +410,14 @@ ${scaleRows.join('\n')}
           p99Ms: quantile(times, 0.99),
           loadSeconds,
           storage,
+          modelled: modelled.map((m) => ({
+            layout: m.layout,
+            caught: m.caught,
+            keys: m.keys,
+            stopWords: m.stopWords,
+            queryKeys: m.queryKeys,
+            byRow: Object.fromEntries(m.byRow),
+          })),
           variants: atScale.map((v) => ({
             name: v.name,
             p50Ms: quantile(v.times, 0.5),

@@ -1,0 +1,158 @@
+/**
+ * Recall at scale, modelled in memory (issue 50, docs/fingerprints.md): the bench's copies
+ * against its registered sounds beside synthetic postings drawn as `loadSynthetic` draws them
+ * (each hash component from 400 draws of the real postings' own, a million model keys, each
+ * synthetic posting one of them), the stop-word rule applied, and each copy's votes for its own
+ * sound counted by the product's matcher. The registry in PostgreSQL takes minutes to load and
+ * gives one total; this gives the share caught per transformation in seconds, for the product's
+ * key and for keys it does not have, so that a claim such as "a finer key would bring the copies
+ * back" is measured rather than estimated. The product's key is modelled beside the registry's
+ * measured figure in the same run: that is the model's check.
+ */
+import { alignShared, MAX_SHIFT_BINS } from '../../core/src/fingerprint/landmark-match.ts';
+import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
+import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
+import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
+import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
+
+/**
+ * A key layout: the triplet hash's frequency pair, time ratio and span class, with k1 in classes
+ * of `k1Bins` bins. `REGISTER_BINS` is the product's hash (k1's register; a query probes its own
+ * key only). A finer class lets a query probe every class its pitch tolerance reaches
+ * (`MAX_SHIFT_BINS` and the matcher's neighbour), so that no vote the matcher counts is lost.
+ */
+export interface KeyLayout {
+  name: string;
+  k1Bins: number;
+  /** Postings a key may hold before it is a stop word. */
+  fanout: number;
+}
+
+export interface ScaleModelInput {
+  /** Each registered sound's triplets (./landmark-registry.ts `registeredTriplets`). */
+  registered: readonly Triplets[];
+  /** Each copy: its transformation, its query triplets, and the index of its own sound in `registered`. */
+  copies: readonly { row: string; query: Triplets; own: number }[];
+  syntheticPostings: number;
+  minVotes: number;
+}
+
+export interface ScaleModelResult {
+  layout: KeyLayout;
+  caught: number;
+  byRow: Map<string, { caught: number; copies: number }>;
+  keys: number;
+  stopWords: number;
+  /** Distinct keys a query reads, mean over the copies. */
+  queryKeys: number;
+}
+
+const REGISTERS = Math.ceil(LOG_BINS / REGISTER_BINS);
+/** The probe reach: the matcher's shift range and the neighbour it counts (./landmark-match.ts). */
+const K1_REACH = MAX_SHIFT_BINS + 1;
+const MODEL_KEYS = 1_000_000;
+const COMPONENT_DRAWS = 400;
+
+/** A small seeded generator (mulberry32): the model's draws are the same in every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Components = [pair: number, ratio: number, span: number, k1Class: number];
+
+/** The key's components, as ./triplets.ts `tripletHash` composes the hash, with k1's class. */
+const componentsOf = (hash: number, k1: number, layout: KeyLayout): Components => {
+  const shape = Math.floor(hash / (REGISTERS * SPAN_CLASSES));
+  return [Math.floor(shape / RATIO_LEVELS), shape % RATIO_LEVELS, hash % SPAN_CLASSES, Math.floor(k1 / layout.k1Bins)];
+};
+
+function keyOf(pair: number, ratio: number, span: number, k1Class: number, layout: KeyLayout): number {
+  const classes = Math.ceil(LOG_BINS / layout.k1Bins);
+  return ((pair * RATIO_LEVELS + ratio) * SPAN_CLASSES + span) * classes + k1Class;
+}
+
+/** The keys a query triplet reads: its own, or every k1 class within reach for a finer layout. */
+function probes(hash: number, k1: number, layout: KeyLayout): number[] {
+  const [pair, ratio, span, own] = componentsOf(hash, k1, layout);
+  if (layout.k1Bins === REGISTER_BINS) return [keyOf(pair, ratio, span, own, layout)];
+  const keys: number[] = [];
+  const last = Math.floor(Math.min(LOG_BINS - 1, k1 + K1_REACH) / layout.k1Bins);
+  for (let c = Math.floor(Math.max(0, k1 - K1_REACH) / layout.k1Bins); c <= last; c += 1) keys.push(keyOf(pair, ratio, span, c, layout));
+  return keys;
+}
+
+export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleModelResult {
+  const random = seeded(50);
+  const counts = new Map<number, number>();
+  const realComponents: Components[] = [];
+  const registeredKeys = input.registered.map((triplets) =>
+    Array.from(triplets.hash, (hash, j) => {
+      const components = componentsOf(hash, triplets.k[j] as number, layout);
+      realComponents.push(components);
+      const key = keyOf(...components, layout);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return key;
+    }),
+  );
+  // As loadSynthetic: each component drawn apart from the real postings' values, then the postings.
+  const draws = [0, 1, 2, 3].map((i) =>
+    Int32Array.from(
+      { length: COMPONENT_DRAWS },
+      () => (realComponents[Math.floor(random() * realComponents.length)] as Components)[i] as number,
+    ),
+  );
+  const pick = (i: number): number => (draws[i] as Int32Array)[Math.floor(random() * COMPONENT_DRAWS)] as number;
+  const model = Int32Array.from({ length: MODEL_KEYS }, () => keyOf(pick(0), pick(1), pick(2), pick(3), layout));
+  for (let i = 0; i < input.syntheticPostings; i += 1) {
+    const key = model[Math.floor(random() * MODEL_KEYS)] as number;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let stopWords = 0;
+  for (const n of counts.values()) if (n > layout.fanout) stopWords += 1;
+
+  const byRow = new Map<string, { caught: number; copies: number }>();
+  let caught = 0;
+  let queryKeys = 0;
+  for (const copy of input.copies) {
+    const byKey = new Map<number, number[]>();
+    copy.query.hash.forEach((hash, i) => {
+      for (const key of probes(hash, copy.query.k[i] as number, layout))
+        (byKey.get(key) ?? (byKey.set(key, []).get(key) as number[])).push(i);
+    });
+    queryKeys += byKey.size;
+    const own = input.registered[copy.own] as Triplets;
+    const shared: SharedTriplet[] = [];
+    (registeredKeys[copy.own] as number[]).forEach((key, j) => {
+      if ((counts.get(key) ?? 0) > layout.fanout) return;
+      for (const i of byKey.get(key) ?? [])
+        shared.push({
+          queryT: copy.query.t[i] as number,
+          querySpan: copy.query.span[i] as number,
+          queryK: copy.query.k[i] as number,
+          refT: own.t[j] as number,
+          refSpan: own.span[j] as number,
+          refK: own.k[j] as number,
+        });
+    });
+    const found = (alignShared(shared)?.votes ?? 0) >= input.minVotes;
+    if (found) caught += 1;
+    const row = byRow.get(copy.row) ?? (byRow.set(copy.row, { caught: 0, copies: 0 }).get(copy.row) as { caught: number; copies: number });
+    row.copies += 1;
+    if (found) row.caught += 1;
+  }
+  return { layout, caught, byRow, keys: counts.size, stopWords, queryKeys: queryKeys / Math.max(1, input.copies.length) };
+}
+
+/** The layouts the bench models: the product's, its stop words later, and k1 finer. */
+export const MODELLED_LAYOUTS: readonly KeyLayout[] = [
+  { name: "the product's key (k1's register), stop words past 64", k1Bins: REGISTER_BINS, fanout: 64 },
+  { name: "the product's key, stop words past 256", k1Bins: REGISTER_BINS, fanout: 256 },
+  { name: 'k1 in classes of 8 bins, stop words past 64', k1Bins: 8, fanout: 64 },
+  { name: 'k1 exact, stop words past 64', k1Bins: 1, fanout: 64 },
+];
