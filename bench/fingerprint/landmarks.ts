@@ -381,7 +381,7 @@ Each copy looked up again at that scale, after one untimed lookup by each (state
 |---|---|---|---|---|---|
 ${scaleRows.join('\n')}
 
-The same scale modelled in memory (bench/fingerprint/scale-model.ts): the ${sounds.length} sounds' postings beside ${(synthetic * SYNTHETIC_POSTINGS).toLocaleString('en')} synthetic ones drawn as the load above draws them, each copy's agreeing votes for its own sound counted over the keys that are not stop words. The product's key, modelled, beside the registry's measured ${scaleCaught}/${copies.length}: the model's check. A finer k1 class is read at every class the matcher's pitch tolerance reaches (±${MAX_SHIFT_BINS + 1} bins), so it loses no vote the matcher counts:
+The same scale modelled in memory (bench/fingerprint/scale-model.ts): the ${sounds.length} sounds' postings beside ${(synthetic * SYNTHETIC_POSTINGS).toLocaleString('en')} synthetic ones, each copy's agreeing votes for its own sound counted over the keys that are not stop words. The synthetic postings are drawn as the load above draws them (each key component from 400 draws of the real postings'), or, where the column says so, each component at the real postings' own frequencies: 400 draws give a rare value drawn once a 400th of the registry and leave the rest out, which crowds fewer real keys than the real frequencies do. The product's key, modelled, beside the registry's measured ${scaleCaught}/${copies.length}: the model's check. A finer k1 class is read at every class the matcher's pitch tolerance reaches (±${MAX_SHIFT_BINS + 1} bins), so it loses no vote the matcher counts:
 
 | transformation | ${modelled.map((m) => m.layout.name).join(' | ')} |
 |---|${modelled.map(() => '---').join('|')}|

@@ -26,6 +26,12 @@ export interface KeyLayout {
   k1Bins: number;
   /** Postings a key may hold before it is a stop word. */
   fanout: number;
+  /**
+   * How the synthetic postings' components are drawn: from 400 draws of the real ones, as the
+   * bench's load into PostgreSQL draws them, or from all of them (each component as often as the
+   * real postings hold it: no rare value is drawn as if it were common, and none is left out).
+   */
+  synthetic: 'as loaded' | 'real frequencies';
 }
 
 export interface ScaleModelInput {
@@ -102,12 +108,17 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
   );
   // As loadSynthetic: each component drawn apart from the real postings' values, then the postings.
   const draws = [0, 1, 2, 3].map((i) =>
-    Int32Array.from(
-      { length: COMPONENT_DRAWS },
-      () => (realComponents[Math.floor(random() * realComponents.length)] as Components)[i] as number,
-    ),
+    layout.synthetic === 'real frequencies'
+      ? Int32Array.from(realComponents, (components) => components[i] as number)
+      : Int32Array.from(
+          { length: COMPONENT_DRAWS },
+          () => (realComponents[Math.floor(random() * realComponents.length)] as Components)[i] as number,
+        ),
   );
-  const pick = (i: number): number => (draws[i] as Int32Array)[Math.floor(random() * COMPONENT_DRAWS)] as number;
+  const pick = (i: number): number => {
+    const values = draws[i] as Int32Array;
+    return values[Math.floor(random() * values.length)] as number;
+  };
   const model = Int32Array.from({ length: MODEL_KEYS }, () => keyOf(pick(0), pick(1), pick(2), pick(3), layout));
   for (let i = 0; i < input.syntheticPostings; i += 1) {
     const key = model[Math.floor(random() * MODEL_KEYS)] as number;
@@ -149,10 +160,21 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
   return { layout, caught, byRow, keys: counts.size, stopWords, queryKeys: queryKeys / Math.max(1, input.copies.length) };
 }
 
-/** The layouts the bench models: the product's, its stop words later, and k1 finer. */
+/**
+ * The layouts the bench models: the product's, its stop words later, and k1 finer, with the
+ * synthetic registry as loaded; then the product's and the finest with its components drawn at
+ * the real postings' frequencies.
+ */
 export const MODELLED_LAYOUTS: readonly KeyLayout[] = [
-  { name: "the product's key (k1's register), stop words past 64", k1Bins: REGISTER_BINS, fanout: 64 },
-  { name: "the product's key, stop words past 256", k1Bins: REGISTER_BINS, fanout: 256 },
-  { name: 'k1 in classes of 8 bins, stop words past 64', k1Bins: 8, fanout: 64 },
-  { name: 'k1 exact, stop words past 64', k1Bins: 1, fanout: 64 },
+  { name: "the product's key (k1's register), stop words past 64", k1Bins: REGISTER_BINS, fanout: 64, synthetic: 'as loaded' },
+  { name: "the product's key, stop words past 256", k1Bins: REGISTER_BINS, fanout: 256, synthetic: 'as loaded' },
+  { name: 'k1 in classes of 8 bins, stop words past 64', k1Bins: 8, fanout: 64, synthetic: 'as loaded' },
+  { name: 'k1 exact, stop words past 64', k1Bins: 1, fanout: 64, synthetic: 'as loaded' },
+  {
+    name: "the product's key, synthetic components at the real frequencies",
+    k1Bins: REGISTER_BINS,
+    fanout: 64,
+    synthetic: 'real frequencies',
+  },
+  { name: 'k1 exact, synthetic components at the real frequencies', k1Bins: 1, fanout: 64, synthetic: 'real frequencies' },
 ];
