@@ -64,6 +64,14 @@ const REGISTRY = Number(process.env.BENCH_FINGERPRINT_REGISTRY ?? 1_000_000);
 const SYNTHETIC_POSTINGS = Number(process.env.BENCH_LANDMARK_SYNTHETIC_POSTINGS ?? 100);
 /** Fan-outs measured at scale beside the product's. */
 const FANOUTS = (process.env.BENCH_LANDMARK_FANOUTS ?? '32').split(',').map(Number);
+/** The registry at scale is packed with this cap, so that fan-outs past the product's can be read. */
+const REGISTRY_CAP = Math.max(HASH_FANOUT, ...FANOUTS);
+/**
+ * How the synthetic postings' hash components are drawn: from 400 draws of the real postings'
+ * (the bench's runs until 2026-11-29) or, with `real`, from all of them, at their own frequencies.
+ */
+const SYNTHETIC_DRAWS: SyntheticDraws = process.env.BENCH_LANDMARK_SYNTHETIC_DRAWS === 'real' ? 'real frequencies' : '400 draws';
+type SyntheticDraws = '400 draws' | 'real frequencies';
 /** Seconds of each track registered (from its start); all of it when unset. */
 const REGISTER_SECONDS =
   process.env.BENCH_LANDMARK_REGISTER_SECONDS === undefined ? undefined : Number(process.env.BENCH_LANDMARK_REGISTER_SECONDS);
@@ -238,7 +246,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     console.log(`loading ${synthetic.toLocaleString('en')} synthetic sounds of ${SYNTHETIC_POSTINGS} postings …`);
     const loadStarted = performance.now();
     // A failed load still leaves the figures above to report.
-    const loadError = await loadSynthetic(postgres.url, synthetic, SYNTHETIC_POSTINGS).then(
+    const loadError = await loadSynthetic(postgres.url, synthetic, SYNTHETIC_POSTINGS, SYNTHETIC_DRAWS, REGISTRY_CAP).then(
       () => null,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
@@ -267,7 +275,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     const variants: { name: string; lookup: (peaks: Peak[]) => Promise<string | null> }[] = [
       { name: 'baseline: the 0022 lookup', lookup: async (peaks) => (await legacyLookup(db, peaks, copier))?.jobId ?? null },
       { name: 'the 0025 lookup (fan-out 64)', lookup: async (peaks) => (await previousLookup(db, peaks, copier))?.jobId ?? null },
-      ...[HASH_FANOUT, ...FANOUTS.filter((f) => f !== HASH_FANOUT && f <= HASH_FANOUT)].map((fanout) => ({
+      ...[HASH_FANOUT, ...FANOUTS.filter((f) => f !== HASH_FANOUT)].map((fanout) => ({
         name: fanout === HASH_FANOUT ? `product (fan-out ${fanout})` : `product, fan-out ${fanout}`,
         lookup: async (peaks: Peak[]) =>
           fanout === HASH_FANOUT
@@ -373,7 +381,7 @@ Distinct songs (goal: 0): each looked up by its owner among all registered: real
 Closest distinct pair, agreeing votes (threshold ${MIN_VOTES}): real ${closest.real.votes} (${closest.real.pair}); built-in ${closest['built-in'].votes} (${closest['built-in'].pair}).
 Margin, agreeing votes: ${margin('real')}; ${margin('built-in')}.
 
-Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
+Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
 Each copy looked up again at that scale, after one untimed lookup by each (statement deadline 3 s; ratio: the baseline's p50 over the row's):
 
@@ -471,7 +479,13 @@ export async function addBaselinePostings(db: Database, jobId: string, peaks: re
  * registration order, one row per hash, a hash past `HASH_FANOUT` a stop word: as registering
  * them one by one would leave it, as a restore would build it.
  */
-export async function loadSynthetic(url: string, count: number, postings: number): Promise<void> {
+export async function loadSynthetic(
+  url: string,
+  count: number,
+  postings: number,
+  drawn: SyntheticDraws = '400 draws',
+  cap: number = HASH_FANOUT,
+): Promise<void> {
   // A bulk load: a client of its own without the API's statement and read deadlines.
   const client = new pg.Client(connectionSettings(url, { ...DATABASE_DEADLINES, statementMs: 0, readMs: 3_600_000 }));
   await client.connect();
@@ -484,24 +498,43 @@ export async function loadSynthetic(url: string, count: number, postings: number
   const registers = Math.ceil(LOG_BINS / REGISTER_BINS);
   const draws = 400;
   try {
-    // Each component's values as drawn from the real postings, `draws` of each (small arrays: no TOAST).
-    await t.none(
-      `CREATE TEMP TABLE hash_model AS
-         WITH real AS (SELECT hash FROM bench_postings ORDER BY random() LIMIT ${draws * 4})
-         SELECT (SELECT array_agg(hash / ${spans * registers * RATIO_LEVELS}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) a) AS pair,
-                (SELECT array_agg((hash / ${spans * registers}) % ${RATIO_LEVELS}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) b) AS ratio,
-                (SELECT array_agg((hash / ${spans}) % ${registers}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) c) AS register,
-                (SELECT array_agg(hash % ${spans}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) d) AS span`,
-    );
-    // A million draws of the model, then each posting one of them (a join by a random id: the load's
-    // fast path; drawing the components per posting costs 6 times as much).
     const modelDraws = 1_000_000;
-    const pick = (column: string): string => `m.${column}[1 + floor(random() * array_length(m.${column}, 1))::int]`;
-    await t.none(
-      `CREATE TEMP TABLE model_hashes AS
-         SELECT i AS id, ((${pick('pair')} * ${RATIO_LEVELS} + ${pick('ratio')}) * ${registers} + ${pick('register')}) * ${spans} + ${pick('span')} AS hash
-           FROM generate_series(1, ${modelDraws}) AS i, hash_model m`,
-    );
+    if (drawn === 'real frequencies') {
+      // Each component from a real posting picked at random, apart: a join by random row number
+      // (an array of every real posting would be copied out of TOAST for each of the draws).
+      await t.none('CREATE TEMP TABLE real_hashes AS SELECT (row_number() OVER ())::int AS i, hash FROM bench_postings');
+      await t.none('CREATE UNIQUE INDEX ON real_hashes (i)');
+      await t.none(
+        `CREATE TEMP TABLE model_hashes AS
+           WITH n AS (SELECT count(*)::int AS n FROM real_hashes),
+                picks AS MATERIALIZED (
+                  SELECT g AS id, 1 + floor(random() * n)::int AS ia, 1 + floor(random() * n)::int AS ib,
+                         1 + floor(random() * n)::int AS ic, 1 + floor(random() * n)::int AS id2
+                    FROM generate_series(1, ${modelDraws}) AS g, n)
+           SELECT p.id, ((a.hash / ${spans * registers * RATIO_LEVELS} * ${RATIO_LEVELS} + (b.hash / ${spans * registers}) % ${RATIO_LEVELS}) * ${registers}
+                         + (c.hash / ${spans}) % ${registers}) * ${spans} + d.hash % ${spans} AS hash
+             FROM picks p JOIN real_hashes a ON a.i = p.ia JOIN real_hashes b ON b.i = p.ib
+                  JOIN real_hashes c ON c.i = p.ic JOIN real_hashes d ON d.i = p.id2`,
+      );
+    } else {
+      // Each component's values as drawn from the real postings, `draws` of each (small arrays: no TOAST).
+      await t.none(
+        `CREATE TEMP TABLE hash_model AS
+           WITH real AS (SELECT hash FROM bench_postings ORDER BY random() LIMIT ${draws * 4})
+           SELECT (SELECT array_agg(hash / ${spans * registers * RATIO_LEVELS}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) a) AS pair,
+                  (SELECT array_agg((hash / ${spans * registers}) % ${RATIO_LEVELS}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) b) AS ratio,
+                  (SELECT array_agg((hash / ${spans}) % ${registers}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) c) AS register,
+                  (SELECT array_agg(hash % ${spans}) FROM (SELECT hash FROM real ORDER BY random() LIMIT ${draws}) d) AS span`,
+      );
+      // A million draws of the model, then each posting one of them (a join by a random id: the load's
+      // fast path; drawing the components per posting costs 6 times as much).
+      const pick = (column: string): string => `m.${column}[1 + floor(random() * array_length(m.${column}, 1))::int]`;
+      await t.none(
+        `CREATE TEMP TABLE model_hashes AS
+           SELECT i AS id, ((${pick('pair')} * ${RATIO_LEVELS} + ${pick('ratio')}) * ${registers} + ${pick('register')}) * ${spans} + ${pick('span')} AS hash
+             FROM generate_series(1, ${modelDraws}) AS i, hash_model m`,
+      );
+    }
     await t.none('CREATE UNIQUE INDEX ON model_hashes (id)');
     await t.none(
       `INSERT INTO users (wallet_address, tier, daily_generations, last_generation_reset)
@@ -537,7 +570,7 @@ export async function loadSynthetic(url: string, count: number, postings: number
                    THEN string_agg(int4send(sound_id) || int4send(t) || int2send(shape), ''::bytea ORDER BY sound_id, t, shape)
                    ELSE ''::bytea END
          FROM bench_postings GROUP BY hash`,
-      [HASH_FANOUT],
+      [cap],
     );
     console.log('  indexing the baseline table');
     await t.none('CREATE INDEX bench_postings_hash_idx ON bench_postings (hash) INCLUDE (sound_id, t, shape)');

@@ -66,8 +66,9 @@ export interface LandmarkLookupOptions {
   /** Agreeing triplets needed (default `MIN_VOTES`). */
   minVotes?: number;
   /**
-   * Postings a hash may have and still count (default and at most `HASH_FANOUT`: the registry
-   * keeps no more; the bench tries fewer).
+   * Postings a hash may have and still count (default `HASH_FANOUT`). The registry keeps no more
+   * than that, so a larger figure reads only what a registry packed with a larger cap holds (the
+   * bench's); the bench tries fewer and more.
    */
   hashFanout?: number;
 }
@@ -174,7 +175,7 @@ export async function findContainedSounds(db: Queryable, peaks: readonly Peak[],
   const lists = await db.any<{ hash: number; postings: Buffer }>({
     ...POSTING_LISTS,
     // In hash order: the index scan walks its pages in order.
-    values: [Array.from(byHash.keys()).sort((a, b) => a - b), Math.min(options.hashFanout ?? HASH_FANOUT, HASH_FANOUT)],
+    values: [Array.from(byHash.keys()).sort((a, b) => a - b), options.hashFanout ?? HASH_FANOUT],
   });
   const votes = countVotes(lists);
   const enough = [...votes.entries()].filter(([, n]) => n >= minVotes).map(([id]) => id);
