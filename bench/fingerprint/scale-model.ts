@@ -1,8 +1,8 @@
 /**
  * Recall at scale, modelled in memory (issue 50, docs/fingerprints.md): the bench's copies
  * against its registered sounds beside synthetic postings drawn as `loadSynthetic` draws them
- * (each hash component from 400 draws of the real postings' own, a million model keys, each
- * synthetic posting one of them), the stop-word rule applied, and each copy's votes for its own
+ * (each hash component from 400 draws of the real postings' own, or from all of them at their own
+ * frequencies; a million model keys, each synthetic posting one of them), the stop-word rule applied, and each copy's votes for its own
  * sound counted by the product's matcher. The registry in PostgreSQL takes minutes to load and
  * gives one total; this gives the share caught per transformation in seconds, for the product's
  * key and for keys it does not have, so that a claim such as "a finer key would bring the copies
@@ -11,6 +11,7 @@
  */
 import { alignShared, MAX_SHIFT_BINS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
+import { HASH_FANOUT } from '../../core/src/fingerprint/landmark-registry.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
@@ -166,15 +167,20 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
  * the real postings' frequencies.
  */
 export const MODELLED_LAYOUTS: readonly KeyLayout[] = [
-  { name: "the product's key (k1's register), stop words past 64", k1Bins: REGISTER_BINS, fanout: 64, synthetic: 'as loaded' },
+  {
+    name: `the product's key (k1's register), stop words past ${HASH_FANOUT}`,
+    k1Bins: REGISTER_BINS,
+    fanout: HASH_FANOUT,
+    synthetic: 'as loaded',
+  },
   { name: "the product's key, stop words past 256", k1Bins: REGISTER_BINS, fanout: 256, synthetic: 'as loaded' },
-  { name: 'k1 in classes of 8 bins, stop words past 64', k1Bins: 8, fanout: 64, synthetic: 'as loaded' },
-  { name: 'k1 exact, stop words past 64', k1Bins: 1, fanout: 64, synthetic: 'as loaded' },
+  { name: `k1 in classes of 8 bins, stop words past ${HASH_FANOUT}`, k1Bins: 8, fanout: HASH_FANOUT, synthetic: 'as loaded' },
+  { name: `k1 exact, stop words past ${HASH_FANOUT}`, k1Bins: 1, fanout: HASH_FANOUT, synthetic: 'as loaded' },
   {
     name: "the product's key, synthetic components at the real frequencies",
     k1Bins: REGISTER_BINS,
-    fanout: 64,
+    fanout: HASH_FANOUT,
     synthetic: 'real frequencies',
   },
-  { name: 'k1 exact, synthetic components at the real frequencies', k1Bins: 1, fanout: 64, synthetic: 'real frequencies' },
+  { name: 'k1 exact, synthetic components at the real frequencies', k1Bins: 1, fanout: HASH_FANOUT, synthetic: 'real frequencies' },
 ];
