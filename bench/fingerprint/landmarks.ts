@@ -31,11 +31,14 @@ import type { Database } from '../../core/src/db/database.ts';
 import { alignShared, MAX_SHIFT_BINS, MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import {
+  alignTriplets,
   findContainedSounds,
   HASH_FANOUT,
+  indexByHash,
   queryTriplets,
   registeredTriplets,
   registerLandmarks,
+  sharedTriplet,
 } from '../../core/src/fingerprint/landmark-registry.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { landmarkPeaks } from '../../core/src/fingerprint/landmarks.ts';
@@ -112,24 +115,6 @@ const quantile = (values: readonly number[], q: number): number => {
 };
 
 /** The highest agreeing votes of `query` against `reference` (no threshold): the margin's figure. */
-function pairVotes(q: Triplets, r: Triplets): number {
-  const byHash = new Map<number, number[]>();
-  r.hash.forEach((h, i) => (byHash.get(h) ?? byHash.set(h, []).get(h))?.push(i));
-  const shared: SharedTriplet[] = [];
-  q.hash.forEach((h, i) => {
-    for (const j of byHash.get(h) ?? [])
-      shared.push({
-        queryT: q.t[i] as number,
-        querySpan: q.span[i] as number,
-        queryK: q.k[i] as number,
-        refT: r.t[j] as number,
-        refSpan: r.span[j] as number,
-        refK: r.k[j] as number,
-      });
-  });
-  return alignShared(shared)?.votes ?? 0;
-}
-
 export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ markdown: string; json: unknown } | { skipped: string }> {
   const found = wesnothTracks();
   if ('missing' in found) return { skipped: found.missing };
@@ -235,7 +220,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     for (const a of sounds)
       for (const b of sounds) {
         if (a === b || a.corpus !== b.corpus) continue;
-        const votes = pairVotes(asQuery.get(a) as Triplets, asRegistered.get(b) as Triplets);
+        const votes = alignTriplets(asQuery.get(a) as Triplets, asRegistered.get(b) as Triplets)?.votes ?? 0;
         pairVoteCounts[a.corpus].push(votes);
         if (votes > closest[a.corpus].votes) closest[a.corpus] = { votes, pair: `${a.name} | ${b.name}` };
       }
@@ -592,8 +577,7 @@ export async function writeLandmarkJson(path: string, json: unknown): Promise<vo
  */
 async function legacyLookup(db: Database, peaks: readonly Peak[], excludeUserId: string): Promise<{ jobId: string } | null> {
   const query = queryTriplets(peaks);
-  const byHash = new Map<number, number[]>();
-  query.hash.forEach((hash, i) => (byHash.get(hash) ?? byHash.set(hash, []).get(hash))?.push(i));
+  const byHash = indexByHash(query);
   const rows = await db.any<{ hash: number; sound_id: number; t: number; shape: number }>(
     `SELECT q.hash, p.sound_id, p.t, p.shape FROM unnest($1::int4[]) AS q(hash)
        CROSS JOIN LATERAL (SELECT sound_id, t, shape FROM bench_postings WHERE hash = q.hash LIMIT 256) p`,
@@ -602,15 +586,7 @@ async function legacyLookup(db: Database, peaks: readonly Peak[], excludeUserId:
   const shared = new Map<number, SharedTriplet[]>();
   for (const row of rows) {
     const list = shared.get(row.sound_id) ?? shared.set(row.sound_id, []).get(row.sound_id);
-    for (const i of byHash.get(row.hash) ?? [])
-      list?.push({
-        queryT: query.t[i] as number,
-        querySpan: query.span[i] as number,
-        queryK: query.k[i] as number,
-        refT: row.t,
-        refSpan: row.shape >> 8,
-        refK: row.shape & 0xff,
-      });
+    for (const i of byHash.get(row.hash) ?? []) list?.push(sharedTriplet(query, i, row.t, row.shape >> 8, row.shape & 0xff));
   }
   const aligned: number[] = [];
   for (const [id, list] of [...shared.entries()]
@@ -634,8 +610,7 @@ async function legacyLookup(db: Database, peaks: readonly Peak[], excludeUserId:
  */
 async function previousLookup(db: Database, peaks: readonly Peak[], excludeUserId: string): Promise<{ jobId: string } | null> {
   const query = queryTriplets(peaks);
-  const byHash = new Map<number, number[]>();
-  query.hash.forEach((hash, i) => (byHash.get(hash) ?? byHash.set(hash, []).get(hash))?.push(i));
+  const byHash = indexByHash(query);
   const rows = await db.any<{ sound_id: number; hashes: number[]; times: number[]; shapes: number[] }>(
     `WITH hits AS MATERIALIZED (
        SELECT q.hash, p.sounds, p.times, p.shapes
@@ -663,15 +638,7 @@ async function previousLookup(db: Database, peaks: readonly Peak[], excludeUserI
     const shared: SharedTriplet[] = [];
     row.hashes.forEach((hash, j) => {
       const shape = row.shapes[j] as number;
-      for (const i of byHash.get(hash) ?? [])
-        shared.push({
-          queryT: query.t[i] as number,
-          querySpan: query.span[i] as number,
-          queryK: query.k[i] as number,
-          refT: row.times[j] as number,
-          refSpan: shape >> 8,
-          refK: shape & 0xff,
-        });
+      for (const i of byHash.get(hash) ?? []) shared.push(sharedTriplet(query, i, row.times[j] as number, shape >> 8, shape & 0xff));
     });
     if ((alignShared(shared)?.votes ?? 0) >= MIN_VOTES) aligned.push(row.sound_id);
   }

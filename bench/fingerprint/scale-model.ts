@@ -11,7 +11,7 @@
  */
 import { alignShared, MAX_SHIFT_BINS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
-import { HASH_FANOUT } from '../../core/src/fingerprint/landmark-registry.ts';
+import { HASH_FANOUT, sharedTriplet } from '../../core/src/fingerprint/landmark-registry.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
@@ -143,14 +143,7 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
     (registeredKeys[copy.own] as number[]).forEach((key, j) => {
       if ((counts.get(key) ?? 0) > layout.fanout) return;
       for (const i of byKey.get(key) ?? [])
-        shared.push({
-          queryT: copy.query.t[i] as number,
-          querySpan: copy.query.span[i] as number,
-          queryK: copy.query.k[i] as number,
-          refT: own.t[j] as number,
-          refSpan: own.span[j] as number,
-          refK: own.k[j] as number,
-        });
+        shared.push(sharedTriplet(copy.query, i, own.t[j] as number, own.span[j] as number, own.k[j] as number));
     });
     const found = (alignShared(shared)?.votes ?? 0) >= input.minVotes;
     if (found) caught += 1;

@@ -153,7 +153,7 @@ const CANDIDATE_SOUNDS = {
 };
 
 /** Query triplet indices by hash. */
-function indexByHash(query: Triplets): Map<number, number[]> {
+export function indexByHash(query: Triplets): Map<number, number[]> {
   const byHash = new Map<number, number[]>();
   query.hash.forEach((hash, i) => {
     const list = byHash.get(hash);
@@ -226,15 +226,7 @@ function sharedTriplets(
       const refT = postings.readInt32BE(o + 4);
       const shape = postings.readInt16BE(o + 8);
       const list = shared.get(id) ?? (shared.set(id, []).get(id) as SharedTriplet[]);
-      for (const i of byHash.get(hash) ?? [])
-        list.push({
-          queryT: query.t[i] as number,
-          querySpan: query.span[i] as number,
-          queryK: query.k[i] as number,
-          refT,
-          refSpan: shape >> 8,
-          refK: shape & 0xff,
-        });
+      for (const i of byHash.get(hash) ?? []) list.push(sharedTriplet(query, i, refT, shape >> 8, shape & 0xff));
     }
   return shared;
 }
@@ -244,22 +236,30 @@ function sharedTriplets(
  * without the index: for a few sounds known by id, cheaper than a lookup of every hash.
  */
 export function alignSounds(peaks: readonly Peak[], reference: readonly Peak[]): LandmarkAlignment | null {
-  const query = queryTriplets(peaks);
-  const registered = registeredTriplets(reference);
+  return alignTriplets(queryTriplets(peaks), registeredTriplets(reference));
+}
+
+/** The best alignment of a query's triplets with a registered sound's, paired by hash. */
+export function alignTriplets(query: Triplets, registered: Triplets): LandmarkAlignment | null {
   const byHash = indexByHash(query);
   const shared: SharedTriplet[] = [];
   registered.hash.forEach((hash, j) => {
     for (const i of byHash.get(hash) ?? [])
-      shared.push({
-        queryT: query.t[i] as number,
-        querySpan: query.span[i] as number,
-        queryK: query.k[i] as number,
-        refT: registered.t[j] as number,
-        refSpan: registered.span[j] as number,
-        refK: registered.k[j] as number,
-      });
+      shared.push(sharedTriplet(query, i, registered.t[j] as number, registered.span[j] as number, registered.k[j] as number));
   });
   return alignShared(shared);
+}
+
+/** The query's triplet `i` paired with a registered one at time `refT`, of span `refSpan`, from bin `refK`. */
+export function sharedTriplet(query: Triplets, i: number, refT: number, refSpan: number, refK: number): SharedTriplet {
+  return {
+    queryT: query.t[i] as number,
+    querySpan: query.span[i] as number,
+    queryK: query.k[i] as number,
+    refT,
+    refSpan,
+    refK,
+  };
 }
 
 /**
