@@ -60,8 +60,6 @@ const SHIFTS = 2 * MAX_SHIFT_BINS + 1;
 const BLOCKS = 1 << 14;
 /** Start bins are offset by this so that the key stays positive (a registered sound up to ~9 days). */
 const START_BIAS = 1 << 22;
-const keyOf = (startBin: number, shiftIndex: number, block: number): number =>
-  ((startBin + START_BIAS) * SHIFTS + shiftIndex) * BLOCKS + block;
 
 interface Candidate {
   votes: number;
@@ -75,41 +73,142 @@ interface Candidate {
 const TOP_KEYS = 4;
 
 /**
+ * One stretch's votes per (start bin, pitch shift, half-window), cleared between stretches. Its
+ * cells are visited in the order they were first voted for, so that ties between cells resolve
+ * alike in both kinds below.
+ */
+interface Tally {
+  add(startBin: number, shiftIndex: number, block: number): void;
+  /**
+   * The votes of a cell and its neighbours: a vote near a bin edge, or a peak a bin off, lands next
+   * door, so the start bins and pitch shifts either side count, in this half-window and the next
+   * (one window of query time).
+   */
+  neighbourhood(startBin: number, shiftIndex: number, block: number): number;
+  /** Calls `visit` for each cell voted for since the last clear, in first-vote order. */
+  forEach(visit: (startBin: number, shiftIndex: number, block: number) => void): void;
+  clear(): void;
+}
+
+/**
+ * Cells of an array spanning every start bin and half-window `shared` can reach at any stretch
+ * (with a cell of margin for the neighbours read), when they are at most `DENSE_CELLS`: a lookup's
+ * 25 s query against a sound of minutes takes a few hundred thousand. An array read is many times
+ * cheaper than a map's, and verification is most of a lookup's time once the registry holds whole
+ * songs (bench/results/fingerprint-landmarks-held-out.md).
+ */
+const DENSE_CELLS = 1 << 20;
+
+function denseTally(shared: readonly SharedTriplet[]): Tally | null {
+  let firstStart = Infinity;
+  let lastStart = -Infinity;
+  let lastBlock = 0;
+  const slowest = STRETCHES[0] as number;
+  const fastest = STRETCHES[STRETCHES.length - 1] as number;
+  for (const p of shared) {
+    // refT − queryT / s grows with s (queryT ≥ 0): the slowest stretch gives the earliest start.
+    firstStart = Math.min(firstStart, Math.round((p.refT - p.queryT / slowest) / START_BIN_FRAMES));
+    lastStart = Math.max(lastStart, Math.round((p.refT - p.queryT / fastest) / START_BIN_FRAMES));
+    lastBlock = Math.max(lastBlock, Math.floor(p.queryT / HALF_WINDOW_FRAMES));
+  }
+  const origin = firstStart - 1;
+  const starts = lastStart - origin + 2;
+  const blocks = lastBlock + 2;
+  if (starts * SHIFTS * blocks > DENSE_CELLS) return null;
+  const votes = new Int32Array(starts * SHIFTS * blocks);
+  const touched: number[] = [];
+  const cell = (startBin: number, shiftIndex: number, block: number): number =>
+    ((startBin - origin) * SHIFTS + shiftIndex) * blocks + block;
+  const startStride = SHIFTS * blocks;
+  return {
+    add(startBin, shiftIndex, block) {
+      const at = cell(startBin, shiftIndex, block);
+      if (votes[at] === 0) touched.push(at);
+      votes[at] = (votes[at] as number) + 1;
+    },
+    neighbourhood(startBin, shiftIndex, block) {
+      // The margins (a start bin either side, a half-window after the last) keep every read inside.
+      const centre = cell(startBin, shiftIndex, block);
+      const below = shiftIndex > 0 ? -1 : 0;
+      const above = shiftIndex < SHIFTS - 1 ? 1 : 0;
+      let sum = 0;
+      for (let dStart = -1; dStart <= 1; dStart += 1)
+        for (let dShift = below; dShift <= above; dShift += 1) {
+          const at = centre + dStart * startStride + dShift * blocks;
+          sum += (votes[at] as number) + (votes[at + 1] as number);
+        }
+      return sum;
+    },
+    forEach(visit) {
+      for (const at of touched) visit(Math.floor(at / blocks / SHIFTS) + origin, Math.floor(at / blocks) % SHIFTS, at % blocks);
+    },
+    clear() {
+      for (const at of touched) votes[at] = 0;
+      touched.length = 0;
+    },
+  };
+}
+
+/** The same cells in a map, for a query and sound too long for the array. */
+function mapTally(): Tally {
+  const votes = new Map<number, number>();
+  const keyOf = (startBin: number, shiftIndex: number, block: number): number =>
+    ((startBin + START_BIAS) * SHIFTS + shiftIndex) * BLOCKS + block;
+  return {
+    add(startBin, shiftIndex, block) {
+      const key = keyOf(startBin, shiftIndex, block);
+      votes.set(key, (votes.get(key) ?? 0) + 1);
+    },
+    neighbourhood(startBin, shiftIndex, block) {
+      let sum = 0;
+      for (let dStart = -1; dStart <= 1; dStart += 1)
+        for (let si = Math.max(0, shiftIndex - 1); si <= Math.min(SHIFTS - 1, shiftIndex + 1); si += 1)
+          sum += (votes.get(keyOf(startBin + dStart, si, block)) ?? 0) + (votes.get(keyOf(startBin + dStart, si, block + 1)) ?? 0);
+      return sum;
+    },
+    forEach(visit) {
+      for (const key of votes.keys())
+        visit(Math.floor(key / BLOCKS / SHIFTS) - START_BIAS, Math.floor(key / BLOCKS) % SHIFTS, key % BLOCKS);
+    },
+    clear() {
+      votes.clear();
+    },
+  };
+}
+
+/**
  * The best alignment of `shared` (one registered sound's), or null when none holds 2 votes. Its
  * votes are distinct query times and distinct registered times agreeing (the smaller count): a
- * held chord that repeats one triplet many times counts once.
+ * held chord that repeats one triplet many times counts once. `tally` chooses where the votes are
+ * counted (the array when it fits, else the map); both give the same alignment.
  */
-export function alignShared(shared: readonly SharedTriplet[]): LandmarkAlignment | null {
+export function alignShared(shared: readonly SharedTriplet[], tally: 'fitting' | 'map' = 'fitting'): LandmarkAlignment | null {
   if (shared.length < 2) return null;
   const top: Candidate[] = [];
-  const counts = new Map<number, number>();
+  // What does not change with the stretch, once: the triplets within the pitch reach, their span
+  // ratios, pitch shifts and half-windows.
+  const usable = shared.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS && p.refSpan !== 0);
+  if (usable.length === 0) return null;
+  const ratios = Float64Array.from(usable, (p) => p.querySpan / p.refSpan);
+  const shiftIndices = Int32Array.from(usable, (p) => p.queryK - p.refK + MAX_SHIFT_BINS);
+  const blocks = Int32Array.from(usable, (p) => Math.floor(p.queryT / HALF_WINDOW_FRAMES));
+  const counts = (tally === 'fitting' ? denseTally(usable) : null) ?? mapTally();
   for (const s of STRETCHES) {
     counts.clear();
-    for (const p of shared) {
-      const shift = p.queryK - p.refK;
-      if (Math.abs(shift) > MAX_SHIFT_BINS || p.refSpan === 0) continue;
-      const own = p.querySpan / p.refSpan;
-      if (own > s * SPAN_TOLERANCE || own < s / SPAN_TOLERANCE) continue;
-      const startBin = Math.round((p.refT - p.queryT / s) / START_BIN_FRAMES);
-      const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
-      const key = keyOf(startBin, shift + MAX_SHIFT_BINS, block);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    for (const key of counts.keys()) {
-      const block = key % BLOCKS;
-      const shiftIndex = Math.floor(key / BLOCKS) % SHIFTS;
-      const startBin = Math.floor(key / BLOCKS / SHIFTS) - START_BIAS;
-      // A vote near a bin edge, or a peak a bin off, lands next door: count the neighbours, in
-      // this half-window and the next (one window of query time).
-      let votes = 0;
-      for (const dStart of [-1, 0, 1])
-        for (let si = Math.max(0, shiftIndex - 1); si <= Math.min(SHIFTS - 1, shiftIndex + 1); si += 1)
-          for (const b of [block, block + 1]) votes += counts.get(keyOf(startBin + dStart, si, b)) ?? 0;
-      if (votes < 2 || (top.length === TOP_KEYS && votes <= (top[TOP_KEYS - 1] as Candidate).votes)) continue;
+    const longest = s * SPAN_TOLERANCE;
+    const shortest = s / SPAN_TOLERANCE;
+    usable.forEach((p, i) => {
+      const own = ratios[i] as number;
+      if (own > longest || own < shortest) return;
+      counts.add(Math.round((p.refT - p.queryT / s) / START_BIN_FRAMES), shiftIndices[i] as number, blocks[i] as number);
+    });
+    counts.forEach((startBin, shiftIndex, block) => {
+      const votes = counts.neighbourhood(startBin, shiftIndex, block);
+      if (votes < 2 || (top.length === TOP_KEYS && votes <= (top[TOP_KEYS - 1] as Candidate).votes)) return;
       top.push({ votes, s, shift: shiftIndex - MAX_SHIFT_BINS, startBin, block });
       top.sort((x, y) => y.votes - x.votes);
       if (top.length > TOP_KEYS) top.pop();
-    }
+    });
   }
   let best: LandmarkAlignment | null = null;
   for (const candidate of top) {

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { alignShared } from '../../core/src/fingerprint/landmark-match.ts';
+import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
+import { BINS_PER_OCTAVE, FRAME_SECONDS } from '../../core/src/fingerprint/log-spectrogram.ts';
+
+/** A small seeded generator (mulberry32), so that every run draws the same triplets. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Planted {
+  /** Registered frame at which the query starts. */
+  start: number;
+  /** Query duration per registered duration. */
+  stretch: number;
+  /** Log bins the query is transposed by. */
+  shift: number;
+  /** Agreeing triplets, at distinct query and registered times. */
+  count: number;
+  /** Query frames they are spread over. */
+  queryFrames: number;
+}
+
+/**
+ * A copy's shared triplets as the lookup hands them to the matcher: `planted.count` agreeing on
+ * one mapping, among `chance` triplets that share a hash and nothing else (anywhere in a query of
+ * `queryFrames` and a registered sound of `refFrames`, any bin, any span).
+ */
+function sharedOf(random: () => number, planted: Planted, chance: number, queryFrames: number, refFrames: number): SharedTriplet[] {
+  const int = (below: number): number => Math.floor(random() * below);
+  const shared: SharedTriplet[] = [];
+  const step = planted.queryFrames / planted.count;
+  for (let n = 0; n < planted.count; n += 1) {
+    const queryT = Math.round(n * step + random() * (step - 1));
+    const refSpan = 10 + int(70);
+    const refK = 10 + int(90);
+    shared.push({
+      queryT,
+      querySpan: Math.round(refSpan * planted.stretch),
+      queryK: refK + planted.shift,
+      refT: Math.round(planted.start + queryT / planted.stretch),
+      refSpan,
+      refK,
+    });
+  }
+  for (let n = 0; n < chance; n += 1)
+    shared.push({
+      queryT: int(queryFrames),
+      querySpan: 6 + int(85),
+      queryK: int(114),
+      refT: int(refFrames),
+      refSpan: 6 + int(85),
+      refK: int(114),
+    });
+  // The lookup hands them over in hash order, not time order.
+  for (let i = shared.length - 1; i > 0; i -= 1) {
+    const j = int(i + 1);
+    [shared[i], shared[j]] = [shared[j] as SharedTriplet, shared[i] as SharedTriplet];
+  }
+  return shared;
+}
+
+const seconds = (s: number): number => Math.round(s / FRAME_SECONDS);
+
+describe('landmark matcher: the alignment of a copy among chance triplets', () => {
+  it('finds a copy a semitone up and 3% slower among 400 chance triplets, counted alike in the array and in the map', () => {
+    const random = seeded(50);
+    const planted: Planted = { start: seconds(40), stretch: 1.03, shift: 2, count: 30, queryFrames: seconds(9) };
+    const shared = sharedOf(random, planted, 400, seconds(25), seconds(240));
+    const alignment = alignShared(shared);
+    assert.ok(alignment !== null);
+    assert.ok(alignment.votes >= 28 && alignment.votes <= 30, `votes ${alignment.votes}`);
+    assert.equal(alignment.pitch, 2 ** (2 / BINS_PER_OCTAVE));
+    assert.ok(Math.abs(alignment.stretch - 1.03) < 0.005, `stretch ${alignment.stretch}`);
+    assert.ok(Math.abs(alignment.offsetSeconds - 40) < 0.2, `offset ${alignment.offsetSeconds} s`);
+    assert.deepEqual(alignShared(shared, 'map'), alignment);
+  });
+
+  it('gives the same alignment from the array as from the map, copy or chance, short sound or long', () => {
+    const random = seeded(7);
+    for (let n = 0; n < 60; n += 1) {
+      const long = n % 3 === 0;
+      const queryFrames = long ? seconds(600) : seconds(25);
+      const planted: Planted = {
+        start: Math.floor(random() * seconds(long ? 500 : 200)),
+        stretch: 0.93 + random() * 0.15,
+        shift: Math.floor(random() * 7) - 3,
+        count: n % 4 === 0 ? 0 : 5 + Math.floor(random() * 30),
+        queryFrames: seconds(9),
+      };
+      const shared = sharedOf(random, planted, 50 + Math.floor(random() * 600), queryFrames, seconds(long ? 600 : 240));
+      assert.deepEqual(alignShared(shared), alignShared(shared, 'map'), `draw ${n}`);
+    }
+  });
+
+  it('ranks an alignment split over two pitch shifts and two half-windows by its neighbourhood, above stronger single cells', () => {
+    // A speed change moves pitch by a fraction of a bin: a copy's triplets round to two shifts.
+    // 24 agreeing triplets, half at shift 1 and half at 2, over 9 s (two half-windows); four
+    // chance cells of 15 each elsewhere. Only the neighbourhood (both shifts, both half-windows)
+    // puts the copy's 24 above the cells' 15.
+    const random = seeded(11);
+    const shared: SharedTriplet[] = [];
+    for (let n = 0; n < 24; n += 1) {
+      const queryT = Math.round((n * seconds(9)) / 24);
+      const refK = 20 + (n % 50);
+      shared.push({ queryT, querySpan: 40, queryK: refK + 1 + (n % 2), refT: seconds(60) + queryT, refSpan: 40, refK });
+    }
+    for (let cell = 0; cell < 4; cell += 1)
+      for (let n = 0; n < 15; n += 1) {
+        const queryT = seconds(12 + 2 * cell) + 2 * n;
+        shared.push({ queryT, querySpan: 30, queryK: 60, refT: seconds(100 + 30 * cell) + queryT, refSpan: 30, refK: 60 });
+      }
+    for (let i = shared.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(random() * (i + 1));
+      [shared[i], shared[j]] = [shared[j] as SharedTriplet, shared[i] as SharedTriplet];
+    }
+    for (const tally of ['fitting', 'map'] as const) {
+      const alignment = alignShared(shared, tally);
+      assert.ok(alignment !== null);
+      assert.ok(alignment.votes >= 22, `${tally}: votes ${alignment.votes}`);
+      assert.ok(Math.abs(alignment.offsetSeconds - 60) < 0.2, `${tally}: offset ${alignment.offsetSeconds} s`);
+    }
+  });
+
+  it('finds nothing in fewer than two triplets, or in triplets out of its pitch reach', () => {
+    assert.equal(alignShared([]), null);
+    const one: SharedTriplet = { queryT: 10, querySpan: 20, queryK: 40, refT: 500, refSpan: 20, refK: 40 };
+    assert.equal(alignShared([one]), null);
+    const transposed = Array.from({ length: 20 }, (_, i) => ({ ...one, queryT: 10 + 9 * i, refT: 500 + 9 * i, queryK: 45 }));
+    assert.equal(alignShared(transposed), null);
+    assert.equal(alignShared(transposed, 'map'), null);
+  });
+});
