@@ -127,6 +127,41 @@ const quantile = (values: readonly number[], q: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 };
 
+/**
+ * Each query's shared triplets with each registered sound it shares 2 or more with (paired by hash,
+ * as the lookup pairs them), aligned with the votes tallied in an array and in a map: the time of
+ * each over all pairs, and how many alignments differ (the two must give the same).
+ */
+function measureVerification(
+  queries: readonly Triplets[],
+  registered: readonly Triplets[],
+): { pairs: number; arrayMs: number; mapMs: number; differing: number } {
+  let pairs = 0;
+  let arrayMs = 0;
+  let mapMs = 0;
+  let differing = 0;
+  for (const query of queries) {
+    const byHash = indexByHash(query);
+    for (const sound of registered) {
+      const shared: SharedTriplet[] = [];
+      sound.hash.forEach((hash, j) => {
+        for (const i of byHash.get(hash) ?? [])
+          shared.push(sharedTriplet(query, i, sound.t[j] as number, sound.span[j] as number, sound.k[j] as number));
+      });
+      if (shared.length < 2) continue;
+      pairs += 1;
+      let started = performance.now();
+      const inArray = alignShared(shared);
+      arrayMs += performance.now() - started;
+      started = performance.now();
+      const inMap = alignShared(shared, 'map');
+      mapMs += performance.now() - started;
+      if (JSON.stringify(inArray) !== JSON.stringify(inMap)) differing += 1;
+    }
+  }
+  return { pairs, arrayMs, mapMs, differing };
+}
+
 /** A folder's name for the report: its package's, where the folder itself is a generic "music". */
 const folderLabel = (dir: string): string =>
   ['music', 'audio', 'sounds'].includes(basename(dir)) ? basename(dirname(dir)) : basename(dir);
@@ -299,6 +334,12 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         if (votes > closest[kind].votes) closest[kind] = { votes, pair: `${a.name} | ${b.name}` };
       }
 
+    // 3b. What verifying a candidate costs, the matcher's two tallies on the same triplets.
+    const verification = measureVerification(
+      copies.map((c) => queryTriplets(c.peaks)),
+      [...asRegistered.values()],
+    );
+
     // 4. The registry at scale: synthetic sounds bulk-loaded, then every copy looked up again.
     const postingsOfReal = (await db.one<{ n: string }>('SELECT count(*)::text AS n FROM bench_postings')).n;
     const synthetic = Math.max(0, REGISTRY - sounds.length);
@@ -451,6 +492,8 @@ Margin, agreeing votes: ${corpora.map(margin).join('; ')}${
       pairVoteCounts['held-out × real'].length > 0 ? `; held-out × real: ${pairFigures('held-out × real')}` : ''
     }.
 
+Verification (core/src/fingerprint/landmark-match.ts \`alignShared\`) of each copy against every registered sound it shares 2 or more triplets with, ${verification.pairs.toLocaleString('en')} pairs, in the same run: votes tallied in an array ${verification.arrayMs.toFixed(0)} ms, in a map (as the matcher tallied them before) ${verification.mapMs.toFixed(0)} ms, **${(verification.mapMs / verification.arrayMs).toFixed(1)}x**; alignments that differ between the two: ${verification.differing}.
+
 Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
 Each copy looked up again at that scale, after one untimed lookup by each (statement deadline 3 s; ratio: the baseline's p50 over the row's):
@@ -482,6 +525,7 @@ ${modelRows.join('\n')}
           }),
         ),
         pairVotes: pairVoteCounts,
+        verification,
         lookup: {
           registry: REGISTRY,
           p50Ms: quantile(times, 0.5),
