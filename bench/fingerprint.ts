@@ -49,7 +49,8 @@ import { encodeMp3 } from '../inference/src/audio/mp3-encoder.ts';
 import { BUILTIN_MODEL_DIR } from '../inference/src/config.ts';
 import { loadSongModel } from '../inference/src/model/load-song-model.ts';
 import { EMBED_SECONDS, makeCopies, TRANSFORMATIONS, wav16 } from '../test/support/audio-copies.ts';
-import { drawFiller, fitBitModel, randomSource } from './fingerprint/fillers.ts';
+import { drawFiller, fitBitModel } from './fingerprint/fillers.ts';
+import { seededRandom } from '../core/src/testing/seeded-random.ts';
 import { runLandmarkBench } from './fingerprint/landmarks.ts';
 import { CHROMAPRINT_REGISTRY_TABLES, findContainedChromaprint } from './fingerprint/chromaprint-registry.ts';
 import { landmarkPeaks } from '../core/src/fingerprint/landmarks.ts';
@@ -207,7 +208,7 @@ async function main(): Promise<void> {
       const owners = songs.map(() => crypto.randomUUID());
       const jobs = songs.map(() => crypto.randomUUID());
       const bits = fitBitModel(songs.map((s) => s.fingerprint));
-      const random = randomSource(44);
+      const random = seededRandom(44);
       const BATCH = 2000;
       for (let start = 0; start < REGISTRY; start += BATCH) {
         const rows: { id: number; job: string; user: string; fp: Uint32Array }[] = [];

@@ -39,18 +39,6 @@ export function fitBitModel(fingerprints: readonly Uint32Array[]): BitModel {
   return { ones, flips, lengths: fingerprints.map((fp) => fp.length) };
 }
 
-/** A small deterministic generator (mulberry32), so every run registers the same fillers. */
-export function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * One filler fingerprint: each bit a two-state chain whose share of ones and flip rate are the
  * measured ones (set with chance f / 2(1 - p) when clear, cleared with chance f / 2p when set).

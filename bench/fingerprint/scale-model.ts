@@ -15,6 +15,7 @@ import { HASH_FANOUT, sharedTriplet } from '../../core/src/fingerprint/landmark-
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
+import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 
 /**
  * A key layout: the triplet hash's frequency pair, time ratio and span class, with k1 in classes
@@ -60,17 +61,6 @@ const K1_REACH = MAX_SHIFT_BINS + 1;
 const MODEL_KEYS = 1_000_000;
 const COMPONENT_DRAWS = 400;
 
-/** A small seeded generator (mulberry32): the model's draws are the same in every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Components = [pair: number, ratio: number, span: number, k1Class: number];
 
 /** The key's components, as ./triplets.ts `tripletHash` composes the hash, with k1's class. */
@@ -95,7 +85,7 @@ function probes(hash: number, k1: number, layout: KeyLayout): number[] {
 }
 
 export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleModelResult {
-  const random = seeded(50);
+  const random = seededRandom(50);
   const counts = new Map<number, number>();
   const realComponents: Components[] = [];
   const registeredKeys = input.registered.map((triplets) =>

@@ -3,17 +3,7 @@ import { describe, it } from 'node:test';
 import { alignShared } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import { BINS_PER_OCTAVE, FRAME_SECONDS } from '../../core/src/fingerprint/log-spectrogram.ts';
-
-/** A small seeded generator (mulberry32), so that every run draws the same triplets. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 
 interface Planted {
   /** Registered frame at which the query starts. */
@@ -71,7 +61,7 @@ const seconds = (s: number): number => Math.round(s / FRAME_SECONDS);
 
 describe('landmark matcher: the alignment of a copy among chance triplets', () => {
   it('finds a copy a semitone up and 3% slower among 400 chance triplets, counted alike in the array and in the map', () => {
-    const random = seeded(50);
+    const random = seededRandom(50);
     const planted: Planted = { start: seconds(40), stretch: 1.03, shift: 2, count: 30, queryFrames: seconds(9) };
     const shared = sharedOf(random, planted, 400, seconds(25), seconds(240));
     const alignment = alignShared(shared);
@@ -84,7 +74,7 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
   });
 
   it('gives the same alignment from the array as from the map, copy or chance, short sound or long', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     for (let n = 0; n < 60; n += 1) {
       const long = n % 3 === 0;
       const queryFrames = long ? seconds(600) : seconds(25);
@@ -105,7 +95,7 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
     // 24 agreeing triplets, half at shift 1 and half at 2, over 9 s (two half-windows); four
     // chance cells of 15 each elsewhere. Only the neighbourhood (both shifts, both half-windows)
     // puts the copy's 24 above the cells' 15.
-    const random = seeded(11);
+    const random = seededRandom(11);
     const shared: SharedTriplet[] = [];
     for (let n = 0; n < 24; n += 1) {
       const queryT = Math.round((n * seconds(9)) / 24);

@@ -10,20 +10,11 @@ import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
 import { FRAME_SECONDS, LOG_BINS } from '../../../core/src/fingerprint/log-spectrogram.ts';
 import { peaksToBytes } from '../../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../../core/src/fingerprint/spectral-peaks.ts';
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../core/src/testing/seeded-random.ts';
 
 /** `items` items (about 8 a second) changing 2 to 6 bits from one to the next. */
 export function syntheticFingerprint(seed: number, items: number): Uint32Array {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const out = new Uint32Array(items);
   let item = Math.floor(next() * 2 ** 32);
   for (let i = 0; i < items; i += 1) {
@@ -51,7 +42,7 @@ const SECOND_FRAMES = Math.round(1 / FRAME_SECONDS);
 
 /** `seconds` of landmark peaks, 14 a second at random frames, bins and strengths. */
 export function syntheticPeaks(seed: number, seconds: number): Peak[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const peaks: Peak[] = [];
   for (let second = 0; second < seconds; second += 1)
     for (let i = 0; i < 14; i += 1)
