@@ -39,6 +39,7 @@ import {
   findContainedSounds,
   HASH_FANOUT,
   indexByHash,
+  pairTriplets,
   queryTriplets,
   registeredTriplets,
   registerLandmarks,
@@ -143,11 +144,7 @@ function measureVerification(
   for (const query of queries) {
     const byHash = indexByHash(query);
     for (const sound of registered) {
-      const shared: SharedTriplet[] = [];
-      sound.hash.forEach((hash, j) => {
-        for (const i of byHash.get(hash) ?? [])
-          shared.push(sharedTriplet(query, i, sound.t[j] as number, sound.span[j] as number, sound.k[j] as number));
-      });
+      const shared = pairTriplets(query, sound, byHash);
       if (shared.length < 2) continue;
       pairs += 1;
       let started = performance.now();
@@ -171,7 +168,7 @@ function roundRobinByFolder(tracks: readonly Sound[]): Sound[] {
   const byFolder = new Map<string, Sound[]>();
   for (const track of tracks) {
     const folder = track.name.slice(0, track.name.indexOf('/'));
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), track]);
+    (byFolder.get(folder) ?? (byFolder.set(folder, []).get(folder) as Sound[])).push(track);
   }
   const lists = [...byFolder.values()];
   const out: Sound[] = [];

@@ -241,13 +241,17 @@ export function alignSounds(peaks: readonly Peak[], reference: readonly Peak[]):
 
 /** The best alignment of a query's triplets with a registered sound's, paired by hash. */
 export function alignTriplets(query: Triplets, registered: Triplets): LandmarkAlignment | null {
-  const byHash = indexByHash(query);
+  return alignShared(pairTriplets(query, registered));
+}
+
+/** The query's triplets paired with a registered sound's by hash (`byHash`: the query's, ready made). */
+export function pairTriplets(query: Triplets, registered: Triplets, byHash = indexByHash(query)): SharedTriplet[] {
   const shared: SharedTriplet[] = [];
   registered.hash.forEach((hash, j) => {
     for (const i of byHash.get(hash) ?? [])
       shared.push(sharedTriplet(query, i, registered.t[j] as number, registered.span[j] as number, registered.k[j] as number));
   });
-  return alignShared(shared);
+  return shared;
 }
 
 /** The query's triplet `i` paired with a registered one at time `refT`, of span `refSpan`, from bin `refK`. */
