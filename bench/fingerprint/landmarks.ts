@@ -37,7 +37,8 @@ import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts
 import {
   alignTriplets,
   findContainedSounds,
-  HASH_FANOUT,
+  HASH_CAPACITY,
+  lookupFanout,
   indexByHash,
   pairTriplets,
   queryTriplets,
@@ -64,7 +65,7 @@ import {
   wesnothTracks,
 } from '../../test/support/copier-transforms.ts';
 import type { Pcm } from '../../test/support/copier-transforms.ts';
-import { modelRecall, MODELLED_LAYOUTS } from './scale-model.ts';
+import { modelledLayouts, modelRecall } from './scale-model.ts';
 
 const TRACKS = Number(process.env.BENCH_LANDMARK_TRACKS ?? 41);
 const SONGS = Number(process.env.BENCH_LANDMARK_SONGS ?? 24);
@@ -73,7 +74,9 @@ const SYNTHETIC_POSTINGS = Number(process.env.BENCH_LANDMARK_SYNTHETIC_POSTINGS 
 /** Fan-outs measured at scale beside the product's. */
 const FANOUTS = (process.env.BENCH_LANDMARK_FANOUTS ?? '32').split(',').map(Number);
 /** The registry at scale is packed with this cap, so that fan-outs past the product's can be read. */
-const REGISTRY_CAP = Math.max(HASH_FANOUT, ...FANOUTS);
+const REGISTRY_CAP = Math.max(HASH_CAPACITY, ...FANOUTS);
+/** The fan-out the product's lookup reads among the registry at scale (the planner's count of its sounds). */
+const PRODUCT_FANOUT = lookupFanout(REGISTRY);
 /**
  * How the synthetic postings' hash components are drawn: from 400 draws of the real postings'
  * (the bench's runs until 2026-11-29) or, with `real`, from all of them, at their own frequencies.
@@ -361,7 +364,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
               (SELECT reltuples::bigint::text FROM pg_class WHERE relname = 'bench_postings') AS rows,
               pg_size_pretty(pg_relation_size('landmark_hashes')) AS lists, pg_size_pretty(pg_relation_size('landmark_hashes_pkey')) AS "listIndex",
               (SELECT count(*)::text FROM landmark_hashes) AS hashes, (SELECT count(*)::text FROM landmark_hashes WHERE n > $1) AS "stopWords"`,
-      [HASH_FANOUT],
+      [REGISTRY_CAP],
     );
     // Each copy looked up again at this scale: by the product's lookup (the ownership rule over
     // findContainedSounds: migration 0027's rows per hash), by the same with fewer postings a hash,
@@ -372,10 +375,10 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     const variants: { name: string; lookup: (peaks: Peak[]) => Promise<string | null> }[] = [
       { name: 'baseline: the 0022 lookup', lookup: async (peaks) => (await legacyLookup(db, peaks, copier))?.jobId ?? null },
       { name: 'the 0025 lookup (fan-out 64)', lookup: async (peaks) => (await previousLookup(db, peaks, copier))?.jobId ?? null },
-      ...[HASH_FANOUT, ...FANOUTS.filter((f) => f !== HASH_FANOUT)].map((fanout) => ({
-        name: fanout === HASH_FANOUT ? `product (fan-out ${fanout})` : `product, fan-out ${fanout}`,
+      ...[PRODUCT_FANOUT, ...FANOUTS.filter((f) => f !== PRODUCT_FANOUT)].map((fanout) => ({
+        name: fanout === PRODUCT_FANOUT ? `product (fan-out ${fanout}, from the registry's size)` : `product, fan-out ${fanout}`,
         lookup: async (peaks: Peak[]) =>
-          fanout === HASH_FANOUT
+          fanout === PRODUCT_FANOUT
             ? ((await findEarlierClaim(db, peaks, { userId: copier }))?.sound.jobId ?? null)
             : ((await findContainedSounds(db, peaks, { userId: copier, own: false, hashFanout: fanout }))[0]?.sound.jobId ?? null),
       })),
@@ -418,7 +421,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       syntheticPostings: synthetic * SYNTHETIC_POSTINGS,
       minVotes: MIN_VOTES,
     };
-    const modelled = MODELLED_LAYOUTS.map((layout) => modelRecall(modelInput, layout));
+    const modelled = modelledLayouts(PRODUCT_FANOUT).map((layout) => modelRecall(modelInput, layout));
     const modelRows = COPIER_TRANSFORMATIONS.map(
       (t) =>
         `| ${t.label} | ${modelled
@@ -587,7 +590,7 @@ export async function addBaselinePostings(db: Database, jobId: string, peaks: re
  * sounds, where a real registry of many sounds spreads over the hash space with popular and rare
  * values alike. The postings go to the baseline table (its hash index dropped for the load and
  * built after it), then the product's registry (migration 0027) is rebuilt from all of them in
- * registration order, one row per hash, a hash past `HASH_FANOUT` a stop word: as registering
+ * registration order, one row per hash, a hash past `cap` (`HASH_CAPACITY`) a stop word: as registering
  * them one by one would leave it, as a restore would build it.
  */
 export async function loadSynthetic(
@@ -595,7 +598,7 @@ export async function loadSynthetic(
   count: number,
   postings: number,
   drawn: SyntheticDraws = '400 draws',
-  cap: number = HASH_FANOUT,
+  cap: number = HASH_CAPACITY,
 ): Promise<void> {
   // A bulk load: a client of its own without the API's statement and read deadlines.
   const client = new pg.Client(connectionSettings(url, { ...DATABASE_DEADLINES, statementMs: 0, readMs: 3_600_000 }));

@@ -11,7 +11,7 @@
  */
 import { alignShared, MAX_SHIFT_BINS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
-import { HASH_FANOUT, sharedTriplet } from '../../core/src/fingerprint/landmark-registry.ts';
+import { MIN_LOOKUP_FANOUT, sharedTriplet } from '../../core/src/fingerprint/landmark-registry.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
@@ -145,25 +145,45 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
 }
 
 /**
- * The layouts the bench models: the product's, its stop words later, and k1 finer, with the
- * synthetic registry as loaded; then the product's and the finest with its components drawn at
- * the real postings' frequencies.
+ * The layouts the bench models: the product's key at the fan-out its lookup reads among the
+ * bench's registry (`productFanout`, ./landmark-registry.ts `lookupFanout`) and at a small
+ * registry's, and k1 finer, with the synthetic registry as loaded; then the product's two and the
+ * finest with its components drawn at the real postings' frequencies.
  */
-export const MODELLED_LAYOUTS: readonly KeyLayout[] = [
-  {
-    name: `the product's key (k1's register), stop words past ${HASH_FANOUT}`,
-    k1Bins: REGISTER_BINS,
-    fanout: HASH_FANOUT,
-    synthetic: 'as loaded',
-  },
-  { name: "the product's key, stop words past 256", k1Bins: REGISTER_BINS, fanout: 256, synthetic: 'as loaded' },
-  { name: `k1 in classes of 8 bins, stop words past ${HASH_FANOUT}`, k1Bins: 8, fanout: HASH_FANOUT, synthetic: 'as loaded' },
-  { name: `k1 exact, stop words past ${HASH_FANOUT}`, k1Bins: 1, fanout: HASH_FANOUT, synthetic: 'as loaded' },
-  {
-    name: "the product's key, synthetic components at the real frequencies",
-    k1Bins: REGISTER_BINS,
-    fanout: HASH_FANOUT,
-    synthetic: 'real frequencies',
-  },
-  { name: 'k1 exact, synthetic components at the real frequencies', k1Bins: 1, fanout: HASH_FANOUT, synthetic: 'real frequencies' },
-];
+export function modelledLayouts(productFanout: number): KeyLayout[] {
+  const small = MIN_LOOKUP_FANOUT;
+  return [
+    {
+      name: `the product's key (k1's register), stop words past ${productFanout}`,
+      k1Bins: REGISTER_BINS,
+      fanout: productFanout,
+      synthetic: 'as loaded',
+    },
+    {
+      name: `the product's key, stop words past ${small} (a small registry's)`,
+      k1Bins: REGISTER_BINS,
+      fanout: small,
+      synthetic: 'as loaded',
+    },
+    { name: `k1 in classes of 8 bins, stop words past ${small}`, k1Bins: 8, fanout: small, synthetic: 'as loaded' },
+    { name: `k1 exact, stop words past ${small}`, k1Bins: 1, fanout: small, synthetic: 'as loaded' },
+    {
+      name: `the product's key, stop words past ${productFanout}, synthetic components at the real frequencies`,
+      k1Bins: REGISTER_BINS,
+      fanout: productFanout,
+      synthetic: 'real frequencies',
+    },
+    {
+      name: `the product's key, stop words past ${small}, synthetic components at the real frequencies`,
+      k1Bins: REGISTER_BINS,
+      fanout: small,
+      synthetic: 'real frequencies',
+    },
+    {
+      name: `k1 exact, stop words past ${small}, synthetic components at the real frequencies`,
+      k1Bins: 1,
+      fanout: small,
+      synthetic: 'real frequencies',
+    },
+  ];
+}

@@ -30,7 +30,14 @@ import {
 import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.ts';
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import { findContainedSounds, HASH_FANOUT, registeredTriplets, registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
+import {
+  findContainedSounds,
+  HASH_CAPACITY,
+  lookupFanout,
+  MIN_LOOKUP_FANOUT,
+  registeredTriplets,
+  registerLandmarks,
+} from '../../core/src/fingerprint/landmark-registry.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
@@ -205,7 +212,7 @@ describe('core: the generation job state machine', () => {
     assert.equal(counted.n, 0);
   });
 
-  it('a hash registered more than HASH_FANOUT times becomes a stop word: its postings go and later registrations leave it alone', async () => {
+  it('a hash registered more than HASH_CAPACITY times becomes a stop word: its postings go and later registrations leave it alone', async () => {
     // 20 s of peaks in the top register (k1 >= 96), which the other cases' peaks never reach.
     const peaks = Array.from({ length: 200 }, (_, i) => ({ t: i * 7 + (i % 2), k: 96 + ((i * 11) % 20), contrast: 10 }));
     const hashes = [...new Set(registeredTriplets(peaks).hash)];
@@ -226,16 +233,20 @@ describe('core: the generation job state machine', () => {
       [first],
     );
     // Every hash held often enough that some pass the cap, some not yet.
-    const rounds = Math.ceil((HASH_FANOUT + 1) / Math.max(...perSound.values()));
+    const rounds = Math.ceil((HASH_CAPACITY + 1) / Math.max(...perSound.values()));
     for (let i = 1; i < rounds; i += 1) await register(i);
     const atCap = await lists();
     assert.equal(atCap.length, hashes.length);
     for (const row of atCap) {
       const n = rounds * (perSound.get(row.hash) as number);
       assert.equal(row.n, n, `hash ${row.hash}`);
-      assert.equal(row.postings, n <= HASH_FANOUT ? n : 0, `hash ${row.hash}: ${n} postings`);
+      assert.equal(row.postings, n <= HASH_CAPACITY ? n : 0, `hash ${row.hash}: ${n} postings`);
     }
     assert.ok(atCap.some((row) => row.postings === 0) && atCap.some((row) => row.postings > 0));
+    // A hash a smaller cap emptied (a registry packed with 64 by migration 0027) stays a stop word.
+    const emptiedEarlier = atCap.find((row) => row.postings > 0 && row.postings < HASH_CAPACITY) as (typeof atCap)[number];
+    await db.none(`UPDATE landmark_hashes SET postings = ''::bytea WHERE hash = $1`, [emptiedEarlier.hash]);
+    emptiedEarlier.postings = 0;
     // A stop word is not written again; the others grow.
     await register(rounds);
     for (const [i, row] of (await lists()).entries()) {
@@ -243,6 +254,61 @@ describe('core: the generation job state machine', () => {
       if (before.postings === 0) assert.deepEqual(row, before);
       else assert.ok(row.n > before.n);
     }
+  });
+
+  it('a lookup counts a hash while the registry is large enough for its postings: 64 among a few sounds, up to HASH_CAPACITY among many', async () => {
+    assert.deepEqual([0, 2_559, 2_600, 6_000, 10_240, 1_000_000].map(lookupFanout), [
+      MIN_LOOKUP_FANOUT,
+      MIN_LOOKUP_FANOUT,
+      65,
+      150,
+      HASH_CAPACITY,
+      HASH_CAPACITY,
+    ]);
+    // 9 s of a four-note figure repeated in the top register, another pattern than the other
+    // cases': each of its 9 hashes 14 to 30 times a sound, so that a few registrations put every
+    // one past 64 postings and none past the capacity.
+    const peaks = Array.from({ length: 60 }, (_, i) => ({ t: i * 10, k: 98 + (i % 4) * 3, contrast: 10 }));
+    const perSound = new Map<number, number>();
+    for (const hash of registeredTriplets(peaks).hash) perSound.set(hash, (perSound.get(hash) ?? 0) + 1);
+    const copies = Math.ceil((MIN_LOOKUP_FANOUT + 1) / Math.min(...perSound.values()));
+    const owners = await Promise.all(Array.from({ length: copies }, () => user(0)));
+    const ids: number[] = [];
+    for (const [i, owner] of owners.entries())
+      ids.push(
+        await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 2, 1, 0, i)), peaks }),
+      );
+    const rows = await db.any<{ n: number; postings: number }>(
+      'SELECT n, octet_length(postings) / 10 AS postings FROM landmark_hashes WHERE hash = ANY($1::int4[])',
+      [[...perSound.keys()]],
+    );
+    assert.ok(
+      rows.length === perSound.size && rows.every((row) => row.n > MIN_LOOKUP_FANOUT && row.n <= HASH_CAPACITY && row.postings === row.n),
+      'every hash between the two caps, its postings kept',
+    );
+    const asker = await user(0);
+    assert.deepEqual(
+      await findContainedSounds(db, peaks, { userId: asker.id, own: false }),
+      [],
+      'a few sounds: every hash is a commonplace',
+    );
+    // The same registry among 10,240 sounds, as the planner counts them; rolled back.
+    const amongMany = await db
+      .tx(async (tx) => {
+        await tx.none(
+          `INSERT INTO landmark_sounds (job_id, user_id, created_at) SELECT gen_random_uuid(), $1, now() FROM generate_series(1, 10240)`,
+          [asker.id],
+        );
+        await tx.none('ANALYZE landmark_sounds');
+        const found = await findContainedSounds(tx, peaks, { userId: asker.id, own: false });
+        throw Object.assign(new Error('roll back'), { found });
+      })
+      .catch((error: { found?: Awaited<ReturnType<typeof findContainedSounds>> }) => error.found);
+    assert.equal(
+      amongMany?.[0]?.sound.registryId,
+      ids[0],
+      'among many sounds the same hashes are rare: the earliest registration is found',
+    );
   });
 
   it('registrations at once that share hashes all land, none lost and none deadlocked, each in its own transaction', async () => {
@@ -271,8 +337,8 @@ describe('core: the generation job state machine', () => {
     assert.equal(rows.length, perSound.size);
     for (const row of rows) {
       const n = (before.get(row.hash) ?? 0) + owners.length * (perSound.get(row.hash) as number);
-      if (n <= HASH_FANOUT) assert.deepEqual([row.n, row.postings], [n, n], `hash ${row.hash}`);
-      else assert.ok(row.n > HASH_FANOUT && row.postings === 0, `hash ${row.hash}: ${row.n} registered`);
+      if (n <= HASH_CAPACITY) assert.deepEqual([row.n, row.postings], [n, n], `hash ${row.hash}`);
+      else assert.ok(row.n > HASH_CAPACITY && row.postings === 0, `hash ${row.hash}: ${row.n} registered`);
     }
     const found = await findContainedSounds(db, peaks, { userId: (await user(0)).id, own: false });
     assert.equal(found.length, owners.length, 'every registration found');

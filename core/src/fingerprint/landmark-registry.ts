@@ -6,13 +6,13 @@
  * re-encoded, filtered, overlaid, cut, sped up or transposed.
  *
  * A lookup reads the row of each of the query's distinct triplet hashes (./triplets.ts, the dense
- * `QUERY` set) in one statement: a hash's postings, at most `HASH_FANOUT` of them (a hash that
- * more sounds hold is a stop word: so many sounds hold it that it tells none apart, and its
- * postings are not kept). The votes (postings shared per sound) are counted here, in the
- * process; the sounds sharing at least `MIN_VOTES` postings are filtered by account and creation
- * time in a second statement, and the best `MAX_CANDIDATES` are verified (./landmark-match.ts:
- * their shared triplets must agree on one stretch, pitch shift and start within a window of query
- * time). Why one row per hash: among 1,000,000 registered sounds, a 25 s query's ~2,600 hashes
+ * `QUERY` set) in one statement: a hash's postings, of the hashes that hold at most
+ * `lookupFanout` of them for the registry's size (a hash more sounds hold is a stop word: so many
+ * sounds hold it that it tells none apart; past `HASH_CAPACITY` its postings are not kept). The
+ * votes (postings shared per sound) are counted here, in the process; the sounds sharing at least
+ * `MIN_VOTES` postings are filtered by account and creation time in a second statement, and the
+ * best `MAX_CANDIDATES` are verified (./landmark-match.ts: their shared triplets must agree on one
+ * stretch, pitch shift and start within a window of query time). Why one row per hash: among 1,000,000 registered sounds, a 25 s query's ~2,600 hashes
  * read as one index entry per posting (migration 0025) took ~2,600 index descents and ~80,000
  * index tuples (240 ms); as one row per hash, one ordered index scan (9 ms; docs/fingerprints.md).
  */
@@ -26,16 +26,38 @@ import { makeTriplets, QUERY, REGISTER } from './triplets.ts';
 import type { Triplets } from './triplets.ts';
 
 /**
- * Postings a hash may have and still count: a hash registered more often is a stop word, its
- * postings dropped at registration (migration 0027) and the hash left out of every lookup.
- * Among 1,000,000 registered sounds (bench/results/fingerprint.md, docs/fingerprints.md) 32 and 64
- * catch the same copies, and so did 128 and 256 on a scratch registry of that size: what a copy
- * loses at that scale lies in far more popular hashes. 32 is a fifth faster (p50 11.0 against
- * 13.8 ms); 64 is kept, as the stop-word rule that was calibrated.
- * Migration 0027 packed the existing postings with this same cap; raising it later cannot bring
- * back the postings a stop word already dropped.
+ * Postings a hash keeps: a hash registered more often is a stop word for good, its postings
+ * dropped at registration (migration 0027) and the hash left out of every lookup. How
+ * many of the kept ones a lookup reads grows with the registry (`lookupFanout`): the registry
+ * keeps them from the start, since a stop word's postings cannot be brought back. 256 postings
+ * are 2,560 bytes, a row PostgreSQL keeps out of line past about 2 kB: reading such rows cost no
+ * measurable time (docs/fingerprints.md, "The posting table").
  */
-export const HASH_FANOUT = 64;
+export const HASH_CAPACITY = 256;
+/**
+ * Postings a hash may have and still count in a small registry: 64, the cap the matcher was
+ * calibrated with on real music (99 whole tracks, 258,201 postings: a hash counts while it holds
+ * at most 1 posting in 4,000; past 128 two pairs of distinct tracks agree by 10 votes).
+ */
+export const MIN_LOOKUP_FANOUT = 64;
+/**
+ * Registered sounds per posting a hash may hold and still count, once the registry is large
+ * enough for that to exceed `MIN_LOOKUP_FANOUT`. A hash tells sounds apart by how rare it is among
+ * them, not by how many postings it holds: the same 64 postings are a musical commonplace among 99
+ * tracks and a rarity among a million songs. The service registers sounds of 5 s or more (100
+ * postings or more), so with one posting per 40 sounds a counted hash holds at most 1 posting in
+ * 4,000, the calibrated rarity, whatever the sounds' lengths, and fewer for longer sounds.
+ */
+export const SOUNDS_PER_COUNTED_POSTING = 40;
+
+/**
+ * Postings a hash may hold and still count in a lookup among `registeredSounds` sounds: 64 up to
+ * 2,560 sounds, then one more per 40 sounds, at most `HASH_CAPACITY` (from 10,240 sounds on).
+ */
+export function lookupFanout(registeredSounds: number): number {
+  return Math.min(HASH_CAPACITY, Math.max(MIN_LOOKUP_FANOUT, Math.floor(registeredSounds / SOUNDS_PER_COUNTED_POSTING)));
+}
+
 /** Candidates verified, the ones sharing the most postings first. */
 export const MAX_CANDIDATES = 32;
 /** Bytes of one packed posting: sound id int4, t int4, shape int2 (big-endian). */
@@ -66,9 +88,8 @@ export interface LandmarkLookupOptions {
   /** Agreeing triplets needed (default `MIN_VOTES`). */
   minVotes?: number;
   /**
-   * Postings a hash may have and still count (default `HASH_FANOUT`). The registry keeps no more
-   * than that, so a larger figure reads only what a registry packed with a larger cap holds (the
-   * bench's); the bench tries fewer and more.
+   * Postings a hash may have and still count (default `lookupFanout` of the registry's size). The
+   * registry keeps no more than `HASH_CAPACITY`; the bench tries fewer and more.
    */
   hashFanout?: number;
 }
@@ -93,8 +114,9 @@ const shapeOf = (span: number, k: number): number => span * 256 + k;
  *
  * Each of its hashes' rows gets its postings appended, in hash order (two registrations at once
  * lock shared rows in one order: neither waits on the other in a cycle). A hash that passes
- * `HASH_FANOUT` postings becomes a stop word: its postings are emptied, and it is no longer
- * written (nor locked) by later registrations. A stop word stays one: the registry only grows.
+ * `HASH_CAPACITY` postings becomes a stop word: its postings are emptied, and it is no longer
+ * written (nor locked) by later registrations. A stop word stays one, whatever cap emptied it (a
+ * registry packed with 64 keeps those): the registry only grows.
  */
 export async function registerLandmarks(
   db: Queryable,
@@ -114,12 +136,12 @@ export async function registerLandmarks(
                          THEN string_agg(int4send(r.id) || int4send(p.t) || int2send(p.shape), ''::bytea ORDER BY p.t, p.shape)
                          ELSE ''::bytea END
                FROM registered r, unnest($4::int4[], $5::int4[], $6::int2[]) AS p(hash, t, shape)
-              WHERE NOT EXISTS (SELECT 1 FROM landmark_hashes s WHERE s.hash = p.hash AND s.n > $8::int)
+              WHERE NOT EXISTS (SELECT 1 FROM landmark_hashes s WHERE s.hash = p.hash AND (s.n > $8::int OR octet_length(s.postings) = 0))
               GROUP BY r.id, p.hash ORDER BY p.hash
              ON CONFLICT (hash) DO UPDATE
                SET n = h.n + excluded.n,
                    postings = CASE WHEN h.n + excluded.n <= $8::int THEN h.postings || excluded.postings ELSE ''::bytea END
-               WHERE h.n <= $8::int)
+               WHERE h.n <= $8::int AND octet_length(h.postings) > 0)
            SELECT id FROM registered UNION ALL SELECT id FROM landmark_sounds WHERE job_id = $1 LIMIT 1`,
     values: [
       sound.jobId,
@@ -129,13 +151,22 @@ export async function registerLandmarks(
       Array.from(triplets.t),
       shapes,
       Buffer.from(peaksToBytes(sound.peaks)),
-      HASH_FANOUT,
+      HASH_CAPACITY,
     ],
   });
   return row.id;
 }
 
-/** The postings of the query's hashes that are not stop words (at most $2 postings), one row a hash. */
+/**
+ * Sounds registered, as the planner last counted them (autovacuum's analyze): it lags the table,
+ * so a lookup reads no more than the registry's size allows. 0 before the first count.
+ */
+const REGISTERED_SOUNDS = {
+  name: 'landmark-registry-size',
+  text: `SELECT greatest(reltuples, 0)::float8 AS sounds FROM pg_class WHERE oid = 'landmark_sounds'::regclass`,
+};
+
+/** The postings of the query's hashes that count (at most $2 postings, not a stop word), one row a hash. */
 const POSTING_LISTS = {
   name: 'landmark-registry-lists',
   text: `SELECT hash, postings FROM landmark_hashes WHERE hash = ANY($1::int4[]) AND n <= $2::int AND octet_length(postings) > 0`,
@@ -172,10 +203,11 @@ export async function findContainedSounds(db: Queryable, peaks: readonly Peak[],
   if (query.hash.length === 0) return [];
   const minVotes = options.minVotes ?? MIN_VOTES;
   const byHash = indexByHash(query);
+  const fanout = options.hashFanout ?? lookupFanout((await db.one<{ sounds: number }>(REGISTERED_SOUNDS)).sounds);
   const lists = await db.any<{ hash: number; postings: Buffer }>({
     ...POSTING_LISTS,
     // In hash order: the index scan walks its pages in order.
-    values: [Array.from(byHash.keys()).sort((a, b) => a - b), options.hashFanout ?? HASH_FANOUT],
+    values: [Array.from(byHash.keys()).sort((a, b) => a - b), fanout],
   });
   const votes = soundsSharing(lists, minVotes);
   if (votes.size === 0) return [];
