@@ -38,11 +38,11 @@ import {
   alignTriplets,
   findContainedSounds,
   HASH_CAPACITY,
-  lookupFanout,
   indexByHash,
   pairTriplets,
   queryTriplets,
   registeredTriplets,
+  registryFanout,
   registerLandmarks,
   sharedTriplet,
 } from '../../core/src/fingerprint/landmark-registry.ts';
@@ -75,8 +75,6 @@ const SYNTHETIC_POSTINGS = Number(process.env.BENCH_LANDMARK_SYNTHETIC_POSTINGS 
 const FANOUTS = (process.env.BENCH_LANDMARK_FANOUTS ?? '32').split(',').map(Number);
 /** The registry at scale is packed with this cap, so that fan-outs past the product's can be read. */
 const REGISTRY_CAP = Math.max(HASH_CAPACITY, ...FANOUTS);
-/** The fan-out the product's lookup reads among the registry at scale (the planner's count of its sounds). */
-const PRODUCT_FANOUT = lookupFanout(REGISTRY);
 /**
  * How the synthetic postings' hash components are drawn: from 400 draws of the real postings'
  * (the bench's runs until 2026-11-29) or, with `real`, from all of them, at their own frequencies.
@@ -372,13 +370,15 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // posting, bench_postings): migration 0022's statement (256 postings a hash, every posting row
     // to the process) and migration 0025's (the candidates ranked in the database: the product
     // before this one). Rounds alternate so that the machine's load falls on all alike.
+    // What the product's lookup reads in this registry, as it reads it (the load analyzed it).
+    const productFanout = await registryFanout(db);
     const variants: { name: string; lookup: (peaks: Peak[]) => Promise<string | null> }[] = [
       { name: 'baseline: the 0022 lookup', lookup: async (peaks) => (await legacyLookup(db, peaks, copier))?.jobId ?? null },
       { name: 'the 0025 lookup (fan-out 64)', lookup: async (peaks) => (await previousLookup(db, peaks, copier))?.jobId ?? null },
-      ...[PRODUCT_FANOUT, ...FANOUTS.filter((f) => f !== PRODUCT_FANOUT)].map((fanout) => ({
-        name: fanout === PRODUCT_FANOUT ? `product (fan-out ${fanout}, from the registry's size)` : `product, fan-out ${fanout}`,
+      ...[productFanout, ...FANOUTS.filter((f) => f !== productFanout)].map((fanout) => ({
+        name: fanout === productFanout ? `product (fan-out ${fanout}, from the registry's size)` : `product, fan-out ${fanout}`,
         lookup: async (peaks: Peak[]) =>
-          fanout === PRODUCT_FANOUT
+          fanout === productFanout
             ? ((await findEarlierClaim(db, peaks, { userId: copier }))?.sound.jobId ?? null)
             : ((await findContainedSounds(db, peaks, { userId: copier, own: false, hashFanout: fanout }))[0]?.sound.jobId ?? null),
       })),
@@ -421,7 +421,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       syntheticPostings: synthetic * SYNTHETIC_POSTINGS,
       minVotes: MIN_VOTES,
     };
-    const modelled = modelledLayouts(PRODUCT_FANOUT).map((layout) => modelRecall(modelInput, layout));
+    const modelled = modelledLayouts(productFanout).map((layout) => modelRecall(modelInput, layout));
     const modelRows = COPIER_TRANSFORMATIONS.map(
       (t) =>
         `| ${t.label} | ${modelled

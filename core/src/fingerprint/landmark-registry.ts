@@ -166,6 +166,11 @@ const REGISTERED_SOUNDS = {
   text: `SELECT greatest(reltuples, 0)::float8 AS sounds FROM pg_class WHERE oid = 'landmark_sounds'::regclass`,
 };
 
+/** The fan-out a lookup reads in this registry now: `lookupFanout` of its size as the planner counts it. */
+export async function registryFanout(db: Queryable): Promise<number> {
+  return lookupFanout((await db.one<{ sounds: number }>(REGISTERED_SOUNDS)).sounds);
+}
+
 /** The postings of the query's hashes that count (at most $2 postings, not a stop word), one row a hash. */
 const POSTING_LISTS = {
   name: 'landmark-registry-lists',
@@ -203,7 +208,7 @@ export async function findContainedSounds(db: Queryable, peaks: readonly Peak[],
   if (query.hash.length === 0) return [];
   const minVotes = options.minVotes ?? MIN_VOTES;
   const byHash = indexByHash(query);
-  const fanout = options.hashFanout ?? lookupFanout((await db.one<{ sounds: number }>(REGISTERED_SOUNDS)).sounds);
+  const fanout = options.hashFanout ?? (await registryFanout(db));
   const lists = await db.any<{ hash: number; postings: Buffer }>({
     ...POSTING_LISTS,
     // In hash order: the index scan walks its pages in order.
