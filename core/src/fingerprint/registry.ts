@@ -18,7 +18,7 @@
  * the squatter. Registrations are never removed: dropping a creator's would leave a squatter's
  * later copy the earliest sound holding the song.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { MIN_VOTES } from './landmark-match.ts';
 import { alignSounds, earlierSoundsOf, findContainedSounds, registeredPeaks, registerLandmarks } from './landmark-registry.ts';
 import type { LandmarkMatch } from './landmark-registry.ts';
@@ -39,7 +39,7 @@ export interface ClaimQuery {
  * that was made before it, not itself deriving from the asking account (the rule above); null
  * when there is none.
  */
-export async function findEarlierClaim(db: Queryable, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
+export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
   const others = await findContainedSounds(db, peaks, { userId: options.userId, own: false, createdBefore: options.createdAt });
   for (const match of others) {
     if (!(await derivesFrom(db, match, options.userId))) return match;
@@ -56,7 +56,7 @@ const DIRECT_COMPARISONS = 16;
  * of the matched sound's peaks among its own (a matched sound can be minutes long: its lookup is
  * the costly path).
  */
-async function derivesFrom(db: Queryable, match: RegistryMatch, userId: string): Promise<boolean> {
+async function derivesFrom(db: Database, match: RegistryMatch, userId: string): Promise<boolean> {
   const earlier = await earlierSoundsOf(db, userId, match.sound.createdAt, DIRECT_COMPARISONS);
   if (earlier !== null && earlier.length === 0) return false;
   const held = await registeredPeaks(db, match.sound.registryId);
