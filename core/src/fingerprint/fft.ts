@@ -55,7 +55,7 @@ export function createPowerSpectrum(size: number): PowerSpectrum {
         re[r] = frame[2 * i] as number;
         im[r] = frame[2 * i + 1] as number;
       }
-      // Radix-2 stages; the first (length 2) needs no twiddle, the rest read their own table.
+      // The first radix-2 stage (length 2) needs no twiddle; the rest read their own table.
       for (let a = 0; a < half; a += 2) {
         const ar = re[a] as number;
         const ai = im[a] as number;
@@ -66,7 +66,68 @@ export function createPowerSpectrum(size: number): PowerSpectrum {
         re[a + 1] = ar - br;
         im[a + 1] = ai - bi;
       }
-      for (let length = 4, stage = 0; length <= half; length <<= 1, stage += 1) {
+      // Radix-2 stages, two at a time where two are left: each group of four values is read and
+      // written once for both stages instead of once per stage, with each value's arithmetic as
+      // the single stages do it (the same twiddles, the same order), so the result is the same
+      // to the bit; a third fewer passes over the arrays.
+      let length = 4;
+      let stage = 0;
+      for (; 2 * length <= half; length <<= 2, stage += 2) {
+        const span = length >> 1;
+        const w1r = stageCos[stage] as Float64Array;
+        const w1i = stageSin[stage] as Float64Array;
+        const w2r = stageCos[stage + 1] as Float64Array;
+        const w2i = stageSin[stage + 1] as Float64Array;
+        for (let start = 0; start < half; start += 2 * length) {
+          for (let j = 0; j < span; j += 1) {
+            const a = start + j;
+            const b = a + span;
+            const c = a + length;
+            const d = c + span;
+            const c1 = w1r[j] as number;
+            const s1 = w1i[j] as number;
+            // The first stage on (a, b) and on (c, d).
+            let br = re[b] as number;
+            let bi = im[b] as number;
+            let tr = br * c1 - bi * s1;
+            let ti = br * s1 + bi * c1;
+            let ar = re[a] as number;
+            let ai = im[a] as number;
+            const a1r = ar + tr;
+            const a1i = ai + ti;
+            const b1r = ar - tr;
+            const b1i = ai - ti;
+            br = re[d] as number;
+            bi = im[d] as number;
+            tr = br * c1 - bi * s1;
+            ti = br * s1 + bi * c1;
+            ar = re[c] as number;
+            ai = im[c] as number;
+            const c1r = ar + tr;
+            const c1i = ai + ti;
+            const d1r = ar - tr;
+            const d1i = ai - ti;
+            // The second stage on (a, c) with twiddle j and on (b, d) with twiddle j + span.
+            let c2 = w2r[j] as number;
+            let s2 = w2i[j] as number;
+            tr = c1r * c2 - c1i * s2;
+            ti = c1r * s2 + c1i * c2;
+            re[c] = a1r - tr;
+            im[c] = a1i - ti;
+            re[a] = a1r + tr;
+            im[a] = a1i + ti;
+            c2 = w2r[j + span] as number;
+            s2 = w2i[j + span] as number;
+            tr = d1r * c2 - d1i * s2;
+            ti = d1r * s2 + d1i * c2;
+            re[d] = b1r - tr;
+            im[d] = b1i - ti;
+            re[b] = b1r + tr;
+            im[b] = b1i + ti;
+          }
+        }
+      }
+      for (; length <= half; length <<= 1, stage += 1) {
         const span = length >> 1;
         const wr = stageCos[stage] as Float64Array;
         const wi = stageSin[stage] as Float64Array;
