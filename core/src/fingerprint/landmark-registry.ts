@@ -177,7 +177,9 @@ export async function registryFanout(db: Pick<Queryable, 'one'>): Promise<number
  * (at most `fanout` postings, not a stop word), one row a hash, read on `client` in binary
  * (../db/binary-copy.ts): as text a row came as hex, and moving it was half of the statement's
  * time at the client. COPY takes no parameters: the statement holds the numbers themselves, whole
- * numbers checked here.
+ * numbers checked here. The array is a sub-select's value, as a parameter was: a constant array
+ * has the planner estimate each of its thousands of elements (5.7 ms of planning for 2,956
+ * hashes, against 0.13 ms; the same index scan).
  */
 async function postingLists(
   connection: Awaited<ReturnType<Database['connect']>>,
@@ -189,7 +191,7 @@ async function postingLists(
   const data = await readBinaryCopy(
     connection.client,
     `COPY (SELECT hash, postings FROM landmark_hashes
-            WHERE hash = ANY('{${hashes.join(',')}}'::int4[]) AND n <= ${fanout} AND octet_length(postings) > 0)
+            WHERE hash = ANY((SELECT '{${hashes.join(',')}}'::int4[])::int4[]) AND n <= ${fanout} AND octet_length(postings) > 0)
        TO STDOUT (FORMAT binary)`,
   );
   return parseBinaryCopy(data).map(([hash, postings]) => {
