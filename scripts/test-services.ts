@@ -25,6 +25,12 @@
  * about a tenth less CPU (openapi.test.ts: 2.6 against 2.8 CPU-s), and the suite is bound by
  * CPU (bench/results/test-suite-time.md: 97 % busy).
  *
+ * The files share one PostgreSQL server, started here before them and stopped after them (as this
+ * process's child it also ends when this process dies): each startTestPostgres() caller gets a
+ * fresh migrated database of its own in it, and only callers that stop the server or act on all of
+ * it start their own (core/src/testing/postgres.ts, `own`). Some fifty private clusters per run
+ * each cost a copy of the template, a start and a shutdown: about 45 CPU-s in `cp` alone.
+ *
  * Options, as node's own: `--test-reporter NAME` and `--test-reporter-destination PATH` pairs
  * (default: spec on a terminal, TAP otherwise, to standard output; bench/test-suite-time.ts adds
  * its own), `--test-concurrency N`. Positional arguments narrow the run to those files.
@@ -36,6 +42,8 @@ import { run } from 'node:test';
 import { dot, junit, spec, tap } from 'node:test/reporters';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SHARED_POSTGRES_ENV, startSharedTestPostgres } from '../core/src/testing/postgres.ts';
+import type { SharedTestPostgres } from '../core/src/testing/postgres.ts';
 import { longestFirst, measuredDurations } from './test-order.ts';
 
 /** The suites `npm test` runs; `test/faults/` beyond `short/` is `npm run test:faults`. */
@@ -86,6 +94,30 @@ async function main(): Promise<void> {
   process.env.SONGMINT_TEST_TIMEOUT_MS ??= String(TEST_LIMIT_MS);
   const files = positionals.length > 0 ? positionals : [...new Set(SUITES.flatMap((pattern) => globSync(pattern)))];
   const ordered = longestFirst(files, measuredDurations(DURATIONS));
+  // One PostgreSQL for the run's files, each test database a copy inside it (core/src/testing/postgres.ts),
+  // unless a run around this one already shares its own.
+  const sharedPostgres = process.env[SHARED_POSTGRES_ENV] === undefined ? await startSharedPostgres() : undefined;
+  Object.assign(process.env, sharedPostgres?.env);
+  try {
+    await runFiles(ordered, concurrency, names, destinations);
+  } finally {
+    await sharedPostgres?.stop();
+  }
+}
+
+/** The shared server, or none when it cannot start: then each file starts its own clusters and reports their errors by test. */
+async function startSharedPostgres(): Promise<SharedTestPostgres | undefined> {
+  try {
+    return await startSharedTestPostgres();
+  } catch (error) {
+    console.error(
+      `# no shared PostgreSQL for this run (${error instanceof Error ? error.message : String(error)}); each file starts its own`,
+    );
+    return undefined;
+  }
+}
+
+async function runFiles(ordered: string[], concurrency: number, names: string[], destinations: string[]): Promise<void> {
   const stream = run({
     files: ordered,
     concurrency,

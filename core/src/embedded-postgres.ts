@@ -62,6 +62,8 @@ export interface EmbeddedPostgresOptions {
   bounds?: StartupBounds;
   /** Start the server again whenever it exits without `stop()` (a failed crash recovery). */
   restartOnExit?: boolean;
+  /** The server's connection limit (200 by default); a cluster shared by several test processes needs more. */
+  maxConnections?: number;
 }
 
 const USER = 'postgres';
@@ -123,7 +125,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     '-c',
     `unix_socket_directories=${socketDir}`,
     '-c',
-    'max_connections=200',
+    `max_connections=${options.maxConnections ?? 200}`,
     ...(options.ephemeral === true ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;

@@ -123,7 +123,8 @@ describe('health, metrics, OpenAPI, docs', () => {
 describe('database outage: 503 while PostgreSQL is down, recovery without a restart', () => {
   let app: TestApp;
   before(async () => {
-    app = await startTestApp();
+    // Its own server: the test stops and restarts it.
+    app = await startTestApp({ ownPostgres: true });
   });
   after(async () => {
     await app.stop();

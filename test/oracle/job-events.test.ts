@@ -131,7 +131,8 @@ describe('job events: resume, heartbeats, replicas, limits and leaks', () => {
   const HEARTBEAT_MS = 300;
   const MAX_STREAMS = 6;
   before(async () => {
-    app = await startTestApp({ jobStreams: { heartbeatMs: HEARTBEAT_MS, maxStreams: MAX_STREAMS } });
+    // Its own server: tests below stop and restart it, and terminate its LISTEN backends (pg_stat_activity spans the whole server).
+    app = await startTestApp({ jobStreams: { heartbeatMs: HEARTBEAT_MS, maxStreams: MAX_STREAMS }, ownPostgres: true });
     await app.addWorkerHeartbeat('sse-worker', 8);
     owner = await app.login();
     await app.setTier(owner.userId, 'enterprise');

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { packagedNativeDir, startEmbeddedPostgres } from '../embedded-postgres.ts';
 import { MIGRATIONS_DIR, migrate } from '../db/migrate.ts';
 import { freePort } from './free-port.ts';
@@ -18,28 +19,164 @@ export interface TestPostgres {
   url: string;
   /** The server's log file (named in start-up errors). */
   logPath: string;
-  /** Stops the server and deletes its data. */
+  /** Stops the server and deletes its data (in a shared cluster: drops the database). */
   stop(): Promise<void>;
-  /** Stops only the server process (to test outages); `resume` brings it back with its data. */
+  /** Stops only the server process (to test outages); `resume` brings it back with its data. A shared cluster's database refuses both: see `own`. */
   suspend(): Promise<void>;
   resume(): Promise<void>;
 }
 
 /**
- * A real PostgreSQL in a temp folder on a free port, with every migration applied. Start-up is
- * bounded (core/src/startup.ts); the folder goes away on `stop`, on failure and at process exit.
+ * Where scripts/test-services.ts hands its shared cluster to the test processes it starts: the
+ * connection string of that cluster's `postgres` database, from which each caller creates its own.
+ */
+export const SHARED_POSTGRES_ENV = 'SONGMINT_TEST_POSTGRES_URL';
+/** The shared cluster's log file, named in errors as a private cluster's is. */
+export const SHARED_POSTGRES_LOG_ENV = 'SONGMINT_TEST_POSTGRES_LOG';
+
+/**
+ * The migrated database of the shared cluster that each test database is copied from. It accepts
+ * no connections, so a copy never waits for (or fails on) a session someone left open in it.
+ */
+const SHARED_TEMPLATE_DATABASE = 'songmint_migrated';
+
+/**
+ * The shared cluster's connection limit: three test files at once, each with its pools, pg-boss
+ * and worker processes (a private cluster allows 200 to one file).
+ */
+const SHARED_MAX_CONNECTIONS = 1000;
+
+export interface TestPostgresOptions {
+  /**
+   * A cluster of the caller's own even where the run shares one: for outages (`suspend` and
+   * `resume`), and for tests that act on the whole server (terminating its backends, its settings).
+   */
+  own?: boolean;
+}
+
+/**
+ * A real PostgreSQL with every migration applied. Within `npm run test:services` (which sets
+ * SHARED_POSTGRES_ENV) a fresh database of its own in the run's shared cluster, unless `own`;
+ * elsewhere (a test file run alone, the fault suites, the benches) a cluster of its own in a temp
+ * folder on a free port.
+ *
+ * Why a shared cluster: test files asked for some fifty clusters per run, and each copy of the
+ * 41 MB template, start and shutdown cost about a CPU-second on a suite bound by its two cores;
+ * `CREATE DATABASE ... TEMPLATE` copies only the migrated database, inside a server already up.
+ * Databases are isolated where these tests look: tables, LISTEN/NOTIFY channels and advisory
+ * locks (pg-boss's, the migration lock, the fleet's slots) are all per database.
+ */
+export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
+  const shared = process.env[SHARED_POSTGRES_ENV];
+  if (options.own !== true && shared !== undefined && shared !== '') {
+    return createTestDatabase(shared, process.env[SHARED_POSTGRES_LOG_ENV] ?? 'the log of the shared test cluster');
+  }
+  return startOwnTestPostgres();
+}
+
+export interface SharedTestPostgres {
+  /** The variables that lead startTestPostgres to this cluster (SHARED_POSTGRES_ENV, SHARED_POSTGRES_LOG_ENV). */
+  env: Record<string, string>;
+  /** Stops the server and deletes its data. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The cluster that the test processes of one run share (scripts/test-services.ts starts it before
+ * the files and stops it after them; as its child, the server also ends when the runner dies):
+ * a private test cluster with a higher connection limit and the migrated template database.
+ */
+export async function startSharedTestPostgres(): Promise<SharedTestPostgres> {
+  const cluster = await startOwnTestPostgres({ maxConnections: SHARED_MAX_CONNECTIONS });
+  try {
+    // From template1: the source of a copy must have no other session, and `postgres` is the one migrated.
+    await adminQuery(
+      withDatabase(cluster.url, 'template1'),
+      `CREATE DATABASE ${SHARED_TEMPLATE_DATABASE} TEMPLATE postgres IS_TEMPLATE true ALLOW_CONNECTIONS false`,
+    );
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return {
+    env: { [SHARED_POSTGRES_ENV]: cluster.url, [SHARED_POSTGRES_LOG_ENV]: cluster.logPath },
+    stop: () => cluster.stop(),
+  };
+}
+
+/** A fresh copy of the shared cluster's migrated database; `stop` drops it (closing sessions left open). */
+async function createTestDatabase(adminUrl: string, logPath: string): Promise<TestPostgres> {
+  // Unquoted identifiers: lower case letters, digits and underscores only.
+  const name = `test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${SHARED_TEMPLATE_DATABASE}`);
+  const url = withDatabase(adminUrl, name);
+  const drop = () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  try {
+    // A no-op on the copy, as on a private cluster: the database is migrated whichever way it came about.
+    await migrate(url);
+  } catch (error) {
+    await drop().catch(() => undefined);
+    throw error;
+  }
+  const shared = (): Promise<void> =>
+    Promise.reject(
+      new Error(
+        `the test database ${name} lives in the run's shared PostgreSQL, which other test files use: pass { own: true } to startTestPostgres (ownPostgres to startTestApp) to stop and restart a server`,
+      ),
+    );
+  let dropped: Promise<void> | undefined;
+  return {
+    url,
+    logPath,
+    stop() {
+      dropped ??= drop();
+      return dropped;
+    },
+    suspend: shared,
+    resume: shared,
+  };
+}
+
+/** Runs one statement in a short session (CREATE and DROP DATABASE cannot run in a pool's transaction). */
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** `url` with its database replaced by `database`. */
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * A real PostgreSQL of the caller's own in a temp folder on a free port, with every migration
+ * applied. Start-up is bounded (core/src/startup.ts); the folder goes away on `stop`, on failure
+ * and at process exit.
  *
  * The cluster starts as a copy of a migrated template cluster (see `migratedTemplate`) rather
- * than from `initdb`: a copy and a start take a third of the time of initdb and a start, and
- * test files start some forty clusters. The migrations still run on every start (a no-op on
- * the copy), so the database is migrated whichever way the cluster came about.
+ * than from `initdb`: a copy and a start take a third of the time of initdb and a start. The
+ * migrations still run on every start (a no-op on the copy), so the database is migrated
+ * whichever way the cluster came about.
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+async function startOwnTestPostgres(settings: { maxConnections?: number } = {}): Promise<TestPostgres> {
   const dir = await makeTempDir('pg');
   let server;
   try {
     await copyTemplateInto(join(dir.path, 'pgdata'));
-    server = await startEmbeddedPostgres({ dir: dir.path, port: await freePort(), ephemeral: true });
+    server = await startEmbeddedPostgres({
+      dir: dir.path,
+      port: await freePort(),
+      ephemeral: true,
+      ...(settings.maxConnections === undefined ? {} : { maxConnections: settings.maxConnections }),
+    });
   } catch (error) {
     await dir.remove();
     throw error;

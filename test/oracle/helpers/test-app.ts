@@ -102,11 +102,13 @@ export interface TestAppOptions {
   jobStreams?: Partial<JobStreamLimits>;
   /** Webhook hosts exempt from the https and public-address rules (none by default, as in production). */
   webhookAllowList?: AllowList;
+  /** A PostgreSQL server of this app's own rather than a database in the run's shared one: for outages (`pg.suspend()`) and server-wide acts. */
+  ownPostgres?: boolean;
 }
 
 /** A real PostgreSQL (migrated), pg-boss and the oracle app on a free port. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const pg = await startTestPostgres();
+  const pg = await startTestPostgres({ own: options.ownPostgres === true });
   const db = createDatabase(pg.url, { max: 30, connectionTimeoutMillis: 2000 });
   const boss = createBoss(pg.url, { supervise: false });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
