@@ -99,6 +99,8 @@ interface Stage {
 
 /** Decimation by 2 through a half-band filter of `length` taps centred on each even input sample. */
 function halvingStage(length: number): Stage {
+  // The two lengths in use, each with its unrolled loop below.
+  if (length !== SHORT_HALF_BAND_TAPS && length !== HALF_BAND_TAPS) throw new RangeError(`a half-band filter of ${length} taps`);
   const half = (length - 1) / 2;
   // Side taps at odd distances 1, 3, …, half (the even ones are zero), and the centre 0.5.
   const side = new Float64Array((half + 1) / 2);
@@ -125,8 +127,8 @@ function halvingStage(length: number): Stage {
     const middle = centre;
     const first = 2 * next - window.start;
     if (taps === 3) {
-      // The two lengths in use, unrolled (the same sums in the same order): the general loop's
-      // own overhead was most of its time at 3 and 6 taps.
+      // Unrolled (the same sums in the same order as a loop over the taps): a loop's own
+      // overhead was most of its time at 3 and 6 taps.
       const w0 = weights[0] as number;
       const w1 = weights[1] as number;
       const w2 = weights[2] as number;
@@ -137,7 +139,7 @@ function halvingStage(length: number): Stage {
         acc += ((data[c - 5] as number) + (data[c + 5] as number)) * w2;
         buffer[i] = acc;
       }
-    } else if (taps === 6) {
+    } else {
       const w0 = weights[0] as number;
       const w1 = weights[1] as number;
       const w2 = weights[2] as number;
@@ -152,14 +154,6 @@ function halvingStage(length: number): Stage {
         acc += ((data[c - 7] as number) + (data[c + 7] as number)) * w3;
         acc += ((data[c - 9] as number) + (data[c + 9] as number)) * w4;
         acc += ((data[c - 11] as number) + (data[c + 11] as number)) * w5;
-        buffer[i] = acc;
-      }
-    } else {
-      for (let i = 0; i < count; i += 1) {
-        const c = first + 2 * i;
-        let acc = (data[c] as number) * middle;
-        for (let k = 0; k < taps; k += 1)
-          acc += ((data[c - 2 * k - 1] as number) + (data[c + 2 * k + 1] as number)) * (weights[k] as number);
         buffer[i] = acc;
       }
     }
