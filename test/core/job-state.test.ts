@@ -31,13 +31,18 @@ import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.t
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import {
+  CANDIDATE_POSTINGS,
   findContainedSounds,
   HASH_CAPACITY,
   lookupFanout,
   MIN_LOOKUP_FANOUT,
+  POSTINGS_PER_COUNTED_POSTING,
   registeredTriplets,
   registerLandmarks,
+  verificationFanout,
 } from '../../core/src/fingerprint/landmark-registry.ts';
+import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
+import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
@@ -68,6 +73,10 @@ describe('core: the generation job state machine', () => {
     await closeDatabase(db);
     await pg.stop();
   });
+
+  /** Postings the landmark registry holds in all (migration 0028). */
+  const registryPostings = async (): Promise<number> =>
+    (await db.one<{ n: number }>('SELECT sum(postings)::int8::float8 AS n FROM landmark_registry_postings')).n;
 
   /** A user who has used `dailyUsed` generations today. */
   async function user(dailyUsed: number, tier: Tier = 'free'): Promise<{ id: string; address: string }> {
@@ -182,6 +191,7 @@ describe('core: the generation job state machine', () => {
     const job = await queue(owner, 'registered at completion');
     const claimed = await claim(job.id);
     const withSound = { ...audio(`0x${'12'.repeat(32)}`), landmarks: peaksToBytes(peaks) };
+    const totalBefore = await registryPostings();
     assert.equal(await db.tx(async (tx) => (await lockForPublish(tx, claimed)) && completeJob(tx, claimed, withSound)), true);
     const registered = await db.one<{ user_id: string; made: boolean; peaks: Buffer; postings: number }>(
       `SELECT s.user_id, s.created_at = j.completed_at AS made, s.peaks,
@@ -195,6 +205,7 @@ describe('core: the generation job state machine', () => {
     const triplets = registeredTriplets(peaks).hash.length;
     assert.ok(triplets > 100);
     assert.equal(registered.postings, triplets);
+    assert.equal(await registryPostings(), totalBefore + triplets, "the registry's total counts them");
     assert.equal(await db.tx((tx) => completeJob(tx, claimed, withSound)), false, 'completed once');
 
     // A superseded attempt that tries to complete registers nothing; a song without landmark peaks neither.
@@ -326,6 +337,7 @@ describe('core: the generation job state machine', () => {
       );
     // Whatever another case left under these hashes.
     const before = new Map((await lists()).map((row) => [row.hash, row.n]));
+    const totalBefore = await registryPostings();
     // Each in a transaction that holds its row locks a while after registering, as a completing one does.
     await Promise.all(
       owners.map((owner, i) =>
@@ -342,8 +354,51 @@ describe('core: the generation job state machine', () => {
       if (n <= HASH_CAPACITY) assert.deepEqual([row.n, row.postings], [n, n], `hash ${row.hash}`);
       else assert.ok(row.n > HASH_CAPACITY && row.postings === 0, `hash ${row.hash}: ${row.n} registered`);
     }
+    assert.equal(await registryPostings(), totalBefore + owners.length * registeredTriplets(peaks).hash.length, 'no total lost');
     const found = await findContainedSounds(db, peaks, { userId: (await user(0)).id, own: false });
     assert.equal(found.length, owners.length, 'every registration found');
+  });
+
+  it('verifies a candidate on its stored peaks, counting the hashes past the read that are as rare as calibrated, and only those', async () => {
+    assert.deepEqual([0, 256_000, 258_201, 1_200_000, 30_000_000].map(verificationFanout), [64, 64, 64, 300, 7_500]);
+    // 30 s of scattered peaks in the register below the other cases' (k1 72-95): hashes of their own.
+    const random = seededRandom(28);
+    const peaks = Array.from({ length: 360 }, (_, i) => ({
+      t: i * 7 + Math.floor(random() * 5),
+      k: 72 + Math.floor(random() * 24),
+      contrast: 10,
+    }));
+    const owner = await user(0);
+    const asker = await user(0);
+    const id = await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 3, 1)), peaks });
+    const find = async () =>
+      (await findContainedSounds(db, peaks, { userId: asker.id, own: false })).map((m) => [m.sound.registryId, m.alignment.votes]);
+    const [[, allVotes] = []] = await find();
+    assert.ok((allVotes as number) > 3 * MIN_VOTES, `${allVotes} votes with every hash read`);
+    // A registry where all but a few of the sound's hashes hold 300 postings: past what a lookup
+    // reads among few sounds (64), so only CANDIDATE_POSTINGS of its postings are read, too few
+    // for a match on them alone.
+    const hashes = [...new Set(registeredTriplets(peaks).hash)].sort((a, b) => a - b);
+    const kept = hashes.slice(0, CANDIDATE_POSTINGS);
+    const common = hashes.slice(CANDIDATE_POSTINGS);
+    await db.none(`UPDATE landmark_hashes SET n = 300, postings = ''::bytea WHERE hash = ANY($1::int4[])`, [common]);
+    const kept1 = await db.one<{ n: number }>(
+      'SELECT sum(octet_length(postings) / 10)::int AS n FROM landmark_hashes WHERE hash = ANY($1::int4[])',
+      [kept],
+    );
+    assert.ok(kept1.n >= CANDIDATE_POSTINGS && kept1.n < MIN_VOTES, `${kept1.n} postings read`);
+    // Among 1,200,000 postings 300 is 1 in 4,000: the calibrated rarity, so verification counts them.
+    const added = POSTINGS_PER_COUNTED_POSTING * 300 - (await registryPostings());
+    await db.none('UPDATE landmark_registry_postings SET postings = postings + $1 WHERE slot = 0', [added]);
+    let rare;
+    try {
+      rare = await find();
+    } finally {
+      await db.none('UPDATE landmark_registry_postings SET postings = postings - $1 WHERE slot = 0', [added]);
+    }
+    assert.deepEqual(rare, [[id, allVotes]], 'found on its peaks, every hash counted');
+    // Among the registry's own few postings 300 is a commonplace: the same hashes tell nothing apart.
+    assert.deepEqual(await find(), []);
   });
 
   it('retry re-queues an attempt; a superseded claim cannot complete; fail is GEN_005 and gives the daily generation back', async () => {

@@ -386,3 +386,56 @@ describe('migration 0027: the landmark postings packed one row per hash (issue 5
     }
   });
 });
+
+describe("migration 0028: the landmark registry's postings in all (issue 50)", () => {
+  let temp: TempDir;
+  let server: EmbeddedPostgresServer;
+  before(async () => {
+    temp = await makeTempDir('migration-0028');
+    server = await startEmbeddedPostgres({ dir: join(temp.path, 'pg'), port: await freePort(), ephemeral: true });
+  });
+  after(async () => {
+    await server?.stop();
+    await temp?.remove();
+  });
+
+  it("starts the total at every posting the hashes were registered with, stop words' included, and drops it on the way down", async () => {
+    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_landmark_registry_postings.sql'));
+    assert.ok(ownFile !== undefined);
+    const earlierDir = join(temp.path, 'earlier');
+    await mkdir(earlierDir);
+    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
+      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
+    const run = (direction: 'up' | 'down') =>
+      runMigrations(server.url, {
+        dir: earlierDir,
+        direction,
+        count: direction === 'down' ? 1 : Infinity,
+        migrationsTable: MIGRATIONS_TABLE,
+        log: () => undefined,
+      });
+    await run('up');
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const q = async <T extends pg.QueryResultRow>(text: string) => (await client.query<T>(text)).rows;
+      // Two hashes of postings kept, and a stop word's count.
+      await q(
+        `INSERT INTO landmark_hashes (hash, n, postings) VALUES (1, 2, '\\x0000000100000002000300000001000000040005'), (2, 1, '\\x00000002000000070008'), (3, 300, '')`,
+      );
+      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
+      await run('up');
+      const slots = await q<{ slot: number; postings: string }>(
+        'SELECT slot, postings::text FROM landmark_registry_postings ORDER BY slot',
+      );
+      assert.deepEqual(
+        slots.map((row) => [row.slot, row.postings]),
+        Array.from({ length: 16 }, (_, slot) => [slot, slot === 0 ? '303' : '0']),
+      );
+      await run('down');
+      assert.equal((await q<{ t: string | null }>("SELECT to_regclass('landmark_registry_postings')::text AS t"))[0]?.t, null);
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -10,9 +10,12 @@
  * `lookupFanout` of them for the registry's size (a hash more sounds hold is a stop word: so many
  * sounds hold it that it tells none apart; past `HASH_CAPACITY` its postings are not kept). The
  * votes (postings shared per sound) are counted here, in the process; the sounds sharing at least
- * `MIN_VOTES` postings are filtered by account and creation time in a second statement, and the
- * best `MAX_CANDIDATES` are verified (./landmark-match.ts: their shared triplets must agree on one
- * stretch, pitch shift and start within a window of query time). Why one row per hash: among 1,000,000 registered sounds, a 25 s query's ~2,600 hashes
+ * `CANDIDATE_POSTINGS` postings are filtered by account and creation time in a second statement,
+ * and the best `MAX_CANDIDATES` are verified (./landmark-match.ts: their shared triplets must agree
+ * on one stretch, pitch shift and start within a window of query time): first on the postings read,
+ * then, for the best `FULL_VERIFICATIONS` that fall short, on their stored peaks, every hash
+ * counted that is as rare as calibrated (`verificationFanout`) although the index no longer keeps
+ * its postings. Why one row per hash: among 1,000,000 registered sounds, a 25 s query's ~2,600 hashes
  * read as one index entry per posting (migration 0025) took ~2,600 index descents and ~80,000
  * index tuples (240 ms); as one row per hash, one ordered index scan (9 ms; docs/fingerprints.md).
  */
@@ -59,8 +62,41 @@ export function lookupFanout(registeredSounds: number): number {
   return Math.min(HASH_CAPACITY, Math.max(MIN_LOOKUP_FANOUT, Math.floor(registeredSounds / SOUNDS_PER_COUNTED_POSTING)));
 }
 
+/**
+ * Postings of the whole registry per posting a hash may hold and still count in verification: the
+ * rarity calibrated on real music (64 postings among 99 whole tracks' 258,201, 1 in 4,034;
+ * docs/fingerprints.md, "Stop words relative to the registry's size"). `lookupFanout` reads fewer
+ * past 10,240 sounds (`HASH_CAPACITY` bounds a row and a lookup's time), so at scale a copy's
+ * agreeing triplets fall mostly in hashes the index no longer reads, yet rare enough to tell
+ * sounds apart: verification counts them from the sound's stored peaks.
+ */
+export const POSTINGS_PER_COUNTED_POSTING = 4_000;
+
+/**
+ * Postings a hash may hold and still count when a candidate is verified on its peaks, in a
+ * registry holding `registryPostings` postings in all: 1 in `POSTINGS_PER_COUNTED_POSTING`, never
+ * fewer than `MIN_LOOKUP_FANOUT`.
+ */
+export function verificationFanout(registryPostings: number): number {
+  return Math.max(MIN_LOOKUP_FANOUT, Math.floor(registryPostings / POSTINGS_PER_COUNTED_POSTING));
+}
+
+/**
+ * Postings read that a sound must share to be a candidate. Below `MIN_VOTES`: among 1,000,000
+ * sounds a copy transposed or slowed keeps most of its agreeing triplets in hashes the index no
+ * longer reads, and shares as few as 5 postings read with its sound; a chance sound shares at
+ * most 6 (bench/results/fingerprint-landmarks-real-frequencies.md). A candidate still needs
+ * `MIN_VOTES` agreeing triplets to match.
+ */
+export const CANDIDATE_POSTINGS = 5;
 /** Candidates verified, the ones sharing the most postings first. */
 export const MAX_CANDIDATES = 32;
+/**
+ * Of the candidates whose postings read fall short of a match, those verified again on their
+ * stored peaks (the ones sharing the most postings first), while hashes rarer than calibrated were
+ * left out of the read: each costs its peaks' read and an alignment (about 0.3 ms for a minute).
+ */
+export const FULL_VERIFICATIONS = 8;
 /** Bytes of one packed posting: sound id int4, t int4, shape int2 (big-endian). */
 const POSTING_BYTES = 10;
 
@@ -114,7 +150,8 @@ const shapeOf = (span: number, k: number): number => span * 256 + k;
  * postings, in one statement. A sound already registered stays as it was. Returns its registry id.
  *
  * Each of its hashes' rows gets its postings appended, in hash order (two registrations at once
- * lock shared rows in one order: neither waits on the other in a cycle). A hash that passes
+ * lock shared rows in one order: neither waits on the other in a cycle), and its postings are
+ * added to the registry's total (migration 0028), a row of 16 by its id, after the hash rows. A hash that passes
  * `HASH_CAPACITY` postings becomes a stop word: its postings are emptied, and it is no longer
  * written (nor locked) by later registrations. A stop word stays one, whatever cap emptied it (a
  * registry packed with 64 keeps those): the registry only grows.
@@ -142,7 +179,12 @@ export async function registerLandmarks(
              ON CONFLICT (hash) DO UPDATE
                SET n = h.n + excluded.n,
                    postings = CASE WHEN h.n + excluded.n <= $8::int THEN h.postings || excluded.postings ELSE ''::bytea END
-               WHERE h.n <= $8::int AND octet_length(h.postings) > 0)
+               WHERE h.n <= $8::int AND octet_length(h.postings) > 0
+             RETURNING h.hash),
+           -- After the hash rows (the sub-select on lists runs first): one lock order for all.
+           total AS (
+             UPDATE landmark_registry_postings SET postings = postings + cardinality($4::int4[])
+              WHERE slot = (SELECT id % 16 FROM registered) AND (SELECT count(*) FROM lists) >= 0)
            SELECT id FROM registered UNION ALL SELECT id FROM landmark_sounds WHERE job_id = $1 LIMIT 1`,
     values: [
       sound.jobId,
@@ -160,26 +202,38 @@ export async function registerLandmarks(
 
 /**
  * Sounds registered, as the planner last counted them (autovacuum's analyze): it lags the table,
- * so a lookup reads no more than the registry's size allows. 0 before the first count.
+ * so a lookup reads no more than the registry's size allows; 0 before the first count. Postings
+ * registered in all (migration 0028), as of now.
  */
-const REGISTERED_SOUNDS = {
+const REGISTRY_SIZE = {
   name: 'landmark-registry-size',
-  text: `SELECT greatest(reltuples, 0)::float8 AS sounds FROM pg_class WHERE oid = 'landmark_sounds'::regclass`,
+  text: `SELECT greatest(reltuples, 0)::float8 AS sounds,
+                (SELECT coalesce(sum(postings), 0) FROM landmark_registry_postings)::float8 AS postings
+           FROM pg_class WHERE oid = 'landmark_sounds'::regclass`,
 };
 
-/** The fan-out a lookup reads in this registry now: `lookupFanout` of its size as the planner counts it. */
-export async function registryFanout(db: Pick<Queryable, 'one'>): Promise<number> {
-  return lookupFanout((await db.one<{ sounds: number }>(REGISTERED_SOUNDS)).sounds);
+/** How far a lookup in the registry reaches now, for its size. */
+export interface RegistryReach {
+  /** Postings a hash may hold and have them read (`lookupFanout`). */
+  fanout: number;
+  /** Postings a hash may hold and still count in verification on stored peaks (`verificationFanout`). */
+  verificationFanout: number;
+}
+
+export async function registryReach(db: Pick<Queryable, 'one'>): Promise<RegistryReach> {
+  const size = await db.one<{ sounds: number; postings: number }>(REGISTRY_SIZE);
+  return { fanout: lookupFanout(size.sounds), verificationFanout: verificationFanout(size.postings) };
 }
 
 /**
- * The postings of `hashes` (ascending: the index scan then walks its pages in order) that count
- * (at most `fanout` postings, not a stop word), one row a hash, read on `client` in binary
- * (../db/binary-copy.ts): as text a row came as hex, and moving it was half of the statement's
- * time at the client. COPY takes no parameters: the statement holds the numbers themselves, whole
- * numbers checked here. The array is a sub-select's value, as a parameter was: a constant array
- * has the planner estimate each of its thousands of elements (5.7 ms of planning for 2,956
- * hashes, against 0.13 ms; the same index scan).
+ * The rows of `hashes` (ascending: the index scan then walks its pages in order), each with the
+ * postings it ever had and, where it holds at most `fanout` (not a stop word), its postings; read
+ * on `client` in binary (../db/binary-copy.ts): as text a row came as hex, and moving it was half
+ * of the statement's time at the client. The postings of a row not read stay where they are (a
+ * long one out of line): only `n` is read of it. COPY takes no parameters: the statement holds the
+ * numbers themselves, whole numbers checked here. The array is a sub-select's value, as a
+ * parameter was: a constant array has the planner estimate each of its thousands of elements
+ * (5.7 ms of planning for 2,956 hashes, against 0.13 ms; the same index scan).
  */
 async function postingLists(
   connection: Awaited<ReturnType<Database['connect']>>,
@@ -190,20 +244,22 @@ async function postingLists(
     throw new RangeError('hashes and fan-out must be 32-bit whole numbers');
   const data = await readBinaryCopy(
     connection.client,
-    `COPY (SELECT hash, postings FROM landmark_hashes
-            WHERE hash = ANY((SELECT '{${hashes.join(',')}}'::int4[])::int4[]) AND n <= ${fanout} AND octet_length(postings) > 0)
+    `COPY (SELECT hash, n, CASE WHEN n <= ${fanout} THEN postings ELSE ''::bytea END FROM landmark_hashes
+            WHERE hash = ANY((SELECT '{${hashes.join(',')}}'::int4[])::int4[]))
        TO STDOUT (FORMAT binary)`,
   );
-  return parseBinaryCopy(data).map(([hash, postings]) => {
-    if (hash?.length !== 4 || postings === null || postings === undefined)
-      throw new RangeError('a posting row without its hash or postings');
-    return { hash: hash.readInt32BE(0), postings };
+  return parseBinaryCopy(data).map(([hash, n, postings]) => {
+    if (hash?.length !== 4 || n?.length !== 4 || postings === null || postings === undefined)
+      throw new RangeError('a posting row without its hash, count or postings');
+    return { hash: hash.readInt32BE(0), n: n.readInt32BE(0), postings };
   });
 }
 
 interface PostingList {
   hash: number;
-  /** Packed postings, `POSTING_BYTES` each. */
+  /** Postings ever registered under the hash. */
+  n: number;
+  /** Packed postings, `POSTING_BYTES` each; empty where not read (a stop word, or past the fan-out). */
   postings: Buffer;
 }
 
@@ -229,6 +285,12 @@ export function indexByHash(query: Triplets): Map<number, number[]> {
   return byHash;
 }
 
+/** The stored peaks of registered sounds, for verification past the postings read. */
+const CANDIDATE_PEAKS = {
+  name: 'landmark-registry-candidate-peaks',
+  text: 'SELECT id, peaks FROM landmark_sounds WHERE id = ANY($1::int4[]) AND peaks IS NOT NULL',
+};
+
 /**
  * The registered sounds `peaks` (a query's, ./landmarks.ts) holds, among those `options` names,
  * earliest created first, each with how the query maps onto it.
@@ -240,12 +302,14 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
   const byHash = indexByHash(query);
   const connection = await db.connect();
   let lists: PostingList[];
+  let reach: RegistryReach;
   try {
-    const fanout = options.hashFanout ?? (await registryFanout(connection));
+    reach = await registryReach(connection);
+    if (options.hashFanout !== undefined) reach = { ...reach, fanout: options.hashFanout };
     lists = await postingLists(
       connection,
       Array.from(byHash.keys()).sort((a, b) => a - b),
-      fanout,
+      reach.fanout,
     );
   } catch (error) {
     // A COPY cut off (a read timeout) leaves the connection mid-stream: it is not reused.
@@ -253,7 +317,10 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
     throw error;
   }
   connection.done();
-  const votes = soundsSharing(lists, minVotes);
+  // A sound sharing fewer postings read than `minVotes` can match only on its peaks, and only
+  // where the read left out hashes that verification counts.
+  const pastRead = lists.some((list) => list.n > reach.fanout && list.n <= reach.verificationFanout);
+  const votes = soundsSharing(lists, pastRead ? Math.min(CANDIDATE_POSTINGS, minVotes) : minVotes);
   if (votes.size === 0) return [];
   const enough = [...votes.keys()];
   const sounds = await db.any<{ id: number; job_id: string; user_id: string; created_at: Date; token_id: string | null }>({
@@ -264,16 +331,55 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
     .sort((a, b) => (votes.get(b.id) as number) - (votes.get(a.id) as number) || a.id - b.id)
     .slice(0, MAX_CANDIDATES);
   const shared = sharedTriplets(query, byHash, lists, new Set(candidates.map((s) => s.id)));
-  const matches: LandmarkMatch[] = [];
+  const alignments = new Map<number, LandmarkAlignment>();
   for (const s of candidates) {
     const alignment = alignShared(shared.get(s.id) ?? []);
-    if (alignment !== null && alignment.votes >= minVotes)
-      matches.push({
-        sound: { registryId: s.id, jobId: s.job_id, userId: s.user_id, createdAt: s.created_at, tokenId: s.token_id },
-        alignment,
-      });
+    if (alignment !== null && alignment.votes >= minVotes) alignments.set(s.id, alignment);
   }
+  if (pastRead) {
+    const shortOf = candidates.filter((s) => !alignments.has(s.id)).slice(0, FULL_VERIFICATIONS);
+    const onPeaks = await verifyOnPeaks(
+      db,
+      query,
+      byHash,
+      lists,
+      reach.verificationFanout,
+      shortOf.map((s) => s.id),
+    );
+    for (const [id, alignment] of onPeaks) if (alignment.votes >= minVotes) alignments.set(id, alignment);
+  }
+  const matches: LandmarkMatch[] = candidates.flatMap((s) => {
+    const alignment = alignments.get(s.id);
+    return alignment === undefined
+      ? []
+      : [{ sound: { registryId: s.id, jobId: s.job_id, userId: s.user_id, createdAt: s.created_at, tokenId: s.token_id }, alignment }];
+  });
   return matches.sort((a, b) => a.sound.createdAt.getTime() - b.sound.createdAt.getTime() || a.sound.registryId - b.sound.registryId);
+}
+
+/**
+ * The best alignments of the query with the sounds `ids` on their stored peaks, counting every
+ * hash the query shares that holds at most `fanout` postings: those the read left out as well as
+ * those it read.
+ */
+async function verifyOnPeaks(
+  db: Queryable,
+  query: Triplets,
+  byHash: ReadonlyMap<number, number[]>,
+  lists: readonly PostingList[],
+  fanout: number,
+  ids: readonly number[],
+): Promise<Map<number, LandmarkAlignment>> {
+  const verified = new Map<number, LandmarkAlignment>();
+  if (ids.length === 0) return verified;
+  const counted = new Map<number, number[]>();
+  for (const list of lists) if (list.n <= fanout) counted.set(list.hash, byHash.get(list.hash) ?? []);
+  const rows = await db.any<{ id: number; peaks: Buffer }>({ ...CANDIDATE_PEAKS, values: [ids] });
+  for (const row of rows) {
+    const alignment = alignShared(pairTriplets(query, registeredTriplets(peaksFromBytes(row.peaks)), counted));
+    if (alignment !== null) verified.set(row.id, alignment);
+  }
+  return verified;
 }
 
 /**
@@ -344,7 +450,11 @@ export function alignTriplets(query: Triplets, registered: Triplets): LandmarkAl
 }
 
 /** The query's triplets paired with a registered sound's by hash (`byHash`: the query's, ready made). */
-export function pairTriplets(query: Triplets, registered: Triplets, byHash = indexByHash(query)): SharedTriplet[] {
+export function pairTriplets(
+  query: Triplets,
+  registered: Triplets,
+  byHash: ReadonlyMap<number, readonly number[]> = indexByHash(query),
+): SharedTriplet[] {
   const shared: SharedTriplet[] = [];
   registered.hash.forEach((hash, j) => {
     for (const i of byHash.get(hash) ?? [])
