@@ -330,9 +330,12 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
   const candidates = sounds
     .sort((a, b) => (votes.get(b.id) as number) - (votes.get(a.id) as number) || a.id - b.id)
     .slice(0, MAX_CANDIDATES);
-  const shared = sharedTriplets(query, byHash, lists, new Set(candidates.map((s) => s.id)));
+  // Agreeing votes are distinct registered times: a sound sharing fewer postings read than
+  // `minVotes` cannot match on them, only on its peaks.
+  const onPostings = candidates.filter((s) => (votes.get(s.id) as number) >= minVotes);
+  const shared = sharedTriplets(query, byHash, lists, new Set(onPostings.map((s) => s.id)));
   const alignments = new Map<number, LandmarkAlignment>();
-  for (const s of candidates) {
+  for (const s of onPostings) {
     const alignment = alignShared(shared.get(s.id) ?? []);
     if (alignment !== null && alignment.votes >= minVotes) alignments.set(s.id, alignment);
   }
