@@ -36,18 +36,20 @@ import { alignShared, MAX_SHIFT_BINS, MIN_VOTES } from '../../core/src/fingerpri
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import {
   alignTriplets,
+  CANDIDATE_POSTINGS,
   findContainedSounds,
   HASH_CAPACITY,
   indexByHash,
   pairTriplets,
+  POSTINGS_PER_COUNTED_POSTING,
   queryTriplets,
   registeredTriplets,
-  registryFanout,
+  registryReach,
   registerLandmarks,
   sharedTriplet,
 } from '../../core/src/fingerprint/landmark-registry.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
-import { landmarkPeaks } from '../../core/src/fingerprint/landmarks.ts';
+import { landmarkPeaks, peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { HASH_SPACE, QUERY, RATIO_LEVELS, REGISTER, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
@@ -86,6 +88,12 @@ const HELD_OUT_DIRS = (process.env.BENCH_LANDMARK_HELD_OUT ?? '').split(',').fil
 const HELD_OUT_TRACKS = Number(process.env.BENCH_LANDMARK_HELD_OUT_TRACKS ?? 8);
 /** A held-out file shorter than this is left out (a jingle, not a track). */
 const HELD_OUT_MIN_SECONDS = 12;
+/**
+ * A file to write every registered sound's and every copy's peaks to (JSON, peaks base64 as
+ * migration 0022 stores them), for `bench/fingerprint/scale-model-run.ts` to model key and lookup
+ * layouts on without making the copies again; none when unset.
+ */
+const DUMP = process.env.BENCH_LANDMARK_DUMP;
 /** Seconds of each track registered (from its start); all of it when unset. */
 const REGISTER_SECONDS =
   process.env.BENCH_LANDMARK_REGISTER_SECONDS === undefined ? undefined : Number(process.env.BENCH_LANDMARK_REGISTER_SECONDS);
@@ -97,7 +105,7 @@ export interface LandmarkBenchInput {
   promptOf(i: number): string;
 }
 
-type Corpus = 'real' | 'held-out' | 'built-in';
+export type Corpus = 'real' | 'held-out' | 'built-in';
 
 interface Sound {
   name: string;
@@ -196,6 +204,26 @@ async function registerHeldOut(register: (name: string, pcm: Pcm, source: string
       await register(name, pcm, source);
     }
   return leftOut;
+}
+
+/** The bench's registered sounds and copies, peaks and all (`BENCH_LANDMARK_DUMP`). */
+export interface PeakDump {
+  sounds: { name: string; corpus: Corpus; peaks: string }[];
+  copies: { row: string; own: number; peaks: string }[];
+}
+
+async function writePeakDump(path: string, sounds: readonly Sound[], copies: readonly CopyResult[]): Promise<void> {
+  const dump: PeakDump = {
+    sounds: sounds.map((s) => ({ name: s.name, corpus: s.corpus, peaks: Buffer.from(peaksToBytes(s.peaks)).toString('base64') })),
+    copies: copies.map((c) => ({
+      row: c.transformation,
+      own: sounds.findIndex((s) => s.jobId === c.jobId),
+      peaks: Buffer.from(peaksToBytes(c.peaks)).toString('base64'),
+    })),
+  };
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(dump));
+  console.log(`peaks of ${sounds.length} sounds and ${copies.length} copies written to ${path}`);
 }
 
 export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ markdown: string; json: unknown } | { skipped: string }> {
@@ -338,6 +366,8 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       [...asRegistered.values()],
     );
 
+    if (DUMP !== undefined) await writePeakDump(DUMP, sounds, copies);
+
     // 4. The registry at scale: synthetic sounds bulk-loaded, then every copy looked up again.
     const postingsOfReal = (await db.one<{ n: string }>('SELECT count(*)::text AS n FROM bench_postings')).n;
     const synthetic = Math.max(0, REGISTRY - sounds.length);
@@ -371,7 +401,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // to the process) and migration 0025's (the candidates ranked in the database: the product
     // before this one). Rounds alternate so that the machine's load falls on all alike.
     // What the product's lookup reads in this registry, as it reads it (the load analyzed it).
-    const productFanout = await registryFanout(db);
+    const productFanout = (await registryReach(db)).fanout;
     const variants: { name: string; lookup: (peaks: Peak[]) => Promise<string | null> }[] = [
       { name: 'baseline: the 0022 lookup', lookup: async (peaks) => (await legacyLookup(db, peaks, copier))?.jobId ?? null },
       { name: 'the 0025 lookup (fan-out 64)', lookup: async (peaks) => (await previousLookup(db, peaks, copier))?.jobId ?? null },
@@ -399,6 +429,13 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         tally.times.push(performance.now() - started);
         if (named === copy.jobId) tally.caught += 1;
       }
+    // Distinct sounds at that scale: each registered sound looked up by its owner (it cannot name
+    // itself), with verification on peaks reaching the hashes the read leaves out.
+    const falseAtScale: string[] = [];
+    for (const sound of sounds) {
+      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId }).catch(() => null);
+      if (match !== null) falseAtScale.push(`${sound.name} → ${sounds.find((s) => s.jobId === match.sound.jobId)?.name ?? '?'}`);
+    }
     const product = atScale[2] as (typeof atScale)[number];
     const baseline = atScale[0] as (typeof atScale)[number];
     const times = product.times;
@@ -494,7 +531,7 @@ Margin, agreeing votes: ${corpora.map(margin).join('; ')}${
 
 Verification (core/src/fingerprint/landmark-match.ts \`alignShared\`) of each copy against every registered sound it shares 2 or more triplets with, ${verification.pairs.toLocaleString('en')} pairs, in the same run: votes tallied in an array ${verification.arrayMs.toFixed(0)} ms, in a map (as the matcher tallied them before) ${verification.mapMs.toFixed(0)} ms, **${(verification.mapMs / verification.arrayMs).toFixed(1)}x**; alignments that differ between the two: ${verification.differing}.
 
-Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
+Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale; each registered sound looked up by its owner at that scale: **${falseAtScale.length} false matches** among ${sounds.length}${falseAtScale.length === 0 ? '' : ` (${falseAtScale.join(', ')})`}.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
 Each copy looked up again at that scale, after one untimed lookup by each (statement deadline 3 s; ratio: the baseline's p50 over the row's):
 
@@ -502,7 +539,7 @@ Each copy looked up again at that scale, after one untimed lookup by each (state
 |---|---|---|---|---|---|
 ${scaleRows.join('\n')}
 
-The same scale modelled in memory (bench/fingerprint/scale-model.ts): the ${sounds.length} sounds' postings beside ${(synthetic * SYNTHETIC_POSTINGS).toLocaleString('en')} synthetic ones, each copy's agreeing votes for its own sound counted over the keys that are not stop words. The synthetic postings are drawn as the load above draws them (each key component from 400 draws of the real postings'), or, where the column says so, each component at the real postings' own frequencies: 400 draws give a rare value drawn once a 400th of the registry and leave the rest out, which crowds fewer real keys than the real frequencies do. The product's key, modelled, beside the registry's measured ${scaleCaught}/${copies.length}: the model's check. A finer k1 class is read at every class the matcher's pitch tolerance reaches (±${MAX_SHIFT_BINS + 1} bins), so it loses no vote the matcher counts:
+The same scale modelled in memory (bench/fingerprint/scale-model.ts): the ${sounds.length} sounds' postings beside ${(synthetic * SYNTHETIC_POSTINGS).toLocaleString('en')} synthetic ones, each copy's agreeing votes for its own sound counted over the keys that are not stop words (and, in the column verified on peaks, as the product verifies a candidate sharing ${CANDIDATE_POSTINGS} postings read or more: over every key of at most 1 in ${POSTINGS_PER_COUNTED_POSTING.toLocaleString('en')} of the registry's postings). The synthetic postings are drawn as the load above draws them (each key component from 400 draws of the real postings'), or, where the column says so, each component at the real postings' own frequencies: 400 draws give a rare value drawn once a 400th of the registry and leave the rest out, which crowds fewer real keys than the real frequencies do. The product's key, modelled, beside the registry's measured ${scaleCaught}/${copies.length}: the model's check. A finer k1 class is read at every class the matcher's pitch tolerance reaches (±${MAX_SHIFT_BINS + 1} bins), so it loses no vote the matcher counts:
 
 | transformation | ${modelled.map((m) => m.layout.name).join(' | ')} |
 |---|${modelled.map(() => '---').join('|')}|
@@ -532,6 +569,7 @@ ${modelRows.join('\n')}
           p99Ms: quantile(times, 0.99),
           loadSeconds,
           storage,
+          falseMatches: falseAtScale,
           modelled: modelled.map((m) => ({
             layout: m.layout,
             caught: m.caught,
@@ -685,6 +723,10 @@ export async function loadSynthetic(
                    ELSE ''::bytea END
          FROM bench_postings GROUP BY hash`,
       [cap],
+    );
+    // The registry's total (migration 0028), as its registrations would have left it.
+    await t.none(
+      'UPDATE landmark_registry_postings SET postings = CASE WHEN slot = 0 THEN (SELECT coalesce(sum(n), 0) FROM landmark_hashes) ELSE 0 END',
     );
     console.log('  indexing the baseline table');
     await t.none('CREATE INDEX bench_postings_hash_idx ON bench_postings (hash) INCLUDE (sound_id, t, shape)');

@@ -11,7 +11,7 @@
  */
 import { alignShared, MAX_SHIFT_BINS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
-import { MIN_LOOKUP_FANOUT, sharedTriplet } from '../../core/src/fingerprint/landmark-registry.ts';
+import { CANDIDATE_POSTINGS, MIN_LOOKUP_FANOUT, sharedTriplet, verificationFanout } from '../../core/src/fingerprint/landmark-registry.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
@@ -34,6 +34,14 @@ export interface KeyLayout {
    * real postings hold it: no rare value is drawn as if it were common, and none is left out).
    */
   synthetic: 'as loaded' | 'real frequencies';
+  /**
+   * Whether a copy that shares `CANDIDATE_POSTINGS` postings read with its sound but agrees on too
+   * few of them is verified again on its sound's triplets, counting every key as rare as
+   * ./landmark-registry.ts `verificationFanout` allows (the product since migration 0028). The
+   * model does not rank the candidates: a copy counts as verified where the product would verify
+   * it among its best `FULL_VERIFICATIONS`.
+   */
+  verifyOnPeaks?: boolean;
 }
 
 export interface ScaleModelInput {
@@ -115,6 +123,7 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
     const key = model[Math.floor(random() * MODEL_KEYS)] as number;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+  const registeredPostings = realComponents.length;
   let stopWords = 0;
   for (const n of counts.values()) if (n > layout.fanout) stopWords += 1;
 
@@ -135,7 +144,21 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
       for (const i of byKey.get(key) ?? [])
         shared.push(sharedTriplet(copy.query, i, own.t[j] as number, own.span[j] as number, own.k[j] as number));
     });
-    const found = (alignShared(shared)?.votes ?? 0) >= input.minVotes;
+    let found = (alignShared(shared)?.votes ?? 0) >= input.minVotes;
+    if (!found && layout.verifyOnPeaks === true) {
+      const rare = verificationFanout(registeredPostings + input.syntheticPostings);
+      let read = 0;
+      const onPeaks: SharedTriplet[] = [];
+      (registeredKeys[copy.own] as number[]).forEach((key, j) => {
+        const n = counts.get(key) ?? 0;
+        const queryTriplets = byKey.get(key) ?? [];
+        if (n <= layout.fanout && queryTriplets.length > 0) read += 1;
+        if (n > rare) return;
+        for (const i of queryTriplets)
+          onPeaks.push(sharedTriplet(copy.query, i, own.t[j] as number, own.span[j] as number, own.k[j] as number));
+      });
+      found = read >= CANDIDATE_POSTINGS && (alignShared(onPeaks)?.votes ?? 0) >= input.minVotes;
+    }
     if (found) caught += 1;
     const row = byRow.get(copy.row) ?? (byRow.set(copy.row, { caught: 0, copies: 0 }).get(copy.row) as { caught: number; copies: number });
     row.copies += 1;
@@ -178,6 +201,13 @@ export function modelledLayouts(productFanout: number): KeyLayout[] {
       k1Bins: REGISTER_BINS,
       fanout: small,
       synthetic: 'real frequencies',
+    },
+    {
+      name: `the product: its key, stop words past ${productFanout}, then verified on peaks at 1 in 4,000 postings, synthetic components at the real frequencies`,
+      k1Bins: REGISTER_BINS,
+      fanout: productFanout,
+      synthetic: 'real frequencies',
+      verifyOnPeaks: true,
     },
     {
       name: `k1 exact, stop words past ${small}, synthetic components at the real frequencies`,
