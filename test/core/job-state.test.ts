@@ -206,6 +206,8 @@ describe('core: the generation job state machine', () => {
     assert.ok(triplets > 100);
     assert.equal(registered.postings, triplets);
     assert.equal(await registryPostings(), totalBefore + triplets, "the registry's total counts them");
+    await registerLandmarks(db, { jobId: job.id, userId: owner.id, peaks });
+    assert.equal(await registryPostings(), totalBefore + triplets, 'a sound registered again adds nothing');
     assert.equal(await db.tx((tx) => completeJob(tx, claimed, withSound)), false, 'completed once');
 
     // A superseded attempt that tries to complete registers nothing; a song without landmark peaks neither.
