@@ -3,13 +3,14 @@
  * power spectrum (core/src/fingerprint/fft.ts: two radix-2 stages at a time) against a direct
  * DFT at every size the stages can pair up or leave one over, and the peak finder
  * (core/src/fingerprint/spectral-peaks.ts: the running max by van Herk's method) against a scan
- * of each peak's whole neighbourhood. Chromaprint against fpcalc is test/core/fingerprint.test.ts.
+ * of each peak's whole neighbourhood, and the selection of each second's strongest peaks (ranked
+ * by insertion) against sorting each second. Chromaprint against fpcalc is test/core/fingerprint.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createPowerSpectrum } from '../../core/src/fingerprint/fft.ts';
-import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
-import { createPeakFinder, MIN_CONTRAST_DB, PEAK_BINS, PEAK_FRAMES } from '../../core/src/fingerprint/spectral-peaks.ts';
+import { FRAME_SECONDS, LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
+import { createPeakFinder, MIN_CONTRAST_DB, PEAK_BINS, PEAK_FRAMES, strongestPeaks } from '../../core/src/fingerprint/spectral-peaks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 
@@ -89,5 +90,34 @@ describe('core: the fingerprints’ spectral primitives', () => {
       }
     assert.ok(expected.length > 50, `enough peaks to tell (${expected.length})`);
     assert.deepEqual(found, expected);
+  });
+
+  it("keeps each second's strongest peaks as sorting each second would, ties of contrast and time included", () => {
+    const random = seededRandom(41);
+    const second = Math.round(1 / FRAME_SECONDS);
+    // Peaks in time order, a few a frame, contrast in whole dB so that ties are common; some seconds empty, some sparse.
+    const peaks: Peak[] = [];
+    for (let t = 0; t < 40 * second; t += 1) {
+      if (Math.floor(t / second) % 7 === 3) continue;
+      const bins = [...new Set(Array.from({ length: Math.floor(random() * 4) }, () => Math.floor(random() * LOG_BINS)))].sort(
+        (a, b) => a - b,
+      );
+      for (const k of bins) peaks.push({ t, k, contrast: 6 + Math.floor(random() * 4) });
+    }
+    const sortingEachSecond = (perSecond: number): Peak[] => {
+      const out: Peak[] = [];
+      for (let s = 0; s * second <= (peaks.at(-1)?.t ?? 0); s += 1)
+        out.push(
+          ...peaks
+            .filter((p) => Math.floor(p.t / second) === s)
+            .sort((a, b) => b.contrast - a.contrast || a.t - b.t || a.k - b.k)
+            .slice(0, perSecond)
+            .sort((a, b) => a.t - b.t || a.k - b.k),
+        );
+      return out;
+    };
+    for (const perSecond of [1, 3, 8, 10, 200])
+      assert.deepEqual(strongestPeaks(peaks, perSecond), sortingEachSecond(perSecond), `${perSecond} a second`);
+    assert.deepEqual(strongestPeaks([], 8), []);
   });
 });

@@ -123,19 +123,36 @@ export function createPeakFinder(): PeakFinder {
 /** Frames in one selection block (a second). */
 const BLOCK_FRAMES = Math.round(1 / FRAME_SECONDS);
 
-/** The `perSecond` peaks of highest contrast in each second, in time order (ties: lower bin). */
+/** Whether `a` ranks above `b`: higher contrast, then earlier, then lower bin. */
+const ranksAbove = (a: Peak, b: Peak): boolean =>
+  a.contrast > b.contrast || (a.contrast === b.contrast && (a.t < b.t || (a.t === b.t && a.k < b.k)));
+
+/**
+ * The `perSecond` peaks of highest contrast in each second, in time order (ties: lower bin).
+ * Each second's best are kept by insertion into a short ranked list, not by sorting the second:
+ * a lookup makes the registered triplets of its candidates again from their peaks, a minute of
+ * them at a time.
+ */
 export function strongestPeaks(peaks: readonly Peak[], perSecond: number): Peak[] {
   const out: Peak[] = [];
+  const best: Peak[] = [];
   let start = 0;
   while (start < peaks.length) {
     const block = Math.floor((peaks[start] as Peak).t / BLOCK_FRAMES);
     let end = start;
     while (end < peaks.length && Math.floor((peaks[end] as Peak).t / BLOCK_FRAMES) === block) end += 1;
-    const chosen = peaks
-      .slice(start, end)
-      .sort((a, b) => b.contrast - a.contrast || a.t - b.t || a.k - b.k)
-      .slice(0, perSecond);
-    out.push(...chosen.sort((a, b) => a.t - b.t || a.k - b.k));
+    best.length = 0;
+    for (let i = start; i < end; i += 1) {
+      const peak = peaks[i] as Peak;
+      if (best.length === perSecond && !ranksAbove(peak, best[perSecond - 1] as Peak)) continue;
+      let at = best.length === perSecond ? perSecond - 1 : best.length;
+      while (at > 0 && ranksAbove(peak, best[at - 1] as Peak)) {
+        best[at] = best[at - 1] as Peak;
+        at -= 1;
+      }
+      best[at] = peak;
+    }
+    out.push(...best.sort((a, b) => a.t - b.t || a.k - b.k));
     start = end;
   }
   return out;
