@@ -35,6 +35,7 @@ import {
   findContainedSounds,
   HASH_CAPACITY,
   lookupFanout,
+  MAX_POSTINGS_READ,
   MIN_LOOKUP_FANOUT,
   POSTINGS_PER_COUNTED_POSTING,
   registeredTriplets,
@@ -401,6 +402,56 @@ describe('core: the generation job state machine', () => {
     assert.deepEqual(rare, [[id, allVotes]], 'found on its peaks, every hash counted');
     // Among the registry's own few postings 300 is a commonplace: the same hashes tell nothing apart.
     assert.deepEqual(await find(), []);
+  });
+
+  it('reads at most MAX_POSTINGS_READ postings a lookup, the rarest hashes first', async () => {
+    // 30 s of scattered peaks with k1 48-71, a register no other case uses.
+    const random = seededRandom(29);
+    const peaks = Array.from({ length: 360 }, (_, i) => ({
+      t: i * 7 + Math.floor(random() * 5),
+      k: 48 + Math.floor(random() * 24),
+      contrast: 10,
+    }));
+    const asker = await user(0);
+    const id = await registerLandmarks(db, {
+      jobId: randomUUID(),
+      userId: (await user(0)).id,
+      createdAt: new Date(Date.UTC(2025, 4, 1)),
+      peaks,
+    });
+    const hashes = [...new Set(registeredTriplets(peaks).hash)].sort((a, b) => a - b);
+    // The rarer half of the hashes holds other sounds' postings only, the commoner half the sound's
+    // among others': 240 postings each, within the fan-out of a registry of 10,240 sounds.
+    const rarer = hashes.slice(0, hashes.length >> 1);
+    const commoner = hashes.slice(hashes.length >> 1);
+    const fill = (hashList: number[], n: number, keepOwn: boolean) =>
+      db.none(
+        `UPDATE landmark_hashes SET n = $2,
+                postings = (CASE WHEN $3 THEN postings ELSE ''::bytea END)
+                           || (SELECT string_agg(int4send(-hash * 1000 - g) || int4send(0) || int2send(0::int2), ''::bytea)
+                                 FROM generate_series(1, $2 - CASE WHEN $3 THEN octet_length(postings) / 10 ELSE 0 END) AS g)
+          WHERE hash = ANY($1::int4[])`,
+        [hashList, n, keepOwn],
+      );
+    await fill(commoner, 240, true);
+    const find = async () => (await findContainedSounds(db, peaks, { userId: asker.id, own: false })).map((m) => m.sound.registryId);
+    await db.none(
+      `INSERT INTO landmark_sounds (job_id, user_id, created_at) SELECT gen_random_uuid(), $1, now() FROM generate_series(1, 10240)`,
+      [asker.id],
+    );
+    try {
+      await db.none('ANALYZE landmark_sounds');
+      // The rarer half within the budget with room for the commoner half's first 40 hashes: found on those.
+      await fill(rarer, Math.floor((MAX_POSTINGS_READ - 40 * 240) / rarer.length), false);
+      assert.deepEqual(await find(), [id]);
+      // The rarer half alone past the budget: none of the commoner half is read, nothing found.
+      await fill(rarer, Math.ceil(MAX_POSTINGS_READ / rarer.length) + 1, false);
+      assert.ok(Math.ceil(MAX_POSTINGS_READ / rarer.length) + 1 < 240);
+      assert.deepEqual(await find(), []);
+    } finally {
+      await db.none('DELETE FROM landmark_sounds WHERE user_id = $1', [asker.id]);
+      await db.none('ANALYZE landmark_sounds');
+    }
   });
 
   it('retry re-queues an attempt; a superseded claim cannot complete; fail is GEN_005 and gives the daily generation back', async () => {

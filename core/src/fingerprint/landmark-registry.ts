@@ -226,11 +226,22 @@ export async function registryReach(db: Pick<Queryable, 'one'>): Promise<Registr
 }
 
 /**
+ * Postings a lookup reads at most, its rarest hashes first (a hash's postings whole or not at
+ * all). Among 1,000,000 sounds a 25 s query reads 66,000 at the mean at fan-out 256 and its
+ * slowest up to 120,000 (the p99 of the lookup); past 50,000 the hashes left are its most common,
+ * which verification on peaks still counts where they are rare enough. On the bench's registry at
+ * the real frequencies: 532 of 544 copies caught against 533, lookup p99 60.5 ms against 82.0 on
+ * the same loaded machine (docs/fingerprints.md, "Verification on peaks").
+ */
+export const MAX_POSTINGS_READ = 50_000;
+
+/**
  * The rows of `hashes` (ascending: the index scan then walks its pages in order), each with the
- * postings it ever had and, where it holds at most `fanout` (not a stop word), its postings; read
- * on `client` in binary (../db/binary-copy.ts): as text a row came as hex, and moving it was half
- * of the statement's time at the client. The postings of a row not read stay where they are (a
- * long one out of line): only `n` is read of it. COPY takes no parameters: the statement holds the
+ * postings it ever had and, where it holds at most `fanout` (not a stop word) and is among the
+ * rarest that `MAX_POSTINGS_READ` allows, its postings; read on `client` in binary
+ * (../db/binary-copy.ts): as text a row came as hex, and moving it was half of the statement's
+ * time at the client. The postings of a row not read stay where they are (a long one out of
+ * line): only `n` and the length are read of it. COPY takes no parameters: the statement holds the
  * numbers themselves, whole numbers checked here. The array is a sub-select's value, as a
  * parameter was: a constant array has the planner estimate each of its thousands of elements
  * (5.7 ms of planning for 2,956 hashes, against 0.13 ms; the same index scan).
@@ -244,8 +255,10 @@ async function postingLists(
     throw new RangeError('hashes and fan-out must be 32-bit whole numbers');
   const data = await readBinaryCopy(
     connection.client,
-    `COPY (SELECT hash, n, CASE WHEN n <= ${fanout} THEN postings ELSE ''::bytea END FROM landmark_hashes
-            WHERE hash = ANY((SELECT '{${hashes.join(',')}}'::int4[])::int4[]))
+    `COPY (SELECT hash, n, CASE WHEN readable AND read <= ${MAX_POSTINGS_READ} THEN postings ELSE ''::bytea END
+             FROM (SELECT hash, n, postings, readable, sum(CASE WHEN readable THEN n ELSE 0 END) OVER (ORDER BY n, hash) AS read
+                     FROM (SELECT hash, n, postings, n <= ${fanout} AND octet_length(postings) > 0 AS readable FROM landmark_hashes
+                            WHERE hash = ANY((SELECT '{${hashes.join(',')}}'::int4[])::int4[])) AS h) AS ranked)
        TO STDOUT (FORMAT binary)`,
   );
   return parseBinaryCopy(data).map(([hash, n, postings]) => {
@@ -259,7 +272,7 @@ interface PostingList {
   hash: number;
   /** Postings ever registered under the hash. */
   n: number;
-  /** Packed postings, `POSTING_BYTES` each; empty where not read (a stop word, or past the fan-out). */
+  /** Packed postings, `POSTING_BYTES` each; empty where not read (a stop word, past the fan-out or past `MAX_POSTINGS_READ`). */
   postings: Buffer;
 }
 
@@ -319,7 +332,7 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
   connection.done();
   // A sound sharing fewer postings read than `minVotes` can match only on its peaks, and only
   // where the read left out hashes that verification counts.
-  const pastRead = lists.some((list) => list.n > reach.fanout && list.n <= reach.verificationFanout);
+  const pastRead = lists.some((list) => list.postings.length === 0 && list.n <= reach.verificationFanout);
   const votes = soundsSharing(lists, pastRead ? Math.min(CANDIDATE_POSTINGS, minVotes) : minVotes);
   if (votes.size === 0) return [];
   const enough = [...votes.keys()];
