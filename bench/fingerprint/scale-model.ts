@@ -11,7 +11,13 @@
  */
 import { alignShared, MAX_SHIFT_BINS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
-import { CANDIDATE_POSTINGS, MIN_LOOKUP_FANOUT, sharedTriplet, verificationFanout } from '../../core/src/fingerprint/landmark-registry.ts';
+import {
+  CANDIDATE_POSTINGS,
+  MAX_POSTINGS_READ,
+  MIN_LOOKUP_FANOUT,
+  sharedTriplet,
+  verificationFanout,
+} from '../../core/src/fingerprint/landmark-registry.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { RATIO_LEVELS, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import type { Triplets } from '../../core/src/fingerprint/triplets.ts';
@@ -39,7 +45,8 @@ export interface KeyLayout {
    * few of them is verified again on its sound's triplets, counting every key as rare as
    * ./landmark-registry.ts `verificationFanout` allows (the product since migration 0028). The
    * model does not rank the candidates: a copy counts as verified where the product would verify
-   * it among its best `FULL_VERIFICATIONS`.
+   * it among its best `FULL_VERIFICATIONS`. Its read is the product's: the rarest keys within
+   * `MAX_POSTINGS_READ`.
    */
   verifyOnPeaks?: boolean;
 }
@@ -92,6 +99,19 @@ function probes(hash: number, k1: number, layout: KeyLayout): number[] {
   return keys;
 }
 
+/** The rarest of `keys` whose postings add up to at most `MAX_POSTINGS_READ` (ties: the lower key), as the product reads them. */
+function withinBudget(keys: readonly number[], counts: ReadonlyMap<number, number>): number[] {
+  const rarest = [...keys].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || a - b);
+  const chosen: number[] = [];
+  let postings = 0;
+  for (const key of rarest) {
+    postings += counts.get(key) ?? 0;
+    if (postings > MAX_POSTINGS_READ) break;
+    chosen.push(key);
+  }
+  return chosen;
+}
+
 export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleModelResult {
   const random = seededRandom(50);
   const counts = new Map<number, number>();
@@ -138,26 +158,29 @@ export function modelRecall(input: ScaleModelInput, layout: KeyLayout): ScaleMod
     });
     queryKeys += byKey.size;
     const own = input.registered[copy.own] as Triplets;
+    // The keys whose postings are read: every key within the fan-out, or, as the product reads,
+    // the rarest of them within `MAX_POSTINGS_READ`.
+    const readable = [...byKey.keys()].filter((key) => (counts.get(key) ?? 0) <= layout.fanout);
+    const read = new Set(layout.verifyOnPeaks === true ? withinBudget(readable, counts) : readable);
     const shared: SharedTriplet[] = [];
     (registeredKeys[copy.own] as number[]).forEach((key, j) => {
-      if ((counts.get(key) ?? 0) > layout.fanout) return;
+      if (!read.has(key)) return;
       for (const i of byKey.get(key) ?? [])
         shared.push(sharedTriplet(copy.query, i, own.t[j] as number, own.span[j] as number, own.k[j] as number));
     });
     let found = (alignShared(shared)?.votes ?? 0) >= input.minVotes;
     if (!found && layout.verifyOnPeaks === true) {
       const rare = verificationFanout(registeredPostings + input.syntheticPostings);
-      let read = 0;
+      let sharedRead = 0;
       const onPeaks: SharedTriplet[] = [];
       (registeredKeys[copy.own] as number[]).forEach((key, j) => {
-        const n = counts.get(key) ?? 0;
         const queryTriplets = byKey.get(key) ?? [];
-        if (n <= layout.fanout && queryTriplets.length > 0) read += 1;
-        if (n > rare) return;
+        if (read.has(key)) sharedRead += 1;
+        if ((counts.get(key) ?? 0) > rare) return;
         for (const i of queryTriplets)
           onPeaks.push(sharedTriplet(copy.query, i, own.t[j] as number, own.span[j] as number, own.k[j] as number));
       });
-      found = read >= CANDIDATE_POSTINGS && (alignShared(onPeaks)?.votes ?? 0) >= input.minVotes;
+      found = sharedRead >= CANDIDATE_POSTINGS && (alignShared(onPeaks)?.votes ?? 0) >= input.minVotes;
     }
     if (found) caught += 1;
     const row = byRow.get(copy.row) ?? (byRow.set(copy.row, { caught: 0, copies: 0 }).get(copy.row) as { caught: number; copies: number });
@@ -203,7 +226,7 @@ export function modelledLayouts(productFanout: number): KeyLayout[] {
       synthetic: 'real frequencies',
     },
     {
-      name: `the product: its key, stop words past ${productFanout}, then verified on peaks at 1 in 4,000 postings, synthetic components at the real frequencies`,
+      name: `the product: its key, stop words past ${productFanout}, the rarest keys within ${MAX_POSTINGS_READ.toLocaleString('en')} postings read, then verified on peaks at 1 in 4,000 postings, synthetic components at the real frequencies`,
       k1Bins: REGISTER_BINS,
       fanout: productFanout,
       synthetic: 'real frequencies',
