@@ -5,8 +5,13 @@
  * of one after the other (tsc and eslint are each single-threaded): about 35 s off the suite, and
  * 19 s more with the Hardhat tests beside them (88 s against 67 s + 40 s, 2 cores). Each script's output is
  * printed whole when it ends, so two logs never interleave, and its exit code decides. The
- * scripts must not write what the other reads: `npm test` builds the contracts (typechain types
- * included) before it starts them.
+ * scripts must not write what the other reads: `npm test` runs `lint` and `typecheck:web` (which
+ * read no build output) beside `test:built`, which builds the contracts (typechain types
+ * included) and only then starts `typecheck:node` and `test:contracts`, the two that read them.
+ * The build (solc in WebAssembly, one thread, about 24 s on a fresh clone) had the machine's
+ * second core idle: with lint and the web typecheck beside it (and that typecheck in one process,
+ * scripts/typecheck-projects.ts) the phase took 83.5 s instead of 95 s (means of two fresh-state
+ * runs each, load 4.6-5.1 on the shared machine, 2026-11-30).
  */
 import { spawn } from 'node:child_process';
 
