@@ -11,8 +11,13 @@ import { createAudioProber } from '../../core/src/audio/audio-prober.ts';
 import type { AudioProber, Probed } from '../../core/src/audio/audio-prober.ts';
 import { oneSampleFlac, wavHeader } from '../support/upload-bombs.ts';
 
-/** 200,000 one-sample frames (3 MB, 4.5 s of audio): the slowest FLAC per byte, about 2 s to decode here. */
+/** 200,000 one-sample frames (3 MB, 4.5 s of audio): the slowest FLAC per byte, about 0.4 s to decode here. */
 const slow = oneSampleFlac(200_000);
+/**
+ * 1,000,000 of them at 192 kHz (16 MB, 5.2 s of audio): about 1.8 s to decode on a quiet core
+ * (2026-11-30), past the timed prober's 0.5 s whatever the machine (`slow` now fits in it).
+ */
+const slower = oneSampleFlac(1_000_000, 192_000);
 /** A 1 s WAV: decoded in milliseconds. */
 const quick = (() => {
   const data = 8000 * 2;
@@ -114,7 +119,7 @@ describe('decode threads: fair, bounded, cancellable, timed', () => {
       const ended = await first;
       assert.equal(codeOf(ended), 'cancelled');
       assert.equal(codeOf(await next), 'ok', 'a fresh thread serves the next request');
-      const late = await timed.probe(slow.slice(), BUDGET, { account: 'A' });
+      const late = await timed.probe(slower.slice(), BUDGET, { account: 'A' });
       assert.equal(codeOf(late), 'timed_out', late.result.ok ? '' : late.result.error.message);
       assert.equal(codeOf(await timed.probe(quick.slice(), BUDGET, { account: 'A' })), 'ok');
     } finally {

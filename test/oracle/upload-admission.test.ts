@@ -24,8 +24,12 @@ import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 
-/** 600,000 one-sample frames (9 MB, 13.6 s of audio): seconds to decode, within a free user's 30 s. */
-const slow = oneSampleFlac(600_000);
+/**
+ * 3,000,000 one-sample frames at 192 kHz (49 MB, 15.6 s of audio, within a free user's 30 s):
+ * 5.3 s to decode on a quiet core (2026-11-30). 600,000 at 44.1 kHz took about 6 s when this test
+ * was written and 1.1 s once the fingerprints got faster: then it passed the budget below.
+ */
+const slow = oneSampleFlac(3_000_000, 192_000);
 /** 2 s of 8 kHz mono silence: decoded in milliseconds. */
 const quick = (() => {
   const data = 2 * 8000 * 2;
@@ -74,7 +78,7 @@ describe('upload admission: slots held until the work ends, cancelled decodes, s
     s3 = await startTestS3();
     const objectStore = createObjectStore(testObjectStoreOptions(s3, 'https://cdn.songmint.test'));
     // One decode thread (the fewest a host has): what one account's decode holds, every other waits
-    // for; 2 s of decoding per upload, a third of what the slow FLAC needs here.
+    // for; 2 s of decoding per upload, under half of what the slow FLAC needs here.
     prober = createAudioProber({ threads: 1, decodeSeconds: 2 });
     inFlight = createUploadsInFlight({ perUser: 2, perProcess: 2 });
     app = await startTestApp({ services: () => ({ uploads: { objectStore, prober: watched(prober, log), inFlight } }) });

@@ -153,10 +153,10 @@ const CRC16_TABLE = Uint16Array.from({ length: 256 }, (_, byte) => crc16(Uint8Ar
 /**
  * A mono 16-bit FLAC of `frames` one-sample frames (15 bytes each), made byte by byte with table
  * CRCs: the most frames per byte, the slowest stream to decode per byte (about 1.4 MB/s on this
- * host's cores: issue 49's 69 MB took its oracle 9 s). Its audio is `frames` samples at 44.1 kHz.
+ * host's cores: issue 49's 69 MB took its oracle 9 s). Its audio is `frames` samples at `sampleRate`.
  */
-export function oneSampleFlac(frames: number): Uint8Array {
-  const head = constantFlac({ sampleRate: 44100, channels: 1, blockSize: 1, frames: 0 });
+export function oneSampleFlac(frames: number, sampleRate = 44100): Uint8Array {
+  const head = constantFlac({ sampleRate, channels: 1, blockSize: 1, frames: 0 });
   const out = new Uint8Array(head.length + frames * 17);
   out.set(head);
   let at = head.length;
