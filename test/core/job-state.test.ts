@@ -79,6 +79,25 @@ describe('core: the generation job state machine', () => {
   const registryPostings = async (): Promise<number> =>
     (await db.one<{ n: number }>('SELECT sum(postings)::int8::float8 AS n FROM landmark_registry_postings')).n;
 
+  /**
+   * Runs `work` in a registry of 10,240 more sounds (empty, `userId`'s), as the planner counts them:
+   * a lookup reads on a connection of its own, so the sounds are committed, then removed and counted
+   * again.
+   */
+  async function amongManySounds<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    await db.none(
+      `INSERT INTO landmark_sounds (job_id, user_id, created_at) SELECT gen_random_uuid(), $1, now() FROM generate_series(1, 10240)`,
+      [userId],
+    );
+    try {
+      await db.none('ANALYZE landmark_sounds');
+      return await work();
+    } finally {
+      await db.none('DELETE FROM landmark_sounds WHERE user_id = $1', [userId]);
+      await db.none('ANALYZE landmark_sounds');
+    }
+  }
+
   /** A user who has used `dailyUsed` generations today. */
   async function user(dailyUsed: number, tier: Tier = 'free'): Promise<{ id: string; address: string }> {
     const address = `0x${randomBytes(20).toString('hex')}`;
@@ -306,20 +325,8 @@ describe('core: the generation job state machine', () => {
       [],
       'a few sounds: every hash is a commonplace',
     );
-    // The same registry among 10,240 sounds, as the planner counts them (the lookup reads on a
-    // connection of its own, so the sounds are committed, then removed and counted again).
-    await db.none(
-      `INSERT INTO landmark_sounds (job_id, user_id, created_at) SELECT gen_random_uuid(), $1, now() FROM generate_series(1, 10240)`,
-      [asker.id],
-    );
-    let amongMany;
-    try {
-      await db.none('ANALYZE landmark_sounds');
-      amongMany = await findContainedSounds(db, peaks, { userId: asker.id, own: false });
-    } finally {
-      await db.none('DELETE FROM landmark_sounds WHERE user_id = $1', [asker.id]);
-      await db.none('ANALYZE landmark_sounds');
-    }
+    // The same registry among 10,240 sounds, as the planner counts them.
+    const amongMany = await amongManySounds(asker.id, () => findContainedSounds(db, peaks, { userId: asker.id, own: false }));
     assert.equal(
       amongMany?.[0]?.sound.registryId,
       ids[0],
@@ -435,12 +442,7 @@ describe('core: the generation job state machine', () => {
       );
     await fill(commoner, 240, true);
     const find = async () => (await findContainedSounds(db, peaks, { userId: asker.id, own: false })).map((m) => m.sound.registryId);
-    await db.none(
-      `INSERT INTO landmark_sounds (job_id, user_id, created_at) SELECT gen_random_uuid(), $1, now() FROM generate_series(1, 10240)`,
-      [asker.id],
-    );
-    try {
-      await db.none('ANALYZE landmark_sounds');
+    await amongManySounds(asker.id, async () => {
       // The rarer half within the budget with room for the commoner half's first 40 hashes: found on those.
       await fill(rarer, Math.floor((MAX_POSTINGS_READ - 40 * 240) / rarer.length), false);
       assert.deepEqual(await find(), [id]);
@@ -448,10 +450,7 @@ describe('core: the generation job state machine', () => {
       await fill(rarer, Math.ceil(MAX_POSTINGS_READ / rarer.length) + 1, false);
       assert.ok(Math.ceil(MAX_POSTINGS_READ / rarer.length) + 1 < 240);
       assert.deepEqual(await find(), []);
-    } finally {
-      await db.none('DELETE FROM landmark_sounds WHERE user_id = $1', [asker.id]);
-      await db.none('ANALYZE landmark_sounds');
-    }
+    });
   });
 
   it('retry re-queues an attempt; a superseded claim cannot complete; fail is GEN_005 and gives the daily generation back', async () => {
