@@ -27,6 +27,34 @@ async function migrationFiles(): Promise<string[]> {
 }
 
 /**
+ * A folder `dir` holding every migration before the one named `…_<name>.sql`, for a test of that
+ * migration on data written in the schema before it: `run` applies the folder's migrations to the
+ * database at `url` (`down`: undoes the last), `addOwn` copies the migration itself in.
+ */
+async function migrationsBefore(
+  name: string,
+  dir: string,
+  url: string,
+): Promise<{ run: (direction?: 'up' | 'down') => Promise<unknown>; addOwn: () => Promise<void> }> {
+  const files = await migrationFiles();
+  const ownFile = files.find((file) => file.endsWith(`_${name}.sql`));
+  assert.ok(ownFile !== undefined, `no migration named ${name}`);
+  await mkdir(dir);
+  for (const file of files.filter((other) => other < ownFile)) await copyFile(join(MIGRATIONS_DIR, file), join(dir, file));
+  return {
+    run: (direction = 'up') =>
+      runMigrations(url, {
+        dir,
+        direction,
+        count: direction === 'down' ? 1 : Infinity,
+        migrationsTable: MIGRATIONS_TABLE,
+        log: () => undefined,
+      }),
+    addOwn: () => copyFile(join(MIGRATIONS_DIR, ownFile), join(dir, ownFile)),
+  };
+}
+
+/**
  * node-pg-migrate's runner over a client this test owns and ends, awaited: given a URL, the
  * runner ends its own client without waiting for it (`client.end()` unawaited in its close), so
  * a test that stops its server right after could see that connection terminated after the test
@@ -145,13 +173,8 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
 
   it('registers completed songs as of their completion, dates signature-time registrations back to it, and marks edits of uploads with the seconds they keep', async () => {
     // The database as the release before it left it: every migration before this one.
-    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_ownership_by_creation.sql'));
-    assert.ok(ownFile !== undefined);
-    const earlierDir = join(temp.path, 'earlier');
-    await mkdir(earlierDir);
-    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
-      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
-    await runMigrations(server.url, { dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+    const migrations = await migrationsBefore('ownership_by_creation', join(temp.path, 'earlier'), server.url);
+    await migrations.run();
 
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
@@ -196,8 +219,8 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
       const ownEdit = await job('2026-01-06T00:00:00Z', { source: unsigned, parameters: { task: 'extend' } });
 
       // This migration itself (migration 0025 later drops Chromaprint's registry for the landmark one).
-      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
-      await runMigrations(server.url, { dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
+      await migrations.addOwn();
+      await migrations.run();
       const registry = await q<{ job_id: string; made: boolean; terms: number[] }>(
         `SELECT r.job_id, r.registered_at = j.completed_at AS made,
                 array(SELECT t.term FROM fingerprint_terms t WHERE t.registry_id = r.id ORDER BY t.term) AS terms
@@ -237,20 +260,14 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
 
   // On this describe's server, in a database of its own (no second PostgreSQL started for it).
   it('the upload-edit-titles migration titles the edits of an unnamed upload, and their edits, after the day it was uploaded; a renamed edit and a named upload keep theirs', async () => {
-    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_upload_edit_titles.sql'));
-    assert.ok(ownFile !== undefined);
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
     await admin.query('CREATE DATABASE upload_edit_titles');
     await admin.end();
     const url = new URL(server.url);
     url.pathname = '/upload_edit_titles';
-    const earlierDir = join(temp.path, 'before-upload-edit-titles');
-    await mkdir(earlierDir);
-    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
-      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
-    const up = () => runMigrations(url.href, { dir: earlierDir, direction: 'up', migrationsTable: MIGRATIONS_TABLE, log: () => undefined });
-    await up();
+    const migrations = await migrationsBefore('upload_edit_titles', join(temp.path, 'before-upload-edit-titles'), url.href);
+    await migrations.run();
     const client = new pg.Client({ connectionString: url.href });
     await client.connect();
     try {
@@ -284,8 +301,8 @@ describe('migration 0021: ownership by creation (issue 50)', () => {
       const named = await upload('chord.wav', '2026-09-08T10:00:00Z');
       const ofNamed = await edit('chord (extended +4 s)', { upload: named });
 
-      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
-      await up();
+      await migrations.addOwn();
+      await migrations.run();
       const titles = new Map(
         (await q<{ id: string; title: string }>('SELECT id, title FROM generation_jobs')).map((row) => [row.id, row.title]),
       );
@@ -319,20 +336,7 @@ describe('migration 0027: the landmark postings packed one row per hash (issue 5
   });
 
   it("packs each hash's postings in registration order, drops a stop word's, and unpacks them on the way down", async () => {
-    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_landmark_posting_lists.sql'));
-    assert.ok(ownFile !== undefined);
-    const earlierDir = join(temp.path, 'earlier');
-    await mkdir(earlierDir);
-    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
-      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
-    const run = (direction: 'up' | 'down') =>
-      runMigrations(server.url, {
-        dir: earlierDir,
-        direction,
-        count: direction === 'down' ? 1 : Infinity,
-        migrationsTable: MIGRATIONS_TABLE,
-        log: () => undefined,
-      });
+    const { run, addOwn } = await migrationsBefore('landmark_posting_lists', join(temp.path, 'earlier'), server.url);
     await run('up');
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
@@ -349,7 +353,7 @@ describe('migration 0027: the landmark postings packed one row per hash (issue 5
         'INSERT INTO landmark_postings (hash, sound_id, t, shape) SELECT * FROM unnest($1::int4[], $2::int4[], $3::int4[], $4::int2[])',
         [0, 1, 2, 3].map((c) => postings.map((p) => p[c])),
       );
-      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
+      await addOwn();
       await run('up');
       const packed = await q<{ hash: number; n: number; postings: Buffer }>('SELECT hash, n, postings FROM landmark_hashes ORDER BY hash');
       const entry = (sound: number, t: number, shape: number) => {
@@ -400,20 +404,7 @@ describe("migration 0028: the landmark registry's postings in all (issue 50)", (
   });
 
   it("starts the total at every posting the hashes were registered with, stop words' included, and drops it on the way down", async () => {
-    const ownFile = (await migrationFiles()).find((file) => file.endsWith('_landmark_registry_postings.sql'));
-    assert.ok(ownFile !== undefined);
-    const earlierDir = join(temp.path, 'earlier');
-    await mkdir(earlierDir);
-    for (const file of (await migrationFiles()).filter((name) => name < ownFile))
-      await copyFile(join(MIGRATIONS_DIR, file), join(earlierDir, file));
-    const run = (direction: 'up' | 'down') =>
-      runMigrations(server.url, {
-        dir: earlierDir,
-        direction,
-        count: direction === 'down' ? 1 : Infinity,
-        migrationsTable: MIGRATIONS_TABLE,
-        log: () => undefined,
-      });
+    const { run, addOwn } = await migrationsBefore('landmark_registry_postings', join(temp.path, 'earlier'), server.url);
     await run('up');
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
@@ -423,7 +414,7 @@ describe("migration 0028: the landmark registry's postings in all (issue 50)", (
       await q(
         `INSERT INTO landmark_hashes (hash, n, postings) VALUES (1, 2, '\\x0000000100000002000300000001000000040005'), (2, 1, '\\x00000002000000070008'), (3, 300, '')`,
       );
-      await copyFile(join(MIGRATIONS_DIR, ownFile), join(earlierDir, ownFile));
+      await addOwn();
       await run('up');
       const slots = await q<{ slot: number; postings: string }>(
         'SELECT slot, postings::text FROM landmark_registry_postings ORDER BY slot',
