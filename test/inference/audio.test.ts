@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
-import { nativeCommand, selectEncoderBackend, systemBinaryProbe } from '../../inference/src/audio/encoder-backend.ts';
+import { LAME_ALGORITHM_QUALITY, nativeCommand, selectEncoderBackend, systemBinaryProbe } from '../../inference/src/audio/encoder-backend.ts';
 import { EncoderPool } from '../../inference/src/audio/encoder-pool.ts';
 import { SEARCH_FRAMES, joinChunks, planChunks } from '../../inference/src/audio/chunk-join.ts';
 import { LAME_ENCODER_DELAY, crc16 } from '../../inference/src/audio/info-tag.ts';
@@ -151,7 +151,9 @@ describe('MP3 encoding: 320 kbps CBR, exact duration, parallel chunks', () => {
     assert.equal(selectEncoderBackend('auto', { lame: () => false, ffmpegWithLame: () => true }), 'ffmpeg');
     assert.equal(selectEncoderBackend('auto', { lame: () => false, ffmpegWithLame: () => false }), 'wasm');
     assert.equal(selectEncoderBackend('wasm', { lame: () => true, ffmpegWithLame: () => true }), 'wasm');
-    assert.deepEqual(nativeCommand('lame', 44100, 2).args.slice(-6), ['-b', '320', '--cbr', '-t', '-', '-']);
+    assert.deepEqual(nativeCommand('lame', 44100, 2).args.slice(-8), ['-q', '5', '-b', '320', '--cbr', '-t', '-', '-']);
+    const ffmpegArgs = nativeCommand('ffmpeg', 44100, 2).args;
+    assert.equal(ffmpegArgs[ffmpegArgs.indexOf('-compression_level') + 1], String(LAME_ALGORITHM_QUALITY));
     const backend = selectEncoderBackend('auto', systemBinaryProbe);
     if (backend === 'wasm') {
       assert.deepEqual([systemBinaryProbe.lame(), systemBinaryProbe.ffmpegWithLame()], [false, false]);

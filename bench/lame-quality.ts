@@ -1,0 +1,157 @@
+/**
+ * LAME's algorithm quality (`-q`, ffmpeg's `-compression_level`) for bench/inference.ts: the
+ * worker's setting (`LAME_ALGORITHM_QUALITY`) beside LAME 3.100's default (3) and the next
+ * faster step (7, which drops the noise shaping), each a serial encode of the same PCM at
+ * 320 kbps CBR. Per level: the encoder's CPU time and what the file keeps of the song, read as
+ * the signal-to-error ratio in third-octave bands (50 Hz - 16 kHz, 2048-sample Hann frames):
+ * the median over bands of each band's median frame, and the worst band's 5th-percentile frame
+ * (where too little noise shaping shows first). The decode is ffmpeg's, from a file with its
+ * LAME tag, so it is sample-aligned with the input. Native encoders only: the wasm build has no
+ * such setting.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPowerSpectrum } from '../core/src/fingerprint/fft.ts';
+import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
+import { LAME_ALGORITHM_QUALITY, nativeCommand } from '../inference/src/audio/encoder-backend.ts';
+
+export interface LameQualityRow {
+  quality: number;
+  /** The worker's setting. */
+  chosen: boolean;
+  /** One encoder process on the whole song: wall and its CPU (user + system). */
+  encodeMs: number;
+  encodeCpuMs: number;
+  bytes: number;
+  /** Median over bands of each band's median per-frame SNR, dB. */
+  medianBandSnrDb: number;
+  /** The lowest band's 5th-percentile per-frame SNR, dB. */
+  worstBandP5SnrDb: number;
+}
+
+export const COMPARED_QUALITIES = [3, LAME_ALGORITHM_QUALITY, 7] as const;
+const FRAME = 2048;
+const HOP = 1024;
+
+/** CPU of this process's waited-for children, ms (cutime + cstime from /proc/self/stat). */
+function childCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) * 10;
+}
+
+function run(cmd: string, args: readonly string[], input: Buffer | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${cmd} exited ${code}: ${Buffer.concat(err).toString().slice(0, 300)}`)),
+    );
+    child.stdin.end(input);
+  });
+}
+
+function interleaved(channels: readonly Float32Array[]): Buffer {
+  const length = channels[0]?.length ?? 0;
+  const out = new Float32Array(length * channels.length);
+  channels.forEach((channel, c) => {
+    for (let i = 0; i < length; i += 1) out[i * channels.length + c] = channel[i] as number;
+  });
+  return Buffer.from(out.buffer);
+}
+
+const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+};
+
+/** Per-band SNR of `decoded` against `source` (same length), one channel. */
+function bandSnrs(source: Float32Array, decoded: Float32Array, sampleRate: number): number[][] {
+  const spectrum = createPowerSpectrum(FRAME);
+  const hann = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME));
+  const edges: number[] = [];
+  for (let k = 0; 50 * 2 ** (k / 3) <= 16000; k += 1) edges.push(50 * 2 ** (k / 3));
+  const binOf = (hz: number): number => Math.ceil((hz * FRAME) / sampleRate);
+  const bands = edges.slice(0, -1).map((lo, b) => [binOf(lo), binOf(edges[b + 1] as number)] as const);
+  const frame = new Float64Array(FRAME);
+  const signal = new Float64Array(FRAME / 2 + 1);
+  const error = new Float64Array(FRAME / 2 + 1);
+  const perBand: { signal: number[]; error: number[] }[] = bands.map(() => ({ signal: [], error: [] }));
+  for (let start = 0; start + FRAME <= source.length; start += HOP) {
+    for (let i = 0; i < FRAME; i += 1) frame[i] = (source[start + i] as number) * (hann[i] as number);
+    spectrum.compute(frame, signal);
+    for (let i = 0; i < FRAME; i += 1) frame[i] = ((source[start + i] as number) - (decoded[start + i] as number)) * (hann[i] as number);
+    spectrum.compute(frame, error);
+    bands.forEach(([lo, hi], b) => {
+      let s = 0;
+      let e = 0;
+      for (let k = lo; k < hi; k += 1) {
+        s += signal[k] as number;
+        e += error[k] as number;
+      }
+      perBand[b]?.signal.push(s);
+      perBand[b]?.error.push(e);
+    });
+  }
+  // Frames where the band holds next to nothing of the song say nothing of the encoder.
+  return perBand
+    .filter((band) => band.signal.length > 0)
+    .map((band) => {
+      const floor = 1e-6 * Math.max(...band.signal);
+      return band.signal.flatMap((s, i) => (s > floor ? [10 * Math.log10(s / ((band.error[i] as number) + 1e-20))] : []));
+    })
+    .filter((snrs) => snrs.length > 0);
+}
+
+/** The compared levels on one song's PCM; null where no native encoder or no ffmpeg to decode. */
+export async function lameQualityRows(
+  channels: readonly Float32Array[],
+  sampleRate: number,
+  backend: 'lame' | 'ffmpeg' | 'wasm',
+): Promise<LameQualityRow[] | null> {
+  if (backend !== 'ffmpeg') return null;
+  const dir = await makeTempDir('bench-lame-quality');
+  try {
+    const input = interleaved(channels);
+    const rows: LameQualityRow[] = [];
+    for (const quality of COMPARED_QUALITIES) {
+      const path = join(dir.path, `q${quality}.mp3`);
+      // The worker's command line, written to a file with its LAME tag for a gapless decode.
+      const { cmd, args } = nativeCommand('ffmpeg', sampleRate, channels.length, quality);
+      const fileArgs = args.map((a, i) => (a === 'pipe:1' ? path : args[i - 1] === '-write_xing' ? '1' : a));
+      const cpu0 = childCpuMs();
+      const t = performance.now();
+      await run(cmd, ['-y', ...fileArgs], input);
+      const encodeMs = performance.now() - t;
+      const encodeCpuMs = childCpuMs() - cpu0;
+      const decodedBytes = await run('ffmpeg', ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', String(channels.length), 'pipe:1'], undefined);
+      const decoded = new Float32Array(decodedBytes.buffer, decodedBytes.byteOffset, decodedBytes.byteLength / 4);
+      const length = Math.min(channels[0]?.length ?? 0, decoded.length / channels.length);
+      const snrs = channels.flatMap((channel, c) => {
+        const plane = new Float32Array(length);
+        for (let i = 0; i < length; i += 1) plane[i] = decoded[i * channels.length + c] as number;
+        return bandSnrs(channel.subarray(0, length), plane, sampleRate);
+      });
+      rows.push({
+        quality,
+        chosen: quality === LAME_ALGORITHM_QUALITY,
+        encodeMs,
+        encodeCpuMs,
+        bytes: readFileSync(path).length,
+        medianBandSnrDb: percentile(
+          snrs.map((band) => percentile(band, 0.5)),
+          0.5,
+        ),
+        worstBandP5SnrDb: Math.min(...snrs.map((band) => percentile(band, 0.05))),
+      });
+    }
+    return rows;
+  } finally {
+    await dir.remove();
+  }
+}
