@@ -3,6 +3,7 @@
  * LAME (instantiated once per thread) or a native encoder process.
  */
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { createMp3Encoder } from 'wasm-media-encoders';
 import type { DomainError, Result } from '../../../core/src/result.ts';
@@ -37,21 +38,63 @@ async function encodeWasm(task: EncodeTask): Promise<Uint8Array> {
   return concatBytes(parts);
 }
 
-function interleave(task: EncodeTask, format: 's16le' | 'f32le'): Buffer {
-  const nch = task.channels.length;
-  const length = task.channels[0]?.length ?? 0;
+/** Frames per block written to a native encoder's stdin (1152 x 64: about 1.7 s at 44.1 kHz). */
+const STDIN_BLOCK_FRAMES = 1152 * 64;
+
+/**
+ * Frames [from, to) of the planar channels as one interleaved block in the encoder's input
+ * format. One loop per layout: the closure-per-channel form this replaced cost about 60 ms per
+ * chunk of a 240 s song, all of it before the encoder read its first byte.
+ */
+function interleaveBlock(channels: readonly Float32Array[], from: number, to: number, format: 's16le' | 'f32le'): Buffer {
+  const frames = to - from;
+  const nch = channels.length;
+  const left = channels[0] as Float32Array;
+  const right = channels[1];
   if (format === 'f32le') {
-    const out = new Float32Array(length * nch);
-    task.channels.forEach((c, ch) => {
-      for (let i = 0; i < length; i += 1) out[i * nch + ch] = c[i] ?? 0;
-    });
+    const out = new Float32Array(frames * nch);
+    if (right === undefined) out.set(left.subarray(from, to));
+    else {
+      for (let i = 0, j = 0; i < frames; i += 1, j += 2) {
+        out[j] = left[from + i] as number;
+        out[j + 1] = right[from + i] as number;
+      }
+    }
     return Buffer.from(out.buffer);
   }
-  const out = new Int16Array(length * nch);
-  task.channels.forEach((c, ch) => {
-    for (let i = 0; i < length; i += 1) out[i * nch + ch] = roundClipped((c[i] ?? 0) * 32767, -32768, 32767);
-  });
+  const out = new Int16Array(frames * nch);
+  for (let i = 0, j = 0; i < frames; i += 1, j += nch) {
+    out[j] = roundClipped((left[from + i] as number) * 32767, -32768, 32767);
+    if (right !== undefined) out[j + 1] = roundClipped((right[from + i] as number) * 32767, -32768, 32767);
+  }
   return Buffer.from(out.buffer);
+}
+
+/**
+ * Writes the chunk to the encoder's stdin a block at a time, waiting for the pipe to drain, so
+ * the encoder starts on the first block while the rest is converted and no second copy of the
+ * whole chunk is held.
+ */
+async function writeInterleaved(stdin: Writable, channels: readonly Float32Array[], format: 's16le' | 'f32le'): Promise<void> {
+  const length = channels[0]?.length ?? 0;
+  for (let from = 0; from < length; from += STDIN_BLOCK_FRAMES) {
+    const block = interleaveBlock(channels, from, Math.min(length, from + STDIN_BLOCK_FRAMES), format);
+    if (!stdin.write(block)) {
+      await new Promise<void>((resolve, reject) => {
+        const onDrain = (): void => {
+          stdin.off('close', onClose);
+          resolve();
+        };
+        const onClose = (): void => {
+          stdin.off('drain', onDrain);
+          reject(new Error('the encoder closed its input'));
+        };
+        stdin.once('drain', onDrain);
+        stdin.once('close', onClose);
+      });
+    }
+  }
+  stdin.end();
 }
 
 function encodeNative(task: EncodeTask, backend: 'lame' | 'ffmpeg'): Promise<Uint8Array> {
@@ -68,7 +111,7 @@ function encodeNative(task: EncodeTask, backend: 'lame' | 'ffmpeg'): Promise<Uin
       else reject(new Error(`${cmd} exited with ${code}: ${Buffer.concat(err).toString('utf8').slice(0, 500)}`));
     });
     child.stdin.on('error', reject);
-    child.stdin.end(interleave(task, sampleFormat));
+    writeInterleaved(child.stdin, task.channels, sampleFormat).catch(reject);
   });
 }
 
