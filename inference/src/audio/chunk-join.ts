@@ -66,7 +66,8 @@ function freeAfterMainData(frames: readonly Frame[], index: number): number {
   return virtualStart + dataLength - mainEnd;
 }
 
-export type JoinResult = Result<{ bytes: Uint8Array; frames: number }, DomainError<'MP3_JOIN_FAILED'>>;
+/** The joined stream, its frame count and its first frame (the Info frame's template). */
+export type JoinResult = Result<{ bytes: Uint8Array; frames: number; first: Frame }, DomainError<'MP3_JOIN_FAILED'>>;
 
 export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly number[]): JoinResult {
   const parsed: ParsedChunk[] = [];
@@ -127,6 +128,8 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
     pieces.push(piece);
     frameCount += toGlobal - fromGlobal;
   }
+  const first = parsed[0]?.frames[0];
+  if (first === undefined) return fail({ code: 'MP3_JOIN_FAILED', message: 'no frames' });
   const total = pieces.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(total);
   let at = 0;
@@ -134,5 +137,5 @@ export function joinChunks(chunks: readonly EncodedChunk[], joins: readonly numb
     out.set(p, at);
     at += p.length;
   }
-  return ok({ bytes: out, frames: frameCount });
+  return ok({ bytes: out, frames: frameCount, first });
 }

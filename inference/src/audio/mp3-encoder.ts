@@ -10,6 +10,7 @@ import type { EncoderBackend } from './encoder-backend.ts';
 import type { EncoderPool } from './encoder-pool.ts';
 import { joinChunks, planChunks } from './chunk-join.ts';
 import { LAME_ENCODER_DELAY, buildInfoFrame } from './info-tag.ts';
+import type { Frame } from './mp3-frames.ts';
 import { SAMPLES_PER_FRAME, parseMp3 } from './mp3-frames.ts';
 
 export interface EncodeOptions {
@@ -32,12 +33,19 @@ function slicePcm(channels: readonly Float32Array[], start: number, end: number)
   return channels.map((c) => c.slice(start, end));
 }
 
+/** One stream of bare frames: its bytes, its frame count and its first frame. */
+interface EncodedFrames {
+  bytes: Uint8Array;
+  frames: number;
+  first: Frame;
+}
+
 async function encodeParts(
   channels: readonly Float32Array[],
   sampleRate: number,
   parts: number,
   options: EncodeOptions,
-): Promise<{ bytes: Uint8Array | undefined; chunks: number }> {
+): Promise<{ stream: Result<EncodedFrames, DomainError<'MP3_ENCODE_FAILED' | 'MP3_JOIN_FAILED'>>; chunks: number }> {
   const samples = channels[0]?.length ?? 0;
   const plan = planChunks(samples, parts);
   const encoded = await Promise.all(
@@ -45,12 +53,20 @@ async function encodeParts(
       options.pool.run({ backend: options.backend, sampleRate, channels: slicePcm(channels, r.start, r.end) }, options.signal),
     ),
   );
-  if (encoded.length === 1) return { bytes: encoded[0], chunks: 1 };
+  const only = encoded.length === 1 ? encoded[0] : undefined;
+  if (only !== undefined) {
+    const parsed = parseMp3(only);
+    if (!parsed.ok) return { stream: fail({ code: 'MP3_ENCODE_FAILED', message: parsed.error.message }), chunks: 1 };
+    const first = parsed.value.frames[0];
+    if (first === undefined) return { stream: fail({ code: 'MP3_ENCODE_FAILED', message: 'no frames' }), chunks: 1 };
+    return { stream: ok({ bytes: only, frames: parsed.value.frames.length, first }), chunks: 1 };
+  }
+  // The joiner parsed every chunk: its count and first frame stand for the joined stream's.
   const joined = joinChunks(
     encoded.map((bytes, k) => ({ bytes, firstFrame: (plan.ranges[k]?.start ?? 0) / SAMPLES_PER_FRAME })),
     plan.joins,
   );
-  return { bytes: joined.ok ? joined.value.bytes : undefined, chunks: encoded.length };
+  return { stream: joined, chunks: encoded.length };
 }
 
 export type EncodeResult = Result<EncodedMp3, DomainError<'MP3_ENCODE_FAILED'>>;
@@ -60,19 +76,14 @@ export async function encodeMp3(channels: readonly Float32Array[], sampleRate: n
   if (samples === 0 || channels.length < 1 || channels.length > 2) {
     return fail({ code: 'MP3_ENCODE_FAILED', message: `need 1 or 2 channels of PCM, got ${channels.length} x ${samples}` });
   }
-  let { bytes, chunks } = await encodeParts(channels, sampleRate, Math.max(1, options.parallelism), options);
+  let { stream, chunks } = await encodeParts(channels, sampleRate, Math.max(1, options.parallelism), options);
   let serialFallback = false;
-  if (bytes === undefined) {
-    ({ bytes, chunks } = await encodeParts(channels, sampleRate, 1, options));
+  if (!stream.ok && stream.error.code === 'MP3_JOIN_FAILED') {
+    ({ stream, chunks } = await encodeParts(channels, sampleRate, 1, options));
     serialFallback = true;
   }
-  if (bytes === undefined) return fail({ code: 'MP3_ENCODE_FAILED', message: 'encoder returned nothing' });
-  const parsed = parseMp3(bytes);
-  if (!parsed.ok) return fail({ code: 'MP3_ENCODE_FAILED', message: parsed.error.message });
-  const audio = parsed.value.frames;
-  const template = audio[0];
-  if (template === undefined) return fail({ code: 'MP3_ENCODE_FAILED', message: 'no frames' });
-  const audioFrames = audio.length;
+  if (!stream.ok) return fail({ code: 'MP3_ENCODE_FAILED', message: stream.error.message });
+  const { bytes, frames: audioFrames, first: template } = stream.value;
   const padding = audioFrames * SAMPLES_PER_FRAME - LAME_ENCODER_DELAY - samples;
   if (padding < 0 || padding > 4095) {
     return fail({ code: 'MP3_ENCODE_FAILED', message: `unexpected frame count ${audioFrames} for ${samples} samples` });
