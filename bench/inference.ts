@@ -40,6 +40,8 @@ import { encodePrompt } from '../inference/src/model/text-encoder.ts';
 import { generateSong } from '../inference/src/worker/pipeline.ts';
 import { uploadLosslessMasters } from '../inference/src/worker/masters.ts';
 import { losslessStepTimes } from './lossless-options.ts';
+import { lameQualityRows } from './lame-quality.ts';
+import type { LameQualityRow } from './lame-quality.ts';
 import { fingerprintPcm } from '../core/src/fingerprint/chromaprint.ts';
 import { landmarkPeaks } from '../core/src/fingerprint/landmarks.ts';
 import { createSoundFingerprinter } from '../core/src/fingerprint/sound-fingerprints.ts';
@@ -198,6 +200,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const inlineRows: InlineRow[] = [];
   const credentialRows: CredentialRow[] = [];
+  /** LAME's quality levels on the longest song's PCM (bench/lame-quality.ts); null without ffmpeg. */
+  let lameQuality: LameQualityRow[] | null = null;
   const request = (duration: number, seed: number) => ({
     prompt: PROMPT,
     durationSeconds: duration,
@@ -339,6 +343,7 @@ async function main(): Promise<void> {
       wasmEncodeMs = w.ok ? performance.now() - t : null;
     }
     const lossless = await losslessStepTimes(pcm.channels, pcm.sampleRate, REPEATS);
+    if (duration === DURATIONS[DURATIONS.length - 1]) lameQuality = await lameQualityRows(pcm.channels, pcm.sampleRate, backend);
     const fingerprints: number[] = [];
     const landmarkTimes: number[] = [];
     const bothTimes: number[] = [];
@@ -459,6 +464,7 @@ async function main(): Promise<void> {
     rows,
     mastersOnTheWay: inlineRows,
     contentCredentials: credentialRows,
+    lameQuality,
     formats: formatRows,
     acestep: acestep.json,
     targets: {
@@ -555,6 +561,21 @@ async function main(): Promise<void> {
       (r) =>
         `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeAloneMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.wasmEncodeMs === null ? '(is the main encoder)' : fmt(r.wasmEncodeMs)} |`,
     ),
+    '',
+    `## LAME's algorithm quality (${DURATIONS[DURATIONS.length - 1]} s song, same PCM, one encoder process each)`,
+    '',
+    ...(lameQuality === null
+      ? ['Not measured: it needs ffmpeg (the wasm encoder has no such setting).']
+      : [
+          "The worker's level beside LAME 3.100's default (3) and the next faster step (7, no noise shaping). SNR of the decoded file against the song in third-octave bands from 50 Hz to 16 kHz (2048-sample Hann frames): the median over bands of each band's median frame, and the worst band's 5th-percentile frame.",
+          '',
+          '| -q | encode s | encoder CPU s | CPU against -q 3 | median band SNR dB | worst band, 5th percentile dB | bytes |',
+          '|---|---|---|---|---|---|---|',
+          ...lameQuality.map((q) => {
+            const reference = lameQuality?.find((r) => r.quality === 3)?.encodeCpuMs ?? q.encodeCpuMs;
+            return `| ${q.quality}${q.chosen ? ' (the worker)' : ''} | ${fmt(q.encodeMs)} | ${fmt(q.encodeCpuMs)} | ${((100 * q.encodeCpuMs) / reference).toFixed(0)}% | ${q.medianBandSnrDb.toFixed(1)} | ${q.worstBandP5SnrDb.toFixed(1)} | ${q.bytes} |`;
+          }),
+        ]),
     '',
     '## Content credentials (ID3 tags + signed C2PA manifest) beside the encoder, per song',
     '',
