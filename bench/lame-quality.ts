@@ -129,7 +129,11 @@ export async function lameQualityRows(
       await run(cmd, ['-y', ...fileArgs], input);
       const encodeMs = performance.now() - t;
       const encodeCpuMs = childCpuMs() - cpu0;
-      const decodedBytes = await run('ffmpeg', ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', String(channels.length), 'pipe:1'], undefined);
+      const decodedBytes = await run(
+        'ffmpeg',
+        ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', String(channels.length), 'pipe:1'],
+        undefined,
+      );
       const decoded = new Float32Array(decodedBytes.buffer, decodedBytes.byteOffset, decodedBytes.byteLength / 4);
       const length = Math.min(channels[0]?.length ?? 0, decoded.length / channels.length);
       const snrs = channels.flatMap((channel, c) => {

@@ -1,7 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BUILTIN_MODEL_DIR } from '../../inference/src/config.ts';
-import { LAME_ALGORITHM_QUALITY, nativeCommand, selectEncoderBackend, systemBinaryProbe } from '../../inference/src/audio/encoder-backend.ts';
+import {
+  LAME_ALGORITHM_QUALITY,
+  nativeCommand,
+  selectEncoderBackend,
+  systemBinaryProbe,
+} from '../../inference/src/audio/encoder-backend.ts';
 import { EncoderPool } from '../../inference/src/audio/encoder-pool.ts';
 import { SEARCH_FRAMES, joinChunks, planChunks } from '../../inference/src/audio/chunk-join.ts';
 import { LAME_ENCODER_DELAY, crc16 } from '../../inference/src/audio/info-tag.ts';
