@@ -9,12 +9,13 @@
  * LAME tag, so it is sample-aligned with the input. Native encoders only: the wasm build has no
  * such setting.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPowerSpectrum } from '../core/src/fingerprint/fft.ts';
 import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
 import { LAME_ALGORITHM_QUALITY, nativeCommand } from '../inference/src/audio/encoder-backend.ts';
+import { runReference } from '../test/support/reference-tools.ts';
 
 export interface LameQualityRow {
   quality: number;
@@ -39,21 +40,6 @@ function childCpuMs(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) * 10;
-}
-
-function run(cmd: string, args: readonly string[], input: Buffer | undefined): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${cmd} exited ${code}: ${Buffer.concat(err).toString().slice(0, 300)}`)),
-    );
-    child.stdin.end(input);
-  });
 }
 
 function interleaved(channels: readonly Float32Array[]): Buffer {
@@ -117,24 +103,22 @@ export async function lameQualityRows(
   if (backend !== 'ffmpeg') return null;
   const dir = await makeTempDir('bench-lame-quality');
   try {
-    const input = interleaved(channels);
+    const input = join(dir.path, 'song.f32');
+    await writeFile(input, interleaved(channels));
     const rows: LameQualityRow[] = [];
     for (const quality of COMPARED_QUALITIES) {
       const path = join(dir.path, `q${quality}.mp3`);
-      // The worker's command line, written to a file with its LAME tag for a gapless decode.
-      const { cmd, args } = nativeCommand('ffmpeg', sampleRate, channels.length, quality);
-      const fileArgs = args.map((a, i) => (a === 'pipe:1' ? path : args[i - 1] === '-write_xing' ? '1' : a));
+      // The worker's command line from a file, written to a file with its LAME tag for a gapless decode.
+      const { args } = nativeCommand('ffmpeg', sampleRate, channels.length, quality);
+      const fileArgs = args.map((a, i) => (a === 'pipe:0' ? input : a === 'pipe:1' ? path : args[i - 1] === '-write_xing' ? '1' : a));
       const cpu0 = childCpuMs();
       const t = performance.now();
-      await run(cmd, ['-y', ...fileArgs], input);
+      await runReference('ffmpeg', ['-y', ...fileArgs]);
       const encodeMs = performance.now() - t;
       const encodeCpuMs = childCpuMs() - cpu0;
-      const decodedBytes = await run(
-        'ffmpeg',
-        ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', String(channels.length), 'pipe:1'],
-        undefined,
-      );
-      const decoded = new Float32Array(decodedBytes.buffer, decodedBytes.byteOffset, decodedBytes.byteLength / 4);
+      const { stdout } = await runReference('ffmpeg', ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', String(channels.length), 'pipe:1']);
+      // A copy of its own, so the samples start on a 4-byte boundary.
+      const decoded = new Float32Array(Uint8Array.from(stdout).buffer);
       const length = Math.min(channels[0]?.length ?? 0, decoded.length / channels.length);
       const snrs = channels.flatMap((channel, c) => {
         const plane = new Float32Array(length);
