@@ -562,7 +562,7 @@ async function main(): Promise<void> {
         `| ${r.durationSeconds} s | ${fmt(r.encodeSerialMs)} | ${fmt(r.encodeAloneMs)} | ${r.parallelEncodeSpeedup.toFixed(2)}x | ${r.pcmCopyMs.toFixed(1)} | ${r.modelVsCopy.toFixed(1)}x | ${r.wasmEncodeMs === null ? '(is the main encoder)' : fmt(r.wasmEncodeMs)} |`,
     ),
     '',
-    `## LAME's algorithm quality (${DURATIONS[DURATIONS.length - 1]} s song, same PCM, one encoder process each)`,
+    `## LAME's algorithm quality (${DURATIONS[DURATIONS.length - 1]} s song, same PCM, one encoder process each, median of 3 taken in turn)`,
     '',
     ...(lameQuality === null
       ? ['Not measured: it needs ffmpeg (the wasm encoder has no such setting).']

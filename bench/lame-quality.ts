@@ -2,12 +2,12 @@
  * LAME's algorithm quality (`-q`, ffmpeg's `-compression_level`) for bench/inference.ts: the
  * worker's setting (`LAME_ALGORITHM_QUALITY`) beside LAME 3.100's default (3) and the next
  * faster step (7, which drops the noise shaping), each a serial encode of the same PCM at
- * 320 kbps CBR. Per level: the encoder's CPU time and what the file keeps of the song, read as
- * the signal-to-error ratio in third-octave bands (50 Hz - 16 kHz, 2048-sample Hann frames):
- * the median over bands of each band's median frame, and the worst band's 5th-percentile frame
- * (where too little noise shaping shows first). The decode is ffmpeg's, from a file with its
- * LAME tag, so it is sample-aligned with the input. Native encoders only: the wasm build has no
- * such setting.
+ * 320 kbps CBR, the levels in turn (median of 3 encodes each). Per level: the encoder's CPU
+ * time and what the file keeps of the song, read as the signal-to-error ratio in third-octave
+ * bands (50 Hz - 16 kHz, 2048-sample Hann frames): the median over bands of each band's median
+ * frame, and the worst band's 5th-percentile frame (where too little noise shaping shows
+ * first). The decode is ffmpeg's, from a file with its LAME tag, so it is sample-aligned with
+ * the input. Native encoders only: the wasm build has no such setting.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -21,7 +21,7 @@ export interface LameQualityRow {
   quality: number;
   /** The worker's setting. */
   chosen: boolean;
-  /** One encoder process on the whole song: wall and its CPU (user + system). */
+  /** One encoder process on the whole song, median of `ENCODE_RUNS`: wall and its CPU (user + system). */
   encodeMs: number;
   encodeCpuMs: number;
   bytes: number;
@@ -32,6 +32,8 @@ export interface LameQualityRow {
 }
 
 export const COMPARED_QUALITIES = [3, LAME_ALGORITHM_QUALITY, 7] as const;
+/** Encodes of each level, the median reported. */
+const ENCODE_RUNS = 3;
 const FRAME = 2048;
 const HOP = 1024;
 
@@ -105,17 +107,30 @@ export async function lameQualityRows(
   try {
     const input = join(dir.path, 'song.f32');
     await writeFile(input, interleaved(channels));
-    const rows: LameQualityRow[] = [];
-    for (const quality of COMPARED_QUALITIES) {
+    const commandFor = (quality: number): { path: string; args: string[] } => {
       const path = join(dir.path, `q${quality}.mp3`);
       // The worker's command line from a file, written to a file with its LAME tag for a gapless decode.
       const { args } = nativeCommand('ffmpeg', sampleRate, channels.length, quality);
-      const fileArgs = args.map((a, i) => (a === 'pipe:0' ? input : a === 'pipe:1' ? path : args[i - 1] === '-write_xing' ? '1' : a));
-      const cpu0 = childCpuMs();
-      const t = performance.now();
-      await runReference('ffmpeg', ['-y', ...fileArgs]);
-      const encodeMs = performance.now() - t;
-      const encodeCpuMs = childCpuMs() - cpu0;
+      return {
+        path,
+        args: ['-y', ...args.map((a, i) => (a === 'pipe:0' ? input : a === 'pipe:1' ? path : args[i - 1] === '-write_xing' ? '1' : a))],
+      };
+    };
+    // The levels take turns, ENCODE_RUNS rounds, so that the machine's drift falls on each alike.
+    const times = new Map<number, { wall: number[]; cpu: number[] }>(COMPARED_QUALITIES.map((q) => [q, { wall: [], cpu: [] }]));
+    for (let round = 0; round < ENCODE_RUNS; round += 1) {
+      for (const quality of COMPARED_QUALITIES) {
+        const cpu0 = childCpuMs();
+        const t = performance.now();
+        await runReference('ffmpeg', commandFor(quality).args);
+        times.get(quality)?.wall.push(performance.now() - t);
+        times.get(quality)?.cpu.push(childCpuMs() - cpu0);
+      }
+    }
+    const rows: LameQualityRow[] = [];
+    for (const quality of COMPARED_QUALITIES) {
+      const { path } = commandFor(quality);
+      const measured = times.get(quality) ?? { wall: [], cpu: [] };
       const { stdout } = await runReference('ffmpeg', ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', String(channels.length), 'pipe:1']);
       // A copy of its own, so the samples start on a 4-byte boundary.
       const decoded = new Float32Array(Uint8Array.from(stdout).buffer);
@@ -128,8 +143,8 @@ export async function lameQualityRows(
       rows.push({
         quality,
         chosen: quality === LAME_ALGORITHM_QUALITY,
-        encodeMs,
-        encodeCpuMs,
+        encodeMs: percentile(measured.wall, 0.5),
+        encodeCpuMs: percentile(measured.cpu, 0.5),
         bytes: readFileSync(path).length,
         medianBandSnrDb: percentile(
           snrs.map((band) => percentile(band, 0.5)),
