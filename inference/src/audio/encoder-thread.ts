@@ -78,6 +78,8 @@ function interleaveBlock(channels: readonly Float32Array[], from: number, to: nu
 async function writeInterleaved(stdin: Writable, channels: readonly Float32Array[], format: 's16le' | 'f32le'): Promise<void> {
   const length = channels[0]?.length ?? 0;
   for (let from = 0; from < length; from += STDIN_BLOCK_FRAMES) {
+    // A pipe already closed would never drain: the encoder has failed and says why on its own.
+    if (stdin.destroyed) throw new Error('the encoder closed its input');
     const block = interleaveBlock(channels, from, Math.min(length, from + STDIN_BLOCK_FRAMES), format);
     if (!stdin.write(block)) {
       await new Promise<void>((resolve, reject) => {
