@@ -62,8 +62,11 @@ def test_walkthrough(base_url: str, signer: TestKeySigner, tmp_path: Path) -> No
         song = api.wait_for_job(job["job_id"])
         assert song["status"] == "completed" and song["duration"] == 5
 
-        etag_view = api.get_job(job["job_id"])
-        assert etag_view == song
+        # The status route reads as the final event did. Only `lossless` may have moved on since:
+        # the WAV and FLAC follow completion (pending, then ready), and may land in between.
+        view = api.get_job(job["job_id"])
+        assert {k: v for k, v in view.items() if k != "lossless"} == {k: v for k, v in song.items() if k != "lossless"}
+        assert view["lossless"] == song["lossless"] or (song["lossless"] or {}).get("status") == "pending"
 
         path = api.download(job["job_id"], tmp_path)
         assert path.parent == tmp_path and path.suffix == ".mp3"
