@@ -45,6 +45,7 @@ import {
 import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
+import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 
 interface Row {
@@ -78,6 +79,16 @@ describe('core: the generation job state machine', () => {
   /** Postings the landmark registry holds in all (migration 0028). */
   const registryPostings = async (): Promise<number> =>
     (await db.one<{ n: number }>('SELECT sum(postings)::int8::float8 AS n FROM landmark_registry_postings')).n;
+
+  /** 30 s of scattered peaks (one per 7 frames, each up to 4 frames late) in the 24 bins from `lowestBin`, drawn from `seed`. */
+  function scatteredPeaks(seed: number, lowestBin: number): Peak[] {
+    const random = seededRandom(seed);
+    return Array.from({ length: 360 }, (_, i) => ({
+      t: i * 7 + Math.floor(random() * 5),
+      k: lowestBin + Math.floor(random() * 24),
+      contrast: 10,
+    }));
+  }
 
   /**
    * Runs `work` in a registry of 10,240 more sounds (empty, `userId`'s), as the planner counts them:
@@ -371,13 +382,8 @@ describe('core: the generation job state machine', () => {
 
   it('verifies a candidate on its stored peaks, counting the hashes past the read that are as rare as calibrated, and only those', async () => {
     assert.deepEqual([0, 256_000, 258_201, 1_200_000, 30_000_000].map(verificationFanout), [64, 64, 64, 300, 7_500]);
-    // 30 s of scattered peaks in the register below the other cases' (k1 72-95): hashes of their own.
-    const random = seededRandom(28);
-    const peaks = Array.from({ length: 360 }, (_, i) => ({
-      t: i * 7 + Math.floor(random() * 5),
-      k: 72 + Math.floor(random() * 24),
-      contrast: 10,
-    }));
+    // In the register below the other cases' (k1 72-95): hashes of their own.
+    const peaks = scatteredPeaks(28, 72);
     const owner = await user(0);
     const asker = await user(0);
     const id = await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 3, 1)), peaks });
@@ -412,13 +418,8 @@ describe('core: the generation job state machine', () => {
   });
 
   it('reads at most MAX_POSTINGS_READ postings a lookup, the rarest hashes first', async () => {
-    // 30 s of scattered peaks with k1 48-71, a register no other case uses.
-    const random = seededRandom(29);
-    const peaks = Array.from({ length: 360 }, (_, i) => ({
-      t: i * 7 + Math.floor(random() * 5),
-      k: 48 + Math.floor(random() * 24),
-      contrast: 10,
-    }));
+    // k1 48-71, a register no other case uses.
+    const peaks = scatteredPeaks(29, 48);
     const asker = await user(0);
     const id = await registerLandmarks(db, {
       jobId: randomUUID(),
