@@ -28,7 +28,6 @@
  * the cost (the Chromaprint steps take ~15 minutes), `chromaprint` only steps 1-6.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +53,7 @@ import { seededRandom } from '../core/src/testing/seeded-random.ts';
 import { runLandmarkBench } from './fingerprint/landmarks.ts';
 import { CHROMAPRINT_REGISTRY_TABLES, findContainedChromaprint } from './fingerprint/chromaprint-registry.ts';
 import { landmarkPeaks } from '../core/src/fingerprint/landmarks.ts';
+import { processCpuMs } from './process-cpu.ts';
 
 const run = promisify(execFile);
 const SONGS = Number(process.env.BENCH_FINGERPRINT_SONGS ?? 200);
@@ -81,22 +81,6 @@ const quantile = (values: readonly number[], q: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 };
 const median = (values: readonly number[]): number => quantile(values, 0.5);
-/**
- * CPU time of this process (all its threads) and its finished children (native encoders, fpcalc),
- * in ms, from /proc/self/stat; without /proc, this process only. Other helpers share the machine:
- * CPU time is the figure their load does not inflate.
- */
-function cpuMs(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) * 10;
-  } catch {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1000;
-  }
-}
-
 /** Runs `task` over `items` with at most `limit` at once. */
 async function inParallel<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -283,27 +267,27 @@ async function main(): Promise<void> {
     try {
       for (let round = 0; round < TIMING_ROUNDS; round += 1) {
         let t = performance.now();
-        const cpu = cpuMs();
+        const cpu = processCpuMs();
         fingerprintPcm(long.channels, long.sampleRate);
         fingerprintMs.push(performance.now() - t);
-        fingerprintCpuMs.push(cpuMs() - cpu);
+        fingerprintCpuMs.push(processCpuMs() - cpu);
         t = performance.now();
         landmarkPeaks(long.channels, long.sampleRate);
         landmarkMs.push(performance.now() - t);
         t = performance.now();
-        let cpuAt = cpuMs();
+        let cpuAt = processCpuMs();
         const encoded = await encodeMp3(long.channels, long.sampleRate, { backend, pool, parallelism: threads, signal });
         if (!encoded.ok) throw new Error(encoded.error.message);
         encodeMs.push(performance.now() - t);
-        encodeCpuMs.push(cpuMs() - cpuAt);
+        encodeCpuMs.push(processCpuMs() - cpuAt);
         t = performance.now();
-        cpuAt = cpuMs();
+        cpuAt = processCpuMs();
         await run('fpcalc', ['-raw', '-length', '0', longWav]).catch((error: unknown) => {
           // fpcalc 1.5 exits 3 on reaching the end of a WAV ("Error decoding audio frame (End of file)") after printing it.
           if (!String((error as { stdout?: unknown }).stdout).includes('FINGERPRINT=')) throw error;
         });
         fpcalcMs.push(performance.now() - t);
-        fpcalcCpuMs.push(cpuMs() - cpuAt);
+        fpcalcCpuMs.push(processCpuMs() - cpuAt);
       }
     } finally {
       await pool.close();
@@ -439,15 +423,15 @@ async function landmarksOnly(
   try {
     for (let round = 0; round < TIMING_ROUNDS; round += 1) {
       let t = performance.now();
-      let cpu = cpuMs();
+      let cpu = processCpuMs();
       landmarkPeaks(long.channels, long.sampleRate);
       timings.landmark.push(performance.now() - t);
-      timings.landmarkCpu.push(cpuMs() - cpu);
+      timings.landmarkCpu.push(processCpuMs() - cpu);
       t = performance.now();
       fingerprintPcm(long.channels, long.sampleRate);
       timings.chromaprint.push(performance.now() - t);
       t = performance.now();
-      cpu = cpuMs();
+      cpu = processCpuMs();
       const encoded = await encodeMp3(long.channels, long.sampleRate, {
         backend,
         pool,
@@ -456,7 +440,7 @@ async function landmarksOnly(
       });
       if (!encoded.ok) throw new Error(encoded.error.message);
       timings.encode.push(performance.now() - t);
-      timings.encodeCpu.push(cpuMs() - cpu);
+      timings.encodeCpu.push(processCpuMs() - cpu);
     }
   } finally {
     await pool.close();

@@ -17,7 +17,6 @@
  * ACE-Step turbo projection (bench/acestep.ts).
  * Writes bench/results/inference.json and inference.md.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { createObjectStore } from '../core/src/object-store.ts';
@@ -48,6 +47,7 @@ import { createSoundFingerprinter } from '../core/src/fingerprint/sound-fingerpr
 import type { LosslessStepTimes } from './lossless-options.ts';
 import { ensureDevelopmentIdentity } from '../inference/src/audio/development-identity.ts';
 import { loadSigningIdentity } from '../inference/src/audio/signing-identity.ts';
+import { processCpuMs } from './process-cpu.ts';
 
 const DURATIONS = [30, 120, 240] as const;
 /** The tiny MusicGen-format model generates token by token: shorter songs keep the run short. */
@@ -144,22 +144,6 @@ interface CredentialRow {
   bytes: number;
 }
 
-/**
- * CPU time of this process and its finished children (native encoder processes), in ms: utime,
- * stime, cutime, cstime from /proc/self/stat; without /proc, this process only.
- */
-function cpuMs(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
-    return ticks * 10;
-  } catch {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1000;
-  }
-}
-
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? 0;
@@ -235,7 +219,7 @@ async function main(): Promise<void> {
       flacBytes: number;
     }[] = [];
     for (let run = 0; run < REPEATS; run += 1) {
-      const cpu0 = cpuMs();
+      const cpu0 = processCpuMs();
       const t0 = performance.now();
       const song = await generateSong(request(duration, run + 1), deps, signal, () => undefined);
       const tUpload = performance.now();
@@ -243,7 +227,7 @@ async function main(): Promise<void> {
       if (!put.ok) throw new Error(put.error.message);
       const t1 = performance.now();
       const total = t1 - t0;
-      const cpu = cpuMs() - cpu0;
+      const cpu = processCpuMs() - cpu0;
       // After completion, as the worker does: the masters, checked against the song's PCM hash.
       if (song.lossless === null || song.pcmHash === null) throw new Error('a song without masters');
       const masters = await uploadLosslessMasters(store, `bench-${duration}-${run}`, song.lossless, song.pcmHash, signal);
@@ -279,7 +263,7 @@ async function main(): Promise<void> {
     // The layout before issue 44 on the same songs: masters made and uploaded before `completed`.
     const inline: InlineRow[] = [];
     for (let run = 0; run < REPEATS; run += 1) {
-      const cpu0 = cpuMs();
+      const cpu0 = processCpuMs();
       const t0 = performance.now();
       const song = await generateSong(request(duration, run + 1), deps, signal, () => undefined);
       if (song.lossless === null) throw new Error('a song without masters');
@@ -296,7 +280,7 @@ async function main(): Promise<void> {
       inline.push({
         durationSeconds: duration,
         totalMs,
-        cpuMs: cpuMs() - cpu0,
+        cpuMs: processCpuMs() - cpu0,
         modelMs: song.timings.modelMs,
         encodeMs: song.timings.encodeMs,
         outsideModelAndEncoderShare: (totalMs - song.timings.modelMs - song.timings.encodeMs) / totalMs,

@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { createPowerSpectrum } from '../core/src/fingerprint/fft.ts';
 import { makeTempDir } from '../core/src/testing/temp-dirs.ts';
 import { LAME_ALGORITHM_QUALITY, nativeCommand } from '../inference/src/audio/encoder-backend.ts';
+import { interleaveBlock } from '../inference/src/audio/encoder-thread.ts';
 import { runReference } from '../test/support/reference-tools.ts';
+import { childrenCpuMs } from './process-cpu.ts';
 
 export interface LameQualityRow {
   quality: number;
@@ -36,22 +38,6 @@ export const COMPARED_QUALITIES = [3, LAME_ALGORITHM_QUALITY, 7] as const;
 const ENCODE_RUNS = 3;
 const FRAME = 2048;
 const HOP = 1024;
-
-/** CPU of this process's waited-for children, ms (cutime + cstime from /proc/self/stat). */
-function childCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) * 10;
-}
-
-function interleaved(channels: readonly Float32Array[]): Buffer {
-  const length = channels[0]?.length ?? 0;
-  const out = new Float32Array(length * channels.length);
-  channels.forEach((channel, c) => {
-    for (let i = 0; i < length; i += 1) out[i * channels.length + c] = channel[i] as number;
-  });
-  return Buffer.from(out.buffer);
-}
 
 const percentile = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -106,7 +92,7 @@ export async function lameQualityRows(
   const dir = await makeTempDir('bench-lame-quality');
   try {
     const input = join(dir.path, 'song.f32');
-    await writeFile(input, interleaved(channels));
+    await writeFile(input, interleaveBlock(channels, 0, channels[0]?.length ?? 0, 'f32le'));
     const commandFor = (quality: number): { path: string; args: string[] } => {
       const path = join(dir.path, `q${quality}.mp3`);
       // The worker's command line from a file, written to a file with its LAME tag for a gapless decode.
@@ -120,11 +106,11 @@ export async function lameQualityRows(
     const times = new Map<number, { wall: number[]; cpu: number[] }>(COMPARED_QUALITIES.map((q) => [q, { wall: [], cpu: [] }]));
     for (let round = 0; round < ENCODE_RUNS; round += 1) {
       for (const quality of COMPARED_QUALITIES) {
-        const cpu0 = childCpuMs();
+        const cpu0 = childrenCpuMs();
         const t = performance.now();
         await runReference('ffmpeg', commandFor(quality).args);
         times.get(quality)?.wall.push(performance.now() - t);
-        times.get(quality)?.cpu.push(childCpuMs() - cpu0);
+        times.get(quality)?.cpu.push(childrenCpuMs() - cpu0);
       }
     }
     const rows: LameQualityRow[] = [];

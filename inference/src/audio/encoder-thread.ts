@@ -46,7 +46,7 @@ const STDIN_BLOCK_FRAMES = 1152 * 64;
  * format. One loop per layout: the closure-per-channel form this replaced cost about 60 ms per
  * chunk of a 240 s song, all of it before the encoder read its first byte.
  */
-function interleaveBlock(channels: readonly Float32Array[], from: number, to: number, format: 's16le' | 'f32le'): Buffer {
+export function interleaveBlock(channels: readonly Float32Array[], from: number, to: number, format: 's16le' | 'f32le'): Buffer {
   const frames = to - from;
   const nch = channels.length;
   const left = channels[0] as Float32Array;
