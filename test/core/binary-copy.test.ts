@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { BinaryCopyFormatError, parseBinaryCopy, readBinaryCopy } from '../../core/src/db/binary-copy.ts';
+import { BinaryCopyFormatError, BinaryCopyTooLargeError, parseBinaryCopy, readBinaryCopy } from '../../core/src/db/binary-copy.ts';
 import { closeDatabase, createDatabase, QUERY_READ_TIMEOUT_MESSAGE } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
@@ -38,10 +38,13 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
     await pgServer.stop();
   });
 
+  /** Room for any stream these tests read. */
+  const ROOM = 64 * 1024 * 1024;
+
   const copyOf = async (text: string): Promise<Buffer> => {
     const connection = await db.connect();
     try {
-      return await readBinaryCopy(connection.client, text);
+      return await readBinaryCopy(connection.client, text, ROOM);
     } finally {
       connection.done();
     }
@@ -79,16 +82,33 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
     const connection = await db.connect();
     try {
       await assert.rejects(
-        readBinaryCopy(connection.client, 'COPY (SELECT * FROM no_such_table) TO STDOUT (FORMAT binary)'),
+        readBinaryCopy(connection.client, 'COPY (SELECT * FROM no_such_table) TO STDOUT (FORMAT binary)', ROOM),
         (error: { code?: string }) => {
           assert.equal(error.code, '42P01');
           return true;
         },
       );
-      await assert.rejects(readBinaryCopy(connection.client, 'SELECT 1'), BinaryCopyFormatError);
+      await assert.rejects(readBinaryCopy(connection.client, 'SELECT 1', ROOM), BinaryCopyFormatError);
       assert.equal((await connection.one<{ n: number }>('SELECT 41 + 1 AS n')).n, 42);
-      const rows = parseBinaryCopy(await readBinaryCopy(connection.client, 'COPY (SELECT 7::int4) TO STDOUT (FORMAT binary)'));
+      const rows = parseBinaryCopy(await readBinaryCopy(connection.client, 'COPY (SELECT 7::int4) TO STDOUT (FORMAT binary)', ROOM));
       assert.equal(rows[0]?.[0]?.readInt32BE(0), 7);
+    } finally {
+      connection.done();
+    }
+  });
+
+  it('refuses a stream past the bytes allowed as it arrives, and the connection answers the next statement', async () => {
+    const statement = 'COPY (SELECT id, data FROM copy_rows ORDER BY id) TO STDOUT (FORMAT binary)';
+    const whole = await copyOf(statement);
+    const connection = await db.connect();
+    try {
+      const exact = await readBinaryCopy(connection.client, statement, whole.length);
+      assert.ok(exact.equals(whole), 'a stream of exactly the bytes allowed is read whole');
+      await assert.rejects(readBinaryCopy(connection.client, statement, whole.length - 1), BinaryCopyTooLargeError);
+      // Refused on the first message past a small allowance, the megabytes that follow are dropped.
+      await assert.rejects(readBinaryCopy(connection.client, statement, 1024), /passed 1024 bytes/);
+      assert.equal((await connection.one<{ n: number }>('SELECT 41 + 1 AS n')).n, 42);
+      assert.throws(() => readBinaryCopy(connection.client, statement, -1), RangeError);
     } finally {
       connection.done();
     }
@@ -99,7 +119,7 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
     await client.connect();
     try {
       await assert.rejects(
-        readBinaryCopy(client, 'COPY (SELECT pg_sleep(5)) TO STDOUT (FORMAT binary)'),
+        readBinaryCopy(client, 'COPY (SELECT pg_sleep(5)) TO STDOUT (FORMAT binary)', ROOM),
         new RegExp(QUERY_READ_TIMEOUT_MESSAGE),
       );
     } finally {

@@ -13,6 +13,11 @@
  * (PostgreSQL documentation, "COPY", "Binary Format"): an 11-byte signature, flags, a header
  * extension, then per row a field count and each field's length (-1: NULL) and bytes, ended by a
  * field count of -1.
+ *
+ * The caller states the most bytes the statement can return (its rows' bound): a stream past it
+ * is refused as it arrives, and the rest of it is read and dropped, so a row the database should
+ * not hold (a damaged table, a statement that reads more than meant) never costs more memory than
+ * the lookup was sized for.
  */
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 /** Bit 16 of the flags: OIDs included (never asked for here). */
@@ -20,6 +25,11 @@ const FLAG_OIDS = 1 << 16;
 
 export class BinaryCopyFormatError extends Error {
   override readonly name = 'BinaryCopyFormatError';
+}
+
+/** The stream passed the bytes its reader allowed. */
+export class BinaryCopyTooLargeError extends Error {
+  override readonly name = 'BinaryCopyTooLargeError';
 }
 
 /** The fields of one row: each value's bytes (a view into the copy's buffer), null for NULL. */
@@ -81,6 +91,7 @@ export class BinaryCopyOut {
 
   constructor(
     private readonly text: string,
+    private readonly maxBytes: number,
     callback: Callback,
   ) {
     this.callback = callback;
@@ -93,8 +104,15 @@ export class BinaryCopyOut {
   /** A row's bytes: a view into the parser's buffer, which it reuses, so they are copied now. */
   handleCopyData(message: { chunk: Buffer }): void {
     const chunk = message.chunk;
+    if (this.error !== null) return;
+    if (this.length + chunk.length > this.maxBytes) {
+      this.error = new BinaryCopyTooLargeError(`the binary COPY stream passed ${this.maxBytes} bytes`);
+      this.data = Buffer.alloc(0);
+      this.length = 0;
+      return;
+    }
     if (this.length + chunk.length > this.data.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.length + chunk.length));
+      const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(this.data.length * 2, this.length + chunk.length)));
       this.data.copy(grown, 0, 0, this.length);
       this.data = grown;
     }
@@ -141,11 +159,14 @@ export class BinaryCopyOut {
 /**
  * Runs `text` (a `COPY (…) TO STDOUT (FORMAT binary)`: the simple protocol, so no parameters:
  * the caller writes only values it made safe into it) on `client` and returns the stream's
- * bytes. Rejects with the server's error, or the client's read timeout.
+ * bytes, at most `maxBytes` of them. Rejects with the server's error, the client's read
+ * timeout, or `BinaryCopyTooLargeError` once the stream passes `maxBytes` (the connection is
+ * left ready for its next statement).
  */
-export function readBinaryCopy(client: CopyClient, text: string): Promise<Buffer> {
+export function readBinaryCopy(client: CopyClient, text: string, maxBytes: number): Promise<Buffer> {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes ${maxBytes} is not a byte count`);
   return new Promise((resolve, reject) => {
     // For a query object the client returns that object, not a promise: the callback answers.
-    client.query(new BinaryCopyOut(text, (error, data) => (error !== null ? reject(error) : resolve(data as Buffer))));
+    client.query(new BinaryCopyOut(text, maxBytes, (error, data) => (error !== null ? reject(error) : resolve(data as Buffer))));
   });
 }

@@ -260,12 +260,22 @@ async function postingLists(
                      FROM (SELECT hash, n, postings, n <= ${fanout} AND octet_length(postings) > 0 AS readable FROM landmark_hashes
                             WHERE hash = ANY((SELECT '{${hashes.join(',')}}'::int4[])::int4[])) AS h) AS ranked)
        TO STDOUT (FORMAT binary)`,
+    postingListsBytes(hashes.length),
   );
   return parseBinaryCopy(data).map(([hash, n, postings]) => {
     if (hash?.length !== 4 || n?.length !== 4 || postings === null || postings === undefined)
       throw new RangeError('a posting row without its hash, count or postings');
     return { hash: hash.readInt32BE(0), n: n.readInt32BE(0), postings };
   });
+}
+
+/**
+ * The most bytes `postingLists` can be sent for `rows` hashes: the binary COPY's header (19) and
+ * trailer (2), each row's field count and three lengths (14) with its hash and count (8), and at
+ * most `MAX_POSTINGS_READ` postings in all.
+ */
+export function postingListsBytes(rows: number): number {
+  return 19 + 2 + rows * (14 + 8) + MAX_POSTINGS_READ * POSTING_BYTES;
 }
 
 interface PostingList {
