@@ -48,8 +48,11 @@ import {
   registerLandmarks,
   sharedTriplet,
 } from '../../core/src/fingerprint/landmark-registry.ts';
+import { alignmentInView } from '../../core/src/fingerprint/query-views.ts';
+import type { ViewPeaks } from '../../core/src/fingerprint/query-views.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
-import { landmarkPeaks, peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
+import { uploadLandmarks } from '../../core/src/fingerprint/sound-fingerprints.ts';
+import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { HASH_SPACE, QUERY, RATIO_LEVELS, REGISTER, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
 import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
@@ -115,6 +118,8 @@ interface Sound {
   jobId: string;
   userId: string;
   peaks: Peak[];
+  /** Its views (core/src/fingerprint/query-views.ts), for its lookup as an upload. */
+  views: ViewPeaks[];
   seconds: number;
 }
 
@@ -125,6 +130,7 @@ interface CopyResult {
   falseMatch: boolean;
   votes: number;
   peaks: Peak[];
+  views: ViewPeaks[];
   ms: number;
   /** The copied sound's job. */
   jobId: string;
@@ -252,7 +258,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         source,
         jobId: randomUUID(),
         userId: await user(),
-        peaks: landmarkPeaks(pcm.channels, pcm.sampleRate),
+        ...(({ peaks, views }) => ({ peaks, views }))(uploadLandmarks(pcm.channels, pcm.sampleRate)),
         seconds: (pcm.channels[0]?.length ?? 0) / pcm.sampleRate,
       };
       created += 60_000;
@@ -290,9 +296,10 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       for (const t of COPIER_TRANSFORMATIONS) {
         const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(files.get(t.id) as string)), { maxSeconds: 600 });
         if (!decoded.ok) throw new Error(`${t.id}: ${decoded.error.message}`);
-        const peaks = landmarkPeaks(decoded.value.channels, decoded.value.sampleRate);
+        // Looked up as the upload check does: the copy, then its views.
+        const { peaks, views } = uploadLandmarks(decoded.value.channels, decoded.value.sampleRate);
         const started = performance.now();
-        const match = await findEarlierClaim(db, peaks, { userId: copier });
+        const match = await findEarlierClaim(db, peaks, { userId: copier, views });
         const ms = performance.now() - started;
         copies.push({
           corpus: sound.corpus,
@@ -301,6 +308,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
           falseMatch: match !== null && match.sound.jobId !== sound.jobId,
           votes: match?.alignment.votes ?? 0,
           peaks,
+          views,
           ms,
           jobId: sound.jobId,
           name: sound.name,
@@ -332,7 +340,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // 3. Distinct songs: each looked up by its owner among all; the closest pair's votes.
     const distinct: { corpus: Corpus; name: string; named: string | null }[] = [];
     for (const sound of sounds) {
-      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId });
+      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views });
       distinct.push({
         corpus: sound.corpus,
         name: sound.name,
@@ -351,11 +359,20 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     const pairVoteCounts = Object.fromEntries(pairKinds.map((kind) => [kind, [] as number[]])) as Record<PairKind, number[]>;
     const asQuery = new Map(sounds.map((s) => [s, queryTriplets(s.peaks)]));
     const asRegistered = new Map(sounds.map((s) => [s, registeredTriplets(s.peaks)]));
+    const viewQueries = new Map(sounds.map((s) => [s, s.views.map(({ semitones, peaks }) => ({ semitones, query: queryTriplets(peaks) }))]));
     for (const a of sounds)
       for (const b of sounds) {
         const kind = a === b ? null : pairKind(a, b);
         if (kind === null) continue;
-        const votes = alignTriplets(asQuery.get(a) as Triplets, asRegistered.get(b) as Triplets)?.votes ?? 0;
+        // As an upload is looked up: itself, then its views within the matcher's reach on it.
+        const registered = asRegistered.get(b) as Triplets;
+        const votes = Math.max(
+          alignTriplets(asQuery.get(a) as Triplets, registered)?.votes ?? 0,
+          ...(viewQueries.get(a) ?? []).map(({ semitones, query }) => {
+            const alignment = alignTriplets(query, registered);
+            return alignment !== null && alignmentInView(semitones, alignment) ? alignment.votes : 0;
+          }),
+        );
         pairVoteCounts[kind].push(votes);
         if (votes > closest[kind].votes) closest[kind] = { votes, pair: `${a.name} | ${b.name}` };
       }
@@ -402,14 +419,14 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // before this one). Rounds alternate so that the machine's load falls on all alike.
     // What the product's lookup reads in this registry, as it reads it (the load analyzed it).
     const productFanout = (await registryReach(db)).fanout;
-    const variants: { name: string; lookup: (peaks: Peak[]) => Promise<string | null> }[] = [
+    const variants: { name: string; lookup: (peaks: Peak[], views: ViewPeaks[]) => Promise<string | null> }[] = [
       { name: 'baseline: the 0022 lookup', lookup: async (peaks) => (await legacyLookup(db, peaks, copier))?.jobId ?? null },
       { name: 'the 0025 lookup (fan-out 64)', lookup: async (peaks) => (await previousLookup(db, peaks, copier))?.jobId ?? null },
       ...[productFanout, ...FANOUTS.filter((f) => f !== productFanout)].map((fanout) => ({
         name: fanout === productFanout ? `product (fan-out ${fanout}, from the registry's size)` : `product, fan-out ${fanout}`,
-        lookup: async (peaks: Peak[]) =>
+        lookup: async (peaks: Peak[], views: ViewPeaks[]) =>
           fanout === productFanout
-            ? ((await findEarlierClaim(db, peaks, { userId: copier }))?.sound.jobId ?? null)
+            ? ((await findEarlierClaim(db, peaks, { userId: copier, views }))?.sound.jobId ?? null)
             : ((await findContainedSounds(db, peaks, { userId: copier, own: false, hashFanout: fanout }))[0]?.sound.jobId ?? null),
       })),
     ];
@@ -417,12 +434,12 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // One untimed lookup by each first: the first after the bulk load pays for the connection's
     // prepared statements and the tables' first reads (a registry in service is read all the time);
     // with 85 lookups a row, p99 is the slowest one, which would otherwise be that first one.
-    for (const variant of variants) await variant.lookup((copies[0] as CopyResult).peaks).catch(() => null);
+    for (const variant of variants) await variant.lookup((copies[0] as CopyResult).peaks, (copies[0] as CopyResult).views).catch(() => null);
     for (const copy of copies)
       for (const [i, variant] of variants.entries()) {
         const tally = atScale[i] as (typeof atScale)[number];
         const started = performance.now();
-        const named = await variant.lookup(copy.peaks).catch((error: unknown) => {
+        const named = await variant.lookup(copy.peaks, copy.views).catch((error: unknown) => {
           tally.errors.push(error instanceof Error ? error.message : String(error));
           return null;
         });
@@ -433,7 +450,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // itself), with verification on peaks reaching the hashes the read leaves out.
     const falseAtScale: string[] = [];
     for (const sound of sounds) {
-      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId }).catch(() => null);
+      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views }).catch(() => null);
       if (match !== null) falseAtScale.push(`${sound.name} → ${sounds.find((s) => s.jobId === match.sound.jobId)?.name ?? '?'}`);
     }
     const product = atScale[2] as (typeof atScale)[number];

@@ -31,6 +31,7 @@ import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.t
 import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import {
+  alignSounds,
   CANDIDATE_POSTINGS,
   findContainedSounds,
   HASH_CAPACITY,
@@ -43,6 +44,7 @@ import {
   verificationFanout,
 } from '../../core/src/fingerprint/landmark-registry.ts';
 import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
+import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
@@ -415,6 +417,30 @@ describe('core: the generation job state machine', () => {
     assert.deepEqual(rare, [[id, allVotes]], 'found on its peaks, every hash counted');
     // Among the registry's own few postings 300 is a commonplace: the same hashes tell nothing apart.
     assert.deepEqual(await find(), []);
+  });
+
+  it("looks an upload up in its views after itself: a view's match counts only within the matcher's reach on the upload, in the upload's time and pitch", async () => {
+    const peaks = scatteredPeaks(41, 60);
+    const owner = await user(0);
+    const asker = await user(0);
+    const jobId = randomUUID();
+    await registerLandmarks(db, { jobId, userId: owner.id, createdAt: new Date(Date.UTC(2025, 4, 1)), peaks });
+    // The upload itself shares nothing with the sound; its view a semitone down holds the sound
+    // 5.9% longer and `shift` bins up: a copy made a semitone up with its tempo kept, read back.
+    const upload = scatteredPeaks(42, 60);
+    const view = (shift: number): Peak[] => peaks.map((p) => ({ ...p, t: Math.round(p.t * 2 ** (1 / 12)), k: p.k + shift }));
+    assert.equal(await findEarlierClaim(db, upload, { userId: asker.id }), null);
+    const match = await findEarlierClaim(db, upload, { userId: asker.id, views: [{ semitones: 1, peaks: view(0) }] });
+    assert.equal(match?.sound.jobId, jobId);
+    assert.ok(match.alignment.votes >= MIN_VOTES);
+    assert.ok(Math.abs(match.alignment.stretch - 1) < 0.01, `tempo kept: stretch ${match.alignment.stretch}`);
+    assert.ok(Math.abs(12 * Math.log2(match.alignment.pitch) - 1) < 0.1, `a semitone up: pitch ${match.alignment.pitch}`);
+    // Read a semitone higher, the view aligns as well, but the upload would then be two semitones
+    // up: past the 1.5 the matcher searches on an upload, so it does not count.
+    assert.ok((alignSounds(view(2), peaks)?.votes ?? 0) >= MIN_VOTES, 'the view itself aligns');
+    assert.equal(await findEarlierClaim(db, upload, { userId: asker.id, views: [{ semitones: 1, peaks: view(2) }] }), null);
+    // The owner's own upload is never refused for its own sound, in any view.
+    assert.equal(await findEarlierClaim(db, upload, { userId: owner.id, views: [{ semitones: 1, peaks: view(0) }] }), null);
   });
 
   it('reads at most MAX_POSTINGS_READ postings a lookup, the rarest hashes first', async () => {

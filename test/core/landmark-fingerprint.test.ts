@@ -21,6 +21,8 @@ import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import { registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { landmarkPeaks, peaksFromBytes, peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
+import { VIEW_SEMITONES } from '../../core/src/fingerprint/query-views.ts';
+import { uploadLandmarks } from '../../core/src/fingerprint/sound-fingerprints.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
@@ -61,6 +63,8 @@ describe('core: the landmark fingerprint finds every copier transformation of re
   let copier = '';
   const jobs: string[] = [];
   const peaks: Peak[][] = [];
+  /** Each registered track's views, for its lookup as an upload. */
+  const views: ReturnType<typeof uploadLandmarks>['views'][] = [];
 
   const user = async (): Promise<string> =>
     (
@@ -78,6 +82,7 @@ describe('core: the landmark fingerprint finds every copier transformation of re
     for (const [i, name] of REGISTERED.entries()) {
       const pcm = await decodeWithFfmpeg(path(name), 44100, 2, REGISTERED_FROM, REGISTERED_SECONDS);
       peaks.push(landmarkPeaks(pcm.channels, pcm.sampleRate));
+      views.push(uploadLandmarks(pcm.channels, pcm.sampleRate).views);
       owners.push(await user());
       jobs.push(randomUUID());
       await registerLandmarks(db, {
@@ -117,12 +122,34 @@ describe('core: the landmark fingerprint finds every copier transformation of re
         peaksFromBytes(peaksToBytes(landmarkPeaks(decoded.value.channels, decoded.value.sampleRate))),
       );
       assert.ok(probed.landmarks.length > 12 * 6 * 5, `${probed.landmarks.length / 6} peaks in 12 s`);
+      // Its views, a semitone either way, as the whole-PCM fingerprinter reads them: a semitone up
+      // reads the upload lower (two log bins) and longer (2^(1/12)).
+      const whole = uploadLandmarks(decoded.value.channels, decoded.value.sampleRate);
+      assert.deepEqual(
+        probed.landmarkViews?.map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaks) })),
+        whole.views.map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaksToBytes(peaks)) })),
+      );
+      assert.deepEqual(whole.views.map((v) => v.semitones), VIEW_SEMITONES);
+      // The shift that puts most of the upload's strongest peaks on a view's peak (±2 frames, the
+      // view's time scaled) is two log bins a semitone, downward for a view that reads it lower.
+      const strongest = [...whole.peaks].sort((a, b) => b.contrast - a.contrast).slice(0, 300);
+      for (const view of whole.views) {
+        const ratio = 2 ** (view.semitones / 12);
+        const at = new Set(view.peaks.map((p) => `${p.t},${p.k}`));
+        const held = (shift: number): number =>
+          strongest.filter((p) => [-2, -1, 0, 1, 2].some((dt) => at.has(`${Math.round(p.t * ratio) + dt},${p.k + shift}`))).length;
+        const shifts = [-4, -3, -2, -1, 0, 1, 2, 3, 4];
+        const best = shifts.reduce((a, b) => (held(b) > held(a) ? b : a));
+        assert.equal(best, -2 * view.semitones, `view ${view.semitones}: ${shifts.map((d) => `${d}: ${held(d)}`).join(', ')}`);
+        const lengthRatio = (view.peaks.at(-1)?.t ?? 0) / (whole.peaks.at(-1)?.t ?? 1);
+        assert.ok(Math.abs(lengthRatio - ratio) < 0.02, `view ${view.semitones}: ${lengthRatio} as long`);
+      }
     } finally {
       await prober.close();
     }
   });
 
-  it('finds each track looked up by another account, and no other track when looked up by its owner', async () => {
+  it('finds each track looked up by another account, and no other track when looked up by its owner, in its views too', async () => {
     for (const [i, own] of peaks.entries()) {
       const byOther = await findEarlierClaim(db, own, { userId: copier });
       assert.equal(byOther?.sound.jobId, jobs[i], `${REGISTERED[i]} names itself`);
@@ -130,7 +157,7 @@ describe('core: the landmark fingerprint finds every copier transformation of re
         Math.abs((byOther?.alignment.stretch ?? 0) - 1) < 0.02 && byOther?.alignment.pitch === 1,
         `${REGISTERED[i]}: ${JSON.stringify(byOther?.alignment)}`,
       );
-      const byOwner = await findEarlierClaim(db, own, { userId: owners[i] as string });
+      const byOwner = await findEarlierClaim(db, own, { userId: owners[i] as string, views: views[i] });
       assert.equal(
         byOwner,
         null,
@@ -165,7 +192,9 @@ describe('core: the landmark fingerprint finds every copier transformation of re
       for (const t of COPIER_TRANSFORMATIONS) {
         const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(copies.get(t.id) as string)), { maxSeconds: 600 });
         assert.ok(decoded.ok, `${t.id}: ${decoded.ok ? '' : decoded.error.message}`);
-        const match = await findEarlierClaim(db, landmarkPeaks(decoded.value.channels, decoded.value.sampleRate), { userId: copier });
+        // Looked up as the upload check does: the copy, then its views (core/src/fingerprint/query-views.ts).
+        const upload = uploadLandmarks(decoded.value.channels, decoded.value.sampleRate);
+        const match = await findEarlierClaim(db, upload.peaks, { userId: copier, views: upload.views });
         if (match?.sound.jobId !== jobs[i])
           misses.push(`${REGISTERED[i]} ${t.id}: ${match === null ? 'no match' : `named ${match.sound.jobId}`}`);
         else assert.ok((match?.alignment.votes ?? 0) >= MIN_VOTES);

@@ -32,6 +32,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { ContentHash } from '../content-hash.ts';
+import type { ViewPeakBytes } from '../fingerprint/query-views.ts';
 import type { Result } from '../result.ts';
 import type { AudioDecodeError, AudioSummary, DecodeBudget, DecodeResult } from './pcm-stream.ts';
 import type { DecodedAudio } from './uploaded-audio.ts';
@@ -49,6 +50,8 @@ export interface Probed {
   fingerprint?: Uint32Array | undefined;
   /** Its landmark peaks, raw (core/src/fingerprint/landmarks.ts), made in the same pass; absent when it did not decode. */
   landmarks?: Uint8Array | undefined;
+  /** The landmark peaks of its views (core/src/fingerprint/query-views.ts), raw, made in the same pass; absent when it did not decode. */
+  landmarkViews?: ViewPeakBytes[] | undefined;
 }
 
 export type DecodeRequest =

@@ -3,8 +3,8 @@
  * event loop. A probe posts back what the file is (format, rate, channels, length) and its
  * SHA-256, never the samples, with the bytes themselves transferred back; a decode posts back the
  * samples it kept, transferred. A probe also fingerprints the upload in the same pass, Chromaprint
- * and landmarks (core/src/fingerprint/sound-fingerprints.ts), both transferred back with the
- * answer.
+ * and landmarks, the latter also in the upload's views (core/src/fingerprint/sound-fingerprints.ts),
+ * all transferred back with the answer.
  */
 import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
@@ -16,18 +16,20 @@ import type { DecodeReply, DecodeRequest, DecodeThreadMessage } from './audio-pr
 
 async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; transfer: ArrayBuffer[] }> {
   if (request.op === 'probe') {
-    const fingerprinting = soundFingerprintSink();
+    const fingerprinting = soundFingerprintSink({ views: true });
     const result = await decodeAudioStream(request.bytes, request.budget, fingerprinting);
     const hash = contentHash(request.bytes);
     const both = result.ok ? fingerprinting.finish() : null;
     const fingerprint = both?.chromaprint;
     const landmarks = both === null ? undefined : peaksToBytes(both.landmarks);
+    const landmarkViews = both?.views.map(({ semitones, peaks }) => ({ semitones, peaks: peaksToBytes(peaks) }));
     return {
-      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint, landmarks },
+      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint, landmarks, landmarkViews },
       transfer: [
         request.bytes.buffer as ArrayBuffer,
         ...(fingerprint === undefined ? [] : [fingerprint.buffer as ArrayBuffer]),
         ...(landmarks === undefined ? [] : [landmarks.buffer as ArrayBuffer]),
+        ...(landmarkViews ?? []).map(({ peaks }) => peaks.buffer as ArrayBuffer),
       ],
     };
   }

@@ -23,6 +23,8 @@ import { MIN_VOTES } from './landmark-match.ts';
 import { alignSounds, earlierSoundsOf, findContainedSounds, registeredPeaks, registerLandmarks } from './landmark-registry.ts';
 import type { LandmarkMatch } from './landmark-registry.ts';
 import { peaksFromBytes } from './landmarks.ts';
+import { alignmentInView, alignmentOfUpload } from './query-views.ts';
+import type { ViewPeaks } from './query-views.ts';
 import type { Peak } from './spectral-peaks.ts';
 
 export type RegistryMatch = LandmarkMatch;
@@ -32,6 +34,12 @@ export interface ClaimQuery {
   userId: string;
   /** When the asked-about sound was made (a job's completion); absent: now (an upload). */
   createdAt?: Date | undefined;
+  /**
+   * The query's views (./query-views.ts: an upload played back a semitone either way), looked up
+   * when the query itself matches nothing; a view's match counts only for an alignment the matcher
+   * could have found on the query itself, and is reported in the query's own time and pitch.
+   */
+  views?: readonly ViewPeaks[] | undefined;
 }
 
 /**
@@ -40,9 +48,14 @@ export interface ClaimQuery {
  * when there is none.
  */
 export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
-  const others = await findContainedSounds(db, peaks, { userId: options.userId, own: false, createdBefore: options.createdAt });
-  for (const match of others) {
-    if (!(await derivesFrom(db, match, options.userId))) return match;
+  const lookups = [{ semitones: 0, peaks }, ...(options.views ?? [])];
+  for (const view of lookups) {
+    const others = await findContainedSounds(db, view.peaks, { userId: options.userId, own: false, createdBefore: options.createdAt });
+    for (const match of others) {
+      if (view.semitones !== 0 && !alignmentInView(view.semitones, match.alignment)) continue;
+      if (!(await derivesFrom(db, match, options.userId)))
+        return view.semitones === 0 ? match : { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
+    }
   }
   return null;
 }

@@ -7,13 +7,16 @@
  * through.
  *
  * Streaming, like each of its parts: blocks in, nothing held whole. `soundFingerprintSink` feeds
- * it from a decoder (core/src/audio/pcm-stream.ts) in the oracle's decode thread.
+ * it from a decoder (core/src/audio/pcm-stream.ts) in the oracle's decode thread, where an
+ * upload's landmark peaks are also read in its views (./query-views.ts) from the same stream.
  */
 import type { PcmSink } from '../audio/pcm-stream.ts';
 import { createFingerprinter, FINGERPRINT_SAMPLE_RATE } from './chromaprint.ts';
 import { createLandmarkFingerprinter } from './landmarks.ts';
 import { LANDMARK_SAMPLE_RATE } from './log-spectrogram.ts';
 import { createMonoInput } from './mono-input.ts';
+import { createViewFingerprinters } from './query-views.ts';
+import type { ViewPeaks } from './query-views.ts';
 import type { Peak } from './spectral-peaks.ts';
 
 export interface SoundFingerprints {
@@ -21,6 +24,13 @@ export interface SoundFingerprints {
   chromaprint: Uint32Array;
   /** The landmark peaks in time order (./landmarks.ts). */
   landmarks: Peak[];
+  /** The landmark peaks of the sound's views (./query-views.ts), when asked for; otherwise empty. */
+  views: ViewPeaks[];
+}
+
+export interface SoundFingerprintOptions {
+  /** Also read the landmark peaks of the sound's views (an upload, to be looked up). */
+  views?: boolean;
 }
 
 export interface SoundFingerprinter {
@@ -32,12 +42,14 @@ export interface SoundFingerprinter {
 
 if ((FINGERPRINT_SAMPLE_RATE as number) !== LANDMARK_SAMPLE_RATE) throw new Error('the fingerprints must share their sample rate');
 
-export function createSoundFingerprinter(sampleRate: number, channels: number): SoundFingerprinter {
+export function createSoundFingerprinter(sampleRate: number, channels: number, options: SoundFingerprintOptions = {}): SoundFingerprinter {
   const chromaprint = createFingerprinter(FINGERPRINT_SAMPLE_RATE, 1);
   const landmarks = createLandmarkFingerprinter(LANDMARK_SAMPLE_RATE, 1);
+  const views = options.views === true ? createViewFingerprinters() : null;
   const input = createMonoInput(sampleRate, channels, FINGERPRINT_SAMPLE_RATE, (samples) => {
     chromaprint.feed([samples]);
     landmarks.feed([samples]);
+    views?.push(samples);
   });
   return {
     feed(block) {
@@ -45,7 +57,7 @@ export function createSoundFingerprinter(sampleRate: number, channels: number): 
     },
     finish() {
       input.flush();
-      return { chromaprint: chromaprint.finish(), landmarks: landmarks.finish() };
+      return { chromaprint: chromaprint.finish(), landmarks: landmarks.finish(), views: views?.finish() ?? [] };
     },
   };
 }
@@ -56,12 +68,12 @@ export interface SoundFingerprintSink extends PcmSink {
 }
 
 /** A decoder's sink that fingerprints what it decodes, block by block. */
-export function soundFingerprintSink(): SoundFingerprintSink {
+export function soundFingerprintSink(options: SoundFingerprintOptions = {}): SoundFingerprintSink {
   let fingerprinter: SoundFingerprinter | undefined;
   let channels = 0;
   return {
     start(format) {
-      fingerprinter = createSoundFingerprinter(format.sampleRate, format.channels);
+      fingerprinter = createSoundFingerprinter(format.sampleRate, format.channels, options);
       channels = format.channels;
     },
     block(block, frames) {
@@ -70,4 +82,17 @@ export function soundFingerprintSink(): SoundFingerprintSink {
     },
     finish: () => fingerprinter?.finish() ?? null,
   };
+}
+
+/**
+ * An upload's landmark peaks and its views' from whole PCM, fed in blocks as the decode thread's
+ * sink is: what `findEarlierClaim` is asked with for an upload (benches and tests).
+ */
+export function uploadLandmarks(channels: readonly Float32Array[], sampleRate: number, blockFrames = 65536): { peaks: Peak[]; views: ViewPeaks[] } {
+  const fingerprinter = createSoundFingerprinter(sampleRate, channels.length, { views: true });
+  const frames = channels[0]?.length ?? 0;
+  for (let start = 0; start < frames; start += blockFrames)
+    fingerprinter.feed(channels.map((c) => c.subarray(start, Math.min(frames, start + blockFrames))));
+  const { landmarks, views } = fingerprinter.finish();
+  return { peaks: landmarks, views };
 }

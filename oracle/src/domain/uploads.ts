@@ -177,7 +177,8 @@ export async function takeUpload(
 
   // Another account's song, signed or not, however re-encoded, is not taken (issues 44 and 50).
   if (probed.landmarks !== undefined) {
-    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id });
+    const views = (probed.landmarkViews ?? []).map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaks) }));
+    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id, views });
     if (contained !== null) return fail(containsSignedSong(contained));
   }
   // Chromaprint's compact form is what an AcoustID-compatible service looks up.
