@@ -359,7 +359,9 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     const pairVoteCounts = Object.fromEntries(pairKinds.map((kind) => [kind, [] as number[]])) as Record<PairKind, number[]>;
     const asQuery = new Map(sounds.map((s) => [s, queryTriplets(s.peaks)]));
     const asRegistered = new Map(sounds.map((s) => [s, registeredTriplets(s.peaks)]));
-    const viewQueries = new Map(sounds.map((s) => [s, s.views.map(({ semitones, peaks }) => ({ semitones, query: queryTriplets(peaks) }))]));
+    const viewQueries = new Map(
+      sounds.map((s) => [s, s.views.map(({ semitones, peaks }) => ({ semitones, query: queryTriplets(peaks) }))]),
+    );
     for (const a of sounds)
       for (const b of sounds) {
         const kind = a === b ? null : pairKind(a, b);
@@ -434,7 +436,8 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // One untimed lookup by each first: the first after the bulk load pays for the connection's
     // prepared statements and the tables' first reads (a registry in service is read all the time);
     // with 85 lookups a row, p99 is the slowest one, which would otherwise be that first one.
-    for (const variant of variants) await variant.lookup((copies[0] as CopyResult).peaks, (copies[0] as CopyResult).views).catch(() => null);
+    for (const variant of variants)
+      await variant.lookup((copies[0] as CopyResult).peaks, (copies[0] as CopyResult).views).catch(() => null);
     for (const copy of copies)
       for (const [i, variant] of variants.entries()) {
         const tally = atScale[i] as (typeof atScale)[number];

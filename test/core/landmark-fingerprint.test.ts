@@ -129,7 +129,10 @@ describe('core: the landmark fingerprint finds every copier transformation of re
         probed.landmarkViews?.map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaks) })),
         whole.views.map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaksToBytes(peaks)) })),
       );
-      assert.deepEqual(whole.views.map((v) => v.semitones), VIEW_SEMITONES);
+      assert.deepEqual(
+        whole.views.map((v) => v.semitones),
+        VIEW_SEMITONES,
+      );
       // The shift that puts most of the upload's strongest peaks on a view's peak (±2 frames, the
       // view's time scaled) is two log bins a semitone, downward for a view that reads it lower.
       const strongest = [...whole.peaks].sort((a, b) => b.contrast - a.contrast).slice(0, 300);

@@ -9,7 +9,8 @@
  * song's triplets: 7 agreeing votes for the weakest of 204 copies of 12 wesnoth tracks, where the
  * threshold is `MIN_VOTES` (10) and distinct tracks reach 7. Played back a semitone the other way,
  * its partials lie where the song's did, and they snap to the FFT's grid as the song's did: the
- * weakest of those copies then holds 11 votes (docs/fingerprints.md, "Views of an upload").
+ * weakest of those copies then holds 10 votes, distinct tracks at most 9 (docs/fingerprints.md,
+ * "Views of an upload").
  *
  * A view is the upload's 11,025 Hz mono read as if it were sampled at `viewSampleRate` and
  * resampled to 11,025 Hz: `semitones` +1 plays it a semitone lower and 5.9% longer, undoing a copy

@@ -88,7 +88,11 @@ export function soundFingerprintSink(options: SoundFingerprintOptions = {}): Sou
  * An upload's landmark peaks and its views' from whole PCM, fed in blocks as the decode thread's
  * sink is: what `findEarlierClaim` is asked with for an upload (benches and tests).
  */
-export function uploadLandmarks(channels: readonly Float32Array[], sampleRate: number, blockFrames = 65536): { peaks: Peak[]; views: ViewPeaks[] } {
+export function uploadLandmarks(
+  channels: readonly Float32Array[],
+  sampleRate: number,
+  blockFrames = 65536,
+): { peaks: Peak[]; views: ViewPeaks[] } {
   const fingerprinter = createSoundFingerprinter(sampleRate, channels.length, { views: true });
   const frames = channels[0]?.length ?? 0;
   for (let start = 0; start < frames; start += blockFrames)
