@@ -572,7 +572,7 @@ ${modelRows.join('\n')}
     return {
       markdown,
       json: {
-        copies: copies.map(({ peaks: _, ...c }) => c),
+        copies: copies.map(({ peaks: _peaks, views: _views, ...c }) => c),
         distinct,
         closest,
         weakest: Object.fromEntries(
