@@ -36,8 +36,9 @@ export interface ClaimQuery {
   createdAt?: Date | undefined;
   /**
    * The query's views (./query-views.ts: an upload played back a semitone either way), looked up
-   * when the query itself matches nothing; a view's match counts only for an alignment the matcher
-   * could have found on the query itself, and is reported in the query's own time and pitch.
+   * beside the query itself, whose match comes first; a view's match counts only for an alignment
+   * the matcher could have found on the query itself, and is reported in the query's own time and
+   * pitch.
    */
   views?: readonly ViewPeaks[] | undefined;
 }
@@ -49,9 +50,13 @@ export interface ClaimQuery {
  */
 export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
   const lookups = [{ semitones: 0, peaks }, ...(options.views ?? [])];
-  for (const view of lookups) {
-    const others = await findContainedSounds(db, view.peaks, { userId: options.userId, own: false, createdBefore: options.createdAt });
-    for (const match of others) {
+  // At once: a query that matches nothing (an honest upload, the common case) needs every view's
+  // answer, and each lookup reads on a connection of its own.
+  const found = await Promise.all(
+    lookups.map((view) => findContainedSounds(db, view.peaks, { userId: options.userId, own: false, createdBefore: options.createdAt })),
+  );
+  for (const [i, view] of lookups.entries()) {
+    for (const match of found[i] ?? []) {
       if (view.semitones !== 0 && !alignmentInView(view.semitones, match.alignment)) continue;
       if (!(await derivesFrom(db, match, options.userId)))
         return view.semitones === 0 ? match : { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
