@@ -36,9 +36,8 @@ export interface ClaimQuery {
   createdAt?: Date | undefined;
   /**
    * The query's views (./query-views.ts: an upload played back a semitone either way), looked up
-   * beside the query itself, whose match comes first; a view's match counts only for an alignment
-   * the matcher could have found on the query itself, and is reported in the query's own time and
-   * pitch.
+   * where the query itself names no sound; a view's match counts only for an alignment the matcher
+   * could have found on the query itself, and is reported in the query's own time and pitch.
    */
   views?: readonly ViewPeaks[] | undefined;
 }
@@ -49,17 +48,20 @@ export interface ClaimQuery {
  * when there is none.
  */
 export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
-  const lookups = [{ semitones: 0, peaks }, ...(options.views ?? [])];
-  // At once: a query that matches nothing (an honest upload, the common case) needs every view's
-  // answer, and each lookup reads on a connection of its own.
-  const found = await Promise.all(
-    lookups.map((view) => findContainedSounds(db, view.peaks, { userId: options.userId, own: false, createdBefore: options.createdAt })),
-  );
-  for (const [i, view] of lookups.entries()) {
+  const lookup = (query: readonly Peak[]) =>
+    findContainedSounds(db, query, { userId: options.userId, own: false, createdBefore: options.createdAt });
+  for (const match of await lookup(peaks)) if (!(await derivesFrom(db, match, options.userId))) return match;
+  // The query itself first: it names nearly every copy, and a copy refused costs one lookup. The
+  // views then at once, each on a connection of its own: an honest upload (the common case) needs
+  // both their answers. Measured among 1,000,000 sounds with all three at once: an honest upload
+  // p50 36 ms (15 for the upload alone), but every copy paid three lookups (p50 24 ms, 12 before).
+  const views = options.views ?? [];
+  const found = await Promise.all(views.map((view) => lookup(view.peaks)));
+  for (const [i, view] of views.entries()) {
     for (const match of found[i] ?? []) {
-      if (view.semitones !== 0 && !alignmentInView(view.semitones, match.alignment)) continue;
+      if (!alignmentInView(view.semitones, match.alignment)) continue;
       if (!(await derivesFrom(db, match, options.userId)))
-        return view.semitones === 0 ? match : { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
+        return { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
     }
   }
   return null;
