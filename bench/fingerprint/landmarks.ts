@@ -258,7 +258,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         source,
         jobId: randomUUID(),
         userId: await user(),
-        ...(({ peaks, views }) => ({ peaks, views }))(uploadLandmarks(pcm.channels, pcm.sampleRate)),
+        ...uploadLandmarks(pcm.channels, pcm.sampleRate),
         seconds: (pcm.channels[0]?.length ?? 0) / pcm.sampleRate,
       };
       created += 60_000;

@@ -81,8 +81,9 @@ describe('core: the landmark fingerprint finds every copier transformation of re
     copier = await user();
     for (const [i, name] of REGISTERED.entries()) {
       const pcm = await decodeWithFfmpeg(path(name), 44100, 2, REGISTERED_FROM, REGISTERED_SECONDS);
-      peaks.push(landmarkPeaks(pcm.channels, pcm.sampleRate));
-      views.push(uploadLandmarks(pcm.channels, pcm.sampleRate).views);
+      const upload = uploadLandmarks(pcm.channels, pcm.sampleRate);
+      peaks.push(upload.peaks);
+      views.push(upload.views);
       owners.push(await user());
       jobs.push(randomUUID());
       await registerLandmarks(db, {

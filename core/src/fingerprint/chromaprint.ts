@@ -20,7 +20,7 @@
  */
 import { roundClipped } from '../audio/round-sample.ts';
 import { createPowerSpectrum } from './fft.ts';
-import { createMonoInput } from './mono-input.ts';
+import { createMonoInput, feedInBlocks } from './mono-input.ts';
 
 /** AcoustID's algorithm number for what this computes (`CHROMAPRINT_ALGORITHM_TEST2` + 1, as fpcalc prints it). */
 export const CHROMAPRINT_ALGORITHM = 2;
@@ -249,9 +249,6 @@ export function createFingerprinter(sampleRate: number, channels: number): Finge
 /** The fingerprint of whole PCM (`channels`, each `[-1, 1]` at `sampleRate`), fed in blocks of `blockFrames`. */
 export function fingerprintPcm(channels: readonly Float32Array[], sampleRate: number, blockFrames = 65536): Uint32Array {
   const fingerprinter = createFingerprinter(sampleRate, channels.length);
-  const length = channels[0]?.length ?? 0;
-  for (let at = 0; at < length; at += blockFrames) {
-    fingerprinter.feed(channels.map((channel) => channel.subarray(at, Math.min(length, at + blockFrames))));
-  }
+  feedInBlocks((block) => fingerprinter.feed(block), channels, blockFrames);
   return fingerprinter.finish();
 }

@@ -9,7 +9,7 @@
  * in half dB (capped at 127.5 dB).
  */
 import { createLogSpectrogram, LANDMARK_SAMPLE_RATE } from './log-spectrogram.ts';
-import { createMonoInput } from './mono-input.ts';
+import { createMonoInput, feedInBlocks } from './mono-input.ts';
 import { createPeakFinder } from './spectral-peaks.ts';
 import type { Peak } from './spectral-peaks.ts';
 
@@ -41,9 +41,7 @@ export function createLandmarkFingerprinter(sampleRate: number, channels: number
 /** The peaks of whole PCM (`channels` arrays at `sampleRate`), fed in blocks as a stream would be. */
 export function landmarkPeaks(channels: readonly Float32Array[], sampleRate: number, blockFrames = 65536): Peak[] {
   const fingerprinter = createLandmarkFingerprinter(sampleRate, channels.length);
-  const frames = channels[0]?.length ?? 0;
-  for (let start = 0; start < frames; start += blockFrames)
-    fingerprinter.feed(channels.map((c) => c.subarray(start, Math.min(frames, start + blockFrames))));
+  feedInBlocks((block) => fingerprinter.feed(block), channels, blockFrames);
   return fingerprinter.finish();
 }
 

@@ -44,6 +44,17 @@ export function createMonoInput(sampleRate: number, channels: number, rate: numb
   };
 }
 
+/**
+ * Whole PCM (`channels`, equal lengths) handed to `feed` in blocks of `blockFrames`, as a stream
+ * would hand it: the fingerprints of whole sounds (benches and tests) read what a decoder's blocks
+ * would give them.
+ */
+export function feedInBlocks(feed: (block: Float32Array[]) => void, channels: readonly Float32Array[], blockFrames: number): void {
+  const frames = channels[0]?.length ?? 0;
+  for (let start = 0; start < frames; start += blockFrames)
+    feed(channels.map((channel) => channel.subarray(start, Math.min(frames, start + blockFrames))));
+}
+
 /** The mean of `block`'s channels (equal lengths) written into `out` (at least as long); the view written. */
 function mixDown(block: readonly Float32Array[], out: Float32Array): Float32Array {
   const length = block[0]?.length ?? 0;

@@ -14,7 +14,7 @@ import type { PcmSink } from '../audio/pcm-stream.ts';
 import { createFingerprinter, FINGERPRINT_SAMPLE_RATE } from './chromaprint.ts';
 import { createLandmarkFingerprinter } from './landmarks.ts';
 import { LANDMARK_SAMPLE_RATE } from './log-spectrogram.ts';
-import { createMonoInput } from './mono-input.ts';
+import { createMonoInput, feedInBlocks } from './mono-input.ts';
 import { createViewFingerprinters } from './query-views.ts';
 import type { ViewPeaks } from './query-views.ts';
 import type { Peak } from './spectral-peaks.ts';
@@ -94,9 +94,7 @@ export function uploadLandmarks(
   blockFrames = 65536,
 ): { peaks: Peak[]; views: ViewPeaks[] } {
   const fingerprinter = createSoundFingerprinter(sampleRate, channels.length, { views: true });
-  const frames = channels[0]?.length ?? 0;
-  for (let start = 0; start < frames; start += blockFrames)
-    fingerprinter.feed(channels.map((c) => c.subarray(start, Math.min(frames, start + blockFrames))));
+  feedInBlocks((block) => fingerprinter.feed(block), channels, blockFrames);
   const { landmarks, views } = fingerprinter.finish();
   return { peaks: landmarks, views };
 }
