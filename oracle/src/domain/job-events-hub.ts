@@ -223,8 +223,13 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
     if (current === null) return;
     current.one('SELECT 1 AS alive').catch((error: unknown) => {
       lost(error, current.client);
-      // A direct connection's `done` ends it (a promise); a dead one is already gone.
-      Promise.resolve(current.done()).catch(() => undefined);
+      // A direct connection's `done` ends it (a promise). One already released, by `close` while
+      // this probe was in flight, throws at once rather than rejecting: an unhandled rejection.
+      try {
+        Promise.resolve(current.done()).catch(() => undefined);
+      } catch {
+        // Released already: nothing left to end.
+      }
     });
   }, options.probeMs ?? DEFAULT_PROBE_MS);
   probe.unref();
