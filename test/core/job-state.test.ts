@@ -33,6 +33,7 @@ import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import {
   alignSounds,
   CANDIDATE_POSTINGS,
+  createLandmarkLookup,
   findContainedSounds,
   HASH_CAPACITY,
   lookupFanout,
@@ -441,6 +442,47 @@ describe('core: the generation job state machine', () => {
     assert.equal(await findEarlierClaim(db, upload, { userId: asker.id, views: [{ semitones: 1, peaks: view(2) }] }), null);
     // The owner's own upload is never refused for its own sound, in any view.
     assert.equal(await findEarlierClaim(db, upload, { userId: owner.id, views: [{ semitones: 1, peaks: view(0) }] }), null);
+  });
+
+  it("a lookup's later queries read only the rows its earlier ones left unread, and answer as lookups of their own", async () => {
+    const owner = await user(0);
+    const asker = await user(0);
+    const first = scatteredPeaks(51, 36);
+    const second = scatteredPeaks(52, 36);
+    const ids = [];
+    for (const [i, peaks] of [first, second].entries())
+      ids.push(
+        await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 5, 1 + i)), peaks }),
+      );
+    let connections = 0;
+    const counted = new Proxy(db, {
+      get(target, property) {
+        if (property === 'connect')
+          return () => {
+            connections += 1;
+            return target.connect();
+          };
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const answer = (matches: Awaited<ReturnType<typeof findContainedSounds>>) =>
+      matches.map((m) => [m.sound.registryId, m.alignment.votes]);
+    const options = { userId: asker.id, own: false };
+    const alone = [answer(await findContainedSounds(db, first, options)), answer(await findContainedSounds(db, second, options))];
+    assert.deepEqual(
+      alone.map((matches) => matches.map(([id]) => id)),
+      [[ids[0]], [ids[1]]],
+    );
+    const lookup = createLandmarkLookup(counted, options);
+    assert.deepEqual((await lookup.find([first])).map(answer), [alone[0]]);
+    assert.equal(connections, 1);
+    // The second query's hashes are new: one more statement reads them, the first's are not read again.
+    assert.deepEqual((await lookup.find([first, second])).map(answer), alone);
+    assert.equal(connections, 2);
+    // Every hash read: no statement at all, the same answers.
+    assert.deepEqual((await lookup.find([second, first])).map(answer), [alone[1], alone[0]]);
+    assert.equal(connections, 2);
   });
 
   it('reads at most MAX_POSTINGS_READ postings a lookup, the rarest hashes first', async () => {
