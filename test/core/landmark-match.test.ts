@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { alignShared } from '../../core/src/fingerprint/landmark-match.ts';
+import { alignShared, MIN_VOTES, WINDOW_SECONDS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import { BINS_PER_OCTAVE, FRAME_SECONDS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
@@ -117,6 +117,47 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
       assert.ok(alignment.votes >= 22, `${tally}: votes ${alignment.votes}`);
       assert.ok(Math.abs(alignment.offsetSeconds - 60) < 0.2, `${tally}: offset ${alignment.offsetSeconds} s`);
     }
+  });
+
+  it('asked for MIN_VOTES, answers exactly the alignments holding that many, a copy across two half-windows included', () => {
+    const atLeast = (shared: SharedTriplet[]) => {
+      const alignment = alignShared(shared);
+      return alignment !== null && alignment.votes >= MIN_VOTES ? alignment : null;
+    };
+    // Exactly MIN_VOTES agreeing triplets, half in each of two consecutive half-windows: no single
+    // half-window holds enough query times, the window of both does.
+    const half = seconds(WINDOW_SECONDS / 2);
+    const across: SharedTriplet[] = Array.from({ length: MIN_VOTES }, (_, n) => {
+      const queryT = half - MIN_VOTES / 2 + n * 3 - (n < MIN_VOTES / 2 ? 15 : 0);
+      return { queryT, querySpan: 40, queryK: 50, refT: seconds(30) + queryT, refSpan: 40, refK: 50 };
+    });
+    assert.equal(new Set(across.map((p) => Math.floor(p.queryT / half))).size, 2);
+    assert.equal(alignShared(across, 'fitting', MIN_VOTES)?.votes, MIN_VOTES);
+    // The same ten spread over three half-windows: no window holds them, with or without the bound.
+    const spread = across.map((p, n) => ({
+      ...p,
+      queryT: n * Math.floor((3 * half) / MIN_VOTES),
+      refT: seconds(30) + n * Math.floor((3 * half) / MIN_VOTES),
+    }));
+    assert.equal(alignShared(spread, 'fitting', MIN_VOTES), null);
+    assert.equal(atLeast(spread), null);
+    const random = seededRandom(23);
+    let found = 0;
+    for (let n = 0; n < 120; n += 1) {
+      const planted: Planted = {
+        start: Math.floor(random() * seconds(200)),
+        stretch: 0.93 + random() * 0.15,
+        shift: Math.floor(random() * 7) - 3,
+        count: 4 + Math.floor(random() * 14),
+        queryFrames: seconds(4 + random() * 16),
+      };
+      const shared = sharedOf(random, planted, Math.floor(random() * 300), seconds(60), seconds(240));
+      const expected = atLeast(shared);
+      if (expected !== null) found += 1;
+      for (const tally of ['fitting', 'map'] as const)
+        assert.deepEqual(alignShared(shared, tally, MIN_VOTES), expected, `draw ${n}, ${tally}`);
+    }
+    assert.ok(found > 20 && found < 100, `${found} of 120 draws hold an alignment of ${MIN_VOTES}`);
   });
 
   it('finds nothing in fewer than two triplets, or in triplets out of its pitch reach', () => {

@@ -177,21 +177,47 @@ function mapTally(): Tally {
 }
 
 /**
- * The best alignment of `shared` (one registered sound's), or null when none holds 2 votes. Its
- * votes are distinct query times and distinct registered times agreeing (the smaller count): a
- * held chord that repeats one triplet many times counts once. `tally` chooses where the votes are
- * counted (the array when it fits, else the map); both give the same alignment.
+ * The most distinct query times `usable` holds in two consecutive half-windows (`blocks`: each
+ * one's half-window): an alignment's votes are agreeing query times in one such window, so none
+ * holds more.
  */
-export function alignShared(shared: readonly SharedTriplet[], tally: 'fitting' | 'map' = 'fitting'): LandmarkAlignment | null {
-  if (shared.length < 2) return null;
+function mostQueryTimesInAWindow(usable: readonly SharedTriplet[], blocks: Int32Array): number {
+  const timesByBlock = new Map<number, Set<number>>();
+  usable.forEach((p, i) => {
+    const block = blocks[i] as number;
+    const times = timesByBlock.get(block);
+    if (times === undefined) timesByBlock.set(block, new Set([p.queryT]));
+    else times.add(p.queryT);
+  });
+  let most = 0;
+  for (const [block, times] of timesByBlock) most = Math.max(most, times.size + (timesByBlock.get(block + 1)?.size ?? 0));
+  return most;
+}
+
+/**
+ * The best alignment of `shared` (one registered sound's), or null when none holds `minVotes`
+ * votes (at least 2). Its votes are distinct query times and distinct registered times agreeing
+ * (the smaller count): a held chord that repeats one triplet many times counts once. `tally`
+ * chooses where the votes are counted (the array when it fits, else the map); both give the same
+ * alignment. A caller that needs a match passes `MIN_VOTES`: where no window of the query holds
+ * that many shared query times, nothing is tallied (most of a lookup's chance candidates).
+ */
+export function alignShared(
+  shared: readonly SharedTriplet[],
+  tally: 'fitting' | 'map' = 'fitting',
+  minVotes = 2,
+): LandmarkAlignment | null {
+  const atLeast = Math.max(2, minVotes);
+  if (shared.length < atLeast) return null;
   const top: Candidate[] = [];
   // What does not change with the stretch, once: the triplets within the pitch reach, their span
   // ratios, pitch shifts and half-windows.
   const usable = shared.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS && p.refSpan !== 0);
-  if (usable.length === 0) return null;
+  if (usable.length < atLeast) return null;
+  const blocks = Int32Array.from(usable, (p) => Math.floor(p.queryT / HALF_WINDOW_FRAMES));
+  if (atLeast > 2 && mostQueryTimesInAWindow(usable, blocks) < atLeast) return null;
   const ratios = Float64Array.from(usable, (p) => p.querySpan / p.refSpan);
   const shiftIndices = Int32Array.from(usable, (p) => p.queryK - p.refK + MAX_SHIFT_BINS);
-  const blocks = Int32Array.from(usable, (p) => Math.floor(p.queryT / HALF_WINDOW_FRAMES));
   const counts = (tally === 'fitting' ? denseTally(usable) : null) ?? mapTally();
   for (const s of STRETCHES) {
     counts.clear();
@@ -215,7 +241,7 @@ export function alignShared(shared: readonly SharedTriplet[], tally: 'fitting' |
     const alignment = agreeing(shared, candidate);
     if (best === null || alignment.votes > best.votes) best = alignment;
   }
-  return best !== null && best.votes >= 2 ? best : null;
+  return best !== null && best.votes >= atLeast ? best : null;
 }
 
 /**

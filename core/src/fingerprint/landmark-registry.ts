@@ -425,7 +425,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
       await learnTriplets([...new Set(verdicts.flatMap((verdict) => verdict.shortOf))]);
       return tallies.map((tally, i) => {
         const { candidates, alignments, shortOf } = verdicts[i] as (typeof verdicts)[number];
-        for (const [id, alignment] of verifyOnPeaks(tally, known.verificationFanout, shortOf, registered))
+        for (const [id, alignment] of verifyOnPeaks(tally, known.verificationFanout, shortOf, registered, minVotes))
           if (alignment.votes >= minVotes) alignments.set(id, alignment);
         const matches: LandmarkMatch[] = candidates.flatMap((s) => {
           const alignment = alignments.get(s.id);
@@ -465,7 +465,7 @@ function alignOnPostings(
   const shared = sharedTriplets(tally.query, tally.byHash, tally.lists, new Set(onPostings.map((s) => s.id)));
   const alignments = new Map<number, LandmarkAlignment>();
   for (const s of onPostings) {
-    const alignment = alignShared(shared.get(s.id) ?? []);
+    const alignment = alignShared(shared.get(s.id) ?? [], 'fitting', minVotes);
     if (alignment !== null && alignment.votes >= minVotes) alignments.set(s.id, alignment);
   }
   const shortOf = tally.pastRead
@@ -487,6 +487,7 @@ function verifyOnPeaks(
   fanout: number,
   ids: readonly number[],
   registered: ReadonlyMap<number, Triplets | null>,
+  minVotes: number,
 ): Map<number, LandmarkAlignment> {
   const verified = new Map<number, LandmarkAlignment>();
   if (ids.length === 0) return verified;
@@ -495,7 +496,7 @@ function verifyOnPeaks(
   for (const id of ids) {
     const triplets = registered.get(id);
     if (triplets === undefined || triplets === null) continue;
-    const alignment = alignShared(pairTriplets(tally.query, triplets, counted));
+    const alignment = alignShared(pairTriplets(tally.query, triplets, counted), 'fitting', minVotes);
     if (alignment !== null) verified.set(id, alignment);
   }
   return verified;
