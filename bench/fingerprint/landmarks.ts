@@ -432,7 +432,14 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
             : ((await findContainedSounds(db, peaks, { userId: copier, own: false, hashFanout: fanout }))[0]?.sound.jobId ?? null),
       })),
     ];
-    const atScale = variants.map((v) => ({ name: v.name, times: [] as number[], caught: 0, errors: [] as string[] }));
+    const atScale = variants.map((v) => ({
+      name: v.name,
+      times: [] as number[],
+      caught: 0,
+      errors: [] as string[],
+      /** The slowest lookup: which copy, its round and its place in the block. */
+      slowest: null as { ms: number; copy: string; round: number; place: number } | null,
+    }));
     // Each variant times its lookups in a block of its own, half the copies in each of two rounds,
     // the second in reverse order (D C B A, then A B C D; the honest checks below then follow a
     // product variant): the machine's load drifts over minutes and falls on all alike, but a
@@ -448,13 +455,16 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         const tally = atScale[i] as (typeof atScale)[number];
         const block = copies.filter((_, c) => c % 2 === round);
         await variant.lookup((block[0] as CopyResult).peaks, (block[0] as CopyResult).views).catch(() => null);
-        for (const copy of block) {
+        for (const [place, copy] of block.entries()) {
           const started = performance.now();
           const named = await variant.lookup(copy.peaks, copy.views).catch((error: unknown) => {
             tally.errors.push(error instanceof Error ? error.message : String(error));
             return null;
           });
-          tally.times.push(performance.now() - started);
+          const ms = performance.now() - started;
+          tally.times.push(ms);
+          if (tally.slowest === null || ms > tally.slowest.ms)
+            tally.slowest = { ms, copy: `${copy.name}, ${copy.transformation}`, round: round + 1, place: place + 1 };
           if (named === copy.jobId) tally.caught += 1;
         }
       }
@@ -568,7 +578,7 @@ Margin, agreeing votes: ${corpora.map(margin).join('; ')}${
 
 Verification (core/src/fingerprint/landmark-match.ts \`alignShared\`) of each copy against every registered sound it shares 2 or more triplets with, ${verification.pairs.toLocaleString('en')} pairs, in the same run: votes tallied in an array ${verification.arrayMs.toFixed(0)} ms, in a map (as the matcher tallied them before) ${verification.mapMs.toFixed(0)} ms, **${(verification.mapMs / verification.arrayMs).toFixed(1)}x**; alignments that differ between the two: ${verification.differing}.
 
-Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups; ${scaleCaught}/${copies.length} copies still caught at that scale; each registered sound looked up by its owner at that scale: **${falseAtScale.length} false matches** among ${sounds.length}${falseAtScale.length === 0 ? '' : ` (${falseAtScale.join(', ')})`}. Those ${sounds.length} lookups are an honest upload's check (it matches nothing, so its views are read too, at once): p50 ${quantile(honestTimes.views, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.views, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.views).toFixed(1)} ms; the sound alone, in turn with them: p50 ${quantile(honestTimes.alone, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.alone, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.alone).toFixed(1)} ms.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
+Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups${product.slowest === null ? '' : ` (the slowest: ${product.slowest.copy}, lookup ${product.slowest.place} of its block in round ${product.slowest.round})`}; ${scaleCaught}/${copies.length} copies still caught at that scale; each registered sound looked up by its owner at that scale: **${falseAtScale.length} false matches** among ${sounds.length}${falseAtScale.length === 0 ? '' : ` (${falseAtScale.join(', ')})`}. Those ${sounds.length} lookups are an honest upload's check (it matches nothing, so its views are read too, at once): p50 ${quantile(honestTimes.views, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.views, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.views).toFixed(1)} ms; the sound alone, in turn with them: p50 ${quantile(honestTimes.alone, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.alone, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.alone).toFixed(1)} ms.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
 Each copy looked up again at that scale, each lookup in blocks of its own (half the copies in each of two rounds, the second in reverse order), after one untimed lookup a block (statement deadline 3 s; ratio: the baseline's p50 over the row's):
 
@@ -619,6 +629,8 @@ ${modelRows.join('\n')}
             name: v.name,
             p50Ms: quantile(v.times, 0.5),
             p99Ms: quantile(v.times, 0.99),
+            maxMs: Math.max(...v.times),
+            slowest: v.slowest,
             caught: v.caught,
             errors: v.errors.length,
           })),
