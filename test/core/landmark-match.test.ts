@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { alignShared, MIN_VOTES, WINDOW_SECONDS } from '../../core/src/fingerprint/landmark-match.ts';
+import { alignShared, MAX_SHIFT_BINS, MIN_VOTES, WINDOW_SECONDS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import { BINS_PER_OCTAVE, FRAME_SECONDS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
@@ -141,6 +141,14 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
     }));
     assert.equal(alignShared(spread, 'fitting', MIN_VOTES), null);
     assert.equal(atLeast(spread), null);
+    // Agreement reaches a bin past the pitch shifts tallied: seven triplets at the farthest shift
+    // and three one bin beyond it are one alignment of ten.
+    const edge: SharedTriplet[] = Array.from({ length: MIN_VOTES }, (_, n) => {
+      const queryT = 20 + n * 9;
+      return { queryT, querySpan: 40, queryK: 50 + MAX_SHIFT_BINS + (n < 7 ? 0 : 1), refT: seconds(30) + queryT, refSpan: 40, refK: 50 };
+    });
+    assert.equal(atLeast(edge)?.votes, MIN_VOTES);
+    assert.deepEqual(alignShared(edge, 'fitting', MIN_VOTES), atLeast(edge));
     const random = seededRandom(23);
     let found = 0;
     for (let n = 0; n < 120; n += 1) {

@@ -177,18 +177,17 @@ function mapTally(): Tally {
 }
 
 /**
- * The most distinct query times `usable` holds in two consecutive half-windows (`blocks`: each
- * one's half-window): an alignment's votes are agreeing query times in one such window, so none
- * holds more.
+ * The most distinct query times `reachable` holds in two consecutive half-windows: an alignment's
+ * votes are agreeing query times in one such window, so none holds more.
  */
-function mostQueryTimesInAWindow(usable: readonly SharedTriplet[], blocks: Int32Array): number {
+function mostQueryTimesInAWindow(reachable: readonly SharedTriplet[]): number {
   const timesByBlock = new Map<number, Set<number>>();
-  usable.forEach((p, i) => {
-    const block = blocks[i] as number;
+  for (const p of reachable) {
+    const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
     const times = timesByBlock.get(block);
     if (times === undefined) timesByBlock.set(block, new Set([p.queryT]));
     else times.add(p.queryT);
-  });
+  }
   let most = 0;
   for (const [block, times] of timesByBlock) most = Math.max(most, times.size + (timesByBlock.get(block + 1)?.size ?? 0));
   return most;
@@ -208,14 +207,19 @@ export function alignShared(
   minVotes = 2,
 ): LandmarkAlignment | null {
   const atLeast = Math.max(2, minVotes);
-  if (shared.length < atLeast) return null;
+  if (shared.length < 2) return null;
+  // The triplets an alignment can count (`agreeing`: a bin either side of a tallied shift): where
+  // no window holds enough of their query times, no alignment does.
+  if (atLeast > 2) {
+    const reachable = shared.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS + 1 && p.refSpan !== 0);
+    if (reachable.length < atLeast || mostQueryTimesInAWindow(reachable) < atLeast) return null;
+  }
   const top: Candidate[] = [];
   // What does not change with the stretch, once: the triplets within the pitch reach, their span
   // ratios, pitch shifts and half-windows.
   const usable = shared.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS && p.refSpan !== 0);
-  if (usable.length < atLeast) return null;
+  if (usable.length === 0) return null;
   const blocks = Int32Array.from(usable, (p) => Math.floor(p.queryT / HALF_WINDOW_FRAMES));
-  if (atLeast > 2 && mostQueryTimesInAWindow(usable, blocks) < atLeast) return null;
   const ratios = Float64Array.from(usable, (p) => p.querySpan / p.refSpan);
   const shiftIndices = Int32Array.from(usable, (p) => p.queryK - p.refK + MAX_SHIFT_BINS);
   const counts = (tally === 'fitting' ? denseTally(usable) : null) ?? mapTally();
