@@ -426,7 +426,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
       return tallies.map((tally, i) => {
         const { candidates, alignments, shortOf } = verdicts[i] as (typeof verdicts)[number];
         for (const [id, alignment] of verifyOnPeaks(tally, known.verificationFanout, shortOf, registered, minVotes))
-          if (alignment.votes >= minVotes) alignments.set(id, alignment);
+          alignments.set(id, alignment);
         const matches: LandmarkMatch[] = candidates.flatMap((s) => {
           const alignment = alignments.get(s.id);
           return alignment === undefined
@@ -466,7 +466,7 @@ function alignOnPostings(
   const alignments = new Map<number, LandmarkAlignment>();
   for (const s of onPostings) {
     const alignment = alignShared(shared.get(s.id) ?? [], 'fitting', minVotes);
-    if (alignment !== null && alignment.votes >= minVotes) alignments.set(s.id, alignment);
+    if (alignment !== null) alignments.set(s.id, alignment);
   }
   const shortOf = tally.pastRead
     ? candidates
@@ -478,9 +478,9 @@ function alignOnPostings(
 }
 
 /**
- * The best alignments of the query with the sounds `ids` on their registered triplets (made from
- * their stored peaks), counting every hash the query shares that holds at most `fanout` postings:
- * those the read left out as well as those it read.
+ * The best alignments, of `minVotes` or more, of the query with the sounds `ids` on their
+ * registered triplets (made from their stored peaks), counting every hash the query shares that
+ * holds at most `fanout` postings: those the read left out as well as those it read.
  */
 function verifyOnPeaks(
   tally: QueryTally,
