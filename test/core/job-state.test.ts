@@ -37,9 +37,12 @@ import {
   findContainedSounds,
   HASH_CAPACITY,
   lookupFanout,
+  MAX_CANDIDATES,
   MAX_POSTINGS_READ,
   MIN_LOOKUP_FANOUT,
+  pairTriplets,
   POSTINGS_PER_COUNTED_POSTING,
+  queryTriplets,
   registeredTriplets,
   registerLandmarks,
   verificationFanout,
@@ -483,6 +486,68 @@ describe('core: the generation job state machine', () => {
     // Every hash read: no statement at all, the same answers.
     assert.deepEqual((await lookup.find([second, first])).map(answer), [alone[1], alone[0]]);
     assert.equal(connections, 2);
+  });
+
+  it('verifies first the candidates densest in one window of their time, not the ones sharing most postings: a long sound shares many by chance', async () => {
+    const random = seededRandom(81);
+    const peaksFrom = (from: number, to: number): Peak[] =>
+      Array.from({ length: Math.ceil((to - from) / 7) }, (_, i) => ({
+        t: from + i * 7 + Math.floor(random() * 5),
+        k: 20 + Math.floor(random() * 24),
+        contrast: 10,
+      }));
+    // A 5 s sound, and an upload holding it, then 48 s of other audio.
+    const sound = peaksFrom(0, 345);
+    const other = peaksFrom(790, 4140);
+    const upload = [...sound, ...other];
+    // Each of MAX_CANDIDATES + 8 sounds of minutes holds all of the other audio, cut in pieces of
+    // 0.4 s laid out in its own order 1.5 to 2.3 s apart: it shares more postings with the upload
+    // than the sound does, but at most a few pieces' worth in any one window of its time.
+    const PIECE = 28;
+    const GAP = 100;
+    const pieces: Peak[][] = [];
+    for (let from = 790; from < 4140; from += PIECE)
+      pieces.push(other.filter((p) => p.t >= from && p.t < from + PIECE).map((p) => ({ ...p, t: p.t - from })));
+    const longSounds = Array.from({ length: MAX_CANDIDATES + 8 }, () => {
+      const order = [...pieces];
+      for (let i = order.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(random() * (i + 1));
+        [order[i], order[j]] = [order[j] as Peak[], order[i] as Peak[]];
+      }
+      const laid: Peak[] = [];
+      let at = 0;
+      for (const piece of order) {
+        at += GAP + Math.floor(random() * 60);
+        for (const p of piece) laid.push({ ...p, t: at + p.t });
+        at += PIECE;
+      }
+      return laid;
+    });
+    const shared = (peaks: Peak[]): number => pairTriplets(queryTriplets(upload), registeredTriplets(peaks)).length;
+    assert.ok(
+      longSounds.every((long) => shared(long) > shared(sound)),
+      `every long sound shares more postings than the sound (${shared(sound)}): ${longSounds.map(shared).join(' ')}`,
+    );
+    assert.ok(
+      longSounds.every((long) => (alignSounds(upload, long)?.votes ?? 0) < MIN_VOTES),
+      `no long sound holds a match: ${longSounds.map((long) => alignSounds(upload, long)?.votes ?? 0).join(' ')}`,
+    );
+    const asker = await user(0);
+    const jobId = randomUUID();
+    await registerLandmarks(db, { jobId, userId: (await user(0)).id, createdAt: new Date(Date.UTC(2025, 6, 1)), peaks: sound });
+    for (const long of longSounds)
+      await registerLandmarks(db, {
+        jobId: randomUUID(),
+        userId: (await user(0)).id,
+        createdAt: new Date(Date.UTC(2025, 6, 2)),
+        peaks: long,
+      });
+    const found = await findContainedSounds(db, upload, { userId: asker.id, own: false });
+    assert.deepEqual(
+      found.map((m) => m.sound.jobId),
+      [jobId],
+    );
+    assert.ok(Math.abs(found[0]?.alignment.offsetSeconds ?? 1) < 0.2, `${found[0]?.alignment.offsetSeconds}`);
   });
 
   it('reads at most MAX_POSTINGS_READ postings a lookup, the rarest hashes first', async () => {

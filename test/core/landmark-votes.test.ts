@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { soundsSharing } from '../../core/src/fingerprint/landmark-registry.ts';
+import { densestWindows, RANK_WINDOW_FRAMES, soundsSharing } from '../../core/src/fingerprint/landmark-registry.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 
 /** Posting lists as the registry's rows pack them: sound id int4, t int4, shape int2, big-endian. */
@@ -50,5 +50,38 @@ describe('core: counting the postings a lookup shares with each sound', () => {
       [9, 2],
     ]);
     assert.equal(soundsSharing(lists, 5).size, 0);
+  });
+
+  it("ranks by the most distinct registered times within one window: a plain count over every window's start", () => {
+    const random = seededRandom(73);
+    const plain = (times: readonly number[]): number =>
+      Math.max(0, ...times.map((start) => new Set(times.filter((t) => t >= start && t - start <= RANK_WINDOW_FRAMES)).size));
+    for (let draw = 0; draw < 30; draw += 1) {
+      // Sound 1 spread over minutes, sound 2 dense in one stretch, sound 3 repeating few times.
+      const spread = Array.from({ length: 200 }, () => Math.floor(random() * 20_000));
+      const dense = Array.from({ length: 60 }, () => 5_000 + Math.floor(random() * RANK_WINDOW_FRAMES * 1.5));
+      const repeated = Array.from({ length: 80 }, () => [100, 101, 102][Math.floor(random() * 3)] as number);
+      const entries = [...spread.map((t) => [1, t]), ...dense.map((t) => [2, t]), ...repeated.map((t) => [3, t])].sort(
+        () => random() - 0.5,
+      );
+      // Split over rows as a read returns them, in no order of time.
+      const rows: { postings: Buffer }[] = [];
+      for (let at = 0; at < entries.length; at += 37) {
+        const part = entries.slice(at, at + 37);
+        const postings = Buffer.alloc(part.length * 10);
+        part.forEach(([id, t], i) => {
+          postings.writeInt32BE(id as number, i * 10);
+          postings.writeInt32BE(t as number, i * 10 + 4);
+        });
+        rows.push({ postings });
+      }
+      const windows = densestWindows(rows, new Set([1, 2, 3, 4]));
+      assert.deepEqual(
+        [1, 2, 3, 4].map((id) => windows.get(id)),
+        [plain(spread), plain(dense), 3, 0],
+        `draw ${draw}`,
+      );
+      assert.ok((windows.get(2) as number) > (windows.get(1) as number), 'the dense sound ranks first');
+    }
   });
 });

@@ -21,9 +21,10 @@
  */
 import { readBinaryCopy, parseBinaryCopy } from '../db/binary-copy.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { alignShared, MIN_VOTES } from './landmark-match.ts';
+import { alignShared, MAX_STRETCH, MIN_VOTES, WINDOW_SECONDS } from './landmark-match.ts';
 import type { LandmarkAlignment, SharedTriplet } from './landmark-match.ts';
 import { peaksFromBytes, peaksToBytes } from './landmarks.ts';
+import { FRAME_SECONDS } from './log-spectrogram.ts';
 import type { Peak } from './spectral-peaks.ts';
 import { strongestPeaks } from './spectral-peaks.ts';
 import { makeTriplets, QUERY, REGISTER } from './triplets.ts';
@@ -89,11 +90,23 @@ export function verificationFanout(registryPostings: number): number {
  * `MIN_VOTES` agreeing triplets to match.
  */
 export const CANDIDATE_POSTINGS = 5;
-/** Candidates verified, the ones sharing the most postings first. */
+/**
+ * Candidates verified, the ones sharing the most postings within one window of their own time
+ * first (`RANK_WINDOW_FRAMES`).
+ */
 export const MAX_CANDIDATES = 32;
 /**
+ * Registered frames a match's votes can span: the matcher counts agreeing triplets within
+ * `WINDOW_SECONDS` of query time, at most `MAX_STRETCH` times as long in the registered sound.
+ * Candidates are ranked by the distinct registered times of their shared postings within one such
+ * span, not by all of them: a song registered whole shares postings with any query by chance, in
+ * proportion to its length, and among 91 whole tracks long ones outranked the copied track
+ * (docs/fingerprints.md, "Candidates ranked by their densest window").
+ */
+export const RANK_WINDOW_FRAMES = Math.ceil((WINDOW_SECONDS * MAX_STRETCH) / FRAME_SECONDS);
+/**
  * Of the candidates whose postings read fall short of a match, those verified again on their
- * stored peaks (the ones sharing the most postings first), while hashes rarer than calibrated were
+ * stored peaks (in the candidates' order), while hashes rarer than calibrated were
  * left out of the read: each costs its peaks' read and an alignment (about 0.3 ms for a minute).
  */
 export const FULL_VERIFICATIONS = 8;
@@ -445,8 +458,9 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
 }
 
 /**
- * A query's best `MAX_CANDIDATES` among the sounds `options` asks about, the ones sharing the most
- * postings first; those matching on the postings read, and those to verify on their peaks (the
+ * A query's best `MAX_CANDIDATES` among the sounds `options` asks about, the ones whose shared
+ * postings read are densest in one span of their time first (`densestWindows`), then the ones
+ * sharing the most; those matching on the postings read, and those to verify on their peaks (the
  * best `FULL_VERIFICATIONS` of the rest, where the read left out hashes that verification counts).
  */
 function alignOnPostings(
@@ -455,9 +469,14 @@ function alignOnPostings(
   minVotes: number,
 ): { candidates: CandidateRow[]; alignments: Map<number, LandmarkAlignment>; shortOf: number[] } {
   const { votes } = tally;
-  const candidates = [...votes.keys()]
-    .flatMap((id) => sounds.get(id) ?? [])
-    .sort((a, b) => (votes.get(b.id) as number) - (votes.get(a.id) as number) || a.id - b.id)
+  const asked = [...votes.keys()].flatMap((id) => sounds.get(id) ?? []);
+  // The order decides only which sounds are left out: none where every one is verified.
+  const ranked = asked.length > (tally.pastRead ? FULL_VERIFICATIONS : MAX_CANDIDATES);
+  const dense = ranked ? densestWindows(tally.lists, new Set(asked.map((s) => s.id))) : new Map<number, number>();
+  const candidates = asked
+    .sort(
+      (a, b) => (dense.get(b.id) ?? 0) - (dense.get(a.id) ?? 0) || (votes.get(b.id) as number) - (votes.get(a.id) as number) || a.id - b.id,
+    )
     .slice(0, MAX_CANDIDATES);
   // Agreeing votes are distinct registered times: a sound sharing fewer postings read than
   // `minVotes` cannot match on them, only on its peaks.
@@ -534,6 +553,30 @@ export function soundsSharing(lists: readonly { postings: Uint8Array }[], minVot
     }
   }
   return enough;
+}
+
+/**
+ * For each sound of `ids`, the most distinct registered times of its postings read that lie within
+ * `RANK_WINDOW_FRAMES` of one another.
+ */
+export function densestWindows(lists: readonly { postings: Uint8Array }[], ids: ReadonlySet<number>): Map<number, number> {
+  const times = new Map<number, number[]>();
+  for (const id of ids) times.set(id, []);
+  for (const { postings } of lists) {
+    const view = new DataView(postings.buffer, postings.byteOffset, postings.byteLength);
+    for (let o = 0; o + POSTING_BYTES <= view.byteLength; o += POSTING_BYTES) times.get(view.getInt32(o))?.push(view.getInt32(o + 4));
+  }
+  const densest = new Map<number, number>();
+  for (const [id, list] of times) {
+    const distinct = Int32Array.from(new Set(list)).sort();
+    let most = 0;
+    for (let first = 0, last = 0; last < distinct.length; last += 1) {
+      while ((distinct[last] as number) - (distinct[first] as number) > RANK_WINDOW_FRAMES) first += 1;
+      most = Math.max(most, last - first + 1);
+    }
+    densest.set(id, most);
+  }
+  return densest;
 }
 
 /** The query's triplets shared with each sound of `ids`, as the matcher takes them. */
