@@ -436,6 +436,8 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       name: v.name,
       times: [] as number[],
       caught: 0,
+      /** The copies it did not name, each as "name, transformation". */
+      missed: [] as string[],
       errors: [] as string[],
       /** The slowest lookup: which copy, its round and its place in the block. */
       slowest: null as { ms: number; copy: string; round: number; place: number } | null,
@@ -466,6 +468,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
           if (tally.slowest === null || ms > tally.slowest.ms)
             tally.slowest = { ms, copy: `${copy.name}, ${copy.transformation}`, round: round + 1, place: place + 1 };
           if (named === copy.jobId) tally.caught += 1;
+          else tally.missed.push(`${copy.name}, ${copy.transformation}`);
         }
       }
     // Distinct sounds at that scale: each registered sound looked up by its owner (it cannot name
@@ -578,7 +581,7 @@ Margin, agreeing votes: ${corpora.map(margin).join('; ')}${
 
 Verification (core/src/fingerprint/landmark-match.ts \`alignShared\`) of each copy against every registered sound it shares 2 or more triplets with, ${verification.pairs.toLocaleString('en')} pairs, in the same run: votes tallied in an array ${verification.arrayMs.toFixed(0)} ms, in a map (as the matcher tallied them before) ${verification.mapMs.toFixed(0)} ms, **${(verification.mapMs / verification.arrayMs).toFixed(1)}x**; alignments that differ between the two: ${verification.differing}.
 
-Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups${product.slowest === null ? '' : ` (the slowest: ${product.slowest.copy}, lookup ${product.slowest.place} of its block in round ${product.slowest.round})`}; ${scaleCaught}/${copies.length} copies still caught at that scale; each registered sound looked up by its owner at that scale: **${falseAtScale.length} false matches** among ${sounds.length}${falseAtScale.length === 0 ? '' : ` (${falseAtScale.join(', ')})`}. Those ${sounds.length} lookups are an honest upload's check (it matches nothing, so its views are read too, at once): p50 ${quantile(honestTimes.views, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.views, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.views).toFixed(1)} ms; the sound alone, in turn with them: p50 ${quantile(honestTimes.alone, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.alone, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.alone).toFixed(1)} ms.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
+Lookup among ${REGISTRY.toLocaleString('en')} registered sounds (${sounds.length} real and built-in with ${Number(postingsOfReal).toLocaleString('en')} postings, ${synthetic.toLocaleString('en')} synthetic of ${SYNTHETIC_POSTINGS} postings each, their hash components drawn ${SYNTHETIC_DRAWS === 'real frequencies' ? "at the real postings' frequencies" : "from 400 draws of the real postings'"}, the registry packed with stop words past ${REGISTRY_CAP}; ${Number(storage.rows).toLocaleString('en')} postings; the registry (migration 0027) ${Number(storage.hashes).toLocaleString('en')} hash rows, ${Number(storage.stopWords).toLocaleString('en')} of them stop words, ${storage.lists} + key ${storage.listIndex}; the baselines' table of a row per posting ${storage.postings} + index ${storage.index}; loaded in ${loadSeconds.toFixed(0)} s): p50 ${quantile(times, 0.5).toFixed(1)} ms, **p99 ${quantile(times, 0.99).toFixed(1)} ms** (goal 50 ms), max ${Math.max(...times).toFixed(1)} ms over ${times.length} lookups${product.slowest === null ? '' : ` (the slowest: ${product.slowest.copy}, lookup ${product.slowest.place} of its block in round ${product.slowest.round})`}; ${scaleCaught}/${copies.length} copies still caught at that scale${product.missed.length === 0 ? '' : ` (missed: ${product.missed.join('; ')})`}; each registered sound looked up by its owner at that scale: **${falseAtScale.length} false matches** among ${sounds.length}${falseAtScale.length === 0 ? '' : ` (${falseAtScale.join(', ')})`}. Those ${sounds.length} lookups are an honest upload's check (it matches nothing, so its views are read too, at once): p50 ${quantile(honestTimes.views, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.views, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.views).toFixed(1)} ms; the sound alone, in turn with them: p50 ${quantile(honestTimes.alone, 0.5).toFixed(1)} ms, p90 ${quantile(honestTimes.alone, 0.9).toFixed(1)} ms, max ${Math.max(...honestTimes.alone).toFixed(1)} ms.${loadError === null ? '' : ` The synthetic load failed (${loadError}): the figures are those of the registry as it stood.`}${lookupErrors.length === 0 ? '' : ` ${lookupErrors.length} lookups failed (${lookupErrors[0] ?? ''}).`}
 
 Each copy looked up again at that scale, each lookup in blocks of its own (half the copies in each of two rounds, the second in reverse order), after one untimed lookup a block (statement deadline 3 s; ratio: the baseline's p50 over the row's):
 
@@ -632,6 +635,7 @@ ${modelRows.join('\n')}
             maxMs: Math.max(...v.times),
             slowest: v.slowest,
             caught: v.caught,
+            missed: v.missed,
             errors: v.errors.length,
           })),
         },
