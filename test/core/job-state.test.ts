@@ -488,7 +488,7 @@ describe('core: the generation job state machine', () => {
     assert.equal(connections, 2);
   });
 
-  it('verifies first the candidates densest in one window of their time, not the ones sharing most postings: a long sound shares many by chance', async () => {
+  it('verifies first the candidates whose shared triplets lie on one diagonal, not the ones sharing most postings: a long sound shares many by chance', async () => {
     const random = seededRandom(81);
     const peaksFrom = (from: number, to: number): Peak[] =>
       Array.from({ length: Math.ceil((to - from) / 7) }, (_, i) => ({
@@ -502,7 +502,7 @@ describe('core: the generation job state machine', () => {
     const upload = [...sound, ...other];
     // Each of MAX_CANDIDATES + 8 sounds of minutes holds all of the other audio, cut in pieces of
     // 0.4 s laid out in its own order 1.5 to 2.3 s apart: it shares more postings with the upload
-    // than the sound does, but at most a few pieces' worth in any one window of its time.
+    // than the sound does, but at most a few pieces' worth at any one offset from the upload.
     const PIECE = 28;
     const GAP = 100;
     const pieces: Peak[][] = [];

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { densestWindows, RANK_WINDOW_FRAMES, soundsSharing } from '../../core/src/fingerprint/landmark-registry.ts';
+import { mostOnOneDiagonal, soundsSharing } from '../../core/src/fingerprint/landmark-registry.ts';
+import { ALIGNMENT_SPREAD_FRAMES, alignShared, MAX_STRETCH } from '../../core/src/fingerprint/landmark-match.ts';
+import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 
 /** Posting lists as the registry's rows pack them: sound id int4, t int4, shape int2, big-endian. */
@@ -52,36 +54,100 @@ describe('core: counting the postings a lookup shares with each sound', () => {
     assert.equal(soundsSharing(lists, 5).size, 0);
   });
 
-  it("ranks by the most distinct registered times within one window: a plain count over every window's start", () => {
+  it("counts the triplets shared on one diagonal as a plain count over every difference's span does", () => {
     const random = seededRandom(73);
-    const plain = (times: readonly number[]): number =>
-      Math.max(0, ...times.map((start) => new Set(times.filter((t) => t >= start && t - start <= RANK_WINDOW_FRAMES)).size));
     for (let draw = 0; draw < 30; draw += 1) {
-      // Sound 1 spread over minutes, sound 2 dense in one stretch, sound 3 repeating few times.
-      const spread = Array.from({ length: 200 }, () => Math.floor(random() * 20_000));
-      const dense = Array.from({ length: 60 }, () => 5_000 + Math.floor(random() * RANK_WINDOW_FRAMES * 1.5));
-      const repeated = Array.from({ length: 80 }, () => [100, 101, 102][Math.floor(random() * 3)] as number);
-      const entries = [...spread.map((t) => [1, t]), ...dense.map((t) => [2, t]), ...repeated.map((t) => [3, t])].sort(
-        () => random() - 0.5,
-      );
-      // Split over rows as a read returns them, in no order of time.
-      const rows: { postings: Buffer }[] = [];
-      for (let at = 0; at < entries.length; at += 37) {
-        const part = entries.slice(at, at + 37);
-        const postings = Buffer.alloc(part.length * 10);
-        part.forEach(([id, t], i) => {
-          postings.writeInt32BE(id as number, i * 10);
-          postings.writeInt32BE(t as number, i * 10 + 4);
-        });
-        rows.push({ postings });
+      // A query's triplet times by hash (some hashes held by several triplets), and rows of
+      // postings of sounds 1-3: 1 scattered over minutes, 2 on one diagonal, 3 on none of the query's hashes.
+      const queryT = Int32Array.from({ length: 400 }, () => Math.floor(random() * 3_000));
+      const byHash = new Map<number, number[]>();
+      queryT.forEach((_, i) => {
+        const hash = Math.floor(random() * 150);
+        byHash.set(hash, [...(byHash.get(hash) ?? []), i]);
+      });
+      const hashes = [...byHash.keys()];
+      const entries: [number, number, number][] = [];
+      for (let n = 0; n < 300; n += 1)
+        entries.push([1, hashes[Math.floor(random() * hashes.length)] as number, Math.floor(random() * 20_000)]);
+      for (let n = 0; n < 40; n += 1) {
+        const hash = hashes[Math.floor(random() * hashes.length)] as number;
+        const i = (byHash.get(hash) as number[])[0] as number;
+        entries.push([2, hash, 9_000 + (queryT[i] as number) + Math.floor(random() * ALIGNMENT_SPREAD_FRAMES)]);
       }
-      const windows = densestWindows(rows, new Set([1, 2, 3, 4]));
+      for (let n = 0; n < 20; n += 1) entries.push([3, 1_000 + n, Math.floor(random() * 20_000)]);
+      const byRow = new Map<number, [number, number][]>();
+      for (const [id, hash, t] of entries) byRow.set(hash, [...(byRow.get(hash) ?? []), [id, t]]);
+      const lists = [...byRow].map(([hash, postings]) => {
+        const packed = Buffer.alloc(postings.length * 10);
+        postings.forEach(([id, t], i) => {
+          packed.writeInt32BE(id, i * 10);
+          packed.writeInt32BE(t, i * 10 + 4);
+        });
+        return { hash, postings: packed };
+      });
+      const plain = (id: number): number => {
+        const differences = entries
+          .filter(([own]) => own === id)
+          .flatMap(([, hash, t]) => (byHash.get(hash) ?? []).map((i) => t - (queryT[i] as number)));
+        return Math.max(
+          0,
+          ...differences.map((from) => differences.filter((d) => d >= from && d - from <= ALIGNMENT_SPREAD_FRAMES).length),
+        );
+      };
+      const most = mostOnOneDiagonal({ t: queryT }, byHash, lists, new Set([1, 2, 3, 4]));
       assert.deepEqual(
-        [1, 2, 3, 4].map((id) => windows.get(id)),
-        [plain(spread), plain(dense), 3, 0],
+        [1, 2, 3, 4].map((id) => most.get(id)),
+        [plain(1), plain(2), 0, 0],
         `draw ${draw}`,
       );
-      assert.ok((windows.get(2) as number) > (windows.get(1) as number), 'the dense sound ranks first');
+      assert.ok((most.get(2) as number) >= 40 && (most.get(1) as number) < 40, `draw ${draw}: the diagonal ranks first`);
     }
+  });
+
+  it('bounds the votes of any alignment: no more than the shared triplets on one diagonal', () => {
+    const random = seededRandom(74);
+    const onOneDiagonal = (shared: readonly SharedTriplet[]): number => {
+      const differences = shared.map((p) => p.refT - p.queryT).sort((a, b) => a - b);
+      let best = 0;
+      for (let first = 0, last = 0; last < differences.length; last += 1) {
+        while ((differences[last] as number) - (differences[first] as number) > ALIGNMENT_SPREAD_FRAMES) first += 1;
+        best = Math.max(best, last - first + 1);
+      }
+      return best;
+    };
+    let tight = 0;
+    for (let draw = 0; draw < 200; draw += 1) {
+      // Copies at the widest stretches the matcher searches, their starts jittered by up to the
+      // tolerance, within one window of query time (where the bound is tight) or over several,
+      // beside chance triplets.
+      const stretch = [1 / MAX_STRETCH, MAX_STRETCH, 1 + (random() - 0.5) * 0.1][draw % 3] as number;
+      const span = draw % 2 === 0 ? 680 : 2_000;
+      const count = 20 + Math.floor(random() * 40);
+      const shared: SharedTriplet[] = Array.from({ length: count }, (_, n) => {
+        const queryT = Math.floor((n * span) / count);
+        return {
+          queryT,
+          querySpan: 40,
+          queryK: 50,
+          refT: Math.round(500 + queryT / stretch + (random() - 0.5) * 20),
+          refSpan: Math.round(40 / stretch),
+          refK: 50,
+        };
+      });
+      for (let n = 0; n < 40; n += 1)
+        shared.push({
+          queryT: Math.floor(random() * 2_000),
+          querySpan: 40,
+          queryK: 50,
+          refT: Math.floor(random() * 5_000),
+          refSpan: 40,
+          refK: 50,
+        });
+      const votes = alignShared(shared)?.votes ?? 0;
+      const bound = onOneDiagonal(shared);
+      assert.ok(votes <= bound, `draw ${draw}: ${votes} votes, ${bound} on one diagonal`);
+      if (votes >= bound - 3) tight += 1;
+    }
+    assert.ok(tight > 10, `${tight} draws within 3 of the bound`);
   });
 });

@@ -25,6 +25,16 @@ export const WINDOW_SECONDS = 10;
 const HALF_WINDOW_FRAMES = Math.round(WINDOW_SECONDS / 2 / FRAME_SECONDS);
 /** Registered triplets agreeing on one mapping needed for a match. */
 export const MIN_VOTES = 10;
+/** How far, in start bins, an agreeing triplet's start may lie from its alignment's. */
+const START_TOLERANCE_BINS = 1.5;
+/**
+ * Frames over which the differences (registered time − query time) of one alignment's agreeing
+ * triplets can spread: their query times lie within two half-windows, where a stretch within
+ * `MAX_STRETCH` moves the difference by at most `MAX_STRETCH` − 1 of them, and their starts lie
+ * within `START_TOLERANCE_BINS` either way. So an alignment has no more votes than the shared
+ * triplets whose differences lie within one such span (`mostOnOneDiagonal`).
+ */
+export const ALIGNMENT_SPREAD_FRAMES = Math.ceil(2 * HALF_WINDOW_FRAMES * (MAX_STRETCH - 1) + 2 * START_TOLERANCE_BINS * START_BIN_FRAMES);
 
 export interface SharedTriplet {
   queryT: number;
@@ -269,7 +279,7 @@ function agreeing(shared: readonly SharedTriplet[], c: Candidate): LandmarkAlign
     const own = p.querySpan / p.refSpan;
     if (own > c.s * SPAN_TOLERANCE || own < c.s / SPAN_TOLERANCE) continue;
     const start = p.refT - p.queryT / c.s;
-    if (Math.abs(start / START_BIN_FRAMES - c.startBin) > 1.5) continue;
+    if (Math.abs(start / START_BIN_FRAMES - c.startBin) > START_TOLERANCE_BINS) continue;
     const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
     if (block !== c.block && block !== c.block + 1) continue;
     queryTimes.add(p.queryT);

@@ -21,10 +21,9 @@
  */
 import { readBinaryCopy, parseBinaryCopy } from '../db/binary-copy.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { alignShared, MAX_STRETCH, MIN_VOTES, WINDOW_SECONDS } from './landmark-match.ts';
+import { ALIGNMENT_SPREAD_FRAMES, alignShared, MIN_VOTES } from './landmark-match.ts';
 import type { LandmarkAlignment, SharedTriplet } from './landmark-match.ts';
 import { peaksFromBytes, peaksToBytes } from './landmarks.ts';
-import { FRAME_SECONDS } from './log-spectrogram.ts';
 import type { Peak } from './spectral-peaks.ts';
 import { strongestPeaks } from './spectral-peaks.ts';
 import { makeTriplets, QUERY, REGISTER } from './triplets.ts';
@@ -91,19 +90,10 @@ export function verificationFanout(registryPostings: number): number {
  */
 export const CANDIDATE_POSTINGS = 5;
 /**
- * Candidates verified, the ones sharing the most postings within one window of their own time
- * first (`RANK_WINDOW_FRAMES`).
+ * Candidates verified, the ones whose shared postings lie most on one diagonal first
+ * (`mostOnOneDiagonal`).
  */
 export const MAX_CANDIDATES = 32;
-/**
- * Registered frames a match's votes can span: the matcher counts agreeing triplets within
- * `WINDOW_SECONDS` of query time, at most `MAX_STRETCH` times as long in the registered sound.
- * Candidates are ranked by the distinct registered times of their shared postings within one such
- * span, not by all of them: a song registered whole shares postings with any query by chance, in
- * proportion to its length, and among 91 whole tracks long ones outranked the copied track
- * (docs/fingerprints.md, "Candidates ranked by their densest window").
- */
-export const RANK_WINDOW_FRAMES = Math.ceil((WINDOW_SECONDS * MAX_STRETCH) / FRAME_SECONDS);
 /**
  * Of the candidates whose postings read fall short of a match, those verified again on their
  * stored peaks (in the candidates' order), while hashes rarer than calibrated were
@@ -459,8 +449,8 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
 
 /**
  * A query's best `MAX_CANDIDATES` among the sounds `options` asks about, the ones whose shared
- * postings read are densest in one span of their time first (`densestWindows`), then the ones
- * sharing the most; those matching on the postings read, and those to verify on their peaks (the
+ * triplets lie most on one diagonal first (`mostOnOneDiagonal`), then the ones sharing the most
+ * postings; those matching on the postings read, and those to verify on their peaks (the
  * best `FULL_VERIFICATIONS` of the rest, where the read left out hashes that verification counts).
  */
 function alignOnPostings(
@@ -472,15 +462,22 @@ function alignOnPostings(
   const asked = [...votes.keys()].flatMap((id) => sounds.get(id) ?? []);
   // The order decides only which sounds are left out: none where every one is verified.
   const ranked = asked.length > (tally.pastRead ? FULL_VERIFICATIONS : MAX_CANDIDATES);
-  const dense = ranked ? densestWindows(tally.lists, new Set(asked.map((s) => s.id))) : new Map<number, number>();
+  const onDiagonal = ranked
+    ? mostOnOneDiagonal(tally.query, tally.byHash, tally.lists, new Set(asked.map((s) => s.id)))
+    : new Map<number, number>();
   const candidates = asked
     .sort(
-      (a, b) => (dense.get(b.id) ?? 0) - (dense.get(a.id) ?? 0) || (votes.get(b.id) as number) - (votes.get(a.id) as number) || a.id - b.id,
+      (a, b) =>
+        (onDiagonal.get(b.id) ?? 0) - (onDiagonal.get(a.id) ?? 0) ||
+        (votes.get(b.id) as number) - (votes.get(a.id) as number) ||
+        a.id - b.id,
     )
     .slice(0, MAX_CANDIDATES);
-  // Agreeing votes are distinct registered times: a sound sharing fewer postings read than
-  // `minVotes` cannot match on them, only on its peaks.
-  const onPostings = candidates.filter((s) => (votes.get(s.id) as number) >= minVotes);
+  // Agreeing votes are distinct registered times on one diagonal: a sound sharing fewer postings
+  // read, or fewer on any diagonal, than `minVotes` cannot match on them, only on its peaks.
+  const onPostings = candidates.filter(
+    (s) => (votes.get(s.id) as number) >= minVotes && (!ranked || (onDiagonal.get(s.id) as number) >= minVotes),
+  );
   const shared = sharedTriplets(tally.query, tally.byHash, tally.lists, new Set(onPostings.map((s) => s.id)));
   const alignments = new Map<number, LandmarkAlignment>();
   for (const s of onPostings) {
@@ -556,27 +553,41 @@ export function soundsSharing(lists: readonly { postings: Uint8Array }[], minVot
 }
 
 /**
- * For each sound of `ids`, the most distinct registered times of its postings read that lie within
- * `RANK_WINDOW_FRAMES` of one another.
+ * For each sound of `ids`, the most of the query's triplets shared through the postings read whose
+ * differences (registered time − query time) lie within `ALIGNMENT_SPREAD_FRAMES` of one another:
+ * a bound on the votes of any alignment with it, and its rank among candidates. A song registered
+ * whole shares postings with any query by chance, in proportion to its length, spread over every
+ * difference; a copy's lie on one diagonal.
  */
-export function densestWindows(lists: readonly { postings: Uint8Array }[], ids: ReadonlySet<number>): Map<number, number> {
-  const times = new Map<number, number[]>();
-  for (const id of ids) times.set(id, []);
-  for (const { postings } of lists) {
+export function mostOnOneDiagonal(
+  query: Pick<Triplets, 't'>,
+  byHash: ReadonlyMap<number, readonly number[]>,
+  lists: readonly { hash: number; postings: Uint8Array }[],
+  ids: ReadonlySet<number>,
+): Map<number, number> {
+  const differences = new Map<number, number[]>();
+  for (const id of ids) differences.set(id, []);
+  for (const { hash, postings } of lists) {
+    const queryIndices = byHash.get(hash) ?? [];
     const view = new DataView(postings.buffer, postings.byteOffset, postings.byteLength);
-    for (let o = 0; o + POSTING_BYTES <= view.byteLength; o += POSTING_BYTES) times.get(view.getInt32(o))?.push(view.getInt32(o + 4));
-  }
-  const densest = new Map<number, number>();
-  for (const [id, list] of times) {
-    const distinct = Int32Array.from(new Set(list)).sort();
-    let most = 0;
-    for (let first = 0, last = 0; last < distinct.length; last += 1) {
-      while ((distinct[last] as number) - (distinct[first] as number) > RANK_WINDOW_FRAMES) first += 1;
-      most = Math.max(most, last - first + 1);
+    for (let o = 0; o + POSTING_BYTES <= view.byteLength; o += POSTING_BYTES) {
+      const list = differences.get(view.getInt32(o));
+      if (list === undefined) continue;
+      const refT = view.getInt32(o + 4);
+      for (const i of queryIndices) list.push(refT - (query.t[i] as number));
     }
-    densest.set(id, most);
   }
-  return densest;
+  const most = new Map<number, number>();
+  for (const [id, list] of differences) {
+    const sorted = Int32Array.from(list).sort();
+    let best = 0;
+    for (let first = 0, last = 0; last < sorted.length; last += 1) {
+      while ((sorted[last] as number) - (sorted[first] as number) > ALIGNMENT_SPREAD_FRAMES) first += 1;
+      best = Math.max(best, last - first + 1);
+    }
+    most.set(id, best);
+  }
+  return most;
 }
 
 /** The query's triplets shared with each sound of `ids`, as the matcher takes them. */
