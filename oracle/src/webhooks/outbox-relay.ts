@@ -45,7 +45,29 @@ export interface OutboxRelayDeps {
   sweepIntervalMs: number;
 }
 
-type Listener = Awaited<ReturnType<Database['connect']>>;
+/**
+ * The direct connection the relay listens on, released once: node-postgres may report a lost
+ * connection more than once, and pg-promise throws on a second `done`, or on a query against a
+ * released connection, at once rather than rejecting.
+ */
+interface Listener {
+  connection: Awaited<ReturnType<Database['connect']>>;
+  released: boolean;
+  release(): void;
+}
+
+function listenerOn(connection: Awaited<ReturnType<Database['connect']>>): Listener {
+  const listener: Listener = {
+    connection,
+    released: false,
+    release() {
+      if (listener.released) return;
+      listener.released = true;
+      connection.done(true);
+    },
+  };
+  return listener;
+}
 
 export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
   let stopped = false;
@@ -82,18 +104,20 @@ export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
     connecting = true;
     try {
       const connection = await deps.db.connect({ direct: true });
+      const opened = listenerOn(connection);
       connection.client.on('notification', () => pass());
       connection.client.on('error', (error: Error) => {
+        if (opened.released) return;
         deps.logger.warn({ err: error }, 'webhook relay listener lost; the sweep carries on');
-        if (listener === connection) listener = null;
-        connection.done(true);
+        if (listener === opened) listener = null;
+        opened.release();
       });
       await connection.none('LISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]);
-      if (stopped) {
-        connection.done(true);
+      if (stopped || opened.released) {
+        opened.release();
         return;
       }
-      listener = connection;
+      listener = opened;
       // Rows written before the LISTEN took effect are picked up here.
       pass();
     } catch (error) {
@@ -115,11 +139,14 @@ export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
       stopped = true;
       clearInterval(sweep);
       await running;
-      const connection = listener;
+      const current = listener;
       listener = null;
-      if (connection !== null) {
-        await connection.none('UNLISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]).catch(() => undefined);
-        connection.done(true);
+      if (current !== null) {
+        // Lost meanwhile, the connection throws at the query itself: a rejection here too.
+        await Promise.resolve()
+          .then(() => current.connection.none('UNLISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]))
+          .catch(() => undefined);
+        current.release();
       }
     },
   };
