@@ -2,28 +2,24 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
-import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { JOB_CHANGED_CHANNEL, parseJobChange } from '../../core/src/jobs/job-changes.ts';
 import type { JobChange } from '../../core/src/jobs/job-changes.ts';
 import { JOB_STATUS, cancelJob, claimJob, failJob, queueJob, reportProgress } from '../../core/src/jobs/job-state.ts';
-import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
-import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+import { ensureGenerationQueue } from '../../core/src/queue.ts';
+import { startQueueDatabase } from '../support/queue-database.ts';
+import type { QueueDatabase } from '../support/queue-database.ts';
 
 describe('core: every job status/progress change is announced on PostgreSQL NOTIFY (migration 0009)', () => {
-  let pg: TestPostgres;
+  let services: QueueDatabase;
   let db: Database;
   let boss: PgBoss;
   const heard: JobChange[] = [];
   let release: (() => Promise<void>) | undefined;
 
   before(async () => {
-    pg = await startTestPostgres();
-    db = createDatabase(pg.url);
-    boss = createBoss(pg.url, { supervise: false });
-    boss.on('error', () => undefined);
-    await boss.start();
+    services = await startQueueDatabase();
+    ({ db, boss } = services);
     await ensureGenerationQueue(boss);
     const listener = await db.connect({ direct: true });
     listener.client.on('notification', (message) => {
@@ -38,9 +34,7 @@ describe('core: every job status/progress change is announced on PostgreSQL NOTI
   });
   after(async () => {
     await release?.();
-    await boss.stop({ graceful: false, close: true });
-    await closeDatabase(db);
-    await pg.stop();
+    await services.stop();
   });
 
   async function owner(): Promise<{ id: string; address: string }> {

@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
-import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { GENERATION_QUEUE, WORKER_RETRY_LIMIT } from '../../core/src/generation-queue.ts';
 import type { Tier } from '../../core/src/generation-queue.ts';
@@ -28,8 +27,7 @@ import {
   unmarkPurged,
 } from '../../core/src/jobs/job-state.ts';
 import type { ClaimedJob, CompletedAudio } from '../../core/src/jobs/job-state.ts';
-import { createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
-import { startTestPostgres } from '../../core/src/testing/postgres.ts';
+import { ensureGenerationQueue } from '../../core/src/queue.ts';
 import {
   alignSounds,
   CANDIDATE_POSTINGS,
@@ -52,7 +50,8 @@ import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
-import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+import { startQueueDatabase } from '../support/queue-database.ts';
+import type { QueueDatabase } from '../support/queue-database.ts';
 
 interface Row {
   status: string;
@@ -65,22 +64,15 @@ interface Row {
 }
 
 describe('core: the generation job state machine', () => {
-  let pg: TestPostgres;
+  let services: QueueDatabase;
   let db: Database;
   let boss: PgBoss;
   before(async () => {
-    pg = await startTestPostgres();
-    db = createDatabase(pg.url);
-    boss = createBoss(pg.url, { supervise: false });
-    boss.on('error', () => undefined);
-    await boss.start();
+    services = await startQueueDatabase();
+    ({ db, boss } = services);
     await ensureGenerationQueue(boss);
   });
-  after(async () => {
-    await boss.stop({ graceful: false, close: true });
-    await closeDatabase(db);
-    await pg.stop();
-  });
+  after(() => services.stop());
 
   /** Postings the landmark registry holds in all (migration 0028). */
   const registryPostings = async (): Promise<number> =>

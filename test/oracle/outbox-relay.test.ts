@@ -3,31 +3,22 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PgBoss } from 'pg-boss';
 import { pino } from 'pino';
-import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
-import { createBoss } from '../../core/src/queue.ts';
-import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import type { TestPostgres } from '../../core/src/testing/postgres.ts';
 import { startOutboxRelay } from '../../oracle/src/webhooks/outbox-relay.ts';
+import { startQueueDatabase } from '../support/queue-database.ts';
+import type { QueueDatabase } from '../support/queue-database.ts';
 
 type Connection = Awaited<ReturnType<Database['connect']>>;
 
 describe('oracle: the webhook outbox relay releases its LISTEN connection once, whatever fails (real PostgreSQL and pg-boss)', () => {
-  let pg: TestPostgres;
+  let services: QueueDatabase;
   let db: Database;
   let boss: PgBoss;
   before(async () => {
-    pg = await startTestPostgres();
-    db = createDatabase(pg.url);
-    boss = createBoss(pg.url, { supervise: false });
-    boss.on('error', () => undefined);
-    await boss.start();
+    services = await startQueueDatabase();
+    ({ db, boss } = services);
   });
-  after(async () => {
-    await boss.stop({ graceful: false, close: true });
-    await closeDatabase(db);
-    await pg.stop();
-  });
+  after(() => services.stop());
 
   /** A relay on the real database, and the direct connection it listens on once it listens. */
   async function listeningRelay(): Promise<{ relay: ReturnType<typeof startOutboxRelay>; listener: Connection }> {
