@@ -21,6 +21,10 @@ const env = {
   // loading its model) one process after another: on a loaded 2-core machine that outlasts the
   // 120 s bound of test/support/bounded-hooks.ts, which is there to catch a hang, not to time.
   SONGMINT_TEST_HOOK_TIMEOUT_MS: process.env.SONGMINT_TEST_HOOK_TIMEOUT_MS ?? '300000',
+  // node's --test-timeout below bounds each file's process as a whole: a test awaiting a lost
+  // promise cancels its file unnamed, its `after` hooks never run. Each test gets its own bound
+  // under it (test/support/bounded-hooks.ts), as `npm test`'s do (scripts/test-services.ts).
+  SONGMINT_TEST_TIMEOUT_MS: process.env.SONGMINT_TEST_TIMEOUT_MS ?? '840000',
 };
 const testArgs = [
   '--conditions=songmint-source',
