@@ -25,6 +25,10 @@ function counted(lists: readonly (readonly number[])[], minVotes: number): Map<n
   return new Map([...votes].filter(([, n]) => n >= minVotes));
 }
 
+/** The most of `differences` within `ALIGNMENT_SPREAD_FRAMES` of one another, counted plainly from each one's start. */
+const mostWithinSpread = (differences: readonly number[]): number =>
+  Math.max(0, ...differences.map((from) => differences.filter((d) => d >= from && d - from <= ALIGNMENT_SPREAD_FRAMES).length));
+
 const sorted = (votes: Map<number, number>): [number, number][] => [...votes].sort((a, b) => a[0] - b[0]);
 
 describe('core: counting the postings a lookup shares with each sound', () => {
@@ -89,10 +93,7 @@ describe('core: counting the postings a lookup shares with each sound', () => {
         const differences = entries
           .filter(([own]) => own === id)
           .flatMap(([, hash, t]) => (byHash.get(hash) ?? []).map((i) => t - (queryT[i] as number)));
-        return Math.max(
-          0,
-          ...differences.map((from) => differences.filter((d) => d >= from && d - from <= ALIGNMENT_SPREAD_FRAMES).length),
-        );
+        return mostWithinSpread(differences);
       };
       const most = mostOnOneDiagonal({ t: queryT }, byHash, lists, new Set([1, 2, 3, 4]));
       assert.deepEqual(
@@ -106,15 +107,6 @@ describe('core: counting the postings a lookup shares with each sound', () => {
 
   it('bounds the votes of any alignment: no more than the shared triplets on one diagonal', () => {
     const random = seededRandom(74);
-    const onOneDiagonal = (shared: readonly SharedTriplet[]): number => {
-      const differences = shared.map((p) => p.refT - p.queryT).sort((a, b) => a - b);
-      let best = 0;
-      for (let first = 0, last = 0; last < differences.length; last += 1) {
-        while ((differences[last] as number) - (differences[first] as number) > ALIGNMENT_SPREAD_FRAMES) first += 1;
-        best = Math.max(best, last - first + 1);
-      }
-      return best;
-    };
     let tight = 0;
     for (let draw = 0; draw < 200; draw += 1) {
       // Copies at the widest stretches the matcher searches, their starts jittered by up to the
@@ -144,7 +136,7 @@ describe('core: counting the postings a lookup shares with each sound', () => {
           refK: 50,
         });
       const votes = alignShared(shared)?.votes ?? 0;
-      const bound = onOneDiagonal(shared);
+      const bound = mostWithinSpread(shared.map((p) => p.refT - p.queryT));
       assert.ok(votes <= bound, `draw ${draw}: ${votes} votes, ${bound} on one diagonal`);
       if (votes >= bound - 3) tight += 1;
     }

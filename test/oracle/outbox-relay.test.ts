@@ -1,7 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PgBoss } from 'pg-boss';
 import { pino } from 'pino';
 import type { Database } from '../../core/src/db/database.ts';
 import { startOutboxRelay } from '../../oracle/src/webhooks/outbox-relay.ts';
@@ -12,17 +11,15 @@ type Connection = Awaited<ReturnType<Database['connect']>>;
 
 describe('oracle: the webhook outbox relay releases its LISTEN connection once, whatever fails (real PostgreSQL and pg-boss)', () => {
   let services: QueueDatabase;
-  let db: Database;
-  let boss: PgBoss;
   before(async () => {
     services = await startQueueDatabase();
-    ({ db, boss } = services);
   });
   after(() => services.stop());
 
   /** A relay on the real database, and the direct connection it listens on once it listens. */
   async function listeningRelay(): Promise<{ relay: ReturnType<typeof startOutboxRelay>; listener: Connection }> {
     let listener: Connection | undefined;
+    const { db, boss } = services;
     const recording = new Proxy(db, {
       get(target, property, receiver) {
         if (property !== 'connect') return Reflect.get(target, property, receiver) as unknown;
