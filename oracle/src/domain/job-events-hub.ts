@@ -16,6 +16,8 @@
  * job is signalled once and its streams re-read it.
  */
 import type { Logger } from 'pino';
+import { listenOnChannel } from '../../../core/src/db/channel-listener.ts';
+import type { ChannelListener } from '../../../core/src/db/channel-listener.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import { JOB_CHANGED_CHANNEL, parseJobChange } from '../../../core/src/jobs/job-changes.ts';
 
@@ -90,8 +92,6 @@ const DEFAULT_RECONNECT_MS = 250;
 const DEFAULT_MAX_RECONNECT_MS = 10_000;
 const DEFAULT_PROBE_MS = 15_000;
 
-type Listener = Awaited<ReturnType<Database['connect']>>;
-
 /** Starts listening at once (in the background, retrying until it succeeds or the hub closes). */
 export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
   const { db, logger, limits } = options;
@@ -101,7 +101,7 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
   let streams = 0;
   let timers = 0;
   let connects = 0;
-  let listener: Listener | null = null;
+  let listener: ChannelListener | null = null;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let connecting: Promise<void> | undefined;
   let delay = firstDelay;
@@ -124,8 +124,8 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
     delay = Math.min(maxDelay, delay * 2);
   };
 
-  const lost = (error: unknown, client: unknown) => {
-    if (listener === null || listener.client !== client) return;
+  const lost = (error: unknown, which: ChannelListener | undefined) => {
+    if (listener === null || listener !== which) return;
     listener = null;
     if (closed) return;
     logger.warn({ err: error }, 'job change listener lost; reconnecting');
@@ -134,23 +134,23 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
 
   async function connect(): Promise<void> {
     if (closed) return;
-    let connected: Listener | undefined;
+    let connected: ChannelListener | undefined;
     try {
-      connected = await db.connect({ direct: true, onLost: (error, context) => lost(error, context.client) });
-      connected.client.on('notification', (message) => {
-        if (message.channel !== JOB_CHANGED_CHANNEL) return;
-        const change = parseJobChange(message.payload);
-        if (change !== null) signal(change.id);
+      connected = await listenOnChannel(db, {
+        channel: JOB_CHANGED_CHANNEL,
+        onNotification: (payload) => {
+          const change = parseJobChange(payload);
+          if (change !== null) signal(change.id);
+        },
+        onLost: (error) => lost(error, connected),
       });
-      await connected.none('LISTEN $1:name', [JOB_CHANGED_CHANNEL]);
     } catch (error) {
-      await connected?.done();
       logger.warn({ err: error, retryInMs: delay }, 'job change listener could not connect');
       scheduleReconnect();
       return;
     }
     if (closed) {
-      await connected.done();
+      await connected.close();
       return;
     }
     listener = connected;
@@ -219,18 +219,8 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
 
   start();
   const probe = setInterval(() => {
-    const current = listener;
-    if (current === null) return;
-    current.one('SELECT 1 AS alive').catch((error: unknown) => {
-      lost(error, current.client);
-      // A direct connection's `done` ends it (a promise). One already released, by `close` while
-      // this probe was in flight, throws at once rather than rejecting: an unhandled rejection.
-      try {
-        Promise.resolve(current.done()).catch(() => undefined);
-      } catch {
-        // Released already: nothing left to end.
-      }
-    });
+    // A probe that fails reports the connection lost (`lost`), which reconnects.
+    listener?.probe().catch(() => undefined);
   }, options.probeMs ?? DEFAULT_PROBE_MS);
   probe.unref();
 
@@ -250,7 +240,7 @@ export function createJobEventsHub(options: JobEventsHubOptions): JobEventsHub {
       await connecting;
       const current = listener;
       listener = null;
-      await current?.done();
+      await current?.close();
     },
   };
 }

@@ -8,6 +8,8 @@
  */
 import type { Logger } from 'pino';
 import type { PgBoss } from 'pg-boss';
+import { listenOnChannel } from '../../../core/src/db/channel-listener.ts';
+import type { ChannelListener } from '../../../core/src/db/channel-listener.ts';
 import type { Database } from '../../../core/src/db/database.ts';
 import { claimPendingDeliveries, markQueued } from '../../../core/src/jobs/webhook-delivery-state.ts';
 import { bossDbFromTask } from '../../../core/src/queue.ts';
@@ -45,35 +47,11 @@ export interface OutboxRelayDeps {
   sweepIntervalMs: number;
 }
 
-/**
- * The direct connection the relay listens on, released once: node-postgres may report a lost
- * connection more than once, and pg-promise throws on a second `done`, or on a query against a
- * released connection, at once rather than rejecting.
- */
-interface Listener {
-  connection: Awaited<ReturnType<Database['connect']>>;
-  released: boolean;
-  release(): void;
-}
-
-function listenerOn(connection: Awaited<ReturnType<Database['connect']>>): Listener {
-  const listener: Listener = {
-    connection,
-    released: false,
-    release() {
-      if (listener.released) return;
-      listener.released = true;
-      connection.done(true);
-    },
-  };
-  return listener;
-}
-
 export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
-  let listener: Listener | null = null;
+  let listener: ChannelListener | null = null;
   let connecting = false;
 
   async function drain(): Promise<void> {
@@ -103,18 +81,17 @@ export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
     if (listener !== null || connecting || stopped) return;
     connecting = true;
     try {
-      const connection = await deps.db.connect({ direct: true });
-      const opened = listenerOn(connection);
-      connection.client.on('notification', () => pass());
-      connection.client.on('error', (error: Error) => {
-        if (opened.released) return;
-        deps.logger.warn({ err: error }, 'webhook relay listener lost; the sweep carries on');
-        if (listener === opened) listener = null;
-        opened.release();
+      // `onLost` runs only once the listener listens, so `opened` is set by then.
+      const opened: ChannelListener = await listenOnChannel(deps.db, {
+        channel: WEBHOOK_PENDING_CHANNEL,
+        onNotification: () => pass(),
+        onLost: (error) => {
+          deps.logger.warn({ err: error }, 'webhook relay listener lost; the sweep carries on');
+          if (listener === opened) listener = null;
+        },
       });
-      await connection.none('LISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]);
-      if (stopped || opened.released) {
-        opened.release();
+      if (stopped) {
+        await opened.close();
         return;
       }
       listener = opened;
@@ -141,13 +118,7 @@ export function startOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
       await running;
       const current = listener;
       listener = null;
-      if (current !== null) {
-        // Lost meanwhile, the connection throws at the query itself: a rejection here too.
-        await Promise.resolve()
-          .then(() => current.connection.none('UNLISTEN $1:name', [WEBHOOK_PENDING_CHANNEL]))
-          .catch(() => undefined);
-        current.release();
-      }
+      await current?.close();
     },
   };
 }

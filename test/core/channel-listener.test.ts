@@ -1,0 +1,151 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listenOnChannel } from '../../core/src/db/channel-listener.ts';
+import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
+import type { Database } from '../../core/src/db/database.ts';
+import { startTestPostgres } from '../../core/src/testing/postgres.ts';
+import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+
+type Connection = Awaited<ReturnType<Database['connect']>>;
+
+describe('core: a channel listener is lost once and ended once, on a really terminated backend (real PostgreSQL)', () => {
+  let pg: TestPostgres;
+  let db: Database;
+  before(async () => {
+    pg = await startTestPostgres();
+    db = createDatabase(pg.url);
+  });
+  after(async () => {
+    await closeDatabase(db);
+    await pg.stop();
+  });
+
+  /** Backends whose last statement LISTENed on (or UNLISTENed from) `channel`. */
+  const backendsOf = async (channel: string): Promise<number> =>
+    (
+      await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE $1 AND pid <> pg_backend_pid()`, [
+        `%LISTEN%${channel}%`,
+      ])
+    ).n;
+
+  const terminate = async (channel: string): Promise<number> =>
+    (
+      await db.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE query ILIKE $1 AND pid <> pg_backend_pid()) AS terminated`,
+        [`LISTEN%${channel}%`],
+      )
+    ).n;
+
+  async function waitUntil(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+    for (let waited = 0; waited < 250; waited += 1) {
+      if (await done()) return;
+      await sleep(20);
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  /** `db` whose direct connections are handed to `seen` as they open. */
+  const recording = (seen: (connection: Connection) => void): Database =>
+    new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== 'connect') return Reflect.get(target, property, receiver) as unknown;
+        return async (...args: Parameters<Database['connect']>) => {
+          const connection = await target.connect(...args);
+          seen(connection);
+          return connection;
+        };
+      },
+    });
+
+  it('hands over the notifications of its own channel, and none once closed', async () => {
+    const payloads: string[] = [];
+    const listener = await listenOnChannel(db, {
+      channel: 'listener_a',
+      onNotification: (p) => payloads.push(p),
+      onLost: () => assert.fail('not lost'),
+    });
+    await db.any("SELECT pg_notify('listener_other', 'elsewhere'), pg_notify('listener_a', 'first')");
+    await db.none('NOTIFY listener_a');
+    await waitUntil('two notifications', () => payloads.length === 2);
+    assert.deepEqual(payloads, ['first', '']);
+    await listener.close();
+    await listener.close();
+    assert.equal(listener.listening, false);
+    await db.any("SELECT pg_notify('listener_a', 'late')");
+    await sleep(100);
+    assert.deepEqual(payloads, ['first', '']);
+    await waitUntil('the connection to end', async () => (await backendsOf('listener_a')) === 0);
+  });
+
+  it('reports a terminated backend once, ends it, and closes afterwards without a throw', async () => {
+    let connection: Connection | undefined;
+    const lost: unknown[] = [];
+    const listener = await listenOnChannel(
+      recording((c) => (connection = c)),
+      { channel: 'listener_b', onNotification: () => undefined, onLost: (error) => lost.push(error) },
+    );
+    assert.equal(listener.listening, true);
+    assert.equal(await terminate('listener_b'), 1);
+    await waitUntil('the loss to be reported', () => lost.length > 0);
+    assert.equal(listener.listening, false);
+    // node-postgres reporting it again, after pg-promise let go of the client: nothing throws.
+    assert.doesNotThrow(() => connection?.client.emit('error', new Error('the socket closed too')));
+    await assert.rejects(listener.probe(), /not listening/);
+    await listener.close();
+    await sleep(50);
+    assert.equal(lost.length, 1);
+  });
+
+  it('counts a failed probe as lost once, and a live one as nothing', async () => {
+    let connection: Connection | undefined;
+    const lost: unknown[] = [];
+    const listener = await listenOnChannel(
+      recording((c) => (connection = c)),
+      { channel: 'listener_c', onNotification: () => undefined, onLost: (error) => lost.push(error) },
+    );
+    await listener.probe();
+    assert.equal(lost.length, 0);
+    // A connection that stops answering: its statements fail as a read deadline would fail them.
+    const held = connection as Connection;
+    held.one = (() => Promise.reject(new Error('Query read timeout'))) as unknown as typeof held.one;
+    await assert.rejects(listener.probe(), /read timeout/);
+    await assert.rejects(listener.probe(), /not listening/);
+    assert.equal(lost.length, 1);
+    await waitUntil('the unanswering connection to be ended', async () => (await backendsOf('listener_c')) === 0);
+    await listener.close();
+    assert.equal(lost.length, 1);
+  });
+
+  it('closes when the backend is lost while its UNLISTEN is in flight, and reports nothing after close', async () => {
+    let connection: Connection | undefined;
+    const lost: unknown[] = [];
+    const listener = await listenOnChannel(
+      recording((c) => (connection = c)),
+      { channel: 'listener_d', onNotification: () => undefined, onLost: (error) => lost.push(error) },
+    );
+    const held = connection as Connection;
+    const none = held.none.bind(held);
+    held.none = ((query: unknown, values?: unknown) => {
+      if (typeof query === 'string' && query.startsWith('UNLISTEN')) held.client.emit('error', new Error('the backend went away'));
+      return none(query as string, values);
+    }) as typeof held.none;
+    await listener.close();
+    assert.deepEqual(lost, []);
+    await waitUntil('the connection to end', async () => (await backendsOf('listener_d')) === 0);
+  });
+
+  it('rejects, holding no connection, when it cannot listen', async () => {
+    const before = (
+      await db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = $1', ['client backend'])
+    ).n;
+    await assert.rejects(listenOnChannel(db, { channel: '', onNotification: () => undefined, onLost: () => undefined }), /name/i);
+    await waitUntil('no connection left', async () => {
+      const now = (
+        await db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = $1', ['client backend'])
+      ).n;
+      return now <= before;
+    });
+  });
+});
