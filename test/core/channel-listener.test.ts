@@ -2,24 +2,20 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOnChannel } from '../../core/src/db/channel-listener.ts';
-import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
-import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+import { startTestDatabase } from '../support/queue-database.ts';
+import type { TestDatabase } from '../support/queue-database.ts';
 
 type Connection = Awaited<ReturnType<Database['connect']>>;
 
 describe('core: a channel listener is lost once and ended once, on a really terminated backend (real PostgreSQL)', () => {
-  let pg: TestPostgres;
+  let database: TestDatabase;
   let db: Database;
   before(async () => {
-    pg = await startTestPostgres();
-    db = createDatabase(pg.url);
+    database = await startTestDatabase();
+    db = database.db;
   });
-  after(async () => {
-    await closeDatabase(db);
-    await pg.stop();
-  });
+  after(() => database.stop());
 
   /** Backends whose last statement LISTENed on (or UNLISTENed from) `channel`. */
   const backendsOf = async (channel: string): Promise<number> =>

@@ -6,7 +6,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import {
   DELIVERY_ERROR_MAX,
@@ -18,8 +17,8 @@ import {
   markQueued,
   recordAttempt,
 } from '../../core/src/jobs/webhook-delivery-state.ts';
-import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+import { startTestDatabase } from '../support/queue-database.ts';
+import type { TestDatabase } from '../support/queue-database.ts';
 
 interface DeliveryRow {
   state: string;
@@ -30,16 +29,13 @@ interface DeliveryRow {
 }
 
 describe('core: the webhook delivery state machine', () => {
-  let pg: TestPostgres;
+  let database: TestDatabase;
   let db: Database;
   before(async () => {
-    pg = await startTestPostgres();
-    db = createDatabase(pg.url);
+    database = await startTestDatabase();
+    db = database.db;
   });
-  after(async () => {
-    await closeDatabase(db);
-    await pg?.stop();
-  });
+  after(() => database.stop());
 
   /** A job with a webhook that failed: migration 0011's trigger writes its `pending` delivery. */
   async function failedJobDelivery(): Promise<string> {

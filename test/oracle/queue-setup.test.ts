@@ -1,34 +1,30 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { migrate } from '../../core/src/db/migrate.ts';
 import { GENERATION_QUEUE, JOB_TIME_LIMIT_SECONDS, WORKER_RETRY_LIMIT } from '../../core/src/generation-queue.ts';
 import { GENERATION_HEARTBEAT_SECONDS, bossDbFromTask, createBoss, ensureGenerationQueue } from '../../core/src/queue.ts';
-import { startTestPostgres } from '../../core/src/testing/postgres.ts';
-import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+import { startTestDatabase } from '../support/queue-database.ts';
+import type { TestDatabase } from '../support/queue-database.ts';
 
 describe('core: migrations and the generation queue', () => {
-  let pg: TestPostgres;
+  let database: TestDatabase;
   let db: Database;
   before(async () => {
-    pg = await startTestPostgres();
-    db = createDatabase(pg.url);
+    database = await startTestDatabase();
+    db = database.db;
   });
-  after(async () => {
-    await closeDatabase(db);
-    await pg.stop();
-  });
+  after(() => database.stop());
 
   it('applies every migration once and is idempotent', async () => {
     const applied = await db.map('SELECT name FROM pgmigrations ORDER BY name', [], (row: { name: string }) => row.name);
     assert.ok(applied.includes('0001_users_and_jobs'));
     assert.ok(applied.includes('0002_auth_and_rate_limits'));
-    await migrate(pg.url);
+    await migrate(database.url);
     const again = await db.one('SELECT count(*)::int AS n FROM pgmigrations');
     assert.equal(again.n, applied.length);
     // Replicas starting together: the advisory lock makes the second wait, not fail.
-    await Promise.all([migrate(pg.url), migrate(pg.url)]);
+    await Promise.all([migrate(database.url), migrate(database.url)]);
     assert.equal((await db.one('SELECT count(*)::int AS n FROM pgmigrations')).n, applied.length);
   });
 
@@ -40,7 +36,7 @@ describe('core: migrations and the generation queue', () => {
   });
 
   it('creates the queue with retry limit 2 with backoff and the 300 s limit; enqueue is transactional', async () => {
-    const boss = createBoss(pg.url, { supervise: false });
+    const boss = createBoss(database.url, { supervise: false });
     boss.on('error', () => undefined);
     await boss.start();
     try {

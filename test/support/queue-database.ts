@@ -4,10 +4,30 @@ import type { Database } from '../../core/src/db/database.ts';
 import { createBoss } from '../../core/src/queue.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 
-/** A test database (migrated) with its pool and a started pg-boss on it. */
-export interface QueueDatabase {
+/** A test database (migrated) with its pool. */
+export interface TestDatabase {
   url: string;
   db: Database;
+  /** Closes the pool and drops the database. */
+  stop(): Promise<void>;
+}
+
+/** The database and pool a test starts in `before`. */
+export async function startTestDatabase(): Promise<TestDatabase> {
+  const pg = await startTestPostgres();
+  const db = createDatabase(pg.url);
+  return {
+    url: pg.url,
+    db,
+    async stop() {
+      await closeDatabase(db);
+      await pg.stop();
+    },
+  };
+}
+
+/** A test database (migrated) with its pool and a started pg-boss on it. */
+export interface QueueDatabase extends TestDatabase {
   boss: PgBoss;
   /** Stops pg-boss at once, closes the pool and drops the database. */
   stop(): Promise<void>;
@@ -18,19 +38,16 @@ export interface QueueDatabase {
  * (a test drives its queues) and its errors are dropped: a test asserts what it waits for.
  */
 export async function startQueueDatabase(): Promise<QueueDatabase> {
-  const pg = await startTestPostgres();
-  const db = createDatabase(pg.url);
-  const boss = createBoss(pg.url, { supervise: false });
+  const database = await startTestDatabase();
+  const boss = createBoss(database.url, { supervise: false });
   boss.on('error', () => undefined);
   await boss.start();
   return {
-    url: pg.url,
-    db,
+    ...database,
     boss,
     async stop() {
       await boss.stop({ graceful: false, close: true });
-      await closeDatabase(db);
-      await pg.stop();
+      await database.stop();
     },
   };
 }
