@@ -23,6 +23,7 @@ import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
+import { waitUntil as waitUntilHolds } from '../support/wait-for.ts';
 
 const AUDIO_HASH = `0x${'ab'.repeat(32)}`;
 
@@ -32,13 +33,9 @@ function dataOf(block: SseBlock | null): Record<string, unknown> {
   return jobStatusSchema.parse(JSON.parse(block.data)) as Record<string, unknown>;
 }
 
-async function waitUntil(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Polls `holds` every 25 ms for at most 20 s (unless told otherwise). */
+const waitUntil = (what: string, holds: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> =>
+  waitUntilHolds(what, holds, { timeoutMs, intervalMs: 25 });
 
 describe('job events with a real worker', () => {
   let stack: StorageStack;

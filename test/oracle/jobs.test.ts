@@ -45,6 +45,7 @@ import { createSongmintApi, deleteUpload, editSong, listUploads, SongmintApiErro
 import { ITEM_SECONDS } from '../../core/src/fingerprint/chromaprint.ts';
 import { fingerprintFromBytes, fingerprintRecord } from '../../core/src/fingerprint/encoding.ts';
 import type { Hex } from 'viem';
+import { waitFor as pollFor } from '../support/wait-for.ts';
 
 const METADATA_URI = 'ipfs://bafkreibwnxqpvx2gp2ayinmhfyd5ns7oyjfqtbspo4zrnkpbpagn5g62eq';
 
@@ -72,15 +73,7 @@ describe('job cancel, list and provenance (real worker)', () => {
     await stack.stop();
   });
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => pollFor(what, probe, { timeoutMs: 120_000 });
   const statusOf = async (who: LoggedIn, jobId: string) =>
     jobStatusSchema.parse((await stack.app.request(`/api/generate/${jobId}`, { token: who.token })).body);
   /** A completed song's masters, once stored (they follow the completion by seconds). */

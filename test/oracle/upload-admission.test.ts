@@ -23,6 +23,7 @@ import { oneSampleFlac, wavHeader } from '../support/upload-bombs.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import type { LoggedIn, TestApp } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
+import { waitFor as pollFor } from '../support/wait-for.ts';
 
 /**
  * 3,000,000 one-sample frames at 192 kHz (49 MB, 15.6 s of audio, within a free user's 30 s):
@@ -39,15 +40,7 @@ const quick = (() => {
 })();
 
 /** Polls `probe` (every 20 ms, for at most 60 s) until it returns a value. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => pollFor(what, probe, { intervalMs: 20 });
 
 /** What the stack's decode threads were asked and answered, in order: the real prober, watched. */
 interface ProbeLog {

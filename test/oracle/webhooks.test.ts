@@ -28,6 +28,7 @@ import type { LoggedIn } from './helpers/test-app.ts';
 import { assertVariantAError } from './helpers/shapes.ts';
 import { startStackWorker, startStorageStack } from './storage-stack.ts';
 import type { StorageStack } from './storage-stack.ts';
+import { waitFor as pollFor } from '../support/wait-for.ts';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -83,15 +84,8 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> =>
+  pollFor(what, probe, { timeoutMs });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -24,6 +24,7 @@ import { loadWorkerConfig } from '../../../inference/src/config.ts';
 import type { WorkerEnv } from '../../../inference/src/config.ts';
 import type { WorkerProcess } from '../../../inference/src/worker/process.ts';
 import { startWorkerProcess } from '../../../inference/src/worker/process.ts';
+import { waitFor } from '../../support/wait-for.ts';
 
 export interface JobInput {
   prompt?: string;
@@ -150,15 +151,7 @@ export async function startStack(queueOptions: { retryDelay?: number; heartbeatS
       workers.push(started.value);
       return started.value;
     },
-    async waitFor(what, probe, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const value = await probe();
-        if (value !== undefined) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    waitFor: (what, probe, timeoutMs) => waitFor(what, probe, { timeoutMs }),
     async stop() {
       for (const w of workers.splice(0)) await w.stop();
       await supervisor.stop({ graceful: false, close: true });
