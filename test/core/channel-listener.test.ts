@@ -2,11 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOnChannel } from '../../core/src/db/channel-listener.ts';
+import type { ChannelListener } from '../../core/src/db/channel-listener.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { startTestDatabase } from '../support/queue-database.ts';
 import type { TestDatabase } from '../support/queue-database.ts';
-
-type Connection = Awaited<ReturnType<Database['connect']>>;
+import { recordingConnections } from '../support/recorded-connections.ts';
+import type { DirectConnection } from '../support/recorded-connections.ts';
+import { waitUntil as waitUntilHolds } from '../support/wait-for.ts';
 
 describe('core: a channel listener is lost once and ended once, on a really terminated backend (real PostgreSQL)', () => {
   let database: TestDatabase;
@@ -34,26 +36,21 @@ describe('core: a channel listener is lost once and ended once, on a really term
       )
     ).n;
 
-  async function waitUntil(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-    for (let waited = 0; waited < 250; waited += 1) {
-      if (await done()) return;
-      await sleep(20);
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
+  /** Polls `holds` every 20 ms for at most 5 s. */
+  const waitUntil = (what: string, holds: () => boolean | Promise<boolean>): Promise<void> =>
+    waitUntilHolds(what, holds, { timeoutMs: 5_000, intervalMs: 20 });
 
-  /** `db` whose direct connections are handed to `seen` as they open. */
-  const recording = (seen: (connection: Connection) => void): Database =>
-    new Proxy(db, {
-      get(target, property, receiver) {
-        if (property !== 'connect') return Reflect.get(target, property, receiver) as unknown;
-        return async (...args: Parameters<Database['connect']>) => {
-          const connection = await target.connect(...args);
-          seen(connection);
-          return connection;
-        };
-      },
-    });
+  /** A listener on `channel` through `db`, its direct connection, and the losses it reported. */
+  async function recordedListener(channel: string): Promise<{ listener: ChannelListener; connection: DirectConnection; lost: unknown[] }> {
+    let connection: DirectConnection | undefined;
+    const lost: unknown[] = [];
+    const listener = await listenOnChannel(
+      recordingConnections(db, (opened) => (connection = opened)),
+      { channel, onNotification: () => undefined, onLost: (error) => lost.push(error) },
+    );
+    assert.ok(connection !== undefined);
+    return { listener, connection, lost };
+  }
 
   it('hands over the notifications of its own channel, and none once closed', async () => {
     const payloads: string[] = [];
@@ -76,18 +73,13 @@ describe('core: a channel listener is lost once and ended once, on a really term
   });
 
   it('reports a terminated backend once, ends it, and closes afterwards without a throw', async () => {
-    let connection: Connection | undefined;
-    const lost: unknown[] = [];
-    const listener = await listenOnChannel(
-      recording((c) => (connection = c)),
-      { channel: 'listener_b', onNotification: () => undefined, onLost: (error) => lost.push(error) },
-    );
+    const { listener, connection, lost } = await recordedListener('listener_b');
     assert.equal(listener.listening, true);
     assert.equal(await terminate('listener_b'), 1);
     await waitUntil('the loss to be reported', () => lost.length > 0);
     assert.equal(listener.listening, false);
     // node-postgres reporting it again, after pg-promise let go of the client: nothing throws.
-    assert.doesNotThrow(() => connection?.client.emit('error', new Error('the socket closed too')));
+    assert.doesNotThrow(() => connection.client.emit('error', new Error('the socket closed too')));
     await assert.rejects(listener.probe(), /not listening/);
     await listener.close();
     await sleep(50);
@@ -95,17 +87,12 @@ describe('core: a channel listener is lost once and ended once, on a really term
   });
 
   it('counts a failed probe as lost once, and a live one as nothing', async () => {
-    let connection: Connection | undefined;
-    const lost: unknown[] = [];
-    const listener = await listenOnChannel(
-      recording((c) => (connection = c)),
-      { channel: 'listener_c', onNotification: () => undefined, onLost: (error) => lost.push(error) },
-    );
+    const { listener, connection, lost } = await recordedListener('listener_c');
     await listener.probe();
     assert.equal(lost.length, 0);
     // A connection that stops answering: its statements fail as a read deadline would fail them.
-    const held = connection as Connection;
-    held.one = (() => Promise.reject(new Error('Query read timeout'))) as unknown as typeof held.one;
+
+    connection.one = (() => Promise.reject(new Error('Query read timeout'))) as unknown as typeof connection.one;
     await assert.rejects(listener.probe(), /read timeout/);
     await assert.rejects(listener.probe(), /not listening/);
     assert.equal(lost.length, 1);
@@ -115,18 +102,13 @@ describe('core: a channel listener is lost once and ended once, on a really term
   });
 
   it('closes when the backend is lost while its UNLISTEN is in flight, and reports nothing after close', async () => {
-    let connection: Connection | undefined;
-    const lost: unknown[] = [];
-    const listener = await listenOnChannel(
-      recording((c) => (connection = c)),
-      { channel: 'listener_d', onNotification: () => undefined, onLost: (error) => lost.push(error) },
-    );
-    const held = connection as Connection;
-    const none = held.none.bind(held);
-    held.none = ((query: unknown, values?: unknown) => {
-      if (typeof query === 'string' && query.startsWith('UNLISTEN')) held.client.emit('error', new Error('the backend went away'));
+    const { listener, connection, lost } = await recordedListener('listener_d');
+
+    const none = connection.none.bind(connection);
+    connection.none = ((query: unknown, values?: unknown) => {
+      if (typeof query === 'string' && query.startsWith('UNLISTEN')) connection.client.emit('error', new Error('the backend went away'));
       return none(query as string, values);
-    }) as typeof held.none;
+    }) as typeof connection.none;
     await listener.close();
     assert.deepEqual(lost, []);
     await waitUntil('the connection to end', async () => (await backendsOf('listener_d')) === 0);

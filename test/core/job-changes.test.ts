@@ -2,6 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
+import { listenOnChannel } from '../../core/src/db/channel-listener.ts';
+import type { ChannelListener } from '../../core/src/db/channel-listener.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { JOB_CHANGED_CHANNEL, parseJobChange } from '../../core/src/jobs/job-changes.ts';
 import type { JobChange } from '../../core/src/jobs/job-changes.ts';
@@ -15,25 +17,23 @@ describe('core: every job status/progress change is announced on PostgreSQL NOTI
   let db: Database;
   let boss: PgBoss;
   const heard: JobChange[] = [];
-  let release: (() => Promise<void>) | undefined;
+  let listener: ChannelListener | undefined;
 
   before(async () => {
     services = await startQueueDatabase();
     ({ db, boss } = services);
     await ensureGenerationQueue(boss);
-    const listener = await db.connect({ direct: true });
-    listener.client.on('notification', (message) => {
-      if (message.channel !== JOB_CHANGED_CHANNEL) return;
-      const change = parseJobChange(message.payload);
-      if (change !== null) heard.push(change);
+    listener = await listenOnChannel(db, {
+      channel: JOB_CHANGED_CHANNEL,
+      onNotification: (payload) => {
+        const change = parseJobChange(payload);
+        if (change !== null) heard.push(change);
+      },
+      onLost: () => undefined,
     });
-    await listener.none('LISTEN $1:name', [JOB_CHANGED_CHANNEL]);
-    release = async () => {
-      await listener.done();
-    };
   });
   after(async () => {
-    await release?.();
+    await listener?.close();
     await services.stop();
   });
 

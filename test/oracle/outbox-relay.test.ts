@@ -1,13 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import type { Database } from '../../core/src/db/database.ts';
 import { startOutboxRelay } from '../../oracle/src/webhooks/outbox-relay.ts';
 import { startQueueDatabase } from '../support/queue-database.ts';
 import type { QueueDatabase } from '../support/queue-database.ts';
-
-type Connection = Awaited<ReturnType<Database['connect']>>;
+import { recordingConnections } from '../support/recorded-connections.ts';
+import type { DirectConnection } from '../support/recorded-connections.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 describe('oracle: the webhook outbox relay releases its LISTEN connection once, whatever fails (real PostgreSQL and pg-boss)', () => {
   let services: QueueDatabase;
@@ -17,28 +16,26 @@ describe('oracle: the webhook outbox relay releases its LISTEN connection once, 
   after(() => services.stop());
 
   /** A relay on the real database, and the direct connection it listens on once it listens. */
-  async function listeningRelay(): Promise<{ relay: ReturnType<typeof startOutboxRelay>; listener: Connection }> {
-    let listener: Connection | undefined;
+  async function listeningRelay(): Promise<{ relay: ReturnType<typeof startOutboxRelay>; listener: DirectConnection }> {
+    let listener: DirectConnection | undefined;
     const { db, boss } = services;
-    const recording = new Proxy(db, {
-      get(target, property, receiver) {
-        if (property !== 'connect') return Reflect.get(target, property, receiver) as unknown;
-        return async (...args: Parameters<Database['connect']>) => {
-          const connection = await target.connect(...args);
-          listener = connection;
-          return connection;
-        };
-      },
+    const relay = startOutboxRelay({
+      db: recordingConnections(db, (connection) => (listener = connection)),
+      boss,
+      logger: pino({ level: 'silent' }),
+      sweepIntervalMs: 60_000,
     });
-    const relay = startOutboxRelay({ db: recording, boss, logger: pino({ level: 'silent' }), sweepIntervalMs: 60_000 });
-    for (let waited = 0; waited < 100; waited += 1) {
-      const listening = await db.one<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE 'LISTEN%webhook_delivery_pending%'",
-      );
-      if (listener !== undefined && listening.n > 0) return { relay, listener };
-      await sleep(20);
-    }
-    throw new Error('the relay never listened');
+    const listening = await waitFor(
+      'the relay to listen',
+      async () => {
+        const backends = await db.one<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE 'LISTEN%webhook_delivery_pending%'",
+        );
+        return backends.n > 0 ? listener : undefined;
+      },
+      { timeoutMs: 2_000, intervalMs: 20 },
+    );
+    return { relay, listener: listening };
   }
 
   it('a listener error reported twice releases the connection once, and stop still resolves', async () => {
