@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { alignShared, MAX_SHIFT_BINS, MIN_VOTES, WINDOW_SECONDS } from '../../core/src/fingerprint/landmark-match.ts';
+import { ALIGNMENT_SPREAD_FRAMES, alignShared, MAX_SHIFT_BINS, MAX_STRETCH, MIN_VOTES, onDenseDiagonals, WINDOW_SECONDS } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import { BINS_PER_OCTAVE, FRAME_SECONDS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
@@ -166,6 +166,59 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
         assert.deepEqual(alignShared(shared, tally, MIN_VOTES), expected, `draw ${n}, ${tally}`);
     }
     assert.ok(found > 20 && found < 100, `${found} of 120 draws hold an alignment of ${MIN_VOTES}`);
+  });
+
+  it('drops the chance triplets of a whole song before tallying, never a triplet of an alignment of MIN_VOTES', () => {
+    // Two songs of four minutes share thousands of triplets by chance. Planted among them:
+    // copies of exactly MIN_VOTES agreeing triplets at the farthest stretches, spread over a whole
+    // window of query time and over the start tolerance either way, the widest an alignment's
+    // differences reach (ALIGNMENT_SPREAD_FRAMES).
+    const random = seededRandom(31);
+    const half = seconds(WINDOW_SECONDS / 2);
+    const planted: SharedTriplet[] = [];
+    for (const [copy, stretch] of [1 / MAX_STRETCH, MAX_STRETCH, 1].entries()) {
+      // On a start bin's edge (8 frames a bin), so that starts up to 1.5 bins either side agree.
+      const start = 8 * Math.round(seconds(30 + 60 * copy) / 8);
+      const firstBlock = 4 + 8 * copy;
+      for (let n = 0; n < MIN_VOTES; n += 1) {
+        const queryT = firstBlock * half + Math.round((n * (2 * half - 1)) / (MIN_VOTES - 1));
+        // The earliest start before the copy's, the latest after, the middle two on it: the slowest
+        // copy, on the grid's first stretch, within a frame of the start tolerance (1.5 bins), the
+        // others a bin.
+        const jitter = Math.sign(n - (MIN_VOTES - 1) / 2) * (Math.abs(n - (MIN_VOTES - 1) / 2) < 1 ? 0 : copy === 0 ? 11 : 8);
+        planted.push({ queryT, querySpan: 40, queryK: 50, refT: Math.round(start + jitter + queryT / stretch), refSpan: 40, refK: 50 });
+      }
+    }
+    const spread = (copy: readonly SharedTriplet[]) => {
+      const differences = copy.map((p) => p.refT - p.queryT);
+      return Math.max(...differences) - Math.min(...differences);
+    };
+    assert.ok(spread(planted.slice(0, MIN_VOTES)) > ALIGNMENT_SPREAD_FRAMES - 10, `the slowest copy spreads its differences over ${spread(planted.slice(0, MIN_VOTES))} frames`);
+    // Within the matcher's pitch reach, as a third to a half of a real pair's are.
+    const chance: SharedTriplet[] = Array.from({ length: 10_000 }, () => {
+      const refK = 20 + Math.floor(random() * 60);
+      return {
+        queryT: Math.floor(random() * seconds(240)),
+        querySpan: 6 + Math.floor(random() * 85),
+        queryK: refK + Math.floor(random() * (2 * MAX_SHIFT_BINS + 3)) - MAX_SHIFT_BINS - 1,
+        refT: Math.floor(random() * seconds(240)),
+        refSpan: 6 + Math.floor(random() * 85),
+        refK,
+      };
+    });
+    const shared = [...chance, ...planted];
+    const kept = new Set(onDenseDiagonals(shared, MIN_VOTES));
+    for (const p of planted) assert.ok(kept.has(p), `planted triplet at query frame ${p.queryT} kept`);
+    assert.ok(kept.size < shared.length / 10, `${kept.size} of ${shared.length} kept`);
+    const unpruned = alignShared(shared);
+    const alignment = alignShared(shared, 'fitting', MIN_VOTES);
+    assert.ok(alignment !== null && alignment.votes >= MIN_VOTES);
+    assert.deepEqual(alignment, unpruned !== null && unpruned.votes >= MIN_VOTES ? unpruned : null);
+    for (const copy of [0, 1, 2]) {
+      const alone = planted.slice(copy * MIN_VOTES, (copy + 1) * MIN_VOTES);
+      assert.equal(onDenseDiagonals(alone, MIN_VOTES).length, MIN_VOTES, `copy ${copy} alone kept`);
+      assert.equal(alignShared(alone, 'fitting', MIN_VOTES)?.votes, MIN_VOTES, `copy ${copy} alone matches`);
+    }
   });
 
   it('finds nothing in fewer than two triplets, or in triplets out of its pitch reach', () => {

