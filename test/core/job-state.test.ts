@@ -480,6 +480,40 @@ describe('core: the generation job state machine', () => {
     assert.equal(connections, 2);
   });
 
+  it('lets the event loop run between the steps of its work, with the same answers', async () => {
+    const owner = await user(0);
+    const asker = await user(0);
+    const queries = [scatteredPeaks(61, 36), scatteredPeaks(62, 36)];
+    for (const [i, peaks] of queries.entries())
+      await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 6, 1 + i)), peaks });
+    const answer = (matches: Awaited<ReturnType<typeof findContainedSounds>>) =>
+      matches.map((m) => [m.sound.registryId, m.alignment.votes]);
+    /** Turns of the event loop taken while `find` runs, and its answers. */
+    const turnsDuring = async (find: () => Promise<Awaited<ReturnType<typeof findContainedSounds>>[]>) => {
+      let turns = 0;
+      let running = true;
+      const turn = (): void => {
+        turns += 1;
+        if (running) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const answers = await find();
+      running = false;
+      return { turns, answers: answers.map(answer) };
+    };
+    for (const sliceMs of [0, 60_000]) {
+      const lookup = createLandmarkLookup(db, { userId: asker.id, own: false, sliceMs });
+      const first = await lookup.find(queries);
+      // Asked again, the lookup has read every row, sound and peak it needs: no statement, no wait
+      // for PostgreSQL, only its own work, which lets the event loop run only between its steps.
+      const again = await turnsDuring(() => lookup.find(queries));
+      assert.deepEqual(again.answers, first.map(answer));
+      assert.equal(again.answers.flat().length, 2, 'each query matches its sound');
+      if (sliceMs === 0) assert.ok(again.turns >= 2 * queries.length, `${again.turns} turns at every pause`);
+      else assert.equal(again.turns, 0, 'a slice long enough for the whole lookup holds the event loop');
+    }
+  });
+
   it('verifies first the candidates whose shared triplets lie on one diagonal, not the ones sharing most postings: a long sound shares many by chance', async () => {
     const random = seededRandom(81);
     const peaksFrom = (from: number, to: number): Peak[] =>

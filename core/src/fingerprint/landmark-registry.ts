@@ -20,6 +20,7 @@
  * index tuples (240 ms); as one row per hash, one ordered index scan (9 ms; docs/fingerprints.md).
  */
 import { readBinaryCopy, parseBinaryCopy } from '../db/binary-copy.ts';
+import { eventLoopSlices } from '../event-loop-slices.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { ALIGNMENT_SPREAD_FRAMES, alignShared, MIN_VOTES } from './landmark-match.ts';
 import type { LandmarkAlignment, SharedTriplet } from './landmark-match.ts';
@@ -132,7 +133,17 @@ export interface LandmarkLookupOptions {
    * registry keeps no more than `HASH_CAPACITY`; the bench tries fewer and more.
    */
   hashFanout?: number;
+  /** Event-loop time a lookup holds at once between its steps (default `LOOKUP_SLICE_MS`). */
+  sliceMs?: number;
 }
+
+/**
+ * Event-loop time a lookup holds at once: it lets other requests run between a query's steps and
+ * between its candidates' alignments once this long has passed. A four-minute track looked up
+ * with its views among whole tracks aligns dozens of candidates, and held the event loop for up
+ * to 100 ms in one piece (docs/fingerprints.md, "Chance triplets dropped before the tally").
+ */
+export const LOOKUP_SLICE_MS = 10;
 
 /** The registry's triplets of `peaks`: the strongest peaks, a small fan-out. */
 export function registeredTriplets(peaks: readonly Peak[]): Triplets {
@@ -392,26 +403,34 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
     for (const row of found) sounds.set(row.id, row);
   }
 
-  async function learnTriplets(ids: readonly number[]): Promise<void> {
+  async function learnTriplets(ids: readonly number[], pause: () => Promise<void>): Promise<void> {
     const unknown = ids.filter((id) => !registered.has(id));
     if (unknown.length === 0) return;
     const found = await db.any<{ id: number; peaks: Buffer }>({ ...CANDIDATE_PEAKS, values: [unknown] });
     for (const id of unknown) registered.set(id, null);
-    for (const row of found) registered.set(row.id, registeredTriplets(peaksFromBytes(row.peaks)));
+    for (const row of found) {
+      await pause();
+      registered.set(row.id, registeredTriplets(peaksFromBytes(row.peaks)));
+    }
   }
 
   return {
     async find(queries) {
-      const prepared = queries.map((peaks) => {
+      const pause = eventLoopSlices(options.sliceMs ?? LOOKUP_SLICE_MS);
+      const prepared: { query: Triplets; byHash: Map<number, number[]> }[] = [];
+      for (const peaks of queries) {
         const query = queryTriplets(peaks);
-        return { query, byHash: indexByHash(query) };
-      });
+        prepared.push({ query, byHash: indexByHash(query) });
+        await pause();
+      }
       const unread = new Set<number>();
       for (const { byHash } of prepared) for (const hash of byHash.keys()) if (!asked.has(hash)) unread.add(hash);
       // No reach: no query has a triplet, so none holds a sound.
       const known = await readRows([...unread].sort((a, b) => a - b));
       if (known === undefined) return prepared.map(() => []);
-      const tallies: QueryTally[] = prepared.map(({ query, byHash }) => {
+      const tallies: QueryTally[] = [];
+      for (const { query, byHash } of prepared) {
+        await pause();
         const lists: PostingList[] = [];
         for (const hash of byHash.keys()) {
           const list = rows.get(hash);
@@ -421,14 +440,16 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
         // only where the read left out hashes that verification counts.
         const pastRead = lists.some((list) => list.postings.length === 0 && list.n <= known.verificationFanout);
         const votes = soundsSharing(lists, pastRead ? Math.min(CANDIDATE_POSTINGS, minVotes) : minVotes);
-        return { query, byHash, lists, pastRead, votes };
-      });
+        tallies.push({ query, byHash, lists, pastRead, votes });
+      }
       await learnSounds([...new Set(tallies.flatMap((tally) => [...tally.votes.keys()]))]);
-      const verdicts = tallies.map((tally) => alignOnPostings(tally, sounds, minVotes));
-      await learnTriplets([...new Set(verdicts.flatMap((verdict) => verdict.shortOf))]);
-      return tallies.map((tally, i) => {
+      const verdicts: Awaited<ReturnType<typeof alignOnPostings>>[] = [];
+      for (const tally of tallies) verdicts.push(await alignOnPostings(tally, sounds, minVotes, pause));
+      await learnTriplets([...new Set(verdicts.flatMap((verdict) => verdict.shortOf))], pause);
+      const answers: LandmarkMatch[][] = [];
+      for (const [i, tally] of tallies.entries()) {
         const { candidates, alignments, shortOf } = verdicts[i] as (typeof verdicts)[number];
-        for (const [id, alignment] of verifyOnPeaks(tally, known.verificationFanout, shortOf, registered, minVotes))
+        for (const [id, alignment] of await verifyOnPeaks(tally, known.verificationFanout, shortOf, registered, minVotes, pause))
           alignments.set(id, alignment);
         const matches: LandmarkMatch[] = candidates.flatMap((s) => {
           const alignment = alignments.get(s.id);
@@ -441,8 +462,11 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
                 },
               ];
         });
-        return matches.sort((a, b) => a.sound.createdAt.getTime() - b.sound.createdAt.getTime() || a.sound.registryId - b.sound.registryId);
-      });
+        answers.push(
+          matches.sort((a, b) => a.sound.createdAt.getTime() - b.sound.createdAt.getTime() || a.sound.registryId - b.sound.registryId),
+        );
+      }
+      return answers;
     },
   };
 }
@@ -453,11 +477,12 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
  * postings; those matching on the postings read, and those to verify on their peaks (the
  * best `FULL_VERIFICATIONS` of the rest, where the read left out hashes that verification counts).
  */
-function alignOnPostings(
+async function alignOnPostings(
   tally: QueryTally,
   sounds: ReadonlyMap<number, CandidateRow | null>,
   minVotes: number,
-): { candidates: CandidateRow[]; alignments: Map<number, LandmarkAlignment>; shortOf: number[] } {
+  pause: () => Promise<void>,
+): Promise<{ candidates: CandidateRow[]; alignments: Map<number, LandmarkAlignment>; shortOf: number[] }> {
   const { votes } = tally;
   const asked = [...votes.keys()].flatMap((id) => sounds.get(id) ?? []);
   // The order decides only which sounds are left out: none where every one is verified.
@@ -478,9 +503,11 @@ function alignOnPostings(
   const onPostings = candidates.filter(
     (s) => (votes.get(s.id) as number) >= minVotes && (!ranked || (onDiagonal.get(s.id) as number) >= minVotes),
   );
+  await pause();
   const shared = sharedTriplets(tally.query, tally.byHash, tally.lists, new Set(onPostings.map((s) => s.id)));
   const alignments = new Map<number, LandmarkAlignment>();
   for (const s of onPostings) {
+    await pause();
     const alignment = alignShared(shared.get(s.id) ?? [], 'fitting', minVotes);
     if (alignment !== null) alignments.set(s.id, alignment);
   }
@@ -498,13 +525,14 @@ function alignOnPostings(
  * registered triplets (made from their stored peaks), counting every hash the query shares that
  * holds at most `fanout` postings: those the read left out as well as those it read.
  */
-function verifyOnPeaks(
+async function verifyOnPeaks(
   tally: QueryTally,
   fanout: number,
   ids: readonly number[],
   registered: ReadonlyMap<number, Triplets | null>,
   minVotes: number,
-): Map<number, LandmarkAlignment> {
+  pause: () => Promise<void>,
+): Promise<Map<number, LandmarkAlignment>> {
   const verified = new Map<number, LandmarkAlignment>();
   if (ids.length === 0) return verified;
   const counted = new Map<number, number[]>();
@@ -512,6 +540,7 @@ function verifyOnPeaks(
   for (const id of ids) {
     const triplets = registered.get(id);
     if (triplets === undefined || triplets === null) continue;
+    await pause();
     const alignment = alignShared(pairTriplets(tally.query, triplets, counted), 'fitting', minVotes);
     if (alignment !== null) verified.set(id, alignment);
   }
