@@ -51,6 +51,7 @@ import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { startQueueDatabase } from '../support/queue-database.ts';
+import { recordingConnections } from '../support/recorded-connections.ts';
 import type { QueueDatabase } from '../support/queue-database.ts';
 
 interface Row {
@@ -512,6 +513,29 @@ describe('core: the generation job state machine', () => {
       if (sliceMs === 0) assert.ok(again.turns >= 2 * queries.length, `${again.turns} turns at every pause`);
       else assert.equal(again.turns, 0, 'a slice long enough for the whole lookup holds the event loop');
     }
+  });
+
+  it('stops at its next step when its signal aborts: the client left', async () => {
+    const owner = await user(0);
+    const asker = await user(0);
+    const peaks = scatteredPeaks(63, 36);
+    await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 7, 1)), peaks });
+    let connections = 0;
+    const counted = recordingConnections(db, () => {
+      connections += 1;
+    });
+    const left = new AbortController();
+    const lookup = createLandmarkLookup(counted, { userId: asker.id, own: false, signal: left.signal });
+    const found = lookup.find([peaks, peaks]);
+    left.abort(new Error('the client left'));
+    await assert.rejects(found, /the client left/);
+    assert.equal(connections, 0, 'no statement after the client left');
+    // Aborted as its rows are read: the claim check stops before it aligns anything.
+    const later = new AbortController();
+    const leavingAsRead = recordingConnections(db, () => later.abort(new Error('the client left later')));
+    await assert.rejects(findEarlierClaim(leavingAsRead, peaks, { userId: asker.id, signal: later.signal }), /the client left later/);
+    // Not aborted, the same check names the sound.
+    assert.ok((await findEarlierClaim(leavingAsRead, peaks, { userId: asker.id })) !== null);
   });
 
   it('verifies first the candidates whose shared triplets lie on one diagonal, not the ones sharing most postings: a long sound shares many by chance', async () => {

@@ -135,6 +135,8 @@ export interface LandmarkLookupOptions {
   hashFanout?: number;
   /** Event-loop time a lookup holds at once between its steps (default `LOOKUP_SLICE_MS`). */
   sliceMs?: number;
+  /** Aborted (the asking client left): the lookup stops at its next step, rejecting with its reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -416,7 +418,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
 
   return {
     async find(queries) {
-      const pause = eventLoopSlices(options.sliceMs ?? LOOKUP_SLICE_MS);
+      const pause = eventLoopSlices(options.sliceMs ?? LOOKUP_SLICE_MS, options.signal);
       const prepared: { query: Triplets; byHash: Map<number, number[]> }[] = [];
       for (const peaks of queries) {
         const query = queryTriplets(peaks);

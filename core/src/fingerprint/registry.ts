@@ -47,6 +47,8 @@ export interface ClaimQuery {
    * could have found on the query itself, and is reported in the query's own time and pitch.
    */
   views?: readonly ViewPeaks[] | undefined;
+  /** Aborted (the asking client left): the lookup stops at its next step, rejecting with its reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface ClaimQuery {
  * when there is none.
  */
 export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
-  const lookup = createLandmarkLookup(db, { userId: options.userId, own: false, createdBefore: options.createdAt });
+  const lookup = createLandmarkLookup(db, { userId: options.userId, own: false, createdBefore: options.createdAt, signal: options.signal });
   const [itself = []] = await lookup.find([peaks]);
   for (const match of itself) if (!(await derivesFrom(db, match, options.userId))) return match;
   // The query itself first: it names nearly every copy, and a copy refused then costs one read

@@ -131,7 +131,7 @@ const millis = (seconds: number): number => Math.round(seconds * 1000) / 1000;
 
 /**
  * Checks, stores and records one upload of `user`'s. `signal` aborted (the client left) cancels
- * the decode, queued or running, and nothing is stored after it.
+ * the decode, queued or running, and the registry's lookup, and nothing is stored after it.
  */
 export async function takeUpload(
   deps: UploadDeps,
@@ -178,7 +178,14 @@ export async function takeUpload(
   // Another account's song, signed or not, however re-encoded, is not taken (issues 44 and 50).
   if (probed.landmarks !== undefined) {
     const views = (probed.landmarkViews ?? []).map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaks) }));
-    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id, views });
+    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id, views, signal }).catch(
+      (error: unknown) => {
+        // The client left during the lookup, which stopped at its next step.
+        if (signal?.aborted === true) return 'cancelled' as const;
+        throw error;
+      },
+    );
+    if (contained === 'cancelled') return fail(decodeRefusal({ code: 'cancelled', message: 'the client left' }, user.tier));
     if (contained !== null) return fail(containsSignedSong(contained));
   }
   // Chromaprint's compact form is what an AcoustID-compatible service looks up.
