@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALIGNMENT_SPREAD_FRAMES, alignShared, MAX_SHIFT_BINS, MAX_STRETCH, MIN_VOTES, onDenseDiagonals, WINDOW_SECONDS } from '../../core/src/fingerprint/landmark-match.ts';
+import {
+  ALIGNMENT_SPREAD_FRAMES,
+  alignShared,
+  MAX_SHIFT_BINS,
+  MAX_STRETCH,
+  MIN_VOTES,
+  onDenseDiagonals,
+  WINDOW_SECONDS,
+} from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
 import { BINS_PER_OCTAVE, FRAME_SECONDS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
@@ -193,7 +201,10 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
       const differences = copy.map((p) => p.refT - p.queryT);
       return Math.max(...differences) - Math.min(...differences);
     };
-    assert.ok(spread(planted.slice(0, MIN_VOTES)) > ALIGNMENT_SPREAD_FRAMES - 10, `the slowest copy spreads its differences over ${spread(planted.slice(0, MIN_VOTES))} frames`);
+    assert.ok(
+      spread(planted.slice(0, MIN_VOTES)) > ALIGNMENT_SPREAD_FRAMES - 10,
+      `the slowest copy spreads its differences over ${spread(planted.slice(0, MIN_VOTES))} frames`,
+    );
     // Within the matcher's pitch reach, as a third to a half of a real pair's are.
     const chance: SharedTriplet[] = Array.from({ length: 10_000 }, () => {
       const refK = 20 + Math.floor(random() * 60);
