@@ -49,6 +49,8 @@ export interface ClaimQuery {
   views?: readonly ViewPeaks[] | undefined;
   /** Aborted (the asking client left): the lookup stops at its next step, rejecting with its reason. */
   signal?: AbortSignal | undefined;
+  /** Event-loop time the lookup holds at once (default `LOOKUP_SLICE_MS`; `bench:fingerprint` compares one piece). */
+  sliceMs?: number | undefined;
 }
 
 /**
@@ -57,7 +59,13 @@ export interface ClaimQuery {
  * when there is none.
  */
 export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
-  const lookup = createLandmarkLookup(db, { userId: options.userId, own: false, createdBefore: options.createdAt, signal: options.signal });
+  const lookup = createLandmarkLookup(db, {
+    userId: options.userId,
+    own: false,
+    createdBefore: options.createdAt,
+    signal: options.signal,
+    ...(options.sliceMs === undefined ? {} : { sliceMs: options.sliceMs }),
+  });
   const [itself = []] = await lookup.find([peaks]);
   for (const match of itself) if (!(await derivesFrom(db, match, options.userId))) return match;
   // The query itself first: it names nearly every copy, and a copy refused then costs one read
