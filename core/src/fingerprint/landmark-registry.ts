@@ -643,10 +643,21 @@ function sharedTriplets(
 
 /**
  * The best alignment of `peaks` (as a query) with `reference` (as registered), computed here
- * without the index: for a few sounds known by id, cheaper than a lookup of every hash.
+ * without the index: for a few sounds known by id, cheaper than a lookup of every hash. With
+ * `minVotes`, null below it (the matcher's pruned path: `alignShared`).
  */
-export function alignSounds(peaks: readonly Peak[], reference: readonly Peak[]): LandmarkAlignment | null {
-  return alignTriplets(queryTriplets(peaks), registeredTriplets(reference));
+export function alignSounds(peaks: readonly Peak[], reference: readonly Peak[], minVotes?: number): LandmarkAlignment | null {
+  return aligningWith(peaks, minVotes)(reference);
+}
+
+/**
+ * `alignSounds` of one query with several sounds in turn: the query's triplets made and indexed
+ * once (a whole song's are tens of thousands).
+ */
+export function aligningWith(peaks: readonly Peak[], minVotes?: number): (reference: readonly Peak[]) => LandmarkAlignment | null {
+  const query = queryTriplets(peaks);
+  const byHash = indexByHash(query);
+  return (reference) => alignShared(pairTriplets(query, registeredTriplets(reference), byHash), 'fitting', minVotes);
 }
 
 /** The best alignment of a query's triplets with a registered sound's, paired by hash. */

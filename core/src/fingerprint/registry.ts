@@ -19,12 +19,14 @@
  * later copy the earliest sound holding the song.
  */
 import type { Database, Queryable } from '../db/database.ts';
+import { eventLoopSlices } from '../event-loop-slices.ts';
 import { MIN_VOTES } from './landmark-match.ts';
 import {
-  alignSounds,
+  aligningWith,
   createLandmarkLookup,
   earlierSoundsOf,
   findContainedSounds,
+  LOOKUP_SLICE_MS,
   registeredPeaks,
   registerLandmarks,
 } from './landmark-registry.ts';
@@ -59,15 +61,17 @@ export interface ClaimQuery {
  * when there is none.
  */
 export async function findEarlierClaim(db: Database, peaks: readonly Peak[], options: ClaimQuery): Promise<RegistryMatch | null> {
+  const sliceMs = options.sliceMs ?? LOOKUP_SLICE_MS;
   const lookup = createLandmarkLookup(db, {
     userId: options.userId,
     own: false,
     createdBefore: options.createdAt,
     signal: options.signal,
-    ...(options.sliceMs === undefined ? {} : { sliceMs: options.sliceMs }),
+    sliceMs,
   });
+  const asker = { userId: options.userId, signal: options.signal, sliceMs };
   const [itself = []] = await lookup.find([peaks]);
-  for (const match of itself) if (!(await derivesFrom(db, match, options.userId))) return match;
+  for (const match of itself) if (!(await derivesFrom(db, match, asker))) return match;
   // The query itself first: it names nearly every copy, and a copy refused then costs one read
   // (all three at once among 1,000,000 sounds: a copy's check p50 24 ms, against 12). The views
   // then together, through the same lookup: only the rows, candidates and peaks it has not read.
@@ -77,8 +81,7 @@ export async function findEarlierClaim(db: Database, peaks: readonly Peak[], opt
   for (const [i, view] of views.entries()) {
     for (const match of found[i] ?? []) {
       if (!alignmentInView(view.semitones, match.alignment)) continue;
-      if (!(await derivesFrom(db, match, options.userId)))
-        return { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
+      if (!(await derivesFrom(db, match, asker))) return { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
     }
   }
   return null;
@@ -88,18 +91,34 @@ export async function findEarlierClaim(db: Database, peaks: readonly Peak[], opt
 const DIRECT_COMPARISONS = 16;
 
 /**
- * Whether the matched sound holds a sound of `userId`'s made before it. An account with no sound
- * before it needs no look; one with a few has them compared directly; one with many, by a lookup
- * of the matched sound's peaks among its own (a matched sound can be minutes long: its lookup is
- * the costly path).
+ * Whether the matched sound holds a sound of `asker.userId`'s made before it. An account with no
+ * sound before it needs no look; one with a few has them compared directly, the matched sound's
+ * triplets made once, the event loop let run between comparisons as a lookup does; one with many,
+ * by a lookup of the matched sound's peaks among its own (a matched sound can be minutes long:
+ * its lookup is the costly path).
  */
-async function derivesFrom(db: Database, match: RegistryMatch, userId: string): Promise<boolean> {
+async function derivesFrom(
+  db: Database,
+  match: RegistryMatch,
+  asker: { userId: string; signal: AbortSignal | undefined; sliceMs: number },
+): Promise<boolean> {
+  const { userId, signal, sliceMs } = asker;
   const earlier = await earlierSoundsOf(db, userId, match.sound.createdAt, DIRECT_COMPARISONS);
   if (earlier !== null && earlier.length === 0) return false;
   const held = await registeredPeaks(db, match.sound.registryId);
   if (held === null) return false;
-  if (earlier !== null) return earlier.some((own) => (alignSounds(held, own)?.votes ?? 0) >= MIN_VOTES);
-  return (await findContainedSounds(db, held, { userId, own: true, createdBefore: match.sound.createdAt })).length > 0;
+  if (earlier !== null) {
+    const pause = eventLoopSlices(sliceMs, signal);
+    await pause();
+    const alignWithHeld = aligningWith(held, MIN_VOTES);
+    for (const own of earlier) {
+      await pause();
+      if (alignWithHeld(own) !== null) return true;
+    }
+    return false;
+  }
+  const lookup = { userId, own: true, createdBefore: match.sound.createdAt, signal, sliceMs };
+  return (await findContainedSounds(db, held, lookup)).length > 0;
 }
 
 /**
