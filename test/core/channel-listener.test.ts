@@ -1,35 +1,28 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOnChannel } from '../../core/src/db/channel-listener.ts';
 import type { ChannelListener } from '../../core/src/db/channel-listener.ts';
-import type { Database } from '../../core/src/db/database.ts';
-import { startTestDatabase } from '../support/queue-database.ts';
-import type { TestDatabase } from '../support/queue-database.ts';
+import { databaseOfSuite } from '../support/queue-database.ts';
 import { recordingConnections } from '../support/recorded-connections.ts';
 import type { DirectConnection } from '../support/recorded-connections.ts';
 import { waitUntil as waitUntilHolds } from '../support/wait-for.ts';
 
 describe('core: a channel listener is lost once and ended once, on a really terminated backend (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let db: Database;
-  before(async () => {
-    database = await startTestDatabase();
-    db = database.db;
-  });
-  after(() => database.stop());
+  const database = databaseOfSuite();
 
   /** Backends whose last statement LISTENed on (or UNLISTENed from) `channel`. */
   const backendsOf = async (channel: string): Promise<number> =>
     (
-      await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE $1 AND pid <> pg_backend_pid()`, [
-        `%LISTEN%${channel}%`,
-      ])
+      await database.db.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE $1 AND pid <> pg_backend_pid()`,
+        [`%LISTEN%${channel}%`],
+      )
     ).n;
 
   const terminate = async (channel: string): Promise<number> =>
     (
-      await db.one<{ n: number }>(
+      await database.db.one<{ n: number }>(
         `SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
           WHERE query ILIKE $1 AND pid <> pg_backend_pid()) AS terminated`,
         [`LISTEN%${channel}%`],
@@ -40,12 +33,12 @@ describe('core: a channel listener is lost once and ended once, on a really term
   const waitUntil = (what: string, holds: () => boolean | Promise<boolean>): Promise<void> =>
     waitUntilHolds(what, holds, { timeoutMs: 5_000, intervalMs: 20 });
 
-  /** A listener on `channel` through `db`, its direct connection, and the losses it reported. */
+  /** A listener on `channel` through the suite's database, its direct connection, and the losses it reported. */
   async function recordedListener(channel: string): Promise<{ listener: ChannelListener; connection: DirectConnection; lost: unknown[] }> {
     let connection: DirectConnection | undefined;
     const lost: unknown[] = [];
     const listener = await listenOnChannel(
-      recordingConnections(db, (opened) => (connection = opened)),
+      recordingConnections(database.db, (opened) => (connection = opened)),
       { channel, onNotification: () => undefined, onLost: (error) => lost.push(error) },
     );
     assert.ok(connection !== undefined);
@@ -54,19 +47,19 @@ describe('core: a channel listener is lost once and ended once, on a really term
 
   it('hands over the notifications of its own channel, and none once closed', async () => {
     const payloads: string[] = [];
-    const listener = await listenOnChannel(db, {
+    const listener = await listenOnChannel(database.db, {
       channel: 'listener_a',
       onNotification: (p) => payloads.push(p),
       onLost: () => assert.fail('not lost'),
     });
-    await db.any("SELECT pg_notify('listener_other', 'elsewhere'), pg_notify('listener_a', 'first')");
-    await db.none('NOTIFY listener_a');
+    await database.db.any("SELECT pg_notify('listener_other', 'elsewhere'), pg_notify('listener_a', 'first')");
+    await database.db.none('NOTIFY listener_a');
     await waitUntil('two notifications', () => payloads.length === 2);
     assert.deepEqual(payloads, ['first', '']);
     await listener.close();
     await listener.close();
     assert.equal(listener.listening, false);
-    await db.any("SELECT pg_notify('listener_a', 'late')");
+    await database.db.any("SELECT pg_notify('listener_a', 'late')");
     await sleep(100);
     assert.deepEqual(payloads, ['first', '']);
     await waitUntil('the connection to end', async () => (await backendsOf('listener_a')) === 0);
@@ -116,12 +109,12 @@ describe('core: a channel listener is lost once and ended once, on a really term
 
   it('rejects, holding no connection, when it cannot listen', async () => {
     const before = (
-      await db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = $1', ['client backend'])
+      await database.db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = $1', ['client backend'])
     ).n;
-    await assert.rejects(listenOnChannel(db, { channel: '', onNotification: () => undefined, onLost: () => undefined }), /name/i);
+    await assert.rejects(listenOnChannel(database.db, { channel: '', onNotification: () => undefined, onLost: () => undefined }), /name/i);
     await waitUntil('no connection left', async () => {
       const now = (
-        await db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = $1', ['client backend'])
+        await database.db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = $1', ['client backend'])
       ).n;
       return now <= before;
     });

@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import type { PgBoss } from 'pg-boss';
 import { closeDatabase, createDatabase } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
@@ -22,6 +23,30 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     async stop() {
       await closeDatabase(db);
       await pg.stop();
+    },
+  };
+}
+
+/**
+ * A test database started in the calling suite's `before` and stopped in its `after`: call it in
+ * the suite's body, read its fields in the tests.
+ */
+export function databaseOfSuite(): Pick<TestDatabase, 'url' | 'db'> {
+  let database: TestDatabase | undefined;
+  before(async () => {
+    database = await startTestDatabase();
+  });
+  after(() => database?.stop());
+  const started = (): TestDatabase => {
+    if (database === undefined) throw new Error("the suite's database is read before its `before` hook started it");
+    return database;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get db() {
+      return started().db;
     },
   };
 }
