@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOnChannel } from '../../core/src/db/channel-listener.ts';
 import type { ChannelListener } from '../../core/src/db/channel-listener.ts';
 import { databaseOfSuite } from '../support/queue-database.ts';
-import { recordingConnections } from '../support/recorded-connections.ts';
+import { errorOnUnlisten, recordingConnections } from '../support/recorded-connections.ts';
 import type { DirectConnection } from '../support/recorded-connections.ts';
 import { waitUntil as waitUntilHolds } from '../support/wait-for.ts';
 
@@ -97,11 +97,7 @@ describe('core: a channel listener is lost once and ended once, on a really term
   it('closes when the backend is lost while its UNLISTEN is in flight, and reports nothing after close', async () => {
     const { listener, connection, lost } = await recordedListener('listener_d');
 
-    const none = connection.none.bind(connection);
-    connection.none = ((query: unknown, values?: unknown) => {
-      if (typeof query === 'string' && query.startsWith('UNLISTEN')) connection.client.emit('error', new Error('the backend went away'));
-      return none(query as string, values);
-    }) as typeof connection.none;
+    errorOnUnlisten(connection);
     await listener.close();
     assert.deepEqual(lost, []);
     await waitUntil('the connection to end', async () => (await backendsOf('listener_d')) === 0);

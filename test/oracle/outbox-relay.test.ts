@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { startOutboxRelay } from '../../oracle/src/webhooks/outbox-relay.ts';
 import { startQueueDatabase } from '../support/queue-database.ts';
 import type { QueueDatabase } from '../support/queue-database.ts';
-import { recordingConnections } from '../support/recorded-connections.ts';
+import { errorOnUnlisten, recordingConnections } from '../support/recorded-connections.ts';
 import type { DirectConnection } from '../support/recorded-connections.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -49,11 +49,7 @@ describe('oracle: the webhook outbox relay releases its LISTEN connection once, 
   it('stop resolves when the listener fails while its UNLISTEN is in flight', async () => {
     const { relay, listener } = await listeningRelay();
     // The server going away during shutdown: the error arrives while stop waits on UNLISTEN.
-    const none = listener.none.bind(listener);
-    listener.none = ((query: unknown, values?: unknown) => {
-      if (typeof query === 'string' && query.startsWith('UNLISTEN')) listener.client.emit('error', new Error('the backend went away'));
-      return none(query as string, values);
-    }) as typeof listener.none;
+    errorOnUnlisten(listener);
     await relay.stop();
   });
 });

@@ -20,3 +20,15 @@ export function recordingConnections(db: Database, seen: (connection: DirectConn
     },
   });
 }
+
+/**
+ * Makes `connection`'s client emit an error as its `UNLISTEN` is sent: the backend going away
+ * while a listener closes.
+ */
+export function errorOnUnlisten(connection: DirectConnection): void {
+  const none = connection.none.bind(connection);
+  connection.none = ((query: unknown, values?: unknown) => {
+    if (typeof query === 'string' && query.startsWith('UNLISTEN')) connection.client.emit('error', new Error('the backend went away'));
+    return none(query as string, values);
+  }) as typeof connection.none;
+}
