@@ -23,3 +23,19 @@ export function eventLoopSlices(sliceMs: number, signal?: AbortSignal): () => Pr
     since = performance.now();
   };
 }
+
+/** Items a walk handles between two pause points: a pause point costs a clock read and an await. */
+const ITEMS_PER_PAUSE = 64;
+
+/**
+ * `each` for every item of `items` in order, through `pause` (an `eventLoopSlices` pause point)
+ * every `ITEMS_PER_PAUSE` items: a walk over tens of thousands of items (the posting rows a
+ * whole track's lookup reads) in slices.
+ */
+export async function forEachInSlices<T>(items: readonly T[], pause: () => Promise<void>, each: (item: T) => void): Promise<void> {
+  for (let start = 0; start < items.length; start += ITEMS_PER_PAUSE) {
+    await pause();
+    const end = Math.min(items.length, start + ITEMS_PER_PAUSE);
+    for (let i = start; i < end; i += 1) each(items[i] as T);
+  }
+}

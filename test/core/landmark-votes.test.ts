@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { eventLoopSlices } from '../../core/src/event-loop-slices.ts';
 import { mostOnOneDiagonal, soundsSharing } from '../../core/src/fingerprint/landmark-registry.ts';
 import { ALIGNMENT_SPREAD_FRAMES, alignShared, MAX_STRETCH } from '../../core/src/fingerprint/landmark-match.ts';
 import type { SharedTriplet } from '../../core/src/fingerprint/landmark-match.ts';
@@ -32,7 +33,7 @@ const mostWithinSpread = (differences: readonly number[]): number =>
 const sorted = (votes: Map<number, number>): [number, number][] => [...votes].sort((a, b) => a[0] - b[0]);
 
 describe('core: counting the postings a lookup shares with each sound', () => {
-  it('agrees with a plain count on crowded, sparse and colliding draws, keeping only sounds at the threshold or past it', () => {
+  it('agrees with a plain count on crowded, sparse and colliding draws, keeping only sounds at the threshold or past it', async () => {
     const random = seededRandom(71);
     for (let draw = 0; draw < 40; draw += 1) {
       // Ids from a few dense blocks (sounds registered together) and far apart (int4's range),
@@ -41,24 +42,31 @@ describe('core: counting the postings a lookup shares with each sound', () => {
       const idOf = (): number => (blocks[Math.floor(random() * 3)] as number) + Math.floor(random() * (draw % 2 === 0 ? 40 : 4000));
       const lists = Array.from({ length: 1 + Math.floor(random() * 300) }, () => Array.from({ length: Math.floor(random() * 65) }, idOf));
       const minVotes = 1 + Math.floor(random() * 12);
-      const votes = soundsSharing(packed(lists), minVotes);
+      let pauses = 0;
+      const everyPause = eventLoopSlices(0);
+      const votes = await soundsSharing(packed(lists), minVotes, async () => {
+        pauses += 1;
+        await everyPause();
+      });
       assert.deepEqual(sorted(votes), sorted(counted(lists, minVotes)), `draw ${draw}, threshold ${minVotes}`);
+      // The walk over the rows lets the event loop run between slices of them: the same count.
+      assert.ok(pauses >= lists.length / 64, `draw ${draw}: ${pauses} pause points over ${lists.length} rows`);
       assert.ok(draw % 2 === 1 || votes.size > 0, 'the dense draws put some sounds past the threshold');
     }
   });
 
-  it('reads rows handed back as slices of one buffer, and a row with no postings', () => {
+  it('reads rows handed back as slices of one buffer, and a row with no postings', async () => {
     const whole = packed([[5, 5, 9, 5, 9, 5]])[0]?.postings as Buffer;
     // pg hands a row's bytea back as its own Buffer, but a slice at an offset must read the same.
     const lists = [{ postings: whole.subarray(0, 30) }, { postings: Buffer.alloc(0) }, { postings: whole.subarray(30) }];
-    assert.deepEqual(sorted(soundsSharing(lists, 2)), [
+    assert.deepEqual(sorted(await soundsSharing(lists, 2)), [
       [5, 4],
       [9, 2],
     ]);
-    assert.equal(soundsSharing(lists, 5).size, 0);
+    assert.equal((await soundsSharing(lists, 5)).size, 0);
   });
 
-  it("counts the triplets shared on one diagonal as a plain count over every difference's span does", () => {
+  it("counts the triplets shared on one diagonal as a plain count over every difference's span does", async () => {
     const random = seededRandom(73);
     for (let draw = 0; draw < 30; draw += 1) {
       // A query's triplet times by hash (some hashes held by several triplets), and rows of
@@ -95,7 +103,12 @@ describe('core: counting the postings a lookup shares with each sound', () => {
           .flatMap(([, hash, t]) => (byHash.get(hash) ?? []).map((i) => t - (queryT[i] as number)));
         return mostWithinSpread(differences);
       };
-      const most = mostOnOneDiagonal({ t: queryT }, byHash, lists, new Set([1, 2, 3, 4]));
+      let pauses = 0;
+      const most = await mostOnOneDiagonal({ t: queryT }, byHash, lists, new Set([1, 2, 3, 4]), async () => {
+        pauses += 1;
+      });
+      // A pause point between slices of the rows and before each sound's differences are sorted.
+      assert.ok(pauses >= lists.length / 64 + 4, `draw ${draw}: ${pauses} pause points`);
       assert.deepEqual(
         [1, 2, 3, 4].map((id) => most.get(id)),
         [plain(1), plain(2), 0, 0],

@@ -20,7 +20,7 @@
  * index tuples (240 ms); as one row per hash, one ordered index scan (9 ms; docs/fingerprints.md).
  */
 import { readBinaryCopy, parseBinaryCopy } from '../db/binary-copy.ts';
-import { eventLoopSlices } from '../event-loop-slices.ts';
+import { eventLoopSlices, forEachInSlices } from '../event-loop-slices.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { ALIGNMENT_SPREAD_FRAMES, alignShared, MIN_VOTES } from './landmark-match.ts';
 import type { LandmarkAlignment, SharedTriplet } from './landmark-match.ts';
@@ -422,6 +422,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
       const prepared: { query: Triplets; byHash: Map<number, number[]> }[] = [];
       for (const peaks of queries) {
         const query = queryTriplets(peaks);
+        await pause();
         prepared.push({ query, byHash: indexByHash(query) });
         await pause();
       }
@@ -441,7 +442,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
         // A sound sharing fewer postings read than `minVotes` can match only on its peaks, and
         // only where the read left out hashes that verification counts.
         const pastRead = lists.some((list) => list.postings.length === 0 && list.n <= known.verificationFanout);
-        const votes = soundsSharing(lists, pastRead ? Math.min(CANDIDATE_POSTINGS, minVotes) : minVotes);
+        const votes = await soundsSharing(lists, pastRead ? Math.min(CANDIDATE_POSTINGS, minVotes) : minVotes, pause);
         tallies.push({ query, byHash, lists, pastRead, votes });
       }
       await learnSounds([...new Set(tallies.flatMap((tally) => [...tally.votes.keys()]))]);
@@ -490,7 +491,7 @@ async function alignOnPostings(
   // The order decides only which sounds are left out: none where every one is verified.
   const ranked = asked.length > (tally.pastRead ? FULL_VERIFICATIONS : MAX_CANDIDATES);
   const onDiagonal = ranked
-    ? mostOnOneDiagonal(tally.query, tally.byHash, tally.lists, new Set(asked.map((s) => s.id)))
+    ? await mostOnOneDiagonal(tally.query, tally.byHash, tally.lists, new Set(asked.map((s) => s.id)), pause)
     : new Map<number, number>();
   const candidates = asked
     .sort(
@@ -506,7 +507,7 @@ async function alignOnPostings(
     (s) => (votes.get(s.id) as number) >= minVotes && (!ranked || (onDiagonal.get(s.id) as number) >= minVotes),
   );
   await pause();
-  const shared = sharedTriplets(tally.query, tally.byHash, tally.lists, new Set(onPostings.map((s) => s.id)));
+  const shared = await sharedTriplets(tally.query, tally.byHash, tally.lists, new Set(onPostings.map((s) => s.id)), pause);
   const alignments = new Map<number, LandmarkAlignment>();
   for (const s of onPostings) {
     await pause();
@@ -558,7 +559,11 @@ async function verifyOnPeaks(
  * they name took most of such a lookup's time (34 ms at the median for 75,000 postings, against
  * 26 ms for the statement that read them; docs/fingerprints.md, "The posting table").
  */
-export function soundsSharing(lists: readonly { postings: Uint8Array }[], minVotes: number): Map<number, number> {
+export async function soundsSharing(
+  lists: readonly { postings: Uint8Array }[],
+  minVotes: number,
+  pause: () => Promise<void> = eventLoopSlices(Number.POSITIVE_INFINITY),
+): Promise<Map<number, number>> {
   let postings = 0;
   for (const list of lists) postings += Math.floor(list.postings.length / POSTING_BYTES);
   // At most half full, so that a probe for a free slot stays short.
@@ -567,7 +572,7 @@ export function soundsSharing(lists: readonly { postings: Uint8Array }[], minVot
   const ids = new Int32Array(mask + 1);
   const counts = new Int32Array(mask + 1);
   const enough = new Map<number, number>();
-  for (const list of lists) {
+  await forEachInSlices(lists, pause, (list) => {
     const view = new DataView(list.postings.buffer, list.postings.byteOffset, list.postings.byteLength);
     for (let o = 0; o + POSTING_BYTES <= view.byteLength; o += POSTING_BYTES) {
       const id = view.getInt32(o);
@@ -579,7 +584,7 @@ export function soundsSharing(lists: readonly { postings: Uint8Array }[], minVot
       counts[slot] = count;
       if (count >= minVotes) enough.set(id, count);
     }
-  }
+  });
   return enough;
 }
 
@@ -590,15 +595,16 @@ export function soundsSharing(lists: readonly { postings: Uint8Array }[], minVot
  * whole shares postings with any query by chance, in proportion to its length, spread over every
  * difference; a copy's lie on one diagonal.
  */
-export function mostOnOneDiagonal(
+export async function mostOnOneDiagonal(
   query: Pick<Triplets, 't'>,
   byHash: ReadonlyMap<number, readonly number[]>,
   lists: readonly { hash: number; postings: Uint8Array }[],
   ids: ReadonlySet<number>,
-): Map<number, number> {
+  pause: () => Promise<void> = eventLoopSlices(Number.POSITIVE_INFINITY),
+): Promise<Map<number, number>> {
   const differences = new Map<number, number[]>();
   for (const id of ids) differences.set(id, []);
-  for (const { hash, postings } of lists) {
+  await forEachInSlices(lists, pause, ({ hash, postings }) => {
     const queryIndices = byHash.get(hash) ?? [];
     const view = new DataView(postings.buffer, postings.byteOffset, postings.byteLength);
     for (let o = 0; o + POSTING_BYTES <= view.byteLength; o += POSTING_BYTES) {
@@ -607,9 +613,10 @@ export function mostOnOneDiagonal(
       const refT = view.getInt32(o + 4);
       for (const i of queryIndices) list.push(refT - (query.t[i] as number));
     }
-  }
+  });
   const most = new Map<number, number>();
   for (const [id, list] of differences) {
+    await pause();
     const sorted = Int32Array.from(list).sort();
     let best = 0;
     for (let first = 0, last = 0; last < sorted.length; last += 1) {
@@ -622,14 +629,16 @@ export function mostOnOneDiagonal(
 }
 
 /** The query's triplets shared with each sound of `ids`, as the matcher takes them. */
-function sharedTriplets(
+async function sharedTriplets(
   query: Triplets,
   byHash: ReadonlyMap<number, number[]>,
   lists: readonly PostingList[],
   ids: ReadonlySet<number>,
-): Map<number, SharedTriplet[]> {
+  pause: () => Promise<void>,
+): Promise<Map<number, SharedTriplet[]>> {
   const shared = new Map<number, SharedTriplet[]>();
-  for (const { hash, postings } of lists)
+  if (ids.size === 0) return shared;
+  await forEachInSlices(lists, pause, ({ hash, postings }) => {
     for (let o = 0; o < postings.length; o += POSTING_BYTES) {
       const id = postings.readInt32BE(o);
       if (!ids.has(id)) continue;
@@ -638,6 +647,7 @@ function sharedTriplets(
       const list = shared.get(id) ?? (shared.set(id, []).get(id) as SharedTriplet[]);
       for (const i of byHash.get(hash) ?? []) list.push(sharedTriplet(query, i, refT, shape >> 8, shape & 0xff));
     }
+  });
   return shared;
 }
 
