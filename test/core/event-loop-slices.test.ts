@@ -1,20 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventLoopSlices, forEachInSlices } from '../../core/src/event-loop-slices.ts';
-
-/** Turns of the event loop (`setImmediate` callbacks) taken while `work` runs, and its result. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ turns: number; result: T }> {
-  let turns = 0;
-  let running = true;
-  const turn = (): void => {
-    turns += 1;
-    if (running) setImmediate(turn);
-  };
-  setImmediate(turn);
-  const result = await work();
-  running = false;
-  return { turns, result };
-}
+import { turnsDuring } from '../support/event-loop-turns.ts';
 
 describe('core: long work on the event loop taken in slices', () => {
   it('lets the event loop run at a pause point once its slice has passed, and never within one', async () => {

@@ -50,6 +50,7 @@ import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
+import { turnsDuring } from '../support/event-loop-turns.ts';
 import { startQueueDatabase } from '../support/queue-database.ts';
 import { recordingConnections } from '../support/recorded-connections.ts';
 import type { QueueDatabase } from '../support/queue-database.ts';
@@ -489,27 +490,15 @@ describe('core: the generation job state machine', () => {
       await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 6, 1 + i)), peaks });
     const answer = (matches: Awaited<ReturnType<typeof findContainedSounds>>) =>
       matches.map((m) => [m.sound.registryId, m.alignment.votes]);
-    /** Turns of the event loop taken while `find` runs, and its answers. */
-    const turnsDuring = async (find: () => Promise<Awaited<ReturnType<typeof findContainedSounds>>[]>) => {
-      let turns = 0;
-      let running = true;
-      const turn = (): void => {
-        turns += 1;
-        if (running) setImmediate(turn);
-      };
-      setImmediate(turn);
-      const answers = await find();
-      running = false;
-      return { turns, answers: answers.map(answer) };
-    };
     for (const sliceMs of [0, 60_000]) {
       const lookup = createLandmarkLookup(db, { userId: asker.id, own: false, sliceMs });
       const first = await lookup.find(queries);
       // Asked again, the lookup has read every row, sound and peak it needs: no statement, no wait
       // for PostgreSQL, only its own work, which lets the event loop run only between its steps.
       const again = await turnsDuring(() => lookup.find(queries));
-      assert.deepEqual(again.answers, first.map(answer));
-      assert.equal(again.answers.flat().length, 2, 'each query matches its sound');
+      const answers = again.result.map(answer);
+      assert.deepEqual(answers, first.map(answer));
+      assert.equal(answers.flat().length, 2, 'each query matches its sound');
       if (sliceMs === 0) assert.ok(again.turns >= 2 * queries.length, `${again.turns} turns at every pause`);
       else assert.equal(again.turns, 0, 'a slice long enough for the whole lookup holds the event loop');
     }
