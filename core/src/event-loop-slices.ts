@@ -32,7 +32,7 @@ const ITEMS_PER_PAUSE = 64;
  * every `ITEMS_PER_PAUSE` items: a walk over tens of thousands of items (the posting rows a
  * whole track's lookup reads) in slices.
  */
-export async function forEachInSlices<T>(items: readonly T[], pause: () => Promise<void>, each: (item: T) => void): Promise<void> {
+export async function forEachInSlices<T>(items: ArrayLike<T>, pause: () => Promise<void>, each: (item: T) => void): Promise<void> {
   for (let start = 0; start < items.length; start += ITEMS_PER_PAUSE) {
     await pause();
     const end = Math.min(items.length, start + ITEMS_PER_PAUSE);

@@ -264,11 +264,11 @@ export const MAX_POSTINGS_READ = 50_000;
  */
 async function postingLists(
   connection: Awaited<ReturnType<Database['connect']>>,
-  hashes: readonly number[],
+  hashes: Int32Array,
   fanout: number,
 ): Promise<PostingList[]> {
-  if (!Number.isSafeInteger(fanout) || !hashes.every((hash) => Number.isInteger(hash) && hash >= -0x80000000 && hash <= 0x7fffffff))
-    throw new RangeError('hashes and fan-out must be 32-bit whole numbers');
+  // The hashes are written into the statement: an Int32Array holds only 32-bit whole numbers.
+  if (!Number.isSafeInteger(fanout)) throw new RangeError('the fan-out must be a whole number');
   const data = await readBinaryCopy(
     connection.client,
     `COPY (SELECT hash, n, CASE WHEN readable AND read <= ${MAX_POSTINGS_READ} THEN postings ELSE ''::bytea END
@@ -375,22 +375,24 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
   /** Registered triplets of the sounds whose peaks were read (null: registered without peaks). */
   const registered = new Map<number, Triplets | null>();
 
-  async function readRows(hashes: readonly number[]): Promise<RegistryReach | undefined> {
+  async function readRows(hashes: Int32Array, pause: () => Promise<void>): Promise<RegistryReach | undefined> {
     if (hashes.length === 0) return reach;
     const connection = await db.connect();
+    let lists: PostingList[];
     try {
       if (reach === undefined) {
         const measured = await registryReach(connection);
         reach = options.hashFanout === undefined ? measured : { ...measured, fanout: options.hashFanout };
       }
-      for (const list of await postingLists(connection, hashes, reach.fanout)) rows.set(list.hash, list);
-      for (const hash of hashes) asked.add(hash);
+      lists = await postingLists(connection, hashes, reach.fanout);
     } catch (error) {
       // A COPY cut off (a read timeout) leaves the connection mid-stream: it is not reused.
       connection.done(true);
       throw error;
     }
     connection.done();
+    await forEachInSlices(lists, pause, (list) => rows.set(list.hash, list));
+    await forEachInSlices(hashes, pause, (hash) => asked.add(hash));
     return reach;
   }
 
@@ -428,8 +430,9 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
       }
       const unread = new Set<number>();
       for (const { byHash } of prepared) for (const hash of byHash.keys()) if (!asked.has(hash)) unread.add(hash);
+      await pause();
       // No reach: no query has a triplet, so none holds a sound.
-      const known = await readRows([...unread].sort((a, b) => a - b));
+      const known = await readRows(Int32Array.from(unread).sort(), pause);
       if (known === undefined) return prepared.map(() => []);
       const tallies: QueryTally[] = [];
       for (const { query, byHash } of prepared) {
