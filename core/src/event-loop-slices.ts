@@ -29,13 +29,14 @@ const ITEMS_PER_PAUSE = 64;
 
 /**
  * `each` for every item of `items` in order, through `pause` (an `eventLoopSlices` pause point)
- * every `ITEMS_PER_PAUSE` items: a walk over tens of thousands of items (the posting rows a
- * whole track's lookup reads) in slices.
+ * before every `ITEMS_PER_PAUSE` items: a walk over tens of thousands of items (the posting rows
+ * a whole track's lookup reads and parses) in slices.
  */
-export async function forEachInSlices<T>(items: ArrayLike<T>, pause: () => Promise<void>, each: (item: T) => void): Promise<void> {
-  for (let start = 0; start < items.length; start += ITEMS_PER_PAUSE) {
-    await pause();
-    const end = Math.min(items.length, start + ITEMS_PER_PAUSE);
-    for (let i = start; i < end; i += 1) each(items[i] as T);
+export async function forEachInSlices<T>(items: Iterable<T>, pause: () => Promise<void>, each: (item: T) => void): Promise<void> {
+  let handled = 0;
+  for (const item of items) {
+    if (handled % ITEMS_PER_PAUSE === 0) await pause();
+    each(item);
+    handled += 1;
   }
 }

@@ -8,11 +8,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { BinaryCopyFormatError, BinaryCopyTooLargeError, parseBinaryCopy, readBinaryCopy } from '../../core/src/db/binary-copy.ts';
+import { BinaryCopyFormatError, BinaryCopyTooLargeError, binaryCopyRows, readBinaryCopy } from '../../core/src/db/binary-copy.ts';
+import type { BinaryCopyRow } from '../../core/src/db/binary-copy.ts';
 import { closeDatabase, createDatabase, QUERY_READ_TIMEOUT_MESSAGE } from '../../core/src/db/database.ts';
 import type { Database } from '../../core/src/db/database.ts';
 import { startTestPostgres } from '../../core/src/testing/postgres.ts';
 import type { TestPostgres } from '../../core/src/testing/postgres.ts';
+
+/** Every row of a whole stream. */
+const parsed = (data: Buffer): BinaryCopyRow[] => [...binaryCopyRows(data)];
 
 describe('core: binary COPY rows from a real PostgreSQL', () => {
   let pgServer: TestPostgres;
@@ -53,7 +57,7 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
   it('reads every row and field as the text path reads them: NULLs, empty values, a value of megabytes', async () => {
     const data = await copyOf('COPY (SELECT id, label, data FROM copy_rows ORDER BY id) TO STDOUT (FORMAT binary)');
     assert.ok(data.length > large.length, 'the large value came whole, over many socket reads');
-    const rows = parseBinaryCopy(data);
+    const rows = parsed(data);
     const text = await db.any<{ id: number; label: string | null; data: Buffer | null }>(
       'SELECT id, label, data FROM copy_rows ORDER BY id',
     );
@@ -71,7 +75,7 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
     await db.none(
       `CREATE TABLE copy_many AS SELECT i AS id, decode(repeat(md5(i::text), 1 + (i * 7919) % 90), 'hex') AS data FROM generate_series(1, 6000) AS i`,
     );
-    const rows = parseBinaryCopy(await copyOf('COPY (SELECT id, data FROM copy_many ORDER BY id) TO STDOUT (FORMAT binary)'));
+    const rows = parsed(await copyOf('COPY (SELECT id, data FROM copy_many ORDER BY id) TO STDOUT (FORMAT binary)'));
     const text = await db.any<{ id: number; data: Buffer }>('SELECT id, data FROM copy_many ORDER BY id');
     assert.equal(rows.length, 6000);
     const differing = rows.filter(([id, data], i) => id?.readInt32BE(0) !== text[i]?.id || !data?.equals(text[i]?.data as Buffer));
@@ -90,7 +94,7 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
       );
       await assert.rejects(readBinaryCopy(connection.client, 'SELECT 1', ROOM), BinaryCopyFormatError);
       assert.equal((await connection.one<{ n: number }>('SELECT 41 + 1 AS n')).n, 42);
-      const rows = parseBinaryCopy(await readBinaryCopy(connection.client, 'COPY (SELECT 7::int4) TO STDOUT (FORMAT binary)', ROOM));
+      const rows = parsed(await readBinaryCopy(connection.client, 'COPY (SELECT 7::int4) TO STDOUT (FORMAT binary)', ROOM));
       assert.equal(rows[0]?.[0]?.readInt32BE(0), 7);
     } finally {
       connection.done();
@@ -133,12 +137,12 @@ describe('core: binary COPY rows from a real PostgreSQL', () => {
 
   it('refuses a stream that is not whole: every cut of a real one, a wrong signature, bytes after the trailer', async () => {
     const data = await copyOf('COPY (SELECT id, label, data FROM copy_rows WHERE id < 4 ORDER BY id) TO STDOUT (FORMAT binary)');
-    assert.equal(parseBinaryCopy(data).length, 3);
+    assert.equal(parsed(data).length, 3);
     for (let cut = 0; cut < data.length; cut += 1)
-      assert.throws(() => parseBinaryCopy(data.subarray(0, cut)), BinaryCopyFormatError, `cut at ${cut}`);
+      assert.throws(() => parsed(data.subarray(0, cut)), BinaryCopyFormatError, `cut at ${cut}`);
     const wrong = Buffer.from(data);
     wrong[0] = 0x51;
-    assert.throws(() => parseBinaryCopy(wrong), /signature/);
-    assert.throws(() => parseBinaryCopy(Buffer.concat([data, Buffer.from([0])])), /after the binary COPY trailer/);
+    assert.throws(() => parsed(wrong), /signature/);
+    assert.throws(() => parsed(Buffer.concat([data, Buffer.from([0])])), /after the binary COPY trailer/);
   });
 });

@@ -9,7 +9,7 @@
  *
  * `readBinaryCopy` runs the statement on one client as a node-postgres `Submittable` (the
  * extension point pg-cursor and pg-query-stream use): the client's own parser splits the stream
- * into messages and hands each CopyData message's bytes here. `parseBinaryCopy` reads the format
+ * into messages and hands each CopyData message's bytes here. `binaryCopyRows` reads the format
  * (PostgreSQL documentation, "COPY", "Binary Format"): an 11-byte signature, flags, a header
  * extension, then per row a field count and each field's length (-1: NULL) and bytes, ended by a
  * field count of -1.
@@ -35,8 +35,12 @@ export class BinaryCopyTooLargeError extends Error {
 /** The fields of one row: each value's bytes (a view into the copy's buffer), null for NULL. */
 export type BinaryCopyRow = (Buffer | null)[];
 
-/** The rows of a whole binary COPY stream; throws `BinaryCopyFormatError` where it is not one. */
-export function parseBinaryCopy(data: Buffer): BinaryCopyRow[] {
+/**
+ * The rows of a whole binary COPY stream, one at a time, so that a long stream can be read in
+ * slices of the event loop; throws `BinaryCopyFormatError` where it is not one, at the row where
+ * it stops being one (at the first for a wrong signature, after the last for a missing trailer).
+ */
+export function* binaryCopyRows(data: Buffer): Generator<BinaryCopyRow, void, undefined> {
   if (data.length < SIGNATURE.length + 8 || !data.subarray(0, SIGNATURE.length).equals(SIGNATURE))
     throw new BinaryCopyFormatError('not a binary COPY stream (signature)');
   let at = SIGNATURE.length;
@@ -44,7 +48,6 @@ export function parseBinaryCopy(data: Buffer): BinaryCopyRow[] {
   if ((flags & FLAG_OIDS) !== 0) throw new BinaryCopyFormatError('binary COPY with OIDs');
   const extension = data.readUInt32BE(at + 4);
   at += 8 + extension;
-  const rows: BinaryCopyRow[] = [];
   for (;;) {
     if (at + 2 > data.length) throw new BinaryCopyFormatError('binary COPY stream ends without its trailer');
     const fields = data.readInt16BE(at);
@@ -64,10 +67,9 @@ export function parseBinaryCopy(data: Buffer): BinaryCopyRow[] {
       row.push(data.subarray(at, at + length));
       at += length;
     }
-    rows.push(row);
+    yield row;
   }
   if (at !== data.length) throw new BinaryCopyFormatError('bytes after the binary COPY trailer');
-  return rows;
 }
 
 type Callback = (error: Error | null, data?: Buffer) => void;

@@ -19,7 +19,8 @@
  * read as one index entry per posting (migration 0025) took ~2,600 index descents and ~80,000
  * index tuples (240 ms); as one row per hash, one ordered index scan (9 ms; docs/fingerprints.md).
  */
-import { readBinaryCopy, parseBinaryCopy } from '../db/binary-copy.ts';
+import { readBinaryCopy, binaryCopyRows } from '../db/binary-copy.ts';
+import type { BinaryCopyRow } from '../db/binary-copy.ts';
 import { eventLoopSlices, forEachInSlices } from '../event-loop-slices.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { ALIGNMENT_SPREAD_FRAMES, alignShared, MIN_VOTES } from './landmark-match.ts';
@@ -258,18 +259,13 @@ export const MAX_POSTINGS_READ = 50_000;
  * (../db/binary-copy.ts): as text a row came as hex, and moving it was half of the statement's
  * time at the client. The postings of a row not read stay where they are (a long one out of
  * line): only `n` and the length are read of it. COPY takes no parameters: the statement holds the
- * numbers themselves, whole numbers checked here. The array is a sub-select's value, as a
+ * numbers themselves, which an Int32Array can only hold as 32-bit whole numbers. The array is a sub-select's value, as a
  * parameter was: a constant array has the planner estimate each of its thousands of elements
  * (5.7 ms of planning for 2,956 hashes, against 0.13 ms; the same index scan).
  */
-async function postingLists(
-  connection: Awaited<ReturnType<Database['connect']>>,
-  hashes: Int32Array,
-  fanout: number,
-): Promise<PostingList[]> {
-  // The hashes are written into the statement: an Int32Array holds only 32-bit whole numbers.
+async function readPostingRows(connection: Awaited<ReturnType<Database['connect']>>, hashes: Int32Array, fanout: number): Promise<Buffer> {
   if (!Number.isSafeInteger(fanout)) throw new RangeError('the fan-out must be a whole number');
-  const data = await readBinaryCopy(
+  return readBinaryCopy(
     connection.client,
     `COPY (SELECT hash, n, CASE WHEN readable AND read <= ${MAX_POSTINGS_READ} THEN postings ELSE ''::bytea END
              FROM (SELECT hash, n, postings, readable, sum(CASE WHEN readable THEN n ELSE 0 END) OVER (ORDER BY n, hash) AS read
@@ -278,15 +274,17 @@ async function postingLists(
        TO STDOUT (FORMAT binary)`,
     postingListsBytes(hashes.length),
   );
-  return parseBinaryCopy(data).map(([hash, n, postings]) => {
-    if (hash?.length !== 4 || n?.length !== 4 || postings === null || postings === undefined)
-      throw new RangeError('a posting row without its hash, count or postings');
-    return { hash: hash.readInt32BE(0), n: n.readInt32BE(0), postings };
-  });
+}
+
+/** A row `readPostingRows` read, as the lookup counts it. */
+function postingList([hash, n, postings]: BinaryCopyRow): PostingList {
+  if (hash?.length !== 4 || n?.length !== 4 || postings === null || postings === undefined)
+    throw new RangeError('a posting row without its hash, count or postings');
+  return { hash: hash.readInt32BE(0), n: n.readInt32BE(0), postings };
 }
 
 /**
- * The most bytes `postingLists` can be sent for `rows` hashes: the binary COPY's header (19) and
+ * The most bytes `readPostingRows` can be sent for `rows` hashes: the binary COPY's header (19) and
  * trailer (2), each row's field count and three lengths (14) with its hash and count (8), and at
  * most `MAX_POSTINGS_READ` postings in all.
  */
@@ -378,19 +376,22 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
   async function readRows(hashes: Int32Array, pause: () => Promise<void>): Promise<RegistryReach | undefined> {
     if (hashes.length === 0) return reach;
     const connection = await db.connect();
-    let lists: PostingList[];
+    let data: Buffer;
     try {
       if (reach === undefined) {
         const measured = await registryReach(connection);
         reach = options.hashFanout === undefined ? measured : { ...measured, fanout: options.hashFanout };
       }
-      lists = await postingLists(connection, hashes, reach.fanout);
+      data = await readPostingRows(connection, hashes, reach.fanout);
     } catch (error) {
       // A COPY cut off (a read timeout) leaves the connection mid-stream: it is not reused.
       connection.done(true);
       throw error;
     }
     connection.done();
+    // Parsed whole before any is kept: a stream cut short keeps none.
+    const lists: PostingList[] = [];
+    await forEachInSlices(binaryCopyRows(data), pause, (row) => lists.push(postingList(row)));
     await forEachInSlices(lists, pause, (list) => rows.set(list.hash, list));
     await forEachInSlices(hashes, pause, (hash) => asked.add(hash));
     return reach;
