@@ -259,9 +259,10 @@ export const MAX_POSTINGS_READ = 50_000;
  * (../db/binary-copy.ts): as text a row came as hex, and moving it was half of the statement's
  * time at the client. The postings of a row not read stay where they are (a long one out of
  * line): only `n` and the length are read of it. COPY takes no parameters: the statement holds the
- * numbers themselves, which an Int32Array can only hold as 32-bit whole numbers. The array is a sub-select's value, as a
- * parameter was: a constant array has the planner estimate each of its thousands of elements
- * (5.7 ms of planning for 2,956 hashes, against 0.13 ms; the same index scan).
+ * numbers themselves, which an Int32Array holds only as 32-bit whole numbers. The array is a
+ * sub-select's value, as a parameter was: a constant array has the planner estimate each of its
+ * thousands of elements (5.7 ms of planning for 2,956 hashes, against 0.13 ms; the same index
+ * scan).
  */
 async function readPostingRows(connection: Awaited<ReturnType<Database['connect']>>, hashes: Int32Array, fanout: number): Promise<Buffer> {
   if (!Number.isSafeInteger(fanout)) throw new RangeError('the fan-out must be a whole number');
@@ -510,7 +511,6 @@ async function alignOnPostings(
   const onPostings = candidates.filter(
     (s) => (votes.get(s.id) as number) >= minVotes && (!ranked || (onDiagonal.get(s.id) as number) >= minVotes),
   );
-  await pause();
   const shared = await sharedTriplets(tally.query, tally.byHash, tally.lists, new Set(onPostings.map((s) => s.id)), pause);
   const alignments = new Map<number, LandmarkAlignment>();
   for (const s of onPostings) {
