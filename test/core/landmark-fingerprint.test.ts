@@ -20,6 +20,7 @@ import type { Database } from '../../core/src/db/database.ts';
 import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import { registerLandmarks } from '../../core/src/fingerprint/landmark-registry.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
+import { EVIDENCE_MIN_MEDIAN, EVIDENCE_MIN_VOTES } from '../../core/src/fingerprint/spectrogram-evidence.ts';
 import { landmarkPeaks, peaksFromBytes, peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import { VIEW_SEMITONES } from '../../core/src/fingerprint/query-views.ts';
 import { uploadLandmarks } from '../../core/src/fingerprint/sound-fingerprints.ts';
@@ -35,6 +36,7 @@ import {
   makeCopierCopies,
   missingCopierTool,
   wesnothTracks,
+  WIDER_TRANSPOSITIONS,
 } from '../support/copier-transforms.ts';
 
 const found = wesnothTracks();
@@ -65,6 +67,8 @@ describe('core: the landmark fingerprint finds every copier transformation of re
   const peaks: Peak[][] = [];
   /** Each registered track's views, for its lookup as an upload. */
   const views: ReturnType<typeof uploadLandmarks>['views'][] = [];
+  /** Each registered track's contrast image, for its lookup as an upload. */
+  const images: ReturnType<typeof uploadLandmarks>['image'][] = [];
 
   const user = async (): Promise<string> =>
     (
@@ -84,6 +88,7 @@ describe('core: the landmark fingerprint finds every copier transformation of re
       const upload = uploadLandmarks(pcm.channels, pcm.sampleRate);
       peaks.push(upload.peaks);
       views.push(upload.views);
+      images.push(upload.image);
       owners.push(await user());
       jobs.push(randomUUID());
       await registerLandmarks(db, {
@@ -134,6 +139,13 @@ describe('core: the landmark fingerprint finds every copier transformation of re
         whole.views.map((v) => v.semitones),
         VIEW_SEMITONES,
       );
+      // The contrast images of the upload and its views, for the evidence on them.
+      assert.deepEqual(probed.landmarkImage, whole.image?.cells);
+      assert.deepEqual(
+        probed.landmarkViews?.map(({ image }) => image),
+        whole.views.map(({ image }) => image?.cells),
+      );
+      assert.ok((whole.image?.frames ?? 0) >= 12 * 68, `${whole.image?.frames} frames in 12 s`);
       // The shift that puts most of the upload's strongest peaks on a view's peak (±2 frames, the
       // view's time scaled) is two log bins a semitone, downward for a view that reads it lower.
       const strongest = [...whole.peaks].sort((a, b) => b.contrast - a.contrast).slice(0, 300);
@@ -205,5 +217,43 @@ describe('core: the landmark fingerprint finds every copier transformation of re
       }
     }
     assert.deepEqual(misses, []);
+  });
+
+  it('names copies transposed a semitone and a half, on the evidence of their spectrogram where the votes fall short', async () => {
+    const named: string[] = [];
+    const onEvidence: string[] = [];
+    for (const [i, name] of REGISTERED.entries()) {
+      const dir = join(work.path, `wider-${i}`);
+      await mkdir(dir);
+      const excerpt = await decodeWithFfmpeg(path(name), 44100, 2, EXCERPT_FROM, EXCERPT_SECONDS);
+      const source = join(dir, 'source.wav');
+      await writeFile(source, wav16(excerpt.channels, excerpt.sampleRate));
+      for (const t of WIDER_TRANSPOSITIONS) {
+        const file = await t.make(source, dir, { pcm: excerpt, otherMusic: new Float32Array(0), seed: i });
+        const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(file)), { maxSeconds: 600 });
+        assert.ok(decoded.ok);
+        const upload = uploadLandmarks(decoded.value.channels, decoded.value.sampleRate);
+        const match = await findEarlierClaim(db, upload.peaks, { userId: copier, views: upload.views, image: upload.image });
+        if (match === null || match.sound.jobId !== jobs[i]) continue;
+        named.push(`${name} ${t.id}`);
+        if (match.evidence === undefined) continue;
+        // Named on the evidence: short of votes in the upload and its views, over the threshold on its spectrogram.
+        assert.ok(match.alignment.votes >= EVIDENCE_MIN_VOTES && match.alignment.votes < MIN_VOTES, `${match.alignment.votes} votes`);
+        assert.ok(match.evidence >= EVIDENCE_MIN_MEDIAN);
+        assert.equal(await findEarlierClaim(db, upload.peaks, { userId: copier, views: upload.views }), null, 'no match on votes');
+        assert.ok(
+          Math.abs(Math.abs(12 * Math.log2(match.alignment.pitch)) - 1.5) < 0.3,
+          `transposed ${12 * Math.log2(match.alignment.pitch)}`,
+        );
+        onEvidence.push(`${name} ${t.id}`);
+      }
+    }
+    assert.equal(named.length, REGISTERED.length * WIDER_TRANSPOSITIONS.length, `named: ${named.join(', ')}`);
+    assert.ok(onEvidence.length >= 1, 'at least one named on the evidence alone');
+    // The owners' lookups with their images too: the evidence names no other track.
+    for (const [i, own] of peaks.entries()) {
+      const byOwner = await findEarlierClaim(db, own, { userId: owners[i] as string, views: views[i], image: images[i] });
+      assert.equal(byOwner, null, `${REGISTERED[i]} looked up by its owner with its image names ${byOwner?.sound.jobId}`);
+    }
   });
 });

@@ -259,6 +259,16 @@ export const COPIER_TRANSFORMATIONS: readonly CopierTransformation[] = [
 ];
 
 /**
+ * Transpositions of a semitone and a half, tempo kept: past the semitone the upload's views undo
+ * (core/src/fingerprint/query-views.ts), where a copy's votes can fall short of a match and the
+ * evidence on its spectrogram decides (core/src/fingerprint/spectrogram-evidence.ts).
+ */
+export const WIDER_TRANSPOSITIONS: readonly CopierTransformation[] = [
+  rubberband('pitch+1.5', 'pitch +1.5 semitones, tempo kept', ['-p', '1.5']),
+  rubberband('pitch-1.5', 'pitch -1.5 semitones, tempo kept', ['-p', '-1.5']),
+];
+
+/**
  * Every copy of the excerpt `pcm` (44.1 kHz stereo) into `dir`: its WAV first, then each
  * transformation's file, by id. `otherMusic` is unrelated music (44.1 kHz mono).
  */

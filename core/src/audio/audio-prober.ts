@@ -50,7 +50,9 @@ export interface Probed {
   fingerprint?: Uint32Array | undefined;
   /** Its landmark peaks, raw (core/src/fingerprint/landmarks.ts), made in the same pass; absent when it did not decode. */
   landmarks?: Uint8Array | undefined;
-  /** The landmark peaks of its views (core/src/fingerprint/query-views.ts), raw, made in the same pass; absent when it did not decode. */
+  /** Its contrast image's cells (core/src/fingerprint/contrast-image.ts), made in the same pass; absent when it did not decode. */
+  landmarkImage?: Uint8Array | undefined;
+  /** The landmark peaks and contrast images of its views (core/src/fingerprint/query-views.ts), raw, made in the same pass; absent when it did not decode. */
   landmarkViews?: ViewPeakBytes[] | undefined;
 }
 

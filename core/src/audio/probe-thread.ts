@@ -4,7 +4,7 @@
  * SHA-256, never the samples, with the bytes themselves transferred back; a decode posts back the
  * samples it kept, transferred. A probe also fingerprints the upload in the same pass, Chromaprint
  * and landmarks, the latter also in the upload's views (core/src/fingerprint/sound-fingerprints.ts),
- * all transferred back with the answer.
+ * with the contrast images of the upload and its views, all transferred back with the answer.
  */
 import { parentPort } from 'node:worker_threads';
 import { contentHash } from '../content-hash.ts';
@@ -22,14 +22,33 @@ async function answer(request: DecodeRequest): Promise<{ reply: DecodeReply; tra
     const both = result.ok ? fingerprinting.finish() : null;
     const fingerprint = both?.chromaprint;
     const landmarks = both === null ? undefined : peaksToBytes(both.landmarks);
-    const landmarkViews = both?.views.map(({ semitones, peaks }) => ({ semitones, peaks: peaksToBytes(peaks) }));
+    const landmarkImage = both?.image?.cells;
+    const landmarkViews = both?.views.map(({ semitones, peaks, image }) => ({
+      semitones,
+      peaks: peaksToBytes(peaks),
+      image: image?.cells,
+    }));
     return {
-      reply: { id: request.id, op: 'probe', result, bytes: request.bytes, contentHash: hash, fingerprint, landmarks, landmarkViews },
+      reply: {
+        id: request.id,
+        op: 'probe',
+        result,
+        bytes: request.bytes,
+        contentHash: hash,
+        fingerprint,
+        landmarks,
+        landmarkImage,
+        landmarkViews,
+      },
       transfer: [
         request.bytes.buffer as ArrayBuffer,
         ...(fingerprint === undefined ? [] : [fingerprint.buffer as ArrayBuffer]),
         ...(landmarks === undefined ? [] : [landmarks.buffer as ArrayBuffer]),
-        ...(landmarkViews ?? []).map(({ peaks }) => peaks.buffer as ArrayBuffer),
+        ...(landmarkImage === undefined ? [] : [landmarkImage.buffer as ArrayBuffer]),
+        ...(landmarkViews ?? []).flatMap(({ peaks, image }) => [
+          peaks.buffer as ArrayBuffer,
+          ...(image === undefined ? [] : [image.buffer as ArrayBuffer]),
+        ]),
       ],
     };
   }

@@ -15,7 +15,7 @@ import { BINS_PER_OCTAVE, FRAME_SECONDS } from './log-spectrogram.ts';
 export const MAX_STRETCH = 1.08;
 export const STRETCH_STEP = 0.004;
 /** A shared triplet votes for grid stretches within this factor of its own span ratio. */
-const SPAN_TOLERANCE = 1.12;
+export const SPAN_TOLERANCE = 1.12;
 /** Pitch shifts tried, in log bins (a semitone is 2; speed ±2% adds 1). */
 export const MAX_SHIFT_BINS = 3;
 /** Start bins, frames (0.13 s); a vote also counts for its neighbours. */

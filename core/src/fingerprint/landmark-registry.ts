@@ -347,8 +347,23 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
  * verified for a view on the triplets already made of its peaks.
  */
 export interface LandmarkLookup {
-  /** The registered sounds each of `queries` holds, as `findContainedSounds` answers, in order. */
-  find(queries: readonly (readonly Peak[])[]): Promise<LandmarkMatch[][]>;
+  /**
+   * The registered sounds each of `queries` holds, as `findContainedSounds` answers, in order;
+   * `minVotes` (default: the lookup's) the agreeing triplets an alignment needs to be answered.
+   */
+  find(queries: readonly (readonly Peak[])[], minVotes?: number): Promise<LandmarkMatch[][]>;
+  /**
+   * A query's triplets and their indices by hash, as its lookup makes them: made once per peaks
+   * array however often it is looked up (an upload's peaks are looked up on votes, then for the
+   * evidence on its spectrogram).
+   */
+  prepared(peaks: readonly Peak[]): PreparedQuery;
+}
+
+/** A query's triplets (`queryTriplets`) and their indices by hash (`indexByHash`). */
+export interface PreparedQuery {
+  query: Triplets;
+  byHash: Map<number, number[]>;
 }
 
 type CandidateRow = { id: number; job_id: string; user_id: string; created_at: Date; token_id: string | null };
@@ -364,7 +379,7 @@ interface QueryTally {
 }
 
 export function createLandmarkLookup(db: Database, options: LandmarkLookupOptions): LandmarkLookup {
-  const minVotes = options.minVotes ?? MIN_VOTES;
+  const lookupMinVotes = options.minVotes ?? MIN_VOTES;
   let reach: RegistryReach | undefined;
   /** The rows read so far by hash, and the hashes asked about that have none. */
   const rows = new Map<number, PostingList>();
@@ -373,6 +388,15 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
   const sounds = new Map<number, CandidateRow | null>();
   /** Registered triplets of the sounds whose peaks were read (null: registered without peaks). */
   const registered = new Map<number, Triplets | null>();
+  const preparedQueries = new WeakMap<readonly Peak[], PreparedQuery>();
+  const prepared = (peaks: readonly Peak[]): PreparedQuery => {
+    const known = preparedQueries.get(peaks);
+    if (known !== undefined) return known;
+    const query = queryTriplets(peaks);
+    const made = { query, byHash: indexByHash(query) };
+    preparedQueries.set(peaks, made);
+    return made;
+  };
 
   async function readRows(hashes: Int32Array, pause: () => Promise<void>): Promise<RegistryReach | undefined> {
     if (hashes.length === 0) return reach;
@@ -421,23 +445,22 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
   }
 
   return {
-    async find(queries) {
+    prepared,
+    async find(queries, minVotes = lookupMinVotes) {
       const pause = eventLoopSlices(options.sliceMs ?? LOOKUP_SLICE_MS, options.signal);
-      const prepared: { query: Triplets; byHash: Map<number, number[]> }[] = [];
+      const made: PreparedQuery[] = [];
       for (const peaks of queries) {
-        const query = queryTriplets(peaks);
-        await pause();
-        prepared.push({ query, byHash: indexByHash(query) });
+        made.push(prepared(peaks));
         await pause();
       }
       const unread = new Set<number>();
-      for (const { byHash } of prepared) for (const hash of byHash.keys()) if (!asked.has(hash)) unread.add(hash);
+      for (const { byHash } of made) for (const hash of byHash.keys()) if (!asked.has(hash)) unread.add(hash);
       await pause();
       // No reach: no query has a triplet, so none holds a sound.
       const known = await readRows(Int32Array.from(unread).sort(), pause);
-      if (known === undefined) return prepared.map(() => []);
+      if (known === undefined) return made.map(() => []);
       const tallies: QueryTally[] = [];
-      for (const { query, byHash } of prepared) {
+      for (const { query, byHash } of made) {
         await pause();
         const lists: PostingList[] = [];
         for (const hash of byHash.keys()) {
@@ -717,6 +740,15 @@ export async function earlierSoundsOf(db: Queryable, userId: string, createdBefo
   });
   if (rows.length > limit) return null;
   return rows.flatMap((row) => (row.peaks === null ? [] : [peaksFromBytes(row.peaks)]));
+}
+
+/** The peaks the registered sounds `ids` were registered with, by id (those registered without them left out). */
+export async function registeredPeaksOf(db: Queryable, ids: readonly number[]): Promise<Map<number, Peak[]>> {
+  const peaks = new Map<number, Peak[]>();
+  if (ids.length === 0) return peaks;
+  for (const row of await db.any<{ id: number; peaks: Buffer }>({ ...CANDIDATE_PEAKS, values: [ids] }))
+    peaks.set(row.id, peaksFromBytes(row.peaks));
+  return peaks;
 }
 
 /** The peaks a registered sound was registered with (null: registered without them). */

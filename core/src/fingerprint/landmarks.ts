@@ -22,9 +22,20 @@ export interface LandmarkFingerprinter {
   finish(): Peak[];
 }
 
-export function createLandmarkFingerprinter(sampleRate: number, channels: number): LandmarkFingerprinter {
+/**
+ * `alsoFrame` is shown each spectrogram frame after the peak finder (an upload's contrast image,
+ * ./contrast-image.ts, is read from the same frames).
+ */
+export function createLandmarkFingerprinter(
+  sampleRate: number,
+  channels: number,
+  alsoFrame?: (t: number, db: Float32Array) => void,
+): LandmarkFingerprinter {
   const finder = createPeakFinder();
-  const spectrogram = createLogSpectrogram((t, db) => finder.frame(t, db));
+  const spectrogram = createLogSpectrogram((t, db) => {
+    finder.frame(t, db);
+    alsoFrame?.(t, db);
+  });
   const input = createMonoInput(sampleRate, channels, LANDMARK_SAMPLE_RATE, (samples) => spectrogram.push(samples));
   return {
     feed(block) {

@@ -20,6 +20,8 @@
  * (`alignmentInView`): views bring back the peaks a transposition moved, not a wider search,
  * which would bring distinct tracks closer by chance.
  */
+import { createContrastImageBuilder } from './contrast-image.ts';
+import type { ContrastImage } from './contrast-image.ts';
 import type { LandmarkAlignment } from './landmark-match.ts';
 import { MAX_SHIFT_BINS, MAX_STRETCH } from './landmark-match.ts';
 import { createLandmarkFingerprinter } from './landmarks.ts';
@@ -34,6 +36,8 @@ export interface ViewPeaks {
   /** The transposition the view undoes: +1 reads the upload a semitone lower. */
   semitones: number;
   peaks: Peak[];
+  /** The view's contrast image (./contrast-image.ts), where the evidence may be read on it. */
+  image?: ContrastImage | undefined;
 }
 
 /** The rate the 11,025 Hz stream is taken to have in the view of `semitones` (whole Hz). */
@@ -80,26 +84,34 @@ export function alignmentInView(semitones: number, alignment: LandmarkAlignment)
 export interface ViewFingerprinters {
   /** The next samples of the upload's mono stream at 11,025 Hz. */
   push(samples: Float32Array): void;
-  /** Ends the stream: each view's peaks. */
+  /** Ends the stream: each view's peaks and contrast image. */
   finish(): ViewPeaks[];
 }
 
-/** Landmark fingerprinters of `VIEW_SEMITONES`, fed the stream the upload's own peaks are read from. */
+/**
+ * Landmark fingerprinters of `VIEW_SEMITONES`, fed the stream the upload's own peaks are read
+ * from, each with its view's contrast image.
+ */
 export function createViewFingerprinters(): ViewFingerprinters {
-  const views: { semitones: number; fingerprinter: LandmarkFingerprinter }[] = VIEW_SEMITONES.map((semitones) => ({
-    semitones,
-    fingerprinter: createLandmarkFingerprinter(viewSampleRate(semitones), 1),
-  }));
+  const views = VIEW_SEMITONES.map((semitones) => {
+    const image = createContrastImageBuilder();
+    const fingerprinter: LandmarkFingerprinter = createLandmarkFingerprinter(viewSampleRate(semitones), 1, (t, db) => image.frame(t, db));
+    return { semitones, fingerprinter, image };
+  });
   return {
     push(samples) {
       for (const view of views) view.fingerprinter.feed([samples]);
     },
-    finish: () => views.map(({ semitones, fingerprinter }) => ({ semitones, peaks: fingerprinter.finish() })),
+    finish: () => views.map(({ semitones, fingerprinter, image }) => ({ semitones, peaks: fingerprinter.finish(), image: image.finish() })),
   };
 }
 
-/** The views' peaks on the wire between the decode thread and the oracle: semitones and peak bytes. */
+/**
+ * The views on the wire between the decode thread and the oracle: semitones, peak bytes
+ * (./landmarks.ts) and the contrast image's cells.
+ */
 export interface ViewPeakBytes {
   semitones: number;
   peaks: Uint8Array;
+  image?: Uint8Array | undefined;
 }

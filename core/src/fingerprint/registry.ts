@@ -21,6 +21,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { eventLoopSlices } from '../event-loop-slices.ts';
 import { MIN_VOTES } from './landmark-match.ts';
+import type { ContrastImage } from './contrast-image.ts';
 import {
   aligningWith,
   createLandmarkLookup,
@@ -28,15 +29,24 @@ import {
   findContainedSounds,
   LOOKUP_SLICE_MS,
   registeredPeaks,
+  registeredPeaksOf,
+  registeredTriplets,
   registerLandmarks,
 } from './landmark-registry.ts';
-import type { LandmarkMatch } from './landmark-registry.ts';
+import type { LandmarkLookup, LandmarkMatch } from './landmark-registry.ts';
 import { peaksFromBytes } from './landmarks.ts';
 import { alignmentInView, alignmentOfUpload } from './query-views.ts';
 import type { ViewPeaks } from './query-views.ts';
+import { agreeingRegisteredPeaks, EVIDENCE_MIN_MEDIAN, EVIDENCE_MIN_VOTES, segmentMedian } from './spectrogram-evidence.ts';
 import type { Peak } from './spectral-peaks.ts';
 
-export type RegistryMatch = LandmarkMatch;
+export interface RegistryMatch extends LandmarkMatch {
+  /**
+   * Where the match rests on the upload's spectrogram (a candidate short of `MIN_VOTES`): the
+   * statistic of ./spectrogram-evidence.ts it reached. Absent where the votes alone matched.
+   */
+  evidence?: number;
+}
 
 export interface ClaimQuery {
   /** The asking account. */
@@ -49,6 +59,12 @@ export interface ClaimQuery {
    * could have found on the query itself, and is reported in the query's own time and pitch.
    */
   views?: readonly ViewPeaks[] | undefined;
+  /**
+   * The query's contrast image (an upload's, from the decode thread): with it and its views', a
+   * candidate short of votes may match on the evidence of ./spectrogram-evidence.ts, where
+   * neither the query nor a view matched on votes.
+   */
+  image?: ContrastImage | undefined;
   /** Aborted (the asking client left): the lookup stops at its next step, rejecting with its reason. */
   signal?: AbortSignal | undefined;
   /** Event-loop time the lookup holds at once (default `LOOKUP_SLICE_MS`; `bench:fingerprint` compares one piece). */
@@ -76,14 +92,71 @@ export async function findEarlierClaim(db: Database, peaks: readonly Peak[], opt
   // (all three at once among 1,000,000 sounds: a copy's check p50 24 ms, against 12). The views
   // then together, through the same lookup: only the rows, candidates and peaks it has not read.
   const views = options.views ?? [];
-  if (views.length === 0) return null;
-  const found = await lookup.find(views.map((view) => view.peaks));
-  for (const [i, view] of views.entries()) {
-    for (const match of found[i] ?? []) {
-      if (!alignmentInView(view.semitones, match.alignment)) continue;
-      if (!(await derivesFrom(db, match, asker))) return { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
+  if (views.length > 0) {
+    const found = await lookup.find(views.map((view) => view.peaks));
+    for (const [i, view] of views.entries()) {
+      for (const match of found[i] ?? []) {
+        if (!alignmentInView(view.semitones, match.alignment)) continue;
+        if (!(await derivesFrom(db, match, asker))) return { ...match, alignment: alignmentOfUpload(view.semitones, match.alignment) };
+      }
     }
   }
+  const imaged = [{ semitones: 0, peaks, image: options.image }, ...views].flatMap(({ semitones, peaks: viewPeaks, image }) =>
+    image === undefined ? [] : [{ semitones, peaks: viewPeaks, image }],
+  );
+  return imaged.length === 0 ? null : await heldOnEvidence(db, lookup, imaged, asker);
+}
+
+/** A query (the upload, or a view) with its contrast image. */
+interface ImagedQuery {
+  semitones: number;
+  peaks: readonly Peak[];
+  image: ContrastImage;
+}
+
+/**
+ * The earliest sound of another account, not deriving from the asker, that the lookup aligns
+ * with one of `queries` by `EVIDENCE_MIN_VOTES` or more and whose evidence on that query's image
+ * reaches `EVIDENCE_MIN_MEDIAN` (./spectrogram-evidence.ts); null when there is none. Each sound
+ * is judged at its best alignment over the queries (most votes), as the rule was calibrated. The
+ * lookup has read every row these queries need: this costs the tallies, one read of the
+ * candidates' peaks and their statistics, on the event loop in slices.
+ */
+async function heldOnEvidence(
+  db: Database,
+  lookup: LandmarkLookup,
+  queries: readonly ImagedQuery[],
+  asker: { userId: string; signal: AbortSignal | undefined; sliceMs: number },
+): Promise<RegistryMatch | null> {
+  const found = await lookup.find(
+    queries.map((query) => query.peaks),
+    EVIDENCE_MIN_VOTES,
+  );
+  const best = new Map<number, { match: LandmarkMatch; query: ImagedQuery }>();
+  for (const [i, query] of queries.entries()) {
+    for (const match of found[i] ?? []) {
+      if (query.semitones !== 0 && !alignmentInView(query.semitones, match.alignment)) continue;
+      const held = best.get(match.sound.registryId);
+      if (held === undefined || match.alignment.votes > held.match.alignment.votes) best.set(match.sound.registryId, { match, query });
+    }
+  }
+  if (best.size === 0) return null;
+  const pause = eventLoopSlices(asker.sliceMs, asker.signal);
+  const stored = await registeredPeaksOf(db, [...best.keys()]);
+  const held: RegistryMatch[] = [];
+  for (const [id, { match, query }] of best) {
+    const soundPeaks = stored.get(id);
+    if (soundPeaks === undefined) continue;
+    await pause();
+    const { query: triplets, byHash } = lookup.prepared(query.peaks);
+    const leftOut = agreeingRegisteredPeaks(triplets, byHash, registeredTriplets(soundPeaks), match.alignment);
+    await pause();
+    const { median } = segmentMedian(query.image, soundPeaks, match.alignment, leftOut);
+    if (median !== null && median >= EVIDENCE_MIN_MEDIAN)
+      held.push({ ...match, alignment: alignmentOfUpload(query.semitones, match.alignment), evidence: median });
+  }
+  held.sort((a, b) => a.sound.createdAt.getTime() - b.sound.createdAt.getTime() || a.sound.registryId - b.sound.registryId);
+  for (const match of held) if (!(await derivesFrom(db, match, asker))) return match;
   return null;
 }
 

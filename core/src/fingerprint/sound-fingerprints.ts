@@ -12,6 +12,8 @@
  */
 import type { PcmSink } from '../audio/pcm-stream.ts';
 import { createFingerprinter, FINGERPRINT_SAMPLE_RATE } from './chromaprint.ts';
+import { createContrastImageBuilder } from './contrast-image.ts';
+import type { ContrastImage } from './contrast-image.ts';
 import { createLandmarkFingerprinter } from './landmarks.ts';
 import { LANDMARK_SAMPLE_RATE } from './log-spectrogram.ts';
 import { createMonoInput, feedInBlocks } from './mono-input.ts';
@@ -26,10 +28,15 @@ export interface SoundFingerprints {
   landmarks: Peak[];
   /** The landmark peaks of the sound's views (./query-views.ts), when asked for; otherwise empty. */
   views: ViewPeaks[];
+  /** The sound's contrast image (./contrast-image.ts), with its views; otherwise null. */
+  image: ContrastImage | null;
 }
 
 export interface SoundFingerprintOptions {
-  /** Also read the landmark peaks of the sound's views (an upload, to be looked up). */
+  /**
+   * Also read the landmark peaks of the sound's views, and the contrast images of the sound and
+   * its views (an upload, to be looked up with the evidence of ./spectrogram-evidence.ts).
+   */
   views?: boolean;
 }
 
@@ -44,7 +51,8 @@ if ((FINGERPRINT_SAMPLE_RATE as number) !== LANDMARK_SAMPLE_RATE) throw new Erro
 
 export function createSoundFingerprinter(sampleRate: number, channels: number, options: SoundFingerprintOptions = {}): SoundFingerprinter {
   const chromaprint = createFingerprinter(FINGERPRINT_SAMPLE_RATE, 1);
-  const landmarks = createLandmarkFingerprinter(LANDMARK_SAMPLE_RATE, 1);
+  const image = options.views === true ? createContrastImageBuilder() : null;
+  const landmarks = createLandmarkFingerprinter(LANDMARK_SAMPLE_RATE, 1, image === null ? undefined : (t, db) => image.frame(t, db));
   const views = options.views === true ? createViewFingerprinters() : null;
   const input = createMonoInput(sampleRate, channels, FINGERPRINT_SAMPLE_RATE, (samples) => {
     chromaprint.feed([samples]);
@@ -57,7 +65,12 @@ export function createSoundFingerprinter(sampleRate: number, channels: number, o
     },
     finish() {
       input.flush();
-      return { chromaprint: chromaprint.finish(), landmarks: landmarks.finish(), views: views?.finish() ?? [] };
+      return {
+        chromaprint: chromaprint.finish(),
+        landmarks: landmarks.finish(),
+        views: views?.finish() ?? [],
+        image: image?.finish() ?? null,
+      };
     },
   };
 }
@@ -85,16 +98,16 @@ export function soundFingerprintSink(options: SoundFingerprintOptions = {}): Sou
 }
 
 /**
- * An upload's landmark peaks and its views' from whole PCM, fed in blocks as the decode thread's
+ * An upload's landmark peaks, its views' and their contrast images from whole PCM, fed in blocks as the decode thread's
  * sink is: what `findEarlierClaim` is asked with for an upload (benches and tests).
  */
 export function uploadLandmarks(
   channels: readonly Float32Array[],
   sampleRate: number,
   blockFrames = 65536,
-): { peaks: Peak[]; views: ViewPeaks[] } {
+): { peaks: Peak[]; views: ViewPeaks[]; image: ContrastImage | undefined } {
   const fingerprinter = createSoundFingerprinter(sampleRate, channels.length, { views: true });
   feedInBlocks((block) => fingerprinter.feed(block), channels, blockFrames);
-  const { landmarks, views } = fingerprinter.finish();
-  return { peaks: landmarks, views };
+  const { landmarks, views, image } = fingerprinter.finish();
+  return { peaks: landmarks, views, image: image ?? undefined };
 }

@@ -62,6 +62,15 @@ export function tripletHash(p1: Peak, p2: Peak, p3: Peak): number {
   return (shape * REGISTERS + register) * SPAN_CLASSES + span;
 }
 
+/**
+ * The bin differences a triplet's hash holds (the layout of `tripletHash`): k2 − k1 and k3 − k1.
+ * With a registered triplet's t1, k1 and span they place its three peaks (p2 by its bin only).
+ */
+export function tripletBinDifferences(hash: number): { second: number; third: number } {
+  const shape = Math.floor(Math.floor(Math.floor(hash / SPAN_CLASSES) / REGISTERS) / RATIO_LEVELS);
+  return { second: Math.floor(shape / DF_VALUES) - MAX_DF_BINS, third: (shape % DF_VALUES) - MAX_DF_BINS };
+}
+
 /** The triplets of `peaks` (time order) with `fanout` later peaks per p1. */
 export function makeTriplets(peaks: readonly Peak[], fanout: number): Triplets {
   const hash: number[] = [];

@@ -51,6 +51,7 @@ import type { SessionUser } from './request-charge.ts';
 import { toPublicJobId } from '../../../core/src/generation-queue.ts';
 import { fingerprintToBytes } from '../../../core/src/fingerprint/encoding.ts';
 import { peaksFromBytes } from '../../../core/src/fingerprint/landmarks.ts';
+import { contrastImageFromCells } from '../../../core/src/fingerprint/contrast-image.ts';
 import { describeMatch, findEarlierClaim } from '../../../core/src/fingerprint/registry.ts';
 import type { RegistryMatch } from '../../../core/src/fingerprint/registry.ts';
 import type { OutsideFingerprintCheck, OutsideMatch } from './outside-fingerprint-check.ts';
@@ -177,8 +178,14 @@ export async function takeUpload(
 
   // Another account's song, signed or not, however re-encoded, is not taken (issues 44 and 50).
   if (probed.landmarks !== undefined) {
-    const views = (probed.landmarkViews ?? []).map(({ semitones, peaks }) => ({ semitones, peaks: peaksFromBytes(peaks) }));
-    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id, views, signal }).catch(
+    const imageOf = (cells: Uint8Array | undefined) => (cells === undefined ? undefined : contrastImageFromCells(cells));
+    const views = (probed.landmarkViews ?? []).map(({ semitones, peaks, image }) => ({
+      semitones,
+      peaks: peaksFromBytes(peaks),
+      image: imageOf(image),
+    }));
+    const image = imageOf(probed.landmarkImage);
+    const contained = await findEarlierClaim(deps.db, peaksFromBytes(probed.landmarks), { userId: user.id, views, image, signal }).catch(
       (error: unknown) => {
         // The client left during the lookup, which stopped at its next step.
         if (signal?.aborted === true) return 'cancelled' as const;
