@@ -53,6 +53,10 @@ import { seededRandom } from '../core/src/testing/seeded-random.ts';
 import { runLandmarkBench } from './fingerprint/landmarks.ts';
 import { CHROMAPRINT_REGISTRY_TABLES, findContainedChromaprint } from './fingerprint/chromaprint-registry.ts';
 import { landmarkPeaks } from '../core/src/fingerprint/landmarks.ts';
+import { uploadLandmarks } from '../core/src/fingerprint/sound-fingerprints.ts';
+import { createContrastImageBuilder } from '../core/src/fingerprint/contrast-image.ts';
+import { createLogSpectrogram, LANDMARK_SAMPLE_RATE } from '../core/src/fingerprint/log-spectrogram.ts';
+import { createMonoInput, feedInBlocks } from '../core/src/fingerprint/mono-input.ts';
 import { processCpuMs } from './process-cpu.ts';
 
 const run = promisify(execFile);
@@ -416,6 +420,9 @@ async function landmarksOnly(
   const timings = {
     landmark: [] as number[],
     landmarkCpu: [] as number[],
+    upload: [] as number[],
+    spectrogram: [] as number[],
+    contrastImage: [] as number[],
     chromaprint: [] as number[],
     encode: [] as number[],
     encodeCpu: [] as number[],
@@ -427,6 +434,23 @@ async function landmarksOnly(
       landmarkPeaks(long.channels, long.sampleRate);
       timings.landmark.push(performance.now() - t);
       timings.landmarkCpu.push(processCpuMs() - cpu);
+      t = performance.now();
+      uploadLandmarks(long.channels, long.sampleRate);
+      timings.upload.push(performance.now() - t);
+      // One contrast image fed the spectrogram's frames, beside the spectrogram that makes them.
+      const frames: Float32Array[] = [];
+      t = performance.now();
+      const spectrogram = createLogSpectrogram((_, db) => frames.push(db.slice()));
+      const mono = createMonoInput(long.sampleRate, long.channels.length, LANDMARK_SAMPLE_RATE, (samples) => spectrogram.push(samples));
+      feedInBlocks((block) => mono.feed(block), long.channels, 65536);
+      mono.flush();
+      spectrogram.flush();
+      timings.spectrogram.push(performance.now() - t);
+      t = performance.now();
+      const image = createContrastImageBuilder();
+      for (const [i, db] of frames.entries()) image.frame(i, db);
+      image.finish();
+      timings.contrastImage.push(performance.now() - t);
       t = performance.now();
       fingerprintPcm(long.channels, long.sampleRate);
       timings.chromaprint.push(performance.now() - t);
@@ -457,6 +481,9 @@ ${'skipped' in landmarks ? `Landmark part skipped: ${landmarks.skipped}.` : land
 | step | wall ms | CPU ms |
 |---|---|---|
 | landmark fingerprint (TypeScript, one thread) | ${median(timings.landmark).toFixed(0)} | ${median(timings.landmarkCpu).toFixed(0)} |
+| an upload's landmarks as the decode thread reads them: with its two views and the three contrast images (core/src/fingerprint/sound-fingerprints.ts \`uploadLandmarks\`; ${(median(timings.upload) / median(timings.landmark)).toFixed(2)}x the fingerprint above) | ${median(timings.upload).toFixed(0)} | |
+| its mono input and log spectrogram alone (frames kept) | ${median(timings.spectrogram).toFixed(0)} | |
+| one contrast image (core/src/fingerprint/contrast-image.ts) fed those frames (${(median(timings.contrastImage) / median(timings.spectrogram)).toFixed(2)}x the spectrogram; an upload makes three) | ${median(timings.contrastImage).toFixed(0)} | |
 | Chromaprint fingerprint (TypeScript, one thread) | ${median(timings.chromaprint).toFixed(0)} | |
 | MP3 320 kbps encode (${backend === 'wasm' ? 'wasm LAME' : `native ${backend}`}, ${threads} parallel chunks) | ${median(timings.encode).toFixed(0)} | ${median(timings.encodeCpu).toFixed(0)} |
 

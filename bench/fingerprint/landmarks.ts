@@ -54,6 +54,8 @@ import { alignmentInView } from '../../core/src/fingerprint/query-views.ts';
 import type { ViewPeaks } from '../../core/src/fingerprint/query-views.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import { uploadLandmarks } from '../../core/src/fingerprint/sound-fingerprints.ts';
+import type { ContrastImage } from '../../core/src/fingerprint/contrast-image.ts';
+import { EVIDENCE_MIN_MEDIAN, EVIDENCE_MIN_VOTES } from '../../core/src/fingerprint/spectrogram-evidence.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 import { HASH_SPACE, QUERY, RATIO_LEVELS, REGISTER, REGISTER_BINS, SPAN_CLASSES } from '../../core/src/fingerprint/triplets.ts';
@@ -122,6 +124,8 @@ interface Sound {
   peaks: Peak[];
   /** Its views (core/src/fingerprint/query-views.ts), for its lookup as an upload. */
   views: ViewPeaks[];
+  /** Its contrast image (core/src/fingerprint/contrast-image.ts), for its lookup as an upload. */
+  image: ContrastImage | undefined;
   seconds: number;
 }
 
@@ -131,8 +135,11 @@ interface CopyResult {
   caught: boolean;
   falseMatch: boolean;
   votes: number;
+  /** The statistic on its spectrogram where it was caught on the evidence, not on votes. */
+  evidence: number | undefined;
   peaks: Peak[];
   views: ViewPeaks[];
+  image: ContrastImage | undefined;
   ms: number;
   /** The copied sound's job. */
   jobId: string;
@@ -299,9 +306,9 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         const decoded = await decodeUploadedAudio(new Uint8Array(await readFile(files.get(t.id) as string)), { maxSeconds: 600 });
         if (!decoded.ok) throw new Error(`${t.id}: ${decoded.error.message}`);
         // Looked up as the upload check does: the copy, then its views.
-        const { peaks, views } = uploadLandmarks(decoded.value.channels, decoded.value.sampleRate);
+        const { peaks, views, image } = uploadLandmarks(decoded.value.channels, decoded.value.sampleRate);
         const started = performance.now();
-        const match = await findEarlierClaim(db, peaks, { userId: copier, views });
+        const match = await findEarlierClaim(db, peaks, { userId: copier, views, image });
         const ms = performance.now() - started;
         copies.push({
           corpus: sound.corpus,
@@ -309,8 +316,10 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
           caught: match?.sound.jobId === sound.jobId,
           falseMatch: match !== null && match.sound.jobId !== sound.jobId,
           votes: match?.alignment.votes ?? 0,
+          evidence: match?.evidence,
           peaks,
           views,
+          image,
           ms,
           jobId: sound.jobId,
           name: sound.name,
@@ -342,7 +351,7 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // 3. Distinct songs: each looked up by its owner among all; the closest pair's votes.
     const distinct: { corpus: Corpus; name: string; named: string | null }[] = [];
     for (const sound of sounds) {
-      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views });
+      const match = await findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views, image: sound.image });
       distinct.push({
         corpus: sound.corpus,
         name: sound.name,
@@ -423,14 +432,17 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
     // before this one).
     // What the product's lookup reads in this registry, as it reads it (the load analyzed it).
     const productFanout = (await registryReach(db)).fanout;
-    const variants: { name: string; lookup: (peaks: Peak[], views: ViewPeaks[]) => Promise<string | null> }[] = [
+    const variants: {
+      name: string;
+      lookup: (peaks: Peak[], views: ViewPeaks[], image: ContrastImage | undefined) => Promise<string | null>;
+    }[] = [
       { name: 'baseline: the 0022 lookup', lookup: async (peaks) => (await legacyLookup(db, peaks, copier))?.jobId ?? null },
       { name: 'the 0025 lookup (fan-out 64)', lookup: async (peaks) => (await previousLookup(db, peaks, copier))?.jobId ?? null },
       ...[productFanout, ...FANOUTS.filter((f) => f !== productFanout)].map((fanout) => ({
         name: fanout === productFanout ? `product (fan-out ${fanout}, from the registry's size)` : `product, fan-out ${fanout}`,
-        lookup: async (peaks: Peak[], views: ViewPeaks[]) =>
+        lookup: async (peaks: Peak[], views: ViewPeaks[], image: ContrastImage | undefined) =>
           fanout === productFanout
-            ? ((await findEarlierClaim(db, peaks, { userId: copier, views }))?.sound.jobId ?? null)
+            ? ((await findEarlierClaim(db, peaks, { userId: copier, views, image }))?.sound.jobId ?? null)
             : ((await findContainedSounds(db, peaks, { userId: copier, own: false, hashFanout: fanout }))[0]?.sound.jobId ?? null),
       })),
     ];
@@ -458,10 +470,12 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
         const variant = variants[i] as (typeof variants)[number];
         const tally = atScale[i] as (typeof atScale)[number];
         const block = copies.filter((_, c) => c % 2 === round);
-        await variant.lookup((block[0] as CopyResult).peaks, (block[0] as CopyResult).views).catch(() => null);
+        await variant
+          .lookup((block[0] as CopyResult).peaks, (block[0] as CopyResult).views, (block[0] as CopyResult).image)
+          .catch(() => null);
         for (const [place, copy] of block.entries()) {
           const started = performance.now();
-          const named = await variant.lookup(copy.peaks, copy.views).catch((error: unknown) => {
+          const named = await variant.lookup(copy.peaks, copy.views, copy.image).catch((error: unknown) => {
             tally.errors.push(error instanceof Error ? error.message : String(error));
             return null;
           });
@@ -494,12 +508,14 @@ export async function runLandmarkBench(input: LandmarkBenchInput): Promise<{ mar
       honestTimes.alone.push(performance.now() - started);
       started = performance.now();
       const { value: match, delay } = await withLongestDelay(() =>
-        findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views }).catch(() => null),
+        findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views, image: sound.image }).catch(() => null),
       );
       honestTimes.views.push(performance.now() - started);
       honestTimes.delay.push(delay);
       const inOnePiece = await withLongestDelay(() =>
-        findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views, sliceMs: Infinity }).catch(() => null),
+        findEarlierClaim(db, sound.peaks, { userId: sound.userId, views: sound.views, image: sound.image, sliceMs: Infinity }).catch(
+          () => null,
+        ),
       );
       honestTimes.delayInOnePiece.push(inOnePiece.delay);
       if (match !== null) falseAtScale.push(`${sound.name} → ${sounds.find((s) => s.jobId === match.sound.jobId)?.name ?? '?'}`);
@@ -589,6 +605,16 @@ Real music: ${realCount} tracks of Debian's wesnoth-1.16-music, registered ${REG
 ${rows.join('\n')}
 
 Distinct songs (goal: 0): each looked up by its owner among all registered (a match in any corpus counts): ${corpora.map(falseLine).join('; ')}.
+Caught on the evidence of the upload's spectrogram (core/src/fingerprint/spectrogram-evidence.ts: a candidate of ${EVIDENCE_MIN_VOTES} to ${MIN_VOTES - 1} votes whose segment median reaches ${EVIDENCE_MIN_MEDIAN}), not on votes: ${
+      copies.filter((c) => c.evidence !== undefined).length
+    } copies${
+      copies.some((c) => c.evidence !== undefined)
+        ? ` (${copies
+            .filter((c) => c.evidence !== undefined)
+            .map((c) => `${c.name}, ${c.transformation}: ${c.votes} votes, ${(c.evidence as number).toFixed(2)}`)
+            .join('; ')})`
+        : ''
+    }.
 Closest distinct pair, agreeing votes (threshold ${MIN_VOTES}), by direct alignment: ${pairKinds
       .filter((kind) => pairVoteCounts[kind].length > 0)
       .map((kind) => `${kind} ${closest[kind].votes} (${closest[kind].pair})`)
@@ -620,7 +646,7 @@ ${modelRows.join('\n')}
     return {
       markdown,
       json: {
-        copies: copies.map(({ peaks: _peaks, views: _views, ...c }) => c),
+        copies: copies.map(({ peaks: _peaks, views: _views, image: _image, ...c }) => c),
         distinct,
         closest,
         weakest: Object.fromEntries(
