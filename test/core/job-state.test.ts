@@ -47,6 +47,9 @@ import {
 } from '../../core/src/fingerprint/landmark-registry.ts';
 import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
+import type { ContrastImage } from '../../core/src/fingerprint/contrast-image.ts';
+import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
+import { EVIDENCE_MIN_MEDIAN, EVIDENCE_MIN_VOTES } from '../../core/src/fingerprint/spectrogram-evidence.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
 import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
@@ -439,6 +442,48 @@ describe('core: the generation job state machine', () => {
     assert.equal(await findEarlierClaim(db, upload, { userId: asker.id, views: [{ semitones: 1, peaks: view(2) }] }), null);
     // The owner's own upload is never refused for its own sound, in any view.
     assert.equal(await findEarlierClaim(db, upload, { userId: owner.id, views: [{ semitones: 1, peaks: view(0) }] }), null);
+  });
+
+  it("holds a candidate short of votes on the evidence of the upload's contrast image, reading no posting row again; never without an image", async () => {
+    // In bins 0-23, a register no other case here uses.
+    const peaks = scatteredPeaks(71, 0);
+    const owner = await user(0);
+    const asker = await user(0);
+    const jobId = randomUUID();
+    await registerLandmarks(db, { jobId, userId: owner.id, createdAt: new Date(Date.UTC(2025, 4, 2)), peaks });
+    // A weak copy: 40% of the sound's peaks from 10 s to 30 s among other peaks, where its
+    // registered ones were; few of its triplets keep all three.
+    const keep = seededRandom(107);
+    const upload = [
+      ...peaks.filter((_, i) => i >= 100 && i < 300 && keep() < 0.4),
+      ...scatteredPeaks(73, 0).filter((p) => p.t >= 700 && p.t < 2100),
+    ].sort((a, b) => a.t - b.t || a.k - b.k);
+    const votes = alignSounds(upload, peaks, 2)?.votes ?? 0;
+    assert.ok(votes >= EVIDENCE_MIN_VOTES && votes < MIN_VOTES, `${votes} votes`);
+    // Its contrast image: faint noise, and the sound's energy where all its peaks were.
+    const frames = 2600;
+    const noise = seededRandom(108);
+    const image = (withSound: boolean): ContrastImage => {
+      const cells = Uint8Array.from({ length: frames * LOG_BINS }, () => Math.floor(noise() * 12));
+      if (withSound)
+        for (const p of peaks)
+          for (let dt = -1; dt <= 1; dt += 1)
+            for (let dk = -1; dk <= 1; dk += 1) if (p.k + dk >= 0) cells[(p.t + dt) * LOG_BINS + p.k + dk] = 48;
+      return { frames, cells };
+    };
+    let connections = 0;
+    const counted = recordingConnections(db, () => {
+      connections += 1;
+    });
+    assert.equal(await findEarlierClaim(counted, upload, { userId: asker.id }), null, 'short of votes');
+    connections = 0;
+    const held = await findEarlierClaim(counted, upload, { userId: asker.id, image: image(true) });
+    assert.equal(held?.sound.jobId, jobId);
+    assert.ok((held.evidence ?? 0) >= EVIDENCE_MIN_MEDIAN, `evidence ${held.evidence}`);
+    assert.equal(held.alignment.votes, votes);
+    assert.equal(connections, 1, 'the posting rows read once, for both passes');
+    assert.equal(await findEarlierClaim(db, upload, { userId: asker.id, image: image(false) }), null, 'no energy where the sound was');
+    assert.equal(await findEarlierClaim(db, upload, { userId: owner.id, image: image(true) }), null, "the owner's own sound");
   });
 
   it("a lookup's later queries read only the rows its earlier ones left unread, and answer as lookups of their own", async () => {
