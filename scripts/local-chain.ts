@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import hre from 'hardhat';
+import { buildContracts } from './contract-build.ts';
 import type { HookContext, NetworkHooks } from 'hardhat/types/hooks';
 import type { ChainType, NetworkConnection } from 'hardhat/types/network';
 import type { JsonRpcRequest, JsonRpcResponse } from 'hardhat/types/providers';
@@ -63,7 +64,7 @@ function journalOf(port: number): { deploymentId: string; dir: string } {
 
 /** Starts the node, deploys, and resolves once the contracts are live. */
 export async function startLocalChain(opts: LocalChainOptions = {}): Promise<LocalChain> {
-  await hre.tasks.getTask('build').run({ quiet: true });
+  await buildContracts();
   const blockIntervalMs = opts.blockIntervalMs ?? BASE_BLOCK_INTERVAL_MS;
   // Blocks of one slot share its timestamp (see slotClock); with no interval, Hardhat's own clock.
   const server = await hre.network.createServer(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -38,6 +38,19 @@ describe('withDirectoryLock (scripts/directory-lock.ts)', () => {
       [0, 1, 2].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { timeout: 60_000 })),
     );
     assert.equal(await readFile(log, 'utf8'), 'start\nend\n'.repeat(3));
+  });
+
+  it("serializes Hardhat's builds across processes (scripts/contract-build.ts): four at once all succeed and leave no lock", async () => {
+    // Each build saves the compile cache through one temporary file: unlocked, two at once can
+    // move each other's file away ("compile-cache.json.tmp not found").
+    const child = `
+      import { buildContracts } from ${JSON.stringify(join(process.cwd(), 'scripts', 'contract-build.ts'))};
+      await buildContracts();`;
+    await Promise.all(
+      [0, 1, 2, 3].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { timeout: 120_000 })),
+    );
+    await assert.rejects(stat(join(process.cwd(), 'cache', 'build.lock')), { code: 'ENOENT' });
+    assert.ok(JSON.parse(await readFile(join(process.cwd(), 'cache', 'compile-cache.json'), 'utf8')) !== null);
   });
 
   it('takes over a lock whose owner died, and frees the lock when the task throws', async () => {

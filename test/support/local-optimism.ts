@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import hre from 'hardhat';
+import { buildContracts } from '../../scripts/contract-build.ts';
 import { createPublicClient, createWalletClient, defineChain, encodeAbiParameters, http, parseEventLogs } from 'viem';
 import type { Abi, Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -47,7 +48,7 @@ export interface LocalOptimism {
 }
 
 export async function startLocalOptimism(): Promise<LocalOptimism> {
-  await hre.tasks.getTask('build').run({ quiet: true });
+  await buildContracts();
   const server = await hre.network.createServer({ network: 'optimism' }, '127.0.0.1');
   const { address, port } = await server.listen();
   const rpcUrl = `http://${address}:${port}`;
