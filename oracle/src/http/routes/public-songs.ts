@@ -12,6 +12,7 @@ import type { AppDeps, TradingServices } from '../deps.ts';
 import { sendError } from '../error-response.ts';
 import type { PublicCall, RouteDocs } from '../route.ts';
 import { describeIssues, variantCErrorSchema } from '../schemas.ts';
+import { noNul } from '../schema-parts.ts';
 import { POOLS_DEFAULT_LIMIT, POOLS_MAX_LIMIT, pageQuerySchema } from './trading.ts';
 
 /**
@@ -141,7 +142,7 @@ export const publicSongsQuerySchema = pageQuerySchema('Songs', POOLS_MAX_LIMIT, 
     description:
       'The order: `newest` launch first (the default), `market_cap` largest first, `volume_24h` (ETH swapped in the last 24 hours) largest first; ties newest first. A cursor belongs to its order.',
   }),
-  q: z.string().trim().min(1, 'must not be empty').max(80).optional().meta({
+  q: z.string().trim().min(1, 'must not be empty').max(80).refine(noNul, 'must not contain NUL characters').optional().meta({
     description: 'Keeps the songs whose title, genre or creator address contains it (any case); 1 to 80 characters.',
     example: 'piano',
   }),
