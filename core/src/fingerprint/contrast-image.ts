@@ -1,7 +1,7 @@
 /**
  * An upload's contrast image (docs/fingerprints.md, "Evidence on the upload's spectrogram"): at
  * each frame and log bin of the landmark spectrogram (./log-spectrogram.ts), how far the bin
- * stands above the mean of its frame's octave around it (±12 bins, cut at the band's edges),
+ * stands above the mean of its frame's octave around it (./spectral-peaks.ts `octaveMeans`),
  * floored at 0 dB: a peak's contrast, read everywhere. Each cell then holds the largest of its
  * neighbours within ±1 frame and ±1 bin, so that a peak a frame or a bin off still counts where
  * it is looked for (./spectrogram-evidence.ts reads it at the registered sound's peaks).
@@ -11,11 +11,10 @@
  * rows besides what it has written, and the decoder's budget bounds the frames.
  */
 import { LOG_BINS } from './log-spectrogram.ts';
+import { octaveMeans } from './spectral-peaks.ts';
 
 /** dB per step of a cell. */
 export const CONTRAST_STEP_DB = 0.25;
-/** Bins either side whose mean a bin's contrast is measured against: an octave in all. */
-const OCTAVE_HALF_BINS = 12;
 const MAX_LEVEL = 255;
 
 export interface ContrastImage {
@@ -35,6 +34,7 @@ export function createContrastImageBuilder(): ContrastImageBuilder {
   let cells = new Uint8Array(LOG_BINS * 1024);
   let frames = 0;
   const prefix = new Float64Array(LOG_BINS + 1);
+  const means = new Float64Array(LOG_BINS);
   const level = new Uint8Array(LOG_BINS);
   // Each frame's levels max-filtered across bins; the rows of frames t − 2, t − 1 and t.
   let older = new Uint8Array(LOG_BINS);
@@ -58,11 +58,9 @@ export function createContrastImageBuilder(): ContrastImageBuilder {
   return {
     frame(t, db) {
       if (t !== frames) throw new RangeError(`contrast image: frame ${t} after ${frames}`);
-      for (let k = 0; k < LOG_BINS; k += 1) prefix[k + 1] = (prefix[k] as number) + (db[k] as number);
+      octaveMeans(db, prefix, means);
       for (let k = 0; k < LOG_BINS; k += 1) {
-        const from = Math.max(0, k - OCTAVE_HALF_BINS);
-        const to = Math.min(LOG_BINS, k + OCTAVE_HALF_BINS + 1);
-        const contrast = (db[k] as number) - ((prefix[to] as number) - (prefix[from] as number)) / (to - from);
+        const contrast = (db[k] as number) - (means[k] as number);
         level[k] = contrast <= 0 ? 0 : Math.min(MAX_LEVEL, Math.round(contrast / CONTRAST_STEP_DB));
       }
       [older, previous, current] = [previous, current, older];

@@ -29,6 +29,21 @@ export interface Peak {
   contrast: number;
 }
 
+/**
+ * Each bin's mean over its frame's octave around it (±`CONTRAST_BINS` bins, cut at the band's
+ * edges): what a peak's contrast is measured against, here and in an upload's contrast image
+ * (./contrast-image.ts). `prefix` is scratch of `LOG_BINS` + 1.
+ */
+export function octaveMeans(db: Float32Array, prefix: Float64Array, out: Float32Array | Float64Array): void {
+  prefix[0] = 0;
+  for (let k = 0; k < LOG_BINS; k += 1) prefix[k + 1] = (prefix[k] as number) + (db[k] as number);
+  for (let k = 0; k < LOG_BINS; k += 1) {
+    const a = Math.max(0, k - CONTRAST_BINS);
+    const b = Math.min(LOG_BINS, k + CONTRAST_BINS + 1);
+    out[k] = ((prefix[b] as number) - (prefix[a] as number)) / (b - a);
+  }
+}
+
 export interface PeakFinder {
   /** The next frame's log spectrum (copied). */
   frame(t: number, db: Float32Array): void;
@@ -82,8 +97,7 @@ export function createPeakFinder(): PeakFinder {
       (ring[slot] as Float32Array).set(db);
       const rowMax = ringMax[slot] as Float32Array;
       const rowMean = ringMean[slot] as Float32Array;
-      prefix[0] = 0;
-      for (let k = 0; k < LOG_BINS; k += 1) prefix[k + 1] = (prefix[k] as number) + (db[k] as number);
+      octaveMeans(db, prefix, rowMean);
       // Slot j holds bin j - PEAK_BINS.
       for (let start = 0; start < padded; start += width) {
         let m = -Infinity;
@@ -106,9 +120,6 @@ export function createPeakFinder(): PeakFinder {
         const a0 = toEnd[k] as number;
         const b0 = fromStart[k + width - 1] as number;
         rowMax[k] = a0 > b0 ? a0 : b0;
-        const a = Math.max(0, k - CONTRAST_BINS);
-        const b = Math.min(LOG_BINS, k + CONTRAST_BINS + 1);
-        rowMean[k] = ((prefix[b] as number) - (prefix[a] as number)) / (b - a);
       }
       last = t;
       examine(t - PEAK_FRAMES);
