@@ -753,6 +753,5 @@ export async function registeredPeaksOf(db: Queryable, ids: readonly number[]): 
 
 /** The peaks a registered sound was registered with (null: registered without them). */
 export async function registeredPeaks(db: Queryable, registryId: number): Promise<Peak[] | null> {
-  const row = await db.oneOrNone<{ peaks: Buffer | null }>('SELECT peaks FROM landmark_sounds WHERE id = $1', [registryId]);
-  return row === null || row.peaks === null ? null : peaksFromBytes(row.peaks);
+  return (await registeredPeaksOf(db, [registryId])).get(registryId) ?? null;
 }
