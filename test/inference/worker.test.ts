@@ -114,7 +114,7 @@ describe('inference worker: queue, database, storage and model end to end', () =
       generator: { name: 'Songmint', version: GENERATOR.version },
       kind: 'song',
       jobId: `gen_${jobId}`,
-      model: { name: 'songmint-builtin-procedural', version: '1.0.0', licence: { spdx: 'MIT', commercialUse: true } },
+      model: { name: 'songmint-builtin-procedural', version: '1.1.0', licence: { spdx: 'MIT', commercialUse: true } },
       seed: row.seed,
       promptSha256: promptSha256('dark techno with lyrics about the city'),
       // The sound's Chromaprint fingerprint (issue 44): the items stored on the job's row, compact.

@@ -5,12 +5,22 @@ import type { GraphOps } from './graph-ops.ts';
 import type { Harmony } from './harmony.ts';
 import type { TimingGrid } from './timing-grid.ts';
 
+/** Scale degrees above the chord root: root position, first and second inversion. */
+const VOICINGS = [
+  [0, 2, 4],
+  [2, 4, 7],
+  [4, 7, 9],
+];
+
 export function chordPad(
-  { g, field, mul, add, sub, toF, unsq, midiToHz }: GraphOps,
+  { g, field, mul, add, sub, toF, toI, unsq, hash, midiToHz }: GraphOps,
   { barLen, barEnergy }: TimingGrid,
   { keyF, chordDeg, degToSemis }: Harmony,
 ): string {
-  const padDeg = add(unsq(chordDeg, [1]), g.i([0, 2, 4], [1, 3]));
+  // The seed's voicing: root position or an inversion, for the whole song.
+  const inversion = toI(g.op('Floor', [mul(hash(g.f([3001], [1]), 67), g.f(VOICINGS.length - 0.001))]));
+  const voicing = g.op('Gather', [g.i(VOICINGS.flat(), [VOICINGS.length, 3]), inversion], { axis: { int: 0 } });
+  const padDeg = add(unsq(chordDeg, [1]), voicing);
   const padHz = midiToHz(add(add(g.f(48), keyF), toF(degToSemis(padDeg))));
   const tBar = g.op('Div', [toF(g.op('Range', [g.i(0), barLen, g.i(1)])), g.f(RATE)]);
   const padTheta = mul(unsq(mul(padHz, g.f(TWO_PI)), [2]), unsq(tBar, [0, 1]));

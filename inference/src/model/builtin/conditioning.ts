@@ -2,7 +2,7 @@
 
 export const BUILTIN_SAMPLE_RATE = 44100;
 export const BUILTIN_MODEL_NAME = 'songmint-builtin-procedural';
-export const BUILTIN_MODEL_VERSION = '1.0.0';
+export const BUILTIN_MODEL_VERSION = '1.1.0';
 
 /** Conditioning vector layout; the text encoder writes these by name. */
 export const CONDITIONING_FIELDS = [

@@ -2,22 +2,23 @@
  * Harmony: the key and scale from the conditioning, and a four-bar chord progression drawn by the
  * seed (issue 50: two seeds of one prompt must be as far apart as two prompts; four fixed
  * progressions per mode made one seed in four share its chords, and with them most of its
- * chroma, with another). The phrase is a cadence, so the key stays audible (an import reads it
- * back): the tonic, two different chords of the mode's usual ones, then the dominant or the
- * subdominant side. 4 x 3 x 2 = 24 progressions per mode.
+ * chroma, with another; with 24 per mode, the seed pairs that drew the same one still held most
+ * of the sibling pairs the landmark fingerprint matched). The phrase is a cadence, so the key
+ * stays audible (an import reads it back): the tonic, two different chords of the mode's usual
+ * ones, then the dominant, subdominant or supertonic side. 5 x 4 x 3 = 60 progressions per mode.
  */
 import type { GraphOps } from './graph-ops.ts';
 import type { TimingGrid } from './timing-grid.ts';
 
-/** Bars 2 and 3 (different chords): major ii IV vi I, minor iv VI VII i. */
+/** Bars 2 and 3 (different chords): major ii iii IV vi I, minor iv III VI VII i. */
 const MIDDLE_DEGREES = [
-  [1, 3, 5, 0],
-  [3, 5, 6, 0],
+  [1, 2, 3, 5, 0],
+  [3, 2, 5, 6, 0],
 ];
-/** Bar 4: major V or IV, minor v or VII. */
+/** Bar 4: major V, IV or ii, minor v, VII or iv. */
 const CLOSING_DEGREES = [
-  [4, 3],
-  [4, 6],
+  [4, 3, 1],
+  [4, 6, 3],
 ];
 const SCALES = [
   [0, 2, 4, 5, 7, 9, 11],
@@ -43,11 +44,13 @@ export function harmony({ g, field, mul, add, toF, toI, hash }: GraphOps, grid: 
   const draws = hash(g.f([1001, 1002, 1003], [3]), 3);
   const draw = (bar: number, choices: number): string =>
     toI(g.op('Floor', [mul(g.op('Gather', [draws, g.i(bar)], { axis: { int: 0 } }), g.f(choices - 0.001))]));
-  const second = draw(0, 4);
-  const third = g.op('Mod', [add(add(second, g.i(1)), draw(1, 3)), g.i(4)]);
-  const closing = draw(2, 2);
-  const middle = g.op('Gather', [g.i(MIDDLE_DEGREES.flat(), [2, 4]), minorIdx], { axis: { int: 0 } });
-  const closings = g.op('Gather', [g.i(CLOSING_DEGREES.flat(), [2, 2]), minorIdx], { axis: { int: 0 } });
+  const middleChoices = MIDDLE_DEGREES[0]?.length ?? 0;
+  const closingChoices = CLOSING_DEGREES[0]?.length ?? 0;
+  const second = draw(0, middleChoices);
+  const third = g.op('Mod', [add(add(second, g.i(1)), draw(1, middleChoices - 1)), g.i(middleChoices)]);
+  const closing = draw(2, closingChoices);
+  const middle = g.op('Gather', [g.i(MIDDLE_DEGREES.flat(), [2, middleChoices]), minorIdx], { axis: { int: 0 } });
+  const closings = g.op('Gather', [g.i(CLOSING_DEGREES.flat(), [2, closingChoices]), minorIdx], { axis: { int: 0 } });
   const at = (row: string, index: string): string => g.op('Unsqueeze', [g.op('Gather', [row, index], { axis: { int: 0 } }), g.i([0])]);
   const progression = g.op('Concat', [g.i([0], [1]), at(middle, second), at(middle, third), at(closings, closing)], { axis: { int: 0 } });
   const chordDeg = g.op('Gather', [progression, g.op('Mod', [grid.barIdx, g.i(4)])], { axis: { int: 0 } });
