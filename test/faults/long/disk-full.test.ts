@@ -87,16 +87,35 @@ function startLoad(oracle: OracleReplica, user: Session, publisher: Session, tag
   };
 }
 
+/** The oracle's log lines for errors it did not expect (a 500's cause), the last few. */
+function unhandledErrors(oracle: ServiceProcess): string {
+  const lines = oracle
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('unhandled error'));
+  return lines
+    .slice(-3)
+    .map((line) => line.slice(0, 1500))
+    .join('\n');
+}
+
 /**
  * Every answer 200/201/202/503, within the deadline; every 503 in the error shape with Retry-After
- * and one of `unavailableCodes`, no stack.
+ * and one of `unavailableCodes`, no stack. A 500 names what the oracle logged for it.
  */
-function assertAnswers(outcomes: readonly Outcome[], unavailableCodes: readonly string[] = ['SERVICE_UNAVAILABLE']): void {
+function assertAnswers(
+  outcomes: readonly Outcome[],
+  oracle: ServiceProcess,
+  unavailableCodes: readonly string[] = ['SERVICE_UNAVAILABLE'],
+): void {
   for (const { what, response } of outcomes) {
     assert.ok(response !== undefined, `${what} had no answer within ${REQUEST_DEADLINE_MS + SCHEDULING_SLACK_MS} ms`);
     const { status, text, body, headers } = response;
     if (what === 'live') assert.equal(status, 200, `/health/live answers: ${text.slice(0, 300)}`);
-    assert.ok([200, 201, 202, 503].includes(status), `${what}: unexpected ${status} ${text.slice(0, 300)}`);
+    assert.ok(
+      [200, 201, 202, 503].includes(status),
+      `${what}: unexpected ${status} ${text.slice(0, 300)}${status === 500 ? `; the oracle logged:\n${unhandledErrors(oracle)}` : ''}`,
+    );
     if (status === 503 && what !== 'ready') {
       assertVariantAError(body);
       const code = (body as { error: { code: string } }).error.code;
@@ -241,7 +260,7 @@ describe('disk full: the stack on a small filesystem that fills up', { timeout: 
     );
     await load.stop();
 
-    assertAnswers(load.outcomes);
+    assertAnswers(load.outcomes, oracle);
     const attemptFailures = workers.flatMap((worker) =>
       worker
         .output()
@@ -337,7 +356,7 @@ describe('disk full: the stack on a small filesystem that fills up', { timeout: 
     assert.ok(down, 'PostgreSQL stayed down while its WAL could not grow (crash recovery needs space)');
     // While PostgreSQL was down no worker could write its heartbeat: for a moment after it is back
     // the workers look gone, and a generation answers the spec's 503 GEN_002 (retry after a minute).
-    assertAnswers(load.outcomes, ['SERVICE_UNAVAILABLE', 'GEN_002']);
+    assertAnswers(load.outcomes, oracle, ['SERVICE_UNAVAILABLE', 'GEN_002']);
     assert.ok(
       during.some((o) => o.response?.status === 503 && o.what !== 'ready'),
       'requests were refused while PostgreSQL was down',
