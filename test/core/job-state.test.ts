@@ -527,6 +527,28 @@ describe('core: the generation job state machine', () => {
     assert.equal(connections, 2);
   });
 
+  it("aligns only as many of a query's best candidates as it is asked to (the evidence pass asks for EVIDENCE_CANDIDATES)", async () => {
+    const owner = await user(0);
+    const asker = await user(0);
+    const peaks = scatteredPeaks(53, 36);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i += 1)
+      ids.push(
+        await registerLandmarks(db, { jobId: randomUUID(), userId: owner.id, createdAt: new Date(Date.UTC(2025, 6, 1 + i)), peaks }),
+      );
+    const lookup = createLandmarkLookup(db, { userId: asker.id, own: false });
+    const [all = []] = await lookup.find([peaks]);
+    assert.deepEqual(
+      all.map((m) => m.sound.registryId),
+      ids,
+    );
+    const [one = []] = await lookup.find([peaks], undefined, 1);
+    assert.equal(one.length, 1);
+    assert.ok(ids.includes(one[0]?.sound.registryId ?? -1));
+    const [two = []] = await lookup.find([peaks], 5, 2);
+    assert.equal(two.length, 2);
+  });
+
   it('lets the event loop run between the steps of its work, with the same answers', async () => {
     const owner = await user(0);
     const asker = await user(0);

@@ -349,9 +349,10 @@ export async function findContainedSounds(db: Database, peaks: readonly Peak[], 
 export interface LandmarkLookup {
   /**
    * The registered sounds each of `queries` holds, as `findContainedSounds` answers, in order;
-   * `minVotes` (default: the lookup's) the agreeing triplets an alignment needs to be answered.
+   * `minVotes` (default: the lookup's) the agreeing triplets an alignment needs to be answered,
+   * `candidates` (default `MAX_CANDIDATES`) how many of each query's best candidates are aligned.
    */
-  find(queries: readonly (readonly Peak[])[], minVotes?: number): Promise<LandmarkMatch[][]>;
+  find(queries: readonly (readonly Peak[])[], minVotes?: number, candidates?: number): Promise<LandmarkMatch[][]>;
   /**
    * A query's triplets and their indices by hash, as its lookup makes them: made once per peaks
    * array however often it is looked up (an upload's peaks are looked up on votes, then for the
@@ -446,7 +447,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
 
   return {
     prepared,
-    async find(queries, minVotes = lookupMinVotes) {
+    async find(queries, minVotes = lookupMinVotes, candidates = MAX_CANDIDATES) {
       const pause = eventLoopSlices(options.sliceMs ?? LOOKUP_SLICE_MS, options.signal);
       const made: PreparedQuery[] = [];
       for (const peaks of queries) {
@@ -475,7 +476,7 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
       }
       await learnSounds([...new Set(tallies.flatMap((tally) => [...tally.votes.keys()]))]);
       const verdicts: Awaited<ReturnType<typeof alignOnPostings>>[] = [];
-      for (const tally of tallies) verdicts.push(await alignOnPostings(tally, sounds, minVotes, pause));
+      for (const tally of tallies) verdicts.push(await alignOnPostings(tally, sounds, minVotes, candidates, pause));
       await learnTriplets([...new Set(verdicts.flatMap((verdict) => verdict.shortOf))], pause);
       const answers: LandmarkMatch[][] = [];
       for (const [i, tally] of tallies.entries()) {
@@ -503,21 +504,24 @@ export function createLandmarkLookup(db: Database, options: LandmarkLookupOption
 }
 
 /**
- * A query's best `MAX_CANDIDATES` among the sounds `options` asks about, the ones whose shared
- * triplets lie most on one diagonal first (`mostOnOneDiagonal`), then the ones sharing the most
- * postings; those matching on the postings read, and those to verify on their peaks (the
- * best `FULL_VERIFICATIONS` of the rest, where the read left out hashes that verification counts).
+ * A query's best `limit` (at most `MAX_CANDIDATES`) among the sounds `options` asks about, the
+ * ones whose shared triplets lie most on one diagonal first (`mostOnOneDiagonal`), then the ones
+ * sharing the most postings; those matching on the postings read, and those to verify on their
+ * peaks (the best `FULL_VERIFICATIONS` of the rest, where the read left out hashes that
+ * verification counts).
  */
 async function alignOnPostings(
   tally: QueryTally,
   sounds: ReadonlyMap<number, CandidateRow | null>,
   minVotes: number,
+  limit: number,
   pause: () => Promise<void>,
 ): Promise<{ candidates: CandidateRow[]; alignments: Map<number, LandmarkAlignment>; shortOf: number[] }> {
   const { votes } = tally;
   const asked = [...votes.keys()].flatMap((id) => sounds.get(id) ?? []);
+  const most = Math.min(limit, MAX_CANDIDATES);
   // The order decides only which sounds are left out: none where every one is verified.
-  const ranked = asked.length > (tally.pastRead ? FULL_VERIFICATIONS : MAX_CANDIDATES);
+  const ranked = asked.length > (tally.pastRead ? Math.min(FULL_VERIFICATIONS, most) : most);
   const onDiagonal = ranked
     ? await mostOnOneDiagonal(tally.query, tally.byHash, tally.lists, new Set(asked.map((s) => s.id)), pause)
     : new Map<number, number>();
@@ -528,7 +532,7 @@ async function alignOnPostings(
         (votes.get(b.id) as number) - (votes.get(a.id) as number) ||
         a.id - b.id,
     )
-    .slice(0, MAX_CANDIDATES);
+    .slice(0, most);
   // Agreeing votes are distinct registered times on one diagonal: a sound sharing fewer postings
   // read, or fewer on any diagonal, than `minVotes` cannot match on them, only on its peaks.
   const onPostings = candidates.filter(

@@ -37,7 +37,13 @@ import type { LandmarkLookup, LandmarkMatch } from './landmark-registry.ts';
 import { peaksFromBytes } from './landmarks.ts';
 import { alignmentInView, alignmentOfUpload } from './query-views.ts';
 import type { ViewPeaks } from './query-views.ts';
-import { agreeingRegisteredPeaks, EVIDENCE_MIN_MEDIAN, EVIDENCE_MIN_VOTES, segmentMedian } from './spectrogram-evidence.ts';
+import {
+  agreeingRegisteredPeaks,
+  EVIDENCE_CANDIDATES,
+  EVIDENCE_MIN_MEDIAN,
+  EVIDENCE_MIN_VOTES,
+  segmentMedian,
+} from './spectrogram-evidence.ts';
 import type { Peak } from './spectral-peaks.ts';
 
 export interface RegistryMatch extends LandmarkMatch {
@@ -131,6 +137,7 @@ async function heldOnEvidence(
   const found = await lookup.find(
     queries.map((query) => query.peaks),
     EVIDENCE_MIN_VOTES,
+    EVIDENCE_CANDIDATES,
   );
   const best = new Map<number, { match: LandmarkMatch; query: ImagedQuery }>();
   for (const [i, query] of queries.entries()) {

@@ -32,6 +32,16 @@ import type { Triplets } from './triplets.ts';
 
 /** Agreeing votes a candidate needs for its evidence to be read. */
 export const EVIDENCE_MIN_VOTES = 5;
+/**
+ * A query's best candidates (by agreeing triplets on one diagonal, then shared postings) judged
+ * on the evidence. At 5 votes the matcher's pruning lets far more sounds through than at 10:
+ * aligning up to 32 for each of an upload's three queries took 5-35 ms of an evidence pass of
+ * 20-90 ms (a scratch trace of the bench's lookups), and the copies' check reached p99 55.9 ms
+ * among 1,000,000 sounds against 35.0 ms on votes alone (bench/results/fingerprint.md, 2026-12-01
+ * 07:17). With 8, the held-out run held the same copies on the evidence and one more
+ * (bench/results/fingerprint-landmarks-held-out.md).
+ */
+export const EVIDENCE_CANDIDATES = 8;
 /** The statistic from which a candidate is held by the upload. */
 export const EVIDENCE_MIN_MEDIAN = 3;
 /** Seconds of the window either side of the agreeing span. */
