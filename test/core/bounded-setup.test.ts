@@ -4,30 +4,45 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 
+/** node's own runner with the preload `npm run test:services` gives its files. */
+const NODE_TEST_RUNNER = [
+  '--import',
+  'tsx',
+  '--import',
+  './test/support/bounded-hooks.ts',
+  '--test',
+  '--test-timeout=300000',
+  '--test-force-exit',
+  '--test-reporter=spec',
+];
+/** `npm run test:services` itself (scripts/test-services.ts), narrowed to the file given. */
+const SERVICES_RUNNER = [
+  '--conditions=songmint-source',
+  '--import',
+  'tsx',
+  'scripts/test-services.ts',
+  '--test-reporter',
+  'spec',
+  '--test-reporter-destination',
+  'stdout',
+];
+
 /**
  * A test file run the way `npm run test:services` runs its files (same preload, same runner
- * flags), with extra environment. Resolves with its exit code and output; a run still going
- * after `giveUpMs` is killed and reported as stalled, so this suite itself cannot hang.
+ * flags; or through that script itself), with extra environment. Resolves with its exit code and
+ * output; a run still going after `giveUpMs` is killed and reported as stalled, so this suite
+ * itself cannot hang.
  */
 function runTestFile(
   file: string,
   env: Record<string, string>,
   giveUpMs = 120_000,
+  runner: readonly string[] = NODE_TEST_RUNNER,
 ): Promise<{ code: number | null; stalled: boolean; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--import',
-        './test/support/bounded-hooks.ts',
-        '--test',
-        '--test-timeout=300000',
-        '--test-force-exit',
-        '--test-reporter=spec',
-        file,
-      ],
+      [...runner, file],
       // NODE_TEST_CONTEXT would make the child report to this runner instead of running on its own.
       { env: { ...withoutTestContext(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -68,6 +83,19 @@ describe('a stalled setup fails with a clear message instead of hanging the suit
     assert.match(result.output, /✔ runs after the stalled one/);
     assert.match(result.output, /✔ keeps its own limit/);
     assert.match(result.output, /after hook ran: the suite stopped what it started/);
+  });
+
+  it("through scripts/test-services.ts itself (CI's runner, no --test-timeout flag): the same lost promise fails by name at the per-test bound", async () => {
+    const result = await runTestFile(
+      'test/core/fixtures/stalled-test.fixture.ts',
+      { SONGMINT_TEST_TIMEOUT_MS: '2000' },
+      120_000,
+      SERVICES_RUNNER,
+    );
+    assert.equal(result.stalled, false, result.output);
+    assert.notEqual(result.code, 0);
+    assert.match(result.output, /✖ waits for ever[^\n]*\n[\s\S]*?test timed out after 2000ms/);
+    assert.match(result.output, /✔ runs after the stalled one/);
   });
 
   it('PostgreSQL stalled on purpose (SONGMINT_TEST_STALL=postgres:2000) fails its setup at the start-up bound, naming the component and its log, and leaves no temp folder', async () => {
