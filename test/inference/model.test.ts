@@ -26,6 +26,34 @@ import type { Peak } from '../../core/src/fingerprint/spectral-peaks.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RATE = 44100;
 
+/**
+ * The distance of every pair of one prompt's seeds, and of every pair of two prompts' songs under
+ * two seeds: seed k of one against seed k + step of the other, for each step (two accounts'
+ * prompts come with two seeds; one seed under two prompts keeps its chords and line).
+ */
+function seedAndPromptPairs<Song>(
+  prompts: readonly string[],
+  seeds: readonly bigint[],
+  songOf: (prompt: string, seed: bigint) => Song,
+  distance: (a: Song, b: Song) => number,
+  steps: readonly number[],
+): { seedPairs: number[]; promptPairs: number[] } {
+  const seedPairs: number[] = [];
+  const promptPairs: number[] = [];
+  for (const prompt of prompts) {
+    for (const [i, a] of seeds.entries())
+      for (const b of seeds.slice(i + 1)) seedPairs.push(distance(songOf(prompt, a), songOf(prompt, b)));
+  }
+  for (const [i, a] of prompts.entries()) {
+    for (const b of prompts.slice(i + 1)) {
+      for (const [k, seed] of seeds.entries()) {
+        for (const step of steps) promptPairs.push(distance(songOf(a, seed), songOf(b, seeds[(k + step) % seeds.length] ?? seed)));
+      }
+    }
+  }
+  return { seedPairs, promptPairs };
+}
+
 describe('built-in model: build, determinism, conditioning', () => {
   let model: MusicModel;
   before(async () => {
@@ -195,17 +223,7 @@ describe('built-in model: build, determinism, conditioning', () => {
       return best;
     };
     const at = (prompt: string, seed: bigint) => prints.get(`${prompt}|${seed}`) ?? new Uint32Array();
-    const seedPairs: number[] = [];
-    const promptPairs: number[] = [];
-    for (const prompt of PROMPTS) {
-      for (const [i, a] of SEEDS.entries()) for (const b of SEEDS.slice(i + 1)) seedPairs.push(closest(at(prompt, a), at(prompt, b)));
-    }
-    for (const [i, a] of PROMPTS.entries()) {
-      // Two accounts' prompts come with two seeds (the same seed under two prompts keeps its chords and line).
-      for (const b of PROMPTS.slice(i + 1)) {
-        for (const [k, seed] of SEEDS.entries()) promptPairs.push(closest(at(a, seed), at(b, SEEDS[(k + 1) % SEEDS.length] ?? seed)));
-      }
-    }
+    const { seedPairs, promptPairs } = seedAndPromptPairs(PROMPTS, SEEDS, at, closest, [1]);
     const summary = (values: number[]) => {
       const sorted = [...values].sort((x, y) => x - y);
       return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0 };
@@ -242,19 +260,7 @@ describe('built-in model: build, determinism, conditioning', () => {
     }
     const at = (prompt: string, seed: bigint): Peak[] => peaks.get(`${prompt}|${seed}`) ?? [];
     const votes = (a: Peak[], b: Peak[]): number => Math.max(alignSounds(a, b)?.votes ?? 0, alignSounds(b, a)?.votes ?? 0);
-    const seedPairs: number[] = [];
-    const promptPairs: number[] = [];
-    for (const prompt of PROMPTS) {
-      for (const [i, a] of SEEDS.entries()) for (const b of SEEDS.slice(i + 1)) seedPairs.push(votes(at(prompt, a), at(prompt, b)));
-    }
-    for (const [i, a] of PROMPTS.entries()) {
-      // Two accounts' songs: two prompts, two seeds (one seed under two prompts keeps its chords and line).
-      for (const b of PROMPTS.slice(i + 1)) {
-        for (const [k, seed] of SEEDS.entries()) {
-          for (const step of [1, 3]) promptPairs.push(votes(at(a, seed), at(b, SEEDS[(k + step) % SEEDS.length] ?? seed)));
-        }
-      }
-    }
+    const { seedPairs, promptPairs } = seedAndPromptPairs(PROMPTS, SEEDS, at, votes, [1, 3]);
     const summary = (values: number[]) => {
       const sorted = [...values].sort((x, y) => x - y);
       const q = (p: number): number => sorted[Math.floor(p * sorted.length)] ?? 0;
