@@ -22,9 +22,9 @@ const MASK_64 = (1n << 64n) - 1n;
  * splitmix64's finaliser, a bijection on 64-bit words: neighbouring seeds land far apart. Without
  * it seeds 42 and 43 became phases 0.042 and 0.043 of the built-in model's sine hash, which a
  * float32 argument in the thousands cannot tell apart, so the two songs shared their draws (issue
- * 50: with seeds 42-53, 52 of 396 pairs of one prompt's songs, and 57 of 360 pairs of two prompts'
- * songs, reached the landmark registry's match threshold; 8 and 1 with the mix and the seed's own
- * parts in the built-in model).
+ * 50: with seeds 42-53 and model 1.0.0, 148 of 396 pairs of one prompt's songs, and 111 of 360
+ * pairs of two prompts' songs, reached the landmark registry's match threshold; 16 and 5 with the
+ * seeds mixed, 8 and 1 with model 1.1.0's own parts per seed as well).
  */
 function mixSeed(seed: bigint): bigint {
   let z = seed & MASK_64;
