@@ -48,7 +48,7 @@ import {
 import { MIN_VOTES } from '../../core/src/fingerprint/landmark-match.ts';
 import { findEarlierClaim } from '../../core/src/fingerprint/registry.ts';
 import type { ContrastImage } from '../../core/src/fingerprint/contrast-image.ts';
-import { LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
+import { FRAME_SECONDS, LOG_BINS } from '../../core/src/fingerprint/log-spectrogram.ts';
 import { EVIDENCE_MIN_MEDIAN, EVIDENCE_MIN_VOTES } from '../../core/src/fingerprint/spectrogram-evidence.ts';
 import { seededRandom } from '../../core/src/testing/seeded-random.ts';
 import { peaksToBytes } from '../../core/src/fingerprint/landmarks.ts';
@@ -484,6 +484,47 @@ describe('core: the generation job state machine', () => {
     assert.equal(connections, 1, 'the posting rows read once, for both passes');
     assert.equal(await findEarlierClaim(db, upload, { userId: asker.id, image: image(false) }), null, 'no energy where the sound was');
     assert.equal(await findEarlierClaim(db, upload, { userId: owner.id, image: image(true) }), null, "the owner's own sound");
+  });
+
+  it("judges a candidate on the evidence at its alignment over every hash it shares, stop words too, where the lookup's few votes align it wrongly", async () => {
+    // In bins 90-113, a register no other case here uses.
+    const peaks = scatteredPeaks(81, 90);
+    const owner = await user(0);
+    const asker = await user(0);
+    const jobId = randomUUID();
+    await registerLandmarks(db, { jobId, userId: owner.id, createdAt: new Date(Date.UTC(2025, 4, 3)), peaks });
+    // The copy: the sound's first 1,800 frames (26 s) where they were, then 35% of its later peaks
+    // 600 frames later than they were (a passage that recurs, played again after a pause).
+    const kept = peaks.filter((p) => p.t < 1800);
+    const keep = seededRandom(111);
+    const recurring = peaks.filter((p) => p.t >= 1800 && keep() < 0.35).map((p) => ({ ...p, t: p.t + 600 }));
+    const upload = [...kept, ...recurring].sort((a, b) => a.t - b.t || a.k - b.k);
+    // The kept passage registered past the lookup's fan-out by the asker (whose own sounds are never
+    // candidates): every hash of it is a stop word, and the lookup counts only the recurring votes.
+    // (A registry of fewer than 2,560 sounds: a hash counts up to MIN_LOOKUP_FANOUT postings.)
+    for (let i = 0; i < MIN_LOOKUP_FANOUT; i += 1)
+      await registerLandmarks(db, { jobId: randomUUID(), userId: asker.id, createdAt: new Date(Date.UTC(2025, 4, 4)), peaks: kept });
+    const lookup = createLandmarkLookup(db, { userId: asker.id, own: false });
+    const [candidates = []] = await lookup.find([upload], EVIDENCE_MIN_VOTES);
+    const found = candidates.find((m) => m.sound.jobId === jobId);
+    assert.ok(found !== undefined && found.alignment.votes < MIN_VOTES, `the lookup: ${JSON.stringify(found?.alignment)}`);
+    assert.ok(Math.abs(found.alignment.offsetSeconds + 600 * FRAME_SECONDS) < 0.1, 'aligned on the recurring passage');
+    const direct = alignSounds(upload, peaks, MIN_VOTES);
+    assert.ok(direct !== null && Math.abs(direct.offsetSeconds) < 0.1, `over every hash: ${JSON.stringify(direct)}`);
+    // The upload's contrast image: the sound's energy where the kept passage lies, not where the
+    // recurring one does (few of its peaks).
+    const frames = 3200;
+    const noise = seededRandom(110);
+    const cells = Uint8Array.from({ length: frames * LOG_BINS }, () => Math.floor(noise() * 12));
+    for (const p of kept)
+      for (let dt = -1; dt <= 1; dt += 1)
+        for (let dk = -1; dk <= 1; dk += 1) if (p.k + dk < LOG_BINS) cells[(p.t + dt) * LOG_BINS + p.k + dk] = 48;
+    const image: ContrastImage = { frames, cells };
+    assert.equal(await findEarlierClaim(db, upload, { userId: asker.id }), null, 'short of votes in the lookup');
+    const held = await findEarlierClaim(db, upload, { userId: asker.id, image });
+    assert.equal(held?.sound.jobId, jobId);
+    assert.ok((held.evidence ?? 0) >= EVIDENCE_MIN_MEDIAN, `evidence ${held.evidence}`);
+    assert.ok(Math.abs(held.alignment.offsetSeconds) < 0.1, `held at the direct alignment: ${JSON.stringify(held.alignment)}`);
   });
 
   it("a lookup's later queries read only the rows its earlier ones left unread, and answer as lookups of their own", async () => {

@@ -24,6 +24,7 @@ import { MIN_VOTES } from './landmark-match.ts';
 import type { ContrastImage } from './contrast-image.ts';
 import {
   aligningWith,
+  alignPrepared,
   createLandmarkLookup,
   earlierSoundsOf,
   findContainedSounds,
@@ -34,6 +35,7 @@ import {
   registerLandmarks,
 } from './landmark-registry.ts';
 import type { LandmarkLookup, LandmarkMatch } from './landmark-registry.ts';
+import type { LandmarkAlignment } from './landmark-match.ts';
 import { peaksFromBytes } from './landmarks.ts';
 import { alignmentInView, alignmentOfUpload } from './query-views.ts';
 import type { ViewPeaks } from './query-views.ts';
@@ -123,8 +125,11 @@ interface ImagedQuery {
 /**
  * The earliest sound of another account, not deriving from the asker, that the lookup aligns
  * with one of `queries` by `EVIDENCE_MIN_VOTES` or more and whose evidence on that query's image
- * reaches `EVIDENCE_MIN_MEDIAN` (./spectrogram-evidence.ts); null when there is none. Each sound
- * is judged at its best alignment over the queries (most votes), as the rule was calibrated. The
+ * reaches `EVIDENCE_MIN_MEDIAN` (./spectrogram-evidence.ts); null when there is none. A sound is
+ * judged at each query's alignment with it and held at its best statistic: a transposed copy can
+ * align with more votes in the upload and with the evidence in the view that undoes the
+ * transposition (`heroes_rite` pitch −1: 7 votes and 2.70 in the upload, 6 and 3.17 in its view;
+ * judged at its most votes, as before 2026-12-01's second held-out run, it was missed). The
  * lookup has read every row these queries need: this costs the tallies, one read of the
  * candidates' peaks and their statistics, on the event loop in slices.
  */
@@ -139,28 +144,42 @@ async function heldOnEvidence(
     EVIDENCE_MIN_VOTES,
     EVIDENCE_CANDIDATES,
   );
-  const best = new Map<number, { match: LandmarkMatch; query: ImagedQuery }>();
-  for (const [i, query] of queries.entries()) {
+  // A view's alignment counts only where the upload itself could have been aligned so.
+  const counts = (query: ImagedQuery, alignment: LandmarkAlignment | null | undefined): alignment is LandmarkAlignment =>
+    alignment !== null && alignment !== undefined && (query.semitones === 0 || alignmentInView(query.semitones, alignment));
+  // The sounds found in any query, with the alignment each query found them at.
+  const foundIn = new Map<number, { sound: LandmarkMatch; inQuery: (LandmarkAlignment | undefined)[] }>();
+  for (const [i, query] of queries.entries())
     for (const match of found[i] ?? []) {
-      if (query.semitones !== 0 && !alignmentInView(query.semitones, match.alignment)) continue;
-      const held = best.get(match.sound.registryId);
-      if (held === undefined || match.alignment.votes > held.match.alignment.votes) best.set(match.sound.registryId, { match, query });
+      if (!counts(query, match.alignment)) continue;
+      let entry = foundIn.get(match.sound.registryId);
+      if (entry === undefined) foundIn.set(match.sound.registryId, (entry = { sound: match, inQuery: queries.map(() => undefined) }));
+      entry.inQuery[i] = match.alignment;
     }
-  }
-  if (best.size === 0) return null;
+  if (foundIn.size === 0) return null;
   const pause = eventLoopSlices(asker.sliceMs, asker.signal);
-  const stored = await registeredPeaksOf(db, [...best.keys()]);
+  const stored = await registeredPeaksOf(db, [...foundIn.keys()]);
   const held: RegistryMatch[] = [];
-  for (const [id, { match, query }] of best) {
+  for (const [id, { sound, inQuery }] of foundIn) {
     const soundPeaks = stored.get(id);
     if (soundPeaks === undefined) continue;
     await pause();
-    const { query: triplets, byHash } = lookup.prepared(query.peaks);
-    const leftOut = agreeingRegisteredPeaks(triplets, byHash, registeredTriplets(soundPeaks), match.alignment);
-    await pause();
-    const { median } = segmentMedian(query.image, soundPeaks, match.alignment, leftOut);
-    if (median !== null && median >= EVIDENCE_MIN_MEDIAN)
-      held.push({ ...match, alignment: alignmentOfUpload(query.semitones, match.alignment), evidence: median });
+    const registered = registeredTriplets(soundPeaks);
+    let best: RegistryMatch | undefined;
+    for (const [i, query] of queries.entries()) {
+      await pause();
+      const prepared = lookup.prepared(query.peaks);
+      const direct = alignPrepared(prepared, registered, EVIDENCE_MIN_VOTES);
+      for (const alignment of [inQuery[i], direct]) {
+        if (!counts(query, alignment)) continue;
+        await pause();
+        const leftOut = agreeingRegisteredPeaks(prepared.query, prepared.byHash, registered, alignment);
+        const { median } = segmentMedian(query.image, soundPeaks, alignment, leftOut);
+        if (median === null || median < EVIDENCE_MIN_MEDIAN || median <= (best?.evidence ?? -Infinity)) continue;
+        best = { ...sound, alignment: alignmentOfUpload(query.semitones, alignment), evidence: median };
+      }
+    }
+    if (best !== undefined) held.push(best);
   }
   held.sort((a, b) => a.sound.createdAt.getTime() - b.sound.createdAt.getTime() || a.sound.registryId - b.sound.registryId);
   for (const match of held) if (!(await derivesFrom(db, match, asker))) return match;
