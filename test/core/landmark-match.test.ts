@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   ALIGNMENT_SPREAD_FRAMES,
   alignShared,
+  fitAlong,
   MAX_SHIFT_BINS,
   MAX_STRETCH,
   MIN_VOTES,
@@ -230,6 +231,37 @@ describe('landmark matcher: the alignment of a copy among chance triplets', () =
       assert.equal(onDenseDiagonals(alone, MIN_VOTES).length, MIN_VOTES, `copy ${copy} alone kept`);
       assert.equal(alignShared(alone, 'fitting', MIN_VOTES)?.votes, MIN_VOTES, `copy ${copy} alone matches`);
     }
+  });
+
+  it("fits a copy's stretch along the whole query far closer than one 10 s window of votes does", () => {
+    const random = seededRandom(12);
+    const windowErrors: number[] = [];
+    const fittedErrors: number[] = [];
+    for (let n = 0; n < 20; n += 1) {
+      const stretch = 0.95 + random() * 0.1;
+      const planted: Planted = { start: seconds(30 + random() * 100), stretch, shift: 0, count: 20, queryFrames: seconds(25) };
+      // Each registered time a few frames off, as peaks picked from two spectrograms are.
+      const shared = sharedOf(random, planted, 300, seconds(25), seconds(240)).map((p) => ({
+        ...p,
+        refT: p.refT + Math.round((random() - 0.5) * 20),
+      }));
+      const alignment = alignShared(shared, 'fitting', 5);
+      assert.ok(alignment !== null, `draw ${n}`);
+      const fitted = fitAlong(shared, alignment, 0, seconds(25));
+      assert.equal(fitted.votes, alignment.votes);
+      assert.equal(fitted.pitch, alignment.pitch);
+      windowErrors.push(Math.abs(alignment.stretch - stretch));
+      fittedErrors.push(Math.abs(fitted.stretch - stretch));
+      // Where the copy starts in the registered sound, at the query's start.
+      assert.ok(
+        Math.abs(fitted.offsetSeconds - planted.start * FRAME_SECONDS) < 0.1,
+        `draw ${n}: offset ${fitted.offsetSeconds} s of ${planted.start * FRAME_SECONDS} s`,
+      );
+      assert.ok(fitted.querySeconds > 20, `draw ${n}: spans ${fitted.querySeconds} s`);
+    }
+    const mean = (errors: number[]): number => errors.reduce((sum, e) => sum + e, 0) / errors.length;
+    assert.ok(Math.max(...fittedErrors) < 0.0075, `fitted stretch off by ${Math.max(...fittedErrors)} at worst`);
+    assert.ok(mean(windowErrors) > 3 * mean(fittedErrors), `window ${mean(windowErrors)}, fitted ${mean(fittedErrors)}`);
   });
 
   it('finds nothing in fewer than two triplets, or in triplets out of its pitch reach', () => {

@@ -314,6 +314,100 @@ export function alignShared(
   return best !== null && best.votes >= atLeast ? best : null;
 }
 
+/** Stretches `fitAlong` tries: the grid's range, half its step apart. */
+const FITTED_STRETCHES = Array.from(
+  { length: Math.round((2 * (MAX_STRETCH - 1)) / (STRETCH_STEP / 2)) + 1 },
+  (_, i) => 1 / MAX_STRETCH + (i * STRETCH_STEP) / 2,
+).filter((s) => s <= MAX_STRETCH + 1e-9);
+
+/**
+ * `alignment` fitted again on the triplets of `shared` whose query times lie within `fromFrame` …
+ * `toFrame`: the stretch through the alignment's centre that the most of them agree with (pitch
+ * shift and span ratio as `alignShared` asks, registered time within its start tolerance of the
+ * line), then the least-squares line through those. An alignment's own stretch comes from votes
+ * within one 10 s window, each a few frames off, so it is only a few percent right; over a longer
+ * stretch of query the same tolerances fix it far closer (docs/fingerprints.md, "The image's
+ * reach in time"). The votes and the pitch stay the alignment's; where nothing agrees, it is
+ * returned as it is.
+ */
+export function fitAlong(
+  shared: readonly SharedTriplet[],
+  alignment: LandmarkAlignment,
+  fromFrame: number,
+  toFrame: number,
+): LandmarkAlignment {
+  const shift = Math.round(BINS_PER_OCTAVE * Math.log2(alignment.pitch));
+  const tolerance = START_TOLERANCE_BINS * START_BIN_FRAMES;
+  const near = shared.filter(
+    (p) => p.queryT >= fromFrame && p.queryT <= toFrame && p.refSpan !== 0 && Math.abs(p.queryK - p.refK - shift) <= 1,
+  );
+  // A line: registered time = start + query time / stretch, in frames.
+  const agreeingWith = (start: number, stretch: number): SharedTriplet[] =>
+    near.filter((p) => {
+      const own = p.querySpan / p.refSpan;
+      return (
+        own <= stretch * SPAN_TOLERANCE && own >= stretch / SPAN_TOLERANCE && Math.abs(p.refT - start - p.queryT / stretch) <= tolerance
+      );
+    });
+  const votesOf = (agreeing: readonly SharedTriplet[]): number =>
+    Math.min(new Set(agreeing.map((p) => p.queryT)).size, new Set(agreeing.map((p) => p.refT)).size);
+  // The stretch, through the alignment's centre, that the most agree with (the nearest its own).
+  const centreT = (alignment.queryStartSeconds + alignment.querySeconds / 2) / FRAME_SECONDS;
+  const centreRefT = alignment.offsetSeconds / FRAME_SECONDS + centreT / alignment.stretch;
+  let line = { start: alignment.offsetSeconds / FRAME_SECONDS, stretch: alignment.stretch };
+  let most = 0;
+  for (const stretch of FITTED_STRETCHES) {
+    const votes = votesOf(agreeingWith(centreRefT - centreT / stretch, stretch));
+    if (votes > most || (votes === most && Math.abs(stretch - alignment.stretch) < Math.abs(line.stretch - alignment.stretch))) {
+      most = votes;
+      line = { start: centreRefT - centreT / stretch, stretch };
+    }
+  }
+  // Then the least-squares line through those that agree, and again through those agreeing with it.
+  let agreeing = agreeingWith(line.start, line.stretch);
+  for (let round = 0; round < FIT_ROUNDS && agreeing.length >= 2; round += 1) {
+    const fitted = leastSquares(agreeing);
+    if (fitted === null) break;
+    line = fitted;
+    const next = agreeingWith(line.start, line.stretch);
+    if (next.length < 2) break;
+    agreeing = next;
+  }
+  if (agreeing.length === 0) return alignment;
+  const times = agreeing.map((p) => p.queryT);
+  const first = Math.min(...times);
+  return {
+    ...alignment,
+    offsetSeconds: line.start * FRAME_SECONDS,
+    stretch: line.stretch,
+    querySeconds: (Math.max(...times) - first) * FRAME_SECONDS,
+    queryStartSeconds: first * FRAME_SECONDS,
+  };
+}
+
+/** Rounds of `fitAlong`'s least-squares fit. */
+const FIT_ROUNDS = 3;
+
+/** The least-squares line through `points` (registered frame on query frame); null out of the grid's range. */
+function leastSquares(points: readonly SharedTriplet[]): { start: number; stretch: number } | null {
+  let sq = 0;
+  let sr = 0;
+  let sqq = 0;
+  let sqr = 0;
+  for (const p of points) {
+    sq += p.queryT;
+    sr += p.refT;
+    sqq += p.queryT * p.queryT;
+    sqr += p.queryT * p.refT;
+  }
+  const n = points.length;
+  const spread = n * sqq - sq * sq;
+  if (spread <= 0) return null;
+  const slope = (n * sqr - sq * sr) / spread;
+  if (!(slope > 0 && 1 / slope <= MAX_STRETCH && 1 / slope >= 1 / MAX_STRETCH)) return null;
+  return { start: (sr - sq * slope) / n, stretch: 1 / slope };
+}
+
 /**
  * The figures of the triplets that agree with `c`: the stretch by a least-squares line through
  * their (query time, registered time) points (the grid's step is coarser than a 10 s window
