@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONTRAST_STEP_DB, contrastImageFromCells } from '../../core/src/fingerprint/contrast-image.ts';
+import { CONTRAST_STEP_DB, contrastImageFromCells, TIME_REACH_FRAMES } from '../../core/src/fingerprint/contrast-image.ts';
 import type { ContrastImage } from '../../core/src/fingerprint/contrast-image.ts';
 import { alignSounds, indexByHash, queryTriplets, registeredTriplets } from '../../core/src/fingerprint/landmark-registry.ts';
 import type { LandmarkAlignment } from '../../core/src/fingerprint/landmark-match.ts';
@@ -63,7 +63,7 @@ describe('core: the evidence on an upload spectrogram', () => {
   const song = melody(1, 40);
   const registered = upload(song).peaks;
 
-  it("is the spectrogram's contrast over its octave, max-filtered over a frame and a bin either way, a quarter dB a step", () => {
+  it("is the spectrogram's contrast over its octave, max-filtered over TIME_REACH_FRAMES frames and a bin either way, a quarter dB a step", () => {
     const excerpt = song.subarray(5 * RATE, 17 * RATE);
     const { image } = upload(excerpt);
     assert.ok(image !== undefined);
@@ -89,7 +89,8 @@ describe('core: the evidence on an upload spectrogram', () => {
     for (let f = 0; f < rows.length; f += 1)
       for (let k = 0; k < LOG_BINS; k += 1) {
         let most = 0;
-        for (let df = -1; df <= 1; df += 1) for (let dk = -1; dk <= 1; dk += 1) most = Math.max(most, level[f + df]?.[k + dk] ?? 0);
+        for (let df = -TIME_REACH_FRAMES; df <= TIME_REACH_FRAMES; df += 1)
+          for (let dk = -1; dk <= 1; dk += 1) most = Math.max(most, level[f + df]?.[k + dk] ?? 0);
         if (image.cells[f * LOG_BINS + k] !== most) differing += 1;
         if (most > 0) lit += 1;
       }

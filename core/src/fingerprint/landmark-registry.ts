@@ -701,15 +701,6 @@ export function aligningWith(peaks: readonly Peak[], minVotes?: number): (refere
   return (reference) => alignShared(pairTriplets(query, registeredTriplets(reference), byHash), 'fitting', minVotes);
 }
 
-/**
- * The best alignment of a prepared query (`LandmarkLookup.prepared`) with a registered sound's
- * triplets, over every hash they share: the stop words and hashes past the lookup's fan-out
- * included, which the lookup does not count. Null below `minVotes`.
- */
-export function alignPrepared(prepared: PreparedQuery, registered: Triplets, minVotes?: number): LandmarkAlignment | null {
-  return alignShared(pairTriplets(prepared.query, registered, prepared.byHash), 'fitting', minVotes);
-}
-
 /** The best alignment of a query's triplets with a registered sound's, paired by hash. */
 export function alignTriplets(query: Triplets, registered: Triplets): LandmarkAlignment | null {
   return alignShared(pairTriplets(query, registered));

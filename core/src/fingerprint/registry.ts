@@ -20,17 +20,17 @@
  */
 import type { Database, Queryable } from '../db/database.ts';
 import { eventLoopSlices } from '../event-loop-slices.ts';
-import { MIN_VOTES } from './landmark-match.ts';
+import { alignShared, MIN_VOTES } from './landmark-match.ts';
 import type { ContrastImage } from './contrast-image.ts';
 import {
   aligningWith,
-  alignPrepared,
   createLandmarkLookup,
   earlierSoundsOf,
   findContainedSounds,
   LOOKUP_SLICE_MS,
   registeredPeaks,
   registeredPeaksOf,
+  pairTriplets,
   registeredTriplets,
   registerLandmarks,
 } from './landmark-registry.ts';
@@ -41,6 +41,7 @@ import { alignmentInView, alignmentOfUpload } from './query-views.ts';
 import type { ViewPeaks } from './query-views.ts';
 import {
   agreeingRegisteredPeaks,
+  alignmentForEvidence,
   EVIDENCE_CANDIDATES,
   EVIDENCE_MIN_MEDIAN,
   EVIDENCE_MIN_VOTES,
@@ -127,7 +128,8 @@ interface ImagedQuery {
  * with one of `queries` by `EVIDENCE_MIN_VOTES` or more and whose evidence on that query's image
  * reaches `EVIDENCE_MIN_MEDIAN` (./spectrogram-evidence.ts); null when there is none. A sound is
  * judged in each query that found it, at that query's alignment and at the direct alignment over
- * every hash they share (`alignPrepared`), and held at its best statistic: the lookup counts no
+ * every hash they share (`alignShared` on `pairTriplets`), each also fitted along the window the
+ * statistic reads (`alignmentForEvidence`), and held at its best statistic: the lookup counts no
  * stop word, so a weak copy whose own hashes are common aligns on a few chance ones
  * (`heroes_rite` tempo +5% among 84 whole tracks: the lookup's 8 votes at stretch 1.066, median
  * 1.64; directly 16 votes at 0.984, 3.00; docs/fingerprints.md, "Each query, and the direct
@@ -170,8 +172,12 @@ async function heldOnEvidence(
     for (const [i, query] of queries.entries()) {
       await pause();
       const prepared = lookup.prepared(query.peaks);
-      const direct = alignPrepared(prepared, registered, EVIDENCE_MIN_VOTES);
-      for (const alignment of [inQuery[i], direct]) {
+      const shared = pairTriplets(prepared.query, registered, prepared.byHash);
+      const direct = alignShared(shared, 'fitting', EVIDENCE_MIN_VOTES);
+      const alignments = [inQuery[i], direct].flatMap((found) =>
+        counts(query, found) ? [found, alignmentForEvidence(shared, found)] : [],
+      );
+      for (const alignment of alignments) {
         if (!counts(query, alignment)) continue;
         await pause();
         const leftOut = agreeingRegisteredPeaks(prepared.query, prepared.byHash, registered, alignment);
