@@ -314,21 +314,65 @@ export function alignShared(
   return best !== null && best.votes >= atLeast ? best : null;
 }
 
+/**
+ * Whether `p` agrees with the line registered time = `start` + query time / `stretch` (frames) at
+ * pitch shift `shift`: its own shift within a bin, its span ratio within `SPAN_TOLERANCE`, its
+ * registered time within `START_TOLERANCE_BINS` start bins of the line.
+ */
+function agreesWithLine(p: SharedTriplet, start: number, stretch: number, shift: number): boolean {
+  if (Math.abs(p.queryK - p.refK - shift) > 1 || p.refSpan === 0) return false;
+  const own = p.querySpan / p.refSpan;
+  if (own > stretch * SPAN_TOLERANCE || own < stretch / SPAN_TOLERANCE) return false;
+  return Math.abs(p.refT - p.queryT / stretch - start) <= START_TOLERANCE_BINS * START_BIN_FRAMES;
+}
+
+/** Votes of agreeing triplets: distinct query times and distinct registered times, the fewer. */
+function votesOf(points: readonly SharedTriplet[]): number {
+  return Math.min(new Set(points.map((p) => p.queryT)).size, new Set(points.map((p) => p.refT)).size);
+}
+
+/**
+ * The least-squares line through `points` (registered frame on query frame): its stretch where
+ * it lies within the grid's range (else null), and the start that puts the points' centre on a
+ * line of a given stretch.
+ */
+function lineThrough(points: readonly SharedTriplet[]): { stretch: number | null; startAt(stretch: number): number } {
+  let sq = 0;
+  let sr = 0;
+  let sqq = 0;
+  let sqr = 0;
+  for (const p of points) {
+    sq += p.queryT;
+    sr += p.refT;
+    sqq += p.queryT * p.queryT;
+    sqr += p.queryT * p.refT;
+  }
+  const n = points.length;
+  const spread = n * sqq - sq * sq;
+  const slope = spread > 0 ? (n * sqr - sq * sr) / spread : 0;
+  return {
+    stretch: slope > 0 && 1 / slope <= MAX_STRETCH && 1 / slope >= 1 / MAX_STRETCH ? 1 / slope : null,
+    startAt: (stretch) => (sr - sq / stretch) / n,
+  };
+}
+
 /** Stretches `fitAlong` tries: the grid's range, half its step apart. */
 const FITTED_STRETCHES = Array.from(
   { length: Math.round((2 * (MAX_STRETCH - 1)) / (STRETCH_STEP / 2)) + 1 },
   (_, i) => 1 / MAX_STRETCH + (i * STRETCH_STEP) / 2,
 ).filter((s) => s <= MAX_STRETCH + 1e-9);
 
+/** Rounds of `fitAlong`'s least-squares fit. */
+const FIT_ROUNDS = 3;
+
 /**
  * `alignment` fitted again on the triplets of `shared` whose query times lie within `fromFrame` …
- * `toFrame`: the stretch through the alignment's centre that the most of them agree with (pitch
- * shift and span ratio as `alignShared` asks, registered time within its start tolerance of the
- * line), then the least-squares line through those. An alignment's own stretch comes from votes
- * within one 10 s window, each a few frames off, so it is only a few percent right; over a longer
- * stretch of query the same tolerances fix it far closer (docs/fingerprints.md, "The image's
- * reach in time"). The votes and the pitch stay the alignment's; where nothing agrees, it is
- * returned as it is.
+ * `toFrame`: the stretch through the alignment's centre that the most of them agree with
+ * (`agreesWithLine`, as `alignShared` counts them), then the least-squares line through those.
+ * An alignment's own stretch comes from votes within one 10 s window, each a few frames off, so
+ * it is only a few percent right; over a longer stretch of query the same tolerances fix it far
+ * closer (docs/fingerprints.md, "The image's reach in time"). The votes and the pitch stay the
+ * alignment's; where nothing agrees, it is returned as it is.
  */
 export function fitAlong(
   shared: readonly SharedTriplet[],
@@ -337,20 +381,8 @@ export function fitAlong(
   toFrame: number,
 ): LandmarkAlignment {
   const shift = Math.round(BINS_PER_OCTAVE * Math.log2(alignment.pitch));
-  const tolerance = START_TOLERANCE_BINS * START_BIN_FRAMES;
-  const near = shared.filter(
-    (p) => p.queryT >= fromFrame && p.queryT <= toFrame && p.refSpan !== 0 && Math.abs(p.queryK - p.refK - shift) <= 1,
-  );
-  // A line: registered time = start + query time / stretch, in frames.
-  const agreeingWith = (start: number, stretch: number): SharedTriplet[] =>
-    near.filter((p) => {
-      const own = p.querySpan / p.refSpan;
-      return (
-        own <= stretch * SPAN_TOLERANCE && own >= stretch / SPAN_TOLERANCE && Math.abs(p.refT - start - p.queryT / stretch) <= tolerance
-      );
-    });
-  const votesOf = (agreeing: readonly SharedTriplet[]): number =>
-    Math.min(new Set(agreeing.map((p) => p.queryT)).size, new Set(agreeing.map((p) => p.refT)).size);
+  const near = shared.filter((p) => p.queryT >= fromFrame && p.queryT <= toFrame);
+  const agreeingWith = (start: number, stretch: number): SharedTriplet[] => near.filter((p) => agreesWithLine(p, start, stretch, shift));
   // The stretch, through the alignment's centre, that the most agree with (the nearest its own).
   const centreT = (alignment.queryStartSeconds + alignment.querySeconds / 2) / FRAME_SECONDS;
   const centreRefT = alignment.offsetSeconds / FRAME_SECONDS + centreT / alignment.stretch;
@@ -366,9 +398,9 @@ export function fitAlong(
   // Then the least-squares line through those that agree, and again through those agreeing with it.
   let agreeing = agreeingWith(line.start, line.stretch);
   for (let round = 0; round < FIT_ROUNDS && agreeing.length >= 2; round += 1) {
-    const fitted = leastSquares(agreeing);
-    if (fitted === null) break;
-    line = fitted;
+    const fitted = lineThrough(agreeing);
+    if (fitted.stretch === null) break;
+    line = { start: fitted.startAt(fitted.stretch), stretch: fitted.stretch };
     const next = agreeingWith(line.start, line.stretch);
     if (next.length < 2) break;
     agreeing = next;
@@ -385,78 +417,32 @@ export function fitAlong(
   };
 }
 
-/** Rounds of `fitAlong`'s least-squares fit. */
-const FIT_ROUNDS = 3;
-
-/** The least-squares line through `points` (registered frame on query frame); null out of the grid's range. */
-function leastSquares(points: readonly SharedTriplet[]): { start: number; stretch: number } | null {
-  let sq = 0;
-  let sr = 0;
-  let sqq = 0;
-  let sqr = 0;
-  for (const p of points) {
-    sq += p.queryT;
-    sr += p.refT;
-    sqq += p.queryT * p.queryT;
-    sqr += p.queryT * p.refT;
-  }
-  const n = points.length;
-  const spread = n * sqq - sq * sq;
-  if (spread <= 0) return null;
-  const slope = (n * sqr - sq * sr) / spread;
-  if (!(slope > 0 && 1 / slope <= MAX_STRETCH && 1 / slope >= 1 / MAX_STRETCH)) return null;
-  return { start: (sr - sq * slope) / n, stretch: 1 / slope };
-}
-
 /**
  * The figures of the triplets that agree with `c`: the stretch by a least-squares line through
  * their (query time, registered time) points (the grid's step is coarser than a 10 s window
  * resolves), the pitch shift their median.
  */
 function agreeing(shared: readonly SharedTriplet[], c: Candidate): LandmarkAlignment {
-  const queryTimes = new Set<number>();
-  const refTimes = new Set<number>();
-  const shifts: number[] = [];
-  let first = Infinity;
-  let lastT = -Infinity;
-  let sq = 0;
-  let sr = 0;
-  let sqq = 0;
-  let sqr = 0;
-  for (const p of shared) {
-    const shift = p.queryK - p.refK;
-    if (Math.abs(shift - c.shift) > 1 || p.refSpan === 0) continue;
-    const own = p.querySpan / p.refSpan;
-    if (own > c.s * SPAN_TOLERANCE || own < c.s / SPAN_TOLERANCE) continue;
-    const start = p.refT - p.queryT / c.s;
-    if (Math.abs(start / START_BIN_FRAMES - c.startBin) > START_TOLERANCE_BINS) continue;
+  const points = shared.filter((p) => {
+    if (!agreesWithLine(p, c.startBin * START_BIN_FRAMES, c.s, c.shift)) return false;
     const block = Math.floor(p.queryT / HALF_WINDOW_FRAMES);
-    if (block !== c.block && block !== c.block + 1) continue;
-    queryTimes.add(p.queryT);
-    refTimes.add(p.refT);
-    shifts.push(shift);
-    first = Math.min(first, p.queryT);
-    lastT = Math.max(lastT, p.queryT);
-    sq += p.queryT;
-    sr += p.refT;
-    sqq += p.queryT * p.queryT;
-    sqr += p.queryT * p.refT;
-  }
-  const n = shifts.length;
-  const spread = n * sqq - sq * sq;
-  // refT = start + queryT / stretch; with one query time only, the grid's stretch stands.
-  const slope = spread > 0 ? (n * sqr - sq * sr) / spread : 1 / c.s;
-  // The grid's stretch is only as close as its 10 s window resolves (several steps); the line through
-  // the agreeing points is the estimate, where it stays within the grid's range.
-  const stretch = slope > 0 && 1 / slope <= MAX_STRETCH && 1 / slope >= 1 / MAX_STRETCH ? 1 / slope : c.s;
-  const start = n === 0 ? c.startBin * START_BIN_FRAMES : (sr - sq / stretch) / n;
-  shifts.sort((a, b) => a - b);
+    return block === c.block || block === c.block + 1;
+  });
+  const n = points.length;
+  const times = points.map((p) => p.queryT);
+  const first = Math.min(...times);
+  const shifts = points.map((p) => p.queryK - p.refK).sort((a, b) => a - b);
+  // refT = start + queryT / stretch. The grid's stretch is only as close as its 10 s window
+  // resolves (several steps); the line through the agreeing points is the estimate, where it
+  // stays within the grid's range (with one query time only, the grid's stretch stands).
+  const line = lineThrough(points);
+  const stretch = line.stretch ?? c.s;
   return {
-    votes: Math.min(queryTimes.size, refTimes.size),
-    offsetSeconds: start * FRAME_SECONDS,
+    votes: votesOf(points),
+    offsetSeconds: (n === 0 ? c.startBin * START_BIN_FRAMES : line.startAt(stretch)) * FRAME_SECONDS,
     stretch,
     pitch: 2 ** ((shifts[n >> 1] ?? c.shift) / BINS_PER_OCTAVE),
-    querySeconds: n === 0 ? 0 : (lastT - first) * FRAME_SECONDS,
+    querySeconds: n === 0 ? 0 : (Math.max(...times) - first) * FRAME_SECONDS,
     queryStartSeconds: n === 0 ? 0 : first * FRAME_SECONDS,
   };
 }

@@ -28,9 +28,9 @@ import {
   earlierSoundsOf,
   findContainedSounds,
   LOOKUP_SLICE_MS,
+  pairTriplets,
   registeredPeaks,
   registeredPeaksOf,
-  pairTriplets,
   registeredTriplets,
   registerLandmarks,
 } from './landmark-registry.ts';

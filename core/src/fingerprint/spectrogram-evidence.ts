@@ -51,7 +51,6 @@ export const EVIDENCE_CANDIDATES = 8;
 export const EVIDENCE_MIN_MEDIAN = 3;
 /** Seconds of the window either side of the agreeing span. */
 const PAD_SECONDS = 8;
-
 const SEGMENT_SECONDS = 4;
 /** Segments of a window at most: the last takes whatever lies past its start. */
 const MAX_SEGMENTS = 8;
